@@ -1,0 +1,117 @@
+"""Who is assessed and for how much: R-A2 and R-A3 (23 LPRA § 6432(a)-(c))."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from portal.core.errors import CalcError
+from portal.core.explain import N_, Trace
+from portal.core.money import ZERO, from_cents_int, to_cents_int
+
+
+def _scaled_units(weights: Mapping[str, Decimal]) -> dict[str, int]:
+    """Benefit units as integers at one common scale, so the split is exact integer math."""
+    places = max((-w.as_tuple().exponent for w in weights.values()), default=0)
+    scale = 10 ** max(places, 0)
+    return {k: int(w * scale) for k, w in weights.items()}
+
+
+def allocate(total: Decimal, weights: Mapping[str, Decimal]) -> dict[str, Decimal]:
+    """R-A3, 23 LPRA § 6432(a), (b)(3)-(4): split `total` in proportion to benefit units.
+
+    Floor each share to cents, then hand the leftover cents one each to the largest
+    fractional remainders, ties broken by id (as text) ascending. The shares sum to the total.
+    """
+    for k, w in weights.items():
+        if w < 0:
+            raise CalcError("benefit units must not be negative", field=f"weights.{k}")
+    total_cents = to_cents_int(total)
+    units = _scaled_units(weights)
+    denominator = sum(units.values())
+    if denominator == 0:
+        if total_cents:
+            raise CalcError("there is an amount to apportion but every parcel has zero units",
+                            field="weights")
+        return {k: ZERO for k in weights}
+    floors: dict[str, int] = {}
+    remainders: dict[str, int] = {}
+    for k, u in units.items():
+        floors[k], remainders[k] = divmod(total_cents * u, denominator)
+    leftover = total_cents - sum(floors.values())
+    for k in sorted(units, key=lambda k: (-remainders[k], k))[:leftover]:
+        floors[k] += 1
+    shares = {k: from_cents_int(floors[k]) for k in weights}
+    assert sum(shares.values(), ZERO) == total, "R-A3: shares must sum to the total"
+    return shares
+
+
+@dataclass(frozen=True)
+class ParcelFacts:
+    """What R-A2/R-A3 need to know about a parcel."""
+
+    id: str
+    benefit_units: Decimal
+    owner: str  # "private" | "authority" | "public"
+    transferred: bool = False
+    tax_incentive_exempt: bool = False
+    fixed_amount: Decimal | None = None
+
+
+def is_assessable(p: ParcelFacts) -> bool:
+    """R-A2, 23 LPRA § 6432(a), (c): only private parcels are assessed.
+
+    Land of the Authority or another public owner is exempt unless sold, leased, subleased
+    or otherwise transferred as a private parcel. An incentives-program exemption from
+    property tax does not exempt (the flag is deliberately ignored), nor does waiver of use
+    or abandonment (R-A16), which the portal does not even ask about.
+    """
+    if p.owner == "private":
+        return True
+    return p.transferred
+
+
+@dataclass(frozen=True)
+class Roll:
+    assessments: dict[str, Decimal]
+    exempt: list[str]
+    trace: Trace
+
+
+def assessment_roll(total: Decimal, parcels: Sequence[ParcelFacts]) -> Roll:
+    """R-A2 + R-A3: the amount on every assessable parcel; fixed amounts first, the rest by units."""
+    trace = Trace()
+    ids = [p.id for p in parcels]
+    if len(set(ids)) != len(ids):
+        raise CalcError("parcel ids must be unique", field="parcels")
+    assessable = [p for p in parcels if is_assessable(p)]
+    exempt = sorted(p.id for p in parcels if not is_assessable(p))
+    fixed = {p.id: p.fixed_amount for p in assessable if p.fixed_amount is not None}
+    fixed_total = sum(fixed.values(), ZERO)
+    if fixed_total > total:
+        raise CalcError(f"fixed amounts ({fixed_total}) exceed the total ({total})",
+                        field="parcels")
+    rest = total - fixed_total
+    weights = {p.id: p.benefit_units for p in assessable if p.id not in fixed}
+    if not weights and rest > 0:
+        raise CalcError("an amount is left to apportion but no parcel takes a share",
+                        field="parcels")
+    shares = allocate(rest, weights) if weights else {}
+    amounts = {p.id: fixed.get(p.id, shares.get(p.id, ZERO)) for p in assessable}
+    trace.add("R-A2", N_("{assessable} parcels are assessed; {exempt} are exempt public land "
+                         "not transferred."), assessable=len(assessable), exempt=len(exempt))
+    trace.add("R-A3", N_("Of the total {total}, {fixed} is fixed by the Board on {nfixed} "
+                         "parcels; {rest} is shared by benefit units."),
+              total=total, fixed=fixed_total, nfixed=len(fixed), rest=rest)
+    return Roll(amounts, exempt, trace)
+
+
+def explain_share(parcel_id: str, amount: Decimal, units: Decimal, total_units: Decimal,
+                  pool: Decimal) -> Trace:
+    """The one-parcel "why this amount?" of R-A3."""
+    t = Trace()
+    t.add("R-A3", N_("{units} benefit units of {total_units} in all share {pool}: this parcel's "
+                     "assessment is {amount}."),
+          units=units, total_units=total_units, pool=pool, amount=amount)
+    return t

@@ -1,0 +1,309 @@
+"""The calculation interface of RULES.md section D: JSON in, JSON out.
+
+`run(name, data)` takes the parsed input object and returns the output object; the command
+`portal calc NAME < input.json` is a thin wrapper around it (portal/cli.py). Outputs carry the
+contract's keys, money as two-decimal strings, and a `trace` (rule ids and the explanation in
+Spanish and English).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from portal.core import deadlines as dl
+from portal.core.allocation import ParcelFacts, allocate, assessment_roll
+from portal.core.attachment import dunning_fee
+from portal.core.auction import auction_minimum
+from portal.core.errors import InputError
+from portal.core.exemption import ZONES, ExemptionInput, residential_exemption
+from portal.core.explain import N_, Trace
+from portal.core.inputs import Reader
+from portal.core.installments import Installment, amend, explain_schedule, schedule
+from portal.core.lender import CASES, lender_escrow
+from portal.core.liens import KINDS as LIEN_KINDS
+from portal.core.liens import Lien, lien_order
+from portal.core.lump_sum import lump_sum_quote
+from portal.core.money import ZERO, fmt
+from portal.core.statement import Cost, Payment, StatementRules, evaluate
+
+ONE = Decimal(1)
+Operation = Callable[[Reader], dict[str, Any]]
+OPERATIONS: dict[str, tuple[Operation, str]] = {}
+
+
+def operation(name: str, summary: str) -> Callable[[Operation], Operation]:
+    def register(fn: Operation) -> Operation:
+        OPERATIONS[name] = (fn, summary)
+        return fn
+    return register
+
+
+def run(name: str, data: Any) -> dict[str, Any]:
+    """Run operation `name` on a parsed JSON object; raises CalcError (with its field)."""
+    if name not in OPERATIONS:
+        raise InputError(f"unknown operation {name!r}; one of: {', '.join(OPERATIONS)}",
+                         field="NAME")
+    reader = Reader(data)
+    result = OPERATIONS[name][0](reader)
+    reader.done()
+    return result
+
+
+def run_json(name: str, text: str) -> str:
+    try:
+        data = json.loads(text, parse_float=Decimal)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        raise InputError(f"malformed JSON: {getattr(exc, 'msg', exc)}", field="input") from None
+    return json.dumps(run(name, data), ensure_ascii=False, indent=2)
+
+
+def _closed(r: Reader) -> frozenset[date]:
+    return frozenset(r.dates("closed_days"))
+
+
+def _trace(t: Trace) -> dict[str, Any]:
+    return t.to_json()
+
+
+# --- A. District benefit assessments ------------------------------------------------------
+
+@operation("allocate", "R-A3: split a total in proportion to benefit units, exact to the cent")
+def _allocate(r: Reader) -> dict[str, Any]:
+    total = r.money("total")
+    raw = r.mapping("weights")
+    weights = {str(k): _units(v, f"weights.{k}") for k, v in raw.items()}
+    shares = allocate(total, weights)
+    t = Trace()
+    t.add("R-A3", N_("{total} shared over {n} parcels in proportion to their benefit units; "
+                     "leftover cents go to the largest remainders."), total=total, n=len(shares))
+    return {"shares": {k: fmt(v) for k, v in shares.items()}, "trace": _trace(t)}
+
+
+def _units(raw: Any, field: str) -> Decimal:
+    from portal.core.inputs import parse_decimal
+    return parse_decimal(raw, field)
+
+
+@operation("assessment_roll", "R-A2, R-A3: the amount on every assessable parcel")
+def _roll(r: Reader) -> dict[str, Any]:
+    total = r.money("total")
+    parcels = []
+    for p in r.objects("parcels"):
+        parcels.append(ParcelFacts(
+            id=p.id("id"), benefit_units=p.decimal("benefit_units", Decimal(0)),
+            owner=p.string("owner", "private", choices=("private", "authority", "public")),
+            transferred=p.boolean("transferred", False),
+            tax_incentive_exempt=p.boolean("tax_incentive_exempt", False),
+            fixed_amount=p.money("fixed_amount") if p.has("fixed_amount") else None))
+        p.seen.add("fixed_amount")
+        p.done()
+    roll = assessment_roll(total, parcels)
+    return {"assessments": {k: fmt(v) for k, v in roll.assessments.items()},
+            "exempt": roll.exempt, "trace": _trace(roll.trace)}
+
+
+def _installment_out(i: Installment, paid_key: bool = False) -> dict[str, Any]:
+    out: dict[str, Any] = {"number": i.number, "due_date": i.due_date.isoformat(),
+                           "amount": fmt(i.amount)}
+    if paid_key:
+        out["paid"] = i.paid
+    return out
+
+
+@operation("installments", "R-A4: equal monthly installments due on the 1st")
+def _installments(r: Reader) -> dict[str, Any]:
+    annual = r.money("annual")
+    start = r.date("fiscal_year_start")
+    count = r.integer("count", 12, minimum=1)
+    if count > 120:
+        raise InputError("must be at most 120", field="count")
+    notice = r.date("notice_date", None)
+    items = schedule(annual, start, count, notice)
+    return {"installments": [_installment_out(i) for i in items],
+            "trace": _trace(explain_schedule(annual, items, notice))}
+
+
+def _read_installments(r: Reader, name: str = "installments") -> tuple[list[Installment], bool]:
+    items = []
+    any_paid_key = False
+    numbers = set()
+    for x in r.objects(name):
+        number = x.integer("number", minimum=1)
+        if number in numbers:
+            raise InputError(f"installment number {number} appears twice", field=x.field("number"))
+        numbers.add(number)
+        any_paid_key = any_paid_key or "paid" in x.data
+        items.append(Installment(number, x.date("due_date"), x.money("amount"),
+                                 x.boolean("paid", False)))
+        x.done()
+    return items, any_paid_key
+
+
+@operation("amend_installments", "R-A5: spread an amended annual amount over unpaid installments")
+def _amend(r: Reader) -> dict[str, Any]:
+    items, paid_key = _read_installments(r)
+    result = amend(items, r.money("new_annual"), r.date("effective_date"))
+    return {"installments": [_installment_out(i, paid_key) for i in result.installments],
+            "credit": fmt(result.credit), "trace": _trace(result.trace)}
+
+
+def _rules(r: Reader) -> StatementRules:
+    x = r.obj("rules", {})
+    closed = frozenset(x.dates("closed_days")) | _closed(r)
+    rules = StatementRules(
+        grace_day=x.integer("grace_day", 10, minimum=1),
+        late_fee_rate=x.decimal("late_fee_rate", Decimal("0.05")),
+        late_fee_base=x.string("late_fee_base", "installment", choices=("installment", "unpaid")),
+        interest_rate=x.decimal("interest_rate", Decimal("0.10")),
+        lump_sum_discount_rate=x.decimal("lump_sum_discount_rate", Decimal("0"), maximum=ONE),
+        lump_sum_deadline=x.date("lump_sum_deadline", None),
+        closed_days=closed)
+    if rules.grace_day > 31:
+        raise InputError("must be at most 31", field="rules.grace_day")
+    x.done()
+    return rules
+
+
+@operation("statement", "R-A4 to R-A11: what an account owes as of a date, and why")
+def _statement(r: Reader) -> dict[str, Any]:
+    as_of = r.date("as_of")
+    items, _ = _read_installments(r)
+    payments = []
+    for p in r.objects("payments", []):
+        payments.append(Payment(p.date("date"), p.money("amount"), p.boolean("lump_sum", False)))
+        p.done()
+    costs = []
+    for c in r.objects("costs", []):
+        costs.append(Cost(c.date("date"), c.money("amount"), c.string("description", "")))
+        c.done()
+    rules = _rules(r)
+    annual = r.money("annual") if r.has("annual") else None
+    r.seen.add("annual")
+    st = evaluate(as_of, items, payments, costs, rules, annual)
+    return {
+        "interest": fmt(st.interest), "late_fees": fmt(st.late_fees), "costs": fmt(st.costs),
+        "delinquent_principal": fmt(st.delinquent_principal),
+        "due_principal": fmt(st.due_principal), "upcoming_principal": fmt(st.upcoming_principal),
+        "discount": fmt(st.discount), "credit": fmt(st.credit),
+        "total_due_now": fmt(st.total_due_now), "payoff": fmt(st.payoff),
+        "installments": [{"number": i.number, "status": i.status, "principal": fmt(i.principal),
+                          "late_fee": fmt(i.late_fee), "interest": fmt(i.interest)}
+                         for i in st.installments],
+        "lump_sum_deadline": st.lump_sum_deadline.isoformat() if st.lump_sum_deadline else None,
+        "applications": [{
+            "payment": a.payment, "date": a.date.isoformat(), "amount": fmt(a.amount),
+            "lump_sum": a.lump_sum,
+            "lines": [{"kind": ln.kind, "amount": fmt(ln.amount), "installment": ln.installment,
+                       "cost": ln.cost, "rule": ln.rule} for ln in a.lines]}
+            for a in st.applications],
+        "trace": _trace(st.trace()),
+    }
+
+
+@operation("lump_sum_quote", "R-A11: the discounted lump sum, if still available")
+def _lump(r: Reader) -> dict[str, Any]:
+    q = lump_sum_quote(r.money("annual"), r.decimal("discount_rate", maximum=ONE),
+                       r.date("deadline"), r.date("on"), r.money("principal_paid", ZERO),
+                       _closed(r))
+    return {"eligible": q.eligible, "discount": fmt(q.discount), "amount_due": fmt(q.amount_due),
+            "deadline": q.deadline.isoformat(), "reason": q.reason, "trace": _trace(q.trace)}
+
+
+# --- B. Residential exemption --------------------------------------------------------------
+
+def _exemption_input(r: Reader) -> ExemptionInput:
+    return ExemptionInput(
+        valuation=r.money("valuation"), tax_rate=r.decimal("tax_rate", maximum=ONE),
+        residential_fraction=r.decimal("residential_fraction", ONE, maximum=ONE),
+        residential_valuation=(r.money("residential_valuation")
+                               if r.has("residential_valuation") else None),
+        veteran_exemption=r.money("veteran_exemption", ZERO),
+        unit_share=r.decimal("unit_share", ONE, maximum=ONE),
+        zone=r.string("zone", "urban", choices=ZONES),
+        land_valuation=r.money("land_valuation", ZERO),
+        land_area_cuerdas=r.decimal("land_area_cuerdas", Decimal(0)),
+        residential_cap=r.money("residential_cap", Decimal("15000")))
+
+
+@operation("residential_exemption", "R-B1 to R-B4, R-B7: exempt valuation and property tax")
+def _exemption(r: Reader) -> dict[str, Any]:
+    x = _exemption_input(r)
+    r.seen.add("residential_valuation")
+    res = residential_exemption(x)
+    return {"exempt_valuation": fmt(res.exempt_valuation),
+            "taxable_valuation": fmt(res.taxable_valuation), "gross_tax": fmt(res.gross_tax),
+            "exemption_amount": fmt(res.exemption_amount),
+            "veteran_exemption_amount": fmt(res.veteran_exemption_amount),
+            "net_tax": fmt(res.net_tax), "trace": _trace(res.trace)}
+
+
+@operation("lender_escrow", "R-B10: what the mortgage lender pays or retains")
+def _escrow(r: Reader) -> dict[str, Any]:
+    case = r.string("case", choices=CASES)
+    rate = r.decimal("prepayment_discount_rate", Decimal(0), maximum=ONE)
+    if case == "billed_with_exemption":
+        res = lender_escrow(case, prepayment_discount_rate=rate, net_tax=r.money("net_tax"))
+    elif case == "billed_without_exemption":
+        res = lender_escrow(case, prepayment_discount_rate=rate, gross_tax=r.money("gross_tax"),
+                            exemption_amount=r.money("exemption_amount"),
+                            veteran_exemption_amount=r.money("veteran_exemption_amount", ZERO))
+    else:
+        x = _exemption_input(r)
+        r.seen.add("residential_valuation")
+        res = lender_escrow(case, prepayment_discount_rate=rate, structure=x)
+    return {"amount": fmt(res.amount), "discount": fmt(res.discount), "trace": _trace(res.trace)}
+
+
+# --- Deadlines ---------------------------------------------------------------------------
+
+@operation("deadline", "R-A6, A12, A13, B9, B10, B11, C2: last days (rolled) and first days")
+def _deadline(r: Reader) -> dict[str, Any]:
+    kind = r.string("kind", choices=dl.KINDS)
+    on = r.date("date")
+    grace = r.integer("grace_day", minimum=1) if kind == "timely_payment" else None
+    if grace is not None and grace > 31:
+        raise InputError("must be at most 31", field="grace_day")
+    result = dl.deadline(kind, on, grace=grace, closed_days=_closed(r))
+    t = Trace()
+    t.add(dl.RULE_OF_KIND[kind], N_("Counted from {start}: {result}."), start=on, result=result)
+    return {"date": result.isoformat(), "trace": _trace(t)}
+
+
+# --- C. Attachment and auction -------------------------------------------------------------
+
+@operation("dunning_fee", "R-C3: the dunning agent's fee")
+def _dunning(r: Reader) -> dict[str, Any]:
+    res = dunning_fee(r.money("tax_principal"), r.money("custody_costs", ZERO))
+    return {"fee": fmt(res.fee), "total": fmt(res.total), "trace": _trace(res.trace)}
+
+
+@operation("auction_minimum", "R-C4: the auction minimum (confidential, R-C5)")
+def _auction(r: Reader) -> dict[str, Any]:
+    res = auction_minimum(
+        real_value=r.money("real_value"), mortgage_amount=r.money("mortgage_amount"),
+        taxes=r.money("taxes"), surcharges=r.money("surcharges"), interest=r.money("interest"),
+        costs=r.money("costs"), penalties=r.money("penalties", ZERO),
+        property_debt=r.money("property_debt") if r.has("property_debt") else None)
+    r.seen.add("property_debt")
+    return {"equity": fmt(res.equity), "credit": fmt(res.credit), "floor": fmt(res.floor),
+            "minimum": fmt(res.minimum), "trace": _trace(res.trace)}
+
+
+@operation("lien_order", "R-A15: the rank of the District's statutory tacit lien")
+def _liens(r: Reader) -> dict[str, Any]:
+    liens = []
+    for x in r.objects("liens"):
+        liens.append(Lien(x.id("id"), x.string("kind", choices=LIEN_KINDS),
+                          x.date("constituted_on")))
+        x.done()
+    order = lien_order(liens)
+    t = Trace()
+    t.add("R-A15", N_("Ahead of the District: the Act 21 (1997) fiscal lien, the property-tax "
+                      "lien and liens constituted before 2000-09-02; every other lien comes "
+                      "after it, whatever its date."))
+    return {"senior": order.senior, "district": order.district, "junior": order.junior,
+            "trace": _trace(t)}

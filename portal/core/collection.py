@@ -1,0 +1,71 @@
+"""Collections of District assessments: R-A12, R-A13, R-A14, R-A16 (23 LPRA § 6432(c), (d)).
+
+After day G the Authority demands, by certified mail with return receipt, all amounts then
+due (R-A12). If the demand is not paid in full within 15 days after mailing (the last day
+rolls over), the debt may be claimed in court under Rule 60 whatever the amount (R-A13).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+
+from portal.core.deadlines import deadline
+from portal.core.explain import N_, Trace
+
+
+@dataclass(frozen=True)
+class Demand:
+    """R-A12: a certified-mail demand; `acknowledged_on` is the return receipt."""
+
+    mailed_on: date
+    amount: Decimal
+    acknowledged_on: date | None = None
+
+
+@dataclass(frozen=True)
+class CollectionTimeline:
+    last_day_to_pay: date  # R-A13: mailing + 15 days, rolled
+    court_claim_from: date  # R-A13: the day after
+    stage: str  # "demand_window" | "claimable" | "paid"
+    days_left: int
+    trace: Trace
+
+
+def timeline(demand: Demand, today: date, paid_in_full: bool,
+             closed_days: Iterable[date] = ()) -> CollectionTimeline:
+    """R-A13: where a demand stands on `today` and what stops the next step."""
+    closed = tuple(closed_days)
+    last = deadline("demand_payment", demand.mailed_on, closed_days=closed)
+    first_claim = deadline("court_claim", demand.mailed_on, closed_days=closed)
+    t = Trace()
+    if paid_in_full:
+        stage = "paid"
+    elif today <= last:
+        stage = "demand_window"
+    else:
+        stage = "claimable"
+    t.add("R-A12", N_("Demand of {amount} mailed by certified mail on {mailed}."),
+          amount=demand.amount, mailed=demand.mailed_on)
+    t.add("R-A13", N_("Paying it in full by {last} stops a claim in court; from {first} the "
+                      "debt may be claimed under Rule 60, whatever the amount."),
+          last=last, first=first_claim)
+    return CollectionTimeline(last, first_claim, stage, (last - today).days, t)
+
+
+def may_be_demanded(statement_delinquent_principal: Decimal) -> bool:
+    """R-A12: only accounts with an installment past its grace day are demanded."""
+    return statement_delinquent_principal > 0
+
+
+@dataclass(frozen=True)
+class DepositOrder:
+    """R-A14: a court order that the lessee of an Authority parcel deposit its rents in court
+    until the debt is paid; the account records it and shows it."""
+
+    ordered_on: date
+    court: str
+    case_number: str
+    lifted_on: date | None = None

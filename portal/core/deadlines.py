@@ -1,0 +1,76 @@
+"""Deadlines: last days to act and first days a step may be taken.
+
+R-A6 (timely payment), R-A12/R-A13 (demand, court claim), R-B9 (report a change),
+R-B10 (lender's notice), R-B11 (payment plan), R-C2 (attachment). Last days roll over
+(1 LPRA § 72, `calendar.roll_over`), except the fixed "before January 1" of R-B9.
+First days are the day after the rolled last day.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import date, timedelta
+
+from portal.core import params
+from portal.core.calendar import last_day_of_month, roll_over, within_days
+from portal.core.errors import CalcError
+
+KINDS = ("timely_payment", "demand_payment", "court_claim", "change_report", "payment_plan",
+         "lender_notice", "attachment_payment", "attachment_sale")
+
+# kind -> (rule id, day-count parameter)
+_DAY_COUNTS = {
+    "demand_payment": ("R-A13", "demand_payment_days"),
+    "court_claim": ("R-A13", "demand_payment_days"),
+    "payment_plan": ("R-B11", "payment_plan_days"),
+    "lender_notice": ("R-B10", "lender_notice_days"),
+    "attachment_payment": ("R-C2", "attachment_payment_days"),
+    "attachment_sale": ("R-C2", "attachment_payment_days"),
+}
+RULE_OF_KIND = {"timely_payment": "R-A6", "change_report": "R-B9",
+                **{k: v[0] for k, v in _DAY_COUNTS.items()}}
+
+
+def grace_day(due: date, grace: int) -> date:
+    """R-A6, 23 LPRA § 6432(d): the unrolled day G of an installment due on `due`.
+
+    Day G of the due month; a G beyond the month's end means its last day; for an
+    installment due after day G of its month, its due date serves as day G.
+    """
+    if grace < 1:
+        raise CalcError("must be at least 1", field="grace_day")
+    day = min(grace, last_day_of_month(due.year, due.month))
+    g = date(due.year, due.month, day)
+    return due if due > g else g
+
+
+def timely_payment(due: date, grace: int, closed_days: Iterable[date] = ()) -> date:
+    """R-A6: the last day a payment of the installment due on `due` is timely (rolled)."""
+    return roll_over(grace_day(due, grace), closed_days)
+
+
+def change_report(change: date) -> date:
+    """R-B9, Exoneración (e): report before January 1 following the change: December 31.
+
+    A fixed calendar date set by the law itself: it does not roll over.
+    """
+    return date(change.year, 12, 31)
+
+
+def deadline(kind: str, on: date, *, grace: int | None = None,
+             closed_days: Iterable[date] = ()) -> date:
+    """The date of a deadline of `kind` counted from the event on `on` (see KINDS)."""
+    closed = tuple(closed_days)
+    if kind == "timely_payment":
+        if grace is None:
+            raise CalcError("required for timely_payment", field="grace_day")
+        return timely_payment(on, grace, closed)
+    if kind == "change_report":
+        return change_report(on)
+    if kind not in _DAY_COUNTS:
+        raise CalcError(f"unknown kind {kind!r}; one of: {', '.join(KINDS)}", field="kind")
+    days = params.value(_DAY_COUNTS[kind][1], on)
+    last = roll_over(within_days(on, days), closed)
+    if kind in ("court_claim", "attachment_sale"):
+        return last + timedelta(days=1)
+    return last

@@ -1,0 +1,155 @@
+"""Residential exemption (exoneración residencial): R-B1 to R-B8, R-B11, R-B12.
+
+The statute's text is Spanish and prevails (RULES.md Conventions). The exemption lowers the
+basic, special and municipal property tax only; it never lowers a District benefit
+assessment (R-A2).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from portal.core.errors import CalcError
+from portal.core.explain import N_, Trace
+from portal.core.money import ZERO, cents
+
+CUERDA_M2 = Decimal("3930.395625")  # 1 cuerda in square metres (RULES.md Conventions)
+ONE = Decimal(1)
+ZONES = ("urban", "suburban", "rural")
+
+
+@dataclass(frozen=True)
+class ExemptionInput:
+    valuation: Decimal  # land and structure
+    tax_rate: Decimal  # basic + special + municipal
+    residential_fraction: Decimal = ONE
+    residential_valuation: Decimal | None = None
+    veteran_exemption: Decimal = ZERO
+    unit_share: Decimal = ONE
+    zone: str = "urban"
+    land_valuation: Decimal = ZERO
+    land_area_cuerdas: Decimal = ZERO
+    residential_cap: Decimal = Decimal("15000")
+
+
+@dataclass(frozen=True)
+class ExemptionResult:
+    exempt_valuation: Decimal
+    taxable_valuation: Decimal
+    gross_tax: Decimal
+    exemption_amount: Decimal
+    veteran_exemption_amount: Decimal
+    net_tax: Decimal
+    residential_valuation: Decimal
+    trace: Trace
+
+
+def residential_exemption(x: ExemptionInput) -> ExemptionResult:
+    """R-B1 (a), R-B2 (a), R-B3 (b), R-B4 (b), R-B7 (d): the exempt valuation and the tax.
+
+    V = valuation x unit share (R-B4, each cooperative unit its own cap); L likewise for the
+    land. The residential part R (R-B2) counts the lot, limited to one cuerda in a rural or
+    suburban zone (R-B7). The veteran's exemption W comes off first (R-B3). The exempt
+    valuation is min(cap, R, V - W), the cap being $15,000 of 1957 valuation (R-B1).
+    """
+    if x.zone not in ZONES:
+        raise CalcError(f"must be one of {', '.join(ZONES)}", field="zone")
+    if x.residential_fraction > 1:
+        raise CalcError("must be between 0 and 1", field="residential_fraction")
+    if x.unit_share > 1:
+        raise CalcError("must be between 0 and 1", field="unit_share")
+    if x.land_valuation > x.valuation:
+        raise CalcError("cannot exceed the valuation (land and structure)",
+                        field="land_valuation")
+    t = Trace()
+    v = x.valuation * x.unit_share
+    land = x.land_valuation * x.unit_share
+    if x.unit_share != 1:
+        t.add("R-B4", N_("Cooperative unit: {share} of the valuation is attributed to it, "
+                         "{value}."), share=x.unit_share, value=cents(v))
+    if x.residential_valuation is not None:
+        r = x.residential_valuation * x.unit_share
+    else:
+        k = ONE
+        if x.zone in ("rural", "suburban") and x.land_area_cuerdas > 1:
+            k = ONE / x.land_area_cuerdas
+            t.add("R-B7", N_("Rural or suburban lot of {area} cuerdas: only one cuerda of the "
+                             "land counts as residential."), area=x.land_area_cuerdas)
+        r = (v - land) * x.residential_fraction + land * x.residential_fraction * k
+    if x.residential_fraction != 1 and x.residential_valuation is None:
+        t.add("R-B2", N_("Partly residential: only {fraction} of the property, {value}, "
+                         "counts."), fraction=x.residential_fraction, value=cents(r))
+    w = min(x.veteran_exemption, v)
+    if w:
+        t.add("R-B3", N_("The veteran's exemption of {amount} is deducted first."),
+              amount=cents(w))
+    exempt = max(ZERO, min(x.residential_cap, r, v - w))
+    taxable = v - w - exempt
+    gross = cents(v * x.tax_rate)
+    exemption_amount = cents(exempt * x.tax_rate)
+    veteran_amount = cents(w * x.tax_rate)
+    net = max(ZERO, gross - exemption_amount - veteran_amount)
+    t.add("R-B1", N_("Exempt valuation {exempt} (at most {cap}) x tax rate {rate} = exemption "
+                     "of {amount}; tax {gross} becomes {net}."),
+          exempt=cents(exempt), cap=x.residential_cap, rate=x.tax_rate,
+          amount=exemption_amount, gross=gross, net=net)
+    return ExemptionResult(cents(exempt), cents(taxable), gross, exemption_amount,
+                           veteran_amount, net, cents(r), t)
+
+
+# R-B5 to R-B8, R-B11: who qualifies. These are checks a filing must pass, with reasons.
+
+TEMPORARY_ABSENCE_REASONS = (
+    "care_relative_60_plus",  # caring for a relative aged 60+ with a critical illness/disability
+    "own_illness_or_disability",  # the owner's own condition requires living elsewhere
+    "obligation_8_lpra_1511",  # obligations under 8 LPRA § 1511 et seq.
+)
+
+
+@dataclass(frozen=True)
+class Eligibility:
+    """The facts of a certification that decide whether the exemption applies."""
+
+    used_as_home_on_jan_1: bool  # R-B7: home of the owner or family on January 1
+    rent_received: bool  # R-B7, R-B8: no rent may be received
+    new_structure_available_to_buyer: bool = False  # R-B7: new structure built for sale
+    temporary_absence_reason: str | None = None  # R-B8: sworn statement of the reason
+    other_exemption_elsewhere: bool = False  # R-B6: one dwelling per owner
+    owes_property_tax_jan_1: bool = False  # R-B11
+    payment_plan_filed_in_time: bool = False  # R-B11
+    payment_plan_approved: bool = False  # R-B11
+
+
+@dataclass(frozen=True)
+class EligibilityResult:
+    eligible: bool
+    reasons: list[tuple[str, str]]  # (rule id, message) for each unmet requirement
+
+
+def eligibility(e: Eligibility) -> EligibilityResult:
+    """R-B6, R-B7, R-B8, R-B11: does the property qualify, and if not, why not."""
+    reasons: list[tuple[str, str]] = []
+    lives_there = (e.used_as_home_on_jan_1 or e.new_structure_available_to_buyer
+                   or e.temporary_absence_reason in TEMPORARY_ABSENCE_REASONS)
+    if not lives_there:
+        reasons.append(("R-B7", N_("The property was not the home of the owner or family on "
+                                   "January 1.")))
+    if e.rent_received:
+        reasons.append(("R-B7", N_("Rent is received for the property.")))
+    if e.other_exemption_elsewhere:
+        reasons.append(("R-B6", N_("The owner already has the exemption on another "
+                                   "dwelling.")))
+    if e.owes_property_tax_jan_1 and not (e.payment_plan_filed_in_time
+                                          and e.payment_plan_approved):
+        reasons.append(("R-B11", N_("Property tax was owed on January 1 and no payment plan "
+                                    "was formulated in time and approved.")))
+    return EligibilityResult(not reasons, reasons)
+
+
+FALSE_STATEMENT_WARNING = N_(
+    "Knowingly presenting false or fraudulent information, or intentionally failing to report "
+    "a change in your qualifications or a transfer of the property, is a misdemeanor punished "
+    "by a $500 fine, six months in prison, or both, plus the taxes owed once the exemption is "
+    "revoked (R-B12)."
+)

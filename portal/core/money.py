@@ -1,0 +1,92 @@
+"""Money: `Decimal` amounts, rounded in exactly one place.
+
+Every rounding of money in the portal goes through `cents` (ROUND_HALF_UP to the cent,
+RULES.md Conventions). Python's `decimal` rounds half-to-even by default, which is why no
+other code calls `quantize` on money. Integer cents exist only at the Stripe boundary
+(`to_minor_units` / `from_minor_units`).
+"""
+
+from __future__ import annotations
+
+from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal, InvalidOperation
+
+ZERO = Decimal("0.00")
+CENT = Decimal("0.01")
+
+
+def cents(value: Decimal | int) -> Decimal:
+    """Round to cents, half away from zero (ROUND_HALF_UP): 0.005 -> 0.01, -0.005 -> -0.01."""
+    if not isinstance(value, (Decimal, int)) or isinstance(value, bool):
+        raise TypeError(f"money must be Decimal or int, not {type(value).__name__}")
+    return Decimal(value).quantize(CENT, rounding=ROUND_HALF_UP)
+
+
+def floor_cents(value: Decimal) -> Decimal:
+    """Truncate toward zero to cents; used only by the largest-remainder split (R-A3)."""
+    return Decimal(value).quantize(CENT, rounding=ROUND_DOWN)
+
+
+def to_cents_int(amount: Decimal) -> int:
+    """An amount already at cent precision as an integer number of cents."""
+    q = cents(amount)
+    if q != amount:
+        raise ValueError(f"{amount} is not a whole number of cents")
+    return int(q * 100)
+
+
+def from_cents_int(n: int) -> Decimal:
+    return (Decimal(n) / 100).quantize(CENT)
+
+
+# The Stripe boundary (DESIGN.md 3): one function each way.
+to_minor_units = to_cents_int
+from_minor_units = from_cents_int
+
+
+def parse_money(text: str | int, *, allow_negative: bool = False) -> Decimal:
+    """Parse a plain amount such as "1234.50" or 1234 (no commas, at most two decimals)."""
+    if isinstance(text, bool) or not isinstance(text, (str, int)):
+        raise ValueError("must be a string such as \"1234.50\" or a whole number")
+    s = str(text).strip()
+    if not s or any(c not in "0123456789.-" for c in s):
+        raise ValueError(f"not a plain amount: {text!r} (write 1234.50, without commas)")
+    try:
+        value = Decimal(s)
+    except InvalidOperation:
+        raise ValueError(f"not a plain amount: {text!r}") from None
+    if not value.is_finite():
+        raise ValueError(f"not a plain amount: {text!r}")
+    if value.as_tuple().exponent < -2:
+        raise ValueError(f"more than two decimals: {text!r}")
+    if value < 0 and not allow_negative:
+        raise ValueError(f"must not be negative: {text!r}")
+    return cents(value)
+
+
+def fmt(amount: Decimal) -> str:
+    """Two-decimal string for the JSON interface: Decimal('5') -> '5.00'."""
+    return str(cents(amount))
+
+
+def fmt_display(amount: Decimal) -> str:
+    """"$1,234.56": the format of both es_PR and en_US, for the core's own explanations."""
+    q = cents(amount)
+    sign = "-" if q < 0 else ""
+    return f"{sign}${abs(q):,.2f}"
+
+
+def split_evenly(total: Decimal, count: int) -> list[Decimal]:
+    """`count` amounts differing by at most one cent, the extra cents first (R-A4).
+
+    Works on the magnitude: for a negative total the earliest parts take the larger cut.
+    """
+    if count <= 0:
+        raise ValueError("count must be positive")
+    sign = -1 if total < 0 else 1
+    n = to_cents_int(abs(total))
+    base, extra = divmod(n, count)
+    parts = [from_cents_int(base + (1 if i < extra else 0)) for i in range(count)]
+    if sign < 0:
+        parts = [-p for p in parts]
+    assert sum(parts, ZERO) == total, "split must sum to its total"
+    return parts

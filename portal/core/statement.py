@@ -1,0 +1,395 @@
+"""The statement of an account: R-A6 to R-A11 (23 LPRA § 6432(d), (f)).
+
+An account is its facts (DESIGN.md 1): installments, payments, costs and the rules in force.
+`evaluate` walks the days in order up to `as_of` exactly as RULES.md "How `statement`
+evaluates an account" says. On each day:
+
+1. installments due that day fall due;
+2. costs dated that day are added (a credit, if any, is applied to them as a payment, after
+   accruing interest) — R-A9, R-A10;
+3. payments dated that day are applied in input order, each after accruing interest on the
+   delinquent installments up to that day — R-A8, R-A10, R-A11;
+4. the grace day closes for installments whose rolled day G it is (except on `as_of`): those
+   with principal left become delinquent and get their one late fee — R-A6, R-A7.
+
+At `as_of` interest is accrued once more. Payments and costs dated later are ignored.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+
+from portal.core.calendar import roll_over
+from portal.core.deadlines import timely_payment
+from portal.core.explain import N_, Rate, Trace
+from portal.core.installments import Installment
+from portal.core.money import ZERO, cents
+
+DAYS_IN_YEAR = Decimal(365)  # actual/365, also in leap years (R-A8)
+
+
+@dataclass(frozen=True)
+class Payment:
+    date: date
+    amount: Decimal
+    lump_sum: bool = False
+
+
+@dataclass(frozen=True)
+class Cost:
+    """R-A9, 23 LPRA § 6432(d), (e): a collection cost or attorney's fee staff recorded."""
+
+    date: date
+    amount: Decimal
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class StatementRules:
+    """The Board's parameters a statement needs; defaults are those of R-A6 to R-A11."""
+
+    grace_day: int = 10
+    late_fee_rate: Decimal = Decimal("0.05")
+    late_fee_base: str = "installment"  # or "unpaid"
+    interest_rate: Decimal = Decimal("0.10")
+    lump_sum_discount_rate: Decimal = Decimal("0")
+    lump_sum_deadline: date | None = None  # default: the first installment's due date
+    closed_days: frozenset[date] = frozenset()
+
+
+@dataclass
+class InstallmentState:
+    installment: Installment
+    last_timely_day: date
+    principal: Decimal
+    late_fee: Decimal = ZERO
+    interest: Decimal = ZERO
+    delinquent: bool = False
+    last_accrual: date | None = None
+    late_fee_base: Decimal = ZERO
+
+    @property
+    def owed(self) -> Decimal:
+        return self.principal + self.late_fee + self.interest
+
+
+@dataclass
+class CostState:
+    index: int
+    cost: Cost
+    owed: Decimal
+
+
+@dataclass(frozen=True)
+class Line:
+    """One part of a payment's application: what it paid and under which rule."""
+
+    kind: str  # "interest" | "late_fee" | "cost" | "principal" | "credit" | "discount"
+    amount: Decimal
+    installment: int | None = None
+    cost: int | None = None
+    rule: str = "R-A10"
+
+
+@dataclass
+class Application:
+    """How one payment (or a credit applied to a new cost) was applied (R-A10, R-A11)."""
+
+    date: date
+    amount: Decimal
+    payment: int | None  # index in the input payments; None for a credit applied to a cost
+    lines: list[Line] = field(default_factory=list)
+    lump_sum: str | None = None  # None | "granted" | "late" | "short" | "not_first" | "repeat"
+
+    @property
+    def applied(self) -> Decimal:
+        return sum((ln.amount for ln in self.lines if ln.kind not in ("credit", "discount")),
+                   ZERO)
+
+    @property
+    def to_credit(self) -> Decimal:
+        return sum((ln.amount for ln in self.lines if ln.kind == "credit"), ZERO)
+
+
+@dataclass
+class InstallmentStatus:
+    number: int
+    due_date: date
+    last_timely_day: date
+    status: str  # "paid" | "delinquent" | "due" | "upcoming"
+    principal: Decimal
+    late_fee: Decimal
+    interest: Decimal
+    late_fee_assessed: Decimal
+    delinquent_since: date | None
+
+
+@dataclass
+class Statement:
+    as_of: date
+    interest: Decimal
+    late_fees: Decimal
+    costs: Decimal
+    delinquent_principal: Decimal
+    due_principal: Decimal
+    upcoming_principal: Decimal
+    discount: Decimal
+    credit: Decimal
+    total_due_now: Decimal
+    payoff: Decimal
+    installments: list[InstallmentStatus]
+    applications: list[Application]
+    lump_sum_deadline: date | None
+    rules: StatementRules
+    cost_items: list[CostState]
+
+    def trace(self) -> Trace:
+        return explain(self)
+
+
+class _Account:
+    """The mutable state while the days are walked."""
+
+    def __init__(self, installments: Sequence[Installment], rules: StatementRules):
+        self.rules = rules
+        ordered = sorted(installments, key=lambda i: (i.due_date, i.number))
+        self.items = [InstallmentState(i, timely_payment(i.due_date, rules.grace_day,
+                                                         rules.closed_days), i.amount)
+                      for i in ordered]
+        self.costs: list[CostState] = []
+        self.credit = ZERO
+        self.discount = ZERO
+        self.principal_paid = False
+
+    def accrue(self, day: date) -> None:
+        """R-A8: simple interest on unpaid principal since the previous accrual."""
+        rate = self.rules.interest_rate
+        for s in self.items:
+            if s.delinquent and s.principal > 0 and s.last_accrual is not None:
+                days = (day - s.last_accrual).days
+                if days > 0:
+                    s.interest += cents(s.principal * rate * days / DAYS_IN_YEAR)
+            if s.delinquent:
+                s.last_accrual = day
+
+    def close_grace(self, day: date) -> None:
+        """R-A6 + R-A7: principal unpaid at the end of day G makes the installment delinquent."""
+        for s in self.items:
+            if s.last_timely_day == day and not s.delinquent and s.principal > 0:
+                s.delinquent = True
+                s.last_accrual = s.installment.due_date  # interest runs from the due date
+                base = (s.installment.amount if self.rules.late_fee_base == "installment"
+                        else s.principal)
+                s.late_fee_base = base
+                s.late_fee = cents(self.rules.late_fee_rate * base)
+
+    def apply(self, app: Application, amount: Decimal) -> None:
+        """R-A10: interest, late fees, costs, delinquent principal, other principal, credit."""
+        left = amount
+
+        def take(owed: Decimal) -> Decimal:
+            nonlocal left
+            paid = min(owed, left)
+            left -= paid
+            return paid
+
+        for s in self.items:
+            if left and s.interest:
+                paid = take(s.interest)
+                s.interest -= paid
+                app.lines.append(Line("interest", paid, installment=s.installment.number))
+        for s in self.items:
+            if left and s.late_fee:
+                paid = take(s.late_fee)
+                s.late_fee -= paid
+                app.lines.append(Line("late_fee", paid, installment=s.installment.number))
+        for c in self.costs:
+            if left and c.owed:
+                paid = take(c.owed)
+                c.owed -= paid
+                app.lines.append(Line("cost", paid, cost=c.index))
+        for delinquent in (True, False):
+            for s in self.items:
+                if left and s.principal and s.delinquent is delinquent:
+                    paid = take(s.principal)
+                    s.principal -= paid
+                    self.principal_paid = True
+                    app.lines.append(Line("principal", paid, installment=s.installment.number))
+        if left:
+            self.credit += left
+            app.lines.append(Line("credit", left))
+
+    def outstanding(self) -> Decimal:
+        return (sum((s.interest + s.late_fee for s in self.items), ZERO)
+                + sum((c.owed for c in self.costs), ZERO))
+
+    def principal_left(self) -> Decimal:
+        return sum((s.principal for s in self.items), ZERO)
+
+    def grant_discount(self, app: Application, discount: Decimal) -> None:
+        """R-A11: the discount reduces principal from the last installment backwards."""
+        self.discount += discount
+        left = discount
+        for s in reversed(self.items):
+            if not left:
+                break
+            cut = min(s.principal, left)
+            s.principal -= cut
+            left -= cut
+            if cut:
+                app.lines.append(Line("discount", cut, installment=s.installment.number,
+                                      rule="R-A11"))
+        if left:
+            self.credit += left
+            app.lines.append(Line("discount", left, rule="R-A11"))
+
+
+def _lump_sum_check(acct: _Account, pay: Payment, deadline: date | None, annual: Decimal,
+                    discount: Decimal) -> str:
+    """R-A11, 23 LPRA § 6432(f): why a lump-sum payment earns the discount, or why not."""
+    if acct.discount:
+        return "repeat"
+    if deadline is None or pay.date > deadline:
+        return "late"
+    if acct.principal_paid:
+        return "not_first"
+    needed = acct.outstanding() + min(acct.principal_left(), annual) - discount - acct.credit
+    if pay.amount < needed:
+        return "short"
+    return "granted"
+
+
+def evaluate(as_of: date, installments: Sequence[Installment],
+             payments: Sequence[Payment] = (), costs: Sequence[Cost] = (),
+             rules: StatementRules | None = None, annual: Decimal | None = None) -> Statement:
+    """The statement as of a date: R-A6 to R-A11 over the account's facts."""
+    rules = rules or StatementRules()
+    acct = _Account(installments, rules)
+    annual = sum((i.amount for i in installments), ZERO) if annual is None else annual
+    lump_deadline = rules.lump_sum_deadline
+    if lump_deadline is None and acct.items:
+        lump_deadline = acct.items[0].installment.due_date
+    if lump_deadline is not None:
+        lump_deadline = roll_over(lump_deadline, rules.closed_days)
+    discount_amount = cents(rules.lump_sum_discount_rate * annual)
+
+    pays_by_day: dict[date, list[tuple[int, Payment]]] = defaultdict(list)
+    for k, p in enumerate(payments):
+        if p.date <= as_of:
+            pays_by_day[p.date].append((k, p))
+    costs_by_day: dict[date, list[tuple[int, Cost]]] = defaultdict(list)
+    for k, c in enumerate(costs):
+        if c.date <= as_of:
+            costs_by_day[c.date].append((k, c))
+    grace_days = {s.last_timely_day for s in acct.items if s.last_timely_day < as_of}
+    days = sorted(set(pays_by_day) | set(costs_by_day) | grace_days)
+
+    applications: list[Application] = []
+    for day in days:
+        for k, c in costs_by_day.get(day, ()):
+            acct.costs.append(CostState(k, c, c.amount))
+            if acct.credit:
+                acct.accrue(day)
+                credit, acct.credit = acct.credit, ZERO
+                app = Application(day, credit, None)
+                acct.apply(app, credit)
+                applications.append(app)
+        for k, p in pays_by_day.get(day, ()):
+            acct.accrue(day)
+            app = Application(day, p.amount, k)
+            if p.lump_sum:
+                app.lump_sum = _lump_sum_check(acct, p, lump_deadline, annual, discount_amount)
+                if app.lump_sum == "granted":
+                    acct.grant_discount(app, discount_amount)
+            acct.apply(app, p.amount)
+            applications.append(app)
+        if day < as_of and day in grace_days:
+            acct.close_grace(day)
+    acct.accrue(as_of)
+    return _summarise(acct, as_of, applications, lump_deadline)
+
+
+def _summarise(acct: _Account, as_of: date, applications: list[Application],
+               lump_deadline: date | None) -> Statement:
+    statuses = []
+    totals = {"delinquent": ZERO, "due": ZERO, "upcoming": ZERO, "paid": ZERO}
+    for s in acct.items:
+        inst = s.installment
+        if s.owed == 0:
+            status = "paid"
+        elif inst.due_date > as_of:
+            status = "upcoming"
+        elif s.last_timely_day < as_of:
+            status = "delinquent"
+        else:
+            status = "due"
+        totals[status] += s.principal
+        statuses.append(InstallmentStatus(
+            inst.number, inst.due_date, s.last_timely_day, status, s.principal, s.late_fee,
+            s.interest, cents(acct.rules.late_fee_rate * s.late_fee_base) if s.delinquent
+            else ZERO, inst.due_date if s.delinquent else None))
+    interest = sum((s.interest for s in acct.items), ZERO)
+    late_fees = sum((s.late_fee for s in acct.items), ZERO)
+    costs = sum((c.owed for c in acct.costs), ZERO)
+    now = interest + late_fees + costs + totals["delinquent"] + totals["due"]
+    return Statement(
+        as_of=as_of, interest=interest, late_fees=late_fees, costs=costs,
+        delinquent_principal=totals["delinquent"], due_principal=totals["due"],
+        upcoming_principal=totals["upcoming"], discount=acct.discount, credit=acct.credit,
+        total_due_now=max(ZERO, now - acct.credit),
+        payoff=max(ZERO, now + totals["upcoming"] - acct.credit),
+        installments=statuses, applications=applications, lump_sum_deadline=lump_deadline,
+        rules=acct.rules, cost_items=acct.costs)
+
+
+LUMP_SUM_REASONS = {
+    "granted": N_("Paid in one lump sum by {deadline}: the discount of {discount} was granted."),
+    "late": N_("This payment was marked as a lump sum, but it came after the deadline "
+               "{deadline}: it was applied as an ordinary payment."),
+    "short": N_("This payment was marked as a lump sum, but it did not cover the whole year "
+                "less the discount: it was applied as an ordinary payment."),
+    "not_first": N_("This payment was marked as a lump sum, but part of the year's principal "
+                    "had already been paid: it was applied as an ordinary payment."),
+    "repeat": N_("The lump-sum discount was already granted this year: this payment was "
+                 "applied as an ordinary payment."),
+}
+
+
+def explain(st: Statement) -> Trace:
+    """Why each figure of the statement is what it is, rule by rule."""
+    t = Trace()
+    r = st.rules
+    for i in st.installments:
+        if i.delinquent_since is not None:
+            t.add("R-A6", N_("Installment {number}, due {due}, was not paid in full by "
+                             "{last_day}, the last timely day: it is delinquent."),
+                  number=i.number, due=i.due_date, last_day=i.last_timely_day)
+            t.add("R-A7", N_("Late fee on installment {number}: {rate} x {base} = {fee}."),
+                  number=i.number, rate=Rate(r.late_fee_rate),
+                  base=N_("the whole installment") if r.late_fee_base == "installment"
+                  else N_("the unpaid principal"), fee=i.late_fee_assessed)
+    if st.interest:
+        t.add("R-A8", N_("Interest at {rate} a year (actual/365) on unpaid delinquent principal "
+                         "from each due date to {as_of}: {interest} owed."),
+              rate=Rate(r.interest_rate), as_of=st.as_of, interest=st.interest)
+    if st.costs:
+        t.add("R-A9", N_("Collection costs recorded by staff still owed: {costs}."),
+              costs=st.costs)
+    for app in st.applications:
+        if app.payment is None:
+            t.add("R-A10", N_("A credit of {amount} was applied on {date} to a new cost."),
+                  amount=app.amount, date=app.date)
+            continue
+        t.add("R-A10", N_("Payment of {amount} on {date}: interest first, then late fees, "
+                          "costs, delinquent principal, then other principal; {credit} left "
+                          "as credit."), amount=app.amount, date=app.date, credit=app.to_credit)
+        if app.lump_sum:
+            t.add("R-A11", LUMP_SUM_REASONS[app.lump_sum], deadline=st.lump_sum_deadline,
+                  discount=st.discount)
+    t.add("R-A10", N_("Due now {total}; to pay everything off as of {as_of}: {payoff}."),
+          total=st.total_due_now, as_of=st.as_of, payoff=st.payoff)
+    return t

@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup run test lint catalogs bench clean
+.PHONY: setup run test lint catalogs translations bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,3 +31,8 @@ bench: setup
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache
+
+# Extract new messages into the catalogs (then translate the Spanish ones and `make catalogs`).
+translations: $(STAMP)
+	$(VENV)/bin/pybabel extract -q -F babel.cfg -k _l -k N_ --no-location --sort-output -o translations/messages.pot . 
+	$(VENV)/bin/pybabel update -q -i translations/messages.pot -d translations --no-fuzzy-matching --ignore-obsolete

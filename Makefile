@@ -34,5 +34,5 @@ clean:
 
 # Extract new messages into the catalogs (then translate the Spanish ones and `make catalogs`).
 translations: $(STAMP)
-	$(VENV)/bin/pybabel extract -q -F babel.cfg -k _l -k N_ --no-location --sort-output -o translations/messages.pot . 
-	$(VENV)/bin/pybabel update -q -i translations/messages.pot -d translations --no-fuzzy-matching --ignore-obsolete
+	$(VENV)/bin/pybabel extract -F babel.cfg -k _l -k N_ --no-location --sort-output -o translations/messages.pot .
+	$(VENV)/bin/pybabel update -i translations/messages.pot -d translations --no-fuzzy-matching --ignore-obsolete

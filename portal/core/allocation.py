@@ -80,7 +80,7 @@ class Roll:
 
 
 def assessment_roll(total: Decimal, parcels: Sequence[ParcelFacts]) -> Roll:
-    """R-A2 + R-A3: the amount on every assessable parcel; fixed amounts first, the rest by units."""
+    """R-A2 + R-A3: the amount on every assessable parcel; fixed amounts first, then units."""
     trace = Trace()
     ids = [p.id for p in parcels]
     if len(set(ids)) != len(ids):

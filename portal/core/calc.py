@@ -265,6 +265,7 @@ def _deadline(r: Reader) -> dict[str, Any]:
     kind = r.string("kind", choices=dl.KINDS)
     on = r.date("date")
     grace = r.integer("grace_day", minimum=1) if kind == "timely_payment" else None
+    r.seen.add("grace_day")  # harmless with the other kinds
     if grace is not None and grace > 31:
         raise InputError("must be at most 31", field="grace_day")
     result = dl.deadline(kind, on, grace=grace, closed_days=_closed(r))

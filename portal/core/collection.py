@@ -69,3 +69,14 @@ class DepositOrder:
     court: str
     case_number: str
     lifted_on: date | None = None
+
+
+def who_pays(parcel_owner: str, lease_active: bool, lessee_pays: bool) -> str:
+    """R-A16, 23 LPRA § 6432(c), (d): the assessment is collected from the owner or the lessee
+    of each private parcel, as the lease provides. For an Authority or public parcel that is
+    assessed, it is assessed because it was leased or transferred: its lessee pays.
+    Waiver of use or benefit, or abandonment, changes nothing (no parameter for it exists).
+    """
+    if lease_active and (lessee_pays or parcel_owner in ("authority", "public")):
+        return "lessee"
+    return "owner"

@@ -18,7 +18,7 @@ At `as_of` interest is accrued once more. Payments and costs dated later are ign
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -163,6 +163,7 @@ class _Account:
         self.costs: list[CostState] = []
         self.credit = ZERO
         self.discount = ZERO
+        self.discount_granted = False
         self.principal_paid = False
 
     def accrue(self, day: date) -> None:
@@ -232,6 +233,7 @@ class _Account:
 
     def grant_discount(self, app: Application, discount: Decimal) -> None:
         """R-A11: the discount reduces principal from the last installment backwards."""
+        self.discount_granted = True
         self.discount += discount
         left = discount
         for s in reversed(self.items):
@@ -251,7 +253,7 @@ class _Account:
 def _lump_sum_check(acct: _Account, pay: Payment, deadline: date | None, annual: Decimal,
                     discount: Decimal) -> str:
     """R-A11, 23 LPRA § 6432(f): why a lump-sum payment earns the discount, or why not."""
-    if acct.discount:
+    if acct.discount_granted:
         return "repeat"
     if deadline is None or pay.date > deadline:
         return "late"

@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 catalogs: $(STAMP)
-	$(VENV)/bin/pybabel compile -q -d translations
+	$(VENV)/bin/pybabel compile -d translations --statistics
 
 setup: $(STAMP) catalogs
 

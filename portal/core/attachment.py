@@ -37,7 +37,8 @@ def dunning_fee(tax_principal: Decimal, custody_costs: Decimal = ZERO,
 
 @dataclass(frozen=True)
 class AttachmentNotice:
-    """R-C1, 13 LPRA § 33262(a): what a notice of attachment states."""
+    """R-C1, 13 LPRA § 33262(a): what a notice of attachment states: taxes, levies, fines,
+    interest, surcharges and penalties due and unpaid, and the dunning agent's fee."""
 
     taxes: Decimal
     levies: Decimal
@@ -49,5 +50,15 @@ class AttachmentNotice:
 
     @property
     def total(self) -> Decimal:
+        """R-C1, 13 LPRA § 33262(a): everything the notice states as due and unpaid."""
         return (self.taxes + self.levies + self.fines + self.interest + self.surcharges
                 + self.penalties + self.dunning_fee)
+
+
+def attachment_notice(taxes: Decimal, surcharges: Decimal = ZERO, interest: Decimal = ZERO,
+                      penalties: Decimal = ZERO, levies: Decimal = ZERO, fines: Decimal = ZERO,
+                      custody_costs: Decimal = ZERO) -> AttachmentNotice:
+    """R-C1 + R-C3, 13 LPRA § 33262(a), (j): the notice, with the dunning fee computed on the
+    tax principal (surcharges excluded) plus custody costs."""
+    fee = dunning_fee(taxes, custody_costs)
+    return AttachmentNotice(taxes, levies, fines, interest, surcharges, penalties, fee.total)

@@ -40,7 +40,27 @@ def auction_minimum(real_value: Decimal, mortgage_amount: Decimal, taxes: Decima
     return AuctionMinimum(equity, credit, floor, minimum, t)
 
 
+def may_see_minimum(is_staff: bool, is_debtor: bool) -> bool:
+    """R-C5, 21 LPRA § 5105: the minimum is confidential between the CRIM and the taxpayer:
+    staff and that debtor may see it, nobody else."""
+    return is_staff or is_debtor
+
+
+def announce_minimum(best_offer: Decimal, minimum: Decimal) -> bool:
+    """R-C5, 21 LPRA § 5105: announced at the auction only after the best offer is received,
+    and only when that offer does not exceed the minimum."""
+    return best_offer <= minimum
+
+
+def adjudicate_to_crim(bids: int, minimum: Decimal) -> Decimal | None:
+    """R-C6, 21 LPRA § 5105: with no bid, the CRIM may adjudicate the property to itself for
+    the minimum; None when there was a bid."""
+    return minimum if bids == 0 else None
+
+
 def shortfall_after_sale(sale_price: Decimal, taxes: Decimal, surcharges: Decimal,
                          interest: Decimal) -> Decimal:
-    """R-C6: what remains collectible when a sale does not cover taxes, surcharges, interest."""
+    """R-C6, 21 LPRA § 5105: what remains collectible (once the CRIM learns of other
+    attachable property) when a sale does not cover taxes, surcharges and interest. The buyer
+    takes the property "as is"."""
     return max(ZERO, taxes + surcharges + interest - sale_price)

@@ -58,7 +58,7 @@ class BudgetVersion:
 
 def adopt(fiscal_year_start: date, adopted_on: date, lines: tuple[BudgetLine, ...],
           reference: str = "") -> BudgetVersion:
-    """R-A1: the first version, adopted before the fiscal year starts."""
+    """R-A1, 23 LPRA § 6432(b): the first version, adopted before the fiscal year starts."""
     if adopted_on >= fiscal_year_start:
         raise CalcError("a budget is adopted before its fiscal year starts", field="adopted_on")
     return BudgetVersion(fiscal_year_start, 1, adopted_on, lines, reference)
@@ -66,7 +66,8 @@ def adopt(fiscal_year_start: date, adopted_on: date, lines: tuple[BudgetLine, ..
 
 def amend(previous: BudgetVersion, amended_on: date, lines: tuple[BudgetLine, ...],
           reference: str = "") -> BudgetVersion:
-    """R-A1: an amendment is a new version; the previous one is left as it was."""
+    """R-A1, 23 LPRA § 6432(b): an amendment is a new version; the previous one stays as it was.
+    """
     if amended_on < previous.adopted_on:
         raise CalcError("an amendment cannot predate the version it amends",
                         field="amended_on")

@@ -18,7 +18,8 @@ from portal.core.explain import N_, Trace
 
 @dataclass(frozen=True)
 class Demand:
-    """R-A12: a certified-mail demand; `acknowledged_on` is the return receipt."""
+    """R-A12, 23 LPRA § 6432(d): a certified-mail demand; `acknowledged_on` is the return
+    receipt."""
 
     mailed_on: date
     amount: Decimal
@@ -36,7 +37,7 @@ class CollectionTimeline:
 
 def timeline(demand: Demand, today: date, paid_in_full: bool,
              closed_days: Iterable[date] = ()) -> CollectionTimeline:
-    """R-A13: where a demand stands on `today` and what stops the next step."""
+    """R-A13, 23 LPRA § 6432(d): where a demand stands on `today` and what stops the next step."""
     closed = tuple(closed_days)
     last = deadline("demand_payment", demand.mailed_on, closed_days=closed)
     first_claim = deadline("court_claim", demand.mailed_on, closed_days=closed)
@@ -56,19 +57,23 @@ def timeline(demand: Demand, today: date, paid_in_full: bool,
 
 
 def may_be_demanded(statement_delinquent_principal: Decimal) -> bool:
-    """R-A12: only accounts with an installment past its grace day are demanded."""
+    """R-A12, 23 LPRA § 6432(d): after day G the delinquent are demanded all amounts then due."""
     return statement_delinquent_principal > 0
 
 
 @dataclass(frozen=True)
 class DepositOrder:
-    """R-A14: a court order that the lessee of an Authority parcel deposit its rents in court
-    until the debt is paid; the account records it and shows it."""
+    """R-A14, 23 LPRA § 6432(d): a court order that the lessee of an Authority parcel deposit
+    its rents in court until the debt is paid; the account records it and shows it."""
 
     ordered_on: date
     court: str
     case_number: str
     lifted_on: date | None = None
+
+    def in_force(self, on: date) -> bool:
+        """R-A14, 23 LPRA § 6432(d): the order stands until lifted (the debt satisfied)."""
+        return self.ordered_on <= on and (self.lifted_on is None or on < self.lifted_on)
 
 
 def who_pays(parcel_owner: str, lease_active: bool, lessee_pays: bool) -> str:

@@ -59,7 +59,14 @@ def change_report(change: date) -> date:
 
 def deadline(kind: str, on: date, *, grace: int | None = None,
              closed_days: Iterable[date] = ()) -> date:
-    """The date of a deadline of `kind` counted from the event on `on` (see KINDS)."""
+    """The date of a deadline of `kind` counted from the event on `on` (see KINDS).
+
+    R-A13, 23 LPRA § 6432(d): 15 days after mailing the demand, then the court claim.
+    R-B10, Exoneración residencial (f): the lender notifies the CRIM within 30 days.
+    R-B11, Exoneración residencial (g): a payment plan within 30 days after filing.
+    R-C2, 13 LPRA § 33262(b): 30 days from the notice of attachment to pay in full; only
+    then may the property be sold (earliest: the day after the rolled last day).
+    """
     closed = tuple(closed_days)
     if kind == "timely_payment":
         if grace is None:

@@ -128,7 +128,10 @@ class EligibilityResult:
 
 
 def eligibility(e: Eligibility) -> EligibilityResult:
-    """R-B6, R-B7, R-B8, R-B11: does the property qualify, and if not, why not."""
+    """R-B6 (c), R-B7 (d), R-B8 (d), R-B11 (g) of the Exoneración residencial: does the
+    property qualify, and if not, why not. R-B8: living away temporarily for the reasons the
+    statute lists (with a sworn statement) is no ground to deny, provided no rent is received.
+    """
     reasons: list[tuple[str, str]] = []
     lives_there = (e.used_as_home_on_jan_1 or e.new_structure_available_to_buyer
                    or e.temporary_absence_reason in TEMPORARY_ABSENCE_REASONS)
@@ -153,3 +156,38 @@ FALSE_STATEMENT_WARNING = N_(
     "by a $500 fine, six months in prison, or both, plus the taxes owed once the exemption is "
     "revoked (R-B12)."
 )
+
+
+HOUSING_ENTITIES = ("limited_dividend_221d3", "limited_dividend_236", "nonprofit_221d3",
+                    "nonprofit_236", "nonprofit_202_elderly")
+
+
+def surviving_spouse_keeps(original_titleholder: bool, requirements_met: bool) -> bool:
+    """R-B5, Exoneración residencial (b): both spouses are owners and taxpayers and a couple has
+    one exemption; a surviving spouse who is an original titleholder keeps it without a new
+    filing, as long as the requirements (residential use above all) are still met."""
+    return original_titleholder and requirements_met
+
+
+def housing_entity_qualifies(kind: str, certified_by_housing_department: bool) -> bool:
+    """R-B5, Exoneración residencial (b): limited-dividend corporations (federal sections
+    221(d)(3), 236) and non-profit housing associations (221(d)(3), 236; 202 for people over
+    62) qualify where the Department of Housing certifies them."""
+    return kind in HOUSING_ENTITIES and certified_by_housing_department
+
+
+@dataclass(frozen=True)
+class Penalty:
+    fine: Decimal
+    prison_months: int
+    both_possible: bool
+    intent_required: bool
+
+
+def false_statement_penalty() -> Penalty:
+    """R-B12, Exoneración residencial (g)(2): knowingly false or fraudulent statements, or
+    intentionally failing to report a change or transfer, is a misdemeanor: a $500 fine, or
+    six months, or both, plus the taxes owed after revocation. The filing form states this
+    (`FALSE_STATEMENT_WARNING`) and takes an attestation. (g)(1): an exempt home can still be
+    sold at auction for tax debts."""
+    return Penalty(Decimal("500.00"), 6, True, True)

@@ -27,8 +27,9 @@ class LumpSumQuote:
 
 def lump_sum_quote(annual: Decimal, discount_rate: Decimal, deadline: date, on: date,
                    principal_paid: Decimal, closed_days: Iterable[date] = ()) -> LumpSumQuote:
-    """R-A11: eligible on or before the (rolled) deadline with no principal paid yet; then the
-    discount is cents(rate x annual), the same rate for every owner and lessee."""
+    """R-A11, 23 LPRA § 6432(f): eligible on or before the (rolled) deadline with no principal
+    paid yet; then the discount is cents(rate x annual), the same rate for every owner and
+    lessee."""
     last = roll_over(deadline, closed_days)
     t = Trace()
     reason = None

@@ -167,7 +167,11 @@ class _Account:
         self.principal_paid = False
 
     def accrue(self, day: date) -> None:
-        """R-A8: simple interest on unpaid principal since the previous accrual."""
+        """R-A8, 23 LPRA § 6432(d): simple interest on unpaid principal since the last accrual.
+
+        cents(principal x rate x days / 365), the first accrual counting from the due date;
+        no interest on interest, fees or costs.
+        """
         rate = self.rules.interest_rate
         for s in self.items:
             if s.delinquent and s.principal > 0 and s.last_accrual is not None:
@@ -178,7 +182,8 @@ class _Account:
                 s.last_accrual = day
 
     def close_grace(self, day: date) -> None:
-        """R-A6 + R-A7: principal unpaid at the end of day G makes the installment delinquent."""
+        """R-A6 + R-A7, 23 LPRA § 6432(d): principal unpaid at the end of day G makes the
+        installment delinquent, and it incurs one late fee: rate x base, rounded to cents."""
         for s in self.items:
             if s.last_timely_day == day and not s.delinquent and s.principal > 0:
                 s.delinquent = True
@@ -189,7 +194,9 @@ class _Account:
                 s.late_fee = cents(self.rules.late_fee_rate * base)
 
     def apply(self, app: Application, amount: Decimal) -> None:
-        """R-A10: interest, late fees, costs, delinquent principal, other principal, credit."""
+        """R-A10, 23 LPRA § 6432(d): interest, late fees, costs, delinquent principal, then
+        other principal in due order; what is left is a credit (steps after delinquent
+        principal are policy)."""
         left = amount
 
         def take(owed: Decimal) -> Decimal:
@@ -232,7 +239,8 @@ class _Account:
         return sum((s.principal for s in self.items), ZERO)
 
     def grant_discount(self, app: Application, discount: Decimal) -> None:
-        """R-A11: the discount reduces principal from the last installment backwards."""
+        """R-A11, 23 LPRA § 6432(f): the discount reduces principal from the last installment
+        backwards; any excess becomes credit."""
         self.discount_granted = True
         self.discount += discount
         left = discount

@@ -1,0 +1,41 @@
+"""Every rule of RULES.md is implemented in a function (or class) whose docstring names its
+rule id and its statute clause (issue 2, item 2)."""
+
+import importlib
+import inspect
+import pkgutil
+import re
+
+import portal.core
+from portal.core.rules import RULES
+
+CLAUSE = re.compile(r"(LPRA §|Exoneración residencial|\((?:[a-g])\))")
+
+
+def _documented_objects():
+    for info in pkgutil.iter_modules(portal.core.__path__):
+        module = importlib.import_module(f"portal.core.{info.name}")
+        for _, obj in inspect.getmembers(module, lambda o: inspect.isfunction(o)
+                                         or inspect.isclass(o)):
+            if obj.__module__ != module.__name__:
+                continue
+            yield obj
+            if inspect.isclass(obj):
+                for _, meth in inspect.getmembers(obj, inspect.isfunction):
+                    yield meth
+
+
+def test_every_rule_has_a_documented_implementation():
+    docs = [inspect.getdoc(o) or "" for o in _documented_objects()]
+    missing = []
+    for rule_id in RULES:
+        pattern = re.compile(rf"{re.escape(rule_id)}(?!\d)")
+        if not any(pattern.search(d) and CLAUSE.search(d) for d in docs):
+            missing.append(rule_id)
+    assert missing == [], f"rules without a function naming id and clause: {missing}"
+
+
+def test_rule_table_matches_rules_md_ids():
+    expected = ([f"R-A{i}" for i in range(1, 17)] + [f"R-B{i}" for i in range(1, 13)]
+                + [f"R-C{i}" for i in range(1, 7)])
+    assert sorted(RULES) == sorted(expected)

@@ -1,0 +1,155 @@
+"""The database: engine, sessions and the unit of work (DESIGN.md 1, ARCHITECTURE.md).
+
+`DATABASE_URL` chooses the database: by default an SQLite file `instance/portal.db` under the
+project root; PostgreSQL as `postgresql+psycopg://user@host/db`. The schema is created only by
+the Alembic migrations (`portal db upgrade`).
+
+Services own their transactions: each operation runs inside one `UnitOfWork`, which commits
+when the block succeeds and rolls back when it raises::
+
+    with UnitOfWork() as uow:                 # or Database(url).unit_of_work()
+        parcels = access.visible_parcels(uow, user)
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session, sessionmaker
+
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_SQLITE_PATH = PROJECT_ROOT / "instance" / "portal.db"
+
+
+def database_url(url: str | None = None) -> str:
+    """The URL to use: the argument, else `DATABASE_URL`, else the SQLite file of instance/."""
+    if url:
+        return url
+    env = os.environ.get("DATABASE_URL", "").strip()
+    if env:
+        # Heroku-style URLs name the old driver; the portal speaks psycopg 3.
+        if env.startswith("postgres://"):
+            env = "postgresql+psycopg://" + env[len("postgres://"):]
+        elif env.startswith("postgresql://"):
+            env = "postgresql+psycopg://" + env[len("postgresql://"):]
+        return env
+    return f"sqlite:///{DEFAULT_SQLITE_PATH}"
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.close()
+
+
+def make_engine(url: str | None = None, **kwargs: Any) -> Engine:
+    """An engine for `url` (see `database_url`). SQLite: foreign keys on, folder created."""
+    resolved = make_url(database_url(url))
+    if resolved.get_backend_name() == "sqlite":
+        db = resolved.database
+        if db and db != ":memory:" and not db.startswith("file:"):
+            Path(db).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(resolved, **kwargs)
+        event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
+    kwargs.setdefault("pool_pre_ping", True)
+    return create_engine(resolved, **kwargs)
+
+
+def is_sqlite(engine: Engine) -> bool:
+    return engine.dialect.name == "sqlite"
+
+
+class Database:
+    """An engine and its session factory. One per process (and per URL) is enough."""
+
+    def __init__(self, url: str | None = None, engine: Engine | None = None):
+        self.engine = engine if engine is not None else make_engine(url)
+        self.sessionmaker: sessionmaker[Session] = sessionmaker(
+            bind=self.engine, expire_on_commit=False, autoflush=True)
+
+    @property
+    def url(self) -> str:
+        return self.engine.url.render_as_string(hide_password=True)
+
+    def unit_of_work(self) -> UnitOfWork:
+        return UnitOfWork(self)
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+
+_databases: dict[str, Database] = {}
+_lock = threading.Lock()
+
+
+def get_database(url: str | None = None) -> Database:
+    """The process-wide Database for `url` (default: `DATABASE_URL` / the SQLite file)."""
+    key = database_url(url)
+    with _lock:
+        db = _databases.get(key)
+        if db is None:
+            db = _databases[key] = Database(key)
+        return db
+
+
+def reset_databases() -> None:
+    """Dispose of every cached engine (tests, or after changing DATABASE_URL)."""
+    with _lock:
+        for db in _databases.values():
+            db.dispose()
+        _databases.clear()
+
+
+class UnitOfWork:
+    """One transaction: `session` inside a `with` block; commit on success, rollback on error.
+
+    `commit()` may be called inside the block to make progress durable (a long batch); the
+    block still commits what is left at its end. `info` carries per-operation context (for
+    example the request's IP address for the audit log).
+    """
+
+    def __init__(self, database: Database | None = None, *, url: str | None = None):
+        self.database = database if database is not None else get_database(url)
+        self._session: Session | None = None
+        self.info: dict[str, Any] = {}
+
+    @property
+    def session(self) -> Session:
+        if self._session is None:
+            raise RuntimeError("the unit of work is used outside its `with` block")
+        return self._session
+
+    def __enter__(self) -> UnitOfWork:
+        if self._session is not None:
+            raise RuntimeError("a unit of work is not re-entrant")
+        self._session = self.database.sessionmaker()
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        session = self.session
+        try:
+            if exc_type is None:
+                session.commit()
+            else:
+                session.rollback()
+        finally:
+            session.close()
+            self._session = None
+
+    def commit(self) -> None:
+        self.session.commit()
+
+    def rollback(self) -> None:
+        self.session.rollback()
+
+    def flush(self) -> None:
+        self.session.flush()

@@ -15,10 +15,24 @@ $(STAMP): pyproject.toml
 catalogs: $(STAMP)
 	$(VENV)/bin/pybabel compile -d translations --statistics
 
-setup: $(STAMP) catalogs
+# Front-end assets and browser-test tools from npm (package-lock.json): USWDS is copied into
+# portal/static/vendor/ (not committed); axe-core and vnu-jar stay in node_modules/.
+VENDOR := portal/static/vendor/.installed
+$(VENDOR): package-lock.json
+	npm ci --no-audit --no-fund --ignore-scripts --loglevel=error
+	rm -rf portal/static/vendor/uswds && mkdir -p portal/static/vendor/uswds
+	cp -R node_modules/@uswds/uswds/dist/css node_modules/@uswds/uswds/dist/js \
+	  node_modules/@uswds/uswds/dist/fonts node_modules/@uswds/uswds/dist/img portal/static/vendor/uswds/
+	find portal/static/vendor -name '*.map' -delete
+	touch $(VENDOR)
 
+setup: $(STAMP) catalogs $(VENDOR)
+
+# Set up, migrate, load the demo District when the database is empty, serve on 127.0.0.1:5000.
 run: setup
-	$(VENV)/bin/portal serve
+	$(VENV)/bin/portal db upgrade
+	$(VENV)/bin/portal demo --if-empty
+	$(VENV)/bin/portal serve --host 127.0.0.1 --port 5000
 
 lint: setup
 	$(VENV)/bin/ruff check portal tests bench

@@ -48,5 +48,19 @@ def calc(name: str | None) -> None:
     del OPERATIONS
 
 
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=5000, show_default=True, type=int, help="Port to listen on.")
+def serve(host: str, port: int) -> None:
+    """Serve the web portal (a threaded server; in production run gunicorn on
+    "portal.app:create_app()")."""
+    from werkzeug.serving import run_simple
+
+    from portal.app import create_app
+    app = create_app()
+    click.echo(f"Portal: http://{host}:{port}/  (Ctrl+C to stop)")
+    run_simple(host, port, app, threaded=True, use_reloader=False, use_debugger=False)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

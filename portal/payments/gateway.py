@@ -1,0 +1,447 @@
+"""Payment gateways: Stripe Checkout, or the built-in sandbox when no keys are set.
+
+The rest of the portal speaks only to `Gateway`: create a checkout session for a payment we have
+already recorded, read a session back, refund. Amounts cross this boundary as `Decimal`; the
+integer cents Stripe wants are made here, with `to_minor_units` / `from_minor_units`
+(DESIGN.md 3). Every checkout carries a stable idempotency key per attempt, so a double click,
+a retry or a second tab never creates a second session (or charge).
+
+    gateway = gateway_from_config(os.environ)          # StripeGateway or SandboxGateway
+
+Errors are `GatewayError` with a `kind`: "unavailable" (network, Stripe down, rate limited:
+try again later), "declined" (the card or bank said no), "rejected" (our request was refused:
+a bug or a configuration problem). Nothing here touches our database except the sandbox's own
+store of sessions, which stands in for Stripe's.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from decimal import Decimal
+from typing import Any, Protocol
+
+from portal.core.money import from_minor_units, to_minor_units
+
+log = logging.getLogger(__name__)
+
+CURRENCY = "usd"
+PAYMENT_METHOD_TYPES = ("card", "us_bank_account")
+#: Stripe Checkout accepts "es" and "en" (not "es-PR").
+CHECKOUT_LOCALES = {"es": "es", "en": "en"}
+
+
+def checkout_locale(language: str | None) -> str:
+    """The Checkout locale for a user's language: es_PR / es-PR / es -> "es", en* -> "en"."""
+    base = (language or "es").replace("-", "_").split("_", 1)[0].lower()
+    return CHECKOUT_LOCALES.get(base, "es")
+
+
+class GatewayError(Exception):
+    """The provider could not do what we asked. `kind`: unavailable | declined | rejected."""
+
+    def __init__(self, kind: str, message: str, *, code: str | None = None):
+        super().__init__(message)
+        self.kind = kind
+        self.code = code
+
+
+@dataclass(frozen=True)
+class CheckoutRequest:
+    payment_id: str
+    amount: Decimal
+    description: str
+    parcel_ids: Sequence[str]
+    success_url: str
+    cancel_url: str
+    idempotency_key: str
+    language: str = "es"
+    customer_email: str | None = None
+    currency: str = CURRENCY
+
+    def metadata(self) -> dict[str, str]:
+        return {"payment_id": self.payment_id, "parcel_ids": ",".join(self.parcel_ids)}
+
+
+@dataclass(frozen=True)
+class CheckoutSession:
+    """What we read back about a session (a Stripe Checkout Session, or the sandbox's)."""
+
+    id: str
+    url: str | None
+    status: str  # open | complete | expired
+    payment_status: str  # paid | unpaid | no_payment_required
+    amount: Decimal | None
+    currency: str | None
+    client_reference_id: str | None
+    metadata: Mapping[str, str] = field(default_factory=dict)
+    payment_intent: str | None = None
+    method: str | None = None  # card | us_bank_account
+    last4: str | None = None
+    brand: str | None = None  # card brand, e.g. "visa"
+    bank_name: str | None = None
+    intent_status: str | None = None  # the PaymentIntent's: processing | succeeded | ...
+
+    @property
+    def paid(self) -> bool:
+        return self.payment_status == "paid"
+
+    @property
+    def completed(self) -> bool:
+        return self.status == "complete"
+
+
+@dataclass(frozen=True)
+class Refund:
+    id: str
+    amount: Decimal
+    status: str  # pending | succeeded | failed | ...
+
+
+class Gateway(Protocol):
+    name: str
+
+    def create_checkout(self, req: CheckoutRequest) -> CheckoutSession: ...
+
+    def retrieve(self, session_id: str) -> CheckoutSession: ...
+
+    def refund(self, payment_intent: str, amount: Decimal, idempotency_key: str,
+               metadata: Mapping[str, str] | None = None) -> Refund: ...
+
+    def construct_event(self, payload: bytes, signature: str | None) -> dict[str, Any]: ...
+
+
+# --- Stripe -------------------------------------------------------------------------------
+
+class StripeGateway:
+    """Stripe Checkout through the official library (`stripe.StripeClient`).
+
+    `api_base` points the library at another server (the tests' local Stripe-compatible one).
+    """
+
+    name = "stripe"
+
+    def __init__(self, secret_key: str, webhook_secret: str | None = None,
+                 api_base: str | None = None, max_network_retries: int = 2):
+        import stripe
+
+        kwargs: dict[str, Any] = {"max_network_retries": max_network_retries}
+        if api_base:
+            kwargs["base_addresses"] = {"api": api_base}
+        self._stripe = stripe
+        self.client = stripe.StripeClient(secret_key, **kwargs)
+        self.webhook_secret = webhook_secret
+
+    def create_checkout(self, req: CheckoutRequest) -> CheckoutSession:
+        if req.amount <= 0:
+            raise GatewayError("rejected", "amount must be positive")
+        metadata = req.metadata()
+        params: dict[str, Any] = {
+            "mode": "payment",
+            "line_items": [{
+                "quantity": 1,
+                "price_data": {
+                    "currency": req.currency,
+                    "unit_amount": to_minor_units(req.amount),
+                    "product_data": {"name": req.description},
+                },
+            }],
+            "payment_method_types": list(PAYMENT_METHOD_TYPES),
+            "locale": checkout_locale(req.language),
+            "client_reference_id": req.payment_id,
+            "metadata": metadata,
+            "payment_intent_data": {"metadata": metadata, "description": req.description},
+            "success_url": req.success_url,
+            "cancel_url": req.cancel_url,
+        }
+        if req.customer_email:
+            params["customer_email"] = req.customer_email
+        session = self._call(self.client.v1.checkout.sessions.create, params=params,
+                             options={"idempotency_key": req.idempotency_key})
+        return self._session(session)
+
+    def retrieve(self, session_id: str) -> CheckoutSession:
+        session = self._call(self.client.v1.checkout.sessions.retrieve, session_id,
+                             params={"expand": ["payment_intent.payment_method"]})
+        return self._session(session)
+
+    def refund(self, payment_intent: str, amount: Decimal, idempotency_key: str,
+               metadata: Mapping[str, str] | None = None) -> Refund:
+        params: dict[str, Any] = {"payment_intent": payment_intent,
+                                  "amount": to_minor_units(amount)}
+        if metadata:
+            params["metadata"] = dict(metadata)
+        refund = _plain(self._call(self.client.v1.refunds.create, params=params,
+                                   options={"idempotency_key": idempotency_key}))
+        return Refund(str(refund["id"]), from_minor_units(int(refund["amount"])),
+                      str(refund.get("status") or "pending"))
+
+    def construct_event(self, payload: bytes, signature: str | None) -> dict[str, Any]:
+        """The event, once its signature over the raw body checks out (else ValueError)."""
+        if not self.webhook_secret:
+            raise ValueError("no webhook secret configured")
+        if not signature:
+            raise ValueError("missing Stripe-Signature header")
+        try:
+            self._stripe.WebhookSignature.verify_header(
+                payload.decode("utf-8"), signature, self.webhook_secret, tolerance=300)
+        except self._stripe.SignatureVerificationError as exc:
+            raise ValueError(f"bad signature: {exc}") from None
+        except UnicodeDecodeError:
+            raise ValueError("payload is not UTF-8") from None
+        import json
+        try:
+            event = json.loads(payload)
+        except ValueError:
+            raise ValueError("payload is not JSON") from None
+        if not isinstance(event, dict):
+            raise ValueError("payload is not an event")
+        return event
+
+    def _call(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        s = self._stripe
+        try:
+            return fn(*args, **kwargs)
+        except s.CardError as exc:
+            raise GatewayError("declined", str(exc.user_message or exc), code=exc.code) from exc
+        except (s.APIConnectionError, s.RateLimitError) as exc:
+            raise GatewayError("unavailable", str(exc)) from exc
+        except s.APIError as exc:
+            raise GatewayError("unavailable", str(exc)) from exc
+        except s.StripeError as exc:
+            raise GatewayError("rejected", str(exc), code=getattr(exc, "code", None)) from exc
+
+    @staticmethod
+    def _session(obj: Any) -> CheckoutSession:
+        s = _plain(obj)
+        pi = s.get("payment_intent")
+        pi_id = method = last4 = brand = bank = intent_status = None
+        if isinstance(pi, str):
+            pi_id = pi
+        elif pi:
+            pi_id = pi.get("id")
+            intent_status = pi.get("status")
+            pm = pi.get("payment_method")
+            if pm and not isinstance(pm, str):
+                method = pm.get("type")
+                if method == "card" and pm.get("card"):
+                    last4 = pm["card"].get("last4")
+                    brand = pm["card"].get("brand")
+                elif method == "us_bank_account" and pm.get("us_bank_account"):
+                    last4 = pm["us_bank_account"].get("last4")
+                    bank = pm["us_bank_account"].get("bank_name")
+        amount = s.get("amount_total")
+        metadata = s.get("metadata") or {}
+        return CheckoutSession(
+            id=str(s["id"]), url=s.get("url"), status=str(s.get("status") or "open"),
+            payment_status=str(s.get("payment_status") or "unpaid"),
+            amount=from_minor_units(int(amount)) if amount is not None else None,
+            currency=s.get("currency"), client_reference_id=s.get("client_reference_id"),
+            metadata={str(k): str(v) for k, v in dict(metadata).items()},
+            payment_intent=pi_id, method=method, last4=last4, brand=brand, bank_name=bank,
+            intent_status=intent_status)
+
+
+def _plain(obj: Any) -> dict[str, Any]:
+    """A Stripe object as plain data (stripe 16 objects are not dicts)."""
+    return obj.to_dict() if hasattr(obj, "to_dict") else dict(obj)
+
+
+# --- The built-in sandbox ------------------------------------------------------------------
+
+@dataclass
+class SandboxRecord:
+    """A sandbox checkout session: the sandbox's own state, standing in for Stripe's."""
+
+    id: str
+    idempotency_key: str
+    payment_id: str
+    amount: Decimal
+    currency: str
+    locale: str
+    description: str
+    metadata: dict[str, str]
+    success_url: str
+    cancel_url: str
+    created_at: datetime | None = None
+    status: str = "open"
+    payment_status: str = "unpaid"
+    method: str | None = None
+    last4: str | None = None
+    bank_name: str | None = None
+    payment_intent: str | None = None
+    intent_status: str | None = None
+    refunded: Decimal = Decimal("0.00")
+
+
+class SandboxStore(Protocol):
+    """Where the sandbox keeps its sessions (the database in the portal; a dict in tests)."""
+
+    def by_key(self, idempotency_key: str) -> SandboxRecord | None: ...
+
+    def get(self, session_id: str) -> SandboxRecord | None: ...
+
+    def by_intent(self, payment_intent: str) -> SandboxRecord | None: ...
+
+    def add(self, record: SandboxRecord) -> SandboxRecord: ...
+
+    def save(self, record: SandboxRecord) -> None: ...
+
+
+class MemorySandboxStore:
+    def __init__(self) -> None:
+        self.records: dict[str, SandboxRecord] = {}
+
+    def by_key(self, idempotency_key: str) -> SandboxRecord | None:
+        return next((r for r in self.records.values()
+                     if r.idempotency_key == idempotency_key), None)
+
+    def get(self, session_id: str) -> SandboxRecord | None:
+        return self.records.get(session_id)
+
+    def by_intent(self, payment_intent: str) -> SandboxRecord | None:
+        return next((r for r in self.records.values()
+                     if r.payment_intent == payment_intent), None)
+
+    def add(self, record: SandboxRecord) -> SandboxRecord:
+        existing = self.by_key(record.idempotency_key)
+        if existing is not None:
+            return existing
+        self.records[record.id] = record
+        return record
+
+    def save(self, record: SandboxRecord) -> None:
+        self.records[record.id] = record
+
+
+#: What the payer can choose on the sandbox's checkout page.
+SANDBOX_OUTCOMES = ("card_succeeds", "card_declined", "bank_processing")
+
+
+class SandboxGateway:
+    """A checkout that runs inside the portal, clearly marked as test mode, with no keys.
+
+    The session's page is `checkout_url` (served by the payments blueprint); there the payer
+    chooses an outcome (`SANDBOX_OUTCOMES`), `complete` records it, and the caller then runs
+    the same event handling a Stripe webhook would. A bank payment stays "processing" until
+    `settle` says whether the debit succeeded.
+    """
+
+    name = "sandbox"
+
+    def __init__(self, store: SandboxStore, checkout_url: str = "/pagos/prueba/{session_id}"):
+        self.store = store
+        self.checkout_url = checkout_url
+
+    def create_checkout(self, req: CheckoutRequest) -> CheckoutSession:
+        if req.amount <= 0:
+            raise GatewayError("rejected", "amount must be positive")
+        existing = self.store.by_key(req.idempotency_key)
+        if existing is not None:
+            if existing.amount != req.amount or existing.payment_id != req.payment_id:
+                # Stripe answers 400 to a reused key with different parameters.
+                raise GatewayError("rejected", "idempotency key reused with other parameters")
+            return self._session(existing)
+        record = SandboxRecord(
+            id="cs_sandbox_" + secrets.token_hex(12), idempotency_key=req.idempotency_key,
+            payment_id=req.payment_id, amount=req.amount, currency=req.currency,
+            locale=checkout_locale(req.language), description=req.description,
+            metadata=req.metadata(), success_url=req.success_url, cancel_url=req.cancel_url)
+        return self._session(self.store.add(record))
+
+    def retrieve(self, session_id: str) -> CheckoutSession:
+        record = self.store.get(session_id)
+        if record is None:
+            raise GatewayError("rejected", f"no such checkout session: {session_id}")
+        return self._session(record)
+
+    def complete(self, session_id: str, outcome: str) -> tuple[CheckoutSession, str]:
+        """The payer's choice on the sandbox page; returns the session and the event type a
+        provider would send ("" when nothing changed, e.g. a second click)."""
+        if outcome not in SANDBOX_OUTCOMES:
+            raise GatewayError("rejected", f"unknown sandbox outcome: {outcome}")
+        record = self.store.get(session_id)
+        if record is None:
+            raise GatewayError("rejected", f"no such checkout session: {session_id}")
+        if record.status != "open":
+            return self._session(record), ""
+        record.status = "complete"
+        record.payment_intent = "pi_sandbox_" + secrets.token_hex(12)
+        kind = "checkout.session.completed"
+        if outcome == "card_succeeds":
+            record.payment_status, record.method = "paid", "card"
+            record.last4, record.intent_status = "4242", "succeeded"
+        elif outcome == "card_declined":
+            # The sandbox ends the attempt as a failed payment (the payer starts a new one);
+            # it reaches us as a failed asynchronous payment does.
+            record.payment_status, record.method = "unpaid", "card"
+            record.last4, record.intent_status = "0002", "requires_payment_method"
+            kind = "checkout.session.async_payment_failed"
+        else:
+            record.payment_status, record.method = "unpaid", "us_bank_account"
+            record.last4, record.bank_name = "6789", "STRIPE TEST BANK"
+            record.intent_status = "processing"
+        self.store.save(record)
+        return self._session(record), kind
+
+    def settle(self, session_id: str, succeeded: bool) -> tuple[CheckoutSession, str]:
+        """A bank debit settles (or fails) some days later."""
+        record = self.store.get(session_id)
+        if record is None:
+            raise GatewayError("rejected", f"no such checkout session: {session_id}")
+        if record.intent_status != "processing":
+            return self._session(record), ""
+        if succeeded:
+            record.payment_status, record.intent_status = "paid", "succeeded"
+            kind = "checkout.session.async_payment_succeeded"
+        else:
+            record.intent_status = "requires_payment_method"
+            kind = "checkout.session.async_payment_failed"
+        self.store.save(record)
+        return self._session(record), kind
+
+    def expire(self, session_id: str) -> tuple[CheckoutSession, str]:
+        record = self.store.get(session_id)
+        if record is None:
+            raise GatewayError("rejected", f"no such checkout session: {session_id}")
+        if record.status != "open":
+            return self._session(record), ""
+        record.status = "expired"
+        self.store.save(record)
+        return self._session(record), "checkout.session.expired"
+
+    def refund(self, payment_intent: str, amount: Decimal, idempotency_key: str,
+               metadata: Mapping[str, str] | None = None) -> Refund:
+        record = self.store.by_intent(payment_intent)
+        if record is None or record.payment_status != "paid":
+            raise GatewayError("rejected", "nothing to refund on this payment")
+        if amount <= 0 or record.refunded + amount > record.amount:
+            raise GatewayError("rejected", "refund larger than what is left of the charge")
+        record.refunded += amount
+        self.store.save(record)
+        return Refund("re_sandbox_" + secrets.token_hex(12), amount, "succeeded")
+
+    def construct_event(self, payload: bytes, signature: str | None) -> dict[str, Any]:
+        raise ValueError("the sandbox receives no webhooks")
+
+    def _session(self, r: SandboxRecord) -> CheckoutSession:
+        return CheckoutSession(
+            id=r.id, url=self.checkout_url.format(session_id=r.id), status=r.status,
+            payment_status=r.payment_status, amount=r.amount, currency=r.currency,
+            client_reference_id=r.payment_id, metadata=dict(r.metadata),
+            payment_intent=r.payment_intent, method=r.method, last4=r.last4,
+            bank_name=r.bank_name, intent_status=r.intent_status)
+
+
+def gateway_from_config(config: Mapping[str, Any], sandbox_store: SandboxStore | None = None,
+                        sandbox_url: str = "/pagos/prueba/{session_id}") -> Gateway:
+    """StripeGateway when STRIPE_SECRET_KEY is set, else the sandbox."""
+    key = config.get("STRIPE_SECRET_KEY")
+    if key:
+        return StripeGateway(key, webhook_secret=config.get("STRIPE_WEBHOOK_SECRET"),
+                             api_base=config.get("STRIPE_API_BASE") or None,
+                             max_network_retries=int(config.get("STRIPE_MAX_RETRIES", 2)))
+    return SandboxGateway(sandbox_store or MemorySandboxStore(), checkout_url=sandbox_url)

@@ -1,0 +1,28 @@
+"""Fixtures of the payments tests: the local Stripe-compatible server and a gateway on it."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from portal.payments.gateway import StripeGateway
+
+from . import stripe_server
+
+os.environ.setdefault("NO_PROXY", "127.0.0.1,localhost")
+os.environ.setdefault("no_proxy", "127.0.0.1,localhost")
+
+WEBHOOK_SECRET = "whsec_test_portal"
+
+
+@pytest.fixture
+def fake_stripe():
+    with stripe_server.running() as fake:
+        yield fake
+
+
+@pytest.fixture
+def stripe_gateway(fake_stripe):
+    return StripeGateway("sk_test_portal", webhook_secret=WEBHOOK_SECRET,
+                         api_base=stripe_server.base(fake_stripe), max_network_retries=0)

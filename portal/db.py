@@ -153,3 +153,41 @@ class UnitOfWork:
 
     def flush(self) -> None:
         self.session.flush()
+
+
+# --- The schema: only through the Alembic migrations (migrations/) -------------------------
+
+def alembic_config(url: str | None = None) -> Any:
+    """The Alembic configuration of the project, pointed at `url` (default DATABASE_URL)."""
+    from alembic.config import Config
+
+    cfg = Config(str(PROJECT_ROOT / "alembic.ini"))
+    cfg.set_main_option("script_location", str(PROJECT_ROOT / "migrations"))
+    cfg.attributes["url"] = database_url(url)
+    return cfg
+
+
+def upgrade(url: str | None = None, revision: str = "head") -> None:
+    """Migrate the database up to `revision` (`portal db upgrade`)."""
+    from alembic import command
+
+    command.upgrade(alembic_config(url), revision)
+
+
+def downgrade(url: str | None = None, revision: str = "base") -> None:
+    """Migrate the database down to `revision`; "base" leaves no table of the portal."""
+    from alembic import command
+
+    command.downgrade(alembic_config(url), revision)
+
+
+def current_revision(url: str | None = None) -> str | None:
+    """The revision the database is at (None for an empty database)."""
+    from alembic.runtime.migration import MigrationContext
+
+    engine = make_engine(url)
+    try:
+        with engine.connect() as conn:
+            return MigrationContext.configure(conn).get_current_revision()
+    finally:
+        engine.dispose()

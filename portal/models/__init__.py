@@ -1,0 +1,24 @@
+"""The data model (SQLAlchemy 2.0 typed models). See docs/DATA.md for a one-line map.
+
+Importing this package registers every table on `Base.metadata` (the Alembic target).
+"""
+
+from portal.models.access import AccessCode, ClaimAttempt, ParcelLink
+from portal.models.assessments import Assessment, AssessmentRoll, Installment, RollLine
+from portal.models.audit import AuditRecord
+from portal.models.base import AppendOnly, Base, ImmutableRowError, UTCDateTime
+from portal.models.budgets import Budget, BudgetLine, BudgetVersion, FiscalYear
+from portal.models.ledger import LedgerEntry, Payment, PaymentAllocation
+from portal.models.lenders import Lender, Loan
+from portal.models.notices import Notice
+from portal.models.parcels import DepositOrder, Lease, OwnershipShare, Parcel
+from portal.models.parties import Party, PartyMember
+from portal.models.users import User
+
+__all__ = [
+    "AccessCode", "AppendOnly", "Assessment", "AssessmentRoll", "AuditRecord", "Base", "Budget",
+    "BudgetLine", "BudgetVersion", "ClaimAttempt", "DepositOrder", "FiscalYear",
+    "ImmutableRowError", "Installment", "Lease", "LedgerEntry", "Lender", "Loan", "Notice",
+    "OwnershipShare", "Parcel", "ParcelLink", "Party", "PartyMember", "Payment",
+    "PaymentAllocation", "RollLine", "UTCDateTime", "User",
+]

@@ -1,0 +1,51 @@
+"""Mortgage lenders (organisations with several users) and their loans on parcels."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from sqlalchemy import CheckConstraint, Date, ForeignKey, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from portal.models.base import Base, created_at
+from portal.models.parties import Party
+
+
+class Lender(Base):
+    """A lender: an organisation party; its users are the party's members."""
+
+    __tablename__ = "lenders"
+
+    id: Mapped[int] = mapped_column(primary_key=True, comment="Surrogate key")
+    party_id: Mapped[int] = mapped_column(ForeignKey("parties.id"), unique=True,
+                                          comment="The lender as an organisation")
+    code: Mapped[str] = mapped_column(String(20), unique=True,
+                                      comment="Lender code used in bulk files and the API")
+    created_at: Mapped[datetime] = created_at()
+
+    party: Mapped[Party] = relationship()
+    loans: Mapped[list[Loan]] = relationship(back_populates="lender")
+
+
+class Loan(Base):
+    """A mortgage loan of a lender on a parcel (escrow / servicing)."""
+
+    __tablename__ = "loans"
+    __table_args__ = (
+        UniqueConstraint("lender_id", "loan_number"),
+        CheckConstraint("ends_on IS NULL OR ends_on >= starts_on", name="period"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True, comment="Surrogate key")
+    lender_id: Mapped[int] = mapped_column(ForeignKey("lenders.id"), index=True,
+                                           comment="The lender")
+    parcel_id: Mapped[int] = mapped_column(ForeignKey("parcels.id"), index=True,
+                                           comment="The mortgaged parcel")
+    loan_number: Mapped[str] = mapped_column(String(40), comment="The lender's loan number")
+    starts_on: Mapped[date] = mapped_column(Date, comment="Date the loan was made or acquired")
+    recorded_on: Mapped[date | None] = mapped_column(
+        Date, comment="Mortgage recorded in the Registry: when it was constituted (R-A15)")
+    ends_on: Mapped[date | None] = mapped_column(Date, comment="Paid off, sold or transferred")
+    created_at: Mapped[datetime] = created_at()
+
+    lender: Mapped[Lender] = relationship(back_populates="loans")

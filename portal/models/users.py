@@ -1,0 +1,70 @@
+"""People who sign in to the portal."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import Boolean, CheckConstraint, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from portal.models.base import Base, UTCDateTime, created_at
+
+LANGUAGES = ("es", "en")
+
+
+class User(Base):
+    """A sign-in. Duck-types Flask-Login's user (`is_active`, `get_id`, ...) without Flask."""
+
+    __tablename__ = "users"
+    __table_args__ = (
+        CheckConstraint("language IN ('es', 'en')", name="language"),
+        CheckConstraint("email = lower(email)", name="email_lowercase"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True, comment="Surrogate key")
+    email: Mapped[str] = mapped_column(String(254), unique=True,
+                                       comment="Sign-in email, lower case, unique")
+    password_hash: Mapped[str] = mapped_column(String(255),
+                                               comment="Password hash (scrypt, via werkzeug)")
+    name: Mapped[str] = mapped_column(String(200), default="",
+                                      comment="Name the person gave")
+    language: Mapped[str] = mapped_column(String(2), default="es",
+                                          comment="Preferred locale: 'es' or 'en'")
+    is_staff: Mapped[bool] = mapped_column(Boolean, default=False,
+                                           comment="Staff of the Authority's Board")
+    email_confirmed_at: Mapped[datetime | None] = mapped_column(
+        UTCDateTime(), comment="When the email address was confirmed (UTC)")
+    totp_secret: Mapped[str | None] = mapped_column(
+        String(64), comment="Base32 TOTP secret when two-factor sign-in is on")
+    disabled_at: Mapped[datetime | None] = mapped_column(
+        UTCDateTime(), comment="When staff disabled the sign-in; null while active")
+    last_sign_in_at: Mapped[datetime | None] = mapped_column(
+        UTCDateTime(), comment="Last successful sign-in (UTC)")
+    created_at: Mapped[datetime] = created_at()
+
+    # Flask-Login's protocol, without importing Flask into the data layer.
+    is_authenticated = True
+    is_anonymous = False
+
+    @property
+    def is_active(self) -> bool:
+        return self.disabled_at is None
+
+    def get_id(self) -> str:
+        return str(self.id)
+
+    @property
+    def email_confirmed(self) -> bool:
+        return self.email_confirmed_at is not None
+
+    @property
+    def lender_ids(self) -> tuple[int, ...]:
+        """Lenders this user works for (filled by the users service when it loads the user)."""
+        return tuple(self.__dict__.get("_lender_ids", ()))
+
+    @property
+    def is_lender(self) -> bool:
+        return bool(self.lender_ids)
+
+    def __repr__(self) -> str:
+        return f"<User {self.id} {self.email}>"

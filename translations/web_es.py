@@ -1,0 +1,313 @@
+"""Reviewed Puerto Rico Spanish for the web layer's messages (pages, forms, emails, PDFs).
+
+Apply with:
+    make translations
+    .venv/bin/python scripts/fill_catalog.py translations/es/LC_MESSAGES/messages.po translations/web_es.py
+    make catalogs
+Terms follow the core's catalog: derrama (assessment), plazo (installment), cargo por demora
+(late fee), intereses, costas de cobro, principal en mora, pago global.
+"""
+
+ES = {
+    "%(email)s can now see this parcel once signed in with that email.":
+        "%(email)s ya puede ver esta propiedad cuando entre con ese correo electrónico.",
+    ("%(num)d day ago", "%(num)d days ago"):
+        ("hace %(num)d día", "hace %(num)d días", "hace %(num)d días"),
+    ("%(num)d day left", "%(num)d days left"):
+        ("queda %(num)d día", "quedan %(num)d días", "quedan %(num)d días"),
+    ("%(num)d loan", "%(num)d loans"):
+        ("%(num)d préstamo", "%(num)d préstamos", "%(num)d préstamos"),
+    "%(owner)s gave you read access to parcel %(catastro)s on the District Assessments Portal.":
+        "%(owner)s le dio acceso de lectura a la propiedad %(catastro)s en el Portal de "
+        "Derramas del Distrito.",
+    "A court ordered the lessee to deposit the rents of this parcel in court until the debt is "
+    "paid (%(court)s, case %(case)s, %(date)s).":
+        "Un tribunal ordenó al arrendatario consignar en el tribunal las rentas de esta "
+        "propiedad hasta que se pague la deuda (%(court)s, caso %(case)s, %(date)s).",
+    "A date from today to %(last)s.": "Una fecha desde hoy hasta el %(last)s.",
+    "Access code": "Código de acceso",
+    "Access denied": "Acceso denegado",
+    "Access removed.": "Se quitó el acceso.",
+    "Add a parcel": "Añadir una propiedad",
+    "Add the parcel": "Añadir la propiedad",
+    "Already have an account?": "¿Ya tiene una cuenta?",
+    "Amount": "Cantidad",
+    "An unexpected error occurred. It has been recorded; please try again later.":
+        "Ocurrió un error inesperado. Quedó registrado; intente de nuevo más tarde.",
+    "As of %(date)s": "Al %(date)s",
+    "As of %(date)s.": "Al %(date)s.",
+    "At least 10 characters. A short phrase is easy to remember.":
+        "Al menos 10 caracteres. Una frase corta es fácil de recordar.",
+    "Both numbers are printed on the assessment notice the Authority mailed you.":
+        "Ambos números aparecen en la notificación de derrama que la Autoridad le envió "
+        "por correo.",
+    "Breadcrumbs": "Ruta de navegación",
+    "Budget lines": "Partidas del presupuesto",
+    "Budget version %(version)s, adopted on %(date)s.":
+        "Versión %(version)s del presupuesto, adoptada el %(date)s.",
+    "Catastro number": "Número de catastro",
+    "Catastro number, address, name or email":
+        "Número de catastro, dirección, nombre o correo electrónico",
+    "Center improvements": "Mejoras al Centro",
+    "Check your email": "Revise su correo electrónico",
+    "Choose a date from today to %(days)d days from now.":
+        "Escoja una fecha desde hoy hasta dentro de %(days)d días.",
+    "Choose a less common password: mix words, numbers or symbols.":
+        "Escoja una contraseña menos común: combine palabras, números o símbolos.",
+    "Choose a new password": "Escoja una contraseña nueva",
+    "Collection": "Cobro",
+    "Collection costs": "Costas de cobro",
+    "Confirm your email first: we sent you a link. You can ask for a new one here.":
+        "Primero confirme su correo electrónico: le enviamos un enlace. Aquí puede pedir "
+        "uno nuevo.",
+    "Confirm your email for the District Assessments Portal":
+        "Confirme su correo electrónico para el Portal de Derramas del Distrito",
+    "Cost": "Costo",
+    "Create account": "Crear cuenta",
+    "Create an account": "Crear una cuenta",
+    "Credit in your favor": "Crédito a su favor",
+    "Date": "Fecha",
+    "Deadline was:": "La fecha límite fue:",
+    "Deadline:": "Fecha límite:",
+    "Demand mailed by certified mail on %(date)s for %(amount)s.":
+        "Requerimiento de pago enviado por correo certificado el %(date)s por %(amount)s.",
+    "Description": "Descripción",
+    "Did not get it?": "¿No le llegó?",
+    "District Assessments Portal": "Portal de Derramas del Distrito",
+    "Documents": "Documentos",
+    "Download the statement of account (PDF)": "Descargar el estado de cuenta (PDF)",
+    "Due date": "Fecha de vencimiento",
+    "Due now": "A pagar ahora",
+    "Email": "Correo electrónico",
+    "Email confirmed": "Correo electrónico confirmado",
+    "Email of the person": "Correo electrónico de la persona",
+    "Enter a password.": "Escriba una contraseña.",
+    "Enter an email like nombre@ejemplo.com.":
+        "Escriba un correo electrónico como nombre@ejemplo.com.",
+    "Enter the access code.": "Escriba el código de acceso.",
+    "Enter the catastro number.": "Escriba el número de catastro.",
+    "Enter the person's email.": "Escriba el correo electrónico de la persona.",
+    "Enter your email.": "Escriba su correo electrónico.",
+    "Enter your name.": "Escriba su nombre.",
+    "Enter your password.": "Escriba su contraseña.",
+    "Error code:": "Código de error:",
+    "Every amount on this portal is computed from the law (23 LPRA § 6432) and can be "
+    "explained.":
+        "Cada cantidad en este portal se calcula según la ley (23 LPRA § 6432) y se puede "
+        "explicar.",
+    "Financed by assessments": "Financiado con derramas",
+    "Fiscal year %(label)s": "Año fiscal %(label)s",
+    "For example: 040-012-345-67": "Por ejemplo: 040-012-345-67",
+    "For your security, wait a few minutes before trying again.":
+        "Por su seguridad, espere unos minutos antes de intentar de nuevo.",
+    "Forgot your password?": "¿Olvidó su contraseña?",
+    "Full name": "Nombre completo",
+    "Give read access": "Dar acceso de lectura",
+    "Go to my parcels": "Ir a mis propiedades",
+    "Go to the home page": "Ir a la página principal",
+    "Good through": "Válido hasta",
+    "Hello %(name)s,": "Saludos, %(name)s:",
+    "Hello,": "Saludos:",
+    "Home": "Inicio",
+    "If that email has an account waiting for confirmation, we sent the link again.":
+        "Si ese correo electrónico tiene una cuenta pendiente de confirmar, le enviamos el "
+        "enlace otra vez.",
+    "If that email has an account, we sent it a link to choose a new password.":
+        "Si ese correo electrónico tiene una cuenta, le enviamos un enlace para escoger una "
+        "contraseña nueva.",
+    "Improvement project": "Proyecto de mejoras",
+    "Installment due now, still on time (principal)":
+        "Plazo que vence ahora, todavía a tiempo (principal)",
+    "Installment schedule": "Calendario de plazos",
+    "Interest owed": "Intereses adeudados",
+    "Interest to date": "Intereses a la fecha",
+    "Language": "Idioma",
+    "Last timely day": "Último día a tiempo",
+    "Late fee owed": "Cargo por demora adeudado",
+    "Late fees": "Cargos por demora",
+    "Leased parcels": "Propiedades arrendadas",
+    "Lenders: the parcels of your loans.": "Prestamistas: las propiedades de sus préstamos.",
+    "Lessees: the balance of the parcel you lease, what is late and what stops the next "
+    "collection step.":
+        "Arrendatarios: el balance de la propiedad que arrienda, lo que está atrasado y lo que "
+        "detiene el próximo paso de cobro.",
+    "Letters and numbers; dashes and spaces do not matter.":
+        "Letras y números; los guiones y espacios no importan.",
+    "Line": "Partida",
+    "Loan": "Préstamo",
+    "Loans": "Préstamos",
+    "Look up a parcel or a person": "Buscar una propiedad o una persona",
+    "Lost your notice? Call the Authority: staff can issue a new access code.":
+        "¿Perdió la notificación? Llame a la Autoridad: el personal puede emitir un código de "
+        "acceso nuevo.",
+    "Main menu": "Menú principal",
+    "Maintenance, repair and replacement": "Mantenimiento, reparación y reemplazo",
+    "Marketing": "Mercadeo",
+    "My parcels": "Mis propiedades",
+    "New here?": "¿Es nuevo aquí?",
+    "Next": "Siguiente",
+    "Next due date": "Próximo vencimiento",
+    "No parcel matches.": "Ninguna propiedad coincide.",
+    "No parcels.": "Ninguna propiedad.",
+    "No person matches.": "Ninguna persona coincide.",
+    "No.": "Núm.",
+    "Nothing else is due this year.": "No vence nada más este año.",
+    "Only you.": "Solo usted.",
+    "Operation": "Operación",
+    "Overdue installments (principal)": "Plazos vencidos (principal)",
+    "Owners: this year's assessment, its installments and your statement of account.":
+        "Dueños: la derrama de este año, sus plazos y su estado de cuenta.",
+    "Page %(num)d of %(total)s": "Página %(num)d de %(total)s",
+    "Page %(page)d of %(pages)d": "Página %(page)d de %(pages)d",
+    "Page not found": "Página no encontrada",
+    "Pages": "Páginas",
+    "Parcel": "Propiedad",
+    "Parcel %(catastro)s": "Propiedad %(catastro)s",
+    "Parcels": "Propiedades",
+    "Parcels of your loans": "Propiedades de sus préstamos",
+    "Password": "Contraseña",
+    "Pay %(amount)s in one payment and save %(discount)s.":
+        "Pague %(amount)s en un solo pago y ahorre %(discount)s.",
+    "Pay it in full by": "Páguelo completo a más tardar el",
+    "Pay the whole year at once": "Pagar todo el año de una vez",
+    "Pay-off amount": "Cantidad para saldar",
+    "People": "Personas",
+    "Please correct the fields marked below.": "Corrija los campos marcados abajo.",
+    "Please sign in to see this page.": "Entre a su cuenta para ver esta página.",
+    "Previous": "Anterior",
+    "Principal owed": "Principal adeudado",
+    "Remove access for %(email)s": "Quitar el acceso a %(email)s",
+    "Repeat the password": "Repita la contraseña",
+    "Repeat the password.": "Repita la contraseña.",
+    "Reset your password for the District Assessments Portal":
+        "Cambie su contraseña del Portal de Derramas del Distrito",
+    "Save the new password": "Guardar la contraseña nueva",
+    "Search": "Buscar",
+    "See what you owe on your parcels, when it is due and why: every amount shows the rule "
+    "and the law behind it.":
+        "Vea lo que debe por sus propiedades, cuándo vence y por qué: cada cantidad muestra la "
+        "regla y la ley que la respaldan.",
+    "Send me a link": "Envíenme un enlace",
+    "Send the confirmation again": "Enviar la confirmación otra vez",
+    "Show the amount": "Ver la cantidad",
+    "Sign in": "Entrar",
+    "Sign in (or create an account with this email) to see it:":
+        "Entre (o cree una cuenta con este correo electrónico) para verla:",
+    "Sign out": "Salir",
+    "Since %(date)s the debt may be claimed in court.":
+        "Desde el %(date)s la deuda se puede reclamar en el tribunal.",
+    "Skip to main content": "Saltar al contenido principal",
+    "Something went wrong": "Algo salió mal",
+    "Staff lookup": "Búsqueda del personal",
+    "Status": "Estado",
+    "Still owed": "Pendiente",
+    "That confirmation link is not valid or has expired. Ask for a new one below.":
+        "Ese enlace de confirmación no es válido o expiró. Pida uno nuevo abajo.",
+    "That link is not valid or has expired. Ask for a new one.":
+        "Ese enlace no es válido o expiró. Pida uno nuevo.",
+    "The access code is at most 40 characters.":
+        "El código de acceso tiene 40 caracteres como máximo.",
+    "The budget behind this assessment": "El presupuesto detrás de esta derrama",
+    "The catastro number and the access code do not match. Check both on your notice and try "
+    "again.":
+        "El número de catastro y el código de acceso no coinciden. Verifique ambos en su "
+        "notificación e intente de nuevo.",
+    "The catastro number is at most 32 characters.":
+        "El número de catastro tiene 32 caracteres como máximo.",
+    "The email or the password is not correct.":
+        "El correo electrónico o la contraseña no es correcto.",
+    "The form may have expired. Go back, reload the page and try again.":
+        "Puede que el formulario haya expirado. Regrese, recargue la página e intente de nuevo.",
+    "The link works for 2 hours and only once. If you did not ask for it, ignore this message: "
+    "your password has not changed.":
+        "El enlace funciona por 2 horas y una sola vez. Si no lo pidió, ignore este mensaje: su "
+        "contraseña no ha cambiado.",
+    "The link works for 3 days. If you did not create an account, ignore this message.":
+        "El enlace funciona por 3 días. Si no creó una cuenta, ignore este mensaje.",
+    "The lump-sum discount is not available for this account.":
+        "El descuento por pago global no está disponible para esta cuenta.",
+    "The parcel was added to your account.": "La propiedad se añadió a su cuenta.",
+    "The person will be able to see this parcel, not to change it.":
+        "La persona podrá ver esta propiedad, no cambiarla.",
+    "The request could not be processed": "No se pudo procesar la solicitud",
+    "The two passwords are different: type them again.":
+        "Las dos contraseñas son distintas: escríbalas otra vez.",
+    "This account has amounts past due: any payment goes first to interest, late fees and "
+    "costs, then to the oldest installment.":
+        "Esta cuenta tiene cantidades vencidas: todo pago se aplica primero a intereses, cargos "
+        "por demora y costas, y luego al plazo más antiguo.",
+    "This parcel has %(units)s benefit units of %(total)s in all: %(share)s of the amount "
+    "shared by units.":
+        "Esta propiedad tiene %(units)s unidades de beneficio de %(total)s en total: %(share)s "
+        "de la cantidad repartida por unidades.",
+    "This parcel is already in your account.": "Esta propiedad ya está en su cuenta.",
+    "This year's assessment": "Derrama de este año",
+    "This year's assessment:": "Derrama de este año:",
+    "To add a parcel you need its catastro number and the access code printed on your "
+    "assessment notice.":
+        "Para añadir una propiedad necesita su número de catastro y el código de acceso impreso "
+        "en su notificación de derrama.",
+    "To choose a new password, open this link:":
+        "Para escoger una contraseña nueva, abra este enlace:",
+    "To finish creating your account, open this link:":
+        "Para terminar de crear su cuenta, abra este enlace:",
+    "To pay everything off:": "Para saldar todo:",
+    "Too many attempts": "Demasiados intentos",
+    "Too many wrong codes for this parcel. Wait an hour or call the Authority.":
+        "Demasiados códigos incorrectos para esta propiedad. Espere una hora o llame a la "
+        "Autoridad.",
+    "Total due now": "Total a pagar ahora",
+    "Total to assess": "Total a imponer en derramas",
+    "Use at least %(num)d characters.": "Use al menos %(num)d caracteres.",
+    "Use only digits and dashes, like 040-012-345-67.":
+        "Use solo dígitos y guiones, como 040-012-345-67.",
+    "We could not find that page. It may have moved, or you may not have access to it.":
+        "No encontramos esa página. Puede que se haya movido o que usted no tenga acceso a ella.",
+    "We sent you a link to confirm your email. Open it to finish creating your account; it "
+    "works for 3 days.":
+        "Le enviamos un enlace para confirmar su correo electrónico. Ábralo para terminar de "
+        "crear su cuenta; funciona por 3 días.",
+    "We will send you an email to confirm your address.":
+        "Le enviaremos un mensaje para confirmar su dirección de correo electrónico.",
+    "What you owe": "Lo que debe",
+    "Who else can see this parcel": "Quién más puede ver esta propiedad",
+    "Why this amount?": "¿Por qué esta cantidad?",
+    "Write at least 3 characters to search.": "Escriba al menos 3 caracteres para buscar.",
+    "Write from 3 to 100 characters.": "Escriba de 3 a 100 caracteres.",
+    "Write the date as YYYY-MM-DD, for example %(example)s.":
+        "Escriba la fecha como AAAA-MM-DD, por ejemplo %(example)s.",
+    "Write your email and we will send you a link to choose a new password.":
+        "Escriba su correo electrónico y le enviaremos un enlace para escoger una contraseña "
+        "nueva.",
+    "You can now see parcel %(catastro)s": "Ya puede ver la propiedad %(catastro)s",
+    "You do not have permission to see this page.": "No tiene permiso para ver esta página.",
+    "You have no leased parcels in your account.":
+        "No tiene propiedades arrendadas en su cuenta.",
+    "You have no parcels yet.": "Todavía no tiene propiedades.",
+    "You have signed out.": "Salió de su cuenta.",
+    "Your District benefit assessments, explained": "Sus derramas del Distrito, explicadas",
+    "Your access:": "Su acceso:",
+    "Your email is confirmed. You can sign in now.":
+        "Su correo electrónico está confirmado. Ya puede entrar.",
+    "Your organisation has no loans on District parcels.":
+        "Su organización no tiene préstamos sobre propiedades del Distrito.",
+    "Your password was changed. Sign in with the new one.":
+        "Su contraseña se cambió. Entre con la nueva.",
+    "due": "vence ahora",
+    "good through": "válido hasta el",
+    "lender": "prestamista",
+    "lessee": "arrendatario",
+    "no": "no",
+    "overdue": "vencido",
+    "owner": "dueño",
+    "paid": "pagado",
+    "pending": "pendiente",
+    "read access granted by the owner": "acceso de lectura dado por el dueño",
+    "since %(date)s": "desde el %(date)s",
+    "staff": "personal",
+    "to stop a claim in court.": "para evitar una reclamación en el tribunal.",
+    "today": "hoy",
+    "up to date": "al día",
+    "upcoming": "próximo",
+    "yes": "sí",
+}

@@ -1,0 +1,165 @@
+"""Languages: Spanish (Puerto Rico) first, English one click away.
+
+The locale of a request is, in order: `?lang=es|en` (that request only), the signed-in user's
+preference, the session (set by the language switch), the browser's Accept-Language best
+match of es_PR / en_US, and Spanish by default. `<html lang>` follows it.
+
+Money, dates, numbers and percentages are formatted with Babel for es_PR / en_US through the
+Jinja filters registered here (`money`, `date_long`, `date_short`, `number`, `percent`,
+`days_left`), and the core's explanation steps are rendered with the same formatting.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from flask import Flask, g, request, session
+from flask_babel import (
+    Babel,
+    format_currency,
+    format_date,
+    format_decimal,
+    format_percent,
+    gettext,
+    ngettext,
+)
+from flask_babel import get_locale as babel_locale
+
+from portal.core.explain import Rate, Step, Trace
+from portal.core.rules import RULES
+
+LANGUAGES = ("es", "en")
+LOCALES = {"es": "es_PR", "en": "en_US"}
+LANGUAGE_NAMES = {"es": "Español", "en": "English"}
+
+
+def _user_language() -> str | None:
+    try:
+        from flask_login import current_user
+    except ImportError:  # pragma: no cover
+        return None
+    if current_user and getattr(current_user, "is_authenticated", False):
+        lang = getattr(current_user, "language", None)
+        if lang in LANGUAGES:
+            return lang
+    return None
+
+
+def select_language() -> str:
+    """The two-letter language of this request (see the module's docstring)."""
+    cached = g.get("_lang")
+    if cached:
+        return cached
+    lang = request.args.get("lang")
+    if lang not in LANGUAGES:
+        lang = _user_language()
+    if lang is None and session.get("lang") in LANGUAGES:
+        lang = session["lang"]
+    if lang is None:
+        best = request.accept_languages.best_match(["es_PR", "en_US", "es", "en"])
+        lang = best[:2] if best else "es"
+    g._lang = lang
+    return lang
+
+
+def select_locale() -> str:
+    return LOCALES[select_language()]
+
+
+def current_language() -> str:
+    """'es' or 'en' for the request being served ('es' outside a request)."""
+    try:
+        loc = babel_locale()
+    except RuntimeError:
+        return "es"
+    return loc.language if loc is not None and loc.language in LANGUAGES else "es"
+
+
+# --- formatting -------------------------------------------------------------------------------
+
+def money(value: Decimal | int | None) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, float):  # pragma: no cover - a float is a bug upstream
+        raise TypeError("money must be Decimal")
+    return format_currency(Decimal(value), "USD")
+
+
+def date_long(value: date | None) -> str:
+    return "—" if value is None else format_date(value, "long")
+
+
+def date_short(value: date | None) -> str:
+    return "—" if value is None else format_date(value, "medium")
+
+
+def number(value: Any) -> str:
+    return format_decimal(value)
+
+
+def percent(value: Decimal | Rate) -> str:
+    v = value.value if isinstance(value, Rate) else value
+    return format_percent(v, "#,##0.##%")
+
+
+def today() -> date:
+    from portal import clock
+    return clock.today()
+
+
+def days_left(value: date, on: date | None = None) -> str:
+    """"12 days left", "due today", "3 days ago" in the current language."""
+    on = on or today()
+    n = (value - on).days
+    if n == 0:
+        return gettext("today")
+    if n > 0:
+        return ngettext("%(num)d day left", "%(num)d days left", n)
+    return ngettext("%(num)d day ago", "%(num)d days ago", -n)
+
+
+def fmt_value(value: Any) -> str:
+    """Babel formatting of one number of an explanation step."""
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, Decimal):
+        return money(value)
+    if isinstance(value, Rate):
+        return percent(value)
+    if isinstance(value, date):
+        return date_long(value)
+    if isinstance(value, int):
+        return format_decimal(value)
+    return str(value)
+
+
+def render_step(step: Step) -> dict[str, str]:
+    """One explanation step for a page: rule id, statute clause, title and text."""
+    rule = RULES.get(step.rule)
+    lang = current_language()
+    from portal.core.explain import translator
+    return {
+        "rule": step.rule,
+        "source": rule.source if rule else "",
+        "title": translator(lang).gettext(rule.title) if rule else "",
+        "text": step.render(lang, fmt_value),
+    }
+
+
+def render_trace(trace: Trace | None, rules: tuple[str, ...] | None = None) -> list[dict]:
+    """The steps of a trace (optionally only those of some rules) ready for a template."""
+    if trace is None:
+        return []
+    return [render_step(s) for s in trace.steps if rules is None or s.rule in rules]
+
+
+def init_app(app: Flask) -> None:
+    Babel(app, locale_selector=select_locale,
+          timezone_selector=lambda: "America/Puerto_Rico")
+    app.jinja_env.filters.update(money=money, date_long=date_long, date_short=date_short,
+                                 number=number, percent=percent, days_left=days_left)
+    app.jinja_env.globals.update(current_language=current_language,
+                                 render_trace=render_trace, LANGUAGE_NAMES=LANGUAGE_NAMES,
+                                 LANGUAGES=LANGUAGES)

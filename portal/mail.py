@@ -1,0 +1,80 @@
+"""Emails: by SMTP when `MAIL_SERVER` is set, otherwise written as .eml files to the outbox
+folder (`OUTBOX_DIR`, default `instance/outbox/`). Each email is rendered in its reader's
+language from `templates/email/NAME.txt` (subject on the first line, as `Subject: ...`)."""
+
+from __future__ import annotations
+
+import smtplib
+import ssl
+from email.message import EmailMessage
+from email.utils import formatdate, make_msgid
+from pathlib import Path
+from typing import Any
+
+from flask import current_app, render_template
+from flask_babel import force_locale
+
+from portal import clock
+from portal.i18n import LANGUAGES, LOCALES
+
+
+def render(name: str, lang: str, **context: Any) -> tuple[str, str]:
+    """(subject, body) of `templates/email/{name}.txt` in `lang`."""
+    lang = lang if lang in LANGUAGES else "es"
+    with force_locale(LOCALES[lang]):
+        text = render_template(f"email/{name}.txt", lang=lang, **context)
+    first, _, body = text.lstrip().partition("\n")
+    subject = first.removeprefix("Subject:").strip()
+    return subject, body.strip() + "\n"
+
+
+def build(to: str, subject: str, body: str, lang: str) -> EmailMessage:
+    msg = EmailMessage()
+    msg["From"] = current_app.config["MAIL_FROM"]
+    msg["To"] = to
+    msg["Subject"] = subject
+    msg["Date"] = formatdate(clock.now().timestamp(), localtime=False)
+    msg["Message-ID"] = make_msgid(domain="portal.local")
+    msg["Content-Language"] = "es-PR" if lang == "es" else "en-US"
+    msg.set_content(body)
+    return msg
+
+
+def send(to: str, name: str, lang: str, **context: Any) -> EmailMessage:
+    """Render the email `name` in `lang` and deliver it (SMTP or the outbox)."""
+    subject, body = render(name, lang, **context)
+    msg = build(to, subject, body, lang)
+    cfg = current_app.config
+    if cfg.get("MAIL_SERVER"):
+        _smtp(msg, cfg)
+    else:
+        write_outbox(msg, Path(cfg["OUTBOX_DIR"]))
+    return msg
+
+
+def _smtp(msg: EmailMessage, cfg: Any) -> None:
+    host, port = cfg["MAIL_SERVER"], int(cfg["MAIL_PORT"])
+    context = ssl.create_default_context()
+    if cfg.get("MAIL_USE_SSL"):
+        server: smtplib.SMTP = smtplib.SMTP_SSL(host, port, context=context, timeout=20)
+    else:
+        server = smtplib.SMTP(host, port, timeout=20)
+    with server:
+        if cfg.get("MAIL_USE_TLS") and not cfg.get("MAIL_USE_SSL"):
+            server.starttls(context=context)
+        if cfg.get("MAIL_USERNAME"):
+            server.login(cfg["MAIL_USERNAME"], cfg.get("MAIL_PASSWORD") or "")
+        server.send_message(msg)
+
+
+def write_outbox(msg: EmailMessage, folder: Path) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    stamp = clock.now().strftime("%Y%m%dT%H%M%S%f")
+    safe_to = "".join(c if c.isalnum() else "_" for c in str(msg["To"]))[:60]
+    path = folder / f"{stamp}-{safe_to}.eml"
+    n = 1
+    while path.exists():
+        path = folder / f"{stamp}-{safe_to}-{n}.eml"
+        n += 1
+    path.write_bytes(bytes(msg))
+    return path

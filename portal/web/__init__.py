@@ -1,0 +1,1 @@
+"""The web layer: one blueprint package per area (routes.py thin, forms.py with Flask-WTF)."""

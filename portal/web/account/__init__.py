@@ -1,0 +1,1 @@
+"""Owners' and lessees' own pages: home, dashboard, parcel page, statement PDF, language."""

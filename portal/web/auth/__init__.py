@@ -1,0 +1,1 @@
+"""Accounts: sign-up with email confirmation, sign-in, sign-out, password reset."""

@@ -1,0 +1,48 @@
+"""Error pages (404, 403, 405, 429, 400, 500): translated, and never a traceback."""
+
+from __future__ import annotations
+
+import logging
+
+from flask import Flask, render_template, request
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException, InternalServerError
+
+log = logging.getLogger(__name__)
+
+PAGES = {400: "errors/400.html", 403: "errors/403.html", 404: "errors/404.html",
+         405: "errors/404.html", 429: "errors/429.html", 500: "errors/500.html"}
+
+
+def _render(code: int):  # noqa: ANN202
+    template = PAGES.get(code, "errors/500.html")
+    try:
+        return render_template(template, code=code), code
+    except Exception:  # the layout itself failed: a plain page, still no traceback
+        log.exception("error page %s failed to render", code)
+        return ("<!doctype html><html lang=\"es\"><head><meta charset=\"utf-8\">"
+                "<title>Error</title></head><body><main><h1>Error</h1>"
+                "<p>Ocurrió un error. An error occurred.</p></main></body></html>"), code
+
+
+def init_app(app: Flask) -> None:
+    @app.errorhandler(CSRFError)
+    def csrf_error(_exc):  # noqa: ANN001, ANN202
+        return _render(400)
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException):  # noqa: ANN202
+        code = exc.code or 500
+        if code in PAGES:
+            resp = _render(code)
+            if code == 405 and exc.get_response().headers.get("Allow"):
+                return resp[0], 405, {"Allow": exc.get_response().headers["Allow"]}
+            return resp
+        return exc
+
+    @app.errorhandler(Exception)
+    def unexpected(exc: Exception):  # noqa: ANN202
+        if isinstance(exc, HTTPException):  # pragma: no cover - handled above
+            return http_error(exc)
+        log.exception("unhandled error on %s %s", request.method, request.path)
+        return _render(InternalServerError.code)

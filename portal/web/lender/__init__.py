@@ -1,0 +1,1 @@
+"""Lenders: the parcels of the organisation's loans."""

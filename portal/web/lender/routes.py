@@ -1,0 +1,28 @@
+"""The lender's list of its loans' parcels (only for users of a lender organisation)."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, render_template, request
+from flask_login import current_user, login_required
+
+from portal import clock
+
+bp = Blueprint("lender", __name__, url_prefix="/prestamista")
+
+PAGE_SIZE = 50
+
+
+@bp.get("/prestamos")
+@login_required
+def loans():  # noqa: ANN201
+    from portal.web.account import views
+    if not current_user.is_lender:
+        abort(404)
+    page = max(1, request.args.get("page", 1, type=int) or 1)
+    today = clock.today()
+    rows, total = views.lender_rows(current_user, today, page, PAGE_SIZE)
+    pages = max(1, (total + PAGE_SIZE - 1) // PAGE_SIZE)
+    if page > pages:
+        abort(404)
+    return render_template("lender/loans.html", rows=rows, today=today, page=page,
+                           pages=pages, total=total)

@@ -1,0 +1,19 @@
+"""The lessee's list of leased parcels."""
+
+from __future__ import annotations
+
+from flask import Blueprint, render_template
+from flask_login import current_user, login_required
+
+from portal import clock
+
+bp = Blueprint("lessee", __name__, url_prefix="/arrendamientos")
+
+
+@bp.get("/")
+@login_required
+def leases():  # noqa: ANN201
+    from portal.web.account import views
+    today = clock.today()
+    rows = [r for r in views.dashboard_rows(current_user, today) if r.relation == "lessee"]
+    return render_template("lessee/leases.html", rows=rows, today=today)

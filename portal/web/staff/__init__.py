@@ -1,0 +1,1 @@
+"""Staff: look up any parcel and any person."""

@@ -1,0 +1,77 @@
+"""Fixtures for the web tests: an app on a fresh SQLite file migrated to head, a test client.
+
+The schema comes only from the migrations (`portal.db.upgrade`): it is built once per test
+session into a template file, which each test copies (fast, and every test starts clean).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Iterator
+from datetime import date
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from portal import clock
+from portal.app import create_app
+from portal.db import reset_databases, upgrade
+
+TODAY = date(2026, 11, 30)
+
+
+@pytest.fixture(scope="session")
+def schema_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("schema") / "schema.db"
+    upgrade(f"sqlite:///{path}", "head")
+    reset_databases()
+    return path
+
+
+def make_app(tmp_path: Path, db_file: Path, **overrides) -> Flask:  # noqa: ANN003
+    target = tmp_path / "portal.db"
+    shutil.copyfile(db_file, target)
+    config = {
+        "TESTING": True,
+        "SECRET_KEY": "test-secret-key",
+        "INSTANCE_PATH": str(tmp_path / "instance"),
+        "DATABASE_URL": f"sqlite:///{target}",
+        "OUTBOX_DIR": str(tmp_path / "outbox"),
+        "MAIL_SERVER": None,
+        "SERVER_NAME": "localhost",
+        "RATELIMIT_ENABLED": False,
+    }
+    config.update(overrides)
+    return create_app(config)
+
+
+@pytest.fixture
+def fixed_today() -> Iterator[date]:
+    with clock.fixed(TODAY):
+        yield TODAY
+
+
+@pytest.fixture
+def app(tmp_path: Path, schema_db: Path, fixed_today: date) -> Iterator[Flask]:
+    application = make_app(tmp_path, schema_db)
+    yield application
+    reset_databases()
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+def csrf_token(html: str) -> str:
+    m = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', html)
+    assert m, "no CSRF token on the page"
+    return m.group(1)
+
+
+def outbox(app: Flask) -> list[Path]:
+    folder = Path(app.config["OUTBOX_DIR"])
+    return sorted(folder.glob("*.eml")) if folder.exists() else []

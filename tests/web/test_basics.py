@@ -1,0 +1,110 @@
+"""The app factory, languages, security headers and error pages."""
+
+from __future__ import annotations
+
+import pytest
+from flask import Flask
+
+from tests.web.conftest import csrf_token
+
+
+def test_home_is_spanish_by_default(client):
+    r = client.get("/")
+    assert r.status_code == 200
+    html = r.get_data(as_text=True)
+    assert '<html lang="es">' in html
+    assert "Saltar al contenido principal" in html
+    assert 'lang="en"' in html and "English" in html
+
+
+def test_accept_language_english(client):
+    html = client.get("/", headers={"Accept-Language": "en-US,en;q=0.9"}).get_data(as_text=True)
+    assert '<html lang="en">' in html
+    assert "Skip to main content" in html
+
+
+def test_accept_language_es_pr(client):
+    html = client.get("/", headers={"Accept-Language": "es-PR"}).get_data(as_text=True)
+    assert '<html lang="es">' in html
+
+
+def test_query_lang_overrides(client):
+    html = client.get("/?lang=en").get_data(as_text=True)
+    assert '<html lang="en">' in html
+
+
+def test_language_switch_is_remembered_in_session(client):
+    token = csrf_token(client.get("/").get_data(as_text=True))
+    r = client.post("/idioma", data={"lang": "en", "next": "/", "csrf_token": token})
+    assert r.status_code == 303 and r.headers["Location"] == "/"
+    assert '<html lang="en">' in client.get("/").get_data(as_text=True)
+    # and back
+    token = csrf_token(client.get("/").get_data(as_text=True))
+    client.post("/idioma", data={"lang": "es", "next": "/", "csrf_token": token})
+    assert '<html lang="es">' in client.get("/").get_data(as_text=True)
+
+
+@pytest.mark.parametrize("target", ["https://evil.example/", "//evil.example/", "/\\evil",
+                                    "javascript:alert(1)"])
+def test_language_switch_never_redirects_off_site(client, target):
+    token = csrf_token(client.get("/").get_data(as_text=True))
+    r = client.post("/idioma", data={"lang": "en", "next": target, "csrf_token": token})
+    assert r.headers["Location"] == "/"
+
+
+def test_language_switch_needs_csrf(client):
+    r = client.post("/idioma", data={"lang": "en", "next": "/"})
+    assert r.status_code == 400
+    assert "Traceback" not in r.get_data(as_text=True)
+
+
+def test_security_headers(client):
+    r = client.get("/")
+    h = r.headers
+    assert "default-src 'self'" in h["Content-Security-Policy"]
+    assert "frame-ancestors 'none'" in h["Content-Security-Policy"]
+    assert "unsafe-inline" not in h["Content-Security-Policy"]
+    assert h["X-Content-Type-Options"] == "nosniff"
+    assert h["X-Frame-Options"] == "DENY"
+    assert h["Referrer-Policy"] == "same-origin"
+    assert "max-age" in h["Strict-Transport-Security"]
+    assert h["Cache-Control"] == "no-store"
+
+
+def test_session_cookie_is_secure_httponly_lax(client):
+    token = csrf_token(client.get("/").get_data(as_text=True))
+    r = client.post("/idioma", data={"lang": "en", "next": "/", "csrf_token": token})
+    cookie = r.headers.get("Set-Cookie", "")
+    assert "Secure" in cookie and "HttpOnly" in cookie and "SameSite=Lax" in cookie
+
+
+@pytest.mark.parametrize("lang,text", [("es", "Página no encontrada"), ("en", "Page not found")])
+def test_404_translated(client, lang, text):
+    r = client.get(f"/no-such-page?lang={lang}")
+    assert r.status_code == 404
+    assert text in r.get_data(as_text=True)
+
+
+def test_500_never_shows_a_traceback(app: Flask):
+    @app.get("/boom")
+    def boom():  # noqa: ANN202
+        raise RuntimeError("secret internals")
+
+    client = app.test_client()
+    for lang, text in (("es", "Algo salió mal"), ("en", "Something went wrong")):
+        r = client.get(f"/boom?lang={lang}")
+        html = r.get_data(as_text=True)
+        assert r.status_code == 500
+        assert text in html
+        assert "secret internals" not in html and "Traceback" not in html
+
+
+def test_405_is_a_page(client):
+    r = client.delete("/")
+    assert r.status_code == 405
+    assert "Traceback" not in r.get_data(as_text=True)
+
+
+def test_static_uswds_served(client):
+    with client.get("/static/vendor/uswds/css/uswds.min.css") as r:
+        assert r.status_code == 200, "USWDS not installed: run `make setup` (npm ci)"

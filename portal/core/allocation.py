@@ -94,8 +94,11 @@ def assessment_roll(total: Decimal, parcels: Sequence[ParcelFacts]) -> Roll:
                         field="parcels")
     rest = total - fixed_total
     weights = {p.id: p.benefit_units for p in assessable if p.id not in fixed}
-    if not weights and rest > 0:
-        raise CalcError("an amount is left to apportion but no parcel takes a share",
+    if rest > 0 and not any(units > 0 for units in weights.values()):
+        # R-A3: "A remainder > 0 with zero units in all is an error" (named by this input's
+        # field, not by allocate's `weights`).
+        raise CalcError("an amount is left to apportion but no parcel takes a share "
+                        "(every parcel without a fixed amount has zero benefit units)",
                         field="parcels")
     shares = allocate(rest, weights) if weights else {}
     amounts = {p.id: fixed.get(p.id, shares.get(p.id, ZERO)) for p in assessable}

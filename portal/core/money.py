@@ -58,7 +58,7 @@ def parse_money(text: str | int, *, allow_negative: bool = False) -> Decimal:
         raise ValueError(f"not a plain amount: {text!r}")
     if value.as_tuple().exponent < -2:
         raise ValueError(f"more than two decimals: {text!r}")
-    if value < 0 and not allow_negative:
+    if value.is_signed() and not allow_negative:  # "-0" too: it would print as "-0.00"
         raise ValueError(f"must not be negative: {text!r}")
     return cents(value)
 

@@ -310,4 +310,50 @@ ES = {
     "up to date": "al día",
     "upcoming": "próximo",
     "yes": "sí",
+    "%(email)s can now see this parcel.": "%(email)s ya puede ver esta propiedad.",
+    "Address": "Dirección",
+    "Attorney's fees": "Honorarios de abogado",
+    "Certified mail (demand for payment)": "Correo certificado (requerimiento de pago)",
+    "Court costs": "Costas judiciales",
+    "Every amount is computed from the law (23 LPRA § 6432) over the account's facts; the rule "
+    "and the numbers behind each are listed under it.":
+        "Cada cantidad se calcula según la ley (23 LPRA § 6432) sobre los hechos de la cuenta; "
+        "la regla y los números que la producen aparecen debajo de cada una.",
+    "Fees and interest": "Cargos e intereses",
+    "Fiscal year": "Año fiscal",
+    "Lease contract %(number)s.": "Contrato de arrendamiento %(number)s.",
+    "No account uses that email: ask the person to create an account first, then try again.":
+        "Ninguna cuenta usa ese correo electrónico: pídale a la persona que primero cree una "
+        "cuenta y luego intente de nuevo.",
+    "Other collection cost": "Otra costa de cobro",
+    "Pay-off amount, good through %(date)s (%(left)s)":
+        "Cantidad para saldar, válida hasta el %(date)s (%(left)s)",
+    "Statement date": "Fecha del estado",
+    "Statement of account": "Estado de cuenta",
+    "That is your own email: write the other person's email.":
+        "Ese es su propio correo electrónico: escriba el de la otra persona.",
+    "That person can already see this parcel.": "Esa persona ya puede ver esta propiedad.",
+    "The Board adopted budget version {version} on {adopted}: {total} to be raised by "
+    "assessments.":
+        "La Junta adoptó la versión {version} del presupuesto el {adopted}: {total} a recaudar "
+        "mediante derramas.",
+    "This parcel has no assessment for this fiscal year.":
+        "Esta propiedad no tiene derrama para este año fiscal.",
+    ("Too many wrong codes. Try again in %(num)d minute, or call the Authority.",
+     "Too many wrong codes. Try again in %(num)d minutes, or call the Authority."):
+        ("Demasiados códigos incorrectos. Intente de nuevo en %(num)d minuto o llame a la "
+         "Autoridad.",
+         "Demasiados códigos incorrectos. Intente de nuevo en %(num)d minutos o llame a la "
+         "Autoridad.",
+         "Demasiados códigos incorrectos. Intente de nuevo en %(num)d minutos o llame a la "
+         "Autoridad."),
+    "Under the lease, the lessee pays the assessment (R-A16, 23 LPRA § 6432(c), (d)).":
+        "Según el contrato de arrendamiento, el arrendatario paga la derrama (R-A16, 23 LPRA "
+        "§ 6432(c), (d)).",
+    "Under the lease, the owner pays the assessment (R-A16, 23 LPRA § 6432(c), (d)).":
+        "Según el contrato de arrendamiento, el dueño paga la derrama (R-A16, 23 LPRA "
+        "§ 6432(c), (d)).",
+    "Whole year in one payment, by %(date)s (%(left)s)":
+        "Todo el año en un solo pago, a más tardar el %(date)s (%(left)s)",
+    "no assessment": "sin derrama",
 }

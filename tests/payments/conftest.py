@@ -26,3 +26,23 @@ def fake_stripe():
 def stripe_gateway(fake_stripe):
     return StripeGateway("sk_test_portal", webhook_secret=WEBHOOK_SECRET,
                          api_base=stripe_server.base(fake_stripe), max_network_retries=0)
+
+
+@pytest.fixture(scope="session")
+def schema_template(tmp_path_factory):
+    """The schema, from the migrations only, built once and copied for each test."""
+    from portal.db import reset_databases, upgrade
+
+    path = tmp_path_factory.mktemp("payments_schema") / "schema.db"
+    upgrade(f"sqlite:///{path}", "head")
+    reset_databases()
+    return path
+
+
+@pytest.fixture
+def database(schema_template, tmp_path):
+    from .factory import sqlite_database
+
+    db = sqlite_database(schema_template, tmp_path)
+    yield db
+    db.dispose()

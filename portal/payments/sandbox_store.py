@@ -1,0 +1,67 @@
+"""The sandbox's sessions in the portal's database (so every worker sees them)."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from portal.db import Database
+from portal.models.payments_ext import SandboxSession
+from portal.payments.gateway import SandboxRecord
+
+_FIELDS = ("id", "idempotency_key", "amount", "currency", "locale", "description",
+           "success_url", "cancel_url", "created_at", "status", "payment_status", "method",
+           "last4", "bank_name", "payment_intent", "intent_status", "refunded")
+
+
+def _record(row: SandboxSession) -> SandboxRecord:
+    values = {f: getattr(row, f) for f in _FIELDS}
+    return SandboxRecord(payment_id=row.payment_ref, metadata=dict(row.meta or {}), **values)
+
+
+class DatabaseSandboxStore:
+    """`SandboxStore` on the `sandbox_sessions` table; each call is its own transaction, as a
+    provider's state is independent of ours."""
+
+    def __init__(self, database: Database):
+        self.database = database
+
+    def _one(self, **where: str) -> SandboxRecord | None:
+        with self.database.unit_of_work() as uow:
+            stmt = select(SandboxSession)
+            for k, v in where.items():
+                stmt = stmt.where(getattr(SandboxSession, k) == v)
+            row = uow.session.scalar(stmt)
+            return _record(row) if row is not None else None
+
+    def by_key(self, idempotency_key: str) -> SandboxRecord | None:
+        return self._one(idempotency_key=idempotency_key)
+
+    def get(self, session_id: str) -> SandboxRecord | None:
+        return self._one(id=session_id)
+
+    def by_intent(self, payment_intent: str) -> SandboxRecord | None:
+        return self._one(payment_intent=payment_intent)
+
+    def add(self, record: SandboxRecord) -> SandboxRecord:
+        try:
+            with self.database.unit_of_work() as uow:
+                values = {f: getattr(record, f) for f in _FIELDS if f != "created_at"}
+                uow.session.add(SandboxSession(payment_ref=record.payment_id,
+                                               meta=dict(record.metadata), **values))
+        except IntegrityError:
+            pass  # the same key at the same time: the first one stands
+        found = self.by_key(record.idempotency_key)
+        assert found is not None
+        return found
+
+    def save(self, record: SandboxRecord) -> None:
+        with self.database.unit_of_work() as uow:
+            row = uow.session.get(SandboxSession, record.id, with_for_update=True)
+            if row is None:
+                raise LookupError(record.id)
+            if row.payment_intent and record.payment_intent != row.payment_intent:
+                return  # completed twice at once (two clicks): the first completion stands
+            for f in ("status", "payment_status", "method", "last4", "bank_name",
+                      "payment_intent", "intent_status", "refunded"):
+                setattr(row, f, getattr(record, f))

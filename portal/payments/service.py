@@ -1,0 +1,322 @@
+"""Payment operations for the web layer and the commands (no Flask here).
+
+- `payable_accounts`: the accounts a user may pay, each with its `Offer` (what can be paid,
+  computed by the core) — through the access policy (DESIGN.md 6).
+- `start_checkout`: record the checkout and its payments BEFORE the payer leaves, then ask the
+  gateway for a session with a stable idempotency key. The same payer asking for the same thing
+  while it is still open (a double click, a second tab) gets the same checkout and session.
+- `post_office_payment`: staff records cash or a check through the same ledger.
+- `refund_credit`: staff gives back an account's credit (through the provider when the money
+  came by card or bank; by the office otherwise).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from portal import clock
+from portal.core.money import ZERO, to_minor_units
+from portal.db import Database, UnitOfWork
+from portal.models import FiscalYear, Parcel, Payment
+from portal.models.payments_ext import Checkout, CheckoutPayment
+from portal.payments import fulfilment, ledger, options, states
+from portal.payments.gateway import CheckoutRequest, Gateway, GatewayError
+from portal.services import access, audit, facts
+from portal.services.errors import Forbidden, InvalidInput, NotFound
+
+log = logging.getLogger(__name__)
+
+#: Relations that may pay a parcel online (R-A16: owner or lessee; a delegate or a lender may
+#: pay for them). Staff record office payments instead.
+PAYERS = ("owner", "lessee", "delegate", "lender")
+
+
+@dataclass(frozen=True)
+class PayableAccount:
+    key: str  # "<parcel id>-<fiscal year id>": what the browser posts
+    parcel: Parcel
+    fiscal_year: FiscalYear
+    relation: str
+    offer: options.Offer
+    payer: str = "owner"
+
+    @property
+    def parcel_id(self) -> int:
+        return self.parcel.id
+
+    @property
+    def fiscal_year_id(self) -> int:
+        return self.fiscal_year.id
+
+
+def account_key(parcel_id: int, fiscal_year_id: int) -> str:
+    return f"{parcel_id}-{fiscal_year_id}"
+
+
+def parse_key(key: str) -> tuple[int, int]:
+    try:
+        p, f = key.split("-", 1)
+        return int(p), int(f)
+    except (AttributeError, ValueError):
+        raise NotFound() from None
+
+
+def _as_options(key: str, parcel: Parcel, fy: FiscalYear, f: facts.AccountFacts
+                ) -> options.AccountFacts:
+    return options.AccountFacts(key=key, parcel_id=str(parcel.id), label=parcel.catastro,
+                                fiscal_year=fy.label, installments=f.installments,
+                                payments=f.payments, costs=f.costs, rules=f.rules,
+                                annual=f.annual)
+
+
+def account_offers(uow: UnitOfWork, parcels: Sequence[tuple[Parcel, str]], on: date,
+                   *, include_settled: bool = False) -> list[PayableAccount]:
+    """Each parcel's accounts: past fiscal years with something left to pay, and the current
+    and next ones once assessed (a lump sum is paid in advance, R-A11)."""
+    years = list(uow.session.scalars(select(FiscalYear).order_by(FiscalYear.starts_on)))
+    out: list[PayableAccount] = []
+    ids = [p.id for p, _ in parcels]
+    for fy in years:
+        loaded = facts.load_many(uow, ids, fy)
+        current = on <= fy.ends_on
+        for parcel, rel in parcels:
+            f = loaded[parcel.id]
+            if f.assessment is None:
+                continue
+            key = account_key(parcel.id, fy.id)
+            offer = options.offer(_as_options(key, parcel, fy, f), on)
+            if offer.payoff > 0 or current or include_settled:
+                out.append(PayableAccount(key, parcel, fy, rel, offer, f.assessment.payer))
+    out.sort(key=lambda a: (a.parcel.catastro, a.fiscal_year.starts_on))
+    return out
+
+
+def payable_accounts(uow: UnitOfWork, user: Any, on: date | None = None,
+                     parcel_id: int | None = None) -> list[PayableAccount]:
+    """The accounts `user` may pay online (optionally of one parcel), with their offers."""
+    on = on or clock.today()
+    rows = [(p, rel) for p, rel in access.linked_parcels(uow, user) if rel in PAYERS]
+    if parcel_id is not None:
+        rows = [(p, rel) for p, rel in rows if p.id == int(parcel_id)]
+    return account_offers(uow, rows, on)
+
+
+def staff_account(uow: UnitOfWork, user: Any, parcel_id: int, fiscal_year_id: int,
+                  on: date | None = None) -> PayableAccount:
+    """One account for staff (office payments, refunds); NotFound / Forbidden otherwise."""
+    access.require_staff(user)
+    parcel = uow.session.get(Parcel, int(parcel_id))
+    fy = uow.session.get(FiscalYear, int(fiscal_year_id))
+    if parcel is None or fy is None:
+        raise NotFound()
+    found = account_offers(uow, [(parcel, "staff")], on or clock.today(), include_settled=True)
+    for a in found:
+        if a.fiscal_year.id == fy.id:
+            return a
+    raise NotFound("no_assessment")
+
+
+# --- checkout ------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Started:
+    checkout_id: int
+    url: str
+    reused: bool
+
+
+def open_key(user_id: int, priced: options.Priced) -> str:
+    """Same payer, same choice: the same key while the checkout is open (double click, tab)."""
+    parts = sorted(f"{p.account}|{p.kind}|{p.through}|{p.amount}|{p.lump_sum}"
+                   for p in priced.parts)
+    return hashlib.sha256(f"{user_id}#{';'.join(parts)}".encode()).hexdigest()
+
+
+def _create(uow: UnitOfWork, *, user: Any, priced: options.Priced, language: str,
+            provider: str, key: str) -> Checkout:
+    chk = Checkout(user_id=user.id, payer_name=getattr(user, "name", "") or "",
+                   payer_email=getattr(user, "email", None), language=language,
+                   provider=provider, status=states.CREATED, amount=priced.total,
+                   idempotency_key=f"checkout-{uuid.uuid4().hex}", open_key=key)
+    uow.session.add(chk)
+    uow.session.flush()
+    for n, part in enumerate(priced.parts, start=1):
+        parcel_id, fy_id = parse_key(part.account)
+        p = Payment(parcel_id=parcel_id, fiscal_year_id=fy_id, user_id=user.id,
+                    status=states.CREATED, method="card", amount=part.amount,
+                    lump_sum=part.lump_sum, purpose=part.kind, provider=provider,
+                    idempotency_key=f"{chk.idempotency_key}-{n}")
+        uow.session.add(p)
+        uow.session.flush()
+        uow.session.add(CheckoutPayment(checkout_id=chk.id, payment_id=p.id, position=n))
+    uow.session.flush()
+    audit.record(uow, user, "payment.created", chk,
+                 after={"amount": chk.amount, "parts": [
+                     {"account": p.account, "kind": p.kind, "amount": p.amount,
+                      "lump_sum": p.lump_sum} for p in priced.parts]})
+    return chk
+
+
+def start_checkout(database: Database, *, user: Any, priced: options.Priced, language: str,
+                   gateway: Gateway, success_url: Callable[[int], str],
+                   cancel_url: Callable[[int], str], description: str,
+                   ip: str | None = None) -> Started:
+    """Create (or reuse) the checkout, then the provider session; returns where to send the
+    payer. Raises `GatewayError` when the provider fails (the checkout is then marked
+    failed: no money moved)."""
+    key = open_key(user.id, priced)
+    lang = "en" if str(language).startswith("en") else "es"
+    reused = False
+    try:
+        with database.unit_of_work() as uow:
+            uow.info["ip"] = ip
+            existing = uow.session.scalar(select(Checkout).where(Checkout.open_key == key))
+            if existing is not None and existing.status in states.OPEN:
+                chk_id, reused = existing.id, True
+            else:
+                chk_id = _create(uow, user=user, priced=priced, language=lang,
+                                 provider=gateway.name, key=key).id
+    except IntegrityError:
+        # A simultaneous request (double click, second tab) created it first: use that one.
+        with database.unit_of_work() as uow:
+            existing = uow.session.scalar(select(Checkout).where(Checkout.open_key == key))
+            if existing is None:
+                raise
+            chk_id, reused = existing.id, True
+    with database.unit_of_work() as uow:
+        chk = uow.session.get(Checkout, chk_id)
+        assert chk is not None
+        if reused and chk.provider_session_id and chk.checkout_url:
+            outcome = fulfilment.fulfil(uow, chk.id, gateway=gateway)
+            if outcome.kind == "open":
+                return Started(chk.id, chk.checkout_url, True)
+            # It moved on (paid, expired...): a new attempt is a new checkout.
+            chk_id = None
+    if chk_id is None:
+        return start_checkout(database, user=user, priced=priced, language=language,
+                              gateway=gateway, success_url=success_url,
+                              cancel_url=cancel_url, description=description, ip=ip)
+    with database.unit_of_work() as uow:
+        chk = uow.session.get(Checkout, chk_id)
+        parcel_ids = [str(parse_key(p.account)[0]) for p in priced.parts]
+        request = CheckoutRequest(
+            payment_id=str(chk.id), amount=chk.amount, description=description,
+            parcel_ids=parcel_ids, success_url=success_url(chk.id),
+            cancel_url=cancel_url(chk.id), idempotency_key=chk.idempotency_key,
+            language=chk.language, customer_email=chk.payer_email)
+    try:
+        session = gateway.create_checkout(request)
+    except GatewayError as exc:
+        log.warning("payments: checkout %s: gateway %s: %s", chk_id, exc.kind, exc)
+        with database.unit_of_work() as uow:
+            uow.info["ip"] = ip
+            chk = fulfilment.lock_checkout(uow, chk_id)
+            if chk.status in states.OPEN and chk.provider_session_id is None:
+                fulfilment.transition(uow, chk, states.FAILED, failure=f"gateway_{exc.kind}")
+        raise
+    with database.unit_of_work() as uow:
+        chk = fulfilment.lock_checkout(uow, chk_id)
+        if chk.provider_session_id is None:
+            chk.provider_session_id = session.id
+        chk.checkout_url = session.url
+        if chk.status == states.CREATED:
+            chk.status = states.PENDING
+            for p in fulfilment.payments_of(uow, chk.id, lock=True):
+                p.status = states.PENDING
+        chk.updated_at = clock.now()
+        url = session.url or ""
+    return Started(chk_id, url, reused)
+
+
+# --- office payments and refunds (staff) ---------------------------------------------------
+
+def post_office_payment(uow: UnitOfWork, staff: Any, parcel_id: int, fiscal_year_id: int,
+                        amount: Decimal, method: str, *, payer_name: str,
+                        reference: str = "", language: str = "es") -> Checkout:
+    """Cash or a check received at the office: posted today through the same ledger."""
+    access.require_staff(staff)
+    if method not in ("cash", "check"):
+        raise InvalidInput("method", field="method")
+    account = staff_account(uow, staff, parcel_id, fiscal_year_id)
+    amount = options.check_amount(amount, account.offer.payoff, account.key)
+    if method == "check" and not reference.strip():
+        raise InvalidInput("check_number", field="reference")
+    lang = "en" if str(language).startswith("en") else "es"
+    chk = Checkout(user_id=None, created_by_id=staff.id, payer_name=payer_name.strip()[:200],
+                   language=lang, provider="office", status=states.CREATED, amount=amount,
+                   idempotency_key=f"office-{uuid.uuid4().hex}", method=method,
+                   reference=reference.strip()[:60] or None)
+    uow.session.add(chk)
+    uow.session.flush()
+    p = Payment(parcel_id=int(parcel_id), fiscal_year_id=int(fiscal_year_id), user_id=None,
+                status=states.CREATED, method=method, amount=amount, lump_sum=False,
+                purpose="amount", provider="office", idempotency_key=f"{chk.idempotency_key}-1")
+    uow.session.add(p)
+    uow.session.flush()
+    uow.session.add(CheckoutPayment(checkout_id=chk.id, payment_id=p.id, position=1))
+    uow.session.flush()
+    fulfilment.transition(uow, fulfilment.lock_checkout(uow, chk.id), states.SUCCEEDED,
+                          author_id=staff.id)
+    return chk
+
+
+@dataclass(frozen=True)
+class RefundDone:
+    amount: Decimal
+    checkouts: list[int]
+
+
+def refund_credit(database: Database, staff: Any, parcel_id: int, fiscal_year_id: int,
+                  amount: Decimal, *, gateway: Gateway, note: str = "",
+                  ip: str | None = None) -> RefundDone:
+    """Give back part or all of an account's credit (R-A10: a credit is refundable).
+
+    The money goes back the way it came: through the provider for card and bank payments
+    (the checkout row stays locked during the call, so the provider's `charge.refunded`
+    webhook waits and then finds nothing new), by the office for cash and checks.
+    """
+    access.require_staff(staff)
+    with database.unit_of_work() as uow:
+        uow.info["ip"] = ip
+        account = staff_account(uow, staff, parcel_id, fiscal_year_id)
+        credit = account.offer.statement.credit
+        if amount is None or amount <= 0:
+            raise InvalidInput("zero", field="amount")
+        if amount > credit:
+            raise InvalidInput("more_than_credit", field="amount", credit=credit)
+        ledger.lock_accounts(uow, [int(parcel_id)])
+        try:
+            plan = fulfilment.refund_plan(uow, int(parcel_id), int(fiscal_year_id), amount)
+        except ValueError:
+            raise Forbidden("nothing_to_refund") from None
+        done: list[int] = []
+        for chk, p, take in plan:
+            chk = fulfilment.lock_checkout(uow, chk.id)
+            provider_refund = None
+            if chk.provider in ("stripe", "sandbox"):
+                if chk.provider != gateway.name or not chk.provider_payment_id:
+                    raise Forbidden("refund_elsewhere")
+                n = to_minor_units(chk.refunded_amount)  # stable for a retry, new per refund
+                result = gateway.refund(chk.provider_payment_id, take,
+                                        f"refund-{chk.id}-{p.id}-{n}",
+                                        {"payment_id": str(chk.id), "reason": "credit"})
+                provider_refund = result.id
+            fulfilment.refund_parts(uow, chk, [(p, take)], reason="credit",
+                                    author_id=staff.id, note=note or "credit refunded",
+                                    provider_refund_id=provider_refund)
+            done.append(chk.id)
+    return RefundDone(amount, done)
+
+
+def receipt_total(chk: Checkout) -> Decimal:
+    return chk.amount - (chk.refunded_amount or ZERO)

@@ -35,7 +35,7 @@ run: setup
 	$(VENV)/bin/portal serve --host 127.0.0.1 --port 5000
 
 lint: setup
-	$(VENV)/bin/ruff check portal tests bench
+	$(VENV)/bin/ruff check .
 
 test: setup lint
 	$(PY) -m pytest $(PYTEST_ARGS)

@@ -1,0 +1,356 @@
+"""Properties of the core that must hold for every input (hypothesis).
+
+No cent is created or lost: allocations and schedules sum exactly to their total (R-A3,
+R-A4); every payment is applied in full (R-A10); the statement's totals are the sums of its
+per-installment figures (section D); paying the payoff leaves nothing owed; the order of
+ordinary payments within one day does not matter.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from datetime import date, timedelta
+from decimal import ROUND_HALF_UP, Decimal
+
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from portal.core.allocation import ParcelFacts, allocate, assessment_roll
+from portal.core.calendar import add_months
+from portal.core.installments import Installment, amend, schedule
+from portal.core.money import ZERO
+from portal.core.statement import Cost, Payment, Statement, StatementRules, evaluate
+
+CENT = Decimal("0.01")
+FAST = settings(max_examples=200, deadline=None)
+SLOW = settings(max_examples=120, deadline=None,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+def money(max_cents: int = 5_000_000, min_cents: int = 0) -> st.SearchStrategy[Decimal]:
+    return st.integers(min_cents, max_cents).map(lambda n: Decimal(n).scaleb(-2))
+
+
+def rate(max_units: int, places: int) -> st.SearchStrategy[Decimal]:
+    return st.integers(0, max_units).map(lambda n: Decimal(n).scaleb(-places))
+
+
+units = st.one_of(
+    st.integers(0, 1000).map(Decimal),
+    st.integers(0, 100_000).map(lambda n: Decimal(n).scaleb(-3)),
+)
+ids = st.text(alphabet="abcdefghij0123456789-", min_size=1, max_size=6)
+
+
+# --- R-A3: allocation ----------------------------------------------------------------------
+
+@FAST
+@given(total=money(), weights=st.dictionaries(ids, units, min_size=1, max_size=30))
+def test_allocation_sums_exactly_and_stays_within_a_cent_of_the_exact_share(
+        total: Decimal, weights: dict[str, Decimal]) -> None:
+    denominator = sum(weights.values())
+    assume(denominator > 0 or total == 0)
+    shares = allocate(total, weights)
+    assert set(shares) == set(weights)
+    assert sum(shares.values(), ZERO) == total
+    for k, share in shares.items():
+        assert share >= 0 and share == share.quantize(CENT)
+        if denominator:
+            exact = total * weights[k] / denominator
+            assert abs(share - exact) < CENT, (k, share, exact)
+        if weights[k] == 0:
+            assert share == 0
+
+
+@FAST
+@given(total=money(), n=st.integers(1, 40), weight=units.filter(lambda w: w > 0))
+def test_equal_weights_differ_by_at_most_one_cent(total: Decimal, n: int,
+                                                  weight: Decimal) -> None:
+    weights = {f"p{k:03d}": weight for k in range(n)}
+    shares = allocate(total, weights)
+    assert max(shares.values()) - min(shares.values()) <= CENT
+    assert sum(shares.values(), ZERO) == total
+    # the leftover cents go to the first ids as text
+    ordered = [shares[k] for k in sorted(weights)]
+    assert ordered == sorted(ordered, reverse=True)
+
+
+@FAST
+@given(total=money(), weights=st.dictionaries(ids, units, min_size=2, max_size=20))
+def test_more_units_never_means_a_smaller_share(total: Decimal,
+                                                weights: dict[str, Decimal]) -> None:
+    assume(sum(weights.values()) > 0)
+    shares = allocate(total, weights)
+    for a in weights:
+        for b in weights:
+            if weights[a] > weights[b]:
+                assert shares[a] >= shares[b]
+
+
+parcel = st.builds(
+    lambda pid, u, owner, transferred, incentive, fixed: ParcelFacts(
+        pid, u, owner, transferred, incentive, fixed),
+    ids, units, st.sampled_from(["private", "authority", "public"]), st.booleans(),
+    st.booleans(), st.one_of(st.none(), money(100_000)))
+
+
+@FAST
+@given(total=money(), parcels=st.lists(parcel, min_size=1, max_size=25,
+                                       unique_by=lambda p: p.id))
+def test_the_roll_assesses_exactly_the_total_on_the_assessable_parcels(
+        total: Decimal, parcels: list[ParcelFacts]) -> None:
+    assessable = [p for p in parcels if p.owner == "private" or p.transferred]
+    fixed = sum((p.fixed_amount for p in assessable if p.fixed_amount is not None), ZERO)
+    rest_units = sum((p.benefit_units for p in assessable if p.fixed_amount is None), ZERO)
+    assume(fixed <= total and (rest_units > 0 or fixed == total))
+    roll = assessment_roll(total, parcels)
+    assert set(roll.assessments) == {p.id for p in assessable}
+    assert set(roll.exempt) == {p.id for p in parcels} - {p.id for p in assessable}
+    assert sum(roll.assessments.values(), ZERO) == total
+    for p in assessable:
+        if p.fixed_amount is not None:
+            assert roll.assessments[p.id] == p.fixed_amount
+
+
+# --- R-A4, R-A5: installments ----------------------------------------------------------------
+
+fy_starts = st.sampled_from([date(2025, 7, 1), date(2026, 7, 1), date(2027, 7, 1)])
+
+
+@FAST
+@given(annual=money(), start=fy_starts, count=st.integers(1, 24),
+       notice_offset=st.one_of(st.none(), st.integers(-60, 400)))
+def test_installments_sum_to_the_annual_amount(annual: Decimal, start: date, count: int,
+                                               notice_offset: int | None) -> None:
+    notice = None if notice_offset is None else start + timedelta(days=notice_offset)
+    items = schedule(annual, start, count, notice)
+    amounts = [i.amount for i in items]
+    assert len(items) == count
+    assert [i.number for i in items] == list(range(1, count + 1))
+    assert sum(amounts, ZERO) == annual
+    assert max(amounts) - min(amounts) <= CENT
+    assert amounts == sorted(amounts, reverse=True), "the extra cents go first"
+    for k, item in enumerate(items):
+        assert item.due_date.day == 1
+        if notice is None:
+            assert item.due_date == add_months(start, k)
+        else:
+            assert item.due_date >= notice, "nothing falls due before the notice"
+            assert item.due_date in (add_months(start, k), add_months(notice, 1))
+
+
+@FAST
+@given(annual=money(), new_annual=money(), count=st.integers(1, 12),
+       effective_offset=st.integers(-30, 400), paid=st.lists(st.booleans(), max_size=12))
+def test_an_amendment_keeps_every_cent(annual: Decimal, new_annual: Decimal, count: int,
+                                       effective_offset: int, paid: list[bool]) -> None:
+    start = date(2026, 7, 1)
+    items = [Installment(i.number, i.due_date, i.amount,
+                         paid[k] if k < len(paid) else False)
+             for k, i in enumerate(schedule(annual, start, count))]
+    effective = start + timedelta(days=effective_offset)
+    result = amend(items, new_annual, effective)
+    assert result.credit >= 0
+    assert all(i.amount >= 0 for i in result.installments)
+    assert sum((i.amount for i in result.installments), ZERO) == new_annual + result.credit
+    before = {i.number: i for i in items}
+    remaining = [i for i in items if i.due_date > effective and not i.paid]
+    for new in result.installments:
+        old = before.get(new.number)
+        if old is None:  # an increase with nothing left: one new installment
+            assert not remaining and new_annual > annual
+            continue
+        if old.paid or old.due_date <= effective:
+            assert new == old, "a paid or past installment is never rewritten"
+    if remaining and new_annual >= annual:
+        changes = [after.amount - before[after.number].amount
+                   for after in result.installments if after.number in before
+                   and before[after.number] in remaining]
+        assert max(changes) - min(changes) <= CENT
+        assert result.credit == 0
+
+
+# --- R-A6 to R-A11: the statement ----------------------------------------------------------
+
+FY = date(2026, 7, 1)
+
+
+@st.composite
+def accounts(draw: st.DrawFn, lump_sums: bool = True) -> dict:
+    annual = draw(money(2_000_000))
+    count = draw(st.integers(1, 12))
+    notice = draw(st.one_of(st.none(), st.integers(0, 120).map(lambda d: FY + timedelta(d))))
+    items = schedule(annual, FY, count, notice)
+    day = st.integers(-40, 420).map(lambda d: FY + timedelta(days=d))
+    payments = draw(st.lists(st.builds(
+        Payment, day, money(300_000, 1), st.booleans() if lump_sums else st.just(False)),
+        max_size=6))
+    costs = draw(st.lists(st.builds(Cost, day, money(50_000, 1), st.just("cost")), max_size=3))
+    rules = StatementRules(
+        grace_day=draw(st.integers(1, 31)),
+        late_fee_rate=draw(rate(2000, 4)),
+        late_fee_base=draw(st.sampled_from(["installment", "unpaid"])),
+        interest_rate=draw(rate(250, 3)),
+        lump_sum_discount_rate=draw(rate(100, 3)),
+        lump_sum_deadline=draw(st.one_of(st.none(), day)),
+        closed_days=frozenset(draw(st.lists(day, max_size=4))),
+    )
+    as_of = draw(day)
+    use_annual = draw(st.booleans())
+    return {"as_of": as_of, "installments": items, "payments": payments, "costs": costs,
+            "rules": rules, "annual": annual if use_annual else None}
+
+
+def run(acct: dict) -> Statement:
+    return evaluate(acct["as_of"], acct["installments"], acct["payments"], acct["costs"],
+                    acct["rules"], acct["annual"])
+
+
+PAID_KINDS = ("interest", "late_fee", "cost", "principal")
+
+
+@SLOW
+@given(acct=accounts())
+def test_every_payment_is_applied_in_full(acct: dict) -> None:
+    s = run(acct)
+    counted = [p for p in acct["payments"] if p.date <= acct["as_of"]]
+    assert len([a for a in s.applications if a.payment is not None]) == len(counted)
+    for app in s.applications:
+        assert all(line.amount > 0 for line in app.lines)
+        applied = sum((ln.amount for ln in app.lines if ln.kind in PAID_KINDS), ZERO)
+        to_credit = sum((ln.amount for ln in app.lines if ln.kind == "credit"), ZERO)
+        assert applied + to_credit == app.amount, app
+        if app.payment is not None:
+            assert app.amount == acct["payments"][app.payment].amount
+
+
+@SLOW
+@given(acct=accounts())
+def test_no_cent_is_created_or_lost(acct: dict) -> None:
+    """Payments in (+ a discount larger than the principal left, which becomes credit) are
+    exactly what paid interest, fees, costs and principal, plus the final credit; and each
+    installment's amount is its principal left, plus what paid it, plus its discount."""
+    s = run(acct)
+    lines = [ln for app in s.applications for ln in app.lines]
+    paid_in = sum((p.amount for p in acct["payments"] if p.date <= acct["as_of"]), ZERO)
+    discount_to_credit = sum((ln.amount for ln in lines
+                              if ln.kind == "discount" and ln.installment is None), ZERO)
+    paid_out = sum((ln.amount for ln in lines if ln.kind in PAID_KINDS), ZERO)
+    assert paid_in + discount_to_credit == paid_out + s.credit
+    assert s.discount == sum((ln.amount for ln in lines if ln.kind == "discount"), ZERO)
+    by_installment: dict[int, Decimal] = defaultdict(lambda: ZERO)
+    for ln in lines:
+        if ln.kind in ("principal", "discount") and ln.installment is not None:
+            by_installment[ln.installment] += ln.amount
+    for item, status in zip(sorted(acct["installments"], key=lambda i: (i.due_date, i.number)),
+                            s.installments):
+        assert status.number == item.number
+        assert item.amount == status.principal + by_installment[item.number]
+    costs_in = sum((c.amount for c in acct["costs"] if c.date <= acct["as_of"]), ZERO)
+    costs_paid = sum((ln.amount for ln in lines if ln.kind == "cost"), ZERO)
+    assert costs_in == s.costs + costs_paid
+
+
+@SLOW
+@given(acct=accounts())
+def test_totals_are_the_sums_of_the_installments(acct: dict) -> None:
+    s = run(acct)
+    by_status: dict[str, Decimal] = defaultdict(lambda: ZERO)
+    for i in s.installments:
+        by_status[i.status] += i.principal
+        assert min(i.principal, i.late_fee, i.interest) >= 0
+        owed = i.principal + i.late_fee + i.interest
+        assert (i.status == "paid") == (owed == 0)
+        if i.status == "upcoming":
+            assert i.due_date > s.as_of and i.late_fee == 0 and i.interest == 0
+        if i.status == "due":
+            assert i.due_date <= s.as_of <= i.last_timely_day
+        if i.status == "delinquent":
+            assert i.last_timely_day < s.as_of
+    assert s.interest == sum((i.interest for i in s.installments), ZERO)
+    assert s.late_fees == sum((i.late_fee for i in s.installments), ZERO)
+    assert s.delinquent_principal == by_status["delinquent"]
+    assert s.due_principal == by_status["due"]
+    assert s.upcoming_principal == by_status["upcoming"]
+    assert s.costs == sum((c.owed for c in s.cost_items), ZERO)
+    now = s.interest + s.late_fees + s.costs + s.delinquent_principal + s.due_principal
+    assert s.total_due_now == max(ZERO, now - s.credit)
+    assert s.payoff == max(ZERO, now + s.upcoming_principal - s.credit)
+    for figure in (s.interest, s.late_fees, s.costs, s.credit, s.discount, s.total_due_now,
+                   s.payoff):
+        assert figure >= 0 and figure == figure.quantize(CENT)
+    if s.credit:
+        assert s.payoff == 0, "a credit is what is left once everything is paid"
+
+
+@SLOW
+@given(acct=accounts(lump_sums=False), extra=money(10_000), before=st.integers(0, 30),
+       discount_rate=rate(100, 3))
+def test_a_lump_sum_in_time_for_the_discounted_year_pays_the_year(
+        acct: dict, extra: Decimal, before: int, discount_rate: Decimal) -> None:
+    """R-A11: nothing paid before, on or before the deadline, covering the annual amount less
+    cents(rate x annual): the discount is granted once and nothing is owed for the year."""
+    items = acct["installments"]
+    annual = sum((i.amount for i in items), ZERO)
+    discount = (discount_rate * annual).quantize(CENT, rounding=ROUND_HALF_UP)
+    first_due = min(i.due_date for i in items)
+    day = first_due - timedelta(days=before)
+    later = [p for p in acct["payments"] if p.date > first_due]
+    lump = Payment(day, annual - discount + extra, lump_sum=True)
+    rules = StatementRules(lump_sum_discount_rate=discount_rate,
+                           closed_days=acct["rules"].closed_days)
+    as_of = max(acct["as_of"], day)
+    s = evaluate(as_of, items, [lump, *later], [], rules)
+    assert s.applications[0].lump_sum == "granted"
+    assert s.discount == discount
+    assert s.payoff == 0
+    assert s.credit == extra + sum((p.amount for p in later if p.date <= as_of), ZERO)
+
+
+@SLOW
+@given(acct=accounts())
+def test_paying_the_payoff_on_the_statement_date_leaves_nothing_owed(acct: dict) -> None:
+    first = run(acct)
+    assume(first.payoff > 0)
+    settled = dict(acct, payments=[*acct["payments"], Payment(acct["as_of"], first.payoff)])
+    after = run(settled)
+    assert after.payoff == 0
+    assert after.total_due_now == 0
+    assert after.credit == first.credit == 0  # a credit only exists when nothing is owed
+    assert all(i.status == "paid" for i in after.installments)
+    assert after.costs == after.interest == after.late_fees == 0
+    # the payment's own accrual is the as_of accrual: it pays exactly the interest shown
+    paid_interest = sum((ln.amount for ln in after.applications[-1].lines
+                         if ln.kind == "interest"), ZERO)
+    assert paid_interest == first.interest
+
+
+@SLOW
+@given(acct=accounts(lump_sums=False), data=st.data())
+def test_the_order_of_payments_within_a_day_does_not_matter(acct: dict,
+                                                             data: st.DataObject) -> None:
+    # put several payments on the same days, then shuffle them
+    same_day = data.draw(st.sampled_from([FY + timedelta(days=d) for d in (-5, 9, 12, 45)]))
+    extra = data.draw(st.lists(st.builds(Payment, st.just(same_day), money(100_000, 1)),
+                               min_size=1, max_size=4))
+    payments = acct["payments"] + extra
+    shuffled = data.draw(st.permutations(payments))
+    a = run(dict(acct, payments=payments))
+    b = run(dict(acct, payments=shuffled))
+    assert _figures(a) == _figures(b)
+
+
+@SLOW
+@given(acct=accounts(lump_sums=False), extra=money(100_000, 1), offset=st.integers(-40, 420))
+def test_paying_more_never_costs_more(acct: dict, extra: Decimal, offset: int) -> None:
+    more = dict(acct, payments=[*acct["payments"], Payment(FY + timedelta(offset), extra)])
+    a, b = run(acct), run(more)
+    assert b.payoff <= a.payoff
+    assert b.payoff - b.credit <= a.payoff - a.credit
+
+
+def _figures(s: Statement) -> tuple:
+    return (s.interest, s.late_fees, s.costs, s.delinquent_principal, s.due_principal,
+            s.upcoming_principal, s.discount, s.credit, s.total_due_now, s.payoff,
+            [(i.number, i.status, i.principal, i.late_fee, i.interest)
+             for i in s.installments])

@@ -62,5 +62,84 @@ def serve(host: str, port: int) -> None:
     run_simple(host, port, app, threaded=True, use_reloader=False, use_debugger=False)
 
 
+
+# --- Data: migrations and the demo District (owner: data layer) ---------------------------
+
+@main.group()
+def db() -> None:
+    """The database schema, through the Alembic migrations (DATABASE_URL)."""
+
+
+@db.command("upgrade")
+@click.argument("revision", default="head")
+def db_upgrade(revision: str) -> None:
+    """Migrate the database up to REVISION (default: head)."""
+    from portal import db as database
+
+    database.upgrade(None, revision)
+    click.echo(f"database at {database.current_revision(None) or 'base'}")
+
+
+@db.command("downgrade")
+@click.argument("revision", default="-1")
+def db_downgrade(revision: str) -> None:
+    """Migrate the database down to REVISION (default: one step; "base" empties it)."""
+    from portal import db as database
+
+    database.downgrade(None, revision)
+    click.echo(f"database at {database.current_revision(None) or 'base'}")
+
+
+@db.command("current")
+def db_current() -> None:
+    """Print the revision the database is at."""
+    from portal import db as database
+
+    click.echo(database.current_revision(None) or "base")
+
+
+@main.command()
+@click.option("--if-empty", is_flag=True, help="Load only into an empty database.")
+@click.option("--parcels", "parcels_n", default=240, show_default=True, type=int,
+              help="Parcels in the District (20000 for the benchmark).")
+@click.option("--users", "users_n", default=4, show_default=True, type=int,
+              help="Users (beyond the 4 demo sign-ins: generic owners).")
+@click.option("--migrate/--no-migrate", default=True, show_default=True,
+              help="Run the migrations first.")
+def demo(if_empty: bool, parcels_n: int, users_n: int, migrate: bool) -> None:
+    """Load the demo District (FY 2026-2027) and print its sign-ins and access codes."""
+    from portal import db as database
+    from portal.services import demo as demo_service
+    from portal.services.errors import ServiceError
+
+    if migrate:
+        database.upgrade(None, "head")
+    last = {"stage": ""}
+
+    def progress(stage: str, done: int, total: int) -> None:
+        if stage != last["stage"] or done == total:
+            last["stage"] = stage
+            if done == total:
+                click.echo(f"  {stage}: {total}", err=True)
+
+    try:
+        result = demo_service.load(database.get_database(), parcels_n=parcels_n,
+                                   users_n=users_n, if_empty=if_empty, progress=progress)
+    except ServiceError as exc:
+        click.echo(f"demo: {exc.code} (use --if-empty to skip a loaded database)", err=True)
+        sys.exit(1)
+    if not result.loaded:
+        click.echo("demo: the database is not empty; nothing loaded.")
+        return
+    click.echo(f"Demo loaded: {result.parcels} parcels, {result.users} users "
+               f"in {result.seconds:.1f} s.")
+    click.echo(f"Sign-ins (password: {result.password}):")
+    for email, role in result.sign_ins:
+        click.echo(f"  {role:<7} {email}")
+    click.echo("Unclaimed parcels to claim (catastro number, access code):")
+    for catastro, code, address in result.codes:
+        click.echo(f"  {catastro}  {code}  {address}")
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

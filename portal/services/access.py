@@ -1,0 +1,226 @@
+"""The one door to data (DESIGN.md 6): what may this user see, and do?
+
+A user sees a parcel when they hold a live link to it (claimed with its code, granted by its
+owner, or given by staff) or when a lender they work for holds an active loan on it. Staff see
+every parcel. Anything else is `NotFound` (the web answers 404: nothing says it exists).
+Payments and notices are visible exactly when their parcel is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import Select, and_, literal, or_, select, union_all
+
+from portal import clock
+from portal.db import UnitOfWork
+from portal.models import Lender, Loan, Notice, Parcel, ParcelLink, PartyMember, Payment
+from portal.services.errors import Forbidden, NotFound
+
+RELATIONS = ("staff", "owner", "lessee", "delegate", "lender")
+# When a user is linked to a parcel in several ways, the strongest relation names it.
+_STRENGTH = {"owner": 0, "lessee": 1, "delegate": 2, "lender": 3}
+
+
+def is_staff(user: Any) -> bool:
+    return bool(user is not None and getattr(user, "is_staff", False))
+
+
+def _uid(user: Any) -> int:
+    uid = getattr(user, "id", None)
+    if uid is None:
+        raise NotFound()
+    return int(uid)
+
+
+def relations_query(user: Any) -> Select:
+    """(parcel_id, relation) rows for every way the user is linked to a parcel."""
+    uid = _uid(user)
+    today = clock.today()
+    links = (select(ParcelLink.parcel_id.label("parcel_id"), ParcelLink.role.label("relation"))
+             .where(ParcelLink.user_id == uid, ParcelLink.revoked_at.is_(None)))
+    loans = (select(Loan.parcel_id.label("parcel_id"), literal("lender").label("relation"))
+             .join(Lender, Lender.id == Loan.lender_id)
+             .join(PartyMember, and_(PartyMember.party_id == Lender.party_id,
+                                     PartyMember.user_id == uid,
+                                     PartyMember.revoked_at.is_(None)))
+             .where(Loan.starts_on <= today, or_(Loan.ends_on.is_(None), Loan.ends_on >= today)))
+    return union_all(links, loans)
+
+
+def relations(uow: UnitOfWork, user: Any, parcel_ids: Sequence[int] | None = None
+              ) -> dict[int, str]:
+    """{parcel_id: strongest relation} for the parcels the user is linked to (not staff's)."""
+    q = relations_query(user).subquery()
+    stmt = select(q.c.parcel_id, q.c.relation)
+    if parcel_ids is not None:
+        stmt = stmt.where(q.c.parcel_id.in_(list(parcel_ids)))
+    out: dict[int, str] = {}
+    for pid, rel in uow.session.execute(stmt):
+        if pid not in out or _STRENGTH[rel] < _STRENGTH[out[pid]]:
+            out[pid] = rel
+    return out
+
+
+def relation(uow: UnitOfWork, user: Any, parcel_id: int) -> str | None:
+    """How the user relates to the parcel: "staff", "owner", "lessee", "delegate", "lender",
+    or None when they may not see it."""
+    if is_staff(user):
+        return "staff"
+    if user is None or getattr(user, "id", None) is None:
+        return None
+    return relations(uow, user, [int(parcel_id)]).get(int(parcel_id))
+
+
+def visible_parcel_ids(user: Any) -> Select:
+    """A SELECT of the ids of the parcels the user may see (for use inside other queries)."""
+    if is_staff(user):
+        return select(Parcel.id)
+    q = relations_query(user).subquery()
+    return select(q.c.parcel_id)
+
+
+def visible_parcels(uow: UnitOfWork, user: Any, *, limit: int | None = None,
+                    offset: int = 0) -> list[Parcel]:
+    """The parcels the user may see, by catastro number. For staff: every parcel (use
+    `limit`, or `search_parcels`); staff's dashboard uses `linked_parcels`."""
+    if user is None or getattr(user, "id", None) is None:
+        return []
+    stmt = (select(Parcel).where(Parcel.id.in_(visible_parcel_ids(user)))
+            .order_by(Parcel.catastro).offset(offset))
+    if limit is not None:
+        stmt = stmt.limit(limit)
+    return list(uow.session.scalars(stmt))
+
+
+def linked_parcels(uow: UnitOfWork, user: Any) -> list[tuple[Parcel, str]]:
+    """(parcel, relation) for the parcels the user is linked to: links and loans (the
+    dashboard; staff see here only the parcels linked to them personally)."""
+    if user is None or getattr(user, "id", None) is None:
+        return []
+    rel = relations(uow, user)
+    if not rel:
+        return []
+    parcels = uow.session.scalars(
+        select(Parcel).where(Parcel.id.in_(list(rel))).order_by(Parcel.catastro)).all()
+    return [(p, rel[p.id]) for p in parcels]
+
+
+def get_parcel(uow: UnitOfWork, user: Any, parcel_id: int | str) -> Parcel:
+    """The parcel, if the user may see it; `NotFound` otherwise (also for a bad id)."""
+    return get_parcel_and_relation(uow, user, parcel_id)[0]
+
+
+def get_parcel_and_relation(uow: UnitOfWork, user: Any, parcel_id: int | str
+                            ) -> tuple[Parcel, str]:
+    """(parcel, relation) if the user may see it; `NotFound` otherwise."""
+    try:
+        pid = int(parcel_id)
+    except (TypeError, ValueError):
+        raise NotFound() from None
+    rel = relation(uow, user, pid)
+    if rel is None:
+        raise NotFound()
+    parcel = uow.session.get(Parcel, pid)
+    if parcel is None:
+        raise NotFound()
+    return parcel, rel
+
+
+def can_manage(uow: UnitOfWork, user: Any, parcel_id: int) -> bool:
+    """May grant and revoke access to the parcel: staff, or a live owner link, or the lessee
+    who claimed it with its code (the payer, R-A16)."""
+    if is_staff(user):
+        return True
+    if user is None or getattr(user, "id", None) is None:
+        return False
+    row = uow.session.execute(
+        select(ParcelLink.role, ParcelLink.source)
+        .where(ParcelLink.user_id == user.id, ParcelLink.parcel_id == int(parcel_id),
+               ParcelLink.revoked_at.is_(None))).first()
+    return row is not None and (row.role == "owner" or (row.role == "lessee"
+                                                        and row.source == "code"))
+
+
+def require_manager(uow: UnitOfWork, user: Any, parcel_id: int) -> Parcel:
+    """The parcel, for an operation that manages it: NotFound if invisible, Forbidden if only
+    visible."""
+    parcel = get_parcel(uow, user, parcel_id)
+    if not can_manage(uow, user, parcel.id):
+        raise Forbidden()
+    return parcel
+
+
+def require_staff(user: Any) -> None:
+    if not is_staff(user):
+        raise Forbidden()
+
+
+def search_parcels(uow: UnitOfWork, user: Any, query: str, limit: int = 50) -> list[Parcel]:
+    """Parcels whose catastro number or address contains `query`, among those visible."""
+    q = (query or "").strip()
+    if not q:
+        return []
+    like = f"%{q.lower()}%"
+    from sqlalchemy import func
+    stmt = (select(Parcel)
+            .where(Parcel.id.in_(visible_parcel_ids(user)),
+                   or_(func.lower(Parcel.catastro).like(like),
+                       func.lower(Parcel.address).like(like)))
+            .order_by(Parcel.catastro).limit(limit))
+    return list(uow.session.scalars(stmt))
+
+
+def get_payment(uow: UnitOfWork, user: Any, payment_id: int | str) -> Payment:
+    try:
+        pid = int(payment_id)
+    except (TypeError, ValueError):
+        raise NotFound() from None
+    payment = uow.session.get(Payment, pid)
+    if payment is None or relation(uow, user, payment.parcel_id) is None:
+        raise NotFound()
+    return payment
+
+
+def visible_payments(uow: UnitOfWork, user: Any, parcel_id: int,
+                     fiscal_year_id: int | None = None) -> list[Payment]:
+    parcel = get_parcel(uow, user, parcel_id)
+    stmt = select(Payment).where(Payment.parcel_id == parcel.id)
+    if fiscal_year_id is not None:
+        stmt = stmt.where(Payment.fiscal_year_id == fiscal_year_id)
+    return list(uow.session.scalars(stmt.order_by(Payment.created_at, Payment.id)))
+
+
+def get_notice(uow: UnitOfWork, user: Any, notice_id: int | str) -> Notice:
+    try:
+        nid = int(notice_id)
+    except (TypeError, ValueError):
+        raise NotFound() from None
+    notice = uow.session.get(Notice, nid)
+    if notice is None or relation(uow, user, notice.parcel_id) is None:
+        raise NotFound()
+    return notice
+
+
+def visible_notices(uow: UnitOfWork, user: Any, parcel_id: int,
+                    fiscal_year_id: int | None = None) -> list[Notice]:
+    parcel = get_parcel(uow, user, parcel_id)
+    stmt = select(Notice).where(Notice.parcel_id == parcel.id)
+    if fiscal_year_id is not None:
+        stmt = stmt.where(Notice.fiscal_year_id == fiscal_year_id)
+    return list(uow.session.scalars(stmt.order_by(Notice.created_at, Notice.id)))
+
+
+def lender_loans(uow: UnitOfWork, user: Any) -> list[tuple[Loan, Parcel]]:
+    """The active loans of the lenders the user works for, with their parcels."""
+    uid = _uid(user)
+    today = clock.today()
+    rows = uow.session.execute(
+        select(Loan, Parcel).join(Parcel, Parcel.id == Loan.parcel_id)
+        .join(Lender, Lender.id == Loan.lender_id)
+        .join(PartyMember, and_(PartyMember.party_id == Lender.party_id,
+                                PartyMember.user_id == uid, PartyMember.revoked_at.is_(None)))
+        .where(Loan.starts_on <= today, or_(Loan.ends_on.is_(None), Loan.ends_on >= today))
+        .order_by(Loan.loan_number)).all()
+    return [(loan, parcel) for loan, parcel in rows]

@@ -1,0 +1,332 @@
+"""Accounts: what a parcel owes in a fiscal year, and why (through the access policy).
+
+`statement_for` is the parcel page: the core's Statement over the account's facts plus what
+the page shows around it (budget lines, units and share, lump-sum quote, payoff good through a
+date, who pays, demands and the collection timeline). `dashboard` summarises every parcel a
+user is linked to in a fixed number of queries. The sign-in functions of `users` are
+re-exported here for the web layer (`accounts.load_user`, `accounts.authenticate`, ...).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import and_, or_, select
+
+from portal import clock
+from portal.core.allocation import explain_share
+from portal.core.collection import CollectionTimeline, Demand, timeline
+from portal.core.explain import Trace
+from portal.core.lump_sum import LumpSumQuote, lump_sum_quote
+from portal.core.money import ZERO
+from portal.core.statement import Statement, StatementRules
+from portal.db import UnitOfWork
+from portal.models import (
+    Assessment,
+    AssessmentRoll,
+    BudgetLine,
+    BudgetVersion,
+    DepositOrder,
+    FiscalYear,
+    Lease,
+    LedgerEntry,
+    Loan,
+    Notice,
+    Parcel,
+    Payment,
+)
+from portal.services import access, facts
+from portal.services.errors import NotFound
+from portal.services.facts import AccountFacts, fiscal_year_on, rules_for
+from portal.services.users import (  # noqa: F401 - re-exported for the web layer
+    authenticate,
+    confirm_email,
+    find_by_email,
+    load_user,
+    password_fingerprint,
+    register,
+    set_language,
+    set_password,
+)
+
+#: The payoff quote is good for this many days at most (or until the next grace day).
+PAYOFF_DAYS = 10
+
+STATUS_CURRENT = "current"  # al día
+STATUS_PENDING = "pending"  # pendiente: due now, still within the grace period
+STATUS_OVERDUE = "overdue"  # vencido: something is delinquent
+STATUS_NONE = "none"  # no assessment this year (exempt, or not yet published)
+
+
+def account_status(st: Statement | None) -> str:
+    if st is None:
+        return STATUS_NONE
+    arrears = st.interest + st.late_fees + st.costs + st.delinquent_principal - st.credit
+    if arrears > 0:
+        return STATUS_OVERDUE
+    if st.total_due_now > 0:
+        return STATUS_PENDING
+    return STATUS_CURRENT
+
+
+def payoff_good_through(st: Statement, as_of: date, days: int = PAYOFF_DAYS) -> date:
+    """The last day a payoff quoted today holds: `days` ahead, but not past the next last
+    timely day of an unpaid installment (after it a late fee would be added)."""
+    through = as_of + timedelta(days=days)
+    for i in st.installments:
+        if i.status in ("due", "upcoming") and i.last_timely_day >= as_of:
+            through = min(through, i.last_timely_day)
+    return through
+
+
+def _fiscal_year(uow: UnitOfWork, fiscal_year: Any, as_of: date) -> FiscalYear | None:
+    if fiscal_year is None:
+        return fiscal_year_on(uow, as_of)
+    if isinstance(fiscal_year, FiscalYear):
+        return fiscal_year
+    if isinstance(fiscal_year, int) or (isinstance(fiscal_year, str) and fiscal_year.isdigit()):
+        return uow.session.get(FiscalYear, int(fiscal_year))
+    return uow.session.scalar(select(FiscalYear).where(FiscalYear.label == str(fiscal_year)))
+
+
+@dataclass
+class AccountView:
+    """Everything the parcel page shows for one account (a parcel in a fiscal year)."""
+
+    parcel: Parcel
+    relation: str  # staff | owner | lessee | delegate | lender
+    as_of: date
+    fiscal_year: FiscalYear | None
+    assessment: Assessment | None = None
+    history: list[Assessment] = field(default_factory=list)  # superseded, oldest first
+    budget_version: BudgetVersion | None = None
+    budget_lines: list[BudgetLine] = field(default_factory=list)
+    roll: AssessmentRoll | None = None
+    benefit_units: Decimal = ZERO
+    total_units: Decimal = ZERO
+    share: Decimal | None = None  # the parcel's fraction of the total (annual / roll total)
+    installments: list = field(default_factory=list)  # core Installment
+    statement: Statement | None = None
+    payments: list[Payment] = field(default_factory=list)  # posted payments
+    credits: list[LedgerEntry] = field(default_factory=list)
+    costs: list[LedgerEntry] = field(default_factory=list)  # debits: costs, refunds...
+    lump_sum: LumpSumQuote | None = None
+    payoff_through: date | None = None
+    payoff_amount: Decimal | None = None
+    payer: str = "owner"  # R-A16: owner or lessee
+    lease: Lease | None = None
+    deposit_order: DepositOrder | None = None
+    demands: list[Notice] = field(default_factory=list)
+    collection: CollectionTimeline | None = None
+    rules: StatementRules | None = None
+    facts: AccountFacts | None = None
+
+    @property
+    def status(self) -> str:
+        return account_status(self.statement)
+
+    @property
+    def trace(self) -> Trace:
+        return self.statement.trace() if self.statement is not None else Trace()
+
+    @property
+    def share_trace(self) -> Trace:
+        if self.assessment is None or self.roll is None:
+            return Trace()
+        return explain_share(str(self.parcel.id), self.assessment.annual_amount,
+                             self.benefit_units, self.total_units, self.roll.total)
+
+    @property
+    def annual(self) -> Decimal | None:
+        return self.assessment.annual_amount if self.assessment is not None else None
+
+    @property
+    def principal_paid(self) -> Decimal:
+        if self.statement is None:
+            return ZERO
+        return sum((ln.amount for a in self.statement.applications for ln in a.lines
+                    if ln.kind == "principal"), ZERO)
+
+
+def statement_for(uow: UnitOfWork, user: Any, parcel_id: int | str, fiscal_year: Any = None,
+                  as_of: date | None = None) -> AccountView:
+    """The account of a parcel the user may see (else NotFound), as of a date (default
+    today), for a fiscal year (a FiscalYear, its id or label; default: the one of `as_of`)."""
+    as_of = as_of or clock.today()
+    parcel, relation = access.get_parcel_and_relation(uow, user, parcel_id)
+    fy = _fiscal_year(uow, fiscal_year, as_of)
+    view = AccountView(parcel=parcel, relation=relation, as_of=as_of, fiscal_year=fy,
+                       benefit_units=parcel.benefit_units)
+    _lease(uow, view, as_of)
+    if fy is None:
+        return view
+    account = facts.load(uow, parcel.id, fy)
+    view.facts = account
+    view.rules = account.rules
+    view.credits = account.credits
+    view.costs = account.debits
+    if account.assessment is None:
+        return view
+    a = account.assessment
+    view.assessment = a
+    view.payer = a.payer
+    view.benefit_units = a.benefit_units
+    row = uow.session.execute(
+        select(BudgetVersion, AssessmentRoll)
+        .join(AssessmentRoll, AssessmentRoll.budget_version_id == BudgetVersion.id)
+        .where(BudgetVersion.id == a.budget_version_id)).first()
+    if row is not None:
+        view.budget_version, view.roll = row
+        view.total_units = view.roll.total_units
+        if view.roll.total:
+            view.share = (a.annual_amount / view.roll.total).quantize(Decimal("1e-8"))
+    view.budget_lines = list(uow.session.scalars(
+        select(BudgetLine).where(BudgetLine.version_id == a.budget_version_id)
+        .order_by(BudgetLine.position)))
+    if a.supersedes_id is not None:
+        view.history = _history(uow, a)
+    view.installments = account.installments
+    st = account.evaluate(as_of)
+    view.statement = st
+    payment_ids = [e.payment_id for e in account.credits if e.payment_id is not None]
+    if payment_ids:
+        view.payments = list(uow.session.scalars(
+            select(Payment).where(Payment.id.in_(payment_ids)).order_by(Payment.id)))
+    if st.lump_sum_deadline is not None:
+        view.lump_sum = lump_sum_quote(a.annual_amount, account.rules.lump_sum_discount_rate,
+                                       st.lump_sum_deadline, as_of, view.principal_paid,
+                                       account.rules.closed_days)
+    view.payoff_through = payoff_good_through(st, as_of)
+    view.payoff_amount = account.evaluate(view.payoff_through).payoff
+    _demands(uow, view, account)
+    return view
+
+
+def _history(uow: UnitOfWork, current: Assessment) -> list[Assessment]:
+    rows = {x.id: x for x in uow.session.scalars(
+        select(Assessment).where(Assessment.parcel_id == current.parcel_id,
+                                 Assessment.fiscal_year_id == current.fiscal_year_id))}
+    chain = []
+    prev = current.supersedes_id
+    while prev is not None and prev in rows:
+        chain.append(rows[prev])
+        prev = rows[prev].supersedes_id
+    return list(reversed(chain))
+
+
+def _lease(uow: UnitOfWork, view: AccountView, as_of: date) -> None:
+    row = uow.session.execute(
+        select(Lease, DepositOrder)
+        .outerjoin(DepositOrder, and_(DepositOrder.lease_id == Lease.id,
+                                      DepositOrder.ordered_on <= as_of,
+                                      or_(DepositOrder.lifted_on.is_(None),
+                                          DepositOrder.lifted_on > as_of)))
+        .where(Lease.parcel_id == view.parcel.id, Lease.starts_on <= as_of,
+               or_(Lease.ends_on.is_(None), Lease.ends_on >= as_of))
+        .order_by(Lease.starts_on.desc(), DepositOrder.ordered_on.desc())).first()
+    if row is not None:
+        view.lease, view.deposit_order = row
+        if view.lease.lessee_pays:
+            view.payer = "lessee"
+
+
+def _demands(uow: UnitOfWork, view: AccountView, account: AccountFacts) -> None:
+    assert view.fiscal_year is not None and view.statement is not None
+    view.demands = list(uow.session.scalars(
+        select(Notice).where(Notice.parcel_id == view.parcel.id,
+                             Notice.fiscal_year_id == view.fiscal_year.id,
+                             Notice.kind == "demand")
+        .order_by(Notice.created_at, Notice.id)))
+    mailed = [n for n in view.demands if n.mailed_on is not None]
+    if not mailed:
+        return
+    last = mailed[-1]
+    paid_since = sum((e.amount for e in account.credits if e.legal_date >= last.mailed_on),
+                     ZERO)
+    paid_in_full = view.statement.total_due_now == 0 or paid_since >= (last.amount or ZERO)
+    view.collection = timeline(Demand(last.mailed_on, last.amount or ZERO,
+                                      last.acknowledged_on),
+                               view.as_of, paid_in_full, account.rules.closed_days)
+
+
+@dataclass
+class ParcelSummary:
+    """One dashboard row: this year's assessment, what is due now, the next due date."""
+
+    parcel: Parcel
+    relation: str
+    fiscal_year: FiscalYear | None
+    annual: Decimal | None
+    statement: Statement | None
+    next_due_date: date | None
+    next_due_amount: Decimal | None
+    loan: Loan | None = None
+
+    @property
+    def status(self) -> str:
+        return account_status(self.statement)
+
+    @property
+    def due_now(self) -> Decimal:
+        return self.statement.total_due_now if self.statement is not None else ZERO
+
+    @property
+    def payoff(self) -> Decimal:
+        return self.statement.payoff if self.statement is not None else ZERO
+
+
+def _summaries(uow: UnitOfWork, rows: list[tuple[Parcel, str]], as_of: date,
+               fy: FiscalYear | None) -> list[ParcelSummary]:
+    loaded = facts.load_many(uow, [p.id for p, _ in rows], fy) if fy is not None else {}
+    out = []
+    for parcel, rel in rows:
+        f = loaded.get(parcel.id)
+        st = f.evaluate(as_of) if f is not None and f.assessment is not None else None
+        nxt_date = nxt_amount = None
+        if st is not None:
+            upcoming = [i for i in st.installments if i.status == "upcoming"]
+            if upcoming:
+                nxt_date = upcoming[0].due_date
+                nxt_amount = upcoming[0].principal
+        out.append(ParcelSummary(parcel, rel, fy, f.annual if f is not None else None, st,
+                                 nxt_date, nxt_amount))
+    return out
+
+
+def dashboard(uow: UnitOfWork, user: Any, as_of: date | None = None) -> list[ParcelSummary]:
+    """Every parcel the user is linked to (links and loans), summarised: a fixed number of
+    queries whatever the number of parcels."""
+    as_of = as_of or clock.today()
+    rows = access.linked_parcels(uow, user)
+    return _summaries(uow, rows, as_of, fiscal_year_on(uow, as_of))
+
+
+def lender_portfolio(uow: UnitOfWork, user: Any, as_of: date | None = None
+                     ) -> list[ParcelSummary]:
+    """The lender's active loans with each parcel's summary (for the lender's list)."""
+    as_of = as_of or clock.today()
+    loans = access.lender_loans(uow, user)
+    summaries = _summaries(uow, [(p, "lender") for _, p in loans], as_of,
+                           fiscal_year_on(uow, as_of))
+    for s, (loan, _) in zip(summaries, loans):
+        s.loan = loan
+    return summaries
+
+
+def fiscal_years(uow: UnitOfWork) -> list[FiscalYear]:
+    return list(uow.session.scalars(select(FiscalYear).order_by(FiscalYear.starts_on)))
+
+
+def require_assessment(view: AccountView) -> Assessment:
+    if view.assessment is None:
+        raise NotFound("no_assessment")
+    return view.assessment
+
+
+__all__ = ["AccountView", "ParcelSummary", "account_status", "dashboard", "lender_portfolio",
+           "payoff_good_through", "rules_for", "statement_for", "fiscal_years",
+           "authenticate", "confirm_email", "find_by_email", "load_user",
+           "password_fingerprint", "register", "set_language", "set_password"]

@@ -1,0 +1,263 @@
+"""Claiming a parcel with its access code, granting and revoking access, issuing codes.
+
+- The code printed on a parcel's notice opens it: `claim(uow, user, catastro, code)` links
+  the user as its owner (or as the lessee who pays, for a leased public parcel, R-A16).
+- Wrong codes are rate limited: after `MAX_FAILURES` failed claims in `WINDOW` by the same
+  user, or `MAX_PARCEL_FAILURES` on the same parcel by anyone, claims are refused for a while
+  (`ClaimRateLimited`, with `retry_after` seconds). Failed attempts are committed even though
+  the claim raises, so they count.
+- Only the code's hash is stored (scrypt); staff issue and rotate codes (`issue_code`), the
+  plain code is returned once, to print.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import func, select
+
+from portal import clock
+from portal.db import UnitOfWork
+from portal.models import AccessCode, ClaimAttempt, Lease, Parcel, ParcelLink, User
+from portal.services import access, audit
+from portal.services.errors import (
+    ClaimRateLimited,
+    ClaimRefused,
+    Conflict,
+    Forbidden,
+    InvalidInput,
+    NotFound,
+)
+
+MAX_FAILURES = 5
+MAX_PARCEL_FAILURES = 10
+WINDOW = timedelta(minutes=15)
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
+CODE_LENGTH = 12
+_SCRYPT = {"n": 2 ** 14, "r": 8, "p": 1}
+GRANT_ROLES = ("delegate", "lessee")
+
+
+def normalise_catastro(text: str) -> str:
+    return "".join((text or "").split()).upper()
+
+
+def normalise_code(code: str) -> str:
+    """Upper case, without spaces or dashes: "abcd-efgh jk23" -> "ABCDEFGHJK23"."""
+    return "".join(c for c in (code or "").upper() if c.isalnum())
+
+
+def format_code(code: str) -> str:
+    c = normalise_code(code)
+    return "-".join(c[i:i + 4] for i in range(0, len(c), 4))
+
+
+def generate_code() -> str:
+    return format_code("".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH)))
+
+
+def hash_code(code: str, *, salt: bytes | None = None, n: int = _SCRYPT["n"]) -> str:
+    salt = salt or secrets.token_bytes(16)
+    digest = hashlib.scrypt(normalise_code(code).encode(), salt=salt, n=n, r=_SCRYPT["r"],
+                            p=_SCRYPT["p"], dklen=32)
+    return f"scrypt${n}${salt.hex()}${digest.hex()}"
+
+
+def check_code(stored: str, code: str) -> bool:
+    try:
+        _, n, salt, digest = stored.split("$")
+        candidate = hash_code(code, salt=bytes.fromhex(salt), n=int(n))
+    except ValueError:
+        return False
+    return hmac.compare_digest(candidate.split("$")[3], digest)
+
+
+def _claim_role(uow: UnitOfWork, parcel: Parcel) -> str:
+    """The code goes to whoever pays (R-A16): the lessee of a leased public parcel."""
+    if parcel.owner_kind == "private":
+        return "owner"
+    today = clock.today()
+    lease = uow.session.scalar(
+        select(Lease.id).where(Lease.parcel_id == parcel.id, Lease.lessee_pays.is_(True),
+                               Lease.starts_on <= today,
+                               (Lease.ends_on.is_(None)) | (Lease.ends_on >= today)))
+    return "lessee" if lease is not None else "owner"
+
+
+def _retry_after(uow: UnitOfWork, condition: Any, limit: int) -> int | None:
+    since = clock.now() - WINDOW
+    times = uow.session.scalars(
+        select(ClaimAttempt.at).where(condition, ClaimAttempt.succeeded.is_(False),
+                                      ClaimAttempt.at > since)
+        .order_by(ClaimAttempt.at.desc()).limit(limit)).all()
+    if len(times) < limit:
+        return None
+    oldest = min(times)
+    return max(1, int((oldest + WINDOW - clock.now()).total_seconds()) + 1)
+
+
+def _fail(uow: UnitOfWork, user: Any, typed: str, parcel: Parcel | None) -> None:
+    uow.session.add(ClaimAttempt(user_id=user.id, parcel_id=parcel.id if parcel else None,
+                                 catastro=typed[:40], succeeded=False, ip=uow.info.get("ip")))
+    if parcel is not None:
+        for code in uow.session.scalars(select(AccessCode).where(
+                AccessCode.parcel_id == parcel.id, AccessCode.revoked_at.is_(None))):
+            code.failed_attempts += 1
+    uow.commit()  # the attempt counts even though the claim is refused
+
+
+def claim(uow: UnitOfWork, user: Any, catastro: str, code: str) -> Parcel:
+    """Link the user to the parcel whose catastro number and access code they typed.
+
+    Raises `ClaimRateLimited` (too many wrong codes lately) or `ClaimRefused` (unknown
+    catastro or wrong code: the same error for both). Claiming again is harmless.
+    """
+    if user is None or getattr(user, "id", None) is None:
+        raise Forbidden()
+    wait = _retry_after(uow, ClaimAttempt.user_id == user.id, MAX_FAILURES)
+    if wait is not None:
+        raise ClaimRateLimited(retry_after=wait)
+    typed = normalise_catastro(catastro)
+    parcel = uow.session.scalar(select(Parcel).where(Parcel.catastro == typed)) if typed else None
+    if parcel is not None:
+        wait = _retry_after(uow, ClaimAttempt.parcel_id == parcel.id, MAX_PARCEL_FAILURES)
+        if wait is not None:
+            raise ClaimRateLimited(retry_after=wait)
+    codes = [] if parcel is None else list(uow.session.scalars(
+        select(AccessCode).where(AccessCode.parcel_id == parcel.id,
+                                 AccessCode.revoked_at.is_(None))))
+    match = next((c for c in codes if check_code(c.code_hash, code)), None)
+    if parcel is None or match is None:
+        _fail(uow, user, typed or (catastro or ""), parcel)
+        raise ClaimRefused()
+    uow.session.add(ClaimAttempt(user_id=user.id, parcel_id=parcel.id, catastro=typed,
+                                 succeeded=True, ip=uow.info.get("ip")))
+    match.last_used_at = clock.now()
+    live = uow.session.scalar(select(ParcelLink).where(
+        ParcelLink.user_id == user.id, ParcelLink.parcel_id == parcel.id,
+        ParcelLink.revoked_at.is_(None)))
+    if live is None:
+        link = ParcelLink(user_id=user.id, parcel_id=parcel.id, role=_claim_role(uow, parcel),
+                          source="code")
+        uow.session.add(link)
+        uow.session.flush()
+        audit.record(uow, user, "parcel.claimed", link, after=audit.snapshot(link))
+    return parcel
+
+
+def issue_code(uow: UnitOfWork, staff: Any, parcel_id: int) -> str:
+    """Staff: a new access code for the parcel (any earlier one stops working). The plain
+    code is returned once, to print on the notice; only its hash is kept."""
+    access.require_staff(staff)
+    parcel = uow.session.get(Parcel, int(parcel_id))
+    if parcel is None:
+        raise NotFound()
+    now = clock.now()
+    rotated = 0
+    for old in uow.session.scalars(select(AccessCode).where(
+            AccessCode.parcel_id == parcel.id, AccessCode.revoked_at.is_(None))):
+        old.revoked_at = now
+        rotated += 1
+    code = generate_code()
+    row = AccessCode(parcel_id=parcel.id, code_hash=hash_code(code), issued_by_id=staff.id)
+    uow.session.add(row)
+    uow.session.flush()
+    audit.record(uow, staff, "access_code.rotated" if rotated else "access_code.issued", row,
+                 after={"parcel_id": parcel.id, "rotated": rotated})
+    return code
+
+
+def revoke_codes(uow: UnitOfWork, staff: Any, parcel_id: int) -> int:
+    """Staff: withdraw the parcel's codes without issuing a new one."""
+    access.require_staff(staff)
+    n = 0
+    for old in uow.session.scalars(select(AccessCode).where(
+            AccessCode.parcel_id == int(parcel_id), AccessCode.revoked_at.is_(None))):
+        old.revoked_at = clock.now()
+        n += 1
+    audit.record(uow, staff, "access_code.revoked", object_type="parcels",
+                 object_id=parcel_id, after={"revoked": n})
+    return n
+
+
+def grant(uow: UnitOfWork, owner: Any, parcel_id: int, email: str,
+          role: str = "delegate") -> ParcelLink:
+    """An owner (or staff) gives another registered person read access to the parcel, as a
+    `delegate` or as its `lessee`."""
+    if role not in GRANT_ROLES:
+        raise InvalidInput("invalid", field="role")
+    parcel = access.require_manager(uow, owner, parcel_id)
+    grantee = uow.session.scalar(select(User).where(User.email == (email or "").strip().lower()))
+    if grantee is None:
+        raise InvalidInput("grantee_not_found", field="email")
+    if grantee.id == owner.id:
+        raise InvalidInput("cannot_grant_self", field="email")
+    live = uow.session.scalar(select(func.count()).select_from(ParcelLink).where(
+        ParcelLink.user_id == grantee.id, ParcelLink.parcel_id == parcel.id,
+        ParcelLink.revoked_at.is_(None)))
+    if live:
+        raise Conflict("already_linked")
+    link = ParcelLink(user_id=grantee.id, parcel_id=parcel.id, role=role,
+                      source="staff" if access.is_staff(owner) else "grant",
+                      granted_by_id=owner.id)
+    uow.session.add(link)
+    uow.session.flush()
+    audit.record(uow, owner, "access.granted", link, after=audit.snapshot(link))
+    return link
+
+
+def revoke(uow: UnitOfWork, user: Any, parcel_id: int, link_id: int) -> ParcelLink:
+    """End a link: an owner revokes what was granted on the parcel, anyone may leave a parcel
+    (their own link), staff may end any link."""
+    parcel = access.get_parcel(uow, user, parcel_id)
+    link = uow.session.get(ParcelLink, int(link_id))
+    if link is None or link.parcel_id != parcel.id or link.revoked_at is not None:
+        raise NotFound()
+    own = link.user_id == user.id
+    if not own and not access.is_staff(user):
+        if link.source == "code" or not access.can_manage(uow, user, parcel.id):
+            raise Forbidden()
+    before = audit.snapshot(link)
+    link.revoked_at = clock.now()
+    link.revoked_by_id = user.id
+    uow.session.flush()
+    audit.record(uow, user, "access.revoked", link, before=before, after=audit.snapshot(link))
+    return link
+
+
+def links(uow: UnitOfWork, user: Any, parcel_id: int) -> list[tuple[ParcelLink, User]]:
+    """The live links of the parcel with their users: all of them for whoever manages it,
+    only one's own otherwise."""
+    parcel = access.get_parcel(uow, user, parcel_id)
+    stmt = (select(ParcelLink, User).join(User, User.id == ParcelLink.user_id)
+            .where(ParcelLink.parcel_id == parcel.id, ParcelLink.revoked_at.is_(None))
+            .order_by(ParcelLink.created_at, ParcelLink.id))
+    if not access.can_manage(uow, user, parcel.id):
+        stmt = stmt.where(ParcelLink.user_id == user.id)
+    return [(link, u) for link, u in uow.session.execute(stmt)]
+
+
+def staff_link(uow: UnitOfWork, staff: Any, parcel_id: int, user_id: int,
+               role: str = "owner") -> ParcelLink:
+    """Staff link a user to a parcel directly (e.g. after checking papers at the office)."""
+    access.require_staff(staff)
+    if role not in ("owner", "lessee", "delegate"):
+        raise InvalidInput("invalid", field="role")
+    if uow.session.get(Parcel, int(parcel_id)) is None or uow.session.get(User, int(user_id)) \
+            is None:
+        raise NotFound()
+    live = uow.session.scalar(select(ParcelLink).where(
+        ParcelLink.user_id == int(user_id), ParcelLink.parcel_id == int(parcel_id),
+        ParcelLink.revoked_at.is_(None)))
+    if live is not None:
+        raise Conflict("already_linked")
+    link = ParcelLink(user_id=int(user_id), parcel_id=int(parcel_id), role=role,
+                      source="staff", granted_by_id=staff.id)
+    uow.session.add(link)
+    uow.session.flush()
+    audit.record(uow, staff, "access.linked_by_staff", link, after=audit.snapshot(link))
+    return link

@@ -76,4 +76,7 @@ CODES = {
     "already_reversed": "an entry is reversed at most once",
     "no_fiscal_year": "no fiscal year covers that date",
     "calc": "the calculation core refused the inputs (params: field, message)",
+    "nothing_delinquent": "a demand needs delinquent principal (R-A12)",
+    "already_mailed": "the demand's mailing is already recorded",
+    "database_not_empty": "the demo loads only into an empty database",
 }

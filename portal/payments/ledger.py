@@ -172,15 +172,7 @@ def reverse_payment(uow: UnitOfWork, payment: PaymentRow, why: str,
                       rule="R-A10", description=why, payment_id=payment.id,
                       reverses_id=entry.id)
     uow.session.add(rev)
-    discount = uow.session.scalar(select(LedgerEntry).where(
-        LedgerEntry.payment_id == payment.id, LedgerEntry.kind == "discount"))
-    if discount is not None and not uow.session.scalar(
-            select(LedgerEntry.id).where(LedgerEntry.reverses_id == discount.id)):
-        uow.session.add(LedgerEntry(
-            parcel_id=discount.parcel_id, fiscal_year_id=discount.fiscal_year_id,
-            kind="reversal", direction="debit", amount=discount.amount,
-            legal_date=rev.legal_date, author_id=author_id, rule="R-A11",
-            description=why, payment_id=payment.id, reverses_id=discount.id))
+    # The informational `discount` entry stays: the core decides whether a discount stands.
     uow.session.flush()
     sync_allocations(uow, entry.parcel_id, entry.fiscal_year_id, reason="failed")
     return rev

@@ -1,0 +1,157 @@
+"""Concurrency on PostgreSQL (issue 4): two simultaneous deliveries of the same event, and two
+simultaneous checkouts of the same choice, make one charge and one posting.
+
+Row locks (SELECT ... FOR UPDATE on the checkout and the account's parcel) and unique
+constraints (event id, open checkout key, idempotency key) do it; these tests make the requests
+overlap for real (threads released together, the provider answering slowly)."""
+
+from __future__ import annotations
+
+import threading
+from datetime import date
+from decimal import Decimal as D
+
+import pytest
+from sqlalchemy import func, select
+
+from portal import clock
+from portal.db import Database, upgrade
+from portal.models import LedgerEntry, Payment, PaymentAllocation
+from portal.models.payments_ext import Checkout, ProviderEvent
+from portal.payments import ledger
+from portal.payments.options import Choice
+from portal.payments.webhooks import handle_webhook
+
+from . import pg, stripe_server
+from .conftest import WEBHOOK_SECRET
+from .factory import seed
+from .helpers import checkout, session_of
+
+pytestmark = pytest.mark.postgres
+
+
+@pytest.fixture
+def pg_world():
+    with pg.throwaway_database() as url:
+        upgrade(url, "head")
+        database = Database(url)
+        try:
+            with clock.fixed(date(2026, 9, 5)):
+                yield seed(database, ("1200.00", "600.00"))
+        finally:
+            database.dispose()
+
+
+def together(n, fn):
+    """Run fn(i) in n threads released at the same instant; return results or exceptions."""
+    barrier = threading.Barrier(n)
+    results: list = [None] * n
+
+    def run(i):
+        barrier.wait()
+        try:
+            results[i] = fn(i)
+        except Exception as exc:  # noqa: BLE001 - reported to the test
+            results[i] = exc
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    return results
+
+
+def count(world, model, *where):
+    with world.uow() as uow:
+        return uow.session.scalar(select(func.count()).select_from(model).where(*where))
+
+
+def test_postgres_is_used(pg_world):
+    assert pg_world.database.engine.dialect.name == "postgresql"
+
+
+def test_same_event_delivered_twice_at_once_posts_once(pg_world, fake_stripe, stripe_gateway):
+    world = pg_world
+    with clock.fixed(date(2026, 9, 5)):
+        started, priced = checkout(world, stripe_gateway, [Choice(world.key(0), "due_now")])
+        sid = session_of(world, started.checkout_id)
+        fake_stripe.complete(sid, "card")
+        payload, header = stripe_server.signed(
+            fake_stripe.event("checkout.session.completed", sid), WEBHOOK_SECRET)
+        fake_stripe.delay = 0.3  # both deliveries are inside fulfil at the same time
+        results = together(2, lambda i: handle_webhook(world.database, stripe_gateway,
+                                                       payload.encode(), header))
+    assert sorted(results) == [(200, "duplicate"), (200, "posted")]
+    assert count(world, ProviderEvent) == 1
+    assert count(world, LedgerEntry, LedgerEntry.kind == "payment") == 1
+    with world.uow() as uow:
+        total = uow.session.scalar(select(func.sum(PaymentAllocation.amount)))
+        assert ledger.check_allocations(uow, world.parcel_ids[0], world.fiscal_year_id) == []
+    assert total == priced.total
+
+
+def test_different_events_of_one_session_at_once_post_once(pg_world, fake_stripe,
+                                                           stripe_gateway):
+    world = pg_world
+    with clock.fixed(date(2026, 9, 5)):
+        started, _ = checkout(world, stripe_gateway, [Choice(world.key(1), "due_now")])
+        sid = session_of(world, started.checkout_id)
+        fake_stripe.complete(sid, "us_bank_account")
+        fake_stripe.settle(sid)
+        events = [stripe_server.signed(fake_stripe.event(kind, sid), WEBHOOK_SECRET)
+                  for kind in ("checkout.session.completed",
+                               "checkout.session.async_payment_succeeded")]
+        fake_stripe.delay = 0.3
+        results = together(2, lambda i: handle_webhook(world.database, stripe_gateway,
+                                                       events[i][0].encode(), events[i][1]))
+    assert sorted(r[1] for r in results) == ["noop", "posted"]
+    assert count(world, ProviderEvent) == 2
+    assert count(world, LedgerEntry, LedgerEntry.kind == "payment") == 1
+    with world.uow() as uow:
+        assert uow.session.get(Checkout, started.checkout_id).status == "succeeded"
+
+
+def test_two_simultaneous_checkouts_make_one_session(pg_world, fake_stripe, stripe_gateway):
+    world = pg_world
+    fake_stripe.delay = 0.3
+    with clock.fixed(date(2026, 9, 5)):
+        results = together(2, lambda i: checkout(
+            world, stripe_gateway, [Choice(world.key(0), "installments", through=4)])[0])
+    assert not [r for r in results if isinstance(r, Exception)], results
+    assert results[0].checkout_id == results[1].checkout_id
+    assert results[0].url == results[1].url
+    assert len(fake_stripe.sessions) == 1
+    assert count(world, Checkout) == 1 and count(world, Payment) == 1
+    keys = {r.idempotency_key for r in fake_stripe.session_creates}
+    assert len(keys) == 1
+
+
+def test_two_payments_of_one_account_at_once_apply_in_order(pg_world, fake_stripe,
+                                                            stripe_gateway):
+    """Two different checkouts for one parcel settle at the same instant: the account lock
+    makes them apply one after the other, and the stored lines are the core's."""
+    world = pg_world
+    with clock.fixed(date(2026, 9, 5)):
+        a, _ = checkout(world, stripe_gateway, [Choice(world.key(0), "due_now")])
+        b, _ = checkout(world, stripe_gateway, [Choice(world.key(0), "amount",
+                                                       amount=D("100.00"))])
+        signed = []
+        for s in (a, b):
+            sid = session_of(world, s.checkout_id)
+            fake_stripe.complete(sid, "card")
+            signed.append(stripe_server.signed(
+                fake_stripe.event("checkout.session.completed", sid), WEBHOOK_SECRET))
+        fake_stripe.delay = 0.2
+        results = together(2, lambda i: handle_webhook(world.database, stripe_gateway,
+                                                       signed[i][0].encode(), signed[i][1]))
+    assert [r[1] for r in results] == ["posted", "posted"]
+    with world.uow() as uow:
+        assert ledger.check_allocations(uow, world.parcel_ids[0], world.fiscal_year_id) == []
+        total = uow.session.scalar(select(func.sum(PaymentAllocation.amount)))
+    assert total == sum(c.amount for c in _checkouts(world))
+
+
+def _checkouts(world):
+    with world.uow() as uow:
+        return uow.session.scalars(select(Checkout)).all()

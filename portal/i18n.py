@@ -27,7 +27,7 @@ from flask_babel import (
 )
 from flask_babel import get_locale as babel_locale
 
-from portal.core.explain import Rate, Step, Trace
+from portal.core.explain import Rate, Step, Trace, translator
 from portal.core.rules import RULES
 
 LANGUAGES = ("es", "en")
@@ -101,7 +101,7 @@ def number(value: Any) -> str:
 
 def percent(value: Decimal | Rate) -> str:
     v = value.value if isinstance(value, Rate) else value
-    return format_percent(v, "#,##0.##%")
+    return format_percent(v, "#,##0.####%")
 
 
 def today() -> date:
@@ -120,12 +120,17 @@ def days_left(value: date, on: date | None = None) -> str:
     return ngettext("%(num)d day ago", "%(num)d days ago", -n)
 
 
-def fmt_value(value: Any) -> str:
-    """Babel formatting of one number of an explanation step."""
+#: Parameters of the core's explanation steps that are Decimal but not money.
+NOT_MONEY = frozenset({"units", "total_units", "benefit_units", "share", "count", "n",
+                       "number", "assessable", "exempt", "nfixed"})
+
+
+def fmt_value(value: Any, name: str = "") -> str:
+    """Babel formatting of one number of an explanation step (`name`: its placeholder)."""
     if isinstance(value, bool):
         return str(value)
     if isinstance(value, Decimal):
-        return money(value)
+        return format_decimal(value) if name in NOT_MONEY else money(value)
     if isinstance(value, Rate):
         return percent(value)
     if isinstance(value, date):
@@ -138,13 +143,15 @@ def fmt_value(value: Any) -> str:
 def render_step(step: Step) -> dict[str, str]:
     """One explanation step for a page: rule id, statute clause, title and text."""
     rule = RULES.get(step.rule)
-    lang = current_language()
-    from portal.core.explain import translator
+    tr = translator(current_language())
+    # As Step.render, with Babel formatting that knows money from units by placeholder name.
+    values = {k: tr.gettext(v) if isinstance(v, str) else fmt_value(v, k)
+              for k, v in step.params.items()}
     return {
         "rule": step.rule,
         "source": rule.source if rule else "",
-        "title": translator(lang).gettext(rule.title) if rule else "",
-        "text": step.render(lang, fmt_value),
+        "title": tr.gettext(rule.title) if rule else "",
+        "text": tr.gettext(step.message).format(**values),
     }
 
 

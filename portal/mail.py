@@ -1,9 +1,10 @@
 """Emails: by SMTP when `MAIL_SERVER` is set, otherwise written as .eml files to the outbox
 folder (`OUTBOX_DIR`, default `instance/outbox/`). Each email is rendered in its reader's
-language from `templates/email/NAME.txt` (subject on the first line, as `Subject: ...`)."""
+language from `templates/email/TEMPLATE.txt` (subject on the first line, as `Subject: ...`)."""
 
 from __future__ import annotations
 
+import os
 import smtplib
 import ssl
 from email.message import EmailMessage
@@ -18,11 +19,11 @@ from portal import clock
 from portal.i18n import LANGUAGES, LOCALES
 
 
-def render(name: str, lang: str, **context: Any) -> tuple[str, str]:
-    """(subject, body) of `templates/email/{name}.txt` in `lang`."""
+def render(template: str, lang: str, **context: Any) -> tuple[str, str]:
+    """(subject, body) of `templates/email/{template}.txt` in `lang`."""
     lang = lang if lang in LANGUAGES else "es"
     with force_locale(LOCALES[lang]):
-        text = render_template(f"email/{name}.txt", lang=lang, **context)
+        text = render_template(f"email/{template}.txt", lang=lang, **context)
     first, _, body = text.lstrip().partition("\n")
     subject = first.removeprefix("Subject:").strip()
     return subject, body.strip() + "\n"
@@ -35,14 +36,14 @@ def build(to: str, subject: str, body: str, lang: str) -> EmailMessage:
     msg["Subject"] = subject
     msg["Date"] = formatdate(clock.now().timestamp(), localtime=False)
     msg["Message-ID"] = make_msgid(domain="portal.local")
-    msg["Content-Language"] = "es-PR" if lang == "es" else "en-US"
     msg.set_content(body)
+    msg["Content-Language"] = "es-PR" if lang == "es" else "en-US"  # after set_content
     return msg
 
 
-def send(to: str, name: str, lang: str, **context: Any) -> EmailMessage:
-    """Render the email `name` in `lang` and deliver it (SMTP or the outbox)."""
-    subject, body = render(name, lang, **context)
+def send(to: str, template: str, lang: str, **context: Any) -> EmailMessage:
+    """Render the email `template` in `lang` and deliver it (SMTP or the outbox)."""
+    subject, body = render(template, lang, **context)
     msg = build(to, subject, body, lang)
     cfg = current_app.config
     if cfg.get("MAIL_SERVER"):
@@ -68,13 +69,19 @@ def _smtp(msg: EmailMessage, cfg: Any) -> None:
 
 
 def write_outbox(msg: EmailMessage, folder: Path) -> Path:
+    """Write `msg` as `NNNNNN-<when>-<to>.eml`: the number orders the outbox by arrival."""
     folder.mkdir(parents=True, exist_ok=True)
-    stamp = clock.now().strftime("%Y%m%dT%H%M%S%f")
+    stamp = clock.now().strftime("%Y%m%dT%H%M%S")
     safe_to = "".join(c if c.isalnum() else "_" for c in str(msg["To"]))[:60]
-    path = folder / f"{stamp}-{safe_to}.eml"
-    n = 1
-    while path.exists():
-        path = folder / f"{stamp}-{safe_to}-{n}.eml"
+    n = len(list(folder.glob("*.eml")))
+    data = bytes(msg)
+    while True:
         n += 1
-    path.write_bytes(bytes(msg))
-    return path
+        path = folder / f"{n:06d}-{stamp}-{safe_to}.eml"
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            continue
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        return path

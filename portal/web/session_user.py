@@ -1,11 +1,14 @@
-"""The signed-in user as Flask-Login sees it (loaded through the accounts service)."""
+"""The signed-in user as Flask-Login sees it (loaded through the users service)."""
 
 from __future__ import annotations
 
+from portal.services import users
+from portal.web.data import uow
+
 
 def load(user_id: str):  # noqa: ANN201
-    try:
-        from portal.services import accounts
-    except ImportError:  # the data layer has not landed yet
+    with uow() as w:
+        user = users.load_user(w, user_id)
+    if user is None or not user.is_active:
         return None
-    return accounts.load_user(user_id)
+    return user

@@ -75,3 +75,56 @@ def csrf_token(html: str) -> str:
 def outbox(app: Flask) -> list[Path]:
     folder = Path(app.config["OUTBOX_DIR"])
     return sorted(folder.glob("*.eml")) if folder.exists() else []
+
+
+# --- The demo District (portal.services.demo), loaded once per session ---------------------
+
+PASSWORD = "Distrito2026!"
+ROLES = {"owner": "owner@demo.pr", "lessee": "lessee@demo.pr", "lender": "lender@demo.pr",
+         "staff": "staff@demo.pr", "other": "user00001@demo.pr"}
+
+
+@pytest.fixture(scope="session")
+def demo_db(tmp_path_factory: pytest.TempPathFactory, schema_db: Path):
+    """A migrated SQLite file with the demo District, and the demo's result (codes)."""
+    from portal.db import Database
+    from portal.services import demo
+    path = tmp_path_factory.mktemp("demo") / "demo.db"
+    shutil.copyfile(schema_db, path)
+    database = Database(f"sqlite:///{path}")
+    with clock.fixed(TODAY):
+        result = demo.load(database, users_n=len(demo.SIGN_INS) + 2)
+    database.dispose()
+    return path, result
+
+
+@pytest.fixture
+def demo_app(tmp_path: Path, demo_db, fixed_today: date) -> Iterator[Flask]:
+    application = make_app(tmp_path, demo_db[0])
+    application.config["DEMO"] = demo_db[1]
+    yield application
+    reset_databases()
+
+
+def login(app: Flask, role_or_email: str, password: str = PASSWORD) -> FlaskClient:
+    """A test client signed in as a demo role (owner, lessee, lender, staff, other)."""
+    client = app.test_client()
+    email = ROLES.get(role_or_email, role_or_email)
+    page = client.get("/cuenta/entrar").get_data(as_text=True)
+    r = client.post("/cuenta/entrar", data={"csrf_token": csrf_token(page), "email": email,
+                                            "password": password})
+    assert r.status_code == 303, f"could not sign in as {email}"
+    return client
+
+
+def parcel_ids(app: Flask) -> dict[str, list[int]]:
+    """{role: the parcel ids on that role's dashboard} (read through the services)."""
+    from portal.db import UnitOfWork
+    from portal.services import access, users
+    from portal.web.data import database
+    out: dict[str, list[int]] = {}
+    with app.app_context(), UnitOfWork(database()) as w:
+        for role, email in ROLES.items():
+            user = users.find_by_email(w, email)
+            out[role] = [p.id for p, _rel in access.linked_parcels(w, user)]
+    return out

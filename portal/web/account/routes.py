@@ -6,7 +6,6 @@ policy in the services decides; nothing here fetches by id alone).
 
 from __future__ import annotations
 
-from datetime import date, timedelta
 from urllib.parse import urlsplit
 
 from flask import (
@@ -22,19 +21,26 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from flask_login import current_user, login_required
 
-from portal import clock
+from portal import clock, mail
+from portal.core.explain import N_
 from portal.i18n import LANGUAGES, current_language
+from portal.services import access, parcels, users
+from portal.services.errors import (
+    ClaimRateLimited,
+    ClaimRefused,
+    Forbidden,
+    NotFound,
+    ServiceError,
+)
+from portal.web.account import views
 from portal.web.account.forms import ClaimForm, GrantForm
-from portal.web.data import uow
+from portal.web.data import external_url, uow
 from portal.web.extensions import limiter
 
 bp = Blueprint("account", __name__)
-
-PAYOFF_DEFAULT_DAYS = 10
-PAYOFF_MAX_DAYS = 90
-
 
 def safe_next(target: str | None, default: str) -> str:
     """Only a path on this site (no scheme, no host, no '//' or backslash tricks)."""
@@ -59,63 +65,41 @@ def language():  # noqa: ANN201
     if lang in LANGUAGES:
         session["lang"] = lang
         if current_user.is_authenticated:
-            from portal.services import accounts
             with uow() as w:
-                accounts.set_language(w, current_user.id, lang)
+                users.set_language(w, current_user.id, lang)
+            current_user.language = lang
     return redirect(safe_next(request.form.get("next"), url_for("account.home")), 303)
 
 
 @bp.get("/mis-propiedades")
 @login_required
 def dashboard():  # noqa: ANN201
-    from portal.web.account import views
     today = clock.today()
     rows = views.dashboard_rows(current_user, today)
     return render_template("account/dashboard.html", rows=rows, today=today)
 
 
-def _through(today: date) -> tuple[date, str | None, str | None]:
-    """The payoff date asked for (?through=YYYY-MM-DD), or the default; with an error text."""
-    raw = request.args.get("through")
-    default = today + timedelta(days=PAYOFF_DEFAULT_DAYS)
-    if not raw:
-        return default, None, None
-    try:
-        asked = date.fromisoformat(raw)
-    except ValueError:
-        return default, raw[:10], _("Write the date as YYYY-MM-DD, for example %(example)s.",
-                                    example=default.isoformat())
-    if asked < today or asked > today + timedelta(days=PAYOFF_MAX_DAYS):
-        return default, raw[:10], _("Choose a date from today to %(days)d days from now.",
-                                    days=PAYOFF_MAX_DAYS)
-    return asked, None, None
-
-
 @bp.get("/propiedad/<int:parcel_id>")
 @login_required
 def parcel(parcel_id: int):  # noqa: ANN201
-    from portal.web.account import views
-    today = clock.today()
-    through, requested, error = _through(today)
-    v = views.parcel_view(current_user, parcel_id, today, through)
+    v = views.parcel_view(current_user, parcel_id, clock.today())
     if v is None:
         abort(404)
-    v.payoff.requested, v.payoff.error = requested, error
-    v.payoff.latest = today + timedelta(days=PAYOFF_MAX_DAYS)
+    return _parcel_page(v, GrantForm())
+
+
+def _parcel_page(v, grant_form: GrantForm, status: int = 200):  # noqa: ANN001, ANN202
     back_url, back_label = views.back_link(current_user)
-    return render_template("account/parcel.html", v=v, grant_form=GrantForm(),
-                           pdf_url=url_for("account.statement_pdf", parcel_id=parcel_id,
-                                           through=through.isoformat()),
-                           back_url=back_url, back_label=back_label)
+    return render_template("account/parcel.html", v=v, grant_form=grant_form,
+                           pdf_url=url_for("account.statement_pdf", parcel_id=v.parcel.id),
+                           back_url=back_url, back_label=back_label), status
 
 
 @bp.get("/propiedad/<int:parcel_id>/estado-de-cuenta.pdf")
 @login_required
 def statement_pdf(parcel_id: int):  # noqa: ANN201
-    from portal.web.account import views
     today = clock.today()
-    through, _requested, _error = _through(today)
-    v = views.parcel_view(current_user, parcel_id, today, through)
+    v = views.parcel_view(current_user, parcel_id, today)
     if v is None:
         abort(404)
     data = views.statement_pdf(v, current_language())
@@ -133,67 +117,71 @@ def statement_pdf(parcel_id: int):  # noqa: ANN201
 @limiter.limit(lambda: current_app.config["RATELIMIT_CLAIM"], methods=["POST"],
                key_func=lambda: f"claim:{current_user.get_id()}")
 def claim():  # noqa: ANN201
-    from portal.services import parcels
     form = ClaimForm()
     if form.validate_on_submit():
         try:
             with uow() as w:
                 w.info["ip"] = request.remote_addr
-                parcel_id = parcels.claim(w, current_user.id, form.catastro.data,
-                                          form.code.data)
-        except parcels.ClaimError as exc:
-            form.code.errors.append(_claim_message(exc))
+                parcel = parcels.claim(w, current_user, form.catastro.data, form.code.data)
+        except ClaimRateLimited as exc:
+            minutes = max(1, (int(exc.params.get("retry_after", 3600)) + 59) // 60)
+            form.code.errors.append(ngettext(
+                "Too many wrong codes. Try again in %(num)d minute, or call the Authority.",
+                "Too many wrong codes. Try again in %(num)d minutes, or call the Authority.",
+                minutes))
+        except ClaimRefused:
+            form.code.errors.append(_("The catastro number and the access code do not match. "
+                                      "Check both on your notice and try again."))
         else:
             flash(_("The parcel was added to your account."), "success")
-            return redirect(url_for("account.parcel", parcel_id=parcel_id), 303)
+            return redirect(url_for("account.parcel", parcel_id=parcel.id), 303)
     return render_template("account/claim.html", form=form)
 
 
-def _claim_message(exc: Exception) -> str:
-    if getattr(exc, "reason", "") == "too_many":
-        return _("Too many wrong codes for this parcel. Wait an hour or call the Authority.")
-    if getattr(exc, "reason", "") == "already":
-        return _("This parcel is already in your account.")
-    return _("The catastro number and the access code do not match. Check both on your "
-             "notice and try again.")
+GRANT_ERRORS = {
+    "grantee_not_found": N_("No account uses that email: ask the person to create an account "
+                            "first, then try again."),
+    "cannot_grant_self": N_("That is your own email: write the other person's email."),
+    "already_linked": N_("That person can already see this parcel."),
+}
 
 
 @bp.post("/propiedad/<int:parcel_id>/acceso")
 @login_required
 def grant(parcel_id: int):  # noqa: ANN201
-    from portal.services import parcels
-    from portal.web.account import views
     form = GrantForm()
-    if not form.validate_on_submit():
-        today = clock.today()
-        v = views.parcel_view(current_user, parcel_id, today,
-                              today + timedelta(days=PAYOFF_DEFAULT_DAYS))
-        if v is None or not v.can_grant:
+    if form.validate_on_submit():
+        try:
+            with uow() as w:
+                link = parcels.grant(w, current_user, parcel_id, form.email.data)
+                parcel = access.get_parcel(w, current_user, parcel_id)
+                grantee = users.load_user(w, link.user_id)
+        except (NotFound, Forbidden):
             abort(404)
-        v.payoff.requested, v.payoff.error = None, None
-        v.payoff.latest = today + timedelta(days=PAYOFF_MAX_DAYS)
-        back_url, back_label = views.back_link(current_user)
-        return render_template("account/parcel.html", v=v, grant_form=form,
-                               pdf_url=url_for("account.statement_pdf", parcel_id=parcel_id),
-                               back_url=back_url, back_label=back_label), 400
-    try:
-        with uow() as w:
-            parcels.grant(w, current_user.id, parcel_id, form.email.data)
-    except parcels.NotFound:
+        except ServiceError as exc:
+            text = GRANT_ERRORS.get(exc.code, GRANT_ERRORS["grantee_not_found"])
+            form.email.errors.append(_(text))
+        else:
+            mail.send(grantee.email, "granted", grantee.language, catastro=parcel.catastro,
+                      owner=current_user.name or current_user.email,
+                      link=external_url("account.parcel", parcel_id=parcel.id))
+            flash(_("%(email)s can now see this parcel.", email=grantee.email), "success")
+            return redirect(url_for("account.parcel", parcel_id=parcel_id) + "#access", 303)
+    v = views.parcel_view(current_user, parcel_id, clock.today())
+    if v is None or not v.can_grant:
         abort(404)
-    flash(_("%(email)s can now see this parcel once signed in with that email.",
-            email=form.email.data), "success")
-    return redirect(url_for("account.parcel", parcel_id=parcel_id) + "#access", 303)
+    return _parcel_page(v, form, 400)
 
 
 @bp.post("/propiedad/<int:parcel_id>/acceso/<int:link_id>/quitar")
 @login_required
 def revoke(parcel_id: int, link_id: int):  # noqa: ANN201
-    from portal.services import parcels
     try:
         with uow() as w:
-            parcels.revoke(w, current_user.id, parcel_id, link_id)
-    except parcels.NotFound:
+            if not access.can_manage(w, current_user, parcel_id):
+                raise NotFound()
+            parcels.revoke(w, current_user, parcel_id, link_id)
+    except (NotFound, Forbidden):
         abort(404)
     flash(_("Access removed."), "success")
     return redirect(url_for("account.parcel", parcel_id=parcel_id) + "#access", 303)

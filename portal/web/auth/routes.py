@@ -8,37 +8,34 @@ from flask_login import current_user, login_required, login_user, logout_user
 
 from portal import mail
 from portal.i18n import current_language
+from portal.services import users
+from portal.services.errors import Conflict, NotFound
 from portal.web.account.routes import safe_next
 from portal.web.auth import tokens
 from portal.web.auth.forms import ForgotForm, ResendForm, ResetForm, SignInForm, SignUpForm
-from portal.web.data import uow
+from portal.web.data import external_url, uow
 from portal.web.extensions import limiter
 
 bp = Blueprint("auth", __name__, url_prefix="/cuenta")
 
 
-def _external(endpoint: str, **values) -> str:  # noqa: ANN003
-    base = current_app.config.get("PORTAL_BASE_URL")
-    if base:
-        return base.rstrip("/") + url_for(endpoint, **values)
-    return url_for(endpoint, _external=True, **values)
-
-
 def _send_confirmation(user) -> None:  # noqa: ANN001
     token = tokens.make_confirm(user.id, user.email)
     mail.send(user.email, "confirm", user.language or current_language(), name=user.name,
-              link=_external("auth.confirm", token=token))
+              link=external_url("auth.confirm", token=token))
 
 
 @bp.route("/registro", methods=["GET", "POST"])
 @limiter.limit(lambda: current_app.config["RATELIMIT_SIGNIN"], methods=["POST"])
 def sign_up():  # noqa: ANN201
-    from portal.services import accounts
     form = SignUpForm()
     if form.validate_on_submit():
-        with uow() as w:
-            user = accounts.register(w, email=form.email.data, password=form.password.data,
-                                     name=form.name.data, language=current_language())
+        try:
+            with uow() as w:
+                user = users.register(w, email=form.email.data, password=form.password.data,
+                                      name=form.name.data, language=current_language())
+        except Conflict:
+            user = None  # already registered: the same answer (no account enumeration)
         if user is not None:
             _send_confirmation(user)
         # The same answer whether or not the email was already registered (no enumeration).
@@ -54,11 +51,10 @@ def check_email():  # noqa: ANN201
 @bp.post("/reenviar")
 @limiter.limit(lambda: current_app.config["RATELIMIT_SIGNIN"])
 def resend():  # noqa: ANN201
-    from portal.services import accounts
     form = ResendForm()
     if form.validate_on_submit():
         with uow() as w:
-            user = accounts.find_by_email(w, form.email.data)
+            user = users.find_by_email(w, form.email.data)
         if user is not None and not user.email_confirmed:
             _send_confirmation(user)
         return redirect(url_for("auth.check_email", sent=1), 303)
@@ -67,14 +63,20 @@ def resend():  # noqa: ANN201
 
 @bp.get("/confirmar/<token>")
 def confirm(token: str):  # noqa: ANN201
-    from portal.services import accounts
     data = tokens.read_confirm(token)
     if data is None:
         flash(_("That confirmation link is not valid or has expired. Ask for a new one below."),
               "error")
         return redirect(url_for("auth.check_email"))
-    with uow() as w:
-        user = accounts.confirm_email(w, data["u"], data["e"])
+    try:
+        with uow() as w:
+            user = users.load_user(w, data["u"])
+            if user is not None and user.email == data["e"]:
+                users.confirm_email(w, user.id)
+            else:
+                user = None
+    except NotFound:
+        user = None
     if user is None:
         flash(_("That confirmation link is not valid or has expired. Ask for a new one below."),
               "error")
@@ -86,13 +88,12 @@ def confirm(token: str):  # noqa: ANN201
 @bp.route("/entrar", methods=["GET", "POST"])
 @limiter.limit(lambda: current_app.config["RATELIMIT_SIGNIN"], methods=["POST"])
 def sign_in():  # noqa: ANN201
-    from portal.services import accounts
     if current_user.is_authenticated:
         return redirect(url_for("account.dashboard"))
     form = SignInForm()
     if form.validate_on_submit():
         with uow() as w:
-            user = accounts.authenticate(w, form.email.data, form.password.data)
+            user = users.authenticate(w, form.email.data, form.password.data)
         if user is None:
             form.password.errors.append(_("The email or the password is not correct."))
         elif not user.email_confirmed:
@@ -120,15 +121,14 @@ def sign_out():  # noqa: ANN201
 @bp.route("/olvide", methods=["GET", "POST"])
 @limiter.limit(lambda: current_app.config["RATELIMIT_SIGNIN"], methods=["POST"])
 def forgot():  # noqa: ANN201
-    from portal.services import accounts
     form = ForgotForm()
     if form.validate_on_submit():
         with uow() as w:
-            user = accounts.find_by_email(w, form.email.data)
+            user = users.find_by_email(w, form.email.data)
         if user is not None:
-            token = tokens.make_reset(user.id, user.password_hash)
+            token = tokens.make_reset(user.id, users.password_fingerprint(user))
             mail.send(user.email, "reset", user.language or current_language(), name=user.name,
-                      link=_external("auth.reset", token=token))
+                      link=external_url("auth.reset", token=token))
         flash(_("If that email has an account, we sent it a link to choose a new password."),
               "info")
         return redirect(url_for("auth.sign_in"), 303)
@@ -137,13 +137,12 @@ def forgot():  # noqa: ANN201
 
 @bp.route("/nueva-contrasena/<token>", methods=["GET", "POST"])
 def reset(token: str):  # noqa: ANN201
-    from portal.services import accounts
     data = tokens.read_reset(token)
     user = None
     if data is not None:
         with uow() as w:
-            user = accounts.load_user(w, data["u"])
-        if user is None or tokens.fingerprint(user.password_hash) != data.get("f"):
+            user = users.load_user(w, data["u"])
+        if user is None or users.password_fingerprint(user) != data.get("f"):
             user = None
     if user is None:
         flash(_("That link is not valid or has expired. Ask for a new one."), "error")
@@ -151,7 +150,7 @@ def reset(token: str):  # noqa: ANN201
     form = ResetForm()
     if form.validate_on_submit():
         with uow() as w:
-            accounts.set_password(w, user.id, form.password.data)
+            users.set_password(w, user.id, form.password.data)
         flash(_("Your password was changed. Sign in with the new one."), "success")
         return redirect(url_for("auth.sign_in"), 303)
     return render_template("auth/reset.html", form=form, token=token)

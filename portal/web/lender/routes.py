@@ -6,6 +6,7 @@ from flask import Blueprint, abort, render_template, request
 from flask_login import current_user, login_required
 
 from portal import clock
+from portal.web.account import views
 
 bp = Blueprint("lender", __name__, url_prefix="/prestamista")
 
@@ -15,7 +16,6 @@ PAGE_SIZE = 50
 @bp.get("/prestamos")
 @login_required
 def loans():  # noqa: ANN201
-    from portal.web.account import views
     if not current_user.is_lender:
         abort(404)
     page = max(1, request.args.get("page", 1, type=int) or 1)

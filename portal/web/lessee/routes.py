@@ -6,6 +6,7 @@ from flask import Blueprint, render_template
 from flask_login import current_user, login_required
 
 from portal import clock
+from portal.web.account import views
 
 bp = Blueprint("lessee", __name__, url_prefix="/arrendamientos")
 
@@ -13,7 +14,6 @@ bp = Blueprint("lessee", __name__, url_prefix="/arrendamientos")
 @bp.get("/")
 @login_required
 def leases():  # noqa: ANN201
-    from portal.web.account import views
     today = clock.today()
     rows = [r for r in views.dashboard_rows(current_user, today) if r.relation == "lessee"]
     return render_template("lessee/leases.html", rows=rows, today=today)

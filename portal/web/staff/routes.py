@@ -7,6 +7,7 @@ from functools import wraps
 from flask import Blueprint, abort, render_template, request
 from flask_login import current_user, login_required
 
+from portal.web.account import views
 from portal.web.staff.forms import LookupForm
 
 bp = Blueprint("staff", __name__, url_prefix="/personal")
@@ -26,7 +27,6 @@ def staff_required(view):  # noqa: ANN001, ANN201
 @bp.get("/buscar")
 @staff_required
 def lookup():  # noqa: ANN201
-    from portal.web.account import views
     form = LookupForm(request.args)
     parcels = people = None
     if "q" in request.args and form.validate():
@@ -37,7 +37,6 @@ def lookup():  # noqa: ANN201
 @bp.get("/persona/<int:user_id>")
 @staff_required
 def person(user_id: int):  # noqa: ANN201
-    from portal.web.account import views
     p = views.staff_person(current_user, user_id)
     if p is None:
         abort(404)

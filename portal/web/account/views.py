@@ -1,0 +1,270 @@
+"""What the pages and the PDF show, read from the services (through the access policy).
+
+Each function opens one unit of work, calls a service and turns its result into plain
+values for a template: labels in the reader's language and the "why this amount?" steps
+picked from the core's traces. No amount is computed here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+from types import SimpleNamespace
+from typing import Any
+
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+
+from portal import clock, pdf
+from portal.core.explain import N_, Trace
+from portal.core.installments import explain_schedule
+from portal.i18n import current_language, date_long, days_left, money, render_trace
+from portal.services import access, accounts, parcels, users
+from portal.services.errors import NotFound
+from portal.web.data import uow
+from portal.web.present import line_kind_label, relation_label, statement_amounts, steps_text
+
+COST_KINDS = {
+    "certified_mail": _l("Certified mail (demand for payment)"),
+    "court_costs": _l("Court costs"),
+    "attorney_fees": _l("Attorney's fees"),
+    "other": _l("Other collection cost"),
+}
+
+
+def cost_label(kind: str | None) -> str:
+    return str(COST_KINDS.get(kind or "other", COST_KINDS["other"]))
+
+
+@dataclass
+class Row:
+    """A dashboard / list row."""
+
+    id: int
+    catastro: str
+    address: str
+    municipality: str
+    relation: str
+    relation_label: str
+    status: str
+    annual: Decimal | None
+    due_now: Decimal
+    next_due: date | None
+    loan_number: str = ""
+
+
+def _row(s: accounts.ParcelSummary) -> Row:
+    p = s.parcel
+    return Row(p.id, p.catastro, p.address, p.municipality, s.relation,
+               relation_label(s.relation), s.status, s.annual, s.due_now, s.next_due_date,
+               s.loan.loan_number if s.loan is not None else "")
+
+
+def dashboard_rows(user: Any, today: date) -> list[Row]:
+    with uow() as w:
+        return [_row(s) for s in accounts.dashboard(w, user, today)]
+
+
+def lender_rows(user: Any, today: date, page: int, size: int) -> tuple[list[Row], int]:
+    with uow() as w:
+        summaries = accounts.lender_portfolio(w, user, today)
+    start = (page - 1) * size
+    return [_row(s) for s in summaries[start:start + size]], len(summaries)
+
+
+def back_link(user: Any) -> tuple[str, str]:
+    from flask import url_for
+    if getattr(user, "is_staff", False):
+        return url_for("staff.lookup"), _("Staff lookup")
+    return url_for("account.dashboard"), _("My parcels")
+
+
+@dataclass
+class ParcelPage:
+    parcel: Any
+    relation: str
+    relation_label: str
+    status: str
+    fiscal_year: str
+    as_of: date
+    today: date
+    annual: Decimal | None
+    annual_why: list[dict] = field(default_factory=list)
+    amounts: list = field(default_factory=list)
+    costs: list[dict] = field(default_factory=list)
+    installments: list[dict] = field(default_factory=list)
+    schedule_why: list[dict] = field(default_factory=list)
+    lump: SimpleNamespace | None = None
+    payoff: SimpleNamespace | None = None
+    budget: SimpleNamespace | None = None
+    demand: SimpleNamespace | None = None
+    lease: SimpleNamespace | None = None
+    deposit_order: Any = None
+    arrears_warning: bool = False
+    can_grant: bool = False
+    grants: list[dict] = field(default_factory=list)
+
+
+def parcel_view(user: Any, parcel_id: int, today: date) -> ParcelPage | None:
+    """The parcel page, or None when the user may not see the parcel (the route's 404)."""
+    lang = current_language()
+    try:
+        with uow() as w:
+            acct = accounts.statement_for(w, user, parcel_id, as_of=today)
+            can_grant = access.can_manage(w, user, acct.parcel.id) and \
+                acct.relation != "staff"
+            grants = _grants(w, user, acct.parcel.id) if can_grant else []
+            payoff_st = (acct.facts.evaluate(acct.payoff_through)
+                         if acct.facts is not None and acct.payoff_through is not None
+                         and acct.assessment is not None else None)
+    except NotFound:
+        return None
+    st = acct.statement
+    v = ParcelPage(
+        parcel=acct.parcel, relation=acct.relation, relation_label=relation_label(acct.relation),
+        status=acct.status, fiscal_year=acct.fiscal_year.label if acct.fiscal_year else "—",
+        as_of=acct.as_of, today=today, annual=acct.annual, can_grant=can_grant, grants=grants,
+        deposit_order=acct.deposit_order)
+    if acct.lease is not None:
+        v.lease = SimpleNamespace(contract=acct.lease.contract_number,
+                                  lessee_pays=acct.lease.lessee_pays, payer=acct.payer)
+    if st is None:
+        return v
+    share = acct.share_trace
+    v.annual_why = _budget_steps(acct) + render_trace(share)
+    v.amounts = statement_amounts(st)
+    v.arrears_warning = st.delinquent_principal > 0 or st.late_fees > 0 or st.interest > 0 \
+        or st.costs > 0
+    owed = {c.index: c.owed for c in st.cost_items}
+    v.costs = [{"date": e.legal_date, "description": _cost_text(e), "amount": e.amount,
+                "owed": owed.get(k, e.amount)}
+               for k, e in enumerate(acct.costs) if e.kind == "cost"]
+    by_number = {i.number: i for i in acct.installments}
+    v.installments = [{"number": i.number, "due_date": i.due_date,
+                       "last_timely_day": i.last_timely_day, "status": i.status,
+                       "amount": by_number[i.number].amount if i.number in by_number else None,
+                       "principal": i.principal, "late_fee": i.late_fee,
+                       "interest": i.interest} for i in st.installments]
+    v.schedule_why = render_trace(explain_schedule(acct.annual, acct.installments,
+                                                   acct.assessment.notified_on))
+    if acct.lump_sum is not None:
+        q = acct.lump_sum
+        v.lump = SimpleNamespace(eligible=q.eligible, discount=q.discount,
+                                 amount_due=q.amount_due, deadline=q.deadline,
+                                 why=render_trace(q.trace))
+    if payoff_st is not None:
+        v.payoff = SimpleNamespace(amount=acct.payoff_amount, through=acct.payoff_through,
+                                   why=render_trace(payoff_st.trace(),
+                                                    ("R-A6", "R-A7", "R-A8", "R-A9", "R-A10")))
+    if acct.budget_version is not None:
+        v.budget = SimpleNamespace(
+            version=acct.budget_version.version, adopted_on=acct.budget_version.adopted_on,
+            reference=acct.budget_version.reference,
+            lines=[SimpleNamespace(kind_label=line_kind_label(ln.kind),
+                                   description=ln.description(lang), amount=ln.amount,
+                                   financed=ln.financed_by_assessments)
+                   for ln in acct.budget_lines],
+            total_to_assess=acct.budget_version.total_to_assess,
+            parcel_units=acct.benefit_units, total_units=acct.total_units,
+            share=acct.share)
+    if acct.collection is not None and acct.demands:
+        c = acct.collection
+        last = [n for n in acct.demands if n.mailed_on is not None][-1]
+        v.demand = SimpleNamespace(mailed_on=last.mailed_on, amount=last.amount,
+                                   last_day=c.last_day_to_pay, court_from=c.court_claim_from,
+                                   stage=c.stage, why=render_trace(c.trace))
+    return v
+
+
+def _budget_steps(acct: accounts.AccountView) -> list[dict]:
+    if acct.budget_version is None:
+        return []
+    t = Trace()
+    t.add("R-A1", N_("The Board adopted budget version {version} on {adopted}: {total} to be "
+                     "raised by assessments."),
+          version=acct.budget_version.version, adopted=acct.budget_version.adopted_on,
+          total=acct.budget_version.total_to_assess)
+    return render_trace(t)
+
+
+def _cost_text(entry: Any) -> str:
+    label = cost_label(entry.cost_kind)
+    return f"{label}: {entry.description}" if entry.description else label
+
+
+def _grants(w: Any, user: Any, parcel_id: int) -> list[dict]:
+    """The other people who can see the parcel (the user's own link is not listed)."""
+    return [{"id": link.id, "email": person.email, "role_label": relation_label(link.role),
+             "since": clock.legal_date(link.created_at)}
+            for link, person in parcels.links(w, user, parcel_id) if person.id != user.id]
+
+
+def statement_pdf(v: ParcelPage, lang: str) -> bytes:
+    """The statement of account (estado de cuenta) of the parcel page, as a PDF."""
+    return pdf.render(statement_document(v), lang)
+
+
+def statement_document(v: ParcelPage) -> pdf.Document:
+    """What the statement PDF says, in the current language."""
+    facts = [(_("Parcel"), v.parcel.catastro),
+             (_("Address"), f"{v.parcel.address}, {v.parcel.municipality}"),
+             (_("Fiscal year"), v.fiscal_year),
+             (_("Your access:"), v.relation_label),
+             (_("Statement date"), date_long(v.as_of))]
+    if v.annual is not None:
+        facts.append((_("This year's assessment"), money(v.annual)))
+    rows = [pdf.Row(a.label, money(a.amount), steps_text(a.why),
+                    strong=a.key == "total_due_now") for a in v.amounts]
+    if v.payoff is not None:
+        rows.append(pdf.Row(_("Pay-off amount, good through %(date)s (%(left)s)",
+                              date=date_long(v.payoff.through),
+                              left=days_left(v.payoff.through, v.today)),
+                            money(v.payoff.amount), steps_text(v.payoff.why), strong=True))
+    if v.lump is not None and v.lump.eligible:
+        rows.append(pdf.Row(_("Whole year in one payment, by %(date)s (%(left)s)",
+                              date=date_long(v.lump.deadline),
+                              left=days_left(v.lump.deadline, v.today)),
+                            money(v.lump.amount_due), steps_text(v.lump.why)))
+    for c in v.costs:
+        rows.append(pdf.Row(f"{date_long(c['date'])} · {c['description']}", money(c["owed"])))
+    status = {"paid": _("paid"), "due": _("due"), "upcoming": _("upcoming"),
+              "delinquent": _("overdue")}
+    table = [(str(i["number"]), date_long(i["due_date"]), date_long(i["last_timely_day"]),
+              money(i["amount"]), money(i["principal"]), money(i["late_fee"] + i["interest"]),
+              status.get(i["status"], i["status"])) for i in v.installments]
+    notes = [_("Every amount is computed from the law (23 LPRA § 6432) over the account's "
+               "facts; the rule and the numbers behind each are listed under it.")]
+    if v.arrears_warning:
+        notes.append(_("This account has amounts past due: any payment goes first to "
+                       "interest, late fees and costs, then to the oldest installment."))
+    return pdf.Document(
+        title=_("Statement of account"),
+        subtitle=_("District Assessments Portal") + " · "
+        + _("As of %(date)s", date=date_long(v.as_of)),
+        facts=facts, rows=rows,
+        table_head=(_("No."), _("Due date"), _("Last timely day"), _("Amount"),
+                    _("Principal owed"), _("Fees and interest"), _("Status")),
+        table=table, notes=notes,
+        footer=_("Parcel %(catastro)s", catastro=v.parcel.catastro))
+
+
+def staff_search(user: Any, q: str) -> tuple[list, list]:
+    with uow() as w:
+        access.require_staff(user)
+        return access.search_parcels(w, user, q), users.search_people(w, user, q)
+
+
+def staff_person(user: Any, user_id: int) -> SimpleNamespace | None:
+    with uow() as w:
+        access.require_staff(user)
+        person = users.load_user(w, user_id)
+        if person is None:
+            return None
+        linked = access.linked_parcels(w, person)
+    return SimpleNamespace(
+        id=person.id, name=person.name, email=person.email, language=person.language,
+        email_confirmed=person.email_confirmed,
+        parcels=[SimpleNamespace(id=p.id, catastro=p.catastro, address=p.address,
+                                 relation_label=relation_label(rel)) for p, rel in linked])
+

@@ -1,0 +1,75 @@
+"""Browser tests: Playwright driving Debian's Chromium (../shared/guides/TESTING.md).
+
+The app is served from the test on a free port (werkzeug's threaded server in a daemon
+thread). Skipped with a visible reason when Chromium, the Playwright package or the npm tools
+(node_modules: axe-core) are absent; `.ci/run` installs them so CI always runs these.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+AXE_JS = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+
+
+def missing() -> str | None:
+    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
+        return f"Chromium not found at {CHROMIUM} (apt-get install chromium; .ci/run does)"
+    if not AXE_JS.exists():
+        return "node_modules/axe-core missing (run `make setup`: npm ci)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "the playwright package is not installed (pip install -e '.[dev]')"
+    return None
+
+
+REASON = missing()
+pytestmark = pytest.mark.skipif(REASON is not None, reason=REASON or "")
+
+
+class Server:
+    def __init__(self, app):  # noqa: ANN001
+        from werkzeug.serving import make_server
+        self.httpd = make_server("127.0.0.1", 0, app, threaded=True)
+        self.url = f"http://127.0.0.1:{self.httpd.server_port}"
+        self.thread = threading.Thread(target=self.httpd.serve_forever,
+                                       kwargs={"poll_interval": 0.05}, daemon=True)
+
+    def __enter__(self) -> Server:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:  # noqa: ANN002
+        self.httpd.shutdown()
+        self.thread.join(5)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator:
+    if REASON is not None:
+        pytest.skip(REASON)
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield b
+        b.close()
+
+
+def axe_violations(page) -> list[dict]:  # noqa: ANN001
+    page.evaluate(AXE_JS.read_text())
+    res = page.evaluate("""async (tags) => await axe.run(document,
+        {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']})""", WCAG)
+    return [{"id": v["id"], "help": v["help"],
+             "nodes": [n["target"] for n in v["nodes"]][:5]} for v in res["violations"]]

@@ -1,0 +1,165 @@
+"""Sign-up with email confirmation, sign-in, sign-out, password reset, rate limits, CSRF."""
+
+from __future__ import annotations
+
+import email
+import re
+from pathlib import Path
+
+from tests.web.conftest import csrf_token, make_app, outbox
+
+PASSWORD = "una frase bastante larga"
+
+
+def _link(path: Path) -> str:
+    msg = email.message_from_bytes(path.read_bytes())
+    body = msg.get_payload(decode=True).decode()
+    m = re.search(r"https?://\S+", body)
+    assert m, body
+    return m.group(0).replace("http://localhost", "")
+
+
+def outbox_link(app) -> str:  # noqa: ANN001
+    """The link of the last email in the outbox."""
+    return _link(outbox(app)[-1])
+
+
+def _mail(path: Path):  # noqa: ANN202
+    return email.message_from_bytes(path.read_bytes())
+
+
+def sign_up(client, email_addr="ana@example.com", lang="es", password=PASSWORD):  # noqa: ANN001, ANN201
+    page = client.get(f"/cuenta/registro?lang={lang}").get_data(as_text=True)
+    return client.post(f"/cuenta/registro?lang={lang}", data={
+        "csrf_token": csrf_token(page), "name": "Ana Rivera", "email": email_addr,
+        "password": password, "confirm": password})
+
+
+def sign_in(client, email_addr="ana@example.com", password=PASSWORD):  # noqa: ANN001, ANN201
+    page = client.get("/cuenta/entrar").get_data(as_text=True)
+    return client.post("/cuenta/entrar", data={"csrf_token": csrf_token(page),
+                                               "email": email_addr, "password": password})
+
+
+def test_sign_up_confirm_sign_in_sign_out(app, client):
+    r = sign_up(client)
+    assert r.status_code == 303 and r.headers["Location"].endswith("/cuenta/revise-su-correo")
+    [mail] = outbox(app)
+    msg = _mail(mail)
+    assert msg["To"] == "ana@example.com"
+    assert "Confirme su correo" in str(msg["Subject"])
+    assert msg["Content-Language"] == "es-PR"
+    # not confirmed yet: sign-in says so
+    r = sign_in(client)
+    assert r.status_code == 302 and "revise-su-correo" in r.headers["Location"]
+    r = client.get(_link(mail))
+    assert r.status_code == 302
+    r = sign_in(client)
+    assert r.status_code == 303 and r.headers["Location"].endswith("/mis-propiedades")
+    assert client.get("/mis-propiedades").status_code == 200
+    page = client.get("/").get_data(as_text=True)
+    r = client.post("/cuenta/salir", data={"csrf_token": csrf_token(page)})
+    assert r.status_code == 303
+    assert client.get("/mis-propiedades").status_code == 302
+
+
+def test_confirmation_email_in_english(app, client):
+    sign_up(client, "bob@example.com", lang="en")
+    [mail] = outbox(app)
+    msg = _mail(mail)
+    assert "Confirm your email" in str(msg["Subject"])
+    assert msg["Content-Language"] == "en-US"
+
+
+def test_sign_up_keeps_what_was_typed_and_says_how_to_fix(client):
+    page = client.get("/cuenta/registro").get_data(as_text=True)
+    r = client.post("/cuenta/registro", data={
+        "csrf_token": csrf_token(page), "name": "Ana", "email": "ana@example.com",
+        "password": "corta", "confirm": "otra"})
+    html = r.get_data(as_text=True)
+    assert r.status_code == 200
+    assert 'value="ana@example.com"' in html
+    assert "Use al menos 10 caracteres." in html
+    assert 'aria-invalid="true"' in html
+
+
+def test_duplicate_sign_up_gives_the_same_answer(app, client):
+    sign_up(client)
+    r = sign_up(client)
+    assert r.status_code == 303 and r.headers["Location"].endswith("/cuenta/revise-su-correo")
+    assert len(outbox(app)) == 1
+
+
+def test_bad_confirmation_link(client):
+    r = client.get("/cuenta/confirmar/not-a-token")
+    assert r.status_code == 302
+
+
+def test_wrong_password(app, client):
+    sign_up(client)
+    client.get(_link(outbox(app)[0]))
+    r = sign_in(client, password="no es la contraseña")
+    assert r.status_code == 200
+    assert "El correo electrónico o la contraseña no es correcto." in r.get_data(as_text=True)
+
+
+def test_password_reset_works_once(app, client):
+    sign_up(client)
+    client.get(_link(outbox(app)[0]))
+    page = client.get("/cuenta/olvide").get_data(as_text=True)
+    r = client.post("/cuenta/olvide", data={"csrf_token": csrf_token(page),
+                                           "email": "ana@example.com"})
+    assert r.status_code == 303
+    reset_mail = outbox(app)[-1]
+    link = _link(reset_mail)
+    page = client.get(link).get_data(as_text=True)
+    new = "otra frase larga y nueva"
+    r = client.post(link, data={"csrf_token": csrf_token(page), "password": new,
+                                "confirm": new})
+    assert r.status_code == 303
+    assert sign_in(client, password=new).status_code == 303
+    # the link is spent
+    assert client.get(link).status_code == 302
+
+
+def test_forgot_for_unknown_email_says_the_same(app, client):
+    page = client.get("/cuenta/olvide").get_data(as_text=True)
+    r = client.post("/cuenta/olvide", data={"csrf_token": csrf_token(page),
+                                           "email": "nadie@example.com"})
+    assert r.status_code == 303
+    assert outbox(app) == []
+
+
+def test_forms_need_csrf(client):
+    r = client.post("/cuenta/entrar", data={"email": "a@b.com", "password": "x"})
+    assert r.status_code == 400
+
+
+def test_sign_in_is_rate_limited(tmp_path, schema_db, fixed_today):
+    app = make_app(tmp_path, schema_db, RATELIMIT_ENABLED=True,
+                   RATELIMIT_SIGNIN="3 per minute")
+    client = app.test_client()
+    responses = [sign_in(client, "x@example.com", "wrong password 1") for _ in range(4)]
+    assert [r.status_code for r in responses] == [200, 200, 200, 429]
+    assert "Demasiados intentos" in responses[3].get_data(as_text=True)
+
+
+def test_open_redirect_after_sign_in_is_refused(app, client):
+    sign_up(client)
+    client.get(_link(outbox(app)[0]))
+    page = client.get("/cuenta/entrar").get_data(as_text=True)
+    r = client.post("/cuenta/entrar?next=https://evil.example/", data={
+        "csrf_token": csrf_token(page), "email": "ana@example.com", "password": PASSWORD})
+    assert r.headers["Location"].endswith("/mis-propiedades")
+
+
+def test_language_switch_is_remembered_on_the_user(app, client):
+    sign_up(client)
+    client.get(_link(outbox(app)[0]))
+    sign_in(client)
+    page = client.get("/").get_data(as_text=True)
+    client.post("/idioma", data={"lang": "en", "next": "/", "csrf_token": csrf_token(page)})
+    # a new browser (no session) signs in: English comes back from the user
+    other = app.test_client()
+    sign_in(other)
+    assert '<html lang="en">' in other.get("/").get_data(as_text=True)

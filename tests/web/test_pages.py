@@ -1,0 +1,158 @@
+"""The pages with the demo District: dashboard, parcel page (amounts and why), PDF, lessee,
+lender and staff views, claim and grant — in Spanish and in English."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.web.conftest import csrf_token, login, parcel_ids
+
+
+def test_owner_dashboard_lists_three_parcels_with_badges(demo_app):
+    client = login(demo_app, "owner")
+    html = client.get("/mis-propiedades").get_data(as_text=True)
+    assert html.count('class="portal-card-list"') == 1
+    assert len(re.findall(r'href="/propiedad/\d+"', html)) == 3
+    assert "vencido" in html and "al día" in html
+    assert "Derrama de este año" in html and "A pagar ahora" in html
+    assert "Próximo vencimiento" in html and "(queda 1 día)" in html
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_parcel_page_explains_every_amount(demo_app, lang):
+    client = login(demo_app, "owner")
+    ids = parcel_ids(demo_app)["owner"]
+    pages = [client.get(f"/propiedad/{pid}?lang={lang}").get_data(as_text=True) for pid in ids]
+    delinquent = next(p for p in pages if "R-A8" in p)
+    words = {"es": ("¿Por qué esta cantidad?", "Intereses a la fecha", "Cargos por demora",
+                    "Costas de cobro", "Correo certificado", "Cantidad para saldar",
+                    "Calendario de plazos", "unidades de beneficio", "23 LPRA § 6432(d)"),
+             "en": ("Why this amount?", "Interest to date", "Late fees", "Collection costs",
+                    "Certified mail", "Pay-off amount", "Installment schedule",
+                    "benefit units", "23 LPRA § 6432(d)")}[lang]
+    for w in words:
+        assert w in delinquent, w
+    for rule in ("R-A1", "R-A3", "R-A4", "R-A6", "R-A7", "R-A8", "R-A9", "R-A10"):
+        assert rule in delinquent, rule
+    assert "<details" in delinquent and "<summary>" in delinquent
+    assert f'<html lang="{lang}">' in delinquent
+
+
+def test_statement_pdf_in_both_languages(demo_app):
+    client = login(demo_app, "owner")
+    pid = parcel_ids(demo_app)["owner"][0]
+    for lang in ("es", "en"):
+        r = client.get(f"/propiedad/{pid}/estado-de-cuenta.pdf?lang={lang}")
+        assert r.status_code == 200
+        assert r.mimetype == "application/pdf"
+        assert r.data.startswith(b"%PDF")
+        assert len(r.data) > 2000
+
+
+@pytest.mark.parametrize("lang,words", [
+    ("es", ("Estado de cuenta", "Intereses a la fecha", "Cargos por demora", "Costas de cobro",
+            "Cantidad para saldar", "Correo certificado")),
+    ("en", ("Statement of account", "Interest to date", "Late fees", "Collection costs",
+            "Pay-off amount", "Certified mail"))])
+def test_pdf_says_it_in_the_readers_language(demo_app, lang, words):
+    from portal import clock
+    from portal.web.account import views
+    owner_ids = parcel_ids(demo_app)["owner"]
+    from portal.services import users
+    from portal.web.data import uow
+    with demo_app.test_request_context(f"/?lang={lang}"):
+        with uow() as w:
+            owner = users.find_by_email(w, "owner@demo.pr")
+        docs = [views.statement_document(views.parcel_view(owner, pid, clock.today()))
+                for pid in owner_ids]
+    text = "\n".join(" ".join([d.title, *(f"{r.label} {r.amount} {' '.join(r.why)}"
+                                          for r in d.rows)]) for d in docs)
+    for w in words:
+        assert w in text, w
+    assert "R-A8" in text and "23 LPRA § 6432(d)" in text
+
+
+def test_lessee_sees_leased_parcel_with_demand(demo_app):
+    client = login(demo_app, "lessee")
+    html = client.get("/arrendamientos/").get_data(as_text=True)
+    [pid] = [int(x) for x in re.findall(r'href="/propiedad/(\d+)"', html)]
+    page = client.get(f"/propiedad/{pid}").get_data(as_text=True)
+    assert "arrendatario" in page
+    assert "Correo certificado" in page
+    assert "R-A12" in page and "R-A13" in page
+    assert "Cantidad para saldar" in page
+
+
+def test_lender_lists_fifty_loans(demo_app):
+    client = login(demo_app, "lender")
+    html = client.get("/prestamista/prestamos").get_data(as_text=True)
+    assert "50 préstamos" in html
+    assert len(re.findall(r"BHC-\d{4}-\d{6}", html)) == 50
+
+
+def test_lender_page_is_404_for_others(demo_app):
+    assert login(demo_app, "owner").get("/prestamista/prestamos").status_code == 404
+
+
+def test_staff_lookup(demo_app):
+    client = login(demo_app, "staff")
+    html = client.get("/personal/buscar?q=owner@demo").get_data(as_text=True)
+    m = re.search(r'href="/personal/persona/(\d+)"', html)
+    assert m
+    person = client.get(f"/personal/persona/{m.group(1)}").get_data(as_text=True)
+    assert "owner@demo.pr" in person
+    assert len(re.findall(r'href="/propiedad/\d+"', person)) == 3
+    html = client.get("/personal/buscar?q=Calle").get_data(as_text=True)
+    assert re.search(r'href="/propiedad/\d+"', html)
+    short = client.get("/personal/buscar?q=a").get_data(as_text=True)
+    assert "Escriba de 3 a 100 caracteres." in short
+
+
+def test_claim_with_code_then_wrong_code(demo_app):
+    from tests.web.test_auth import outbox_link, sign_up
+    result = demo_app.config["DEMO"]
+    catastro, code, _address = result.codes[0]
+    client = demo_app.test_client()
+    sign_up(client, "nuevo@example.com")
+    client.get(outbox_link(demo_app))
+    client = login(demo_app, "nuevo@example.com", "una frase bastante larga")
+    page = client.get("/propiedad/reclamar").get_data(as_text=True)
+    r = client.post("/propiedad/reclamar", data={"csrf_token": csrf_token(page),
+                                                 "catastro": catastro, "code": "WRONG-CODE"})
+    assert r.status_code == 200
+    assert "no coinciden" in r.get_data(as_text=True)
+    assert f'value="{catastro}"' in r.get_data(as_text=True)
+    r = client.post("/propiedad/reclamar", data={"csrf_token": csrf_token(page),
+                                                 "catastro": catastro, "code": code})
+    assert r.status_code == 303
+    html = client.get(r.headers["Location"]).get_data(as_text=True)
+    assert "La propiedad se añadió a su cuenta." in html
+
+
+def test_owner_grants_and_revokes_read_access(demo_app):
+    owner = login(demo_app, "owner")
+    pid = parcel_ids(demo_app)["owner"][0]
+    page = owner.get(f"/propiedad/{pid}").get_data(as_text=True)
+    r = owner.post(f"/propiedad/{pid}/acceso", data={"csrf_token": csrf_token(page),
+                                                     "email": "user00002@demo.pr"})
+    assert r.status_code == 303
+    other = login(demo_app, "user00002@demo.pr")
+    assert other.get(f"/propiedad/{pid}").status_code == 200
+    page = owner.get(f"/propiedad/{pid}").get_data(as_text=True)
+    m = re.search(rf'action="(/propiedad/{pid}/acceso/\d+/quitar)"', page)
+    assert m
+    assert owner.post(m.group(1), data={"csrf_token": csrf_token(page)}).status_code == 303
+    assert other.get(f"/propiedad/{pid}").status_code == 404
+
+
+def test_grant_to_unknown_email_explains(demo_app):
+    owner = login(demo_app, "owner")
+    pid = parcel_ids(demo_app)["owner"][0]
+    page = owner.get(f"/propiedad/{pid}").get_data(as_text=True)
+    r = owner.post(f"/propiedad/{pid}/acceso", data={"csrf_token": csrf_token(page),
+                                                     "email": "nadie@example.com"})
+    assert r.status_code == 400
+    html = r.get_data(as_text=True)
+    assert "Ninguna cuenta usa ese correo" in html and 'value="nadie@example.com"' in html

@@ -7,8 +7,6 @@
 - `provider_events`: every provider event (webhook) handled, stored once (unique id) in the
   same transaction as its effect.
 - `payment_refunds`: money given back, per payment (account) part.
-- `allocation_reversals`: a receipt line reversed (a failed bank debit, a refund, or a line
-  re-applied because an earlier payment changed); the line itself is never deleted.
 - `sandbox_sessions`: the built-in sandbox's checkout sessions (stand-in for Stripe's).
 """
 
@@ -175,19 +173,6 @@ class PaymentRefund(AppendOnly, Base):
     author_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"),
                                                   comment="Staff who refunded (null: provider)")
     note: Mapped[str] = mapped_column(Text, default="", comment="Staff's reason")
-    created_at: Mapped[datetime] = created_at()
-
-
-class AllocationReversal(AppendOnly, Base):
-    """A receipt line (`payment_allocations`) that no longer stands, and why."""
-
-    __tablename__ = "allocation_reversals"
-
-    id: Mapped[int] = mapped_column(primary_key=True, comment="Surrogate key")
-    allocation_id: Mapped[int] = mapped_column(ForeignKey("payment_allocations.id"),
-                                               unique=True, comment="The line reversed")
-    reason: Mapped[str] = mapped_column(String(12),
-                                        comment="failed, refund, reapplied or expired")
     created_at: Mapped[datetime] = created_at()
 
 

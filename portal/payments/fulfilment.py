@@ -174,7 +174,9 @@ def transition(uow: UnitOfWork, chk: Checkout, target: str, *,
             p.method = chk.method or p.method
             p.provider_payment_id = chk.provider_payment_id
             p.updated_at = now
-            ledger.post_payment(uow, p, day, author_id=author_id or chk.created_by_id)
+        uow.session.flush()
+        for p in parts:
+            ledger.post_payment(uow, p, author_id=author_id or chk.created_by_id)
         kind = "posted"
     elif target == states.SUCCEEDED:  # processing -> succeeded: the bank debit settled
         for p in parts:
@@ -226,12 +228,7 @@ def _refund_parts(uow: UnitOfWork, chk: Checkout, plan: list[tuple[Payment, Deci
         uow.session.add(PaymentRefund(checkout_id=chk.id, payment_id=p.id, amount=amount,
                                       reason=reason, provider_refund_id=provider_refund_id,
                                       author_id=author_id, note=note))
-        p.refunded_amount = p.refunded_amount + amount
-        p.status = states.REFUNDED if p.refunded_amount == p.amount else \
-            states.PARTIALLY_REFUNDED
-        p.updated_at = now
-        uow.session.flush()
-        ledger.refund_entry(uow, p, amount, note or reason, author_id=author_id)
+        ledger.refund(uow, p, amount, note or reason, author_id=author_id)
     total = sum((a for _, a in plan), ZERO)
     before = {"status": chk.status, "refunded_amount": chk.refunded_amount}
     chk.refunded_amount = chk.refunded_amount + total
@@ -241,10 +238,10 @@ def _refund_parts(uow: UnitOfWork, chk: Checkout, plan: list[tuple[Payment, Deci
         chk.status = target
     chk.updated_at = now
     uow.session.flush()
-    audit.record(uow, author_id, "payment.refunded", chk, before=before,
+    audit.record(uow, author_id, "checkout.refunded", chk, before=before,
                  after={"status": chk.status, "refunded_amount": chk.refunded_amount,
                         "refund": total, "reason": reason,
-                        "payments": {p.id: a for p, a in plan}})
+                        "payments": {str(p.id): a for p, a in plan}})
     return Outcome("refunded", chk.id, chk.status)
 
 

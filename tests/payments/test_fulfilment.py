@@ -12,7 +12,7 @@ from sqlalchemy import func, select
 
 from portal import clock
 from portal.models import LedgerEntry, Payment, PaymentAllocation
-from portal.models.payments_ext import AllocationReversal, Checkout, ProviderEvent
+from portal.models.payments_ext import Checkout, ProviderEvent
 from portal.payments import ledger, service
 from portal.payments.gateway import GatewayError, StripeGateway
 from portal.payments.options import Choice
@@ -49,7 +49,7 @@ def chk(world, cid) -> Checkout:
 def lines(world, cid):
     with world.uow() as uow:
         pids = [p.payment_id for p in uow.session.get(Checkout, cid).parts]
-        live = ledger.live_allocations(uow, pids)
+        live = ledger.receipt_lines(uow, pids)
         return [(a.kind, a.amount, a.installment_number, a.rule)
                 for pid in pids for a in live[pid]]
 
@@ -135,8 +135,8 @@ def test_failed_bank_debit_is_reversed_never_deleted(world, fake_stripe, stripe_
     assert count(world, PaymentAllocation) >= posted_lines  # nothing deleted
     credits, debits = ledger_sums(world, 1)
     assert credits - debits == 0
-    # The money is owed again.
-    assert statement(world, 1).total_due_now >= priced.total
+    # The money is owed again (the reversal is dated after the posted payment: tomorrow).
+    assert statement(world, 1, date(2026, 9, 6)).total_due_now >= priced.total
 
 
 def test_session_expires_unpaid(world, fake_stripe, stripe_gateway):
@@ -346,7 +346,8 @@ def test_a_credit_is_refunded_through_stripe(world, fake_stripe, stripe_gateway)
     [sent] = fake_stripe.posts("/v1/refunds")
     assert sent.form["amount"] == str(int(credit * 100))
     assert sent.idempotency_key.startswith(f"refund-{b.checkout_id}-")
-    assert statement(world, 1).credit == 0
+    # The refund is a debit dated after the payments posted today (services.ledger).
+    assert statement(world, 1, date(2026, 9, 6)).credit == 0
     assert chk(world, b.checkout_id).status in ("partially_refunded", "refunded")
     # Stripe then sends charge.refunded: already recorded, nothing changes.
     pi = chk(world, b.checkout_id).provider_payment_id
@@ -372,8 +373,8 @@ def test_refund_made_at_stripe_is_recorded_once(world, fake_stripe, stripe_gatew
     c = chk(world, started.checkout_id)
     assert (c.status, c.refunded_amount) == ("partially_refunded", D("10.00"))
     assert count(world, LedgerEntry, LedgerEntry.kind == "refund") == 1
-    # The $10 given back is owed again (a refund is a debit dated today).
-    assert statement(world, 1).total_due_now == D("10.00")
+    # The $10 given back is owed again (a debit, dated after today's posted payment).
+    assert statement(world, 1, date(2026, 9, 6)).total_due_now == D("10.00")
 
 
 def test_office_payment_through_the_same_ledger(world):
@@ -412,4 +413,3 @@ def test_allocations_are_what_the_core_computes(world, fake_stripe, stripe_gatew
         deliver(world, stripe_gateway, fake_stripe, "checkout.session.completed", sid)
     with world.uow() as uow:
         assert ledger.check_allocations(uow, world.parcel_ids[0], world.fiscal_year_id) == []
-    assert count(world, AllocationReversal) == 0

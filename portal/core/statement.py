@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
+from functools import lru_cache
 
 from portal.core.calendar import roll_over
 from portal.core.deadlines import timely_payment
@@ -71,6 +72,7 @@ class InstallmentState:
     delinquent: bool = False
     last_accrual: date | None = None
     late_fee_base: Decimal = ZERO
+    late_fee_assessed: Decimal = ZERO
 
     @property
     def owed(self) -> Decimal:
@@ -151,15 +153,27 @@ class Statement:
         return explain(self)
 
 
+@lru_cache(maxsize=8192)
+def _last_timely_day(due: date, grace: int, closed_days: frozenset[date]) -> date:
+    """R-A6 (deadlines.timely_payment), remembered: the same few due dates recur in every
+    account of a fiscal year."""
+    return timely_payment(due, grace, closed_days)
+
+
 class _Account:
     """The mutable state while the days are walked."""
 
     def __init__(self, installments: Sequence[Installment], rules: StatementRules):
         self.rules = rules
         ordered = sorted(installments, key=lambda i: (i.due_date, i.number))
-        self.items = [InstallmentState(i, timely_payment(i.due_date, rules.grace_day,
-                                                         rules.closed_days), i.amount)
+        closed = frozenset(rules.closed_days)
+        self.items = [InstallmentState(i, _last_timely_day(i.due_date, rules.grace_day, closed),
+                                       i.amount)
                       for i in ordered]
+        self.by_grace_day: dict[date, list[InstallmentState]] = defaultdict(list)
+        for s in self.items:
+            self.by_grace_day[s.last_timely_day].append(s)
+        self.delinquent: list[InstallmentState] = []  # in the order they became delinquent
         self.costs: list[CostState] = []
         self.credit = ZERO
         self.discount = ZERO
@@ -173,60 +187,68 @@ class _Account:
         no interest on interest, fees or costs.
         """
         rate = self.rules.interest_rate
-        for s in self.items:
-            if s.delinquent and s.principal > 0 and s.last_accrual is not None:
+        for s in self.delinquent:
+            if s.principal > 0 and s.last_accrual is not None:
                 days = (day - s.last_accrual).days
                 if days > 0:
                     s.interest += cents(s.principal * rate * days / DAYS_IN_YEAR)
-            if s.delinquent:
-                s.last_accrual = day
+            s.last_accrual = day
 
     def close_grace(self, day: date) -> None:
         """R-A6 + R-A7, 23 LPRA § 6432(d): principal unpaid at the end of day G makes the
         installment delinquent, and it incurs one late fee: rate x base, rounded to cents."""
-        for s in self.items:
-            if s.last_timely_day == day and not s.delinquent and s.principal > 0:
+        for s in self.by_grace_day.get(day, ()):
+            if not s.delinquent and s.principal > 0:
                 s.delinquent = True
+                self.delinquent.append(s)
                 s.last_accrual = s.installment.due_date  # interest runs from the due date
                 base = (s.installment.amount if self.rules.late_fee_base == "installment"
                         else s.principal)
                 s.late_fee_base = base
-                s.late_fee = cents(self.rules.late_fee_rate * base)
+                s.late_fee = s.late_fee_assessed = cents(self.rules.late_fee_rate * base)
 
     def apply(self, app: Application, amount: Decimal) -> None:
         """R-A10, 23 LPRA § 6432(d): interest, late fees, costs, delinquent principal, then
         other principal in due order; what is left is a credit (steps after delinquent
         principal are policy)."""
         left = amount
-
-        def take(owed: Decimal) -> Decimal:
-            nonlocal left
-            paid = min(owed, left)
-            left -= paid
-            return paid
-
-        for s in self.items:
-            if left and s.interest:
-                paid = take(s.interest)
+        lines = app.lines
+        items = self.items
+        # (the `min(owed, left)` steps are written out: this is the hot loop of a roll)
+        for s in items:
+            if not left:
+                break
+            if s.interest:
+                paid = s.interest if s.interest <= left else left
+                left -= paid
                 s.interest -= paid
-                app.lines.append(Line("interest", paid, installment=s.installment.number))
-        for s in self.items:
-            if left and s.late_fee:
-                paid = take(s.late_fee)
+                lines.append(Line("interest", paid, installment=s.installment.number))
+        for s in items:
+            if not left:
+                break
+            if s.late_fee:
+                paid = s.late_fee if s.late_fee <= left else left
+                left -= paid
                 s.late_fee -= paid
-                app.lines.append(Line("late_fee", paid, installment=s.installment.number))
+                lines.append(Line("late_fee", paid, installment=s.installment.number))
         for c in self.costs:
-            if left and c.owed:
-                paid = take(c.owed)
+            if not left:
+                break
+            if c.owed:
+                paid = c.owed if c.owed <= left else left
+                left -= paid
                 c.owed -= paid
-                app.lines.append(Line("cost", paid, cost=c.index))
+                lines.append(Line("cost", paid, cost=c.index))
         for delinquent in (True, False):
-            for s in self.items:
-                if left and s.principal and s.delinquent is delinquent:
-                    paid = take(s.principal)
+            for s in items:
+                if not left:
+                    break
+                if s.principal and s.delinquent is delinquent:
+                    paid = s.principal if s.principal <= left else left
+                    left -= paid
                     s.principal -= paid
                     self.principal_paid = True
-                    app.lines.append(Line("principal", paid, installment=s.installment.number))
+                    lines.append(Line("principal", paid, installment=s.installment.number))
         if left:
             self.credit += left
             app.lines.append(Line("credit", left))
@@ -327,6 +349,7 @@ def _summarise(acct: _Account, as_of: date, applications: list[Application],
                lump_deadline: date | None) -> Statement:
     statuses = []
     totals = {"delinquent": ZERO, "due": ZERO, "upcoming": ZERO, "paid": ZERO}
+    interest = late_fees = ZERO
     for s in acct.items:
         inst = s.installment
         if s.owed == 0:
@@ -340,10 +363,9 @@ def _summarise(acct: _Account, as_of: date, applications: list[Application],
         totals[status] += s.principal
         statuses.append(InstallmentStatus(
             inst.number, inst.due_date, s.last_timely_day, status, s.principal, s.late_fee,
-            s.interest, cents(acct.rules.late_fee_rate * s.late_fee_base) if s.delinquent
-            else ZERO, inst.due_date if s.delinquent else None))
-    interest = sum((s.interest for s in acct.items), ZERO)
-    late_fees = sum((s.late_fee for s in acct.items), ZERO)
+            s.interest, s.late_fee_assessed, inst.due_date if s.delinquent else None))
+        interest += s.interest
+        late_fees += s.late_fee
     costs = sum((c.owed for c in acct.costs), ZERO)
     now = interest + late_fees + costs + totals["delinquent"] + totals["due"]
     return Statement(

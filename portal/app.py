@@ -145,3 +145,5 @@ def _register_blueprints(app: Flask) -> None:
     from portal.web.staff.routes import bp as staff_bp
     for bp in (account_bp, auth_bp, lessee_bp, lender_bp, staff_bp):
         app.register_blueprint(bp)
+    from portal.web.payments.routes import bp as payments_bp  # payments (issue 4)
+    app.register_blueprint(payments_bp)

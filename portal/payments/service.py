@@ -36,9 +36,9 @@ from portal.services.errors import Forbidden, InvalidInput, NotFound
 
 log = logging.getLogger(__name__)
 
-#: Relations that may pay a parcel online (R-A16: owner or lessee; a delegate or a lender may
-#: pay for them). Staff record office payments instead.
-PAYERS = ("owner", "lessee", "delegate", "lender")
+#: Relations that may pay a parcel online (R-A16: owner or lessee; a lender may pay for them;
+#: a delegate only reads). Staff record office payments instead.
+PAYERS = ("owner", "lessee", "lender")
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -44,14 +45,17 @@ CHECKOUT_EVENTS = ("checkout.session.completed", "checkout.session.async_payment
 REFUND_EVENTS = ("charge.refunded",)
 
 
+Notify = Callable[[int, str], None]
+
+
 def handle_webhook(database: Database, gateway: Gateway, payload: bytes,
-                   signature: str | None) -> tuple[int, str]:
+                   signature: str | None, notify: Notify | None = None) -> tuple[int, str]:
     try:
         event = gateway.construct_event(payload, signature)
     except ValueError as exc:
         log.warning("payments: webhook refused: %s", exc)
         return 400, "invalid signature"
-    return process_event(database, gateway, event)
+    return process_event(database, gateway, event, notify)
 
 
 def _find_checkout(uow: UnitOfWork, obj: dict[str, Any]) -> Checkout | None:
@@ -85,8 +89,10 @@ class _Duplicate(Exception):
     pass
 
 
-def process_event(database: Database, gateway: Gateway, event: dict[str, Any]
-                  ) -> tuple[int, str]:
+def process_event(database: Database, gateway: Gateway, event: dict[str, Any],
+                  notify: Notify | None = None) -> tuple[int, str]:
+    """Handle one verified event; `notify(checkout_id, outcome)` runs after the commit (to
+    email the receipt), never inside the transaction."""
     provider = gateway.name
     event_id, kind = event.get("id"), event.get("type")
     obj = (event.get("data") or {}).get("object")
@@ -118,6 +124,11 @@ def process_event(database: Database, gateway: Gateway, event: dict[str, Any]
                     event_id, exc)
         return 503, "provider unavailable"
     log.info("payments: event %s %s -> %s", event_id, kind, outcome)
+    if notify is not None and chk_id is not None and outcome not in ("noop", "open"):
+        try:
+            notify(chk_id, outcome)
+        except Exception:  # the money is posted; a failed email is retried by reconcile
+            log.exception("payments: notifying checkout %s (%s) failed", chk_id, outcome)
     return 200, outcome
 
 

@@ -46,3 +46,19 @@ def database(schema_template, tmp_path):
     db = sqlite_database(schema_template, tmp_path)
     yield db
     db.dispose()
+
+
+def make_app(database, tmp_path, **overrides):
+    """The portal on `database` (a migrated copy), sandbox payments unless overridden."""
+    from portal.app import create_app
+
+    config = {"TESTING": True, "SECRET_KEY": "test-secret-key",
+              "INSTANCE_PATH": str(tmp_path / "instance"),
+              "DATABASE_URL": database.url if "sqlite" not in database.url
+              else str(database.engine.url),
+              "OUTBOX_DIR": str(tmp_path / "outbox"), "MAIL_SERVER": None,
+              "SERVER_NAME": "localhost", "RATELIMIT_ENABLED": False,
+              "WTF_CSRF_ENABLED": True, "STRIPE_SECRET_KEY": "", "STRIPE_WEBHOOK_SECRET": "",
+              "STRIPE_API_BASE": ""}
+    config.update(overrides)
+    return create_app(config)

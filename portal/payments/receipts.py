@@ -1,0 +1,154 @@
+"""What a receipt and the payment history say, read from the ledger (no Flask here).
+
+A receipt is one checkout: its number, date (the Puerto Rico legal date the payer completed
+it), payer, method (card and last four digits, or bank), status, and for each parcel the lines
+the payment was applied to (R-A10 / R-A11, with rule ids), any lump-sum explanation (why the
+discount was or was not granted), and the refunds. Visibility goes through the access policy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import select
+
+from portal import clock
+from portal.core.money import ZERO
+from portal.db import UnitOfWork
+from portal.models import FiscalYear, LedgerEntry, Parcel, Payment, PaymentAllocation
+from portal.models.payments_ext import Checkout, CheckoutPayment, PaymentRefund
+from portal.payments import ledger, states
+from portal.services import access
+from portal.services.errors import NotFound
+
+
+@dataclass
+class ReceiptPart:
+    payment: Payment
+    parcel: Parcel
+    fiscal_year: FiscalYear
+    lines: list[PaymentAllocation]
+    lump_sum: str | None  # the core's R-A11 verdict: granted | late | short | not_first ...
+    refunds: list[PaymentRefund]
+    reversed: bool
+    cost_descriptions: dict[int, str] = field(default_factory=dict)
+
+    @property
+    def applied(self) -> Decimal:
+        return sum((ln.amount for ln in self.lines if ln.kind != "discount"), ZERO)
+
+    @property
+    def discount(self) -> Decimal:
+        return sum((ln.amount for ln in self.lines if ln.kind == "discount"), ZERO)
+
+
+@dataclass
+class Receipt:
+    checkout: Checkout
+    parts: list[ReceiptPart]
+    lump_sum_deadline: date | None = None
+
+    @property
+    def number(self) -> str | None:
+        return self.checkout.receipt_number
+
+    @property
+    def legal_date(self) -> date | None:
+        c = self.checkout.completed_at
+        return clock.legal_date(c) if c is not None else None
+
+    @property
+    def status(self) -> str:
+        return self.checkout.status
+
+    @property
+    def applied(self) -> bool:
+        return self.checkout.status in states.APPLIED or self.checkout.status == states.REFUNDED
+
+    @property
+    def discount(self) -> Decimal:
+        return sum((p.discount for p in self.parts), ZERO)
+
+
+def visible_checkout(uow: UnitOfWork, user: Any, checkout_id: int | str) -> Checkout:
+    """The checkout, if the user may see it: staff, its payer, or someone who sees every
+    parcel it paid; `NotFound` otherwise (also for a bad id)."""
+    try:
+        cid = int(checkout_id)
+    except (TypeError, ValueError):
+        raise NotFound() from None
+    chk = uow.session.get(Checkout, cid)
+    if chk is None:
+        raise NotFound()
+    if access.is_staff(user) or (chk.user_id is not None and chk.user_id == getattr(
+            user, "id", None)):
+        return chk
+    parcel_ids = uow.session.scalars(
+        select(Payment.parcel_id).join(CheckoutPayment, CheckoutPayment.payment_id == Payment.id)
+        .where(CheckoutPayment.checkout_id == cid)).all()
+    if parcel_ids and all(access.relation(uow, user, pid) is not None for pid in parcel_ids):
+        return chk
+    raise NotFound()
+
+
+def build(uow: UnitOfWork, chk: Checkout) -> Receipt:
+    rows = uow.session.execute(
+        select(Payment, Parcel, FiscalYear)
+        .join(CheckoutPayment, CheckoutPayment.payment_id == Payment.id)
+        .join(Parcel, Parcel.id == Payment.parcel_id)
+        .join(FiscalYear, FiscalYear.id == Payment.fiscal_year_id)
+        .where(CheckoutPayment.checkout_id == chk.id)
+        .order_by(CheckoutPayment.position)).all()
+    lines = ledger.receipt_lines(uow, [p.id for p, _, _ in rows])
+    refunds = uow.session.scalars(select(PaymentRefund).where(
+        PaymentRefund.checkout_id == chk.id).order_by(PaymentRefund.id)).all()
+    reversed_ids = set(uow.session.scalars(
+        select(LedgerEntry.payment_id).where(LedgerEntry.kind == "reversal",
+                                             LedgerEntry.payment_id.in_([p.id for p, _, _ in
+                                                                         rows]))))
+    parts = []
+    deadline = None
+    for payment, parcel, fy in rows:
+        verdict = None
+        costs: dict[int, str] = {}
+        if ledger.payment_entry(uow, payment.id) is not None:
+            account = ledger.load(uow, payment.parcel_id, payment.fiscal_year_id)
+            app = ledger.application_of(account, payment.id)
+            verdict = app.lump_sum if app is not None else None
+            costs = {e.id: (e.cost_kind or e.kind) for e in account.debits}
+            st = account.evaluate(clock.today())
+            deadline = deadline or st.lump_sum_deadline
+        parts.append(ReceiptPart(payment, parcel, fy, lines.get(payment.id, []), verdict,
+                                 [r for r in refunds if r.payment_id == payment.id],
+                                 payment.id in reversed_ids, costs))
+    return Receipt(chk, parts, deadline)
+
+
+@dataclass(frozen=True)
+class HistoryRow:
+    checkout: Checkout
+    payment: Payment
+
+    @property
+    def legal_date(self) -> date | None:
+        c = self.payment.completed_at or self.checkout.completed_at
+        return clock.legal_date(c) if c is not None else None
+
+
+def history(uow: UnitOfWork, user: Any, parcel_id: int | str,
+            statuses: Sequence[str] | None = None) -> tuple[Parcel, list[HistoryRow]]:
+    """Every payment of a parcel the user may see, newest first (NotFound otherwise)."""
+    parcel = access.get_parcel(uow, user, parcel_id)
+    stmt = (select(Checkout, Payment)
+            .join(CheckoutPayment, CheckoutPayment.checkout_id == Checkout.id)
+            .join(Payment, Payment.id == CheckoutPayment.payment_id)
+            .where(Payment.parcel_id == parcel.id))
+    if statuses is not None:
+        stmt = stmt.where(Checkout.status.in_(list(statuses)))
+    rows = uow.session.execute(stmt.order_by(Checkout.created_at.desc(),
+                                             Checkout.id.desc())).all()
+    return parcel, [HistoryRow(c, p) for c, p in rows]

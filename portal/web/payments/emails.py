@@ -1,0 +1,68 @@
+"""The receipt by email (in the payer's language, with the PDF attached), sent once.
+
+`send_receipt` is idempotent: it locks the checkout, sends only when the payment has been
+applied, the payer has an email and no receipt was sent yet, and records when it was sent.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from flask import current_app, render_template
+from flask_babel import force_locale
+
+from portal import clock, mail, pdf
+from portal.i18n import LANGUAGES, LOCALES
+from portal.payments import fulfilment, receipts, states
+from portal.web.data import external_url, uow
+from portal.web.payments import present
+
+log = logging.getLogger(__name__)
+
+
+def receipt_pdf(view: present.ReceiptView, lang: str) -> bytes:
+    return pdf.render(present.receipt_document(view), lang)
+
+
+def _deliver(msg) -> None:  # noqa: ANN001 - an EmailMessage
+    deliver = getattr(mail, "deliver", None)
+    if deliver is not None:
+        deliver(msg)
+        return
+    cfg = current_app.config
+    if cfg.get("MAIL_SERVER"):
+        mail._smtp(msg, cfg)  # noqa: SLF001 - until portal.mail offers a public deliver()
+    else:
+        mail.write_outbox(msg, Path(cfg["OUTBOX_DIR"]))
+
+
+def send_receipt(checkout_id: int) -> bool:
+    """Email the receipt if it is due; True when an email went out."""
+    with uow() as w:
+        chk = fulfilment.lock_checkout(w, checkout_id)
+        applied = chk.status in states.APPLIED or chk.status == states.REFUNDED
+        if chk.receipt_sent_at is not None or not chk.payer_email or not applied:
+            return False
+        lang = chk.language if chk.language in LANGUAGES else "es"
+        with force_locale(LOCALES[lang]):
+            view = present.receipt_view(receipts.build(w, chk))
+            text = render_template("payments/email_receipt.txt", v=view, lang=lang,
+                                   link=external_url("payments.receipt",
+                                                     checkout_id=chk.id))
+            data = receipt_pdf(view, lang)
+        first, _, body = text.lstrip().partition("\n")
+        msg = mail.build(chk.payer_email, first.removeprefix("Subject:").strip(),
+                         body.strip() + "\n", lang)
+        name = ("recibo" if lang == "es" else "receipt") + f"-{chk.receipt_number}.pdf"
+        msg.add_attachment(data, maintype="application", subtype="pdf", filename=name)
+        _deliver(msg)
+        chk.receipt_sent_at = clock.now()
+    log.info("payments: receipt of checkout %s emailed", checkout_id)
+    return True
+
+
+def notify(checkout_id: int, outcome: str) -> None:
+    """After an event's commit: email the receipt once the payment is applied."""
+    if outcome in ("posted", "settled"):
+        send_receipt(checkout_id)

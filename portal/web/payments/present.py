@@ -1,0 +1,318 @@
+"""Words and formatting for the payment pages, receipts (page, PDF, email) and errors.
+
+No amount is computed here: every figure comes from the core (`portal.payments.options`) or
+the ledger (`portal.payments.receipts`). Messages are catalog entries (N_ marks them for
+extraction; they are translated when shown).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from flask_babel import gettext as _
+
+from portal import pdf
+from portal.core.explain import N_, translator
+from portal.core.rules import RULES
+from portal.core.statement import LUMP_SUM_REASONS
+from portal.i18n import current_language, date_long, money
+from portal.payments import options, states
+from portal.payments.receipts import Receipt, ReceiptPart
+
+STATUS = {
+    states.CREATED: N_("started"),
+    states.PENDING: N_("waiting for the payment"),
+    states.PROCESSING: N_("processing"),
+    states.SUCCEEDED: N_("paid"),
+    states.FAILED: N_("failed: nothing was charged"),
+    states.EXPIRED: N_("not paid (expired)"),
+    states.PARTIALLY_REFUNDED: N_("paid, partly refunded"),
+    states.REFUNDED: N_("refunded"),
+}
+#: The status badge's colour for each state (the ui macro's names).
+STATUS_CSS = {states.CREATED: "upcoming", states.PENDING: "pending",
+              states.PROCESSING: "pending", states.SUCCEEDED: "paid",
+              states.FAILED: "overdue", states.EXPIRED: "upcoming",
+              states.PARTIALLY_REFUNDED: "paid", states.REFUNDED: "upcoming"}
+
+KIND = {
+    "due_now": N_("What is due now"),
+    "installments": N_("Installments through number {number}"),
+    "amount": N_("Another amount"),
+    "lump_sum": N_("The whole year with the discount"),
+    "office": N_("Payment at the office"),
+}
+
+LINE = {
+    "interest": N_("Interest on installment {number}"),
+    "late_fee": N_("Late fee on installment {number}"),
+    "cost": N_("Collection cost: {description}"),
+    "principal": N_("Installment {number}"),
+    "credit": N_("Credit on the account (refundable)"),
+    "discount": N_("Lump-sum discount on installment {number}"),
+    "discount_credit": N_("Lump-sum discount, as credit"),
+}
+
+COST = {
+    "certified_mail": N_("certified mail"),
+    "court_costs": N_("court costs"),
+    "attorney_fees": N_("attorney's fees"),
+    "other": N_("other collection cost"),
+    "refund": N_("money refunded"),
+    "reversal": N_("payment reversed"),
+    "adjustment": N_("adjustment"),
+}
+
+ERRORS = {
+    "not_a_number": N_("Write the amount with numbers only, for example 125.50."),
+    "negative": N_("The amount cannot be negative."),
+    "zero": N_("The amount must be more than $0.00."),
+    "too_many_decimals": N_("Write at most two decimals (the cents)."),
+    "too_small": N_("The smallest amount you can pay is {minimum}."),
+    "too_much": N_("That is more than you owe: the pay-off amount today is {payoff}."),
+    "nothing_due": N_("Nothing is due on this account now."),
+    "unknown_installment": N_("That installment is not one of this account's. Choose one from "
+                              "the list."),
+    "installment_paid": N_("That installment is already paid. Choose a later one."),
+    "lump_sum_unavailable": N_("The lump-sum discount is not available for this account."),
+    "nothing_chosen": N_("Choose what to pay for at least one parcel."),
+    "duplicate_account": N_("Choose only one option per parcel."),
+    "not_yours": N_("That account is not one you can pay. Choose from the list."),
+    "total_too_small": N_("The total must be at least {minimum} to pay online."),
+    "unknown_kind": N_("Choose one of the options."),
+    "changed": N_("The amounts changed since you reviewed them (a payment was posted or a day "
+                  "passed). Review the new amounts and confirm again."),
+}
+
+LUMP_GONE = {
+    "late": N_("The lump-sum discount ended on {deadline}."),
+    "not_first": N_("The lump-sum discount is only for a year of which nothing has been paid "
+                    "yet."),
+    "no_discount": N_("The Authority has not set a lump-sum discount for this year."),
+    "nothing_due": N_("Nothing is left to pay this year."),
+    "short": N_("The lump-sum discount needs the whole year in one payment."),
+    "repeat": N_("The lump-sum discount was already granted this year."),
+}
+
+GATEWAY = {
+    "unavailable": N_("The payment service is not answering right now. Nothing was charged. "
+                      "Please try again in a few minutes."),
+    "declined": N_("The payment was declined. Nothing was charged. Try another card or bank "
+                   "account."),
+    "rejected": N_("The payment could not be started. Nothing was charged. Please try again "
+                   "later, or call the Authority."),
+}
+
+METHOD = {
+    "card": N_("Card ending in {last4}"),
+    "card_brand": N_("{brand} card ending in {last4}"),
+    "bank": N_("Bank account at {bank} ending in {last4}"),
+    "cash": N_("Cash, at the office"),
+    "check": N_("Check number {reference}, at the office"),
+    "unknown": N_("Card or bank account"),
+}
+
+REFUND_REASON = {
+    "credit": N_("Credit refunded"),
+    "provider": N_("Refunded by the payment service"),
+    "staff": N_("Refunded by the office"),
+}
+
+
+def t(message: str, **params: Any) -> str:
+    """A marked message in the current language, with {placeholders} filled."""
+    return translator(current_language()).gettext(message).format(**params)
+
+
+def status_label(status: str) -> str:
+    return t(STATUS.get(status, status))
+
+
+def kind_label(kind: str, through: int | None = None) -> str:
+    return t(KIND.get(kind, kind), number=through or "")
+
+
+def error_text(code: str, params: dict[str, Any] | None = None) -> str:
+    params = dict(params or {})
+    if code == "lump_sum_unavailable":
+        return lump_gone(params.get("reason"), params.get("deadline"))
+    values = {k: money(v) if isinstance(v, Decimal) else v for k, v in params.items()}
+    return t(ERRORS.get(code, ERRORS["unknown_kind"]), **values)
+
+
+def lump_gone(reason: str | None, deadline: Any) -> str:
+    text = LUMP_GONE.get(reason or "", ERRORS["lump_sum_unavailable"])
+    return t(text, deadline=date_long(deadline) if deadline else "—")
+
+
+def gateway_error(kind: str) -> str:
+    return t(GATEWAY.get(kind, GATEWAY["rejected"]))
+
+
+def method_label(chk: Any) -> str:
+    m = chk.method
+    if m == "card" and chk.last4:
+        if chk.card_brand:
+            return t(METHOD["card_brand"], brand=chk.card_brand.capitalize(), last4=chk.last4)
+        return t(METHOD["card"], last4=chk.last4)
+    if m == "bank" and chk.last4:
+        return t(METHOD["bank"], bank=chk.bank_name or "—", last4=chk.last4)
+    if m == "cash":
+        return t(METHOD["cash"])
+    if m == "check":
+        return t(METHOD["check"], reference=chk.reference or "—")
+    return t(METHOD["unknown"])
+
+
+def rule_title(rule_id: str) -> str:
+    r = RULES.get(rule_id)
+    return translator(current_language()).gettext(r.title) if r else ""
+
+
+#: The rule that made each kind of line owed (the line itself is applied under R-A10/R-A11).
+ORIGIN = {"interest": "R-A8", "late_fee": "R-A7", "cost": "R-A9", "principal": "R-A4",
+          "credit": "R-A10", "discount": "R-A11"}
+
+
+@dataclass
+class LineView:
+    label: str
+    amount: Decimal
+    rule: str  # e.g. "R-A8 · R-A10": why it was owed, and the order that applied it
+    rule_title: str
+    kind: str
+
+
+def _rules(kind: str, applied: str) -> tuple[str, str]:
+    origin = ORIGIN.get(kind, applied)
+    ids = origin if origin == applied else f"{origin} · {applied}"
+    return ids, rule_title(origin)
+
+
+def line_label(kind: str, installment: int | None, cost_kind: str | None = None) -> str:
+    if kind == "discount" and installment is None:
+        return t(LINE["discount_credit"])
+    if kind == "cost":
+        return t(LINE["cost"], description=t(COST.get(cost_kind or "other", COST["other"])))
+    return t(LINE.get(kind, kind), number=installment or "")
+
+
+def lines_of(part: ReceiptPart) -> list[LineView]:
+    out = []
+    for ln in part.lines:
+        cost_kind = part.cost_descriptions.get(ln.cost_entry_id) if ln.cost_entry_id else None
+        ids, title = _rules(ln.kind, ln.rule)
+        out.append(LineView(line_label(ln.kind, ln.installment_number, cost_kind), ln.amount,
+                            ids, title, ln.kind))
+    return out
+
+
+def preview_lines(part: options.Part, cost_kinds: dict[int, str] | None = None
+                  ) -> list[LineView]:
+    """How the core would apply a priced part today (the review page)."""
+    costs = {c.index: c.cost.description for c in part.after.cost_items}
+    out = []
+    for ln in part.application.lines:
+        ids, title = _rules(ln.kind, ln.rule)
+        out.append(LineView(line_label(ln.kind, ln.installment,
+                                       costs.get(ln.cost) if ln.cost is not None else None),
+                            ln.amount, ids, title, ln.kind))
+    return out
+
+
+def lump_sum_note(verdict: str | None, deadline: Any, discount: Decimal) -> str | None:
+    if not verdict:
+        return None
+    tr = translator(current_language())
+    return tr.gettext(LUMP_SUM_REASONS[verdict]).format(
+        deadline=date_long(deadline) if deadline else "—", discount=money(discount))
+
+
+@dataclass
+class ReceiptView:
+    receipt: Receipt
+    number: str
+    date: str
+    status: str
+    status_css: str
+    method: str
+    payer: str
+    amount: Decimal
+    refunded: Decimal
+    parts: list[dict[str, Any]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def receipt_view(r: Receipt) -> ReceiptView:
+    chk = r.checkout
+    view = ReceiptView(
+        receipt=r, number=chk.receipt_number or "—",
+        date=date_long(r.legal_date) if r.legal_date else "—", status=status_label(chk.status),
+        status_css=STATUS_CSS.get(chk.status, "upcoming"), method=method_label(chk),
+        payer=chk.payer_name or (chk.payer_email or "—"), amount=chk.amount,
+        refunded=chk.refunded_amount)
+    for part in r.parts:
+        view.parts.append({
+            "catastro": part.parcel.catastro,
+            "address": f"{part.parcel.address}, {part.parcel.municipality}",
+            "parcel_id": part.parcel.id,
+            "fiscal_year": part.fiscal_year.label,
+            "amount": part.payment.amount,
+            "kind": kind_label(part.payment.purpose),
+            "lines": lines_of(part),
+            "lump_sum": lump_sum_note(part.lump_sum, r.lump_sum_deadline, part.discount),
+            "refunds": [{"date": date_long(_legal(x.created_at)), "amount": x.amount,
+                         "reason": t(REFUND_REASON.get(x.reason, x.reason))}
+                        for x in part.refunds],
+            "reversed": part.reversed,
+        })
+    if chk.status == states.PROCESSING:
+        view.notes.append(_("Your bank is processing this payment. It already counts as paid "
+                            "on the date you made it; if the bank does not complete it, the "
+                            "amount will be owed again and we will tell you."))
+    if chk.status == states.FAILED and any(p["reversed"] for p in view.parts):
+        view.notes.append(_("The bank did not complete this payment: what it had paid is owed "
+                            "again."))
+    if chk.status in (states.PENDING, states.CREATED):
+        view.notes.append(_("We have not received this payment yet."))
+    view.notes.append(_("Each payment is applied by law (23 LPRA § 6432(d), rule R-A10): first "
+                        "interest, then late fees, then collection costs, then overdue "
+                        "installments, then the next installments in order; anything left is "
+                        "a refundable credit."))
+    return view
+
+
+def _legal(instant: Any) -> Any:
+    from portal import clock
+    return clock.legal_date(instant)
+
+
+def receipt_document(v: ReceiptView) -> pdf.Document:
+    facts = [(_("Receipt number"), v.number), (_("Date"), v.date), (_("Payer"), v.payer),
+             (_("Method"), v.method), (_("Status"), v.status),
+             (_("Amount paid"), money(v.amount))]
+    if v.refunded:
+        facts.append((_("Refunded"), money(v.refunded)))
+    rows: list[pdf.Row] = []
+    table = []
+    notes = list(v.notes)
+    for p in v.parts:
+        rows.append(pdf.Row(_("Parcel %(catastro)s, fiscal year %(year)s", catastro=p["catastro"],
+                              year=p["fiscal_year"]) + f" · {p['address']}",
+                            money(p["amount"]), [p["kind"]], strong=True))
+        for ln in p["lines"]:
+            table.append((p["catastro"], ln.label, f"{ln.rule} · {ln.rule_title}",
+                          money(ln.amount)))
+        for rf in p["refunds"]:
+            table.append((p["catastro"], f"{rf['reason']} ({rf['date']})", "",
+                          "−" + money(rf["amount"])))
+        if p["lump_sum"]:
+            notes.insert(0, f"R-A11: {p['lump_sum']}")
+    return pdf.Document(
+        title=_("Payment receipt %(number)s", number=v.number),
+        subtitle=_("District Assessments Portal") + " · 23 LPRA § 6432",
+        facts=facts, rows=rows, table_head=(_("Parcel"), _("Applied to"), _("Rule"),
+                                            _("Amount")),
+        table=table, notes=notes, footer=_("Receipt %(number)s", number=v.number))

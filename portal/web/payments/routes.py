@@ -1,0 +1,499 @@
+"""The payments blueprint: choose what to pay, review, go to the checkout, come back; the
+webhook; the sandbox's checkout (test mode); receipts (page, PDF, email) and history; staff's
+office payments and credit refunds.
+
+Thin: read the form, call `portal.payments`, render. Every amount is computed on the server
+by the core: the browser posts choices (and an amount it typed, validated against the
+server's limits), never a price.
+"""
+
+from __future__ import annotations
+
+import logging
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from flask import (
+    Blueprint,
+    abort,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_babel import gettext as _
+from flask_login import current_user, login_required
+
+from portal import clock
+from portal.core.explain import N_
+from portal.i18n import LOCALES, current_language
+from portal.payments import fulfilment, options, receipts, service, states
+from portal.payments.gateway import GatewayError, SandboxGateway
+from portal.payments.options import ChoiceError
+from portal.payments.webhooks import handle_webhook, process_event, sandbox_event
+from portal.services.errors import Forbidden, InvalidInput, NotFound, ServiceError
+from portal.web.data import database, uow
+from portal.web.extensions import csrf
+from portal.web.payments import emails, present
+from portal.web.payments.gateways import gateway
+
+log = logging.getLogger(__name__)
+
+bp = Blueprint("payments", __name__)
+
+
+# --- choose, review, pay -------------------------------------------------------------------
+
+def _accounts(parcel_id: int | None = None) -> list[service.PayableAccount]:
+    with uow() as w:
+        return service.payable_accounts(w, current_user, clock.today(), parcel_id)
+
+
+def _locale() -> str:
+    return LOCALES.get(current_language(), "es_PR")
+
+
+def read_choices(form: Any, accounts: list[service.PayableAccount]
+                 ) -> tuple[list[options.Choice], dict[str, str], dict[str, dict[str, str]]]:
+    """The choices posted, the errors per account key, and what was typed (to show it
+    again). Keys the user may not pay are refused and logged."""
+    known = {a.key for a in accounts}
+    choices: list[options.Choice] = []
+    errors: dict[str, str] = {}
+    values: dict[str, dict[str, str]] = {}
+    for name in form:
+        if name.startswith("choice-") and name[7:] not in known \
+                and form.get(name) not in ("", "none"):
+            log.warning("payments: user %s posted an account not theirs: %s",
+                        current_user.get_id(), name[7:])
+            errors["_"] = present.error_text("not_yours")
+    for a in accounts:
+        kind = form.get(f"choice-{a.key}", "none")
+        typed = {"choice": kind, "through": form.get(f"through-{a.key}", ""),
+                 "amount": form.get(f"amount-{a.key}", "")}
+        values[a.key] = typed
+        if kind in ("", "none"):
+            continue
+        try:
+            if kind == "installments":
+                try:
+                    through = int(typed["through"])
+                except ValueError:
+                    raise ChoiceError("unknown_installment", a.key) from None
+                choices.append(options.Choice(a.key, kind, through=through))
+            elif kind == "amount":
+                amount = options.parse_amount(typed["amount"], _locale())
+                choices.append(options.Choice(a.key, kind, amount=amount))
+            elif kind in ("due_now", "lump_sum"):
+                choices.append(options.Choice(a.key, kind))
+            else:
+                raise ChoiceError("unknown_kind", a.key)
+        except ChoiceError as exc:
+            errors[a.key] = present.error_text(exc.code, exc.params)
+            log.info("payments: choice refused for %s: %s", a.key, exc.code)
+    return choices, errors, values
+
+
+def _price(accounts: list[service.PayableAccount], choices: list[options.Choice]
+           ) -> tuple[options.Priced | None, dict[str, str], dict[str, Decimal]]:
+    offers = {a.key: a.offer for a in accounts}
+    try:
+        return options.price_all(offers, choices), {}, {}
+    except ChoiceError as exc:
+        log.info("payments: pricing refused (%s) for user %s", exc.code, current_user.get_id())
+        key = exc.account or "_"
+        offer = {key: exc.params["payoff"]} if exc.code == "too_much" else {}
+        return None, {key: present.error_text(exc.code, exc.params)}, offer
+
+
+def _choose_page(accounts, values=None, errors=None, offers=None, status=200):  # noqa: ANN001, ANN202
+    return render_template("payments/choose.html", accounts=[_account_view(a) for a in accounts],
+                           values=values or {}, errors=errors or {},
+                           payoff_offers=offers or {}, today=clock.today()), status
+
+
+def _account_view(a: service.PayableAccount) -> dict[str, Any]:
+    o, st = a.offer, a.offer.statement
+    lump = o.lump_sum
+    return {
+        "key": a.key, "parcel_id": a.parcel.id, "catastro": a.parcel.catastro,
+        "address": f"{a.parcel.address}, {a.parcel.municipality}",
+        "fiscal_year": a.fiscal_year.label, "due_now": o.due_now, "payoff": o.payoff,
+        "arrears": o.arrears, "has_arrears": o.has_arrears, "interest": st.interest,
+        "late_fees": st.late_fees, "costs": st.costs,
+        "delinquent_principal": st.delinquent_principal, "credit": st.credit,
+        "installments": o.installments,
+        "lump": {"eligible": lump.eligible, "amount": lump.amount, "discount": lump.discount,
+                 "deadline": lump.deadline,
+                 "gone": None if lump.eligible else present.lump_gone(lump.reason,
+                                                                     lump.deadline)},
+    }
+
+
+@bp.get("/pagar")
+@login_required
+def choose():  # noqa: ANN201
+    parcel_id = request.args.get("parcela", type=int)
+    accounts = _accounts(parcel_id)
+    if parcel_id is not None and not accounts:
+        abort(404)
+    return _choose_page(accounts)
+
+
+def _review_page(accounts, priced, values, notice=None, status=200):  # noqa: ANN001, ANN202
+    parts = []
+    for p in priced.parts:
+        account = next(a for a in accounts if a.key == p.account)
+        parts.append({
+            "key": p.account, "catastro": account.parcel.catastro,
+            "fiscal_year": account.fiscal_year.label, "kind": present.kind_label(p.kind,
+                                                                                 p.through),
+            "amount": p.amount, "lines": present.preview_lines(p),
+            "had_arrears": account.offer.has_arrears, "arrears": account.offer.arrears,
+            "leaves_arrears": p.leaves_arrears, "leaves_due_now": p.leaves_due_now,
+            "leaves_payoff": p.after.payoff, "discount": sum(
+                (ln.amount for ln in p.application.lines if ln.kind == "discount"),
+                Decimal("0.00")),
+            "lump_deadline": account.offer.lump_sum.deadline,
+        })
+    return render_template("payments/review.html", parts=parts, total=priced.total,
+                           values=values, notice=notice, today=clock.today()), status
+
+
+@bp.post("/pagar/revisar")
+@login_required
+def review():  # noqa: ANN201
+    accounts = _accounts()
+    choices, errors, values = read_choices(request.form, accounts)
+    if errors:
+        return _choose_page(accounts, values, errors, status=400)
+    priced, errors, offers = _price(accounts, choices)
+    if priced is None:
+        return _choose_page(accounts, values, errors, offers, status=400)
+    return _review_page(accounts, priced, {k: v for k, v in values.items()
+                                           if v["choice"] not in ("", "none")})
+
+
+@bp.post("/pagar/confirmar")
+@login_required
+def confirm():  # noqa: ANN201
+    accounts = _accounts()
+    choices, errors, values = read_choices(request.form, accounts)
+    chosen = {k: v for k, v in values.items() if v["choice"] not in ("", "none")}
+    if errors:
+        return _choose_page(accounts, values, errors, status=400)
+    priced, errors, offers = _price(accounts, choices)
+    if priced is None:
+        return _choose_page(accounts, values, errors, offers, status=400)
+    try:
+        expected = Decimal(request.form.get("expected_total", ""))
+    except InvalidOperation:
+        expected = None
+    if expected != priced.total:
+        return _review_page(accounts, priced, chosen, present.error_text("changed"), 409)
+    parcels = sorted({p.label for p in priced.parts})
+    description = _("District benefit assessment, parcel %(catastro)s",
+                    catastro=", ".join(parcels))
+    try:
+        started = service.start_checkout(
+            database(), user=current_user, priced=priced, language=current_language(),
+            gateway=gateway(), description=description, ip=request.remote_addr,
+            success_url=lambda cid: url_for("payments.success", checkout_id=cid,
+                                            _external=True),
+            cancel_url=lambda cid: url_for("payments.cancel", checkout_id=cid,
+                                           _external=True))
+    except GatewayError as exc:
+        return _review_page(accounts, priced, chosen, present.gateway_error(exc.kind), 503)
+    return redirect(started.url, 303)
+
+
+# --- back from the checkout ----------------------------------------------------------------
+
+def _visible(checkout_id: int):  # noqa: ANN202
+    try:
+        with uow() as w:
+            return receipts.visible_checkout(w, current_user, checkout_id)
+    except NotFound:
+        abort(404)
+
+
+@bp.get("/pagos/<int:checkout_id>/exito")
+@login_required
+def success(checkout_id: int):  # noqa: ANN201
+    """The payer is back: settle it now (the same fulfil as the webhook), then the receipt."""
+    chk = _visible(checkout_id)
+    if chk.status in states.OPEN and chk.provider_session_id:
+        try:
+            with uow() as w:
+                w.info["ip"] = request.remote_addr
+                outcome = fulfilment.fulfil(w, chk.id, gateway=gateway())
+            if outcome.kind == "posted":
+                emails.send_receipt(chk.id)
+        except GatewayError:
+            log.warning("payments: checkout %s: provider unreachable on return", chk.id)
+        except fulfilment.Mismatch:
+            abort(400)
+    chk = _visible(checkout_id)
+    messages = {
+        states.SUCCEEDED: (_("Thank you: your payment was received."), "success"),
+        states.PROCESSING: (_("Thank you: your bank is processing the payment."), "success"),
+        states.FAILED: (_("The payment did not go through. Nothing was charged."), "error"),
+        states.EXPIRED: (_("The payment page expired. Nothing was charged."), "warning"),
+    }
+    text, category = messages.get(chk.status, (
+        _("We are confirming your payment with the payment service. This page will show it "
+          "as soon as it is confirmed."), "info"))
+    flash(text, category)
+    return redirect(url_for("payments.receipt", checkout_id=chk.id), 303)
+
+
+@bp.get("/pagos/<int:checkout_id>/cancelado")
+@login_required
+def cancel(checkout_id: int):  # noqa: ANN201
+    chk = _visible(checkout_id)
+    return render_template("payments/cancelled.html", chk=chk,
+                           resume=chk.checkout_url if chk.status in states.OPEN else None)
+
+
+# --- the webhook ---------------------------------------------------------------------------
+
+@bp.post("/pagos/webhook/stripe")
+@csrf.exempt
+def webhook():  # noqa: ANN201
+    gw = gateway()
+    if isinstance(gw, SandboxGateway):
+        abort(404)
+    status, text = handle_webhook(database(), gw, request.get_data(cache=False),
+                                  request.headers.get("Stripe-Signature"),
+                                  notify=emails.notify)
+    resp = make_response(text, status)
+    resp.mimetype = "text/plain"
+    return resp
+
+
+# --- the sandbox (test mode) ---------------------------------------------------------------
+
+def _sandbox(session_id: str):  # noqa: ANN202
+    gw = gateway()
+    if not isinstance(gw, SandboxGateway):
+        abort(404)
+    record = gw.store.get(session_id)
+    if record is None or not record.payment_id.isdigit():
+        abort(404)
+    chk = _visible(int(record.payment_id))
+    return gw, record, chk
+
+
+@bp.route("/pagos/prueba/<session_id>", methods=["GET", "POST"])
+@login_required
+def sandbox(session_id: str):  # noqa: ANN201
+    gw, record, chk = _sandbox(session_id)
+    if request.method == "POST":
+        outcome = request.form.get("outcome", "")
+        if outcome == "cancel":
+            return redirect(record.cancel_url, 303)
+        try:
+            _, kind = gw.complete(session_id, outcome)
+        except GatewayError:
+            abort(400)
+        if kind:
+            status, _text = process_event(database(), gw, sandbox_event(kind, session_id),
+                                          notify=emails.notify)
+            if status != 200:
+                abort(status)
+        return redirect(record.success_url, 303)
+    return render_template("payments/sandbox.html", record=record, chk=chk,
+                           parcels=_parcels_of(chk.id))
+
+
+@bp.post("/pagos/prueba/<session_id>/banco")
+@login_required
+def sandbox_bank(session_id: str):  # noqa: ANN201
+    """Test mode: the bank answers (a debit settles or fails), as Stripe would days later."""
+    gw, record, chk = _sandbox(session_id)
+    ok = request.form.get("result") == "settle"
+    _, kind = gw.settle(session_id, ok)
+    if kind:
+        process_event(database(), gw, sandbox_event(kind, session_id), notify=emails.notify)
+    return redirect(url_for("payments.receipt", checkout_id=chk.id), 303)
+
+
+def _parcels_of(checkout_id: int) -> list[str]:
+    with uow() as w:
+        chk = receipts.visible_checkout(w, current_user, checkout_id)
+        return [p["catastro"] for p in present.receipt_view(receipts.build(w, chk)).parts]
+
+
+# --- receipts and history ------------------------------------------------------------------
+
+def _receipt(checkout_id: int) -> present.ReceiptView:
+    try:
+        with uow() as w:
+            chk = receipts.visible_checkout(w, current_user, checkout_id)
+            return present.receipt_view(receipts.build(w, chk))
+    except NotFound:
+        abort(404)
+
+
+@bp.get("/pagos/<int:checkout_id>/recibo")
+@login_required
+def receipt(checkout_id: int):  # noqa: ANN201
+    v = _receipt(checkout_id)
+    chk = v.receipt.checkout
+    sandbox_bank = (chk.provider == "sandbox" and chk.status == states.PROCESSING
+                    and isinstance(gateway(), SandboxGateway))
+    return render_template("payments/receipt.html", v=v, chk=chk, sandbox_bank=sandbox_bank,
+                           pdf_url=url_for("payments.receipt_pdf", checkout_id=chk.id))
+
+
+@bp.get("/pagos/<int:checkout_id>/recibo.pdf")
+@login_required
+def receipt_pdf(checkout_id: int):  # noqa: ANN201
+    v = _receipt(checkout_id)
+    if not v.receipt.checkout.receipt_number:
+        abort(404)
+    data = emails.receipt_pdf(v, current_language())
+    resp = make_response(data)
+    resp.headers["Content-Type"] = "application/pdf"
+    name = ("recibo" if current_language() == "es" else "receipt") + f"-{v.number}.pdf"
+    resp.headers["Content-Disposition"] = f'inline; filename="{name}"'
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+@bp.get("/propiedad/<int:parcel_id>/pagos")
+@login_required
+def history(parcel_id: int):  # noqa: ANN201
+    try:
+        with uow() as w:
+            parcel, rows = receipts.history(w, current_user, parcel_id)
+    except NotFound:
+        abort(404)
+    items = [{"id": r.checkout.id, "date": r.legal_date, "created": clock.legal_date(
+                  r.checkout.created_at),
+              "number": r.checkout.receipt_number, "amount": r.payment.amount,
+              "kind": present.kind_label(r.payment.purpose),
+              "status": present.status_label(r.checkout.status),
+              "status_css": present.STATUS_CSS.get(r.checkout.status, "upcoming"),
+              "method": present.method_label(r.checkout)} for r in rows]
+    return render_template("payments/history.html", parcel=parcel, items=items)
+
+
+# --- staff: office payments and credit refunds ----------------------------------------------
+
+def _staff_accounts(parcel_id: int) -> list[service.PayableAccount]:
+    if not getattr(current_user, "is_staff", False):
+        abort(404)
+    with uow() as w:
+        from portal.models import Parcel
+        parcel = w.session.get(Parcel, parcel_id)
+        if parcel is None:
+            abort(404)
+        return service.account_offers(w, [(parcel, "staff")], clock.today(),
+                                      include_settled=True)
+
+
+OFFICE_ERRORS = {
+    "method": N_("Choose cash or check."),
+    "check_number": N_("Write the check number."),
+}
+
+
+@bp.route("/personal/pagos/oficina/<int:parcel_id>", methods=["GET", "POST"])
+@login_required
+def office(parcel_id: int):  # noqa: ANN201
+    accounts = _staff_accounts(parcel_id)
+    if not accounts:
+        abort(404)
+    values = {"account": request.form.get("account", accounts[-1].key),
+              "amount": request.form.get("amount", ""), "method": request.form.get("method",
+                                                                                   "cash"),
+              "reference": request.form.get("reference", ""),
+              "payer_name": request.form.get("payer_name", "")}
+    errors: dict[str, str] = {}
+    if request.method == "POST":
+        account = next((a for a in accounts if a.key == values["account"]), None)
+        if account is None:
+            errors["account"] = present.error_text("not_yours")
+        if not values["payer_name"].strip():
+            errors["payer_name"] = _("Write the name of the person who paid.")
+        amount = None
+        try:
+            amount = options.parse_amount(values["amount"], _locale())
+            if account is not None:
+                amount = options.check_amount(amount, account.offer.payoff, account.key)
+        except ChoiceError as exc:
+            errors["amount"] = present.error_text(exc.code, exc.params)
+        if not errors and account is not None and amount is not None:
+            try:
+                with uow() as w:
+                    w.info["ip"] = request.remote_addr
+                    chk = service.post_office_payment(
+                        w, current_user, account.parcel_id, account.fiscal_year_id, amount,
+                        values["method"], payer_name=values["payer_name"],
+                        reference=values["reference"], language=current_language())
+                    chk_id = chk.id
+            except ChoiceError as exc:
+                errors["amount"] = present.error_text(exc.code, exc.params)
+            except InvalidInput as exc:
+                text = OFFICE_ERRORS.get(exc.code)
+                errors[exc.params.get("field", "amount")] = (
+                    present.t(text) if text else present.error_text("unknown_kind"))
+            except (Forbidden, NotFound):
+                abort(404)
+            else:
+                flash(_("The payment was recorded and applied."), "success")
+                return redirect(url_for("payments.receipt", checkout_id=chk_id), 303)
+    return render_template("payments/office.html", accounts=[_account_view(a) for a in accounts],
+                           parcel_id=parcel_id, values=values, errors=errors), \
+        400 if errors else 200
+
+
+@bp.route("/personal/pagos/reembolso/<int:parcel_id>", methods=["GET", "POST"])
+@login_required
+def refund(parcel_id: int):  # noqa: ANN201
+    accounts = [a for a in _staff_accounts(parcel_id) if a.offer.statement.credit > 0]
+    values = {"account": request.form.get("account", accounts[0].key if accounts else ""),
+              "amount": request.form.get("amount", ""), "note": request.form.get("note", "")}
+    errors: dict[str, str] = {}
+    if request.method == "POST":
+        account = next((a for a in accounts if a.key == values["account"]), None)
+        if account is None:
+            abort(404)
+        try:
+            amount = options.parse_amount(values["amount"], _locale())
+            if amount <= 0:
+                raise ChoiceError("zero")
+        except ChoiceError as exc:
+            errors["amount"] = present.error_text(exc.code, exc.params)
+        if not errors:
+            try:
+                service.refund_credit(database(), current_user, account.parcel_id,
+                                      account.fiscal_year_id, amount, gateway=gateway(),
+                                      note=values["note"], ip=request.remote_addr)
+            except InvalidInput as exc:
+                if exc.code == "more_than_credit":
+                    errors["amount"] = _("That is more than the credit (%(credit)s).",
+                                         credit=present.money(exc.params["credit"]))
+                else:
+                    errors["amount"] = present.error_text("zero")
+            except GatewayError as exc:
+                errors["amount"] = present.gateway_error(exc.kind)
+            except ServiceError:
+                errors["amount"] = _("This credit cannot be refunded online: it came from "
+                                     "a payment still processing, or from another payment "
+                                     "service. Refund it by check from the office.")
+            else:
+                flash(_("The credit was refunded."), "success")
+                return redirect(url_for("account.parcel", parcel_id=parcel_id), 303)
+    return render_template("payments/refund.html", accounts=[_account_view(a) for a in accounts],
+                           parcel_id=parcel_id, values=values, errors=errors), \
+        400 if errors else 200
+
+
+@bp.app_context_processor
+def payments_links() -> dict[str, Any]:
+    """For the parcel page's include (`payments/_parcel.html`)."""
+    return {"payments_enabled": True}

@@ -1,0 +1,362 @@
+"""The payment pages through the Flask test client: choose, review, pay in the sandbox (test
+mode) or through Stripe (the local test server and the webhook endpoint), receipts, history,
+staff's office payments and refunds; bad input in both languages changes no money."""
+
+from __future__ import annotations
+
+import email
+import re
+from datetime import date
+from decimal import Decimal as D
+
+import pytest
+from sqlalchemy import func, select
+
+from portal import clock
+from portal.db import reset_databases
+from portal.models import LedgerEntry, User
+from portal.models.payments_ext import Checkout
+from portal.services.users import hash_password
+
+from . import stripe_server
+from .conftest import WEBHOOK_SECRET, make_app
+from .factory import seed
+
+SEPT_5 = date(2026, 9, 5)
+PASSWORD = "Distrito2026!"
+
+
+@pytest.fixture
+def world(database):
+    with clock.fixed(SEPT_5):
+        w = seed(database, ("1200.00", "600.00"))
+        with w.uow() as uow:
+            for u in uow.session.scalars(select(User)):
+                u.password_hash = hash_password(PASSWORD)
+                u.email_confirmed_at = clock.now()
+        yield w
+
+
+@pytest.fixture
+def app(world, tmp_path):
+    application = make_app(world.database, tmp_path)
+    yield application
+    reset_databases()
+
+
+def token(html: str) -> str:
+    m = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', html)
+    assert m, "no CSRF token"
+    return m.group(1)
+
+
+def sign_in(client, email_address="duena@example.com", lang="es"):
+    page = client.get(f"/cuenta/entrar?lang={lang}")
+    r = client.post("/cuenta/entrar", data={"csrf_token": token(page.text),
+                                            "email": email_address, "password": PASSWORD})
+    assert r.status_code == 303, r.text[:500]
+    if lang == "en":
+        client.post("/idioma", data={"csrf_token": token(page.text), "lang": "en",
+                                     "next": "/"})
+    return token(client.get("/pagar").text)
+
+
+def errors(html: str) -> list[str]:
+    return [re.sub(r"\s+", " ", e).strip() for e in
+            re.findall(r'class="usa-error-message"[^>]*>(.*?)</span>', html, re.S)]
+
+
+def text(html: str) -> str:
+    main = html[html.index("<main"):html.index("</main>")]
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", main))
+
+
+def count(world, model, *where):
+    with world.uow() as uow:
+        return uow.session.scalar(select(func.count()).select_from(model).where(*where))
+
+
+def pay_in_sandbox(client, tok, data, outcome="card_succeeds"):
+    review = client.post("/pagar/revisar", data={"csrf_token": tok, **data})
+    assert review.status_code == 200, errors(review.text)
+    expected = re.search(r'name="expected_total" value="([^"]+)"', review.text).group(1)
+    hidden = dict(re.findall(r'<input type="hidden" name="((?:choice|through|amount)-[^"]+)" '
+                             r'value="([^"]*)"', review.text))
+    r = client.post("/pagar/confirmar", data={"csrf_token": tok, "expected_total": expected,
+                                              **hidden})
+    assert r.status_code == 303, text(r.text)[:400]
+    sandbox = r.headers["Location"]
+    assert sandbox.startswith("/pagos/prueba/cs_sandbox_")
+    page = client.get(sandbox)
+    assert "MODO DE PRUEBA" in page.text and "TEST MODE" in page.text
+    r = client.post(sandbox, data={"csrf_token": tok, "outcome": outcome})
+    assert r.status_code == 303
+    r = client.get(r.headers["Location"])  # the success page settles, then the receipt
+    assert r.status_code == 303
+    receipt = r.headers["Location"]
+    return receipt, client.get(receipt)
+
+
+def test_pay_due_now_in_the_sandbox_spanish(app, world):
+    client = app.test_client()
+    tok = sign_in(client)
+    key = world.key(0)
+    choose = client.get(f"/pagar?parcela={world.parcel_ids[0]}")
+    assert choose.status_code == 200 and 'lang="es"' in choose.text
+    assert "$312.77" in choose.text and "R-A10" in choose.text  # due now, arrears warning
+    receipt_url, receipt = pay_in_sandbox(client, tok, {f"choice-{key}": "due_now"})
+    assert receipt.status_code == 200
+    body = text(receipt.text)
+    assert "2026-000001" in body and "4242" in body and "$312.77" in body
+    assert "R-A8" in body and "R-A7" in body and "R-A10" in body
+    pdf = client.get(receipt_url + ".pdf")
+    assert pdf.status_code == 200 and pdf.data.startswith(b"%PDF")
+    # The balance updates: nothing due now on the parcel.
+    again = client.get(f"/pagar?parcela={world.parcel_ids[0]}")
+    assert "$312.77" not in again.text
+    # The receipt was emailed once, with the PDF.
+    outbox = sorted((app.config["OUTBOX_DIR"] and __import__("pathlib").Path(
+        app.config["OUTBOX_DIR"])).glob("*.eml"))
+    assert len(outbox) == 1
+    msg = email.message_from_bytes(outbox[0].read_bytes())
+    assert "2026-000001" in msg["Subject"]
+    assert any(p.get_content_type() == "application/pdf" for p in msg.walk())
+    client.get(receipt_url.replace("/recibo", "/exito"))
+    assert len(list(__import__("pathlib").Path(app.config["OUTBOX_DIR"]).glob("*.eml"))) == 1
+    history = client.get(f"/propiedad/{world.parcel_ids[0]}/pagos")
+    assert history.status_code == 200 and "2026-000001" in history.text
+
+
+def test_pay_in_english(app, world):
+    client = app.test_client()
+    tok = sign_in(client, lang="en")
+    choose = client.get("/pagar")
+    assert 'lang="en"' in choose.text and "Pay your assessment" in choose.text
+    key = world.key(1)
+    _, receipt = pay_in_sandbox(client, tok, {f"choice-{key}": "installments",
+                                              f"through-{key}": "4"})
+    assert "Payment receipt" in receipt.text and "Installment 4" in text(receipt.text)
+
+
+@pytest.mark.parametrize(("typed", "message"), [
+    ("abc", "numbers only"), ("-5", "cannot be negative"), ("0", "more than $0.00"),
+    ("12.345", "two decimals"), ("1.234,50", "numbers only"), ("0.50", "smallest amount"),
+])
+def test_bad_amounts_are_explained_and_kept(app, world, typed, message):
+    client = app.test_client()
+    tok = sign_in(client, lang="en")
+    key = world.key(0)
+    r = client.post("/pagar/revisar", data={"csrf_token": tok, f"choice-{key}": "amount",
+                                            f"amount-{key}": typed})
+    assert r.status_code == 400
+    assert any(message in e for e in errors(r.text)), errors(r.text)
+    assert f'value="{typed}"' in r.text  # what was typed is kept
+    assert "Traceback" not in r.text
+    assert count(world, Checkout) == 0
+
+
+def test_more_than_the_payoff_offers_the_payoff(app, world):
+    client = app.test_client()
+    tok = sign_in(client, lang="en")
+    key = world.key(0)
+    r = client.post("/pagar/revisar", data={"csrf_token": tok, f"choice-{key}": "amount",
+                                            f"amount-{key}": "5,000"})
+    assert r.status_code == 400
+    assert any("$1,212.77" in e for e in errors(r.text))
+    offer = re.search(rf'name="amount-{key}" value="([^"]+)"', r.text).group(1)
+    assert offer == "$1,212.77"
+    again = client.post("/pagar/revisar", data={"csrf_token": tok, f"choice-{key}": "amount",
+                                                f"amount-{key}": offer})
+    assert again.status_code == 200 and "$1,212.77" in again.text
+
+
+def test_someone_elses_account_or_installment(app, world, caplog):
+    client = app.test_client()
+    tok = sign_in(client, "otro@example.com", lang="en")  # owns nothing
+    key = world.key(0)
+    r = client.post("/pagar/revisar", data={"csrf_token": tok, f"choice-{key}": "due_now"})
+    assert r.status_code == 400 and "not one you can pay" in r.text
+    assert "posted an account not theirs" in caplog.text
+    assert client.get(f"/pagar?parcela={world.parcel_ids[0]}").status_code == 404
+    owner = app.test_client()
+    tok = sign_in(owner, lang="en")
+    r = owner.post("/pagar/revisar", data={"csrf_token": tok, f"choice-{key}": "installments",
+                                           f"through-{key}": "99"})
+    assert r.status_code == 400 and any("not one of this account" in e for e in errors(r.text))
+    assert count(world, Checkout) == 0
+
+
+def test_a_price_posted_by_the_browser_is_ignored(app, world):
+    """The browser can post anything: the amount charged is the server's."""
+    client = app.test_client()
+    tok = sign_in(client, lang="en")
+    key = world.key(0)
+    r = client.post("/pagar/confirmar", data={"csrf_token": tok, f"choice-{key}": "due_now",
+                                              "expected_total": "1.00", "amount": "1.00",
+                                              "price": "1.00"})
+    assert r.status_code == 409  # the totals differ: review again, nothing created
+    assert "$312.77" in r.text and count(world, Checkout) == 0
+
+
+def test_lump_sum_shows_why_it_is_gone(app, world):
+    client = app.test_client()
+    sign_in(client, lang="en")
+    page = client.get("/pagar")
+    assert "The lump-sum discount ended on July 1, 2026." in text(page.text)
+
+
+def test_provider_down_changes_no_money(world, tmp_path):
+    app = make_app(world.database, tmp_path, STRIPE_SECRET_KEY="sk_test_x",
+                   STRIPE_API_BASE="http://127.0.0.1:9", STRIPE_MAX_RETRIES="0",
+                   STRIPE_WEBHOOK_SECRET=WEBHOOK_SECRET)
+    client = app.test_client()
+    tok = sign_in(client, lang="es")
+    key = world.key(0)
+    review = client.post("/pagar/revisar", data={"csrf_token": tok, f"choice-{key}": "due_now"})
+    expected = re.search(r'name="expected_total" value="([^"]+)"', review.text).group(1)
+    r = client.post("/pagar/confirmar", data={"csrf_token": tok, f"choice-{key}": "due_now",
+                                              "expected_total": expected})
+    assert r.status_code == 503
+    assert count(world, LedgerEntry, LedgerEntry.kind == "payment") == 0
+    with world.uow() as uow:
+        assert uow.session.scalar(select(Checkout.status)) == "failed"
+    reset_databases()
+
+
+def test_bank_account_processing_then_settles_in_the_sandbox(app, world):
+    client = app.test_client()
+    tok = sign_in(client, lang="en")
+    key = world.key(1)
+    url, receipt = pay_in_sandbox(client, tok, {f"choice-{key}": "due_now"},
+                                  outcome="bank_processing")
+    assert "processing" in text(receipt.text)
+    assert "The bank completes the payment" in receipt.text
+    session_id = re.search(r'/pagos/prueba/(cs_sandbox_\w+)/banco', receipt.text).group(1)
+    r = client.post(f"/pagos/prueba/{session_id}/banco", data={"csrf_token": tok,
+                                                                "result": "settle"})
+    assert r.status_code == 303
+    assert "paid" in text(client.get(url).text)
+
+
+def test_declined_card_in_the_sandbox(app, world):
+    client = app.test_client()
+    tok = sign_in(client, lang="en")
+    _, receipt = pay_in_sandbox(client, tok, {f"choice-{world.key(0)}": "due_now"},
+                                outcome="card_declined")
+    assert "failed: nothing was charged" in text(receipt.text)
+    assert count(world, LedgerEntry, LedgerEntry.kind == "payment") == 0
+
+
+def test_receipts_are_private(app, world):
+    client = app.test_client()
+    tok = sign_in(client, lang="en")
+    url, _ = pay_in_sandbox(client, tok, {f"choice-{world.key(0)}": "due_now"})
+    stranger = app.test_client()
+    sign_in(stranger, "otro@example.com", lang="en")
+    assert stranger.get(url).status_code == 404
+    assert stranger.get(url + ".pdf").status_code == 404
+    assert stranger.get(f"/propiedad/{world.parcel_ids[0]}/pagos").status_code == 404
+
+
+def test_stripe_checkout_and_webhook_endpoint(world, tmp_path, fake_stripe):
+    app = make_app(world.database, tmp_path, STRIPE_SECRET_KEY="sk_test_portal",
+                   STRIPE_API_BASE=stripe_server.base(fake_stripe), STRIPE_MAX_RETRIES="0",
+                   STRIPE_WEBHOOK_SECRET=WEBHOOK_SECRET)
+    client = app.test_client()
+    tok = sign_in(client, lang="en")
+    key = world.key(0)
+    review = client.post("/pagar/revisar", data={"csrf_token": tok, f"choice-{key}": "due_now"})
+    expected = re.search(r'name="expected_total" value="([^"]+)"', review.text).group(1)
+    r = client.post("/pagar/confirmar", data={"csrf_token": tok, f"choice-{key}": "due_now",
+                                              "expected_total": expected})
+    assert r.status_code == 303 and r.headers["Location"].startswith("https://checkout.stripe")
+    [sent] = fake_stripe.session_creates
+    assert sent.form["locale"] == "en"
+    assert sent.form["line_items"][0]["price_data"]["unit_amount"] == "31277"
+    assert sent.form["success_url"].startswith("http://localhost/pagos/1/exito")
+    sid = next(iter(fake_stripe.sessions))
+    fake_stripe.complete(sid, "card")
+    payload, header = stripe_server.signed(fake_stripe.event("checkout.session.completed", sid),
+                                           WEBHOOK_SECRET)
+    hook = app.test_client()
+    assert hook.post("/pagos/webhook/stripe", data=payload.encode(),
+                     headers={"Stripe-Signature": header},
+                     content_type="application/json").status_code == 200
+    assert hook.post("/pagos/webhook/stripe", data=payload.encode(),
+                     headers={"Stripe-Signature": header},
+                     content_type="application/json").text == "duplicate"
+    bad = hook.post("/pagos/webhook/stripe", data=payload.encode() + b" ",
+                    headers={"Stripe-Signature": header}, content_type="application/json")
+    assert bad.status_code == 400
+    assert hook.post("/pagos/webhook/stripe", data=payload.encode(),
+                     content_type="application/json").status_code == 400
+    assert count(world, LedgerEntry, LedgerEntry.kind == "payment") == 1
+    reset_databases()
+
+
+def test_staff_records_an_office_payment_and_refunds_a_credit(app, world):
+    client = app.test_client()
+    tok = sign_in(client, "staff@example.com", lang="en")
+    pid = world.parcel_ids[1]
+    page = client.get(f"/personal/pagos/oficina/{pid}")
+    assert page.status_code == 200
+    bad = client.post(f"/personal/pagos/oficina/{pid}", data={
+        "csrf_token": tok, "account": world.key(1), "amount": "abc", "method": "check",
+        "reference": "", "payer_name": ""})
+    assert bad.status_code == 400 and len(errors(bad.text)) >= 2
+    r = client.post(f"/personal/pagos/oficina/{pid}", data={
+        "csrf_token": tok, "account": world.key(1), "amount": "100.00", "method": "check",
+        "reference": "1042", "payer_name": "María Rivera"})
+    assert r.status_code == 303
+    receipt = client.get(r.headers["Location"])
+    assert "Check number 1042" in text(receipt.text)
+    # No credit yet: nothing to refund.
+    assert "no credit to refund" in client.get(f"/personal/pagos/reembolso/{pid}").text
+    # Owners cannot reach staff pages.
+    owner = app.test_client()
+    sign_in(owner, lang="en")
+    assert owner.get(f"/personal/pagos/oficina/{pid}").status_code == 404
+
+
+def start_payment(client, tok, data):
+    review = client.post("/pagar/revisar", data={"csrf_token": tok, **data})
+    assert review.status_code == 200, errors(review.text)
+    expected = re.search(r'name="expected_total" value="([^"]+)"', review.text).group(1)
+    r = client.post("/pagar/confirmar", data={"csrf_token": tok, "expected_total": expected,
+                                              **data})
+    assert r.status_code == 303
+    return r.headers["Location"]
+
+
+def test_refund_of_a_credit_by_staff(app, world):
+    """Two tabs each start paying the whole pay-off, then both are paid: the second becomes a
+    credit (never lost); staff refunds it, back to the card (sandbox)."""
+    owner = app.test_client()
+    tok = sign_in(owner, lang="en")
+    key = world.key(1)
+    first = start_payment(owner, tok, {f"choice-{key}": "amount", f"amount-{key}": "600.00"})
+    second = start_payment(owner, tok, {f"choice-{key}": "installments",
+                                        f"through-{key}": "12"})
+    assert first != second
+    for url in (first, second):
+        owner.post(url, data={"csrf_token": tok, "outcome": "card_succeeds"})
+    staff = app.test_client()
+    stok = sign_in(staff, "staff@example.com", lang="en")
+    page = staff.get(f"/personal/pagos/reembolso/{world.parcel_ids[1]}")
+    assert "credit $600.00" in page.text
+    too_much = staff.post(f"/personal/pagos/reembolso/{world.parcel_ids[1]}",
+                          data={"csrf_token": stok, "account": key, "amount": "600.01"})
+    assert too_much.status_code == 400 and "more than the credit" in too_much.text
+    r = staff.post(f"/personal/pagos/reembolso/{world.parcel_ids[1]}",
+                   data={"csrf_token": stok, "account": key, "amount": "600.00",
+                         "note": "paid twice"})
+    assert r.status_code == 303
+    assert count(world, LedgerEntry, LedgerEntry.kind == "refund") == 1
+    with world.uow() as uow:
+        rows = uow.session.execute(select(Checkout.id, Checkout.status, Checkout.amount,
+                                          Checkout.refunded_amount)
+                                   .order_by(Checkout.id)).all()
+    # The latest payment (the pay-off, $6.39 more than the first) gives the $600 back.
+    assert [(r.status, r.refunded_amount) for r in rows] == [
+        ("succeeded", D("0.00")), ("partially_refunded", D("600.00"))]
+    assert rows[1].amount > D("600.00")

@@ -141,5 +141,21 @@ def demo(if_empty: bool, parcels_n: int, users_n: int, migrate: bool) -> None:
         click.echo(f"  {catastro}  {code}  {address}")
 
 
+@main.group()
+def payments() -> None:
+    """Payments (issue 4)."""
+
+
+@payments.command("reconcile")
+@click.option("--limit", default=500, show_default=True, type=int,
+              help="At most this many checkouts per run.")
+def payments_reconcile(limit: int) -> None:
+    """Settle checkouts still pending or processing by asking the payment provider (the same
+    fulfilment as the webhook; safe to run any time), then email the receipts due."""
+    from portal.web.payments.commands import reconcile_command
+
+    sys.exit(reconcile_command(limit))
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -73,3 +73,28 @@ def axe_violations(page) -> list[dict]:  # noqa: ANN001
         {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']})""", WCAG)
     return [{"id": v["id"], "help": v["help"],
              "nodes": [n["target"] for n in v["nodes"]][:5]} for v in res["violations"]]
+
+
+# The demo District and the app, shared with the web tests' fixtures.
+from tests.web.conftest import demo_db, fixed_today, make_app, schema_db  # noqa: E402, F401
+
+
+@pytest.fixture
+def live(tmp_path, demo_db, fixed_today):  # noqa: ANN001, ANN201, F811
+    """(app, base URL) of the demo District served on a free port."""
+    from portal.db import reset_databases
+    app = make_app(tmp_path, demo_db[0], SERVER_NAME=None)  # links use the served host
+    app.config["DEMO"] = demo_db[1]
+    with Server(app) as server:
+        yield app, server.url
+    reset_databases()
+
+
+@pytest.fixture
+def page(browser):  # noqa: ANN001, ANN201
+    context = browser.new_context(viewport={"width": 1280, "height": 900},
+                                  locale="es-PR")
+    p = context.new_page()
+    p.set_default_timeout(15000)
+    yield p
+    context.close()

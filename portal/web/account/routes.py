@@ -64,7 +64,9 @@ def language():  # noqa: ANN201
     lang = request.form.get("lang")
     if lang in LANGUAGES:
         session["lang"] = lang
-        if current_user.is_authenticated:
+        if not current_user.is_authenticated:
+            session["lang_switched"] = True  # becomes the preference at sign-in
+        else:
             with uow() as w:
                 users.set_language(w, current_user.id, lang)
             current_user.language = lang

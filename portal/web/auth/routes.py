@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from flask_babel import gettext as _
 from flask_login import current_user, login_required, login_user, logout_user
 
 from portal import mail
-from portal.i18n import current_language
+from portal.i18n import LANGUAGES, current_language
 from portal.services import users
 from portal.services.errors import Conflict, NotFound
 from portal.web.account.routes import safe_next
@@ -101,10 +110,14 @@ def sign_in():  # noqa: ANN201
                     "here."), "warning")
             return redirect(url_for("auth.check_email"))
         else:
+            chosen = session.get("lang") if session.pop("lang_switched", False) else None
+            if chosen in LANGUAGES and chosen != user.language:
+                # Switched language before signing in: that choice becomes the preference.
+                with uow() as w:
+                    users.set_language(w, user.id, chosen)
+                user.language = chosen
             login_user(user)
-            if user.language:
-                from flask import session
-                session["lang"] = user.language
+            session["lang"] = user.language
             return redirect(safe_next(request.args.get("next"), url_for("account.dashboard")),
                             303)
     return render_template("auth/sign_in.html", form=form)

@@ -1,0 +1,62 @@
+"""Every page of the portal, as each role sees it, in both languages (for the HTML checker
+and the accessibility tests)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from flask import Flask
+
+from tests.web.conftest import csrf_token, login, parcel_ids
+
+ANONYMOUS = ("/", "/cuenta/entrar", "/cuenta/registro", "/cuenta/revise-su-correo",
+             "/cuenta/olvide", "/no-existe")
+
+
+def pages_for(app: Flask, role: str) -> list[str]:
+    """The paths a role can open (GET)."""
+    if role == "anonymous":
+        return list(ANONYMOUS)
+    ids = parcel_ids(app)
+    paths = ["/", "/mis-propiedades", "/propiedad/reclamar", "/arrendamientos/"]
+    mine = ids[role][:3]
+    paths += [f"/propiedad/{pid}" for pid in mine]
+    if role == "lender":
+        paths.append("/prestamista/prestamos")
+    if role == "staff":
+        paths += ["/personal/buscar", "/personal/buscar?q=Calle", "/personal/buscar?q=x",
+                  "/personal/persona/1", f"/propiedad/{ids['lessee'][0]}"]
+    return paths
+
+
+def walk(app: Flask) -> Iterator[tuple[str, str, str]]:
+    """(label, path, html) for every page, every role, both languages; and forms with errors."""
+    for role in ("anonymous", "owner", "lessee", "lender", "staff"):
+        client = app.test_client() if role == "anonymous" else login(app, role)
+        for lang in ("es", "en"):
+            for path in pages_for(app, role):
+                sep = "&" if "?" in path else "?"
+                r = client.get(f"{path}{sep}lang={lang}")
+                assert r.status_code in (200, 404), (role, path, r.status_code)
+                yield f"{role}-{lang}", path, r.get_data(as_text=True)
+    # Forms shown again with their errors.
+    client = app.test_client()
+    page = client.get("/cuenta/registro").get_data(as_text=True)
+    r = client.post("/cuenta/registro", data={"csrf_token": csrf_token(page), "name": "",
+                                              "email": "no", "password": "x", "confirm": "y"})
+    yield "signup-errors", "/cuenta/registro", r.get_data(as_text=True)
+    owner = login(app, "owner")
+    page = owner.get("/propiedad/reclamar").get_data(as_text=True)
+    r = owner.post("/propiedad/reclamar", data={"csrf_token": csrf_token(page),
+                                                "catastro": "abc", "code": ""})
+    yield "claim-errors", "/propiedad/reclamar", r.get_data(as_text=True)
+    pid = parcel_ids(app)["owner"][0]
+    page = owner.get(f"/propiedad/{pid}").get_data(as_text=True)
+    r = owner.post(f"/propiedad/{pid}/acceso", data={"csrf_token": csrf_token(page),
+                                                     "email": "nadie@example.com"})
+    yield "grant-errors", f"/propiedad/{pid}", r.get_data(as_text=True)
+
+
+def slug(label: str, path: str) -> str:
+    return f"{label}-{re.sub(r'[^a-z0-9]+', '_', path.lower()).strip('_') or 'home'}"

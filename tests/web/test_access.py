@@ -1,0 +1,179 @@
+"""Every route, walked as every role, leaks nothing (DESIGN.md 6).
+
+Roles: anonymous, the owner, the lessee, a lender's user, staff, and a user linked to a
+different parcel. A parcel the user may not see answers 404 (and its catastro number never
+appears); anonymous users are sent to sign in; staff and lender pages are 404 for others.
+A new route fails `test_every_route_is_classified` until it is added here.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from flask import Flask
+
+from tests.web.conftest import csrf_token, login
+
+PUBLIC_GET = {"account.home", "auth.sign_up", "auth.sign_in", "auth.check_email",
+              "auth.forgot", "auth.confirm", "auth.reset", "static"}
+PUBLIC_POST = {"account.language", "auth.sign_up", "auth.sign_in", "auth.resend",
+               "auth.forgot", "auth.reset"}
+SIGNED_IN = {"account.dashboard", "account.claim", "lessee.leases", "auth.sign_out",
+             "payments.choose", "payments.review", "payments.confirm", "payments.sandbox",
+             "payments.sandbox_bank"}
+PARCEL = {"account.parcel", "account.statement_pdf", "account.grant", "account.revoke",
+          "payments.history"}
+CHECKOUT = {"payments.success", "payments.cancel", "payments.receipt", "payments.receipt_pdf"}
+LENDER = {"lender.loans"}
+STAFF = {"staff.lookup", "staff.person", "payments.office", "payments.refund"}
+SIGNED_WEBHOOK = {"payments.webhook"}  # public, but only a signed provider event is accepted
+ROLES = ("anonymous", "owner", "lessee", "lender", "staff", "other")
+
+
+def test_every_route_is_classified(app: Flask):
+    known = PUBLIC_GET | PUBLIC_POST | SIGNED_IN | PARCEL | CHECKOUT | LENDER | STAFF \
+        | SIGNED_WEBHOOK
+    endpoints = {r.endpoint for r in app.url_map.iter_rules()}
+    assert endpoints - known == set(), "classify the new routes in tests/web/test_access.py"
+
+
+def _client(app: Flask, role: str):  # noqa: ANN202
+    return app.test_client() if role == "anonymous" else login(app, role)
+
+
+def _visible(app: Flask) -> dict[str, set[int]]:
+    """What each role may see, read through the access policy (the dashboard and loans)."""
+    from portal.db import UnitOfWork
+    from portal.models import Parcel
+    from portal.services import access, users
+    from portal.web.data import database
+    from tests.web.conftest import ROLES as EMAILS
+    out: dict[str, set[int]] = {"anonymous": set()}
+    with app.app_context(), UnitOfWork(database()) as w:
+        every = set(w.session.scalars(Parcel.__table__.select().with_only_columns(Parcel.id)))
+        for role, email in EMAILS.items():
+            user = users.find_by_email(w, email)
+            out[role] = every if role == "staff" else {
+                p.id for p, _ in access.linked_parcels(w, user)}
+        catastro = dict(w.session.execute(Parcel.__table__.select().with_only_columns(
+            Parcel.id, Parcel.catastro)).all())
+    out["_catastro"] = catastro  # type: ignore[assignment]
+    return out
+
+
+@pytest.fixture
+def world(demo_app: Flask):  # noqa: ANN201
+    vis = _visible(demo_app)
+    catastro = vis.pop("_catastro")
+    featured = vis["owner"] | vis["lessee"] | set(sorted(vis["other"])[:2])
+    lent_only = sorted(vis["lender"] - featured)[:1]
+    probes = sorted(featured) + lent_only + [max(catastro) + 1000]  # + one that does not exist
+    return demo_app, vis, catastro, probes
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_parcel_routes(world, role):
+    app, vis, catastro, probes = world
+    client = _client(app, role)
+    token = csrf_token(client.get("/").get_data(as_text=True))
+    for pid in probes:
+        visible = pid in vis[role]
+        for path, method in ((f"/propiedad/{pid}", "get"),
+                             (f"/propiedad/{pid}/estado-de-cuenta.pdf", "get"),
+                             (f"/propiedad/{pid}/acceso", "post"),
+                             (f"/propiedad/{pid}/acceso/999999/quitar", "post"),
+                             (f"/propiedad/{pid}/pagos", "get"),
+                             (f"/pagar?parcela={pid}", "get")):
+            if method == "get":
+                r = client.get(path)
+            else:
+                r = client.post(path, data={"csrf_token": token, "email": "x@example.com"})
+            body = r.get_data(as_text=True) if r.mimetype == "text/html" else ""
+            if role == "anonymous":
+                assert r.status_code == 302 and "/cuenta/entrar" in r.headers["Location"], path
+            elif not visible:
+                assert r.status_code == 404, (role, path, r.status_code)
+                if pid in catastro:
+                    assert catastro[pid] not in body, (role, path)
+            elif method == "get" and not path.startswith("/pagar"):
+                # (paying is for payers: staff and lenders see the account, may not pay it)
+                assert r.status_code == 200, (role, path, r.status_code)
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_dashboard_shows_only_ones_own(world, role):
+    app, vis, catastro, _probes = world
+    client = _client(app, role)
+    r = client.get("/mis-propiedades")
+    if role == "anonymous":
+        assert r.status_code == 302
+        return
+    html = r.get_data(as_text=True)
+    shown = {int(x) for x in re.findall(r'href="/propiedad/(\d+)"', html)}
+    if role != "staff":
+        assert shown == vis[role]
+    for pid, number in catastro.items():
+        if pid not in shown and pid not in vis[role]:
+            assert number not in html
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_role_pages(world, role):
+    app, _vis, _catastro, _probes = world
+    client = _client(app, role)
+    expect = {
+        "/prestamista/prestamos": 200 if role == "lender" else 404,
+        "/personal/buscar": 200 if role == "staff" else 404,
+        "/personal/buscar?q=demo.pr": 200 if role == "staff" else 404,
+        "/personal/persona/1": 200 if role == "staff" else 404,
+        "/personal/persona/999999": 404,
+        "/pagos/999999/recibo": 404,
+        "/pagos/999999/recibo.pdf": 404,
+        "/pagos/999999/exito": 404,
+        "/pagos/999999/cancelado": 404,
+        "/arrendamientos/": 200,
+        "/propiedad/reclamar": 200,
+    }
+    for pid in sorted(_vis["lessee"])[:1]:
+        expect[f"/personal/pagos/oficina/{pid}"] = 200 if role == "staff" else 404
+        expect[f"/personal/pagos/reembolso/{pid}"] = 200 if role == "staff" else 404
+    for path, code in expect.items():
+        r = client.get(path)
+        if role == "anonymous":
+            assert r.status_code == 302, path
+        else:
+            assert r.status_code == code, (role, path, r.status_code)
+
+
+def test_lessee_cannot_grant_or_revoke_owner_access(world):
+    app, vis, _catastro, _probes = world
+    [leased] = vis["lessee"]
+    owner_parcel = sorted(vis["owner"])[0]
+    other = login(app, "other")
+    token = csrf_token(other.get("/").get_data(as_text=True))
+    r = other.post(f"/propiedad/{owner_parcel}/acceso",
+                   data={"csrf_token": token, "email": "other@example.com"})
+    assert r.status_code == 404
+    del leased
+
+
+def test_delegate_sees_but_cannot_manage(world):
+    app, vis, _catastro, _probes = world
+    pid = sorted(vis["owner"])[0]
+    owner = login(app, "owner")
+    page = owner.get(f"/propiedad/{pid}").get_data(as_text=True)
+    owner.post(f"/propiedad/{pid}/acceso", data={"csrf_token": csrf_token(page),
+                                                 "email": "user00001@demo.pr"})
+    delegate = login(app, "other")
+    html = delegate.get(f"/propiedad/{pid}").get_data(as_text=True)
+    assert "Quién más puede ver esta propiedad" not in html
+    link_ids = re.findall(rf"/propiedad/{pid}/acceso/(\d+)/quitar", page)
+    token = csrf_token(html)
+    for link_id in link_ids or ["1"]:
+        r = delegate.post(f"/propiedad/{pid}/acceso/{link_id}/quitar",
+                          data={"csrf_token": token})
+        assert r.status_code == 404
+    r = delegate.post(f"/propiedad/{pid}/acceso", data={"csrf_token": token,
+                                                        "email": "lessee@demo.pr"})
+    assert r.status_code == 404

@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from portal.core import calc
 from portal.core.deadlines import KINDS as DEADLINE_KINDS
@@ -200,6 +202,52 @@ def test_money_outputs_have_two_decimals() -> None:
     for _, case in CASES:
         if "expected" in case and not case.get("xfail"):
             check(json.loads(calc.run_json(case["operation"], input_text(case))))
+
+
+# --- Whatever the input, a CalcError naming a field, never another exception ------------
+
+_odd_values = st.one_of(
+    st.none(), st.booleans(), st.integers(-10**20, 10**20), st.text(max_size=8),
+    st.dates().map(lambda d: d.isoformat()),
+    st.sampled_from(["9999-12-31", "0001-01-01", "2026-02-29", "2026-13-01", "0", "-0", "1e5",
+                     "NaN", "100.00", "0.05", "999999999999.99", "1000000000000.00", "1,5",
+                     "  7 ", "0x10"]),
+    st.lists(st.integers(0, 3), max_size=2), st.dictionaries(st.text(max_size=3), st.none(),
+                                                               max_size=2))
+_GOOD_INPUTS = [(c["operation"], c["input"]) for _, c in CASES
+                if "input" in c and "expected" in c]
+
+
+def _mutate(value: Any, draw: Any) -> Any:
+    if isinstance(value, dict):
+        out = {}
+        for key, item in value.items():
+            choice = draw(st.integers(0, 7))
+            if choice == 0:
+                continue  # drop the field
+            out[key] = draw(_odd_values) if choice == 1 else _mutate(item, draw)
+        if draw(st.integers(0, 9)) == 0:
+            out["unexpected"] = draw(_odd_values)
+        return out
+    if isinstance(value, list):
+        items = [_mutate(item, draw) for item in value]
+        return items * draw(st.integers(0, 2)) if items else items
+    return draw(_odd_values) if draw(st.integers(0, 4)) == 0 else value
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_any_input_gives_a_result_or_a_calc_error(data: st.DataObject) -> None:
+    """Mutated inputs of the law cases (fields dropped, replaced by odd values, lists
+    repeated, unknown fields): `run_json` answers, or raises CalcError naming a field;
+    nothing else escapes (the command would print a traceback)."""
+    name, good = data.draw(st.sampled_from(_GOOD_INPUTS))
+    text = json.dumps(_mutate(good, data.draw))
+    try:
+        json.loads(calc.run_json(name, text))
+    except CalcError as exc:
+        assert exc.field, exc.one_line()
+        assert "\n" not in exc.one_line()
 
 
 # --- The real command --------------------------------------------------------------------

@@ -19,6 +19,9 @@ MISSING: Any = object()
 MAX_MONEY = Decimal("999999999999.99")  # NUMERIC(14, 2)
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _DECIMAL = re.compile(r"^[0-9]+(\.[0-9]+)?$")
+# Python's calendar ends on 9999-12-31; ten years of margin keep every count (days after a
+# date, months of installments, roll-overs) inside it.
+LAST_DATE = date(9989, 12, 31)
 
 
 class Reader:
@@ -136,9 +139,13 @@ def parse_date(raw: Any, field: str) -> date:
     if not isinstance(raw, str) or not _DATE.match(raw):
         raise InputError(f"must be a date as YYYY-MM-DD, not {raw!r}", field=field)
     try:
-        return date.fromisoformat(raw)
+        day = date.fromisoformat(raw)
     except ValueError:
         raise InputError(f"is not a real date: {raw!r}", field=field) from None
+    if day > LAST_DATE:  # counting days or months from it would leave the calendar
+        raise InputError(f"must be no later than {LAST_DATE.isoformat()}, not {raw!r}",
+                         field=field)
+    return day
 
 
 def parse_decimal(raw: Any, field: str, *, maximum: Decimal | None = None) -> Decimal:

@@ -52,8 +52,9 @@ class Reader:
         raw = self._get(name, default)
         if isinstance(raw, Decimal) and raw is default:
             return raw
-        if isinstance(raw, Decimal):  # a JSON number, read exactly (never as float)
-            raw = str(raw)
+        if isinstance(raw, Decimal):  # a JSON number with a fraction: section D wants a string
+            raise InputError(f"write amounts as strings such as \"{raw}\", not JSON numbers "
+                             "with decimals", field=self.field(name))
         try:
             value = parse_money(raw)
         except (ValueError, InvalidOperation) as exc:
@@ -149,8 +150,9 @@ def parse_date(raw: Any, field: str) -> date:
 
 
 def parse_decimal(raw: Any, field: str, *, maximum: Decimal | None = None) -> Decimal:
-    if isinstance(raw, bool) or not isinstance(raw, (str, int, Decimal)):
-        raise InputError(f"must be a decimal number written as a string, not {raw!r}",
+    if isinstance(raw, bool) or not isinstance(raw, (str, int)):
+        shown = f'"{raw}"' if isinstance(raw, Decimal) else repr(raw)
+        raise InputError(f"must be a decimal number written as a string such as {shown}",
                          field=field)
     text = str(raw).strip()
     if text.startswith("-"):

@@ -114,13 +114,12 @@ def demo(if_empty: bool, parcels_n: int, users_n: int, migrate: bool) -> None:
 
     if migrate:
         database.upgrade(None, "head")
-    last = {"stage": ""}
+    shown: set[str] = set()
 
     def progress(stage: str, done: int, total: int) -> None:
-        if stage != last["stage"] or done == total:
-            last["stage"] = stage
-            if done == total:
-                click.echo(f"  {stage}: {total}", err=True)
+        if done == total and stage not in shown:
+            shown.add(stage)
+            click.echo(f"  {stage}: {total}", err=True)
 
     try:
         result = demo_service.load(database.get_database(), parcels_n=parcels_n,

@@ -30,17 +30,20 @@ from datetime import time as dtime
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import func, select
 from werkzeug.security import generate_password_hash
 
 from portal import clock
+from portal.core.installments import Installment as CoreInstallment
 from portal.core.money import ZERO, cents
 from portal.core.statement import Payment as CorePayment
 from portal.core.statement import evaluate
 from portal.db import Database, UnitOfWork
 from portal.models import (
+    Assessment,
     AuditRecord,
     DepositOrder,
+    Installment,
     Lease,
     LedgerEntry,
     Lender,
@@ -55,7 +58,7 @@ from portal.models import (
     User,
 )
 from portal.payments import states
-from portal.services import budgets, facts, ledger, notices, parcels, roll, users
+from portal.services import budgets, bulk, facts, ledger, notices, parcels, roll, users
 from portal.services.budgets import LineInput
 from portal.services.errors import Conflict
 
@@ -169,8 +172,8 @@ class _Builder:
         self.authority_party = 0
         self.municipal_party = 0
 
-    def tick(self, stage: str, done: int = 1, total: int = 1) -> None:
-        if self.progress is not None:
+    def tick(self, stage: str | None, done: int = 1, total: int = 1) -> None:
+        if self.progress is not None and stage is not None:
             self.progress(stage, done, total)
 
     # --- parcels ------------------------------------------------------------------------
@@ -295,6 +298,7 @@ class _Builder:
                 if key not in names:
                     names[key] = -1 - len(party_rows)
                     party_rows.append({"kind": kind, "name": name,
+                                       "email": f"contacto{len(party_rows) + 1:06d}@correo.example",
                                        "mailing_address": sp.address, "language": "es"})
                 share_keys.append((pid, names[key], share, skind))
         party_ids = self._insert_returning(Party, party_rows, "parties")
@@ -323,17 +327,17 @@ class _Builder:
         self.lessee_party = lessees
         return list(zip(ids, specs))
 
-    def _insert(self, model: Any, rows: list[dict], stage: str) -> None:
+    def _insert(self, model: Any, rows: list[dict], stage: str | None) -> None:
         for start in range(0, len(rows), CHUNK):
-            self.s.execute(insert(model), rows[start:start + CHUNK])
+            bulk.insert_rows(self.uow, model, rows[start:start + CHUNK])
             self.tick(stage, min(start + CHUNK, len(rows)), len(rows))
 
-    def _insert_returning(self, model: Any, rows: list[dict], stage: str) -> list[int]:
+    def _insert_returning(self, model: Any, rows: list[dict], stage: str | None) -> list[int]:
+        """Insert in batches; the new ids in the order of `rows`."""
         out: list[int] = []
         for start in range(0, len(rows), CHUNK):
-            out.extend(self.s.scalars(insert(model).returning(model.id,
-                                                              sort_by_parameter_order=True),
-                                      rows[start:start + CHUNK]).all())
+            out.extend(bulk.insert_rows(self.uow, model, rows[start:start + CHUNK],
+                                        return_ids=True))
             self.tick(stage, min(start + CHUNK, len(rows)), len(rows))
         return out
 
@@ -491,18 +495,27 @@ def _bulk_payments(uow: UnitOfWork, b: _Builder, fy: Any, rows: list[tuple[int, 
     done = 0
     for start in range(0, len(ids), CHUNK):
         chunk = ids[start:start + CHUNK]
-        loaded = facts.load_many(uow, chunk, fy)
+        # Plain rows, not ORM objects: the demo's accounts have one assessment each.
+        annual: dict[int, Decimal] = {}
+        schedule: dict[int, list[CoreInstallment]] = {}
+        for pid, amount, number, due, inst_amount in uow.session.execute(
+                select(Assessment.parcel_id, Assessment.annual_amount, Installment.number,
+                       Installment.due_date, Installment.amount)
+                .join(Installment, Installment.assessment_id == Assessment.id)
+                .where(Assessment.parcel_id.in_(chunk), Assessment.fiscal_year_id == fy.id)
+                .order_by(Assessment.parcel_id, Installment.number)):
+            annual[pid] = amount
+            schedule.setdefault(pid, []).append(CoreInstallment(number, due, inst_amount))
         plans = []
         for pid in chunk:
-            acct = loaded[pid]
-            if acct.assessment is None:
+            if pid not in schedule:
                 continue
-            inst = acct.installments
-            pays = _payments_for(specs[pid].pattern, inst, acct.annual,
+            inst = schedule[pid]
+            pays = _payments_for(specs[pid].pattern, inst, annual[pid],
                                  rules.lump_sum_discount_rate, b.rng)
             if not pays:
                 continue
-            st = evaluate(today, inst, pays, (), rules, acct.annual)
+            st = evaluate(today, inst, pays, (), rules, annual[pid])
             apps = {a.payment: a for a in st.applications if a.payment is not None}
             plans.append((pid, pays, apps))
         pay_rows, meta = [], []
@@ -519,7 +532,8 @@ def _bulk_payments(uow: UnitOfWork, b: _Builder, fy: Any, rows: list[tuple[int, 
                     "refunded_amount": ZERO, "created_at": when - timedelta(minutes=4),
                     "updated_at": when, "completed_at": when})
                 meta.append((pid, p, apps[k]))
-        pay_ids = b._insert_returning(Payment, pay_rows, "payments") if pay_rows else []
+        pay_ids = (b._insert_returning(Payment, pay_rows, None)
+                   if pay_rows else [])
         entries, allocations = [], []
         for pay_id, (pid, p, app) in zip(pay_ids, meta):
             common = {"parcel_id": pid, "fiscal_year_id": fy.id, "legal_date": p.date,
@@ -537,8 +551,8 @@ def _bulk_payments(uow: UnitOfWork, b: _Builder, fy: Any, rows: list[tuple[int, 
                 allocations.append({"payment_id": pay_id, "position": pos, "kind": ln.kind,
                                     "amount": ln.amount, "installment_number": ln.installment,
                                     "cost_entry_id": None, "rule": ln.rule})
-        b._insert(LedgerEntry, entries, "ledger")
-        b._insert(PaymentAllocation, allocations, "allocations")
+        b._insert(LedgerEntry, entries, None)
+        b._insert(PaymentAllocation, allocations, None)
         done += len(chunk)
         b.tick("accounts", done, len(ids))
 

@@ -18,7 +18,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import and_, delete, insert, or_, select
+from sqlalchemy import and_, delete, or_, select
 
 from portal import clock
 from portal.core.allocation import ParcelFacts, assessment_roll
@@ -40,7 +40,7 @@ from portal.models import (
     Parcel,
     RollLine,
 )
-from portal.services import access, audit, facts
+from portal.services import access, audit, bulk, facts
 from portal.services.errors import Conflict, InvalidInput, NotFound
 
 Progress = Callable[[int, int], None] | None
@@ -109,7 +109,7 @@ def compute(uow: UnitOfWork, staff: Any, version_id: int, *, progress: Progress 
                      "exempt": is_exempt, "amount": result.assessments.get(key, ZERO),
                      "payer": "lessee" if p.id in lessee else "owner"})
     for start in range(0, len(rows), CHUNK):
-        uow.session.execute(insert(RollLine), rows[start:start + CHUNK])
+        bulk.insert_rows(uow, RollLine, rows[start:start + CHUNK])
         _tick(progress, min(start + CHUNK, len(rows)), len(rows))
     roll.total = version.total_to_assess
     roll.total_units = total_units
@@ -176,9 +176,8 @@ def publish(uow: UnitOfWork, staff: Any, roll_id: int, notice_date: date | None 
     now = clock.now()
     for start in range(0, total, CHUNK):
         chunk = plans[start:start + CHUNK]
-        ids = uow.session.scalars(
-            insert(Assessment).returning(Assessment.id, sort_by_parameter_order=True),
-            [base for base, _, _ in chunk]).all()
+        ids = bulk.insert_rows(uow, Assessment, [base for base, _, _ in chunk],
+                               return_ids=True)
         inst_rows, ledger_rows, notice_rows = [], [], []
         for aid, (base, items, credit) in zip(ids, chunk):
             inst_rows.extend({"assessment_id": aid, "number": i.number, "due_date": i.due_date,
@@ -199,10 +198,9 @@ def publish(uow: UnitOfWork, staff: Any, roll_id: int, notice_date: date | None 
                                 "amount": base["annual_amount"], "language": "es",
                                 "created_at": now, "created_by_id": staff.id,
                                 "mailed_on": notice_date})
-        uow.session.execute(insert(Installment), inst_rows)
-        if ledger_rows:
-            uow.session.execute(insert(LedgerEntry), ledger_rows)
-        uow.session.execute(insert(Notice), notice_rows)
+        bulk.insert_rows(uow, Installment, inst_rows)
+        bulk.insert_rows(uow, LedgerEntry, ledger_rows)
+        bulk.insert_rows(uow, Notice, notice_rows)
         _tick(progress, min(start + CHUNK, total), total)
     before = audit.snapshot(roll)
     roll.status = "published"

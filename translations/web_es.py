@@ -356,4 +356,6 @@ ES = {
     "Whole year in one payment, by %(date)s (%(left)s)":
         "Todo el año en un solo pago, a más tardar el %(date)s (%(left)s)",
     "no assessment": "sin derrama",
+    "Give or remove read access to this parcel":
+        "Dar o quitar acceso de lectura a esta propiedad",
 }

@@ -413,3 +413,23 @@ def test_allocations_are_what_the_core_computes(world, fake_stripe, stripe_gatew
         deliver(world, stripe_gateway, fake_stripe, "checkout.session.completed", sid)
     with world.uow() as uow:
         assert ledger.check_allocations(uow, world.parcel_ids[0], world.fiscal_year_id) == []
+
+
+def test_two_refunds_at_stripe_arriving_out_of_order(world, fake_stripe, stripe_gateway):
+    """charge.refunded carries the cumulative total: whatever the order, we record what
+    Stripe gave back, no more and no less."""
+    started, _ = checkout(world, stripe_gateway, [Choice(world.key(1), "due_now")])
+    sid = session_of(world, started.checkout_id)
+    fake_stripe.complete(sid, "card")
+    deliver(world, stripe_gateway, fake_stripe, "checkout.session.completed", sid)
+    pi = chk(world, started.checkout_id).provider_payment_id
+    dashboard = StripeGateway("sk_test_portal", api_base=stripe_server.base(fake_stripe),
+                              max_network_retries=0)
+    dashboard.refund(pi, D("10.00"), "d-1")
+    first = fake_stripe.refund_event(pi)  # says 10.00 so far
+    dashboard.refund(pi, D("5.50"), "d-2")
+    second = fake_stripe.refund_event(pi)  # says 15.50 so far
+    assert deliver(world, stripe_gateway, fake_stripe, "", event=second)[1] == "refunded"
+    assert deliver(world, stripe_gateway, fake_stripe, "", event=first)[1] == "noop"
+    assert chk(world, started.checkout_id).refunded_amount == D("15.50")
+    assert count(world, LedgerEntry, LedgerEntry.kind == "refund") == 1

@@ -433,3 +433,60 @@ def test_two_refunds_at_stripe_arriving_out_of_order(world, fake_stripe, stripe_
     assert deliver(world, stripe_gateway, fake_stripe, "", event=first)[1] == "noop"
     assert chk(world, started.checkout_id).refunded_amount == D("15.50")
     assert count(world, LedgerEntry, LedgerEntry.kind == "refund") == 1
+
+
+def test_replaying_every_webhook_twice_changes_nothing(world, fake_stripe, stripe_gateway):
+    """A day of payments through Stripe; then every delivery is replayed twice."""
+    from portal.payments.webhooks import handle_webhook
+
+    sent: list[tuple[bytes, str]] = []
+
+    def send(kind, sid=None, event=None):
+        event = event or fake_stripe.event(kind, sid)
+        payload, header = stripe_server.signed(event, "whsec_test_portal")
+        sent.append((payload.encode(), header))
+        return handle_webhook(world.database, stripe_gateway, payload.encode(), header)
+
+    card, _ = checkout(world, stripe_gateway, [Choice(world.key(0), "due_now")])
+    bank_ok, _ = checkout(world, stripe_gateway, [Choice(world.key(1), "installments",
+                                                         through=3)])
+    bank_ko, _ = checkout(world, stripe_gateway, [Choice(world.key(1), "amount",
+                                                         amount=D("40.00"))])
+    gone, _ = checkout(world, stripe_gateway, [Choice(world.key(0), "amount",
+                                                      amount=D("5.00"))])
+    s = {k: session_of(world, v.checkout_id) for k, v in
+         {"card": card, "ok": bank_ok, "ko": bank_ko, "gone": gone}.items()}
+    fake_stripe.complete(s["card"], "card")
+    fake_stripe.complete(s["ok"], "us_bank_account")
+    fake_stripe.complete(s["ko"], "us_bank_account")
+    fake_stripe.expire(s["gone"])
+    for key in ("card", "ok", "ko"):
+        send("checkout.session.completed", s[key])
+    send("checkout.session.expired", s["gone"])
+    fake_stripe.settle(s["ok"])
+    send("checkout.session.async_payment_succeeded", s["ok"])
+    fake_stripe.settle(s["ko"], ok=False)
+    send("checkout.session.async_payment_failed", s["ko"])
+    pi = chk(world, card.checkout_id).provider_payment_id
+    StripeGateway("sk_test_portal", api_base=stripe_server.base(fake_stripe),
+                  max_network_retries=0).refund(pi, D("2.77"), "d-1")
+    send("", event=fake_stripe.refund_event(pi))
+
+    def snap():
+        with world.uow() as uow:
+            return (sorted(uow.session.execute(select(LedgerEntry.id, LedgerEntry.kind,
+                                                      LedgerEntry.amount)).all()),
+                    uow.session.scalar(select(func.count()).select_from(PaymentAllocation)),
+                    sorted(uow.session.execute(select(Checkout.id, Checkout.status,
+                                                      Checkout.refunded_amount)).all()))
+
+    before = snap()
+    assert [s for _, s, _ in before[2]] == ["partially_refunded", "succeeded", "failed",
+                                            "expired"]
+    for payload, header in sent * 2:
+        assert handle_webhook(world.database, stripe_gateway, payload, header) == (
+            200, "duplicate")
+    assert snap() == before
+    with world.uow() as uow:
+        for pid in world.parcel_ids:
+            assert ledger.check_allocations(uow, pid, world.fiscal_year_id) == []

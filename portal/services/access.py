@@ -119,13 +119,21 @@ def get_parcel_and_relation(uow: UnitOfWork, user: Any, parcel_id: int | str
         pid = int(parcel_id)
     except (TypeError, ValueError):
         raise NotFound() from None
-    rel = relation(uow, user, pid)
-    if rel is None:
+    if is_staff(user):
+        parcel = uow.session.get(Parcel, pid)
+        if parcel is None:
+            raise NotFound()
+        return parcel, "staff"
+    if user is None or getattr(user, "id", None) is None:
         raise NotFound()
-    parcel = uow.session.get(Parcel, pid)
-    if parcel is None:
+    q = relations_query(user).subquery()
+    rows = uow.session.execute(select(Parcel, q.c.relation)
+                               .join(q, q.c.parcel_id == Parcel.id)
+                               .where(Parcel.id == pid)).all()
+    if not rows:
         raise NotFound()
-    return parcel, rel
+    parcel = rows[0][0]
+    return parcel, min((r for _, r in rows), key=_STRENGTH.__getitem__)
 
 
 def can_manage(uow: UnitOfWork, user: Any, parcel_id: int) -> bool:

@@ -174,18 +174,19 @@ def statement_for(uow: UnitOfWork, user: Any, parcel_id: int | str, fiscal_year:
     view.assessment = a
     view.payer = a.payer
     view.benefit_units = a.benefit_units
-    row = uow.session.execute(
-        select(BudgetVersion, AssessmentRoll)
+    rows = uow.session.execute(
+        select(BudgetVersion, AssessmentRoll, BudgetLine)
+        .select_from(BudgetVersion)
         .join(AssessmentRoll, AssessmentRoll.budget_version_id == BudgetVersion.id)
-        .where(BudgetVersion.id == a.budget_version_id)).first()
-    if row is not None:
-        view.budget_version, view.roll = row
+        .outerjoin(BudgetLine, BudgetLine.version_id == BudgetVersion.id)
+        .where(BudgetVersion.id == a.budget_version_id)
+        .order_by(BudgetLine.position)).all()
+    if rows:
+        view.budget_version, view.roll = rows[0][0], rows[0][1]
+        view.budget_lines = [ln for _, _, ln in rows if ln is not None]
         view.total_units = view.roll.total_units
         if view.roll.total:
             view.share = (a.annual_amount / view.roll.total).quantize(Decimal("1e-8"))
-    view.budget_lines = list(uow.session.scalars(
-        select(BudgetLine).where(BudgetLine.version_id == a.budget_version_id)
-        .order_by(BudgetLine.position)))
     if a.supersedes_id is not None:
         view.history = _history(uow, a)
     view.installments = account.installments

@@ -102,8 +102,14 @@ class AccountFacts:
 
 
 def fiscal_year_on(uow: UnitOfWork, on: date) -> FiscalYear | None:
-    return uow.session.scalar(select(FiscalYear).where(FiscalYear.starts_on <= on,
-                                                       FiscalYear.ends_on >= on))
+    """The fiscal year containing `on`; if none is recorded, the next one to start (its
+    notices go out before it starts: the owner sees the coming year and its lump sum)."""
+    fy = uow.session.scalar(select(FiscalYear).where(FiscalYear.starts_on <= on,
+                                                     FiscalYear.ends_on >= on))
+    if fy is None:
+        fy = uow.session.scalar(select(FiscalYear).where(FiscalYear.starts_on > on)
+                                .order_by(FiscalYear.starts_on).limit(1))
+    return fy
 
 
 def current_assessments(uow: UnitOfWork, parcel_ids: Iterable[int], fiscal_year_id: int

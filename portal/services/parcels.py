@@ -60,8 +60,9 @@ def generate_code() -> str:
     return format_code("".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH)))
 
 
-def hash_code(code: str, *, salt: bytes | None = None, n: int = _SCRYPT["n"]) -> str:
+def hash_code(code: str, *, salt: bytes | None = None, n: int | None = None) -> str:
     salt = salt or secrets.token_bytes(16)
+    n = n or _SCRYPT["n"]
     digest = hashlib.scrypt(normalise_code(code).encode(), salt=salt, n=n, r=_SCRYPT["r"],
                             p=_SCRYPT["p"], dklen=32)
     return f"scrypt${n}${salt.hex()}${digest.hex()}"

@@ -18,6 +18,18 @@ TODAY = date(2026, 11, 30)
 
 
 @pytest.fixture(autouse=True)
+def cheap_hashing(monkeypatch):
+    """Tests need not pay for strong hashing: the same functions, a lower cost."""
+    from werkzeug.security import generate_password_hash
+
+    from portal.services import parcels, users
+
+    monkeypatch.setitem(parcels._SCRYPT, "n", 2 ** 8)
+    monkeypatch.setattr(users, "generate_password_hash",
+                        lambda pw: generate_password_hash(pw, method="pbkdf2:sha256:1000"))
+
+
+@pytest.fixture(autouse=True)
 def fixed_clock():
     clock.set_fixed(TODAY)
     yield

@@ -56,6 +56,8 @@ def send_receipt(checkout_id: int) -> bool:
                          body.strip() + "\n", lang)
         name = ("recibo" if lang == "es" else "receipt") + f"-{chk.receipt_number}.pdf"
         msg.add_attachment(data, maintype="application", subtype="pdf", filename=name)
+        del msg["Content-Language"]  # moved to the text part by add_attachment: the whole
+        msg["Content-Language"] = "es-PR" if lang == "es" else "en-US"  # email is in `lang`
         _deliver(msg)
         chk.receipt_sent_at = clock.now()
     log.info("payments: receipt of checkout %s emailed", checkout_id)

@@ -68,6 +68,7 @@ ADOPTED_ON = date(2026, 5, 20)
 NOTICE_DATE = date(2026, 6, 10)
 CERTIFIED_MAIL = Decimal("10.35")
 BASE_PARCELS = 240
+MIN_PARCELS = 80
 CHUNK = 2000
 
 SIGN_INS = (
@@ -165,7 +166,7 @@ class _Builder:
         self.uow = uow
         self.s = uow.session
         self.rng = random.Random(20262027)
-        self.n_parcels = max(n_parcels, 40)
+        self.n_parcels = max(n_parcels, MIN_PARCELS)
         self.n_users = n_users
         self.progress = progress
         self.scale = max(Decimal(1), Decimal(self.n_parcels) / BASE_PARCELS)
@@ -416,8 +417,13 @@ def _load(uow: UnitOfWork, parcels_n: int, users_n: int, progress: Progress) -> 
         s.add(lender)
         s.add(PartyMember(party_id=bank.id, user_id=people["lender"].id, role="employee"))
         s.flush()
-        homes = [pid for pid, sp in rows if sp.kind == "home" and not sp.featured]
-        loan_parcels = [featured["home"]] + homes[:49]
+        # Five homes stay unclaimed, without a loan: their codes are printed (J1).
+        free = [(pid, sp) for pid, sp in rows if sp.kind == "home" and not sp.featured
+                and sp.pattern in ("monthly", "late")][:5]
+        free_ids = {pid for pid, _ in free}
+        private = [pid for kind in ("home", "shop", "lot") for pid, sp in rows
+                   if sp.kind == kind and not sp.featured and pid not in free_ids]
+        loan_parcels = [featured["home"]] + private[:49]
         loan_rows = []
         for k, pid in enumerate(loan_parcels):
             start = date(2008 + (k * 7) % 17, 1 + (k * 5) % 12, 1 + (k * 11) % 28)
@@ -462,11 +468,6 @@ def _load(uow: UnitOfWork, parcels_n: int, users_n: int, progress: Progress) -> 
 
     # 8. Unclaimed parcels with codes to claim (J1), printed by the command.
     with clock.fixed(_at(date(2026, 11, 2), 10)):
-        linked = set(s.scalars(select(ParcelLink.parcel_id)))
-        loaned = set(loan_parcels)
-        free = [(pid, sp) for pid, sp in rows
-                if sp.kind == "home" and pid not in linked and pid not in loaned
-                and sp.pattern in ("monthly", "late")][:5]
         catastros = dict(s.execute(select(Parcel.id, Parcel.catastro)
                                    .where(Parcel.id.in_([p for p, _ in free]))).all())
         for pid, sp in free:
@@ -478,7 +479,7 @@ def _load(uow: UnitOfWork, parcels_n: int, users_n: int, progress: Progress) -> 
     if extra:
         _bulk_users(uow, b, extra, [pid for pid, sp in rows
                                     if not sp.featured and sp.kind in ("home", "shop", "lot")
-                                    and pid not in {p for p, _ in free}])
+                                    and pid not in free_ids])
     s.add(AuditRecord(actor_id=staff.id, action="demo.loaded", object_type="database",
                       object_id="demo", after={"parcels": len(rows), "users": users_n}))
     result.parcels = len(rows)

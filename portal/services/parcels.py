@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 from datetime import timedelta
 from typing import Any
@@ -43,7 +44,13 @@ GRANT_ROLES = ("delegate", "lessee")
 
 
 def normalise_catastro(text: str) -> str:
-    return "".join((text or "").split()).upper()
+    """The catastro number as stored: groups joined by dashes ("040 012 345 67",
+    "040-012-345-67" and "04001234567" are the same parcel)."""
+    groups = [g for g in re.split(r"[\s\-\u2010-\u2015.]+", (text or "").strip()) if g]
+    if len(groups) == 1 and groups[0].isdigit() and len(groups[0]) == 11:
+        d = groups[0]
+        groups = [d[:3], d[3:6], d[6:9], d[9:]]
+    return "-".join(groups).upper()
 
 
 def normalise_code(code: str) -> str:

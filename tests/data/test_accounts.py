@@ -140,11 +140,9 @@ def test_dashboard_queries_do_not_grow_with_parcels(world, database):
         rows = accounts.dashboard(uow, world.bob)
     assert len(rows) == 4
     assert four.count == one.count <= 8, (one.count, four.count)
-    print("queries: dashboard", four.count)
     with QueryCounter(database) as page, world.uow() as uow:
         accounts.statement_for(uow, world.bob, world.parcel["B"])
     assert page.count <= 9, page.count
-    print("queries: parcel page", page.count)
 
 
 def test_fiscal_year_by_label_and_none(world):

@@ -1,0 +1,111 @@
+"""The demo District: loads once (`--if-empty` makes a second run harmless) and holds the
+journeys' accounts (J1, J4)."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+import pytest
+from click.testing import CliRunner
+from sqlalchemy import func, select
+
+from portal import db
+from portal.cli import main
+from portal.models import AuditRecord, Lease, Parcel, User
+from portal.services import access, accounts, demo, ledger, parcels, users
+from portal.services.errors import Conflict
+
+MIN = demo.MIN_PARCELS
+
+
+def _count(database, model):
+    with database.unit_of_work() as uow:
+        return uow.session.scalar(select(func.count()).select_from(model))
+
+
+def test_demo_loads_once_and_if_empty_skips(database):
+    first = demo.load(database, parcels_n=MIN, if_empty=True)
+    assert first.loaded and first.parcels == MIN and len(first.codes) == 5
+    counts = (_count(database, Parcel), _count(database, User), _count(database, AuditRecord))
+    second = demo.load(database, parcels_n=MIN, if_empty=True)
+    assert not second.loaded
+    assert (_count(database, Parcel), _count(database, User),
+            _count(database, AuditRecord)) == counts
+    with pytest.raises(Conflict) as err:
+        demo.load(database, parcels_n=MIN)
+    assert err.value.code == "database_not_empty"
+
+
+def test_demo_accounts_for_the_journeys(database):
+    result = demo.load(database, parcels_n=MIN)
+    with database.unit_of_work() as uow:
+        owner = users.authenticate(uow, "owner@demo.pr", demo.DEMO_PASSWORD)
+        lessee = users.authenticate(uow, "lessee@demo.pr", demo.DEMO_PASSWORD)
+        lender = users.authenticate(uow, "lender@demo.pr", demo.DEMO_PASSWORD)
+        staff = users.authenticate(uow, "staff@demo.pr", demo.DEMO_PASSWORD)
+        assert owner and lessee and lender and staff and staff.is_staff and lender.is_lender
+        rows = accounts.dashboard(uow, owner)
+        assert [r.status for r in rows] == ["current", "overdue", "current"]
+        shop = accounts.statement_for(uow, owner, rows[1].parcel.id)
+        st = shop.statement
+        assert [i.status for i in st.installments[:5]] == \
+            ["paid", "paid", "delinquent", "delinquent", "delinquent"]
+        assert st.late_fees > 0 and st.interest > 0 and st.costs == demo.CERTIFIED_MAIL
+        assert shop.collection.stage == "claimable"
+        lot = accounts.statement_for(uow, owner, rows[2].parcel.id)
+        assert lot.statement.discount > 0 and lot.statement.payoff == 0
+        # J4: the lessee of the leased Authority parcel.
+        (leased,) = accounts.dashboard(uow, lessee)
+        view = accounts.statement_for(uow, lessee, leased.parcel.id)
+        assert view.relation == "lessee" and view.payer == "lessee"
+        assert view.parcel.owner_kind == "authority" and view.parcel.transferred
+        assert view.statement.late_fees > 0 and view.statement.interest > 0
+        assert view.statement.costs == demo.CERTIFIED_MAIL
+        assert view.collection.stage == "demand_window"
+        assert view.collection.last_day_to_pay == date(2026, 12, 2)
+        assert view.payoff_amount >= view.statement.payoff > view.statement.total_due_now
+        assert {"R-A7", "R-A8", "R-A9"} <= set(view.trace.rules)
+        # The lender's 50 loans; staff see everything; the incentive-exempt hotel pays.
+        assert len(accounts.lender_portfolio(uow, lender)) == 50
+        assert len(access.visible_parcels(uow, staff)) == MIN
+        hotel = uow.session.scalar(select(Parcel).where(Parcel.tax_incentive_exempt.is_(True)))
+        assert accounts.statement_for(uow, staff, hotel.id).annual > 0
+        assert uow.session.scalar(select(func.count()).select_from(Lease)) >= 2
+        fy = accounts.fiscal_years(uow)[0]
+        assert fy.label == "2026-2027" and fy.starts_on == date(2026, 7, 1)
+        version = shop.budget_version
+        assert version.status == "adopted" and len(shop.budget_lines) >= 4
+        # DESIGN.md 1 over every account of the demo.
+        for p in access.visible_parcels(uow, staff):
+            assert ledger.verify_allocations(uow, p.id, fy.id) == [], p.catastro
+    # J1: a new person claims an unclaimed parcel with a printed code.
+    catastro, code, _ = result.codes[0]
+    with database.unit_of_work() as uow:
+        newcomer = users.register(uow, "nuevo@ejemplo.pr", "una clave larga", "Nuevo")
+        parcels.claim(uow, newcomer, catastro, code)
+    with database.unit_of_work() as uow:
+        (row,) = accounts.dashboard(uow, newcomer)
+        assert row.parcel.catastro == catastro and row.annual > Decimal(0)
+
+
+def test_commands_migrate_and_load(tmp_path, monkeypatch):
+    url = f"sqlite:///{tmp_path / 'cli.db'}"
+    monkeypatch.setenv("DATABASE_URL", url)
+    db.reset_databases()
+    runner = CliRunner()
+    out = runner.invoke(main, ["db", "upgrade"])
+    assert out.exit_code == 0, out.output
+    assert db.current_revision(url) is not None
+    out = runner.invoke(main, ["demo", "--if-empty", "--parcels", "40"])
+    assert out.exit_code == 0, out.output
+    assert "owner@demo.pr" in out.output and demo.DEMO_PASSWORD in out.output
+    out = runner.invoke(main, ["demo", "--if-empty", "--parcels", "40"])
+    assert out.exit_code == 0 and "nothing loaded" in out.output
+    out = runner.invoke(main, ["demo", "--parcels", "40"])
+    assert out.exit_code == 1
+    db.reset_databases()
+    out = runner.invoke(main, ["db", "downgrade", "base"])
+    assert out.exit_code == 0, out.output
+    assert db.current_revision(url) is None
+    db.reset_databases()

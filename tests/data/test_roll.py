@@ -1,0 +1,131 @@
+"""The roll: computed from an adopted budget, re-runnable, all or nothing; amendments (R-A5)."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+import pytest
+from sqlalchemy import func, select
+
+from portal import clock
+from portal.core.installments import Installment as CoreInstallment
+from portal.core.installments import amend
+from portal.models import (
+    Assessment,
+    AssessmentRoll,
+    Installment,
+    LedgerEntry,
+    Notice,
+    RollLine,
+    User,
+)
+from portal.services import accounts, budgets, bulk, ledger, roll
+from portal.services.budgets import LineInput
+from portal.services.errors import Conflict, Forbidden
+
+from .factory import FY_START, at, build, pay
+
+
+@pytest.fixture
+def world(database):
+    return build(database)
+
+
+def _count(uow, model, *where):
+    return uow.session.scalar(select(func.count()).select_from(model).where(*where))
+
+
+def test_published_roll_wrote_the_facts(world):
+    with world.uow() as uow:
+        r = uow.session.get(AssessmentRoll, world.roll_id)
+        assert (r.status, r.assessed_count, r.exempt_count) == ("published", 4, 1)
+        assert r.total == Decimal("12000.00") and r.notice_date == date(2026, 6, 10)
+        assert _count(uow, Assessment) == 4
+        assert _count(uow, Installment) == 48
+        assert _count(uow, Notice, Notice.kind == "assessment") == 4
+        charged = uow.session.scalar(select(func.sum(LedgerEntry.amount))
+                                     .where(LedgerEntry.kind == "charge"))
+        assert charged == Decimal("12000.00")
+        dues = uow.session.scalars(select(Installment.due_date).distinct()
+                                   .order_by(Installment.due_date)).all()
+        assert dues[0] == FY_START and len(dues) == 12
+        # Publishing again does nothing; recomputing a published roll is refused.
+        staff = uow.session.get(User, world.staff.id)
+        roll.publish(uow, staff, world.roll_id)
+        assert _count(uow, Assessment) == 4
+        with pytest.raises(Conflict) as err:
+            roll.compute(uow, staff, world.version_id)
+        assert err.value.code == "roll_published"
+        with pytest.raises(Forbidden):
+            roll.compute(uow, uow.session.get(User, world.alice.id), world.version_id)
+
+
+def _amendment(world, uow, total: str, effective: date):
+    staff = uow.session.get(User, world.staff.id)
+    fy = uow.session.get(accounts.FiscalYear, world.fy_id)
+    v2 = budgets.draft(uow, staff, fy, [
+        LineInput("project", "Proyecto", "Project", Decimal("15000.00"), Decimal(total)),
+        LineInput("maintenance", "Mantenimiento", "Maintenance", Decimal("2000.00"),
+                  Decimal("2000.00")),
+    ], reference="Res. 2", effective_on=effective)
+    budgets.adopt(uow, staff, v2.id, effective)
+    return staff, v2
+
+
+def test_recompute_replaces_the_preview_and_publishing_is_all_or_nothing(world, monkeypatch):
+    with clock.fixed(at(date(2026, 12, 15))), world.uow() as uow:
+        staff, v2 = _amendment(world, uow, "12400.00", date(2026, 12, 15))
+        r2 = roll.compute(uow, staff, v2.id)
+        r2_id, v2_id = r2.id, v2.id
+    with clock.fixed(at(date(2026, 12, 15))), world.uow() as uow:
+        staff = uow.session.get(User, world.staff.id)
+        again = roll.compute(uow, staff, v2_id)
+        assert again.id == r2_id and _count(uow, RollLine, RollLine.roll_id == r2_id) == 5
+        assert again.total == Decimal("14400.00")
+    calls = {"n": 0}
+    real = bulk.insert_rows
+
+    def failing(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise RuntimeError("disk full")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(bulk, "insert_rows", failing)
+    with pytest.raises(RuntimeError), clock.fixed(at(date(2026, 12, 15))), \
+            world.uow() as uow:
+        roll.publish(uow, uow.session.get(User, world.staff.id), r2_id)
+    with world.uow() as uow:
+        assert _count(uow, Assessment) == 4
+        assert uow.session.get(AssessmentRoll, r2_id).status == "computed"
+
+
+def test_amendment_supersedes_and_keeps_paid_installments(world):
+    """R-A5: a mid-year increase is spread over the unpaid installments due after the
+    effective date; paid ones are untouched; nothing is rewritten."""
+    for day in (date(2026, 7, 2), date(2026, 8, 3), date(2026, 9, 2)):
+        pay(world, "A", "83.34", day)
+    eff = date(2026, 12, 15)
+    with clock.fixed(at(eff)), world.uow() as uow:
+        before = accounts.statement_for(uow, world.alice, world.parcel["A"])
+        old = [CoreInstallment(i.number, i.due_date, i.amount, st.status == "paid")
+               for i, st in zip(before.installments, before.statement.installments)]
+        staff, v2 = _amendment(world, uow, "12400.00", eff)
+        r2 = roll.compute(uow, staff, v2.id)
+        roll.publish(uow, staff, r2.id)
+    with clock.fixed(at(eff)), world.uow() as uow:
+        after = accounts.statement_for(uow, world.alice, world.parcel["A"])
+        assert after.assessment.supersedes_id == before.assessment.id
+        assert [a.id for a in after.history] == [before.assessment.id]
+        assert after.budget_version.version == 2
+        # 14,400 by units 10/120 -> 1,200 (was 1,000): +200 over January..June.
+        assert after.annual == Decimal("1200.00")
+        expected = amend(old, Decimal("1200.00"), eff).installments
+        assert [(i.number, i.due_date, i.amount) for i in after.installments] == \
+            [(i.number, i.due_date, i.amount) for i in expected]
+        assert [i.amount for i in after.installments][:6] == \
+            [i.amount for i in before.installments][:6]
+        assert sum(i.amount for i in after.installments) == Decimal("1200.00")
+        assert _count(uow, Installment) == 48 + 12 * 4  # every parcel changed; none rewritten
+        assert ledger.verify_allocations(uow, world.parcel["A"], world.fy_id) == []

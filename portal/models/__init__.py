@@ -22,3 +22,6 @@ __all__ = [
     "OwnershipShare", "Parcel", "ParcelLink", "Party", "PartyMember", "Payment",
     "PaymentAllocation", "RollLine", "UTCDateTime", "User",
 ]
+
+# Tables that only payments need (owner: payments, issue 4), registered on the same metadata.
+from portal.models import payments_ext  # noqa: E402,F401

@@ -116,6 +116,7 @@ class AccountView:
     lump_sum: LumpSumQuote | None = None
     payoff_through: date | None = None
     payoff_amount: Decimal | None = None
+    payoff_statement: Statement | None = None  # the statement as of `payoff_through`
     payer: str = "owner"  # R-A16: owner or lessee
     lease: Lease | None = None
     deposit_order: DepositOrder | None = None
@@ -152,9 +153,10 @@ class AccountView:
 
 
 def statement_for(uow: UnitOfWork, user: Any, parcel_id: int | str, fiscal_year: Any = None,
-                  as_of: date | None = None) -> AccountView:
+                  as_of: date | None = None, *, with_payments: bool = True) -> AccountView:
     """The account of a parcel the user may see (else NotFound), as of a date (default
-    today), for a fiscal year (a FiscalYear, its id or label; default: the one of `as_of`)."""
+    today), for a fiscal year (a FiscalYear, its id or label; default: the one of `as_of`).
+    `with_payments=False` skips loading the posted `Payment` rows (one query less)."""
     as_of = as_of or clock.today()
     parcel, relation = access.get_parcel_and_relation(uow, user, parcel_id)
     fy = _fiscal_year(uow, fiscal_year, as_of)
@@ -193,7 +195,7 @@ def statement_for(uow: UnitOfWork, user: Any, parcel_id: int | str, fiscal_year:
     st = account.evaluate(as_of)
     view.statement = st
     payment_ids = [e.payment_id for e in account.credits if e.payment_id is not None]
-    if payment_ids:
+    if payment_ids and with_payments:
         view.payments = list(uow.session.scalars(
             select(Payment).where(Payment.id.in_(payment_ids)).order_by(Payment.id)))
     if st.lump_sum_deadline is not None:
@@ -201,7 +203,8 @@ def statement_for(uow: UnitOfWork, user: Any, parcel_id: int | str, fiscal_year:
                                        st.lump_sum_deadline, as_of, view.principal_paid,
                                        account.rules.closed_days)
     view.payoff_through = payoff_good_through(st, as_of)
-    view.payoff_amount = account.evaluate(view.payoff_through).payoff
+    view.payoff_statement = account.evaluate(view.payoff_through)
+    view.payoff_amount = view.payoff_statement.payoff
     _demands(uow, view, account)
     return view
 

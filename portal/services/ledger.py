@@ -194,6 +194,22 @@ def reverse_entry(uow: UnitOfWork, actor: Any, entry_id: int, reason: str) -> Le
     uow.session.flush()
     audit.record(uow, actor, "entry.reversed", rev, before=audit.snapshot(entry),
                  after=audit.snapshot(rev))
+    if entry.kind == "payment":
+        # A lump-sum payment that bounced takes its R-A11 discount with it: the discount entry
+        # is reversed too (a debit the statement sees), so nothing it gave stays.
+        discount = uow.session.scalar(select(LedgerEntry).where(
+            LedgerEntry.kind == "discount", LedgerEntry.payment_id == entry.payment_id))
+        if discount is not None and not uow.session.scalar(
+                select(LedgerEntry.id).where(LedgerEntry.reverses_id == discount.id)):
+            back = LedgerEntry(parcel_id=entry.parcel_id, fiscal_year_id=entry.fiscal_year_id,
+                               kind="reversal", direction="debit", amount=discount.amount,
+                               legal_date=on, author_id=getattr(actor, "id", actor),
+                               rule="R-A11", description=(reason or "").strip(),
+                               reverses_id=discount.id, payment_id=entry.payment_id)
+            uow.session.add(back)
+            uow.session.flush()
+            audit.record(uow, actor, "entry.reversed", back, before=audit.snapshot(discount),
+                         after=audit.snapshot(back))
     return rev
 
 

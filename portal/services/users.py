@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import and_, func, or_, select
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from portal import clock
@@ -50,12 +50,23 @@ def _with_lenders(uow: UnitOfWork, user: User | None) -> User | None:
 
 
 def load_user(uow: UnitOfWork, user_id: int | str) -> User | None:
-    """The user for a session (Flask-Login's loader), with `is_lender`; None if unknown."""
+    """The user for a session (Flask-Login's loader), with `is_lender`; None if unknown.
+    One statement: it runs on every request."""
     try:
         uid = int(user_id)
     except (TypeError, ValueError):
         return None
-    return _with_lenders(uow, uow.session.get(User, uid))
+    rows = uow.session.execute(
+        select(User, Lender.id)
+        .outerjoin(PartyMember, and_(PartyMember.user_id == User.id,
+                                     PartyMember.revoked_at.is_(None)))
+        .outerjoin(Lender, Lender.party_id == PartyMember.party_id)
+        .where(User.id == uid)).all()
+    if not rows:
+        return None
+    user = rows[0][0]
+    user.__dict__["_lender_ids"] = tuple(sorted({lid for _, lid in rows if lid is not None}))
+    return user
 
 
 def find_by_email(uow: UnitOfWork, email: str) -> User | None:

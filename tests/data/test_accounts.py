@@ -152,3 +152,26 @@ def test_fiscal_year_by_label_and_none(world):
         v = accounts.statement_for(uow, world.alice, world.parcel["A"],
                                    as_of=FY_START + timedelta(days=400))
         assert v.fiscal_year is None and v.statement is None and v.status == "none"
+
+
+def test_load_user_is_one_statement_and_knows_lenders(world, database):
+    with QueryCounter(database) as q, world.uow() as uow:
+        lender = accounts.load_user(uow, world.lender_user.id)
+        alice = accounts.load_user(uow, str(world.alice.id))
+        assert accounts.load_user(uow, "nobody") is None
+        assert accounts.load_user(uow, 999999) is None
+    assert q.count == 3
+    assert lender.is_lender and len(lender.lender_ids) == 1
+    assert not alice.is_lender and alice.is_active and alice.get_id() == str(world.alice.id)
+
+
+def test_statement_for_without_payments_and_with_the_payoff_statement(world, database):
+    pay(world, "A", "83.34", date(2026, 7, 2))
+    with QueryCounter(database) as full, world.uow() as uow:
+        v = accounts.statement_for(uow, world.alice, world.parcel["A"])
+    with QueryCounter(database) as lean, world.uow() as uow:
+        w = accounts.statement_for(uow, world.alice, world.parcel["A"], with_payments=False)
+    assert len(v.payments) == 1 and w.payments == []
+    assert lean.count == full.count - 1
+    assert w.payoff_statement.as_of == w.payoff_through
+    assert w.payoff_statement.payoff == w.payoff_amount

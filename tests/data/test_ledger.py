@@ -210,3 +210,20 @@ def test_office_payment_is_recorded_and_posted(world):
         assert p.provider == "office" and ledger.posted_entry(uow, p.id) is not None
         assert uow.session.scalar(select(func.count()).select_from(AuditRecord).where(
             AuditRecord.action == "payment.recorded_at_office")) == 1
+
+
+def test_a_bounced_lump_sum_takes_its_discount_with_it(world):
+    """A failed bank debit is a reversal dated when it fails (DESIGN.md 1): the lump sum's
+    R-A11 discount is reversed with it, so the whole year is owed again."""
+    pid = pay(world, "A", "980.00", date(2026, 6, 25), lump_sum=True)
+    with clock.fixed(at(date(2026, 7, 2))), world.uow() as uow:
+        entry = ledger.posted_entry(uow, pid)
+        ledger.reverse_entry(uow, None, entry.id, "ach_failed")
+    with clock.fixed(at(date(2026, 7, 2))), world.uow() as uow:
+        view = accounts.statement_for(uow, world.alice, world.parcel["A"])
+        reversals = uow.session.scalars(select(LedgerEntry).where(
+            LedgerEntry.kind == "reversal").order_by(LedgerEntry.id)).all()
+        assert [(r.amount, r.legal_date) for r in reversals] == \
+            [(Decimal("980.00"), date(2026, 7, 2)), (Decimal("20.00"), date(2026, 7, 2))]
+        assert view.statement.payoff == Decimal("1000.00")
+        assert ledger.verify_allocations(uow, world.parcel["A"], world.fy_id) == []

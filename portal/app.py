@@ -145,5 +145,7 @@ def _register_blueprints(app: Flask) -> None:
     from portal.web.staff.routes import bp as staff_bp
     for bp in (account_bp, auth_bp, lessee_bp, lender_bp, staff_bp):
         app.register_blueprint(bp)
+    from portal.web.present import status_css, status_label
+    app.jinja_env.globals.update(status_label=status_label, status_css=status_css)
     from portal.web.payments.routes import bp as payments_bp  # payments (issue 4)
     app.register_blueprint(payments_bp)

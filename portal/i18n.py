@@ -15,13 +15,20 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from flask import Flask, g, request, session
+from babel.numbers import (
+    get_currency_symbol,
+    get_decimal_symbol,
+    get_group_symbol,
+    get_minus_sign_symbol,
+)
+from flask import Flask, g, has_request_context, request, session
 from flask_babel import (
     Babel,
     format_currency,
     format_date,
     format_decimal,
     format_percent,
+    get_translations,
     gettext,
     ngettext,
 )
@@ -79,12 +86,66 @@ def current_language() -> str:
 
 # --- formatting -------------------------------------------------------------------------------
 
+def _request_cache() -> dict[str, Any]:
+    """Per-request cache of the locale's translations and number pattern (a page formats
+    hundreds of amounts; looking them up once is what keeps it fast). Keyed by the locale
+    object, so `force_locale` (emails in the reader's language) gets its own entry."""
+    ctx = g.get("_flask_babel")
+    loc = getattr(ctx, "babel_locale", None) if ctx is not None else None
+    if loc is None:
+        loc = babel_locale()
+    caches = g.get("_i18n_cache")
+    if caches is None:
+        caches = g._i18n_cache = {}
+    cache = caches.get(id(loc))
+    if cache is None or cache["locale"] is not loc:
+        cache = caches[id(loc)] = {
+            "locale": loc,
+            "translations": get_translations(),
+            "money": _money_formatter(loc),
+        }
+    return cache
+
+
+_MONEY_FORMATTERS: dict[str, Any] = {}
+_MONEY_SAMPLES = tuple(Decimal(x) for x in ("0", "0.05", "7", "1234.5", "999999.99",
+                                              "-1234567.89", "12345678901.23"))
+
+
+def _money_formatter(loc: Any) -> Any:
+    """A formatter of USD amounts for `loc`: Babel's currency pattern, or an equivalent fast
+    path built from the locale's Babel symbols when it gives the same text on every sample
+    (es_PR and en_US: "$1,234.56"). Checked once per locale."""
+    key = str(loc)
+    if key not in _MONEY_FORMATTERS:
+        pattern = loc.currency_formats["standard"]
+
+        def babel(v: Decimal) -> str:
+            return pattern.apply(v, loc, currency="USD")
+
+        group, dec = get_group_symbol(loc), get_decimal_symbol(loc)
+        minus, symbol = get_minus_sign_symbol(loc), get_currency_symbol("USD", loc)
+
+        def fast(v: Decimal) -> str:
+            text = f"{abs(v):,.2f}"
+            if (group, dec) != (",", "."):
+                text = text.replace(",", "\0").replace(".", dec).replace("\0", group)
+            return f"{minus if v < 0 else ''}{symbol}{text}"
+
+        ok = all(fast(x) == babel(x) for x in _MONEY_SAMPLES)
+        _MONEY_FORMATTERS[key] = fast if ok else babel
+    return _MONEY_FORMATTERS[key]
+
+
 def money(value: Decimal | int | None) -> str:
+    """An amount in dollars, formatted by Babel for the request's locale ($1,234.56)."""
     if value is None:
         return "—"
     if isinstance(value, float):  # pragma: no cover - a float is a bug upstream
         raise TypeError("money must be Decimal")
-    return format_currency(Decimal(value), "USD")
+    if not has_request_context():
+        return format_currency(Decimal(value), "USD")
+    return _request_cache()["money"](Decimal(value))
 
 
 def date_long(value: date | None) -> str:
@@ -162,9 +223,27 @@ def render_trace(trace: Trace | None, rules: tuple[str, ...] | None = None) -> l
     return [render_step(s) for s in trace.steps if rules is None or s.rule in rules]
 
 
+def _gettext(message: str) -> str:
+    if not has_request_context():
+        return get_translations().ugettext(message)
+    return _request_cache()["translations"].ugettext(message)
+
+
+translate = _gettext  # for Python code that renders many labels (same catalogs, cached)
+
+
+def _ngettext(singular: str, plural: str, n: int) -> str:
+    if not has_request_context():
+        return get_translations().ungettext(singular, plural, n)
+    return _request_cache()["translations"].ungettext(singular, plural, n)
+
+
 def init_app(app: Flask) -> None:
     Babel(app, locale_selector=select_locale,
           timezone_selector=lambda: "America/Puerto_Rico")
+    # The same catalogs as Flask-Babel's own callables, looked up once per request.
+    app.jinja_env.install_gettext_callables(gettext=_gettext, ngettext=_ngettext,
+                                            newstyle=True)
     app.jinja_env.filters.update(money=money, date_long=date_long, date_short=date_short,
                                  number=number, percent=percent, days_left=days_left)
     app.jinja_env.globals.update(current_language=current_language,

@@ -13,9 +13,9 @@ from typing import Any
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
-from portal.core.explain import Trace
+from portal.core.explain import N_, Trace
 from portal.core.statement import Statement
-from portal.i18n import render_trace
+from portal.i18n import render_trace, translate
 
 RELATIONS = {
     "owner": _l("owner"),
@@ -32,6 +32,27 @@ LINE_KINDS = {
     "operation": _l("Operation"),
     "center": _l("Center improvements"),
 }
+
+
+STATUSES = {
+    "current": (N_("up to date"), "current"),
+    "pending": (N_("pending"), "pending"),
+    "overdue": (N_("overdue"), "overdue"),
+    "paid": (N_("paid"), "paid"),
+    "due": (N_("due"), "pending"),
+    "upcoming": (N_("upcoming"), "upcoming"),
+    "delinquent": (N_("overdue"), "overdue"),
+    "none": (N_("no assessment"), "upcoming"),
+}
+
+
+def status_label(status: str) -> str:
+    """The badge's words: al día / pendiente / vencido, ... (account and installment)."""
+    return translate(STATUSES[status][0]) if status in STATUSES else status
+
+
+def status_css(status: str) -> str:
+    return STATUSES[status][1] if status in STATUSES else "upcoming"
 
 
 def relation_label(role: str) -> str:

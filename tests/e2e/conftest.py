@@ -56,8 +56,10 @@ class Server:
         self.thread.join(5)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator:
+    """One Chromium per test module, closed at its end (only one Playwright may run at a
+    time in a process: other suites start their own)."""
     if REASON is not None:
         pytest.skip(REASON)
     from playwright.sync_api import sync_playwright

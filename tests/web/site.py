@@ -22,6 +22,8 @@ def pages_for(app: Flask, role: str) -> list[str]:
     paths = ["/", "/mis-propiedades", "/propiedad/reclamar", "/arrendamientos/"]
     mine = ids[role][:3]
     paths += [f"/propiedad/{pid}" for pid in mine]
+    if role in ("owner", "lessee"):
+        paths.append(f"/propiedad/{mine[0]}/acceso")
     if role == "lender":
         paths.append("/prestamista/prestamos")
     if role == "staff":

@@ -23,7 +23,7 @@ SIGNED_IN = {"account.dashboard", "account.claim", "lessee.leases", "auth.sign_o
              "payments.choose", "payments.review", "payments.confirm", "payments.sandbox",
              "payments.sandbox_bank"}
 PARCEL = {"account.parcel", "account.statement_pdf", "account.grant", "account.revoke",
-          "payments.history"}
+          "account.access_page", "payments.history"}
 CHECKOUT = {"payments.success", "payments.cancel", "payments.receipt", "payments.receipt_pdf"}
 LENDER = {"lender.loans"}
 STAFF = {"staff.lookup", "staff.person", "payments.office", "payments.refund"}
@@ -84,6 +84,7 @@ def test_parcel_routes(world, role):
                              (f"/propiedad/{pid}/acceso", "post"),
                              (f"/propiedad/{pid}/acceso/999999/quitar", "post"),
                              (f"/propiedad/{pid}/pagos", "get"),
+                             (f"/propiedad/{pid}/acceso", "get"),
                              (f"/pagar?parcela={pid}", "get")):
             if method == "get":
                 r = client.get(path)
@@ -96,8 +97,10 @@ def test_parcel_routes(world, role):
                 assert r.status_code == 404, (role, path, r.status_code)
                 if pid in catastro:
                     assert catastro[pid] not in body, (role, path)
-            elif method == "get" and not path.startswith("/pagar"):
-                # (paying is for payers: staff and lenders see the account, may not pay it)
+            elif method == "get" and not path.startswith("/pagar") \
+                    and not path.endswith("/acceso"):
+                # (paying is for payers and managing access for managers: staff and lenders
+                # see the account, may not pay it; a lender may not grant access)
                 assert r.status_code == 200, (role, path, r.status_code)
 
 
@@ -168,7 +171,10 @@ def test_delegate_sees_but_cannot_manage(world):
     delegate = login(app, "other")
     html = delegate.get(f"/propiedad/{pid}").get_data(as_text=True)
     assert "Quién más puede ver esta propiedad" not in html
+    assert delegate.get(f"/propiedad/{pid}/acceso").status_code == 404
+    page = owner.get(f"/propiedad/{pid}/acceso").get_data(as_text=True)
     link_ids = re.findall(rf"/propiedad/{pid}/acceso/(\d+)/quitar", page)
+    assert link_ids
     token = csrf_token(html)
     for link_id in link_ids or ["1"]:
         r = delegate.post(f"/propiedad/{pid}/acceso/{link_id}/quitar",

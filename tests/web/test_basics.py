@@ -108,3 +108,35 @@ def test_405_is_a_page(client):
 def test_static_uswds_served(client):
     with client.get("/static/vendor/uswds/css/uswds.min.css") as r:
         assert r.status_code == 200, "USWDS not installed: run `make setup` (npm ci)"
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_money_dates_numbers_follow_the_locale(app: Flask, lang):
+    from datetime import date
+    from decimal import Decimal
+
+    from babel.numbers import format_currency
+
+    from portal import i18n
+    with app.test_request_context(f"/?lang={lang}"):
+        for v in ("0", "0.05", "1234.5", "-1234567.89", "999999999999.99"):
+            babel = format_currency(Decimal(v), "USD", locale=i18n.LOCALES[lang])
+            assert i18n.money(Decimal(v)) == babel
+        assert i18n.money(Decimal("1234.5")) == "$1,234.50"
+        long = i18n.date_long(date(2026, 4, 15))
+        assert long == {"es": "15 de abril de 2026", "en": "April 15, 2026"}[lang]
+        assert i18n.days_left(date(2026, 12, 2), date(2026, 11, 30)) == {
+            "es": "quedan 2 días", "en": "2 days left"}[lang]
+        assert i18n.days_left(date(2026, 11, 29), date(2026, 11, 30)) == {
+            "es": "hace 1 día", "en": "1 day ago"}[lang]
+
+
+def test_emails_inside_an_english_page_keep_the_readers_language(app: Flask):
+    from portal import mail
+    with app.test_request_context("/?lang=en"):
+        subject_es, body_es = mail.render("confirm", "es", name="Ana", link="http://x/")
+        subject_en, _body = mail.render("confirm", "en", name="Ann", link="http://x/")
+        from flask_babel import gettext
+        assert gettext("Sign in") == "Sign in"  # the page itself is still English
+    assert "Confirme su correo" in subject_es and "Saludos, Ana:" in body_es
+    assert subject_en.startswith("Confirm your email")

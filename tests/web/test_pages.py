@@ -140,7 +140,8 @@ def test_owner_grants_and_revokes_read_access(demo_app):
     assert r.status_code == 303
     other = login(demo_app, "user00002@demo.pr")
     assert other.get(f"/propiedad/{pid}").status_code == 200
-    page = owner.get(f"/propiedad/{pid}").get_data(as_text=True)
+    page = owner.get(f"/propiedad/{pid}/acceso").get_data(as_text=True)
+    assert "user00002@demo.pr" in page
     m = re.search(rf'action="(/propiedad/{pid}/acceso/\d+/quitar)"', page)
     assert m
     assert owner.post(m.group(1), data={"csrf_token": csrf_token(page)}).status_code == 303

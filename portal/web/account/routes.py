@@ -87,14 +87,29 @@ def parcel(parcel_id: int):  # noqa: ANN201
     v = views.parcel_view(current_user, parcel_id, clock.today())
     if v is None:
         abort(404)
-    return _parcel_page(v, GrantForm())
+    return _parcel_page(v)
 
 
-def _parcel_page(v, grant_form: GrantForm, status: int = 200):  # noqa: ANN001, ANN202
+def _parcel_page(v):  # noqa: ANN001, ANN202
     back_url, back_label = views.back_link(current_user)
-    return render_template("account/parcel.html", v=v, grant_form=grant_form,
+    return render_template("account/parcel.html", v=v,
                            pdf_url=url_for("account.statement_pdf", parcel_id=v.parcel.id),
-                           back_url=back_url, back_label=back_label), status
+                           back_url=back_url, back_label=back_label)
+
+
+@bp.get("/propiedad/<int:parcel_id>/acceso")
+@login_required
+def access_page(parcel_id: int):  # noqa: ANN201
+    return _access_page(parcel_id, GrantForm())
+
+
+def _access_page(parcel_id: int, form: GrantForm, status: int = 200):  # noqa: ANN202
+    found = views.access_view(current_user, parcel_id)
+    if found is None:
+        abort(404)
+    parcel, grants = found
+    return render_template("account/access.html", parcel=parcel, grants=grants,
+                           form=form), status
 
 
 @bp.get("/propiedad/<int:parcel_id>/estado-de-cuenta.pdf")
@@ -168,11 +183,8 @@ def grant(parcel_id: int):  # noqa: ANN201
                       owner=current_user.name or current_user.email,
                       link=external_url("account.parcel", parcel_id=parcel.id))
             flash(_("%(email)s can now see this parcel.", email=grantee.email), "success")
-            return redirect(url_for("account.parcel", parcel_id=parcel_id) + "#access", 303)
-    v = views.parcel_view(current_user, parcel_id, clock.today())
-    if v is None or not v.can_grant:
-        abort(404)
-    return _parcel_page(v, form, 400)
+            return redirect(url_for("account.access_page", parcel_id=parcel_id), 303)
+    return _access_page(parcel_id, form, 400)
 
 
 @bp.post("/propiedad/<int:parcel_id>/acceso/<int:link_id>/quitar")
@@ -186,4 +198,4 @@ def revoke(parcel_id: int, link_id: int):  # noqa: ANN201
     except (NotFound, Forbidden):
         abort(404)
     flash(_("Access removed."), "success")
-    return redirect(url_for("account.parcel", parcel_id=parcel_id) + "#access", 303)
+    return redirect(url_for("account.access_page", parcel_id=parcel_id), 303)

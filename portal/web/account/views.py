@@ -21,7 +21,7 @@ from portal.core.explain import N_, Trace
 from portal.core.installments import explain_schedule
 from portal.i18n import current_language, date_long, days_left, money, render_trace
 from portal.services import access, accounts, parcels, users
-from portal.services.errors import NotFound
+from portal.services.errors import Forbidden, NotFound
 from portal.web.data import uow
 from portal.web.present import line_kind_label, relation_label, statement_amounts, steps_text
 
@@ -102,8 +102,6 @@ class ParcelPage:
     lease: SimpleNamespace | None = None
     deposit_order: Any = None
     arrears_warning: bool = False
-    can_grant: bool = False
-    grants: list[dict] = field(default_factory=list)
 
 
 def parcel_view(user: Any, parcel_id: int, today: date) -> ParcelPage | None:
@@ -112,9 +110,6 @@ def parcel_view(user: Any, parcel_id: int, today: date) -> ParcelPage | None:
     try:
         with uow() as w:
             acct = accounts.statement_for(w, user, parcel_id, as_of=today)
-            can_grant = access.can_manage(w, user, acct.parcel.id) and \
-                acct.relation != "staff"
-            grants = _grants(w, user, acct.parcel.id) if can_grant else []
             payoff_st = (acct.facts.evaluate(acct.payoff_through)
                          if acct.facts is not None and acct.payoff_through is not None
                          and acct.assessment is not None else None)
@@ -124,7 +119,7 @@ def parcel_view(user: Any, parcel_id: int, today: date) -> ParcelPage | None:
     v = ParcelPage(
         parcel=acct.parcel, relation=acct.relation, relation_label=relation_label(acct.relation),
         status=acct.status, fiscal_year=acct.fiscal_year.label if acct.fiscal_year else "—",
-        as_of=acct.as_of, today=today, annual=acct.annual, can_grant=can_grant, grants=grants,
+        as_of=acct.as_of, today=today, annual=acct.annual,
         deposit_order=acct.deposit_order)
     if acct.lease is not None:
         v.lease = SimpleNamespace(contract=acct.lease.contract_number,
@@ -193,11 +188,18 @@ def _cost_text(entry: Any) -> str:
     return f"{label}: {entry.description}" if entry.description else label
 
 
-def _grants(w: Any, user: Any, parcel_id: int) -> list[dict]:
-    """The other people who can see the parcel (the user's own link is not listed)."""
-    return [{"id": link.id, "email": person.email, "role_label": relation_label(link.role),
-             "since": clock.legal_date(link.created_at)}
-            for link, person in parcels.links(w, user, parcel_id) if person.id != user.id]
+def access_view(user: Any, parcel_id: int) -> tuple[Any, list[dict]] | None:
+    """The parcel and the other people who can see it, for whoever manages it; else None."""
+    try:
+        with uow() as w:
+            parcel = access.require_manager(w, user, parcel_id)
+            links = parcels.links(w, user, parcel.id)
+    except (NotFound, Forbidden):
+        return None
+    return parcel, [{"id": link.id, "email": person.email,
+                     "role_label": relation_label(link.role),
+                     "since": clock.legal_date(link.created_at)}
+                    for link, person in links if person.id != user.id]
 
 
 def statement_pdf(v: ParcelPage, lang: str) -> bytes:

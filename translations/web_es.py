@@ -358,4 +358,6 @@ ES = {
     "no assessment": "sin derrama",
     "Give or remove read access to this parcel":
         "Dar o quitar acceso de lectura a esta propiedad",
+    "Pay %(amount)s for parcel %(catastro)s": "Pagar %(amount)s por la propiedad %(catastro)s",
+    "Pay several parcels at once": "Pagar varias propiedades a la vez",
 }

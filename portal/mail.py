@@ -45,12 +45,17 @@ def send(to: str, template: str, lang: str, **context: Any) -> EmailMessage:
     """Render the email `template` in `lang` and deliver it (SMTP or the outbox)."""
     subject, body = render(template, lang, **context)
     msg = build(to, subject, body, lang)
+    deliver(msg)
+    return msg
+
+
+def deliver(msg: EmailMessage) -> None:
+    """Send a built message (attachments allowed): SMTP when configured, else the outbox."""
     cfg = current_app.config
     if cfg.get("MAIL_SERVER"):
         _smtp(msg, cfg)
     else:
         write_outbox(msg, Path(cfg["OUTBOX_DIR"]))
-    return msg
 
 
 def _smtp(msg: EmailMessage, cfg: Any) -> None:

@@ -109,10 +109,8 @@ def parcel_view(user: Any, parcel_id: int, today: date) -> ParcelPage | None:
     lang = current_language()
     try:
         with uow() as w:
-            acct = accounts.statement_for(w, user, parcel_id, as_of=today)
-            payoff_st = (acct.facts.evaluate(acct.payoff_through)
-                         if acct.facts is not None and acct.payoff_through is not None
-                         and acct.assessment is not None else None)
+            acct = accounts.statement_for(w, user, parcel_id, as_of=today,
+                                          with_payments=False)
     except NotFound:
         return None
     st = acct.statement
@@ -148,9 +146,9 @@ def parcel_view(user: Any, parcel_id: int, today: date) -> ParcelPage | None:
         v.lump = SimpleNamespace(eligible=q.eligible, discount=q.discount,
                                  amount_due=q.amount_due, deadline=q.deadline,
                                  why=render_trace(q.trace))
-    if payoff_st is not None:
+    if acct.payoff_statement is not None:
         v.payoff = SimpleNamespace(amount=acct.payoff_amount, through=acct.payoff_through,
-                                   why=render_trace(payoff_st.trace(),
+                                   why=render_trace(acct.payoff_statement.trace(),
                                                     ("R-A6", "R-A7", "R-A8", "R-A9", "R-A10")))
     if acct.budget_version is not None:
         v.budget = SimpleNamespace(

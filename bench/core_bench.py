@@ -124,9 +124,6 @@ def main(argv: list[str] | None = None) -> int:
           f"{args.statements:,} statements (seed {args.seed})")
     parcels = make_parcels(args.parcels, rng)
     total = Decimal(args.parcels * 1000).quantize(Decimal("0.01")) + Decimal("0.37")
-    accounts = make_accounts(args.statements, rng)
-    evaluate(date(2027, 6, 30), *accounts[0])  # warm the holiday calendar caches
-
     if args.tracemalloc:
         tracemalloc.start()
     t_roll, c_roll, schedules = timed(lambda: build_roll(parcels, total))
@@ -136,7 +133,11 @@ def main(argv: list[str] | None = None) -> int:
     n_assessed = len(schedules)  # type: ignore[arg-type]
     del schedules  # the two phases are separate jobs: free the roll's 1.1 M installments
     if args.tracemalloc:
-        tracemalloc.reset_peak()
+        tracemalloc.stop()
+    accounts = make_accounts(args.statements, rng)
+    evaluate(date(2027, 6, 30), *accounts[0])  # warm the holiday calendar caches
+    if args.tracemalloc:
+        tracemalloc.start()
     t_st, c_st, payoff_sum = timed(lambda: run_statements(accounts))
     st_peak = tracemalloc.get_traced_memory()[1] if args.tracemalloc else None
     if args.tracemalloc:

@@ -32,6 +32,7 @@ ES = {
     "Another amount": "Otra cantidad",
     "Applied to": "Se aplicó a",
     "Back to the parcel": "Volver a la propiedad",
+    "Bank account": "Cuenta de banco",
     "Bank account at {bank} ending in {last4}":
         "Cuenta de banco en {bank} terminada en {last4}",
     "By law (rule R-A10, 23 LPRA § 6432(d)) any payment goes first to interest, then late "
@@ -39,6 +40,7 @@ ES = {
         "Por ley (regla R-A10, 23 LPRA § 6432(d)) todo pago se aplica primero a los intereses, "
         "luego a los cargos por demora, luego a las costas y luego a los plazos vencidos; solo "
         "entonces a los plazos siguientes.",
+    "Card": "Tarjeta",
     "Card ending in {last4}": "Tarjeta terminada en {last4}",
     "Card or bank account": "Tarjeta o cuenta de banco",
     "Cash": "Efectivo",
@@ -104,6 +106,7 @@ ES = {
     "Nothing is due now on this parcel.": "No hay nada a pagar ahora en esta propiedad.",
     "Nothing is due on this account now.": "No hay nada a pagar ahora en esta cuenta.",
     "Nothing is left to pay this year.": "No queda nada por pagar este año.",
+    "Paid by the mortgage lender": "Pagado por el acreedor hipotecario",
     "Parcel %(catastro)s, fiscal year %(year)s": "Propiedad %(catastro)s, año fiscal %(year)s",
     "Parcels:": "Propiedades:",
     "Pay": "Pagar",

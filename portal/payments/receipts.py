@@ -8,7 +8,6 @@ discount was or was not granted), and the refunds. Visibility goes through the a
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -47,8 +46,56 @@ class ReceiptPart:
 
 
 @dataclass
+class LoosePayment:
+    """A payment recorded without a checkout (the demo, a lender file, the data layer's own
+    office payments), shaped like a checkout for its receipt."""
+
+    payment: Payment
+    payer_name: str = ""
+    payer_email: str | None = None
+
+    id = None
+    provider_session_id = None
+    card_brand = None
+    last4 = None
+    bank_name = None
+
+    @property
+    def receipt_number(self) -> str:
+        return f"P-{self.payment.id:06d}"
+
+    @property
+    def status(self) -> str:
+        return self.payment.status
+
+    @property
+    def provider(self) -> str:
+        return self.payment.provider
+
+    @property
+    def amount(self) -> Decimal:
+        return self.payment.amount
+
+    @property
+    def refunded_amount(self) -> Decimal:
+        return self.payment.refunded_amount
+
+    @property
+    def completed_at(self) -> Any:
+        return self.payment.completed_at
+
+    @property
+    def method(self) -> str:
+        return "bank" if self.payment.method == "bank" else self.payment.method
+
+    @property
+    def reference(self) -> str | None:
+        return self.payment.provider_payment_id
+
+
+@dataclass
 class Receipt:
-    checkout: Checkout
+    checkout: Any  # a Checkout, or a LoosePayment
     parts: list[ReceiptPart]
     lump_sum_deadline: date | None = None
 
@@ -95,17 +142,37 @@ def visible_checkout(uow: UnitOfWork, user: Any, checkout_id: int | str) -> Chec
     raise NotFound()
 
 
+def checkout_of(uow: UnitOfWork, payment_id: int) -> int | None:
+    return uow.session.scalar(select(CheckoutPayment.checkout_id).where(
+        CheckoutPayment.payment_id == payment_id))
+
+
+def build_for_payment(uow: UnitOfWork, payment: Payment) -> Receipt:
+    """The receipt of a payment recorded without a checkout."""
+    from portal.models import User
+
+    payer = uow.session.get(User, payment.user_id) if payment.user_id else None
+    loose = LoosePayment(payment, payer.name if payer else "", payer.email if payer else None)
+    return _build(uow, loose, [payment.id], [])
+
+
 def build(uow: UnitOfWork, chk: Checkout) -> Receipt:
-    rows = uow.session.execute(
-        select(Payment, Parcel, FiscalYear)
-        .join(CheckoutPayment, CheckoutPayment.payment_id == Payment.id)
-        .join(Parcel, Parcel.id == Payment.parcel_id)
-        .join(FiscalYear, FiscalYear.id == Payment.fiscal_year_id)
-        .where(CheckoutPayment.checkout_id == chk.id)
-        .order_by(CheckoutPayment.position)).all()
-    lines = ledger.receipt_lines(uow, [p.id for p, _, _ in rows])
+    ids = uow.session.scalars(select(CheckoutPayment.payment_id).where(
+        CheckoutPayment.checkout_id == chk.id).order_by(CheckoutPayment.position)).all()
     refunds = uow.session.scalars(select(PaymentRefund).where(
         PaymentRefund.checkout_id == chk.id).order_by(PaymentRefund.id)).all()
+    return _build(uow, chk, list(ids), list(refunds))
+
+
+def _build(uow: UnitOfWork, chk: Any, payment_ids: list[int],
+           refunds: list[PaymentRefund]) -> Receipt:
+    found = {p.id: (p, parcel, fy) for p, parcel, fy in uow.session.execute(
+        select(Payment, Parcel, FiscalYear)
+        .join(Parcel, Parcel.id == Payment.parcel_id)
+        .join(FiscalYear, FiscalYear.id == Payment.fiscal_year_id)
+        .where(Payment.id.in_(payment_ids))).all()}
+    rows = [found[i] for i in payment_ids if i in found]
+    lines = ledger.receipt_lines(uow, [p.id for p, _, _ in rows])
     reversed_ids = set(uow.session.scalars(
         select(LedgerEntry.payment_id).where(LedgerEntry.kind == "reversal",
                                              LedgerEntry.payment_id.in_([p.id for p, _, _ in
@@ -130,25 +197,29 @@ def build(uow: UnitOfWork, chk: Checkout) -> Receipt:
 
 @dataclass(frozen=True)
 class HistoryRow:
-    checkout: Checkout
+    checkout: Checkout | None
     payment: Payment
 
     @property
     def legal_date(self) -> date | None:
-        c = self.payment.completed_at or self.checkout.completed_at
+        c = self.payment.completed_at or (self.checkout.completed_at if self.checkout else None)
         return clock.legal_date(c) if c is not None else None
 
+    @property
+    def shown(self) -> Any:
+        """What the row describes: the checkout, or the payment itself."""
+        return self.checkout if self.checkout is not None else LoosePayment(self.payment)
 
-def history(uow: UnitOfWork, user: Any, parcel_id: int | str,
-            statuses: Sequence[str] | None = None) -> tuple[Parcel, list[HistoryRow]]:
-    """Every payment of a parcel the user may see, newest first (NotFound otherwise)."""
+
+def history(uow: UnitOfWork, user: Any, parcel_id: int | str
+            ) -> tuple[Parcel, list[HistoryRow]]:
+    """Every payment of a parcel the user may see (with or without a checkout), newest first;
+    NotFound otherwise."""
     parcel = access.get_parcel(uow, user, parcel_id)
-    stmt = (select(Checkout, Payment)
-            .join(CheckoutPayment, CheckoutPayment.checkout_id == Checkout.id)
-            .join(Payment, Payment.id == CheckoutPayment.payment_id)
-            .where(Payment.parcel_id == parcel.id))
-    if statuses is not None:
-        stmt = stmt.where(Checkout.status.in_(list(statuses)))
-    rows = uow.session.execute(stmt.order_by(Checkout.created_at.desc(),
-                                             Checkout.id.desc())).all()
-    return parcel, [HistoryRow(c, p) for c, p in rows]
+    rows = uow.session.execute(
+        select(Payment, Checkout)
+        .outerjoin(CheckoutPayment, CheckoutPayment.payment_id == Payment.id)
+        .outerjoin(Checkout, Checkout.id == CheckoutPayment.checkout_id)
+        .where(Payment.parcel_id == parcel.id)
+        .order_by(Payment.created_at.desc(), Payment.id.desc())).all()
+    return parcel, [HistoryRow(c, p) for p, c in rows]

@@ -109,6 +109,9 @@ METHOD = {
     "card": N_("Card ending in {last4}"),
     "card_brand": N_("{brand} card ending in {last4}"),
     "bank": N_("Bank account at {bank} ending in {last4}"),
+    "card_only": N_("Card"),
+    "bank_only": N_("Bank account"),
+    "lender": N_("Paid by the mortgage lender"),
     "cash": N_("Cash, at the office"),
     "check": N_("Check number {reference}, at the office"),
     "unknown": N_("Card or bank account"),
@@ -159,6 +162,12 @@ def method_label(chk: Any) -> str:
         return t(METHOD["card"], last4=chk.last4)
     if m == "bank" and chk.last4:
         return t(METHOD["bank"], bank=chk.bank_name or "—", last4=chk.last4)
+    if m == "card":
+        return t(METHOD["card_only"])
+    if m == "bank":
+        return t(METHOD["bank_only"])
+    if m == "lender":
+        return t(METHOD["lender"])
     if m == "cash":
         return t(METHOD["cash"])
     if m == "check":

@@ -33,6 +33,7 @@ from portal.payments import fulfilment, options, receipts, service, states
 from portal.payments.gateway import GatewayError, SandboxGateway
 from portal.payments.options import ChoiceError
 from portal.payments.webhooks import handle_webhook, process_event, sandbox_event
+from portal.services import access
 from portal.services.errors import Forbidden, InvalidInput, NotFound, ServiceError
 from portal.web.data import database, uow
 from portal.web.extensions import csrf
@@ -337,6 +338,29 @@ def _receipt(checkout_id: int) -> present.ReceiptView:
         abort(404)
 
 
+def _payment_receipt(payment_id: int) -> present.ReceiptView | int:
+    """A payment's own receipt (one recorded without a checkout), or its checkout's id."""
+    try:
+        with uow() as w:
+            payment = access.get_payment(w, current_user, payment_id)
+            checkout_id = receipts.checkout_of(w, payment.id)
+            if checkout_id is not None:
+                return checkout_id
+            return present.receipt_view(receipts.build_for_payment(w, payment))
+    except NotFound:
+        abort(404)
+
+
+def _pdf_response(v: present.ReceiptView):  # noqa: ANN202
+    data = emails.receipt_pdf(v, current_language())
+    resp = make_response(data)
+    resp.headers["Content-Type"] = "application/pdf"
+    name = ("recibo" if current_language() == "es" else "receipt") + f"-{v.number}.pdf"
+    resp.headers["Content-Disposition"] = f'inline; filename="{name}"'
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
 @bp.get("/pagos/<int:checkout_id>/recibo")
 @login_required
 def receipt(checkout_id: int):  # noqa: ANN201
@@ -354,13 +378,28 @@ def receipt_pdf(checkout_id: int):  # noqa: ANN201
     v = _receipt(checkout_id)
     if not v.receipt.checkout.receipt_number:
         abort(404)
-    data = emails.receipt_pdf(v, current_language())
-    resp = make_response(data)
-    resp.headers["Content-Type"] = "application/pdf"
-    name = ("recibo" if current_language() == "es" else "receipt") + f"-{v.number}.pdf"
-    resp.headers["Content-Disposition"] = f'inline; filename="{name}"'
-    resp.headers["Cache-Control"] = "no-store"
-    return resp
+    return _pdf_response(v)
+
+
+@bp.get("/pagos/pago/<int:payment_id>/recibo")
+@login_required
+def payment_receipt(payment_id: int):  # noqa: ANN201
+    v = _payment_receipt(payment_id)
+    if isinstance(v, int):
+        return redirect(url_for("payments.receipt", checkout_id=v), 303)
+    return render_template("payments/receipt.html", v=v, chk=v.receipt.checkout,
+                           sandbox_bank=False,
+                           pdf_url=url_for("payments.payment_receipt_pdf",
+                                           payment_id=payment_id))
+
+
+@bp.get("/pagos/pago/<int:payment_id>/recibo.pdf")
+@login_required
+def payment_receipt_pdf(payment_id: int):  # noqa: ANN201
+    v = _payment_receipt(payment_id)
+    if isinstance(v, int):
+        return redirect(url_for("payments.receipt_pdf", checkout_id=v), 303)
+    return _pdf_response(v)
 
 
 @bp.get("/propiedad/<int:parcel_id>/pagos")
@@ -371,13 +410,18 @@ def history(parcel_id: int):  # noqa: ANN201
             parcel, rows = receipts.history(w, current_user, parcel_id)
     except NotFound:
         abort(404)
-    items = [{"id": r.checkout.id, "date": r.legal_date, "created": clock.legal_date(
-                  r.checkout.created_at),
-              "number": r.checkout.receipt_number, "amount": r.payment.amount,
-              "kind": present.kind_label(r.payment.purpose),
-              "status": present.status_label(r.checkout.status),
-              "status_css": present.STATUS_CSS.get(r.checkout.status, "upcoming"),
-              "method": present.method_label(r.checkout)} for r in rows]
+    items = []
+    for r in rows:
+        shown = r.shown
+        items.append({
+            "url": (url_for("payments.receipt", checkout_id=r.checkout.id) if r.checkout
+                    else url_for("payments.payment_receipt", payment_id=r.payment.id)),
+            "date": r.legal_date, "created": clock.legal_date(r.payment.created_at),
+            "number": shown.receipt_number, "amount": r.payment.amount,
+            "kind": present.kind_label(r.payment.purpose),
+            "status": present.status_label(shown.status),
+            "status_css": present.STATUS_CSS.get(shown.status, "upcoming"),
+            "method": present.method_label(shown)})
     return render_template("payments/history.html", parcel=parcel, items=items)
 
 

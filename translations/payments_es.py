@@ -244,6 +244,11 @@ ES = {
         "arrendatario aparecen aquí cuando se publica su derrama.",
     "You left the payment page before paying. Nothing was charged.":
         "Usted salió de la página de pago antes de pagar. No se le cobró nada.",
+    "You started a payment of %(amount)s on %(date)s and did not finish it.":
+        "Usted comenzó un pago de %(amount)s el %(date)s y no lo terminó.",
+    "Continue that payment": "Continuar ese pago",
+    "If you start another one and pay both, the extra becomes a credit that can be refunded.":
+        "Si comienza otro y paga los dos, lo que sobre queda como un crédito reembolsable.",
     "You will go to the secure payment page to pay by card or from a bank account.":
         "Pasará a la página de pago segura para pagar con tarjeta o desde una cuenta de banco.",
     "Your bank is processing this payment. It already counts as paid on the date you made it; "

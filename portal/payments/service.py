@@ -126,6 +126,20 @@ def staff_account(uow: UnitOfWork, user: Any, parcel_id: int, fiscal_year_id: in
     raise NotFound("no_assessment")
 
 
+def open_checkouts(uow: UnitOfWork, user: Any, within_hours: int = 24) -> list[Checkout]:
+    """The user's payments started and not finished (to offer to continue them rather than
+    pay twice)."""
+    from datetime import timedelta
+
+    since = clock.now() - timedelta(hours=within_hours)
+    return list(uow.session.scalars(
+        select(Checkout).where(Checkout.user_id == user.id,
+                               Checkout.status.in_(sorted(states.OPEN)),
+                               Checkout.checkout_url.is_not(None),
+                               Checkout.created_at >= since)
+        .order_by(Checkout.created_at.desc())))
+
+
 # --- checkout ------------------------------------------------------------------------------
 
 @dataclass(frozen=True)

@@ -360,3 +360,13 @@ def test_refund_of_a_credit_by_staff(app, world):
     assert [(r.status, r.refunded_amount) for r in rows] == [
         ("succeeded", D("0.00")), ("partially_refunded", D("600.00"))]
     assert rows[1].amount > D("600.00")
+
+
+def test_an_unfinished_payment_is_offered_before_paying_again(app, world):
+    client = app.test_client()
+    tok = sign_in(client, lang="en")
+    url = start_payment(client, tok, {f"choice-{world.key(0)}": "due_now"})
+    page = client.get("/pagar")
+    assert "did not finish it" in page.text and f'href="{url}"' in page.text
+    client.post(url, data={"csrf_token": tok, "outcome": "card_succeeds"})
+    assert "did not finish it" not in client.get("/pagar").text

@@ -110,9 +110,14 @@ def _price(accounts: list[service.PayableAccount], choices: list[options.Choice]
 
 
 def _choose_page(accounts, values=None, errors=None, offers=None, status=200):  # noqa: ANN001, ANN202
+    with uow() as w:
+        unfinished = [{"amount": c.amount, "url": c.checkout_url,
+                       "date": clock.legal_date(c.created_at)}
+                      for c in service.open_checkouts(w, current_user)]
     return render_template("payments/choose.html", accounts=[_account_view(a) for a in accounts],
                            values=values or {}, errors=errors or {},
-                           payoff_offers=offers or {}, today=clock.today()), status
+                           payoff_offers=offers or {}, today=clock.today(),
+                           unfinished=unfinished), status
 
 
 def _account_view(a: service.PayableAccount) -> dict[str, Any]:

@@ -8,7 +8,8 @@ Publishing version 1 writes each assessable parcel's `Assessment` with its insta
 an amendment writes, for every parcel whose amount changes, a new assessment superseding the
 current one, with installments from the core's `amend` (R-A5: paid installments untouched,
 the difference spread over the unpaid ones due after the effective date); a decrease nothing
-can absorb becomes a credit on the account.
+can absorb becomes a credit on the account. A decrease leaves partly paid installments as
+they are (so no stored receipt line stops being true).
 """
 
 from __future__ import annotations
@@ -167,6 +168,11 @@ def publish(uow: UnitOfWork, staff: Any, roll_id: int, notice_date: date | None 
         account = accounts[ln.parcel_id]
         st = account.evaluate(max(effective, today, account.last_credit_date or today))
         paid = {i.number for i in st.installments if i.status == "paid"}
+        if amount < prev.annual_amount:
+            # A decrease never cuts an installment below what was already paid on it (its
+            # stored receipt lines must stay true): partly paid ones are left as they are.
+            amounts = {i.number: i.amount for i in account.installment_rows}
+            paid |= {i.number for i in st.installments if i.principal < amounts[i.number]}
         items = [CoreInstallment(i.number, i.due_date, i.amount, i.number in paid)
                  for i in account.installment_rows]
         result = amend(items, amount, effective)

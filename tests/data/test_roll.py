@@ -129,3 +129,22 @@ def test_amendment_supersedes_and_keeps_paid_installments(world):
         assert sum(i.amount for i in after.installments) == Decimal("1200.00")
         assert _count(uow, Installment) == 48 + 12 * 4  # every parcel changed; none rewritten
         assert ledger.verify_allocations(uow, world.parcel["A"], world.fy_id) == []
+
+
+def test_a_decrease_never_cuts_below_what_was_paid_ahead(world):
+    """R-A5 with a decrease after a payment ahead: the receipts stay true (DESIGN.md 1)."""
+    pay(world, "A", "83.34", date(2026, 7, 2))
+    pay(world, "A", "300.00", date(2026, 8, 3))  # August, and ahead into Sept..Nov
+    eff = date(2026, 8, 20)
+    with clock.fixed(at(eff)), world.uow() as uow:
+        staff, v2 = _amendment(world, uow, "0.00", eff)  # only maintenance: 2,000 in all
+        r2 = roll.compute(uow, staff, v2.id)
+        roll.publish(uow, staff, r2.id)
+    with clock.fixed(at(eff)), world.uow() as uow:
+        view = accounts.statement_for(uow, world.alice, world.parcel["A"])
+        assert view.annual == Decimal("166.67")
+        assert ledger.verify_allocations(uow, world.parcel["A"], world.fy_id) == []
+        # What could not be absorbed is a credit on the account (R-A5), an adjustment.
+        credit = uow.session.scalar(select(LedgerEntry).where(LedgerEntry.rule == "R-A5"))
+        assert credit is not None and credit.direction == "credit"
+        assert view.statement.payoff == 0 and view.statement.credit > 0

@@ -6,6 +6,7 @@ import os
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import lru_cache
 
 import pytest
 from sqlalchemy import create_engine, text
@@ -20,8 +21,9 @@ def _admin_engine():  # noqa: ANN202
                          connect_args={"connect_timeout": 3})
 
 
+@lru_cache(maxsize=1)
 def reachable() -> str | None:
-    """None when the server answers; otherwise why not (for the skip reason)."""
+    """None when the server answers; otherwise why not (for the skip reason). Asked once."""
     engine = _admin_engine()
     try:
         with engine.connect() as conn:

@@ -42,6 +42,7 @@ test: setup lint
 
 bench: setup
 	$(PY) bench/core_bench.py
+	$(PY) bench/web_bench.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

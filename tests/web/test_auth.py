@@ -163,3 +163,27 @@ def test_language_switch_is_remembered_on_the_user(app, client):
     other = app.test_client()
     sign_in(other)
     assert '<html lang="en">' in other.get("/").get_data(as_text=True)
+
+
+def test_rate_limits_in_redis_when_configured(tmp_path, schema_db, fixed_today):
+    import uuid
+
+    import pytest
+    redis = pytest.importorskip("redis")
+    url = "redis://127.0.0.1:6379/15"
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=1).ping()
+    except Exception as exc:  # noqa: BLE001 - any failure means "not reachable"
+        pytest.skip(f"Redis not reachable at {url}: {exc}")
+    prefix = f"test-{uuid.uuid4().hex}"
+    app = make_app(tmp_path, schema_db, RATELIMIT_ENABLED=True,
+                   RATELIMIT_STORAGE_URI=url, RATELIMIT_SIGNIN="2 per minute",
+                   RATELIMIT_KEY_PREFIX=prefix)
+    client = app.test_client()
+    codes = [sign_in(client, "x@example.com", "wrong password 1").status_code
+             for _ in range(3)]
+    assert codes == [200, 200, 429]
+    server = redis.Redis.from_url(url)
+    keys = server.keys(f"*{prefix}*")
+    assert keys, "the counters are in Redis"
+    server.delete(*keys)

@@ -85,3 +85,13 @@ def insert_rows(uow: UnitOfWork, model_or_table: Any, rows: Sequence[dict[str, A
     # has the database to itself: the new ids are the last len(rows) ones, in order.
     last = conn.execute(text(f'SELECT max(id) FROM "{table.name}"')).scalar()
     return list(range(last - len(rows) + 1, last + 1))
+
+
+def analyze(uow: UnitOfWork, *tables: Any) -> None:
+    """Refresh the planner's statistics after a batch (SQLite has no autovacuum; on
+    PostgreSQL it spares waiting for it): without them SQLite may scan a whole fiscal year
+    instead of using the parcel index."""
+    conn = uow.session.connection()
+    for t in tables:
+        name = getattr(t, "__tablename__", None) or getattr(t, "name", t)
+        conn.execute(text(f'ANALYZE "{name}"'))

@@ -48,6 +48,7 @@ from portal.models import (
     LedgerEntry,
     Lender,
     Loan,
+    Notice,
     OwnershipShare,
     Parcel,
     ParcelLink,
@@ -480,6 +481,8 @@ def _load(uow: UnitOfWork, parcels_n: int, users_n: int, progress: Progress) -> 
         _bulk_users(uow, b, extra, [pid for pid, sp in rows
                                     if not sp.featured and sp.kind in ("home", "shop", "lot")
                                     and pid not in free_ids])
+    bulk.analyze(uow, Parcel, ParcelLink, Loan, Assessment, Installment, LedgerEntry, Payment,
+                 PaymentAllocation, Notice, User, PartyMember, Lease)
     s.add(AuditRecord(actor_id=staff.id, action="demo.loaded", object_type="database",
                       object_id="demo", after={"parcels": len(rows), "users": users_n}))
     result.parcels = len(rows)

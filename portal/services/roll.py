@@ -208,6 +208,7 @@ def publish(uow: UnitOfWork, staff: Any, roll_id: int, notice_date: date | None 
         bulk.insert_rows(uow, LedgerEntry, ledger_rows)
         bulk.insert_rows(uow, Notice, notice_rows)
         _tick(progress, min(start + CHUNK, total), total)
+    bulk.analyze(uow, Assessment, Installment, LedgerEntry, Notice)
     before = audit.snapshot(roll)
     roll.status = "published"
     roll.notice_date = notice_date

@@ -225,7 +225,9 @@ def check_invariants(run: Run):
         for pid in w.parcel_ids:
             acct = ledger.load(uow, pid, w.fiscal_year_id)
             paid = sum((e.amount for e in acct.credits if e.kind == "payment"), ZERO)
-            undone = sum((e.amount for e in acct.debits if e.kind in ("reversal", "refund")),
+            payment_entries = {e.id for e in acct.credits if e.kind == "payment"}
+            undone = sum((e.amount for e in acct.debits if e.kind == "refund"
+                          or (e.kind == "reversal" and e.reverses_id in payment_entries)),
                          ZERO)
             expected = sum((p.amount - p.refunded_amount for p in payments.values()
                             if p.parcel_id == pid and p.completed_at is not None

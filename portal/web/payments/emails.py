@@ -7,9 +7,8 @@ applied, the payer has an email and no receipt was sent yet, and records when it
 from __future__ import annotations
 
 import logging
-from pathlib import Path
 
-from flask import current_app, render_template
+from flask import render_template
 from flask_babel import force_locale
 
 from portal import clock, mail, pdf
@@ -23,18 +22,6 @@ log = logging.getLogger(__name__)
 
 def receipt_pdf(view: present.ReceiptView, lang: str) -> bytes:
     return pdf.render(present.receipt_document(view), lang)
-
-
-def _deliver(msg) -> None:  # noqa: ANN001 - an EmailMessage
-    deliver = getattr(mail, "deliver", None)
-    if deliver is not None:
-        deliver(msg)
-        return
-    cfg = current_app.config
-    if cfg.get("MAIL_SERVER"):
-        mail._smtp(msg, cfg)  # noqa: SLF001 - until portal.mail offers a public deliver()
-    else:
-        mail.write_outbox(msg, Path(cfg["OUTBOX_DIR"]))
 
 
 def send_receipt(checkout_id: int) -> bool:
@@ -58,7 +45,7 @@ def send_receipt(checkout_id: int) -> bool:
         msg.add_attachment(data, maintype="application", subtype="pdf", filename=name)
         del msg["Content-Language"]  # moved to the text part by add_attachment: the whole
         msg["Content-Language"] = "es-PR" if lang == "es" else "en-US"  # email is in `lang`
-        _deliver(msg)
+        mail.deliver(msg)
         chk.receipt_sent_at = clock.now()
     log.info("payments: receipt of checkout %s emailed", checkout_id)
     return True

@@ -24,7 +24,8 @@ SIGNED_IN = {"account.dashboard", "account.claim", "lessee.leases", "auth.sign_o
              "payments.sandbox_bank"}
 PARCEL = {"account.parcel", "account.statement_pdf", "account.grant", "account.revoke",
           "account.access_page", "payments.history"}
-CHECKOUT = {"payments.success", "payments.cancel", "payments.receipt", "payments.receipt_pdf"}
+CHECKOUT = {"payments.success", "payments.cancel", "payments.receipt", "payments.receipt_pdf",
+            "payments.payment_receipt", "payments.payment_receipt_pdf"}
 LENDER = {"lender.loans"}
 STAFF = {"staff.lookup", "staff.person", "payments.office", "payments.refund"}
 SIGNED_WEBHOOK = {"payments.webhook"}  # public, but only a signed provider event is accepted
@@ -135,6 +136,8 @@ def test_role_pages(world, role):
         "/pagos/999999/recibo.pdf": 404,
         "/pagos/999999/exito": 404,
         "/pagos/999999/cancelado": 404,
+        "/pagos/pago/999999/recibo": 404,
+        "/pagos/pago/999999/recibo.pdf": 404,
         "/arrendamientos/": 200,
         "/propiedad/reclamar": 200,
     }
@@ -147,6 +150,29 @@ def test_role_pages(world, role):
             assert r.status_code == 302, path
         else:
             assert r.status_code == code, (role, path, r.status_code)
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_receipts_of_others_parcels_are_404(world, role):
+    """Receipts of payments on a parcel the role may not see answer 404 (never leak)."""
+    from portal.db import UnitOfWork
+    from portal.services import access, users
+    from portal.web.data import database
+    app, vis, catastro, _probes = world
+    with app.app_context(), UnitOfWork(database()) as w:
+        owner = users.find_by_email(w, "owner@demo.pr")
+        paid = [(p.id, pid) for pid in sorted(vis["owner"])
+                for p in access.visible_payments(w, owner, pid)][:6]
+    assert paid, "the demo owner has payments"
+    client = _client(app, role)
+    for payment_id, pid in paid:
+        for path in (f"/pagos/pago/{payment_id}/recibo", f"/pagos/pago/{payment_id}/recibo.pdf"):
+            r = client.get(path)
+            if role == "anonymous":
+                assert r.status_code == 302, path
+            elif pid not in vis[role]:
+                assert r.status_code == 404, (role, path, r.status_code)
+                assert catastro[pid] not in r.get_data(as_text=True)
 
 
 def test_lessee_cannot_grant_or_revoke_owner_access(world):

@@ -14,6 +14,7 @@ from __future__ import annotations
 from datetime import date
 from decimal import Decimal
 from typing import Any
+from urllib.parse import urlencode
 
 from babel.numbers import (
     get_currency_symbol,
@@ -238,6 +239,12 @@ def _ngettext(singular: str, plural: str, n: int) -> str:
     return _request_cache()["translations"].ungettext(singular, plural, n)
 
 
+def path_without_lang() -> str:
+    """This page's path and query, less `lang` (where the language switch comes back to)."""
+    args = [(k, v) for k, v in request.args.items(multi=True) if k != "lang"]
+    return request.path + ("?" + urlencode(args) if args else "")
+
+
 def init_app(app: Flask) -> None:
     Babel(app, locale_selector=select_locale,
           timezone_selector=lambda: "America/Puerto_Rico")
@@ -248,4 +255,5 @@ def init_app(app: Flask) -> None:
                                  number=number, percent=percent, days_left=days_left)
     app.jinja_env.globals.update(current_language=current_language,
                                  render_trace=render_trace, LANGUAGE_NAMES=LANGUAGE_NAMES,
+                                 path_without_lang=path_without_lang,
                                  LANGUAGES=LANGUAGES)

@@ -140,3 +140,8 @@ def test_emails_inside_an_english_page_keep_the_readers_language(app: Flask):
         assert gettext("Sign in") == "Sign in"  # the page itself is still English
     assert "Confirme su correo" in subject_es and "Saludos, Ana:" in body_es
     assert subject_en.startswith("Confirm your email")
+
+
+def test_language_switch_comes_back_without_the_lang_parameter(client):
+    html = client.get("/no-existe?lang=en&x=1").get_data(as_text=True)
+    assert 'name="next" value="/no-existe?x=1"' in html

@@ -93,7 +93,8 @@ def parcel(parcel_id: int):  # noqa: ANN201
 def _parcel_page(v):  # noqa: ANN001, ANN202
     back_url, back_label = views.back_link(current_user)
     return render_template("account/parcel.html", v=v,
-                           pdf_url=url_for("account.statement_pdf", parcel_id=v.parcel.id),
+                           pdf_url=url_for("account.statement_pdf", parcel_id=v.parcel.id,
+                                           lang=current_language()),
                            back_url=back_url, back_label=back_label)
 
 

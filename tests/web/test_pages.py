@@ -157,3 +157,18 @@ def test_grant_to_unknown_email_explains(demo_app):
     assert r.status_code == 400
     html = r.get_data(as_text=True)
     assert "Ninguna cuenta usa ese correo" in html and 'value="nadie@example.com"' in html
+
+
+def test_every_amount_on_the_parcel_page_answers_why(demo_app):
+    client = login(demo_app, "lessee")
+    [pid] = parcel_ids(demo_app)["lessee"]
+    html = client.get(f"/propiedad/{pid}").get_data(as_text=True)
+    block = html.split('<dl class="portal-amounts">', 1)[1].split("</dl>", 1)[0]
+    items = block.split("<div>")[1:]
+    assert len(items) >= 6
+    for item in items:
+        assert "<details" in item and "R-A" in item, item[:200]
+    for section in ("Cantidad para saldar", "Pagar todo el año de una vez",
+                    "Calendario de plazos", "El presupuesto detrás de esta derrama", "Cobro"):
+        part = html.split(f">{section}</h2>", 1)[1].split("<h2", 1)[0]
+        assert "¿Por qué esta cantidad?" in part, section

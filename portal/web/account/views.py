@@ -126,7 +126,8 @@ def parcel_view(user: Any, parcel_id: int, today: date) -> ParcelPage | None:
         return v
     share = acct.share_trace
     v.annual_why = _budget_steps(acct) + render_trace(share)
-    v.amounts = statement_amounts(st)
+    schedule = explain_schedule(acct.annual, acct.installments, acct.assessment.notified_on)
+    v.amounts = statement_amounts(st, extra=schedule)
     v.arrears_warning = st.delinquent_principal > 0 or st.late_fees > 0 or st.interest > 0 \
         or st.costs > 0
     owed = {c.index: c.owed for c in st.cost_items}
@@ -139,8 +140,7 @@ def parcel_view(user: Any, parcel_id: int, today: date) -> ParcelPage | None:
                        "amount": by_number[i.number].amount if i.number in by_number else None,
                        "principal": i.principal, "late_fee": i.late_fee,
                        "interest": i.interest} for i in st.installments]
-    v.schedule_why = render_trace(explain_schedule(acct.annual, acct.installments,
-                                                   acct.assessment.notified_on))
+    v.schedule_why = render_trace(schedule)
     if acct.lump_sum is not None:
         q = acct.lump_sum
         v.lump = SimpleNamespace(eligible=q.eligible, discount=q.discount,

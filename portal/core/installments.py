@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
+from functools import lru_cache
+from typing import NamedTuple
 
 from portal.core.calendar import add_months, first_of_next_month
 from portal.core.errors import CalcError
@@ -13,12 +15,26 @@ from portal.core.explain import N_, Trace
 from portal.core.money import ZERO, split_evenly
 
 
-@dataclass(frozen=True)
-class Installment:
+class Installment(NamedTuple):
+    """One installment of an assessment (immutable; a roll makes a million of them)."""
+
     number: int
     due_date: date
     amount: Decimal
     paid: bool = False
+
+
+@lru_cache(maxsize=256)
+def _due_dates(fiscal_year_start: date, count: int, notice_date: date | None
+               ) -> tuple[date, ...]:
+    """R-A4: the 1st of each month from the FY's first month, none before the notice."""
+    dates = []
+    for i in range(count):
+        due = add_months(fiscal_year_start, i)
+        if notice_date is not None and due < notice_date:
+            due = first_of_next_month(notice_date)
+        dates.append(due)
+    return tuple(dates)
 
 
 def schedule(annual: Decimal, fiscal_year_start: date, count: int = 12,
@@ -32,13 +48,10 @@ def schedule(annual: Decimal, fiscal_year_start: date, count: int = 12,
     if count < 1:
         raise CalcError("must be at least 1", field="count")
     amounts = split_evenly(annual, count)
-    result = []
-    for i, amount in enumerate(amounts):
-        due = add_months(fiscal_year_start, i)
-        if notice_date is not None and due < notice_date:
-            due = first_of_next_month(notice_date)
-        result.append(Installment(i + 1, due, amount))
-    return result
+    dues = _due_dates(fiscal_year_start, count, notice_date)
+    new = tuple.__new__  # what Installment(...) does, without a Python frame per item
+    return [new(Installment, (i, due, amount, False))
+            for i, due, amount in zip(range(1, count + 1), dues, amounts)]
 
 
 def explain_schedule(annual: Decimal, items: Sequence[Installment],
@@ -104,7 +117,7 @@ def amend(installments: Sequence[Installment], new_annual: Decimal,
         take = min(amounts[k], shortfall)
         amounts[k] -= take
         shortfall -= take
-    result = [replace(i, amount=amounts[k]) if k in amounts else i for k, i in enumerate(items)]
+    result = [i._replace(amount=amounts[k]) if k in amounts else i for k, i in enumerate(items)]
     trace.add("R-A5", N_("The difference is spread over the {n} unpaid installments due after "
                          "{effective}."), n=len(remaining), effective=effective_date)
     if shortfall:

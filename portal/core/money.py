@@ -82,11 +82,12 @@ def split_evenly(total: Decimal, count: int) -> list[Decimal]:
     """
     if count <= 0:
         raise ValueError("count must be positive")
-    sign = -1 if total < 0 else 1
     n = to_cents_int(abs(total))
     base, extra = divmod(n, count)
-    parts = [from_cents_int(base + (1 if i < extra else 0)) for i in range(count)]
-    if sign < 0:
-        parts = [-p for p in parts]
-    assert sum(parts, ZERO) == total, "split must sum to its total"
-    return parts
+    if n == 0:
+        return [ZERO] * count
+    low, high = from_cents_int(base), from_cents_int(base + 1)
+    if total < 0:
+        low, high = -low, -high
+    assert base * count + extra == n, "split must sum to its total"
+    return [high] * extra + [low] * (count - extra)

@@ -235,6 +235,22 @@ def statement_document(v: ParcelPage) -> pdf.Document:
               status.get(i["status"], i["status"])) for i in v.installments]
     notes = [_("Every amount is computed from the law (23 LPRA § 6432) over the account's "
                "facts; the rule and the numbers behind each are listed under it.")]
+    if v.lease is not None:
+        notes.insert(0, _("Under the lease, the lessee pays the assessment (R-A16, 23 LPRA "
+                          "§ 6432(c), (d)).") if v.lease.payer == "lessee" else
+                     _("Under the lease, the owner pays the assessment (R-A16, 23 LPRA "
+                       "§ 6432(c), (d))."))
+    if v.demand is not None:
+        text = _("Demand mailed by certified mail on %(date)s for %(amount)s.",
+                 date=date_long(v.demand.mailed_on), amount=money(v.demand.amount))
+        if v.demand.stage == "demand_window":
+            text += " " + " ".join((_("Pay it in full by"), date_long(v.demand.last_day),
+                                    f"({days_left(v.demand.last_day, v.today)})",
+                                    _("to stop a claim in court.")))
+        elif v.demand.stage == "claimable":
+            text += " " + _("Since %(date)s the debt may be claimed in court.",
+                            date=date_long(v.demand.court_from))
+        rows.append(pdf.Row(_("Collection"), "", [text, *steps_text(v.demand.why)]))
     if v.arrears_warning:
         notes.append(_("This account has amounts past due: any payment goes first to "
                        "interest, late fees and costs, then to the oldest installment."))

@@ -21,8 +21,9 @@ from portal.models.payments_ext import Checkout, ProviderEvent
 from portal.payments import ledger
 from portal.payments.options import Choice
 from portal.payments.webhooks import handle_webhook
+from tests.data import pg
 
-from . import pg, stripe_server
+from . import stripe_server
 from .conftest import WEBHOOK_SECRET
 from .factory import seed
 from .helpers import checkout, session_of

@@ -146,6 +146,6 @@ def test_j4_lessee_checks_a_delinquent_balance(live, page, lang):
     _no_axe_violations(page)
     # The statement PDF is one click away.
     with page.expect_download() as dl:
-        page.evaluate("() => { const a = document.querySelector(\"a[href$='.pdf']\");"
+        page.evaluate("() => { const a = document.querySelector(\"a[href*='.pdf']\");"
                       " a.setAttribute('download', ''); a.click(); }")
     assert dl.value.suggested_filename.endswith(".pdf")

@@ -140,6 +140,13 @@ def test_owner_grants_and_revokes_read_access(demo_app):
     assert r.status_code == 303
     other = login(demo_app, "user00002@demo.pr")
     assert other.get(f"/propiedad/{pid}").status_code == 200
+    import email as email_lib
+
+    from tests.web.conftest import outbox
+    msg = email_lib.message_from_bytes(outbox(demo_app)[-1].read_bytes())
+    assert msg["To"] == "user00002@demo.pr"
+    assert "puede ver la propiedad" in str(msg["Subject"]) or "can now see parcel" in str(
+        msg["Subject"])
     page = owner.get(f"/propiedad/{pid}/acceso").get_data(as_text=True)
     assert "user00002@demo.pr" in page
     m = re.search(rf'action="(/propiedad/{pid}/acceso/\d+/quitar)"', page)
@@ -172,3 +179,19 @@ def test_every_amount_on_the_parcel_page_answers_why(demo_app):
                     "Calendario de plazos", "El presupuesto detrás de esta derrama", "Cobro"):
         part = html.split(f">{section}</h2>", 1)[1].split("<h2", 1)[0]
         assert "¿Por qué esta cantidad?" in part, section
+
+
+def test_wrong_codes_are_rate_limited_with_a_clear_message(demo_app):
+    from portal.services import parcels
+    client = login(demo_app, "user00002@demo.pr")
+    catastro = demo_app.config["DEMO"].codes[2][0]
+    page = client.get("/propiedad/reclamar").get_data(as_text=True)
+    for _ in range(parcels.MAX_FAILURES):
+        client.post("/propiedad/reclamar", data={"csrf_token": csrf_token(page),
+                                                 "catastro": catastro, "code": "NOPE-NOPE"})
+    r = client.post("/propiedad/reclamar", data={"csrf_token": csrf_token(page),
+                                                 "catastro": catastro,
+                                                 "code": demo_app.config["DEMO"].codes[2][1]})
+    html = r.get_data(as_text=True)
+    assert r.status_code == 200
+    assert "Demasiados códigos incorrectos. Intente de nuevo en" in html

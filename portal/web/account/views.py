@@ -148,8 +148,7 @@ def parcel_view(user: Any, parcel_id: int, today: date) -> ParcelPage | None:
                                  why=render_trace(q.trace))
     if acct.payoff_statement is not None:
         v.payoff = SimpleNamespace(amount=acct.payoff_amount, through=acct.payoff_through,
-                                   why=render_trace(acct.payoff_statement.trace(),
-                                                    ("R-A6", "R-A7", "R-A8", "R-A9", "R-A10")))
+                                   why=_payoff_why(acct.payoff_statement))
     if acct.budget_version is not None:
         v.budget = SimpleNamespace(
             version=acct.budget_version.version, adopted_on=acct.budget_version.adopted_on,
@@ -168,6 +167,17 @@ def parcel_view(user: Any, parcel_id: int, today: date) -> ParcelPage | None:
                                    last_day=c.last_day_to_pay, court_from=c.court_claim_from,
                                    stage=c.stage, why=render_trace(c.trace))
     return v
+
+
+def _payoff_why(st: Any) -> list[dict]:
+    """The payoff at its date: interest accrued to that date (R-A8) and the R-A10 total. (The
+    date never passes a grace day, so no new late fee arises before it; the fees and costs
+    already owed are explained with their own amounts.)"""
+    trace = st.trace()
+    steps = [s for s in trace.steps if s.rule == "R-A8"]
+    payoff = Trace()
+    payoff.steps = steps + [trace.steps[-1]]
+    return render_trace(payoff)
 
 
 def _budget_steps(acct: accounts.AccountView) -> list[dict]:

@@ -6,9 +6,7 @@ figure is read from the core's `Statement`, `LumpSumQuote` and traces that the s
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date
 from decimal import Decimal
-from typing import Any
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
@@ -63,29 +61,6 @@ def line_kind_label(kind: str) -> str:
     return str(LINE_KINDS.get(kind, kind))
 
 
-def status_of(st: Statement | None) -> str:
-    """The dashboard badge: overdue (vencido) when anything is past its grace day or fees,
-    interest or costs are owed; pending (pendiente) when an installment is due and still
-    timely; current (al día) otherwise. Read from the core's statement, not computed."""
-    if st is None:
-        return "current"
-    if st.delinquent_principal > 0 or st.late_fees > 0 or st.interest > 0 or st.costs > 0:
-        return "overdue"
-    if st.due_principal > 0:
-        return "pending"
-    return "current"
-
-
-def next_due(st: Statement | None) -> date | None:
-    """The last timely day of the first installment still to pay that is not yet late."""
-    if st is None:
-        return None
-    for i in st.installments:
-        if i.status in ("due", "upcoming"):
-            return i.last_timely_day
-    return None
-
-
 @dataclass
 class Amount:
     key: str
@@ -119,14 +94,6 @@ def statement_amounts(st: Statement, extra: Trace | None = None) -> list[Amount]
     return rows
 
 
-def payoff_why(st: Statement) -> list[dict[str, str]]:
-    return render_trace(st.trace(), ("R-A6", "R-A7", "R-A8", "R-A9", "R-A10"))
-
-
 def steps_text(steps: list[dict[str, str]]) -> list[str]:
     """Explanation steps as lines of text (PDF)."""
     return [f"{s['rule']} ({s['source']}): {s['text']}" for s in steps]
-
-
-def as_dict(obj: Any) -> dict[str, Any]:
-    return dict(obj.__dict__) if hasattr(obj, "__dict__") else dict(obj)

@@ -42,6 +42,7 @@ from portal.web.extensions import limiter
 
 bp = Blueprint("account", __name__)
 
+
 def safe_next(target: str | None, default: str) -> str:
     """Only a path on this site (no scheme, no host, no '//' or backslash tricks)."""
     if not target:

@@ -128,8 +128,7 @@ def parcel_view(user: Any, parcel_id: int, today: date) -> ParcelPage | None:
     v.annual_why = _budget_steps(acct) + render_trace(share)
     schedule = explain_schedule(acct.annual, acct.installments, acct.assessment.notified_on)
     v.amounts = statement_amounts(st, extra=schedule)
-    v.arrears_warning = st.delinquent_principal > 0 or st.late_fees > 0 or st.interest > 0 \
-        or st.costs > 0
+    v.arrears_warning = acct.status == accounts.STATUS_OVERDUE  # R-A10: old debt first
     owed = {c.index: c.owed for c in st.cost_items}
     v.costs = [{"date": e.legal_date, "description": _cost_text(e), "amount": e.amount,
                 "owed": owed.get(k, e.amount)}

@@ -360,4 +360,13 @@ ES = {
         "Dar o quitar acceso de lectura a esta propiedad",
     "Pay %(amount)s for parcel %(catastro)s": "Pagar %(amount)s por la propiedad %(catastro)s",
     "Pay several parcels at once": "Pagar varias propiedades a la vez",
+    "What happens next": "Lo que sigue",
+    "The Authority demands every amount past due by certified mail, with return receipt "
+    "(R-A12); the mailing cost is added to the account (R-A9). If the demand is not paid in "
+    "full within 15 days after it is mailed, the debt may be claimed in court (R-A13, 23 LPRA "
+    "§ 6432(d)).":
+        "La Autoridad requiere el pago de toda cantidad vencida por correo certificado con acuse "
+        "de recibo (R-A12); el costo del envío se añade a la cuenta (R-A9). Si el requerimiento "
+        "no se paga completo dentro de los 15 días siguientes a su envío, la deuda se puede "
+        "reclamar en el tribunal (R-A13, 23 LPRA § 6432(d)).",
 }

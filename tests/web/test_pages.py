@@ -195,3 +195,18 @@ def test_wrong_codes_are_rate_limited_with_a_clear_message(demo_app):
     html = r.get_data(as_text=True)
     assert r.status_code == 200
     assert "Demasiados códigos incorrectos. Intente de nuevo en" in html
+
+
+def test_overdue_account_without_demand_says_what_happens_next(demo_app):
+    client = login(demo_app, "other")
+    html = client.get("/mis-propiedades").get_data(as_text=True)
+    cards = html.split("<li>")
+    overdue = [re.search(r'href="/propiedad/(\d+)"', c).group(1) for c in cards
+               if "portal-status--overdue" in c and 'href="/propiedad/' in c]
+    assert overdue
+    for pid in overdue[:5]:
+        page = client.get(f"/propiedad/{pid}").get_data(as_text=True)
+        if "Requerimiento de pago enviado" not in page:
+            assert "Lo que sigue" in page and "R-A12" in page and "R-A13" in page
+            return
+    pytest.fail("no overdue account without a demand among the first five")

@@ -13,7 +13,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from portal import clock
 from portal.core.money import ZERO
@@ -124,10 +124,7 @@ class Receipt:
 def visible_checkout(uow: UnitOfWork, user: Any, checkout_id: int | str) -> Checkout:
     """The checkout, if the user may see it: staff, its payer, or someone who sees every
     parcel it paid; `NotFound` otherwise (also for a bad id)."""
-    try:
-        cid = int(checkout_id)
-    except (TypeError, ValueError):
-        raise NotFound() from None
+    cid = access.parse_id(checkout_id)
     chk = uow.session.get(Checkout, cid)
     if chk is None:
         raise NotFound()
@@ -199,6 +196,8 @@ def _build(uow: UnitOfWork, chk: Any, payment_ids: list[int],
 class HistoryRow:
     checkout: Checkout | None
     payment: Payment
+    #: The last installment it paid principal on (what "installments through N" chose).
+    through: int | None = None
 
     @property
     def legal_date(self) -> date | None:
@@ -222,4 +221,9 @@ def history(uow: UnitOfWork, user: Any, parcel_id: int | str
         .outerjoin(Checkout, Checkout.id == CheckoutPayment.checkout_id)
         .where(Payment.parcel_id == parcel.id)
         .order_by(Payment.created_at.desc(), Payment.id.desc())).all()
-    return parcel, [HistoryRow(c, p) for p, c in rows]
+    through = dict(uow.session.execute(
+        select(PaymentAllocation.payment_id, func.max(PaymentAllocation.installment_number))
+        .join(Payment, Payment.id == PaymentAllocation.payment_id)
+        .where(Payment.parcel_id == parcel.id, PaymentAllocation.kind == "principal")
+        .group_by(PaymentAllocation.payment_id)).all())
+    return parcel, [HistoryRow(c, p, through.get(p.id)) for p, c in rows]

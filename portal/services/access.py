@@ -23,6 +23,23 @@ RELATIONS = ("staff", "owner", "lessee", "delegate", "lender")
 _STRENGTH = {"owner": 0, "lessee": 1, "delegate": 2, "lender": 3}
 
 
+#: The largest id a database integer column holds (SQLite and PostgreSQL BIGINT): a larger
+#: number in a URL is simply not found, not a database error.
+MAX_ID = 2**63 - 1
+
+
+def parse_id(value: int | str | None) -> int:
+    """An id from a URL or a form as an int; `NotFound` for anything that cannot be one
+    (letters, zero or negative, or too large for the database)."""
+    try:
+        n = int(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise NotFound() from None
+    if not 0 < n <= MAX_ID:
+        raise NotFound()
+    return n
+
+
 def is_staff(user: Any) -> bool:
     return bool(user is not None and getattr(user, "is_staff", False))
 
@@ -115,10 +132,7 @@ def get_parcel(uow: UnitOfWork, user: Any, parcel_id: int | str) -> Parcel:
 def get_parcel_and_relation(uow: UnitOfWork, user: Any, parcel_id: int | str
                             ) -> tuple[Parcel, str]:
     """(parcel, relation) if the user may see it; `NotFound` otherwise."""
-    try:
-        pid = int(parcel_id)
-    except (TypeError, ValueError):
-        raise NotFound() from None
+    pid = parse_id(parcel_id)
     if is_staff(user):
         parcel = uow.session.get(Parcel, pid)
         if parcel is None:
@@ -181,10 +195,7 @@ def search_parcels(uow: UnitOfWork, user: Any, query: str, limit: int = 50) -> l
 
 
 def get_payment(uow: UnitOfWork, user: Any, payment_id: int | str) -> Payment:
-    try:
-        pid = int(payment_id)
-    except (TypeError, ValueError):
-        raise NotFound() from None
+    pid = parse_id(payment_id)
     payment = uow.session.get(Payment, pid)
     if payment is None or relation(uow, user, payment.parcel_id) is None:
         raise NotFound()
@@ -201,10 +212,7 @@ def visible_payments(uow: UnitOfWork, user: Any, parcel_id: int,
 
 
 def get_notice(uow: UnitOfWork, user: Any, notice_id: int | str) -> Notice:
-    try:
-        nid = int(notice_id)
-    except (TypeError, ValueError):
-        raise NotFound() from None
+    nid = parse_id(notice_id)
     notice = uow.session.get(Notice, nid)
     if notice is None or relation(uow, user, notice.parcel_id) is None:
         raise NotFound()

@@ -370,3 +370,58 @@ def test_an_unfinished_payment_is_offered_before_paying_again(app, world):
     assert "did not finish it" in page.text and f'href="{url}"' in page.text
     client.post(url, data={"csrf_token": tok, "outcome": "card_succeeds"})
     assert "did not finish it" not in client.get("/pagar").text
+
+
+# --- found trying the portal as a new user (QA) -------------------------------------------
+
+def test_receipt_and_history_name_the_installment_chosen(app, world):
+    client = app.test_client()
+    tok = sign_in(client, lang="en")
+    key = world.key(1)
+    url, receipt = pay_in_sandbox(client, tok, {f"choice-{key}": "installments",
+                                                f"through-{key}": "4"})
+    assert "Installments through number 4" in text(receipt.text)
+    assert "through number :" not in text(receipt.text)
+    history = client.get(f"/propiedad/{world.parcel_ids[1]}/pagos")
+    assert "Installments through number 4" in text(history.text)
+
+
+def test_installment_choices_show_dates_in_words(app, world):
+    client = app.test_client()
+    sign_in(client)
+    page = client.get(f"/pagar?parcela={world.parcel_ids[1]}")
+    options_text = " ".join(re.findall(r"<option[^>]*>([^<]*)</option>", page.text))
+    assert " de 2026" in options_text  # "1 de octubre de 2026", not 10/01/2026
+    assert not re.search(r"\d\d/\d\d/\d{4}", options_text)
+
+
+def test_language_switch_on_the_review_page_goes_back_to_the_choices(app, world):
+    client = app.test_client()
+    sign_in(client)
+    for path in ("/pagar/revisar", "/pagar/confirmar"):
+        r = client.get(path)
+        assert r.status_code == 303 and r.headers["Location"].endswith("/pagar")
+
+
+@pytest.mark.parametrize("choice", ["due_now", "none"])
+def test_an_amount_typed_without_choosing_it_is_not_ignored(app, world, choice):
+    client = app.test_client()
+    tok = sign_in(client, lang="en")
+    key = world.key(0)
+    r = client.post("/pagar/revisar", data={"csrf_token": tok, f"choice-{key}": choice,
+                                            f"amount-{key}": "50"})
+    assert r.status_code == 400
+    assert any("only one option" in e for e in errors(r.text)), errors(r.text)
+    assert 'value="50"' in r.text
+    assert count(world, Checkout) == 0
+
+
+@pytest.mark.parametrize("path", [
+    "/pagos/99999999999999999999999/recibo", "/pagos/99999999999999999999999/recibo.pdf",
+    "/pagos/pago/99999999999999999999999/recibo", "/propiedad/99999999999999999999999/pagos",
+    "/pagar?parcela=99999999999999999999999",
+])
+def test_ids_too_large_for_the_database_are_not_found(app, world, path):
+    client = app.test_client()
+    sign_in(client, lang="en")
+    assert client.get(path).status_code == 404

@@ -134,7 +134,15 @@ def status_label(status: str) -> str:
 
 
 def kind_label(kind: str, through: int | None = None) -> str:
-    return t(KIND.get(kind, kind), number=through or "")
+    return t(KIND.get(kind, kind), number=through or "—")
+
+
+def through_of(lines: Any) -> int | None:
+    """The last installment a posted payment paid principal on: for a payment of
+    "installments through number N", that N (the receipt stores lines, not the choice)."""
+    numbers = [ln.installment_number for ln in lines
+               if ln.kind == "principal" and ln.installment_number is not None]
+    return max(numbers) if numbers else None
 
 
 def error_text(code: str, params: dict[str, Any] | None = None) -> str:
@@ -269,7 +277,7 @@ def receipt_view(r: Receipt) -> ReceiptView:
             "parcel_id": part.parcel.id,
             "fiscal_year": part.fiscal_year.label,
             "amount": part.payment.amount,
-            "kind": kind_label(part.payment.purpose),
+            "kind": kind_label(part.payment.purpose, through_of(part.lines)),
             "lines": lines_of(part),
             "lump_sum": lump_sum_note(part.lump_sum, r.lump_sum_deadline, part.discount),
             "refunds": [{"date": date_long(_legal(x.created_at)), "amount": x.amount,

@@ -75,9 +75,13 @@ def read_choices(form: Any, accounts: list[service.PayableAccount]
         typed = {"choice": kind, "through": form.get(f"through-{a.key}", ""),
                  "amount": form.get(f"amount-{a.key}", "")}
         values[a.key] = typed
-        if kind in ("", "none"):
-            continue
         try:
+            if typed["amount"].strip() and kind != "amount":
+                # An amount typed without choosing "Another amount" (the radio stayed on
+                # what is due now): ask, rather than charge something else than was typed.
+                raise ChoiceError("duplicate_account", a.key)
+            if kind in ("", "none"):
+                continue
             if kind == "installments":
                 try:
                     through = int(typed["through"])
@@ -168,9 +172,17 @@ def _review_page(accounts, priced, values, notice=None, status=200):  # noqa: AN
                            values=values, notice=notice, today=clock.today()), status
 
 
-@bp.post("/pagar/revisar")
+def _back_to_choices():  # noqa: ANN202
+    """The review and the confirmation answer the choose form; reached by a plain GET (the
+    language switch, a bookmark, a reload) they go back to the choices instead of a 405."""
+    return redirect(url_for("payments.choose"), 303)
+
+
+@bp.route("/pagar/revisar", methods=["GET", "POST"])
 @login_required
 def review():  # noqa: ANN201
+    if request.method == "GET":
+        return _back_to_choices()
     accounts = _accounts()
     choices, errors, values = read_choices(request.form, accounts)
     if errors:
@@ -182,9 +194,11 @@ def review():  # noqa: ANN201
                                            if v["choice"] not in ("", "none")})
 
 
-@bp.post("/pagar/confirmar")
+@bp.route("/pagar/confirmar", methods=["GET", "POST"])
 @login_required
 def confirm():  # noqa: ANN201
+    if request.method == "GET":
+        return _back_to_choices()
     accounts = _accounts()
     choices, errors, values = read_choices(request.form, accounts)
     chosen = {k: v for k, v in values.items() if v["choice"] not in ("", "none")}
@@ -423,7 +437,7 @@ def history(parcel_id: int):  # noqa: ANN201
                     else url_for("payments.payment_receipt", payment_id=r.payment.id)),
             "date": r.legal_date, "created": clock.legal_date(r.payment.created_at),
             "number": shown.receipt_number, "amount": r.payment.amount,
-            "kind": present.kind_label(r.payment.purpose),
+            "kind": present.kind_label(r.payment.purpose, r.through),
             "status": present.status_label(shown.status),
             "status_css": present.STATUS_CSS.get(shown.status, "upcoming"),
             "method": present.method_label(shown)})

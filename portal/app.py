@@ -128,7 +128,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     from portal import i18n
     from portal.web import errors, extensions
-
+    from portal.web.converters import IdConverter
+    app.url_map.converters["id"] = IdConverter
     i18n.init_app(app)
     extensions.init_app(app)
     errors.init_app(app)

@@ -209,3 +209,14 @@ def test_delegate_sees_but_cannot_manage(world):
     r = delegate.post(f"/propiedad/{pid}/acceso", data={"csrf_token": token,
                                                         "email": "lessee@demo.pr"})
     assert r.status_code == 404
+
+
+@pytest.mark.parametrize("role", ["owner", "staff"])
+def test_ids_out_of_range_are_404(world, role):
+    app, _vis, _catastro, _probes = world
+    client = _client(app, role)
+    huge = "99999999999999999999"
+    for path in (f"/propiedad/{huge}", f"/propiedad/{huge}/estado-de-cuenta.pdf",
+                 f"/propiedad/{huge}/acceso", f"/personal/persona/{huge}", "/propiedad/0",
+                 f"/propiedad/{2**31}", f"/pagos/{huge}/recibo"):
+        assert client.get(path).status_code == 404, path

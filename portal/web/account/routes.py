@@ -82,7 +82,7 @@ def dashboard():  # noqa: ANN201
     return render_template("account/dashboard.html", rows=rows, today=today)
 
 
-@bp.get("/propiedad/<int:parcel_id>")
+@bp.get("/propiedad/<id:parcel_id>")
 @login_required
 def parcel(parcel_id: int):  # noqa: ANN201
     v = views.parcel_view(current_user, parcel_id, clock.today())
@@ -99,7 +99,7 @@ def _parcel_page(v):  # noqa: ANN001, ANN202
                            back_url=back_url, back_label=back_label)
 
 
-@bp.get("/propiedad/<int:parcel_id>/acceso")
+@bp.get("/propiedad/<id:parcel_id>/acceso")
 @login_required
 def access_page(parcel_id: int):  # noqa: ANN201
     return _access_page(parcel_id, GrantForm())
@@ -114,7 +114,7 @@ def _access_page(parcel_id: int, form: GrantForm, status: int = 200):  # noqa: A
                            form=form), status
 
 
-@bp.get("/propiedad/<int:parcel_id>/estado-de-cuenta.pdf")
+@bp.get("/propiedad/<id:parcel_id>/estado-de-cuenta.pdf")
 @login_required
 def statement_pdf(parcel_id: int):  # noqa: ANN201
     today = clock.today()
@@ -165,7 +165,7 @@ GRANT_ERRORS = {
 }
 
 
-@bp.post("/propiedad/<int:parcel_id>/acceso")
+@bp.post("/propiedad/<id:parcel_id>/acceso")
 @login_required
 def grant(parcel_id: int):  # noqa: ANN201
     form = GrantForm()
@@ -189,7 +189,7 @@ def grant(parcel_id: int):  # noqa: ANN201
     return _access_page(parcel_id, form, 400)
 
 
-@bp.post("/propiedad/<int:parcel_id>/acceso/<int:link_id>/quitar")
+@bp.post("/propiedad/<id:parcel_id>/acceso/<id:link_id>/quitar")
 @login_required
 def revoke(parcel_id: int, link_id: int):  # noqa: ANN201
     try:

@@ -34,7 +34,7 @@ def lookup():  # noqa: ANN201
     return render_template("staff/lookup.html", form=form, parcels=parcels, people=people)
 
 
-@bp.get("/persona/<int:user_id>")
+@bp.get("/persona/<id:user_id>")
 @staff_required
 def person(user_id: int):  # noqa: ANN201
     p = views.staff_person(current_user, user_id)

@@ -145,3 +145,9 @@ def test_emails_inside_an_english_page_keep_the_readers_language(app: Flask):
 def test_language_switch_comes_back_without_the_lang_parameter(client):
     html = client.get("/no-existe?lang=en&x=1").get_data(as_text=True)
     assert 'name="next" value="/no-existe?x=1"' in html
+
+
+def test_pages_answering_a_post_come_back_on_get(client):
+    """The language switch sends the reader back with a GET: no page ends on a 405."""
+    r = client.get("/cuenta/reenviar")
+    assert r.status_code == 303 and r.headers["Location"].endswith("/cuenta/revise-su-correo")

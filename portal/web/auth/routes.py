@@ -57,9 +57,11 @@ def check_email():  # noqa: ANN201
     return render_template("auth/check_email.html", form=ResendForm())
 
 
-@bp.post("/reenviar")
-@limiter.limit(lambda: current_app.config["RATELIMIT_SIGNIN"])
+@bp.route("/reenviar", methods=["GET", "POST"])
+@limiter.limit(lambda: current_app.config["RATELIMIT_SIGNIN"], methods=["POST"])
 def resend():  # noqa: ANN201
+    if request.method == "GET":  # e.g. the language switch on the form shown with errors
+        return redirect(url_for("auth.check_email"), 303)
     form = ResendForm()
     if form.validate_on_submit():
         with uow() as w:

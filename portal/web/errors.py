@@ -15,7 +15,9 @@ PAGES = {400: "errors/400.html", 403: "errors/403.html", 404: "errors/404.html",
 
 
 def _render(code: int):  # noqa: ANN202
-    template = PAGES.get(code, "errors/500.html")
+    """Every error is a page of the portal: its own for the common codes, else the generic
+    400 (client errors, such as 413 for a too large upload) or 500 page."""
+    template = PAGES.get(code, "errors/400.html" if code < 500 else "errors/500.html")
     try:
         return render_template(template, code=code), code
     except Exception:  # the layout itself failed: a plain page, still no traceback
@@ -33,12 +35,12 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):  # noqa: ANN202
         code = exc.code or 500
-        if code in PAGES:
-            resp = _render(code)
-            if code == 405 and exc.get_response().headers.get("Allow"):
-                return resp[0], 405, {"Allow": exc.get_response().headers["Allow"]}
-            return resp
-        return exc
+        if code < 400:  # redirects raised as exceptions (e.g. a missing trailing slash)
+            return exc
+        html, status = _render(code)
+        headers = {k: v for k, v in exc.get_response().headers.items()
+                   if k in ("Allow", "Retry-After", "Location")}
+        return html, status, headers
 
     @app.errorhandler(Exception)
     def unexpected(exc: Exception):  # noqa: ANN202

@@ -151,3 +151,23 @@ def test_pages_answering_a_post_come_back_on_get(client):
     """The language switch sends the reader back with a GET: no page ends on a 405."""
     r = client.get("/cuenta/reenviar")
     assert r.status_code == 303 and r.headers["Location"].endswith("/cuenta/revise-su-correo")
+
+
+def test_every_http_error_is_a_translated_page(app: Flask):
+    from werkzeug.exceptions import RequestEntityTooLarge, ServiceUnavailable
+
+    @app.get("/too-large")
+    def too_large():  # noqa: ANN202
+        raise RequestEntityTooLarge()
+
+    @app.get("/unavailable")
+    def unavailable():  # noqa: ANN202
+        raise ServiceUnavailable()
+
+    client = app.test_client()
+    r = client.get("/too-large")
+    assert r.status_code == 413 and "No se pudo procesar la solicitud" in r.get_data(as_text=True)
+    r = client.get("/unavailable?lang=en")
+    assert r.status_code == 503 and "Something went wrong" in r.get_data(as_text=True)
+    r = client.delete("/")
+    assert r.status_code == 405 and "GET" in r.headers["Allow"]

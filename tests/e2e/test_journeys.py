@@ -149,3 +149,29 @@ def test_j4_lessee_checks_a_delinquent_balance(live, page, lang):
         page.evaluate("() => { const a = document.querySelector(\"a[href*='.pdf']\");"
                       " a.setAttribute('download', ''); a.click(); }")
     assert dl.value.suggested_filename.endswith(".pdf")
+
+
+def test_core_journeys_work_without_javascript(live, browser):
+    """Sign in, the dashboard, a parcel with its explanations opened, the language switch:
+    all without JavaScript."""
+    app, url = live
+    w = WORDS["es"]
+    context = browser.new_context(java_script_enabled=False, locale="es-PR",
+                                  viewport={"width": 375, "height": 800})
+    page = context.new_page()
+    try:
+        page.goto(url + "/cuenta/entrar")
+        _sign_in(page, w, "owner@demo.pr", "Distrito2026!")
+        expect(page.locator("h1")).to_have_text(w["mine"])
+        page.locator("main li").filter(has_text="vencido").locator(
+            "a[href^='/propiedad/']").click()
+        item = page.locator("dl.portal-amounts > div").filter(
+            has=page.locator("dt", has_text=w["interest"]))
+        item.locator("summary").click()
+        expect(item.locator("details li").first).to_be_visible()
+        assert "R-A8" in item.locator("details").inner_text()
+        page.locator("header button[lang='en']").click()
+        expect(page.locator("html")).to_have_attribute("lang", "en")
+        expect(page.locator("main")).to_contain_text("Interest to date")
+    finally:
+        context.close()

@@ -8,11 +8,15 @@ What it loads (in one unit of work: all or nothing):
   municipal land;
 - payments from July to November in realistic patterns (monthly, quarterly, lump sum with
   the R-A11 discount, late, stopped paying), each allocated by the core (R-A10);
-- the featured accounts of the journeys (see `SIGN_INS`): an owner with three parcels (one
+- the featured accounts of the journeys (see `SIGN_INS`): an owner with four parcels (one
   delinquent since September with late fees, interest and a certified-mail demand and its
-  cost, R-A9, R-A12), the lessee of a leased Authority parcel delinquent since October with a
-  demand still in its 15-day window (J4), a lender with 50 loans, staff;
-- access codes for a few unclaimed parcels, returned so the command prints them (J1).
+  cost, R-A9, R-A12; one bought from the Authority in November, assessed with a notice of
+  2026-11-16, so its installments start 2026-12-01 (R-A4) and its discounted lump sum is
+  still open on the demo's "today", 2026-11-30: J3, R-A11), the lessee of a leased
+  Authority parcel delinquent since October with a demand still in its 15-day window (J4), a
+  lender with 50 loans, staff;
+- access codes for a few unclaimed parcels, returned so the command prints them (J1); one of
+  them was also bought from the Authority in November (its lump sum is open too).
 
 History is written with the clock set to each event's date, so stamps and legal dates agree;
 "today" when the portal runs is the real date. `users` > 4 adds generic owners
@@ -35,6 +39,7 @@ from werkzeug.security import generate_password_hash
 
 from portal import clock
 from portal.core.installments import Installment as CoreInstallment
+from portal.core.installments import schedule
 from portal.core.money import ZERO, cents
 from portal.core.statement import Payment as CorePayment
 from portal.core.statement import evaluate
@@ -59,7 +64,7 @@ from portal.models import (
     User,
 )
 from portal.payments import states
-from portal.services import budgets, bulk, facts, ledger, notices, parcels, roll, users
+from portal.services import audit, budgets, bulk, facts, ledger, notices, parcels, roll, users
 from portal.services.budgets import LineInput
 from portal.services.errors import Conflict
 
@@ -67,6 +72,10 @@ DEMO_PASSWORD = "Distrito2026!"
 FY_START = date(2026, 7, 1)
 ADOPTED_ON = date(2026, 5, 20)
 NOTICE_DATE = date(2026, 6, 10)
+#: Authority land sold to private owners in November 2026 (exempt in June's roll, R-A2), each
+#: assessed on its own notice (R-A4: nothing falls due before 2026-12-01).
+SOLD_ON = date(2026, 11, 5)
+LATE_NOTICE_DATE = date(2026, 11, 16)
 CERTIFIED_MAIL = Decimal("10.35")
 BASE_PARCELS = 240
 MIN_PARCELS = 80
@@ -218,6 +227,15 @@ class _Builder:
                   owner_kind="authority", transferred=True, land_value=Decimal("210000.00"),
                   structure_value=Decimal("640000.00"), lessee="Marina Services Corp.",
                   pattern="featured", featured="deposit"),
+            # Authority land (exempt in June: not transferred, R-A2) sold in November.
+            _Spec("authority", "Calle San Agustín 310 (local comercial), San Juan, PR 00901",
+                  Decimal("12.0000"), owner_kind="authority", land_value=Decimal("88000.00"),
+                  structure_value=Decimal("145000.00"), land_area=Decimal("0.060000"),
+                  pattern="featured", featured="bought"),
+            _Spec("authority", "Calle Norzagaray 57, San Juan, PR 00901", Decimal("10.0000"),
+                  owner_kind="authority", land_value=Decimal("70000.00"),
+                  structure_value=Decimal("120000.00"), land_area=Decimal("0.050000"),
+                  pattern="featured", featured="sold"),
         ]
 
     def generated_spec(self, i: int) -> _Spec:
@@ -418,9 +436,9 @@ def _load(uow: UnitOfWork, parcels_n: int, users_n: int, progress: Progress) -> 
         s.add(lender)
         s.add(PartyMember(party_id=bank.id, user_id=people["lender"].id, role="employee"))
         s.flush()
-        # Five homes stay unclaimed, without a loan: their codes are printed (J1).
+        # Four homes stay unclaimed, without a loan: their codes are printed (J1).
         free = [(pid, sp) for pid, sp in rows if sp.kind == "home" and not sp.featured
-                and sp.pattern in ("monthly", "late")][:5]
+                and sp.pattern in ("monthly", "late")][:4]
         free_ids = {pid for pid, _ in free}
         private = [pid for kind in ("home", "shop", "lot") for pid, sp in rows
                    if sp.kind == kind and not sp.featured and pid not in free_ids]
@@ -461,19 +479,33 @@ def _load(uow: UnitOfWork, parcels_n: int, users_n: int, progress: Progress) -> 
         parcels.claim(uow, people["lessee"], catastro[featured["leased"]], codes["leased"])
 
     # 6. Payments of the generated accounts (bulk, allocated by the core: R-A10, R-A11).
-    skip = {featured[k] for k in ("home", "shop", "lot", "leased", "deposit")}
+    skip = {featured[k] for k in ("home", "shop", "lot", "leased", "deposit", "bought", "sold")}
     _bulk_payments(uow, b, fy, [(pid, sp) for pid, sp in rows if pid not in skip])
 
     # 7. The featured accounts, event by event, through the services.
     _featured_history(uow, b, fy, people, featured)
 
-    # 8. Unclaimed parcels with codes to claim (J1), printed by the command.
+    # 8. Unclaimed parcels with codes to claim (J1), printed by the command: four homes
+    # (codes of November 2), then the Authority land sold in November (its lump sum is open).
     with clock.fixed(_at(date(2026, 11, 2), 10)):
         catastros = dict(s.execute(select(Parcel.id, Parcel.catastro)
                                    .where(Parcel.id.in_([p for p, _ in free]))).all())
         for pid, sp in free:
             result.codes.append((catastros[pid], parcels.issue_code(uow, staff, pid),
                                  sp.address))
+
+    # 8b. Authority land sold in November and assessed on its own late notice (R-A2, R-A4):
+    # one to the demo owner (she claims it: J3 on the demo), one left unclaimed (J1 + J3).
+    specs = dict(rows)
+    bought = _sold_mid_year(uow, staff, fy, r, featured["bought"], maria)
+    sold = _sold_mid_year(uow, staff, fy, r, featured["sold"],
+                          _new_person(uow, "Gloria Acevedo Burgos", specs[featured["sold"]]))
+    with clock.fixed(_at(LATE_NOTICE_DATE + timedelta(days=1), 10)):
+        code = parcels.issue_code(uow, staff, bought.id)
+        result.codes.append((sold.catastro, parcels.issue_code(uow, staff, sold.id),
+                             sold.address))
+    with clock.fixed(_at(LATE_NOTICE_DATE + timedelta(days=2), 20)):
+        parcels.claim(uow, people["owner"], bought.catastro, code)
 
     # 9. Generic owners for a scaled demo (the benchmark).
     extra = max(0, users_n - len(SIGN_INS))
@@ -633,9 +665,60 @@ def _featured_history(uow: UnitOfWork, b: _Builder, fy: Any, people: dict[str, U
                              case_number="SJ2026CV01234")
         s.add(order)
         s.flush()
-        from portal.services import audit
         audit.record(uow, staff, "deposit_order.recorded", order, after=audit.snapshot(order))
     b.tick("featured", 1, 1)
+
+
+def _new_person(uow: UnitOfWork, name: str, spec: _Spec) -> int:
+    party = Party(kind="person", name=name, mailing_address=spec.address, language="es",
+                  email=f"{name.split()[0].lower()}@correo.example")
+    uow.session.add(party)
+    uow.session.flush()
+    return party.id
+
+
+def _sold_mid_year(uow: UnitOfWork, staff: User, fy: Any, roll_: Any, parcel_id: int,
+                   buyer_party_id: int) -> Parcel:
+    """Authority land, exempt in the published roll (R-A2), sold to a private owner on
+    SOLD_ON: from then on it is assessed, at the roll's amount per benefit unit (R-A3), on
+    its own notice of LATE_NOTICE_DATE. R-A4: no installment falls due before the notice, so
+    the first ones are due 2026-12-01; R-A11's default deadline (the first installment's due
+    date) is therefore still ahead on the demo's "today"."""
+    s = uow.session
+    parcel = s.get(Parcel, parcel_id)
+    with clock.fixed(_at(SOLD_ON, 11)):
+        before = audit.snapshot(parcel)
+        for share in s.scalars(select(OwnershipShare).where(
+                OwnershipShare.parcel_id == parcel_id, OwnershipShare.ends_on.is_(None))):
+            share.ends_on = SOLD_ON - timedelta(days=1)
+        s.add(OwnershipShare(parcel_id=parcel_id, party_id=buyer_party_id, share=Decimal(1),
+                             kind="sole", starts_on=SOLD_ON))
+        parcel.owner_kind = "private"
+        s.flush()
+        audit.record(uow, staff, "parcel.sold", parcel, before=before,
+                     after=audit.snapshot(parcel))
+    with clock.fixed(_at(LATE_NOTICE_DATE, 9)):
+        annual = cents(parcel.benefit_units * roll_.total / roll_.total_units)
+        a = Assessment(parcel_id=parcel_id, fiscal_year_id=fy.id,
+                       budget_version_id=roll_.budget_version_id, roll_id=roll_.id,
+                       annual_amount=annual, benefit_units=parcel.benefit_units, payer="owner",
+                       notified_on=LATE_NOTICE_DATE, credit=ZERO)
+        s.add(a)
+        s.flush()
+        items = schedule(annual, fy.starts_on, facts.installment_count(fy.starts_on),
+                         LATE_NOTICE_DATE)
+        s.add_all([Installment(assessment_id=a.id, number=i.number, due_date=i.due_date,
+                               amount=i.amount) for i in items])
+        s.add(LedgerEntry(parcel_id=parcel_id, fiscal_year_id=fy.id, assessment_id=a.id,
+                          kind="charge", direction="debit", amount=annual,
+                          legal_date=LATE_NOTICE_DATE, rule="R-A3", author_id=staff.id,
+                          description="v1"))
+        s.add(Notice(parcel_id=parcel_id, fiscal_year_id=fy.id, kind="assessment",
+                     assessment_id=a.id, amount=annual, language="es",
+                     created_by_id=staff.id, mailed_on=LATE_NOTICE_DATE))
+        s.flush()
+        audit.record(uow, staff, "assessment.notified", a, after=audit.snapshot(a))
+    return parcel
 
 
 def _bulk_users(uow: UnitOfWork, b: _Builder, n: int, parcel_ids: list[int]) -> None:

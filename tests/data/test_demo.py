@@ -10,7 +10,8 @@ import pytest
 from click.testing import CliRunner
 from sqlalchemy import func, select
 
-from portal import db
+from portal import clock, db
+from portal.core.money import cents
 from portal.cli import main
 from portal.models import AuditRecord, Lease, Parcel, User
 from portal.services import access, accounts, demo, ledger, parcels, users
@@ -46,7 +47,7 @@ def test_demo_accounts_for_the_journeys(database):
         staff = users.authenticate(uow, "staff@demo.pr", demo.DEMO_PASSWORD)
         assert owner and lessee and lender and staff and staff.is_staff and lender.is_lender
         rows = accounts.dashboard(uow, owner)
-        assert [r.status for r in rows] == ["current", "overdue", "current"]
+        assert [r.status for r in rows] == ["current", "overdue", "current", "current"]
         shop = accounts.statement_for(uow, owner, rows[1].parcel.id)
         st = shop.statement
         assert [i.status for i in st.installments[:5]] == \
@@ -55,6 +56,9 @@ def test_demo_accounts_for_the_journeys(database):
         assert shop.collection.stage == "claimable"
         lot = accounts.statement_for(uow, owner, rows[2].parcel.id)
         assert lot.statement.discount > 0 and lot.statement.payoff == 0
+        # J3 on the demo: Authority land bought in November, notified 2026-11-16 (R-A4: the
+        # first installments fall due 2026-12-01), so R-A11's lump sum is still open.
+        _lump_sum_open(uow, owner, rows[3].parcel.id)
         # J4: the lessee of the leased Authority parcel.
         (leased,) = accounts.dashboard(uow, lessee)
         view = accounts.statement_for(uow, lessee, leased.parcel.id)
@@ -79,14 +83,42 @@ def test_demo_accounts_for_the_journeys(database):
         # DESIGN.md 1 over every account of the demo.
         for p in access.visible_parcels(uow, staff):
             assert ledger.verify_allocations(uow, p.id, fy.id) == [], p.catastro
-    # J1: a new person claims an unclaimed parcel with a printed code.
-    catastro, code, _ = result.codes[0]
+    # J1: a new person claims an unclaimed parcel with a printed code; the last printed one
+    # is also Authority land sold in November, with its lump sum open (J1 then J3).
     with database.unit_of_work() as uow:
         newcomer = users.register(uow, "nuevo@ejemplo.pr", "una clave larga", "Nuevo")
-        parcels.claim(uow, newcomer, catastro, code)
+        for catastro, code, _ in (result.codes[0], result.codes[-1]):
+            parcels.claim(uow, newcomer, catastro, code)
     with database.unit_of_work() as uow:
-        (row,) = accounts.dashboard(uow, newcomer)
-        assert row.parcel.catastro == catastro and row.annual > Decimal(0)
+        rows = {r.parcel.catastro: r for r in accounts.dashboard(uow, newcomer)}
+        assert set(rows) == {result.codes[0][0], result.codes[-1][0]}
+        assert rows[result.codes[0][0]].annual > Decimal(0)
+        _lump_sum_open(uow, newcomer, rows[result.codes[-1][0]].parcel.id)
+
+
+def _lump_sum_open(uow, user, parcel_id):
+    """A parcel notified 2026-11-16: as of the demo's today (2026-11-30) the payer is offered
+    the whole year less the FY 2026-2027 discount (2 %), by the first installment's due date
+    (R-A11's default deadline, from this parcel's own schedule)."""
+    from portal.payments import service
+    today = date(2026, 11, 30)
+    with clock.fixed(today):
+        view = accounts.statement_for(uow, user, parcel_id)
+        assert view.assessment.notified_on == demo.LATE_NOTICE_DATE
+        assert view.parcel.owner_kind == "private"
+        assert view.installments[0].due_date == date(2026, 12, 1)
+        assert [i.due_date for i in view.installments[:6]] == [date(2026, 12, 1)] * 6
+        assert view.statement.lump_sum_deadline == date(2026, 12, 1)
+        assert view.statement.total_due_now == 0 and view.status == "current"
+        rate = view.rules.lump_sum_discount_rate
+        assert rate == Decimal("0.02")
+        discount = cents(rate * view.annual)
+        assert view.lump_sum.eligible and view.lump_sum.discount == discount
+        assert view.lump_sum.amount_due == view.annual - discount
+        (acct,) = service.payable_accounts(uow, user, today, parcel_id)
+        lump = acct.offer.lump_sum
+        assert lump.eligible and lump.deadline == date(2026, 12, 1)
+        assert (lump.amount, lump.discount) == (view.annual - discount, discount)
 
 
 def test_commands_migrate_and_load(tmp_path, monkeypatch):

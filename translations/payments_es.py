@@ -273,4 +273,20 @@ ES = {
     "started": "comenzado",
     "waiting for the payment": "esperando el pago",
     "{brand} card ending in {last4}": "Tarjeta {brand} terminada en {last4}",
+    # QA fixes (receipts, the installment radios, staff's office form, lump sum granted).
+    "Amount attempted": "Cantidad intentada",
+    "Amount to pay": "Cantidad a pagar",
+    "Processing": "En proceso",
+    "Installments in due order, through:": "Plazos en orden de vencimiento, hasta:",
+    "through No. %(number)s (due %(date)s)": "hasta el núm. %(number)s (vence %(date)s)",
+    "Lump-sum discount (R-A11)": "Descuento por pago global (R-A11)",
+    "Not part of the amount paid: it reduces what the year costs.":
+        "No forma parte de la cantidad pagada: reduce lo que cuesta el año.",
+    "Total paid": "Total pagado",
+    "Total to pay": "Total a pagar",
+    "More than this account's pay-off of {payoff}.":
+        "Más que la cantidad para saldar de esta cuenta, {payoff}.",
+    "Nothing is owed on this account.": "Esta cuenta no debe nada.",
+    "The lump-sum discount of {discount} was granted on {date} (rule R-A11).":
+        "El descuento por pago global de {discount} se concedió el {date} (regla R-A11).",
 }

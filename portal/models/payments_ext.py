@@ -128,6 +128,8 @@ class CheckoutPayment(Base):
     payment_id: Mapped[int] = mapped_column(ForeignKey("payments.id"), unique=True,
                                             comment="The account's payment")
     position: Mapped[int] = mapped_column(Integer, comment="Order in the checkout")
+    installments_through: Mapped[int | None] = mapped_column(
+        Integer, comment="For 'installments through N': the N chosen (shown without lines)")
 
     checkout: Mapped[Checkout] = relationship(back_populates="parts")
 

@@ -84,7 +84,8 @@ class LumpSumOption:
     deadline: date | None
     discount: Decimal
     amount: Decimal
-    reason: str | None  # why not: late | not_first | no_discount | nothing_due
+    reason: str | None  # why not: granted | late | not_first | no_discount | nothing_due
+    granted_on: date | None = None  # reason "granted": the date of the payment that earned it
 
 
 @dataclass(frozen=True)
@@ -167,13 +168,17 @@ def offer(facts: AccountFacts, on: date) -> Offer:
 
 def _lump(facts: AccountFacts, st: Statement, on: date) -> LumpSumOption:
     deadline = st.lump_sum_deadline
+    granted = next((a for a in st.applications if a.lump_sum == "granted"), None)
+    if granted is not None:
+        # R-A11, at most once a year: say it was granted (amount and date), not "unavailable".
+        return LumpSumOption(False, deadline, st.discount, ZERO, "granted", granted.date)
     principal_paid = sum((i.amount for i in facts.installments), ZERO) - sum(
         (i.principal for i in st.installments), ZERO) - st.discount
     if deadline is None or st.payoff <= 0:
         return LumpSumOption(False, deadline, ZERO, ZERO, "nothing_due")
     q = lump_sum_quote(facts.annual_amount, facts.rules.lump_sum_discount_rate, deadline, on,
                        max(ZERO, principal_paid), facts.rules.closed_days)
-    if not q.eligible or any(a.lump_sum == "granted" for a in st.applications):
+    if not q.eligible:
         reason = q.reason or "not_first"
         return LumpSumOption(False, q.deadline, ZERO, ZERO, reason)
     if q.discount <= 0:
@@ -205,7 +210,9 @@ def price(offer_: Offer, choice: Choice) -> Part:
     elif choice.kind == "lump_sum":
         if not offer_.lump_sum.eligible:
             raise ChoiceError("lump_sum_unavailable", key, reason=offer_.lump_sum.reason,
-                              deadline=offer_.lump_sum.deadline)
+                              deadline=offer_.lump_sum.deadline,
+                              discount=offer_.lump_sum.discount,
+                              granted_on=offer_.lump_sum.granted_on)
         amount, lump = offer_.lump_sum.amount, True
     else:
         raise ChoiceError("unknown_kind", key)

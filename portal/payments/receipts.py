@@ -35,6 +35,8 @@ class ReceiptPart:
     refunds: list[PaymentRefund]
     reversed: bool
     cost_descriptions: dict[int, str] = field(default_factory=dict)
+    #: "installments through N": the N chosen on the checkout (known before any line exists).
+    through: int | None = None
 
     @property
     def applied(self) -> Decimal:
@@ -154,15 +156,18 @@ def build_for_payment(uow: UnitOfWork, payment: Payment) -> Receipt:
 
 
 def build(uow: UnitOfWork, chk: Checkout) -> Receipt:
-    ids = uow.session.scalars(select(CheckoutPayment.payment_id).where(
+    rows = uow.session.execute(select(CheckoutPayment.payment_id,
+                                      CheckoutPayment.installments_through).where(
         CheckoutPayment.checkout_id == chk.id).order_by(CheckoutPayment.position)).all()
     refunds = uow.session.scalars(select(PaymentRefund).where(
         PaymentRefund.checkout_id == chk.id).order_by(PaymentRefund.id)).all()
-    return _build(uow, chk, list(ids), list(refunds))
+    return _build(uow, chk, [pid for pid, _ in rows], list(refunds),
+                  {pid: n for pid, n in rows if n is not None})
 
 
 def _build(uow: UnitOfWork, chk: Any, payment_ids: list[int],
-           refunds: list[PaymentRefund]) -> Receipt:
+           refunds: list[PaymentRefund], through: dict[int, int] | None = None) -> Receipt:
+    through = through or {}
     found = {p.id: (p, parcel, fy) for p, parcel, fy in uow.session.execute(
         select(Payment, Parcel, FiscalYear)
         .join(Parcel, Parcel.id == Payment.parcel_id)
@@ -188,7 +193,7 @@ def _build(uow: UnitOfWork, chk: Any, payment_ids: list[int],
             deadline = deadline or st.lump_sum_deadline
         parts.append(ReceiptPart(payment, parcel, fy, lines.get(payment.id, []), verdict,
                                  [r for r in refunds if r.payment_id == payment.id],
-                                 payment.id in reversed_ids, costs))
+                                 payment.id in reversed_ids, costs, through.get(payment.id)))
     return Receipt(chk, parts, deadline)
 
 
@@ -216,7 +221,7 @@ def history(uow: UnitOfWork, user: Any, parcel_id: int | str
     NotFound otherwise."""
     parcel = access.get_parcel(uow, user, parcel_id)
     rows = uow.session.execute(
-        select(Payment, Checkout)
+        select(Payment, Checkout, CheckoutPayment.installments_through)
         .outerjoin(CheckoutPayment, CheckoutPayment.payment_id == Payment.id)
         .outerjoin(Checkout, Checkout.id == CheckoutPayment.checkout_id)
         .where(Payment.parcel_id == parcel.id)
@@ -226,4 +231,4 @@ def history(uow: UnitOfWork, user: Any, parcel_id: int | str
         .join(Payment, Payment.id == PaymentAllocation.payment_id)
         .where(Payment.parcel_id == parcel.id, PaymentAllocation.kind == "principal")
         .group_by(PaymentAllocation.payment_id)).all())
-    return parcel, [HistoryRow(c, p, through.get(p.id)) for p, c in rows]
+    return parcel, [HistoryRow(c, p, chosen or through.get(p.id)) for p, c, chosen in rows]

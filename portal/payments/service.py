@@ -172,7 +172,9 @@ def _create(uow: UnitOfWork, *, user: Any, priced: options.Priced, language: str
                     idempotency_key=f"{chk.idempotency_key}-{n}")
         uow.session.add(p)
         uow.session.flush()
-        uow.session.add(CheckoutPayment(checkout_id=chk.id, payment_id=p.id, position=n))
+        uow.session.add(CheckoutPayment(
+            checkout_id=chk.id, payment_id=p.id, position=n,
+            installments_through=part.through if part.kind == "installments" else None))
     uow.session.flush()
     audit.record(uow, user, "payment.created", chk,
                  after={"amount": chk.amount, "parts": [

@@ -92,6 +92,23 @@ def _fiscal_year(uow: UnitOfWork, fiscal_year: Any, as_of: date) -> FiscalYear |
     return uow.session.scalar(select(FiscalYear).where(FiscalYear.label == str(fiscal_year)))
 
 
+@dataclass(frozen=True)
+class LumpSumGranted:
+    """The R-A11 discount an account already received: its amount and the Puerto Rico legal
+    date of the lump-sum payment that earned it."""
+
+    discount: Decimal
+    on: date
+
+
+def lump_sum_granted(st: Statement) -> LumpSumGranted | None:
+    app = next((a for a in st.applications if a.lump_sum == "granted"), None)
+    if app is None:
+        return None
+    return LumpSumGranted(sum((ln.amount for ln in app.lines if ln.kind == "discount"), ZERO)
+                          or st.discount, app.date)
+
+
 @dataclass
 class AccountView:
     """Everything the parcel page shows for one account (a parcel in a fiscal year)."""
@@ -113,7 +130,8 @@ class AccountView:
     payments: list[Payment] = field(default_factory=list)  # posted payments
     credits: list[LedgerEntry] = field(default_factory=list)
     costs: list[LedgerEntry] = field(default_factory=list)  # debits: costs, refunds...
-    lump_sum: LumpSumQuote | None = None
+    lump_sum: LumpSumQuote | None = None  # None also once the discount was granted
+    lump_sum_granted: LumpSumGranted | None = None  # R-A11's discount this year, if granted
     payoff_through: date | None = None
     payoff_amount: Decimal | None = None
     payoff_statement: Statement | None = None  # the statement as of `payoff_through`
@@ -198,7 +216,9 @@ def statement_for(uow: UnitOfWork, user: Any, parcel_id: int | str, fiscal_year:
     if payment_ids and with_payments:
         view.payments = list(uow.session.scalars(
             select(Payment).where(Payment.id.in_(payment_ids)).order_by(Payment.id)))
-    if st.lump_sum_deadline is not None:
+    view.lump_sum_granted = lump_sum_granted(st)
+    if st.lump_sum_deadline is not None and view.lump_sum_granted is None:
+        # Once granted, there is no quote to show ("not available" would be wrong).
         view.lump_sum = lump_sum_quote(a.annual_amount, account.rules.lump_sum_discount_rate,
                                        st.lump_sum_deadline, as_of, view.principal_paid,
                                        account.rules.closed_days)

@@ -98,13 +98,13 @@ def test_owner_pays_installments_of_two_parcels_in_one_payment(demo_app):
     client = app.test_client()
     tok = sign_in(client, "owner@demo.pr")
     choose = client.get("/pagar")
-    keys = re.findall(r'name="through-(\d+-\d+)"', choose.text)
+    # Each "installments through N" is its own radio button: the first one of each parcel.
+    firsts = {}
+    for key, value in re.findall(r'name="choice-(\d+-\d+)" value="(through-\d+)"', choose.text):
+        firsts.setdefault(key, value)
+    keys = list(firsts)
     assert len(keys) >= 2
-    data = {}
-    for key in keys[:2]:
-        first = re.search(rf'name="through-{key}">\s*<option value="(\d+)"', choose.text)
-        data[f"choice-{key}"] = "installments"
-        data[f"through-{key}"] = first.group(1)
+    data = {f"choice-{key}": firsts[key] for key in keys[:2]}
     review, receipt = pay(client, tok, data)
     body = text(receipt.text)
     assert body.count("Propiedad ") >= 2 and "Tarjeta terminada en 4242" in body

@@ -195,3 +195,22 @@ def test_parse_amount_refuses(text, code):
     with pytest.raises(ChoiceError) as err:
         parse_amount(text, "es_PR")
     assert err.value.code == code
+
+
+def test_once_granted_the_lump_sum_says_so_with_its_amount_and_date():
+    """QA: a year already paid with the discount said "the discount is not available"."""
+    paid = facts(payments=[Payment(date(2026, 6, 24), D("1176.00"), True)])
+    lump = offer(paid, date(2026, 11, 30)).lump_sum
+    assert not lump.eligible and lump.reason == "granted"
+    assert lump.discount == D("24.00") and lump.granted_on == date(2026, 6, 24)
+
+
+def test_a_late_notice_moves_the_lump_sum_deadline_with_the_first_installment():
+    """R-A4 + R-A11: notified 2026-11-16, the first installments fall due 2026-12-01, and so
+    does the default lump-sum deadline (the parcel's own first installment)."""
+    late = facts(notice=date(2026, 11, 16))
+    o = offer(late, date(2026, 11, 30))
+    assert o.due_now == 0 and o.lump_sum.eligible
+    assert o.lump_sum.deadline == date(2026, 12, 1)
+    assert (o.lump_sum.discount, o.lump_sum.amount) == (D("24.00"), D("1176.00"))
+    assert not offer(late, date(2026, 12, 2)).lump_sum.eligible

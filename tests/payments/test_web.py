@@ -386,13 +386,49 @@ def test_receipt_and_history_name_the_installment_chosen(app, world):
     assert "Installments through number 4" in text(history.text)
 
 
+def _installment_labels(html: str, key: str) -> list[str]:
+    return [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", m)).strip() for m in re.findall(
+        rf'<label class="usa-radio__label" for="inst-{key}-\d+">(.*?)</label>', html, re.S)]
+
+
 def test_installment_choices_show_dates_in_words(app, world):
     client = app.test_client()
     sign_in(client)
     page = client.get(f"/pagar?parcela={world.parcel_ids[1]}")
-    options_text = " ".join(re.findall(r"<option[^>]*>([^<]*)</option>", page.text))
-    assert " de 2026" in options_text  # "1 de octubre de 2026", not 10/01/2026
-    assert not re.search(r"\d\d/\d\d/\d{4}", options_text)
+    labels = " ".join(_installment_labels(page.text, world.key(1)))
+    assert " 2026" in labels and re.search(r"\d+ [a-z]{3,4}\.? 2026", labels), labels
+    assert not re.search(r"\d\d?/\d\d?/\d{4}", labels)
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_each_installment_choice_is_its_own_radio(app, world, lang):
+    """QA: a <select> of installments next to a radio paid what was due now when the radio
+    was left alone. Now each "through N" is one radio of the parcel's group (no select), the
+    amount first and short enough for a 375 px phone; the one clicked is the one paid."""
+    client = app.test_client()
+    tok = sign_in(client, lang=lang)
+    key = world.key(1)
+    page = client.get(f"/pagar?parcela={world.parcel_ids[1]}")
+    assert "<select" not in page.text[page.text.index("<main"):]
+    values = re.findall(rf'name="choice-{key}" value="(through-\d+)"', page.text)
+    assert len(values) >= 3 and values[0] == "through-1"
+    for label in _installment_labels(page.text, key):
+        assert label.startswith("$") and len(label) <= 48, label
+    review = client.post("/pagar/revisar", data={"csrf_token": tok,
+                                                 f"choice-{key}": "through-3"})
+    assert review.status_code == 200, errors(review.text)
+    kind = "Plazos hasta el número 3" if lang == "es" else "Installments through number 3"
+    assert kind in text(review.text)
+    assert f'name="choice-{key}" value="installments"' in review.text
+    assert f'name="through-{key}" value="3"' in review.text
+    # A stale form naming an installment while the radio says "what is due now": asked.
+    r = client.post("/pagar/revisar", data={"csrf_token": tok, f"choice-{key}": "due_now",
+                                            f"through-{key}": "4"})
+    assert r.status_code == 400 and errors(r.text), r.text[:300]
+    assert count(world, Checkout) == 0
+    # Re-shown with the choice kept.
+    r = client.post("/pagar/revisar", data={"csrf_token": tok, f"choice-{key}": "through-99"})
+    assert r.status_code == 400
 
 
 def test_language_switch_on_the_review_page_goes_back_to_the_choices(app, world):
@@ -425,3 +461,101 @@ def test_ids_too_large_for_the_database_are_not_found(app, world, path):
     client = app.test_client()
     sign_in(client, lang="en")
     assert client.get(path).status_code == 404
+
+
+@pytest.mark.parametrize(("outcome", "label_es", "label_en"), [
+    ("card_declined", "Cantidad intentada", "Amount attempted"),
+    ("bank_processing", "En proceso", "Processing"),
+])
+def test_an_unsettled_receipt_does_not_say_amount_paid(app, world, outcome, label_es,
+                                                      label_en):
+    """QA: a failed payment's receipt said "Amount paid" though nothing was charged; the
+    installment chosen is named from the checkout even without any receipt line."""
+    for lang, label in (("en", label_en), ("es", label_es)):
+        client = app.test_client()
+        tok = sign_in(client, lang=lang)
+        client.post("/idioma", data={"csrf_token": tok, "lang": lang, "next": "/"})
+        key = world.key(1)
+        _, receipt = pay_in_sandbox(client, tok, {f"choice-{key}": "through-4"},
+                                    outcome=outcome)
+        body = text(receipt.text)
+        assert f"<dt>{label}</dt>" in receipt.text, body[:600]
+        assert "Amount paid" not in body and "Cantidad pagada" not in body
+        through = "Installments through number 4" if lang == "en" else "número 4"
+        assert through in body
+        with world.uow() as uow:
+            from portal.models.payments_ext import CheckoutPayment
+            assert uow.session.scalars(select(CheckoutPayment.installments_through)
+                                       .order_by(CheckoutPayment.id.desc())).first() == 4
+        if outcome == "bank_processing":
+            break  # the account now has a payment processing: one language is enough
+
+
+def test_office_errors_are_worded_for_staff_and_on_their_field(app, world):
+    """QA: over the payoff, staff read "more than you owe" (the payer's words); a tampered
+    payment method got only the page's general message."""
+    client = app.test_client()
+    tok = sign_in(client, "staff@example.com", lang="en")
+    pid = world.parcel_ids[1]
+    data = {"csrf_token": tok, "account": world.key(1), "amount": "99999.00",
+            "method": "cash", "reference": "", "payer_name": "María Rivera"}
+    r = client.post(f"/personal/pagos/oficina/{pid}", data=data)
+    assert r.status_code == 400
+    assert any("More than this account&#39;s pay-off of $" in e for e in errors(r.text)), \
+        errors(r.text)
+    assert "than you owe" not in r.text
+    r = client.post(f"/personal/pagos/oficina/{pid}", data={**data, "amount": "10.00",
+                                                            "method": "bitcoin"})
+    assert r.status_code == 400
+    assert 'id="method-error">Choose cash or check.</span>' in r.text
+    assert 'aria-describedby="method-error"' in r.text
+    r = client.post(f"/personal/pagos/oficina/{pid}", data={**data, "amount": "10.00",
+                                                            "method": "check"})
+    assert r.status_code == 400 and 'id="reference-error"' in r.text
+    assert count(world, Checkout) == 0
+
+
+def test_lump_sum_receipt_shows_the_discount_apart_and_then_that_it_was_granted(database,
+                                                                              tmp_path):
+    """QA: on the receipt the discount sat among the amounts paid (the lines added up to more
+    than the amount paid); afterwards the year said "the discount is not available"."""
+    with clock.fixed(date(2026, 6, 20)):
+        w = seed(database, ("1200.00",))
+        with w.uow() as uow:
+            for u in uow.session.scalars(select(User)):
+                u.password_hash = hash_password(PASSWORD)
+                u.email_confirmed_at = clock.now()
+        application = make_app(w.database, tmp_path)
+        try:
+            client = application.test_client()
+            tok = sign_in(client, lang="en")
+            _, receipt = pay_in_sandbox(client, tok, {f"choice-{w.key(0)}": "lump_sum"})
+            html = receipt.text
+            body_rows = html[html.index("<tbody>"):html.index("</tbody>")]
+            foot = html[html.index("<tfoot>"):html.index("</tfoot>")]
+            paid = [D(x.replace(",", "")) for x in
+                    re.findall(r'class="portal-money">\$([\d,.]+)</td>', body_rows)]
+            assert sum(paid) == D("1176.00") and "discount" not in body_rows.lower()
+            assert "Total paid" in foot and "$1,176.00" in foot
+            assert "Lump-sum discount (R-A11)" in foot and "$24.00" in foot
+            # The PDF too: the discount is its own row, after the total paid.
+            pdf = client.get(receipt.request.path + ".pdf")
+            assert pdf.status_code == 200
+            with w.uow() as uow:
+                from portal.services import accounts
+                view = accounts.statement_for(uow, w.user(uow), w.parcel_ids[0])
+            assert view.lump_sum is None  # no "not available" quote once granted
+            choose = text(client.get("/pagar").text)
+            assert "not available" not in choose
+            if w.key(0) in client.get("/pagar").text:  # listed: it says it was granted
+                assert "The lump-sum discount of $24.00 was granted on" in choose
+            assert view.lump_sum_granted.discount == D("24.00")
+            assert view.lump_sum_granted.on == date(2026, 6, 20)
+        finally:
+            reset_databases()
+    from portal.web.payments import present
+    with application.test_request_context("/?lang=es"):
+        from flask import session
+        session["lang"] = "es"
+        gone = present.lump_gone("granted", date(2026, 7, 1), D("24.00"), date(2026, 6, 20))
+    assert "$24.00" in gone and "R-A11" in gone and "2026" in gone

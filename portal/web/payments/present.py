@@ -86,7 +86,14 @@ ERRORS = {
                   "passed). Review the new amounts and confirm again."),
 }
 
+#: The same problems in staff's words (the office form is not addressed to the payer).
+STAFF_ERRORS = {
+    "too_much": N_("More than this account's pay-off of {payoff}."),
+    "nothing_due": N_("Nothing is owed on this account."),
+}
+
 LUMP_GONE = {
+    "granted": N_("The lump-sum discount of {discount} was granted on {date} (rule R-A11)."),
     "late": N_("The lump-sum discount ended on {deadline}."),
     "not_first": N_("The lump-sum discount is only for a year of which nothing has been paid "
                     "yet."),
@@ -145,17 +152,27 @@ def through_of(lines: Any) -> int | None:
     return max(numbers) if numbers else None
 
 
-def error_text(code: str, params: dict[str, Any] | None = None) -> str:
+def error_text(code: str, params: dict[str, Any] | None = None, *, staff: bool = False
+               ) -> str:
+    """The message for a refused choice; `staff` words it for the office, not the payer."""
     params = dict(params or {})
+    if staff and code in STAFF_ERRORS:
+        values = {k: money(v) if isinstance(v, Decimal) else v for k, v in params.items()}
+        return t(STAFF_ERRORS[code], **values)
     if code == "lump_sum_unavailable":
-        return lump_gone(params.get("reason"), params.get("deadline"))
+        return lump_gone(params.get("reason"), params.get("deadline"), params.get("discount"),
+                         params.get("granted_on"))
     values = {k: money(v) if isinstance(v, Decimal) else v for k, v in params.items()}
     return t(ERRORS.get(code, ERRORS["unknown_kind"]), **values)
 
 
-def lump_gone(reason: str | None, deadline: Any) -> str:
+def lump_gone(reason: str | None, deadline: Any, discount: Decimal | None = None,
+              granted_on: Any = None) -> str:
+    """Why the lump sum is not offered; once granted, its amount and date."""
     text = LUMP_GONE.get(reason or "", ERRORS["lump_sum_unavailable"])
-    return t(text, deadline=date_long(deadline) if deadline else "—")
+    return t(text, deadline=date_long(deadline) if deadline else "—",
+             discount=money(discount) if discount is not None else "—",
+             date=date_long(granted_on) if granted_on else "—")
 
 
 def gateway_error(kind: str) -> str:
@@ -216,9 +233,16 @@ def line_label(kind: str, installment: int | None, cost_kind: str | None = None)
     return t(LINE.get(kind, kind), number=installment or "")
 
 
+DISCOUNT_ROW = N_("Lump-sum discount (R-A11)")
+DISCOUNT_HINT = N_("Not part of the amount paid: it reduces what the year costs.")
+
+
 def lines_of(part: ReceiptPart) -> list[LineView]:
+    """The lines the money paid (the discount is shown apart: it is not money paid)."""
     out = []
     for ln in part.lines:
+        if ln.kind == "discount":
+            continue
         cost_kind = part.cost_descriptions.get(ln.cost_entry_id) if ln.cost_entry_id else None
         ids, title = _rules(ln.kind, ln.rule)
         out.append(LineView(line_label(ln.kind, ln.installment_number, cost_kind), ln.amount,
@@ -232,6 +256,8 @@ def preview_lines(part: options.Part, cost_kinds: dict[int, str] | None = None
     costs = {c.index: c.cost.description for c in part.after.cost_items}
     out = []
     for ln in part.application.lines:
+        if ln.kind == "discount":
+            continue  # shown apart, below the lines the money pays
         ids, title = _rules(ln.kind, ln.rule)
         out.append(LineView(line_label(ln.kind, ln.installment,
                                        costs.get(ln.cost) if ln.cost is not None else None),
@@ -256,10 +282,26 @@ class ReceiptView:
     status_css: str
     method: str
     payer: str
+    amount_label: str
     amount: Decimal
     refunded: Decimal
     parts: list[dict[str, Any]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+
+
+AMOUNT_LABEL = {
+    states.FAILED: N_("Amount attempted"),
+    states.EXPIRED: N_("Amount attempted"),
+    states.PROCESSING: N_("Processing"),
+    states.CREATED: N_("Amount to pay"),
+    states.PENDING: N_("Amount to pay"),
+}
+
+
+def amount_label(status: str) -> str:
+    """The amount's label: "amount paid" only when money was received; a failed or expired
+    payment charged nothing (amount attempted); a bank debit still settling is processing."""
+    return t(AMOUNT_LABEL.get(status, N_("Amount paid")))
 
 
 def receipt_view(r: Receipt) -> ReceiptView:
@@ -268,7 +310,8 @@ def receipt_view(r: Receipt) -> ReceiptView:
         receipt=r, number=chk.receipt_number or "—",
         date=date_long(r.legal_date) if r.legal_date else "—", status=status_label(chk.status),
         status_css=STATUS_CSS.get(chk.status, "upcoming"), method=method_label(chk),
-        payer=chk.payer_name or (chk.payer_email or "—"), amount=chk.amount,
+        payer=chk.payer_name or (chk.payer_email or "—"),
+        amount_label=amount_label(chk.status), amount=chk.amount,
         refunded=chk.refunded_amount)
     for part in r.parts:
         view.parts.append({
@@ -277,8 +320,9 @@ def receipt_view(r: Receipt) -> ReceiptView:
             "parcel_id": part.parcel.id,
             "fiscal_year": part.fiscal_year.label,
             "amount": part.payment.amount,
-            "kind": kind_label(part.payment.purpose, through_of(part.lines)),
+            "kind": kind_label(part.payment.purpose, part.through or through_of(part.lines)),
             "lines": lines_of(part),
+            "paid_total": part.applied, "discount": part.discount,
             "lump_sum": lump_sum_note(part.lump_sum, r.lump_sum_deadline, part.discount),
             "refunds": [{"date": date_long(_legal(x.created_at)), "amount": x.amount,
                          "reason": t(REFUND_REASON.get(x.reason, x.reason))}
@@ -309,7 +353,7 @@ def _legal(instant: Any) -> Any:
 def receipt_document(v: ReceiptView) -> pdf.Document:
     facts = [(_("Receipt number"), v.number), (_("Date"), v.date), (_("Payer"), v.payer),
              (_("Method"), v.method), (_("Status"), v.status),
-             (_("Amount paid"), money(v.amount))]
+             (v.amount_label, money(v.amount))]
     if v.refunded:
         facts.append((_("Refunded"), money(v.refunded)))
     rows: list[pdf.Row] = []
@@ -322,6 +366,11 @@ def receipt_document(v: ReceiptView) -> pdf.Document:
         for ln in p["lines"]:
             table.append((p["catastro"], ln.label, f"{ln.rule} · {ln.rule_title}",
                           money(ln.amount)))
+        if p["lines"]:
+            table.append((p["catastro"], _("Total paid"), "", money(p["paid_total"])))
+        if p["discount"]:
+            table.append((p["catastro"], f"{t(DISCOUNT_ROW)} · {t(DISCOUNT_HINT)}",
+                          "R-A11", f"({money(p['discount'])})"))
         for rf in p["refunds"]:
             table.append((p["catastro"], f"{rf['reason']} ({rf['date']})", "",
                           "−" + money(rf["amount"])))

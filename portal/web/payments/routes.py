@@ -23,6 +23,7 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import format_date
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
@@ -72,13 +73,20 @@ def read_choices(form: Any, accounts: list[service.PayableAccount]
             errors["_"] = present.error_text("not_yours")
     for a in accounts:
         kind = form.get(f"choice-{a.key}", "none")
-        typed = {"choice": kind, "through": form.get(f"through-{a.key}", ""),
-                 "amount": form.get(f"amount-{a.key}", "")}
+        through = form.get(f"through-{a.key}", "")
+        if kind.startswith("through-"):
+            # Each "installments through N" is its own radio button: the choice is one click.
+            kind, through = "installments", kind[len("through-"):]
+        typed = {"choice": kind, "through": through, "amount": form.get(f"amount-{a.key}", "")}
         values[a.key] = typed
         try:
             if typed["amount"].strip() and kind != "amount":
                 # An amount typed without choosing "Another amount" (the radio stayed on
                 # what is due now): ask, rather than charge something else than was typed.
+                raise ChoiceError("duplicate_account", a.key)
+            if through.strip() and kind != "installments":
+                # An installment named (an old form's list) while another option is chosen:
+                # ask, rather than silently pay something else.
                 raise ChoiceError("duplicate_account", a.key)
             if kind in ("", "none"):
                 continue
@@ -134,11 +142,12 @@ def _account_view(a: service.PayableAccount) -> dict[str, Any]:
         "arrears": o.arrears, "has_arrears": o.has_arrears, "interest": st.interest,
         "late_fees": st.late_fees, "costs": st.costs,
         "delinquent_principal": st.delinquent_principal, "credit": st.credit,
-        "installments": o.installments,
+        "installments": [{"number": i.number, "amount_through": i.amount_through,
+                          "due": format_date(i.due_date, "d MMM y")} for i in o.installments],
         "lump": {"eligible": lump.eligible, "amount": lump.amount, "discount": lump.discount,
                  "deadline": lump.deadline,
-                 "gone": None if lump.eligible else present.lump_gone(lump.reason,
-                                                                     lump.deadline)},
+                 "gone": None if lump.eligible else present.lump_gone(
+                     lump.reason, lump.deadline, lump.discount, lump.granted_on)},
     }
 
 
@@ -482,13 +491,19 @@ def office(parcel_id: int):  # noqa: ANN201
             errors["account"] = present.error_text("not_yours")
         if not values["payer_name"].strip():
             errors["payer_name"] = _("Write the name of the person who paid.")
+        if values["method"] not in ("cash", "check"):
+            log.warning("payments: office payment with method %r by staff %s",
+                        values["method"][:20], current_user.get_id())
+            errors["method"] = present.t(OFFICE_ERRORS["method"])
+        elif values["method"] == "check" and not values["reference"].strip():
+            errors["reference"] = present.t(OFFICE_ERRORS["check_number"])
         amount = None
         try:
             amount = options.parse_amount(values["amount"], _locale())
             if account is not None:
                 amount = options.check_amount(amount, account.offer.payoff, account.key)
         except ChoiceError as exc:
-            errors["amount"] = present.error_text(exc.code, exc.params)
+            errors["amount"] = present.error_text(exc.code, exc.params, staff=True)
         if not errors and account is not None and amount is not None:
             try:
                 with uow() as w:
@@ -499,7 +514,7 @@ def office(parcel_id: int):  # noqa: ANN201
                         reference=values["reference"], language=current_language())
                     chk_id = chk.id
             except ChoiceError as exc:
-                errors["amount"] = present.error_text(exc.code, exc.params)
+                errors["amount"] = present.error_text(exc.code, exc.params, staff=True)
             except InvalidInput as exc:
                 text = OFFICE_ERRORS.get(exc.code)
                 errors[exc.params.get("field", "amount")] = (

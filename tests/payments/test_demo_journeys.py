@@ -14,7 +14,7 @@ from sqlalchemy import select
 
 from portal import clock
 from portal.db import Database, reset_databases
-from portal.models import Parcel, ParcelLink, User
+from portal.models import Assessment, Parcel, ParcelLink, User
 
 from .conftest import make_app
 from .test_web import errors, text, token
@@ -117,3 +117,38 @@ def test_owner_pays_installments_of_two_parcels_in_one_payment(demo_app):
     for link in links:
         page = client.get(link, follow_redirects=True)
         assert page.status_code == 200 and "Traceback" not in page.text
+
+
+def test_the_demo_offers_the_owner_a_lump_sum_with_its_discount(demo_app):
+    """J3 on the demo itself (its "today" is after July 1): the owner's parcel bought from the
+    Authority in November, notified 2026-11-16, has its first installments due 2026-12-01, so
+    the parcel page and /pagar offer the whole year less 2 % (R-A11); paying it grants it."""
+    from decimal import Decimal as D
+
+    from portal.core.money import cents
+    app, database = demo_app
+    client = app.test_client()
+    tok = sign_in(client, "owner@demo.pr")
+    with database.unit_of_work() as uow:
+        pid, annual = uow.session.execute(
+            select(Parcel.id, Assessment.annual_amount)
+            .join(Assessment, Assessment.parcel_id == Parcel.id)
+            .where(Parcel.address.like("Calle San Agustín 310%"))).one()
+    assert pid in [p for p, _ in linked(database, "owner@demo.pr")]
+    discount = cents(D("0.02") * annual)
+    page = text(client.get(f"/propiedad/{pid}").text)
+    assert "Pagar el año completo" in page or "pago global" in page.lower(), page[:300]
+    assert "no está disponible" not in page
+    choose = client.get(f"/pagar?parcela={pid}")
+    key = re.search(r'name="choice-(\d+-\d+)" value="lump_sum"', choose.text).group(1)
+    body = text(choose.text)
+    for figure in (annual - discount, discount):
+        assert f"${figure:,.2f}" in body, figure
+    assert "1 de diciembre de 2026" in body
+    review, receipt = pay(client, tok, {f"choice-{key}": "lump_sum"})
+    assert "Descuento por pago global (R-A11)" in review.text
+    body = text(receipt.text)
+    assert "Descuento por pago global (R-A11)" in body and f"${discount:,.2f}" in body
+    assert f"Total pagado ${annual - discount:,.2f}" in body
+    after = text(client.get(f"/pagar?parcela={pid}").text)
+    assert "se concedió el 30 de noviembre de 2026" in after, after[:600]

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 from functools import lru_cache
+from typing import NamedTuple
 
 from portal.core.calendar import roll_over
 from portal.core.deadlines import timely_payment
@@ -62,6 +63,16 @@ class StatementRules:
     closed_days: frozenset[date] = frozenset()
 
 
+class Accrual(NamedTuple):
+    """One R-A8 accrual: cents(principal x rate x days / 365) for the days since the last."""
+
+    start: date
+    end: date
+    principal: Decimal
+    days: int
+    amount: Decimal
+
+
 @dataclass
 class InstallmentState:
     installment: Installment
@@ -73,6 +84,7 @@ class InstallmentState:
     last_accrual: date | None = None
     late_fee_base: Decimal = ZERO
     late_fee_assessed: Decimal = ZERO
+    accruals: list[Accrual] | None = None  # R-A8 periods, kept for the explanation
 
     @property
     def owed(self) -> Decimal:
@@ -128,6 +140,9 @@ class InstallmentStatus:
     interest: Decimal
     late_fee_assessed: Decimal
     delinquent_since: date | None
+    amount: Decimal = ZERO  # the installment's amount (principal at the start)
+    accruals: tuple[Accrual, ...] = ()
+    late_fee_base: Decimal = ZERO
 
 
 @dataclass
@@ -151,6 +166,13 @@ class Statement:
 
     def trace(self) -> Trace:
         return explain(self)
+
+    def figures(self) -> dict[str, Trace]:
+        """One explanation per figure (interest, late_fees, costs, delinquent_principal,
+        due_principal, upcoming_principal, discount, credit, total_due_now, payoff), each with
+        its own numbers: what "¿Por qué esta cantidad?" shows under that amount."""
+        from portal.core.statement_explain import explain_figures
+        return explain_figures(self)
 
 
 @lru_cache(maxsize=8192)
@@ -191,7 +213,11 @@ class _Account:
             if s.principal > 0 and s.last_accrual is not None:
                 days = (day - s.last_accrual).days
                 if days > 0:
-                    s.interest += cents(s.principal * rate * days / DAYS_IN_YEAR)
+                    amount = cents(s.principal * rate * days / DAYS_IN_YEAR)
+                    s.interest += amount
+                    if s.accruals is None:
+                        s.accruals = []
+                    s.accruals.append(Accrual(s.last_accrual, day, s.principal, days, amount))
             s.last_accrual = day
 
     def close_grace(self, day: date) -> None:
@@ -363,7 +389,8 @@ def _summarise(acct: _Account, as_of: date, applications: list[Application],
         totals[status] += s.principal
         statuses.append(InstallmentStatus(
             inst.number, inst.due_date, s.last_timely_day, status, s.principal, s.late_fee,
-            s.interest, s.late_fee_assessed, inst.due_date if s.delinquent else None))
+            s.interest, s.late_fee_assessed, inst.due_date if s.delinquent else None,
+            inst.amount, tuple(s.accruals or ()), s.late_fee_base))
         interest += s.interest
         late_fees += s.late_fee
     costs = sum((c.owed for c in acct.costs), ZERO)

@@ -1,0 +1,61 @@
+""""Why this amount?" per figure (Statement.figures): each explanation carries the figure's own
+numbers, and the numbers add up to the figure (R-A8 interest by accrual period, R-A10 totals)."""
+
+from datetime import date
+from decimal import Decimal as D
+
+from portal.core.installments import schedule
+from portal.core.statement import Cost, Payment, evaluate
+
+INSTALLMENTS = schedule(D("1200.00"), date(2026, 7, 1))
+PAYMENTS = [Payment(date(2026, 7, 10), D("100.00")), Payment(date(2026, 9, 15), D("50.00"))]
+COSTS = [Cost(date(2026, 10, 20), D("12.50"), "Correo certificado")]
+
+
+def _statement():
+    return evaluate(date(2026, 11, 30), INSTALLMENTS, PAYMENTS, COSTS)
+
+
+def test_interest_is_explained_period_by_period():
+    st = _statement()
+    lines = st.figures()["interest"].render("en")
+    # Installment 2 fell delinquent after 2026-08-10: 100.00 for 45 days to the payment of
+    # 2026-09-15 (0.01233.. x 100 = 1.23), then 61.61 for 76 days (1.2828 -> 1.28).
+    assert ("R-A8: Installment 2: $100.00 x 10% x 45 days / 365 = $1.23 "
+            "(from 2026-08-01 to 2026-09-15).") in lines
+    assert ("R-A8: Installment 2: $61.61 x 10% x 76 days / 365 = $1.28 "
+            "(from 2026-09-15 to 2026-11-30).") in lines
+    assert lines[-1].startswith("R-A8: Interest owed as of 2026-11-30: $5.79.")
+    for i in st.installments:
+        accrued = sum((a.amount for a in i.accruals), D("0"))
+        assert accrued >= i.interest
+
+
+def test_totals_add_up_in_their_explanations():
+    st = _statement()
+    figures = st.figures()
+    total = figures["total_due_now"].render("en")[0]
+    assert total == ("R-A10: Interest $5.79 + late fees $10.00 + costs $12.50 + overdue principal "
+                     "$361.61 + principal due now $0.00 - credit $0.00 = $389.90.")
+    assert st.interest + st.late_fees + st.costs + st.delinquent_principal + st.due_principal \
+        - st.credit == st.total_due_now
+    payoff = figures["payoff"].render("en")[0]
+    assert "$389.90 + principal of the installments not yet due $700.00 = $1,089.90" in payoff
+
+
+def test_costs_and_fees_are_named_and_in_spanish():
+    figures = _statement().figures()
+    assert figures["costs"].render("es") == [
+        "R-A9: 2026-10-20: Correo certificado, $12.50; aún se adeudan $12.50."]
+    fees = figures["late_fees"].render("es")
+    assert sum("R-A7" in line for line in fees) == 4  # installments 2, 3, 4 and 5
+    assert "Un solo cargo por demora: 5% x el plazo completo ($100.00) = $5.00" in fees[-1]
+
+
+def test_every_figure_has_an_explanation_even_when_zero():
+    st = evaluate(date(2026, 7, 5), INSTALLMENTS)
+    figures = st.figures()
+    assert set(figures) == {"interest", "late_fees", "costs", "delinquent_principal",
+                            "due_principal", "upcoming_principal", "discount", "credit",
+                            "total_due_now", "payoff"}
+    assert all(t.steps for t in figures.values())

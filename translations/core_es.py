@@ -1,0 +1,50 @@
+"""Reviewed Puerto Rico Spanish for the calculation core's explanations (portal/core).
+
+Apply with `make translations`, then
+`.venv/bin/python scripts/fill_catalog.py translations/es/LC_MESSAGES/messages.po translations/core_es.py`
+and `make catalogs`. Terms: derrama (assessment), plazo (installment), cargo por demora (late fee),
+costas de cobro (collection costs), principal, crédito, pago global (lump sum).
+"""
+
+ES = {
+    "Installment {number}: {principal} x {rate} x {days} days / 365 = {amount} (from {start} to {end}).":
+        "Plazo {number}: {principal} x {rate} x {days} días / 365 = {amount} (del {start} al {end}).",
+    "Installment {number}: {paid} of its interest was paid by earlier payments; {owed} is still owed.":
+        "Plazo {number}: pagos anteriores cubrieron {paid} de sus intereses; aún se adeudan {owed}.",
+    "No installment is delinquent: no interest runs (interest runs only on delinquent principal, from its due date).":
+        "Ningún plazo está en mora: no corren intereses (los intereses corren solo sobre el principal en mora, desde su vencimiento).",
+    "Interest owed as of {as_of}: {interest}. No interest is charged on interest, fees or costs.":
+        "Intereses adeudados al {as_of}: {interest}. No se cobran intereses sobre intereses, cargos ni costas.",
+    "the principal unpaid at the end of the last timely day":
+        "el principal no pagado al cierre del último día a tiempo",
+    "One late fee: {rate} x {base_text} ({base}) = {fee}; {owed} still owed.":
+        "Un solo cargo por demora: {rate} x {base_text} ({base}) = {fee}; aún se adeudan {owed}.",
+    "Every installment was paid by its last timely day: no late fee.":
+        "Cada plazo se pagó a más tardar en su último día a tiempo: no hay cargo por demora.",
+    "{date}: {description}, {amount}; {owed} still owed.":
+        "{date}: {description}, {amount}; aún se adeudan {owed}.",
+    "No collection cost has been recorded on this account.":
+        "No se ha registrado ninguna costa de cobro en esta cuenta.",
+    "Installment {number}, due {due}: {owed} (pay by {last_day} to be on time).":
+        "Plazo {number}, vence el {due}: {owed} (pague a más tardar el {last_day} para estar a tiempo).",
+    "Installment {number}, due {due}: {owed} still owed; it is on time until {last_day}.":
+        "Plazo {number}, vencido el {due}: aún se adeudan {owed}; está a tiempo hasta el {last_day}.",
+    "Installment {number}, due {due}, of {amount}: {owed} of its principal is unpaid since its last timely day, {last_day}.":
+        "Plazo {number}, vencido el {due}, de {amount}: {owed} de su principal sigue sin pagar desde su último día a tiempo, el {last_day}.",
+    "No installment is in this group.":
+        "Ningún plazo está en este grupo.",
+    "The year was paid in one lump sum on {date}, by the deadline {deadline}: discount of {rate} = {discount}.":
+        "El año se pagó en un solo pago global el {date}, dentro de la fecha límite del {deadline}: descuento de {rate} = {discount}.",
+    "No lump-sum discount was granted on this account this year.":
+        "Este año no se concedió descuento por pago global en esta cuenta.",
+    "The payment of {amount} on {date} paid everything owed; {credit} was left over.":
+        "El pago de {amount} del {date} cubrió todo lo adeudado; sobraron {credit}.",
+    "A credit is never lost: it is refundable and pays any cost added later. Credit now: {credit}.":
+        "Un crédito nunca se pierde: es reembolsable y paga cualquier costa que se añada después. Crédito actual: {credit}.",
+    "Interest {interest} + late fees {late_fees} + costs {costs} + overdue principal {delinquent} + principal due now {due} - credit {credit} = {total}.":
+        "Intereses {interest} + cargos por demora {late_fees} + costas {costs} + principal en mora {delinquent} + principal que vence ahora {due} - crédito {credit} = {total}.",
+    "A payment goes first to interest, then to late fees, costs and the oldest overdue installment.":
+        "Un pago se aplica primero a intereses, luego a cargos por demora, costas y al plazo vencido más antiguo.",
+    "Due now {total} + principal of the installments not yet due {upcoming} = {payoff}, as of {as_of}.":
+        "Vencido ahora {total} + principal de los plazos que aún no vencen {upcoming} = {payoff}, al {as_of}.",
+}

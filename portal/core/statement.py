@@ -32,6 +32,7 @@ from portal.core.installments import Installment
 from portal.core.money import ZERO, cents
 
 DAYS_IN_YEAR = Decimal(365)  # actual/365, also in leap years (R-A8)
+_new_tuple = tuple.__new__  # builds an Accrual without a Python frame (hot path)
 
 
 @dataclass(frozen=True)
@@ -215,9 +216,11 @@ class _Account:
                 if days > 0:
                     amount = cents(s.principal * rate * days / DAYS_IN_YEAR)
                     s.interest += amount
+                    period = _new_tuple(Accrual, (s.last_accrual, day, s.principal, days, amount))
                     if s.accruals is None:
-                        s.accruals = []
-                    s.accruals.append(Accrual(s.last_accrual, day, s.principal, days, amount))
+                        s.accruals = [period]
+                    else:
+                        s.accruals.append(period)
             s.last_accrual = day
 
     def close_grace(self, day: date) -> None:

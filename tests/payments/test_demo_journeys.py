@@ -137,7 +137,9 @@ def test_the_demo_offers_the_owner_a_lump_sum_with_its_discount(demo_app):
     assert pid in [p for p, _ in linked(database, "owner@demo.pr")]
     discount = cents(D("0.02") * annual)
     page = text(client.get(f"/propiedad/{pid}").text)
-    assert "Pagar el año completo" in page or "pago global" in page.lower(), page[:300]
+    assert "Pagar todo el año de una vez" in page
+    assert (f"Pague ${annual - discount:,.2f} en un solo pago y ahorre ${discount:,.2f}"
+            in page), page[page.find("Pagar todo el año"):][:300]
     assert "no está disponible" not in page
     choose = client.get(f"/pagar?parcela={pid}")
     key = re.search(r'name="choice-(\d+-\d+)" value="lump_sum"', choose.text).group(1)

@@ -13,6 +13,7 @@ Configuration comes from the environment with safe defaults (nothing secret is h
 | `SESSION_COOKIE_SECURE` | `1`: cookies only over HTTPS (browsers allow http://127.0.0.1) |
 | `REDIS_URL` | none: sign-in rate limits are kept in memory |
 | `PORTAL_BASE_URL` | none: links in emails use the request's host |
+| `AUTHORITY_PHONE` | `787-555-0100` (the demo's): the number pages give to call the Authority |
 """
 
 from __future__ import annotations
@@ -30,6 +31,9 @@ TEMPLATES = ROOT / "templates"
 TRANSLATIONS = ROOT / "translations"
 
 log = logging.getLogger(__name__)
+
+#: The Authority's phone for the demo (a fictitious 555 number); set AUTHORITY_PHONE.
+DEMO_AUTHORITY_PHONE = "787-555-0100"
 
 
 def _flag(value: str | None, default: bool) -> bool:
@@ -87,6 +91,7 @@ def config_from_env(instance: Path, *, with_key: bool = True) -> dict[str, Any]:
         "BABEL_TRANSLATION_DIRECTORIES": str(TRANSLATIONS),
         "EMAIL_TOKEN_MAX_AGE": 60 * 60 * 24 * 3,
         "RESET_TOKEN_MAX_AGE": 60 * 60 * 2,
+        "AUTHORITY_PHONE": env.get("AUTHORITY_PHONE") or DEMO_AUTHORITY_PHONE,
     }
 
 
@@ -146,7 +151,9 @@ def _register_blueprints(app: Flask) -> None:
     from portal.web.staff.routes import bp as staff_bp
     for bp in (account_bp, auth_bp, lessee_bp, lender_bp, staff_bp):
         app.register_blueprint(bp)
-    from portal.web.present import status_css, status_label
-    app.jinja_env.globals.update(status_label=status_label, status_css=status_css)
+    from portal.web.present import full_address, status_css, status_label
+    app.jinja_env.globals.update(status_label=status_label, status_css=status_css,
+                                 full_address=full_address,
+                                 authority_phone=lambda: app.config["AUTHORITY_PHONE"])
     from portal.web.payments.routes import bp as payments_bp  # payments (issue 4)
     app.register_blueprint(payments_bp)

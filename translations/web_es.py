@@ -369,4 +369,43 @@ ES = {
         "de recibo (R-A12); el costo del envío se añade a la cuenta (R-A9). Si el requerimiento "
         "no se paga completo dentro de los 15 días siguientes a su envío, la deuda se puede "
         "reclamar en el tribunal (R-A13, 23 LPRA § 6432(d)).",
+    # Each amount explained with its own numbers; pay-off as of its date; QA.
+    "%(count)s installments; on a small screen, slide the table sideways to see every column.":
+        "%(count)s plazos; en una pantalla pequeña, deslice la tabla hacia el lado para ver "
+        "todas las columnas.",
+    "As of {as_of}: interest {interest} + late fees {late_fees} + costs {costs} + unpaid "
+    "principal ({delinquent} overdue, {due} due and {upcoming} not yet due) - credit {credit} "
+    "= {payoff}.":
+        "Al {as_of}: intereses {interest} + cargos por demora {late_fees} + costas {costs} + "
+        "principal sin pagar ({delinquent} en mora, {due} vencido a tiempo y {upcoming} que "
+        "aún no vence) - crédito {credit} = {payoff}.",
+    "Collection costs owed as of {as_of}: {costs}.":
+        "Costas de cobro adeudadas al {as_of}: {costs}.",
+    "Each collection cost": "Detalle de las costas de cobro",
+    "Late fees owed as of {as_of}: {late_fees}.":
+        "Cargos por demora adeudados al {as_of}: {late_fees}.",
+    "Lost your notice? Call the Authority at %(phone)s: staff can issue a new access code.":
+        "¿Perdió la notificación? Llame a la Autoridad al %(phone)s: el personal puede emitir "
+        "un código de acceso nuevo.",
+    "Lump-sum discount": "Descuento por pago global",
+    "Nothing is owed as of {as_of}: the pay-off amount is {payoff}.":
+        "No se adeuda nada al {as_of}: la cantidad para saldar es {payoff}.",
+    "The pay-off amount is what the account will owe on {as_of}: it includes the interest "
+    "accrued to that date.":
+        "La cantidad para saldar es lo que la cuenta adeudará el {as_of}: incluye los intereses "
+        "acumulados hasta esa fecha.",
+    "This address does not accept that kind of request. Go back to the page and use its links "
+    "and buttons.":
+        "Esta dirección no acepta ese tipo de solicitud. Regrese a la página y use sus enlaces "
+        "y botones.",
+    "This page cannot do that": "Esta página no puede hacer eso",
+    ("Too many wrong codes. Try again in %(num)d minute, or call the Authority at %(phone)s.",
+     "Too many wrong codes. Try again in %(num)d minutes, or call the Authority at %(phone)s."):
+        ("Demasiados códigos incorrectos. Intente de nuevo en %(num)d minuto, o llame a la "
+         "Autoridad al %(phone)s.",
+         "Demasiados códigos incorrectos. Intente de nuevo en %(num)d minutos, o llame a la "
+         "Autoridad al %(phone)s.",
+         "Demasiados códigos incorrectos. Intente de nuevo en %(num)d minutos, o llame a la "
+         "Autoridad al %(phone)s."),
+    "on time until": "a tiempo hasta el",
 }

@@ -11,7 +11,7 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 log = logging.getLogger(__name__)
 
 PAGES = {400: "errors/400.html", 403: "errors/403.html", 404: "errors/404.html",
-         405: "errors/404.html", 429: "errors/429.html", 500: "errors/500.html"}
+         405: "errors/405.html", 429: "errors/429.html", 500: "errors/500.html"}
 
 
 def _render(code: int):  # noqa: ANN202

@@ -11,7 +11,7 @@ from decimal import Decimal
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
-from portal.core.explain import N_, Trace
+from portal.core.explain import N_, Step, Trace
 from portal.core.statement import Statement
 from portal.i18n import render_trace, translate
 
@@ -69,31 +69,84 @@ class Amount:
     why: list[dict[str, str]] = field(default_factory=list)
 
 
-def statement_amounts(st: Statement, extra: Trace | None = None) -> list[Amount]:
-    """The statement's figures with the steps that explain each (R-A4 to R-A10)."""
-    trace = st.trace()
-    if extra is not None:
-        merged = Trace()
-        merged.extend(extra)
-        merged.extend(trace)
-        trace = merged
+def statement_amounts(st: Statement, cost_texts: dict[int, str] | None = None
+                      ) -> list[Amount]:
+    """The statement's figures, each with the steps and numbers that produced it (the core's
+    `Statement.figures()`: one explanation per figure, R-A4 to R-A11). `cost_texts`: the
+    reader's words for each cost, by its index among the account's debits."""
+    figs = st.figures()
+    if cost_texts:
+        figs["costs"] = name_costs(st, figs["costs"], cost_texts)
+    if st.late_fees:
+        figs["late_fees"].add("R-A7", N_("Late fees owed as of {as_of}: {late_fees}."),
+                              as_of=st.as_of, late_fees=st.late_fees)
+    if st.costs:
+        figs["costs"].add("R-A9", N_("Collection costs owed as of {as_of}: {costs}."),
+                          as_of=st.as_of, costs=st.costs)
     rows = [
-        Amount("interest", _("Interest to date"), st.interest, render_trace(trace, ("R-A8",))),
-        Amount("late_fees", _("Late fees"), st.late_fees, render_trace(trace, ("R-A6", "R-A7"))),
-        Amount("costs", _("Collection costs"), st.costs, render_trace(trace, ("R-A9",))),
+        Amount("interest", _("Interest to date"), st.interest, render_trace(figs["interest"])),
+        Amount("late_fees", _("Late fees"), st.late_fees, render_trace(figs["late_fees"])),
+        Amount("costs", _("Collection costs"), st.costs, render_trace(figs["costs"])),
         Amount("delinquent_principal", _("Overdue installments (principal)"),
-               st.delinquent_principal, render_trace(trace, ("R-A4", "R-A6"))),
+               st.delinquent_principal, render_trace(figs["delinquent_principal"])),
         Amount("due_principal", _("Installment due now, still on time (principal)"),
-               st.due_principal, render_trace(trace, ("R-A4",))),
+               st.due_principal, render_trace(figs["due_principal"])),
     ]
+    if st.discount:
+        rows.append(Amount("discount", _("Lump-sum discount"), st.discount,
+                           render_trace(figs["discount"])))
     if st.credit:
         rows.append(Amount("credit", _("Credit in your favor"), st.credit,
-                           render_trace(trace, ("R-A10",))))
+                           render_trace(figs["credit"])))
     rows.append(Amount("total_due_now", _("Total due now"), st.total_due_now,
-                       render_trace(trace, ("R-A10",))))
+                       render_trace(figs["total_due_now"])))
     return rows
+
+
+def name_costs(st: Statement, trace: Trace, cost_texts: dict[int, str]) -> Trace:
+    """The costs' explanation with each cost named in the reader's words (the core knows only
+    its kind, e.g. certified_mail): one step per cost item, in the same order."""
+    steps = list(trace.steps)
+    for k, item in enumerate(st.cost_items[:len(steps)]):
+        text = cost_texts.get(item.index)
+        if text and "description" in steps[k].params:
+            steps[k] = Step(steps[k].rule, steps[k].message,
+                            {**steps[k].params, "description": text})
+    return Trace(steps)
+
+
+PAYOFF_SUM = N_("As of {as_of}: interest {interest} + late fees {late_fees} + costs {costs} + "
+                "unpaid principal ({delinquent} overdue, {due} due and {upcoming} not yet "
+                "due) - credit {credit} = {payoff}.")
+
+
+def payoff_why(st: Statement) -> list[dict]:
+    """The pay-off amount good through a date, from the statement as of that date: it
+    includes the interest accrued to that date (R-A8), the fees and costs owed and every
+    unpaid installment, less any credit (R-A10)."""
+    t = Trace()
+    t.add("R-A10", N_("The pay-off amount is what the account will owe on {as_of}: it "
+                      "includes the interest accrued to that date."), as_of=st.as_of)
+    t.extend(st.figures()["interest"])
+    # The late fees and costs are the same on that date: each is explained under its amount.
+    if st.payoff:
+        t.add("R-A10", PAYOFF_SUM, as_of=st.as_of, interest=st.interest,
+              late_fees=st.late_fees, costs=st.costs, delinquent=st.delinquent_principal,
+              due=st.due_principal, upcoming=st.upcoming_principal, credit=st.credit,
+              payoff=st.payoff)
+    else:
+        t.add("R-A10", N_("Nothing is owed as of {as_of}: the pay-off amount is {payoff}."),
+              as_of=st.as_of, payoff=st.payoff)
+    return render_trace(t)
 
 
 def steps_text(steps: list[dict[str, str]]) -> list[str]:
     """Explanation steps as lines of text (PDF)."""
     return [f"{s['rule']} ({s['source']}): {s['text']}" for s in steps]
+
+
+def full_address(address: str, municipality: str) -> str:
+    """The address with its municipality, unless the address already names it."""
+    if not municipality or municipality.casefold() in (address or "").casefold():
+        return address
+    return f"{address}, {municipality}" if address else municipality

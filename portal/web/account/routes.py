@@ -79,6 +79,7 @@ def language():  # noqa: ANN201
 def dashboard():  # noqa: ANN201
     today = clock.today()
     rows = views.dashboard_rows(current_user, today)
+    views.remember_lessee(any(r.relation == "lessee" for r in rows))
     return render_template("account/dashboard.html", rows=rows, today=today)
 
 
@@ -88,6 +89,8 @@ def parcel(parcel_id: int):  # noqa: ANN201
     v = views.parcel_view(current_user, parcel_id, clock.today())
     if v is None:
         abort(404)
+    if v.relation == "lessee":
+        views.remember_lessee(True)
     return _parcel_page(v)
 
 
@@ -145,9 +148,10 @@ def claim():  # noqa: ANN201
         except ClaimRateLimited as exc:
             minutes = max(1, (int(exc.params.get("retry_after", 3600)) + 59) // 60)
             form.code.errors.append(ngettext(
-                "Too many wrong codes. Try again in %(num)d minute, or call the Authority.",
-                "Too many wrong codes. Try again in %(num)d minutes, or call the Authority.",
-                minutes))
+                "Too many wrong codes. Try again in %(num)d minute, or call the Authority at "
+                "%(phone)s.",
+                "Too many wrong codes. Try again in %(num)d minutes, or call the Authority at "
+                "%(phone)s.", minutes, phone=current_app.config["AUTHORITY_PHONE"]))
         except ClaimRefused:
             form.code.errors.append(_("The catastro number and the access code do not match. "
                                       "Check both on your notice and try again."))

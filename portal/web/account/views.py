@@ -23,7 +23,14 @@ from portal.i18n import current_language, date_long, days_left, money, render_tr
 from portal.services import access, accounts, parcels, users
 from portal.services.errors import Forbidden, NotFound
 from portal.web.data import uow
-from portal.web.present import line_kind_label, relation_label, statement_amounts, steps_text
+from portal.web.present import (
+    full_address,
+    line_kind_label,
+    payoff_why,
+    relation_label,
+    statement_amounts,
+    steps_text,
+)
 
 COST_KINDS = {
     "certified_mail": _l("Certified mail (demand for payment)"),
@@ -52,13 +59,35 @@ class Row:
     due_now: Decimal
     next_due: date | None
     loan_number: str = ""
+    next_last_day: date | None = None  # R-A6: the last timely day of the next installment
 
 
 def _row(s: accounts.ParcelSummary) -> Row:
     p = s.parcel
+    last_day = None
+    if s.statement is not None and s.next_due_date is not None:
+        last_day = next((i.last_timely_day for i in s.statement.installments
+                         if i.status == "upcoming"), None)
     return Row(p.id, p.catastro, p.address, p.municipality, s.relation,
                relation_label(s.relation), s.status, s.annual, s.due_now, s.next_due_date,
-               s.loan.loan_number if s.loan is not None else "")
+               s.loan.loan_number if s.loan is not None else "", last_day)
+
+
+LESSEE_KEY = "is_lessee"
+
+
+def is_lessee(user: Any) -> bool:
+    """Whether the user holds a lessee link (the menu's "Leased parcels"; at sign-in)."""
+    with uow() as w:
+        return "lessee" in access.relations(w, user).values()
+
+
+def remember_lessee(value: bool) -> None:
+    """Kept in the session for the menu (no query on every page); refreshed whenever a page
+    lists the user's parcels."""
+    from flask import session
+    if bool(session.get(LESSEE_KEY)) != value:
+        session[LESSEE_KEY] = value
 
 
 def dashboard_rows(user: Any, today: date) -> list[Row]:
@@ -127,7 +156,8 @@ def parcel_view(user: Any, parcel_id: int, today: date) -> ParcelPage | None:
     share = acct.share_trace
     v.annual_why = _budget_steps(acct) + render_trace(share)
     schedule = explain_schedule(acct.annual, acct.installments, acct.assessment.notified_on)
-    v.amounts = statement_amounts(st, extra=schedule)
+    cost_texts = {k: _cost_text(e) for k, e in enumerate(acct.costs) if e.kind == "cost"}
+    v.amounts = statement_amounts(st, cost_texts)
     v.arrears_warning = acct.status == accounts.STATUS_OVERDUE  # R-A10: old debt first
     owed = {c.index: c.owed for c in st.cost_items}
     v.costs = [{"date": e.legal_date, "description": _cost_text(e), "amount": e.amount,
@@ -147,14 +177,14 @@ def parcel_view(user: Any, parcel_id: int, today: date) -> ParcelPage | None:
                                  why=render_trace(q.trace))
     if acct.payoff_statement is not None:
         v.payoff = SimpleNamespace(amount=acct.payoff_amount, through=acct.payoff_through,
-                                   why=_payoff_why(acct.payoff_statement))
+                                   why=payoff_why(acct.payoff_statement))
     if acct.budget_version is not None:
         v.budget = SimpleNamespace(
             version=acct.budget_version.version, adopted_on=acct.budget_version.adopted_on,
             reference=acct.budget_version.reference,
-            lines=[SimpleNamespace(kind_label=line_kind_label(ln.kind),
-                                   description=ln.description(lang), amount=ln.amount,
-                                   financed=ln.financed_by_assessments)
+            lines=[SimpleNamespace(text=line_text(line_kind_label(ln.kind),
+                                                  ln.description(lang)),
+                                   amount=ln.amount, financed=ln.financed_by_assessments)
                    for ln in acct.budget_lines],
             total_to_assess=acct.budget_version.total_to_assess,
             parcel_units=acct.benefit_units, total_units=acct.total_units,
@@ -168,15 +198,14 @@ def parcel_view(user: Any, parcel_id: int, today: date) -> ParcelPage | None:
     return v
 
 
-def _payoff_why(st: Any) -> list[dict]:
-    """The payoff at its date: interest accrued to that date (R-A8) and the R-A10 total. (The
-    date never passes a grace day, so no new late fee arises before it; the fees and costs
-    already owed are explained with their own amounts.)"""
-    trace = st.trace()
-    steps = [s for s in trace.steps if s.rule == "R-A8"]
-    payoff = Trace()
-    payoff.steps = steps + [trace.steps[-1]]
-    return render_trace(payoff)
+def line_text(kind_label: str, description: str) -> str:
+    """A budget line: "Kind: description", unless the description already starts with its
+    kind (the Board's own words often do)."""
+    if not description:
+        return kind_label
+    if description.casefold().startswith(kind_label.casefold()):
+        return description
+    return f"{kind_label}: {description}"
 
 
 def _budget_steps(acct: accounts.AccountView) -> list[dict]:
@@ -217,7 +246,7 @@ def statement_pdf(v: ParcelPage, lang: str) -> bytes:
 def statement_document(v: ParcelPage) -> pdf.Document:
     """What the statement PDF says, in the current language."""
     facts = [(_("Parcel"), v.parcel.catastro),
-             (_("Address"), f"{v.parcel.address}, {v.parcel.municipality}"),
+             (_("Address"), full_address(v.parcel.address, v.parcel.municipality)),
              (_("Fiscal year"), v.fiscal_year),
              (_("Your access:"), v.relation_label),
              (_("Statement date"), date_long(v.as_of))]

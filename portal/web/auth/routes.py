@@ -19,6 +19,7 @@ from portal import mail
 from portal.i18n import LANGUAGES, current_language
 from portal.services import users
 from portal.services.errors import Conflict, NotFound
+from portal.web.account import views
 from portal.web.account.routes import safe_next
 from portal.web.auth import tokens
 from portal.web.auth.forms import ForgotForm, ResendForm, ResetForm, SignInForm, SignUpForm
@@ -120,6 +121,7 @@ def sign_in():  # noqa: ANN201
                 user.language = chosen
             login_user(user)
             session["lang"] = user.language
+            views.remember_lessee(views.is_lessee(user))
             return redirect(safe_next(request.args.get("next"), url_for("account.dashboard")),
                             303)
     return render_template("auth/sign_in.html", form=form)

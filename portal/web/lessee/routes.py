@@ -16,4 +16,5 @@ bp = Blueprint("lessee", __name__, url_prefix="/arrendamientos")
 def leases():  # noqa: ANN201
     today = clock.today()
     rows = [r for r in views.dashboard_rows(current_user, today) if r.relation == "lessee"]
+    views.remember_lessee(bool(rows))
     return render_template("lessee/leases.html", rows=rows, today=today)

@@ -11,8 +11,8 @@ from click.testing import CliRunner
 from sqlalchemy import func, select
 
 from portal import clock, db
-from portal.core.money import cents
 from portal.cli import main
+from portal.core.money import cents
 from portal.models import AuditRecord, Lease, Parcel, User
 from portal.services import access, accounts, demo, ledger, parcels, users
 from portal.services.errors import Conflict

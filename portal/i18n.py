@@ -11,11 +11,13 @@ Jinja filters registered here (`money`, `date_long`, `date_short`, `number`, `pe
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime
 from decimal import Decimal
+from functools import lru_cache
 from typing import Any
 from urllib.parse import urlencode
 
+from babel.dates import format_date as babel_format_date
 from babel.numbers import (
     get_currency_symbol,
     get_decimal_symbol,
@@ -149,12 +151,25 @@ def money(value: Decimal | int | None) -> str:
     return _request_cache()["money"](Decimal(value))
 
 
+@lru_cache(maxsize=4096)
+def _babel_date(value: date, fmt: str, locale: str) -> str:
+    return babel_format_date(value, fmt, locale=locale)
+
+
+def _format_date(value: date, fmt: str) -> str:
+    """Babel's date format for the request's locale, remembered (a parcel page shows dozens
+    of dates, the same few across pages; a date has no time zone to convert)."""
+    if not has_request_context() or isinstance(value, datetime):
+        return format_date(value, fmt)
+    return _babel_date(value, fmt, str(_request_cache()["locale"]))
+
+
 def date_long(value: date | None) -> str:
-    return "—" if value is None else format_date(value, "long")
+    return "—" if value is None else _format_date(value, "long")
 
 
 def date_short(value: date | None) -> str:
-    return "—" if value is None else format_date(value, "medium")
+    return "—" if value is None else _format_date(value, "medium")
 
 
 def number(value: Any) -> str:

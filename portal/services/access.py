@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import Select, and_, literal, or_, select, union_all
+from sqlalchemy import Select, and_, bindparam, literal, or_, select, union_all
 
 from portal import clock
 from portal.db import UnitOfWork
@@ -66,15 +66,40 @@ def relations_query(user: Any) -> Select:
     return union_all(links, loans)
 
 
+# The same relations, built once with bound parameters (:uid, :today) for the hot paths
+# (every dashboard and parcel page): building the statement per call cost more than running it.
+_UID, _TODAY = bindparam("uid"), bindparam("today")
+_REL = union_all(
+    select(ParcelLink.parcel_id.label("parcel_id"), ParcelLink.role.label("relation"))
+    .where(ParcelLink.user_id == _UID, ParcelLink.revoked_at.is_(None)),
+    select(Loan.parcel_id.label("parcel_id"), literal("lender").label("relation"))
+    .join(Lender, Lender.id == Loan.lender_id)
+    .join(PartyMember, and_(PartyMember.party_id == Lender.party_id,
+                            PartyMember.user_id == _UID, PartyMember.revoked_at.is_(None)))
+    .where(Loan.starts_on <= _TODAY, or_(Loan.ends_on.is_(None), Loan.ends_on >= _TODAY)),
+).subquery("rel")
+_RELATIONS = select(_REL.c.parcel_id, _REL.c.relation)
+_RELATIONS_OF = _RELATIONS.where(_REL.c.parcel_id.in_(bindparam("pids", expanding=True)))
+_PARCELS = (select(Parcel).where(Parcel.id.in_(bindparam("pids", expanding=True)))
+            .order_by(Parcel.catastro))
+_PARCEL_AND_RELATION = (select(Parcel, _REL.c.relation).join(_REL, _REL.c.parcel_id == Parcel.id)
+                        .where(Parcel.id == bindparam("pid")))
+
+
+def _rel_params(user: Any) -> dict[str, Any]:
+    return {"uid": _uid(user), "today": clock.today()}
+
+
 def relations(uow: UnitOfWork, user: Any, parcel_ids: Sequence[int] | None = None
               ) -> dict[int, str]:
     """{parcel_id: strongest relation} for the parcels the user is linked to (not staff's)."""
-    q = relations_query(user).subquery()
-    stmt = select(q.c.parcel_id, q.c.relation)
-    if parcel_ids is not None:
-        stmt = stmt.where(q.c.parcel_id.in_(list(parcel_ids)))
+    params = _rel_params(user)
+    if parcel_ids is None:
+        result = uow.session.execute(_RELATIONS, params)
+    else:
+        result = uow.session.execute(_RELATIONS_OF, {**params, "pids": list(parcel_ids)})
     out: dict[int, str] = {}
-    for pid, rel in uow.session.execute(stmt):
+    for pid, rel in result:
         if pid not in out or _STRENGTH[rel] < _STRENGTH[out[pid]]:
             out[pid] = rel
     return out
@@ -119,8 +144,7 @@ def linked_parcels(uow: UnitOfWork, user: Any) -> list[tuple[Parcel, str]]:
     rel = relations(uow, user)
     if not rel:
         return []
-    parcels = uow.session.scalars(
-        select(Parcel).where(Parcel.id.in_(list(rel))).order_by(Parcel.catastro)).all()
+    parcels = uow.session.scalars(_PARCELS, {"pids": list(rel)}).all()
     return [(p, rel[p.id]) for p in parcels]
 
 
@@ -140,10 +164,7 @@ def get_parcel_and_relation(uow: UnitOfWork, user: Any, parcel_id: int | str
         return parcel, "staff"
     if user is None or getattr(user, "id", None) is None:
         raise NotFound()
-    q = relations_query(user).subquery()
-    rows = uow.session.execute(select(Parcel, q.c.relation)
-                               .join(q, q.c.parcel_id == Parcel.id)
-                               .where(Parcel.id == pid)).all()
+    rows = uow.session.execute(_PARCEL_AND_RELATION, {**_rel_params(user), "pid": pid}).all()
     if not rows:
         raise NotFound()
     parcel = rows[0][0]

@@ -14,7 +14,7 @@ from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import and_, or_, select
+from sqlalchemy import and_, bindparam, or_, select
 
 from portal import clock
 from portal.core.allocation import explain_share
@@ -80,6 +80,28 @@ def payoff_good_through(st: Statement, as_of: date, days: int = PAYOFF_DAYS) -> 
         if i.status in ("due", "upcoming") and i.last_timely_day >= as_of:
             through = min(through, i.last_timely_day)
     return through
+
+
+# The parcel page's statements, built once with bound parameters (docs/REQUESTS.md, web 7).
+_AS_OF = bindparam("as_of")
+_BUDGET = (select(BudgetVersion, AssessmentRoll, BudgetLine)
+           .select_from(BudgetVersion)
+           .join(AssessmentRoll, AssessmentRoll.budget_version_id == BudgetVersion.id)
+           .outerjoin(BudgetLine, BudgetLine.version_id == BudgetVersion.id)
+           .where(BudgetVersion.id == bindparam("version_id"))
+           .order_by(BudgetLine.position))
+_LEASE = (select(Lease, DepositOrder)
+          .outerjoin(DepositOrder, and_(DepositOrder.lease_id == Lease.id,
+                                        DepositOrder.ordered_on <= _AS_OF,
+                                        or_(DepositOrder.lifted_on.is_(None),
+                                            DepositOrder.lifted_on > _AS_OF)))
+          .where(Lease.parcel_id == bindparam("parcel_id"), Lease.starts_on <= _AS_OF,
+                 or_(Lease.ends_on.is_(None), Lease.ends_on >= _AS_OF))
+          .order_by(Lease.starts_on.desc(), DepositOrder.ordered_on.desc()))
+_DEMANDS = (select(Notice).where(Notice.parcel_id == bindparam("parcel_id"),
+                                 Notice.fiscal_year_id == bindparam("fy"),
+                                 Notice.kind == "demand")
+            .order_by(Notice.created_at, Notice.id))
 
 
 def _fiscal_year(uow: UnitOfWork, fiscal_year: Any, as_of: date) -> FiscalYear | None:
@@ -194,13 +216,7 @@ def statement_for(uow: UnitOfWork, user: Any, parcel_id: int | str, fiscal_year:
     view.assessment = a
     view.payer = a.payer
     view.benefit_units = a.benefit_units
-    rows = uow.session.execute(
-        select(BudgetVersion, AssessmentRoll, BudgetLine)
-        .select_from(BudgetVersion)
-        .join(AssessmentRoll, AssessmentRoll.budget_version_id == BudgetVersion.id)
-        .outerjoin(BudgetLine, BudgetLine.version_id == BudgetVersion.id)
-        .where(BudgetVersion.id == a.budget_version_id)
-        .order_by(BudgetLine.position)).all()
+    rows = uow.session.execute(_BUDGET, {"version_id": a.budget_version_id}).all()
     if rows:
         view.budget_version, view.roll = rows[0][0], rows[0][1]
         view.budget_lines = [ln for _, _, ln in rows if ln is not None]
@@ -242,15 +258,7 @@ def _history(uow: UnitOfWork, current: Assessment) -> list[Assessment]:
 
 
 def _lease(uow: UnitOfWork, view: AccountView, as_of: date) -> None:
-    row = uow.session.execute(
-        select(Lease, DepositOrder)
-        .outerjoin(DepositOrder, and_(DepositOrder.lease_id == Lease.id,
-                                      DepositOrder.ordered_on <= as_of,
-                                      or_(DepositOrder.lifted_on.is_(None),
-                                          DepositOrder.lifted_on > as_of)))
-        .where(Lease.parcel_id == view.parcel.id, Lease.starts_on <= as_of,
-               or_(Lease.ends_on.is_(None), Lease.ends_on >= as_of))
-        .order_by(Lease.starts_on.desc(), DepositOrder.ordered_on.desc())).first()
+    row = uow.session.execute(_LEASE, {"as_of": as_of, "parcel_id": view.parcel.id}).first()
     if row is not None:
         view.lease, view.deposit_order = row
         if view.lease.lessee_pays:
@@ -260,10 +268,7 @@ def _lease(uow: UnitOfWork, view: AccountView, as_of: date) -> None:
 def _demands(uow: UnitOfWork, view: AccountView, account: AccountFacts) -> None:
     assert view.fiscal_year is not None and view.statement is not None
     view.demands = list(uow.session.scalars(
-        select(Notice).where(Notice.parcel_id == view.parcel.id,
-                             Notice.fiscal_year_id == view.fiscal_year.id,
-                             Notice.kind == "demand")
-        .order_by(Notice.created_at, Notice.id)))
+        _DEMANDS, {"parcel_id": view.parcel.id, "fy": view.fiscal_year.id}))
     mailed = [n for n in view.demands if n.mailed_on is not None]
     if not mailed:
         return

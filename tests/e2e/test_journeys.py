@@ -98,7 +98,7 @@ def test_j1_sign_up_confirm_claim_and_see_why(live, page, lang):
     expect(page.locator("h1")).to_contain_text(catastro)
     main = page.locator("main")
     assert w["assessment"] in main.inner_text()
-    rows = page.locator("table").filter(has_text=w["schedule"]).locator("tbody tr")
+    rows = page.get_by_role("region", name=w["schedule"]).locator("tbody tr")
     assert rows.count() == 12
     # Why this year's assessment: the budget (R-A1) and the parcel's share (R-A3).
     why = page.locator("details.portal-why").filter(has_text="R-A3")

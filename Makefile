@@ -29,6 +29,10 @@ $(VENDOR): package-lock.json
 setup: $(STAMP) catalogs $(VENDOR)
 
 # Set up, migrate, load the demo District when the database is empty, serve on 127.0.0.1:5000.
+# The demo District lives on 30 November 2026; `make run PORTAL_TODAY=` runs on the real date.
+PORTAL_TODAY ?= 2026-11-30
+export PORTAL_TODAY
+
 run: setup
 	$(VENV)/bin/portal db upgrade
 	$(VENV)/bin/portal demo --if-empty

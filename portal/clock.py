@@ -8,6 +8,7 @@ fix the clock with `set_fixed(...)` (or the `fixed(...)` context manager).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, date, datetime, time
@@ -25,11 +26,28 @@ def _as_utc(instant: datetime) -> datetime:
     return instant.astimezone(UTC)
 
 
+def _configured_day() -> date | None:
+    """PORTAL_TODAY=YYYY-MM-DD runs the portal on that Puerto Rico date (the demo District
+    lives on 2026-11-30): the wall-clock time still advances, only the date is pinned."""
+    raw = os.environ.get("PORTAL_TODAY", "").strip()
+    if not raw:
+        return None
+    try:
+        return date.fromisoformat(raw)
+    except ValueError:
+        raise RuntimeError(f"PORTAL_TODAY must be a date as YYYY-MM-DD, not {raw!r}") from None
+
+
 def now() -> datetime:
-    """The current instant, aware, in UTC (the fixed instant when a test has set one)."""
+    """The current instant, aware, in UTC (the fixed instant when a test has set one; the
+    configured day of PORTAL_TODAY at the current Puerto Rico time when that is set)."""
     if _fixed is not None:
         return _fixed
-    return datetime.now(UTC)
+    real = datetime.now(UTC)
+    day = _configured_day()
+    if day is None:
+        return real
+    return datetime.combine(day, real.astimezone(PR_TZ).timetz()).astimezone(UTC)
 
 
 def legal_date(instant: datetime) -> date:

@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup run test lint catalogs translations bench clean
+.PHONY: bench-core setup run test lint catalogs translations bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -55,3 +55,6 @@ clean:
 translations: $(STAMP)
 	$(VENV)/bin/pybabel extract -F babel.cfg -k _l -k N_ --no-location --sort-output -o translations/messages.pot .
 	$(VENV)/bin/pybabel update -i translations/messages.pot -d translations --no-fuzzy-matching --ignore-obsolete
+
+bench-core: setup
+	$(PY) bench/core_bench.py

@@ -86,6 +86,17 @@ _PARCEL_AND_RELATION = (select(Parcel, _REL.c.relation).join(_REL, _REL.c.parcel
                         .where(Parcel.id == bindparam("pid")))
 
 
+# The lender's list and dashboard (every request of a lender's pages), built once.
+_LENDER_LOANS = (select(Loan, Parcel).join(Parcel, Parcel.id == Loan.parcel_id)
+                 .join(Lender, Lender.id == Loan.lender_id)
+                 .join(PartyMember, and_(PartyMember.party_id == Lender.party_id,
+                                         PartyMember.user_id == _UID,
+                                         PartyMember.revoked_at.is_(None)))
+                 .where(Loan.starts_on <= _TODAY,
+                        or_(Loan.ends_on.is_(None), Loan.ends_on >= _TODAY))
+                 .order_by(Loan.loan_number))
+
+
 def _rel_params(user: Any) -> dict[str, Any]:
     return {"uid": _uid(user), "today": clock.today()}
 
@@ -251,13 +262,5 @@ def visible_notices(uow: UnitOfWork, user: Any, parcel_id: int,
 
 def lender_loans(uow: UnitOfWork, user: Any) -> list[tuple[Loan, Parcel]]:
     """The active loans of the lenders the user works for, with their parcels."""
-    uid = _uid(user)
-    today = clock.today()
-    rows = uow.session.execute(
-        select(Loan, Parcel).join(Parcel, Parcel.id == Loan.parcel_id)
-        .join(Lender, Lender.id == Loan.lender_id)
-        .join(PartyMember, and_(PartyMember.party_id == Lender.party_id,
-                                PartyMember.user_id == uid, PartyMember.revoked_at.is_(None)))
-        .where(Loan.starts_on <= today, or_(Loan.ends_on.is_(None), Loan.ends_on >= today))
-        .order_by(Loan.loan_number)).all()
+    rows = uow.session.execute(_LENDER_LOANS, _rel_params(user)).all()
     return [(loan, parcel) for loan, parcel in rows]

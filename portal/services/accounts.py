@@ -193,10 +193,13 @@ class AccountView:
 
 
 def statement_for(uow: UnitOfWork, user: Any, parcel_id: int | str, fiscal_year: Any = None,
-                  as_of: date | None = None, *, with_payments: bool = True) -> AccountView:
+                  as_of: date | None = None, *, with_payments: bool = True, rows: bool = False
+                  ) -> AccountView:
     """The account of a parcel the user may see (else NotFound), as of a date (default
     today), for a fiscal year (a FiscalYear, its id or label; default: the one of `as_of`).
-    `with_payments=False` skips loading the posted `Payment` rows (one query less)."""
+    `with_payments=False` skips loading the posted `Payment` rows (one query less);
+    `rows=True` (read-only pages) loads the installments and ledger entries as plain rows
+    (`facts.load_many`), so `credits` and `costs` are rows, not `LedgerEntry` objects."""
     as_of = as_of or clock.today()
     parcel, relation = access.get_parcel_and_relation(uow, user, parcel_id)
     fy = _fiscal_year(uow, fiscal_year, as_of)
@@ -205,7 +208,7 @@ def statement_for(uow: UnitOfWork, user: Any, parcel_id: int | str, fiscal_year:
     _lease(uow, view, as_of)
     if fy is None:
         return view
-    account = facts.load(uow, parcel.id, fy)
+    account = facts.load(uow, parcel.id, fy, rows=rows)
     view.facts = account
     view.rules = account.rules
     view.credits = account.credits
@@ -309,7 +312,8 @@ class ParcelSummary:
 
 def _summaries(uow: UnitOfWork, rows: list[tuple[Parcel, str]], as_of: date,
                fy: FiscalYear | None) -> list[ParcelSummary]:
-    loaded = facts.load_many(uow, [p.id for p, _ in rows], fy) if fy is not None else {}
+    loaded = (facts.load_many(uow, [p.id for p, _ in rows], fy, rows=True)
+              if fy is not None else {})
     out = []
     for parcel, rel in rows:
         f = loaded.get(parcel.id)

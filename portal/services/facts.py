@@ -122,6 +122,22 @@ _ENTRIES = (select(LedgerEntry, PaymentRow.lump_sum)
             .where(LedgerEntry.parcel_id.in_(bindparam("ids", expanding=True)),
                    LedgerEntry.fiscal_year_id == bindparam("fy"))
             .order_by(LedgerEntry.parcel_id, LedgerEntry.legal_date, LedgerEntry.id))
+# The same as plain rows (the columns the core and the summaries read), for `rows=True`:
+# materialising hundreds of ORM objects was most of the dashboard's time (50 loans).
+_INSTALLMENT_ROWS = (select(Installment.assessment_id, Installment.number,
+                            Installment.due_date, Installment.amount)
+                     .where(Installment.assessment_id.in_(bindparam("aids", expanding=True)))
+                     .order_by(Installment.assessment_id, Installment.due_date,
+                               Installment.number))
+_ENTRY_ROWS = (select(LedgerEntry.id, LedgerEntry.parcel_id, LedgerEntry.kind,
+                      LedgerEntry.direction, LedgerEntry.legal_date, LedgerEntry.amount,
+                      LedgerEntry.payment_id, LedgerEntry.cost_kind, LedgerEntry.description,
+                      PaymentRow.lump_sum)
+               .outerjoin(PaymentRow, and_(PaymentRow.id == LedgerEntry.payment_id,
+                                           LedgerEntry.kind == "payment"))
+               .where(LedgerEntry.parcel_id.in_(bindparam("ids", expanding=True)),
+                      LedgerEntry.fiscal_year_id == bindparam("fy"))
+               .order_by(LedgerEntry.parcel_id, LedgerEntry.legal_date, LedgerEntry.id))
 
 
 def fiscal_year_on(uow: UnitOfWork, on: date) -> FiscalYear | None:
@@ -143,9 +159,13 @@ def current_assessments(uow: UnitOfWork, parcel_ids: Iterable[int], fiscal_year_
     return {a.parcel_id: a for a in rows}
 
 
-def load_many(uow: UnitOfWork, parcel_ids: Iterable[int], fiscal_year: FiscalYear
-              ) -> dict[int, AccountFacts]:
-    """The facts of many accounts of one fiscal year in three queries."""
+def load_many(uow: UnitOfWork, parcel_ids: Iterable[int], fiscal_year: FiscalYear,
+              *, rows: bool = False) -> dict[int, AccountFacts]:
+    """The facts of many accounts of one fiscal year in three queries.
+
+    `rows=True` (read-only pages): the installments and ledger entries are plain rows with
+    the columns the core reads (installments: number, due_date, amount; entries: id, kind,
+    direction, legal_date, amount, payment_id, cost_kind, description), not ORM objects."""
     ids = sorted(set(int(p) for p in parcel_ids))
     rules = rules_for(fiscal_year.starts_on)
     out = {pid: AccountFacts(pid, fiscal_year, None, rules=rules) for pid in ids}
@@ -156,10 +176,14 @@ def load_many(uow: UnitOfWork, parcel_ids: Iterable[int], fiscal_year: FiscalYea
         out[pid].assessment = a
     by_assessment = {a.id: a.parcel_id for a in assessments.values()}
     if by_assessment:
-        rows = uow.session.scalars(_INSTALLMENTS, {"aids": list(by_assessment)})
-        for inst in rows:
+        params = {"aids": list(by_assessment)}
+        insts = (uow.session.execute(_INSTALLMENT_ROWS, params) if rows
+                 else uow.session.scalars(_INSTALLMENTS, params))
+        for inst in insts:
             out[by_assessment[inst.assessment_id]].installment_rows.append(inst)
-    entries = uow.session.execute(_ENTRIES, {"ids": ids, "fy": fiscal_year.id})
+    params = {"ids": ids, "fy": fiscal_year.id}
+    entries = (((r, r.lump_sum) for r in uow.session.execute(_ENTRY_ROWS, params)) if rows
+               else uow.session.execute(_ENTRIES, params))
     for entry, lump in entries:
         facts = out[entry.parcel_id]
         if entry.kind in INFORMATIONAL:
@@ -173,8 +197,9 @@ def load_many(uow: UnitOfWork, parcel_ids: Iterable[int], fiscal_year: FiscalYea
     return out
 
 
-def load(uow: UnitOfWork, parcel_id: int, fiscal_year: FiscalYear) -> AccountFacts:
-    return load_many(uow, [parcel_id], fiscal_year)[int(parcel_id)]
+def load(uow: UnitOfWork, parcel_id: int, fiscal_year: FiscalYear, *, rows: bool = False
+         ) -> AccountFacts:
+    return load_many(uow, [parcel_id], fiscal_year, rows=rows)[int(parcel_id)]
 
 
 def by_parcel(items: Iterable, key: str = "parcel_id") -> dict[int, list]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 
-from sqlalchemy import and_, func, or_, select
+from sqlalchemy import and_, bindparam, func, or_, select
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from portal import clock
@@ -49,6 +49,14 @@ def _with_lenders(uow: UnitOfWork, user: User | None) -> User | None:
     return user
 
 
+# Built once with a bound parameter: it runs on every request (docs/REQUESTS.md, web 7).
+_LOAD_USER = (select(User, Lender.id)
+              .outerjoin(PartyMember, and_(PartyMember.user_id == User.id,
+                                           PartyMember.revoked_at.is_(None)))
+              .outerjoin(Lender, Lender.party_id == PartyMember.party_id)
+              .where(User.id == bindparam("uid")))
+
+
 def load_user(uow: UnitOfWork, user_id: int | str) -> User | None:
     """The user for a session (Flask-Login's loader), with `is_lender`; None if unknown.
     One statement: it runs on every request."""
@@ -56,12 +64,7 @@ def load_user(uow: UnitOfWork, user_id: int | str) -> User | None:
         uid = int(user_id)
     except (TypeError, ValueError):
         return None
-    rows = uow.session.execute(
-        select(User, Lender.id)
-        .outerjoin(PartyMember, and_(PartyMember.user_id == User.id,
-                                     PartyMember.revoked_at.is_(None)))
-        .outerjoin(Lender, Lender.party_id == PartyMember.party_id)
-        .where(User.id == uid)).all()
+    rows = uow.session.execute(_LOAD_USER, {"uid": uid}).all()
     if not rows:
         return None
     user = rows[0][0]

@@ -28,10 +28,55 @@ def test_hot_services_build_no_statements(demo_app, monkeypatch):
     with demo_app.app_context(), uow() as w:
         lessee = users.find_by_email(w, "lessee@demo.pr")
         accounts.dashboard(w, lessee, clock.today())
-        accounts.statement_for(w, lessee, pid, with_payments=False)
+        accounts.statement_for(w, lessee, pid, with_payments=False, rows=True)
         monkeypatch.setattr(selectable.Select, "__init__", count("select", init))
         monkeypatch.setattr(base.Generative, "_generate", count("generate", generate))
         monkeypatch.setattr(orm_util.AliasedClass, "__init__", count("aliased", alias_init))
         accounts.dashboard(w, lessee, clock.today())
-        accounts.statement_for(w, lessee, pid, with_payments=False)
+        accounts.statement_for(w, lessee, pid, with_payments=False, rows=True)
     assert built == [], built
+
+
+def test_every_request_and_lender_services_build_no_statements(demo_app, monkeypatch):
+    """`load_user` (every request), the lender's loans and portfolio: statements built once;
+    the dashboard's facts are plain rows with what the core reads."""
+    from portal.services import access, accounts, users
+    from portal.web.data import uow
+    built = []
+    init, generate = selectable.Select.__init__, base.Generative._generate
+
+    def count(name, real):  # noqa: ANN001, ANN202
+        def wrapper(self, *a, **k):  # noqa: ANN001, ANN002, ANN003, ANN202
+            built.append(name)
+            return real(self, *a, **k)
+        return wrapper
+
+    with demo_app.app_context(), uow() as w:
+        lender = users.find_by_email(w, "lender@demo.pr")
+        users.load_user(w, lender.id)
+        loans = access.lender_loans(w, lender)
+        portfolio = accounts.lender_portfolio(w, lender, clock.today())
+        monkeypatch.setattr(selectable.Select, "__init__", count("select", init))
+        monkeypatch.setattr(base.Generative, "_generate", count("generate", generate))
+        again = users.load_user(w, lender.id)
+        assert again is lender and again.is_lender
+        assert access.lender_loans(w, lender) == loans
+        assert [(s.parcel.id, s.status, s.due_now, s.loan) for s in
+                accounts.lender_portfolio(w, lender, clock.today())] == \
+            [(s.parcel.id, s.status, s.due_now, s.loan) for s in portfolio]
+    assert built == [], built
+    assert len(loans) == 50
+
+
+def test_dashboard_rows_match_orm_facts(demo_app):
+    """The read-only row facts (`rows=True`) give the same statements as the ORM objects."""
+    from portal.services import access, facts, users
+    from portal.web.data import uow
+    with demo_app.app_context(), uow() as w:
+        lender = users.find_by_email(w, "lender@demo.pr")
+        ids = [p.id for _, p in access.lender_loans(w, lender)]
+        ids += parcel_ids(demo_app)["owner"]
+        fy = facts.fiscal_year_on(w, clock.today())
+        orm, rows = facts.load_many(w, ids, fy), facts.load_many(w, ids, fy, rows=True)
+        for pid in ids:
+            assert orm[pid].evaluate(clock.today()) == rows[pid].evaluate(clock.today()), pid

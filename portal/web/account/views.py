@@ -60,17 +60,35 @@ class Row:
     next_due: date | None
     loan_number: str = ""
     next_last_day: date | None = None  # R-A6: the last timely day of the next installment
+    # The dates as the page words them (`deadline` in macros/ui.html): formatted here once
+    # per distinct date (a lender's 50 rows share a few due dates).
+    next_due_text: tuple[str, str] = ("", "")  # (date_long, days_left)
+    next_last_text: tuple[str, str] = ("", "")
 
 
-def _row(s: accounts.ParcelSummary) -> Row:
+def _deadline_text(day: date | None, today: date, memo: dict) -> tuple[str, str]:
+    if day is None:
+        return ("", "")
+    text = memo.get(day)
+    if text is None:
+        text = memo[day] = (date_long(day), days_left(day, today))
+    return text
+
+
+def _row(s: accounts.ParcelSummary, today: date | None = None, memo: dict | None = None
+         ) -> Row:
     p = s.parcel
     last_day = None
     if s.statement is not None and s.next_due_date is not None:
         last_day = next((i.last_timely_day for i in s.statement.installments
                          if i.status == "upcoming"), None)
+    today = today or clock.today()
+    memo = {} if memo is None else memo
     return Row(p.id, p.catastro, p.address, p.municipality, s.relation,
                relation_label(s.relation), s.status, s.annual, s.due_now, s.next_due_date,
-               s.loan.loan_number if s.loan is not None else "", last_day)
+               s.loan.loan_number if s.loan is not None else "", last_day,
+               _deadline_text(s.next_due_date, today, memo),
+               _deadline_text(last_day, today, memo))
 
 
 LESSEE_KEY = "is_lessee"
@@ -91,15 +109,17 @@ def remember_lessee(value: bool) -> None:
 
 
 def dashboard_rows(user: Any, today: date) -> list[Row]:
+    memo: dict = {}
     with uow() as w:
-        return [_row(s) for s in accounts.dashboard(w, user, today)]
+        return [_row(s, today, memo) for s in accounts.dashboard(w, user, today)]
 
 
 def lender_rows(user: Any, today: date, page: int, size: int) -> tuple[list[Row], int]:
     with uow() as w:
         summaries = accounts.lender_portfolio(w, user, today)
     start = (page - 1) * size
-    return [_row(s) for s in summaries[start:start + size]], len(summaries)
+    memo: dict = {}
+    return [_row(s, today, memo) for s in summaries[start:start + size]], len(summaries)
 
 
 def back_link(user: Any) -> tuple[str, str]:
@@ -139,7 +159,7 @@ def parcel_view(user: Any, parcel_id: int, today: date) -> ParcelPage | None:
     try:
         with uow() as w:
             acct = accounts.statement_for(w, user, parcel_id, as_of=today,
-                                          with_payments=False)
+                                          with_payments=False, rows=True)
     except NotFound:
         return None
     st = acct.statement

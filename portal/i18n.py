@@ -93,19 +93,22 @@ def _request_cache() -> dict[str, Any]:
     """Per-request cache of the locale's translations and number pattern (a page formats
     hundreds of amounts; looking them up once is what keeps it fast). Keyed by the locale
     object, so `force_locale` (emails in the reader's language) gets its own entry."""
-    ctx = g.get("_flask_babel")
+    store = g._get_current_object().__dict__  # one proxy lookup, not three (hot path)
+    ctx = store.get("_flask_babel")
     loc = getattr(ctx, "babel_locale", None) if ctx is not None else None
     if loc is None:
         loc = babel_locale()
-    caches = g.get("_i18n_cache")
+    caches = store.get("_i18n_cache")
     if caches is None:
-        caches = g._i18n_cache = {}
+        caches = store["_i18n_cache"] = {}
     cache = caches.get(id(loc))
     if cache is None or cache["locale"] is not loc:
         cache = caches[id(loc)] = {
             "locale": loc,
             "translations": get_translations(),
             "money": _money_formatter(loc),
+            "language": loc.language if loc is not None and loc.language in LANGUAGES
+            else "es",
         }
     return cache
 
@@ -220,7 +223,8 @@ def fmt_value(value: Any, name: str = "") -> str:
 def render_step(step: Step) -> dict[str, str]:
     """One explanation step for a page: rule id, statute clause, title and text."""
     rule = RULES.get(step.rule)
-    tr = translator(current_language())
+    tr = translator(_request_cache()["language"] if has_request_context()
+                    else current_language())
     # As Step.render, with Babel formatting that knows money from units by placeholder name.
     values = {k: tr.gettext(v) if isinstance(v, str) else fmt_value(v, k)
               for k, v in step.params.items()}

@@ -45,6 +45,16 @@ PAYMENT_METHODS = ("card", "bank", "cash", "check", "lender")
 ALLOCATION_KINDS = ("interest", "late_fee", "cost", "principal", "credit", "discount")
 
 
+def check_status_forward(table: str, changes: dict[str, tuple[Any, Any]]) -> None:
+    """A payment's (or checkout's) status only moves forward (DESIGN.md 4)."""
+    if "status" in changes:
+        old, new = changes["status"]
+        try:
+            states.advance(old, new)
+        except states.TransitionRefused as exc:
+            raise ImmutableRowError(table, "update", str(exc)) from exc
+
+
 def _in(column: str, values: tuple[str, ...]) -> str:
     return f"{column} IN ({', '.join(repr(v) for v in values)})"
 
@@ -150,12 +160,7 @@ class Payment(Base):
         back_populates="payment", order_by="PaymentAllocation.position")
 
     def _check_update(self, changes: dict[str, tuple[Any, Any]]) -> None:
-        if "status" in changes:
-            old, new = changes["status"]
-            try:
-                states.advance(old, new)
-            except states.TransitionRefused as exc:
-                raise ImmutableRowError(self.__tablename__, "update", str(exc)) from exc
+        check_status_forward(self.__tablename__, changes)
         if "completed_at" in changes and changes["completed_at"][0] is not None:
             raise ImmutableRowError(self.__tablename__, "update", "completed_at is set once")
 

@@ -29,6 +29,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from portal.models.base import AppendOnly, Base, ImmutableRowError, UTCDateTime, created_at, money
+from portal.models.ledger import check_status_forward
 from portal.payments import states
 
 PROVIDERS = ("stripe", "sandbox", "office")
@@ -104,12 +105,7 @@ class Checkout(Base):
         back_populates="checkout", order_by="CheckoutPayment.position")
 
     def _check_update(self, changes: dict[str, tuple[Any, Any]]) -> None:
-        if "status" in changes:
-            old, new = changes["status"]
-            try:
-                states.advance(old, new)
-            except states.TransitionRefused as exc:
-                raise ImmutableRowError(self.__tablename__, "update", str(exc)) from exc
+        check_status_forward(self.__tablename__, changes)
         for once in ("completed_at", "receipt_number", "provider_session_id"):
             if once in changes and changes[once][0] is not None:
                 raise ImmutableRowError(self.__tablename__, "update", f"{once} is set once")

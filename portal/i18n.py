@@ -36,6 +36,8 @@ from flask_babel import (
     ngettext,
 )
 from flask_babel import get_locale as babel_locale
+from jinja2 import pass_context
+from markupsafe import Markup
 
 from portal.core.explain import Rate, Step, Trace, translator
 from portal.core.rules import RULES
@@ -107,6 +109,7 @@ def _request_cache() -> dict[str, Any]:
             "locale": loc,
             "translations": get_translations(),
             "money": _money_formatter(loc),
+            "decimal": loc.decimal_formats[None] if loc is not None else None,
             "language": loc.language if loc is not None and loc.language in LANGUAGES
             else "es",
         }
@@ -176,7 +179,13 @@ def date_short(value: date | None) -> str:
 
 
 def number(value: Any) -> str:
-    return format_decimal(value)
+    if not has_request_context():
+        return format_decimal(value)
+    cache = _request_cache()
+    if cache["decimal"] is None:  # pragma: no cover - no locale
+        return format_decimal(value)
+    # Babel's format_decimal(value) with the locale's pattern looked up once per request.
+    return cache["decimal"].apply(value, cache["locale"])
 
 
 def percent(value: Decimal | Rate) -> str:
@@ -210,21 +219,22 @@ def fmt_value(value: Any, name: str = "") -> str:
     if isinstance(value, bool):
         return str(value)
     if isinstance(value, Decimal):
-        return format_decimal(value) if name in NOT_MONEY else money(value)
+        return number(value) if name in NOT_MONEY else money(value)
     if isinstance(value, Rate):
         return percent(value)
     if isinstance(value, date):
         return date_long(value)
     if isinstance(value, int):
-        return format_decimal(value)
+        return number(value)
     return str(value)
 
 
-def render_step(step: Step) -> dict[str, str]:
-    """One explanation step for a page: rule id, statute clause, title and text."""
+def render_step(step: Step, tr: Any = None) -> dict[str, str]:
+    """One explanation step for a page: rule id, statute clause, title and text (`tr`: the
+    language's translator, when the caller already has it)."""
     rule = RULES.get(step.rule)
-    tr = translator(_request_cache()["language"] if has_request_context()
-                    else current_language())
+    if tr is None:
+        tr = _step_translator()
     # As Step.render, with Babel formatting that knows money from units by placeholder name.
     values = {k: tr.gettext(v) if isinstance(v, str) else fmt_value(v, k)
               for k, v in step.params.items()}
@@ -236,11 +246,17 @@ def render_step(step: Step) -> dict[str, str]:
     }
 
 
+def _step_translator() -> Any:
+    return translator(_request_cache()["language"] if has_request_context()
+                      else current_language())
+
+
 def render_trace(trace: Trace | None, rules: tuple[str, ...] | None = None) -> list[dict]:
     """The steps of a trace (optionally only those of some rules) ready for a template."""
     if trace is None:
         return []
-    return [render_step(s) for s in trace.steps if rules is None or s.rule in rules]
+    tr = _step_translator()  # once per trace, not per step
+    return [render_step(s, tr) for s in trace.steps if rules is None or s.rule in rules]
 
 
 def _gettext(message: str) -> str:
@@ -264,6 +280,16 @@ def path_without_lang() -> str:
     return request.path + ("?" + urlencode(args) if args else "")
 
 
+@pass_context
+def _template_gettext(context: Any, string: str, **variables: Any) -> str:
+    """Jinja's newstyle `gettext` / `_` (jinja2.ext._make_new_gettext) in one call instead
+    of three nested `Context.call`s: the page calls it dozens of times."""
+    rv = _gettext(string)
+    if context.eval_ctx.autoescape:
+        rv = Markup(rv)
+    return rv % variables
+
+
 def init_app(app: Flask) -> None:
     Babel(app, locale_selector=select_locale,
           timezone_selector=lambda: "America/Puerto_Rico")
@@ -276,3 +302,4 @@ def init_app(app: Flask) -> None:
                                  render_trace=render_trace, LANGUAGE_NAMES=LANGUAGE_NAMES,
                                  path_without_lang=path_without_lang,
                                  LANGUAGES=LANGUAGES)
+    app.jinja_env.globals.update(_=_template_gettext, gettext=_template_gettext)

@@ -19,13 +19,16 @@ from portal import clock
 from portal.db import reset_databases
 from portal.models import User
 from portal.services.users import hash_password
-from tests.e2e.conftest import ARGS, CHROMIUM, REASON, Server, axe_violations
+from tests.e2e import conftest as e2e_conftest
+from tests.e2e.conftest import REASON, Server, axe_violations
 
 from .conftest import make_app
 from .factory import seed
 
 expect = pytest.importorskip("playwright.sync_api",
                              reason="playwright is not installed").expect
+
+browser = e2e_conftest.browser  # the one Chromium per module, shared with tests/e2e
 
 pytestmark = [pytest.mark.browser, pytest.mark.skipif(REASON is not None, reason=REASON or "")]
 
@@ -50,17 +53,6 @@ WORDS = {
            "lump": "The whole year in one payment:", "discount": "Lump-sum discount",
            "granted": "the discount of $24.00 was granted", "pay": "Pay"},
 }
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if REASON is not None:
-        pytest.skip(REASON)
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture

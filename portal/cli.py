@@ -32,7 +32,7 @@ def calc(name: str | None) -> None:
 
     Bad input exits with status 2 and one line naming the field.
     """
-    from portal.core.calc import OPERATIONS, run_json
+    from portal.core.calc import run_json
     if not name:
         click.echo(_calc_help().replace("\b\n", ""))
         sys.exit(2)
@@ -45,7 +45,6 @@ def calc(name: str | None) -> None:
     except (ValueError, ArithmeticError, TypeError) as exc:
         click.echo(f"error: input: {exc}".replace("\n", " "), err=True)
         sys.exit(2)
-    del OPERATIONS
 
 
 @main.command()

@@ -21,7 +21,7 @@ from portal.core.auction import auction_minimum
 from portal.core.errors import InputError
 from portal.core.exemption import ZONES, ExemptionInput, residential_exemption
 from portal.core.explain import N_, Trace
-from portal.core.inputs import Reader
+from portal.core.inputs import Reader, parse_decimal
 from portal.core.installments import Installment, amend, explain_schedule, schedule
 from portal.core.lender import CASES, lender_escrow
 from portal.core.liens import KINDS as LIEN_KINDS
@@ -75,17 +75,12 @@ def _trace(t: Trace) -> dict[str, Any]:
 def _allocate(r: Reader) -> dict[str, Any]:
     total = r.money("total")
     raw = r.mapping("weights")
-    weights = {str(k): _units(v, f"weights.{k}") for k, v in raw.items()}
+    weights = {str(k): parse_decimal(v, f"weights.{k}") for k, v in raw.items()}
     shares = allocate(total, weights)
     t = Trace()
     t.add("R-A3", N_("{total} shared over {n} parcels in proportion to their benefit units; "
                      "leftover cents go to the largest remainders."), total=total, n=len(shares))
     return {"shares": {k: fmt(v) for k, v in shares.items()}, "trace": _trace(t)}
-
-
-def _units(raw: Any, field: str) -> Decimal:
-    from portal.core.inputs import parse_decimal
-    return parse_decimal(raw, field)
 
 
 @operation("assessment_roll", "R-A2, R-A3: the amount on every assessable parcel")

@@ -168,12 +168,13 @@ class Statement:
     def trace(self) -> Trace:
         return explain(self)
 
-    def figures(self) -> dict[str, Trace]:
+    def figures(self, only: tuple[str, ...] | None = None) -> dict[str, Trace]:
         """One explanation per figure (interest, late_fees, costs, delinquent_principal,
         due_principal, upcoming_principal, discount, credit, total_due_now, payoff), each with
-        its own numbers: what "¿Por qué esta cantidad?" shows under that amount."""
+        its own numbers: what "¿Por qué esta cantidad?" shows under that amount. `only`: just
+        those figures."""
         from portal.core.statement_explain import explain_figures
-        return explain_figures(self)
+        return explain_figures(self, only)
 
 
 @lru_cache(maxsize=8192)

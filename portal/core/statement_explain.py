@@ -137,17 +137,22 @@ def _payoff(st: Statement) -> Trace:
     return t
 
 
-def explain_figures(st: Statement) -> dict[str, Trace]:
-    """Every figure of the statement with the steps and numbers that produced it."""
-    return {
-        "interest": _interest(st),
-        "late_fees": _late_fees(st),
-        "costs": _costs(st),
-        "delinquent_principal": _principal(st, "delinquent"),
-        "due_principal": _principal(st, "due"),
-        "upcoming_principal": _principal(st, "upcoming"),
-        "discount": _discount(st),
-        "credit": _credit(st),
-        "total_due_now": _total_due_now(st),
-        "payoff": _payoff(st),
-    }
+_FIGURES = {
+    "interest": _interest,
+    "late_fees": _late_fees,
+    "costs": _costs,
+    "delinquent_principal": lambda st: _principal(st, "delinquent"),
+    "due_principal": lambda st: _principal(st, "due"),
+    "upcoming_principal": lambda st: _principal(st, "upcoming"),
+    "discount": _discount,
+    "credit": _credit,
+    "total_due_now": _total_due_now,
+    "payoff": _payoff,
+}
+
+
+def explain_figures(st: Statement, only: tuple[str, ...] | None = None) -> dict[str, Trace]:
+    """Every figure of the statement (or `only` those named) with the steps and numbers that
+    produced it."""
+    return {name: explain(st) for name, explain in _FIGURES.items()
+            if only is None or name in only}

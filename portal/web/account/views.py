@@ -11,15 +11,21 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 from types import SimpleNamespace
-from typing import Any
-
-from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
+from typing import Any, NamedTuple
 
 from portal import clock, pdf
 from portal.core.explain import N_, Trace
 from portal.core.installments import explain_schedule
-from portal.i18n import current_language, date_long, days_left, money, render_trace
+from portal.i18n import (
+    current_language,
+    date_long,
+    days_left,
+    formats,
+    money,
+    render_trace,
+    translate,
+)
+from portal.i18n import fast_gettext as _
 from portal.services import access, accounts, parcels, users
 from portal.services.errors import Forbidden, NotFound
 from portal.web.data import uow
@@ -29,19 +35,21 @@ from portal.web.present import (
     payoff_why,
     relation_label,
     statement_amounts,
+    status_css,
+    status_label,
     steps_text,
 )
 
 COST_KINDS = {
-    "certified_mail": _l("Certified mail (demand for payment)"),
-    "court_costs": _l("Court costs"),
-    "attorney_fees": _l("Attorney's fees"),
-    "other": _l("Other collection cost"),
+    "certified_mail": N_("Certified mail (demand for payment)"),
+    "court_costs": N_("Court costs"),
+    "attorney_fees": N_("Attorney's fees"),
+    "other": N_("Other collection cost"),
 }
 
 
 def cost_label(kind: str | None) -> str:
-    return str(COST_KINDS.get(kind or "other", COST_KINDS["other"]))
+    return translate(COST_KINDS.get(kind or "other", COST_KINDS["other"]))
 
 
 @dataclass
@@ -142,7 +150,7 @@ class ParcelPage:
     annual_why: list[dict] = field(default_factory=list)
     amounts: list = field(default_factory=list)
     costs: list[dict] = field(default_factory=list)
-    installments: list[dict] = field(default_factory=list)
+    installments: list[ScheduleRow] = field(default_factory=list)
     schedule_why: list[dict] = field(default_factory=list)
     lump: SimpleNamespace | None = None
     payoff: SimpleNamespace | None = None
@@ -183,12 +191,7 @@ def parcel_view(user: Any, parcel_id: int, today: date) -> ParcelPage | None:
     v.costs = [{"date": e.legal_date, "description": _cost_text(e), "amount": e.amount,
                 "owed": owed.get(k, e.amount)}
                for k, e in enumerate(acct.costs) if e.kind == "cost"]
-    by_number = {i.number: i for i in acct.installments}
-    v.installments = [{"number": i.number, "due_date": i.due_date,
-                       "last_timely_day": i.last_timely_day, "status": i.status,
-                       "amount": by_number[i.number].amount if i.number in by_number else None,
-                       "principal": i.principal, "late_fee": i.late_fee,
-                       "interest": i.interest} for i in st.installments]
+    v.installments = schedule_rows(st, acct.installments, today)
     v.schedule_why = render_trace(schedule)
     if acct.lump_sum is not None:
         q = acct.lump_sum
@@ -216,6 +219,46 @@ def parcel_view(user: Any, parcel_id: int, today: date) -> ParcelPage | None:
                                    last_day=c.last_day_to_pay, court_from=c.court_claim_from,
                                    stage=c.stage, why=render_trace(c.trace))
     return v
+
+
+class ScheduleRow(NamedTuple):
+    """One installment of the schedule table, its dates and amounts worded once here (the
+    table has 12 rows of 8 cells: formatting them in the template was most of its cost)."""
+
+    number: int
+    status: str  # paid | delinquent | due | upcoming (the core's)
+    status_label: str
+    status_css: str
+    due_date: date
+    due_text: str
+    last_timely_day: date
+    last_text: str
+    left_text: str  # "12 days left" while it can still be paid on time, else ""
+    amount: Decimal | None
+    principal: Decimal
+    late_fee: Decimal
+    interest: Decimal
+    amount_text: str
+    principal_text: str
+    late_fee_text: str
+    interest_text: str
+
+
+def schedule_rows(st: Any, installments: list, today: date) -> list[ScheduleRow]:
+    """The statement's installments (R-A4 to R-A8) as the schedule table shows them."""
+    f = formats()
+    amounts = {i.number: i.amount for i in installments}
+    rows = []
+    for i in st.installments:
+        amount = amounts.get(i.number)
+        rows.append(ScheduleRow(
+            i.number, i.status, status_label(i.status), status_css(i.status),
+            i.due_date, f.date_long(i.due_date), i.last_timely_day,
+            f.date_long(i.last_timely_day),
+            days_left(i.last_timely_day, today) if i.status in ("due", "upcoming") else "",
+            amount, i.principal, i.late_fee, i.interest, f.money(amount), f.money(i.principal),
+            f.money(i.late_fee), f.money(i.interest)))
+    return rows
 
 
 def line_text(kind_label: str, description: str) -> str:
@@ -288,9 +331,9 @@ def statement_document(v: ParcelPage) -> pdf.Document:
         rows.append(pdf.Row(f"{date_long(c['date'])} · {c['description']}", money(c["owed"])))
     status = {"paid": _("paid"), "due": _("due"), "upcoming": _("upcoming"),
               "delinquent": _("overdue")}
-    table = [(str(i["number"]), date_long(i["due_date"]), date_long(i["last_timely_day"]),
-              money(i["amount"]), money(i["principal"]), money(i["late_fee"] + i["interest"]),
-              status.get(i["status"], i["status"])) for i in v.installments]
+    table = [(str(i.number), i.due_text, i.last_text, i.amount_text, i.principal_text,
+              money(i.late_fee + i.interest), status.get(i.status, i.status))
+             for i in v.installments]
     notes = [_("Every amount is computed from the law (23 LPRA § 6432) over the account's "
                "facts; the rule and the numbers behind each are listed under it.")]
     if v.lease is not None:

@@ -36,7 +36,7 @@ from flask_babel import (
     get_translations,
 )
 from flask_babel import get_locale as babel_locale
-from jinja2 import pass_context
+from jinja2 import pass_eval_context
 from markupsafe import Markup
 
 from portal.core.explain import Rate, Step, Trace, translator
@@ -371,12 +371,14 @@ def path_without_lang() -> str:
     return request.path + ("?" + urlencode(args) if args else "")
 
 
-@pass_context
-def _template_gettext(context: Any, string: str, **variables: Any) -> str:
+@pass_eval_context
+def _template_gettext(eval_ctx: Any, string: str, **variables: Any) -> str:
     """Jinja's newstyle `gettext` / `_` (jinja2.ext._make_new_gettext) in one call instead
-    of three nested `Context.call`s: the page calls it dozens of times."""
+    of three nested `Context.call`s: the page calls it dozens of times. It takes the eval
+    context, not the context: a context function called in a loop costs a derived context
+    per call."""
     rv = _gettext(string)
-    if context.eval_ctx.autoescape:
+    if eval_ctx.autoescape:
         rv = Markup(rv)
     return rv % variables
 

@@ -17,6 +17,7 @@ from portal import clock
 from portal.db import UnitOfWork
 from portal.models import Lender, Loan, Notice, Parcel, ParcelLink, PartyMember, Payment
 from portal.services.errors import Forbidden, NotFound
+from portal.services.facts import record_type
 
 RELATIONS = ("staff", "owner", "lessee", "delegate", "lender")
 # When a user is linked to a parcel in several ways, the strongest relation names it.
@@ -68,22 +69,37 @@ def relations_query(user: Any) -> Select:
 
 # The same relations, built once with bound parameters (:uid, :today) for the hot paths
 # (every dashboard and parcel page): building the statement per call cost more than running it.
+# Over the tables' own columns, so that it runs as a Core statement (no ORM step): it only
+# reads (parcel_id, relation) pairs.
 _UID, _TODAY = bindparam("uid"), bindparam("today")
+_LINKS, _LOANS, _LENDERS, _MEMBERS, _PARCEL_TABLE = (
+    ParcelLink.__table__, Loan.__table__, Lender.__table__, PartyMember.__table__,
+    Parcel.__table__)
 _REL = union_all(
-    select(ParcelLink.parcel_id.label("parcel_id"), ParcelLink.role.label("relation"))
-    .where(ParcelLink.user_id == _UID, ParcelLink.revoked_at.is_(None)),
-    select(Loan.parcel_id.label("parcel_id"), literal("lender").label("relation"))
-    .join(Lender, Lender.id == Loan.lender_id)
-    .join(PartyMember, and_(PartyMember.party_id == Lender.party_id,
-                            PartyMember.user_id == _UID, PartyMember.revoked_at.is_(None)))
-    .where(Loan.starts_on <= _TODAY, or_(Loan.ends_on.is_(None), Loan.ends_on >= _TODAY)),
+    select(_LINKS.c.parcel_id.label("parcel_id"), _LINKS.c.role.label("relation"))
+    .where(_LINKS.c.user_id == _UID, _LINKS.c.revoked_at.is_(None)),
+    select(_LOANS.c.parcel_id.label("parcel_id"), literal("lender").label("relation"))
+    .join(_LENDERS, _LENDERS.c.id == _LOANS.c.lender_id)
+    .join(_MEMBERS, and_(_MEMBERS.c.party_id == _LENDERS.c.party_id,
+                         _MEMBERS.c.user_id == _UID, _MEMBERS.c.revoked_at.is_(None)))
+    .where(_LOANS.c.starts_on <= _TODAY,
+           or_(_LOANS.c.ends_on.is_(None), _LOANS.c.ends_on >= _TODAY)),
 ).subquery("rel")
 _RELATIONS = select(_REL.c.parcel_id, _REL.c.relation)
 _RELATIONS_OF = _RELATIONS.where(_REL.c.parcel_id.in_(bindparam("pids", expanding=True)))
 _PARCELS = (select(Parcel).where(Parcel.id.in_(bindparam("pids", expanding=True)))
             .order_by(Parcel.catastro))
-_PARCEL_AND_RELATION = (select(Parcel, _REL.c.relation).join(_REL, _REL.c.parcel_id == Parcel.id)
-                        .where(Parcel.id == bindparam("pid")))
+# The parcel and the user's relations to it, over the parcel's columns: a Core statement
+# giving plain rows for `rows=True` (read-only pages; the relation is the last column), and
+# the same statement loads the `Parcel` for `rows=False`.
+_PARCEL_ROW = select(_PARCEL_TABLE).where(_PARCEL_TABLE.c.id == bindparam("pid"))
+_PARCEL_ROW_AND_RELATION = (
+    select(_PARCEL_TABLE, _REL.c.relation)
+    .join(_REL, _REL.c.parcel_id == _PARCEL_TABLE.c.id)
+    .where(_PARCEL_TABLE.c.id == bindparam("pid")))
+_PARCEL_AND_RELATION = select(Parcel, _REL.c.relation).from_statement(_PARCEL_ROW_AND_RELATION)
+ParcelRecord = record_type(Parcel, "ParcelRecord")
+_PARCEL_WIDTH = len(_PARCEL_TABLE.c)
 
 
 # The lender's list and dashboard (every request of a lender's pages), built once.
@@ -164,22 +180,33 @@ def get_parcel(uow: UnitOfWork, user: Any, parcel_id: int | str) -> Parcel:
     return get_parcel_and_relation(uow, user, parcel_id)[0]
 
 
-def get_parcel_and_relation(uow: UnitOfWork, user: Any, parcel_id: int | str
-                            ) -> tuple[Parcel, str]:
-    """(parcel, relation) if the user may see it; `NotFound` otherwise."""
+def get_parcel_and_relation(uow: UnitOfWork, user: Any, parcel_id: int | str, *,
+                            rows: bool = False) -> tuple[Parcel, str]:
+    """(parcel, relation) if the user may see it; `NotFound` otherwise. `rows=True`
+    (read-only pages): the parcel is a plain record of its columns, not a `Parcel`."""
     pid = parse_id(parcel_id)
     if is_staff(user):
-        parcel = uow.session.get(Parcel, pid)
+        if rows:
+            row = uow.session.execute(_PARCEL_ROW, {"pid": pid}).first()
+            parcel = ParcelRecord._make(row) if row is not None else None
+        else:
+            parcel = uow.session.get(Parcel, pid)
         if parcel is None:
             raise NotFound()
         return parcel, "staff"
     if user is None or getattr(user, "id", None) is None:
         raise NotFound()
-    rows = uow.session.execute(_PARCEL_AND_RELATION, {**_rel_params(user), "pid": pid}).all()
-    if not rows:
+    params = {**_rel_params(user), "pid": pid}
+    if rows:
+        found = uow.session.execute(_PARCEL_ROW_AND_RELATION, params).all()
+        if not found:
+            raise NotFound()
+        parcel = ParcelRecord._make(found[0][:_PARCEL_WIDTH])
+        return parcel, min((r[-1] for r in found), key=_STRENGTH.__getitem__)
+    found = uow.session.execute(_PARCEL_AND_RELATION, params).all()
+    if not found:
         raise NotFound()
-    parcel = rows[0][0]
-    return parcel, min((r for _, r in rows), key=_STRENGTH.__getitem__)
+    return found[0][0], min((r for _, r in found), key=_STRENGTH.__getitem__)
 
 
 def can_manage(uow: UnitOfWork, user: Any, parcel_id: int) -> bool:

@@ -14,7 +14,7 @@ from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import and_, bindparam, or_, select
+from sqlalchemy import ColumnElement, Select, and_, bindparam, or_, select
 
 from portal import clock
 from portal.core.allocation import explain_share
@@ -40,7 +40,7 @@ from portal.models import (
 )
 from portal.services import access, facts
 from portal.services.errors import NotFound
-from portal.services.facts import AccountFacts, fiscal_year_on, rules_for
+from portal.services.facts import AccountFacts, fiscal_year_on, record_type, rules_for
 from portal.services.users import (  # noqa: F401 - re-exported for the web layer
     authenticate,
     confirm_email,
@@ -90,18 +90,92 @@ _BUDGET = (select(BudgetVersion, AssessmentRoll, BudgetLine)
            .outerjoin(BudgetLine, BudgetLine.version_id == BudgetVersion.id)
            .where(BudgetVersion.id == bindparam("version_id"))
            .order_by(BudgetLine.position))
-_LEASE = (select(Lease, DepositOrder)
-          .outerjoin(DepositOrder, and_(DepositOrder.lease_id == Lease.id,
-                                        DepositOrder.ordered_on <= _AS_OF,
-                                        or_(DepositOrder.lifted_on.is_(None),
-                                            DepositOrder.lifted_on > _AS_OF)))
-          .where(Lease.parcel_id == bindparam("parcel_id"), Lease.starts_on <= _AS_OF,
-                 or_(Lease.ends_on.is_(None), Lease.ends_on >= _AS_OF))
-          .order_by(Lease.starts_on.desc(), DepositOrder.ordered_on.desc()))
-_DEMANDS = (select(Notice).where(Notice.parcel_id == bindparam("parcel_id"),
-                                 Notice.fiscal_year_id == bindparam("fy"),
-                                 Notice.kind == "demand")
-            .order_by(Notice.created_at, Notice.id))
+
+# The lease in force on :as_of (the latest to start) and its deposit order in force (R-A14).
+_LEASES, _DEPOSITS = Lease.__table__, DepositOrder.__table__
+_LEASE_IN_FORCE = and_(_LEASES.c.starts_on <= _AS_OF,
+                       or_(_LEASES.c.ends_on.is_(None), _LEASES.c.ends_on >= _AS_OF))
+_DEPOSIT_IN_FORCE = and_(_DEPOSITS.c.lease_id == _LEASES.c.id, _DEPOSITS.c.ordered_on <= _AS_OF,
+                         or_(_DEPOSITS.c.lifted_on.is_(None), _DEPOSITS.c.lifted_on > _AS_OF))
+_LEASE_ORDER = (_LEASES.c.starts_on.desc(), _DEPOSITS.c.ordered_on.desc())
+_LEASE = select(Lease, DepositOrder).from_statement(
+    select(_LEASES, _DEPOSITS).select_from(_LEASES).outerjoin(_DEPOSITS, _DEPOSIT_IN_FORCE)
+    .where(_LEASES.c.parcel_id == bindparam("parcel_id"), _LEASE_IN_FORCE)
+    .order_by(*_LEASE_ORDER))
+
+# `rows=True` (the page, read-only) reads plain rows of the tables' own columns: Core
+# statements, no ORM entity loading nor identity map (that was most of `statement_for`'s
+# time), and the account's one-row lookups in one statement. A joined row is cut into one
+# record per table, named as the models' attributes. The demands and the history: the same
+# statements load the ORM objects for `rows=False` (`from_statement`).
+_PARCELS, _FISCAL_YEARS, _ASSESSMENTS = Parcel.__table__, FiscalYear.__table__, Assessment.__table__
+_VERSIONS, _ROLLS, _LINES = BudgetVersion.__table__, AssessmentRoll.__table__, BudgetLine.__table__
+_NOTICES = Notice.__table__
+
+
+def _account_rows(fiscal_year: ColumnElement[bool]) -> Select:
+    """For the parcel :pid: the fiscal year `fiscal_year` selects, the parcel's current
+    assessment in it, that assessment's budget version and the version's roll, the lease
+    in force on :as_of and its deposit order (each NULL when there is none). The first row
+    is the account's (several only when several leases or orders are in force)."""
+    fy, a, v, r = _FISCAL_YEARS, _ASSESSMENTS, _VERSIONS, _ROLLS
+    return (select(fy, a, v, r, _LEASES, _DEPOSITS).select_from(_PARCELS)
+            .outerjoin(fy, fiscal_year)
+            .outerjoin(a, and_(a.c.parcel_id == _PARCELS.c.id, a.c.fiscal_year_id == fy.c.id,
+                               facts.IS_CURRENT))
+            .outerjoin(v, v.c.id == a.c.budget_version_id)
+            .outerjoin(r, r.c.budget_version_id == v.c.id)
+            .outerjoin(_LEASES, and_(_LEASES.c.parcel_id == _PARCELS.c.id, _LEASE_IN_FORCE))
+            .outerjoin(_DEPOSITS, _DEPOSIT_IN_FORCE)
+            .where(_PARCELS.c.id == bindparam("pid"))
+            .order_by(*_LEASE_ORDER))
+
+
+# The fiscal year as `facts.fiscal_year_on` finds it (the one containing :as_of, else the
+# next one to start: two statements, as there), or a given one (:fy).
+_ACCOUNT_ON = _account_rows(and_(_FISCAL_YEARS.c.starts_on <= _AS_OF,
+                                 _FISCAL_YEARS.c.ends_on >= _AS_OF))
+_ACCOUNT_NEXT = _account_rows(_FISCAL_YEARS.c.id == (
+    select(_FISCAL_YEARS.c.id).where(_FISCAL_YEARS.c.starts_on > _AS_OF)
+    .order_by(_FISCAL_YEARS.c.starts_on).limit(1).scalar_subquery()))
+_ACCOUNT_OF = _account_rows(_FISCAL_YEARS.c.id == bindparam("fy"))
+_LINE_ROWS = (select(_LINES).where(_LINES.c.version_id == bindparam("version_id"))
+              .order_by(_LINES.c.position))
+_DEMAND_ROWS = (select(_NOTICES).where(_NOTICES.c.parcel_id == bindparam("parcel_id"),
+                                       _NOTICES.c.fiscal_year_id == bindparam("fy"),
+                                       _NOTICES.c.kind == "demand")
+                .order_by(_NOTICES.c.created_at, _NOTICES.c.id))
+_DEMANDS = select(Notice).from_statement(_DEMAND_ROWS)
+_ACCOUNT_ASSESSMENT_ROWS = select(_ASSESSMENTS).where(
+    _ASSESSMENTS.c.parcel_id == bindparam("parcel_id"),
+    _ASSESSMENTS.c.fiscal_year_id == bindparam("fy"))
+_ACCOUNT_ASSESSMENTS = select(Assessment).from_statement(_ACCOUNT_ASSESSMENT_ROWS)
+
+FiscalYearRecord = record_type(FiscalYear, "FiscalYearRecord")
+AssessmentRecord = record_type(Assessment, "AssessmentRecord")
+BudgetVersionRecord = record_type(BudgetVersion, "BudgetVersionRecord")
+AssessmentRollRecord = record_type(AssessmentRoll, "AssessmentRollRecord")
+LeaseRecord = record_type(Lease, "LeaseRecord")
+DepositOrderRecord = record_type(DepositOrder, "DepositOrderRecord")
+
+
+class BudgetLineRecord(record_type(BudgetLine, "BudgetLineColumns")):  # type: ignore[misc]
+    """A budget line's columns, read-only, with the model's `description(language)`."""
+
+    __slots__ = ()
+    description = BudgetLine.description
+
+
+def _cut(row: Any, *records: type) -> list[Any]:
+    """A joined row cut into one record per table, in order; None for an outer-joined
+    table that has no row (its id, every record's first column, is NULL)."""
+    out, start = [], 0
+    for record in records:
+        end = start + len(record._fields)
+        part = row[start:end]
+        out.append(record._make(part) if part[0] is not None else None)
+        start = end
+    return out
 
 
 def _fiscal_year(uow: UnitOfWork, fiscal_year: Any, as_of: date) -> FiscalYear | None:
@@ -197,18 +271,29 @@ def statement_for(uow: UnitOfWork, user: Any, parcel_id: int | str, fiscal_year:
                   ) -> AccountView:
     """The account of a parcel the user may see (else NotFound), as of a date (default
     today), for a fiscal year (a FiscalYear, its id or label; default: the one of `as_of`).
-    `with_payments=False` skips loading the posted `Payment` rows (one query less);
-    `rows=True` (read-only pages) loads the installments and ledger entries as plain rows
-    (`facts.load_many`), so `credits` and `costs` are rows, not `LedgerEntry` objects."""
+    `with_payments=False` skips loading the posted `Payment` rows (one query less).
+
+    `rows=True` (read-only pages) loads plain read-only records of the tables' columns
+    instead of ORM objects, with the models' attribute names: the parcel, the fiscal year,
+    the assessment and its history, the budget version, its roll and its lines
+    (`BudgetLineRecord.description(lang)` as on the model), the lease, the deposit order
+    and the demands; `credits` and `costs` are rows of the columns the core reads (see
+    `facts.load_many`). The fiscal year, the assessment, the version, the roll, the lease
+    and the deposit order come in one statement."""
     as_of = as_of or clock.today()
-    parcel, relation = access.get_parcel_and_relation(uow, user, parcel_id)
-    fy = _fiscal_year(uow, fiscal_year, as_of)
-    view = AccountView(parcel=parcel, relation=relation, as_of=as_of, fiscal_year=fy,
+    parcel, relation = access.get_parcel_and_relation(uow, user, parcel_id, rows=rows)
+    view = AccountView(parcel=parcel, relation=relation, as_of=as_of, fiscal_year=None,
                        benefit_units=parcel.benefit_units)
-    _lease(uow, view, as_of)
-    if fy is None:
+    account = version = roll = None
+    if rows:
+        account, version, roll = _account_records(uow, view, fiscal_year)
+    else:
+        view.fiscal_year = _fiscal_year(uow, fiscal_year, as_of)
+        _lease(uow, view)
+        if view.fiscal_year is not None:
+            account = facts.load(uow, parcel.id, view.fiscal_year)
+    if account is None:  # no fiscal year
         return view
-    account = facts.load(uow, parcel.id, fy, rows=rows)
     view.facts = account
     view.rules = account.rules
     view.credits = account.credits
@@ -219,15 +304,9 @@ def statement_for(uow: UnitOfWork, user: Any, parcel_id: int | str, fiscal_year:
     view.assessment = a
     view.payer = a.payer
     view.benefit_units = a.benefit_units
-    rows = uow.session.execute(_BUDGET, {"version_id": a.budget_version_id}).all()
-    if rows:
-        view.budget_version, view.roll = rows[0][0], rows[0][1]
-        view.budget_lines = [ln for _, _, ln in rows if ln is not None]
-        view.total_units = view.roll.total_units
-        if view.roll.total:
-            view.share = (a.annual_amount / view.roll.total).quantize(Decimal("1e-8"))
+    _budget(uow, view, a, rows, version, roll)
     if a.supersedes_id is not None:
-        view.history = _history(uow, a)
+        view.history = _history(uow, a, rows)
     view.installments = account.installments
     st = account.evaluate(as_of)
     view.statement = st
@@ -244,34 +323,90 @@ def statement_for(uow: UnitOfWork, user: Any, parcel_id: int | str, fiscal_year:
     view.payoff_through = payoff_good_through(st, as_of)
     view.payoff_statement = account.evaluate(view.payoff_through)
     view.payoff_amount = view.payoff_statement.payoff
-    _demands(uow, view, account)
+    _demands(uow, view, account, rows)
     return view
 
 
-def _history(uow: UnitOfWork, current: Assessment) -> list[Assessment]:
-    rows = {x.id: x for x in uow.session.scalars(
-        select(Assessment).where(Assessment.parcel_id == current.parcel_id,
-                                 Assessment.fiscal_year_id == current.fiscal_year_id))}
+def _account_records(uow: UnitOfWork, view: AccountView, fiscal_year: Any
+                     ) -> tuple[AccountFacts | None, Any, Any]:
+    """`rows=True`: the account's one-row lookups in one statement (`_account_rows`): sets
+    the view's fiscal year, lease and deposit order; returns the account's facts
+    (`facts.load_account`; None without a fiscal year), the budget version and the roll."""
+    params = {"pid": view.parcel.id, "as_of": view.as_of}
+    if fiscal_year is None:
+        row = uow.session.execute(_ACCOUNT_ON, params).first()
+        if row is not None and row[0] is None:
+            row = uow.session.execute(_ACCOUNT_NEXT, params).first()
+    else:
+        given = _fiscal_year(uow, fiscal_year, view.as_of)
+        row = uow.session.execute(_ACCOUNT_OF, {**params, "fy": given.id if given else None}
+                                  ).first()
+    if row is None:  # the parcel is gone (it was just read: only a concurrent deletion)
+        return None, None, None
+    fy, a, version, roll, lease, deposit_order = _cut(
+        row, FiscalYearRecord, AssessmentRecord, BudgetVersionRecord, AssessmentRollRecord,
+        LeaseRecord, DepositOrderRecord)
+    _set_lease(view, lease, deposit_order)
+    if fy is None:
+        return None, None, None
+    view.fiscal_year = fy
+    return facts.load_account(uow, view.parcel.id, fy, a), version, roll
+
+
+def _budget(uow: UnitOfWork, view: AccountView, a: Assessment, rows: bool,
+            version: Any = None, roll: Any = None) -> None:
+    """The assessment's budget version with its lines and the version's roll (none shown
+    without a roll). `rows=True`: the version and the roll were loaded with the account."""
+    if rows:
+        if version is None or roll is None:
+            return
+        lines = [BudgetLineRecord._make(r)
+                 for r in uow.session.execute(_LINE_ROWS, {"version_id": version.id})]
+    else:
+        found = uow.session.execute(_BUDGET, {"version_id": a.budget_version_id}).all()
+        if not found:
+            return
+        version, roll = found[0][0], found[0][1]
+        lines = [ln for _, _, ln in found if ln is not None]
+    view.budget_version, view.roll, view.budget_lines = version, roll, lines
+    view.total_units = roll.total_units
+    if roll.total:
+        view.share = (a.annual_amount / roll.total).quantize(Decimal("1e-8"))
+
+
+def _history(uow: UnitOfWork, current: Assessment, rows: bool = False) -> list[Assessment]:
+    params = {"parcel_id": current.parcel_id, "fy": current.fiscal_year_id}
+    found = (uow.session.execute(_ACCOUNT_ASSESSMENT_ROWS, params) if rows
+             else uow.session.scalars(_ACCOUNT_ASSESSMENTS, params))
+    by_id = {x.id: x for x in found}
     chain = []
     prev = current.supersedes_id
-    while prev is not None and prev in rows:
-        chain.append(rows[prev])
-        prev = rows[prev].supersedes_id
+    while prev is not None and prev in by_id:
+        chain.append(by_id[prev])
+        prev = by_id[prev].supersedes_id
     return list(reversed(chain))
 
 
-def _lease(uow: UnitOfWork, view: AccountView, as_of: date) -> None:
-    row = uow.session.execute(_LEASE, {"as_of": as_of, "parcel_id": view.parcel.id}).first()
-    if row is not None:
-        view.lease, view.deposit_order = row
-        if view.lease.lessee_pays:
-            view.payer = "lessee"
+def _lease(uow: UnitOfWork, view: AccountView) -> None:
+    found = uow.session.execute(_LEASE, {"as_of": view.as_of, "parcel_id": view.parcel.id}
+                                ).first()
+    if found is not None:
+        _set_lease(view, *found)
 
 
-def _demands(uow: UnitOfWork, view: AccountView, account: AccountFacts) -> None:
+def _set_lease(view: AccountView, lease: Any, deposit_order: Any) -> None:
+    """The lease in force (R-A16: it may make the lessee the payer) and its deposit order."""
+    view.lease, view.deposit_order = lease, deposit_order
+    if lease is not None and lease.lessee_pays:
+        view.payer = "lessee"
+
+
+def _demands(uow: UnitOfWork, view: AccountView, account: AccountFacts, rows: bool = False
+             ) -> None:
     assert view.fiscal_year is not None and view.statement is not None
-    view.demands = list(uow.session.scalars(
-        _DEMANDS, {"parcel_id": view.parcel.id, "fy": view.fiscal_year.id}))
+    params = {"parcel_id": view.parcel.id, "fy": view.fiscal_year.id}
+    view.demands = list(uow.session.execute(_DEMAND_ROWS, params) if rows
+                        else uow.session.scalars(_DEMANDS, params))
     mailed = [n for n in view.demands if n.mailed_on is not None]
     if not mailed:
         return

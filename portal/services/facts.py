@@ -14,15 +14,15 @@ Everything here loads many accounts in a fixed number of queries (the dashboard'
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import defaultdict, namedtuple
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 from functools import lru_cache
+from typing import Any
 
-from sqlalchemy import and_, bindparam, exists, select
-from sqlalchemy.orm import aliased
+from sqlalchemy import ColumnElement, Select, and_, bindparam, exists, select
 
 from portal.core import params
 from portal.core.installments import Installment as CoreInstallment
@@ -95,6 +95,18 @@ class AccountFacts:
     def last_credit_date(self) -> date | None:
         return max((e.legal_date for e in self.credits), default=None)
 
+    def file(self, entry: LedgerEntry, lump_sum: bool | None) -> None:
+        """Add a ledger entry (in posting order) where the core reads it; `lump_sum`: its
+        payment's flag, for a payment entry."""
+        if entry.kind in INFORMATIONAL:
+            self.other.append(entry)
+        elif entry.direction == "credit":
+            self.credits.append(entry)
+            if entry.kind == "payment" and entry.payment_id is not None:
+                self.lump_sum_flags[entry.payment_id] = bool(lump_sum)
+        else:
+            self.debits.append(entry)
+
     def evaluate(self, as_of: date, extra: Sequence[Payment] = ()) -> Statement:
         """The core's statement over these facts (plus hypothetical `extra` payments)."""
         return evaluate(as_of, self.installments, self.payments + list(extra), self.costs,
@@ -108,11 +120,6 @@ _ON = bindparam("on")
 _FY_CONTAINING = select(FiscalYear).where(FiscalYear.starts_on <= _ON, FiscalYear.ends_on >= _ON)
 _FY_NEXT = (select(FiscalYear).where(FiscalYear.starts_on > _ON)
             .order_by(FiscalYear.starts_on).limit(1))
-_NEWER = aliased(Assessment)
-_CURRENT = select(Assessment).where(
-    Assessment.parcel_id.in_(bindparam("ids", expanding=True)),
-    Assessment.fiscal_year_id == bindparam("fy"),
-    ~exists().where(_NEWER.supersedes_id == Assessment.id))
 _INSTALLMENTS = (select(Installment)
                  .where(Installment.assessment_id.in_(bindparam("aids", expanding=True)))
                  .order_by(Installment.assessment_id, Installment.due_date, Installment.number))
@@ -122,22 +129,59 @@ _ENTRIES = (select(LedgerEntry, PaymentRow.lump_sum)
             .where(LedgerEntry.parcel_id.in_(bindparam("ids", expanding=True)),
                    LedgerEntry.fiscal_year_id == bindparam("fy"))
             .order_by(LedgerEntry.parcel_id, LedgerEntry.legal_date, LedgerEntry.id))
-# The same as plain rows (the columns the core and the summaries read), for `rows=True`:
-# materialising hundreds of ORM objects was most of the dashboard's time (50 loans).
-_INSTALLMENT_ROWS = (select(Installment.assessment_id, Installment.number,
-                            Installment.due_date, Installment.amount)
-                     .where(Installment.assessment_id.in_(bindparam("aids", expanding=True)))
-                     .order_by(Installment.assessment_id, Installment.due_date,
-                               Installment.number))
-_ENTRY_ROWS = (select(LedgerEntry.id, LedgerEntry.parcel_id, LedgerEntry.kind,
-                      LedgerEntry.direction, LedgerEntry.legal_date, LedgerEntry.amount,
-                      LedgerEntry.payment_id, LedgerEntry.cost_kind, LedgerEntry.description,
-                      PaymentRow.lump_sum)
-               .outerjoin(PaymentRow, and_(PaymentRow.id == LedgerEntry.payment_id,
-                                           LedgerEntry.kind == "payment"))
-               .where(LedgerEntry.parcel_id.in_(bindparam("ids", expanding=True)),
-                      LedgerEntry.fiscal_year_id == bindparam("fy"))
-               .order_by(LedgerEntry.parcel_id, LedgerEntry.legal_date, LedgerEntry.id))
+
+# The same as plain rows, for `rows=True` (read-only pages): materialising ORM objects was
+# most of the dashboard's and the parcel page's time. They select the tables' own columns (no
+# mapped attribute), so they run as Core statements (no ORM step at all), and each row reads
+# like the model (`row.amount`: the models' attribute names are their column names).
+_ASSESSMENTS, _NEWER = Assessment.__table__, Assessment.__table__.alias("newer")
+_INSTALLMENT_TABLE, _ENTRY_TABLE, _PAYMENT_TABLE = (
+    Installment.__table__, LedgerEntry.__table__, PaymentRow.__table__)
+#: SQL: the `assessments` row is current, i.e. no amendment supersedes it (R-A5).
+IS_CURRENT = ~exists().where(_NEWER.c.supersedes_id == _ASSESSMENTS.c.id)
+_CURRENT = select(Assessment).where(
+    Assessment.parcel_id.in_(bindparam("ids", expanding=True)),
+    Assessment.fiscal_year_id == bindparam("fy"), IS_CURRENT)
+_CURRENT_ROWS = select(_ASSESSMENTS).where(
+    _ASSESSMENTS.c.parcel_id.in_(bindparam("ids", expanding=True)),
+    _ASSESSMENTS.c.fiscal_year_id == bindparam("fy"), IS_CURRENT)
+
+
+def _installment_rows(assessments: ColumnElement[bool]) -> Select:
+    t = _INSTALLMENT_TABLE
+    return (select(t.c.assessment_id, t.c.number, t.c.due_date, t.c.amount)
+            .where(assessments).order_by(t.c.assessment_id, t.c.due_date, t.c.number))
+
+
+def _entry_rows(parcels: ColumnElement[bool]) -> Select:
+    t, pay = _ENTRY_TABLE, _PAYMENT_TABLE
+    return (select(t.c.id, t.c.parcel_id, t.c.kind, t.c.direction, t.c.legal_date, t.c.amount,
+                   t.c.payment_id, t.c.cost_kind, t.c.description, pay.c.lump_sum)
+            .select_from(t)
+            .outerjoin(pay, and_(pay.c.id == t.c.payment_id, t.c.kind == "payment"))
+            .where(parcels, t.c.fiscal_year_id == bindparam("fy"))
+            .order_by(t.c.parcel_id, t.c.legal_date, t.c.id))
+
+
+_INSTALLMENT_ROWS = _installment_rows(
+    _INSTALLMENT_TABLE.c.assessment_id.in_(bindparam("aids", expanding=True)))
+_ENTRY_ROWS = _entry_rows(_ENTRY_TABLE.c.parcel_id.in_(bindparam("ids", expanding=True)))
+# One account's (`load_account`): `=` instead of an expanding IN, which is re-rendered at
+# every execution.
+_ACCOUNT_INSTALLMENT_ROWS = _installment_rows(
+    _INSTALLMENT_TABLE.c.assessment_id == bindparam("aid"))
+_ACCOUNT_ENTRY_ROWS = _entry_rows(_ENTRY_TABLE.c.parcel_id == bindparam("pid"))
+# The rows are kept as named tuples: the core's inputs are rebuilt from them at every
+# evaluation (twice on the parcel page), and reading a field of an SQLAlchemy `Row` by name
+# costs several times more.
+InstallmentRow = namedtuple("InstallmentRow", _INSTALLMENT_ROWS.selected_columns.keys())
+EntryRow = namedtuple("EntryRow", _ENTRY_ROWS.selected_columns.keys())
+
+
+def record_type(model: type, name: str) -> type:
+    """A named tuple of the model's columns, in table order, named as its attributes: a
+    read-only copy of one table's part of a joined Core row (`Record._make(row[i:j])`)."""
+    return namedtuple(name, model.__table__.c.keys())  # type: ignore[misc]
 
 
 def fiscal_year_on(uow: UnitOfWork, on: date) -> FiscalYear | None:
@@ -149,57 +193,70 @@ def fiscal_year_on(uow: UnitOfWork, on: date) -> FiscalYear | None:
     return fy
 
 
-def current_assessments(uow: UnitOfWork, parcel_ids: Iterable[int], fiscal_year_id: int
-                        ) -> dict[int, Assessment]:
-    """{parcel_id: the assessment no amendment supersedes} for the fiscal year."""
+def current_assessments(uow: UnitOfWork, parcel_ids: Iterable[int], fiscal_year_id: int,
+                        *, rows: bool = False) -> dict[int, Assessment]:
+    """{parcel_id: the assessment no amendment supersedes} for the fiscal year (`rows=True`:
+    plain read-only rows of its columns)."""
     ids = list(parcel_ids)
     if not ids:
         return {}
-    rows = uow.session.scalars(_CURRENT, {"ids": ids, "fy": fiscal_year_id})
-    return {a.parcel_id: a for a in rows}
+    params = {"ids": ids, "fy": fiscal_year_id}
+    found = (uow.session.execute(_CURRENT_ROWS, params) if rows
+             else uow.session.scalars(_CURRENT, params))
+    return {a.parcel_id: a for a in found}
 
 
 def load_many(uow: UnitOfWork, parcel_ids: Iterable[int], fiscal_year: FiscalYear,
               *, rows: bool = False) -> dict[int, AccountFacts]:
     """The facts of many accounts of one fiscal year in three queries.
 
-    `rows=True` (read-only pages): the installments and ledger entries are plain rows with
-    the columns the core reads (installments: number, due_date, amount; entries: id, kind,
-    direction, legal_date, amount, payment_id, cost_kind, description), not ORM objects."""
+    `rows=True` (read-only pages): the assessments are plain rows of their columns, the
+    installments and ledger entries named tuples with the columns the core reads
+    (`InstallmentRow`: number, due_date, amount; `EntryRow`: id, kind, direction,
+    legal_date, amount, payment_id, cost_kind, description), not ORM objects."""
     ids = sorted(set(int(p) for p in parcel_ids))
     rules = rules_for(fiscal_year.starts_on)
     out = {pid: AccountFacts(pid, fiscal_year, None, rules=rules) for pid in ids}
     if not ids:
         return out
-    assessments = current_assessments(uow, ids, fiscal_year.id)
+    assessments = current_assessments(uow, ids, fiscal_year.id, rows=rows)
     for pid, a in assessments.items():
         out[pid].assessment = a
     by_assessment = {a.id: a.parcel_id for a in assessments.values()}
     if by_assessment:
         params = {"aids": list(by_assessment)}
-        insts = (uow.session.execute(_INSTALLMENT_ROWS, params) if rows
-                 else uow.session.scalars(_INSTALLMENTS, params))
+        insts = (map(InstallmentRow._make, uow.session.execute(_INSTALLMENT_ROWS, params))
+                 if rows else uow.session.scalars(_INSTALLMENTS, params))
         for inst in insts:
             out[by_assessment[inst.assessment_id]].installment_rows.append(inst)
     params = {"ids": ids, "fy": fiscal_year.id}
-    entries = (((r, r.lump_sum) for r in uow.session.execute(_ENTRY_ROWS, params)) if rows
-               else uow.session.execute(_ENTRIES, params))
+    entries = (((r, r.lump_sum) for r in map(EntryRow._make,
+                                              uow.session.execute(_ENTRY_ROWS, params)))
+               if rows else uow.session.execute(_ENTRIES, params))
     for entry, lump in entries:
-        facts = out[entry.parcel_id]
-        if entry.kind in INFORMATIONAL:
-            facts.other.append(entry)
-        elif entry.direction == "credit":
-            facts.credits.append(entry)
-            if entry.kind == "payment" and entry.payment_id is not None:
-                facts.lump_sum_flags[entry.payment_id] = bool(lump)
-        else:
-            facts.debits.append(entry)
+        out[entry.parcel_id].file(entry, lump)
     return out
 
 
 def load(uow: UnitOfWork, parcel_id: int, fiscal_year: FiscalYear, *, rows: bool = False
          ) -> AccountFacts:
     return load_many(uow, [parcel_id], fiscal_year, rows=rows)[int(parcel_id)]
+
+
+def load_account(uow: UnitOfWork, parcel_id: int, fiscal_year: Any, assessment: Any
+                 ) -> AccountFacts:
+    """One account's facts as plain read-only rows (like `load(..., rows=True)`), for a
+    caller that already has the fiscal year and the current assessment (None: there is
+    none), e.g. from one joined statement (`IS_CURRENT`): two queries."""
+    facts = AccountFacts(parcel_id, fiscal_year, assessment,
+                         rules=rules_for(fiscal_year.starts_on))
+    if assessment is not None:
+        facts.installment_rows = list(map(InstallmentRow._make, uow.session.execute(
+            _ACCOUNT_INSTALLMENT_ROWS, {"aid": assessment.id})))
+    for entry in map(EntryRow._make, uow.session.execute(
+            _ACCOUNT_ENTRY_ROWS, {"pid": parcel_id, "fy": fiscal_year.id})):
+        facts.file(entry, entry.lump_sum)
+    return facts
 
 
 def by_parcel(items: Iterable, key: str = "parcel_id") -> dict[int, list]:

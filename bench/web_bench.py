@@ -8,7 +8,8 @@ signs in as the demo owner and as the demo lender and measures, through the Flas
 - the SQL statements each page runs (counted with SQLAlchemy's `before_cursor_execute`
   event; target at most 10, and the same at any number of parcels);
 - the median time of each page as a ratio to a trivial page of the same app in the same run
-  (the home page, signed in: same session loading; target at most 3x).
+  (the home page, signed in: same session loading; target at most 3x). Each page is timed
+  in blocks of its own that take turns over five rounds (see `measure`).
 """
 
 from __future__ import annotations
@@ -67,18 +68,28 @@ def sign_in(app, email: str, password: str):  # noqa: ANN001, ANN201
     return client
 
 
-def measure(client, counter: Counter, url: str, runs: int) -> tuple[int, float]:  # noqa: ANN001
+def count_queries(client, counter: Counter, url: str) -> int:  # noqa: ANN001
     client.get(url)  # warm up (templates, caches)
     counter.n = 0
     r = client.get(url)
     assert r.status_code == 200, (url, r.status_code)
-    queries = counter.n
-    times = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        client.get(url).get_data()
-        times.append(time.perf_counter() - t0)
-    return queries, statistics.median(times)
+    return counter.n
+
+
+def measure(pages: list, runs: int, rounds: int = 5) -> list[float]:
+    """The median time of each page over `runs` requests. Each page is requested in a block
+    of its own (its steady state: a page right after a heavier one would pay for that one's
+    garbage), and the blocks take turns over `rounds` rounds, so that a slower moment of
+    the machine weighs on every page alike."""
+    times: list[list[float]] = [[] for _ in pages]
+    for _ in range(rounds):
+        for k, (_name, client, path) in enumerate(pages):
+            client.get(path).get_data()  # back to this page's steady state
+            for _ in range(max(1, runs // rounds)):
+                t0 = time.perf_counter()
+                client.get(path).get_data()
+                times[k].append(time.perf_counter() - t0)
+    return [statistics.median(t) for t in times]
 
 
 def run(parcels: int, users_n: int, runs: int) -> list[tuple[str, int, float]]:
@@ -110,14 +121,16 @@ def run(parcels: int, users_n: int, runs: int) -> list[tuple[str, int, float]]:
         ("dashboard (lender, 50 loans)", lender, "/mis-propiedades"),
         ("lender's loans (50 loans)", lender, "/prestamista/prestamos"),
     ]
-    return [(name, *measure(client, counter, path, runs)) for name, client, path in pages]
+    queries = [count_queries(client, counter, path) for _name, client, path in pages]
+    medians = measure(pages, runs)
+    return [(name, q, m) for (name, _c, _p), q, m in zip(pages, queries, medians)]
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--parcels", type=int, default=20000)
     ap.add_argument("--users", type=int, default=5000)
-    ap.add_argument("--runs", type=int, default=30)
+    ap.add_argument("--runs", type=int, default=300)
     args = ap.parse_args()
     small = run(240, 4, 3)
     large = run(args.parcels, args.users, args.runs)

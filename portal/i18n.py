@@ -82,6 +82,8 @@ def select_locale() -> str:
 
 def current_language() -> str:
     """'es' or 'en' for the request being served ('es' outside a request)."""
+    if has_request_context():
+        return _request_cache()["language"]
     try:
         loc = babel_locale()
     except RuntimeError:
@@ -380,7 +382,30 @@ def _template_gettext(eval_ctx: Any, string: str, **variables: Any) -> str:
     rv = _gettext(string)
     if eval_ctx.autoescape:
         rv = Markup(rv)
+    if not variables and "%" not in rv:  # nothing to substitute or unescape ("%%")
+        return rv
     return rv % variables
+
+
+def _bound_template_gettext() -> dict[str, Any]:
+    """A context processor: the templates' `_` / `gettext` bound to the catalog of the
+    locale in force when the template is rendered (the page's, or an email's under
+    `force_locale`), so each of a page's fifty messages is one dictionary lookup. Macros
+    imported without context use the global `_template_gettext`: same words."""
+    if not has_request_context():
+        return {}
+    ugettext = _request_cache()["translations"].ugettext
+
+    @pass_eval_context
+    def gettext_(eval_ctx: Any, string: str, **variables: Any) -> str:
+        rv = ugettext(string)
+        if eval_ctx.autoescape:
+            rv = Markup(rv)
+        if not variables and "%" not in rv:
+            return rv
+        return rv % variables
+
+    return {"_": gettext_, "gettext": gettext_}
 
 
 def init_app(app: Flask) -> None:
@@ -396,3 +421,4 @@ def init_app(app: Flask) -> None:
                                  path_without_lang=path_without_lang,
                                  LANGUAGES=LANGUAGES)
     app.jinja_env.globals.update(_=_template_gettext, gettext=_template_gettext)
+    app.context_processor(_bound_template_gettext)

@@ -218,13 +218,14 @@ def today() -> date:
 
 def days_left(value: date, on: date | None = None) -> str:
     """"12 days left", "due today", "3 days ago" in the current language."""
+    gettext, ngettext = fast_gettext, fast_ngettext  # the names `pybabel extract` knows
     on = on or today()
     n = (value - on).days
     if n == 0:
-        return fast_gettext("today")
+        return gettext("today")
     if n > 0:
-        return fast_ngettext("%(num)d day left", "%(num)d days left", n)
-    return fast_ngettext("%(num)d day ago", "%(num)d days ago", -n)
+        return ngettext("%(num)d day left", "%(num)d days left", n)
+    return ngettext("%(num)d day ago", "%(num)d days ago", -n)
 
 
 #: Parameters of the core's explanation steps that are Decimal but not money.

@@ -170,6 +170,10 @@ ES = {
         "El banco no completó este pago: lo que había pagado se adeuda otra vez.",
     "The bank rejects the payment": "El banco rechaza el pago",
     "The credit was refunded.": "Se reembolsó el crédito.",
+    "Only %(given)s of the %(asked)s was refunded: the payment service did not accept the "
+    "rest, which stays as credit. Try the rest again later.":
+        "Solo se reembolsaron %(given)s de los %(asked)s: el servicio de pagos no aceptó el "
+        "resto, que sigue como crédito. Intente reembolsar el resto más tarde.",
     "The lump-sum discount ended on {deadline}.":
         "El descuento por pago global terminó el {deadline}.",
     "The lump-sum discount needs the whole year in one payment.":

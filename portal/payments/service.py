@@ -288,8 +288,13 @@ def post_office_payment(uow: UnitOfWork, staff: Any, parcel_id: int, fiscal_year
 
 @dataclass(frozen=True)
 class RefundDone:
-    amount: Decimal
+    amount: Decimal  # what was given back (less than asked when the provider refused a part)
     checkouts: list[int]
+    asked: Decimal | None = None
+
+    @property
+    def short(self) -> bool:
+        return self.asked is not None and self.amount < self.asked
 
 
 def refund_credit(database: Database, staff: Any, parcel_id: int, fiscal_year_id: int,
@@ -300,6 +305,11 @@ def refund_credit(database: Database, staff: Any, parcel_id: int, fiscal_year_id
     The money goes back the way it came: through the provider for card and bank payments
     (the checkout row stays locked during the call, so the provider's `charge.refunded`
     webhook waits and then finds nothing new), by the office for cash and checks.
+
+    A credit made of several payments is given back in parts, the latest payment first. Each
+    part is recorded and committed as soon as the provider has returned it, before the next
+    call: a refusal of a later part cannot undo the record of money already given back. The
+    result then says how much went back (`short`); the rest stays as credit.
     """
     access.require_staff(staff)
     with database.unit_of_work() as uow:
@@ -315,23 +325,42 @@ def refund_credit(database: Database, staff: Any, parcel_id: int, fiscal_year_id
             plan = fulfilment.refund_plan(uow, int(parcel_id), int(fiscal_year_id), amount)
         except ValueError:
             raise Forbidden("nothing_to_refund") from None
+        # Every part can go back the way it came, or none is attempted.
+        for chk, _p, _take in plan:
+            if chk.provider in ("stripe", "sandbox") and (chk.provider != gateway.name
+                                                          or not chk.provider_payment_id):
+                raise Forbidden("refund_elsewhere")
+        parts = [(chk.id, p.id, take) for chk, p, take in plan]
         done: list[int] = []
-        for chk, p, take in plan:
-            chk = fulfilment.lock_checkout(uow, chk.id)
+        given = ZERO
+        for checkout_id, payment_id, take in parts:
+            if done:  # the previous part's commit released the locks: take them again
+                ledger.lock_accounts(uow, [int(parcel_id)])
+            chk = fulfilment.lock_checkout(uow, checkout_id)
+            p = uow.session.get(Payment, payment_id)
+            if p.amount - p.refunded_amount < take:  # refunded meanwhile by someone else
+                break
             provider_refund = None
             if chk.provider in ("stripe", "sandbox"):
-                if chk.provider != gateway.name or not chk.provider_payment_id:
-                    raise Forbidden("refund_elsewhere")
                 n = to_minor_units(chk.refunded_amount)  # stable for a retry, new per refund
-                result = gateway.refund(chk.provider_payment_id, take,
-                                        f"refund-{chk.id}-{p.id}-{n}",
-                                        {"payment_id": str(chk.id), "reason": "credit"})
+                try:
+                    result = gateway.refund(chk.provider_payment_id, take,
+                                            f"refund-{chk.id}-{p.id}-{n}",
+                                            {"payment_id": str(chk.id), "reason": "credit"})
+                except GatewayError:
+                    if not done:
+                        raise
+                    log.warning("refund of credit stopped after %s of %s: the provider "
+                                "refused a part", given, amount)
+                    break
                 provider_refund = result.id
             fulfilment.refund_parts(uow, chk, [(p, take)], reason="credit",
                                     author_id=staff.id, note=note or "credit refunded",
                                     provider_refund_id=provider_refund)
             done.append(chk.id)
-    return RefundDone(amount, done)
+            given += take
+            uow.commit()
+    return RefundDone(given, done, amount)
 
 
 def receipt_total(chk: Checkout) -> Decimal:

@@ -356,6 +356,75 @@ def test_a_credit_is_refunded_through_stripe(world, fake_stripe, stripe_gateway)
     assert count(world, LedgerEntry, LedgerEntry.kind == "refund") == 1
 
 
+class _SecondRefundRefused:
+    """The gateway, except that the provider refuses the second refund asked of it."""
+
+    def __init__(self, inner, fake):  # noqa: ANN001
+        self.inner, self.fake, self.calls = inner, fake, 0
+
+    def __getattr__(self, name):  # noqa: ANN001, ANN204
+        return getattr(self.inner, name)
+
+    def refund(self, *args, **kwargs):  # noqa: ANN002, ANN003, ANN201
+        self.calls += 1
+        if self.calls == 2:
+            self.fake.fail_next(400, "charge_disputed", "This charge is disputed.",
+                                "invalid_request_error")
+        return self.inner.refund(*args, **kwargs)
+
+
+def test_a_refund_in_parts_keeps_the_parts_stripe_gave_back(world, fake_stripe, stripe_gateway):
+    """A credit made of two payments goes back in two Stripe refunds, the latest payment
+    first. When Stripe refuses the second, the first stays recorded (it was given back); the
+    rest stays as credit and can be refunded later."""
+    payoff = statement(world, 1).payoff
+    made = [checkout(world, stripe_gateway, [Choice(world.key(1), "amount", amount=a)])[0]
+            for a in (payoff, D("30.00"), D("20.00"))]
+    for s in made:
+        sid = session_of(world, s.checkout_id)
+        fake_stripe.complete(sid, "card")
+        deliver(world, stripe_gateway, fake_stripe, "checkout.session.completed", sid)
+    assert statement(world, 1).credit == D("50.00")
+    with world.uow() as uow:
+        staff = world.user(uow, "staff")
+    gateway = _SecondRefundRefused(stripe_gateway, fake_stripe)
+    done = service.refund_credit(world.database, staff, world.parcel_ids[1],
+                                 world.fiscal_year_id, D("50.00"), gateway=gateway)
+    assert (done.amount, done.asked, done.short) == (D("20.00"), D("50.00"), True)
+    assert done.checkouts == [made[2].checkout_id]
+    assert [r.form["amount"] for r in fake_stripe.posts("/v1/refunds")] == ["2000", "3000"]
+    assert count(world, LedgerEntry, LedgerEntry.kind == "refund") == 1
+    assert chk(world, made[2].checkout_id).refunded_amount == D("20.00")
+    assert chk(world, made[1].checkout_id).refunded_amount == 0
+    assert statement(world, 1, date(2026, 9, 6)).credit == D("30.00")
+    # Later, the rest goes back too.
+    again = service.refund_credit(world.database, staff, world.parcel_ids[1],
+                                  world.fiscal_year_id, D("30.00"), gateway=stripe_gateway)
+    assert (again.amount, again.short, again.checkouts) == (D("30.00"), False,
+                                                            [made[1].checkout_id])
+    assert statement(world, 1, date(2026, 9, 6)).credit == 0
+    assert count(world, LedgerEntry, LedgerEntry.kind == "refund") == 2
+
+
+def test_a_refused_first_part_refunds_nothing(world, fake_stripe, stripe_gateway):
+    payoff = statement(world, 1).payoff
+    made = [checkout(world, stripe_gateway, [Choice(world.key(1), "amount", amount=a)])[0]
+            for a in (payoff, D("30.00"))]
+    for s in made:
+        sid = session_of(world, s.checkout_id)
+        fake_stripe.complete(sid, "card")
+        deliver(world, stripe_gateway, fake_stripe, "checkout.session.completed", sid)
+    with world.uow() as uow:
+        staff = world.user(uow, "staff")
+    fake_stripe.fail_next(400, "charge_disputed", "This charge is disputed.",
+                          "invalid_request_error")
+    with pytest.raises(GatewayError):
+        service.refund_credit(world.database, staff, world.parcel_ids[1], world.fiscal_year_id,
+                              D("30.00"), gateway=stripe_gateway)
+    assert count(world, LedgerEntry, LedgerEntry.kind == "refund") == 0
+    assert statement(world, 1).credit == D("30.00")
+
+
 def test_refund_made_at_stripe_is_recorded_once(world, fake_stripe, stripe_gateway):
     started, priced = checkout(world, stripe_gateway, [Choice(world.key(1), "due_now")])
     sid = session_of(world, started.checkout_id)

@@ -548,9 +548,10 @@ def refund(parcel_id: int):  # noqa: ANN201
             errors["amount"] = present.error_text(exc.code, exc.params)
         if not errors:
             try:
-                service.refund_credit(database(), current_user, account.parcel_id,
-                                      account.fiscal_year_id, amount, gateway=gateway(),
-                                      note=values["note"], ip=request.remote_addr)
+                done = service.refund_credit(database(), current_user, account.parcel_id,
+                                             account.fiscal_year_id, amount,
+                                             gateway=gateway(), note=values["note"],
+                                             ip=request.remote_addr)
             except InvalidInput as exc:
                 if exc.code == "more_than_credit":
                     errors["amount"] = _("That is more than the credit (%(credit)s).",
@@ -564,7 +565,13 @@ def refund(parcel_id: int):  # noqa: ANN201
                                      "a payment still processing, or from another payment "
                                      "service. Refund it by check from the office.")
             else:
-                flash(_("The credit was refunded."), "success")
+                if done.short:
+                    flash(_("Only %(given)s of the %(asked)s was refunded: the payment service "
+                            "did not accept the rest, which stays as credit. Try the rest "
+                            "again later.", given=present.money(done.amount),
+                            asked=present.money(done.asked)), "warning")
+                else:
+                    flash(_("The credit was refunded."), "success")
                 return redirect(url_for("account.parcel", parcel_id=parcel_id), 303)
     return render_template("payments/refund.html", accounts=[_account_view(a) for a in accounts],
                            parcel_id=parcel_id, values=values, errors=errors), \

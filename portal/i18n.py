@@ -287,14 +287,22 @@ class Formats:
         return date_long(value)
 
     def value(self, name: str, value: Any) -> str:
-        """One parameter of an explanation step."""
-        if isinstance(value, str):  # a marked message (e.g. "the whole installment")
-            return self.tr.gettext(value)
+        """One parameter of an explanation step (`name`: its placeholder, which tells money
+        from units)."""
         cls = type(value)
-        if cls is Decimal and name not in NOT_MONEY:
-            return self.money(value)
-        if cls is date:
-            return self.date_long(value)
+        if self._locale is not None:
+            if cls is Decimal:
+                if name in NOT_MONEY:
+                    return _babel_number(value, self._locale)
+                return self._money(value)
+            if cls is date:
+                return _babel_date(value, "long", self._locale)
+            if cls is int:
+                return _babel_number(value, self._locale)
+            if cls is Rate:
+                return _babel_percent(value.value, self._locale)
+        if cls is str:  # a marked message (e.g. "the whole installment")
+            return self.tr.gettext(value)
         return fmt_value(value, name)
 
     def step(self, step: Step) -> ShownStep:

@@ -7,9 +7,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
-from html import escape as esc
-
-from markupsafe import Markup
 
 from portal.core.explain import N_, Step, Trace
 from portal.core.statement import Statement
@@ -144,25 +141,6 @@ def payoff_why(st: Statement) -> list[dict]:
         t.add("R-A10", N_("Nothing is owed as of {as_of}: the pay-off amount is {payoff}."),
               as_of=st.as_of, payoff=st.payoff)
     return render_trace(t)
-
-
-def why(steps: list[ShownStep]) -> Markup:
-    """The "why this amount?" disclosure under an amount: each step's rule id, its title,
-    the statute clause and the text with its numbers. Written here rather than as a Jinja
-    macro because a parcel page shows eleven of them (a macro call each was a tenth of the
-    page's time); the words come from the catalogs like any other."""
-    if not steps:
-        return Markup("")
-    items = "".join(
-        f'    <li><span class="portal-why__rule">{esc(s.rule)}</span>'
-        f'{" · " + esc(s.title) if s.title else ""}'
-        f'{" (" + esc(s.source) + ")" if s.source else ""}: {esc(s.text)}</li>\n'
-        for s in steps)
-    return Markup(f'<details class="portal-why">\n  <summary>{esc(translate(WHY))}'
-                  f'</summary>\n  <ul class="portal-why__steps">\n{items}  </ul>\n</details>')
-
-
-WHY = N_("Why this amount?")
 
 
 def steps_text(steps: list[ShownStep]) -> list[str]:

@@ -1,0 +1,59 @@
+"""HTML fragments written in Python: the parts a page repeats many times, where a Jinja
+macro call or a dozen template expressions per item were a good part of the page's time.
+
+Each returns `Markup`: every text in it is escaped here, and every word comes from the
+catalogs (the texts are worded by the views and `portal.i18n`). The markup is checked like
+the templates' (the Nu HTML Checker and axe-core run on every page, tests/web, tests/e2e).
+The templates call them as globals: `{{ why(steps) }}`, `{{ schedule_rows(v.installments) }}`.
+"""
+
+from __future__ import annotations
+
+from html import escape as esc
+from typing import TYPE_CHECKING
+
+from markupsafe import Markup
+
+from portal.core.explain import N_
+from portal.i18n import ShownStep, translate
+
+if TYPE_CHECKING:
+    from portal.web.account.views import ScheduleRow
+
+WHY = N_("Why this amount?")
+
+
+def why(steps: list[ShownStep]) -> Markup:
+    """The "why this amount?" disclosure under an amount: each step's rule id, its title,
+    the statute clause and the text with its numbers (a parcel page shows eleven)."""
+    if not steps:
+        return Markup("")
+    items = "".join(
+        f'    <li><span class="portal-why__rule">{esc(s.rule)}</span>'
+        f'{" · " + esc(s.title) if s.title else ""}'
+        f'{" (" + esc(s.source) + ")" if s.source else ""}: {esc(s.text)}</li>\n'
+        for s in steps)
+    return Markup(f'<details class="portal-why">\n  <summary>{esc(translate(WHY))}'
+                  f'</summary>\n  <ul class="portal-why__steps">\n{items}  </ul>\n</details>')
+
+
+def schedule_rows(rows: list[ScheduleRow]) -> Markup:
+    """The rows of the parcel page's installment schedule (R-A4 to R-A8): number, due date,
+    last timely day (with the days left while it can still be paid on time), amount,
+    principal, late fee and interest owed, and the status badge. The table's head and
+    caption are in templates/account/parcel.html."""
+    out = []
+    for i in rows:
+        left = f" ({esc(i.left_text)})" if i.left_text else ""
+        out.append(
+            f'  <tr>\n    <th scope="row">{i.number}</th>\n'
+            f'    <td><time datetime="{i.due_date}">{esc(i.due_text)}</time></td>\n'
+            f'    <td><time datetime="{i.last_timely_day}">{esc(i.last_text)}</time>{left}'
+            f'</td>\n'
+            f'    <td class="portal-money">{esc(i.amount_text)}</td>\n'
+            f'    <td class="portal-money">{esc(i.principal_text)}</td>\n'
+            f'    <td class="portal-money">{esc(i.late_fee_text)}</td>\n'
+            f'    <td class="portal-money">{esc(i.interest_text)}</td>\n'
+            f'    <td><span class="portal-status portal-status--{esc(i.status_css)}">'
+            f'{esc(i.status_label)}</span></td>\n  </tr>\n')
+    return Markup("".join(out))

@@ -11,7 +11,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import Select, and_, bindparam, literal, or_, select, union_all
+from sqlalchemy import (
+    ColumnElement,
+    CompoundSelect,
+    Select,
+    and_,
+    bindparam,
+    case,
+    literal,
+    or_,
+    select,
+    union_all,
+)
 
 from portal import clock
 from portal.db import UnitOfWork
@@ -75,16 +86,27 @@ _UID, _TODAY = bindparam("uid"), bindparam("today")
 _LINKS, _LOANS, _LENDERS, _MEMBERS, _PARCEL_TABLE = (
     ParcelLink.__table__, Loan.__table__, Lender.__table__, PartyMember.__table__,
     Parcel.__table__)
-_REL = union_all(
-    select(_LINKS.c.parcel_id.label("parcel_id"), _LINKS.c.role.label("relation"))
-    .where(_LINKS.c.user_id == _UID, _LINKS.c.revoked_at.is_(None)),
-    select(_LOANS.c.parcel_id.label("parcel_id"), literal("lender").label("relation"))
-    .join(_LENDERS, _LENDERS.c.id == _LOANS.c.lender_id)
-    .join(_MEMBERS, and_(_MEMBERS.c.party_id == _LENDERS.c.party_id,
-                         _MEMBERS.c.user_id == _UID, _MEMBERS.c.revoked_at.is_(None)))
-    .where(_LOANS.c.starts_on <= _TODAY,
-           or_(_LOANS.c.ends_on.is_(None), _LOANS.c.ends_on >= _TODAY)),
-).subquery("rel")
+_PID = bindparam("pid")
+
+
+def _relations_union(*, of_pid: bool = False) -> CompoundSelect:
+    """(parcel_id, relation) for every way the user :uid is linked to a parcel on :today;
+    `of_pid`: to the parcel :pid only (each branch searches by parcel)."""
+    links = (select(_LINKS.c.parcel_id.label("parcel_id"), _LINKS.c.role.label("relation"))
+             .where(_LINKS.c.user_id == _UID, _LINKS.c.revoked_at.is_(None)))
+    loans = (select(_LOANS.c.parcel_id.label("parcel_id"), literal("lender").label("relation"))
+             .join(_LENDERS, _LENDERS.c.id == _LOANS.c.lender_id)
+             .join(_MEMBERS, and_(_MEMBERS.c.party_id == _LENDERS.c.party_id,
+                                  _MEMBERS.c.user_id == _UID, _MEMBERS.c.revoked_at.is_(None)))
+             .where(_LOANS.c.starts_on <= _TODAY,
+                    or_(_LOANS.c.ends_on.is_(None), _LOANS.c.ends_on >= _TODAY)))
+    if of_pid:
+        links = links.where(_LINKS.c.parcel_id == _PID)
+        loans = loans.where(_LOANS.c.parcel_id == _PID)
+    return union_all(links, loans)
+
+
+_REL = _relations_union().subquery("rel")
 _RELATIONS = select(_REL.c.parcel_id, _REL.c.relation)
 _RELATIONS_OF = _RELATIONS.where(_REL.c.parcel_id.in_(bindparam("pids", expanding=True)))
 _PARCELS = (select(Parcel).where(Parcel.id.in_(bindparam("pids", expanding=True)))
@@ -100,6 +122,36 @@ _PARCEL_ROW_AND_RELATION = (
 _PARCEL_AND_RELATION = select(Parcel, _REL.c.relation).from_statement(_PARCEL_ROW_AND_RELATION)
 ParcelRecord = record_type(Parcel, "ParcelRecord")
 _PARCEL_WIDTH = len(_PARCEL_TABLE.c)
+_REL_OF_PID = _relations_union(of_pid=True).subquery("rel")
+# SQL: the strongest relation of the user :uid to the parcel :pid on :today (`_STRENGTH`),
+# NULL when there is none.
+_STRONGEST_OF_PID = (
+    select(_REL_OF_PID.c.relation)
+    .order_by(case(_STRENGTH, value=_REL_OF_PID.c.relation, else_=len(_STRENGTH)))
+    .limit(1).scalar_subquery())
+
+
+def relation_to_pid(*, staff: bool) -> ColumnElement[str]:
+    """SQL: the user's relation to the parcel :pid, so that one statement reads a parcel
+    and checks access to it (a hot page): "staff" for staff, who see every parcel; for
+    anyone else the strongest of their relations to it on :today (the user :uid: see
+    `relation_params`), NULL when they may not see it. `visible_relation` turns the
+    selected value into the relation or `NotFound`."""
+    return literal("staff") if staff else _STRONGEST_OF_PID
+
+
+def relation_params(user: Any) -> dict[str, Any]:
+    """The bound parameters of `relation_to_pid(staff=is_staff(user))` for the user
+    (without :pid; none for staff); `NotFound` for no signed-in user."""
+    return {} if is_staff(user) else _rel_params(user)
+
+
+def visible_relation(selected: str | None) -> str:
+    """The relation `relation_to_pid` selected (None also when no row was found: no such
+    parcel); `NotFound` when the user may not see the parcel."""
+    if selected is None:
+        raise NotFound()
+    return selected
 
 
 # The lender's list and dashboard (every request of a lender's pages), built once.

@@ -105,21 +105,28 @@ _LEASE = select(Lease, DepositOrder).from_statement(
 
 # `rows=True` (the page, read-only) reads plain rows of the tables' own columns: Core
 # statements, no ORM entity loading nor identity map (that was most of `statement_for`'s
-# time), and the account's one-row lookups in one statement. A joined row is cut into one
-# record per table, named as the models' attributes. The demands and the history: the same
-# statements load the ORM objects for `rows=False` (`from_statement`).
+# time), and the access check, the parcel, the account's one-row lookups and its demands in
+# one statement. A joined row is cut into one record per table, named as the models'
+# attributes. The history: the same statement loads the ORM objects for `rows=False`
+# (`from_statement`).
 _PARCELS, _FISCAL_YEARS, _ASSESSMENTS = Parcel.__table__, FiscalYear.__table__, Assessment.__table__
 _VERSIONS, _ROLLS, _LINES = BudgetVersion.__table__, AssessmentRoll.__table__, BudgetLine.__table__
 _NOTICES = Notice.__table__
+_IS_DEMAND = _NOTICES.c.kind == "demand"
 
 
-def _account_rows(fiscal_year: ColumnElement[bool]) -> Select:
-    """For the parcel :pid: the fiscal year `fiscal_year` selects, the parcel's current
-    assessment in it, that assessment's budget version and the version's roll, the lease
-    in force on :as_of and its deposit order (each NULL when there is none). The first row
-    is the account's (several only when several leases or orders are in force)."""
-    fy, a, v, r = _FISCAL_YEARS, _ASSESSMENTS, _VERSIONS, _ROLLS
-    return (select(fy, a, v, r, _LEASES, _DEPOSITS).select_from(_PARCELS)
+def _account_rows(fiscal_year: ColumnElement[bool], *, staff: bool) -> Select:
+    """For the parcel :pid: the user's relation to it (`access.relation_to_pid`: the access
+    check, by staff or not), the parcel, the fiscal year `fiscal_year` selects, the
+    parcel's current assessment in it, that assessment's budget version and the version's
+    roll, the lease in force on :as_of and its deposit order, and a demand sent for the
+    account (each NULL when there is none). One row per demand, in the order they were
+    sent (usually one row: most accounts have none); the first row's lease and order are
+    the account's (several only when several are in force). No row: no such parcel."""
+    fy, a, v, r, n = _FISCAL_YEARS, _ASSESSMENTS, _VERSIONS, _ROLLS, _NOTICES
+    relation = access.relation_to_pid(staff=staff)
+    return (select(relation, _PARCELS, fy, a, v, r, _LEASES, _DEPOSITS, n)
+            .select_from(_PARCELS)
             .outerjoin(fy, fiscal_year)
             .outerjoin(a, and_(a.c.parcel_id == _PARCELS.c.id, a.c.fiscal_year_id == fy.c.id,
                                facts.IS_CURRENT))
@@ -127,25 +134,30 @@ def _account_rows(fiscal_year: ColumnElement[bool]) -> Select:
             .outerjoin(r, r.c.budget_version_id == v.c.id)
             .outerjoin(_LEASES, and_(_LEASES.c.parcel_id == _PARCELS.c.id, _LEASE_IN_FORCE))
             .outerjoin(_DEPOSITS, _DEPOSIT_IN_FORCE)
+            .outerjoin(n, and_(n.c.parcel_id == _PARCELS.c.id, n.c.fiscal_year_id == fy.c.id,
+                               _IS_DEMAND))
             .where(_PARCELS.c.id == bindparam("pid"))
-            .order_by(*_LEASE_ORDER))
+            .order_by(*_LEASE_ORDER, n.c.created_at, n.c.id))
+
+
+def _for_staff_or_not(fiscal_year: ColumnElement[bool]) -> dict[bool, Select]:
+    """`_account_rows` built once for each answer to "is the user staff?"."""
+    return {staff: _account_rows(fiscal_year, staff=staff) for staff in (False, True)}
 
 
 # The fiscal year as `facts.fiscal_year_on` finds it (the one containing :as_of, else the
 # next one to start: two statements, as there), or a given one (:fy).
-_ACCOUNT_ON = _account_rows(and_(_FISCAL_YEARS.c.starts_on <= _AS_OF,
-                                 _FISCAL_YEARS.c.ends_on >= _AS_OF))
-_ACCOUNT_NEXT = _account_rows(_FISCAL_YEARS.c.id == (
+_ACCOUNT_ON = _for_staff_or_not(and_(_FISCAL_YEARS.c.starts_on <= _AS_OF,
+                                     _FISCAL_YEARS.c.ends_on >= _AS_OF))
+_ACCOUNT_NEXT = _for_staff_or_not(_FISCAL_YEARS.c.id == (
     select(_FISCAL_YEARS.c.id).where(_FISCAL_YEARS.c.starts_on > _AS_OF)
     .order_by(_FISCAL_YEARS.c.starts_on).limit(1).scalar_subquery()))
-_ACCOUNT_OF = _account_rows(_FISCAL_YEARS.c.id == bindparam("fy"))
+_ACCOUNT_OF = _for_staff_or_not(_FISCAL_YEARS.c.id == bindparam("fy"))
 _LINE_ROWS = (select(_LINES).where(_LINES.c.version_id == bindparam("version_id"))
               .order_by(_LINES.c.position))
-_DEMAND_ROWS = (select(_NOTICES).where(_NOTICES.c.parcel_id == bindparam("parcel_id"),
-                                       _NOTICES.c.fiscal_year_id == bindparam("fy"),
-                                       _NOTICES.c.kind == "demand")
-                .order_by(_NOTICES.c.created_at, _NOTICES.c.id))
-_DEMANDS = select(Notice).from_statement(_DEMAND_ROWS)
+_DEMANDS = (select(Notice).where(Notice.parcel_id == bindparam("parcel_id"),
+                                 Notice.fiscal_year_id == bindparam("fy"), _IS_DEMAND)
+            .order_by(Notice.created_at, Notice.id))
 _ACCOUNT_ASSESSMENT_ROWS = select(_ASSESSMENTS).where(
     _ASSESSMENTS.c.parcel_id == bindparam("parcel_id"),
     _ASSESSMENTS.c.fiscal_year_id == bindparam("fy"))
@@ -157,6 +169,10 @@ BudgetVersionRecord = record_type(BudgetVersion, "BudgetVersionRecord")
 AssessmentRollRecord = record_type(AssessmentRoll, "AssessmentRollRecord")
 LeaseRecord = record_type(Lease, "LeaseRecord")
 DepositOrderRecord = record_type(DepositOrder, "DepositOrderRecord")
+NoticeRecord = record_type(Notice, "NoticeRecord")
+#: The records of an `_account_rows` row, after the relation.
+_ACCOUNT_RECORDS = (access.ParcelRecord, FiscalYearRecord, AssessmentRecord, BudgetVersionRecord,
+                    AssessmentRollRecord, LeaseRecord, DepositOrderRecord, NoticeRecord)
 
 
 class BudgetLineRecord(record_type(BudgetLine, "BudgetLineColumns")):  # type: ignore[misc]
@@ -277,17 +293,20 @@ def statement_for(uow: UnitOfWork, user: Any, parcel_id: int | str, fiscal_year:
     instead of ORM objects, with the models' attribute names: the parcel, the fiscal year,
     the assessment and its history, the budget version, its roll and its lines
     (`BudgetLineRecord.description(lang)` as on the model), the lease, the deposit order
-    and the demands; `credits` and `costs` are rows of the columns the core reads (see
-    `facts.load_many`). The fiscal year, the assessment, the version, the roll, the lease
-    and the deposit order come in one statement."""
+    and the demands (`NoticeRecord`); `credits` and `costs` are rows of the columns the
+    core reads (see `facts.load_many`). The access check (`access.relation_to_pid`), the
+    parcel, the fiscal year, the assessment, the version, the roll, the lease, the deposit
+    order and the demands come in one statement: four statements in all (installments,
+    ledger entries, budget lines), one more when no fiscal year contains `as_of`."""
     as_of = as_of or clock.today()
-    parcel, relation = access.get_parcel_and_relation(uow, user, parcel_id, rows=rows)
-    view = AccountView(parcel=parcel, relation=relation, as_of=as_of, fiscal_year=None,
-                       benefit_units=parcel.benefit_units)
     account = version = roll = None
     if rows:
-        account, version, roll = _account_records(uow, view, fiscal_year)
+        view, account, version, roll = _account_records(uow, user, parcel_id, fiscal_year,
+                                                        as_of)
     else:
+        parcel, relation = access.get_parcel_and_relation(uow, user, parcel_id)
+        view = AccountView(parcel=parcel, relation=relation, as_of=as_of, fiscal_year=None,
+                           benefit_units=parcel.benefit_units)
         view.fiscal_year = _fiscal_year(uow, fiscal_year, as_of)
         _lease(uow, view)
         if view.fiscal_year is not None:
@@ -327,30 +346,43 @@ def statement_for(uow: UnitOfWork, user: Any, parcel_id: int | str, fiscal_year:
     return view
 
 
-def _account_records(uow: UnitOfWork, view: AccountView, fiscal_year: Any
-                     ) -> tuple[AccountFacts | None, Any, Any]:
-    """`rows=True`: the account's one-row lookups in one statement (`_account_rows`): sets
-    the view's fiscal year, lease and deposit order; returns the account's facts
+def _account_records(uow: UnitOfWork, user: Any, parcel_id: int | str, fiscal_year: Any,
+                     as_of: date) -> tuple[AccountView, AccountFacts | None, Any, Any]:
+    """`rows=True`: the parcel, the access check and the account's one-row lookups in one
+    statement (`_account_rows`; NotFound when the user may not see the parcel). Returns
+    the view (parcel, relation, fiscal year, lease, deposit order), the account's facts
     (`facts.load_account`; None without a fiscal year), the budget version and the roll."""
-    params = {"pid": view.parcel.id, "as_of": view.as_of}
+    pid = access.parse_id(parcel_id)
+    staff = access.is_staff(user)
+    params = {**access.relation_params(user), "pid": pid, "as_of": as_of}
     if fiscal_year is None:
-        row = uow.session.execute(_ACCOUNT_ON, params).first()
-        if row is not None and row[0] is None:
-            row = uow.session.execute(_ACCOUNT_NEXT, params).first()
+        view, a, version, roll = _read_account(uow, _ACCOUNT_ON[staff], params, as_of)
+        if view.fiscal_year is None:
+            view, a, version, roll = _read_account(uow, _ACCOUNT_NEXT[staff], params, as_of)
     else:
-        given = _fiscal_year(uow, fiscal_year, view.as_of)
-        row = uow.session.execute(_ACCOUNT_OF, {**params, "fy": given.id if given else None}
-                                  ).first()
-    if row is None:  # the parcel is gone (it was just read: only a concurrent deletion)
-        return None, None, None
-    fy, a, version, roll, lease, deposit_order = _cut(
-        row, FiscalYearRecord, AssessmentRecord, BudgetVersionRecord, AssessmentRollRecord,
-        LeaseRecord, DepositOrderRecord)
+        given = _fiscal_year(uow, fiscal_year, as_of)
+        view, a, version, roll = _read_account(
+            uow, _ACCOUNT_OF[staff], {**params, "fy": given.id if given else None}, as_of)
+    if view.fiscal_year is None:
+        return view, None, None, None
+    return view, facts.load_account(uow, pid, view.fiscal_year, a), version, roll
+
+
+def _read_account(uow: UnitOfWork, stmt: Select, params: dict[str, Any], as_of: date
+                  ) -> tuple[AccountView, Any, Any, Any]:
+    """An `_account_rows` statement's rows as the view (parcel, relation, fiscal year,
+    lease, deposit order, demands), the assessment, the budget version and the roll;
+    NotFound when the user may not see the parcel (or there is no such parcel: no row)."""
+    rows = uow.session.execute(stmt, params).all()
+    relation = access.visible_relation(rows[0][0] if rows else None)
+    records = [_cut(row[1:], *_ACCOUNT_RECORDS) for row in rows]
+    parcel, fy, a, version, roll, lease, deposit_order, _ = records[0]
+    view = AccountView(parcel=parcel, relation=relation, as_of=as_of, fiscal_year=fy,
+                       benefit_units=parcel.benefit_units)
     _set_lease(view, lease, deposit_order)
-    if fy is None:
-        return None, None, None
-    view.fiscal_year = fy
-    return facts.load_account(uow, view.parcel.id, fy, a), version, roll
+    # Each demand once (several leases or orders in force repeat them), in order.
+    view.demands = list({n.id: n for *_, n in records if n is not None}.values())
+    return view, a, version, roll
 
 
 def _budget(uow: UnitOfWork, view: AccountView, a: Assessment, rows: bool,
@@ -403,10 +435,12 @@ def _set_lease(view: AccountView, lease: Any, deposit_order: Any) -> None:
 
 def _demands(uow: UnitOfWork, view: AccountView, account: AccountFacts, rows: bool = False
              ) -> None:
+    """The account's demands (`rows=True`: already read with the account) and the
+    collection timeline after the last one mailed."""
     assert view.fiscal_year is not None and view.statement is not None
-    params = {"parcel_id": view.parcel.id, "fy": view.fiscal_year.id}
-    view.demands = list(uow.session.execute(_DEMAND_ROWS, params) if rows
-                        else uow.session.scalars(_DEMANDS, params))
+    if not rows:
+        view.demands = list(uow.session.scalars(
+            _DEMANDS, {"parcel_id": view.parcel.id, "fy": view.fiscal_year.id}))
     mailed = [n for n in view.demands if n.mailed_on is not None]
     if not mailed:
         return

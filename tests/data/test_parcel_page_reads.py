@@ -1,0 +1,120 @@
+"""The parcel page's read (`statement_for(..., rows=True)`): the access check, the parcel,
+the account's one-row lookups and its demands in one statement; the same answers as the
+ORM path (`rows=False`), in at most four statements."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+import pytest
+
+from portal.models import Lease, Lender, Loan, Notice, Party, PartyMember
+from portal.services import access, accounts
+from portal.services.errors import NotFound
+
+from .factory import QueryCounter, build
+
+AS_OF = date(2026, 11, 30)
+
+
+@pytest.fixture
+def world(database):
+    return build(database)
+
+
+def _read(uow, user, pid, *, rows):
+    return accounts.statement_for(uow, user, pid, as_of=AS_OF, with_payments=False, rows=rows)
+
+
+def _ids(xs):
+    return [x.id for x in xs]
+
+
+def _same(a, b) -> None:
+    def one(x):
+        return None if x is None else x.id
+
+    assert (a.relation, a.parcel.id, a.parcel.catastro, a.payer) == \
+        (b.relation, b.parcel.id, b.parcel.catastro, b.payer)
+    for name in ("fiscal_year", "assessment", "budget_version", "roll", "lease",
+                 "deposit_order"):
+        assert one(getattr(a, name)) == one(getattr(b, name)), name
+    assert _ids(a.history) == _ids(b.history)
+    assert _ids(a.budget_lines) == _ids(b.budget_lines)
+    assert _ids(a.demands) == _ids(b.demands)
+    assert a.statement == b.statement
+    assert a.collection == b.collection
+
+
+def _add_demands(uow, world, key: str, *mailed: date) -> None:
+    for day in mailed:
+        uow.session.add(Notice(parcel_id=world.parcel[key], fiscal_year_id=world.fy_id,
+                               kind="demand", amount=Decimal("100.00"), mailed_on=day))
+        uow.session.flush()
+
+
+def test_rows_see_exactly_what_the_orm_path_sees(world):
+    with world.uow() as uow:
+        _add_demands(uow, world, "B", date(2026, 10, 1), date(2026, 11, 2))
+    users = (world.staff, world.alice, world.bob, world.lender_user, None)
+    with world.uow() as uow:
+        for user in users:
+            for pid in [*world.parcel.values(), 999999, "x", "0", None]:
+                try:
+                    expected = _read(uow, user, pid, rows=False)
+                except NotFound:
+                    with pytest.raises(NotFound):
+                        _read(uow, user, pid, rows=True)
+                    assert pid not in world.parcel.values() or \
+                        access.relation(uow, user, pid) is None
+                    continue
+                got = _read(uow, user, pid, rows=True)
+                _same(got, expected)
+                assert got.relation == access.relation(uow, user, pid)
+
+
+def test_the_strongest_relation_names_it(world):
+    """Bob owns B and works for the bank that lends on it (and on C): owner on B, lender
+    on C; the ended loan on B gives nothing."""
+    b, c = world.parcel["B"], world.parcel["C"]
+    with world.uow() as uow:
+        s = uow.session
+        lender = s.query(Lender).one()
+        s.add(PartyMember(party_id=lender.party_id, user_id=world.bob.id, role="employee"))
+        s.add(Loan(lender_id=lender.id, parcel_id=b, loan_number="L-2",
+                   starts_on=date(2021, 1, 1)))
+    with world.uow() as uow:
+        assert _read(uow, world.bob, b, rows=True).relation == "owner"
+        assert _read(uow, world.bob, c, rows=True).relation == "lender"
+        assert _read(uow, world.lender_user, b, rows=True).relation == "lender"
+
+
+def test_several_leases_in_force_keep_each_demand_once(world):
+    d = world.parcel["D"]
+    with world.uow() as uow:
+        _add_demands(uow, world, "D", date(2026, 10, 1), date(2026, 11, 2))
+        other = Party(kind="organisation", name="Second lessee")
+        uow.session.add(other)
+        uow.session.flush()
+        uow.session.add(Lease(parcel_id=d, lessee_party_id=other.id, lessee_pays=False,
+                              starts_on=date(2024, 1, 1)))
+    with world.uow() as uow:
+        got, expected = (_read(uow, world.staff, d, rows=rows) for rows in (True, False))
+        _same(got, expected)
+        assert len(got.demands) == 2
+        assert [n.mailed_on for n in got.demands] == [date(2026, 10, 1), date(2026, 11, 2)]
+
+
+def test_the_parcel_page_reads_in_four_statements(world):
+    with world.uow() as uow:
+        _add_demands(uow, world, "B", date(2026, 11, 2))
+    for user in (world.bob, world.staff):
+        with world.uow() as uow, QueryCounter(world.database) as q:
+            view = _read(uow, user, world.parcel["B"], rows=True)
+        assert view.budget_lines and view.demands and view.installments
+        assert q.count <= 4, q.count
+    with world.uow() as uow, QueryCounter(world.database) as q:  # not visible: one statement
+        with pytest.raises(NotFound):
+            _read(uow, world.alice, world.parcel["B"], rows=True)
+    assert q.count == 1

@@ -120,7 +120,9 @@ def fulfil(uow: UnitOfWork, checkout_id: int, provider_session: str | None = Non
 
     `provider_session` is the session id (default: the one recorded on the checkout); the
     session is always re-read from the gateway. `completed_at` is when the payer completed
-    it, when the caller knows (the webhook's event time); else the time it is first seen.
+    it, when the caller knows (the webhook's event time); else when the provider says it was
+    completed (reconcile, after a missed webhook: R-A6 dates the payment then, not when it
+    is first seen); else the time it is first seen.
     Raises `GatewayError` (provider unreachable: nothing changed), `Mismatch` (not ours:
     nothing changed) or `LookupError` (no such checkout).
     """
@@ -142,7 +144,8 @@ def fulfil(uow: UnitOfWork, checkout_id: int, provider_session: str | None = Non
     target = target_status(session)
     if target is None:
         return Outcome("open", chk.id, chk.status)
-    return transition(uow, chk, target, session=session, completed_at=completed_at)
+    return transition(uow, chk, target, session=session,
+                      completed_at=completed_at or session.completed_at)
 
 
 def transition(uow: UnitOfWork, chk: Checkout, target: str, *,

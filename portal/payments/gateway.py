@@ -20,7 +20,7 @@ import logging
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any, Protocol
 
@@ -84,6 +84,10 @@ class CheckoutSession:
     brand: str | None = None  # card brand, e.g. "visa"
     bank_name: str | None = None
     intent_status: str | None = None  # the PaymentIntent's: processing | succeeded | ...
+    # When the payer completed it, as the provider recorded it (R-A6: a card or bank payment
+    # counts when the payer completes it). Stripe creates a Checkout Session's PaymentIntent
+    # when the payer confirms (API versions since 2022-08-01): its `created`.
+    completed_at: datetime | None = None
 
     @property
     def paid(self) -> bool:
@@ -218,12 +222,14 @@ class StripeGateway:
     def _session(obj: Any) -> CheckoutSession:
         s = _plain(obj)
         pi = s.get("payment_intent")
-        pi_id = method = last4 = brand = bank = intent_status = None
+        pi_id = method = last4 = brand = bank = intent_status = completed_at = None
         if isinstance(pi, str):
             pi_id = pi
         elif pi:
             pi_id = pi.get("id")
             intent_status = pi.get("status")
+            if isinstance(pi.get("created"), int):
+                completed_at = datetime.fromtimestamp(pi["created"], tz=UTC)
             pm = pi.get("payment_method")
             if pm and not isinstance(pm, str):
                 method = pm.get("type")
@@ -242,7 +248,7 @@ class StripeGateway:
             currency=s.get("currency"), client_reference_id=s.get("client_reference_id"),
             metadata={str(k): str(v) for k, v in dict(metadata).items()},
             payment_intent=pi_id, method=method, last4=last4, brand=brand, bank_name=bank,
-            intent_status=intent_status)
+            intent_status=intent_status, completed_at=completed_at)
 
 
 def _plain(obj: Any) -> dict[str, Any]:

@@ -92,8 +92,9 @@ class FakeStripe:
                                                  "message": message}}))
 
     def complete(self, session_id: str, method: str = "card", paid: bool | None = None,
-                 last4: str = "4242") -> dict[str, Any]:
-        """The payer completes the checkout: by card (paid) or bank account (processing)."""
+                 last4: str = "4242", at: int | None = None) -> dict[str, Any]:
+        """The payer completes the checkout: by card (paid) or bank account (processing).
+        Stripe creates the PaymentIntent then (`at`: its `created`, a Unix time)."""
         s = self.sessions[session_id]
         paid = (method == "card") if paid is None else paid
         pi_id = "pi_test_" + secrets.token_hex(8)
@@ -104,6 +105,7 @@ class FakeStripe:
         else:
             pm["us_bank_account"] = {"bank_name": "STRIPE TEST BANK", "last4": "6789"}
         self.intents[pi_id] = {"id": pi_id, "object": "payment_intent",
+                               "created": at if at is not None else int(time.time()),
                                "amount": s["amount_total"], "currency": s["currency"],
                                "status": "succeeded" if paid else "processing",
                                "payment_method": pm, "metadata": dict(s["metadata"]),

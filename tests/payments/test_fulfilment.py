@@ -251,6 +251,29 @@ def test_reconcile_settles_a_missed_webhook(world, fake_stripe, stripe_gateway):
     assert count(world, LedgerEntry, LedgerEntry.kind == "payment") == 1
 
 
+def test_reconcile_dates_a_payment_when_the_payer_completed_it(database, fake_stripe,
+                                                               stripe_gateway):
+    """R-A6: a card payment counts when the payer completes it. The payer pays at 23:30 on
+    day G (September 10, San Juan time; already the 11th in UTC); the webhook is lost and
+    reconcile finds the payment two days later: it is still timely (no late fee)."""
+    from datetime import datetime
+
+    with clock.fixed(date(2026, 9, 10)):
+        world = seed(database, ("1200.00",))
+        started, priced = checkout(world, stripe_gateway, [Choice(world.key(0), "due_now")])
+    paid_at = datetime(2026, 9, 11, 3, 30, tzinfo=clock.UTC)  # 23:30 on the 10th in San Juan
+    fake_stripe.complete(session_of(world, started.checkout_id), "card",
+                         at=int(paid_at.timestamp()))
+    with clock.fixed(date(2026, 9, 12)):
+        assert reconcile(world.database, stripe_gateway).outcomes == {"posted": 1}
+        c = chk(world, started.checkout_id)
+        assert clock.legal_date(c.completed_at) == date(2026, 9, 10)
+        st = statement(world)
+        assert (st.late_fees, st.interest, st.costs) == (0, 0, 0)
+        assert st.installments[2].due_date == date(2026, 9, 1)
+        assert st.installments[2].status == "paid"
+
+
 def test_several_parcels_in_one_payment(world, fake_stripe, stripe_gateway):
     started, priced = checkout(world, stripe_gateway, [
         Choice(world.key(0), "installments", through=4),

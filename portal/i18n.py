@@ -305,18 +305,32 @@ class Formats:
             return self.tr.gettext(value)
         return fmt_value(value, name)
 
+    def days_left(self, value: date, on: date) -> str:
+        """As `days_left`, from the same catalog."""
+        n = (value - on).days
+        if n == 0:
+            return self.tr.gettext("today")
+        if n > 0:
+            return self.tr.ngettext("%(num)d day left", "%(num)d days left", n) % {"num": n}
+        return self.tr.ngettext("%(num)d day ago", "%(num)d days ago", -n) % {"num": -n}
+
+    def words(self, message: str) -> str:
+        """A message of the catalogs, remembered for the request (steps repeat theirs)."""
+        text = self._titles.get(message)
+        if text is None:
+            text = self._titles[message] = self.tr.gettext(message)
+        return text
+
     def step(self, step: Step) -> ShownStep:
         """As Step.render, with Babel formatting that knows money from units by placeholder
         name."""
+        value = self.value
+        text = self.words(step.message).format(
+            **{k: value(k, v) for k, v in step.params.items()})
         rule = RULES.get(step.rule)
-        values = {k: self.value(k, v) for k, v in step.params.items()}
-        text = self.tr.gettext(step.message).format(**values)
         if rule is None:
             return ShownStep(step.rule, "", "", text)
-        title = self._titles.get(rule.title)
-        if title is None:
-            title = self._titles[rule.title] = self.tr.gettext(rule.title)
-        return ShownStep(step.rule, rule.source, title, text)
+        return ShownStep(step.rule, rule.source, self.words(rule.title), text)
 
     def trace(self, trace: Trace | None, rules: tuple[str, ...] | None = None
               ) -> list[ShownStep]:

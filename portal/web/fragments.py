@@ -4,7 +4,8 @@ macro call or a dozen template expressions per item were a good part of the page
 Each returns `Markup`: every text in it is escaped here, and every word comes from the
 catalogs (the texts are worded by the views and `portal.i18n`). The markup is checked like
 the templates' (the Nu HTML Checker and axe-core run on every page, tests/web, tests/e2e).
-The templates call them as globals: `{{ why(steps) }}`, `{{ schedule_rows(v.installments) }}`.
+The templates call them as globals: `{{ why(steps) }}`, `{{ amounts_list(v.amounts) }}`,
+`{{ schedule_rows(v.installments) }}`.
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ from typing import TYPE_CHECKING
 from markupsafe import Markup
 
 from portal.core.explain import N_
-from portal.i18n import ShownStep, translate
+from portal.i18n import ShownStep, formats, translate
 
 if TYPE_CHECKING:
     from portal.web.account.views import ScheduleRow
+    from portal.web.present import Amount
 
 WHY = N_("Why this amount?")
 
@@ -35,6 +37,17 @@ def why(steps: list[ShownStep]) -> Markup:
         for s in steps)
     return Markup(f'<details class="portal-why">\n  <summary>{esc(translate(WHY))}'
                   f'</summary>\n  <ul class="portal-why__steps">\n{items}  </ul>\n</details>')
+
+
+def amounts_list(amounts: list[Amount]) -> Markup:
+    """The parcel page's "what you owe": each figure of the statement (R-A7 to R-A11) with
+    its amount and, under it, why."""
+    money = formats().money
+    items = "".join(
+        f'  <div>\n    <dt>{esc(a.label)}</dt>\n'
+        f'    <dd><span class="portal-money">{esc(money(a.amount))}</span>{why(a.why)}</dd>\n'
+        f'  </div>\n' for a in amounts)
+    return Markup(f'<dl class="portal-amounts">\n{items}</dl>')
 
 
 def schedule_rows(rows: list[ScheduleRow]) -> Markup:

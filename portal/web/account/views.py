@@ -248,14 +248,18 @@ def schedule_rows(st: Any, installments: list, today: date) -> list[ScheduleRow]
     """The statement's installments (R-A4 to R-A8) as the schedule table shows them."""
     f = formats()
     amounts = {i.number: i.amount for i in installments}
+    labels: dict[str, tuple[str, str]] = {}
     rows = []
     for i in st.installments:
         amount = amounts.get(i.number)
+        label = labels.get(i.status)
+        if label is None:
+            label = labels[i.status] = (status_label(i.status), status_css(i.status))
         rows.append(ScheduleRow(
-            i.number, i.status, status_label(i.status), status_css(i.status),
+            i.number, i.status, label[0], label[1],
             i.due_date, f.date_long(i.due_date), i.last_timely_day,
             f.date_long(i.last_timely_day),
-            days_left(i.last_timely_day, today) if i.status in ("due", "upcoming") else "",
+            f.days_left(i.last_timely_day, today) if i.status in ("due", "upcoming") else "",
             amount, i.principal, i.late_fee, i.interest, f.money(amount), f.money(i.principal),
             f.money(i.late_fee), f.money(i.interest)))
     return rows

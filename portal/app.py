@@ -151,11 +151,12 @@ def _register_blueprints(app: Flask) -> None:
     from portal.web.staff.routes import bp as staff_bp
     for bp in (account_bp, auth_bp, lessee_bp, lender_bp, staff_bp):
         app.register_blueprint(bp)
-    from portal.web.fragments import amounts_list, schedule_rows, why
+    from portal.web.fragments import amounts_list, deadline, schedule_rows, status_badge, why
     from portal.web.present import full_address, status_css, status_label
     app.jinja_env.globals.update(status_label=status_label, status_css=status_css,
                                  full_address=full_address, why=why,
                                  schedule_rows=schedule_rows, amounts_list=amounts_list,
+                                 status_badge=status_badge, deadline=deadline,
                                  authority_phone=lambda: app.config["AUTHORITY_PHONE"])
     from portal.web.payments.routes import bp as payments_bp  # payments (issue 4)
     app.register_blueprint(payments_bp)

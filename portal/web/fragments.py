@@ -5,11 +5,13 @@ Each returns `Markup`: every text in it is escaped here, and every word comes fr
 catalogs (the texts are worded by the views and `portal.i18n`). The markup is checked like
 the templates' (the Nu HTML Checker and axe-core run on every page, tests/web, tests/e2e).
 The templates call them as globals: `{{ why(steps) }}`, `{{ amounts_list(v.amounts) }}`,
-`{{ schedule_rows(v.installments) }}`.
+`{{ schedule_rows(v.installments) }}`, `{{ status_badge(status) }}`, `{{ deadline(day, today) }}`
+(Python, not macros: importing a macro file costs a new module on every render).
 """
 
 from __future__ import annotations
 
+from datetime import date
 from html import escape as esc
 from typing import TYPE_CHECKING
 
@@ -17,6 +19,7 @@ from markupsafe import Markup
 
 from portal.core.explain import N_
 from portal.i18n import ShownStep, formats, translate
+from portal.web.present import status_css, status_label
 
 if TYPE_CHECKING:
     from portal.web.account.views import ScheduleRow
@@ -37,6 +40,19 @@ def why(steps: list[ShownStep]) -> Markup:
         for s in steps)
     return Markup(f'<details class="portal-why">\n  <summary>{esc(translate(WHY))}'
                   f'</summary>\n  <ul class="portal-why__steps">\n{items}  </ul>\n</details>')
+
+
+def status_badge(status: str) -> Markup:
+    """The status badge: al día / pendiente / vencido, ... (an account's or an installment's)."""
+    return Markup(f'<span class="portal-status portal-status--{esc(status_css(status))}">'
+                  f'{esc(status_label(status))}</span>')
+
+
+def deadline(day: date, today: date) -> Markup:
+    """A date as a <time>, with how far it is from today ("quedan 10 días")."""
+    f = formats()
+    return Markup(f'<time datetime="{day.isoformat()}">{esc(f.date_long(day))}</time> '
+                  f'({esc(f.days_left(day, today))})')
 
 
 def amounts_list(amounts: list[Amount]) -> Markup:

@@ -218,14 +218,7 @@ def today() -> date:
 
 def days_left(value: date, on: date | None = None) -> str:
     """"12 days left", "due today", "3 days ago" in the current language."""
-    gettext, ngettext = fast_gettext, fast_ngettext  # the names `pybabel extract` knows
-    on = on or today()
-    n = (value - on).days
-    if n == 0:
-        return gettext("today")
-    if n > 0:
-        return ngettext("%(num)d day left", "%(num)d days left", n)
-    return ngettext("%(num)d day ago", "%(num)d days ago", -n)
+    return formats().days_left(value, on or today())
 
 
 #: Parameters of the core's explanation steps that are Decimal but not money.
@@ -263,7 +256,7 @@ class Formats:
     code that formats many values at a time (a parcel page shows about 30 explanation steps
     with 120 numbers, and a schedule of 12 rows). Same output as the filters."""
 
-    __slots__ = ("tr", "_money", "_locale", "_titles")
+    __slots__ = ("tr", "_money", "_locale", "_words")
 
     def __init__(self) -> None:
         if has_request_context():
@@ -274,7 +267,7 @@ class Formats:
         else:
             self._money = self._locale = None
             self.tr = translator(current_language())
-        self._titles: dict[str, str] = {}
+        self._words: dict[str, str] = {}
 
     def money(self, value: Decimal | None) -> str:
         if type(value) is Decimal and self._money is not None:
@@ -306,7 +299,7 @@ class Formats:
         return fmt_value(value, name)
 
     def days_left(self, value: date, on: date) -> str:
-        """As `days_left`, from the same catalog."""
+        """"12 days left", "due today", "3 days ago" (`days_left`)."""
         n = (value - on).days
         if n == 0:
             return self.tr.gettext("today")
@@ -316,9 +309,9 @@ class Formats:
 
     def words(self, message: str) -> str:
         """A message of the catalogs, remembered for the request (steps repeat theirs)."""
-        text = self._titles.get(message)
+        text = self._words.get(message)
         if text is None:
-            text = self._titles[message] = self.tr.gettext(message)
+            text = self._words[message] = self.tr.gettext(message)
         return text
 
     def step(self, step: Step) -> ShownStep:
@@ -376,12 +369,6 @@ def fast_gettext(string: str, **variables: Any) -> str:
     messages."""
     text = _gettext(string)
     return text % variables if variables else text
-
-
-def fast_ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
-    """Flask-Babel's `ngettext` (`%(num)d` is the count), as `fast_gettext`."""
-    variables.setdefault("num", num)
-    return _ngettext(singular, plural, num) % variables
 
 
 def _ngettext(singular: str, plural: str, n: int) -> str:

@@ -88,7 +88,7 @@ class LoosePayment:
 
     @property
     def method(self) -> str:
-        return "bank" if self.payment.method == "bank" else self.payment.method
+        return self.payment.method
 
     @property
     def reference(self) -> str | None:

@@ -75,22 +75,23 @@ def serve(database, tmp_path, today: date):
     return world, app
 
 
-@pytest.fixture
-def live_sept(database, tmp_path):
-    world, app = serve(database, tmp_path, date(2026, 9, 5))
+def _live(database, tmp_path, day):  # noqa: ANN001, ANN202
+    """The portal served on `day`: (world, app, base URL)."""
+    world, app = serve(database, tmp_path, day)
     with Server(app) as server:
         yield world, app, server.url
     clock.set_fixed(None)
     reset_databases()
+
+
+@pytest.fixture
+def live_sept(database, tmp_path):
+    yield from _live(database, tmp_path, date(2026, 9, 5))
 
 
 @pytest.fixture
 def live_june(database, tmp_path):
-    world, app = serve(database, tmp_path, date(2026, 6, 20))
-    with Server(app) as server:
-        yield world, app, server.url
-    clock.set_fixed(None)
-    reset_databases()
+    yield from _live(database, tmp_path, date(2026, 6, 20))
 
 
 def sign_in(page, url: str, lang: str) -> None:

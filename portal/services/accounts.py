@@ -110,7 +110,7 @@ _LEASE = select(Lease, DepositOrder).from_statement(
 # attributes. The history: the same statement loads the ORM objects for `rows=False`
 # (`from_statement`).
 _PARCELS, _FISCAL_YEARS, _ASSESSMENTS = Parcel.__table__, FiscalYear.__table__, Assessment.__table__
-_VERSIONS, _ROLLS, _LINES = BudgetVersion.__table__, AssessmentRoll.__table__, BudgetLine.__table__
+_VERSIONS, _ROLLS = BudgetVersion.__table__, AssessmentRoll.__table__
 _NOTICES = Notice.__table__
 _IS_DEMAND = _NOTICES.c.kind == "demand"
 
@@ -153,8 +153,7 @@ _ACCOUNT_NEXT = _for_staff_or_not(_FISCAL_YEARS.c.id == (
     select(_FISCAL_YEARS.c.id).where(_FISCAL_YEARS.c.starts_on > _AS_OF)
     .order_by(_FISCAL_YEARS.c.starts_on).limit(1).scalar_subquery()))
 _ACCOUNT_OF = _for_staff_or_not(_FISCAL_YEARS.c.id == bindparam("fy"))
-_LINE_ROWS = (select(_LINES).where(_LINES.c.version_id == bindparam("version_id"))
-              .order_by(_LINES.c.position))
+_ACCOUNT_LINES = facts.account_lines(budget_lines=True)
 _DEMANDS = (select(Notice).where(Notice.parcel_id == bindparam("parcel_id"),
                                  Notice.fiscal_year_id == bindparam("fy"), _IS_DEMAND)
             .order_by(Notice.created_at, Notice.id))
@@ -296,13 +295,14 @@ def statement_for(uow: UnitOfWork, user: Any, parcel_id: int | str, fiscal_year:
     and the demands (`NoticeRecord`); `credits` and `costs` are rows of the columns the
     core reads (see `facts.load_many`). The access check (`access.relation_to_pid`), the
     parcel, the fiscal year, the assessment, the version, the roll, the lease, the deposit
-    order and the demands come in one statement: four statements in all (installments,
-    ledger entries, budget lines), one more when no fiscal year contains `as_of`."""
+    order and the demands come in one statement, the installments, the ledger entries and
+    the budget lines in another (`facts.account_lines`): two statements in all, one more
+    when no fiscal year contains `as_of`."""
     as_of = as_of or clock.today()
-    account = version = roll = None
+    account = version = roll = budget_lines = None
     if rows:
-        view, account, version, roll = _account_records(uow, user, parcel_id, fiscal_year,
-                                                        as_of)
+        view, account, version, roll, budget_lines = _account_records(uow, user, parcel_id,
+                                                                      fiscal_year, as_of)
     else:
         parcel, relation = access.get_parcel_and_relation(uow, user, parcel_id)
         view = AccountView(parcel=parcel, relation=relation, as_of=as_of, fiscal_year=None,
@@ -323,7 +323,7 @@ def statement_for(uow: UnitOfWork, user: Any, parcel_id: int | str, fiscal_year:
     view.assessment = a
     view.payer = a.payer
     view.benefit_units = a.benefit_units
-    _budget(uow, view, a, rows, version, roll)
+    _budget(uow, view, a, rows, version, roll, budget_lines)
     if a.supersedes_id is not None:
         view.history = _history(uow, a, rows)
     view.installments = account.installments
@@ -347,11 +347,13 @@ def statement_for(uow: UnitOfWork, user: Any, parcel_id: int | str, fiscal_year:
 
 
 def _account_records(uow: UnitOfWork, user: Any, parcel_id: int | str, fiscal_year: Any,
-                     as_of: date) -> tuple[AccountView, AccountFacts | None, Any, Any]:
+                     as_of: date) -> tuple[AccountView, AccountFacts | None, Any, Any, Any]:
     """`rows=True`: the parcel, the access check and the account's one-row lookups in one
-    statement (`_account_rows`; NotFound when the user may not see the parcel). Returns
-    the view (parcel, relation, fiscal year, lease, deposit order), the account's facts
-    (`facts.load_account`; None without a fiscal year), the budget version and the roll."""
+    statement (`_account_rows`; NotFound when the user may not see the parcel), then the
+    account's installments, ledger entries and budget lines in one more (`_ACCOUNT_LINES`).
+    Returns the view (parcel, relation, fiscal year, lease, deposit order), the account's
+    facts (None without a fiscal year), the budget version, the roll and the budget lines
+    (`BudgetLineRecord`s; None without a version and its roll)."""
     pid = access.parse_id(parcel_id)
     staff = access.is_staff(user)
     params = {**access.relation_params(user), "pid": pid, "as_of": as_of}
@@ -364,8 +366,15 @@ def _account_records(uow: UnitOfWork, user: Any, parcel_id: int | str, fiscal_ye
         view, a, version, roll = _read_account(
             uow, _ACCOUNT_OF[staff], {**params, "fy": given.id if given else None}, as_of)
     if view.fiscal_year is None:
-        return view, None, None, None
-    return view, facts.load_account(uow, pid, view.fiscal_year, a), version, roll
+        return view, None, None, None, None
+    budgeted = version is not None and roll is not None
+    found = uow.session.execute(_ACCOUNT_LINES, {
+        "aid": a.id if a is not None else None, "pid": pid, "fy": view.fiscal_year.id,
+        "version_id": version.id if budgeted else None})
+    account, others = facts.facts_from_lines(pid, view.fiscal_year, a, found)
+    lines = ([BudgetLineRecord(r.ref, version.id, r.n, r.kind, r.text, r.text2, r.amount,
+                               r.amount2) for r in others] if budgeted else None)
+    return view, account, version, roll, lines
 
 
 def _read_account(uow: UnitOfWork, stmt: Select, params: dict[str, Any], as_of: date
@@ -386,14 +395,13 @@ def _read_account(uow: UnitOfWork, stmt: Select, params: dict[str, Any], as_of: 
 
 
 def _budget(uow: UnitOfWork, view: AccountView, a: Assessment, rows: bool,
-            version: Any = None, roll: Any = None) -> None:
+            version: Any = None, roll: Any = None, lines: list | None = None) -> None:
     """The assessment's budget version with its lines and the version's roll (none shown
-    without a roll). `rows=True`: the version and the roll were loaded with the account."""
+    without a roll). `rows=True`: the version, the roll and the lines were loaded with the
+    account."""
     if rows:
-        if version is None or roll is None:
+        if version is None or roll is None or lines is None:
             return
-        lines = [BudgetLineRecord._make(r)
-                 for r in uow.session.execute(_LINE_ROWS, {"version_id": version.id})]
     else:
         found = uow.session.execute(_BUDGET, {"version_id": a.budget_version_id}).all()
         if not found:

@@ -22,13 +22,25 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, and_, bindparam, exists, select
+from sqlalchemy import (
+    ColumnElement,
+    Integer,
+    Select,
+    and_,
+    bindparam,
+    cast,
+    exists,
+    literal_column,
+    null,
+    select,
+    union_all,
+)
 
 from portal.core import params
 from portal.core.installments import Installment as CoreInstallment
 from portal.core.statement import Cost, Payment, Statement, StatementRules, evaluate
 from portal.db import UnitOfWork
-from portal.models import Assessment, FiscalYear, Installment, LedgerEntry
+from portal.models import Assessment, BudgetLine, FiscalYear, Installment, LedgerEntry
 from portal.models import Payment as PaymentRow
 
 INFORMATIONAL = ("charge", "discount")
@@ -247,7 +259,8 @@ def load_account(uow: UnitOfWork, parcel_id: int, fiscal_year: Any, assessment: 
                  ) -> AccountFacts:
     """One account's facts as plain read-only rows (like `load(..., rows=True)`), for a
     caller that already has the fiscal year and the current assessment (None: there is
-    none), e.g. from one joined statement (`IS_CURRENT`): two queries."""
+    none), e.g. from one joined statement (`IS_CURRENT`): two queries. (The parcel page
+    reads them with its budget lines in one: `account_lines`.)"""
     facts = AccountFacts(parcel_id, fiscal_year, assessment,
                          rules=rules_for(fiscal_year.starts_on))
     if assessment is not None:
@@ -257,6 +270,80 @@ def load_account(uow: UnitOfWork, parcel_id: int, fiscal_year: Any, assessment: 
             _ACCOUNT_ENTRY_ROWS, {"pid": parcel_id, "fy": fiscal_year.id})):
         facts.file(entry, entry.lump_sum)
     return facts
+
+
+# --- One account's dated lines in one statement (the parcel page) ----------------------------
+# The installments of the assessment :aid, the ledger entries of the parcel :pid in the fiscal
+# year :fy and (`account_lines(budget_lines)`) the lines of the budget version :version_id,
+# as one UNION ALL of a common shape: each SQL statement costs the page more in SQLAlchemy's
+# own work than in the database, and three statements were a good part of its time.
+# Columns: `src` (which table), `n` (number / id / position), `day` (due date / legal date),
+# `amount`, `amount2` (a budget line's part financed by assessments), `kind`, `direction`,
+# `ref` (a payment's id / a budget line's id), `cost_kind`, `text` (a description; a budget
+# line's in Spanish), `text2` (a budget line's description in English), `flag` (lump sum).
+# Ordered by src, then day and n: the installments by due date and number, the entries in
+# posting order (legal date, id) and the budget lines by position, as the statements above.
+SRC_INSTALLMENT, SRC_ENTRY, SRC_BUDGET_LINE = 1, 2, 3
+
+
+def _lines_shape(src: int, n: Any, day: Any = None, amount: Any = None, amount2: Any = None,
+                 kind: Any = None, direction: Any = None, ref: Any = None, cost_kind: Any = None,
+                 text: Any = None, text2: Any = None, flag: Any = None) -> list[Any]:
+    """One branch's columns; a column the branch has not is a NULL cast to the column's type
+    (PostgreSQL resolves a UNION's types pairwise: two bare NULLs would make a text column)."""
+    e, ln = _ENTRY_TABLE.c, BudgetLine.__table__.c
+    typed = {"day": (day, e.legal_date), "amount": (amount, e.amount),
+             "amount2": (amount2, ln.financed_by_assessments), "kind": (kind, e.kind),
+             "direction": (direction, e.direction), "ref": (ref, e.payment_id),
+             "cost_kind": (cost_kind, e.cost_kind), "text": (text, e.description),
+             "text2": (text2, ln.description_en), "flag": (flag, _PAYMENT_TABLE.c.lump_sum)}
+    return [literal_column(str(src), Integer).label("src"), n.label("n")] + [
+        (col if col is not None else cast(null(), like.type)).label(name)
+        for name, (col, like) in typed.items()]
+
+
+def account_lines(budget_lines: bool = False) -> Select:
+    """The statement of one account's dated lines (see above); with the budget lines when
+    `budget_lines`."""
+    i, e, pay, ln = _INSTALLMENT_TABLE, _ENTRY_TABLE, _PAYMENT_TABLE, BudgetLine.__table__
+    branches = [
+        select(*_lines_shape(SRC_INSTALLMENT, i.c.number, i.c.due_date, i.c.amount))
+        .where(i.c.assessment_id == bindparam("aid")),
+        select(*_lines_shape(SRC_ENTRY, e.c.id, e.c.legal_date, e.c.amount, None, e.c.kind,
+                             e.c.direction, e.c.payment_id, e.c.cost_kind, e.c.description,
+                             None, pay.c.lump_sum))
+        .select_from(e)
+        .outerjoin(pay, and_(pay.c.id == e.c.payment_id, e.c.kind == "payment"))
+        .where(e.c.parcel_id == bindparam("pid"), e.c.fiscal_year_id == bindparam("fy"))]
+    if budget_lines:
+        branches.append(
+            select(*_lines_shape(SRC_BUDGET_LINE, ln.c.position, None, ln.c.amount,
+                                 ln.c.financed_by_assessments, ln.c.kind, None, ln.c.id, None,
+                                 ln.c.description_es, ln.c.description_en))
+            .where(ln.c.version_id == bindparam("version_id")))
+    union = union_all(*branches).subquery("lines")
+    return select(union).order_by(union.c.src, union.c.day, union.c.n)
+
+
+def facts_from_lines(parcel_id: int, fiscal_year: Any, assessment: Any, lines: Iterable[Any]
+                     ) -> tuple[AccountFacts, list[Any]]:
+    """An account's facts from its `account_lines` rows (in their order), and the rows of
+    the other sources (the budget lines), as read."""
+    facts = AccountFacts(parcel_id, fiscal_year, assessment,
+                         rules=rules_for(fiscal_year.starts_on))
+    installments, rest = facts.installment_rows, []
+    aid = assessment.id if assessment is not None else None
+    for row in lines:
+        src = row[0]
+        if src == SRC_INSTALLMENT:
+            installments.append(InstallmentRow(aid, row[1], row[2], row[3]))
+        elif src == SRC_ENTRY:
+            entry = EntryRow(row[1], parcel_id, row[5], row[6], row[2], row[3], row[7], row[8],
+                             row[9], row[11])
+            facts.file(entry, entry.lump_sum)
+        else:
+            rest.append(row)
+    return facts, rest
 
 
 def by_parcel(items: Iterable, key: str = "parcel_id") -> dict[int, list]:

@@ -1,6 +1,7 @@
 """The parcel page's read (`statement_for(..., rows=True)`): the access check, the parcel,
 the account's one-row lookups and its demands in one statement; the same answers as the
-ORM path (`rows=False`), in at most four statements."""
+ORM path (`rows=False`), in two statements (the account's installments, ledger entries and
+budget lines are one UNION: `facts.account_lines`)."""
 
 from __future__ import annotations
 
@@ -10,10 +11,11 @@ from decimal import Decimal
 import pytest
 
 from portal.models import Lease, Lender, Loan, Notice, Party, PartyMember
-from portal.services import access, accounts
+from portal import clock
+from portal.services import access, accounts, ledger
 from portal.services.errors import NotFound
 
-from .factory import QueryCounter, build
+from .factory import QueryCounter, at, build, pay
 
 AS_OF = date(2026, 11, 30)
 
@@ -31,6 +33,10 @@ def _ids(xs):
     return [x.id for x in xs]
 
 
+def _fields(x, names):
+    return tuple(getattr(x, n) for n in names)
+
+
 def _same(a, b) -> None:
     def one(x):
         return None if x is None else x.id
@@ -42,6 +48,19 @@ def _same(a, b) -> None:
         assert one(getattr(a, name)) == one(getattr(b, name)), name
     assert _ids(a.history) == _ids(b.history)
     assert _ids(a.budget_lines) == _ids(b.budget_lines)
+    line = ("id", "version_id", "position", "kind", "description_es", "description_en",
+            "amount", "financed_by_assessments")
+    assert [_fields(x, line) for x in a.budget_lines] == [_fields(x, line) for x in b.budget_lines]
+    entry = ("id", "parcel_id", "kind", "direction", "legal_date", "amount", "payment_id",
+             "cost_kind", "description")
+    for name in ("credits", "costs"):
+        assert [_fields(x, entry) for x in getattr(a, name)] == \
+            [_fields(x, entry) for x in getattr(b, name)], name
+    if a.facts is not None:
+        assert a.facts.installments == b.facts.installments
+        assert a.facts.lump_sum_flags == b.facts.lump_sum_flags
+        assert [_fields(x, entry) for x in a.facts.other] == \
+            [_fields(x, entry) for x in b.facts.other]
     assert _ids(a.demands) == _ids(b.demands)
     assert a.statement == b.statement
     assert a.collection == b.collection
@@ -106,15 +125,36 @@ def test_several_leases_in_force_keep_each_demand_once(world):
         assert [n.mailed_on for n in got.demands] == [date(2026, 10, 1), date(2026, 11, 2)]
 
 
-def test_the_parcel_page_reads_in_four_statements(world):
+def test_the_parcel_page_reads_in_two_statements(world):
     with world.uow() as uow:
         _add_demands(uow, world, "B", date(2026, 11, 2))
     for user in (world.bob, world.staff):
         with world.uow() as uow, QueryCounter(world.database) as q:
             view = _read(uow, user, world.parcel["B"], rows=True)
         assert view.budget_lines and view.demands and view.installments
-        assert q.count <= 4, q.count
+        assert q.count == 2, q.count
     with world.uow() as uow, QueryCounter(world.database) as q:  # not visible: one statement
         with pytest.raises(NotFound):
             _read(uow, world.alice, world.parcel["B"], rows=True)
     assert q.count == 1
+
+
+def test_payments_costs_and_budget_lines_read_in_one_statement_as_the_orm_reads_them(world):
+    """The UNION of installments, ledger entries and budget lines (`facts.account_lines`)
+    gives each its own fields: a lump-sum payment (its flag), an ordinary one, a cost with
+    its kind and description, the budget lines in order, and the same statement."""
+    d = world.parcel["D"]
+    pay(world, "D", "1000.00", date(2026, 7, 1), lump_sum=True)
+    pay(world, "D", "25.50", date(2026, 9, 3))
+    with clock.fixed(at(date(2026, 11, 3))), world.uow() as uow:
+        ledger.record_cost(uow, world.staff, d, world.fy_id, Decimal("12.34"),
+                           date(2026, 11, 3), "certified_mail", "Carta 7")
+    with world.uow() as uow:
+        got, expected = (_read(uow, world.staff, d, rows=rows) for rows in (True, False))
+    _same(got, expected)
+    assert [e.amount for e in got.credits] == [Decimal("1000.00"), Decimal("25.50")]
+    assert sorted(got.facts.lump_sum_flags.values()) == [False, True]
+    assert [(e.amount, e.cost_kind, e.description) for e in got.costs] == \
+        [(Decimal("12.34"), "certified_mail", "Carta 7")]
+    assert [ln.position for ln in got.budget_lines] == \
+        sorted(ln.position for ln in got.budget_lines) and len(got.budget_lines) > 1

@@ -146,6 +146,25 @@ def relation_params(user: Any) -> dict[str, Any]:
     return {} if is_staff(user) else _rel_params(user)
 
 
+def linked_relations() -> Any:
+    """SQL (a subquery): (parcel_id, relation) for every way the user :uid is linked to a
+    parcel on :today (parameters: `link_params`), for a statement that reads the linked
+    parcels with more (the dashboard). Several rows for a parcel linked several ways:
+    `strongest` names it."""
+    return _REL
+
+
+def link_params(user: Any) -> dict[str, Any]:
+    """The bound parameters of `linked_relations` for the user (staff too: their own links);
+    `NotFound` for no signed-in user."""
+    return _rel_params(user)
+
+
+def strongest(relations: Sequence[str]) -> str:
+    """The relation that names a parcel the user is linked to in several ways."""
+    return min(relations, key=_STRENGTH.__getitem__)
+
+
 def visible_relation(selected: str | None) -> str:
     """The relation `relation_to_pid` selected (None also when no row was found: no such
     parcel); `NotFound` when the user may not see the parcel."""

@@ -23,7 +23,6 @@ from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import (
-    ColumnElement,
     Integer,
     Select,
     and_,
@@ -159,35 +158,12 @@ _CURRENT_ROWS = select(_ASSESSMENTS).where(
     _ASSESSMENTS.c.fiscal_year_id == bindparam("fy"), IS_CURRENT)
 
 
-def _installment_rows(assessments: ColumnElement[bool]) -> Select:
-    t = _INSTALLMENT_TABLE
-    return (select(t.c.assessment_id, t.c.number, t.c.due_date, t.c.amount)
-            .where(assessments).order_by(t.c.assessment_id, t.c.due_date, t.c.number))
-
-
-def _entry_rows(parcels: ColumnElement[bool]) -> Select:
-    t, pay = _ENTRY_TABLE, _PAYMENT_TABLE
-    return (select(t.c.id, t.c.parcel_id, t.c.kind, t.c.direction, t.c.legal_date, t.c.amount,
-                   t.c.payment_id, t.c.cost_kind, t.c.description, pay.c.lump_sum)
-            .select_from(t)
-            .outerjoin(pay, and_(pay.c.id == t.c.payment_id, t.c.kind == "payment"))
-            .where(parcels, t.c.fiscal_year_id == bindparam("fy"))
-            .order_by(t.c.parcel_id, t.c.legal_date, t.c.id))
-
-
-_INSTALLMENT_ROWS = _installment_rows(
-    _INSTALLMENT_TABLE.c.assessment_id.in_(bindparam("aids", expanding=True)))
-_ENTRY_ROWS = _entry_rows(_ENTRY_TABLE.c.parcel_id.in_(bindparam("ids", expanding=True)))
-# One account's (`load_account`): `=` instead of an expanding IN, which is re-rendered at
-# every execution.
-_ACCOUNT_INSTALLMENT_ROWS = _installment_rows(
-    _INSTALLMENT_TABLE.c.assessment_id == bindparam("aid"))
-_ACCOUNT_ENTRY_ROWS = _entry_rows(_ENTRY_TABLE.c.parcel_id == bindparam("pid"))
 # The rows are kept as named tuples: the core's inputs are rebuilt from them at every
 # evaluation (twice on the parcel page), and reading a field of an SQLAlchemy `Row` by name
-# costs several times more.
-InstallmentRow = namedtuple("InstallmentRow", _INSTALLMENT_ROWS.selected_columns.keys())
-EntryRow = namedtuple("EntryRow", _ENTRY_ROWS.selected_columns.keys())
+# costs several times more. Their fields are the columns the core reads, named as the models'.
+InstallmentRow = namedtuple("InstallmentRow", "assessment_id number due_date amount")
+EntryRow = namedtuple("EntryRow", "id parcel_id kind direction legal_date amount payment_id "
+                                  "cost_kind description lump_sum")
 
 
 def record_type(model: type, name: str) -> type:
@@ -222,30 +198,27 @@ def load_many(uow: UnitOfWork, parcel_ids: Iterable[int], fiscal_year: FiscalYea
               *, rows: bool = False) -> dict[int, AccountFacts]:
     """The facts of many accounts of one fiscal year in three queries.
 
-    `rows=True` (read-only pages): the assessments are plain rows of their columns, the
-    installments and ledger entries named tuples with the columns the core reads
+    `rows=True` (read-only pages), in two (`load_lines`): the assessments are plain rows of
+    their columns, the installments and ledger entries named tuples with the columns the core
+    reads
     (`InstallmentRow`: number, due_date, amount; `EntryRow`: id, kind, direction,
     legal_date, amount, payment_id, cost_kind, description), not ORM objects."""
     ids = sorted(set(int(p) for p in parcel_ids))
+    if rows:
+        found = current_assessments(uow, ids, fiscal_year.id, rows=True) if ids else {}
+        return load_lines(uow, fiscal_year, {pid: found.get(pid) for pid in ids})
     rules = rules_for(fiscal_year.starts_on)
     out = {pid: AccountFacts(pid, fiscal_year, None, rules=rules) for pid in ids}
     if not ids:
         return out
-    assessments = current_assessments(uow, ids, fiscal_year.id, rows=rows)
+    assessments = current_assessments(uow, ids, fiscal_year.id)
     for pid, a in assessments.items():
         out[pid].assessment = a
     by_assessment = {a.id: a.parcel_id for a in assessments.values()}
     if by_assessment:
-        params = {"aids": list(by_assessment)}
-        insts = (map(InstallmentRow._make, uow.session.execute(_INSTALLMENT_ROWS, params))
-                 if rows else uow.session.scalars(_INSTALLMENTS, params))
-        for inst in insts:
+        for inst in uow.session.scalars(_INSTALLMENTS, {"aids": list(by_assessment)}):
             out[by_assessment[inst.assessment_id]].installment_rows.append(inst)
-    params = {"ids": ids, "fy": fiscal_year.id}
-    entries = (((r, r.lump_sum) for r in map(EntryRow._make,
-                                              uow.session.execute(_ENTRY_ROWS, params)))
-               if rows else uow.session.execute(_ENTRIES, params))
-    for entry, lump in entries:
+    for entry, lump in uow.session.execute(_ENTRIES, {"ids": ids, "fy": fiscal_year.id}):
         out[entry.parcel_id].file(entry, lump)
     return out
 
@@ -255,40 +228,26 @@ def load(uow: UnitOfWork, parcel_id: int, fiscal_year: FiscalYear, *, rows: bool
     return load_many(uow, [parcel_id], fiscal_year, rows=rows)[int(parcel_id)]
 
 
-def load_account(uow: UnitOfWork, parcel_id: int, fiscal_year: Any, assessment: Any
-                 ) -> AccountFacts:
-    """One account's facts as plain read-only rows (like `load(..., rows=True)`), for a
-    caller that already has the fiscal year and the current assessment (None: there is
-    none), e.g. from one joined statement (`IS_CURRENT`): two queries. (The parcel page
-    reads them with its budget lines in one: `account_lines`.)"""
-    facts = AccountFacts(parcel_id, fiscal_year, assessment,
-                         rules=rules_for(fiscal_year.starts_on))
-    if assessment is not None:
-        facts.installment_rows = list(map(InstallmentRow._make, uow.session.execute(
-            _ACCOUNT_INSTALLMENT_ROWS, {"aid": assessment.id})))
-    for entry in map(EntryRow._make, uow.session.execute(
-            _ACCOUNT_ENTRY_ROWS, {"pid": parcel_id, "fy": fiscal_year.id})):
-        facts.file(entry, entry.lump_sum)
-    return facts
-
-
-# --- One account's dated lines in one statement (the parcel page) ----------------------------
+# --- Accounts' dated lines in one statement (the parcel page, the dashboards) ---------------
 # The installments of the assessment :aid, the ledger entries of the parcel :pid in the fiscal
-# year :fy and (`account_lines(budget_lines)`) the lines of the budget version :version_id,
-# as one UNION ALL of a common shape: each SQL statement costs the page more in SQLAlchemy's
-# own work than in the database, and three statements were a good part of its time.
-# Columns: `src` (which table), `n` (number / id / position), `day` (due date / legal date),
+# year :fy and (`account_lines(budget_lines=True)`) the lines of the budget version
+# :version_id, as one UNION ALL of a common shape (`many=True`: of the assessments :aids and
+# the parcels :pids). Each SQL statement costs a page more in SQLAlchemy's own work than in
+# the database: three statements were a good part of the parcel page's time.
+# Columns: `src` (which table: SRC_*), `acct` (whose: the assessment's id / the parcel's id /
+# the budget version's id), `n` (number / id / position), `day` (due date / legal date),
 # `amount`, `amount2` (a budget line's part financed by assessments), `kind`, `direction`,
 # `ref` (a payment's id / a budget line's id), `cost_kind`, `text` (a description; a budget
 # line's in Spanish), `text2` (a budget line's description in English), `flag` (lump sum).
-# Ordered by src, then day and n: the installments by due date and number, the entries in
-# posting order (legal date, id) and the budget lines by position, as the statements above.
+# Ordered by src, acct, day and n: each assessment's installments by due date and number, each
+# parcel's entries in posting order (legal date, id), the budget lines by position.
 SRC_INSTALLMENT, SRC_ENTRY, SRC_BUDGET_LINE = 1, 2, 3
 
 
-def _lines_shape(src: int, n: Any, day: Any = None, amount: Any = None, amount2: Any = None,
-                 kind: Any = None, direction: Any = None, ref: Any = None, cost_kind: Any = None,
-                 text: Any = None, text2: Any = None, flag: Any = None) -> list[Any]:
+def _lines_shape(src: int, acct: Any, n: Any, day: Any = None, amount: Any = None,
+                 amount2: Any = None, kind: Any = None, direction: Any = None, ref: Any = None,
+                 cost_kind: Any = None, text: Any = None, text2: Any = None, flag: Any = None
+                 ) -> list[Any]:
     """One branch's columns; a column the branch has not is a NULL cast to the column's type
     (PostgreSQL resolves a UNION's types pairwise: two bare NULLs would make a text column)."""
     e, ln = _ENTRY_TABLE.c, BudgetLine.__table__.c
@@ -297,53 +256,83 @@ def _lines_shape(src: int, n: Any, day: Any = None, amount: Any = None, amount2:
              "direction": (direction, e.direction), "ref": (ref, e.payment_id),
              "cost_kind": (cost_kind, e.cost_kind), "text": (text, e.description),
              "text2": (text2, ln.description_en), "flag": (flag, _PAYMENT_TABLE.c.lump_sum)}
-    return [literal_column(str(src), Integer).label("src"), n.label("n")] + [
+    return [literal_column(str(src), Integer).label("src"), acct.label("acct"), n.label("n")] + [
         (col if col is not None else cast(null(), like.type)).label(name)
         for name, (col, like) in typed.items()]
 
 
-def account_lines(budget_lines: bool = False) -> Select:
-    """The statement of one account's dated lines (see above); with the budget lines when
-    `budget_lines`."""
+def account_lines(*, many: bool = False, budget_lines: bool = False) -> Select:
+    """The statement of accounts' dated lines (see above)."""
     i, e, pay, ln = _INSTALLMENT_TABLE, _ENTRY_TABLE, _PAYMENT_TABLE, BudgetLine.__table__
+    if many:
+        of_assessment = i.c.assessment_id.in_(bindparam("aids", expanding=True))
+        of_parcel = e.c.parcel_id.in_(bindparam("pids", expanding=True))
+    else:
+        of_assessment = i.c.assessment_id == bindparam("aid")
+        of_parcel = e.c.parcel_id == bindparam("pid")
     branches = [
-        select(*_lines_shape(SRC_INSTALLMENT, i.c.number, i.c.due_date, i.c.amount))
-        .where(i.c.assessment_id == bindparam("aid")),
-        select(*_lines_shape(SRC_ENTRY, e.c.id, e.c.legal_date, e.c.amount, None, e.c.kind,
-                             e.c.direction, e.c.payment_id, e.c.cost_kind, e.c.description,
-                             None, pay.c.lump_sum))
+        select(*_lines_shape(SRC_INSTALLMENT, i.c.assessment_id, i.c.number, i.c.due_date,
+                             i.c.amount))
+        .where(of_assessment),
+        select(*_lines_shape(SRC_ENTRY, e.c.parcel_id, e.c.id, e.c.legal_date, e.c.amount, None,
+                             e.c.kind, e.c.direction, e.c.payment_id, e.c.cost_kind,
+                             e.c.description, None, pay.c.lump_sum))
         .select_from(e)
         .outerjoin(pay, and_(pay.c.id == e.c.payment_id, e.c.kind == "payment"))
-        .where(e.c.parcel_id == bindparam("pid"), e.c.fiscal_year_id == bindparam("fy"))]
+        .where(of_parcel, e.c.fiscal_year_id == bindparam("fy"))]
     if budget_lines:
         branches.append(
-            select(*_lines_shape(SRC_BUDGET_LINE, ln.c.position, None, ln.c.amount,
-                                 ln.c.financed_by_assessments, ln.c.kind, None, ln.c.id, None,
-                                 ln.c.description_es, ln.c.description_en))
+            select(*_lines_shape(SRC_BUDGET_LINE, ln.c.version_id, ln.c.position, None,
+                                 ln.c.amount, ln.c.financed_by_assessments, ln.c.kind, None,
+                                 ln.c.id, None, ln.c.description_es, ln.c.description_en))
             .where(ln.c.version_id == bindparam("version_id")))
     union = union_all(*branches).subquery("lines")
-    return select(union).order_by(union.c.src, union.c.day, union.c.n)
+    return select(union).order_by(union.c.src, union.c.acct, union.c.day, union.c.n)
+
+
+_MANY_LINES = account_lines(many=True)
+
+
+def file_lines(accounts: dict[int, AccountFacts], lines: Iterable[Any]) -> list[Any]:
+    """File `account_lines` rows (in their order) into the accounts' facts (by parcel id;
+    each with its assessment); returns the rows of the other sources (budget lines)."""
+    by_assessment = {f.assessment.id: f for f in accounts.values() if f.assessment is not None}
+    rest = []
+    for row in lines:
+        src = row[0]
+        if src == SRC_INSTALLMENT:
+            by_assessment[row[1]].installment_rows.append(
+                InstallmentRow(row[1], row[2], row[3], row[4]))
+        elif src == SRC_ENTRY:
+            entry = EntryRow(row[2], row[1], row[6], row[7], row[3], row[4], row[8], row[9],
+                             row[10], row[12])
+            accounts[row[1]].file(entry, entry.lump_sum)
+        else:
+            rest.append(row)
+    return rest
 
 
 def facts_from_lines(parcel_id: int, fiscal_year: Any, assessment: Any, lines: Iterable[Any]
                      ) -> tuple[AccountFacts, list[Any]]:
-    """An account's facts from its `account_lines` rows (in their order), and the rows of
-    the other sources (the budget lines), as read."""
+    """An account's facts from its `account_lines` rows, and the rows of the other sources
+    (the budget lines), as read."""
     facts = AccountFacts(parcel_id, fiscal_year, assessment,
                          rules=rules_for(fiscal_year.starts_on))
-    installments, rest = facts.installment_rows, []
-    aid = assessment.id if assessment is not None else None
-    for row in lines:
-        src = row[0]
-        if src == SRC_INSTALLMENT:
-            installments.append(InstallmentRow(aid, row[1], row[2], row[3]))
-        elif src == SRC_ENTRY:
-            entry = EntryRow(row[1], parcel_id, row[5], row[6], row[2], row[3], row[7], row[8],
-                             row[9], row[11])
-            facts.file(entry, entry.lump_sum)
-        else:
-            rest.append(row)
-    return facts, rest
+    return facts, file_lines({parcel_id: facts}, lines)
+
+
+def load_lines(uow: UnitOfWork, fiscal_year: Any, assessments: dict[int, Any]
+               ) -> dict[int, AccountFacts]:
+    """The facts of the accounts of these parcels in the fiscal year, given each one's
+    current assessment (None: none), as plain read-only rows: one statement."""
+    rules = rules_for(fiscal_year.starts_on)
+    out = {pid: AccountFacts(pid, fiscal_year, a, rules=rules)
+           for pid, a in sorted(assessments.items())}
+    if out:
+        aids = [a.id for a in assessments.values() if a is not None]
+        file_lines(out, uow.session.execute(
+            _MANY_LINES, {"aids": aids, "pids": list(out), "fy": fiscal_year.id}))
+    return out
 
 
 def by_parcel(items: Iterable, key: str = "parcel_id") -> dict[int, list]:

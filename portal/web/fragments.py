@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from markupsafe import Markup
 
 from portal.core.explain import N_
-from portal.i18n import ShownStep, formats, translate
+from portal.i18n import Formats, ShownStep, formats
 from portal.web.present import status_css, status_label
 
 if TYPE_CHECKING:
@@ -28,9 +28,10 @@ if TYPE_CHECKING:
 WHY = N_("Why this amount?")
 
 
-def why(steps: list[ShownStep]) -> Markup:
+def why(steps: list[ShownStep], f: Formats | None = None) -> Markup:
     """The "why this amount?" disclosure under an amount: each step's rule id, its title,
-    the statute clause and the text with its numbers (a parcel page shows eleven)."""
+    the statute clause and the text with its numbers (a parcel page shows eleven). `f`: the
+    request's `formats()`, when the caller has it."""
     if not steps:
         return Markup("")
     items = "".join(
@@ -38,7 +39,8 @@ def why(steps: list[ShownStep]) -> Markup:
         f'{" · " + esc(s.title) if s.title else ""}'
         f'{" (" + esc(s.source) + ")" if s.source else ""}: {esc(s.text)}</li>\n'
         for s in steps)
-    return Markup(f'<details class="portal-why">\n  <summary>{esc(translate(WHY))}'
+    label = (f or formats()).words(WHY)
+    return Markup(f'<details class="portal-why">\n  <summary>{esc(label)}'
                   f'</summary>\n  <ul class="portal-why__steps">\n{items}  </ul>\n</details>')
 
 
@@ -48,20 +50,21 @@ def status_badge(status: str) -> Markup:
                   f'{esc(status_label(status))}</span>')
 
 
-def deadline(day: date, today: date) -> Markup:
+def deadline(day: date, today: date, f: Formats | None = None) -> Markup:
     """A date as a <time>, with how far it is from today ("quedan 10 días")."""
-    f = formats()
+    f = f or formats()
     return Markup(f'<time datetime="{day.isoformat()}">{esc(f.date_long(day))}</time> '
                   f'({esc(f.days_left(day, today))})')
 
 
-def amounts_list(amounts: list[Amount]) -> Markup:
+def amounts_list(amounts: list[Amount], f: Formats | None = None) -> Markup:
     """The parcel page's "what you owe": each figure of the statement (R-A7 to R-A11) with
     its amount and, under it, why."""
-    money = formats().money
+    f = f or formats()
+    money = f.money
     items = "".join(
         f'  <div>\n    <dt>{esc(a.label)}</dt>\n'
-        f'    <dd><span class="portal-money">{esc(money(a.amount))}</span>{why(a.why)}</dd>\n'
+        f'    <dd><span class="portal-money">{esc(money(a.amount))}</span>{why(a.why, f)}</dd>\n'
         f'  </div>\n' for a in amounts)
     return Markup(f'<dl class="portal-amounts">\n{items}</dl>')
 

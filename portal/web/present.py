@@ -10,7 +10,7 @@ from decimal import Decimal
 
 from portal.core.explain import N_, Step, Trace
 from portal.core.statement import Statement
-from portal.i18n import ShownStep, render_trace, translate
+from portal.i18n import Formats, ShownStep, formats, translate
 from portal.i18n import fast_gettext as _
 
 RELATIONS = {
@@ -72,11 +72,13 @@ SHOWN_FIGURES = ("interest", "late_fees", "costs", "delinquent_principal", "due_
                  "discount", "credit", "total_due_now")
 
 
-def statement_amounts(st: Statement, cost_texts: dict[int, str] | None = None
-                      ) -> list[Amount]:
+def statement_amounts(st: Statement, cost_texts: dict[int, str] | None = None,
+                      f: Formats | None = None) -> list[Amount]:
     """The statement's figures, each with the steps and numbers that produced it (the core's
     `Statement.figures()`: one explanation per figure, R-A4 to R-A11). `cost_texts`: the
-    reader's words for each cost, by its index among the account's debits."""
+    reader's words for each cost, by its index among the account's debits; `f`: the
+    request's `formats()`, when the caller has it."""
+    render_trace = (f or formats()).trace
     figs = st.figures(only=SHOWN_FIGURES)
     if cost_texts:
         figs["costs"] = name_costs(st, figs["costs"], cost_texts)
@@ -123,7 +125,7 @@ PAYOFF_SUM = N_("As of {as_of}: interest {interest} + late fees {late_fees} + co
                 "due) - credit {credit} = {payoff}.")
 
 
-def payoff_why(st: Statement) -> list[dict]:
+def payoff_why(st: Statement, f: Formats | None = None) -> list[ShownStep]:
     """The pay-off amount good through a date, from the statement as of that date: it
     includes the interest accrued to that date (R-A8), the fees and costs owed and every
     unpaid installment, less any credit (R-A10)."""
@@ -140,7 +142,7 @@ def payoff_why(st: Statement) -> list[dict]:
     else:
         t.add("R-A10", N_("Nothing is owed as of {as_of}: the pay-off amount is {payoff}."),
               as_of=st.as_of, payoff=st.payoff)
-    return render_trace(t)
+    return (f or formats()).trace(t)
 
 
 def steps_text(steps: list[ShownStep]) -> list[str]:

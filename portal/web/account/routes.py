@@ -26,7 +26,7 @@ from flask_login import current_user, login_required
 
 from portal import clock, mail
 from portal.core.explain import N_
-from portal.i18n import LANGUAGES, current_language
+from portal.i18n import LANGUAGES, current_language, formats
 from portal.services import access, parcels, users
 from portal.services.errors import (
     ClaimRateLimited,
@@ -96,7 +96,7 @@ def parcel(parcel_id: int):  # noqa: ANN201
 
 def _parcel_page(v):  # noqa: ANN001, ANN202
     back_url, back_label = views.back_link(current_user)
-    return render_template("account/parcel.html", v=v,
+    return render_template("account/parcel.html", v=v, f=formats(),
                            pdf_url=url_for("account.statement_pdf", parcel_id=v.parcel.id,
                                            lang=current_language()),
                            back_url=back_url, back_label=back_label)

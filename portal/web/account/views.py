@@ -17,12 +17,12 @@ from portal import clock, pdf
 from portal.core.explain import N_, Trace
 from portal.core.installments import explain_schedule
 from portal.i18n import (
+    ShownStep,
     current_language,
     date_long,
     days_left,
     formats,
     money,
-    render_trace,
     translate,
 )
 from portal.i18n import fast_gettext as _
@@ -147,11 +147,11 @@ class ParcelPage:
     as_of: date
     today: date
     annual: Decimal | None
-    annual_why: list[dict] = field(default_factory=list)
+    annual_why: list[ShownStep] = field(default_factory=list)
     amounts: list = field(default_factory=list)
     costs: list[dict] = field(default_factory=list)
     installments: list[ScheduleRow] = field(default_factory=list)
-    schedule_why: list[dict] = field(default_factory=list)
+    schedule_why: list[ShownStep] = field(default_factory=list)
     lump: SimpleNamespace | None = None
     payoff: SimpleNamespace | None = None
     budget: SimpleNamespace | None = None
@@ -159,10 +159,15 @@ class ParcelPage:
     lease: SimpleNamespace | None = None
     deposit_order: Any = None
     arrears_warning: bool = False
+    as_of_text: str = ""
+    annual_text: str = ""
 
 
 def parcel_view(user: Any, parcel_id: int, today: date) -> ParcelPage | None:
-    """The parcel page, or None when the user may not see the parcel (the route's 404)."""
+    """The parcel page, or None when the user may not see the parcel (the route's 404).
+    Its amounts and dates are worded here, once (`*_text`; the template shows them as they
+    are), with the request's `formats()`."""
+    f = formats()
     lang = current_language()
     try:
         with uow() as w:
@@ -175,49 +180,66 @@ def parcel_view(user: Any, parcel_id: int, today: date) -> ParcelPage | None:
         parcel=acct.parcel, relation=acct.relation, relation_label=relation_label(acct.relation),
         status=acct.status, fiscal_year=acct.fiscal_year.label if acct.fiscal_year else "—",
         as_of=acct.as_of, today=today, annual=acct.annual,
-        deposit_order=acct.deposit_order)
+        deposit_order=acct.deposit_order, as_of_text=f.date_long(acct.as_of))
     if acct.lease is not None:
         v.lease = SimpleNamespace(contract=acct.lease.contract_number,
                                   lessee_pays=acct.lease.lessee_pays, payer=acct.payer)
     if st is None:
         return v
+    money = f.money
+    v.annual_text = money(acct.annual)
     share = acct.share_trace
-    v.annual_why = _budget_steps(acct) + render_trace(share)
+    v.annual_why = _budget_steps(acct, f) + f.trace(share)
     schedule = explain_schedule(acct.annual, acct.installments, acct.assessment.notified_on)
     cost_texts = {k: _cost_text(e) for k, e in enumerate(acct.costs) if e.kind == "cost"}
-    v.amounts = statement_amounts(st, cost_texts)
+    v.amounts = statement_amounts(st, cost_texts, f)
     v.arrears_warning = acct.status == accounts.STATUS_OVERDUE  # R-A10: old debt first
     owed = {c.index: c.owed for c in st.cost_items}
-    v.costs = [{"date": e.legal_date, "description": _cost_text(e), "amount": e.amount,
-                "owed": owed.get(k, e.amount)}
-               for k, e in enumerate(acct.costs) if e.kind == "cost"]
+    for k, e in enumerate(acct.costs):
+        if e.kind == "cost":
+            left = owed.get(k, e.amount)
+            v.costs.append({"date": e.legal_date, "description": cost_texts[k],
+                            "amount": e.amount, "owed": left,
+                            "date_text": f.date_long(e.legal_date),
+                            "amount_text": money(e.amount), "owed_text": money(left)})
     v.installments = schedule_rows(st, acct.installments, today)
-    v.schedule_why = render_trace(schedule)
+    v.schedule_why = f.trace(schedule)
     if acct.lump_sum is not None:
         q = acct.lump_sum
         v.lump = SimpleNamespace(eligible=q.eligible, discount=q.discount,
                                  amount_due=q.amount_due, deadline=q.deadline,
-                                 why=render_trace(q.trace))
+                                 why=f.trace(q.trace), amount_due_text=money(q.amount_due),
+                                 discount_text=money(q.discount))
     if acct.payoff_statement is not None:
         v.payoff = SimpleNamespace(amount=acct.payoff_amount, through=acct.payoff_through,
-                                   why=payoff_why(acct.payoff_statement))
+                                   why=payoff_why(acct.payoff_statement, f),
+                                   amount_text=money(acct.payoff_amount))
     if acct.budget_version is not None:
+        version = acct.budget_version
         v.budget = SimpleNamespace(
-            version=acct.budget_version.version, adopted_on=acct.budget_version.adopted_on,
-            reference=acct.budget_version.reference,
+            version=version.version, adopted_on=version.adopted_on,
+            adopted_text=f.date_long(version.adopted_on), reference=version.reference,
             lines=[SimpleNamespace(text=line_text(line_kind_label(ln.kind),
                                                   ln.description(lang)),
-                                   amount=ln.amount, financed=ln.financed_by_assessments)
+                                   amount=ln.amount, financed=ln.financed_by_assessments,
+                                   amount_text=money(ln.amount),
+                                   financed_text=money(ln.financed_by_assessments))
                    for ln in acct.budget_lines],
-            total_to_assess=acct.budget_version.total_to_assess,
+            total_to_assess=version.total_to_assess,
+            total_text=money(version.total_to_assess),
             parcel_units=acct.benefit_units, total_units=acct.total_units,
-            share=acct.share)
+            share=acct.share, units_text=f.number(acct.benefit_units),
+            total_units_text=f.number(acct.total_units),
+            share_text=f.percent(acct.share) if acct.share is not None else "—")
     if acct.collection is not None and acct.demands:
         c = acct.collection
         last = [n for n in acct.demands if n.mailed_on is not None][-1]
         v.demand = SimpleNamespace(mailed_on=last.mailed_on, amount=last.amount,
                                    last_day=c.last_day_to_pay, court_from=c.court_claim_from,
-                                   stage=c.stage, why=render_trace(c.trace))
+                                   stage=c.stage, why=f.trace(c.trace),
+                                   mailed_text=f.date_long(last.mailed_on),
+                                   amount_text=money(last.amount),
+                                   court_from_text=f.date_long(c.court_claim_from))
     return v
 
 
@@ -275,7 +297,7 @@ def line_text(kind_label: str, description: str) -> str:
     return f"{kind_label}: {description}"
 
 
-def _budget_steps(acct: accounts.AccountView) -> list[dict]:
+def _budget_steps(acct: accounts.AccountView, f: Any) -> list[ShownStep]:
     if acct.budget_version is None:
         return []
     t = Trace()
@@ -283,7 +305,7 @@ def _budget_steps(acct: accounts.AccountView) -> list[dict]:
                      "raised by assessments."),
           version=acct.budget_version.version, adopted=acct.budget_version.adopted_on,
           total=acct.budget_version.total_to_assess)
-    return render_trace(t)
+    return f.trace(t)
 
 
 def _cost_text(entry: Any) -> str:

@@ -13,10 +13,16 @@ evaluates an account" says. On each day:
    with principal left become delinquent and get their one late fee — R-A6, R-A7.
 
 At `as_of` interest is accrued once more. Payments and costs dated later are ignored.
+
+`evaluate_two` gives the statements at two dates over the same facts (the parcel page's
+statement today and its pay-off "good through" a later day) in one walk of the days: the
+account's state is copied at the first date, after that day's payments and costs and before
+its grace day closes, and the walk goes on to the second.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -33,6 +39,7 @@ from portal.core.money import ZERO, cents
 
 DAYS_IN_YEAR = Decimal(365)  # actual/365, also in leap years (R-A8)
 _new_tuple = tuple.__new__  # builds an Accrual without a Python frame (hot path)
+_new_object = object.__new__  # an _Account without running its __init__ (_Account.copy)
 
 
 @dataclass(frozen=True)
@@ -204,6 +211,41 @@ class _Account:
         self.discount_granted = False
         self.principal_paid = False
 
+    def copy(self) -> _Account:
+        """An independent copy of the state, for the statement at a date the walk goes past
+        (`evaluate_two`): new installment states (their accruals lists copied) with
+        `delinquent` and `by_grace_day` pointing at those copies, new cost states, the same
+        rules, credit, discount and flags. What the copy does (R-A8 accruals, R-A10
+        applications, R-A6 grace days) leaves this account as it was.
+
+        The attributes are set as __init__ sets them, in its order, never through `__dict__`:
+        reading or replacing an object's `__dict__` costs it CPython's fast attribute access,
+        and this account's walk goes on after the copy.
+        """
+        twin: dict[int, InstallmentState] = {}  # id of a delinquent state: its copy
+        items = []
+        for s in self.items:
+            c = InstallmentState(s.installment, s.last_timely_day, s.principal, s.late_fee,
+                                 s.interest, s.delinquent, s.last_accrual, s.late_fee_base,
+                                 s.late_fee_assessed,
+                                 None if s.accruals is None else s.accruals.copy())
+            if s.delinquent:
+                twin[id(s)] = c
+            items.append(c)
+        new = _new_object(_Account)
+        new.rules = self.rules
+        new.items = items
+        new.by_grace_day = by_grace_day = defaultdict(list)
+        for c in items:
+            by_grace_day[c.last_timely_day].append(c)
+        new.delinquent = [twin[id(s)] for s in self.delinquent]
+        new.costs = [CostState(c.index, c.cost, c.owed) for c in self.costs]
+        new.credit = self.credit
+        new.discount = self.discount
+        new.discount_granted = self.discount_granted
+        new.principal_paid = self.principal_paid
+        return new
+
     def accrue(self, day: date) -> None:
         """R-A8, 23 LPRA § 6432(d): simple interest on unpaid principal since the last accrual.
 
@@ -325,10 +367,23 @@ def _lump_sum_check(acct: _Account, pay: Payment, deadline: date | None, annual:
     return "granted"
 
 
-def evaluate(as_of: date, installments: Sequence[Installment],
-             payments: Sequence[Payment] = (), costs: Sequence[Cost] = (),
-             rules: StatementRules | None = None, annual: Decimal | None = None) -> Statement:
-    """The statement as of a date: R-A6 to R-A11 over the account's facts."""
+class _Events(NamedTuple):
+    """An account's facts by day, up to the last date a walk reaches (`end`)."""
+
+    pays_by_day: dict[date, list[tuple[int, Payment]]]  # dated by `end`, in input order
+    costs_by_day: dict[date, list[tuple[int, Cost]]]  # dated by `end`, in input order
+    grace_days: set[date]  # the rolled days G before `end` (on `end` none closes yet)
+    days: list[date]  # all of those days, in order
+    lump_deadline: date | None  # R-A11, rolled
+    annual: Decimal
+    discount: Decimal  # R-A11: cents(lump_sum_discount_rate x annual)
+
+
+def _start(end: date, installments: Sequence[Installment], payments: Sequence[Payment],
+           costs: Sequence[Cost], rules: StatementRules | None,
+           annual: Decimal | None) -> tuple[_Account, _Events]:
+    """The account before its first day, and its events up to `end`: payments and costs
+    dated later are ignored (RULES.md "How `statement` evaluates an account")."""
     rules = rules or StatementRules()
     acct = _Account(installments, rules)
     annual = sum((i.amount for i in installments), ZERO) if annual is None else annual
@@ -341,16 +396,27 @@ def evaluate(as_of: date, installments: Sequence[Installment],
 
     pays_by_day: dict[date, list[tuple[int, Payment]]] = defaultdict(list)
     for k, p in enumerate(payments):
-        if p.date <= as_of:
+        if p.date <= end:
             pays_by_day[p.date].append((k, p))
     costs_by_day: dict[date, list[tuple[int, Cost]]] = defaultdict(list)
     for k, c in enumerate(costs):
-        if c.date <= as_of:
+        if c.date <= end:
             costs_by_day[c.date].append((k, c))
-    grace_days = {s.last_timely_day for s in acct.items if s.last_timely_day < as_of}
+    grace_days = {s.last_timely_day for s in acct.items if s.last_timely_day < end}
     days = sorted(set(pays_by_day) | set(costs_by_day) | grace_days)
+    return acct, _new_tuple(_Events, (pays_by_day, costs_by_day, grace_days, days,
+                                      lump_deadline, annual, discount_amount))
 
-    applications: list[Application] = []
+
+def _walk(acct: _Account, events: _Events, days: Sequence[date], close_before: date,
+          applications: list[Application]) -> None:
+    """Walk `days` (in order, from `events.days`) as RULES.md says. On each day, the costs
+    dated that day are added, a credit applied to each as a payment after accruing interest
+    (R-A9, R-A10); then the payments, in input order, each after accruing interest (R-A8,
+    R-A10, R-A11); then, if the day is before `close_before`, the grace day closes (R-A6,
+    R-A7). Each payment's (or credit's) application is appended to `applications`."""
+    pays_by_day, costs_by_day, grace_days = (events.pays_by_day, events.costs_by_day,
+                                             events.grace_days)
     for day in days:
         for k, c in costs_by_day.get(day, ()):
             acct.costs.append(CostState(k, c, c.amount))
@@ -364,15 +430,56 @@ def evaluate(as_of: date, installments: Sequence[Installment],
             acct.accrue(day)
             app = Application(day, p.amount, k)
             if p.lump_sum:
-                app.lump_sum = _lump_sum_check(acct, p, lump_deadline, annual, discount_amount)
+                app.lump_sum = _lump_sum_check(acct, p, events.lump_deadline, events.annual,
+                                               events.discount)
                 if app.lump_sum == "granted":
-                    acct.grant_discount(app, discount_amount)
+                    acct.grant_discount(app, events.discount)
             acct.apply(app, p.amount)
             applications.append(app)
-        if day < as_of and day in grace_days:
+        if day < close_before and day in grace_days:
             acct.close_grace(day)
+
+
+def evaluate(as_of: date, installments: Sequence[Installment],
+             payments: Sequence[Payment] = (), costs: Sequence[Cost] = (),
+             rules: StatementRules | None = None, annual: Decimal | None = None) -> Statement:
+    """The statement as of a date: R-A6 to R-A11 over the account's facts."""
+    acct, events = _start(as_of, installments, payments, costs, rules, annual)
+    applications: list[Application] = []
+    _walk(acct, events, events.days, as_of, applications)
     acct.accrue(as_of)
-    return _summarise(acct, as_of, applications, lump_deadline)
+    return _summarise(acct, as_of, applications, events.lump_deadline)
+
+
+def evaluate_two(as_of: date, through: date, installments: Sequence[Installment],
+                 payments: Sequence[Payment] = (), costs: Sequence[Cost] = (),
+                 rules: StatementRules | None = None,
+                 annual: Decimal | None = None) -> tuple[Statement, Statement]:
+    """evaluate(as_of, ...) and evaluate(through, ...) in one walk of the days (through >=
+    as_of): R-A6 to R-A11 over the account's facts at two dates, equal to the two evaluates.
+
+    The days up to `as_of` are walked once, as for `through`: their events are the same, and
+    the grace day `as_of` does not close yet. The state is copied there; the copy accrues
+    interest to `as_of` (R-A8) and is summarised. The walk then goes on: the grace day
+    `as_of` closes (R-A6, R-A7) if it is one and before `through`, then the later days, then
+    interest is accrued to `through`. The two statements share the applications made by
+    `as_of` (nothing changes an application after its day), not their lists.
+    """
+    if through < as_of:
+        raise ValueError(f"through {through} is before as_of {as_of}")
+    acct, events = _start(through, installments, payments, costs, rules, annual)
+    days = events.days
+    split = bisect_right(days, as_of)
+    applications: list[Application] = []
+    _walk(acct, events, days[:split], as_of, applications)
+    first = acct.copy()
+    first.accrue(as_of)  # on the copy only: accruals split where they are made (R-A8)
+    at_as_of = _summarise(first, as_of, applications.copy(), events.lump_deadline)
+    if as_of in events.grace_days:  # the rest of the day as_of, when through is later
+        acct.close_grace(as_of)
+    _walk(acct, events, days[split:], through, applications)
+    acct.accrue(through)
+    return at_as_of, _summarise(acct, through, applications, events.lump_deadline)
 
 
 def _summarise(acct: _Account, as_of: date, applications: list[Application],

@@ -103,7 +103,7 @@ def main() -> None:
             ("dashboard, demo owner (3 parcels)", lambda u: accounts.dashboard(u, owner)),
             ("dashboard, generic owner", lambda u: accounts.dashboard(u, generic)),
             ("parcel page (statement_for), delinquent",
-             lambda u: accounts.statement_for(u, owner, shop, with_payments=False)),
+             lambda u: accounts.statement_for(u, owner, shop, with_payments=False, rows=True)),
             ("lender portfolio (50 loans)", lambda u: accounts.lender_portfolio(u, lender)),
             ("load_user", lambda u: users.load_user(u, owner.id)),
         ):

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -451,12 +451,14 @@ def evaluate(as_of: date, installments: Sequence[Installment],
     return _summarise(acct, as_of, applications, events.lump_deadline)
 
 
-def evaluate_two(as_of: date, through: date, installments: Sequence[Installment],
-                 payments: Sequence[Payment] = (), costs: Sequence[Cost] = (),
-                 rules: StatementRules | None = None,
+def evaluate_two(as_of: date, through: date | Callable[[Statement], date],
+                 installments: Sequence[Installment], payments: Sequence[Payment] = (),
+                 costs: Sequence[Cost] = (), rules: StatementRules | None = None,
                  annual: Decimal | None = None) -> tuple[Statement, Statement]:
     """evaluate(as_of, ...) and evaluate(through, ...) in one walk of the days (through >=
     as_of): R-A6 to R-A11 over the account's facts at two dates, equal to the two evaluates.
+    `through` may be a function of the statement as of `as_of` that gives the later date
+    (the pay-off amount is good through a date that depends on what is owed today).
 
     The days up to `as_of` are walked once, as for `through`: their events are the same, and
     the grace day `as_of` does not close yet. The state is copied there; the copy accrues
@@ -465,9 +467,11 @@ def evaluate_two(as_of: date, through: date, installments: Sequence[Installment]
     interest is accrued to `through`. The two statements share the applications made by
     `as_of` (nothing changes an application after its day), not their lists.
     """
-    if through < as_of:
-        raise ValueError(f"through {through} is before as_of {as_of}")
-    acct, events = _start(through, installments, payments, costs, rules, annual)
+    later = None if callable(through) else through
+    if later is not None and later < as_of:
+        raise ValueError(f"through {later} is before as_of {as_of}")
+    # Without the later date yet, every event is read; the walk stops at the later date.
+    acct, events = _start(later or date.max, installments, payments, costs, rules, annual)
     days = events.days
     split = bisect_right(days, as_of)
     applications: list[Application] = []
@@ -475,11 +479,15 @@ def evaluate_two(as_of: date, through: date, installments: Sequence[Installment]
     first = acct.copy()
     first.accrue(as_of)  # on the copy only: accruals split where they are made (R-A8)
     at_as_of = _summarise(first, as_of, applications.copy(), events.lump_deadline)
-    if as_of in events.grace_days:  # the rest of the day as_of, when through is later
+    if later is None:
+        later = through(at_as_of)  # type: ignore[operator]
+        if later < as_of:
+            raise ValueError(f"through {later} is before as_of {as_of}")
+    if as_of < later and as_of in events.grace_days:  # the rest of the day as_of
         acct.close_grace(as_of)
-    _walk(acct, events, days[split:], through, applications)
-    acct.accrue(through)
-    return at_as_of, _summarise(acct, through, applications, events.lump_deadline)
+    _walk(acct, events, days[split:bisect_right(days, later)], later, applications)
+    acct.accrue(later)
+    return at_as_of, _summarise(acct, later, applications, events.lump_deadline)
 
 
 def _summarise(acct: _Account, as_of: date, applications: list[Application],

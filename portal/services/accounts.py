@@ -327,7 +327,8 @@ def statement_for(uow: UnitOfWork, user: Any, parcel_id: int | str, fiscal_year:
     if a.supersedes_id is not None:
         view.history = _history(uow, a, rows)
     view.installments = account.installments
-    st = account.evaluate(as_of)
+    # The statement today and the one the pay-off amount is good through, in one walk.
+    st, payoff = account.evaluate_two(as_of, lambda today: payoff_good_through(today, as_of))
     view.statement = st
     payment_ids = [e.payment_id for e in account.credits if e.payment_id is not None]
     if payment_ids and with_payments:
@@ -339,9 +340,9 @@ def statement_for(uow: UnitOfWork, user: Any, parcel_id: int | str, fiscal_year:
         view.lump_sum = lump_sum_quote(a.annual_amount, account.rules.lump_sum_discount_rate,
                                        st.lump_sum_deadline, as_of, view.principal_paid,
                                        account.rules.closed_days)
-    view.payoff_through = payoff_good_through(st, as_of)
-    view.payoff_statement = account.evaluate(view.payoff_through)
-    view.payoff_amount = view.payoff_statement.payoff
+    view.payoff_through = payoff.as_of
+    view.payoff_statement = payoff
+    view.payoff_amount = payoff.payoff
     _demands(uow, view, account, rows)
     return view
 

@@ -15,7 +15,7 @@ Everything here loads many accounts in a fixed number of queries (the dashboard'
 from __future__ import annotations
 
 from collections import defaultdict, namedtuple
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -37,7 +37,14 @@ from sqlalchemy import (
 
 from portal.core import params
 from portal.core.installments import Installment as CoreInstallment
-from portal.core.statement import Cost, Payment, Statement, StatementRules, evaluate
+from portal.core.statement import (
+    Cost,
+    Payment,
+    Statement,
+    StatementRules,
+    evaluate,
+    evaluate_two,
+)
 from portal.db import UnitOfWork
 from portal.models import Assessment, BudgetLine, FiscalYear, Installment, LedgerEntry
 from portal.models import Payment as PaymentRow
@@ -122,6 +129,13 @@ class AccountFacts:
         """The core's statement over these facts (plus hypothetical `extra` payments)."""
         return evaluate(as_of, self.installments, self.payments + list(extra), self.costs,
                         self.rules, self.annual)
+
+    def evaluate_two(self, as_of: date, through: date | Callable[[Statement], date]
+                     ) -> tuple[Statement, Statement]:
+        """The core's statements over these facts as of `as_of` and as of `through` (a date,
+        or a function of the first statement giving it), in one walk (`evaluate_two`)."""
+        return evaluate_two(as_of, through, self.installments, self.payments, self.costs,
+                            self.rules, self.annual)
 
 
 # The hot statements are built once, with bound parameters: building a SELECT (and an

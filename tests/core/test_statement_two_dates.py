@@ -66,6 +66,8 @@ def assert_two(as_of: date, through: date, facts: Facts) -> tuple[Statement, Sta
     mutable state."""
     first, second = evaluate_two(as_of, through, *facts)
     assert first == evaluate(as_of, *facts), f"as_of {as_of} (through {through})"
+    # `through` as a function of the first statement: every event is read, the walk stops
+    assert evaluate_two(as_of, lambda st: through, *facts) == (first, second)
     assert second == evaluate(through, *facts), f"through {through} (as_of {as_of})"
     assert first.as_of == as_of and second.as_of == through
     if first is not second:
@@ -248,3 +250,33 @@ def test_random_accounts(seed: int) -> None:
         seen["delinquent"] += second.delinquent_principal > first.delinquent_principal
     # the interesting paths are taken, not just possible
     assert all(n >= 3 for n in seen.values()), seen
+
+
+def _good_through(st: Statement) -> date:
+    """As the pay-off's date (services.accounts.payoff_good_through): ten days ahead, but not
+    past the next last timely day of an installment still owed."""
+    through = st.as_of + timedelta(days=10)
+    for i in st.installments:
+        if i.status in ("due", "upcoming") and i.last_timely_day >= st.as_of:
+            through = min(through, i.last_timely_day)
+    return through
+
+
+@pytest.mark.parametrize("case", _STATEMENT_CASES)
+def test_a_later_date_that_depends_on_the_first_statement(case: dict[str, Any]) -> None:
+    """`through` given as a function of the statement as of `as_of` (the pay-off's date):
+    the function sees that statement, and the second statement is as of its answer."""
+    as_of, facts = _facts(case)
+    for day in sorted({as_of, *(d for d in _marked_days(facts)
+                                if as_of - timedelta(days=40) <= d <= as_of)}):
+        seen: list[Statement] = []
+        first, second = evaluate_two(day, lambda st, seen=seen: seen.append(st) or
+                                     _good_through(st), *facts)
+        assert seen == [first] and first == evaluate(day, *facts)
+        assert second == evaluate(_good_through(first), *facts)
+
+
+def test_a_later_date_function_giving_an_earlier_date_is_an_error() -> None:
+    items = schedule(Decimal("1200.00"), date(2026, 7, 1))
+    with pytest.raises(ValueError, match="before"):
+        evaluate_two(date(2026, 11, 30), lambda st: st.as_of - timedelta(days=1), items)

@@ -10,8 +10,8 @@ from decimal import Decimal
 
 import pytest
 
-from portal.models import Lease, Lender, Loan, Notice, Party, PartyMember
 from portal import clock
+from portal.models import Lease, Lender, Loan, Notice, Party, PartyMember
 from portal.services import access, accounts, ledger
 from portal.services.errors import NotFound
 

@@ -115,17 +115,39 @@ _NOTICES = Notice.__table__
 _IS_DEMAND = _NOTICES.c.kind == "demand"
 
 
+def _budget_lines_json(version_id: Any) -> Any:
+    """SQL (a scalar subquery, correlated to `version_id`): the budget version's lines as JSON
+    rows of (id, position, kind, description_es, description_en, amount, financed)."""
+    ln = BudgetLine.__table__
+    return (select(facts.json_rows(ln.c.id, ln.c.position, ln.c.kind, ln.c.description_es,
+                                   ln.c.description_en, ln.c.amount,
+                                   ln.c.financed_by_assessments))
+            .where(ln.c.version_id == version_id).scalar_subquery())
+
+
+def _budget_lines(version_id: int, text: str | None) -> list[BudgetLineRecord]:
+    """`_budget_lines_json`'s value as records, by position."""
+    return sorted((BudgetLineRecord(line_id, version_id, position, kind, es, en,
+                                    facts.stored_money(amount), facts.stored_money(financed))
+                   for line_id, position, kind, es, en, amount, financed
+                   in facts.read_json_rows(text)), key=lambda ln: ln.position)
+
+
 def _account_rows(fiscal_year: ColumnElement[bool], *, staff: bool) -> Select:
     """For the parcel :pid: the user's relation to it (`access.relation_to_pid`: the access
     check, by staff or not), the parcel, the fiscal year `fiscal_year` selects, the
     parcel's current assessment in it, that assessment's budget version and the version's
     roll, the lease in force on :as_of and its deposit order, and a demand sent for the
-    account (each NULL when there is none). One row per demand, in the order they were
-    sent (usually one row: most accounts have none); the first row's lease and order are
-    the account's (several only when several are in force). No row: no such parcel."""
+    account (each NULL when there is none), and the account's installments, ledger entries
+    and budget lines as JSON (`facts.installments_json`, `facts.entries_json`,
+    `_budget_lines_json`). One row per demand, in the order they were sent (usually one row:
+    most accounts have none); the first row's lease and order are the account's (several only
+    when several are in force). No row: no such parcel."""
     fy, a, v, r, n = _FISCAL_YEARS, _ASSESSMENTS, _VERSIONS, _ROLLS, _NOTICES
     relation = access.relation_to_pid(staff=staff)
-    return (select(relation, _PARCELS, fy, a, v, r, _LEASES, _DEPOSITS, n)
+    return (select(relation, _PARCELS, fy, a, v, r, _LEASES, _DEPOSITS, n,
+                   facts.installments_json(a.c.id), facts.entries_json(_PARCELS.c.id, fy.c.id),
+                   _budget_lines_json(v.c.id))
             .select_from(_PARCELS)
             .outerjoin(fy, fiscal_year)
             .outerjoin(a, and_(a.c.parcel_id == _PARCELS.c.id, a.c.fiscal_year_id == fy.c.id,
@@ -153,7 +175,6 @@ _ACCOUNT_NEXT = _for_staff_or_not(_FISCAL_YEARS.c.id == (
     select(_FISCAL_YEARS.c.id).where(_FISCAL_YEARS.c.starts_on > _AS_OF)
     .order_by(_FISCAL_YEARS.c.starts_on).limit(1).scalar_subquery()))
 _ACCOUNT_OF = _for_staff_or_not(_FISCAL_YEARS.c.id == bindparam("fy"))
-_ACCOUNT_LINES = facts.account_lines(budget_lines=True)
 _DEMANDS = (select(Notice).where(Notice.parcel_id == bindparam("parcel_id"),
                                  Notice.fiscal_year_id == bindparam("fy"), _IS_DEMAND)
             .order_by(Notice.created_at, Notice.id))
@@ -295,9 +316,9 @@ def statement_for(uow: UnitOfWork, user: Any, parcel_id: int | str, fiscal_year:
     and the demands (`NoticeRecord`); `credits` and `costs` are rows of the columns the
     core reads (see `facts.load_many`). The access check (`access.relation_to_pid`), the
     parcel, the fiscal year, the assessment, the version, the roll, the lease, the deposit
-    order and the demands come in one statement, the installments, the ledger entries and
-    the budget lines in another (`facts.account_lines`): two statements in all, one more
-    when no fiscal year contains `as_of`."""
+    order, the demands, the installments, the ledger entries and the budget lines come in
+    one statement (the last three as JSON columns): one statement in all, one more when no
+    fiscal year contains `as_of`."""
     as_of = as_of or clock.today()
     account = version = roll = budget_lines = None
     if rows:
@@ -349,50 +370,49 @@ def statement_for(uow: UnitOfWork, user: Any, parcel_id: int | str, fiscal_year:
 
 def _account_records(uow: UnitOfWork, user: Any, parcel_id: int | str, fiscal_year: Any,
                      as_of: date) -> tuple[AccountView, AccountFacts | None, Any, Any, Any]:
-    """`rows=True`: the parcel, the access check and the account's one-row lookups in one
-    statement (`_account_rows`; NotFound when the user may not see the parcel), then the
-    account's installments, ledger entries and budget lines in one more (`_ACCOUNT_LINES`).
-    Returns the view (parcel, relation, fiscal year, lease, deposit order), the account's
-    facts (None without a fiscal year), the budget version, the roll and the budget lines
-    (`BudgetLineRecord`s; None without a version and its roll)."""
+    """`rows=True`: the parcel, the access check, the account's one-row lookups and its
+    installments, ledger entries and budget lines in one statement (`_account_rows`;
+    NotFound when the user may not see the parcel). Returns the view (parcel, relation,
+    fiscal year, lease, deposit order, demands), the account's facts (None without a fiscal
+    year), the budget version, the roll and the budget lines (`BudgetLineRecord`s; None
+    without a version and its roll)."""
     pid = access.parse_id(parcel_id)
     staff = access.is_staff(user)
     params = {**access.relation_params(user), "pid": pid, "as_of": as_of}
     if fiscal_year is None:
-        view, a, version, roll = _read_account(uow, _ACCOUNT_ON[staff], params, as_of)
+        view, a, version, roll, lists = _read_account(uow, _ACCOUNT_ON[staff], params, as_of)
         if view.fiscal_year is None:
-            view, a, version, roll = _read_account(uow, _ACCOUNT_NEXT[staff], params, as_of)
+            view, a, version, roll, lists = _read_account(uow, _ACCOUNT_NEXT[staff], params,
+                                                          as_of)
     else:
         given = _fiscal_year(uow, fiscal_year, as_of)
-        view, a, version, roll = _read_account(
+        view, a, version, roll, lists = _read_account(
             uow, _ACCOUNT_OF[staff], {**params, "fy": given.id if given else None}, as_of)
     if view.fiscal_year is None:
         return view, None, None, None, None
+    installments, entries, budget_lines = lists
+    account = facts.facts_from_json(pid, view.fiscal_year, a, installments, entries)
     budgeted = version is not None and roll is not None
-    found = uow.session.execute(_ACCOUNT_LINES, {
-        "aid": a.id if a is not None else None, "pid": pid, "fy": view.fiscal_year.id,
-        "version_id": version.id if budgeted else None})
-    account, others = facts.facts_from_lines(pid, view.fiscal_year, a, found)
-    lines = ([BudgetLineRecord(r.ref, r.acct, r.n, r.kind, r.text, r.text2, r.amount,
-                               r.amount2) for r in others] if budgeted else None)
+    lines = _budget_lines(version.id, budget_lines) if budgeted else None
     return view, account, version, roll, lines
 
 
 def _read_account(uow: UnitOfWork, stmt: Select, params: dict[str, Any], as_of: date
-                  ) -> tuple[AccountView, Any, Any, Any]:
+                  ) -> tuple[AccountView, Any, Any, Any, tuple[str | None, ...]]:
     """An `_account_rows` statement's rows as the view (parcel, relation, fiscal year,
-    lease, deposit order, demands), the assessment, the budget version and the roll;
-    NotFound when the user may not see the parcel (or there is no such parcel: no row)."""
+    lease, deposit order, demands), the assessment, the budget version, the roll and the
+    JSON texts of the installments, entries and budget lines; NotFound when the user may
+    not see the parcel (or there is no such parcel: no row)."""
     rows = uow.session.execute(stmt, params).all()
     relation = access.visible_relation(rows[0][0] if rows else None)
-    records = [_cut(row[1:], *_ACCOUNT_RECORDS) for row in rows]
+    records = [_cut(row[1:-3], *_ACCOUNT_RECORDS) for row in rows]
     parcel, fy, a, version, roll, lease, deposit_order, _ = records[0]
     view = AccountView(parcel=parcel, relation=relation, as_of=as_of, fiscal_year=fy,
                        benefit_units=parcel.benefit_units)
     _set_lease(view, lease, deposit_order)
     # Each demand once (several leases or orders in force repeat them), in order.
     view.demands = list({n.id: n for *_, n in records if n is not None}.values())
-    return view, a, version, roll
+    return view, a, version, roll, tuple(rows[0][-3:])
 
 
 def _budget(uow: UnitOfWork, view: AccountView, a: Assessment, rows: bool,
@@ -514,10 +534,12 @@ def _summarise(rows: list[tuple[Any, str]], loaded: dict[int, AccountFacts], as_
 
 def _linked_accounts() -> Select:
     """For the user :uid on :today (`access.linked_relations`): each way they are linked to
-    a parcel, with the parcel, the fiscal year containing :as_of and the parcel's current
-    assessment in it (NULL when none), by catastro number."""
+    a parcel, with the parcel, the fiscal year containing :as_of, the parcel's current
+    assessment in it (NULL when none) and the account's installments and ledger entries as
+    JSON (`facts.installments_json`, `facts.entries_json`), by catastro number."""
     rel, fy, a = access.linked_relations(), _FISCAL_YEARS, _ASSESSMENTS
-    return (select(rel.c.relation, _PARCELS, fy, a)
+    return (select(rel.c.relation, _PARCELS, fy, a, facts.installments_json(a.c.id),
+                   facts.entries_json(_PARCELS.c.id, fy.c.id))
             .select_from(_PARCELS)
             .join(rel, rel.c.parcel_id == _PARCELS.c.id)
             .outerjoin(fy, and_(fy.c.starts_on <= _AS_OF, fy.c.ends_on >= _AS_OF))
@@ -531,30 +553,33 @@ _LINKED_ACCOUNTS = _linked_accounts()
 
 def dashboard(uow: UnitOfWork, user: Any, as_of: date | None = None) -> list[ParcelSummary]:
     """Every parcel the user is linked to (links and loans; staff: their own links),
-    summarised in two statements whatever the number of parcels: the parcels with the
-    user's relations, the fiscal year and the current assessments (`_LINKED_ACCOUNTS`),
-    then the accounts' installments and ledger entries (`facts.load_lines`). The parcels,
-    fiscal year and assessments are plain read-only records."""
+    summarised in one statement whatever the number of parcels: the parcels with the user's
+    relations, the fiscal year, the current assessments and the accounts' installments and
+    ledger entries (`_LINKED_ACCOUNTS`). The parcels, fiscal year and assessments are plain
+    read-only records."""
     as_of = as_of or clock.today()
     if user is None or getattr(user, "id", None) is None:
         return []
-    linked: dict[int, list[Any]] = {}  # parcel id: [parcel, relation, fiscal year, assessment]
+    linked: dict[int, list[Any]] = {}  # parcel id: [parcel, relation, fy, assessment, facts]
     for row in uow.session.execute(_LINKED_ACCOUNTS,
                                    {**access.link_params(user), "as_of": as_of}):
-        parcel, fy, a = _cut(row[1:], access.ParcelRecord, FiscalYearRecord, AssessmentRecord)
+        parcel, fy, a = _cut(row[1:-2], access.ParcelRecord, FiscalYearRecord,
+                             AssessmentRecord)
         seen = linked.get(parcel.id)
-        if seen is None:
-            linked[parcel.id] = [parcel, row[0], fy, a]
-        else:
+        if seen is not None:
             seen[1] = access.strongest((seen[1], row[0]))
+        elif fy is not None:
+            linked[parcel.id] = [parcel, row[0], fy, a,
+                                 facts.facts_from_json(parcel.id, fy, a, row[-2], row[-1])]
+        else:
+            linked[parcel.id] = [parcel, row[0], fy, a, None]
     if not linked:
         return []
-    pairs = [(parcel, rel) for parcel, rel, _, _ in linked.values()]
+    pairs = [(parcel, rel) for parcel, rel, *_ in linked.values()]
     fy = next(iter(linked.values()))[2]
     if fy is None:  # no fiscal year contains as_of: the next one to start, if any
         return _summaries(uow, pairs, as_of, fiscal_year_on(uow, as_of))
-    loaded = facts.load_lines(uow, fy, {pid: v[3] for pid, v in linked.items()})
-    return _summarise(pairs, loaded, as_of, fy)
+    return _summarise(pairs, {pid: v[4] for pid, v in linked.items()}, as_of, fy)
 
 
 def lender_portfolio(uow: UnitOfWork, user: Any, as_of: date | None = None

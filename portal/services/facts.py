@@ -14,6 +14,7 @@ Everything here loads many accounts in a fixed number of queries (the dashboard'
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict, namedtuple
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -23,20 +24,18 @@ from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import (
-    Integer,
-    Select,
+    Text,
     and_,
     bindparam,
-    cast,
     exists,
-    literal_column,
-    null,
     select,
-    union_all,
 )
+from sqlalchemy.ext.compiler import compiles
+from sqlalchemy.sql.functions import FunctionElement
 
 from portal.core import params
 from portal.core.installments import Installment as CoreInstallment
+from portal.core.money import ZERO
 from portal.core.statement import (
     Cost,
     Payment,
@@ -46,7 +45,7 @@ from portal.core.statement import (
     evaluate_two,
 )
 from portal.db import UnitOfWork
-from portal.models import Assessment, BudgetLine, FiscalYear, Installment, LedgerEntry
+from portal.models import Assessment, FiscalYear, Installment, LedgerEntry, Parcel
 from portal.models import Payment as PaymentRow
 
 INFORMATIONAL = ("charge", "discount")
@@ -212,15 +211,19 @@ def load_many(uow: UnitOfWork, parcel_ids: Iterable[int], fiscal_year: FiscalYea
               *, rows: bool = False) -> dict[int, AccountFacts]:
     """The facts of many accounts of one fiscal year in three queries.
 
-    `rows=True` (read-only pages), in two (`load_lines`): the assessments are plain rows of
-    their columns, the installments and ledger entries named tuples with the columns the core
-    reads
+    `rows=True` (read-only pages), in one (`_ACCOUNTS_JSON`): the assessments are plain
+    records of their columns, the installments and ledger entries named tuples with the
+    columns the core reads
     (`InstallmentRow`: number, due_date, amount; `EntryRow`: id, kind, direction,
     legal_date, amount, payment_id, cost_kind, description), not ORM objects."""
     ids = sorted(set(int(p) for p in parcel_ids))
     if rows:
-        found = current_assessments(uow, ids, fiscal_year.id, rows=True) if ids else {}
-        return load_lines(uow, fiscal_year, {pid: found.get(pid) for pid in ids})
+        out = {}
+        if ids:
+            for row in uow.session.execute(_ACCOUNTS_JSON, {"ids": ids, "fy": fiscal_year.id}):
+                a = _ASSESSMENT_RECORD._make(row[1:-2]) if row[1] is not None else None
+                out[row[0]] = facts_from_json(row[0], fiscal_year, a, row[-2], row[-1])
+        return out
     rules = rules_for(fiscal_year.starts_on)
     out = {pid: AccountFacts(pid, fiscal_year, None, rules=rules) for pid in ids}
     if not ids:
@@ -242,111 +245,126 @@ def load(uow: UnitOfWork, parcel_id: int, fiscal_year: FiscalYear, *, rows: bool
     return load_many(uow, [parcel_id], fiscal_year, rows=rows)[int(parcel_id)]
 
 
-# --- Accounts' dated lines in one statement (the parcel page, the dashboards) ---------------
-# The installments of the assessment :aid, the ledger entries of the parcel :pid in the fiscal
-# year :fy and (`account_lines(budget_lines=True)`) the lines of the budget version
-# :version_id, as one UNION ALL of a common shape (`many=True`: of the assessments :aids and
-# the parcels :pids). Each SQL statement costs a page more in SQLAlchemy's own work than in
-# the database: three statements were a good part of the parcel page's time.
-# Columns: `src` (which table: SRC_*), `acct` (whose: the assessment's id / the parcel's id /
-# the budget version's id), `n` (number / id / position), `day` (due date / legal date),
-# `amount`, `amount2` (a budget line's part financed by assessments), `kind`, `direction`,
-# `ref` (a payment's id / a budget line's id), `cost_kind`, `text` (a description; a budget
-# line's in Spanish), `text2` (a budget line's description in English), `flag` (lump sum).
-# Ordered by src, acct, day and n: each assessment's installments by due date and number, each
-# parcel's entries in posting order (legal date, id), the budget lines by position.
-SRC_INSTALLMENT, SRC_ENTRY, SRC_BUDGET_LINE = 1, 2, 3
+# --- Accounts' rows as JSON columns of another statement (read-only pages) -----------------
+# A statement costs a page more in SQLAlchemy's own work than the database spends on it, so
+# the read-only pages read an account's installments and ledger entries (the parcel page: and
+# its budget lines) as more columns of the statement that reads the account: each a
+# correlated subquery giving JSON text, one array per row, built by the database (SQLite's
+# json_group_array / json_array, PostgreSQL's json_agg / json_build_array, cast to text so
+# that the driver does not read numbers as floats) and read back here with the columns'
+# types (dates; amounts as Decimal).
 
 
-def _lines_shape(src: int, acct: Any, n: Any, day: Any = None, amount: Any = None,
-                 amount2: Any = None, kind: Any = None, direction: Any = None, ref: Any = None,
-                 cost_kind: Any = None, text: Any = None, text2: Any = None, flag: Any = None
-                 ) -> list[Any]:
-    """One branch's columns; a column the branch has not is a NULL cast to the column's type
-    (PostgreSQL resolves a UNION's types pairwise: two bare NULLs would make a text column)."""
-    e, ln = _ENTRY_TABLE.c, BudgetLine.__table__.c
-    typed = {"day": (day, e.legal_date), "amount": (amount, e.amount),
-             "amount2": (amount2, ln.financed_by_assessments), "kind": (kind, e.kind),
-             "direction": (direction, e.direction), "ref": (ref, e.payment_id),
-             "cost_kind": (cost_kind, e.cost_kind), "text": (text, e.description),
-             "text2": (text2, ln.description_en), "flag": (flag, _PAYMENT_TABLE.c.lump_sum)}
-    return [literal_column(str(src), Integer).label("src"), acct.label("acct"), n.label("n")] + [
-        (col if col is not None else cast(null(), like.type)).label(name)
-        for name, (col, like) in typed.items()]
+class _JsonRow(FunctionElement):
+    """SQL: a JSON array of the arguments."""
+
+    inherit_cache = True
 
 
-def account_lines(*, many: bool = False, budget_lines: bool = False) -> Select:
-    """The statement of accounts' dated lines (see above)."""
-    i, e, pay, ln = _INSTALLMENT_TABLE, _ENTRY_TABLE, _PAYMENT_TABLE, BudgetLine.__table__
-    if many:
-        of_assessment = i.c.assessment_id.in_(bindparam("aids", expanding=True))
-        of_parcel = e.c.parcel_id.in_(bindparam("pids", expanding=True))
-    else:
-        of_assessment = i.c.assessment_id == bindparam("aid")
-        of_parcel = e.c.parcel_id == bindparam("pid")
-    branches = [
-        select(*_lines_shape(SRC_INSTALLMENT, i.c.assessment_id, i.c.number, i.c.due_date,
-                             i.c.amount))
-        .where(of_assessment),
-        select(*_lines_shape(SRC_ENTRY, e.c.parcel_id, e.c.id, e.c.legal_date, e.c.amount, None,
-                             e.c.kind, e.c.direction, e.c.payment_id, e.c.cost_kind,
-                             e.c.description, None, pay.c.lump_sum))
-        .select_from(e)
-        .outerjoin(pay, and_(pay.c.id == e.c.payment_id, e.c.kind == "payment"))
-        .where(of_parcel, e.c.fiscal_year_id == bindparam("fy"))]
-    if budget_lines:
-        branches.append(
-            select(*_lines_shape(SRC_BUDGET_LINE, ln.c.version_id, ln.c.position, None,
-                                 ln.c.amount, ln.c.financed_by_assessments, ln.c.kind, None,
-                                 ln.c.id, None, ln.c.description_es, ln.c.description_en))
-            .where(ln.c.version_id == bindparam("version_id")))
-    union = union_all(*branches).subquery("lines")
-    return select(union).order_by(union.c.src, union.c.acct, union.c.day, union.c.n)
+class _JsonRows(FunctionElement):
+    """SQL aggregate: a JSON array of one value per row, as text (NULL for no row on
+    PostgreSQL, "[]" on SQLite)."""
+
+    type = Text()
+    inherit_cache = True
 
 
-_MANY_LINES = account_lines(many=True)
+@compiles(_JsonRow, "sqlite")
+def _json_row_sqlite(element: _JsonRow, compiler: Any, **kw: Any) -> str:
+    return f"json_array({compiler.process(element.clauses, **kw)})"
 
 
-def file_lines(accounts: dict[int, AccountFacts], lines: Iterable[Any]) -> list[Any]:
-    """File `account_lines` rows (in their order) into the accounts' facts (by parcel id;
-    each with its assessment); returns the rows of the other sources (budget lines)."""
-    by_assessment = {f.assessment.id: f for f in accounts.values() if f.assessment is not None}
-    rest = []
-    for row in lines:
-        src = row[0]
-        if src == SRC_INSTALLMENT:
-            by_assessment[row[1]].installment_rows.append(
-                InstallmentRow(row[1], row[2], row[3], row[4]))
-        elif src == SRC_ENTRY:
-            entry = EntryRow(row[2], row[1], row[6], row[7], row[3], row[4], row[8], row[9],
-                             row[10], row[12])
-            accounts[row[1]].file(entry, entry.lump_sum)
-        else:
-            rest.append(row)
-    return rest
+@compiles(_JsonRow, "postgresql")
+def _json_row_pg(element: _JsonRow, compiler: Any, **kw: Any) -> str:
+    return f"json_build_array({compiler.process(element.clauses, **kw)})"
 
 
-def facts_from_lines(parcel_id: int, fiscal_year: Any, assessment: Any, lines: Iterable[Any]
-                     ) -> tuple[AccountFacts, list[Any]]:
-    """An account's facts from its `account_lines` rows, and the rows of the other sources
-    (the budget lines), as read."""
+@compiles(_JsonRows, "sqlite")
+def _json_rows_sqlite(element: _JsonRows, compiler: Any, **kw: Any) -> str:
+    return f"json_group_array({compiler.process(element.clauses, **kw)})"
+
+
+@compiles(_JsonRows, "postgresql")
+def _json_rows_pg(element: _JsonRows, compiler: Any, **kw: Any) -> str:
+    return f"CAST(json_agg({compiler.process(element.clauses, **kw)}) AS TEXT)"
+
+
+def json_rows(*columns: Any) -> Any:
+    """SQL aggregate: the rows' `columns` as JSON text, one array per row (`read_json_rows`)."""
+    return _JsonRows(_JsonRow(*columns))
+
+
+def read_json_rows(text: str | None) -> list[list[Any]]:
+    """`json_rows`' value: a list per row; JSON numbers with a fraction as `Decimal` (never
+    float), integers as int (amounts: `stored_money`)."""
+    return json.loads(text or "[]", parse_float=Decimal)
+
+
+def stored_money(value: Decimal | int | None) -> Decimal | None:
+    """An amount of a NUMERIC(14, 2) column as read from JSON, with its two decimals
+    (600 -> 600.00): exact, no rounding (adding 0.00 keeps every digit)."""
+    return None if value is None else Decimal(value) + ZERO
+
+
+def stored_date(value: str | None) -> date | None:
+    return None if value is None else date.fromisoformat(value)
+
+
+def installments_json(assessment_id: Any) -> Any:
+    """SQL (a scalar subquery, correlated to `assessment_id`): that assessment's
+    installments as JSON rows of (number, due_date, amount)."""
+    i = _INSTALLMENT_TABLE
+    return (select(json_rows(i.c.number, i.c.due_date, i.c.amount))
+            .where(i.c.assessment_id == assessment_id).scalar_subquery())
+
+
+def entries_json(parcel_id: Any, fiscal_year_id: Any) -> Any:
+    """SQL (a scalar subquery, correlated to the columns given): the parcel's ledger entries
+    in the fiscal year as JSON rows of (id, kind, direction, legal_date, amount, payment_id,
+    cost_kind, description, lump_sum: the payment's flag)."""
+    e, pay = _ENTRY_TABLE, _PAYMENT_TABLE
+    return (select(json_rows(e.c.id, e.c.kind, e.c.direction, e.c.legal_date, e.c.amount,
+                             e.c.payment_id, e.c.cost_kind, e.c.description, pay.c.lump_sum))
+            .select_from(e)
+            .outerjoin(pay, and_(pay.c.id == e.c.payment_id, e.c.kind == "payment"))
+            .where(e.c.parcel_id == parcel_id, e.c.fiscal_year_id == fiscal_year_id)
+            .scalar_subquery())
+
+
+def facts_from_json(parcel_id: int, fiscal_year: Any, assessment: Any,
+                    installments: str | None, entries: str | None) -> AccountFacts:
+    """An account's facts from `installments_json` and `entries_json` values: the rows the
+    statements above give, in their order (installments by due date and number, entries in
+    posting order: legal date, id)."""
     facts = AccountFacts(parcel_id, fiscal_year, assessment,
                          rules=rules_for(fiscal_year.starts_on))
-    return facts, file_lines({parcel_id: facts}, lines)
+    if assessment is not None:
+        aid = assessment.id
+        facts.installment_rows = sorted(
+            (InstallmentRow(aid, n, stored_date(d), stored_money(amount))
+             for n, d, amount in read_json_rows(installments)),
+            key=lambda i: (i.due_date, i.number))
+    rows = [EntryRow(eid, parcel_id, kind, direction, stored_date(day), stored_money(amount),
+                     payment, cost_kind, description, None if lump is None else bool(lump))
+            for eid, kind, direction, day, amount, payment, cost_kind, description, lump
+            in read_json_rows(entries)]
+    rows.sort(key=lambda e: (e.legal_date, e.id))
+    for entry in rows:
+        facts.file(entry, entry.lump_sum)
+    return facts
 
 
-def load_lines(uow: UnitOfWork, fiscal_year: Any, assessments: dict[int, Any]
-               ) -> dict[int, AccountFacts]:
-    """The facts of the accounts of these parcels in the fiscal year, given each one's
-    current assessment (None: none), as plain read-only rows: one statement."""
-    rules = rules_for(fiscal_year.starts_on)
-    out = {pid: AccountFacts(pid, fiscal_year, a, rules=rules)
-           for pid, a in sorted(assessments.items())}
-    if out:
-        aids = [a.id for a in assessments.values() if a is not None]
-        file_lines(out, uow.session.execute(
-            _MANY_LINES, {"aids": aids, "pids": list(out), "fy": fiscal_year.id}))
-    return out
+_ASSESSMENT_RECORD = record_type(Assessment, "AssessmentRecord")
+_PARCEL_IDS = Parcel.__table__.c.id
+# `load_many(rows=True)`: for each parcel of :ids, its current assessment in the fiscal year
+# :fy (NULL columns when none) and the account's installments and ledger entries as JSON.
+_ACCOUNTS_JSON = (
+    select(_PARCEL_IDS, _ASSESSMENTS, installments_json(_ASSESSMENTS.c.id),
+           entries_json(_PARCEL_IDS, bindparam("fy")))
+    .select_from(Parcel.__table__)
+    .outerjoin(_ASSESSMENTS, and_(_ASSESSMENTS.c.parcel_id == _PARCEL_IDS,
+                                  _ASSESSMENTS.c.fiscal_year_id == bindparam("fy"), IS_CURRENT))
+    .where(_PARCEL_IDS.in_(bindparam("ids", expanding=True))))
 
 
 def by_parcel(items: Iterable, key: str = "parcel_id") -> dict[int, list]:

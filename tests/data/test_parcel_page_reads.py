@@ -1,7 +1,7 @@
 """The parcel page's read (`statement_for(..., rows=True)`): the access check, the parcel,
 the account's one-row lookups and its demands in one statement; the same answers as the
-ORM path (`rows=False`), in two statements (the account's installments, ledger entries and
-budget lines are one UNION: `facts.account_lines`)."""
+ORM path (`rows=False`), in one statement (the account's installments, ledger entries and
+budget lines are JSON columns of it: `facts.installments_json`, `facts.entries_json`)."""
 
 from __future__ import annotations
 
@@ -125,24 +125,25 @@ def test_several_leases_in_force_keep_each_demand_once(world):
         assert [n.mailed_on for n in got.demands] == [date(2026, 10, 1), date(2026, 11, 2)]
 
 
-def test_the_parcel_page_reads_in_two_statements(world):
+def test_the_parcel_page_reads_in_one_statement(world):
     with world.uow() as uow:
         _add_demands(uow, world, "B", date(2026, 11, 2))
     for user in (world.bob, world.staff):
         with world.uow() as uow, QueryCounter(world.database) as q:
             view = _read(uow, user, world.parcel["B"], rows=True)
         assert view.budget_lines and view.demands and view.installments
-        assert q.count == 2, q.count
+        assert q.count == 1, q.count
     with world.uow() as uow, QueryCounter(world.database) as q:  # not visible: one statement
         with pytest.raises(NotFound):
             _read(uow, world.alice, world.parcel["B"], rows=True)
     assert q.count == 1
 
 
-def test_payments_costs_and_budget_lines_read_in_one_statement_as_the_orm_reads_them(world):
-    """The UNION of installments, ledger entries and budget lines (`facts.account_lines`)
-    gives each its own fields: a lump-sum payment (its flag), an ordinary one, a cost with
-    its kind and description, the budget lines in order, and the same statement."""
+def test_payments_costs_and_budget_lines_read_as_json_as_the_orm_reads_them(world):
+    """The installments, ledger entries and budget lines read as JSON keep their fields and
+    types: a lump-sum payment (its flag), an ordinary one, a cost with its kind and
+    description, amounts as Decimal with two decimals, dates as dates, the budget lines in
+    order, and the same statement."""
     d = world.parcel["D"]
     pay(world, "D", "1000.00", date(2026, 7, 1), lump_sum=True)
     pay(world, "D", "25.50", date(2026, 9, 3))
@@ -156,5 +157,12 @@ def test_payments_costs_and_budget_lines_read_in_one_statement_as_the_orm_reads_
     assert sorted(got.facts.lump_sum_flags.values()) == [False, True]
     assert [(e.amount, e.cost_kind, e.description) for e in got.costs] == \
         [(Decimal("12.34"), "certified_mail", "Carta 7")]
+    for e in [*got.credits, *got.costs]:
+        assert type(e.amount) is Decimal and e.amount.as_tuple().exponent == -2
+        assert type(e.legal_date) is date
+    for i in got.facts.installment_rows:
+        assert type(i.amount) is Decimal and i.amount.as_tuple().exponent == -2
+    for ln in got.budget_lines:
+        assert type(ln.amount) is Decimal and type(ln.financed_by_assessments) is Decimal
     assert [ln.position for ln in got.budget_lines] == \
         sorted(ln.position for ln in got.budget_lines) and len(got.budget_lines) > 1

@@ -269,24 +269,22 @@ class _JsonRows(FunctionElement):
     inherit_cache = True
 
 
-@compiles(_JsonRow, "sqlite")
-def _json_row_sqlite(element: _JsonRow, compiler: Any, **kw: Any) -> str:
-    return f"json_array({compiler.process(element.clauses, **kw)})"
+#: Each construct's SQL per dialect ({} is the arguments); the portal speaks these two.
+_JSON_SQL = {
+    _JsonRow: {"sqlite": "json_array({})", "postgresql": "json_build_array({})"},
+    _JsonRows: {"sqlite": "json_group_array({})", "postgresql": "CAST(json_agg({}) AS TEXT)"},
+}
 
 
-@compiles(_JsonRow, "postgresql")
-def _json_row_pg(element: _JsonRow, compiler: Any, **kw: Any) -> str:
-    return f"json_build_array({compiler.process(element.clauses, **kw)})"
+def _json_sql(template: str) -> Callable[..., str]:
+    def compile_(element: FunctionElement, compiler: Any, **kw: Any) -> str:
+        return template.format(compiler.process(element.clauses, **kw))
+    return compile_
 
 
-@compiles(_JsonRows, "sqlite")
-def _json_rows_sqlite(element: _JsonRows, compiler: Any, **kw: Any) -> str:
-    return f"json_group_array({compiler.process(element.clauses, **kw)})"
-
-
-@compiles(_JsonRows, "postgresql")
-def _json_rows_pg(element: _JsonRows, compiler: Any, **kw: Any) -> str:
-    return f"CAST(json_agg({compiler.process(element.clauses, **kw)}) AS TEXT)"
+for _construct, _by_dialect in _JSON_SQL.items():
+    for _dialect, _template in _by_dialect.items():
+        compiles(_construct, _dialect)(_json_sql(_template))
 
 
 def json_rows(*columns: Any) -> Any:

@@ -9,7 +9,9 @@ signs in as the demo owner and as the demo lender and measures, through the Flas
   event; target at most 10, and the same at any number of parcels);
 - the median time of each page as a ratio to a trivial page of the same app in the same run
   (the home page, signed in: same session loading; target at most 3x). Each page is timed
-  in blocks of its own that take turns over five rounds (see `measure`).
+  in blocks of its own that take turns over thirty rounds; the ratio is the median of the
+  rounds' ratios, each between blocks run a fraction of a second apart (see `measure`), with
+  its quartiles over the rounds.
 """
 
 from __future__ import annotations
@@ -77,24 +79,45 @@ def count_queries(client, counter: Counter, url: str) -> int:  # noqa: ANN001
     return counter.n
 
 
-def measure(pages: list, runs: int, rounds: int = 5) -> list[float]:
-    """The median time of each page over `runs` requests. Each page is requested in a block
-    of its own (its steady state: a page right after a heavier one would pay for that one's
-    garbage), and the blocks take turns over `rounds` rounds, so that a slower moment of
-    the machine weighs on every page alike."""
+#: Untimed requests before each block: measured, the first four or five requests of a page after
+#: another are up to 25 % slower; from the fifth on they are steady.
+WARM_UP = 5
+
+
+def measure(pages: list, runs: int, rounds: int = 30) -> tuple[list[float], list[list[float]]]:
+    """Each page's median time over `runs` requests, and its ratios to the trivial page (the
+    first), one per round. Each page is requested in blocks of its own, after `WARM_UP`
+    requests that are not timed (its steady state: the first few requests after a heavier
+    page pay for that one's garbage and caches, which would flatter the ratio). In every
+    round each page has one block, in an order that turns from round to round, and the
+    round's ratio is the median of the page's block over the median of the trivial page's
+    block of the same round. This machine's speed moves by 10-20 % over seconds (a shared
+    host): comparing blocks run a fraction of a second apart, and taking the median over the
+    rounds, keeps a slow moment from weighing on one page only."""
+    block = max(1, runs // rounds)
     times: list[list[float]] = [[] for _ in pages]
-    for _ in range(rounds):
-        for k, (_name, client, path) in enumerate(pages):
-            client.get(path).get_data()  # back to this page's steady state
-            for _ in range(max(1, runs // rounds)):
+    per_round: list[list[float]] = [[] for _ in pages]
+    for r in range(rounds):
+        order = list(range(len(pages)))
+        order = order[r % len(pages):] + order[:r % len(pages)]
+        for k in order:
+            _name, client, path = pages[k]
+            for _ in range(WARM_UP):  # back to this page's steady state
+                client.get(path).get_data()
+            ts = []
+            for _ in range(block):
                 t0 = time.perf_counter()
                 client.get(path).get_data()
-                times[k].append(time.perf_counter() - t0)
-    return [statistics.median(t) for t in times]
+                ts.append(time.perf_counter() - t0)
+            times[k].extend(ts)
+            per_round[k].append(statistics.median(ts))
+    ratios = [[p / t for p, t in zip(page, per_round[0])] for page in per_round]
+    return [statistics.median(t) for t in times], ratios
 
 
-def run(parcels: int, users_n: int, runs: int) -> list[tuple[str, int, float]]:
-    """Load a demo of that size in a fresh database; (page, SQL statements, median s)."""
+def run(parcels: int, users_n: int, runs: int) -> list[tuple[str, int, float, list[float]]]:
+    """Load a demo of that size in a fresh database; (page, SQL statements, median s, ratios
+    to the trivial page, one per round)."""
     tmp = Path(tempfile.mkdtemp(prefix="web-bench-"))
     url = f"sqlite:///{tmp / 'bench.db'}"
     upgrade(url, "head")
@@ -125,8 +148,8 @@ def run(parcels: int, users_n: int, runs: int) -> list[tuple[str, int, float]]:
         ("lender's loans (50 loans)", lender, "/prestamista/prestamos"),
     ]
     queries = [count_queries(client, counter, path) for _name, client, path in pages]
-    medians = measure(pages, runs)
-    return [(name, q, m) for (name, _c, _p), q, m in zip(pages, queries, medians)]
+    medians, ratios = measure(pages, runs)
+    return [(name, q, m, r) for (name, _c, _p), q, m, r in zip(pages, queries, medians, ratios)]
 
 
 def main() -> None:
@@ -135,19 +158,20 @@ def main() -> None:
     ap.add_argument("--users", type=int, default=5000)
     ap.add_argument("--runs", type=int, default=300)
     args = ap.parse_args()
-    small = run(240, 4, 3)
+    small = run(240, 4, 30)
     large = run(args.parcels, args.users, args.runs)
-    base = large[0][2]
     print(f"\n{'page':34} {'SQL@240':>8} {'SQL@' + str(args.parcels):>10} {'median ms':>10} "
-          f"{'x trivial':>10}")
-    for (name, q_small, _), (_, q_large, median) in zip(small, large):
+          f"{'x trivial':>10} {'(quartiles)':>12}")
+    for (name, q_small, *_), (_, q_large, median, ratios) in zip(small, large):
+        q1, q2, q3 = statistics.quantiles(ratios, n=4)
         print(f"{name:34} {q_small:>8} {q_large:>10} {median * 1000:>10.1f} "
-              f"{median / base:>10.2f}")
+              f"{statistics.median(ratios):>10.2f} {q1:>6.2f}-{q3:.2f}")
     targets = large[1:3]  # the owner's dashboard and the (heaviest) parcel page
-    print(f"\nSQL per page: at most {max(q for _, q, _ in large)} (target <= 10); "
+    print(f"\nSQL per page: at most {max(row[1] for row in large)} (target <= 10); "
           f"growing with parcels: {any(a[1] != b[1] for a, b in zip(small, large))}")
-    print("median vs the trivial page: " + ", ".join(
-        f"{name.split(' (')[0]} {m / base:.1f}x" for name, _, m in targets) + " (target <= 3x)")
+    print("median vs the trivial page (the median of the rounds' ratios): " + ", ".join(
+        f"{name.split(' (')[0]} {statistics.median(r):.2f}x" for name, _, _, r in targets)
+        + " (target <= 3x)")
 
 
 if __name__ == "__main__":

@@ -580,5 +580,5 @@ def refund(parcel_id: int):  # noqa: ANN201
 
 @bp.app_context_processor
 def payments_links() -> dict[str, Any]:
-    """For the parcel page's include (`payments/_parcel.html`)."""
+    """For the parcel page's payments section (templates/account/parcel.html)."""
     return {"payments_enabled": True}

@@ -40,7 +40,13 @@ from portal.models import (
 )
 from portal.services import access, facts
 from portal.services.errors import NotFound
-from portal.services.facts import AccountFacts, fiscal_year_on, record_type, rules_for
+from portal.services.facts import (
+    AccountFacts,
+    AssessmentRecord,
+    fiscal_year_on,
+    record_type,
+    rules_for,
+)
 from portal.services.users import (  # noqa: F401 - re-exported for the web layer
     authenticate,
     confirm_email,
@@ -184,7 +190,6 @@ _ACCOUNT_ASSESSMENT_ROWS = select(_ASSESSMENTS).where(
 _ACCOUNT_ASSESSMENTS = select(Assessment).from_statement(_ACCOUNT_ASSESSMENT_ROWS)
 
 FiscalYearRecord = record_type(FiscalYear, "FiscalYearRecord")
-AssessmentRecord = record_type(Assessment, "AssessmentRecord")
 BudgetVersionRecord = record_type(BudgetVersion, "BudgetVersionRecord")
 AssessmentRollRecord = record_type(AssessmentRoll, "AssessmentRollRecord")
 LeaseRecord = record_type(Lease, "LeaseRecord")
@@ -560,7 +565,7 @@ def dashboard(uow: UnitOfWork, user: Any, as_of: date | None = None) -> list[Par
     as_of = as_of or clock.today()
     if user is None or getattr(user, "id", None) is None:
         return []
-    linked: dict[int, list[Any]] = {}  # parcel id: [parcel, relation, fy, assessment, facts]
+    linked: dict[int, list[Any]] = {}  # parcel id: [parcel, relation, fiscal year, facts]
     for row in uow.session.execute(_LINKED_ACCOUNTS,
                                    {**access.link_params(user), "as_of": as_of}):
         parcel, fy, a = _cut(row[1:-2], access.ParcelRecord, FiscalYearRecord,
@@ -568,18 +573,17 @@ def dashboard(uow: UnitOfWork, user: Any, as_of: date | None = None) -> list[Par
         seen = linked.get(parcel.id)
         if seen is not None:
             seen[1] = access.strongest((seen[1], row[0]))
-        elif fy is not None:
-            linked[parcel.id] = [parcel, row[0], fy, a,
-                                 facts.facts_from_json(parcel.id, fy, a, row[-2], row[-1])]
-        else:
-            linked[parcel.id] = [parcel, row[0], fy, a, None]
+            continue
+        account = (facts.facts_from_json(parcel.id, fy, a, row[-2], row[-1])
+                   if fy is not None else None)
+        linked[parcel.id] = [parcel, row[0], fy, account]
     if not linked:
         return []
-    pairs = [(parcel, rel) for parcel, rel, *_ in linked.values()]
+    pairs = [(parcel, rel) for parcel, rel, _, _ in linked.values()]
     fy = next(iter(linked.values()))[2]
     if fy is None:  # no fiscal year contains as_of: the next one to start, if any
         return _summaries(uow, pairs, as_of, fiscal_year_on(uow, as_of))
-    return _summarise(pairs, {pid: v[4] for pid, v in linked.items()}, as_of, fy)
+    return _summarise(pairs, {pid: v[3] for pid, v in linked.items()}, as_of, fy)
 
 
 def lender_portfolio(uow: UnitOfWork, user: Any, as_of: date | None = None

@@ -23,13 +23,7 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import (
-    Text,
-    and_,
-    bindparam,
-    exists,
-    select,
-)
+from sqlalchemy import Text, and_, bindparam, exists, select
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.sql.functions import FunctionElement
 
@@ -166,13 +160,10 @@ IS_CURRENT = ~exists().where(_NEWER.c.supersedes_id == _ASSESSMENTS.c.id)
 _CURRENT = select(Assessment).where(
     Assessment.parcel_id.in_(bindparam("ids", expanding=True)),
     Assessment.fiscal_year_id == bindparam("fy"), IS_CURRENT)
-_CURRENT_ROWS = select(_ASSESSMENTS).where(
-    _ASSESSMENTS.c.parcel_id.in_(bindparam("ids", expanding=True)),
-    _ASSESSMENTS.c.fiscal_year_id == bindparam("fy"), IS_CURRENT)
 
 
 # The rows are kept as named tuples: the core's inputs are rebuilt from them at every
-# evaluation (twice on the parcel page), and reading a field of an SQLAlchemy `Row` by name
+# evaluation, and reading a field of an SQLAlchemy `Row` by name
 # costs several times more. Their fields are the columns the core reads, named as the models'.
 InstallmentRow = namedtuple("InstallmentRow", "assessment_id number due_date amount")
 EntryRow = namedtuple("EntryRow", "id parcel_id kind direction legal_date amount payment_id "
@@ -194,16 +185,13 @@ def fiscal_year_on(uow: UnitOfWork, on: date) -> FiscalYear | None:
     return fy
 
 
-def current_assessments(uow: UnitOfWork, parcel_ids: Iterable[int], fiscal_year_id: int,
-                        *, rows: bool = False) -> dict[int, Assessment]:
-    """{parcel_id: the assessment no amendment supersedes} for the fiscal year (`rows=True`:
-    plain read-only rows of its columns)."""
+def current_assessments(uow: UnitOfWork, parcel_ids: Iterable[int], fiscal_year_id: int
+                        ) -> dict[int, Assessment]:
+    """{parcel_id: the assessment no amendment supersedes} for the fiscal year."""
     ids = list(parcel_ids)
     if not ids:
         return {}
-    params = {"ids": ids, "fy": fiscal_year_id}
-    found = (uow.session.execute(_CURRENT_ROWS, params) if rows
-             else uow.session.scalars(_CURRENT, params))
+    found = uow.session.scalars(_CURRENT, {"ids": ids, "fy": fiscal_year_id})
     return {a.parcel_id: a for a in found}
 
 
@@ -221,7 +209,7 @@ def load_many(uow: UnitOfWork, parcel_ids: Iterable[int], fiscal_year: FiscalYea
         out = {}
         if ids:
             for row in uow.session.execute(_ACCOUNTS_JSON, {"ids": ids, "fy": fiscal_year.id}):
-                a = _ASSESSMENT_RECORD._make(row[1:-2]) if row[1] is not None else None
+                a = AssessmentRecord._make(row[1:-2]) if row[1] is not None else None
                 out[row[0]] = facts_from_json(row[0], fiscal_year, a, row[-2], row[-1])
         return out
     rules = rules_for(fiscal_year.starts_on)
@@ -352,7 +340,8 @@ def facts_from_json(parcel_id: int, fiscal_year: Any, assessment: Any,
     return facts
 
 
-_ASSESSMENT_RECORD = record_type(Assessment, "AssessmentRecord")
+#: An assessment's columns, read-only (the read-only pages' records).
+AssessmentRecord = record_type(Assessment, "AssessmentRecord")
 _PARCEL_IDS = Parcel.__table__.c.id
 # `load_many(rows=True)`: for each parcel of :ids, its current assessment in the fiscal year
 # :fy (NULL columns when none) and the account's installments and ledger entries as JSON.

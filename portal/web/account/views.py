@@ -17,6 +17,7 @@ from portal import clock, pdf
 from portal.core.explain import N_, Trace
 from portal.core.installments import explain_schedule
 from portal.i18n import (
+    Formats,
     ShownStep,
     current_language,
     date_long,
@@ -297,7 +298,7 @@ def line_text(kind_label: str, description: str) -> str:
     return f"{kind_label}: {description}"
 
 
-def _budget_steps(acct: accounts.AccountView, f: Any) -> list[ShownStep]:
+def _budget_steps(acct: accounts.AccountView, f: Formats) -> list[ShownStep]:
     if acct.budget_version is None:
         return []
     t = Trace()

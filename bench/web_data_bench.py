@@ -104,7 +104,8 @@ def main() -> None:
             ("dashboard, generic owner", lambda u: accounts.dashboard(u, generic)),
             ("parcel page (statement_for), delinquent",
              lambda u: accounts.statement_for(u, owner, shop, with_payments=False, rows=True)),
-            ("lender portfolio (50 loans)", lambda u: accounts.lender_portfolio(u, lender)),
+            ("lender portfolio (50 loans)",
+             lambda u: accounts.lender_portfolio(u, lender, offset=0, limit=50)),
             ("load_user", lambda u: users.load_user(u, owner.id)),
         ):
             n, ms = measure(database, args.runs, fn)

@@ -9,7 +9,7 @@ Payments and notices are visible exactly when their parcel is.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import (
     ColumnElement,
@@ -18,6 +18,7 @@ from sqlalchemy import (
     and_,
     bindparam,
     case,
+    func,
     literal,
     or_,
     select,
@@ -89,24 +90,35 @@ _LINKS, _LOANS, _LENDERS, _MEMBERS, _PARCEL_TABLE = (
 _PID = bindparam("pid")
 
 
-def _relations_union(*, of_pid: bool = False) -> CompoundSelect:
+def _lender_loans(*columns: Any) -> Select:
+    """SQL: the active loans on :today of the lenders the user :uid works for."""
+    return (select(*columns)
+            .select_from(_LOANS)
+            .join(_LENDERS, _LENDERS.c.id == _LOANS.c.lender_id)
+            .join(_MEMBERS, and_(_MEMBERS.c.party_id == _LENDERS.c.party_id,
+                                 _MEMBERS.c.user_id == _UID, _MEMBERS.c.revoked_at.is_(None)))
+            .where(_LOANS.c.starts_on <= _TODAY,
+                   or_(_LOANS.c.ends_on.is_(None), _LOANS.c.ends_on >= _TODAY)))
+
+
+def _relations_union(*, of_pid: bool = False, loans: bool = True) -> Select | CompoundSelect:
     """(parcel_id, relation) for every way the user :uid is linked to a parcel on :today;
-    `of_pid`: to the parcel :pid only (each branch searches by parcel)."""
+    `of_pid`: to the parcel :pid only (each branch searches by parcel); not `loans`: their
+    own links only, without their lenders' loans."""
     links = (select(_LINKS.c.parcel_id.label("parcel_id"), _LINKS.c.role.label("relation"))
              .where(_LINKS.c.user_id == _UID, _LINKS.c.revoked_at.is_(None)))
-    loans = (select(_LOANS.c.parcel_id.label("parcel_id"), literal("lender").label("relation"))
-             .join(_LENDERS, _LENDERS.c.id == _LOANS.c.lender_id)
-             .join(_MEMBERS, and_(_MEMBERS.c.party_id == _LENDERS.c.party_id,
-                                  _MEMBERS.c.user_id == _UID, _MEMBERS.c.revoked_at.is_(None)))
-             .where(_LOANS.c.starts_on <= _TODAY,
-                    or_(_LOANS.c.ends_on.is_(None), _LOANS.c.ends_on >= _TODAY)))
+    if not loans:
+        return links
+    on_loans = _lender_loans(_LOANS.c.parcel_id.label("parcel_id"),
+                             literal("lender").label("relation"))
     if of_pid:
         links = links.where(_LINKS.c.parcel_id == _PID)
-        loans = loans.where(_LOANS.c.parcel_id == _PID)
-    return union_all(links, loans)
+        on_loans = on_loans.where(_LOANS.c.parcel_id == _PID)
+    return union_all(links, on_loans)
 
 
 _REL = _relations_union().subquery("rel")
+_REL_OWN = _relations_union(loans=False).subquery("rel")
 _RELATIONS = select(_REL.c.parcel_id, _REL.c.relation)
 _RELATIONS_OF = _RELATIONS.where(_REL.c.parcel_id.in_(bindparam("pids", expanding=True)))
 _PARCELS = (select(Parcel).where(Parcel.id.in_(bindparam("pids", expanding=True)))
@@ -146,12 +158,12 @@ def relation_params(user: Any) -> dict[str, Any]:
     return {} if is_staff(user) else _rel_params(user)
 
 
-def linked_relations() -> Any:
+def linked_relations(*, loans: bool = True) -> Any:
     """SQL (a subquery): (parcel_id, relation) for every way the user :uid is linked to a
     parcel on :today (parameters: `link_params`), for a statement that reads the linked
-    parcels with more (the dashboard). Several rows for a parcel linked several ways:
-    `strongest` names it."""
-    return _REL
+    parcels with more (the dashboard); not `loans`: their own links only, without their
+    lenders' loans. Several rows for a parcel linked several ways: `strongest` names it."""
+    return _REL if loans else _REL_OWN
 
 
 def link_params(user: Any) -> dict[str, Any]:
@@ -171,17 +183,6 @@ def visible_relation(selected: str | None) -> str:
     if selected is None:
         raise NotFound()
     return selected
-
-
-# The lender's list and dashboard (every request of a lender's pages), built once.
-_LENDER_LOANS = (select(Loan, Parcel).join(Parcel, Parcel.id == Loan.parcel_id)
-                 .join(Lender, Lender.id == Loan.lender_id)
-                 .join(PartyMember, and_(PartyMember.party_id == Lender.party_id,
-                                         PartyMember.user_id == _UID,
-                                         PartyMember.revoked_at.is_(None)))
-                 .where(Loan.starts_on <= _TODAY,
-                        or_(Loan.ends_on.is_(None), Loan.ends_on >= _TODAY))
-                 .order_by(Loan.loan_number))
 
 
 def _rel_params(user: Any) -> dict[str, Any]:
@@ -358,7 +359,43 @@ def visible_notices(uow: UnitOfWork, user: Any, parcel_id: int,
     return list(uow.session.scalars(stmt.order_by(Notice.created_at, Notice.id)))
 
 
-def lender_loans(uow: UnitOfWork, user: Any) -> list[tuple[Loan, Parcel]]:
-    """The active loans of the lenders the user works for, with their parcels."""
-    rows = uow.session.execute(_LENDER_LOANS, _rel_params(user)).all()
-    return [(loan, parcel) for loan, parcel in rows]
+LoanRecord = record_type(Loan, "LoanRecord")
+
+
+class LoanPage(NamedTuple):
+    """A page of the lender's loans (loan, parcel), and how many loans there are in all."""
+
+    loans: list[tuple[Any, Any]]
+    total: int
+
+
+# The lender's pages (built once): a page of loans with their parcels, by loan number, and the
+# number of loans in all, so that a page costs about the same for 50 loans as for 5,000 (a
+# window count in the page's statement would join every loan's parcel: 4 ms at 2,000 loans;
+# the page and the count apart, 1 ms).
+_LENDER_LOANS = (_lender_loans(_LOANS, _PARCEL_TABLE)
+                 .join(_PARCEL_TABLE, _PARCEL_TABLE.c.id == _LOANS.c.parcel_id)
+                 .order_by(_LOANS.c.loan_number, _LOANS.c.id)
+                 .limit(bindparam("limit")).offset(bindparam("offset")))
+_LENDER_LOAN_COUNT = _lender_loans(func.count())
+_LOAN_WIDTH = len(_LOANS.c)
+
+
+def lender_loans(uow: UnitOfWork, user: Any, *, offset: int = 0, limit: int | None = None
+                 ) -> LoanPage:
+    """The active loans of the lenders the user works for, with their parcels (read-only
+    records), by loan number: `limit` of them from `offset` (all by default), and how many
+    there are in all (counted apart only when the page does not hold them all)."""
+    limit = MAX_ID if limit is None else limit
+    rows = uow.session.execute(_LENDER_LOANS,
+                               {**_rel_params(user), "offset": offset, "limit": limit}).all()
+    loans = [(LoanRecord._make(r[:_LOAN_WIDTH]), ParcelRecord._make(r[_LOAN_WIDTH:]))
+             for r in rows]
+    if offset == 0 and len(loans) < limit:
+        return LoanPage(loans, len(loans))
+    return LoanPage(loans, lender_loan_count(uow, user))
+
+
+def lender_loan_count(uow: UnitOfWork, user: Any) -> int:
+    """How many active loans the lenders the user works for hold."""
+    return uow.session.scalar(_LENDER_LOAN_COUNT, _rel_params(user)) or 0

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import ColumnElement, Select, and_, bindparam, or_, select
 
@@ -33,7 +33,6 @@ from portal.models import (
     FiscalYear,
     Lease,
     LedgerEntry,
-    Loan,
     Notice,
     Parcel,
     Payment,
@@ -498,7 +497,7 @@ class ParcelSummary:
     statement: Statement | None
     next_due_date: date | None
     next_due_amount: Decimal | None
-    loan: Loan | None = None
+    loan: Any = None  # the lender's list: the loan (`access.LoanRecord`)
 
     @property
     def status(self) -> str:
@@ -537,12 +536,13 @@ def _summarise(rows: list[tuple[Any, str]], loaded: dict[int, AccountFacts], as_
     return out
 
 
-def _linked_accounts() -> Select:
-    """For the user :uid on :today (`access.linked_relations`): each way they are linked to
+def _linked_accounts(*, loans: bool = True) -> Select:
+    """For the user :uid on :today (`access.linked_relations`; not `loans`: without their
+    lenders' loans): each way they are linked to
     a parcel, with the parcel, the fiscal year containing :as_of, the parcel's current
     assessment in it (NULL when none) and the account's installments and ledger entries as
     JSON (`facts.installments_json`, `facts.entries_json`), by catastro number."""
-    rel, fy, a = access.linked_relations(), _FISCAL_YEARS, _ASSESSMENTS
+    rel, fy, a = access.linked_relations(loans=loans), _FISCAL_YEARS, _ASSESSMENTS
     return (select(rel.c.relation, _PARCELS, fy, a, facts.installments_json(a.c.id),
                    facts.entries_json(_PARCELS.c.id, fy.c.id))
             .select_from(_PARCELS)
@@ -554,10 +554,13 @@ def _linked_accounts() -> Select:
 
 
 _LINKED_ACCOUNTS = _linked_accounts()
+_OWN_LINKED_ACCOUNTS = _linked_accounts(loans=False)
 
 
-def dashboard(uow: UnitOfWork, user: Any, as_of: date | None = None) -> list[ParcelSummary]:
-    """Every parcel the user is linked to (links and loans; staff: their own links),
+def dashboard(uow: UnitOfWork, user: Any, as_of: date | None = None, *, loans: bool = True
+              ) -> list[ParcelSummary]:
+    """Every parcel the user is linked to (links and loans; staff: their own links; not
+    `loans`: without their lenders' loans, which the lender's list shows page by page),
     summarised in one statement whatever the number of parcels: the parcels with the user's
     relations, the fiscal year, the current assessments and the accounts' installments and
     ledger entries (`_LINKED_ACCOUNTS`). The parcels, fiscal year and assessments are plain
@@ -566,7 +569,7 @@ def dashboard(uow: UnitOfWork, user: Any, as_of: date | None = None) -> list[Par
     if user is None or getattr(user, "id", None) is None:
         return []
     linked: dict[int, list[Any]] = {}  # parcel id: [parcel, relation, fiscal year, facts]
-    for row in uow.session.execute(_LINKED_ACCOUNTS,
+    for row in uow.session.execute(_LINKED_ACCOUNTS if loans else _OWN_LINKED_ACCOUNTS,
                                    {**access.link_params(user), "as_of": as_of}):
         parcel, fy, a = _cut(row[1:-2], access.ParcelRecord, FiscalYearRecord,
                              AssessmentRecord)
@@ -586,16 +589,25 @@ def dashboard(uow: UnitOfWork, user: Any, as_of: date | None = None) -> list[Par
     return _summarise(pairs, {pid: v[3] for pid, v in linked.items()}, as_of, fy)
 
 
-def lender_portfolio(uow: UnitOfWork, user: Any, as_of: date | None = None
-                     ) -> list[ParcelSummary]:
-    """The lender's active loans with each parcel's summary (for the lender's list)."""
+class Portfolio(NamedTuple):
+    """A page of the lender's loans with each parcel's summary, and how many loans in all."""
+
+    summaries: list[ParcelSummary]
+    total: int
+
+
+def lender_portfolio(uow: UnitOfWork, user: Any, as_of: date | None = None, *,
+                     offset: int = 0, limit: int | None = None) -> Portfolio:
+    """The lender's active loans with each parcel's summary (the lender's list), by loan
+    number: `limit` of them from `offset` (all by default); only that page is read and
+    computed, whatever the number of loans."""
     as_of = as_of or clock.today()
-    loans = access.lender_loans(uow, user)
+    loans, total = access.lender_loans(uow, user, offset=offset, limit=limit)
     summaries = _summaries(uow, [(p, "lender") for _, p in loans], as_of,
-                           fiscal_year_on(uow, as_of))
+                           fiscal_year_on(uow, as_of)) if loans else []
     for s, (loan, _) in zip(summaries, loans):
         s.loan = loan
-    return summaries
+    return Portfolio(summaries, total)
 
 
 def fiscal_years(uow: UnitOfWork) -> list[FiscalYear]:
@@ -608,7 +620,7 @@ def require_assessment(view: AccountView) -> Assessment:
     return view.assessment
 
 
-__all__ = ["AccountView", "ParcelSummary", "account_status", "dashboard", "lender_portfolio",
-           "payoff_good_through", "rules_for", "statement_for", "fiscal_years",
+__all__ = ["AccountView", "ParcelSummary", "Portfolio", "account_status", "dashboard",
+           "lender_portfolio", "payoff_good_through", "rules_for", "statement_for", "fiscal_years",
            "authenticate", "confirm_email", "find_by_email", "load_user",
            "password_fingerprint", "register", "set_language", "set_password"]

@@ -72,10 +72,42 @@ def test_lender_sees_active_loans_only(world):
         assert access.relation(uow, world.lender_user, world.parcel["C"]) == "lender"
         with pytest.raises(NotFound):  # the loan on B ended in 2020
             access.get_parcel(uow, world.lender_user, world.parcel["B"])
-        assert [p.id for _, p in access.lender_loans(uow, world.lender_user)] == \
+        assert [p.id for _, p in access.lender_loans(uow, world.lender_user).loans] == \
             [world.parcel["C"]]
-        rows = accounts.lender_portfolio(uow, world.lender_user)
-        assert [r.loan.loan_number for r in rows] == ["L-1"]
+        rows, total = accounts.lender_portfolio(uow, world.lender_user)
+        assert [r.loan.loan_number for r in rows] == ["L-1"] and total == 1
+
+
+def test_lender_loans_come_page_by_page_with_the_count(world):
+    """The lender's list reads one page of loans by loan number, and counts them all."""
+    from portal.models import Loan
+    with world.uow() as uow:
+        lender_id = uow.session.query(Loan.lender_id).filter_by(loan_number="L-1").scalar()
+        uow.session.add_all([  # A and D: active; E would start next year (not yet a loan)
+            Loan(lender_id=lender_id, parcel_id=world.parcel["A"], loan_number="L-0",
+                 starts_on=date(2020, 1, 1)),
+            Loan(lender_id=lender_id, parcel_id=world.parcel["D"], loan_number="L-2",
+                 starts_on=date(2021, 1, 1), ends_on=date(2030, 1, 1)),
+            Loan(lender_id=lender_id, parcel_id=world.parcel["E"], loan_number="L-3",
+                 starts_on=date(2030, 1, 1))])
+    numbers = ["L-0", "L-1", "L-2"]
+    with world.uow() as uow:
+        user = world.lender_user
+        assert access.lender_loan_count(uow, user) == 3
+        everything = access.lender_loans(uow, user)
+        assert [loan.loan_number for loan, _ in everything.loans] == numbers
+        assert everything.total == 3
+        assert [p.id for _, p in everything.loans] == \
+            [world.parcel["A"], world.parcel["C"], world.parcel["D"]]
+        for offset in range(4):
+            page = access.lender_loans(uow, user, offset=offset, limit=2)
+            assert [loan.loan_number for loan, _ in page.loans] == numbers[offset:offset + 2]
+            assert page.total == 3, offset
+        portfolio = accounts.lender_portfolio(uow, user, offset=2, limit=2)
+        assert [s.loan.loan_number for s in portfolio.summaries] == ["L-2"]
+        assert portfolio.total == 3
+        assert access.lender_loans(uow, world.alice) == ([], 0)  # works for no lender
+        assert access.lender_loan_count(uow, world.alice) == 0
 
 
 def test_grant_read_access_and_revoke(world):

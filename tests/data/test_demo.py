@@ -71,7 +71,8 @@ def test_demo_accounts_for_the_journeys(database):
         assert view.payoff_amount >= view.statement.payoff > view.statement.total_due_now
         assert {"R-A7", "R-A8", "R-A9"} <= set(view.trace.rules)
         # The lender's 50 loans; staff see everything; the incentive-exempt hotel pays.
-        assert len(accounts.lender_portfolio(uow, lender)) == 50
+        assert accounts.lender_portfolio(uow, lender).total == 50
+        assert len(accounts.lender_portfolio(uow, lender).summaries) == 50
         assert len(access.visible_parcels(uow, staff)) == MIN
         hotel = uow.session.scalar(select(Parcel).where(Parcel.tax_incentive_exempt.is_(True)))
         assert accounts.statement_for(uow, staff, hotel.id).annual > 0

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.e2e.conftest import REASON, axe_violations
+from tests.web.conftest import add_loans
 from tests.web.site import pages_for
 
 pytestmark = [pytest.mark.browser,
@@ -39,6 +40,24 @@ def test_no_axe_violation_on_any_page(live, page, role):
             found = axe_violations(page)
             if found:
                 problems[f"{lang} {path}"] = found
+    assert problems == {}, problems
+
+
+def test_no_axe_violation_on_a_large_portfolio(live, page):
+    """A bank with more loans than a page: the dashboard's count and link, the list's pages."""
+    app, url = live
+    add_loans(app, 75)
+    _sign_in(page, url, "lender")
+    problems = {}
+    for lang in ("es", "en"):
+        for path in ("/mis-propiedades", "/prestamista/prestamos?page=2"):
+            page.goto(f"{url}{path}{'&' if '?' in path else '?'}lang={lang}")
+            found = axe_violations(page)
+            if found:
+                problems[f"{lang} {path}"] = found
+    assert page.locator("#loans-apart-heading").count() == 0  # (the list page)
+    page.goto(f"{url}/mis-propiedades")
+    assert page.locator("#loans-apart-heading").is_visible()
     assert problems == {}, problems
 
 

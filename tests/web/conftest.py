@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import select
 
 from portal import clock
 from portal.app import create_app
@@ -128,3 +129,19 @@ def parcel_ids(app: Flask) -> dict[str, list[int]]:
             user = users.find_by_email(w, email)
             out[role] = [p.id for p, _rel in access.linked_parcels(w, user)]
     return out
+
+
+def add_loans(app, n: int) -> None:  # noqa: ANN001
+    """`n` more active loans of the demo bank, on parcels it holds no loan on (in turn, when
+    there are fewer such parcels than loans: a parcel may carry several loans)."""
+    from portal.db import UnitOfWork
+    from portal.models import Loan, Parcel
+    from portal.web.data import database
+    with app.app_context(), UnitOfWork(database()) as w:
+        s = w.session
+        lender_id = s.scalar(select(Loan.lender_id).limit(1))
+        taken = set(s.scalars(select(Loan.parcel_id)))
+        free = [pid for pid in s.scalars(select(Parcel.id).order_by(Parcel.id))
+                if pid not in taken]
+        s.add_all(Loan(lender_id=lender_id, parcel_id=free[k % len(free)],
+                       loan_number=f"ZZ-{k:04d}", starts_on=date(2024, 1, 1)) for k in range(n))

@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 VNU = ROOT / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
 
 
-def _missing() -> str | None:
+def vnu_missing() -> str | None:
     if shutil.which("java") is None:
         return "java not found (apt-get install default-jre-headless; .ci/run does)"
     if not VNU.exists():
@@ -23,7 +23,19 @@ def _missing() -> str | None:
     return None
 
 
-@pytest.mark.skipif(_missing() is not None, reason=_missing() or "")
+def vnu_errors(files: list[Path]) -> list[str]:
+    """The Nu HTML Checker's errors on these files (one JVM call)."""
+    proc = subprocess.run(["java", "-jar", str(VNU), "--format", "json", "--stdout",
+                           "--errors-only", *map(str, files)],
+                          capture_output=True, text=True, timeout=300)
+    messages = json.loads(proc.stdout or "{}").get("messages", [])
+    errors = [f"{Path(m.get('url', '')).name}:{m.get('lastLine')}: {m.get('message')}"
+              for m in messages if m.get("type") == "error"]
+    assert errors or proc.returncode == 0, proc.stderr
+    return errors
+
+
+@pytest.mark.skipif(vnu_missing() is not None, reason=vnu_missing() or "")
 def test_every_page_is_valid_html(demo_app, tmp_path):
     files = []
     for label, path, html in walk(demo_app):
@@ -31,11 +43,5 @@ def test_every_page_is_valid_html(demo_app, tmp_path):
         f.write_text(html, encoding="utf-8")
         files.append(f)
     assert len(files) > 50
-    proc = subprocess.run(["java", "-jar", str(VNU), "--format", "json", "--stdout",
-                           "--errors-only", *map(str, files)],
-                          capture_output=True, text=True, timeout=300)
-    messages = json.loads(proc.stdout or "{}").get("messages", [])
-    errors = [f"{Path(m.get('url', '')).name}:{m.get('lastLine')}: {m.get('message')}"
-              for m in messages if m.get("type") == "error"]
+    errors = vnu_errors(files)
     assert errors == [], "\n".join(errors[:40])
-    assert proc.returncode == 0

@@ -62,10 +62,10 @@ def test_every_request_and_lender_services_build_no_statements(demo_app, monkeyp
         assert again is lender and again.is_lender
         assert access.lender_loans(w, lender) == loans
         assert [(s.parcel.id, s.status, s.due_now, s.loan) for s in
-                accounts.lender_portfolio(w, lender, clock.today())] == \
-            [(s.parcel.id, s.status, s.due_now, s.loan) for s in portfolio]
+                accounts.lender_portfolio(w, lender, clock.today()).summaries] == \
+            [(s.parcel.id, s.status, s.due_now, s.loan) for s in portfolio.summaries]
     assert built == [], built
-    assert len(loans) == 50
+    assert len(loans.loans) == loans.total == 50
 
 
 def test_dashboard_rows_match_orm_facts(demo_app):
@@ -74,7 +74,7 @@ def test_dashboard_rows_match_orm_facts(demo_app):
     from portal.web.data import uow
     with demo_app.app_context(), uow() as w:
         lender = users.find_by_email(w, "lender@demo.pr")
-        ids = [p.id for _, p in access.lender_loans(w, lender)]
+        ids = [p.id for _, p in access.lender_loans(w, lender).loans]
         ids += parcel_ids(demo_app)["owner"]
         fy = facts.fiscal_year_on(w, clock.today())
         orm, rows = facts.load_many(w, ids, fy), facts.load_many(w, ids, fy, rows=True)

@@ -78,9 +78,10 @@ def language():  # noqa: ANN201
 @login_required
 def dashboard():  # noqa: ANN201
     today = clock.today()
-    rows = views.dashboard_rows(current_user, today)
+    rows, loans_apart = views.dashboard_rows(current_user, today)
     views.remember_lessee(any(r.relation == "lessee" for r in rows))
-    return render_template("account/dashboard.html", rows=rows, today=today)
+    return render_template("account/dashboard.html", rows=rows, today=today,
+                           loans_apart=loans_apart)
 
 
 @bp.get("/propiedad/<id:parcel_id>")

@@ -117,18 +117,33 @@ def remember_lessee(value: bool) -> None:
         session[LESSEE_KEY] = value
 
 
-def dashboard_rows(user: Any, today: date) -> list[Row]:
-    memo: dict = {}
-    with uow() as w:
-        return [_row(s, today, memo) for s in accounts.dashboard(w, user, today)]
+#: The lender's list shows this many loans a page. A lender's dashboard shows its loans'
+#: parcels while they fit one such page; beyond, it says how many there are and links to the
+#: list, so that the dashboard of a bank with thousands of loans costs what one with fifty does.
+LOANS_PER_PAGE = 50
 
 
-def lender_rows(user: Any, today: date, page: int, size: int) -> tuple[list[Row], int]:
-    with uow() as w:
-        summaries = accounts.lender_portfolio(w, user, today)
-    start = (page - 1) * size
+def dashboard_rows(user: Any, today: date, *, loans: bool = True) -> tuple[list[Row], int]:
+    """The dashboard's rows (not `loans`: the user's own links only), and how many loans of
+    the user's lenders it leaves to the lender's list (0: none)."""
     memo: dict = {}
-    return [_row(s, today, memo) for s in summaries[start:start + size]], len(summaries)
+    with uow() as w:
+        listed_apart = 0
+        if loans and getattr(user, "is_lender", False):
+            count = access.lender_loan_count(w, user)
+            listed_apart = count if count > LOANS_PER_PAGE else 0
+        summaries = accounts.dashboard(w, user, today, loans=loans and not listed_apart)
+        return [_row(s, today, memo) for s in summaries], listed_apart
+
+
+def lender_rows(user: Any, today: date, page: int) -> tuple[list[Row], int]:
+    """Page `page` of the lender's list (only its loans are read and computed), and how many
+    loans there are in all."""
+    with uow() as w:
+        summaries, total = accounts.lender_portfolio(
+            w, user, today, offset=(page - 1) * LOANS_PER_PAGE, limit=LOANS_PER_PAGE)
+    memo: dict = {}
+    return [_row(s, today, memo) for s in summaries], total
 
 
 def back_link(user: Any) -> tuple[str, str]:

@@ -10,9 +10,6 @@ from portal.web.account import views
 
 bp = Blueprint("lender", __name__, url_prefix="/prestamista")
 
-PAGE_SIZE = 50
-
-
 @bp.get("/prestamos")
 @login_required
 def loans():  # noqa: ANN201
@@ -20,8 +17,8 @@ def loans():  # noqa: ANN201
         abort(404)
     page = max(1, request.args.get("page", 1, type=int) or 1)
     today = clock.today()
-    rows, total = views.lender_rows(current_user, today, page, PAGE_SIZE)
-    pages = max(1, (total + PAGE_SIZE - 1) // PAGE_SIZE)
+    rows, total = views.lender_rows(current_user, today, page)
+    pages = max(1, -(-total // views.LOANS_PER_PAGE))
     if page > pages:
         abort(404)
     return render_template("lender/loans.html", rows=rows, today=today, page=page,

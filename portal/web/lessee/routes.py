@@ -15,6 +15,7 @@ bp = Blueprint("lessee", __name__, url_prefix="/arrendamientos")
 @login_required
 def leases():  # noqa: ANN201
     today = clock.today()
-    rows = [r for r in views.dashboard_rows(current_user, today) if r.relation == "lessee"]
+    own, _ = views.dashboard_rows(current_user, today, loans=False)
+    rows = [r for r in own if r.relation == "lessee"]
     views.remember_lessee(bool(rows))
     return render_template("lessee/leases.html", rows=rows, today=today)

@@ -8,7 +8,10 @@ signs in as the demo owner and as the demo lender and measures, through the Flas
 - the SQL statements each page runs (counted with SQLAlchemy's `before_cursor_execute`
   event; target at most 10, and the same at any number of parcels);
 - the median time of each page as a ratio to a trivial page of the same app in the same run
-  (the home page, signed in: same session loading; target at most 3x). Each page is timed
+  (the home page, signed in: same session loading; target at most 3x).
+Then it gives the demo bank `--bank-loans` active loans in all (no target: the lender's pages
+must not grow with the portfolio) and times its dashboard and the first and last pages of its
+list of loans again. Each page is timed
   in blocks of its own that take turns over thirty rounds; the ratio is the median of the
   rounds' ratios, each between blocks run a fraction of a second apart (see `measure`), with
   its quartiles over the rounds.
@@ -116,18 +119,19 @@ def measure(pages: list, runs: int, rounds: int = 30) -> tuple[list[float], list
     return [statistics.median(t) for t in times], ratios
 
 
-def run(parcels: int, users_n: int, runs: int) -> list[tuple[str, int, float, list[float]]]:
+def run(parcels: int, users_n: int, runs: int, bank_loans: int = 0
+        ) -> list[tuple[str, int, float, list[float]]]:
     """Load a demo of that size in a fresh database; (page, SQL statements, median s, ratios
     to the trivial page, one per round)."""
     tmp = Path(tempfile.mkdtemp(prefix="web-bench-"))
     try:
-        return _run_in(tmp, parcels, users_n, runs)
+        return _run_in(tmp, parcels, users_n, runs, bank_loans)
     finally:  # the database is ~60 MB at 20,000 parcels
         reset_databases()
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def _run_in(tmp: Path, parcels: int, users_n: int, runs: int
+def _run_in(tmp: Path, parcels: int, users_n: int, runs: int, bank_loans: int
             ) -> list[tuple[str, int, float, list[float]]]:
     url = f"sqlite:///{tmp / 'bench.db'}"
     upgrade(url, "head")
@@ -159,7 +163,36 @@ def _run_in(tmp: Path, parcels: int, users_n: int, runs: int
     ]
     queries = [count_queries(client, counter, path) for _name, client, path in pages]
     medians, ratios = measure(pages, runs)
-    return [(name, q, m, r) for (name, _c, _p), q, m, r in zip(pages, queries, medians, ratios)]
+    out = [(name, q, m, r) for (name, _c, _p), q, m, r in zip(pages, queries, medians, ratios)]
+    if bank_loans:
+        out += _big_portfolio(url, counter, pages[0], lender, bank_loans, runs)
+    return out
+
+
+def _big_portfolio(url: str, counter: Counter, trivial: tuple, lender, loans: int,  # noqa: ANN001
+                   runs: int) -> list[tuple[str, int, float, list[float]]]:
+    """The demo bank's loans raised to `loans` (on parcels it holds none on, several loans
+    a parcel if need be), then its pages timed as above, the trivial page first."""
+    with get_database(url).engine.begin() as conn:
+        have = conn.exec_driver_sql("SELECT count(*) FROM loans").scalar()
+        free = [r[0] for r in conn.exec_driver_sql(
+            "SELECT id FROM parcels WHERE id NOT IN (SELECT parcel_id FROM loans) ORDER BY id")]
+        lender_id = conn.exec_driver_sql("SELECT lender_id FROM loans LIMIT 1").scalar()
+        conn.exec_driver_sql(
+            "INSERT INTO loans (lender_id, parcel_id, loan_number, starts_on, created_at) "
+            "VALUES (?, ?, ?, '2024-01-01', '2026-01-01 00:00:00')",
+            [(lender_id, free[k % len(free)], f"BENCH-{k:06d}") for k in range(loans - have)])
+        conn.exec_driver_sql("ANALYZE")
+    last = -(-loans // 50)
+    pages = [trivial,
+             (f"dashboard (lender, {loans:,} loans)", lender, "/mis-propiedades"),
+             (f"lender's loans ({loans:,}), page 1", lender, "/prestamista/prestamos"),
+             (f"lender's loans ({loans:,}), page {last}", lender,
+              f"/prestamista/prestamos?page={last}")]
+    queries = [count_queries(client, counter, path) for _name, client, path in pages]
+    medians, ratios = measure(pages, max(30, runs // 5))
+    return [(name, q, m, r) for (name, _c, _p), q, m, r
+            in list(zip(pages, queries, medians, ratios))[1:]]
 
 
 def main() -> None:
@@ -167,12 +200,13 @@ def main() -> None:
     ap.add_argument("--parcels", type=int, default=20000)
     ap.add_argument("--users", type=int, default=5000)
     ap.add_argument("--runs", type=int, default=300)
+    ap.add_argument("--bank-loans", type=int, default=2000)
     args = ap.parse_args()
-    small = run(240, 4, 30)
-    large = run(args.parcels, args.users, args.runs)
+    small = run(240, 4, 30, min(args.bank_loans, 100))
+    large = run(args.parcels, args.users, args.runs, args.bank_loans)
     print(f"\n{'page':34} {'SQL@240':>8} {'SQL@' + str(args.parcels):>10} {'median ms':>10} "
           f"{'x trivial':>10} {'(quartiles)':>12}")
-    for (name, q_small, *_), (_, q_large, median, ratios) in zip(small, large):
+    for (_, q_small, *_), (name, q_large, median, ratios) in zip(small, large):
         q1, q2, q3 = statistics.quantiles(ratios, n=4)
         print(f"{name:34} {q_small:>8} {q_large:>10} {median * 1000:>10.1f} "
               f"{statistics.median(ratios):>10.2f} {q1:>6.2f}-{q3:.2f}")

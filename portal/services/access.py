@@ -370,13 +370,17 @@ class LoanPage(NamedTuple):
 
 
 # The lender's pages (built once): a page of loans with their parcels, by loan number, and the
-# number of loans in all, so that a page costs about the same for 50 loans as for 5,000 (a
-# window count in the page's statement would join every loan's parcel: 4 ms at 2,000 loans;
-# the page and the count apart, 1 ms).
-_LENDER_LOANS = (_lender_loans(_LOANS, _PARCEL_TABLE)
+# number of loans in all, so that a page costs about the same for 50 loans as for 5,000. The
+# page's loan ids are chosen first and only their parcels are read (the 40th page of 2,000
+# loans: 1.0 ms, against 2.0 ms when every loan's parcel is joined before OFFSET), and the
+# loans are counted apart, only when the page does not show them all (a window count in the
+# same statement was slower).
+_PAGE_IDS = (_lender_loans(_LOANS.c.id).order_by(_LOANS.c.loan_number, _LOANS.c.id)
+             .limit(bindparam("limit")).offset(bindparam("offset")).subquery("page"))
+_LENDER_LOANS = (select(_LOANS, _PARCEL_TABLE)
+                 .join(_PAGE_IDS, _PAGE_IDS.c.id == _LOANS.c.id)
                  .join(_PARCEL_TABLE, _PARCEL_TABLE.c.id == _LOANS.c.parcel_id)
-                 .order_by(_LOANS.c.loan_number, _LOANS.c.id)
-                 .limit(bindparam("limit")).offset(bindparam("offset")))
+                 .order_by(_LOANS.c.loan_number, _LOANS.c.id))
 _LENDER_LOAN_COUNT = _lender_loans(func.count())
 _LOAN_WIDTH = len(_LOANS.c)
 
@@ -385,13 +389,14 @@ def lender_loans(uow: UnitOfWork, user: Any, *, offset: int = 0, limit: int | No
                  ) -> LoanPage:
     """The active loans of the lenders the user works for, with their parcels (read-only
     records), by loan number: `limit` of them from `offset` (all by default), and how many
-    there are in all (counted apart only when the page does not hold them all)."""
-    limit = MAX_ID if limit is None else limit
-    rows = uow.session.execute(_LENDER_LOANS,
-                               {**_rel_params(user), "offset": offset, "limit": limit}).all()
+    there are in all (counted apart only when the page does not show them all: it reads
+    one loan more than it shows to know)."""
+    params = {**_rel_params(user), "offset": offset,
+              "limit": MAX_ID if limit is None else limit + 1}
+    rows = uow.session.execute(_LENDER_LOANS, params).all()
     loans = [(LoanRecord._make(r[:_LOAN_WIDTH]), ParcelRecord._make(r[_LOAN_WIDTH:]))
-             for r in rows]
-    if offset == 0 and len(loans) < limit:
+             for r in rows[:limit]]
+    if offset == 0 and len(rows) == len(loans):
         return LoanPage(loans, len(loans))
     return LoanPage(loans, lender_loan_count(uow, user))
 

@@ -107,12 +107,13 @@ def _relations_union(*, of_pid: bool = False, loans: bool = True) -> Select | Co
     own links only, without their lenders' loans."""
     links = (select(_LINKS.c.parcel_id.label("parcel_id"), _LINKS.c.role.label("relation"))
              .where(_LINKS.c.user_id == _UID, _LINKS.c.revoked_at.is_(None)))
+    if of_pid:
+        links = links.where(_LINKS.c.parcel_id == _PID)
     if not loans:
         return links
     on_loans = _lender_loans(_LOANS.c.parcel_id.label("parcel_id"),
                              literal("lender").label("relation"))
     if of_pid:
-        links = links.where(_LINKS.c.parcel_id == _PID)
         on_loans = on_loans.where(_LOANS.c.parcel_id == _PID)
     return union_all(links, on_loans)
 

@@ -538,10 +538,10 @@ def _summarise(rows: list[tuple[Any, str]], loaded: dict[int, AccountFacts], as_
 
 def _linked_accounts(*, loans: bool = True) -> Select:
     """For the user :uid on :today (`access.linked_relations`; not `loans`: without their
-    lenders' loans): each way they are linked to
-    a parcel, with the parcel, the fiscal year containing :as_of, the parcel's current
-    assessment in it (NULL when none) and the account's installments and ledger entries as
-    JSON (`facts.installments_json`, `facts.entries_json`), by catastro number."""
+    lenders' loans): each way they are linked to a parcel, with the parcel, the fiscal year
+    containing :as_of, the parcel's current assessment in it (NULL when none) and the
+    account's installments and ledger entries as JSON (`facts.installments_json`,
+    `facts.entries_json`), by catastro number."""
     rel, fy, a = access.linked_relations(loans=loans), _FISCAL_YEARS, _ASSESSMENTS
     return (select(rel.c.relation, _PARCELS, fy, a, facts.installments_json(a.c.id),
                    facts.entries_json(_PARCELS.c.id, fy.c.id))

@@ -49,6 +49,11 @@ def test_the_list_goes_page_by_page(demo_app):
     assert numbers == sorted(numbers) and len(set(numbers)) == 125  # by loan number, each once
     assert numbers[-EXTRA:] == [f"ZZ-{k:04d}" for k in range(EXTRA)]
     assert client.get("/prestamista/prestamos?page=4").status_code == 404
+    for past in ("184467440737095517", "9223372036854775807", "99999999999999999999"):
+        assert client.get(f"/prestamista/prestamos?page={past}").status_code == 404, past
+    for odd in ("0", "-3", "dos"):  # the first page
+        assert _loan_numbers(client.get(f"/prestamista/prestamos?page={odd}")
+                             .get_data(as_text=True)) == pages[0]
     english = client.get("/prestamista/prestamos?page=3&lang=en").get_data(as_text=True)
     assert "125 loans" in english and "Page 3 of 3" in english
 

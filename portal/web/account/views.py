@@ -121,6 +121,9 @@ def remember_lessee(value: bool) -> None:
 #: parcels while they fit one such page; beyond, it says how many there are and links to the
 #: list, so that the dashboard of a bank with thousands of loans costs what one with fifty does.
 LOANS_PER_PAGE = 50
+#: The last page number that can exist (its offset still fits the database's integers): a
+#: larger one in a URL is simply not found.
+LAST_LOAN_PAGE = access.MAX_ID // LOANS_PER_PAGE
 
 
 def dashboard_rows(user: Any, today: date, *, loans: bool = True) -> tuple[list[Row], int]:

@@ -16,6 +16,8 @@ def loans():  # noqa: ANN201
     if not current_user.is_lender:
         abort(404)
     page = max(1, request.args.get("page", 1, type=int) or 1)
+    if page > views.LAST_LOAN_PAGE:
+        abort(404)
     today = clock.today()
     rows, total = views.lender_rows(current_user, today, page)
     pages = max(1, -(-total // views.LOANS_PER_PAGE))

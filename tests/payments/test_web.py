@@ -198,6 +198,18 @@ def test_a_price_posted_by_the_browser_is_ignored(app, world):
     assert "$312.77" in r.text and count(world, Checkout) == 0
 
 
+@pytest.mark.parametrize("posted", ["sNaN", "NaN", "-Infinity", "1e999999", "", "3,12"])
+def test_an_odd_total_posted_by_the_browser_changes_nothing(app, world, posted):
+    """Not a number, a signalling NaN, an infinity: review again (409), never an error."""
+    client = app.test_client()
+    tok = sign_in(client, lang="en")
+    key = world.key(0)
+    r = client.post("/pagar/confirmar", data={"csrf_token": tok, f"choice-{key}": "due_now",
+                                              "expected_total": posted})
+    assert r.status_code == 409, posted
+    assert "$312.77" in r.text and count(world, Checkout) == 0
+
+
 def test_lump_sum_shows_why_it_is_gone(app, world):
     client = app.test_client()
     sign_in(client, lang="en")

@@ -10,7 +10,7 @@ server's limits), never a price.
 from __future__ import annotations
 
 import logging
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from flask import (
@@ -29,6 +29,7 @@ from flask_login import current_user, login_required
 
 from portal import clock
 from portal.core.explain import N_
+from portal.core.money import parse_money
 from portal.i18n import LOCALES, current_language
 from portal.payments import fulfilment, options, receipts, service, states
 from portal.payments.gateway import GatewayError, SandboxGateway
@@ -216,9 +217,9 @@ def confirm():  # noqa: ANN201
     priced, errors, offers = _price(accounts, choices)
     if priced is None:
         return _choose_page(accounts, values, errors, offers, status=400)
-    try:
-        expected = Decimal(request.form.get("expected_total", ""))
-    except InvalidOperation:
+    try:  # the total the payer reviewed, as the review page wrote it (plain, finite)
+        expected = parse_money(request.form.get("expected_total", ""))
+    except ValueError:
         expected = None
     if expected != priced.total:
         return _review_page(accounts, priced, chosen, present.error_text("changed"), 409)

@@ -23,6 +23,26 @@ def cents(value: Decimal | int) -> Decimal:
     return Decimal(value).quantize(CENT, rounding=ROUND_HALF_UP)
 
 
+#: The most digits an amount may have before its decimal point: `cents` then still fits
+#: Decimal's 28 significant digits (a larger amount is refused, never an error).
+MAX_WHOLE_DIGITS = 20
+
+
+def has_whole_cents(value: Decimal) -> bool:
+    """Whether the amount is a whole number of cents ("12.30", "12.300", but not "12.305"),
+    read off its digits: no rounding, so any size of number is answered."""
+    sign, digits, exponent = value.as_tuple()
+    if not isinstance(exponent, int):  # NaN, Infinity
+        return False
+    extra = -2 - exponent  # digits beyond the cents
+    return extra <= 0 or not any(digits[-extra:])
+
+
+def fits_money(value: Decimal) -> bool:
+    """Whether the amount is finite and small enough to be money (`MAX_WHOLE_DIGITS`)."""
+    return value.is_finite() and value.adjusted() < MAX_WHOLE_DIGITS
+
+
 def floor_cents(value: Decimal) -> Decimal:
     """Truncate toward zero to cents; used only by the largest-remainder split (R-A3)."""
     return Decimal(value).quantize(CENT, rounding=ROUND_DOWN)
@@ -58,6 +78,8 @@ def parse_money(text: str | int, *, allow_negative: bool = False) -> Decimal:
         raise ValueError(f"not a plain amount: {text!r}") from None
     if not value.is_finite():
         raise ValueError(f"not a plain amount: {text!r}")
+    if not fits_money(value):
+        raise ValueError(f"too large to be an amount: {text!r}")
     if value.as_tuple().exponent < -2:
         raise ValueError(f"more than two decimals: {text!r}")
     if value.is_signed() and not allow_negative:  # "-0" too: it would print as "-0.00"

@@ -19,7 +19,7 @@ from typing import Any
 
 from portal.core.installments import Installment
 from portal.core.lump_sum import lump_sum_quote
-from portal.core.money import ZERO, cents
+from portal.core.money import ZERO, cents, has_whole_cents
 from portal.core.statement import Application, Cost, Payment, Statement, StatementRules, evaluate
 
 #: The smallest amount a payer may type (issue 4: "any amount from $1 up to the payoff").
@@ -246,13 +246,13 @@ def check_amount(amount: Decimal | None, payoff: Decimal, account: str | None = 
         raise ChoiceError("negative", account)
     if amount == 0:
         raise ChoiceError("zero", account)
-    if amount.as_tuple().exponent < -2 and cents(amount) != amount:
+    if not has_whole_cents(amount):
         raise ChoiceError("too_many_decimals", account)
-    amount = cents(amount)
     if payoff <= 0:
         raise ChoiceError("nothing_due", account)
-    if amount > payoff:
+    if amount > payoff:  # before `cents`: any size of number is more than the payoff
         raise ChoiceError("too_much", account, payoff=payoff)
+    amount = cents(amount)
     if amount < MIN_AMOUNT and amount != payoff:
         raise ChoiceError("too_small", account, minimum=MIN_AMOUNT)
     return amount
@@ -304,6 +304,6 @@ def parse_amount(text: str | None, locale: str) -> Decimal:
         raise ChoiceError("not_a_number")
     if negative and value != 0:
         raise ChoiceError("negative")
-    if value.as_tuple().exponent < -2 and cents(value) != value:
+    if not has_whole_cents(value):
         raise ChoiceError("too_many_decimals")
     return value

@@ -36,7 +36,8 @@ from portal.db import Database, UnitOfWork
 from portal.models.payments_ext import Checkout, ProviderEvent
 from portal.payments import fulfilment
 from portal.payments.gateway import Gateway, GatewayError
-from portal.services import audit
+from portal.services import access, audit
+from portal.services.errors import NotFound
 
 log = logging.getLogger(__name__)
 
@@ -65,9 +66,15 @@ def _find_checkout(uow: UnitOfWork, obj: dict[str, Any]) -> Checkout | None:
             Checkout.provider_session_id == str(session_id)))
         if chk is not None:
             return chk
-    ref = obj.get("client_reference_id") or (obj.get("metadata") or {}).get("payment_id")
-    if ref and str(ref).isdigit():
-        chk = uow.session.get(Checkout, int(ref))
+    metadata = obj.get("metadata")
+    ref = obj.get("client_reference_id") or (
+        metadata.get("payment_id") if isinstance(metadata, dict) else None)
+    try:
+        checkout_id = access.parse_id(str(ref)) if ref else None
+    except NotFound:  # not an id we could have written ("²", too large for the column)
+        checkout_id = None
+    if checkout_id is not None:
+        chk = uow.session.get(Checkout, checkout_id)
         if chk is not None and chk.provider_session_id in (None, session_id):
             return chk
     return None
@@ -95,7 +102,8 @@ def process_event(database: Database, gateway: Gateway, event: dict[str, Any],
     email the receipt), never inside the transaction."""
     provider = gateway.name
     event_id, kind = event.get("id"), event.get("type")
-    obj = (event.get("data") or {}).get("object")
+    data = event.get("data")
+    obj = data.get("object") if isinstance(data, dict) else None
     if not isinstance(event_id, str) or not isinstance(kind, str) or not isinstance(obj, dict):
         log.warning("payments: malformed event refused")
         return 400, "malformed event"

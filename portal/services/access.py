@@ -36,14 +36,17 @@ RELATIONS = ("staff", "owner", "lessee", "delegate", "lender")
 _STRENGTH = {"owner": 0, "lessee": 1, "delegate": 2, "lender": 3}
 
 
-#: The largest id a database integer column holds (SQLite and PostgreSQL BIGINT): a larger
-#: number in a URL is simply not found, not a database error.
-MAX_ID = 2**63 - 1
+#: The largest id the tables' id columns hold (INTEGER: 32 bits on PostgreSQL): a larger
+#: number in a URL or a form is simply not found, not a database error. The `<id:>` URL
+#: converter (portal/web/converters.py) uses the same bound.
+MAX_ID = 2**31 - 1
 
 
 def parse_id(value: int | str | None) -> int:
     """An id from a URL or a form as an int; `NotFound` for anything that cannot be one
     (letters, zero or negative, or too large for the database)."""
+    if isinstance(value, str) and not (value.isascii() and value.isdigit()):
+        raise NotFound()  # not "٣" (an Arabic-Indic 3), " 3" or "+3": ids are written 0-9
     try:
         n = int(value)  # type: ignore[arg-type]
     except (TypeError, ValueError):
@@ -312,16 +315,15 @@ def require_staff(user: Any) -> None:
 
 
 def search_parcels(uow: UnitOfWork, user: Any, query: str, limit: int = 50) -> list[Parcel]:
-    """Parcels whose catastro number or address contains `query`, among those visible."""
-    q = (query or "").strip()
+    """Parcels whose catastro number or address contains `query` (its "%" and "_" are the
+    characters themselves, not wildcards), among those visible."""
+    q = (query or "").strip().lower()
     if not q:
         return []
-    like = f"%{q.lower()}%"
-    from sqlalchemy import func
     stmt = (select(Parcel)
             .where(Parcel.id.in_(visible_parcel_ids(user)),
-                   or_(func.lower(Parcel.catastro).like(like),
-                       func.lower(Parcel.address).like(like)))
+                   or_(func.lower(Parcel.catastro).contains(q, autoescape=True),
+                       func.lower(Parcel.address).contains(q, autoescape=True)))
             .order_by(Parcel.catastro).limit(limit))
     return list(uow.session.scalars(stmt))
 

@@ -149,10 +149,12 @@ def set_totp_secret(uow: UnitOfWork, user_id: int, secret: str | None) -> User:
 
 
 def search_people(uow: UnitOfWork, staff: User, query: str, limit: int = 50) -> list[User]:
-    """Staff only: users whose email or name contains `query`."""
+    """Staff only: users whose email or name contains `query` (its "%" and "_" are the
+    characters themselves, not wildcards)."""
     if not getattr(staff, "is_staff", False):
         raise Forbidden()
-    q = f"%{(query or '').strip().lower()}%"
+    q = (query or "").strip().lower()
     return list(uow.session.scalars(
-        select(User).where(or_(User.email.like(q), func.lower(User.name).like(q)))
+        select(User).where(or_(User.email.contains(q, autoescape=True),
+                               func.lower(User.name).contains(q, autoescape=True)))
         .order_by(User.email).limit(limit)))

@@ -18,6 +18,7 @@ from portal.core.money import (
     fmt,
     fmt_display,
     from_minor_units,
+    has_whole_cents,
     parse_money,
     split_evenly,
     to_minor_units,
@@ -138,6 +139,8 @@ def test_parse_money_accepts_plain_amounts(text: str | int, expected: str) -> No
     "1-",
     "½",
     "١٢",  # Arabic-Indic digits: Decimal() would read them
+    "1" * 27,  # beyond Decimal's 28 digits once in cents: refused, not an InvalidOperation
+    "100000000000000000000.00",  # MAX_WHOLE_DIGITS (20) digits before the point is too many
 ])
 def test_parse_money_rejects(text: str) -> None:
     with pytest.raises(ValueError):
@@ -165,7 +168,19 @@ def test_parse_money_negative_only_when_allowed() -> None:
         parse_money("-12.505", allow_negative=True)
 
 
+@pytest.mark.parametrize(("text", "whole"), [
+    ("12.30", True), ("12.300", True), ("12", True), ("1E+5", True), ("-1.000", True),
+    ("12.305", False), ("0.001", False), ("NaN", False), ("Infinity", False),
+    ("999999999999999999999999999.990", True),  # any size: read off the digits
+    ("999999999999999999999999999.999", False),
+])
+def test_has_whole_cents(text: str, whole: bool) -> None:
+    assert has_whole_cents(D(text)) is whole
+
+
 def test_parse_money_message_says_what_is_wrong() -> None:
+    with pytest.raises(ValueError, match="too large"):
+        parse_money("1" * 27)
     with pytest.raises(ValueError, match="comma"):
         parse_money("1,000.00")
     with pytest.raises(ValueError, match="two decimals"):

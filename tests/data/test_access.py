@@ -37,6 +37,21 @@ def test_linked_user_sees_a_and_not_b(world):
             [access.get_parcel(uow, world.alice, a)]
 
 
+def test_search_takes_percent_and_underscore_as_written(world):
+    """Staff search: "%" and "_" are characters to find, not wildcards that match all."""
+    from portal.services import users
+    with world.uow() as uow:
+        staff = world.staff
+        assert len(access.search_parcels(uow, staff, "040-000")) == 5
+        assert access.search_parcels(uow, staff, "%%%") == []
+        assert access.search_parcels(uow, staff, "040_000") == []
+        assert access.search_parcels(uow, staff, "040%000") == []
+        assert users.search_people(uow, staff, "%") == []
+        assert users.search_people(uow, staff, "_") == []
+        assert [u.email for u in users.search_people(uow, staff, "LENDER@")] == \
+            ["lender@test.pr"]
+
+
 def test_payments_and_notices_follow_their_parcel(world):
     pb = pay(world, "B", "100.00", date(2026, 7, 5))
     with world.uow() as uow:

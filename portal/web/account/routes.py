@@ -44,14 +44,16 @@ bp = Blueprint("account", __name__)
 
 
 def safe_next(target: str | None, default: str) -> str:
-    """Only a path on this site (no scheme, no host, no '//' or backslash tricks)."""
-    if not target:
+    """Only a path on this site (no scheme, no host, no '//' or backslash tricks, no control
+    character such as a newline, nothing `urlsplit` cannot read): anything else is `default`."""
+    if not target or not target.startswith("/") or target.startswith("//") or "\\" in target \
+            or any(c < " " or c == "\x7f" for c in target):
         return default
-    parts = urlsplit(target)
-    if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//") \
-            or "\\" in target:
+    try:
+        parts = urlsplit(target)
+    except ValueError:  # e.g. "/[" read as an IPv6 host
         return default
-    return target
+    return default if parts.scheme or parts.netloc else target
 
 
 @bp.get("/")

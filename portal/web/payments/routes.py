@@ -249,7 +249,7 @@ def _visible(checkout_id: int):  # noqa: ANN202
         abort(404)
 
 
-@bp.get("/pagos/<int:checkout_id>/exito")
+@bp.get("/pagos/<id:checkout_id>/exito")
 @login_required
 def success(checkout_id: int):  # noqa: ANN201
     """The payer is back: settle it now (the same fulfil as the webhook), then the receipt."""
@@ -279,7 +279,7 @@ def success(checkout_id: int):  # noqa: ANN201
     return redirect(url_for("payments.receipt", checkout_id=chk.id), 303)
 
 
-@bp.get("/pagos/<int:checkout_id>/cancelado")
+@bp.get("/pagos/<id:checkout_id>/cancelado")
 @login_required
 def cancel(checkout_id: int):  # noqa: ANN201
     chk = _visible(checkout_id)
@@ -390,7 +390,7 @@ def _pdf_response(v: present.ReceiptView):  # noqa: ANN202
     return resp
 
 
-@bp.get("/pagos/<int:checkout_id>/recibo")
+@bp.get("/pagos/<id:checkout_id>/recibo")
 @login_required
 def receipt(checkout_id: int):  # noqa: ANN201
     v = _receipt(checkout_id)
@@ -401,7 +401,7 @@ def receipt(checkout_id: int):  # noqa: ANN201
                            pdf_url=url_for("payments.receipt_pdf", checkout_id=chk.id))
 
 
-@bp.get("/pagos/<int:checkout_id>/recibo.pdf")
+@bp.get("/pagos/<id:checkout_id>/recibo.pdf")
 @login_required
 def receipt_pdf(checkout_id: int):  # noqa: ANN201
     v = _receipt(checkout_id)
@@ -410,7 +410,7 @@ def receipt_pdf(checkout_id: int):  # noqa: ANN201
     return _pdf_response(v)
 
 
-@bp.get("/pagos/pago/<int:payment_id>/recibo")
+@bp.get("/pagos/pago/<id:payment_id>/recibo")
 @login_required
 def payment_receipt(payment_id: int):  # noqa: ANN201
     v = _payment_receipt(payment_id)
@@ -422,7 +422,7 @@ def payment_receipt(payment_id: int):  # noqa: ANN201
                                            payment_id=payment_id))
 
 
-@bp.get("/pagos/pago/<int:payment_id>/recibo.pdf")
+@bp.get("/pagos/pago/<id:payment_id>/recibo.pdf")
 @login_required
 def payment_receipt_pdf(payment_id: int):  # noqa: ANN201
     v = _payment_receipt(payment_id)
@@ -431,7 +431,7 @@ def payment_receipt_pdf(payment_id: int):  # noqa: ANN201
     return _pdf_response(v)
 
 
-@bp.get("/propiedad/<int:parcel_id>/pagos")
+@bp.get("/propiedad/<id:parcel_id>/pagos")
 @login_required
 def history(parcel_id: int):  # noqa: ANN201
     try:
@@ -474,7 +474,7 @@ OFFICE_ERRORS = {
 }
 
 
-@bp.route("/personal/pagos/oficina/<int:parcel_id>", methods=["GET", "POST"])
+@bp.route("/personal/pagos/oficina/<id:parcel_id>", methods=["GET", "POST"])
 @login_required
 def office(parcel_id: int):  # noqa: ANN201
     accounts = _staff_accounts(parcel_id)
@@ -530,7 +530,7 @@ def office(parcel_id: int):  # noqa: ANN201
         400 if errors else 200
 
 
-@bp.route("/personal/pagos/reembolso/<int:parcel_id>", methods=["GET", "POST"])
+@bp.route("/personal/pagos/reembolso/<id:parcel_id>", methods=["GET", "POST"])
 @login_required
 def refund(parcel_id: int):  # noqa: ANN201
     accounts = [a for a in _staff_accounts(parcel_id) if a.offer.statement.credit > 0]

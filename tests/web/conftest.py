@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import shutil
 from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
 
@@ -145,3 +146,25 @@ def add_loans(app, n: int) -> None:  # noqa: ANN001
                 if pid not in taken]
         s.add_all(Loan(lender_id=lender_id, parcel_id=free[k % len(free)],
                        loan_number=f"ZZ-{k:04d}", starts_on=date(2024, 1, 1)) for k in range(n))
+
+
+@contextmanager
+def demo_on_postgresql(tmp_path: Path, **demo_options):  # noqa: ANN003, ANN201
+    """(app, the demo's result): the demo District loaded into a throwaway PostgreSQL
+    database (tests/data/pg.py) on the demo's date, and an app serving it."""
+    from portal.db import Database
+    from portal.services import demo
+    from tests.data.pg import throwaway_database
+    with throwaway_database() as url, clock.fixed(TODAY):
+        upgrade(url, "head")
+        database = Database(url)
+        result = demo.load(database, **demo_options)
+        database.dispose()
+        app = create_app({"TESTING": True, "SECRET_KEY": "pg", "DATABASE_URL": url,
+                          "INSTANCE_PATH": str(tmp_path / "instance"),
+                          "OUTBOX_DIR": str(tmp_path / "outbox"), "RATELIMIT_ENABLED": False,
+                          "SERVER_NAME": "localhost"})
+        try:
+            yield app, result
+        finally:
+            reset_databases()

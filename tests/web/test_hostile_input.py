@@ -545,25 +545,10 @@ def test_webhook_signed_odd_events(stripe_app: Flask, error_log: ErrorLog):
 def test_on_postgresql(tmp_path, error_log: ErrorLog):
     """PostgreSQL refuses text with a NUL byte and ids past its INTEGER, where SQLite takes
     them: the same odd input, on the server production runs."""
-    from portal import clock
-    from portal.app import create_app
-    from portal.db import Database, reset_databases, upgrade
     from portal.services import demo
-    from tests.data.pg import throwaway_database
-    from tests.web.conftest import TODAY
-    with throwaway_database() as url, clock.fixed(TODAY):
-        upgrade(url, "head")
-        database = Database(url)
-        demo.load(database, users_n=len(demo.SIGN_INS) + 2)
-        database.dispose()
-        app = create_app({"TESTING": True, "SECRET_KEY": "pg", "DATABASE_URL": url,
-                          "INSTANCE_PATH": str(tmp_path / "instance"),
-                          "OUTBOX_DIR": str(tmp_path / "outbox"), "RATELIMIT_ENABLED": False,
-                          "SERVER_NAME": "localhost"})
-        try:
-            _postgres_probes(app, error_log)
-        finally:
-            reset_databases()
+    from tests.web.conftest import demo_on_postgresql
+    with demo_on_postgresql(tmp_path, users_n=len(demo.SIGN_INS) + 2) as (app, _demo):
+        _postgres_probes(app, error_log)
 
 
 def _postgres_probes(app: Flask, error_log: ErrorLog) -> None:

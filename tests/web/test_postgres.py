@@ -7,41 +7,26 @@ import re
 
 import pytest
 
-from portal import clock
-from portal.db import Database, reset_databases, upgrade
-from tests.data.pg import throwaway_database
-from tests.web.conftest import TODAY, csrf_token, login
+from tests.web.conftest import csrf_token, demo_on_postgresql, login
 
 
 @pytest.mark.postgres
 def test_pages_on_postgresql(tmp_path):
-    from portal.app import create_app
-    from portal.services import demo
-    with throwaway_database() as url, clock.fixed(TODAY):
-        upgrade(url, "head")
-        database = Database(url)
-        result = demo.load(database)
-        database.dispose()
-        app = create_app({"TESTING": True, "SECRET_KEY": "pg", "DATABASE_URL": url,
-                          "INSTANCE_PATH": str(tmp_path / "instance"),
-                          "OUTBOX_DIR": str(tmp_path / "outbox"), "RATELIMIT_ENABLED": False,
-                          "SERVER_NAME": "localhost"})
-        try:
-            lessee = login(app, "lessee")
-            html = lessee.get("/mis-propiedades").get_data(as_text=True)
-            [pid] = {int(x) for x in re.findall(r'href="/propiedad/(\d+)"', html)}
-            page = lessee.get(f"/propiedad/{pid}?lang=en").get_data(as_text=True)
-            for words in ("Late fees", "Interest to date", "Certified mail", "R-A8",
-                          "Pay-off amount", "good through"):
-                assert words in page, words
-            assert lessee.get(f"/propiedad/{pid}/estado-de-cuenta.pdf").data[:4] == b"%PDF"
-            owner = login(app, "owner")
-            form = owner.get("/propiedad/reclamar").get_data(as_text=True)
-            catastro, code, _ = result.codes[0]
-            r = owner.post("/propiedad/reclamar", data={"csrf_token": csrf_token(form),
-                                                        "catastro": catastro, "code": code})
-            assert r.status_code == 303
-            assert owner.get(r.headers["Location"]).status_code == 200
-            assert owner.get(f"/propiedad/{pid}").status_code == 404
-        finally:
-            reset_databases()
+    with demo_on_postgresql(tmp_path) as (app, result):
+        lessee = login(app, "lessee")
+        html = lessee.get("/mis-propiedades").get_data(as_text=True)
+        [pid] = {int(x) for x in re.findall(r'href="/propiedad/(\d+)"', html)}
+        page = lessee.get(f"/propiedad/{pid}?lang=en").get_data(as_text=True)
+        for words in ("Late fees", "Interest to date", "Certified mail", "R-A8",
+                      "Pay-off amount", "good through"):
+            assert words in page, words
+        assert lessee.get(f"/propiedad/{pid}/estado-de-cuenta.pdf").data[:4] == b"%PDF"
+        owner = login(app, "owner")
+        form = owner.get("/propiedad/reclamar").get_data(as_text=True)
+        catastro, code, _ = result.codes[0]
+        r = owner.post("/propiedad/reclamar", data={"csrf_token": csrf_token(form),
+                                                    "catastro": catastro, "code": code})
+        assert r.status_code == 303
+        assert owner.get(r.headers["Location"]).status_code == 200
+        assert owner.get(f"/propiedad/{pid}").status_code == 404
+

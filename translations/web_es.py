@@ -15,8 +15,8 @@ ES = {
         ("hace %(num)d día", "hace %(num)d días", "hace %(num)d días"),
     ("%(num)d day left", "%(num)d days left"):
         ("queda %(num)d día", "quedan %(num)d días", "quedan %(num)d días"),
-    ("%(num)d loan", "%(num)d loans"):
-        ("%(num)d préstamo", "%(num)d préstamos", "%(num)d préstamos"),
+    ("%(num)s loan", "%(num)s loans"):
+        ("%(num)s préstamo", "%(num)s préstamos", "%(num)s préstamos"),
     "%(owner)s gave you read access to parcel %(catastro)s on the District Assessments Portal.":
         "%(owner)s le dio acceso de lectura a la propiedad %(catastro)s en el Portal de "
         "Derramas del Distrito.",
@@ -289,6 +289,15 @@ ES = {
     "Your access:": "Su acceso:",
     "Your email is confirmed. You can sign in now.":
         "Su correo electrónico está confirmado. Ya puede entrar.",
+    ("Your organisation has %(num)s loan on District parcels.",
+     "Your organisation has %(num)s loans on District parcels."):
+        ("Su organización tiene %(num)s préstamo sobre propiedades del Distrito.",
+         "Su organización tiene %(num)s préstamos sobre propiedades del Distrito.",
+         "Su organización tiene %(num)s préstamos sobre propiedades del Distrito."),
+    "The list of your loans shows them page by page, with what each parcel owes.":
+        "La lista de sus préstamos los muestra página por página, con lo que adeuda cada "
+        "propiedad.",
+    "See the parcels of your loans": "Ver las propiedades de sus préstamos",
     "Your organisation has no loans on District parcels.":
         "Su organización no tiene préstamos sobre propiedades del Distrito.",
     "Your password was changed. Sign in with the new one.":

@@ -241,6 +241,9 @@ ES = {
     "Write the amount with numbers only, for example 125.50.":
         "Escriba la cantidad solo con números, por ejemplo 125.50.",
     "Write the check number.": "Escriba el número del cheque.",
+    "The name is at most 200 characters.": "El nombre tiene 200 caracteres como máximo.",
+    "The check number or reference is at most 60 characters.":
+        "El número de cheque o la referencia tiene 60 caracteres como máximo.",
     "Write the name of the person who paid.": "Escriba el nombre de la persona que pagó.",
     "You have nothing to pay online now. Parcels you own or lease appear here once their "
     "assessment is published.":

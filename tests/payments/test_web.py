@@ -306,6 +306,29 @@ def test_stripe_checkout_and_webhook_endpoint(world, tmp_path, fake_stripe):
     reset_databases()
 
 
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_an_office_name_or_reference_too_long_is_refused_not_cut(app, world, lang):
+    """A name over 200 characters or a reference over 60 (their columns): the form comes
+    back with what was typed and says the limit; nothing is recorded."""
+    client = app.test_client()
+    tok = sign_in(client, "staff@example.com", lang=lang)
+    pid = world.parcel_ids[1]
+    form = client.get(f"/personal/pagos/oficina/{pid}").text
+    assert 'maxlength="200"' in form and 'maxlength="60"' in form
+    name, ref = "María " + "x" * 200, "1" * 61
+    r = client.post(f"/personal/pagos/oficina/{pid}", data={
+        "csrf_token": tok, "account": world.key(1), "amount": "100.00", "method": "check",
+        "reference": ref, "payer_name": name})
+    assert r.status_code == 400
+    said = {"es": ["El nombre tiene 200 caracteres como máximo.",
+                   "El número de cheque o la referencia tiene 60 caracteres como máximo."],
+            "en": ["The name is at most 200 characters.",
+                   "The check number or reference is at most 60 characters."]}[lang]
+    assert sorted(errors(r.text)) == sorted(said)
+    assert f'value="{ref}"' in r.text and name in r.text
+    assert count(world, Checkout) == 0
+
+
 def test_staff_records_an_office_payment_and_refunds_a_credit(app, world):
     client = app.test_client()
     tok = sign_in(client, "staff@example.com", lang="en")

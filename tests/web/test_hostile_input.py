@@ -437,8 +437,8 @@ def test_staff_office_and_refund(demo_app: Flask, error_log: ErrorLog):
            fields=["account", "method"])
     p.csrf(office, base)
     p.unchanged("(office)")
-    # Odd names and references with a sound amount: a name is a name (recorded, cut to
-    # the column's length); none at all is refused.
+    # Odd names and references with a sound amount: a name is a name (recorded); one
+    # longer than its column, or none at all, is refused.
     p.form(office, {**base, "amount": "1.00", "method": "check", "reference": "1042"},
            [v for v in VALUES if v.strip()], fields=["payer_name", "reference"])
     # Refunds: the owner pays the whole year twice (two tabs), which leaves a credit.

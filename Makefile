@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: bench-core setup run test lint catalogs translations bench clean
+.PHONY: bench-core bench-postgres setup run test lint catalogs translations bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -58,3 +58,9 @@ translations: $(STAMP)
 
 bench-core: setup
 	$(PY) bench/core_bench.py
+
+# The web benchmark on PostgreSQL (a throwaway database on 127.0.0.1:5432, or
+# `make bench-postgres PG=postgresql+psycopg://user@host:port/db`).
+PG ?= postgresql+psycopg://postgres@127.0.0.1:5432/test
+bench-postgres: setup
+	$(PY) bench/web_bench.py --postgres $(PG)

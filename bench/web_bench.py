@@ -1,20 +1,22 @@
 """Web benchmark: SQL queries and median time of the dashboard and the parcel page.
 
-    .venv/bin/python bench/web_bench.py [--parcels 20000] [--users 5000] [--runs 30]
+    .venv/bin/python bench/web_bench.py [--parcels 20000] [--users 5000] [--runs 300]
+                                        [--bank-loans 2000] [--postgres [SERVER_URL]]
 
-Builds a fresh SQLite database in a temporary folder, migrates it, loads the demo District
-scaled to `--parcels` parcels and `--users` users (`portal demo --parcels N --users M`), then
-signs in as the demo owner and as the demo lender and measures, through the Flask test client:
+Builds a fresh database (SQLite in a temporary folder; with `--postgres`, a throwaway database
+on that server, dropped afterwards), migrates it, loads the demo District scaled to `--parcels`
+parcels and `--users` users (`portal demo --parcels N --users M`), then signs in as the demo
+owner and as the demo lender and measures, through the Flask test client:
 - the SQL statements each page runs (counted with SQLAlchemy's `before_cursor_execute`
   event; target at most 10, and the same at any number of parcels);
 - the median time of each page as a ratio to a trivial page of the same app in the same run
-  (the home page, signed in: same session loading; target at most 3x).
-Then it gives the demo bank `--bank-loans` active loans in all (no target: the lender's pages
-must not grow with the portfolio) and times its dashboard and the first and last pages of its
-list of loans again. Each page is timed
+  (the home page, signed in: same session loading; target at most 3x). Each page is timed
   in blocks of its own that take turns over thirty rounds; the ratio is the median of the
   rounds' ratios, each between blocks run a fraction of a second apart (see `measure`), with
   its quartiles over the rounds.
+Then it gives the demo bank `--bank-loans` active loans in all (no target: the lender's pages
+must not grow with the portfolio) and times its dashboard and the first and last pages of its
+list of loans the same way.
 """
 
 from __future__ import annotations
@@ -28,10 +30,12 @@ import subprocess
 import sys
 import tempfile
 import time
-from datetime import date
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import date, datetime
 from pathlib import Path
 
-from sqlalchemy import event
+from sqlalchemy import event, text
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -119,21 +123,44 @@ def measure(pages: list, runs: int, rounds: int = 30) -> tuple[list[float], list
     return [statistics.median(t) for t in times], ratios
 
 
-def run(parcels: int, users_n: int, runs: int, bank_loans: int = 0
+def run(parcels: int, users_n: int, runs: int, bank_loans: int = 0, server: str | None = None
         ) -> list[tuple[str, int, float, list[float]]]:
-    """Load a demo of that size in a fresh database; (page, SQL statements, median s, ratios
+    """Load a demo of that size in a fresh database (SQLite in a temporary folder, or a
+    throwaway database on the PostgreSQL `server`); (page, SQL statements, median s, ratios
     to the trivial page, one per round)."""
     tmp = Path(tempfile.mkdtemp(prefix="web-bench-"))
     try:
-        return _run_in(tmp, parcels, users_n, runs, bank_loans)
+        if server is None:
+            return _run_in(f"sqlite:///{tmp / 'bench.db'}", tmp, parcels, users_n, runs,
+                           bank_loans)
+        with _postgres_database(server) as url:
+            return _run_in(url, tmp, parcels, users_n, runs, bank_loans)
     finally:  # the database is ~60 MB at 20,000 parcels
         reset_databases()
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def _run_in(tmp: Path, parcels: int, users_n: int, runs: int, bank_loans: int
+@contextmanager
+def _postgres_database(server: str) -> Iterator[str]:
+    """A database of its own on the server (created, then dropped): its URL."""
+    from sqlalchemy import create_engine
+    from sqlalchemy.engine import make_url
+    name = f"portal_web_bench_{os.getpid()}"
+    admin = create_engine(server, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
+    try:
+        yield make_url(server).set(database=name).render_as_string(hide_password=False)
+    finally:
+        reset_databases()
+        with admin.connect() as conn:
+            conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.dispose()
+
+
+def _run_in(url: str, tmp: Path, parcels: int, users_n: int, runs: int, bank_loans: int
             ) -> list[tuple[str, int, float, list[float]]]:
-    url = f"sqlite:///{tmp / 'bench.db'}"
     upgrade(url, "head")
     t0 = time.perf_counter()
     env = {**os.environ, "DATABASE_URL": url}
@@ -174,15 +201,18 @@ def _big_portfolio(url: str, counter: Counter, trivial: tuple, lender, loans: in
     """The demo bank's loans raised to `loans` (on parcels it holds none on, several loans
     a parcel if need be), then its pages timed as above, the trivial page first."""
     with get_database(url).engine.begin() as conn:
-        have = conn.exec_driver_sql("SELECT count(*) FROM loans").scalar()
-        free = [r[0] for r in conn.exec_driver_sql(
-            "SELECT id FROM parcels WHERE id NOT IN (SELECT parcel_id FROM loans) ORDER BY id")]
-        lender_id = conn.exec_driver_sql("SELECT lender_id FROM loans LIMIT 1").scalar()
-        conn.exec_driver_sql(
+        have = conn.execute(text("SELECT count(*) FROM loans")).scalar()
+        free = list(conn.execute(text(
+            "SELECT id FROM parcels WHERE id NOT IN (SELECT parcel_id FROM loans) ORDER BY id"
+        )).scalars())
+        lender_id = conn.execute(text("SELECT lender_id FROM loans LIMIT 1")).scalar()
+        conn.execute(text(
             "INSERT INTO loans (lender_id, parcel_id, loan_number, starts_on, created_at) "
-            "VALUES (?, ?, ?, '2024-01-01', '2026-01-01 00:00:00')",
-            [(lender_id, free[k % len(free)], f"BENCH-{k:06d}") for k in range(loans - have)])
-        conn.exec_driver_sql("ANALYZE")
+            "VALUES (:lender, :parcel, :number, :starts, :created)"),
+            [{"lender": lender_id, "parcel": free[k % len(free)], "number": f"BENCH-{k:06d}",
+              "starts": date(2024, 1, 1), "created": datetime(2026, 1, 1)}
+             for k in range(loans - have)])
+        conn.execute(text("ANALYZE"))
     last = -(-loans // 50)
     pages = [trivial,
              (f"dashboard (lender, {loans:,} loans)", lender, "/mis-propiedades"),
@@ -201,9 +231,14 @@ def main() -> None:
     ap.add_argument("--users", type=int, default=5000)
     ap.add_argument("--runs", type=int, default=300)
     ap.add_argument("--bank-loans", type=int, default=2000)
+    ap.add_argument("--postgres", metavar="SERVER_URL", nargs="?",
+                    const="postgresql+psycopg://postgres@127.0.0.1:5432/test",
+                    help="run on a throwaway database on this PostgreSQL server (default: "
+                         "%(const)s) instead of SQLite")
     args = ap.parse_args()
-    small = run(240, 4, 30, min(args.bank_loans, 100))
-    large = run(args.parcels, args.users, args.runs, args.bank_loans)
+    print(f"database: {'PostgreSQL' if args.postgres else 'SQLite'}")
+    small = run(240, 4, 30, min(args.bank_loans, 100), args.postgres)
+    large = run(args.parcels, args.users, args.runs, args.bank_loans, args.postgres)
     print(f"\n{'page':34} {'SQL@240':>8} {'SQL@' + str(args.parcels):>10} {'median ms':>10} "
           f"{'x trivial':>10} {'(quartiles)':>12}")
     for (_, q_small, *_), (name, q_large, median, ratios) in zip(small, large):

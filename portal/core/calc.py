@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from datetime import date
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from portal.core import deadlines as dl
@@ -58,7 +58,12 @@ def run_json(name: str, text: str) -> str:
         data = json.loads(text, parse_float=Decimal)
     except (json.JSONDecodeError, RecursionError) as exc:
         raise InputError(f"malformed JSON: {getattr(exc, 'msg', exc)}", field="input") from None
-    return json.dumps(run(name, data), ensure_ascii=False, indent=2)
+    try:
+        result = run(name, data)
+    except InvalidOperation:  # a safety net: the inputs' own bounds should come first
+        raise InputError("the numbers are too large to compute to the cent",
+                         field="input") from None
+    return json.dumps(result, ensure_ascii=False, indent=2)
 
 
 def _closed(r: Reader) -> frozenset[date]:
@@ -151,9 +156,9 @@ def _rules(r: Reader) -> StatementRules:
     closed = frozenset(x.dates("closed_days")) | _closed(r)
     rules = StatementRules(
         grace_day=x.integer("grace_day", 10, minimum=1),
-        late_fee_rate=x.decimal("late_fee_rate", Decimal("0.05")),
+        late_fee_rate=x.decimal("late_fee_rate", Decimal("0.05"), maximum=ONE),
         late_fee_base=x.string("late_fee_base", "installment", choices=("installment", "unpaid")),
-        interest_rate=x.decimal("interest_rate", Decimal("0.10")),
+        interest_rate=x.decimal("interest_rate", Decimal("0.10"), maximum=ONE),
         lump_sum_discount_rate=x.decimal("lump_sum_discount_rate", Decimal("0"), maximum=ONE),
         lump_sum_deadline=x.date("lump_sum_deadline", None),
         closed_days=closed)

@@ -149,6 +149,11 @@ def parse_date(raw: Any, field: str) -> date:
     return day
 
 
+#: The most digits a plain decimal (units, cuerdas, rates) may have before its point: products
+#: with amounts then stay within Decimal's 28 digits once rounded to cents.
+MAX_WHOLE_DIGITS = 15
+
+
 def parse_decimal(raw: Any, field: str, *, maximum: Decimal | None = None) -> Decimal:
     if isinstance(raw, bool) or not isinstance(raw, (str, int)):
         shown = f'"{raw}"' if isinstance(raw, Decimal) else repr(raw)
@@ -161,6 +166,9 @@ def parse_decimal(raw: Any, field: str, *, maximum: Decimal | None = None) -> De
         raise InputError(f"must be a plain decimal number such as \"0.05\", not {raw!r}",
                          field=field)
     value = Decimal(text)
+    if value.adjusted() >= MAX_WHOLE_DIGITS:
+        raise InputError(f"is too large: at most {MAX_WHOLE_DIGITS} digits before the decimal "
+                         f"point, not {raw!r}", field=field)
     if maximum is not None and value > maximum:
         raise InputError(f"must be at most {maximum}", field=field)
     return value

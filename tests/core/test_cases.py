@@ -7,10 +7,12 @@ subprocess, to check its exit status and its one-line error messages.
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 import subprocess
 import sys
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -211,7 +213,9 @@ _odd_values = st.one_of(
     st.dates().map(lambda d: d.isoformat()),
     st.sampled_from(["9999-12-31", "0001-01-01", "2026-02-29", "2026-13-01", "0", "-0", "1e5",
                      "NaN", "100.00", "0.05", "999999999999.99", "1000000000000.00", "1,5",
-                     "  7 ", "0x10"]),
+                     "  7 ", "0x10", "1" * 30, "9" * 27 + ".99", "1e999999", "sNaN",
+                     "Infinity", "-Infinity", "0.000000001"]),
+    st.integers(10**25, 10**40),
     st.lists(st.integers(0, 3), max_size=2), st.dictionaries(st.text(max_size=3), st.none(),
                                                                max_size=2))
 _GOOD_INPUTS = [(c["operation"], c["input"]) for _, c in CASES
@@ -248,6 +252,54 @@ def test_any_input_gives_a_result_or_a_calc_error(data: st.DataObject) -> None:
     except CalcError as exc:
         assert exc.field, exc.one_line()
         assert "\n" not in exc.one_line()
+
+
+_HUGE = ["1" * 30, 10**30, "9" * 27 + ".99", "99999999999999999999.999", "9" * 15, 10**15,
+         "1e999999", "sNaN", "Infinity"]
+
+
+def _leaves(value: Any, path: tuple = ()) -> Any:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _leaves(item, (*path, key))
+    elif isinstance(value, list):
+        for k, item in enumerate(value):
+            yield from _leaves(item, (*path, k))
+    else:
+        yield path
+
+
+def test_huge_numbers_in_any_field_give_a_result_or_a_calc_error() -> None:
+    """Each field of each law case's input in turn set to a huge or odd number: an answer
+    or a CalcError naming a field, never Decimal's InvalidOperation (a rate or an area of
+    10^30 once overflowed the cents)."""
+    escaped = {}
+    for name, good in _GOOD_INPUTS:
+        for path in _leaves(good):
+            for odd in _HUGE:
+                data = copy.deepcopy(good)
+                target = data
+                for key in path[:-1]:
+                    target = target[key]
+                target[path[-1]] = odd
+                try:
+                    calc.run_json(name, json.dumps(data))
+                except CalcError as exc:
+                    assert exc.field, exc.one_line()
+                except Exception as exc:  # noqa: BLE001 - what the test looks for
+                    escaped[(name, path)] = f"{odd!r}: {type(exc).__name__}"
+    assert escaped == {}, escaped
+
+
+def test_an_arithmetic_failure_is_an_input_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The safety net of `run_json`: numbers the inputs' bounds let through but that cannot
+    be computed to the cent are a one-line CalcError, not a traceback."""
+    def overflowing(_reader: Any) -> dict[str, Any]:
+        return {"x": str(Decimal("1e30").quantize(Decimal("0.01")))}
+    monkeypatch.setitem(calc.OPERATIONS, "allocate", (overflowing, "test"))
+    with pytest.raises(CalcError) as info:
+        calc.run_json("allocate", "{}")
+    assert info.value.field == "input" and "too large" in info.value.one_line()
 
 
 # --- The real command --------------------------------------------------------------------

@@ -31,7 +31,7 @@ MAX_WHOLE_DIGITS = 20
 def has_whole_cents(value: Decimal) -> bool:
     """Whether the amount is a whole number of cents ("12.30", "12.300", but not "12.305"),
     read off its digits: no rounding, so any size of number is answered."""
-    sign, digits, exponent = value.as_tuple()
+    _sign, digits, exponent = value.as_tuple()
     if not isinstance(exponent, int):  # NaN, Infinity
         return False
     extra = -2 - exponent  # digits beyond the cents

@@ -188,9 +188,7 @@ def _run_in(url: str, tmp: Path, parcels: int, users_n: int, runs: int, bank_loa
         ("dashboard (lender, 50 loans)", lender, "/mis-propiedades"),
         ("lender's loans (50 loans)", lender, "/prestamista/prestamos"),
     ]
-    queries = [count_queries(client, counter, path) for _name, client, path in pages]
-    medians, ratios = measure(pages, runs)
-    out = [(name, q, m, r) for (name, _c, _p), q, m, r in zip(pages, queries, medians, ratios)]
+    out = _time(pages, counter, runs)
     if bank_loans:
         out += _big_portfolio(url, counter, pages[0], lender, bank_loans, runs)
     return out
@@ -219,10 +217,14 @@ def _big_portfolio(url: str, counter: Counter, trivial: tuple, lender, loans: in
              (f"lender's loans ({loans:,}), page 1", lender, "/prestamista/prestamos"),
              (f"lender's loans ({loans:,}), page {last}", lender,
               f"/prestamista/prestamos?page={last}")]
+    return _time(pages, counter, max(30, runs // 5))[1:]
+
+
+def _time(pages: list, counter: Counter, runs: int) -> list[tuple[str, int, float, list[float]]]:
+    """(page, SQL statements, median s, ratios to the first page, one per round)."""
     queries = [count_queries(client, counter, path) for _name, client, path in pages]
-    medians, ratios = measure(pages, max(30, runs // 5))
-    return [(name, q, m, r) for (name, _c, _p), q, m, r
-            in list(zip(pages, queries, medians, ratios))[1:]]
+    medians, ratios = measure(pages, runs)
+    return [(name, q, m, r) for (name, _c, _p), q, m, r in zip(pages, queries, medians, ratios)]
 
 
 def main() -> None:

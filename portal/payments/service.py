@@ -256,6 +256,12 @@ def start_checkout(database: Database, *, user: Any, priced: options.Priced, lan
 
 # --- office payments and refunds (staff) ---------------------------------------------------
 
+#: The office payment's text fields and their columns' lengths: a longer one is refused
+#: (`InvalidInput("<field>_long")`), never cut short.
+OFFICE_LENGTHS = {name: Checkout.__table__.c[name].type.length
+                  for name in ("payer_name", "reference")}
+
+
 def post_office_payment(uow: UnitOfWork, staff: Any, parcel_id: int, fiscal_year_id: int,
                         amount: Decimal, method: str, *, payer_name: str,
                         reference: str = "", language: str = "es") -> Checkout:
@@ -267,11 +273,14 @@ def post_office_payment(uow: UnitOfWork, staff: Any, parcel_id: int, fiscal_year
     amount = options.check_amount(amount, account.offer.payoff, account.key)
     if method == "check" and not reference.strip():
         raise InvalidInput("check_number", field="reference")
+    for field, text in (("payer_name", payer_name), ("reference", reference)):
+        if len(text.strip()) > OFFICE_LENGTHS[field]:
+            raise InvalidInput(f"{field}_long", field=field)
     lang = "en" if str(language).startswith("en") else "es"
-    chk = Checkout(user_id=None, created_by_id=staff.id, payer_name=payer_name.strip()[:200],
+    chk = Checkout(user_id=None, created_by_id=staff.id, payer_name=payer_name.strip(),
                    language=lang, provider="office", status=states.CREATED, amount=amount,
                    idempotency_key=f"office-{uuid.uuid4().hex}", method=method,
-                   reference=reference.strip()[:60] or None)
+                   reference=reference.strip() or None)
     uow.session.add(chk)
     uow.session.flush()
     p = Payment(parcel_id=int(parcel_id), fiscal_year_id=int(fiscal_year_id), user_id=None,

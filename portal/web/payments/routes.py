@@ -474,8 +474,6 @@ OFFICE_ERRORS = {
     "payer_name_long": N_("The name is at most 200 characters."),
     "reference_long": N_("The check number or reference is at most 60 characters."),
 }
-#: The office form's text fields and their columns' lengths (Checkout.payer_name, .reference).
-OFFICE_LENGTHS = {"payer_name": 200, "reference": 60}
 
 
 @bp.route("/personal/pagos/oficina/<id:parcel_id>", methods=["GET", "POST"])
@@ -496,7 +494,7 @@ def office(parcel_id: int):  # noqa: ANN201
             errors["account"] = present.error_text("not_yours")
         if not values["payer_name"].strip():
             errors["payer_name"] = _("Write the name of the person who paid.")
-        for field, most in OFFICE_LENGTHS.items():  # refused, not cut short in silence
+        for field, most in service.OFFICE_LENGTHS.items():  # all the form's errors at once
             if len(values[field].strip()) > most:
                 errors[field] = present.t(OFFICE_ERRORS[f"{field}_long"])
         if values["method"] not in ("cash", "check"):
@@ -534,7 +532,7 @@ def office(parcel_id: int):  # noqa: ANN201
                 return redirect(url_for("payments.receipt", checkout_id=chk_id), 303)
     return render_template("payments/office.html", accounts=[_account_view(a) for a in accounts],
                            parcel_id=parcel_id, values=values, errors=errors,
-                           lengths=OFFICE_LENGTHS), \
+                           lengths=service.OFFICE_LENGTHS), \
         400 if errors else 200
 
 

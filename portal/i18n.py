@@ -355,11 +355,6 @@ def formats() -> Formats:
     return f
 
 
-def render_step(step: Step) -> ShownStep:
-    """One explanation step for a page: rule id, statute clause, title and text."""
-    return formats().step(step)
-
-
 def render_trace(trace: Trace | None, rules: tuple[str, ...] | None = None
                  ) -> list[ShownStep]:
     """The steps of a trace (optionally only those of some rules) ready for a template."""

@@ -8,7 +8,7 @@ other code calls `quantize` on money. Integer cents exist only at the Stripe bou
 
 from __future__ import annotations
 
-from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 ZERO = Decimal("0.00")
 CENT = Decimal("0.01")
@@ -41,11 +41,6 @@ def has_whole_cents(value: Decimal) -> bool:
 def fits_money(value: Decimal) -> bool:
     """Whether the amount is finite and small enough to be money (`MAX_WHOLE_DIGITS`)."""
     return value.is_finite() and value.adjusted() < MAX_WHOLE_DIGITS
-
-
-def floor_cents(value: Decimal) -> Decimal:
-    """Truncate toward zero to cents; used only by the largest-remainder split (R-A3)."""
-    return Decimal(value).quantize(CENT, rounding=ROUND_DOWN)
 
 
 def to_cents_int(amount: Decimal) -> int:

@@ -38,7 +38,6 @@ from portal.models import (
     Payment,
 )
 from portal.services import access, facts
-from portal.services.errors import NotFound
 from portal.services.facts import (
     AccountFacts,
     AssessmentRecord,
@@ -612,12 +611,6 @@ def lender_portfolio(uow: UnitOfWork, user: Any, as_of: date | None = None, *,
 
 def fiscal_years(uow: UnitOfWork) -> list[FiscalYear]:
     return list(uow.session.scalars(select(FiscalYear).order_by(FiscalYear.starts_on)))
-
-
-def require_assessment(view: AccountView) -> Assessment:
-    if view.assessment is None:
-        raise NotFound("no_assessment")
-    return view.assessment
 
 
 __all__ = ["AccountView", "ParcelSummary", "Portfolio", "account_status", "dashboard",

@@ -15,7 +15,7 @@ Everything here loads many accounts in a fixed number of queries (the dashboard'
 from __future__ import annotations
 
 import json
-from collections import defaultdict, namedtuple
+from collections import namedtuple
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -352,10 +352,3 @@ _ACCOUNTS_JSON = (
     .outerjoin(_ASSESSMENTS, and_(_ASSESSMENTS.c.parcel_id == _PARCEL_IDS,
                                   _ASSESSMENTS.c.fiscal_year_id == bindparam("fy"), IS_CURRENT))
     .where(_PARCEL_IDS.in_(bindparam("ids", expanding=True))))
-
-
-def by_parcel(items: Iterable, key: str = "parcel_id") -> dict[int, list]:
-    out: dict[int, list] = defaultdict(list)
-    for it in items:
-        out[getattr(it, key)].append(it)
-    return out

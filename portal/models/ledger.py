@@ -35,8 +35,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
+from portal.core import payment_states as states
 from portal.models.base import AppendOnly, Base, ImmutableRowError, UTCDateTime, created_at, money
-from portal.payments import states
 
 ENTRY_KINDS = ("charge", "payment", "cost", "adjustment", "discount", "refund", "reversal")
 DIRECTIONS = ("debit", "credit")
@@ -109,7 +109,7 @@ class LedgerEntry(AppendOnly, Base):
 class Payment(Base):
     """A payment from its creation (before the checkout) to its end (DESIGN.md 4).
 
-    Its status moves forward only (`portal.payments.states`); amount, account and
+    Its status moves forward only (`portal.core.payment_states`); amount, account and
     idempotency key never change once written.
     """
 

@@ -28,9 +28,9 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
+from portal.core import payment_states as states
 from portal.models.base import AppendOnly, Base, ImmutableRowError, UTCDateTime, created_at, money
 from portal.models.ledger import check_status_forward
-from portal.payments import states
 
 PROVIDERS = ("stripe", "sandbox", "office")
 CHECKOUT_METHODS = ("card", "bank", "cash", "check")

@@ -25,11 +25,12 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from portal import clock
+from portal.core import payment_states as states
 from portal.core.money import ZERO, to_minor_units
 from portal.db import Database, UnitOfWork
 from portal.models import FiscalYear, Parcel, Payment
 from portal.models.payments_ext import Checkout, CheckoutPayment
-from portal.payments import fulfilment, ledger, options, states
+from portal.payments import fulfilment, ledger, options
 from portal.payments.gateway import CheckoutRequest, Gateway, GatewayError
 from portal.services import access, audit, facts
 from portal.services.errors import Forbidden, InvalidInput, NotFound

@@ -38,6 +38,7 @@ from sqlalchemy import func, select
 from werkzeug.security import generate_password_hash
 
 from portal import clock
+from portal.core import payment_states as states
 from portal.core.installments import Installment as CoreInstallment
 from portal.core.installments import schedule
 from portal.core.money import ZERO, cents
@@ -63,7 +64,6 @@ from portal.models import (
     PaymentAllocation,
     User,
 )
-from portal.payments import states
 from portal.services import audit, budgets, bulk, facts, ledger, notices, parcels, roll, users
 from portal.services.budgets import LineInput
 from portal.services.errors import Conflict

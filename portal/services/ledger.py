@@ -24,12 +24,12 @@ from typing import Any
 from sqlalchemy import select
 
 from portal import clock
+from portal.core import payment_states as states
 from portal.core.money import ZERO, cents
 from portal.core.statement import Payment as CorePayment
 from portal.db import UnitOfWork
 from portal.models import FiscalYear, LedgerEntry, Parcel, Payment, PaymentAllocation
 from portal.models.ledger import COST_KINDS
-from portal.payments import states
 from portal.services import access, audit, facts
 from portal.services.errors import Conflict, InvalidInput, NotFound
 

@@ -9,9 +9,9 @@ from decimal import Decimal
 from sqlalchemy import event
 
 from portal import clock
+from portal.core import payment_states as states
 from portal.db import Database, UnitOfWork
 from portal.models import Lease, Lender, Loan, Parcel, Party, PartyMember, Payment, User
-from portal.payments import states
 from portal.services import budgets, ledger, parcels, roll, users
 from portal.services.budgets import LineInput
 

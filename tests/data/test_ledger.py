@@ -9,6 +9,7 @@ import pytest
 from sqlalchemy import func, select, update
 
 from portal import clock
+from portal.core import payment_states as states
 from portal.models import (
     Assessment,
     AuditRecord,
@@ -21,7 +22,6 @@ from portal.models import (
     PaymentAllocation,
     User,
 )
-from portal.payments import states
 from portal.services import accounts, ledger
 from portal.services.errors import Conflict, InvalidInput
 

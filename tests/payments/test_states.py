@@ -4,7 +4,7 @@ import itertools
 
 import pytest
 
-from portal.payments import states as s
+from portal.core import payment_states as s
 
 # Every allowed move, written out by hand (not derived from the module's table).
 ALLOWED = {

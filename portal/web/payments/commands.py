@@ -6,8 +6,8 @@ from __future__ import annotations
 import click
 from sqlalchemy import select
 
+from portal.core import payment_states as states
 from portal.models.payments_ext import Checkout
-from portal.payments import states
 from portal.payments.reconcile import reconcile
 
 

@@ -12,8 +12,9 @@ from flask import render_template
 from flask_babel import force_locale
 
 from portal import clock, mail, pdf
+from portal.core import payment_states as states
 from portal.i18n import LANGUAGES, LOCALES
-from portal.payments import fulfilment, receipts, states
+from portal.payments import fulfilment, receipts
 from portal.web.data import external_url, uow
 from portal.web.payments import present
 

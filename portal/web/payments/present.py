@@ -14,11 +14,12 @@ from typing import Any
 from flask_babel import gettext as _
 
 from portal import pdf
+from portal.core import payment_states as states
 from portal.core.explain import N_, translator
 from portal.core.rules import RULES
 from portal.core.statement import LUMP_SUM_REASONS
 from portal.i18n import current_language, date_long, money
-from portal.payments import options, states
+from portal.payments import options
 from portal.payments.receipts import Receipt, ReceiptPart
 
 STATUS = {

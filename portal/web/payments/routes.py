@@ -28,10 +28,11 @@ from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
 from portal import clock
+from portal.core import payment_states as states
 from portal.core.explain import N_
 from portal.core.money import parse_money
 from portal.i18n import LOCALES, current_language
-from portal.payments import fulfilment, options, receipts, service, states
+from portal.payments import fulfilment, options, receipts, service
 from portal.payments.gateway import GatewayError, SandboxGateway
 from portal.payments.options import ChoiceError
 from portal.payments.webhooks import handle_webhook, process_event, sandbox_event

@@ -47,4 +47,10 @@ ES = {
         "Un pago se aplica primero a intereses, luego a cargos por demora, costas y al plazo vencido más antiguo.",
     "Due now {total} + principal of the installments not yet due {upcoming} = {payoff}, as of {as_of}.":
         "Vencido ahora {total} + principal de los plazos que aún no vencen {upcoming} = {payoff}, al {as_of}.",
+    "The payment of {amount} on {date} was reversed on {reversed_on}: it was never received and is not counted.":
+        "El pago de {amount} del {date} se revirtió el {reversed_on}: nunca se recibió y no se cuenta.",
+    "Adjustment of {amount} on {date} ({description}), with any credit, applied like a payment: interest first, then late fees, costs, delinquent principal, then other principal; {credit} left as credit.":
+        "Ajuste de {amount} el {date} ({description}), junto con cualquier crédito, aplicado como un pago: primero a intereses, luego a cargos por demora, costas, principal en mora y luego al resto del principal; quedan {credit} como crédito.",
+    "A refund of {amount} on {date} was taken from the credit.":
+        "Se reembolsaron {amount} del crédito el {date}.",
 }

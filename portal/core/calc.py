@@ -28,7 +28,7 @@ from portal.core.liens import KINDS as LIEN_KINDS
 from portal.core.liens import Lien, lien_order
 from portal.core.lump_sum import lump_sum_quote
 from portal.core.money import ZERO, fmt
-from portal.core.statement import Cost, Payment, StatementRules, evaluate
+from portal.core.statement import Adjustment, Cost, Payment, Refund, StatementRules, evaluate
 
 ONE = Decimal(1)
 Operation = Callable[[Reader], dict[str, Any]]
@@ -168,22 +168,45 @@ def _rules(r: Reader) -> StatementRules:
     return rules
 
 
-@operation("statement", "R-A4 to R-A11: what an account owes as of a date, and why")
-def _statement(r: Reader) -> dict[str, Any]:
-    as_of = r.date("as_of")
-    items, _ = _read_installments(r)
+def read_statement_facts(r: Reader) -> tuple[list[Payment], list[Cost], list[Adjustment],
+                                             list[Refund]]:
+    """The `statement` input's payments (with `reversed_on`), costs, adjustments and refunds
+    (RULES.md section D)."""
     payments = []
     for p in r.objects("payments", []):
-        payments.append(Payment(p.date("date"), p.money("amount"), p.boolean("lump_sum", False)))
+        pay = Payment(p.date("date"), p.money("amount"), p.boolean("lump_sum", False),
+                      p.date("reversed_on", None))
+        if pay.reversed_on is not None and pay.reversed_on < pay.date:
+            raise InputError("must not be before the payment's date",
+                             field=p.field("reversed_on"))
+        payments.append(pay)
         p.done()
     costs = []
     for c in r.objects("costs", []):
         costs.append(Cost(c.date("date"), c.money("amount"), c.string("description", "")))
         c.done()
+    adjustments = []
+    for a in r.objects("adjustments", []):
+        adjustments.append(Adjustment(a.date("date"), a.money("amount"),
+                                      a.string("description", "")))
+        a.done()
+    refunds = []
+    for f in r.objects("refunds", []):
+        refunds.append(Refund(f.date("date"), f.money("amount")))
+        f.done()
+    return payments, costs, adjustments, refunds
+
+
+@operation("statement", "R-A4 to R-A11: what an account owes as of a date, and why")
+def _statement(r: Reader) -> dict[str, Any]:
+    as_of = r.date("as_of")
+    items, _ = _read_installments(r)
+    payments, costs, adjustments, refunds = read_statement_facts(r)
     rules = _rules(r)
     annual = r.money("annual") if r.has("annual") else None
     r.seen.add("annual")
-    st = evaluate(as_of, items, payments, costs, rules, annual)
+    st = evaluate(as_of, items, payments, costs, rules, annual, adjustments=adjustments,
+                  refunds=refunds)
     return {
         "interest": fmt(st.interest), "late_fees": fmt(st.late_fees), "costs": fmt(st.costs),
         "delinquent_principal": fmt(st.delinquent_principal),
@@ -195,8 +218,8 @@ def _statement(r: Reader) -> dict[str, Any]:
                          for i in st.installments],
         "lump_sum_deadline": st.lump_sum_deadline.isoformat() if st.lump_sum_deadline else None,
         "applications": [{
-            "payment": a.payment, "date": a.date.isoformat(), "amount": fmt(a.amount),
-            "lump_sum": a.lump_sum,
+            "payment": a.payment, "adjustment": a.adjustment, "date": a.date.isoformat(),
+            "amount": fmt(a.amount), "lump_sum": a.lump_sum,
             "lines": [{"kind": ln.kind, "amount": fmt(ln.amount), "installment": ln.installment,
                        "cost": ln.cost, "rule": ln.rule} for ln in a.lines]}
             for a in st.applications],

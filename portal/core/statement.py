@@ -33,6 +33,7 @@ from typing import NamedTuple
 
 from portal.core.calendar import roll_over
 from portal.core.deadlines import timely_payment
+from portal.core.errors import InputError
 from portal.core.explain import N_, Rate, Trace
 from portal.core.installments import Installment
 from portal.core.money import ZERO, cents
@@ -44,9 +45,34 @@ _new_object = object.__new__  # an _Account without running its __init__ (_Accou
 
 @dataclass(frozen=True)
 class Payment:
+    """A payment received on `date` (R-A6). One with `reversed_on` on or before the statement
+    date (a bank debit that failed to settle) was never received and is ignored entirely;
+    before that day it counts."""
+
     date: date
     amount: Decimal
     lump_sum: bool = False
+    reversed_on: date | None = None
+
+
+@dataclass(frozen=True)
+class Adjustment:
+    """A credit to the account (a decrease by amendment, a correction): applied on its day
+    like a payment, with any credit, after accruing interest (R-A10); it is not principal
+    paid for the lump sum (R-A11)."""
+
+    date: date
+    amount: Decimal
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class Refund:
+    """Money paid back from the account's credit on `date`, after that day's payments (R-A10:
+    a credit is refundable). More than the credit then is an input error."""
+
+    date: date
+    amount: Decimal
 
 
 @dataclass(frozen=True)
@@ -119,13 +145,18 @@ class Line:
 
 @dataclass
 class Application:
-    """How one payment (or a credit applied to a new cost) was applied (R-A10, R-A11)."""
+    """How one payment, adjustment or credit applied to a new cost was applied (R-A10, R-A11).
+
+    `payment` is the index in the input payments (None otherwise); `adjustment` the index in
+    the input adjustments (None otherwise); both None: a credit applied to a new cost. An
+    adjustment's amount includes the credit folded into it."""
 
     date: date
     amount: Decimal
-    payment: int | None  # index in the input payments; None for a credit applied to a cost
+    payment: int | None
     lines: list[Line] = field(default_factory=list)
     lump_sum: str | None = None  # None | "granted" | "late" | "short" | "not_first" | "repeat"
+    adjustment: int | None = None
 
     @property
     def applied(self) -> Decimal:
@@ -171,6 +202,9 @@ class Statement:
     lump_sum_deadline: date | None
     rules: StatementRules
     cost_items: list[CostState]
+    adjustments: tuple[Adjustment, ...] = ()  # the input adjustments (Application.adjustment)
+    refunds: tuple[Refund, ...] = ()  # the refunds taken from the credit by as_of
+    reversed_payments: tuple[Payment, ...] = ()  # dated by as_of, reversed by as_of: ignored
 
     def trace(self) -> Trace:
         return explain(self)
@@ -210,6 +244,7 @@ class _Account:
         self.discount = ZERO
         self.discount_granted = False
         self.principal_paid = False
+        self.refunded: list[Refund] = []
 
     def copy(self) -> _Account:
         """An independent copy of the state, for the statement at a date the walk goes past
@@ -244,6 +279,7 @@ class _Account:
         new.discount = self.discount
         new.discount_granted = self.discount_granted
         new.principal_paid = self.principal_paid
+        new.refunded = self.refunded.copy()
         return new
 
     def accrue(self, day: date) -> None:
@@ -279,10 +315,11 @@ class _Account:
                 s.late_fee_base = base
                 s.late_fee = s.late_fee_assessed = cents(self.rules.late_fee_rate * base)
 
-    def apply(self, app: Application, amount: Decimal) -> None:
+    def apply(self, app: Application, amount: Decimal, paid_by_payer: bool = True) -> None:
         """R-A10, 23 LPRA § 6432(d): interest, late fees, costs, delinquent principal, then
         other principal in due order; what is left is a credit (steps after delinquent
-        principal are policy)."""
+        principal are policy). An adjustment (`paid_by_payer` False) is applied the same way
+        but is not principal paid for R-A11."""
         left = amount
         lines = app.lines
         items = self.items
@@ -319,7 +356,7 @@ class _Account:
                     paid = s.principal if s.principal <= left else left
                     left -= paid
                     s.principal -= paid
-                    self.principal_paid = True
+                    self.principal_paid = self.principal_paid or paid_by_payer
                     lines.append(Line("principal", paid, installment=s.installment.number))
         if left:
             self.credit += left
@@ -377,13 +414,28 @@ class _Events(NamedTuple):
     lump_deadline: date | None  # R-A11, rolled
     annual: Decimal
     discount: Decimal  # R-A11: cents(lump_sum_discount_rate x annual)
+    adjustments_by_day: dict[date, list[tuple[int, Adjustment]]]  # dated by `end`
+    refunds_by_day: dict[date, list[tuple[int, Refund]]]  # dated by `end`
+    adjustments: tuple[Adjustment, ...]  # all of the input adjustments
+    reversed_payments: tuple[Payment, ...]  # dated and reversed by `end`: ignored (R-A6)
+
+
+def _by_day(facts: Sequence, end: date) -> dict[date, list]:
+    """(index, fact) for the facts dated by `end`, grouped by day, in input order."""
+    out: dict[date, list] = defaultdict(list)
+    for k, f in enumerate(facts):
+        if f.date <= end:
+            out[f.date].append((k, f))
+    return out
 
 
 def _start(end: date, installments: Sequence[Installment], payments: Sequence[Payment],
-           costs: Sequence[Cost], rules: StatementRules | None,
-           annual: Decimal | None) -> tuple[_Account, _Events]:
-    """The account before its first day, and its events up to `end`: payments and costs
-    dated later are ignored (RULES.md "How `statement` evaluates an account")."""
+           costs: Sequence[Cost], rules: StatementRules | None, annual: Decimal | None,
+           adjustments: Sequence[Adjustment] = (), refunds: Sequence[Refund] = ()
+           ) -> tuple[_Account, _Events]:
+    """The account before its first day, and its events up to `end`: payments, costs,
+    adjustments and refunds dated later are ignored, and so is a payment reversed by `end`
+    (RULES.md "How `statement` evaluates an account")."""
     rules = rules or StatementRules()
     acct = _Account(installments, rules)
     annual = sum((i.amount for i in installments), ZERO) if annual is None else annual
@@ -395,28 +447,37 @@ def _start(end: date, installments: Sequence[Installment], payments: Sequence[Pa
     discount_amount = cents(rules.lump_sum_discount_rate * annual)
 
     pays_by_day: dict[date, list[tuple[int, Payment]]] = defaultdict(list)
+    reversed_payments = []
     for k, p in enumerate(payments):
         if p.date <= end:
-            pays_by_day[p.date].append((k, p))
-    costs_by_day: dict[date, list[tuple[int, Cost]]] = defaultdict(list)
-    for k, c in enumerate(costs):
-        if c.date <= end:
-            costs_by_day[c.date].append((k, c))
+            if p.reversed_on is not None and p.reversed_on <= end:
+                reversed_payments.append(p)  # never received (R-A6)
+            else:
+                pays_by_day[p.date].append((k, p))
+    costs_by_day = _by_day(costs, end)
+    adjustments_by_day = _by_day(adjustments, end) if adjustments else {}
+    refunds_by_day = _by_day(refunds, end) if refunds else {}
     grace_days = {s.last_timely_day for s in acct.items if s.last_timely_day < end}
-    days = sorted(set(pays_by_day) | set(costs_by_day) | grace_days)
+    days = sorted(set(pays_by_day) | set(costs_by_day) | grace_days | set(adjustments_by_day)
+                  | set(refunds_by_day))
     return acct, _new_tuple(_Events, (pays_by_day, costs_by_day, grace_days, days,
-                                      lump_deadline, annual, discount_amount))
+                                      lump_deadline, annual, discount_amount,
+                                      adjustments_by_day, refunds_by_day, tuple(adjustments),
+                                      tuple(reversed_payments)))
 
 
 def _walk(acct: _Account, events: _Events, days: Sequence[date], close_before: date,
           applications: list[Application]) -> None:
     """Walk `days` (in order, from `events.days`) as RULES.md says. On each day, the costs
     dated that day are added, a credit applied to each as a payment after accruing interest
-    (R-A9, R-A10); then the payments, in input order, each after accruing interest (R-A8,
-    R-A10, R-A11); then, if the day is before `close_before`, the grace day closes (R-A6,
-    R-A7). Each payment's (or credit's) application is appended to `applications`."""
+    (R-A9, R-A10); then the adjustments, each with any credit, after accruing interest
+    (R-A10; not principal paid for R-A11); then the payments, in input order, each after
+    accruing interest (R-A8, R-A10, R-A11); then the refunds are taken from the credit; then,
+    if the day is before `close_before`, the grace day closes (R-A6, R-A7). Each payment's,
+    adjustment's or credit's application is appended to `applications`."""
     pays_by_day, costs_by_day, grace_days = (events.pays_by_day, events.costs_by_day,
                                              events.grace_days)
+    adjustments_by_day, refunds_by_day = events.adjustments_by_day, events.refunds_by_day
     for day in days:
         for k, c in costs_by_day.get(day, ()):
             acct.costs.append(CostState(k, c, c.amount))
@@ -425,6 +486,13 @@ def _walk(acct: _Account, events: _Events, days: Sequence[date], close_before: d
                 credit, acct.credit = acct.credit, ZERO
                 app = Application(day, credit, None)
                 acct.apply(app, credit)
+                applications.append(app)
+        if adjustments_by_day:
+            for k, a in adjustments_by_day.get(day, ()):
+                acct.accrue(day)
+                amount, acct.credit = a.amount + acct.credit, ZERO
+                app = Application(day, amount, None, adjustment=k)
+                acct.apply(app, amount, paid_by_payer=False)
                 applications.append(app)
         for k, p in pays_by_day.get(day, ()):
             acct.accrue(day)
@@ -436,25 +504,36 @@ def _walk(acct: _Account, events: _Events, days: Sequence[date], close_before: d
                     acct.grant_discount(app, events.discount)
             acct.apply(app, p.amount)
             applications.append(app)
+        if refunds_by_day:
+            for k, r in refunds_by_day.get(day, ()):
+                if r.amount > acct.credit:
+                    raise InputError(f"the refund of {r.amount} on {day} is larger than the "
+                                     f"credit then, {acct.credit}", field=f"refunds[{k}].amount")
+                acct.credit -= r.amount
+                acct.refunded.append(r)
         if day < close_before and day in grace_days:
             acct.close_grace(day)
 
 
 def evaluate(as_of: date, installments: Sequence[Installment],
              payments: Sequence[Payment] = (), costs: Sequence[Cost] = (),
-             rules: StatementRules | None = None, annual: Decimal | None = None) -> Statement:
+             rules: StatementRules | None = None, annual: Decimal | None = None, *,
+             adjustments: Sequence[Adjustment] = (), refunds: Sequence[Refund] = ()
+             ) -> Statement:
     """The statement as of a date: R-A6 to R-A11 over the account's facts."""
-    acct, events = _start(as_of, installments, payments, costs, rules, annual)
+    acct, events = _start(as_of, installments, payments, costs, rules, annual, adjustments,
+                          refunds)
     applications: list[Application] = []
     _walk(acct, events, events.days, as_of, applications)
     acct.accrue(as_of)
-    return _summarise(acct, as_of, applications, events.lump_deadline)
+    return _summarise(acct, as_of, applications, events)
 
 
 def evaluate_two(as_of: date, through: date | Callable[[Statement], date],
                  installments: Sequence[Installment], payments: Sequence[Payment] = (),
                  costs: Sequence[Cost] = (), rules: StatementRules | None = None,
-                 annual: Decimal | None = None) -> tuple[Statement, Statement]:
+                 annual: Decimal | None = None, *, adjustments: Sequence[Adjustment] = (),
+                 refunds: Sequence[Refund] = ()) -> tuple[Statement, Statement]:
     """evaluate(as_of, ...) and evaluate(through, ...) in one walk of the days (through >=
     as_of): R-A6 to R-A11 over the account's facts at two dates, equal to the two evaluates.
     `through` may be a function of the statement as of `as_of` that gives the later date
@@ -466,19 +545,32 @@ def evaluate_two(as_of: date, through: date | Callable[[Statement], date],
     `as_of` closes (R-A6, R-A7) if it is one and before `through`, then the later days, then
     interest is accrued to `through`. The two statements share the applications made by
     `as_of` (nothing changes an application after its day), not their lists.
+
+    A payment reversed after `as_of` and by `through` counts in the first statement and not
+    in the second (R-A6): then the days are walked twice, by two evaluates.
     """
     later = None if callable(through) else through
     if later is not None and later < as_of:
         raise ValueError(f"through {later} is before as_of {as_of}")
+    extra = {"adjustments": adjustments, "refunds": refunds}
+    if any(p.reversed_on is not None and p.reversed_on > as_of
+           and (later is None or p.reversed_on <= later) for p in payments):
+        at_as_of = evaluate(as_of, installments, payments, costs, rules, annual, **extra)
+        if later is None:
+            later = through(at_as_of)  # type: ignore[operator]
+            if later < as_of:
+                raise ValueError(f"through {later} is before as_of {as_of}")
+        return at_as_of, evaluate(later, installments, payments, costs, rules, annual, **extra)
     # Without the later date yet, every event is read; the walk stops at the later date.
-    acct, events = _start(later or date.max, installments, payments, costs, rules, annual)
+    acct, events = _start(later or date.max, installments, payments, costs, rules, annual,
+                          adjustments, refunds)
     days = events.days
     split = bisect_right(days, as_of)
     applications: list[Application] = []
     _walk(acct, events, days[:split], as_of, applications)
     first = acct.copy()
     first.accrue(as_of)  # on the copy only: accruals split where they are made (R-A8)
-    at_as_of = _summarise(first, as_of, applications.copy(), events.lump_deadline)
+    at_as_of = _summarise(first, as_of, applications.copy(), events)
     if later is None:
         later = through(at_as_of)  # type: ignore[operator]
         if later < as_of:
@@ -487,11 +579,11 @@ def evaluate_two(as_of: date, through: date | Callable[[Statement], date],
         acct.close_grace(as_of)
     _walk(acct, events, days[split:bisect_right(days, later)], later, applications)
     acct.accrue(later)
-    return at_as_of, _summarise(acct, later, applications, events.lump_deadline)
+    return at_as_of, _summarise(acct, later, applications, events)
 
 
 def _summarise(acct: _Account, as_of: date, applications: list[Application],
-               lump_deadline: date | None) -> Statement:
+               events: _Events) -> Statement:
     statuses = []
     totals = {"delinquent": ZERO, "due": ZERO, "upcoming": ZERO, "paid": ZERO}
     interest = late_fees = ZERO
@@ -514,14 +606,19 @@ def _summarise(acct: _Account, as_of: date, applications: list[Application],
         late_fees += s.late_fee
     costs = sum((c.owed for c in acct.costs), ZERO)
     now = interest + late_fees + costs + totals["delinquent"] + totals["due"]
+    reversed_payments = events.reversed_payments
+    if reversed_payments:
+        reversed_payments = tuple(p for p in reversed_payments if p.date <= as_of)
     return Statement(
         as_of=as_of, interest=interest, late_fees=late_fees, costs=costs,
         delinquent_principal=totals["delinquent"], due_principal=totals["due"],
         upcoming_principal=totals["upcoming"], discount=acct.discount, credit=acct.credit,
         total_due_now=max(ZERO, now - acct.credit),
         payoff=max(ZERO, now + totals["upcoming"] - acct.credit),
-        installments=statuses, applications=applications, lump_sum_deadline=lump_deadline,
-        rules=acct.rules, cost_items=acct.costs)
+        installments=statuses, applications=applications,
+        lump_sum_deadline=events.lump_deadline, rules=acct.rules, cost_items=acct.costs,
+        adjustments=events.adjustments, refunds=tuple(acct.refunded),
+        reversed_payments=reversed_payments)
 
 
 LUMP_SUM_REASONS = {
@@ -557,7 +654,19 @@ def explain(st: Statement) -> Trace:
     if st.costs:
         t.add("R-A9", N_("Collection costs recorded by staff still owed: {costs}."),
               costs=st.costs)
+    for p in st.reversed_payments:
+        t.add("R-A6", N_("The payment of {amount} on {date} was reversed on {reversed_on}: it "
+                         "was never received and is not counted."),
+              amount=p.amount, date=p.date, reversed_on=p.reversed_on)
     for app in st.applications:
+        if app.adjustment is not None:
+            t.add("R-A10", N_("Adjustment of {amount} on {date} ({description}), with any "
+                              "credit, applied like a payment: interest first, then late "
+                              "fees, costs, delinquent principal, then other principal; "
+                              "{credit} left as credit."), amount=app.amount, date=app.date,
+                  description=st.adjustments[app.adjustment].description or "-",
+                  credit=app.to_credit)
+            continue
         if app.payment is None:
             t.add("R-A10", N_("A credit of {amount} was applied on {date} to a new cost."),
                   amount=app.amount, date=app.date)
@@ -568,6 +677,9 @@ def explain(st: Statement) -> Trace:
         if app.lump_sum:
             t.add("R-A11", LUMP_SUM_REASONS[app.lump_sum], deadline=st.lump_sum_deadline,
                   discount=st.discount)
+    for f in st.refunds:
+        t.add("R-A10", N_("A refund of {amount} on {date} was taken from the credit."),
+              amount=f.amount, date=f.date)
     t.add("R-A10", N_("Due now {total}; to pay everything off as of {as_of}: {payoff}."),
           total=st.total_due_now, as_of=st.as_of, payoff=st.payoff)
     return t

@@ -10,18 +10,22 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from datetime import date, timedelta
 from decimal import Decimal
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 
-from portal.core.calc import _read_installments, _rules
+from portal.core.calc import _read_installments, _rules, read_statement_facts
+from portal.core.errors import InputError
 from portal.core.inputs import Reader
 from portal.core.installments import Installment, schedule
 from portal.core.statement import (
+    Adjustment,
     Cost,
     Payment,
+    Refund,
     Statement,
     StatementRules,
     _start,
@@ -32,7 +36,26 @@ from portal.core.statement import (
 
 from .test_cases import CASES, input_text
 
-Facts = tuple[list[Installment], list[Payment], list[Cost], StatementRules, Decimal | None]
+
+class Facts(NamedTuple):
+    """An account's facts, as `evaluate` takes them."""
+
+    installments: list[Installment]
+    payments: list[Payment]
+    costs: list[Cost]
+    rules: StatementRules
+    annual: Decimal | None
+    adjustments: list[Adjustment] = []  # noqa: RUF012 - never mutated
+    refunds: list[Refund] = []  # noqa: RUF012 - never mutated
+
+
+def _ev(as_of: date, f: Facts) -> Statement:
+    return evaluate(as_of, *f[:5], adjustments=f.adjustments, refunds=f.refunds)
+
+
+def _ev2(as_of: date, through: date | Callable[[Statement], date], f: Facts
+         ) -> tuple[Statement, Statement]:
+    return evaluate_two(as_of, through, *f[:5], adjustments=f.adjustments, refunds=f.refunds)
 OFFSETS = (0, 1, 5, 10, 31, 40)
 
 
@@ -41,34 +64,42 @@ def _facts(case: dict[str, Any]) -> tuple[date, Facts]:
     r = Reader(json.loads(input_text(case), parse_float=Decimal))
     as_of = r.date("as_of")
     items, _ = _read_installments(r)
-    payments = [Payment(p.date("date"), p.money("amount"), p.boolean("lump_sum", False))
-                for p in r.objects("payments", [])]
-    costs = [Cost(c.date("date"), c.money("amount"), c.string("description", ""))
-             for c in r.objects("costs", [])]
+    payments, costs, adjustments, refunds = read_statement_facts(r)
     rules = _rules(r)
     annual = r.money("annual") if r.has("annual") else None
-    return as_of, (items, payments, costs, rules, annual)
+    return as_of, Facts(items, payments, costs, rules, annual, adjustments, refunds)
 
 
 def _marked_days(facts: Facts) -> set[date]:
     """The days where something happens: due dates, rolled grace days and the day after
     each, payments and costs."""
-    items, payments, costs, rules, _ = facts
+    items, payments, costs, rules = facts[:4]
     st = evaluate(date.min, items, (), (), rules)
     days = {i.due_date for i in st.installments}
     for i in st.installments:
         days |= {i.last_timely_day, i.last_timely_day + timedelta(days=1)}
+    days |= {p.reversed_on for p in payments if p.reversed_on is not None}
+    days |= {e.date for e in [*facts.adjustments, *facts.refunds]}
     return days | {p.date for p in payments} | {c.date for c in costs}
 
 
 def assert_two(as_of: date, through: date, facts: Facts) -> tuple[Statement, Statement]:
     """evaluate_two == (evaluate(as_of), evaluate(through)), and the two statements share no
-    mutable state."""
-    first, second = evaluate_two(as_of, through, *facts)
-    assert first == evaluate(as_of, *facts), f"as_of {as_of} (through {through})"
+    mutable state. A refund larger than the credit at either date: both raise."""
+    try:
+        expected = (_ev(as_of, facts), _ev(through, facts))
+    except InputError as exc:
+        assert exc.field and exc.field.startswith("refunds[")
+        with pytest.raises(InputError):
+            _ev2(as_of, through, facts)
+        with pytest.raises(InputError):
+            _ev2(as_of, lambda st: through, facts)
+        return None  # type: ignore[return-value]
+    first, second = _ev2(as_of, through, facts)
+    assert first == expected[0], f"as_of {as_of} (through {through})"
     # `through` as a function of the first statement: every event is read, the walk stops
-    assert evaluate_two(as_of, lambda st: through, *facts) == (first, second)
-    assert second == evaluate(through, *facts), f"through {through} (as_of {as_of})"
+    assert _ev2(as_of, lambda st: through, facts) == (first, second)
+    assert second == expected[1], f"through {through} (as_of {as_of})"
     assert first.as_of == as_of and second.as_of == through
     if first is not second:
         assert first.applications is not second.applications
@@ -122,7 +153,7 @@ def test_the_later_walk_leaves_the_first_statement_alone() -> None:
     payments = [Payment(date(2026, 7, 10), Decimal("5.00")),
                 Payment(date(2026, 8, 20), Decimal("20.00"))]
     costs = [Cost(date(2026, 7, 1), Decimal("12.50"), "Correo certificado")]
-    facts: Facts = (items, payments, costs, StatementRules(), None)
+    facts = Facts(items, payments, costs, StatementRules(), None)
     first, second = assert_two(date(2026, 7, 10), date(2026, 8, 20), facts)
     assert first.installments[0].status == "due"
     assert first.installments[0].late_fee_assessed == 0 and first.interest == 0
@@ -229,23 +260,43 @@ def _random_account(rng: random.Random) -> tuple[date, date, Facts]:
         else:
             amount = rng.choice((monthly, monthly * rng.randint(2, 14), _money(rng, 1, 20_000),
                                  monthly + _money(rng, 1, 900)))
-            payments.append(Payment(some_day(), amount))
+            day = some_day()
+            reversed_on = None
+            if rng.random() < 0.25:  # a bank debit that failed, before, between or after
+                reversed_on = max(day, rng.choice((as_of, through, through, some_day(),
+                                                   as_of + timedelta(days=1))))
+            payments.append(Payment(day, amount, reversed_on=reversed_on))
     costs = [Cost(some_day(), _money(rng, 100, 20_000), f"cost {k}")
              for k in range(rng.randint(0, 3))]
-    return as_of, through, (items, payments, costs, rules, given_annual)
+    adjustments = [Adjustment(some_day(), rng.choice((monthly, _money(rng, 1, 5_000))),
+                              f"adjustment {k}") for k in range(rng.randint(0, 2))]
+    refunds = [Refund(some_day(), _money(rng, 0, 1_000)) for _ in range(rng.randint(0, 1))]
+    return as_of, through, Facts(items, payments, costs, rules, given_annual, adjustments,
+                                 refunds)
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4])
 def test_random_accounts(seed: int) -> None:
     rng = random.Random(seed)
-    seen = {"grace_as_of": 0, "between": 0, "credit": 0, "granted": 0, "delinquent": 0}
+    seen = {"grace_as_of": 0, "between": 0, "credit": 0, "granted": 0, "delinquent": 0,
+            "reversed_between": 0, "adjustment": 0, "refund": 0, "refund_too_large": 0}
     for _ in range(100):
         as_of, through, facts = _random_account(rng)
-        first, second = assert_two(as_of, through, facts)
-        _, payments, costs, _, _ = facts
+        two = assert_two(as_of, through, facts)
+        if two is None:
+            seen["refund_too_large"] += 1
+            continue
+        first, second = two
+        payments, costs = facts.payments, facts.costs
+        seen["reversed_between"] += any(p.reversed_on is not None
+                                        and p.date <= as_of < p.reversed_on <= through
+                                        for p in payments)
+        seen["adjustment"] += any(a.adjustment is not None for a in second.applications)
+        seen["refund"] += bool(second.refunds)
         seen["grace_as_of"] += any(i.last_timely_day == as_of for i in first.installments)
         seen["between"] += any(as_of < e.date <= through for e in [*payments, *costs])
-        seen["credit"] += any(a.payment is None for a in second.applications)
+        seen["credit"] += any(a.payment is None and a.adjustment is None
+                              for a in second.applications)
         seen["granted"] += any(a.lump_sum == "granted" for a in second.applications)
         seen["delinquent"] += second.delinquent_principal > first.delinquent_principal
     # the interesting paths are taken, not just possible
@@ -270,10 +321,10 @@ def test_a_later_date_that_depends_on_the_first_statement(case: dict[str, Any]) 
     for day in sorted({as_of, *(d for d in _marked_days(facts)
                                 if as_of - timedelta(days=40) <= d <= as_of)}):
         seen: list[Statement] = []
-        first, second = evaluate_two(day, lambda st, seen=seen: seen.append(st) or
-                                     _good_through(st), *facts)
-        assert seen == [first] and first == evaluate(day, *facts)
-        assert second == evaluate(_good_through(first), *facts)
+        first, second = _ev2(day, lambda st, seen=seen: seen.append(st) or
+                             _good_through(st), facts)
+        assert seen == [first] and first == _ev(day, facts)
+        assert second == _ev(_good_through(first), facts)
 
 
 def test_a_later_date_function_giving_an_earlier_date_is_an_error() -> None:

@@ -29,15 +29,38 @@ from portal.core.money import from_minor_units, to_minor_units
 log = logging.getLogger(__name__)
 
 CURRENCY = "usd"
+#: The methods a payer may choose in Checkout (`allowed_payment_method_types`: the API
+#: version of the pinned library has no `payment_method_types` on a Checkout Session).
 PAYMENT_METHOD_TYPES = ("card", "us_bank_account")
-#: Stripe Checkout accepts "es" and "en" (not "es-PR").
-CHECKOUT_LOCALES = {"es": "es", "en": "en"}
+#: Stripe Checkout has no "es-PR": Latin-American Spanish ("es-419") is Puerto Rico's.
+CHECKOUT_LOCALES = {"es": "es-419", "en": "en"}
+#: Stripe's limits on what we send (longer is refused with a 400).
+METADATA_VALUE_MAX = 500
+DESCRIPTION_MAX = 1000
+
+
+def payer_language(language: str | None) -> str:
+    """"es" or "en" for a user's language: es_PR / es-PR / es -> "es", en* -> "en"."""
+    base = (language or "es").replace("-", "_").split("_", 1)[0].lower()
+    return base if base in CHECKOUT_LOCALES else "es"
 
 
 def checkout_locale(language: str | None) -> str:
-    """The Checkout locale for a user's language: es_PR / es-PR / es -> "es", en* -> "en"."""
-    base = (language or "es").replace("-", "_").split("_", 1)[0].lower()
-    return CHECKOUT_LOCALES.get(base, "es")
+    """The Checkout locale for a user's language: Spanish -> "es-419", English -> "en"."""
+    return CHECKOUT_LOCALES[payer_language(language)]
+
+
+def fit_description(text: str, limit: int = DESCRIPTION_MAX) -> str:
+    """`text` within `limit` characters: a list too long is cut after its last whole item
+    (", "-separated) that fits, followed by "…" and how many items were left out."""
+    if len(text) <= limit:
+        return text
+    items = text.split(", ")
+    for keep in range(len(items) - 1, 0, -1):
+        cut = ", ".join(items[:keep]) + f", … (+{len(items) - keep})"
+        if len(cut) <= limit:
+            return cut
+    return text[:limit - 1] + "…"
 
 
 class GatewayError(Exception):
@@ -63,7 +86,14 @@ class CheckoutRequest:
     currency: str = CURRENCY
 
     def metadata(self) -> dict[str, str]:
-        return {"payment_id": self.payment_id, "parcel_ids": ",".join(self.parcel_ids)}
+        """Our checkout id, and how many parcels it pays. The parcel ids too while their list
+        fits in one metadata value (Stripe: 500 characters); never a partial list: the
+        checkout's parcels are ours to keep (`checkout_payments`)."""
+        out = {"payment_id": self.payment_id, "parcel_count": str(len(self.parcel_ids))}
+        ids = ",".join(self.parcel_ids)
+        if len(ids) <= METADATA_VALUE_MAX:
+            out["parcel_ids"] = ids
+        return out
 
 
 @dataclass(frozen=True)
@@ -143,6 +173,7 @@ class StripeGateway:
         if req.amount <= 0:
             raise GatewayError("rejected", "amount must be positive")
         metadata = req.metadata()
+        description = fit_description(req.description)
         params: dict[str, Any] = {
             "mode": "payment",
             "line_items": [{
@@ -150,14 +181,14 @@ class StripeGateway:
                 "price_data": {
                     "currency": req.currency,
                     "unit_amount": to_minor_units(req.amount),
-                    "product_data": {"name": req.description},
+                    "product_data": {"name": description},
                 },
             }],
-            "payment_method_types": list(PAYMENT_METHOD_TYPES),
+            "allowed_payment_method_types": list(PAYMENT_METHOD_TYPES),
             "locale": checkout_locale(req.language),
             "client_reference_id": req.payment_id,
             "metadata": metadata,
-            "payment_intent_data": {"metadata": metadata, "description": req.description},
+            "payment_intent_data": {"metadata": metadata, "description": description},
             "success_url": req.success_url,
             "cancel_url": req.cancel_url,
         }
@@ -354,7 +385,7 @@ class SandboxGateway:
         record = SandboxRecord(
             id="cs_sandbox_" + secrets.token_hex(12), idempotency_key=req.idempotency_key,
             payment_id=req.payment_id, amount=req.amount, currency=req.currency,
-            locale=checkout_locale(req.language), description=req.description,
+            locale=payer_language(req.language), description=req.description,
             metadata=req.metadata(), success_url=req.success_url, cancel_url=req.cancel_url)
         return self._session(self.store.add(record))
 

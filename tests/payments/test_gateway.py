@@ -10,6 +10,7 @@ import socket
 from decimal import Decimal
 
 import pytest
+import stripe
 
 from portal.payments.gateway import (
     CheckoutRequest,
@@ -37,8 +38,8 @@ def request(**kw) -> CheckoutRequest:
 
 
 @pytest.mark.parametrize(("language", "locale"), [
-    ("es", "es"), ("es_PR", "es"), ("es-PR", "es"), ("en", "en"), ("en_US", "en"),
-    (None, "es"), ("fr", "es")])
+    ("es", "es-419"), ("es_PR", "es-419"), ("es-PR", "es-419"), ("en", "en"), ("en_US", "en"),
+    (None, "es-419"), ("fr", "es-419")])
 def test_checkout_locale(language, locale):
     assert checkout_locale(language) == locale
 
@@ -54,12 +55,16 @@ def test_create_checkout_sends_cents_currency_locale_metadata_and_key(fake_strip
     assert form["line_items"][0]["price_data"]["unit_amount"] == "123456"
     assert form["line_items"][0]["price_data"]["currency"] == "usd"
     assert form["line_items"][0]["quantity"] == "1"
-    assert form["locale"] == "es"
+    assert form["locale"] == "es-419"
     assert form["mode"] == "payment"
     assert form["client_reference_id"] == "pay-41"
-    assert form["metadata"] == {"payment_id": "pay-41", "parcel_ids": "P-1,P-2"}
+    assert form["metadata"] == {"payment_id": "pay-41", "parcel_count": "2",
+                                "parcel_ids": "P-1,P-2"}
     assert form["payment_intent_data"]["metadata"] == form["metadata"]
-    assert form["payment_method_types"] == ["card", "us_bank_account"]
+    assert form["payment_intent_data"]["description"] == "Derrama 2026-2027"
+    assert form["allowed_payment_method_types"] == ["card", "us_bank_account"]
+    assert "payment_method_types" not in form
+    assert sent.headers["stripe-version"] == stripe.api_version
     assert form["success_url"].endswith("session_id={CHECKOUT_SESSION_ID}")
     assert form["customer_email"] == "duena@example.com"
     assert sent.headers["authorization"] == "Bearer sk_test_portal"

@@ -25,12 +25,13 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from portal import clock
+from portal.core import offer as core_offer
 from portal.core import payment_states as states
 from portal.core.money import ZERO, to_minor_units
 from portal.db import Database, UnitOfWork
 from portal.models import FiscalYear, Parcel, Payment
 from portal.models.payments_ext import Checkout, CheckoutPayment
-from portal.payments import fulfilment, ledger, options
+from portal.payments import fulfilment, ledger
 from portal.payments.gateway import CheckoutRequest, Gateway, GatewayError
 from portal.services import access, audit, facts
 from portal.services.errors import Forbidden, InvalidInput, NotFound
@@ -48,7 +49,7 @@ class PayableAccount:
     parcel: Parcel
     fiscal_year: FiscalYear
     relation: str
-    offer: options.Offer
+    offer: core_offer.Offer
     payer: str = "owner"
 
     @property
@@ -72,12 +73,6 @@ def parse_key(key: str) -> tuple[int, int]:
         raise NotFound() from None
 
 
-def _as_options(key: str, parcel: Parcel, fy: FiscalYear, f: facts.AccountFacts
-                ) -> options.AccountFacts:
-    return options.AccountFacts(key=key, parcel_id=str(parcel.id), label=parcel.catastro,
-                                fiscal_year=fy.label, installments=f.installments,
-                                payments=f.payments, costs=f.costs, rules=f.rules,
-                                annual=f.annual)
 
 
 def account_offers(uow: UnitOfWork, parcels: Sequence[tuple[Parcel, str]], on: date,
@@ -95,7 +90,7 @@ def account_offers(uow: UnitOfWork, parcels: Sequence[tuple[Parcel, str]], on: d
             if f.assessment is None:
                 continue
             key = account_key(parcel.id, fy.id)
-            offer = options.offer(_as_options(key, parcel, fy, f), on)
+            offer = f.offer(on, key=key, label=parcel.catastro)
             if offer.payoff > 0 or current or include_settled:
                 out.append(PayableAccount(key, parcel, fy, rel, offer, f.assessment.payer))
     out.sort(key=lambda a: (a.parcel.catastro, a.fiscal_year.starts_on))
@@ -150,14 +145,14 @@ class Started:
     reused: bool
 
 
-def open_key(user_id: int, priced: options.Priced) -> str:
+def open_key(user_id: int, priced: core_offer.Priced) -> str:
     """Same payer, same choice: the same key while the checkout is open (double click, tab)."""
     parts = sorted(f"{p.account}|{p.kind}|{p.through}|{p.amount}|{p.lump_sum}"
                    for p in priced.parts)
     return hashlib.sha256(f"{user_id}#{';'.join(parts)}".encode()).hexdigest()
 
 
-def _create(uow: UnitOfWork, *, user: Any, priced: options.Priced, language: str,
+def _create(uow: UnitOfWork, *, user: Any, priced: core_offer.Priced, language: str,
             provider: str, key: str) -> Checkout:
     chk = Checkout(user_id=user.id, payer_name=getattr(user, "name", "") or "",
                    payer_email=getattr(user, "email", None), language=language,
@@ -184,7 +179,7 @@ def _create(uow: UnitOfWork, *, user: Any, priced: options.Priced, language: str
     return chk
 
 
-def start_checkout(database: Database, *, user: Any, priced: options.Priced, language: str,
+def start_checkout(database: Database, *, user: Any, priced: core_offer.Priced, language: str,
                    gateway: Gateway, success_url: Callable[[int], str],
                    cancel_url: Callable[[int], str], description: str,
                    ip: str | None = None) -> Started:
@@ -271,7 +266,7 @@ def post_office_payment(uow: UnitOfWork, staff: Any, parcel_id: int, fiscal_year
     if method not in ("cash", "check"):
         raise InvalidInput("method", field="method")
     account = staff_account(uow, staff, parcel_id, fiscal_year_id)
-    amount = options.check_amount(amount, account.offer.payoff, account.key)
+    amount = core_offer.check_amount(amount, account.offer.payoff, account.key)
     if method == "check" and not reference.strip():
         raise InvalidInput("check_number", field="reference")
     for field, text in (("payer_name", payer_name), ("reference", reference)):

@@ -10,7 +10,7 @@ re-exported here for the web layer (`accounts.load_user`, `accounts.authenticate
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import date
 from decimal import Decimal
 from typing import Any, NamedTuple
 
@@ -18,10 +18,19 @@ from sqlalchemy import ColumnElement, Select, and_, bindparam, or_, select
 
 from portal import clock
 from portal.core.allocation import explain_share
-from portal.core.collection import CollectionTimeline, Demand, timeline
+from portal.core.collection import Demand
 from portal.core.explain import Trace
-from portal.core.lump_sum import LumpSumQuote, lump_sum_quote
 from portal.core.money import ZERO
+from portal.core.offer import (  # noqa: F401 - the statuses are re-exported for the web layer
+    STATUS_CURRENT,
+    STATUS_NONE,
+    STATUS_OVERDUE,
+    STATUS_PENDING,
+    LumpSumOption,
+    Offer,
+    StopOption,
+    account_status,
+)
 from portal.core.statement import Statement, StatementRules
 from portal.db import UnitOfWork
 from portal.models import (
@@ -55,36 +64,6 @@ from portal.services.users import (  # noqa: F401 - re-exported for the web laye
     set_language,
     set_password,
 )
-
-#: The payoff quote is good for this many days at most (or until the next grace day).
-PAYOFF_DAYS = 10
-
-STATUS_CURRENT = "current"  # al día
-STATUS_PENDING = "pending"  # pendiente: due now, still within the grace period
-STATUS_OVERDUE = "overdue"  # vencido: something is delinquent
-STATUS_NONE = "none"  # no assessment this year (exempt, or not yet published)
-
-
-def account_status(st: Statement | None) -> str:
-    if st is None:
-        return STATUS_NONE
-    arrears = st.interest + st.late_fees + st.costs + st.delinquent_principal - st.credit
-    if arrears > 0:
-        return STATUS_OVERDUE
-    if st.total_due_now > 0:
-        return STATUS_PENDING
-    return STATUS_CURRENT
-
-
-def payoff_good_through(st: Statement, as_of: date, days: int = PAYOFF_DAYS) -> date:
-    """The last day a payoff quoted today holds: `days` ahead, but not past the next last
-    timely day of an unpaid installment (after it a late fee would be added)."""
-    through = as_of + timedelta(days=days)
-    for i in st.installments:
-        if i.status in ("due", "upcoming") and i.last_timely_day >= as_of:
-            through = min(through, i.last_timely_day)
-    return through
-
 
 # The parcel page's statements, built once with bound parameters (docs/REQUESTS.md, web 7).
 _AS_OF = bindparam("as_of")
@@ -265,7 +244,7 @@ class AccountView:
     payments: list[Payment] = field(default_factory=list)  # posted payments
     credits: list[LedgerEntry] = field(default_factory=list)
     costs: list[LedgerEntry] = field(default_factory=list)  # debits: costs, refunds...
-    lump_sum: LumpSumQuote | None = None  # None also once the discount was granted
+    lump_sum: LumpSumOption | None = None  # None also once the discount was granted
     lump_sum_granted: LumpSumGranted | None = None  # R-A11's discount this year, if granted
     payoff_through: date | None = None
     payoff_amount: Decimal | None = None
@@ -274,7 +253,8 @@ class AccountView:
     lease: Lease | None = None
     deposit_order: DepositOrder | None = None
     demands: list[Notice] = field(default_factory=list)
-    collection: CollectionTimeline | None = None
+    collection: StopOption | None = None  # the last demand mailed, and what stops the claim
+    offer: Offer | None = None
     rules: StatementRules | None = None
     facts: AccountFacts | None = None
 
@@ -351,9 +331,16 @@ def statement_for(uow: UnitOfWork, user: Any, parcel_id: int | str, fiscal_year:
     if a.supersedes_id is not None:
         view.history = _history(uow, a, rows)
     view.installments = account.installments
-    # The statement today and the one the pay-off amount is good through, in one walk.
-    st, payoff = account.evaluate_two(as_of, lambda today: payoff_good_through(today, as_of))
-    view.statement = st
+    if not rows:
+        view.demands = list(uow.session.scalars(
+            _DEMANDS, {"parcel_id": view.parcel.id, "fy": view.fiscal_year.id}))
+    mailed = [n for n in view.demands if n.mailed_on is not None]
+    demand = (Demand(mailed[-1].mailed_on, mailed[-1].amount or ZERO,
+                     mailed[-1].acknowledged_on) if mailed else None)
+    # Every figure about paying: today's statement, the payoff good through a later day
+    # (one walk), the lump sum and what stops the court claim (`portal.core.offer`).
+    view.offer = o = account.offer(as_of, label=view.parcel.catastro, demand=demand)
+    st = view.statement = o.statement
     payment_ids = [e.payment_id for e in account.credits if e.payment_id is not None]
     if payment_ids and with_payments:
         view.payments = list(uow.session.scalars(
@@ -361,13 +348,11 @@ def statement_for(uow: UnitOfWork, user: Any, parcel_id: int | str, fiscal_year:
     view.lump_sum_granted = lump_sum_granted(st)
     if st.lump_sum_deadline is not None and view.lump_sum_granted is None:
         # Once granted, there is no quote to show ("not available" would be wrong).
-        view.lump_sum = lump_sum_quote(a.annual_amount, account.rules.lump_sum_discount_rate,
-                                       st.lump_sum_deadline, as_of, view.principal_paid,
-                                       account.rules.closed_days)
-    view.payoff_through = payoff.as_of
-    view.payoff_statement = payoff
-    view.payoff_amount = payoff.payoff
-    _demands(uow, view, account, rows)
+        view.lump_sum = o.lump_sum
+    view.payoff_through = o.payoff_through
+    view.payoff_statement = o.payoff_statement
+    view.payoff_amount = o.payoff_through_amount
+    view.collection = o.stop
     return view
 
 
@@ -465,26 +450,6 @@ def _set_lease(view: AccountView, lease: Any, deposit_order: Any) -> None:
         view.payer = "lessee"
 
 
-def _demands(uow: UnitOfWork, view: AccountView, account: AccountFacts, rows: bool = False
-             ) -> None:
-    """The account's demands (`rows=True`: already read with the account) and the
-    collection timeline after the last one mailed."""
-    assert view.fiscal_year is not None and view.statement is not None
-    if not rows:
-        view.demands = list(uow.session.scalars(
-            _DEMANDS, {"parcel_id": view.parcel.id, "fy": view.fiscal_year.id}))
-    mailed = [n for n in view.demands if n.mailed_on is not None]
-    if not mailed:
-        return
-    last = mailed[-1]
-    paid_since = sum((e.amount for e in account.credits if e.legal_date >= last.mailed_on),
-                     ZERO)
-    paid_in_full = view.statement.total_due_now == 0 or paid_since >= (last.amount or ZERO)
-    view.collection = timeline(Demand(last.mailed_on, last.amount or ZERO,
-                                      last.acknowledged_on),
-                               view.as_of, paid_in_full, account.rules.closed_days)
-
-
 @dataclass
 class ParcelSummary:
     """One dashboard row: this year's assessment, what is due now, the next due date."""
@@ -493,10 +458,12 @@ class ParcelSummary:
     relation: str
     fiscal_year: FiscalYear | None
     annual: Decimal | None
-    statement: Statement | None
-    next_due_date: date | None
-    next_due_amount: Decimal | None
+    offer: Offer | None  # what can be paid, and each figure's day (`portal.core.offer`)
     loan: Any = None  # the lender's list: the loan (`access.LoanRecord`)
+
+    @property
+    def statement(self) -> Statement | None:
+        return self.offer.statement if self.offer is not None else None
 
     @property
     def status(self) -> str:
@@ -504,11 +471,21 @@ class ParcelSummary:
 
     @property
     def due_now(self) -> Decimal:
-        return self.statement.total_due_now if self.statement is not None else ZERO
+        return self.offer.due_now if self.offer is not None else ZERO
 
     @property
     def payoff(self) -> Decimal:
-        return self.statement.payoff if self.statement is not None else ZERO
+        return self.offer.payoff if self.offer is not None else ZERO
+
+    @property
+    def next_due_date(self) -> date | None:
+        nxt = self.offer.next_due if self.offer is not None else None
+        return nxt.due_date if nxt is not None else None
+
+    @property
+    def next_due_amount(self) -> Decimal | None:
+        nxt = self.offer.next_due if self.offer is not None else None
+        return nxt.owed if nxt is not None else None
 
 
 def _summaries(uow: UnitOfWork, rows: list[tuple[Parcel, str]], as_of: date,
@@ -523,15 +500,9 @@ def _summarise(rows: list[tuple[Any, str]], loaded: dict[int, AccountFacts], as_
     out = []
     for parcel, rel in rows:
         f = loaded.get(parcel.id)
-        st = f.evaluate(as_of) if f is not None and f.assessment is not None else None
-        nxt_date = nxt_amount = None
-        if st is not None:
-            upcoming = [i for i in st.installments if i.status == "upcoming"]
-            if upcoming:
-                nxt_date = upcoming[0].due_date
-                nxt_amount = upcoming[0].principal
-        out.append(ParcelSummary(parcel, rel, fy, f.annual if f is not None else None, st,
-                                 nxt_date, nxt_amount))
+        o = (f.offer(as_of, label=parcel.catastro)
+             if f is not None and f.assessment is not None else None)
+        out.append(ParcelSummary(parcel, rel, fy, f.annual if f is not None else None, o))
     return out
 
 
@@ -614,6 +585,6 @@ def fiscal_years(uow: UnitOfWork) -> list[FiscalYear]:
 
 
 __all__ = ["AccountView", "ParcelSummary", "Portfolio", "account_status", "dashboard",
-           "lender_portfolio", "payoff_good_through", "rules_for", "statement_for", "fiscal_years",
+           "lender_portfolio", "rules_for", "statement_for", "fiscal_years",
            "authenticate", "confirm_email", "find_by_email", "load_user",
            "password_fingerprint", "register", "set_language", "set_password"]

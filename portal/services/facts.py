@@ -1,13 +1,19 @@
 """An account's facts, loaded for the core (DESIGN.md 1).
 
 An account is a parcel in a fiscal year. Its facts: the installments of its current
-assessment, its ledger entries (credits: posted payments, credit adjustments and reversals;
-debits: costs, refunds, debit adjustments and reversals) and the parameters in force. The
-statement is always `portal.core.statement.evaluate` over these facts, in this order:
+assessment, its ledger entries and the parameters in force. The statement is always
+`portal.core.statement.evaluate` over these facts (`AccountFacts.core`), each list in posting
+order (legal date, ledger id):
 
-- credits become the core's payments, ordered by (legal date, ledger id): the posting order;
-- debits become the core's costs, ordered the same way;
-- "charge" and "discount" entries are informational (the installments and the core carry them).
+- payment entries become the core's payments; a payment's `reversal` (a bank debit that
+  failed) is its `reversed_on`: the core ignores the payment entirely as of that day (R-A6);
+- credit adjustments (a decrease by amendment, a correction) become the core's adjustments;
+- costs (R-A9) and debit adjustments become the core's costs;
+- refunds become the core's refunds, taken from the credit after their day's payments; what
+  the credit does not cover is owed again, as a cost dated the next day;
+- a reversed cost, adjustment or refund drops out of the facts as of its reversal's date;
+- "charge" and "discount" entries (and a discount's reversal) are informational (the
+  installments and the core carry them).
 
 Everything here loads many accounts in a fixed number of queries (the dashboard's need).
 """
@@ -18,21 +24,27 @@ import json
 from collections import namedtuple
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import Text, and_, bindparam, exists, select
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.sql.functions import FunctionElement
 
 from portal.core import params
+from portal.core.collection import Demand
 from portal.core.installments import Installment as CoreInstallment
 from portal.core.money import ZERO
+from portal.core.offer import Account as CoreAccount
+from portal.core.offer import Offer
+from portal.core.offer import offer as make_offer
 from portal.core.statement import (
+    Adjustment,
     Cost,
     Payment,
+    Refund,
     Statement,
     StatementRules,
     evaluate,
@@ -70,19 +82,88 @@ def installment_count(fiscal_year_start: date) -> int:
     return int(params.value("installment_count", fiscal_year_start))
 
 
+def _posting(entry: Any) -> tuple[date, int]:
+    return entry.legal_date, entry.id
+
+
+class CoreFacts(NamedTuple):
+    """The core's inputs over an account's ledger (`AccountFacts.core`), with the ledger row
+    behind each: `payment_entries[k]` is the row of `payments[k]`, `cost_entries[k]` of
+    `costs[k]` (a refund's row for the part of it the credit did not cover),
+    `adjustment_entries[k]` of `adjustments[k]`."""
+
+    payments: list[Payment]
+    costs: list[Cost]
+    adjustments: list[Adjustment]
+    refunds: list[Refund]
+    payment_entries: list[Any]
+    cost_entries: list[Any]
+    adjustment_entries: list[Any]
+
+
+class _Books(NamedTuple):
+    """An account's ledger entries (informational ones aside) by what the core reads them
+    as, each list in posting order, and what the reversals undo."""
+
+    payments: list[Any]
+    adjustments: list[Any]  # credit adjustments
+    debits: list[Any]  # costs and debit adjustments
+    refunds: list[Any]
+    reversals: list[Any]
+    reversed_on: dict[int, date]  # a payment's entry id: the day it was reversed
+    dropped: dict[int, date]  # a cost's, adjustment's or refund's entry id: the same
+    last_reversal: date | None
+
+    @classmethod
+    def of(cls, entries: Iterable[Any]) -> _Books:
+        payments: list[Any] = []
+        adjustments: list[Any] = []
+        debits: list[Any] = []
+        refunds: list[Any] = []
+        reversals: list[Any] = []
+        by_id = {}
+        for e in entries:
+            by_id[e.id] = e
+            if e.kind == "payment":
+                payments.append(e)
+            elif e.kind == "refund":
+                refunds.append(e)
+            elif e.kind == "reversal":
+                reversals.append(e)
+            elif e.direction == "credit":
+                adjustments.append(e)
+            else:
+                debits.append(e)
+        reversed_on: dict[int, date] = {}
+        dropped: dict[int, date] = {}
+        last = None
+        for r in reversals:
+            target = by_id.get(r.reverses_id)
+            if target is None or target.kind == "reversal":
+                continue  # a discount's reversal (informational), or nothing the core reads
+            book = reversed_on if target.kind == "payment" else dropped
+            book[target.id] = min(book.get(target.id, r.legal_date), r.legal_date)
+            last = r.legal_date if last is None else max(last, r.legal_date)
+        return cls(payments, adjustments, debits, refunds, reversals, reversed_on, dropped,
+                   last)
+
+
 @dataclass
 class AccountFacts:
-    """The facts of one account, in the core's input order."""
+    """The facts of one account: its installments and its ledger entries in posting order
+    (legal date, ledger id), read as the core's inputs (`core`)."""
 
     parcel_id: int
     fiscal_year: FiscalYear
     assessment: Assessment | None
     installment_rows: list[Installment] = field(default_factory=list)
-    credits: list[LedgerEntry] = field(default_factory=list)
-    debits: list[LedgerEntry] = field(default_factory=list)
+    entries: list[LedgerEntry] = field(default_factory=list)  # every entry the core reads
     lump_sum_flags: dict[int, bool] = field(default_factory=dict)  # payment_id -> lump_sum
     other: list[LedgerEntry] = field(default_factory=list)  # charges, discounts
     rules: StatementRules = field(default_factory=StatementRules)
+    _inputs: dict[date | None, CoreFacts] = field(default_factory=dict, repr=False,
+                                                  compare=False)
+    _books: list[_Books] = field(default_factory=list, repr=False, compare=False)
 
     @property
     def installments(self) -> list[CoreInstallment]:
@@ -92,43 +173,192 @@ class AccountFacts:
     def annual(self) -> Decimal | None:
         return self.assessment.annual_amount if self.assessment is not None else None
 
+    # --- the ledger's entries by what the core reads them as -------------------------------
+
+    def _sorted(self) -> _Books:
+        if not self._books:
+            self._books.append(_Books.of(self.entries))
+        return self._books[0]
+
+    @property
+    def payment_entries(self) -> list[LedgerEntry]:
+        """Every posted payment, reversed or not, in posting order (the core's payments)."""
+        return self._sorted().payments
+
+    @property
+    def reversals(self) -> list[LedgerEntry]:
+        """The `reversal` entries (a failed bank debit, a cost or adjustment undone)."""
+        return self._sorted().reversals
+
+    @property
+    def credits(self) -> list[LedgerEntry]:
+        """The posted payments (reversed ones too) and the credit adjustments not reversed,
+        in posting order."""
+        books = self._sorted()
+        live = [e for e in books.adjustments if e.id not in books.dropped]
+        return sorted(books.payments + live, key=_posting) if live else books.payments
+
+    @property
+    def debits(self) -> list[LedgerEntry]:
+        """The rows behind the core's costs (`costs`, index for index): costs and debit
+        adjustments not reversed, then the refunds the credit did not cover."""
+        return self.core().cost_entries
+
+    @property
+    def refund_entries(self) -> list[LedgerEntry]:
+        """The refunds not reversed, in posting order."""
+        return [e for e in self._sorted().refunds if e.id not in self._sorted().dropped]
+
     @property
     def payments(self) -> list[Payment]:
-        return [Payment(e.legal_date, e.amount,
-                        bool(e.payment_id and self.lump_sum_flags.get(e.payment_id)))
-                for e in self.credits]
+        return self.core().payments
 
     @property
     def costs(self) -> list[Cost]:
-        return [Cost(e.legal_date, e.amount, e.cost_kind or e.kind) for e in self.debits]
+        return self.core().costs
+
+    @property
+    def adjustments(self) -> list[Adjustment]:
+        return self.core().adjustments
+
+    @property
+    def refunds(self) -> list[Refund]:
+        return self.core().refunds
 
     @property
     def last_credit_date(self) -> date | None:
-        return max((e.legal_date for e in self.credits), default=None)
+        """The legal date of the last posted payment: facts are never dated before it."""
+        return max((e.legal_date for e in self._sorted().payments), default=None)
 
     def file(self, entry: LedgerEntry, lump_sum: bool | None) -> None:
         """Add a ledger entry (in posting order) where the core reads it; `lump_sum`: its
         payment's flag, for a payment entry."""
         if entry.kind in INFORMATIONAL:
             self.other.append(entry)
-        elif entry.direction == "credit":
-            self.credits.append(entry)
-            if entry.kind == "payment" and entry.payment_id is not None:
-                self.lump_sum_flags[entry.payment_id] = bool(lump_sum)
-        else:
-            self.debits.append(entry)
+            return
+        self.entries.append(entry)
+        if entry.kind == "payment" and entry.payment_id is not None:
+            self.lump_sum_flags[entry.payment_id] = bool(lump_sum)
+        self._inputs.clear()
+        self._books.clear()
+
+    def known_at(self, entry_id: int) -> AccountFacts:
+        """The facts as they were when ledger entry `entry_id` was written: the entries up
+        to it (ledger ids grow in the order entries are written; an account's are written
+        under its lock)."""
+        return AccountFacts(self.parcel_id, self.fiscal_year, self.assessment,
+                            self.installment_rows,
+                            [e for e in self.entries if e.id <= entry_id],
+                            dict(self.lump_sum_flags),
+                            [e for e in self.other if e.id <= entry_id], self.rules)
+
+    # --- the core's inputs ------------------------------------------------------------------
+
+    def core(self, as_of: date | None = None) -> CoreFacts:
+        """The core's inputs over these facts for a statement as of `as_of` (None: as of any
+        day from the last reversal on, e.g. today).
+
+        - payments: every posted payment, with `reversed_on` the date of its reversal (a bank
+          debit that failed: the core ignores it entirely as of that day, R-A6);
+        - adjustments: the credit adjustments (a decrease by amendment, a correction);
+        - costs: costs (R-A9) and debit adjustments;
+        - a cost, adjustment or refund reversed on day R drops out of the facts as of R (as
+          if never recorded); before R it counts (it is then put after the others, so that
+          the indexes of the facts as of today stay valid);
+        - refunds: each taken from the credit after its day's payments; the part the credit
+          does not cover (a payment refunded at the provider, or a credit that a later
+          reversal took away) is owed again, as a cost dated the next day (never before a
+          payment posted that day).
+        """
+        books = self._sorted()
+        key = None if as_of is None or books.last_reversal is None \
+            or as_of >= books.last_reversal else as_of
+        found = self._inputs.get(key)
+        if found is None:
+            found = self._inputs[key] = self._core(books, key)
+        return found
+
+    def _core(self, books: _Books, as_of: date | None) -> CoreFacts:
+        def counted(rows: list[LedgerEntry]) -> list[LedgerEntry]:
+            dropped = books.dropped
+            if not dropped:
+                return rows
+            out = [e for e in rows if e.id not in dropped]
+            if as_of is not None:
+                out += [e for e in rows if e.id in dropped and as_of < dropped[e.id]]
+            return out
+
+        flags = self.lump_sum_flags
+        payments = [Payment(e.legal_date, e.amount,
+                            bool(e.payment_id and flags.get(e.payment_id)),
+                            books.reversed_on.get(e.id))
+                    for e in books.payments]
+        adjustment_entries = counted(books.adjustments)
+        adjustments = [Adjustment(e.legal_date, e.amount, e.description or "")
+                       for e in adjustment_entries]
+        cost_entries = counted(books.debits)
+        costs = [Cost(e.legal_date, e.amount, e.cost_kind or e.kind) for e in cost_entries]
+        refund_entries = counted(books.refunds)
+        if as_of is not None:
+            refund_entries = [e for e in refund_entries if e.legal_date <= as_of]
+        refunds: list[Refund] = []
+        if refund_entries:
+            # The credit each refund day leaves, in the world of `as_of` (a payment
+            # reversed by then was never received), before that day's refunds.
+            received = [Payment(p.date, p.amount, p.lump_sum) for p in payments
+                        if p.reversed_on is None
+                        or (as_of is not None and as_of < p.reversed_on)]
+            cost_entries = list(cost_entries)
+            for day in sorted({e.legal_date for e in refund_entries}):
+                credit = evaluate(day, self.installments, received, costs, self.rules,
+                                  self.annual, adjustments=adjustments,
+                                  refunds=refunds).credit
+                for e in (r for r in refund_entries if r.legal_date == day):
+                    taken = min(e.amount, credit)
+                    credit -= taken
+                    if taken:
+                        refunds.append(Refund(day, taken))
+                    if e.amount > taken:
+                        costs.append(Cost(day + timedelta(days=1), e.amount - taken, e.kind))
+                        cost_entries.append(e)
+        return CoreFacts(payments, costs, adjustments, refunds, books.payments, cost_entries,
+                         adjustment_entries)
 
     def evaluate(self, as_of: date, extra: Sequence[Payment] = ()) -> Statement:
         """The core's statement over these facts (plus hypothetical `extra` payments)."""
-        return evaluate(as_of, self.installments, self.payments + list(extra), self.costs,
-                        self.rules, self.annual)
+        c = self.core(as_of)
+        return evaluate(as_of, self.installments, c.payments + list(extra), c.costs,
+                        self.rules, self.annual, adjustments=c.adjustments, refunds=c.refunds)
 
     def evaluate_two(self, as_of: date, through: date | Callable[[Statement], date]
                      ) -> tuple[Statement, Statement]:
         """The core's statements over these facts as of `as_of` and as of `through` (a date,
         or a function of the first statement giving it), in one walk (`evaluate_two`)."""
-        return evaluate_two(as_of, through, self.installments, self.payments, self.costs,
-                            self.rules, self.annual)
+        last = self._sorted().last_reversal
+        if last is not None and as_of < last:  # the facts differ at the two dates
+            first = self.evaluate(as_of)
+            return first, self.evaluate(through(first) if callable(through) else through)
+        c = self.core()
+        return evaluate_two(as_of, through, self.installments, c.payments, c.costs,
+                            self.rules, self.annual, adjustments=c.adjustments,
+                            refunds=c.refunds)
+
+    def account(self, key: str | None = None, label: str = "", on: date | None = None
+                ) -> CoreAccount:
+        """These facts as the core's `offer.Account` (what every page's figures come from),
+        for statements as of `on` (default: today or later; `core`)."""
+        c = self.core(on)
+        return CoreAccount(key=key or str(self.parcel_id), parcel_id=str(self.parcel_id),
+                           label=label, fiscal_year=self.fiscal_year.label,
+                           installments=self.installments, payments=c.payments,
+                           costs=c.costs, rules=self.rules, annual=self.annual,
+                           adjustments=c.adjustments, refunds=c.refunds)
+
+    def offer(self, on: date, *, key: str | None = None, label: str = "",
+              demand: Demand | None = None) -> Offer:
+        """What the account offers to pay on `on` (`portal.core.offer`): the one source of
+        every figure a page, receipt, PDF or list shows about paying it."""
+        return make_offer(self.account(key, label, on), on, demand=demand)
 
 
 # The hot statements are built once, with bound parameters: building a SELECT (and an
@@ -167,7 +397,7 @@ _CURRENT = select(Assessment).where(
 # costs several times more. Their fields are the columns the core reads, named as the models'.
 InstallmentRow = namedtuple("InstallmentRow", "assessment_id number due_date amount")
 EntryRow = namedtuple("EntryRow", "id parcel_id kind direction legal_date amount payment_id "
-                                  "cost_kind description lump_sum")
+                                  "cost_kind description lump_sum reverses_id")
 
 
 def record_type(model: type, name: str) -> type:
@@ -203,7 +433,8 @@ def load_many(uow: UnitOfWork, parcel_ids: Iterable[int], fiscal_year: FiscalYea
     records of their columns, the installments and ledger entries named tuples with the
     columns the core reads
     (`InstallmentRow`: number, due_date, amount; `EntryRow`: id, kind, direction,
-    legal_date, amount, payment_id, cost_kind, description), not ORM objects."""
+    legal_date, amount, payment_id, cost_kind, description, lump_sum, reverses_id), not ORM
+    objects."""
     ids = sorted(set(int(p) for p in parcel_ids))
     if rows:
         out = {}
@@ -307,10 +538,11 @@ def installments_json(assessment_id: Any) -> Any:
 def entries_json(parcel_id: Any, fiscal_year_id: Any) -> Any:
     """SQL (a scalar subquery, correlated to the columns given): the parcel's ledger entries
     in the fiscal year as JSON rows of (id, kind, direction, legal_date, amount, payment_id,
-    cost_kind, description, lump_sum: the payment's flag)."""
+    cost_kind, description, lump_sum: the payment's flag, reverses_id)."""
     e, pay = _ENTRY_TABLE, _PAYMENT_TABLE
     return (select(json_rows(e.c.id, e.c.kind, e.c.direction, e.c.legal_date, e.c.amount,
-                             e.c.payment_id, e.c.cost_kind, e.c.description, pay.c.lump_sum))
+                             e.c.payment_id, e.c.cost_kind, e.c.description, pay.c.lump_sum,
+                             e.c.reverses_id))
             .select_from(e)
             .outerjoin(pay, and_(pay.c.id == e.c.payment_id, e.c.kind == "payment"))
             .where(e.c.parcel_id == parcel_id, e.c.fiscal_year_id == fiscal_year_id)
@@ -331,9 +563,10 @@ def facts_from_json(parcel_id: int, fiscal_year: Any, assessment: Any,
              for n, d, amount in read_json_rows(installments)),
             key=lambda i: (i.due_date, i.number))
     rows = [EntryRow(eid, parcel_id, kind, direction, stored_date(day), stored_money(amount),
-                     payment, cost_kind, description, None if lump is None else bool(lump))
-            for eid, kind, direction, day, amount, payment, cost_kind, description, lump
-            in read_json_rows(entries)]
+                     payment, cost_kind, description, None if lump is None else bool(lump),
+                     reverses)
+            for eid, kind, direction, day, amount, payment, cost_kind, description, lump,
+            reverses in read_json_rows(entries)]
     rows.sort(key=lambda e: (e.legal_date, e.id))
     for entry in rows:
         facts.file(entry, entry.lump_sum)

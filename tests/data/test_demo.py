@@ -67,7 +67,7 @@ def test_demo_accounts_for_the_journeys(database):
         assert view.statement.late_fees > 0 and view.statement.interest > 0
         assert view.statement.costs == demo.CERTIFIED_MAIL
         assert view.collection.stage == "demand_window"
-        assert view.collection.last_day_to_pay == date(2026, 12, 2)
+        assert view.collection.last_day == date(2026, 12, 2)
         assert view.payoff_amount >= view.statement.payoff > view.statement.total_due_now
         assert {"R-A7", "R-A8", "R-A9"} <= set(view.trace.rules)
         # The lender's 50 loans; staff see everything; the incentive-exempt hotel pays.
@@ -115,7 +115,7 @@ def _lump_sum_open(uow, user, parcel_id):
         assert rate == Decimal("0.02")
         discount = cents(rate * view.annual)
         assert view.lump_sum.eligible and view.lump_sum.discount == discount
-        assert view.lump_sum.amount_due == view.annual - discount
+        assert view.lump_sum.amount == view.annual - discount
         (acct,) = service.payable_accounts(uow, user, today, parcel_id)
         lump = acct.offer.lump_sum
         assert lump.eligible and lump.deadline == date(2026, 12, 1)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from portal.payments import options, service
+from portal.core import offer as options
+from portal.payments import service
 from portal.payments.webhooks import handle_webhook
 
 from . import stripe_server

@@ -15,11 +15,11 @@ import pytest
 from sqlalchemy import func, select
 
 from portal import clock
+from portal.core.offer import Choice
 from portal.db import Database, upgrade
 from portal.models import LedgerEntry, Payment, PaymentAllocation
 from portal.models.payments_ext import Checkout, ProviderEvent
 from portal.payments import ledger
-from portal.payments.options import Choice
 from portal.payments.webhooks import handle_webhook
 from tests.data import pg
 

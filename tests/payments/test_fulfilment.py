@@ -11,11 +11,11 @@ import pytest
 from sqlalchemy import func, select
 
 from portal import clock
+from portal.core.offer import Choice
 from portal.models import LedgerEntry, Payment, PaymentAllocation
 from portal.models.payments_ext import Checkout, ProviderEvent
 from portal.payments import ledger, service
 from portal.payments.gateway import GatewayError, StripeGateway
-from portal.payments.options import Choice
 from portal.payments.reconcile import reconcile
 from portal.services import facts as facts_service
 
@@ -488,7 +488,7 @@ def test_office_payment_through_the_same_ledger(world):
 
 
 def test_someone_elses_account_is_not_payable(world, stripe_gateway):
-    from portal.payments.options import ChoiceError
+    from portal.core.offer import ChoiceError
     with pytest.raises(ChoiceError) as err:
         checkout(world, stripe_gateway, [Choice(world.key(0), "due_now")], user="other")
     assert err.value.code == "not_yours"

@@ -19,11 +19,12 @@ from hypothesis import strategies as st
 from sqlalchemy import select
 
 from portal import clock
+from portal.core import offer as options
 from portal.core import payment_states as states
 from portal.core.money import ZERO, to_minor_units
 from portal.models import LedgerEntry, Payment, PaymentAllocation
 from portal.models.payments_ext import Checkout, CheckoutPayment, PaymentRefund
-from portal.payments import ledger, options, service
+from portal.payments import ledger, service
 from portal.payments.gateway import MemorySandboxStore, SandboxGateway
 from portal.payments.webhooks import process_event, sandbox_event
 

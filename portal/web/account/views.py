@@ -73,6 +73,9 @@ class Row:
     # per distinct date (a lender's 50 rows share a few due dates).
     next_due_text: tuple[str, str] = ("", "")  # (date_long, days_left)
     next_last_text: tuple[str, str] = ("", "")
+    next_due_amount: Decimal | None = None  # what the next installment will ask
+    lump: Any = None  # R-A11's option while it is open (`core.offer.LumpSumOption`)
+    lump_text: tuple[str, str] = ("", "")
 
 
 def _deadline_text(day: date | None, today: date, memo: dict) -> tuple[str, str]:
@@ -87,17 +90,18 @@ def _deadline_text(day: date | None, today: date, memo: dict) -> tuple[str, str]
 def _row(s: accounts.ParcelSummary, today: date | None = None, memo: dict | None = None
          ) -> Row:
     p = s.parcel
-    last_day = None
-    if s.statement is not None and s.next_due_date is not None:
-        last_day = next((i.last_timely_day for i in s.statement.installments
-                         if i.status == "upcoming"), None)
+    nxt = s.offer.next_due if s.offer is not None else None
+    last_day = nxt.last_timely_day if nxt is not None else None
     today = today or clock.today()
     memo = {} if memo is None else memo
+    lump = s.offer.lump_sum if s.offer is not None and s.offer.lump_sum.eligible else None
     return Row(p.id, p.catastro, p.address, p.municipality, s.relation,
                relation_label(s.relation), s.status, s.annual, s.due_now, s.next_due_date,
                s.loan.loan_number if s.loan is not None else "", last_day,
                _deadline_text(s.next_due_date, today, memo),
-               _deadline_text(last_day, today, memo))
+               _deadline_text(last_day, today, memo),
+               nxt.owed if nxt is not None else None, lump,
+               _deadline_text(lump.deadline, today, memo) if lump is not None else ("", ""))
 
 
 LESSEE_KEY = "is_lessee"
@@ -223,16 +227,21 @@ def parcel_view(user: Any, parcel_id: int, today: date) -> ParcelPage | None:
                             "amount_text": money(e.amount), "owed_text": money(left)})
     v.installments = schedule_rows(st, acct.installments, today)
     v.schedule_why = f.trace(schedule)
+    o = acct.offer
     if acct.lump_sum is not None:
         q = acct.lump_sum
         v.lump = SimpleNamespace(eligible=q.eligible, discount=q.discount,
-                                 amount_due=q.amount_due, deadline=q.deadline,
-                                 why=f.trace(q.trace), amount_due_text=money(q.amount_due),
+                                 amount_due=q.amount, deadline=q.deadline,
+                                 why=f.trace(q.trace()), amount_due_text=money(q.amount),
                                  discount_text=money(q.discount))
-    if acct.payoff_statement is not None:
-        v.payoff = SimpleNamespace(amount=acct.payoff_amount, through=acct.payoff_through,
-                                   why=payoff_why(acct.payoff_statement, f),
-                                   amount_text=money(acct.payoff_amount))
+    if o is not None:
+        # The payoff today (what the pay page accepts) and good through a later day (with
+        # the interest to that day): two figures, each with its day.
+        v.payoff = SimpleNamespace(amount=o.payoff_through_amount, through=o.payoff_through,
+                                   why=payoff_why(o.payoff_statement, f),
+                                   amount_text=money(o.payoff_through_amount),
+                                   today=o.payoff, today_text=money(o.payoff),
+                                   differs=o.payoff != o.payoff_through_amount)
     if acct.budget_version is not None:
         version = acct.budget_version
         v.budget = SimpleNamespace(
@@ -250,15 +259,17 @@ def parcel_view(user: Any, parcel_id: int, today: date) -> ParcelPage | None:
             share=acct.share, units_text=f.number(acct.benefit_units),
             total_units_text=f.number(acct.total_units),
             share_text=f.percent(acct.share) if acct.share is not None else "—")
-    if acct.collection is not None and acct.demands:
-        c = acct.collection
-        last = [n for n in acct.demands if n.mailed_on is not None][-1]
-        v.demand = SimpleNamespace(mailed_on=last.mailed_on, amount=last.amount,
-                                   last_day=c.last_day_to_pay, court_from=c.court_claim_from,
-                                   stage=c.stage, why=f.trace(c.trace),
-                                   mailed_text=f.date_long(last.mailed_on),
-                                   amount_text=money(last.amount),
-                                   court_from_text=f.date_long(c.court_claim_from))
+    if acct.collection is not None:
+        c = acct.collection  # the last demand mailed, and what stops the claim (R-A18)
+        v.demand = SimpleNamespace(mailed_on=c.mailed_on, amount=c.demand.amount,
+                                   last_day=c.last_day, court_from=c.court_claim_from,
+                                   stage=c.stage, why=f.trace(c.trace()),
+                                   mailed_text=f.date_long(c.mailed_on),
+                                   amount_text=money(c.demand.amount),
+                                   court_from_text=f.date_long(c.court_claim_from),
+                                   stop_today=c.today, stop_today_text=money(c.today),
+                                   stop_by_last=c.by_last_day,
+                                   stop_by_last_text=money(c.by_last_day))
     return v
 
 
@@ -362,6 +373,9 @@ def statement_document(v: ParcelPage) -> pdf.Document:
         facts.append((_("This year's assessment"), money(v.annual)))
     rows = [pdf.Row(a.label, money(a.amount), steps_text(a.why),
                     strong=a.key == "total_due_now") for a in v.amounts]
+    if v.payoff is not None and v.payoff.differs:
+        rows.append(pdf.Row(_("Pay-off amount paid today, %(date)s", date=date_long(v.as_of)),
+                            money(v.payoff.today), strong=True))
     if v.payoff is not None:
         rows.append(pdf.Row(_("Pay-off amount, good through %(date)s (%(left)s)",
                               date=date_long(v.payoff.through),
@@ -390,9 +404,12 @@ def statement_document(v: ParcelPage) -> pdf.Document:
         text = _("Demand mailed by certified mail on %(date)s for %(amount)s.",
                  date=date_long(v.demand.mailed_on), amount=money(v.demand.amount))
         if v.demand.stage == "demand_window":
-            text += " " + " ".join((_("Pay it in full by"), date_long(v.demand.last_day),
-                                    f"({days_left(v.demand.last_day, v.today)})",
-                                    _("to stop a claim in court.")))
+            text += " " + _("To stop a claim in court, pay %(today)s today, or %(by_last)s by "
+                            "%(date)s (%(left)s), the last day: interest runs until paid.",
+                            today=money(v.demand.stop_today),
+                            by_last=money(v.demand.stop_by_last),
+                            date=date_long(v.demand.last_day),
+                            left=days_left(v.demand.last_day, v.today))
         elif v.demand.stage == "claimable":
             text += " " + _("Since %(date)s the debt may be claimed in court.",
                             date=date_long(v.demand.court_from))

@@ -1,6 +1,6 @@
 """Words and formatting for the payment pages, receipts (page, PDF, email) and errors.
 
-No amount is computed here: every figure comes from the core (`portal.payments.options`) or
+No amount is computed here: every figure comes from the core (`portal.core.offer`) or
 the ledger (`portal.payments.receipts`). Messages are catalog entries (N_ marks them for
 extraction; they are translated when shown).
 """
@@ -11,15 +11,14 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from flask_babel import gettext as _
-
 from portal import pdf
+from portal.core import offer as core_offer
 from portal.core import payment_states as states
 from portal.core.explain import N_, translator
 from portal.core.rules import RULES
 from portal.core.statement import LUMP_SUM_REASONS
 from portal.i18n import current_language, date_long, money
-from portal.payments import options
+from portal.i18n import gettext as _
 from portal.payments.receipts import Receipt, ReceiptPart
 
 STATUS = {
@@ -251,7 +250,7 @@ def lines_of(part: ReceiptPart) -> list[LineView]:
     return out
 
 
-def preview_lines(part: options.Part, cost_kinds: dict[int, str] | None = None
+def preview_lines(part: core_offer.Part, cost_kinds: dict[int, str] | None = None
                   ) -> list[LineView]:
     """How the core would apply a priced part today (the review page)."""
     costs = {c.index: c.cost.description for c in part.after.cost_items}

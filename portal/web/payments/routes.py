@@ -28,19 +28,21 @@ from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
 from portal import clock
+from portal.core import offer as core_offer
 from portal.core import payment_states as states
 from portal.core.explain import N_
 from portal.core.money import parse_money
+from portal.core.offer import ChoiceError
 from portal.i18n import LOCALES, current_language
-from portal.payments import fulfilment, options, receipts, service
+from portal.payments import fulfilment, receipts, service
 from portal.payments.gateway import GatewayError, SandboxGateway
-from portal.payments.options import ChoiceError
 from portal.payments.webhooks import handle_webhook, process_event, sandbox_event
 from portal.services import access
 from portal.services.errors import Forbidden, InvalidInput, NotFound, ServiceError
 from portal.web.data import database, uow
 from portal.web.extensions import csrf
 from portal.web.payments import emails, present
+from portal.web.payments.amounts import parse_amount
 from portal.web.payments.gateways import gateway
 
 log = logging.getLogger(__name__)
@@ -60,11 +62,11 @@ def _locale() -> str:
 
 
 def read_choices(form: Any, accounts: list[service.PayableAccount]
-                 ) -> tuple[list[options.Choice], dict[str, str], dict[str, dict[str, str]]]:
+                 ) -> tuple[list[core_offer.Choice], dict[str, str], dict[str, dict[str, str]]]:
     """The choices posted, the errors per account key, and what was typed (to show it
     again). Keys the user may not pay are refused and logged."""
     known = {a.key for a in accounts}
-    choices: list[options.Choice] = []
+    choices: list[core_offer.Choice] = []
     errors: dict[str, str] = {}
     values: dict[str, dict[str, str]] = {}
     for name in form:
@@ -97,12 +99,12 @@ def read_choices(form: Any, accounts: list[service.PayableAccount]
                     through = int(typed["through"])
                 except ValueError:
                     raise ChoiceError("unknown_installment", a.key) from None
-                choices.append(options.Choice(a.key, kind, through=through))
+                choices.append(core_offer.Choice(a.key, kind, through=through))
             elif kind == "amount":
-                amount = options.parse_amount(typed["amount"], _locale())
-                choices.append(options.Choice(a.key, kind, amount=amount))
+                amount = parse_amount(typed["amount"], _locale())
+                choices.append(core_offer.Choice(a.key, kind, amount=amount))
             elif kind in ("due_now", "lump_sum"):
-                choices.append(options.Choice(a.key, kind))
+                choices.append(core_offer.Choice(a.key, kind))
             else:
                 raise ChoiceError("unknown_kind", a.key)
         except ChoiceError as exc:
@@ -111,11 +113,11 @@ def read_choices(form: Any, accounts: list[service.PayableAccount]
     return choices, errors, values
 
 
-def _price(accounts: list[service.PayableAccount], choices: list[options.Choice]
-           ) -> tuple[options.Priced | None, dict[str, str], dict[str, Decimal]]:
+def _price(accounts: list[service.PayableAccount], choices: list[core_offer.Choice]
+           ) -> tuple[core_offer.Priced | None, dict[str, str], dict[str, Decimal]]:
     offers = {a.key: a.offer for a in accounts}
     try:
-        return options.price_all(offers, choices), {}, {}
+        return core_offer.price_all(offers, choices), {}, {}
     except ChoiceError as exc:
         log.info("payments: pricing refused (%s) for user %s", exc.code, current_user.get_id())
         key = exc.account or "_"
@@ -461,9 +463,9 @@ def _staff_accounts(parcel_id: int) -> list[service.PayableAccount]:
     if not getattr(current_user, "is_staff", False):
         abort(404)
     with uow() as w:
-        from portal.models import Parcel
-        parcel = w.session.get(Parcel, parcel_id)
-        if parcel is None:
+        try:
+            parcel = access.get_parcel(w, current_user, parcel_id)
+        except NotFound:
             abort(404)
         return service.account_offers(w, [(parcel, "staff")], clock.today(),
                                       include_settled=True)
@@ -506,9 +508,9 @@ def office(parcel_id: int):  # noqa: ANN201
             errors["reference"] = present.t(OFFICE_ERRORS["check_number"])
         amount = None
         try:
-            amount = options.parse_amount(values["amount"], _locale())
+            amount = parse_amount(values["amount"], _locale())
             if account is not None:
-                amount = options.check_amount(amount, account.offer.payoff, account.key)
+                amount = core_offer.check_amount(amount, account.offer.payoff, account.key)
         except ChoiceError as exc:
             errors["amount"] = present.error_text(exc.code, exc.params, staff=True)
         if not errors and account is not None and amount is not None:
@@ -549,7 +551,7 @@ def refund(parcel_id: int):  # noqa: ANN201
         if account is None:
             abort(404)
         try:
-            amount = options.parse_amount(values["amount"], _locale())
+            amount = parse_amount(values["amount"], _locale())
             if amount <= 0:
                 raise ChoiceError("zero")
         except ChoiceError as exc:

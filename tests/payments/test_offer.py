@@ -8,23 +8,23 @@ from decimal import Decimal as D
 import pytest
 
 from portal.core.installments import schedule
-from portal.core.statement import Cost, Payment, StatementRules
-from portal.payments.options import (
-    AccountFacts,
+from portal.core.offer import (
+    Account,
     Choice,
     ChoiceError,
     offer,
-    parse_amount,
     price,
     price_all,
 )
+from portal.core.statement import Cost, Payment, StatementRules
+from portal.web.payments.amounts import parse_amount
 
 FY = date(2026, 7, 1)
 RULES = StatementRules(lump_sum_discount_rate=D("0.02"))
 
 
 def facts(key="A1", annual="1200.00", payments=(), costs=(), rules=RULES, notice=None):
-    return AccountFacts(key, "P-" + key, "060-000-001-0" + key[-1], "2026-2027",
+    return Account(key, "P-" + key, "060-000-001-0" + key[-1], "2026-2027",
                         schedule(D(annual), FY, 12, notice), payments, costs, rules)
 
 
@@ -51,7 +51,7 @@ def test_on_the_deadline_day_it_is_still_open_and_the_day_after_it_is_gone():
 
 def test_the_deadline_rolls_over_a_weekend():
     # FY 2028-2029 starts on Saturday 2028-07-01: the last day is Monday 2028-07-03.
-    f = AccountFacts("A1", "P", "L", "2028-2029", schedule(D("1200.00"), date(2028, 7, 1)),
+    f = Account("A1", "P", "L", "2028-2029", schedule(D("1200.00"), date(2028, 7, 1)),
                      rules=RULES)
     assert offer(f, date(2028, 7, 3)).lump_sum.eligible
     assert not offer(f, date(2028, 7, 4)).lump_sum.eligible

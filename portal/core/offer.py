@@ -18,7 +18,7 @@ Pure: the account's facts in, figures out.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal
@@ -317,17 +317,10 @@ def offer(account: Account, on: date, *, demand: Demand | None = None,
     """Everything `account` offers to pay on `on` (see the module's docstring)."""
     st, later = account.statements(on, lambda today: payoff_good_through(today, on,
                                                                            payoff_days))
-    items = []
-    owed_before = st.interest + st.late_fees + st.costs - st.credit
-    principal_so_far = ZERO
-    for i in sorted(st.installments, key=lambda i: (i.due_date, i.number)):
-        if i.status == "paid":
-            continue
-        principal_so_far += i.principal
-        items.append(InstallmentOption(
-            i.number, i.due_date, i.last_timely_day, i.status,
-            i.principal + i.late_fee + i.interest,
-            max(ZERO, owed_before + principal_so_far)))
+    items = [InstallmentOption(i.number, i.due_date, i.last_timely_day, i.status,
+                               i.principal + i.late_fee + i.interest,
+                               to_clear(st, {("installment", i.number)}))
+             for i in st.installments if i.status != "paid"]
     stop = _stop(account, st, on, demand) if demand is not None else None
     return Offer(account, on, st, st.total_due_now, st.payoff, items,
                  _lump(account, st, on), arrears_of(st), later.as_of, later, stop)
@@ -377,14 +370,37 @@ def _stop(account: Account, st: Statement, on: date, demand: Demand) -> StopOpti
 
 
 def _stop_amount(st: Statement, demanded: tuple[int, ...], mailed_on: date) -> Decimal:
-    numbers = set(demanded)
-    principal = sum((i.principal for i in st.installments if i.number in numbers), ZERO)
-    owed_on_demanded = principal + sum(
-        (i.late_fee + i.interest for i in st.installments if i.number in numbers), ZERO)
-    costs = sum((c.owed for c in st.cost_items if c.cost.date <= mailed_on), ZERO)
-    if owed_on_demanded + costs == 0:
-        return ZERO
-    return max(ZERO, st.interest + st.late_fees + costs + principal - st.credit)
+    wanted = {("installment", n) for n in demanded}
+    wanted |= {("cost", c.index) for c in st.cost_items if c.cost.date <= mailed_on}
+    return to_clear(st, wanted)
+
+
+def _r_a10_order(st: Statement) -> Iterator[tuple[tuple[str, int], Decimal]]:
+    """What a payment pays, in R-A10's order: all interest, then all late fees (installments
+    in due order), costs oldest first, delinquent principal, then other principal in due
+    order. (A credit is not part of a payment: R-A10 applies it only to a new cost.)"""
+    for i in st.installments:
+        yield ("installment", i.number), i.interest
+    for i in st.installments:
+        yield ("installment", i.number), i.late_fee
+    for c in st.cost_items:
+        yield ("cost", c.index), c.owed
+    for delinquent in (True, False):
+        for i in st.installments:
+            if (i.status == "delinquent") is delinquent:
+                yield ("installment", i.number), i.principal
+
+
+def to_clear(st: Statement, wanted: set[tuple[str, int]]) -> Decimal:
+    """The least payment, applied by R-A10 on the statement's day, that leaves nothing owed
+    on the `wanted` items (("installment", number) or ("cost", index)): everything before the
+    last of them in R-A10's order, and it."""
+    paid = need = ZERO
+    for key, owed in _r_a10_order(st):
+        paid += owed
+        if owed and key in wanted:
+            need = paid
+    return need
 
 
 def _applied(account: Account, on: date, amount: Decimal, lump: bool = False

@@ -214,3 +214,24 @@ def test_a_late_notice_moves_the_lump_sum_deadline_with_the_first_installment():
     assert o.lump_sum.deadline == date(2026, 12, 1)
     assert (o.lump_sum.discount, o.lump_sum.amount) == (D("24.00"), D("1176.00"))
     assert not offer(late, date(2026, 12, 2)).lump_sum.eligible
+
+
+def test_a_fixed_deadline_after_installments_fell_due_quotes_what_is_owed_first():
+    """R-A11 with `lump_sum_deadline` a date: on 2026-11-20 nothing of the year is paid, and
+    installments 1-5 (100.00 each) are delinquent with their 5.00 late fees and interest at
+    10 %. The quote is the year less the discount plus what R-A10 pays first; paying it
+    earns the discount and leaves nothing; one cent less is short."""
+    rules = StatementRules(lump_sum_discount_rate=D("0.02"),
+                           lump_sum_deadline=date(2026, 12, 15))
+    o = offer(facts(rules=rules), date(2026, 11, 20))
+    # interest, actual/365 at 10 %, from each due date to 2026-11-20, rounded as a total:
+    # 100 x 0.10 x (142 + 111 + 80 + 50 + 19) / 365 = 11.01 (R-A8)
+    assert o.statement.interest == D("11.01") and o.statement.late_fees == D("25.00")
+    lump = o.lump_sum
+    assert lump.eligible and lump.discount == D("24.00") and lump.other == D("36.01")
+    assert lump.amount == D("1200.00") - D("24.00") + D("36.01") == D("1212.01")
+    part = price(o, Choice("A1", "lump_sum"))
+    assert part.amount == lump.amount and part.application.lump_sum == "granted"
+    assert part.after.payoff == 0
+    short = facts(rules=rules, payments=[Payment(date(2026, 11, 20), D("1212.00"), True)])
+    assert short.statement(date(2026, 11, 20)).applications[0].lump_sum == "short"

@@ -1,7 +1,9 @@
-"""Alembic environment: DATABASE_URL (portal.db) and the models' metadata (portal.models).
+"""Alembic environment: the portal's database (`portal.config.database_url`) and the models'
+metadata (portal.models).
 
 A caller may pass a connection in `config.attributes["connection"]` (tests, `portal db`),
-or a URL in `config.attributes["url"]`; otherwise DATABASE_URL / the SQLite file is used.
+or a URL in `config.attributes["url"]`; otherwise the portal's configuration chooses:
+DATABASE_URL, else `portal.db` in the instance folder (PORTAL_INSTANCE), as for the app.
 SQLite gets batch mode (ALTER TABLE by copy), so the same migrations run on both databases.
 """
 
@@ -37,7 +39,7 @@ def _configure(connection: Connection) -> None:
 
 
 def run_migrations_offline() -> None:
-    from portal.db import database_url
+    from portal.config import database_url
     context.configure(url=config.attributes.get("url") or database_url(),
                       target_metadata=target_metadata, literal_binds=True,
                       render_item=render_item,

@@ -1,8 +1,9 @@
 """The database: engine, sessions and the unit of work (DESIGN.md 1, ARCHITECTURE.md).
 
-`DATABASE_URL` chooses the database: by default an SQLite file `instance/portal.db` under the
-project root; PostgreSQL as `postgresql+psycopg://user@host/db`. The schema is created only by
-the Alembic migrations (`portal db upgrade`).
+`DATABASE_URL` chooses the database (`portal.config`): by default an SQLite file `portal.db`
+in the instance folder (`PORTAL_INSTANCE`, else `instance/` under the project root);
+PostgreSQL as `postgresql+psycopg://user@host/db`. The schema is created only by the Alembic
+migrations (`portal db upgrade`).
 
 Services own their transactions: each operation runs inside one `UnitOfWork`, which commits
 when the block succeeds and rolls back when it raises::
@@ -13,7 +14,6 @@ when the block succeeds and rolls back when it raises::
 
 from __future__ import annotations
 
-import os
 import threading
 from pathlib import Path
 from types import TracebackType
@@ -23,23 +23,15 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
+from portal import config
+
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_SQLITE_PATH = PROJECT_ROOT / "instance" / "portal.db"
 
 
 def database_url(url: str | None = None) -> str:
-    """The URL to use: the argument, else `DATABASE_URL`, else the SQLite file of instance/."""
-    if url:
-        return url
-    env = os.environ.get("DATABASE_URL", "").strip()
-    if env:
-        # Heroku-style URLs name the old driver; the portal speaks psycopg 3.
-        if env.startswith("postgres://"):
-            env = "postgresql+psycopg://" + env[len("postgres://"):]
-        elif env.startswith("postgresql://"):
-            env = "postgresql+psycopg://" + env[len("postgresql://"):]
-        return env
-    return f"sqlite:///{DEFAULT_SQLITE_PATH}"
+    """The URL to use: the argument, else `DATABASE_URL`, else `<instance>/portal.db`
+    (`portal.config.database_url`, which the app, every command and the migrations read)."""
+    return config.database_url(url)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

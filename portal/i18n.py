@@ -1,22 +1,29 @@
-"""Languages: Spanish (Puerto Rico) first, English one click away.
+"""Languages: Spanish (Puerto Rico) first, English one click away; no web framework here.
 
-The locale of a request is, in order: `?lang=es|en` (that request only), the signed-in user's
-preference, the session (set by the language switch), the browser's Accept-Language best
-match of es_PR / en_US, and Spanish by default. `<html lang>` follows it.
+The language in force is, in order: the one a block of code chose with `use_language(lang)`
+(an email or a PDF in its reader's language, a command), the one the web layer resolves for the
+request being served (`portal.web.locale`: `?lang=`, the user's preference, the session, the
+browser), and Spanish. Commands, emails and PDFs therefore work from plain Python, without
+a request.
 
-Money, dates, numbers and percentages are formatted with Babel for es_PR / en_US through the
-Jinja filters registered here (`money`, `date_long`, `date_short`, `number`, `percent`,
-`days_left`), and the core's explanation steps are rendered with the same formatting.
+Messages come from the compiled catalogs in `translations/` through the core's `translator`
+(the same words the core's explanations use); money, dates, numbers and percentages are
+formatted with Babel for es_PR / en_US (`money`, `date_long`, `date_short`, `number`,
+`percent`, `days_left`), and the core's explanation steps with the same formatting.
 """
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from datetime import UTC, date, datetime
 from decimal import Decimal
 from functools import lru_cache
 from typing import Any, NamedTuple
-from urllib.parse import urlencode
+from zoneinfo import ZoneInfo
 
+from babel import Locale
 from babel.dates import format_date as babel_format_date
 from babel.numbers import format_decimal as babel_format_decimal
 from babel.numbers import format_percent as babel_format_percent
@@ -26,18 +33,6 @@ from babel.numbers import (
     get_group_symbol,
     get_minus_sign_symbol,
 )
-from flask import Flask, g, has_request_context, request, session
-from flask_babel import (
-    Babel,
-    format_currency,
-    format_date,
-    format_decimal,
-    format_percent,
-    get_translations,
-)
-from flask_babel import get_locale as babel_locale
-from jinja2 import pass_eval_context
-from markupsafe import Markup
 
 from portal.core.explain import Rate, Step, Trace, translator
 from portal.core.rules import RULES
@@ -45,118 +40,119 @@ from portal.core.rules import RULES
 LANGUAGES = ("es", "en")
 LOCALES = {"es": "es_PR", "en": "en_US"}
 LANGUAGE_NAMES = {"es": "Español", "en": "English"}
+DEFAULT = "es"
+LEGAL_TZ = ZoneInfo("America/Puerto_Rico")
+
+_chosen: ContextVar[str | None] = ContextVar("portal_language", default=None)
+_resolver: Callable[[], str | None] | None = None
 
 
-def _user_language() -> str | None:
+def set_language_resolver(resolver: Callable[[], str | None] | None) -> None:
+    """Where the language comes from when no block chose one (the web layer: the request's)."""
+    global _resolver
+    _resolver = resolver
+
+
+@contextmanager
+def use_language(lang: str | None) -> Iterator[str]:
+    """Everything inside speaks `lang` ('es' or 'en'; anything else is Spanish)."""
+    lang = lang if lang in LANGUAGES else DEFAULT
+    token = _chosen.set(lang)
     try:
-        from flask_login import current_user
-    except ImportError:  # pragma: no cover
-        return None
-    if current_user and getattr(current_user, "is_authenticated", False):
-        lang = getattr(current_user, "language", None)
-        if lang in LANGUAGES:
-            return lang
-    return None
-
-
-def select_language() -> str:
-    """The two-letter language of this request (see the module's docstring)."""
-    cached = g.get("_lang")
-    if cached:
-        return cached
-    lang = request.args.get("lang")
-    if lang not in LANGUAGES:
-        lang = _user_language()
-    if lang is None and session.get("lang") in LANGUAGES:
-        lang = session["lang"]
-    if lang is None:
-        best = request.accept_languages.best_match(["es_PR", "en_US", "es", "en"])
-        lang = best[:2] if best else "es"
-    g._lang = lang
-    return lang
-
-
-def select_locale() -> str:
-    return LOCALES[select_language()]
+        yield lang
+    finally:
+        _chosen.reset(token)
 
 
 def current_language() -> str:
-    """'es' or 'en' for the request being served ('es' outside a request)."""
-    if has_request_context():
-        return _request_cache()["language"]
-    try:
-        loc = babel_locale()
-    except RuntimeError:
-        return "es"
-    return loc.language if loc is not None and loc.language in LANGUAGES else "es"
+    """'es' or 'en': the language in force (see the module's docstring)."""
+    lang = _chosen.get()
+    if lang is not None:
+        return lang
+    if _resolver is not None:
+        lang = _resolver()
+        if lang in LANGUAGES:
+            return lang
+    return DEFAULT
+
+
+def current_locale() -> str:
+    return LOCALES[current_language()]
+
+
+# --- messages -----------------------------------------------------------------------------
+
+def gettext(string: str, **variables: Any) -> str:
+    """The catalog's text of `string` in the language in force, `%`-formatted with
+    `variables` when given (Flask-Babel's `gettext`). Import it as `_`."""
+    text = translator(current_language()).gettext(string)
+    return text % variables if variables else text
+
+
+def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
+    """The singular or plural text for `num`, formatted with `num` and `variables`."""
+    text = translator(current_language()).ngettext(singular, plural, num)
+    return text % {"num": num, **variables}
+
+
+def translate(message: str) -> str:
+    """The catalog's text of `message`, nothing substituted (for labels rendered in bulk)."""
+    return translator(current_language()).gettext(message)
+
+
+fast_gettext = gettext
+
+
+def template_gettext(string: str) -> str:
+    """`gettext` for Jinja's i18n extension (it substitutes the variables itself)."""
+    return translator(current_language()).gettext(string)
+
+
+def template_ngettext(singular: str, plural: str, n: int) -> str:
+    return translator(current_language()).ngettext(singular, plural, n)
 
 
 # --- formatting -------------------------------------------------------------------------------
 
-def _request_cache() -> dict[str, Any]:
-    """Per-request cache of the locale's translations and number pattern (a page formats
-    hundreds of amounts; looking them up once is what keeps it fast). Keyed by the locale
-    object, so `force_locale` (emails in the reader's language) gets its own entry."""
-    store = g._get_current_object().__dict__  # one proxy lookup, not three (hot path)
-    ctx = store.get("_flask_babel")
-    loc = getattr(ctx, "babel_locale", None) if ctx is not None else None
-    if loc is None:
-        loc = babel_locale()
-    caches = store.get("_i18n_cache")
-    if caches is None:
-        caches = store["_i18n_cache"] = {}
-    cache = caches.get(id(loc))
-    if cache is None or cache["locale"] is not loc:
-        cache = caches[id(loc)] = {
-            "locale": loc,
-            "translations": get_translations(),
-            "money": _money_formatter(loc),
-            "decimal": loc.decimal_formats[None] if loc is not None else None,
-            "language": loc.language if loc is not None and loc.language in LANGUAGES
-            else "es",
-        }
-    return cache
+@lru_cache(maxsize=8)
+def _locale(name: str) -> Locale:
+    return Locale.parse(name)
 
 
-_MONEY_FORMATTERS: dict[str, Any] = {}
 _MONEY_SAMPLES = tuple(Decimal(x) for x in ("0", "0.05", "7", "1234.5", "999999.99",
                                               "-1234567.89", "12345678901.23"))
 
 
-def _money_formatter(loc: Any) -> Any:
-    """A formatter of USD amounts for `loc`: Babel's currency pattern, or an equivalent fast
-    path built from the locale's Babel symbols when it gives the same text on every sample
-    (es_PR and en_US: "$1,234.56"). Checked once per locale."""
-    key = str(loc)
-    if key not in _MONEY_FORMATTERS:
-        pattern = loc.currency_formats["standard"]
+@lru_cache(maxsize=8)
+def _money_formatter(name: str) -> Callable[[Decimal], str]:
+    """A formatter of USD amounts for the locale `name`: Babel's currency pattern, or an
+    equivalent fast path built from the locale's Babel symbols when it gives the same text on
+    every sample (es_PR and en_US: "$1,234.56"). Checked once per locale."""
+    loc = _locale(name)
+    pattern = loc.currency_formats["standard"]
 
-        def babel(v: Decimal) -> str:
-            return pattern.apply(v, loc, currency="USD")
+    def babel(v: Decimal) -> str:
+        return pattern.apply(v, loc, currency="USD")
 
-        group, dec = get_group_symbol(loc), get_decimal_symbol(loc)
-        minus, symbol = get_minus_sign_symbol(loc), get_currency_symbol("USD", loc)
+    group, dec = get_group_symbol(loc), get_decimal_symbol(loc)
+    minus, symbol = get_minus_sign_symbol(loc), get_currency_symbol("USD", loc)
 
-        def fast(v: Decimal) -> str:
-            text = f"{abs(v):,.2f}"
-            if (group, dec) != (",", "."):
-                text = text.replace(",", "\0").replace(".", dec).replace("\0", group)
-            return f"{minus if v < 0 else ''}{symbol}{text}"
+    def fast(v: Decimal) -> str:
+        text = f"{abs(v):,.2f}"
+        if (group, dec) != (",", "."):
+            text = text.replace(",", "\0").replace(".", dec).replace("\0", group)
+        return f"{minus if v < 0 else ''}{symbol}{text}"
 
-        ok = all(fast(x) == babel(x) for x in _MONEY_SAMPLES)
-        _MONEY_FORMATTERS[key] = fast if ok else babel
-    return _MONEY_FORMATTERS[key]
+    return fast if all(fast(x) == babel(x) for x in _MONEY_SAMPLES) else babel
 
 
 def money(value: Decimal | int | None) -> str:
-    """An amount in dollars, formatted by Babel for the request's locale ($1,234.56)."""
+    """An amount in dollars, formatted by Babel for the language in force ($1,234.56)."""
     if value is None:
         return "—"
     if isinstance(value, float):  # pragma: no cover - a float is a bug upstream
         raise TypeError("money must be Decimal")
-    if not has_request_context():
-        return format_currency(Decimal(value), "USD")
-    return _request_cache()["money"](Decimal(value))
+    return _money_formatter(current_locale())(Decimal(value))
 
 
 @lru_cache(maxsize=4096)
@@ -165,11 +161,12 @@ def _babel_date(value: date, fmt: str, locale: str) -> str:
 
 
 def _format_date(value: date, fmt: str) -> str:
-    """Babel's date format for the request's locale, remembered (a parcel page shows dozens
-    of dates, the same few across pages; a date has no time zone to convert)."""
-    if not has_request_context() or isinstance(value, datetime):
-        return format_date(value, fmt)
-    return _babel_date(value, fmt, str(_request_cache()["locale"]))
+    """Babel's date format for the language in force; an instant is shown on its Puerto Rico
+    date (a naive one is taken as UTC)."""
+    if isinstance(value, datetime):
+        aware = value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+        value = aware.astimezone(LEGAL_TZ).date()
+    return _babel_date(value, fmt, current_locale())
 
 
 def date_long(value: date | None) -> str:
@@ -181,14 +178,7 @@ def date_short(value: date | None) -> str:
 
 
 def number(value: Any) -> str:
-    if not has_request_context():
-        return format_decimal(value)
-    cache = _request_cache()
-    if cache["decimal"] is None:  # pragma: no cover - no locale
-        return format_decimal(value)
-    # Babel's format_decimal(value), remembered: explanations show the same few numbers
-    # (days, units, counts) over and over.
-    return _babel_number(value, str(cache["locale"]))
+    return _babel_number(value, current_locale())
 
 
 @lru_cache(maxsize=4096)
@@ -196,14 +186,12 @@ def _babel_number(value: Decimal | int, locale: str) -> str:
     return babel_format_decimal(value, locale=locale)
 
 
+PERCENT = "#,##0.####%"
+
+
 def percent(value: Decimal | Rate) -> str:
     v = value.value if isinstance(value, Rate) else value
-    if not has_request_context():
-        return format_percent(v, PERCENT)
-    return _babel_percent(v, str(_request_cache()["locale"]))
-
-
-PERCENT = "#,##0.####%"
+    return _babel_percent(v, current_locale())
 
 
 @lru_cache(maxsize=1024)
@@ -217,7 +205,7 @@ def today() -> date:
 
 
 def days_left(value: date, on: date | None = None) -> str:
-    """"12 days left", "due today", "3 days ago" in the current language."""
+    """"12 days left", "due today", "3 days ago" in the language in force."""
     return formats().days_left(value, on or today())
 
 
@@ -252,63 +240,60 @@ class ShownStep(NamedTuple):
 
 
 class Formats:
-    """`money`, `date_long`, `number` and `percent` bound to the request's locale, looked up
-    once: for code that formats many values at a time (a parcel page shows about 30
-    explanation steps with 120 numbers, and a schedule of 12 rows). Same output as the
-    filters."""
+    """`money`, `date_long`, `number` and `percent` bound to one language, looked up once: for
+    code that formats many values at a time (a parcel page shows about 30 explanation steps
+    with 120 numbers, and a schedule of 12 rows). Same output as the functions above."""
 
-    __slots__ = ("tr", "_money", "_locale", "_words")
+    __slots__ = ("tr", "lang", "_money", "_locale", "_words")
 
-    def __init__(self) -> None:
-        if has_request_context():
-            cache = _request_cache()
-            self._money = cache["money"]
-            self._locale = str(cache["locale"])
-            self.tr = translator(cache["language"])
-        else:
-            self._money = self._locale = None
-            self.tr = translator(current_language())
+    def __init__(self, lang: str | None = None) -> None:
+        self.lang = lang if lang in LANGUAGES else current_language()
+        self._locale = LOCALES[self.lang]
+        self._money = _money_formatter(self._locale)
+        self.tr = translator(self.lang)
         self._words: dict[str, str] = {}
 
     def money(self, value: Decimal | None) -> str:
-        if type(value) is Decimal and self._money is not None:
+        if type(value) is Decimal:
             return self._money(value)
-        return money(value)
+        if value is None:
+            return "—"
+        return self._money(Decimal(value))
 
     def date_long(self, value: date | None) -> str:
-        if type(value) is date and self._locale is not None:
+        if type(value) is date:
             return _babel_date(value, "long", self._locale)
-        return date_long(value)
+        with use_language(self.lang):
+            return date_long(value)
 
     def number(self, value: Decimal | int | None) -> str:
-        if value is not None and self._locale is not None:
-            return _babel_number(value, self._locale)
-        return number(value)
+        if value is None:
+            with use_language(self.lang):
+                return number(value)
+        return _babel_number(value, self._locale)
 
     def percent(self, value: Decimal | Rate) -> str:
         v = value.value if isinstance(value, Rate) else value
-        if self._locale is not None:
-            return _babel_percent(v, self._locale)
-        return percent(value)
+        return _babel_percent(v, self._locale)
 
     def value(self, name: str, value: Any) -> str:
         """One parameter of an explanation step (`name`: its placeholder, which tells money
         from units)."""
         cls = type(value)
-        if self._locale is not None:
-            if cls is Decimal:
-                if name in NOT_MONEY:
-                    return _babel_number(value, self._locale)
-                return self._money(value)
-            if cls is date:
-                return _babel_date(value, "long", self._locale)
-            if cls is int:
+        if cls is Decimal:
+            if name in NOT_MONEY:
                 return _babel_number(value, self._locale)
-            if cls is Rate:
-                return _babel_percent(value.value, self._locale)
+            return self._money(value)
+        if cls is date:
+            return _babel_date(value, "long", self._locale)
+        if cls is int:
+            return _babel_number(value, self._locale)
+        if cls is Rate:
+            return _babel_percent(value.value, self._locale)
         if cls is str:  # a marked message (e.g. "the whole installment")
             return self.tr.gettext(value)
-        return fmt_value(value, name)
+        with use_language(self.lang):
+            return fmt_value(value, name)
 
     def days_left(self, value: date, on: date) -> str:
         """"12 days left", "due today", "3 days ago" (`days_left`)."""
@@ -320,7 +305,7 @@ class Formats:
         return self.tr.ngettext("%(num)d day ago", "%(num)d days ago", -n) % {"num": -n}
 
     def words(self, message: str) -> str:
-        """A message of the catalogs, remembered for the request (steps repeat theirs)."""
+        """A message of the catalogs, remembered (steps repeat theirs)."""
         text = self._words.get(message)
         if text is None:
             text = self._words[message] = self.tr.gettext(message)
@@ -344,14 +329,15 @@ class Formats:
         return [self.step(s) for s in trace.steps if rules is None or s.rule in rules]
 
 
-def formats() -> Formats:
-    """The request's `Formats` (a new one outside a request)."""
-    if not has_request_context():
-        return Formats()
-    cache = _request_cache()
-    f = cache.get("formats")
+_FORMATS: dict[str, Formats] = {}
+
+
+def formats(lang: str | None = None) -> Formats:
+    """The `Formats` of `lang` (default: the language in force), one per language."""
+    lang = lang if lang in LANGUAGES else current_language()
+    f = _FORMATS.get(lang)
     if f is None:
-        f = cache["formats"] = Formats()
+        f = _FORMATS[lang] = Formats(lang)
     return f
 
 
@@ -361,81 +347,7 @@ def render_trace(trace: Trace | None, rules: tuple[str, ...] | None = None
     return formats().trace(trace, rules)
 
 
-def _gettext(message: str) -> str:
-    if not has_request_context():
-        return get_translations().ugettext(message)
-    return _request_cache()["translations"].ugettext(message)
-
-
-translate = _gettext  # for Python code that renders many labels (same catalogs, cached)
-
-
-def fast_gettext(string: str, **variables: Any) -> str:
-    """Flask-Babel's `gettext`, with the request's catalog looked up once per request (the
-    views word dozens of labels per page). Import it as `_` so `pybabel extract` finds the
-    messages."""
-    text = _gettext(string)
-    return text % variables if variables else text
-
-
-def _ngettext(singular: str, plural: str, n: int) -> str:
-    if not has_request_context():
-        return get_translations().ungettext(singular, plural, n)
-    return _request_cache()["translations"].ungettext(singular, plural, n)
-
-
-def path_without_lang() -> str:
-    """This page's path and query, less `lang` (where the language switch comes back to)."""
-    args = [(k, v) for k, v in request.args.items(multi=True) if k != "lang"]
-    return request.path + ("?" + urlencode(args) if args else "")
-
-
-@pass_eval_context
-def _template_gettext(eval_ctx: Any, string: str, **variables: Any) -> str:
-    """Jinja's newstyle `gettext` / `_` (jinja2.ext._make_new_gettext) in one call instead
-    of three nested `Context.call`s: the page calls it dozens of times. It takes the eval
-    context, not the context: a context function called in a loop costs a derived context
-    per call."""
-    rv = _gettext(string)
-    if eval_ctx.autoescape:
-        rv = Markup(rv)
-    if not variables and "%" not in rv:  # nothing to substitute or unescape ("%%")
-        return rv
-    return rv % variables
-
-
-def _bound_template_gettext() -> dict[str, Any]:
-    """A context processor: the templates' `_` / `gettext` bound to the catalog of the
-    locale in force when the template is rendered (the page's, or an email's under
-    `force_locale`), so each of a page's fifty messages is one dictionary lookup. Macros
-    imported without context use the global `_template_gettext`: same words."""
-    if not has_request_context():
-        return {}
-    ugettext = _request_cache()["translations"].ugettext
-
-    @pass_eval_context
-    def gettext_(eval_ctx: Any, string: str, **variables: Any) -> str:
-        rv = ugettext(string)
-        if eval_ctx.autoescape:
-            rv = Markup(rv)
-        if not variables and "%" not in rv:
-            return rv
-        return rv % variables
-
-    return {"_": gettext_, "gettext": gettext_}
-
-
-def init_app(app: Flask) -> None:
-    Babel(app, locale_selector=select_locale,
-          timezone_selector=lambda: "America/Puerto_Rico")
-    # The same catalogs as Flask-Babel's own callables, looked up once per request.
-    app.jinja_env.install_gettext_callables(gettext=_gettext, ngettext=_ngettext,
-                                            newstyle=True)
-    app.jinja_env.filters.update(money=money, date_long=date_long, date_short=date_short,
-                                 number=number, percent=percent, days_left=days_left)
-    app.jinja_env.globals.update(current_language=current_language,
-                                 render_trace=render_trace, LANGUAGE_NAMES=LANGUAGE_NAMES,
-                                 path_without_lang=path_without_lang,
-                                 LANGUAGES=LANGUAGES)
-    app.jinja_env.globals.update(_=_template_gettext, gettext=_template_gettext)
-    app.context_processor(_bound_template_gettext)
+#: The Jinja filters and globals of the pages, the emails and the PDFs.
+FILTERS: dict[str, Callable[..., str]] = {
+    "money": money, "date_long": date_long, "date_short": date_short, "number": number,
+    "percent": percent, "days_left": days_left}

@@ -1,8 +1,10 @@
-"""The statement of account (estado de cuenta) as a PDF, in the reader's language (fpdf2).
+"""The statement of account (estado de cuenta) and receipts as PDFs, in the reader's language
+(fpdf2).
 
-The text comes from the same catalogs as the pages (the caller renders inside the reader's
-locale); the font is a Unicode TrueType font: Public Sans from the USWDS package the setup
-installs (portal/static/vendor/), or DejaVu Sans where Debian's fonts-dejavu-core is present.
+The text comes from the same catalogs as the pages (the caller words the document in the
+reader's language; the page footer is worded here in `lang`); no request is needed. The font
+is a Unicode TrueType font: Public Sans from the USWDS package the setup installs
+(portal/static/vendor/), or DejaVu Sans where Debian's fonts-dejavu-core is present.
 """
 
 from __future__ import annotations
@@ -11,9 +13,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from flask_babel import gettext as _
 from fpdf import FPDF
 from fpdf.enums import XPos, YPos
+
+from portal.i18n import gettext as _
+from portal.i18n import use_language
 
 HERE = Path(__file__).resolve().parent
 FONT_CANDIDATES = (
@@ -76,6 +80,12 @@ class _PDF(FPDF):
 
 
 def render(doc: Document, lang: str) -> bytes:
+    """The PDF of `doc`, in `lang` ('es' or 'en')."""
+    with use_language(lang) as lang:
+        return _render(doc, lang)
+
+
+def _render(doc: Document, lang: str) -> bytes:
     regular, bold = font_files()
     pdf = _PDF(format="Letter", unit="mm")
     pdf.footer_text = doc.footer

@@ -188,7 +188,8 @@ def grant(parcel_id: int):  # noqa: ANN201
             text = GRANT_ERRORS.get(exc.code, GRANT_ERRORS["grantee_not_found"])
             form.email.errors.append(_(text))
         else:
-            mail.send(grantee.email, "granted", grantee.language, catastro=parcel.catastro,
+            mail.send(grantee.email, "granted", grantee.language, config=current_app.config,
+                      catastro=parcel.catastro,
                       owner=current_user.name or current_user.email,
                       link=external_url("account.parcel", parcel_id=parcel.id))
             flash(_("%(email)s can now see this parcel.", email=grantee.email), "success")

@@ -32,7 +32,7 @@ bp = Blueprint("auth", __name__, url_prefix="/cuenta")
 def _send_confirmation(user) -> None:  # noqa: ANN001
     token = tokens.make_confirm(user.id, user.email)
     mail.send(user.email, "confirm", user.language or current_language(), name=user.name,
-              link=external_url("auth.confirm", token=token))
+              config=current_app.config, link=external_url("auth.confirm", token=token))
 
 
 @bp.route("/registro", methods=["GET", "POST"])
@@ -145,7 +145,7 @@ def forgot():  # noqa: ANN201
         if user is not None:
             token = tokens.make_reset(user.id, users.password_fingerprint(user))
             mail.send(user.email, "reset", user.language or current_language(), name=user.name,
-                      link=external_url("auth.reset", token=token))
+                      config=current_app.config, link=external_url("auth.reset", token=token))
         flash(_("If that email has an account, we sent it a link to choose a new password."),
               "info")
         return redirect(url_for("auth.sign_in"), 303)

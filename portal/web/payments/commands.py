@@ -18,8 +18,7 @@ def reconcile_command(limit: int = 500) -> int:
     from portal.web.payments.gateways import gateway
 
     app = create_app()
-    base = app.config.get("PORTAL_BASE_URL") or "http://localhost"
-    with app.app_context(), app.test_request_context("/", base_url=base):
+    with app.app_context():
         gw = gateway()
         report = reconcile(database(), gw, limit=limit)
         click.echo(f"reconcile ({gw.name}): {report.summary()}")

@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import logging
 
-from flask import render_template
-from flask_babel import force_locale
+from flask import current_app
 
-from portal import clock, mail, pdf
+from portal import clock, i18n, mail, pdf
 from portal.core import payment_states as states
-from portal.i18n import LANGUAGES, LOCALES
+from portal.i18n import LANGUAGES
 from portal.payments import fulfilment, receipts
 from portal.web.data import external_url, uow
 from portal.web.payments import present
@@ -33,20 +32,19 @@ def send_receipt(checkout_id: int) -> bool:
         if chk.receipt_sent_at is not None or not chk.payer_email or not applied:
             return False
         lang = chk.language if chk.language in LANGUAGES else "es"
-        with force_locale(LOCALES[lang]):
+        with i18n.use_language(lang):
             view = present.receipt_view(receipts.build(w, chk))
-            text = render_template("payments/email_receipt.txt", v=view, lang=lang,
-                                   link=external_url("payments.receipt",
-                                                     checkout_id=chk.id))
+            subject, body = mail.render_text(
+                "payments/email_receipt.txt", lang, v=view,
+                link=external_url("payments.receipt", checkout_id=chk.id))
             data = receipt_pdf(view, lang)
-        first, _, body = text.lstrip().partition("\n")
-        msg = mail.build(chk.payer_email, first.removeprefix("Subject:").strip(),
-                         body.strip() + "\n", lang)
+        config = current_app.config
+        msg = mail.build(chk.payer_email, subject, body, lang, config)
         name = ("recibo" if lang == "es" else "receipt") + f"-{chk.receipt_number}.pdf"
         msg.add_attachment(data, maintype="application", subtype="pdf", filename=name)
         del msg["Content-Language"]  # moved to the text part by add_attachment: the whole
         msg["Content-Language"] = "es-PR" if lang == "es" else "en-US"  # email is in `lang`
-        mail.deliver(msg)
+        mail.deliver(msg, config)
         chk.receipt_sent_at = clock.now()
     log.info("payments: receipt of checkout %s emailed", checkout_id)
     return True

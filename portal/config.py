@@ -1,0 +1,138 @@
+"""The portal's configuration, read from the environment in one place.
+
+The web app (`portal.app.create_app`), every `portal` command, the Alembic environment
+(`migrations/env.py`), the reconcile command and the mail and PDF code all read it here, so
+they agree on the instance folder, the database and the outbox. Nothing secret is hard-coded.
+
+| variable | default |
+|---|---|
+| `PORTAL_INSTANCE` | the `instance/` folder at the top of the repository |
+| `SECRET_KEY` | a random key generated once and kept in `<instance>/secret_key` |
+| `DATABASE_URL` | SQLite file `<instance>/portal.db` |
+| `MAIL_SERVER` (+ `MAIL_PORT`, `MAIL_USERNAME`, `MAIL_PASSWORD`, `MAIL_USE_TLS`, ...) | none: |
+|   | emails are written as `.eml` files to `OUTBOX_DIR` (`MAIL_FROM` is the sender) |
+| `OUTBOX_DIR` | `<instance>/outbox/` |
+| `SESSION_COOKIE_SECURE` | `1`: cookies only over HTTPS (browsers allow http://127.0.0.1) |
+| `REDIS_URL` | none: sign-in rate limits are kept in memory |
+| `PORTAL_BASE_URL` | none: links in emails use the request's host (`http://localhost` |
+|   | from a command) |
+| `AUTHORITY_PHONE` | `787-555-0100` (the demo's): the number pages give to call the Authority |
+
+This module imports no web framework: a command reads the same values as the app.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+TEMPLATES = ROOT / "templates"
+TRANSLATIONS = ROOT / "translations"
+
+#: The Authority's phone for the demo (a fictitious 555 number); set AUTHORITY_PHONE.
+DEMO_AUTHORITY_PHONE = "787-555-0100"
+DEFAULT_MAIL_FROM = "Portal del Distrito <no-reply@localhost>"
+
+
+def _env(env: Mapping[str, str] | None) -> Mapping[str, str]:
+    return os.environ if env is None else env
+
+
+def flag(value: str | None, default: bool) -> bool:
+    """An on/off variable: "1", "true", "yes", "on" (any case) are on; empty is `default`."""
+    if value is None or value.strip() == "":
+        return default
+    return value.strip().lower() in ("1", "true", "yes", "on")
+
+
+def instance_path(env: Mapping[str, str] | None = None) -> Path:
+    """The instance folder: `PORTAL_INSTANCE`, else `instance/` at the top of the repository."""
+    value = (_env(env).get("PORTAL_INSTANCE") or "").strip()
+    return Path(value).resolve() if value else ROOT / "instance"
+
+
+def database_url(url: str | None = None, env: Mapping[str, str] | None = None) -> str:
+    """The database URL: the argument, else `DATABASE_URL`, else `<instance>/portal.db`."""
+    if url:
+        return url
+    value = (_env(env).get("DATABASE_URL") or "").strip()
+    if value:
+        # Heroku-style URLs name the old driver; the portal speaks psycopg 3.
+        if value.startswith("postgres://"):
+            value = "postgresql+psycopg://" + value[len("postgres://"):]
+        elif value.startswith("postgresql://"):
+            value = "postgresql+psycopg://" + value[len("postgresql://"):]
+        return value
+    return f"sqlite:///{instance_path(env) / 'portal.db'}"
+
+
+def secret_key(instance: Path, env: Mapping[str, str] | None = None) -> str:
+    """SECRET_KEY from the environment, else one random key kept in the instance folder."""
+    key = _env(env).get("SECRET_KEY")
+    if key:
+        return key
+    path = instance / "secret_key"
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        key = secrets.token_urlsafe(48)
+        instance.mkdir(parents=True, exist_ok=True)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:  # another process wrote it first
+            return path.read_text().strip()
+        with os.fdopen(fd, "w") as fh:
+            fh.write(key)
+        return key
+
+
+def settings(env: Mapping[str, str] | None = None, *, instance: Path | None = None,
+             with_key: bool = True) -> dict[str, Any]:
+    """Every setting, as the app's config keys (the one configuration of every command)."""
+    e = _env(env)
+    instance = instance if instance is not None else instance_path(e)
+    secure = flag(e.get("SESSION_COOKIE_SECURE"), True)
+    return {
+        "INSTANCE_PATH": str(instance),
+        "SECRET_KEY": secret_key(instance, e) if with_key else None,
+        "DATABASE_URL": database_url(None, {**e, "PORTAL_INSTANCE": str(instance)}),
+        "MAIL_SERVER": e.get("MAIL_SERVER") or None,
+        "MAIL_PORT": int(e.get("MAIL_PORT") or 587),
+        "MAIL_USERNAME": e.get("MAIL_USERNAME") or None,
+        "MAIL_PASSWORD": e.get("MAIL_PASSWORD") or None,
+        "MAIL_USE_TLS": flag(e.get("MAIL_USE_TLS"), True),
+        "MAIL_USE_SSL": flag(e.get("MAIL_USE_SSL"), False),
+        "MAIL_FROM": e.get("MAIL_FROM") or DEFAULT_MAIL_FROM,
+        "OUTBOX_DIR": e.get("OUTBOX_DIR") or str(instance / "outbox"),
+        "PORTAL_BASE_URL": e.get("PORTAL_BASE_URL") or None,
+        "SESSION_COOKIE_SECURE": secure,
+        "SESSION_COOKIE_HTTPONLY": True,
+        "SESSION_COOKIE_SAMESITE": "Lax",
+        "REMEMBER_COOKIE_SECURE": secure,
+        "REMEMBER_COOKIE_HTTPONLY": True,
+        "REMEMBER_COOKIE_SAMESITE": "Lax",
+        "PERMANENT_SESSION_LIFETIME": 60 * 60 * 8,
+        "RATELIMIT_STORAGE_URI": e.get("REDIS_URL") or "memory://",
+        "RATELIMIT_SIGNIN": e.get("RATELIMIT_SIGNIN") or "10 per minute;50 per hour",
+        "RATELIMIT_CLAIM": e.get("RATELIMIT_CLAIM") or "10 per hour",
+        "MAX_CONTENT_LENGTH": 2 * 1024 * 1024,
+        "WTF_CSRF_TIME_LIMIT": 60 * 60 * 8,
+        "BABEL_DEFAULT_LOCALE": "es_PR",
+        "BABEL_DEFAULT_TIMEZONE": "America/Puerto_Rico",
+        "BABEL_TRANSLATION_DIRECTORIES": str(TRANSLATIONS),
+        "EMAIL_TOKEN_MAX_AGE": 60 * 60 * 24 * 3,
+        "RESET_TOKEN_MAX_AGE": 60 * 60 * 2,
+        "AUTHORITY_PHONE": e.get("AUTHORITY_PHONE") or DEMO_AUTHORITY_PHONE,
+    }
+
+
+def mail_settings(env: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The settings `portal.mail` needs, without generating a secret key."""
+    keys = ("MAIL_SERVER", "MAIL_PORT", "MAIL_USERNAME", "MAIL_PASSWORD", "MAIL_USE_TLS",
+            "MAIL_USE_SSL", "MAIL_FROM", "OUTBOX_DIR", "PORTAL_BASE_URL")
+    everything = settings(env, with_key=False)
+    return {k: everything[k] for k in keys}

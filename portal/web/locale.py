@@ -1,0 +1,106 @@
+"""The request's language, for `portal.i18n`: Flask, Flask-Babel and the Jinja templates.
+
+The language of a request is, in order: `?lang=es|en` (that request only), the signed-in
+user's preference, the session (set by the language switch), the browser's Accept-Language
+best match of es_PR / en_US, and Spanish by default. `<html lang>` follows it. Inside
+`i18n.use_language(lang)` (an email rendered during a page) that language wins.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode
+
+from flask import Flask, g, has_request_context, request, session
+from flask_babel import Babel
+from jinja2 import pass_eval_context
+from markupsafe import Markup
+
+from portal import i18n
+from portal.core.explain import translator
+from portal.i18n import LANGUAGE_NAMES, LANGUAGES, LOCALES
+
+
+def _user_language() -> str | None:
+    from flask_login import current_user
+    if current_user and getattr(current_user, "is_authenticated", False):
+        lang = getattr(current_user, "language", None)
+        if lang in LANGUAGES:
+            return lang
+    return None
+
+
+def select_language() -> str:
+    """The two-letter language of this request (see the module's docstring)."""
+    cached = g.get("_lang")
+    if cached:
+        return cached
+    lang = request.args.get("lang")
+    if lang not in LANGUAGES:
+        lang = _user_language()
+    if lang is None and session.get("lang") in LANGUAGES:
+        lang = session["lang"]
+    if lang is None:
+        best = request.accept_languages.best_match(["es_PR", "en_US", "es", "en"])
+        lang = best[:2] if best else "es"
+    g._lang = lang
+    return lang
+
+
+def request_language() -> str | None:
+    """The request's language, or None outside a request (i18n's resolver)."""
+    return select_language() if has_request_context() else None
+
+
+def path_without_lang() -> str:
+    """This page's path and query, less `lang` (where the language switch comes back to)."""
+    args = [(k, v) for k, v in request.args.items(multi=True) if k != "lang"]
+    return request.path + ("?" + urlencode(args) if args else "")
+
+
+@pass_eval_context
+def _template_gettext(eval_ctx: Any, string: str, **variables: Any) -> str:
+    """Jinja's newstyle `gettext` / `_` (jinja2.ext._make_new_gettext) in one call instead
+    of three nested `Context.call`s: the page calls it dozens of times. It takes the eval
+    context, not the context: a context function called in a loop costs a derived context
+    per call."""
+    rv = i18n.template_gettext(string)
+    if eval_ctx.autoescape:
+        rv = Markup(rv)
+    if not variables and "%" not in rv:  # nothing to substitute or unescape ("%%")
+        return rv
+    return rv % variables
+
+
+def _bound_template_gettext() -> dict[str, Any]:
+    """A context processor: the templates' `_` / `gettext` bound to the catalog of the
+    language in force when the template is rendered, so each of a page's fifty messages is
+    one dictionary lookup. Macros imported without context use the global
+    `_template_gettext`: same words."""
+    ugettext = translator(i18n.current_language()).gettext
+
+    @pass_eval_context
+    def gettext_(eval_ctx: Any, string: str, **variables: Any) -> str:
+        rv = ugettext(string)
+        if eval_ctx.autoescape:
+            rv = Markup(rv)
+        if not variables and "%" not in rv:
+            return rv
+        return rv % variables
+
+    return {"_": gettext_, "gettext": gettext_}
+
+
+def init_app(app: Flask) -> None:
+    i18n.set_language_resolver(request_language)
+    Babel(app, locale_selector=lambda: LOCALES[i18n.current_language()],
+          timezone_selector=lambda: "America/Puerto_Rico")
+    app.jinja_env.install_gettext_callables(gettext=i18n.template_gettext,
+                                            ngettext=i18n.template_ngettext, newstyle=True)
+    app.jinja_env.filters.update(i18n.FILTERS)
+    app.jinja_env.globals.update(current_language=i18n.current_language,
+                                 render_trace=i18n.render_trace,
+                                 LANGUAGE_NAMES=LANGUAGE_NAMES,
+                                 path_without_lang=path_without_lang, LANGUAGES=LANGUAGES)
+    app.jinja_env.globals.update(_=_template_gettext, gettext=_template_gettext)
+    app.context_processor(_bound_template_gettext)

@@ -296,4 +296,39 @@ ES = {
     "Nothing is owed on this account.": "Esta cuenta no debe nada.",
     "The lump-sum discount of {discount} was granted on {date} (rule R-A11).":
         "El descuento por pago global de {discount} se concedió el {date} (regla R-A11).",
+    # Payment disputes (staff).
+    "Payment disputes": "Disputas de pagos",
+    "Payers who disputed a card or bank payment with their bank, as Stripe reports it. Answer "
+    "each one in Stripe before its deadline; the accounts do not change until money is given "
+    "back.":
+        "Pagadores que disputaron con su banco un pago con tarjeta o con cuenta de banco, según "
+        "lo informa Stripe. Conteste cada disputa en Stripe antes de su fecha límite; las "
+        "cuentas no cambian hasta que se devuelva dinero.",
+    "No disputes.": "No hay disputas.",
+    "Opened": "Abierta",
+    "Reason": "Razón",
+    "Answer by": "Contestar antes del",
+    "unknown payment": "pago desconocido",
+    "The bank cannot process it": "El banco no puede procesarlo",
+    "Check returned": "Cheque devuelto",
+    "Refund or credit not processed": "Reembolso o crédito no procesado",
+    "Started by the payer": "Iniciada por el pagador",
+    "Debit not authorized": "Débito no autorizado",
+    "Charged twice": "Se cobró dos veces",
+    "Fraud: the cardholder did not make it": "Fraude: el titular de la tarjeta no lo hizo",
+    "Other reason": "Otra razón",
+    "Wrong account details": "Datos de la cuenta incorrectos",
+    "Insufficient funds": "Fondos insuficientes",
+    "Product not received": "Producto no recibido",
+    "Product unacceptable": "Producto inaceptable",
+    "Subscription canceled": "Suscripción cancelada",
+    "Charge not recognized": "Cargo no reconocido",
+    "Inquiry: needs a response": "Consulta: requiere respuesta",
+    "Inquiry: under review": "Consulta: en revisión",
+    "Inquiry closed": "Consulta cerrada",
+    "Needs a response": "Requiere respuesta",
+    "Under review": "En revisión",
+    "Won": "Ganada",
+    "Lost": "Perdida",
+    "Prevented": "Evitada",
 }

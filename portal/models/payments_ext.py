@@ -7,6 +7,9 @@
 - `provider_events`: every provider event (webhook) handled, stored once (unique id) in the
   same transaction as its effect.
 - `payment_refunds`: money given back, per payment (account) part.
+- `refund_failures`: a provider refund that failed after it was recorded (the card was
+  closed...): which `payment_refunds` row it undid, once, and the ledger entry that did it.
+- `provider_disputes`: a payer's dispute (chargeback) of a charge, as the provider reports it.
 - `sandbox_sessions`: the built-in sandbox's checkout sessions (stand-in for Stripe's).
 """
 
@@ -172,6 +175,65 @@ class PaymentRefund(AppendOnly, Base):
                                                   comment="Staff who refunded (null: provider)")
     note: Mapped[str] = mapped_column(Text, default="", comment="Staff's reason")
     created_at: Mapped[datetime] = created_at()
+
+
+class RefundFailure(AppendOnly, Base):
+    """A recorded refund that the provider later reports failed: the money never reached the
+    payer, so the refund's ledger entry is reversed (the credit is back). One row per
+    `payment_refunds` row undone (unique: a repeated or second event changes nothing)."""
+
+    __tablename__ = "refund_failures"
+    __table_args__ = (CheckConstraint("amount > 0", name="amount"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True, comment="Surrogate key")
+    payment_refund_id: Mapped[int] = mapped_column(
+        ForeignKey("payment_refunds.id"), unique=True, comment="The refund part undone")
+    checkout_id: Mapped[int] = mapped_column(ForeignKey("checkouts.id"), index=True,
+                                             comment="The checkout it was refunded from")
+    payment_id: Mapped[int] = mapped_column(ForeignKey("payments.id"),
+                                            comment="The account's payment")
+    amount: Mapped[Decimal] = money("Amount that did not go back")
+    provider_refund_id: Mapped[str | None] = mapped_column(String(255),
+                                                           comment="The provider's refund id")
+    failure_reason: Mapped[str] = mapped_column(
+        String(40), default="", comment="The provider's reason, e.g. expired_or_canceled_card")
+    reversal_entry_id: Mapped[int] = mapped_column(
+        ForeignKey("ledger_entries.id"), comment="The ledger entry reversing the refund")
+    failed_at: Mapped[datetime] = mapped_column(
+        UTCDateTime(), comment="When the provider reported the failure (its event, UTC)")
+    created_at: Mapped[datetime] = created_at()
+
+
+class Dispute(Base):
+    """A payer disputed a charge with their bank (a chargeback): who (the checkout's payer),
+    how much, why and where it stands, as the provider last reported it. The ledger is not
+    touched: staff answer the dispute at the provider."""
+
+    __tablename__ = "provider_disputes"
+    __table_args__ = (CheckConstraint("amount >= 0", name="amount"),
+                      UniqueConstraint("provider", "dispute_id"))
+
+    id: Mapped[int] = mapped_column(primary_key=True, comment="Surrogate key")
+    provider: Mapped[str] = mapped_column(String(8), comment="stripe")
+    dispute_id: Mapped[str] = mapped_column(String(255), comment="The provider's dispute id")
+    checkout_id: Mapped[int | None] = mapped_column(
+        ForeignKey("checkouts.id"), index=True, comment="The checkout disputed (null: unknown)")
+    payment_intent: Mapped[str | None] = mapped_column(
+        String(255), comment="The provider's payment intent id")
+    amount: Mapped[Decimal] = money("Amount disputed")
+    currency: Mapped[str] = mapped_column(String(3), default="usd", comment="usd")
+    reason: Mapped[str] = mapped_column(String(40), default="",
+                                        comment="The payer's reason, e.g. fraudulent")
+    status: Mapped[str] = mapped_column(String(30), comment="needs_response, won, lost ...")
+    evidence_due_by: Mapped[datetime | None] = mapped_column(
+        UTCDateTime(), comment="Last moment to answer it at the provider (UTC)")
+    opened_at: Mapped[datetime] = mapped_column(UTCDateTime(),
+                                                comment="When the payer opened it (UTC)")
+    status_at: Mapped[datetime] = mapped_column(
+        UTCDateTime(), comment="Time of the event that set the status (older ones ignored)")
+    created_at: Mapped[datetime] = created_at()
+
+    checkout: Mapped[Checkout | None] = relationship()
 
 
 class SandboxSession(Base):

@@ -12,7 +12,12 @@ deliveries get 400 and a log line. Then `process_event`:
   session is not trusted) and moves the checkout forward only, so events arriving out of order
   change nothing twice;
 - charge.refunded carries the cumulative amount refunded: what we have not recorded yet is
-  recorded, so replays and reordering change nothing twice.
+  recorded, so replays and reordering change nothing twice (less what has failed since the
+  event was created: the provider no longer counts a failed refund);
+- refund.updated / refund.failed (charge.refund.updated) with a failed or canceled refund
+  undo the recorded refund once (`refund_failures.record_refund_failure`);
+- charge.dispute.created (and .updated, .closed, .funds_withdrawn, .funds_reinstated) keep
+  the dispute as the provider last reported it, shown to staff.
 
 Returns (HTTP status, short text): 200 when handled or deliberately ignored, 400 for a bad
 signature or a session that does not match our records, 503 when the provider cannot be
@@ -34,7 +39,7 @@ from portal import clock
 from portal.core.money import from_minor_units
 from portal.db import Database, UnitOfWork
 from portal.models.payments_ext import Checkout, ProviderEvent
-from portal.payments import fulfilment
+from portal.payments import disputes, fulfilment, refund_failures
 from portal.payments.gateway import Gateway, GatewayError
 from portal.services import access, audit
 from portal.services.errors import NotFound
@@ -44,6 +49,9 @@ log = logging.getLogger(__name__)
 CHECKOUT_EVENTS = ("checkout.session.completed", "checkout.session.async_payment_succeeded",
                    "checkout.session.async_payment_failed", "checkout.session.expired")
 REFUND_EVENTS = ("charge.refunded",)
+REFUND_UPDATE_EVENTS = ("refund.updated", "refund.failed", "charge.refund.updated")
+DISPUTE_EVENTS = ("charge.dispute.created", "charge.dispute.updated", "charge.dispute.closed",
+                  "charge.dispute.funds_withdrawn", "charge.dispute.funds_reinstated")
 
 
 Notify = Callable[[int, str], None]
@@ -111,7 +119,7 @@ def process_event(database: Database, gateway: Gateway, event: dict[str, Any],
         with database.unit_of_work() as uow:
             if _seen(uow, provider, event_id):
                 return 200, "duplicate"
-            chk_id, outcome = _apply(uow, gateway, kind, obj, event)
+            chk_id, outcome = _apply(uow, gateway, kind, obj, event, provider)
             uow.session.add(ProviderEvent(provider=provider, event_id=event_id, type=kind,
                                           checkout_id=chk_id, outcome=outcome))
             try:
@@ -141,7 +149,7 @@ def process_event(database: Database, gateway: Gateway, event: dict[str, Any],
 
 
 def _apply(uow: UnitOfWork, gateway: Gateway, kind: str, obj: dict[str, Any],
-           event: dict[str, Any]) -> tuple[int | None, str]:
+           event: dict[str, Any], provider: str) -> tuple[int | None, str]:
     if kind in CHECKOUT_EVENTS:
         chk = _find_checkout(uow, obj)
         if chk is None:
@@ -161,8 +169,14 @@ def _apply(uow: UnitOfWork, gateway: Gateway, kind: str, obj: dict[str, Any],
         if chk is None:
             log.warning("payments: refund for an unknown payment %s", intent)
             return None, "unknown_payment"
-        result = fulfilment.record_provider_refund(uow, chk.id, from_minor_units(refunded))
+        total = from_minor_units(refunded) - refund_failures.failed_since(
+            uow, chk.id, _event_time(event))
+        result = fulfilment.record_provider_refund(uow, chk.id, total)
         return chk.id, result.kind
+    if kind in REFUND_UPDATE_EVENTS:
+        return refund_failures.record_refund_failure(uow, obj, _event_time(event))
+    if kind in DISPUTE_EVENTS:
+        return disputes.record_dispute(uow, provider, obj, _event_time(event))
     return None, "ignored"
 
 

@@ -1,13 +1,17 @@
-"""Staff lookup of any parcel (which opens the parcel page) and any person."""
+"""Staff lookup of any parcel (which opens the parcel page) and any person; payment
+disputes."""
 
 from __future__ import annotations
 
 from functools import wraps
 
 from flask import Blueprint, abort, render_template, request
+from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
 
+from portal.payments import disputes as payment_disputes
 from portal.web.account import views
+from portal.web.data import uow
 from portal.web.staff.forms import LookupForm
 
 bp = Blueprint("staff", __name__, url_prefix="/personal")
@@ -41,3 +45,41 @@ def person(user_id: int):  # noqa: ANN201
     if p is None:
         abort(404)
     return render_template("staff/person.html", p=p)
+
+
+#: Stripe's dispute reasons and statuses in the staff's words (an unknown one is shown as is).
+DISPUTE_REASONS = {
+    "bank_cannot_process": _l("The bank cannot process it"),
+    "check_returned": _l("Check returned"),
+    "credit_not_processed": _l("Refund or credit not processed"),
+    "customer_initiated": _l("Started by the payer"),
+    "debit_not_authorized": _l("Debit not authorized"),
+    "duplicate": _l("Charged twice"),
+    "fraudulent": _l("Fraud: the cardholder did not make it"),
+    "general": _l("Other reason"),
+    "incorrect_account_details": _l("Wrong account details"),
+    "insufficient_funds": _l("Insufficient funds"),
+    "product_not_received": _l("Product not received"),
+    "product_unacceptable": _l("Product unacceptable"),
+    "subscription_canceled": _l("Subscription canceled"),
+    "unrecognized": _l("Charge not recognized"),
+}
+DISPUTE_STATUSES = {
+    "warning_needs_response": _l("Inquiry: needs a response"),
+    "warning_under_review": _l("Inquiry: under review"),
+    "warning_closed": _l("Inquiry closed"),
+    "needs_response": _l("Needs a response"),
+    "under_review": _l("Under review"),
+    "won": _l("Won"),
+    "lost": _l("Lost"),
+    "prevented": _l("Prevented"),
+}
+
+
+@bp.get("/disputas")
+@staff_required
+def disputes():  # noqa: ANN201
+    with uow() as w:
+        rows = payment_disputes.staff_disputes(w, current_user)
+    return render_template("staff/disputes.html", rows=rows, reasons=DISPUTE_REASONS,
+                           statuses=DISPUTE_STATUSES)

@@ -10,10 +10,12 @@ for the whole portal); this module adds what a checkout needs around them:
   before a payment already posted) and its receipt lines as the core applies it (R-A10:
   interest, late fees, costs, delinquent principal, other principal in due order, credit;
   R-A11: the lump-sum discount, also its own `discount` entry);
-- `reverse_payment`: a failed bank debit appends a `reversal` debit (never deletes);
+- `reverse_payment`: a failed bank debit appends a `reversal` of the payment's entry, dated
+  the day the failure is known (never deletes): from that day the statement reads the
+  payment as never received (the core's `reversed_on`, R-A6), before it as received;
 - `refund`: money given back appends a `refund` debit;
-- `receipt_lines` / `check_allocations`: the stored lines, and the invariant that recomputing
-  the statement over the facts reproduces them.
+- `receipt_lines` / `check_allocations`: the stored lines, and the invariant that each
+  payment, replayed as of its day over the facts known then, reproduces them.
 """
 
 from __future__ import annotations
@@ -25,7 +27,6 @@ from typing import Any
 
 from sqlalchemy import select
 
-from portal import clock
 from portal.core.statement import Application
 from portal.db import UnitOfWork
 from portal.models import FiscalYear, LedgerEntry, Parcel, PaymentAllocation
@@ -62,7 +63,8 @@ def payment_entry(uow: UnitOfWork, payment_id: int) -> LedgerEntry | None:
 
 def reverse_payment(uow: UnitOfWork, payment: PaymentRow, why: str,
                     author_id: int | None = None) -> LedgerEntry | None:
-    """A failed bank debit: a `reversal` debit of the payment's entry (once)."""
+    """A failed bank debit: a `reversal` of the payment's entry dated today, the day the
+    failure is known (once; `services.ledger.reverse_entry`)."""
     entry = payment_entry(uow, payment.id)
     if entry is None or uow.session.scalar(
             select(LedgerEntry.id).where(LedgerEntry.reverses_id == entry.id)):
@@ -93,15 +95,13 @@ def receipt_lines(uow: UnitOfWork, payment_ids: Iterable[int]
 
 def application_of(account: AccountFacts, payment_id: int,
                    as_of: date | None = None) -> Application | None:
-    """How the core applies the posted payment `payment_id` (for the R-A11 explanation)."""
-    last = max([e.legal_date for e in account.credits + account.debits], default=None)
-    on = max(d for d in (as_of or clock.today(), last) if d is not None)
-    st = account.evaluate(on)
-    index = {k: e.payment_id for k, e in enumerate(account.credits) if e.kind == "payment"}
-    for app in st.applications:
-        if app.payment is not None and index.get(app.payment) == payment_id:
-            return app
-    return None
+    """How the core applied the posted payment `payment_id` when it was posted (its receipt's
+    lines and R-A11 verdict; a payment reversed later keeps them). `as_of` is not used: the
+    application is the one of the payment's own day."""
+    entry = next((e for e in account.payment_entries if e.payment_id == payment_id), None)
+    if entry is None:
+        return None
+    return data_ledger.application_when_posted(account, entry)[0]
 
 
 def check_allocations(uow: UnitOfWork, parcel_id: int, fiscal_year_id: int) -> list[Any]:

@@ -1,16 +1,23 @@
 """Money movements: posting a payment with its allocation, costs, adjustments, reversals,
 refunds, and the invariant check (DESIGN.md 1, 4).
 
-Facts are append-only and never back-dated before a posted payment, so that recomputing the
-statement over the facts reproduces every stored allocation (`verify_allocations`):
+Facts are append-only and never back-dated before a posted payment, so that the statement
+over the facts known when a payment was posted, as of its day, reproduces its stored
+allocation (`verify_allocations`), and so that a later fact never comes before a posted
+payment in the statement's walk of the days:
 
 - a payment is posted on its Puerto Rico legal date (when the payer completed it, R-A6); if a
   payment with a later date was already posted, it is posted on that later date instead (and
   the audit record says so), never before it;
-- a cost (R-A9) is dated after the last posted credit of the account (`cost_before_posted_
+- a cost (R-A9) is dated after the last posted payment of the account (`cost_before_posted_
   payment` otherwise): the core adds a day's costs before its payments;
-- corrections (adjustments, reversals, refunds) are dated when they are made; a debit made on
-  the day of a posted credit takes the next day, for the same reason.
+- an adjustment (either way) is dated when it is made, or the next day when a payment was
+  posted that day: the core applies a day's costs and adjustments before its payments;
+- a refund is dated when it is made: the core takes it from the credit after that day's
+  payments;
+- a reversal is dated when it is made (for a failed bank debit, the day the failure is
+  known): the payment is then the core's `reversed_on` and counts before that day only; a
+  reversed cost, adjustment or refund drops out of the facts from that day (`facts`).
 
 Every function here writes an audit record.
 """
@@ -26,6 +33,7 @@ from sqlalchemy import select
 from portal import clock
 from portal.core import payment_states as states
 from portal.core.money import ZERO, cents
+from portal.core.statement import Application
 from portal.core.statement import Payment as CorePayment
 from portal.db import UnitOfWork
 from portal.models import FiscalYear, LedgerEntry, Parcel, Payment, PaymentAllocation
@@ -57,7 +65,9 @@ def _fy(uow: UnitOfWork, fiscal_year_id: int) -> FiscalYear:
     return fy
 
 
-def _debit_date(account: facts.AccountFacts) -> date:
+def _correction_date(account: facts.AccountFacts) -> date:
+    """Today, or the day after the last posted payment if that is today or later: the core
+    applies a day's costs and adjustments before its payments."""
     today = clock.today()
     last = account.last_credit_date
     if last is not None and last >= today:
@@ -94,8 +104,9 @@ def post_payment(uow: UnitOfWork, payment_id: int, *, actor: Any = None) -> Ledg
     legal = clock.legal_date(payment.completed_at)
     last = account.last_credit_date
     effective = legal if last is None or legal >= last else last
+    inputs = account.core(effective)
     st = account.evaluate(effective, [CorePayment(effective, payment.amount, payment.lump_sum)])
-    index = len(account.credits)
+    index = len(inputs.payments)
     app = next(a for a in st.applications if a.payment == index)
     entry = LedgerEntry(parcel_id=payment.parcel_id, fiscal_year_id=payment.fiscal_year_id,
                         kind="payment", direction="credit", amount=payment.amount,
@@ -106,7 +117,7 @@ def post_payment(uow: UnitOfWork, payment_id: int, *, actor: Any = None) -> Ledg
     uow.session.flush()
     lines = []
     for position, ln in enumerate(app.lines, start=1):
-        cost_id = account.debits[ln.cost].id if ln.cost is not None else None
+        cost_id = inputs.cost_entries[ln.cost].id if ln.cost is not None else None
         lines.append(PaymentAllocation(payment_id=payment.id, position=position, kind=ln.kind,
                                        amount=ln.amount, installment_number=ln.installment,
                                        cost_entry_id=cost_id, rule=ln.rule))
@@ -151,8 +162,10 @@ def record_cost(uow: UnitOfWork, staff: Any, parcel_id: int, fiscal_year_id: int
 
 def record_adjustment(uow: UnitOfWork, staff: Any, parcel_id: int, fiscal_year_id: int,
                       amount: Decimal, direction: str, reason: str) -> LedgerEntry:
-    """A correction, dated when it is made: a debit adds to what is owed (as a cost would),
-    a credit pays (applied like a payment, R-A10). Staff only; the reason is required."""
+    """A correction, dated when it is made (the next day if a payment was posted today): a
+    debit adds to what is owed (a cost to the core), a credit is the core's adjustment
+    (applied like a payment, R-A10, but not principal paid for R-A11). Staff only; the
+    reason is required."""
     access.require_staff(staff)
     amount = _amount(amount)
     if direction not in ("debit", "credit"):
@@ -161,7 +174,7 @@ def record_adjustment(uow: UnitOfWork, staff: Any, parcel_id: int, fiscal_year_i
         raise InvalidInput("invalid", field="reason")
     lock_account(uow, parcel_id)
     account = facts.load(uow, parcel_id, _fy(uow, fiscal_year_id))
-    on = _debit_date(account) if direction == "debit" else clock.today()
+    on = _correction_date(account)
     entry = LedgerEntry(parcel_id=parcel_id, fiscal_year_id=fiscal_year_id, kind="adjustment",
                         direction=direction, amount=amount, legal_date=on, author_id=staff.id,
                         rule="", description=reason.strip())
@@ -172,8 +185,11 @@ def record_adjustment(uow: UnitOfWork, staff: Any, parcel_id: int, fiscal_year_i
 
 
 def reverse_entry(uow: UnitOfWork, actor: Any, entry_id: int, reason: str) -> LedgerEntry:
-    """Undo an entry with a new one in the opposite direction, dated when it is made (a failed
-    bank debit, a cost recorded by mistake). An entry is reversed at most once."""
+    """Undo an entry with a new one in the opposite direction (kind "reversal", `reverses_id`
+    the entry), dated when it is made: for a failed bank debit, the day the failure is known.
+    The statement then reads a reversed payment as never received from that day (the core's
+    `reversed_on`, R-A6), and a reversed cost, adjustment or refund as never recorded from
+    that day (`facts`). An entry is reversed at most once."""
     entry = uow.session.get(LedgerEntry, int(entry_id))
     if entry is None or entry.kind not in REVERSIBLE:
         raise NotFound()
@@ -182,9 +198,8 @@ def reverse_entry(uow: UnitOfWork, actor: Any, entry_id: int, reason: str) -> Le
     if uow.session.scalar(select(LedgerEntry.id).where(LedgerEntry.reverses_id == entry.id)):
         raise Conflict("already_reversed")
     lock_account(uow, entry.parcel_id)
-    account = facts.load(uow, entry.parcel_id, _fy(uow, entry.fiscal_year_id))
     direction = "debit" if entry.direction == "credit" else "credit"
-    on = _debit_date(account) if direction == "debit" else clock.today()
+    on = clock.today()
     rev = LedgerEntry(parcel_id=entry.parcel_id, fiscal_year_id=entry.fiscal_year_id,
                       kind="reversal", direction=direction, amount=entry.amount,
                       legal_date=on, author_id=getattr(actor, "id", actor), rule=entry.rule,
@@ -195,8 +210,9 @@ def reverse_entry(uow: UnitOfWork, actor: Any, entry_id: int, reason: str) -> Le
     audit.record(uow, actor, "entry.reversed", rev, before=audit.snapshot(entry),
                  after=audit.snapshot(rev))
     if entry.kind == "payment":
-        # A lump-sum payment that bounced takes its R-A11 discount with it: the discount entry
-        # is reversed too (a debit the statement sees), so nothing it gave stays.
+        # A lump-sum payment that bounced takes its R-A11 discount with it. The core derives
+        # the discount again (a payment reversed is never received, so it earned nothing);
+        # the discount entry, informational, is reversed too so that the ledger says so.
         discount = uow.session.scalar(select(LedgerEntry).where(
             LedgerEntry.kind == "discount", LedgerEntry.payment_id == entry.payment_id))
         if discount is not None and not uow.session.scalar(
@@ -215,8 +231,10 @@ def reverse_entry(uow: UnitOfWork, actor: Any, entry_id: int, reason: str) -> Le
 
 def record_refund(uow: UnitOfWork, actor: Any, payment_id: int, amount: Decimal,
                   reason: str = "") -> LedgerEntry:
-    """Money given back on a posted payment: a debit dated when made; the payment's
-    `refunded_amount` and status (partially_refunded / refunded) follow."""
+    """Money given back on a posted payment: a `refund` debit dated when made (the core
+    takes it from the credit after that day's payments; what the credit does not cover is
+    owed again from the next day, `facts`); the payment's `refunded_amount` and status
+    (partially_refunded / refunded) follow."""
     amount = _amount(amount)
     payment = uow.session.get(Payment, int(payment_id))
     if payment is None or posted_entry(uow, payment.id) is None:
@@ -224,10 +242,9 @@ def record_refund(uow: UnitOfWork, actor: Any, payment_id: int, amount: Decimal,
     if payment.refunded_amount + amount > payment.amount:
         raise InvalidInput("invalid", field="amount", max=payment.amount - payment.refunded_amount)
     lock_account(uow, payment.parcel_id)
-    account = facts.load(uow, payment.parcel_id, _fy(uow, payment.fiscal_year_id))
     entry = LedgerEntry(parcel_id=payment.parcel_id, fiscal_year_id=payment.fiscal_year_id,
                         kind="refund", direction="debit", amount=amount,
-                        legal_date=_debit_date(account), author_id=getattr(actor, "id", actor),
+                        legal_date=clock.today(), author_id=getattr(actor, "id", actor),
                         rule="R-A10", description=(reason or "").strip(),
                         payment_id=payment.id)
     uow.session.add(entry)
@@ -251,30 +268,39 @@ def allocation_lines(uow: UnitOfWork, payment_id: int) -> list[PaymentAllocation
                                     .order_by(PaymentAllocation.position)))
 
 
+def application_when_posted(account: facts.AccountFacts, entry: Any
+                            ) -> tuple[Application | None, facts.CoreFacts]:
+    """How the core applied the payment of ledger entry `entry` when it was posted: the
+    statement as of its legal date over the facts known then (`AccountFacts.known_at`: a
+    reversal, cost, adjustment or refund written later is not among them). Returns the
+    application and the inputs it indexes (`cost_entries[line.cost]`)."""
+    then = account.known_at(entry.id)
+    inputs = then.core(entry.legal_date)
+    index = next(k for k, e in enumerate(inputs.payment_entries) if e.id == entry.id)
+    st = then.evaluate(entry.legal_date)
+    return next((a for a in st.applications if a.payment == index), None), inputs
+
+
 def verify_allocations(uow: UnitOfWork, parcel_id: int, fiscal_year_id: int,
                        as_of: date | None = None) -> list[str]:
-    """DESIGN.md 1's invariant: the statement recomputed over today's facts applies every
-    posted payment exactly as its stored allocation says. Returns the differences (none)."""
-    fy = _fy(uow, fiscal_year_id)
-    account = facts.load(uow, parcel_id, fy)
-    last = max([e.legal_date for e in account.credits + account.debits], default=fy.starts_on)
-    st = account.evaluate(max(as_of or clock.today(), last))
-    apps = {a.payment: a for a in st.applications if a.payment is not None}
+    """DESIGN.md 1's invariant: every posted payment (by `as_of`, default all), replayed
+    through the core as of the day it was posted over the facts known then, is applied
+    exactly as its stored allocation says (a payment reversed later counts on its day).
+    Returns the differences (none)."""
+    account = facts.load(uow, parcel_id, _fy(uow, fiscal_year_id))
+    entries = [e for e in account.payment_entries if as_of is None or e.legal_date <= as_of]
     stored: dict[int, list[PaymentAllocation]] = {}
-    pay_ids = [e.payment_id for e in account.credits if e.kind == "payment"]
+    pay_ids = [e.payment_id for e in entries]
     if pay_ids:
         for row in uow.session.scalars(select(PaymentAllocation)
                                        .where(PaymentAllocation.payment_id.in_(pay_ids))
                                        .order_by(PaymentAllocation.position)):
             stored.setdefault(row.payment_id, []).append(row)
-    debit_ids = [e.id for e in account.debits]
     problems = []
-    for index, entry in enumerate(account.credits):
-        if entry.kind != "payment":
-            continue
-        app = apps.get(index)
+    for entry in entries:
+        app, inputs = application_when_posted(account, entry)
         want = [(ln.kind, ln.amount, ln.installment,
-                 debit_ids[ln.cost] if ln.cost is not None else None, ln.rule)
+                 inputs.cost_entries[ln.cost].id if ln.cost is not None else None, ln.rule)
                 for ln in (app.lines if app else [])]
         have = [(r.kind, r.amount, r.installment_number, r.cost_entry_id, r.rule)
                 for r in stored.get(entry.payment_id, [])]

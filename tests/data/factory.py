@@ -133,3 +133,11 @@ class QueryCounter:
 
     def __exit__(self, *exc) -> None:
         event.remove(self.engine, "before_cursor_execute", self._hit)
+
+
+def fail_debit(world: World, payment_id: int, day: date, hh: int = 12) -> int:
+    """The payment's bank debit fails, known on `day` at hh:00 in Puerto Rico: its ledger
+    entry is reversed (as the payments fulfilment does). Returns the reversal's id."""
+    with clock.fixed(at(day, hh)), world.uow() as uow:
+        entry = ledger.posted_entry(uow, payment_id)
+        return ledger.reverse_entry(uow, None, entry.id, "bank debit failed").id

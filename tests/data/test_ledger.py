@@ -10,6 +10,7 @@ from sqlalchemy import func, select, update
 
 from portal import clock
 from portal.core import payment_states as states
+from portal.core.statement import Cost, Refund
 from portal.models import (
     Assessment,
     AuditRecord,
@@ -22,10 +23,11 @@ from portal.models import (
     PaymentAllocation,
     User,
 )
-from portal.services import accounts, ledger
+from portal.payments import service as payment_service
+from portal.services import accounts, facts, ledger
 from portal.services.errors import Conflict, InvalidInput
 
-from .factory import at, build, pay
+from .factory import at, build, fail_debit, pay
 
 
 @pytest.fixture
@@ -184,9 +186,10 @@ def test_invariant_holds_over_a_busy_account(world):
         assert stored >= 6
         kinds = set(uow.session.scalars(select(PaymentAllocation.kind)))
         assert {"interest", "late_fee", "cost", "principal"} <= kinds
-        # The refund made on the day of a posted payment is dated the next day.
+        # A refund is dated when it is made, even on the day of a posted payment: the core
+        # takes it from the credit after that day's payments.
         refund = uow.session.scalar(select(LedgerEntry).where(LedgerEntry.kind == "refund"))
-        assert refund.legal_date == date(2026, 11, 4)
+        assert refund.legal_date == date(2026, 11, 3)
         assert uow.session.scalar(select(func.count()).select_from(AuditRecord).where(
             AuditRecord.action.in_(["payment.posted", "cost.recorded", "entry.reversed",
                                     "adjustment.recorded", "payment.refunded"]))) == 10
@@ -227,3 +230,249 @@ def test_a_bounced_lump_sum_takes_its_discount_with_it(world):
             [(Decimal("980.00"), date(2026, 7, 2)), (Decimal("20.00"), date(2026, 7, 2))]
         assert view.statement.payoff == Decimal("1000.00")
         assert ledger.verify_allocations(uow, world.parcel["A"], world.fy_id) == []
+
+
+# --- corrections: failed debits, adjustments, refunds, reversals (RULES.md D, DESIGN.md 1) --
+
+FIGURES = ("interest", "late_fees", "costs", "credit", "total_due_now", "payoff")
+
+
+def _figures(st):
+    return {name: getattr(st, name) for name in FIGURES}
+
+
+def _account(uow, world, key):
+    from portal.models import FiscalYear
+    return facts.load(uow, world.parcel[key], uow.session.get(FiscalYear, world.fy_id))
+
+
+def _without(world, key, day, payment_id=None, entry_id=None):
+    """The statement as of `day` over the facts as if the payment (or the ledger entry) had
+    never been: what "never received" / "never recorded" must give."""
+    from portal.core.statement import evaluate
+    with world.uow() as uow:
+        f = _account(uow, world, key)
+        c = f.core(day)
+
+        def kept(values, rows):
+            return [v for v, e in zip(values, rows)
+                    if e.payment_id != payment_id and e.id != entry_id]
+        return evaluate(day, f.installments, kept(c.payments, c.payment_entries),
+                        kept(c.costs, c.cost_entries), f.rules, f.annual,
+                        adjustments=kept(c.adjustments, c.adjustment_entries),
+                        refunds=c.refunds)
+
+
+def _pages(world, key, user, day):
+    """What every page says on `day` (the clock set to 18:00 that day): the parcel page
+    (both reads), the dashboard and the pay page; they must agree. Returns the figures."""
+    pid = world.parcel[key]
+    with clock.fixed(at(day, 18)), world.uow() as uow:
+        views = [accounts.statement_for(uow, user, pid, rows=rows) for rows in (False, True)]
+        [row] = [s for s in accounts.dashboard(uow, user) if s.parcel.id == pid]
+        [pay_page] = [a for a in payment_service.payable_accounts(uow, user, parcel_id=pid)
+                      if a.fiscal_year.id == world.fy_id]
+    got = [_figures(v.statement) for v in views] + [_figures(row.statement),
+                                                    _figures(pay_page.offer.statement)]
+    assert all(g == got[0] for g in got), got
+    assert pay_page.offer.payoff == views[0].statement.payoff == views[1].statement.payoff
+    assert pay_page.offer.payoff_through_amount == views[1].payoff_amount
+    return got[0]
+
+
+def test_a_failed_debit_counts_until_the_day_the_failure_is_known(world):
+    """A bank debit made on August 5 fails, known on August 20 (DESIGN.md 1): until the 19th
+    every page counts it; from the 20th (not the 21st) it was never received (R-A6), so
+    August's late fee and interest run as if it had not been made."""
+    pay(world, "A", "83.34", date(2026, 7, 2))
+    ach = pay(world, "A", "83.34", date(2026, 8, 5))
+    before = _pages(world, "A", world.alice, date(2026, 8, 19))
+    assert before["late_fees"] == 0 and before["total_due_now"] == 0
+    rev_id = fail_debit(world, ach, date(2026, 8, 20), hh=9)
+    with world.uow() as uow:
+        rev = uow.session.get(LedgerEntry, rev_id)
+        entry = ledger.posted_entry(uow, ach)
+        assert (rev.kind, rev.direction, rev.amount, rev.legal_date, rev.reverses_id) == \
+            ("reversal", "debit", Decimal("83.34"), date(2026, 8, 20), entry.id)
+        f = _account(uow, world, "A")
+        assert [p.reversed_on for p in f.payments] == [None, date(2026, 8, 20)]
+        assert f.costs == []  # a reversal is not a cost
+        assert ledger.verify_allocations(uow, world.parcel["A"], world.fy_id) == []
+        assert len(ledger.allocation_lines(uow, ach)) == 1  # its receipt stays as issued
+    after = _pages(world, "A", world.alice, date(2026, 8, 20))
+    assert after == _figures(_without(world, "A", date(2026, 8, 20), payment_id=ach))
+    assert after["late_fees"] > 0 and after["interest"] > 0
+    assert after["payoff"] == before["payoff"] + Decimal("83.34") + after["late_fees"] + \
+        after["interest"]
+    # Looked at as of a day before the failure, the debit still counts.
+    with clock.fixed(at(date(2026, 8, 25))), world.uow() as uow:
+        past = accounts.statement_for(uow, world.alice, world.parcel["A"],
+                                      as_of=date(2026, 8, 19))
+    assert _figures(past.statement) == before
+
+
+@pytest.mark.parametrize("failure_first", [False, True])
+def test_a_failure_known_the_day_of_a_later_payment(world, failure_first):
+    """On August 20 a card payment is posted and the August 5 bank debit is known to have
+    failed, in either order. Each payment's receipt is what the core said when it was posted
+    (the failure counts from its own posting on), and the replay reproduces both."""
+    pay(world, "A", "83.34", date(2026, 7, 2))
+    ach = pay(world, "A", "83.34", date(2026, 8, 5))
+    if failure_first:
+        fail_debit(world, ach, date(2026, 8, 20), hh=9)
+    card = pay(world, "A", "100.00", date(2026, 8, 20), hh=10)
+    if not failure_first:
+        fail_debit(world, ach, date(2026, 8, 20), hh=15)
+    with world.uow() as uow:
+        lines = [(ln.kind, ln.installment_number) for ln in ledger.allocation_lines(uow, card)]
+        assert ledger.verify_allocations(uow, world.parcel["A"], world.fy_id) == []
+    if failure_first:  # August is owed again: interest and its late fee first (R-A10)
+        assert lines == [("interest", 2), ("late_fee", 2), ("principal", 2), ("principal", 3)]
+    else:  # posted while the debit still counted: September and October
+        assert lines == [("principal", 3), ("principal", 4)]
+    after = _pages(world, "A", world.alice, date(2026, 8, 20))
+    assert after == _figures(_without(world, "A", date(2026, 8, 20), payment_id=ach))
+
+
+def test_a_bounced_lump_sum_on_the_day_of_the_failure_owes_the_whole_year(world):
+    pid = pay(world, "A", "980.00", date(2026, 6, 25), lump_sum=True)
+    fail_debit(world, pid, date(2026, 6, 28))
+    figures = _pages(world, "A", world.alice, date(2026, 6, 28))
+    assert figures["payoff"] == Decimal("1000.00")
+    with world.uow() as uow:  # its discount entry is reversed with it, the same day
+        back = uow.session.scalars(select(LedgerEntry).where(
+            LedgerEntry.kind == "reversal", LedgerEntry.rule == "R-A11",
+            LedgerEntry.reverses_id.isnot(None))).all()
+        assert {(r.amount, r.legal_date) for r in back} >= {(Decimal("20.00"),
+                                                               date(2026, 6, 28))}
+        assert ledger.verify_allocations(uow, world.parcel["A"], world.fy_id) == []
+
+
+def test_a_credit_adjustment_is_not_principal_paid_for_the_lump_sum(world):
+    """A correction credited before the year starts is applied like a payment, yet the lump
+    sum paid afterwards still earns R-A11's discount (no principal was paid before it)."""
+    with clock.fixed(at(date(2026, 6, 20))), world.uow() as uow:
+        adj = ledger.record_adjustment(uow, _staff(uow, world), world.parcel["A"], world.fy_id,
+                                       Decimal("30.00"), "credit", "valuation corrected")
+        assert (adj.legal_date, adj.direction) == (date(2026, 6, 20), "credit")
+        f = _account(uow, world, "A")
+        assert [a.amount for a in f.adjustments] == [Decimal("30.00")] and f.payments == []
+    assert _pages(world, "A", world.alice, date(2026, 6, 20))["payoff"] == Decimal("970.00")
+    pid = pay(world, "A", "950.00", date(2026, 6, 25), lump_sum=True)  # 1000 - 20 - 30
+    with world.uow() as uow:
+        kinds = {ln.kind for ln in ledger.allocation_lines(uow, pid)}
+        assert "discount" in kinds
+        assert ledger.verify_allocations(uow, world.parcel["A"], world.fy_id) == []
+    assert _pages(world, "A", world.alice, date(2026, 6, 25))["payoff"] == 0
+
+
+def test_an_adjustment_on_the_day_of_a_posted_payment_takes_the_next_day(world):
+    """The core applies a day's costs and adjustments before its payments: a correction made
+    after a payment was posted today is dated tomorrow, never before that payment."""
+    pay(world, "B", "250.00", date(2026, 7, 3))
+    with clock.fixed(at(date(2026, 7, 3), 15)), world.uow() as uow:
+        staff = _staff(uow, world)
+        credit = ledger.record_adjustment(uow, staff, world.parcel["B"], world.fy_id,
+                                          Decimal("10.00"), "credit", "overbilled")
+        debit = ledger.record_adjustment(uow, staff, world.parcel["B"], world.fy_id,
+                                         Decimal("4.00"), "debit", "underbilled")
+        assert credit.legal_date == debit.legal_date == date(2026, 7, 4)
+    with clock.fixed(at(date(2026, 7, 5))), world.uow() as uow:
+        f = _account(uow, world, "B")
+        assert [c.amount for c in f.costs] == [Decimal("4.00")]  # a debit stays a cost
+        assert [a.amount for a in f.adjustments] == [Decimal("10.00")]
+        assert ledger.verify_allocations(uow, world.parcel["B"], world.fy_id) == []
+    figures = _pages(world, "B", world.bob, date(2026, 7, 5))
+    assert figures["payoff"] == Decimal("3000.00") - 250 - 10 + 4
+
+
+def test_a_refund_of_credit_is_taken_after_the_days_payments(world):
+    """Paid $50 more than the year on July 3 and given back the same day: the refund is dated
+    that day (not the next), taken from the credit after the day's payments; every page
+    agrees."""
+    pid = pay(world, "B", "3050.00", date(2026, 7, 3), hh=9)
+    assert _pages(world, "B", world.bob, date(2026, 7, 3))["credit"] == Decimal("50.00")
+    with clock.fixed(at(date(2026, 7, 3), 15)), world.uow() as uow:
+        refund = ledger.record_refund(uow, _staff(uow, world), pid, Decimal("50.00"),
+                                      "overpaid")
+        assert refund.legal_date == date(2026, 7, 3)
+        f = _account(uow, world, "B")
+        assert f.refunds == [Refund(date(2026, 7, 3), Decimal("50.00"))] and f.costs == []
+    figures = _pages(world, "B", world.bob, date(2026, 7, 3))
+    assert (figures["credit"], figures["payoff"]) == (0, 0)
+    # A later payment the same day is applied before that day's refunds: it is credit.
+    pay(world, "B", "20.00", date(2026, 7, 3), hh=16)
+    assert _pages(world, "B", world.bob, date(2026, 7, 3))["credit"] == Decimal("20.00")
+    with world.uow() as uow:
+        assert ledger.verify_allocations(uow, world.parcel["B"], world.fy_id) == []
+
+
+def test_a_refund_beyond_the_credit_is_owed_again_from_the_next_day(world):
+    """$100 of a payment that paid installments is given back (at the provider): there is no
+    credit to take it from, so it is owed again, as a cost dated the next day."""
+    pid = pay(world, "B", "250.00", date(2026, 7, 3))
+    with clock.fixed(at(date(2026, 7, 6))), world.uow() as uow:
+        entry = ledger.record_refund(uow, None, pid, Decimal("100.00"), "refunded at the bank")
+        f = _account(uow, world, "B")
+        assert f.refunds == [] and f.costs == [Cost(date(2026, 7, 7), Decimal("100.00"),
+                                                     "refund")]
+        assert f.debits == [entry]  # the row behind that cost
+    assert _pages(world, "B", world.bob, date(2026, 7, 6))["payoff"] == Decimal("2750.00")
+    figures = _pages(world, "B", world.bob, date(2026, 7, 7))
+    assert (figures["costs"], figures["payoff"]) == (Decimal("100.00"), Decimal("2850.00"))
+    later = pay(world, "B", "100.00", date(2026, 7, 8))
+    with world.uow() as uow:
+        [line] = ledger.allocation_lines(uow, later)
+        assert (line.kind, line.cost_entry_id) == ("cost", entry.id)
+        assert ledger.verify_allocations(uow, world.parcel["B"], world.fy_id) == []
+
+
+def test_a_failed_debit_after_a_refund_of_the_credit_it_made(world):
+    """A bank debit pays the whole year; a card payment then becomes credit and is refunded;
+    then the bank debit fails. The card payment now paid July, so the refund is no longer of
+    a credit: it is owed again, and no page fails."""
+    ach = pay(world, "A", "1000.00", date(2026, 7, 2))
+    card = pay(world, "A", "100.00", date(2026, 7, 3))
+    with clock.fixed(at(date(2026, 7, 4))), world.uow() as uow:
+        ledger.record_refund(uow, _staff(uow, world), card, Decimal("100.00"), "credit")
+    assert _pages(world, "A", world.alice, date(2026, 7, 4))["payoff"] == 0
+    fail_debit(world, ach, date(2026, 7, 8))
+    figures = _pages(world, "A", world.alice, date(2026, 7, 8))
+    assert (figures["costs"], figures["payoff"]) == (Decimal("100.00"), Decimal("1000.00"))
+    with world.uow() as uow:
+        assert ledger.verify_allocations(uow, world.parcel["A"], world.fy_id) == []
+
+
+def test_a_reversed_cost_or_adjustment_drops_out_from_the_reversal_date(world):
+    """A cost recorded by mistake and a credit adjustment made by mistake, each reversed:
+    from the reversal's date the statement is the one without them (as if never recorded);
+    before it they count. Receipts issued meanwhile stay as issued."""
+    b = world.parcel["B"]
+    with clock.fixed(at(date(2026, 9, 22))), world.uow() as uow:
+        cost = ledger.record_cost(uow, _staff(uow, world), b, world.fy_id, Decimal("25.00"),
+                                  date(2026, 9, 22), "attorney_fees")
+    pid = pay(world, "B", "300.00", date(2026, 9, 25))
+    with world.uow() as uow:
+        assert ("cost", Decimal("25.00")) in [(ln.kind, ln.amount)
+                                              for ln in ledger.allocation_lines(uow, pid)]
+    with clock.fixed(at(date(2026, 9, 28))), world.uow() as uow:
+        ledger.reverse_entry(uow, _staff(uow, world), cost.id, "recorded by mistake")
+    figures = _pages(world, "B", world.bob, date(2026, 9, 28))
+    assert figures == _figures(_without(world, "B", date(2026, 9, 28), entry_id=cost.id))
+    with clock.fixed(at(date(2026, 9, 29))), world.uow() as uow:
+        assert _account(uow, world, "B").debits == []
+        st = accounts.statement_for(uow, world.bob, b).statement
+        assert all(ln.kind != "cost" for a in st.applications for ln in a.lines)
+        adj = ledger.record_adjustment(uow, _staff(uow, world), b, world.fy_id,
+                                       Decimal("40.00"), "credit", "typed twice")
+    counted = _pages(world, "B", world.bob, date(2026, 9, 30))
+    with clock.fixed(at(date(2026, 10, 1))), world.uow() as uow:
+        ledger.reverse_entry(uow, _staff(uow, world), adj.id, "typed twice")
+    gone = _pages(world, "B", world.bob, date(2026, 10, 1))
+    assert gone == _figures(_without(world, "B", date(2026, 10, 1), entry_id=adj.id))
+    unmade = _figures(_without(world, "B", date(2026, 9, 30), entry_id=adj.id))
+    # It counted before its reversal: $40 less, and a cent of interest less with it (R-A8).
+    assert Decimal("40.00") <= unmade["payoff"] - counted["payoff"] <= Decimal("40.05")
+    pay(world, "B", "50.00", date(2026, 10, 2))
+    with world.uow() as uow:
+        assert ledger.verify_allocations(uow, b, world.fy_id) == []

@@ -17,6 +17,7 @@ from portal.models.payments_ext import Checkout, ProviderEvent
 from portal.payments import ledger, service
 from portal.payments.gateway import GatewayError, StripeGateway
 from portal.payments.reconcile import reconcile
+from portal.services import accounts
 from portal.services import facts as facts_service
 
 from . import stripe_server
@@ -37,6 +38,33 @@ def statement(world, n=0, on=None):
     with world.uow() as uow:
         fy = uow.session.get(FiscalYear, world.fiscal_year_id)
         return facts_service.load(uow, world.parcel_ids[n], fy).evaluate(on or clock.today())
+
+
+def pages(world, n=0):
+    """The account as the pay page and the parcel page show it today: they must agree.
+    Returns the pay page's offer."""
+    with world.uow() as uow:
+        owner = world.user(uow)
+        [pay] = [a for a in service.payable_accounts(uow, owner) if a.key == world.key(n)]
+        view = accounts.statement_for(uow, owner, world.parcel_ids[n], rows=True)
+    assert (pay.offer.due_now, pay.offer.payoff) == (view.statement.total_due_now,
+                                                     view.statement.payoff)
+    assert pay.offer.payoff_through_amount == view.payoff_amount
+    assert pay.offer.statement.late_fees == view.statement.late_fees
+    return pay.offer
+
+
+def never_received(world, n, payment_id, on):
+    """The statement as of `on` as if the payment had never been made."""
+    from portal.core.statement import evaluate
+    from portal.models import FiscalYear
+    with world.uow() as uow:
+        f = facts_service.load(uow, world.parcel_ids[n],
+                               uow.session.get(FiscalYear, world.fiscal_year_id))
+    c = f.core(on)
+    kept = [p for p, e in zip(c.payments, c.payment_entries) if e.payment_id != payment_id]
+    return evaluate(on, f.installments, kept, c.costs, f.rules, f.annual,
+                    adjustments=c.adjustments, refunds=c.refunds)
 
 
 def chk(world, cid) -> Checkout:
@@ -70,7 +98,7 @@ def test_pay_what_is_due_by_card(world, fake_stripe, stripe_gateway):
     assert sent.form["metadata"]["payment_id"] == str(started.checkout_id)
     assert sent.form["client_reference_id"] == str(started.checkout_id)
     assert sent.form["metadata"]["parcel_ids"] == str(world.parcel_ids[0])
-    assert sent.form["locale"] == "es"
+    assert sent.form["locale"] == "es-419"
     assert sent.idempotency_key == chk(world, started.checkout_id).idempotency_key
     # Nothing is posted before the payer pays.
     assert count(world, LedgerEntry, LedgerEntry.kind == "payment") == 0
@@ -135,8 +163,46 @@ def test_failed_bank_debit_is_reversed_never_deleted(world, fake_stripe, stripe_
     assert count(world, PaymentAllocation) >= posted_lines  # nothing deleted
     credits, debits = ledger_sums(world, 1)
     assert credits - debits == 0
-    # The money is owed again (the reversal is dated after the posted payment: tomorrow).
-    assert statement(world, 1, date(2026, 9, 6)).total_due_now >= priced.total
+    # The money is owed again from today, the day the failure is known (R-A6): the payment
+    # was never received, and the pay page and the parcel page say so alike.
+    with world.uow() as uow:
+        reversal = uow.session.scalar(select(LedgerEntry).where(LedgerEntry.kind == "reversal"))
+        assert reversal.legal_date == SEPT_5
+    assert statement(world, 1).total_due_now == priced.total
+    assert pages(world, 1).payoff == statement(world, 1).payoff
+    with world.uow() as uow:
+        assert ledger.check_allocations(uow, world.parcel_ids[1], world.fiscal_year_id) == []
+
+
+def test_a_failed_debit_counts_until_the_day_the_failure_is_known(database, fake_stripe,
+                                                                   stripe_gateway):
+    """A bank debit completed on September 5 pays what is due; on September 15 the bank says
+    it failed. Until the 14th the pay page and the parcel page count it (R-A6: received when
+    completed); from the 15th, not the 16th, it was never received: September's late fee and
+    the interest run as if it had not been made, and both pages say the same."""
+    with clock.fixed(SEPT_5):
+        world = seed(database, ("1200.00", "600.00"))
+        started, priced = checkout(world, stripe_gateway, [Choice(world.key(1), "due_now")])
+        sid = session_of(world, started.checkout_id)
+        fake_stripe.complete(sid, "us_bank_account")
+        deliver(world, stripe_gateway, fake_stripe, "checkout.session.completed", sid)
+        [pid] = [p.payment_id for p in chk(world, started.checkout_id).parts]
+    with clock.fixed(date(2026, 9, 14)):
+        before = pages(world, 1)
+        assert before.due_now == 0 and before.statement.late_fees == 0
+    with clock.fixed(date(2026, 9, 15)):
+        fake_stripe.settle(sid, ok=False)
+        assert deliver(world, stripe_gateway, fake_stripe,
+                       "checkout.session.async_payment_failed", sid)[:2] == (200, "reversed")
+        after = pages(world, 1)
+        unpaid = never_received(world, 1, pid, date(2026, 9, 15))
+        assert (after.due_now, after.payoff) == (unpaid.total_due_now, unpaid.payoff)
+        assert after.statement.late_fees == unpaid.late_fees > 0  # July to September
+        assert after.payoff > before.payoff + priced.total  # and September's fee, interest
+        with world.uow() as uow:
+            assert ledger.check_allocations(uow, world.parcel_ids[1],
+                                            world.fiscal_year_id) == []
+        assert lines(world, started.checkout_id)  # its receipt stays as issued
 
 
 def test_session_expires_unpaid(world, fake_stripe, stripe_gateway):
@@ -369,8 +435,8 @@ def test_a_credit_is_refunded_through_stripe(world, fake_stripe, stripe_gateway)
     [sent] = fake_stripe.posts("/v1/refunds")
     assert sent.form["amount"] == str(int(credit * 100))
     assert sent.idempotency_key.startswith(f"refund-{b.checkout_id}-")
-    # The refund is a debit dated after the payments posted today (services.ledger).
-    assert statement(world, 1, date(2026, 9, 6)).credit == 0
+    # The refund is dated today, taken from the credit after today's payments.
+    assert statement(world, 1).credit == 0 and statement(world, 1).payoff == 0
     assert chk(world, b.checkout_id).status in ("partially_refunded", "refunded")
     # Stripe then sends charge.refunded: already recorded, nothing changes.
     pi = chk(world, b.checkout_id).provider_payment_id
@@ -419,13 +485,13 @@ def test_a_refund_in_parts_keeps_the_parts_stripe_gave_back(world, fake_stripe, 
     assert count(world, LedgerEntry, LedgerEntry.kind == "refund") == 1
     assert chk(world, made[2].checkout_id).refunded_amount == D("20.00")
     assert chk(world, made[1].checkout_id).refunded_amount == 0
-    assert statement(world, 1, date(2026, 9, 6)).credit == D("30.00")
+    assert statement(world, 1).credit == D("30.00")
     # Later, the rest goes back too.
     again = service.refund_credit(world.database, staff, world.parcel_ids[1],
                                   world.fiscal_year_id, D("30.00"), gateway=stripe_gateway)
     assert (again.amount, again.short, again.checkouts) == (D("30.00"), False,
                                                             [made[1].checkout_id])
-    assert statement(world, 1, date(2026, 9, 6)).credit == 0
+    assert statement(world, 1).credit == 0
     assert count(world, LedgerEntry, LedgerEntry.kind == "refund") == 2
 
 
@@ -465,8 +531,12 @@ def test_refund_made_at_stripe_is_recorded_once(world, fake_stripe, stripe_gatew
     c = chk(world, started.checkout_id)
     assert (c.status, c.refunded_amount) == ("partially_refunded", D("10.00"))
     assert count(world, LedgerEntry, LedgerEntry.kind == "refund") == 1
-    # The $10 given back is owed again (a debit, dated after today's posted payment).
+    # No credit to take the $10 from: it is owed again, as a cost from the next day (never
+    # before a payment posted today).
+    assert statement(world, 1).total_due_now == 0
     assert statement(world, 1, date(2026, 9, 6)).total_due_now == D("10.00")
+    with world.uow() as uow:
+        assert ledger.check_allocations(uow, world.parcel_ids[1], world.fiscal_year_id) == []
 
 
 def test_office_payment_through_the_same_ledger(world):

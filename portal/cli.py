@@ -62,7 +62,7 @@ def serve(host: str, port: int) -> None:
 
 
 
-# --- Data: migrations and the demo District (owner: data layer) ---------------------------
+# --- Data: migrations and the demo District ------------------------------------------------
 
 @main.group()
 def db() -> None:
@@ -141,7 +141,7 @@ def demo(if_empty: bool, parcels_n: int, users_n: int, migrate: bool) -> None:
 
 @main.group()
 def payments() -> None:
-    """Payments (issue 4)."""
+    """Payments: settle checkouts with the payment provider."""
 
 
 @payments.command("reconcile")
@@ -150,9 +150,10 @@ def payments() -> None:
 def payments_reconcile(limit: int) -> None:
     """Settle checkouts still pending or processing by asking the payment provider (the same
     fulfilment as the webhook; safe to run any time), then email the receipts due."""
+    from portal.app import create_app
     from portal.web.payments.commands import reconcile_command
 
-    sys.exit(reconcile_command(limit))
+    sys.exit(reconcile_command(create_app(), limit))
 
 
 if __name__ == "__main__":  # pragma: no cover

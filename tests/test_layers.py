@@ -113,3 +113,20 @@ def test_web_code_fetches_by_id_only_through_the_access_policy():
             if BY_ID.search(line):
                 found.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
     assert found == [], "use portal.services.access: " + "; ".join(found)
+
+
+# --- passwords without the web stack --------------------------------------------------------
+
+def test_password_hashes_are_werkzeugs_format_both_ways():
+    from werkzeug.security import check_password_hash, generate_password_hash
+
+    from portal import passwords
+    ours = passwords.hash_password("Distrito2026!")
+    assert ours.startswith("scrypt:32768:8:1$")
+    assert check_password_hash(ours, "Distrito2026!")
+    theirs = generate_password_hash("Distrito2026!")
+    assert passwords.check_password(theirs, "Distrito2026!")
+    assert not passwords.check_password(theirs, "distrito2026!")
+    assert passwords.check_password(generate_password_hash("x", method="pbkdf2:sha256:1000"),
+                                    "x")
+    assert not passwords.check_password("not a hash", "x")

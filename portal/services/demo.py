@@ -35,9 +35,8 @@ from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import func, select
-from werkzeug.security import generate_password_hash
 
-from portal import clock
+from portal import clock, passwords
 from portal.core import payment_states as states
 from portal.core.installments import Installment as CoreInstallment
 from portal.core.installments import schedule
@@ -722,7 +721,7 @@ def _sold_mid_year(uow: UnitOfWork, staff: User, fy: Any, roll_: Any, parcel_id:
 
 
 def _bulk_users(uow: UnitOfWork, b: _Builder, n: int, parcel_ids: list[int]) -> None:
-    password_hash = generate_password_hash(DEMO_PASSWORD)
+    password_hash = passwords.hash_password(DEMO_PASSWORD)
     now = clock.now()
     rows = [{"email": f"user{k:05d}@demo.pr", "password_hash": password_hash,
              "name": f"Dueño de demostración {k}", "language": "es" if k % 4 else "en",

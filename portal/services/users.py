@@ -1,6 +1,6 @@
 """Sign-ins: registration, authentication, confirmation, password and language.
 
-Passwords are hashed here (werkzeug's scrypt); the web layer makes and checks the signed
+Passwords are hashed here (scrypt, `portal.passwords`); the web layer makes and checks the signed
 tokens (email confirmation, password reset) and may bind a reset token to
 `password_fingerprint(user)` so that it works once.
 """
@@ -10,9 +10,8 @@ from __future__ import annotations
 import hashlib
 
 from sqlalchemy import and_, bindparam, func, or_, select
-from werkzeug.security import check_password_hash, generate_password_hash
 
-from portal import clock
+from portal import clock, passwords
 from portal.db import UnitOfWork
 from portal.models import Lender, PartyMember, User
 from portal.models.users import LANGUAGES
@@ -20,7 +19,7 @@ from portal.services import audit
 from portal.services.errors import Conflict, Forbidden, InvalidInput, NotFound
 
 MIN_PASSWORD_LENGTH = 10
-_DUMMY_HASH = generate_password_hash("not a password of anyone")
+_DUMMY_HASH = passwords.hash_password("not a password of anyone")
 
 
 def normalise_email(email: str) -> str:
@@ -30,7 +29,7 @@ def normalise_email(email: str) -> str:
 def hash_password(password: str) -> str:
     if len(password or "") < MIN_PASSWORD_LENGTH:
         raise InvalidInput("password_too_short", field="password", min=MIN_PASSWORD_LENGTH)
-    return generate_password_hash(password)
+    return passwords.hash_password(password)
 
 
 def password_fingerprint(user: User) -> str:
@@ -102,9 +101,9 @@ def authenticate(uow: UnitOfWork, email: str, password: str) -> User | None:
     """
     user = uow.session.scalar(select(User).where(User.email == normalise_email(email)))
     if user is None:
-        check_password_hash(_DUMMY_HASH, password or "")
+        passwords.check_password(_DUMMY_HASH, password or "")
         return None
-    if not check_password_hash(user.password_hash, password or ""):
+    if not passwords.check_password(user.password_hash, password or ""):
         return None
     if not user.is_active:
         return None

@@ -20,13 +20,11 @@ TODAY = date(2026, 11, 30)
 @pytest.fixture(autouse=True)
 def cheap_hashing(monkeypatch):
     """Tests need not pay for strong hashing: the same functions, a lower cost."""
-    from werkzeug.security import generate_password_hash
-
-    from portal.services import parcels, users
+    from portal import passwords
+    from portal.services import parcels
 
     monkeypatch.setitem(parcels._SCRYPT, "n", 2 ** 8)
-    monkeypatch.setattr(users, "generate_password_hash",
-                        lambda pw: generate_password_hash(pw, method="pbkdf2:sha256:1000"))
+    monkeypatch.setattr(passwords, "SCRYPT", (2 ** 8, 8, 1))
 
 
 @pytest.fixture(autouse=True)

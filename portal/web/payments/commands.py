@@ -1,9 +1,10 @@
-"""`portal payments reconcile`: the command behind the CLI (it needs the app for the gateway's
-settings and for emailing receipts in the payer's language)."""
+"""`portal payments reconcile`: the command behind the CLI. The CLI builds the app (the
+gateway's settings and the mail settings are the app's configuration) and hands it here."""
 
 from __future__ import annotations
 
 import click
+from flask import Flask
 from sqlalchemy import select
 
 from portal.core import payment_states as states
@@ -11,13 +12,11 @@ from portal.models.payments_ext import Checkout
 from portal.payments.reconcile import reconcile
 
 
-def reconcile_command(limit: int = 500) -> int:
-    from portal.app import create_app
+def reconcile_command(app: Flask, limit: int = 500) -> int:
     from portal.web.data import database, uow
     from portal.web.payments import emails
     from portal.web.payments.gateways import gateway
 
-    app = create_app()
     with app.app_context():
         gw = gateway()
         report = reconcile(database(), gw, limit=limit)

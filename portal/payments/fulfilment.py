@@ -8,7 +8,9 @@ metadata, amount, currency), locks the checkout row (SELECT ... FOR UPDATE) and 
     session open                         -> nothing (still pending)
     complete and paid                    -> succeeded: posted (card), or settled (ACH)
     complete, unpaid, debit in progress  -> processing: posted, shown as "processing"
-    complete, unpaid, debit failed       -> failed: a posted ACH is reversed
+    complete, unpaid, debit failed       -> failed: a posted ACH is reversed, dated today
+                                            (the day the failure is known: from then the
+                                            statement reads it as never received, R-A6)
     expired                              -> expired
 
 A move the state machine does not allow forward (a replay, an event older than what we know)

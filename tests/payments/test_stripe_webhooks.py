@@ -41,6 +41,24 @@ def world(database):
         yield seed(database, ("1200.00", "600.00"))
 
 
+@pytest.fixture
+def pg_world():
+    """The same world on a throwaway PostgreSQL database (skipped, with the reason, without
+    one)."""
+    from portal.db import Database, upgrade
+    from tests.data import pg
+
+    with pg.throwaway_database() as url:
+        upgrade(url, "head")
+        database = Database(url)
+        try:
+            with clock.fixed(SEPT_5):
+                yield seed(database, ("1200.00", "600.00"))
+        finally:
+            database.dispose()
+            reset_databases()
+
+
 def credit(world, n=1, on=None):
     with world.uow() as uow:
         fy = uow.session.get(FiscalYear, world.fiscal_year_id)
@@ -227,3 +245,45 @@ def test_staff_see_disputes(world, fake_stripe, stripe_gateway, tmp_path, lang):
         assert signed_in("duena@example.com").get("/personal/disputas").status_code == 404
     finally:
         reset_databases()
+
+
+@pytest.mark.postgres
+def test_both_failure_events_at_once_undo_the_refund_once(pg_world, fake_stripe,
+                                                          stripe_gateway):
+    """refund.updated and refund.failed delivered at the same instant (PostgreSQL, the
+    checkout row locked): one reversal, one refund_failures row; a dispute on the way."""
+    import threading
+
+    from .helpers import deliver as send
+
+    world = pg_world
+    cid = paid(world, fake_stripe, stripe_gateway, D("100.00"))
+    pi = fake_stripe.sessions[session_of(world, cid)]["payment_intent"]
+    StripeGateway("sk_test_portal", api_base=stripe_server.base(fake_stripe),
+                  max_network_retries=0).refund(pi, D("25.00"), "dashboard-1")
+    send(world, stripe_gateway, fake_stripe, "", event=fake_stripe.refund_event(pi))
+    [refund] = fake_stripe.refunds
+    fake_stripe.fail_refund(refund["id"])
+    events = [fake_stripe.refund_failed_event(refund["id"], kind)
+              for kind in ("refund.updated", "refund.failed")]
+    barrier, results = threading.Barrier(2), [None, None]
+
+    def run(i):
+        barrier.wait()
+        results[i] = send(world, stripe_gateway, fake_stripe, "", event=events[i])[1]
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert sorted(results) == ["noop", "refund_reversed"]
+    assert count(world, RefundFailure) == 1
+    assert count(world, LedgerEntry, LedgerEntry.kind == "reversal") == 1
+    assert amounts(world, cid) == (D("0.00"), D("0.00"))
+    d = fake_stripe.dispute(pi)
+    assert send(world, stripe_gateway, fake_stripe, "",
+                event=fake_stripe.dispute_event(d))[1] == "dispute_recorded"
+    with world.uow() as uow:
+        assert uow.session.scalar(select(Dispute.checkout_id)) == cid
+        assert ledger.check_allocations(uow, world.parcel_ids[1], world.fiscal_year_id) == []

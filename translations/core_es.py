@@ -7,8 +7,10 @@ costas de cobro (collection costs), principal, crédito, pago global (lump sum).
 """
 
 ES = {
-    "Installment {number}: {principal} x {rate} x {days} days / 365 = {amount} (from {start} to {end}).":
-        "Plazo {number}: {principal} x {rate} x {days} días / 365 = {amount} (del {start} al {end}).",
+    "Installment {number}: {principal} unpaid for {days} days, from {start} to {end} (principal x days = {principal_days}).":
+        "Plazo {number}: {principal} sin pagar durante {days} días, del {start} al {end} (principal x días = {principal_days}).",
+    "Installment {number}: {rate} x {principal_days} (the sum of principal x days) / 365 = {accrued}: the interest is rounded once, as a total.":
+        "Plazo {number}: {rate} x {principal_days} (la suma de principal x días) / 365 = {accrued}: los intereses se redondean una sola vez, sobre el total.",
     "Installment {number}: {paid} of its interest was paid by earlier payments; {owed} is still owed.":
         "Plazo {number}: pagos anteriores cubrieron {paid} de sus intereses; aún se adeudan {owed}.",
     "No installment is delinquent: no interest runs (interest runs only on delinquent principal, from its due date).":

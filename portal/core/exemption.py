@@ -48,10 +48,12 @@ class ExemptionResult:
 def residential_exemption(x: ExemptionInput) -> ExemptionResult:
     """R-B1 (a), R-B2 (a), R-B3 (b), R-B4 (b), R-B7 (d): the exempt valuation and the tax.
 
-    V = valuation x unit share (R-B4, each cooperative unit its own cap); L likewise for the
-    land. The residential part R (R-B2) counts the lot, limited to one cuerda in a rural or
+    V = cents(valuation x unit share) (R-B4, each cooperative unit its own cap) and L =
+    cents(land valuation x unit share): a unit's valuation is a money figure, rounded once.
+    The residential part R (R-B2) counts the lot, limited to one cuerda in a rural or
     suburban zone (R-B7). The veteran's exemption W comes off first (R-B3). The exempt
-    valuation is min(cap, R, V - W), the cap being $15,000 of 1957 valuation (R-B1).
+    valuation is cents(min(cap, R, V - W)), the cap being $15,000 of 1957 valuation (R-B1),
+    and every later figure uses that rounded value (RULES.md section D).
     """
     if x.zone not in ZONES:
         raise CalcError(f"must be one of {', '.join(ZONES)}", field="zone")
@@ -63,13 +65,13 @@ def residential_exemption(x: ExemptionInput) -> ExemptionResult:
         raise CalcError("cannot exceed the valuation (land and structure)",
                         field="land_valuation")
     t = Trace()
-    v = x.valuation * x.unit_share
-    land = x.land_valuation * x.unit_share
+    v = cents(x.valuation * x.unit_share)
+    land = cents(x.land_valuation * x.unit_share)
     if x.unit_share != 1:
         t.add("R-B4", N_("Cooperative unit: {share} of the valuation is attributed to it, "
-                         "{value}."), share=x.unit_share, value=cents(v))
+                         "{value}."), share=x.unit_share, value=v)
     if x.residential_valuation is not None:
-        r = x.residential_valuation * x.unit_share
+        r = cents(x.residential_valuation * x.unit_share)
     else:
         k = ONE
         if x.zone in ("rural", "suburban") and x.land_area_cuerdas > 1:
@@ -82,9 +84,8 @@ def residential_exemption(x: ExemptionInput) -> ExemptionResult:
                          "counts."), fraction=x.residential_fraction, value=cents(r))
     w = min(x.veteran_exemption, v)
     if w:
-        t.add("R-B3", N_("The veteran's exemption of {amount} is deducted first."),
-              amount=cents(w))
-    exempt = max(ZERO, min(x.residential_cap, r, v - w))
+        t.add("R-B3", N_("The veteran's exemption of {amount} is deducted first."), amount=w)
+    exempt = max(ZERO, cents(min(x.residential_cap, r, v - w)))
     taxable = v - w - exempt
     gross = cents(v * x.tax_rate)
     exemption_amount = cents(exempt * x.tax_rate)
@@ -92,10 +93,10 @@ def residential_exemption(x: ExemptionInput) -> ExemptionResult:
     net = max(ZERO, gross - exemption_amount - veteran_amount)
     t.add("R-B1", N_("Exempt valuation {exempt} (at most {cap}) x tax rate {rate} = exemption "
                      "of {amount}; tax {gross} becomes {net}."),
-          exempt=cents(exempt), cap=x.residential_cap, rate=x.tax_rate,
+          exempt=exempt, cap=x.residential_cap, rate=x.tax_rate,
           amount=exemption_amount, gross=gross, net=net)
-    return ExemptionResult(cents(exempt), cents(taxable), gross, exemption_amount,
-                           veteran_amount, net, cents(r), t)
+    return ExemptionResult(exempt, taxable, gross, exemption_amount, veteran_amount, net,
+                           cents(r), t)
 
 
 # R-B5 to R-B8, R-B11: who qualifies. These are checks a filing must pass, with reasons.

@@ -27,11 +27,12 @@ class Installment(NamedTuple):
 @lru_cache(maxsize=256)
 def _due_dates(fiscal_year_start: date, count: int, notice_date: date | None
                ) -> tuple[date, ...]:
-    """R-A4: the 1st of each month from the FY's first month, none before the notice."""
+    """R-A4: the 1st of each month from the FY's first month, none on or before the notice
+    (a notice dated the 1st also moves that day's installment)."""
     dates = []
     for i in range(count):
         due = add_months(fiscal_year_start, i)
-        if notice_date is not None and due < notice_date:
+        if notice_date is not None and due <= notice_date:
             due = first_of_next_month(notice_date)
         dates.append(due)
     return tuple(dates)
@@ -42,8 +43,9 @@ def schedule(annual: Decimal, fiscal_year_start: date, count: int = 12,
     """R-A4, 23 LPRA § 6432(d): `count` equal monthly installments due on the 1st.
 
     Due the 1st of each month from the fiscal year's first month; amounts differ by at most
-    one cent, the extra cents first. No installment falls due before the assessment is
-    notified: one that would is due the 1st of the month after the notice.
+    one cent, the extra cents first. No installment falls due on or before the day the
+    assessment is notified: one that would is due the 1st of the month after the notice (a
+    notice dated the 1st also moves that day's installment).
     """
     if count < 1:
         raise CalcError("must be at least 1", field="count")

@@ -1,18 +1,28 @@
 """The statement of an account: R-A6 to R-A11 (23 LPRA § 6432(d), (f)).
 
-An account is its facts (DESIGN.md 1): installments, payments, costs and the rules in force.
-`evaluate` walks the days in order up to `as_of` exactly as RULES.md "How `statement`
-evaluates an account" says. On each day:
+An account is its facts (DESIGN.md 1): installments, payments, costs, adjustments, refunds
+and the rules in force. `evaluate` walks the days in order up to `as_of` exactly as RULES.md
+"How `statement` evaluates an account" says. On each day:
 
 1. installments due that day fall due;
 2. costs dated that day are added (a credit, if any, is applied to them as a payment, after
    accruing interest) — R-A9, R-A10;
-3. payments dated that day are applied in input order, each after accruing interest on the
+3. adjustments dated that day (a credit to the account: a decrease by amendment, a
+   correction) are applied like a payment, with any credit folded in, after accruing
+   interest; they are not principal paid for the lump sum — R-A10, R-A11;
+4. payments dated that day are applied in input order, each after accruing interest on the
    delinquent installments up to that day — R-A8, R-A10, R-A11;
-4. the grace day closes for installments whose rolled day G it is (except on `as_of`): those
+5. refunds dated that day are taken from the credit (more than the credit is an input
+   error naming `refunds`) — R-A10;
+6. the grace day closes for installments whose rolled day G it is (except on `as_of`): those
    with principal left become delinquent and get their one late fee — R-A6, R-A7.
 
-At `as_of` interest is accrued once more. Payments and costs dated later are ignored.
+At `as_of` interest is accrued once more. Facts dated later are ignored, and so is a payment
+reversed on or before `as_of` (R-A6: never received). Interest is rounded only as a total
+per installment: cents(rate x the exact sum of principal unpaid x days / 365) less the
+interest already paid on it (R-A8). A qualifying lump sum's discount reduces principal from
+installment number 1 forward, and the payment takes the principal not yet delinquent in
+installment-number order (R-A11).
 
 `evaluate_two` gives the statements at two dates over the same facts (the parcel page's
 statement today and its pay-off "good through" a later day) in one walk of the days: the
@@ -98,13 +108,15 @@ class StatementRules:
 
 
 class Accrual(NamedTuple):
-    """One R-A8 accrual: cents(principal x rate x days / 365) for the days since the last."""
+    """One R-A8 period of a delinquent installment: `principal` unpaid for `days` days, from
+    `start` to `end`. Kept for the explanation; interest is rounded only as a total over the
+    periods (InstallmentState.principal_days)."""
 
     start: date
     end: date
     principal: Decimal
     days: int
-    amount: Decimal
+    principal_days: Decimal  # principal x days, exact
 
 
 @dataclass
@@ -119,6 +131,8 @@ class InstallmentState:
     late_fee_base: Decimal = ZERO
     late_fee_assessed: Decimal = ZERO
     accruals: list[Accrual] | None = None  # R-A8 periods, kept for the explanation
+    principal_days: Decimal = ZERO  # R-A8: the exact sum of principal unpaid x days
+    interest_paid: Decimal = ZERO  # R-A8, R-A10: interest already paid on it
 
     @property
     def owed(self) -> Decimal:
@@ -182,6 +196,8 @@ class InstallmentStatus:
     amount: Decimal = ZERO  # the installment's amount (principal at the start)
     accruals: tuple[Accrual, ...] = ()
     late_fee_base: Decimal = ZERO
+    principal_days: Decimal = ZERO  # R-A8: the exact sum of principal unpaid x days
+    interest_paid: Decimal = ZERO  # R-A8: interest paid on it; interest + this = the total
 
 
 @dataclass
@@ -263,7 +279,8 @@ class _Account:
             c = InstallmentState(s.installment, s.last_timely_day, s.principal, s.late_fee,
                                  s.interest, s.delinquent, s.last_accrual, s.late_fee_base,
                                  s.late_fee_assessed,
-                                 None if s.accruals is None else s.accruals.copy())
+                                 None if s.accruals is None else s.accruals.copy(),
+                                 s.principal_days, s.interest_paid)
             if s.delinquent:
                 twin[id(s)] = c
             items.append(c)
@@ -283,19 +300,25 @@ class _Account:
         return new
 
     def accrue(self, day: date) -> None:
-        """R-A8, 23 LPRA § 6432(d): simple interest on unpaid principal since the last accrual.
+        """R-A8, 23 LPRA § 6432(d): simple interest on unpaid principal since the last accrual,
+        rounded only as a total.
 
-        cents(principal x rate x days / 365), the first accrual counting from the due date;
-        no interest on interest, fees or costs.
+        Each delinquent installment keeps the exact sum of principal unpaid x days (the first
+        period from the due date); the interest owed on it is cents(rate x that sum / 365)
+        less the interest already paid on it. So the amount never depends on how many
+        payments, costs or statements fell in between. No interest on interest, fees or costs.
         """
         rate = self.rules.interest_rate
         for s in self.delinquent:
             if s.principal > 0 and s.last_accrual is not None:
                 days = (day - s.last_accrual).days
                 if days > 0:
-                    amount = cents(s.principal * rate * days / DAYS_IN_YEAR)
-                    s.interest += amount
-                    period = _new_tuple(Accrual, (s.last_accrual, day, s.principal, days, amount))
+                    principal_days = s.principal * days
+                    s.principal_days += principal_days
+                    s.interest = (cents(rate * s.principal_days / DAYS_IN_YEAR)
+                                  - s.interest_paid)
+                    period = _new_tuple(Accrual, (s.last_accrual, day, s.principal, days,
+                                                  principal_days))
                     if s.accruals is None:
                         s.accruals = [period]
                     else:
@@ -315,11 +338,13 @@ class _Account:
                 s.late_fee_base = base
                 s.late_fee = s.late_fee_assessed = cents(self.rules.late_fee_rate * base)
 
-    def apply(self, app: Application, amount: Decimal, paid_by_payer: bool = True) -> None:
+    def apply(self, app: Application, amount: Decimal, paid_by_payer: bool = True,
+              by_number: bool = False) -> None:
         """R-A10, 23 LPRA § 6432(d): interest, late fees, costs, delinquent principal, then
         other principal in due order; what is left is a credit (steps after delinquent
         principal are policy). An adjustment (`paid_by_payer` False) is applied the same way
-        but is not principal paid for R-A11."""
+        but is not principal paid for R-A11. A granted lump sum (`by_number`) takes the
+        principal not yet delinquent in installment-number order (R-A11)."""
         left = amount
         lines = app.lines
         items = self.items
@@ -331,6 +356,7 @@ class _Account:
                 paid = s.interest if s.interest <= left else left
                 left -= paid
                 s.interest -= paid
+                s.interest_paid += paid
                 lines.append(Line("interest", paid, installment=s.installment.number))
         for s in items:
             if not left:
@@ -349,7 +375,7 @@ class _Account:
                 c.owed -= paid
                 lines.append(Line("cost", paid, cost=c.index))
         for delinquent in (True, False):
-            for s in items:
+            for s in (items if delinquent or not by_number else self.by_number()):
                 if not left:
                     break
                 if s.principal and s.delinquent is delinquent:
@@ -369,13 +395,18 @@ class _Account:
     def principal_left(self) -> Decimal:
         return sum((s.principal for s in self.items), ZERO)
 
+    def by_number(self) -> list[InstallmentState]:
+        """The installments in installment-number order (R-A11)."""
+        return sorted(self.items, key=lambda s: s.installment.number)
+
     def grant_discount(self, app: Application, discount: Decimal) -> None:
-        """R-A11, 23 LPRA § 6432(f): the discount reduces principal from the last installment
-        backwards; any excess becomes credit."""
+        """R-A11, 23 LPRA § 6432(f): the discount reduces principal from installment number 1
+        forward (the year as notified: an installment a later amendment adds has a higher
+        number and stays owed in full); any excess becomes credit."""
         self.discount_granted = True
         self.discount += discount
         left = discount
-        for s in reversed(self.items):
+        for s in self.by_number():
             if not left:
                 break
             cut = min(s.principal, left)
@@ -502,7 +533,7 @@ def _walk(acct: _Account, events: _Events, days: Sequence[date], close_before: d
                                                events.discount)
                 if app.lump_sum == "granted":
                     acct.grant_discount(app, events.discount)
-            acct.apply(app, p.amount)
+            acct.apply(app, p.amount, by_number=app.lump_sum == "granted")
             applications.append(app)
         if refunds_by_day:
             for k, r in refunds_by_day.get(day, ()):
@@ -601,7 +632,8 @@ def _summarise(acct: _Account, as_of: date, applications: list[Application],
         statuses.append(InstallmentStatus(
             inst.number, inst.due_date, s.last_timely_day, status, s.principal, s.late_fee,
             s.interest, s.late_fee_assessed, inst.due_date if s.delinquent else None,
-            inst.amount, tuple(s.accruals or ()), s.late_fee_base))
+            inst.amount, tuple(s.accruals or ()), s.late_fee_base, s.principal_days,
+            s.interest_paid))
         interest += s.interest
         late_fees += s.late_fee
     costs = sum((c.owed for c in acct.costs), ZERO)

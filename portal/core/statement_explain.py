@@ -1,8 +1,9 @@
 """"Why this amount?" for each figure of a statement (R-A4 to R-A11), with its own numbers.
 
 `Statement.trace()` tells the account's story; this module answers for one figure at a time:
-the interest by installment and accrual period (R-A8), each late fee (R-A6, R-A7), each cost
-(R-A9), which installments make up each principal figure, and how the totals add up (R-A10).
+the interest by installment and accrual period, rounded once as a total (R-A8), each late
+fee (R-A6, R-A7), each cost (R-A9), which installments make up each principal figure, and
+how the totals add up (R-A10).
 """
 
 from __future__ import annotations
@@ -10,26 +11,32 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from portal.core.explain import N_, Rate, Trace
-from portal.core.money import ZERO
 
 if TYPE_CHECKING:
     from portal.core.statement import Statement
 
 
 def _interest(st: Statement) -> Trace:
+    """R-A8: each delinquent period of each installment, then the interest rounded once as a
+    total: cents(rate x the sum of principal x days / 365), less what was paid."""
     t = Trace()
     rate = Rate(st.rules.interest_rate)
     for i in st.installments:
         for a in i.accruals:
-            t.add("R-A8", N_("Installment {number}: {principal} x {rate} x {days} days / 365 "
-                             "= {amount} (from {start} to {end})."),
-                  number=i.number, principal=a.principal, rate=rate, days=a.days,
-                  amount=a.amount, start=a.start, end=a.end)
-        accrued = sum((a.amount for a in i.accruals), ZERO)
-        if accrued and accrued != i.interest:
+            t.add("R-A8", N_("Installment {number}: {principal} unpaid for {days} days, from "
+                             "{start} to {end} (principal x days = {principal_days})."),
+                  number=i.number, principal=a.principal, days=a.days, start=a.start,
+                  end=a.end, principal_days=f"{a.principal_days:,}")
+        if i.accruals:
+            t.add("R-A8", N_("Installment {number}: {rate} x {principal_days} (the sum of "
+                             "principal x days) / 365 = {accrued}: the interest is rounded "
+                             "once, as a total."),
+                  number=i.number, rate=rate, principal_days=f"{i.principal_days:,}",
+                  accrued=i.interest + i.interest_paid)
+        if i.interest_paid:
             t.add("R-A10", N_("Installment {number}: {paid} of its interest was paid by earlier "
                               "payments; {owed} is still owed."),
-                  number=i.number, paid=accrued - i.interest, owed=i.interest)
+                  number=i.number, paid=i.interest_paid, owed=i.interest)
     if not t.steps:
         t.add("R-A8", N_("No installment is delinquent: no interest runs (interest runs only "
                          "on delinquent principal, from its due date)."))

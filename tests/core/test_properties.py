@@ -3,28 +3,43 @@
 No cent is created or lost: allocations and schedules sum exactly to their total (R-A3,
 R-A4); every payment is applied in full (R-A10); the statement's totals are the sums of its
 per-installment figures (section D); paying the payoff leaves nothing owed; the order of
-ordinary payments within one day does not matter.
+ordinary payments within one day does not matter; interest is rounded only as a total, so
+where its periods end never matters and paying more never costs more (R-A8); a reversed
+payment is as if never made (R-A6); adjustments and refunds keep every cent (R-A10).
+
+The number of examples comes from the Hypothesis profile (tests/conftest.py): the
+statement properties run the profile's `max_examples`, the cheaper ones more.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from datetime import date, timedelta
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from portal.core.allocation import ParcelFacts, allocate, assessment_roll
 from portal.core.calendar import add_months
 from portal.core.installments import Installment, amend, schedule
 from portal.core.money import ZERO
-from portal.core.statement import Cost, Payment, Statement, StatementRules, evaluate
+from portal.core.statement import (
+    Adjustment,
+    Cost,
+    Payment,
+    Refund,
+    Statement,
+    StatementRules,
+    evaluate,
+)
 
 CENT = Decimal("0.01")
-FAST = settings(max_examples=200, deadline=None)
-SLOW = settings(max_examples=120, deadline=None,
+EXAMPLES = settings.default.max_examples  # the profile's (tests/conftest.py)
+FAST = settings(max_examples=2 * EXAMPLES, deadline=None)
+SLOW = settings(max_examples=EXAMPLES, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+CHEAP = settings(max_examples=5 * EXAMPLES, deadline=None)
 
 
 def money(max_cents: int = 5_000_000, min_cents: int = 0) -> st.SearchStrategy[Decimal]:
@@ -135,7 +150,7 @@ def test_installments_sum_to_the_annual_amount(annual: Decimal, start: date, cou
         if notice is None:
             assert item.due_date == add_months(start, k)
         else:
-            assert item.due_date >= notice, "nothing falls due before the notice"
+            assert item.due_date > notice, "nothing falls due on or before the notice (R-A4)"
             assert item.due_date in (add_months(start, k), add_months(notice, 1))
 
 
@@ -340,13 +355,147 @@ def test_the_order_of_payments_within_a_day_does_not_matter(acct: dict,
     assert _figures(a) == _figures(b)
 
 
+# R-A8 (revision 2): with interest rounded per period, paying 0.01 on 2026-11-12 split each
+# of the three delinquent installments' periods there and two of them gained a cent: the
+# payoff on 2027-02-28 went from 0.65 to 0.66. Rounded as a total it goes to 0.64.
+_CENT_MORE_COSTS_MORE = {
+    "as_of": date(2027, 2, 28), "installments": schedule(Decimal("0.62"), FY, 3),
+    "payments": [], "costs": [], "annual": None,
+    "rules": StatementRules(grace_day=1, late_fee_rate=Decimal("0"),
+                            interest_rate=Decimal("0.085")),
+}
+
+
 @SLOW
-@given(acct=accounts(lump_sums=False), extra=money(100_000, 1), offset=st.integers(-40, 420))
+@given(acct=accounts(lump_sums=False), extra=st.one_of(money(5, 1), money(100_000, 1)),
+       offset=st.integers(-40, 420))
+@example(acct=_CENT_MORE_COSTS_MORE, extra=Decimal("0.01"),
+         offset=(date(2026, 11, 12) - FY).days)
 def test_paying_more_never_costs_more(acct: dict, extra: Decimal, offset: int) -> None:
     more = dict(acct, payments=[*acct["payments"], Payment(FY + timedelta(offset), extra)])
     a, b = run(acct), run(more)
     assert b.payoff <= a.payoff
     assert b.payoff - b.credit <= a.payoff - a.credit
+
+
+def test_the_cent_that_cost_a_cent_more() -> None:
+    """The example above, worked by hand (R-A8). Installments 0.21, 0.21, 0.20 due July,
+    August and September 1, 2026, day G 1 (so each is delinquent from its due date), 8.5 %.
+    To 2027-02-28 without the payment, principal x days: 0.21 x 242 = 50.82, 0.21 x 211 =
+    44.31, 0.20 x 180 = 36.00; interest 0.085 x S / 365: 0.01183 -> 0.01, 0.01032 -> 0.01,
+    0.00838 -> 0.01; payoff 0.62 + 0.03 = 0.65. With 0.01 paid on 2026-11-12: the interest
+    to then, 0.21 x 134 = 28.14 -> 0.00655 -> 0.01 on installment 1 (0.21 x 103 = 21.63 ->
+    0.00504 -> 0.01 and 0.20 x 72 = 14.40 -> 0.00335 -> 0.00 on the others), takes the cent:
+    the principal is unchanged and the totals are as without the payment, 0.01 each, of
+    which 0.01 is paid on installment 1: payoff 0.62 + 0.02 = 0.64."""
+    acct = _CENT_MORE_COSTS_MORE
+    more = dict(acct, payments=[Payment(date(2026, 11, 12), Decimal("0.01"))])
+    a, b = run(acct), run(more)
+    assert (a.payoff, b.payoff) == (Decimal("0.65"), Decimal("0.64"))
+    assert [i.interest for i in b.installments] == [Decimal("0.00"), Decimal("0.01"),
+                                                    Decimal("0.01")]
+
+
+@st.composite
+def unpaid_years(draw: st.DrawFn) -> tuple:
+    """A year of installments nothing has paid, the rules, a statement date, a day and a
+    payment of a few cents: the cheap setting where rounding each period's interest shows."""
+    items = schedule(draw(money(2_000_000)), FY, draw(st.integers(1, 12)))
+    rules = StatementRules(grace_day=draw(st.integers(1, 31)),
+                           late_fee_rate=draw(rate(2000, 4)),
+                           late_fee_base=draw(st.sampled_from(["installment", "unpaid"])),
+                           interest_rate=draw(rate(250, 3)))
+    as_of = FY + timedelta(draw(st.integers(0, 420)))
+    day = FY + timedelta(draw(st.integers(0, 420)))
+    return items, rules, as_of, day, draw(money(5, 0))
+
+
+@CHEAP
+@given(year=unpaid_years())
+def test_paying_a_few_cents_never_costs_more(year: tuple) -> None:
+    """R-A8: interest is rounded only as a total, so a payment of a few cents, which ends
+    every delinquent installment's period on its day, never adds a cent of interest; and a
+    payment of 0.00 changes no figure at all."""
+    items, rules, as_of, day, amount = year
+    a = evaluate(as_of, items, (), (), rules)
+    b = evaluate(as_of, items, [Payment(day, amount)], (), rules)
+    assert b.payoff <= a.payoff
+    if amount == 0:
+        assert _figures(b) == _figures(a)
+
+
+@SLOW
+@given(acct=accounts(), days=st.lists(st.integers(-40, 420), max_size=4))
+def test_where_interest_periods_end_does_not_matter(acct: dict, days: list[int]) -> None:
+    """R-A8: "the amount never depends on how many payments, costs or statements fell in
+    between": payments of 0.00 on any days (each ends the delinquent periods there) change
+    no figure of the statement."""
+    zeros = [Payment(FY + timedelta(d), ZERO) for d in days]
+    a = run(acct)
+    b = run(dict(acct, payments=[*zeros, *acct["payments"]]))
+    assert _figures(b) == _figures(a)
+
+
+@SLOW
+@given(acct=accounts(), data=st.data())
+def test_a_reversed_payment_is_as_if_never_made(acct: dict, data: st.DataObject) -> None:
+    """R-A6, section D: a payment reversed on or before as_of is ignored entirely; one
+    reversed after as_of counts as received."""
+    assume(acct["payments"])
+    k = data.draw(st.integers(0, len(acct["payments"]) - 1))
+    p = acct["payments"][k]
+    reversed_on = p.date + timedelta(data.draw(st.integers(0, 60)))
+    payments = list(acct["payments"])
+    payments[k] = Payment(p.date, p.amount, p.lump_sum, reversed_on)
+    with_reversal = run(dict(acct, payments=payments))
+    if reversed_on <= acct["as_of"]:
+        without = run(dict(acct, payments=payments[:k] + payments[k + 1:]))
+        assert _figures(with_reversal) == _figures(without)
+        assert with_reversal.reversed_payments == ((payments[k],) if p.date <= acct["as_of"]
+                                                    else ())
+    else:
+        assert _figures(with_reversal) == _figures(run(acct))
+
+
+@SLOW
+@given(acct=accounts(), data=st.data())
+def test_adjustments_and_refunds_keep_every_cent(acct: dict, data: st.DataObject) -> None:
+    """R-A10: adjustments are applied in full like payments (with any credit folded in);
+    a refund takes from the credit; in all, payments + adjustments (+ a discount larger
+    than the principal left) = what paid interest, fees, costs and principal + the credit
+    + the refunds. A refund of at most the credit at the end of its day is accepted."""
+    day = st.integers(-40, 420).map(lambda d: FY + timedelta(days=d))
+    adjustments = data.draw(st.lists(st.builds(Adjustment, day, money(100_000, 0),
+                                               st.just("correction")), max_size=3))
+    facts = dict(adjustments=adjustments)
+    refunds: list[Refund] = []
+    for d in sorted(data.draw(st.lists(day, max_size=2, unique=True))):
+        credit = evaluate(d, acct["installments"], acct["payments"], acct["costs"],
+                          acct["rules"], acct["annual"], refunds=refunds, **facts).credit
+        refunds.append(Refund(d, data.draw(st.sampled_from([credit, cents_part(credit)]))))
+    s = evaluate(acct["as_of"], acct["installments"], acct["payments"], acct["costs"],
+                 acct["rules"], acct["annual"], refunds=refunds, **facts)
+    lines = [ln for app in s.applications for ln in app.lines]
+    paid_in = sum((p.amount for p in acct["payments"] if p.date <= acct["as_of"]), ZERO)
+    adjusted = sum((a.amount for a in adjustments if a.date <= acct["as_of"]), ZERO)
+    refunded = sum((f.amount for f in refunds if f.date <= acct["as_of"]), ZERO)
+    assert refunded == sum((f.amount for f in s.refunds), ZERO)
+    discount_to_credit = sum((ln.amount for ln in lines
+                              if ln.kind == "discount" and ln.installment is None), ZERO)
+    paid_out = sum((ln.amount for ln in lines if ln.kind in PAID_KINDS), ZERO)
+    assert paid_in + adjusted + discount_to_credit == paid_out + s.credit + refunded
+    for app in s.applications:
+        applied = sum((ln.amount for ln in app.lines if ln.kind in PAID_KINDS), ZERO)
+        assert applied + app.to_credit == app.amount
+    assert len([a for a in s.applications if a.adjustment is not None]) == len(
+        [a for a in adjustments if a.date <= acct["as_of"]])
+    if s.credit:
+        assert s.payoff == 0
+
+
+def cents_part(amount: Decimal) -> Decimal:
+    """About a third of an amount, in whole cents (at most the amount)."""
+    return (amount / 3).quantize(CENT, rounding=ROUND_DOWN)
 
 
 def _figures(s: Statement) -> tuple:

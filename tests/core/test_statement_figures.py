@@ -2,6 +2,7 @@
 numbers, and the numbers add up to the figure (R-A8 interest by accrual period, R-A10 totals)."""
 
 from datetime import date
+from decimal import ROUND_HALF_UP
 from decimal import Decimal as D
 
 from portal.core.installments import schedule
@@ -16,31 +17,40 @@ def _statement():
     return evaluate(date(2026, 11, 30), INSTALLMENTS, PAYMENTS, COSTS)
 
 
-def test_interest_is_explained_period_by_period():
+def test_interest_is_explained_period_by_period_and_rounded_as_a_total():
     st = _statement()
     lines = st.figures()["interest"].render("en")
-    # Installment 2 fell delinquent after 2026-08-10: 100.00 for 45 days to the payment of
-    # 2026-09-15 (0.01233.. x 100 = 1.23), then 61.61 for 76 days (1.2828 -> 1.28).
-    assert ("R-A8: Installment 2: $100.00 x 10% x 45 days / 365 = $1.23 "
-            "(from 2026-08-01 to 2026-09-15).") in lines
-    assert ("R-A8: Installment 2: $61.61 x 10% x 76 days / 365 = $1.28 "
-            "(from 2026-09-15 to 2026-11-30).") in lines
-    assert lines[-1].startswith("R-A8: Interest owed as of 2026-11-30: $5.79.")
+    # R-A8: installment 2 fell delinquent after 2026-08-10: 100.00 for 45 days to the
+    # payment of 2026-09-15 (4,500.00), then 61.61 for 76 days (4,682.36); in all
+    # 0.10 x 9,182.36 / 365 = 2.51571 -> 2.52, of which 1.23 (0.10 x 4,500.00 / 365 =
+    # 1.23288 -> 1.23) was paid on 2026-09-15. Rounding each period, 1.23 + 1.28 = 2.51.
+    assert ("R-A8: Installment 2: $100.00 unpaid for 45 days, from 2026-08-01 to 2026-09-15 "
+            "(principal x days = 4,500.00).") in lines
+    assert ("R-A8: Installment 2: $61.61 unpaid for 76 days, from 2026-09-15 to 2026-11-30 "
+            "(principal x days = 4,682.36).") in lines
+    assert ("R-A8: Installment 2: 10% x 9,182.36 (the sum of principal x days) / 365 = $2.52: "
+            "the interest is rounded once, as a total.") in lines
+    assert ("R-A10: Installment 2: $1.23 of its interest was paid by earlier payments; $1.29 "
+            "is still owed.") in lines
+    # installments 3 (0.38 paid, 2.09 owed), 4 (1.64) and 5 (0.79): 1.29 + 2.09 + 1.64 + 0.79
+    assert lines[-1].startswith("R-A8: Interest owed as of 2026-11-30: $5.81.")
     for i in st.installments:
-        accrued = sum((a.amount for a in i.accruals), D("0"))
-        assert accrued >= i.interest
+        assert sum((a.principal_days for a in i.accruals), D("0")) == i.principal_days
+        total = (st.rules.interest_rate * i.principal_days / 365).quantize(
+            D("0.01"), rounding=ROUND_HALF_UP)
+        assert i.interest + i.interest_paid == total
 
 
 def test_totals_add_up_in_their_explanations():
     st = _statement()
     figures = st.figures()
     total = figures["total_due_now"].render("en")[0]
-    assert total == ("R-A10: Interest $5.79 + late fees $10.00 + costs $12.50 + overdue principal "
-                     "$361.61 + principal due now $0.00 - credit $0.00 = $389.90.")
+    assert total == ("R-A10: Interest $5.81 + late fees $10.00 + costs $12.50 + overdue principal "
+                     "$361.61 + principal due now $0.00 - credit $0.00 = $389.92.")
     assert st.interest + st.late_fees + st.costs + st.delinquent_principal + st.due_principal \
         - st.credit == st.total_due_now
     payoff = figures["payoff"].render("en")[0]
-    assert "$389.90 + principal of the installments not yet due $700.00 = $1,089.90" in payoff
+    assert "$389.92 + principal of the installments not yet due $700.00 = $1,089.92" in payoff
 
 
 def test_costs_and_fees_are_named_and_in_spanish():

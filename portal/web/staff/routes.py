@@ -1,5 +1,5 @@
-"""Staff lookup of any parcel (which opens the parcel page) and any person; payment
-disputes."""
+"""Staff lookup of any parcel (which opens the parcel page) and any person; the latest
+payment disputes are shown on the lookup page."""
 
 from __future__ import annotations
 
@@ -35,7 +35,11 @@ def lookup():  # noqa: ANN201
     parcels = people = None
     if "q" in request.args and form.validate():
         parcels, people = views.staff_search(current_user, form.q.data.strip())
-    return render_template("staff/lookup.html", form=form, parcels=parcels, people=people)
+    with uow() as w:
+        disputes = payment_disputes.staff_disputes(w, current_user, limit=DISPUTES_SHOWN)
+    return render_template("staff/lookup.html", form=form, parcels=parcels, people=people,
+                           disputes=disputes, reasons=DISPUTE_REASONS,
+                           statuses=DISPUTE_STATUSES)
 
 
 @bp.get("/persona/<id:user_id>")
@@ -47,6 +51,8 @@ def person(user_id: int):  # noqa: ANN201
     return render_template("staff/person.html", p=p)
 
 
+#: How many of the latest disputes the lookup page shows.
+DISPUTES_SHOWN = 20
 #: Stripe's dispute reasons and statuses in the staff's words (an unknown one is shown as is).
 DISPUTE_REASONS = {
     "bank_cannot_process": _l("The bank cannot process it"),
@@ -75,11 +81,3 @@ DISPUTE_STATUSES = {
     "prevented": _l("Prevented"),
 }
 
-
-@bp.get("/disputas")
-@staff_required
-def disputes():  # noqa: ANN201
-    with uow() as w:
-        rows = payment_disputes.staff_disputes(w, current_user)
-    return render_template("staff/disputes.html", rows=rows, reasons=DISPUTE_REASONS,
-                           statuses=DISPUTE_STATUSES)

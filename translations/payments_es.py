@@ -82,8 +82,6 @@ ES = {
     "How this payment is applied": "Cómo se aplica este pago",
     "Installment {number}": "Plazo {number}",
     "Installments through number {number}": "Plazos hasta el número {number}",
-    "Installments, in due order, through the one I choose":
-        "Plazos, en orden de vencimiento, hasta el que yo escoja",
     "Interest on installment {number}": "Intereses del plazo {number}",
     "It is applied today by law (rule R-A10), the same way as an online payment, and gets a "
     "receipt.":
@@ -100,8 +98,6 @@ ES = {
     "answer.":
         "No se mueve dinero real. En la vida real el banco contesta en unos días; aquí usted "
         "escoge la contestación.",
-    "No. %(number)s, due %(date)s: pay %(amount)s":
-        "Núm. %(number)s, vence el %(date)s: pagar %(amount)s",
     "Nothing for this parcel now": "Nada para esta propiedad por ahora",
     "Nothing is due now on this parcel.": "No hay nada a pagar ahora en esta propiedad.",
     "Nothing is due on this account now.": "No hay nada a pagar ahora en esta cuenta.",
@@ -117,7 +113,6 @@ ES = {
         "Pagar desde una cuenta de banco: queda en proceso",
     "Pay the pay-off amount of parcel %(catastro)s instead: %(amount)s":
         "Pagar en cambio la cantidad para saldar la propiedad %(catastro)s: %(amount)s",
-    "Pay through installment": "Pagar hasta el plazo",
     "Pay your assessment": "Pague su derrama",
     "Payer": "Pagador",
     "Payment": "Pago",

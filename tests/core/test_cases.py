@@ -355,6 +355,14 @@ def test_command_prints_the_result(portal_exe: Path, area: str, name: str) -> No
     ("statement", '{"as_of": "2026-07-31", "installments": [{"number": 1, '
      '"due_date": "2026-07-01", "amount": "100.00"}], "payments": [{"date": "2026-07-05", '
      '"amount": "1,000.00"}]}', "payments[0].amount"),
+    ("statement", '{"as_of": "2026-07-31", "installments": [{"number": 1, '
+     '"due_date": "2026-07-01", "amount": "100.00"}], "payments": [{"date": "2026-07-05", '
+     '"amount": "150.00"}], "refunds": [{"date": "2026-07-04", "amount": "50.00"}]}',
+     "refunds[0]"),
+    ("statement", '{"as_of": "2026-07-31", "installments": [], "adjustments": [{"date": '
+     '"2026-07-05", "amount": "-1.00"}]}', "adjustments[0].amount"),
+    ("statement", '{"as_of": "2026-07-31", "installments": [], "payments": [{"date": '
+     '"2026-07-05", "amount": "1.00", "reversed_on": "5 July"}]}', "payments[0].reversed_on"),
 ])
 def test_command_bad_input_is_one_line_naming_the_field(portal_exe: Path, name: str, text: str,
                                                         field: str) -> None:

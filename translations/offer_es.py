@@ -43,4 +43,11 @@ ES = {
         "Lo que el requerimiento reclamó, con sus intereses a cada día, es {today} si paga hoy "
         "o {by_last_day} si paga el {last}, el último día; los intereses, cargos por demora y "
         "costas se pagan primero (R-A10).",
+    "What the demand listed, to stop the claim in court":
+        "Lo que reclamó el requerimiento, para evitar la reclamación en el tribunal",
+    "What the demand listed, with interest to today, to stop a claim in court:":
+        "Lo que reclamó el requerimiento, con los intereses hasta hoy, para evitar una "
+        "reclamación en el tribunal:",
+    "Paid by the last day, %(amount)s (interest runs each day). Last day:":
+        "Si paga el último día, %(amount)s (los intereses corren cada día). Último día:",
 }

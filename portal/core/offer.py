@@ -49,7 +49,7 @@ MIN_ONLINE_TOTAL = Decimal("0.50")
 #: A payoff quote holds this many days at most (or until the next grace day closes).
 PAYOFF_DAYS = 10
 
-KINDS = ("due_now", "installments", "amount", "lump_sum")
+KINDS = ("due_now", "installments", "amount", "lump_sum", "stop_claim")
 
 STATUS_CURRENT = "current"  # al día
 STATUS_PENDING = "pending"  # pendiente: due now, still within the grace period
@@ -430,6 +430,10 @@ def price(offer_: Offer, choice: Choice) -> Part:
             raise ChoiceError("nothing_due", key)
     elif choice.kind == "amount":
         amount = check_amount(choice.amount, offer_.payoff, key)
+    elif choice.kind == "stop_claim":
+        if offer_.stop is None or offer_.stop.today <= 0:
+            raise ChoiceError("nothing_due", key)
+        amount = offer_.stop.today  # R-A18: clears what the demand listed, today
     elif choice.kind == "lump_sum":
         if not offer_.lump_sum.eligible:
             raise ChoiceError("lump_sum_unavailable", key, reason=offer_.lump_sum.reason,

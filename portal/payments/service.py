@@ -33,7 +33,7 @@ from portal.models import FiscalYear, Parcel, Payment
 from portal.models.payments_ext import Checkout, CheckoutPayment
 from portal.payments import fulfilment, ledger
 from portal.payments.gateway import CheckoutRequest, Gateway, GatewayError
-from portal.services import access, audit, facts
+from portal.services import access, accounts, audit, facts
 from portal.services.errors import Forbidden, InvalidInput, NotFound
 
 log = logging.getLogger(__name__)
@@ -84,13 +84,15 @@ def account_offers(uow: UnitOfWork, parcels: Sequence[tuple[Parcel, str]], on: d
     ids = [p.id for p, _ in parcels]
     for fy in years:
         loaded = facts.load_many(uow, ids, fy)
+        demands = accounts.demands_of(uow, ids, fy.id) if ids else {}
         current = on <= fy.ends_on
         for parcel, rel in parcels:
             f = loaded[parcel.id]
             if f.assessment is None:
                 continue
             key = account_key(parcel.id, fy.id)
-            offer = f.offer(on, key=key, label=parcel.catastro)
+            offer = f.offer(on, key=key, label=parcel.catastro,
+                            demand=demands.get(parcel.id))
             if offer.payoff > 0 or current or include_settled:
                 out.append(PayableAccount(key, parcel, fy, rel, offer, f.assessment.payer))
     out.sort(key=lambda a: (a.parcel.catastro, a.fiscal_year.starts_on))

@@ -334,9 +334,7 @@ def statement_for(uow: UnitOfWork, user: Any, parcel_id: int | str, fiscal_year:
     if not rows:
         view.demands = list(uow.session.scalars(
             _DEMANDS, {"parcel_id": view.parcel.id, "fy": view.fiscal_year.id}))
-    mailed = [n for n in view.demands if n.mailed_on is not None]
-    demand = (Demand(mailed[-1].mailed_on, mailed[-1].amount or ZERO,
-                     mailed[-1].acknowledged_on) if mailed else None)
+    demand = last_demand(view.demands)
     # Every figure about paying: today's statement, the payoff good through a later day
     # (one walk), the lump sum and what stops the court claim (`portal.core.offer`).
     view.offer = o = account.offer(as_of, label=view.parcel.catastro, demand=demand)
@@ -448,6 +446,31 @@ def _set_lease(view: AccountView, lease: Any, deposit_order: Any) -> None:
     view.lease, view.deposit_order = lease, deposit_order
     if lease is not None and lease.lessee_pays:
         view.payer = "lessee"
+
+
+def last_demand(notices: list[Any]) -> Demand | None:
+    """The last demand mailed (R-A12) among an account's notices in order, for the core."""
+    mailed = [n for n in notices if n.kind == "demand" and n.mailed_on is not None]
+    if not mailed:
+        return None
+    n = mailed[-1]
+    return Demand(n.mailed_on, n.amount or ZERO, n.acknowledged_on)
+
+
+def demands_of(uow: UnitOfWork, parcel_ids: list[int], fiscal_year_id: int
+               ) -> dict[int, Demand]:
+    """The last demand mailed on each of these parcels' accounts for a fiscal year (the pay
+    page's offers say what stops the court claim, as the parcel page does): one query."""
+    rows = uow.session.scalars(
+        select(Notice).where(Notice.parcel_id.in_(parcel_ids),
+                             Notice.fiscal_year_id == fiscal_year_id, _IS_DEMAND,
+                             Notice.mailed_on.is_not(None))
+        .order_by(Notice.created_at, Notice.id))
+    by_parcel: dict[int, list[Notice]] = {}
+    for n in rows:
+        by_parcel.setdefault(n.parcel_id, []).append(n)
+    return {pid: d for pid, notices in by_parcel.items()
+            if (d := last_demand(notices)) is not None}
 
 
 @dataclass
@@ -585,6 +608,6 @@ def fiscal_years(uow: UnitOfWork) -> list[FiscalYear]:
 
 
 __all__ = ["AccountView", "ParcelSummary", "Portfolio", "account_status", "dashboard",
-           "lender_portfolio", "rules_for", "statement_for", "fiscal_years",
-           "authenticate", "confirm_email", "find_by_email", "load_user",
+           "lender_portfolio", "demands_of", "last_demand", "rules_for", "statement_for",
+           "fiscal_years", "authenticate", "confirm_email", "find_by_email", "load_user",
            "password_fingerprint", "register", "set_language", "set_password"]

@@ -42,6 +42,7 @@ KIND = {
     "installments": N_("Installments through number {number}"),
     "amount": N_("Another amount"),
     "lump_sum": N_("The whole year with the discount"),
+    "stop_claim": N_("What the demand listed, to stop the claim in court"),
     "office": N_("Payment at the office"),
 }
 

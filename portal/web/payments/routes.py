@@ -103,7 +103,7 @@ def read_choices(form: Any, accounts: list[service.PayableAccount]
             elif kind == "amount":
                 amount = parse_amount(typed["amount"], _locale())
                 choices.append(core_offer.Choice(a.key, kind, amount=amount))
-            elif kind in ("due_now", "lump_sum"):
+            elif kind in ("due_now", "lump_sum", "stop_claim"):
                 choices.append(core_offer.Choice(a.key, kind))
             else:
                 raise ChoiceError("unknown_kind", a.key)
@@ -148,6 +148,9 @@ def _account_view(a: service.PayableAccount) -> dict[str, Any]:
         "delinquent_principal": st.delinquent_principal, "credit": st.credit,
         "installments": [{"number": i.number, "amount_through": i.amount_through,
                           "due": format_date(i.due_date, "d MMM y")} for i in o.installments],
+        "stop": ({"amount": o.stop.today, "last_day": o.stop.last_day,
+                  "by_last_day": o.stop.by_last_day}
+                 if o.stop is not None and o.stop.stage == "demand_window" else None),
         "lump": {"eligible": lump.eligible, "amount": lump.amount, "discount": lump.discount,
                  "deadline": lump.deadline,
                  "gone": None if lump.eligible else present.lump_gone(

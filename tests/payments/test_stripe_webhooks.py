@@ -13,6 +13,7 @@ import pytest
 from sqlalchemy import func, select
 
 from portal import clock
+from portal.core.offer import Choice
 from portal.db import reset_databases
 from portal.models import FiscalYear, LedgerEntry, Payment, User
 from portal.models.payments_ext import Checkout, Dispute, PaymentRefund, RefundFailure
@@ -25,11 +26,6 @@ from . import stripe_server
 from .conftest import make_app
 from .factory import seed
 from .helpers import checkout, deliver, session_of
-
-try:
-    from portal.core.offer import Choice
-except ImportError:  # before the offer moved to the core
-    from portal.payments.options import Choice
 
 SEPT_5 = date(2026, 9, 5)
 PASSWORD = "Distrito2026!"

@@ -47,6 +47,44 @@ def calc(name: str | None) -> None:
         sys.exit(2)
 
 
+@main.command("params")
+@click.option("--on", "on", default=None, metavar="YYYY-MM-DD",
+              help="The day (default: today, from the portal's clock).")
+def params_command(on: str | None) -> None:
+    """Print the Board's and the statutes' parameters in force on a day, as JSON: who sets
+    each, its value (or why there is none), its reference and when that was last checked."""
+    import json
+    from datetime import date
+
+    from portal.core import params
+    if on is None:
+        from portal import clock
+        day = clock.today()
+    else:
+        try:
+            day = date.fromisoformat(on)
+        except ValueError:
+            click.echo(f"error: --on: {on!r} is not a date (YYYY-MM-DD)", err=True)
+            sys.exit(2)
+    rows = params.listing(day)
+    out = {"on": day.isoformat(),
+           "fiscal_year": params.fiscal_year_label(params.fiscal_year_start(day)),
+           "parameters": rows}
+    click.echo(json.dumps(out, ensure_ascii=False, indent=2, default=_json_value))
+
+
+def _json_value(value: object) -> object:
+    from datetime import date
+    from decimal import Decimal
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, tuple | frozenset):
+        return list(value)
+    raise TypeError(f"not JSON: {value!r}")
+
+
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=5000, show_default=True, type=int, help="Port to listen on.")

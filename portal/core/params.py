@@ -1,16 +1,29 @@
 """Parameters as dated data (OpenFisca style), read from `parameters/*.toml` with `tomllib`.
 
-Each parameter has values keyed by the date they take effect, each with its reference (the
-statute, or the Board resolution). `value(name, on)` returns the value in force on a date and
-raises `ParameterNotFound` when none is: nothing falls back silently.
+RULES.md: "Where the law leaves a value to the Board, the Authority or the CRIM, it is a
+parameter: set per fiscal year, effective from a date, with the resolution or regulation that
+set it, never hard-coded." So a parameter is one of two kinds (`set_by`):
+
+- `statute`: a value the law itself fixes (the grace day 10, 12 installments, the residential
+  cap). Each value takes effect on its `start` date and holds until the next one: open-ended.
+- `board`, `authority` or `crim`: a value that body adopts for named fiscal years
+  (`fiscal_years = ["2025-2026", "2026-2027"]`). It holds for exactly those years; a day in a
+  fiscal year with no adopted value is a `ParameterNotFound` naming the parameter and the
+  year, never last year's value in silence.
+
+Every value carries its `reference` (the statute's clause, or the resolution) and the date
+that reference was `last_checked`. This file holds the only defaults of the Board's
+parameters: `statement_rules(fy)` gives a statement's rules for a fiscal year from them.
+A file that breaks these rules is a `ParameterFileError` naming the file and the parameter.
 """
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass
-from datetime import date
-from decimal import Decimal
+from datetime import date, datetime
+from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -19,12 +32,50 @@ from portal.core.errors import ParameterNotFound
 
 PARAMETER_DIR = Path(__file__).with_name("parameters")
 
+STATUTE = "statute"
+ADOPTED = ("board", "authority", "crim")  # set per fiscal year by the body named
+SET_BY = (STATUTE, *ADOPTED)
+BODY = {"board": "Board", "authority": "Authority", "crim": "CRIM"}
+
+_FY_LABEL = re.compile(r"^(\d{4})-(\d{4})$")
+_PARAMETER_KEYS = {"description", "rule", "type", "set_by", "values"}
+_VALUE_KEYS = {"start", "fiscal_years", "value", "reference", "last_checked"}
+
+
+class ParameterFileError(ValueError):
+    """A parameter file that breaks the rules above (a missing date, reference, ...)."""
+
+
+def fiscal_year_start(on: date) -> date:
+    """July 1 that opens the fiscal year containing `on` (FY: July 1 - June 30)."""
+    return date(on.year if on.month >= 7 else on.year - 1, 7, 1)
+
+
+def fiscal_year_label(start: date) -> str:
+    return f"{start.year}-{start.year + 1}"
+
+
+def fiscal_year_of_label(label: str) -> date:
+    """The July 1 that opens the fiscal year labelled `label` ("2026-2027")."""
+    m = _FY_LABEL.match(label)
+    if m is None or int(m.group(2)) != int(m.group(1)) + 1:
+        raise ValueError(f"{label!r} is not a fiscal year like '2026-2027'")
+    return date(int(m.group(1)), 7, 1)
+
 
 @dataclass(frozen=True)
 class DatedValue:
+    """One value: from `start` (statute: open-ended) or for the `fiscal_years` adopted."""
+
     start: date
     value: Any
     reference: str
+    last_checked: date
+    fiscal_years: tuple[str, ...] = ()  # empty for a statute's value
+
+    @property
+    def open_ended(self) -> bool:
+        return not self.fiscal_years
 
 
 @dataclass(frozen=True)
@@ -33,9 +84,22 @@ class Parameter:
     description: str
     rule: str
     type: str
+    set_by: str
     values: tuple[DatedValue, ...]  # sorted by start
 
+    @property
+    def adopted(self) -> bool:
+        """Set per fiscal year (by the Board, the Authority or the CRIM), not by statute."""
+        return self.set_by in ADOPTED
+
+    def fiscal_years(self) -> tuple[str, ...]:
+        """The fiscal years with an adopted value, in order (empty for a statute's)."""
+        return tuple(sorted(fy for v in self.values for fy in v.fiscal_years))
+
     def at(self, on: date) -> DatedValue:
+        """The value in force on `on`; `ParameterNotFound` naming the parameter when none."""
+        if self.adopted:
+            return self.for_fiscal_year(fiscal_year_start(on))
         found = None
         for v in self.values:
             if v.start <= on:
@@ -49,6 +113,33 @@ class Parameter:
             )
         return found
 
+    def for_fiscal_year(self, fy_start: date) -> DatedValue:
+        """The value for the fiscal year opening on `fy_start` (adopted, or the statute's in
+        force on its first day)."""
+        if not self.adopted:
+            return self.at(fy_start)
+        label = fiscal_year_label(fiscal_year_start(fy_start))
+        for v in self.values:
+            if label in v.fiscal_years:
+                return v
+        raise ParameterNotFound(
+            f"no value of '{self.name}' was adopted for fiscal year {label} "
+            f"(the {BODY[self.set_by]} adopted one for {_spans(self.fiscal_years()) or 'none'})",
+            field=self.name)
+
+
+def _spans(labels: tuple[str, ...]) -> str:
+    """"2020-2021 to 2023-2024, 2025-2026": runs of consecutive fiscal years."""
+    starts = sorted(fiscal_year_of_label(x).year for x in labels)
+    runs: list[list[int]] = []
+    for y in starts:
+        if runs and y == runs[-1][-1] + 1:
+            runs[-1].append(y)
+        else:
+            runs.append([y])
+    return ", ".join(f"{r[0]}-{r[0] + 1}" + (f" to {r[-1]}-{r[-1] + 1}" if len(r) > 1 else "")
+                     for r in runs)
+
 
 def _convert(kind: str, raw: Any, name: str) -> Any:
     if kind == "int":
@@ -60,16 +151,108 @@ def _convert(kind: str, raw: Any, name: str) -> Any:
             raise TypeError(f"{name}: decimals are written as strings in TOML (no floats)")
         return Decimal(raw)
     if kind == "table-decimal":
+        if not isinstance(raw, dict) or not all(isinstance(v, str) for v in raw.values()):
+            raise TypeError(f"{name}: a table of decimals written as strings")
         return {k: Decimal(v) for k, v in raw.items()}
     if kind.startswith("choice:"):
         if raw not in kind.split(":", 1)[1].split(","):
             raise ValueError(f"{name}: {raw!r} is not one of {kind}")
         return raw
     if kind == "list":
+        if not isinstance(raw, list):
+            raise TypeError(f"{name}: expected a list")
         return tuple(raw)
-    if kind in ("str", "date"):
+    if kind == "str":
+        if not isinstance(raw, str):
+            raise TypeError(f"{name}: expected a string")
+        return raw
+    if kind == "date":
+        if not _is_date(raw):
+            raise TypeError(f"{name}: expected a date")
         return raw
     raise ValueError(f"{name}: unknown parameter type {kind}")
+
+
+def _is_date(raw: Any) -> bool:
+    return isinstance(raw, date) and not isinstance(raw, datetime)
+
+
+def _read_value(name: str, set_by: str, kind: str, raw: dict[str, Any]) -> DatedValue:
+    unknown = set(raw) - _VALUE_KEYS
+    if unknown:
+        raise ValueError(f"unknown keys {sorted(unknown)}")
+    for key in ("value", "reference", "last_checked"):
+        if key not in raw:
+            raise ValueError(f"no {key}")
+    reference = raw["reference"]
+    if not isinstance(reference, str) or not reference.strip():
+        raise ValueError("the reference is empty")
+    checked = raw["last_checked"]
+    if not _is_date(checked):
+        raise ValueError(f"last_checked must be a date (YYYY-MM-DD), not {checked!r}")
+    value = _convert(kind, raw["value"], name)
+    if set_by == STATUTE:
+        if "fiscal_years" in raw:
+            raise ValueError("a statute's value takes effect on a start date, not per "
+                             "fiscal year (set_by names who sets it per fiscal year)")
+        start = raw.get("start")
+        if not _is_date(start):
+            raise ValueError("a statute's value needs a start date")
+        return DatedValue(start, value, reference, checked)
+    if "start" in raw:
+        raise ValueError(f"a value the {set_by} adopts names its fiscal_years, not a start")
+    years = raw.get("fiscal_years")
+    if not isinstance(years, list) or not years or not all(isinstance(y, str) for y in years):
+        raise ValueError("fiscal_years must be a non-empty list like [\"2026-2027\"]")
+    starts = sorted(fiscal_year_of_label(y) for y in years)
+    if len(set(starts)) != len(starts):
+        raise ValueError("a fiscal year is listed twice")
+    return DatedValue(starts[0], value, reference, checked,
+                      tuple(fiscal_year_label(s) for s in starts))
+
+
+def _read_parameter(name: str, spec: dict[str, Any]) -> Parameter:
+    unknown = set(spec) - _PARAMETER_KEYS
+    if unknown:
+        raise ValueError(f"unknown keys {sorted(unknown)}")
+    set_by = spec.get("set_by")
+    if set_by not in SET_BY:
+        raise ValueError(f"set_by must be one of {', '.join(SET_BY)}, not {set_by!r}")
+    for key in ("description", "rule", "type"):
+        if not isinstance(spec.get(key), str) or not spec[key].strip():
+            raise ValueError(f"no {key}")
+    raw_values = spec.get("values")
+    if not isinstance(raw_values, list) or not raw_values:
+        raise ValueError("no values")
+    values = []
+    for k, raw in enumerate(raw_values):
+        try:
+            values.append(_read_value(name, set_by, spec["type"], raw))
+        except (TypeError, ValueError, InvalidOperation) as exc:
+            raise ValueError(f"value {k + 1}: {exc}") from None
+    values.sort(key=lambda v: v.start)
+    years = [fy for v in values for fy in v.fiscal_years]
+    if len(set(years)) != len(years):
+        twice = sorted({fy for fy in years if years.count(fy) > 1})
+        raise ValueError(f"two values adopted for fiscal year {', '.join(twice)}")
+    starts = [v.start for v in values]
+    if len(set(starts)) != len(starts):
+        raise ValueError("two values take effect the same day")
+    return Parameter(name, spec["description"], spec["rule"], spec["type"], set_by,
+                     tuple(values))
+
+
+def read_file(path: Path) -> dict[str, Parameter]:
+    """The parameters of one TOML file; `ParameterFileError` naming the file and parameter."""
+    with path.open("rb") as fh:
+        data = tomllib.load(fh)
+    out = {}
+    for name, spec in data.items():
+        try:
+            out[name] = _read_parameter(name, spec)
+        except (TypeError, ValueError) as exc:
+            raise ParameterFileError(f"{path.name}: {name}: {exc}") from None
+    return out
 
 
 @lru_cache(maxsize=1)
@@ -78,21 +261,10 @@ def load() -> dict[str, Parameter]:
     for path in sorted(PARAMETER_DIR.glob("*.toml")):
         if path.name == "closed_days.toml":
             continue
-        with path.open("rb") as fh:
-            data = tomllib.load(fh)
-        for name, spec in data.items():
-            values = tuple(
-                sorted(
-                    (
-                        DatedValue(v["start"], _convert(spec["type"], v["value"], name),
-                                   v["reference"])
-                        for v in spec["values"]
-                    ),
-                    key=lambda v: v.start,
-                )
-            )
-            params[name] = Parameter(name, spec["description"], spec["rule"], spec["type"],
-                                     values)
+        for name, p in read_file(path).items():
+            if name in params:
+                raise ParameterFileError(f"{path.name}: {name}: defined in two files")
+            params[name] = p
     return params
 
 
@@ -104,17 +276,63 @@ def parameter(name: str) -> Parameter:
 
 
 def value(name: str, on: date) -> Any:
-    """The value of parameter `name` in force on `on`; `ParameterNotFound` if none."""
+    """The value of parameter `name` in force on `on` (for a value adopted per fiscal year:
+    the one adopted for the fiscal year of `on`); `ParameterNotFound` if none."""
     return parameter(name).at(on).value
 
 
-def fiscal_year_start(on: date) -> date:
-    """July 1 that opens the fiscal year containing `on` (FY: July 1 - June 30)."""
-    return date(on.year if on.month >= 7 else on.year - 1, 7, 1)
+def for_fiscal_year(name: str, fy_start: date) -> Any:
+    """The value of `name` for the fiscal year opening on `fy_start`."""
+    return parameter(name).for_fiscal_year(fy_start).value
 
 
-def fiscal_year_label(start: date) -> str:
-    return f"{start.year}-{start.year + 1}"
+#: The parameters of a statement (portal.core.statement.StatementRules), by field name.
+STATEMENT_RULES = ("grace_day", "late_fee_rate", "late_fee_base", "interest_rate",
+                   "lump_sum_discount_rate", "lump_sum_deadline")
+
+
+def lump_sum_deadline(spec: str, fy_start: date) -> date | None:
+    """R-A11's last day for the lump sum: None for 'first_installment_due' (the statement
+    takes the first installment's due date), else the month-day `spec` ("08-31") within the
+    fiscal year."""
+    if spec == "first_installment_due":
+        return None
+    month, day = (int(x) for x in str(spec).split("-"))
+    year = fy_start.year if month >= fy_start.month else fy_start.year + 1
+    return date(year, month, day)
+
+
+def statement_rules(fy_start: date) -> dict[str, Any]:
+    """The keyword arguments of `StatementRules` for the fiscal year opening on `fy_start`,
+    from these parameters (the one place their values live), with the Board's closed days.
+    `ParameterNotFound` when one has no value for that year."""
+    out: dict[str, Any] = {name: for_fiscal_year(name, fy_start) for name in STATEMENT_RULES}
+    out["lump_sum_deadline"] = lump_sum_deadline(out["lump_sum_deadline"], fy_start)
+    out["closed_days"] = frozenset(c.day for c in closed_days())
+    return out
+
+
+def listing(on: date) -> list[dict[str, Any]]:
+    """Every parameter as of `on`, for people (`portal params`): who sets it, its value for
+    that day (or why there is none), the reference and when it was last checked."""
+    rows = []
+    for name, p in sorted(load().items()):
+        row: dict[str, Any] = {"name": name, "rule": p.rule, "set_by": p.set_by,
+                               "description": p.description}
+        if p.adopted:
+            row["fiscal_years"] = list(p.fiscal_years())
+        try:
+            v = p.at(on)
+        except ParameterNotFound as exc:
+            row["error"] = exc.message
+        else:
+            row["value"] = v.value
+            row["reference"] = v.reference
+            row["last_checked"] = v.last_checked
+            if v.open_ended:
+                row["start"] = v.start
+        rows.append(row)
+    return rows
 
 
 @dataclass(frozen=True)

@@ -1,16 +1,17 @@
 """Hypothesis profiles for the property tests, chosen by the environment variable
 HYPOTHESIS_PROFILE (default "ci").
 
-- "ci": derandomized (the same examples on every run, so a failure is reproducible) and
-  enough examples for the core's property suite to find the classes of bugs it is written
-  for: with the R-A8 interest rounded per period instead of as a total, the cents-sized
-  payments of tests/core/test_properties.py find the counterexample at 50 derandomized
-  examples (and in 19 of 20 random runs of 500); the whole core property suite takes about
-  20-30 s on two shared cores.
+- "ci": derandomized (the same examples on every run, so a failure is reproducible), 200
+  examples; tests/core/test_properties.py runs 200 per statement property, 400 per cheap
+  one and 1,000 for the cents-sized payments. Measured against the core with R-A8 interest
+  rounded per period (the revision-1 bug): `test_paying_a_few_cents_never_costs_more` finds
+  it from 50 derandomized examples (and in 19 of 20 random runs of 500, 20 of 20 of 1,000),
+  `test_where_interest_periods_end_does_not_matter` at 200; the general
+  `test_paying_more_never_costs_more` needed between 2,000 and 5,000, hence the targeted
+  tests. The whole core property suite: about 30 s on two shared cores (22 s of CPU).
 - "deep": ten times as many examples, random ones (a new search on every run).
 
-Tests that set their own `max_examples` keep it; tests/core/test_properties.py scales its
-budgets from the profile's.
+Tests that set their own `max_examples` keep it.
 """
 
 from __future__ import annotations

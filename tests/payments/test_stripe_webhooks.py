@@ -76,6 +76,17 @@ def paid(world, fake_stripe, gateway, amount, n=1):
     return started.checkout_id
 
 
+def refunded_in_dashboard(world, fake_stripe, gateway, checkout_id, amount, key):
+    """Staff refund `amount` of the checkout in Stripe's Dashboard; its charge.refunded is
+    delivered. Returns (payment intent, the refund event it sent, Stripe's refund)."""
+    pi = fake_stripe.sessions[session_of(world, checkout_id)]["payment_intent"]
+    StripeGateway("sk_test_portal", api_base=stripe_server.base(fake_stripe),
+                  max_network_retries=0).refund(pi, amount, key)
+    event = fake_stripe.refund_event(pi)
+    assert deliver(world, gateway, fake_stripe, "", event=event)[1] == "refunded"
+    return pi, event, fake_stripe.refunds[-1]
+
+
 def amounts(world, checkout_id):
     with world.uow() as uow:
         c = uow.session.get(Checkout, checkout_id)
@@ -136,11 +147,8 @@ def test_a_credit_refund_that_fails_gives_the_credit_back_once(world, fake_strip
 
 def test_an_update_that_is_not_a_failure_changes_nothing(world, fake_stripe, stripe_gateway):
     cid = paid(world, fake_stripe, stripe_gateway, D("100.00"))
-    pi = fake_stripe.sessions[session_of(world, cid)]["payment_intent"]
-    StripeGateway("sk_test_portal", api_base=stripe_server.base(fake_stripe),
-                  max_network_retries=0).refund(pi, D("10.00"), "dashboard-1")
-    deliver(world, stripe_gateway, fake_stripe, "", event=fake_stripe.refund_event(pi))
-    [refund] = fake_stripe.refunds
+    _, _, refund = refunded_in_dashboard(world, fake_stripe, stripe_gateway, cid, D("10.00"),
+                                         "dashboard-1")
     event = fake_stripe.refund_failed_event(refund["id"], "refund.updated")  # succeeded
     assert deliver(world, stripe_gateway, fake_stripe, "", event=event)[:2] == (200, "noop")
     assert amounts(world, cid)[0] == D("10.00") and count(world, RefundFailure) == 0
@@ -157,14 +165,9 @@ def test_a_dashboard_refund_that_fails_and_late_events_around_it(world, fake_str
     amount, no refund id). It fails; an older charge.refunded, delivered late, must not
     record it again; a later refund is recorded as usual."""
     cid = paid(world, fake_stripe, stripe_gateway, D("100.00"))
-    pi = fake_stripe.sessions[session_of(world, cid)]["payment_intent"]
-    dashboard = StripeGateway("sk_test_portal", api_base=stripe_server.base(fake_stripe),
-                              max_network_retries=0)
-    dashboard.refund(pi, D("10.00"), "dashboard-1")
-    first = fake_stripe.refund_event(pi)  # says 10.00 so far
-    first["created"] = int(time.time()) - 60
-    assert deliver(world, stripe_gateway, fake_stripe, "", event=first)[1] == "refunded"
-    [refund] = fake_stripe.refunds
+    pi, first, refund = refunded_in_dashboard(world, fake_stripe, stripe_gateway, cid,
+                                              D("10.00"), "dashboard-1")  # 10.00 so far
+    first["created"] = int(time.time()) - 60  # sent a minute before the failure
     fake_stripe.fail_refund(refund["id"])
     failed = fake_stripe.refund_failed_event(refund["id"])
     assert deliver(world, stripe_gateway, fake_stripe, "", event=failed)[1] == "refund_reversed"
@@ -172,9 +175,7 @@ def test_a_dashboard_refund_that_fails_and_late_events_around_it(world, fake_str
     late = dict(first, id="evt_test_late_copy")  # the same moment's total, another delivery
     assert deliver(world, stripe_gateway, fake_stripe, "", event=late)[1] == "noop"
     assert amounts(world, cid) == (D("0.00"), D("0.00"))
-    dashboard.refund(pi, D("4.00"), "dashboard-2")
-    assert deliver(world, stripe_gateway, fake_stripe, "",
-                   event=fake_stripe.refund_event(pi))[1] == "refunded"
+    refunded_in_dashboard(world, fake_stripe, stripe_gateway, cid, D("4.00"), "dashboard-2")
     assert amounts(world, cid) == (D("4.00"), D("4.00"))
     assert count(world, PaymentRefund) == 2 and count(world, RefundFailure) == 1
     with world.uow() as uow:
@@ -251,15 +252,10 @@ def test_both_failure_events_at_once_undo_the_refund_once(pg_world, fake_stripe,
     checkout row locked): one reversal, one refund_failures row; a dispute on the way."""
     import threading
 
-    from .helpers import deliver as send
-
     world = pg_world
     cid = paid(world, fake_stripe, stripe_gateway, D("100.00"))
-    pi = fake_stripe.sessions[session_of(world, cid)]["payment_intent"]
-    StripeGateway("sk_test_portal", api_base=stripe_server.base(fake_stripe),
-                  max_network_retries=0).refund(pi, D("25.00"), "dashboard-1")
-    send(world, stripe_gateway, fake_stripe, "", event=fake_stripe.refund_event(pi))
-    [refund] = fake_stripe.refunds
+    pi, _, refund = refunded_in_dashboard(world, fake_stripe, stripe_gateway, cid,
+                                          D("25.00"), "dashboard-1")
     fake_stripe.fail_refund(refund["id"])
     events = [fake_stripe.refund_failed_event(refund["id"], kind)
               for kind in ("refund.updated", "refund.failed")]
@@ -267,7 +263,7 @@ def test_both_failure_events_at_once_undo_the_refund_once(pg_world, fake_stripe,
 
     def run(i):
         barrier.wait()
-        results[i] = send(world, stripe_gateway, fake_stripe, "", event=events[i])[1]
+        results[i] = deliver(world, stripe_gateway, fake_stripe, "", event=events[i])[1]
 
     threads = [threading.Thread(target=run, args=(i,)) for i in range(2)]
     for t in threads:
@@ -279,8 +275,8 @@ def test_both_failure_events_at_once_undo_the_refund_once(pg_world, fake_stripe,
     assert count(world, LedgerEntry, LedgerEntry.kind == "reversal") == 1
     assert amounts(world, cid) == (D("0.00"), D("0.00"))
     d = fake_stripe.dispute(pi)
-    assert send(world, stripe_gateway, fake_stripe, "",
-                event=fake_stripe.dispute_event(d))[1] == "dispute_recorded"
+    assert deliver(world, stripe_gateway, fake_stripe, "",
+                   event=fake_stripe.dispute_event(d))[1] == "dispute_recorded"
     with world.uow() as uow:
         assert uow.session.scalar(select(Dispute.checkout_id)) == cid
         assert ledger.check_allocations(uow, world.parcel_ids[1], world.fiscal_year_id) == []

@@ -1,4 +1,4 @@
-"""Benchmark of the calculation core (issue 2, item 7). A script, not a test.
+"""Benchmark of the calculation core. A script, not a test.
 
     .venv/bin/python bench/core_bench.py [--parcels 100000] [--statements 100000] [--profile]
 

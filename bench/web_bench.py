@@ -169,7 +169,7 @@ def _run_in(url: str, tmp: Path, parcels: int, users_n: int, runs: int, bank_loa
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     print(f"demo: {parcels} parcels, {users_n} users loaded in "
           f"{time.perf_counter() - t0:.1f} s")
-    # Planner statistics, as PostgreSQL's autovacuum keeps them (docs/REQUESTS.md, web 6).
+    # Planner statistics, as PostgreSQL's autovacuum keeps them (docs/DATA.md).
     with get_database(url).engine.begin() as conn:
         conn.exec_driver_sql("ANALYZE")
     app = create_app({"SECRET_KEY": "bench", "DATABASE_URL": url, "RATELIMIT_ENABLED": False,

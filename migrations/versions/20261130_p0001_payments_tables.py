@@ -1,4 +1,4 @@
-"""Payments tables (owner: payments, issue 4): checkouts, their payments, provider events,
+"""Payments tables: checkouts, their payments, provider events,
 refunds, allocation reversals and the sandbox's sessions (portal/models/payments_ext.py).
 
 Revision ID: p0001

@@ -1,5 +1,5 @@
-"""Payments: drop allocation_reversals (owner: payments, issue 4). Receipt lines are never
-re-applied: the data layer's conventions (facts never back-dated before a posted payment,
+"""Payments: drop allocation_reversals. Receipt lines are never re-applied: the ledger's
+conventions (facts never back-dated before a posted payment,
 debits dated after it) keep every stored allocation true, so the table was never needed.
 
 Revision ID: p0002

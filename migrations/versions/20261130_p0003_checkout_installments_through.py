@@ -1,4 +1,4 @@
-"""Payments: checkout_payments.installments_through (owner: payments, issue 4). The N of
+"""Payments: checkout_payments.installments_through. The N of
 "installments through N" chosen when the checkout is created, so a receipt names it even
 before (or without) any receipt line: a failed, expired or processing payment.
 

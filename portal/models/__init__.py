@@ -23,5 +23,5 @@ __all__ = [
     "PaymentAllocation", "RollLine", "UTCDateTime", "User",
 ]
 
-# Tables that only payments need (owner: payments, issue 4), registered on the same metadata.
+# Tables that only payments need (checkouts, provider events, ...), on the same metadata.
 from portal.models import payments_ext  # noqa: E402,F401

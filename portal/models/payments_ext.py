@@ -1,4 +1,4 @@
-"""Tables only payments need (owner: payments, issue 4), beside `payments` and the ledger.
+"""Tables only payments need, beside `payments` and the ledger.
 
 - `checkouts`: what the payer paid in one go, through one provider session (or at the office):
   one `Payment` row per account (parcel x fiscal year) belongs to it, so several parcels go in

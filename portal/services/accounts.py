@@ -65,7 +65,7 @@ from portal.services.users import (  # noqa: F401 - re-exported for the web laye
     set_password,
 )
 
-# The parcel page's statements, built once with bound parameters (docs/REQUESTS.md, web 7).
+# The parcel page's statements, built once with bound parameters (docs/WEB.md, "Speed").
 _AS_OF = bindparam("as_of")
 _BUDGET = (select(BudgetVersion, AssessmentRoll, BudgetLine)
            .select_from(BudgetVersion)

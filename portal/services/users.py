@@ -48,7 +48,7 @@ def _with_lenders(uow: UnitOfWork, user: User | None) -> User | None:
     return user
 
 
-# Built once with a bound parameter: it runs on every request (docs/REQUESTS.md, web 7).
+# Built once with a bound parameter: it runs on every request (docs/WEB.md, "Speed").
 _LOAD_USER = (select(User, Lender.id)
               .outerjoin(PartyMember, and_(PartyMember.user_id == User.id,
                                            PartyMember.revoked_at.is_(None)))

@@ -1,5 +1,5 @@
 """Every rule of RULES.md is implemented in a function (or class) whose docstring names its
-rule id and its statute clause (issue 2, item 2)."""
+rule id and its statute clause."""
 
 import importlib
 import inspect

@@ -1,4 +1,4 @@
-"""The schema is made only by the migrations, and they match the models (issue 3, item 1)."""
+"""The schema is made only by the migrations, and they match the models."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Concurrency on PostgreSQL (issue 4): two simultaneous deliveries of the same event, and two
+"""Concurrency on PostgreSQL: two simultaneous deliveries of the same event, and two
 simultaneous checkouts of the same choice, make one charge and one posting.
 
 Row locks (SELECT ... FOR UPDATE on the checkout and the account's parcel) and unique

@@ -1,7 +1,7 @@
-"""Issue 4's "done when", on the demo District (as `make run` serves it), with the sandbox:
-the lessee pays a delinquent balance and sees how interest, fees, costs and principal were
-paid; the owner pays installments of two parcels in one payment; history shows the demo's
-own payments too; replaying nothing changes anything."""
+"""Paying on the demo District (as `make run` serves it), with the sandbox: the lessee pays a
+delinquent balance and sees how interest, fees, costs and principal were paid; the owner pays
+installments of two parcels in one payment; history shows the demo's own payments too;
+replaying nothing changes anything."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The dashboard's and the parcel page's services build no SQL statement per call (building
-them cost more than running them: docs/REQUESTS.md, web 7); the statements are built once
+them cost more than running them: docs/WEB.md, "Speed"); the statements are built once
 with bound parameters and reused. The benchmark (bench/web_bench.py) measures the time."""
 
 from __future__ import annotations

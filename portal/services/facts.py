@@ -363,7 +363,7 @@ class AccountFacts:
 
 # The hot statements are built once, with bound parameters: building a SELECT (and an
 # alias) on every call costs more than running it, and a statement built once hits the
-# compiled cache at once (docs/REQUESTS.md, web 7).
+# compiled cache at once (docs/WEB.md, "Speed").
 _ON = bindparam("on")
 _FY_CONTAINING = select(FiscalYear).where(FiscalYear.starts_on <= _ON, FiscalYear.ends_on >= _ON)
 _FY_NEXT = (select(FiscalYear).where(FiscalYear.starts_on > _ON)

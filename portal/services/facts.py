@@ -163,7 +163,7 @@ class AccountFacts:
     rules: StatementRules = field(default_factory=StatementRules)
     _inputs: dict[date | None, CoreFacts] = field(default_factory=dict, repr=False,
                                                   compare=False)
-    _books: list[_Books] = field(default_factory=list, repr=False, compare=False)
+    _books: _Books | None = field(default=None, repr=False, compare=False)
 
     @property
     def installments(self) -> list[CoreInstallment]:
@@ -176,9 +176,9 @@ class AccountFacts:
     # --- the ledger's entries by what the core reads them as -------------------------------
 
     def _sorted(self) -> _Books:
-        if not self._books:
-            self._books.append(_Books.of(self.entries))
-        return self._books[0]
+        if self._books is None:
+            self._books = _Books.of(self.entries)
+        return self._books
 
     @property
     def payment_entries(self) -> list[LedgerEntry]:
@@ -240,7 +240,7 @@ class AccountFacts:
         if entry.kind == "payment" and entry.payment_id is not None:
             self.lump_sum_flags[entry.payment_id] = bool(lump_sum)
         self._inputs.clear()
-        self._books.clear()
+        self._books = None
 
     def known_at(self, entry_id: int) -> AccountFacts:
         """The facts as they were when ledger entry `entry_id` was written: the entries up

@@ -55,4 +55,6 @@ ES = {
         "Ajuste de {amount} el {date} ({description}), junto con cualquier crédito, aplicado como un pago: primero a intereses, luego a cargos por demora, costas, principal en mora y luego al resto del principal; quedan {credit} como crédito.",
     "A refund of {amount} on {date} was taken from the credit.":
         "Se reembolsaron {amount} del crédito el {date}.",
+    "The adjustment of {amount} on {date} ({description}), with any credit, paid everything owed; {credit} was left over.":
+        "El ajuste de {amount} del {date} ({description}), junto con cualquier crédito, cubrió todo lo adeudado; sobraron {credit}.",
 }

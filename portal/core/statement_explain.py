@@ -116,6 +116,14 @@ def _credit(st: Statement) -> Trace:
         if a.payment is not None and a.to_credit:
             t.add("R-A10", N_("The payment of {amount} on {date} paid everything owed; {credit} "
                               "was left over."), amount=a.amount, date=a.date, credit=a.to_credit)
+        elif a.adjustment is not None and a.to_credit:
+            t.add("R-A10", N_("The adjustment of {amount} on {date} ({description}), with any "
+                              "credit, paid everything owed; {credit} was left over."),
+                  amount=a.amount, date=a.date, credit=a.to_credit,
+                  description=st.adjustments[a.adjustment].description or "-")
+    for f in st.refunds:
+        t.add("R-A10", N_("A refund of {amount} on {date} was taken from the credit."),
+              amount=f.amount, date=f.date)
     t.add("R-A10", N_("A credit is never lost: it is refundable and pays any cost added later. "
                       "Credit now: {credit}."), credit=st.credit)
     return t

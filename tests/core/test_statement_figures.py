@@ -69,3 +69,26 @@ def test_every_figure_has_an_explanation_even_when_zero():
                             "due_principal", "upcoming_principal", "discount", "credit",
                             "total_due_now", "payoff"}
     assert all(t.steps for t in figures.values())
+
+
+def test_adjustments_refunds_and_reversals_are_explained():
+    """R-A6: a reversed payment is named as never received; R-A10: an adjustment is applied
+    like a payment, with the credit folded in; a refund comes out of the credit."""
+    from portal.core.statement import Adjustment, Refund
+
+    items = schedule(D("200.00"), date(2026, 7, 1), 2)
+    payments = [Payment(date(2026, 7, 5), D("250.00")),
+                Payment(date(2026, 7, 6), D("40.00"), reversed_on=date(2026, 7, 9))]
+    st = evaluate(date(2026, 9, 30), items, payments,
+                  adjustments=[Adjustment(date(2026, 9, 1), D("30.00"), "decrease by amendment")],
+                  refunds=[Refund(date(2026, 9, 15), D("60.00"))])
+    assert st.credit == D("20.00")
+    story = st.trace().render("en")
+    assert ("R-A6: The payment of $40.00 on 2026-07-06 was reversed on 2026-07-09: it was never "
+            "received and is not counted.") in story
+    assert any(line.startswith("R-A10: Adjustment of $80.00 on 2026-09-01 (decrease by "
+                               "amendment), with any credit") for line in story)
+    credit = st.figures()["credit"].render("es")
+    assert ("R-A10: El ajuste de $80.00 del 2026-09-01 (decrease by amendment), junto con "
+            "cualquier crédito, cubrió todo lo adeudado; sobraron $80.00.") in credit
+    assert "R-A10: Se reembolsaron $60.00 del crédito el 2026-09-15." in credit

@@ -17,6 +17,8 @@ they agree on the instance folder, the database and the outbox. Nothing secret i
 | `PORTAL_BASE_URL` | none: links in emails use the request's host (`http://localhost` |
 |   | from a command) |
 | `AUTHORITY_PHONE` | `787-555-0100` (the demo's): the number pages give to call the Authority |
+| `STRIPE_SECRET_KEY`, `STRIPE_WEBHOOK_SECRET` | none: the built-in test checkout (sandbox) |
+| `STRIPE_API_BASE`, `STRIPE_MAX_RETRIES` | Stripe's API; the library's retries |
 
 This module imports no web framework: a command reads the same values as the app.
 """
@@ -36,6 +38,8 @@ TRANSLATIONS = ROOT / "translations"
 #: The Authority's phone for the demo (a fictitious 555 number); set AUTHORITY_PHONE.
 DEMO_AUTHORITY_PHONE = "787-555-0100"
 DEFAULT_MAIL_FROM = "Portal del Distrito <no-reply@localhost>"
+STRIPE_KEYS = ("STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "STRIPE_API_BASE",
+               "STRIPE_MAX_RETRIES")
 
 
 def _env(env: Mapping[str, str] | None) -> Mapping[str, str]:
@@ -127,6 +131,7 @@ def settings(env: Mapping[str, str] | None = None, *, instance: Path | None = No
         "EMAIL_TOKEN_MAX_AGE": 60 * 60 * 24 * 3,
         "RESET_TOKEN_MAX_AGE": 60 * 60 * 2,
         "AUTHORITY_PHONE": e.get("AUTHORITY_PHONE") or DEMO_AUTHORITY_PHONE,
+        **{k: e.get(k) or None for k in STRIPE_KEYS},
     }
 
 

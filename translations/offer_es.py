@@ -9,7 +9,7 @@ Apply with:
 """
 
 ES = {
-    ", it will be": ", será",
+    " (interest is added each day).": " (se suman intereses cada día).",
     ": interest runs until paid.": ": los intereses corren hasta que se pague.",
     "Nothing is owed any more on what the demand listed: the claim in court is stopped.":
         "Ya no se debe nada de lo que el requerimiento reclamó: la reclamación en el tribunal "
@@ -23,8 +23,7 @@ ES = {
         "Pagada en un solo pago global a más tardar el {deadline}, la derrama del año de "
         "{annual} recibe un descuento de {discount}; con los {other} de intereses, cargos y "
         "costas que se deben primero, pague {amount}.",
-    "Paid later, interest is added each day: by":
-        "Si paga más tarde, se suman intereses cada día: al",
+    "Paid later: %(amount)s, good through": "Si paga más tarde: %(amount)s, válido hasta el",
     "Pay the whole year": "Pagar todo el año",
     "Pay-off amount paid today, %(date)s": "Cantidad para saldar, pagada hoy, %(date)s",
     "The whole year in one payment: %(amount)s, saving %(discount)s, by":

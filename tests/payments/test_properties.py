@@ -228,9 +228,8 @@ def check_invariants(run: Run):
             acct = ledger.load(uow, pid, w.fiscal_year_id)
             paid = sum((e.amount for e in acct.credits if e.kind == "payment"), ZERO)
             payment_entries = {e.id for e in acct.credits if e.kind == "payment"}
-            undone = sum((e.amount for e in acct.debits if e.kind == "refund"
-                          or (e.kind == "reversal" and e.reverses_id in payment_entries)),
-                         ZERO)
+            undone = sum((e.amount for e in acct.refund_entries), ZERO) + sum(
+                (e.amount for e in acct.reversals if e.reverses_id in payment_entries), ZERO)
             expected = sum((p.amount - p.refunded_amount for p in payments.values()
                             if p.parcel_id == pid and p.completed_at is not None
                             and p.status != states.FAILED), ZERO)

@@ -51,7 +51,9 @@ def test_each_amount_explains_its_own_numbers(demo_app, lang):
     amounts = _amounts(page)
 
     amount, why = amounts[w["interest"]]
-    assert " x 10% x " in why and re.search(rf"x \d+ {w['days']} / 365 = \$", why), why
+    # R-A8: principal x days per period, then the rate on their sum, rounded once
+    assert re.search(rf"\$[\d,.]+ [^$]*? \d+ {w['days']}", why), why
+    assert re.search(r"10% x [\d,.]+ \(.+\) / 365 = \$", why), why
     assert amount in why
     assert "R-A8" in why and "R-A4" not in why
 
@@ -74,9 +76,10 @@ def test_each_amount_explains_its_own_numbers(demo_app, lang):
     assert "R-A4" not in why and "R-A3" not in why
 
     payoff = _section(page, w["payoff"])
-    amount = re.search(r"(\$[\d,]+\.\d\d)", payoff).group(1)
-    assert f"= {amount}." in payoff, payoff
-    assert " x 10% x " in payoff
+    # today's payoff, then the one good through a later day (interest to it): explained
+    today, later = re.findall(r"(\$[\d,]+\.\d\d)", payoff)[:2]
+    assert f"= {later}." in payoff and f"= {today}." not in payoff, payoff
+    assert re.search(r"10% x [\d,.]+ \(.+\) / 365 = \$", payoff), payoff
     assert "Vencido ahora" not in payoff and "Due now" not in payoff
 
 
@@ -92,10 +95,15 @@ def test_the_pdf_explains_each_amount_the_same_way(demo_app, lang):
             lessee = users.find_by_email(u, "lessee@demo.pr")
         doc = views.statement_document(views.parcel_view(lessee, pid, clock.today()))
     rows = {r.label: r for r in doc.rows}
-    assert any(" x 10% x " in line for line in rows[w["interest"]].why)
+    assert any(re.search(r"10% x [\d,.]+ \(.+\) / 365 = \$", line)
+               for line in rows[w["interest"]].why), rows[w["interest"]].why
+    assert any(re.search(r"10% x [\d,.]+ \(.+\) / 365 = \$", line)
+               for line in rows[w["interest"]].why)
     assert any(w["mail"] in line for line in rows[w["costs"]].why)
     total = rows[w["total"]]
     assert any(f"= {total.amount}" in line for line in total.why)
-    payoff = next(r for r in doc.rows if r.label.startswith(w["payoff"]))
+    # the payoff paid today, then good through a later day (explained, interest to it)
+    today, payoff = [r for r in doc.rows if r.label.startswith(w["payoff"])]
+    assert today.amount != payoff.amount and not today.why
     assert any(f"= {payoff.amount}." in line for line in payoff.why)
     assert not any("Vencido ahora" in line or "Due now" in line for line in payoff.why)

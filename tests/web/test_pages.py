@@ -25,7 +25,7 @@ def test_parcel_page_explains_every_amount(demo_app, lang):
     client = login(demo_app, "owner")
     ids = parcel_ids(demo_app)["owner"]
     pages = [client.get(f"/propiedad/{pid}?lang={lang}").get_data(as_text=True) for pid in ids]
-    delinquent = next(p for p in pages if " x 10% x " in p)  # interest runs
+    delinquent = next(p for p in pages if "10% x " in p and " / 365 = " in p)  # interest runs
     words = {"es": ("¿Por qué esta cantidad?", "Intereses a la fecha", "Cargos por demora",
                     "Costas de cobro", "Correo certificado", "Cantidad para saldar",
                     "Calendario de plazos", "unidades de beneficio", "23 LPRA § 6432(d)"),

@@ -28,9 +28,8 @@ from portal.config import TEMPLATES, mail_settings
 def environment() -> Environment:
     """The Jinja environment of the emails (plain text: nothing is HTML-escaped)."""
     env = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=False,
-                      extensions=["jinja2.ext.i18n"],
-                      keep_trailing_newline=True)
-    env.install_gettext_callables(gettext=i18n.template_gettext,  # type: ignore[attr-defined]
+                      extensions=["jinja2.ext.i18n"])
+    env.install_gettext_callables(gettext=i18n.template_gettext,
                                   ngettext=i18n.template_ngettext, newstyle=True)
     env.filters.update(i18n.FILTERS)
     return env

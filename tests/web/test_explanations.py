@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from portal import clock
+from portal import clock, i18n
 from tests.web.conftest import login, parcel_ids
 
 
@@ -90,7 +90,7 @@ def test_the_pdf_explains_each_amount_the_same_way(demo_app, lang):
     from portal.web.data import uow
     w = WORDS[lang]
     [pid] = parcel_ids(demo_app)["lessee"]
-    with demo_app.test_request_context(f"/?lang={lang}"):
+    with demo_app.app_context(), i18n.use_language(lang):
         with uow() as u:
             lessee = users.find_by_email(u, "lessee@demo.pr")
         doc = views.statement_document(views.parcel_view(lessee, pid, clock.today()))

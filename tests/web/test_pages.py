@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from portal import i18n
 from tests.web.conftest import csrf_token, login, parcel_ids
 
 
@@ -62,7 +63,7 @@ def test_pdf_says_it_in_the_readers_language(demo_app, lang, words):
     owner_ids = parcel_ids(demo_app)["owner"]
     from portal.services import users
     from portal.web.data import uow
-    with demo_app.test_request_context(f"/?lang={lang}"):
+    with demo_app.app_context(), i18n.use_language(lang):
         with uow() as w:
             owner = users.find_by_email(w, "owner@demo.pr")
         docs = [views.statement_document(views.parcel_view(owner, pid, clock.today()))

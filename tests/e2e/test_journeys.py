@@ -41,7 +41,7 @@ WORDS = {
            "why": "Why this amount?", "late": "Late fees", "interest": "Interest to date",
            "costs": "Collection costs", "certified": "Certified mail",
            "payoff": "Pay-off amount", "through": "good through", "left": "days left",
-           "pay_by": "Pay it in full by"},
+           "pay_by": "To stop a claim in court, pay"},
 }
 
 
@@ -140,7 +140,9 @@ def test_j4_lessee_checks_a_delinquent_balance(live, page, lang):
     assert w["certified"] in text
     # The demand's window and the payoff good through a date, with the days left.
     assert w["pay_by"] in text and "R-A13" in (main.text_content() or "")
-    payoff = page.locator("#payoff + p")
+    # The payoff today, then what it is good through a later day with its interest.
+    assert "$" in page.locator("#payoff + p").inner_text()
+    payoff = page.locator("#payoff + p + p")
     assert w["through"] in payoff.inner_text() and "$" in payoff.inner_text()
     assert re.search(r"\(\d+ " if lang == "en" else r"\(quedan? \d+", payoff.inner_text())
     _no_axe_violations(page)

@@ -378,6 +378,7 @@ def _account_records(uow: UnitOfWork, user: Any, parcel_id: int | str, fiscal_ye
         return view, None, None, None, None
     installments, entries, budget_lines = lists
     account = facts.facts_from_json(pid, view.fiscal_year, a, installments, entries)
+    facts.measure_lump_sums(uow, [account])
     budgeted = version is not None and roll is not None
     lines = _budget_lines(version.id, budget_lines) if budgeted else None
     return view, account, version, roll, lines
@@ -579,7 +580,9 @@ def dashboard(uow: UnitOfWork, user: Any, as_of: date | None = None, *, loans: b
     fy = next(iter(linked.values()))[2]
     if fy is None:  # no fiscal year contains as_of: the next one to start, if any
         return _summaries(uow, pairs, as_of, fiscal_year_on(uow, as_of))
-    return _summarise(pairs, {pid: v[3] for pid, v in linked.items()}, as_of, fy)
+    loaded = {pid: v[3] for pid, v in linked.items()}
+    facts.measure_lump_sums(uow, loaded.values())
+    return _summarise(pairs, loaded, as_of, fy)
 
 
 class Portfolio(NamedTuple):

@@ -161,6 +161,9 @@ class AccountFacts:
     lump_sum_flags: dict[int, bool] = field(default_factory=dict)  # payment_id -> lump_sum
     other: list[LedgerEntry] = field(default_factory=list)  # charges, discounts
     rules: StatementRules = field(default_factory=StatementRules)
+    #: R-A11: the year as notified when the first lump sum was paid, when an amendment has
+    #: changed it since (`measure_lump_sums`); None: the current assessment's amount.
+    lump_sum_annual: Decimal | None = None
     _inputs: dict[date | None, CoreFacts] = field(default_factory=dict, repr=False,
                                                   compare=False)
     _books: _Books | None = field(default=None, repr=False, compare=False)
@@ -171,7 +174,17 @@ class AccountFacts:
 
     @property
     def annual(self) -> Decimal | None:
+        """What a lump sum is measured against (section D, `statement`'s `annual`): the year
+        as notified when it was paid (R-A11), else the current assessment's amount."""
+        if self.lump_sum_annual is not None:
+            return self.lump_sum_annual
         return self.assessment.annual_amount if self.assessment is not None else None
+
+    @property
+    def first_lump_sum_date(self) -> date | None:
+        return min((e.legal_date for e in self.entries
+                    if e.kind == "payment" and e.payment_id is not None
+                    and self.lump_sum_flags.get(e.payment_id)), default=None)
 
     # --- the ledger's entries by what the core reads them as -------------------------------
 
@@ -250,7 +263,8 @@ class AccountFacts:
                             self.installment_rows,
                             [e for e in self.entries if e.id <= entry_id],
                             dict(self.lump_sum_flags),
-                            [e for e in self.other if e.id <= entry_id], self.rules)
+                            [e for e in self.other if e.id <= entry_id], self.rules,
+                            self.lump_sum_annual)
 
     # --- the core's inputs ------------------------------------------------------------------
 
@@ -442,6 +456,7 @@ def load_many(uow: UnitOfWork, parcel_ids: Iterable[int], fiscal_year: FiscalYea
             for row in uow.session.execute(_ACCOUNTS_JSON, {"ids": ids, "fy": fiscal_year.id}):
                 a = AssessmentRecord._make(row[1:-2]) if row[1] is not None else None
                 out[row[0]] = facts_from_json(row[0], fiscal_year, a, row[-2], row[-1])
+        measure_lump_sums(uow, out.values())
         return out
     rules = rules_for(fiscal_year.starts_on)
     out = {pid: AccountFacts(pid, fiscal_year, None, rules=rules) for pid in ids}
@@ -456,7 +471,35 @@ def load_many(uow: UnitOfWork, parcel_ids: Iterable[int], fiscal_year: FiscalYea
             out[by_assessment[inst.assessment_id]].installment_rows.append(inst)
     for entry, lump in uow.session.execute(_ENTRIES, {"ids": ids, "fy": fiscal_year.id}):
         out[entry.parcel_id].file(entry, lump)
+    measure_lump_sums(uow, out.values())
     return out
+
+
+def measure_lump_sums(uow: UnitOfWork, accounts: Iterable[AccountFacts]) -> None:
+    """R-A11: for each account whose assessment was amended after a lump-sum payment, the
+    year as notified when that payment was made (the version in force on its date: the
+    latest whose `effective_on` is on or before it). One query, and only for such accounts:
+    most have no lump sum or no amendment."""
+    wanted = {f.parcel_id: f for f in accounts
+              if f.assessment is not None and f.assessment.supersedes_id is not None
+              and f.first_lump_sum_date is not None}
+    if not wanted:
+        return
+    fy_ids = {f.fiscal_year.id for f in wanted.values()}
+    versions: dict[int, list[Any]] = {}
+    for a in uow.session.execute(select(_ASSESSMENT_VERSIONS).where(
+            _ASSESSMENT_VERSIONS.c.parcel_id.in_(list(wanted)),
+            _ASSESSMENT_VERSIONS.c.fiscal_year_id.in_(list(fy_ids)))
+            .order_by(_ASSESSMENT_VERSIONS.c.id)):
+        if a.fiscal_year_id == wanted[a.parcel_id].fiscal_year.id:
+            versions.setdefault(a.parcel_id, []).append(a)
+    for pid, f in wanted.items():
+        paid_on = f.first_lump_sum_date
+        in_force = [a for a in versions.get(pid, ())
+                    if a.effective_on is None or a.effective_on <= paid_on]
+        if in_force and in_force[-1].id != f.assessment.id:
+            f.lump_sum_annual = in_force[-1].annual_amount
+            f._inputs.clear()
 
 
 def load(uow: UnitOfWork, parcel_id: int, fiscal_year: FiscalYear, *, rows: bool = False
@@ -573,6 +616,7 @@ def facts_from_json(parcel_id: int, fiscal_year: Any, assessment: Any,
     return facts
 
 
+_ASSESSMENT_VERSIONS = Assessment.__table__
 #: An assessment's columns, read-only (the read-only pages' records).
 AssessmentRecord = record_type(Assessment, "AssessmentRecord")
 _PARCEL_IDS = Parcel.__table__.c.id

@@ -148,3 +148,28 @@ def test_a_decrease_never_cuts_below_what_was_paid_ahead(world):
         credit = uow.session.scalar(select(LedgerEntry).where(LedgerEntry.rule == "R-A5"))
         assert credit is not None and credit.direction == "credit"
         assert view.statement.payoff == 0 and view.statement.credit > 0
+
+
+def test_an_increase_after_a_lump_sum_keeps_its_discount(world):
+    """R-A11: a lump sum is measured against the year as notified when it was paid (section
+    D, `annual`); a later increase is billed without discount (R-A5: one installment, the
+    1st of the next month), and the discount already granted stays granted."""
+    pay(world, "A", "980.00", date(2026, 6, 25), lump_sum=True)  # 1,000 less 2 %
+    eff = date(2026, 12, 15)
+    with clock.fixed(at(eff)), world.uow() as uow:
+        before = accounts.statement_for(uow, world.alice, world.parcel["A"])
+        assert before.statement.discount == Decimal("20.00") and before.statement.payoff == 0
+        staff, v2 = _amendment(world, uow, "12400.00", eff)
+        roll.publish(uow, staff, roll.compute(uow, staff, v2.id).id)
+    with clock.fixed(at(eff)), world.uow() as uow:
+        for rows in (False, True):
+            after = accounts.statement_for(uow, world.alice, world.parcel["A"], rows=rows)
+            assert after.annual == Decimal("1200.00")
+            st = after.statement
+            assert st.applications[0].lump_sum == "granted" and st.discount == Decimal("20.00")
+            assert st.payoff == Decimal("200.00")  # the increase, in full
+            assert [i.number for i in st.installments if i.status != "paid"] == [13]
+        assert ledger.verify_allocations(uow, world.parcel["A"], world.fy_id) == []
+        (summary,) = [s for s in accounts.dashboard(uow, world.alice)
+                      if s.parcel.id == world.parcel["A"]]
+        assert summary.payoff == Decimal("200.00")

@@ -65,7 +65,7 @@ def _fy(uow: UnitOfWork, fiscal_year_id: int) -> FiscalYear:
     return fy
 
 
-def _correction_date(account: facts.AccountFacts) -> date:
+def correction_date(account: facts.AccountFacts) -> date:
     """Today, or the day after the last posted payment if that is today or later: the core
     applies a day's costs and adjustments before its payments."""
     today = clock.today()
@@ -174,7 +174,7 @@ def record_adjustment(uow: UnitOfWork, staff: Any, parcel_id: int, fiscal_year_i
         raise InvalidInput("invalid", field="reason")
     lock_account(uow, parcel_id)
     account = facts.load(uow, parcel_id, _fy(uow, fiscal_year_id))
-    on = _correction_date(account)
+    on = correction_date(account)
     entry = LedgerEntry(parcel_id=parcel_id, fiscal_year_id=fiscal_year_id, kind="adjustment",
                         direction=direction, amount=amount, legal_date=on, author_id=staff.id,
                         rule="", description=reason.strip())

@@ -41,7 +41,7 @@ from portal.models import (
     Parcel,
     RollLine,
 )
-from portal.services import access, audit, bulk, facts
+from portal.services import access, audit, bulk, facts, ledger
 from portal.services.errors import Conflict, InvalidInput, NotFound
 
 Progress = Callable[[int, int], None] | None
@@ -148,6 +148,7 @@ def publish(uow: UnitOfWork, staff: Any, roll_id: int, notice_date: date | None 
     effective = version.effective_on or notice_date
     today = clock.today()
     plans: list[tuple[dict, list[CoreInstallment], Decimal]] = []
+    credit_on: dict[int, date] = {}  # R-A5's credit: dated as any correction (ledger)
     for ln in lines:
         prev = previous.get(ln.parcel_id)
         amount = ZERO if ln.exempt else ln.amount
@@ -177,6 +178,8 @@ def publish(uow: UnitOfWork, staff: Any, roll_id: int, notice_date: date | None 
                  for i in account.installment_rows]
         result = amend(items, amount, effective)
         base.update(supersedes_id=prev.id, effective_on=effective, credit=result.credit)
+        if result.credit > 0:
+            credit_on[ln.parcel_id] = ledger.correction_date(account)
         plans.append((base, list(result.installments), result.credit))
     total = len(plans)
     now = clock.now()
@@ -198,7 +201,8 @@ def publish(uow: UnitOfWork, staff: Any, roll_id: int, notice_date: date | None 
                                     "rule": "R-A3"})
             if credit > 0:
                 ledger_rows.append({**common, "kind": "adjustment", "direction": "credit",
-                                    "amount": credit, "legal_date": today, "rule": "R-A5"})
+                                    "amount": credit, "legal_date": credit_on[base["parcel_id"]],
+                                    "rule": "R-A5"})
             notice_rows.append({"parcel_id": base["parcel_id"], "fiscal_year_id": fy.id,
                                 "kind": "assessment", "assessment_id": aid,
                                 "amount": base["annual_amount"], "language": "es",

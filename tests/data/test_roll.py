@@ -173,3 +173,18 @@ def test_an_increase_after_a_lump_sum_keeps_its_discount(world):
         (summary,) = [s for s in accounts.dashboard(uow, world.alice)
                       if s.parcel.id == world.parcel["A"]]
         assert summary.payoff == Decimal("200.00")
+
+
+def test_a_decrease_on_the_day_of_a_payment_is_credited_the_next_day(world):
+    """R-A5's credit is a correction: the core applies a day's adjustments before its
+    payments, so one made on the day of a posted payment takes the next day and every
+    stored allocation still replays (DESIGN.md 1)."""
+    eff = date(2026, 8, 20)
+    pay(world, "A", "300.00", eff)
+    with clock.fixed(at(eff, 15)), world.uow() as uow:
+        staff, v2 = _amendment(world, uow, "0.00", eff)
+        roll.publish(uow, staff, roll.compute(uow, staff, v2.id).id)
+    with clock.fixed(at(eff, 16)), world.uow() as uow:
+        credit = uow.session.scalar(select(LedgerEntry).where(LedgerEntry.rule == "R-A5"))
+        assert credit is not None and credit.legal_date == date(2026, 8, 21)
+        assert ledger.verify_allocations(uow, world.parcel["A"], world.fy_id) == []

@@ -189,7 +189,9 @@ def _build(uow: UnitOfWork, chk: Any, payment_ids: list[int],
             account = ledger.load(uow, payment.parcel_id, payment.fiscal_year_id)
             app = ledger.application_of(account, payment.id)
             verdict = app.lump_sum if app is not None else None
-            costs = {e.id: (e.cost_kind or e.kind) for e in account.debits}
+            # Every cost the receipt may name, a cost reversed since included.
+            costs = {e.id: (e.cost_kind or e.kind) for e in account.entries
+                     if e.direction == "debit"}
             st = account.evaluate(clock.today())
             deadline = deadline or st.lump_sum_deadline
         parts.append(ReceiptPart(payment, parcel, fy, lines.get(payment.id, []), verdict,

@@ -461,6 +461,11 @@ def test_a_reversed_cost_or_adjustment_drops_out_from_the_reversal_date(world):
     assert figures == _figures(_without(world, "B", date(2026, 9, 28), entry_id=cost.id))
     with clock.fixed(at(date(2026, 9, 29))), world.uow() as uow:
         assert _account(uow, world, "B").debits == []
+        # The receipt issued before still names the cost it paid.
+        from portal.models import Payment as PaymentRow
+        from portal.payments import receipts
+        receipt = receipts.build_for_payment(uow, uow.session.get(PaymentRow, pid))
+        assert receipt.parts[0].cost_descriptions == {cost.id: "attorney_fees"}
         st = accounts.statement_for(uow, world.bob, b).statement
         assert all(ln.kind != "cost" for a in st.applications for ln in a.lines)
         adj = ledger.record_adjustment(uow, _staff(uow, world), b, world.fy_id,

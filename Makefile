@@ -39,8 +39,10 @@ run: setup
 	$(DEMO_ENV) $(VENV)/bin/portal demo --if-empty
 	$(DEMO_ENV) $(VENV)/bin/portal serve --host 127.0.0.1 --port 5000
 
+# Style, then the layer contract (pyproject.toml [tool.importlinter]): a wrong-way import fails.
 lint: setup
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports --no-cache
 
 test: setup lint
 	env -u PORTAL_TODAY $(PY) -m pytest $(PYTEST_ARGS)

@@ -154,13 +154,16 @@ def _amend(r: Reader) -> dict[str, Any]:
 def _rules(r: Reader) -> StatementRules:
     x = r.obj("rules", {})
     closed = frozenset(x.dates("closed_days")) | _closed(r)
+    d = StatementRules()  # section D: rules missing take the defaults of R-A6 to R-A11
     rules = StatementRules(
-        grace_day=x.integer("grace_day", 10, minimum=1),
-        late_fee_rate=x.decimal("late_fee_rate", Decimal("0.05"), maximum=ONE),
-        late_fee_base=x.string("late_fee_base", "installment", choices=("installment", "unpaid")),
-        interest_rate=x.decimal("interest_rate", Decimal("0.10"), maximum=ONE),
-        lump_sum_discount_rate=x.decimal("lump_sum_discount_rate", Decimal("0"), maximum=ONE),
-        lump_sum_deadline=x.date("lump_sum_deadline", None),
+        grace_day=x.integer("grace_day", d.grace_day, minimum=1),
+        late_fee_rate=x.decimal("late_fee_rate", d.late_fee_rate, maximum=ONE),
+        late_fee_base=x.string("late_fee_base", d.late_fee_base,
+                               choices=("installment", "unpaid")),
+        interest_rate=x.decimal("interest_rate", d.interest_rate, maximum=ONE),
+        lump_sum_discount_rate=x.decimal("lump_sum_discount_rate", d.lump_sum_discount_rate,
+                                         maximum=ONE),
+        lump_sum_deadline=x.date("lump_sum_deadline", d.lump_sum_deadline),
         closed_days=closed)
     if rules.grace_day > 31:
         raise InputError("must be at most 31", field="rules.grace_day")

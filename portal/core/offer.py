@@ -22,6 +22,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal
+from functools import cached_property
 from typing import Any
 
 from portal.core.collection import Demand
@@ -218,9 +219,17 @@ class Offer:
     installments: list[InstallmentOption]
     lump_sum: LumpSumOption
     arrears: Decimal  # interest + late fees + costs + delinquent principal, less credit
-    payoff_through: date  # the later day the quote below holds
-    payoff_statement: Statement  # as of `payoff_through` (interest to that day)
+    payoff_through: date  # the later day the payoff quote holds (`payoff_statement`)
     stop: StopOption | None = None
+    #: The statement as of `payoff_through` (interest to that day), when `offer` computed it
+    #: in the same walk as today's; else computed the first time it is asked for.
+    later: Statement | None = field(default=None, repr=False, compare=False)
+
+    @cached_property
+    def payoff_statement(self) -> Statement:
+        if self.later is not None:
+            return self.later
+        return self.account.statement(self.payoff_through)
 
     @property
     def payoff_through_amount(self) -> Decimal:
@@ -313,17 +322,26 @@ def payoff_good_through(st: Statement, as_of: date, days: int = PAYOFF_DAYS) -> 
 
 
 def offer(account: Account, on: date, *, demand: Demand | None = None,
-          payoff_days: int = PAYOFF_DAYS) -> Offer:
-    """Everything `account` offers to pay on `on` (see the module's docstring)."""
-    st, later = account.statements(on, lambda today: payoff_good_through(today, on,
-                                                                           payoff_days))
+          payoff_days: int = PAYOFF_DAYS, with_later: bool = True) -> Offer:
+    """Everything `account` offers to pay on `on` (see the module's docstring).
+    `with_later`: the statement the payoff is good through is computed in the same walk of
+    the days as today's (a page that shows it); otherwise only when asked for (a list)."""
+    later: Statement | None = None
+    if with_later:
+        st, later = account.statements(on, lambda today: payoff_good_through(
+            today, on, payoff_days))
+        through = later.as_of
+    else:
+        st = account.statement(on)
+        through = payoff_good_through(st, on, payoff_days)
+    clears = clearing_amounts(st)
     items = [InstallmentOption(i.number, i.due_date, i.last_timely_day, i.status,
                                i.principal + i.late_fee + i.interest,
-                               to_clear(st, {("installment", i.number)}))
+                               clears.get(("installment", i.number), ZERO))
              for i in st.installments if i.status != "paid"]
     stop = _stop(account, st, on, demand) if demand is not None else None
     return Offer(account, on, st, st.total_due_now, st.payoff, items,
-                 _lump(account, st, on), arrears_of(st), later.as_of, later, stop)
+                 _lump(account, st, on), arrears_of(st), through, stop, later)
 
 
 def lump_sum_discount(rules: StatementRules, annual: Decimal) -> Decimal:
@@ -391,16 +409,24 @@ def _r_a10_order(st: Statement) -> Iterator[tuple[tuple[str, int], Decimal]]:
                 yield ("installment", i.number), i.principal
 
 
+def clearing_amounts(st: Statement) -> dict[tuple[str, int], Decimal]:
+    """For each item owed (("installment", number) or ("cost", index)), the least payment,
+    applied by R-A10 on the statement's day, that leaves nothing owed on it: everything
+    before its last part in R-A10's order, and it. One pass."""
+    paid = ZERO
+    out: dict[tuple[str, int], Decimal] = {}
+    for key, owed in _r_a10_order(st):
+        if owed:
+            paid += owed
+            out[key] = paid
+    return out
+
+
 def to_clear(st: Statement, wanted: set[tuple[str, int]]) -> Decimal:
     """The least payment, applied by R-A10 on the statement's day, that leaves nothing owed
-    on the `wanted` items (("installment", number) or ("cost", index)): everything before the
-    last of them in R-A10's order, and it."""
-    paid = need = ZERO
-    for key, owed in _r_a10_order(st):
-        paid += owed
-        if owed and key in wanted:
-            need = paid
-    return need
+    on any of the `wanted` items."""
+    clears = clearing_amounts(st)
+    return max((clears[k] for k in wanted if k in clears), default=ZERO)
 
 
 def _applied(account: Account, on: date, amount: Decimal, lump: bool = False

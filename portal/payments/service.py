@@ -92,7 +92,7 @@ def account_offers(uow: UnitOfWork, parcels: Sequence[tuple[Parcel, str]], on: d
                 continue
             key = account_key(parcel.id, fy.id)
             offer = f.offer(on, key=key, label=parcel.catastro,
-                            demand=demands.get(parcel.id))
+                            demand=demands.get(parcel.id), with_later=False)
             if offer.payoff > 0 or current or include_settled:
                 out.append(PayableAccount(key, parcel, fy, rel, offer, f.assessment.payer))
     out.sort(key=lambda a: (a.parcel.catastro, a.fiscal_year.starts_on))

@@ -524,7 +524,7 @@ def _summarise(rows: list[tuple[Any, str]], loaded: dict[int, AccountFacts], as_
     out = []
     for parcel, rel in rows:
         f = loaded.get(parcel.id)
-        o = (f.offer(as_of, label=parcel.catastro)
+        o = (f.offer(as_of, label=parcel.catastro, with_later=False)
              if f is not None and f.assessment is not None else None)
         out.append(ParcelSummary(parcel, rel, fy, f.annual if f is not None else None, o))
     return out

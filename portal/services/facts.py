@@ -59,23 +59,10 @@ INFORMATIONAL = ("charge", "discount")
 
 @lru_cache(maxsize=32)
 def rules_for(fiscal_year_start: date) -> StatementRules:
-    """The Board's parameters in force for the fiscal year (portal.core.params), with the
-    days the Board declared closed."""
-    def v(name: str):  # noqa: ANN202
-        return params.value(name, fiscal_year_start)
-
-    deadline_spec = v("lump_sum_deadline")
-    deadline: date | None = None
-    if deadline_spec != "first_installment_due":
-        month, day = (int(x) for x in str(deadline_spec).split("-"))
-        year = fiscal_year_start.year if month >= fiscal_year_start.month else \
-            fiscal_year_start.year + 1
-        deadline = date(year, month, day)
-    return StatementRules(
-        grace_day=v("grace_day"), late_fee_rate=v("late_fee_rate"),
-        late_fee_base=v("late_fee_base"), interest_rate=v("interest_rate"),
-        lump_sum_discount_rate=v("lump_sum_discount_rate"), lump_sum_deadline=deadline,
-        closed_days=frozenset(c.day for c in params.closed_days()))
+    """The rules of every statement of the fiscal year: each field from the parameters
+    adopted for that year (`params.statement_rules`, with the days the Board declared
+    closed); none from StatementRules' defaults, which are `portal calc`'s (section D)."""
+    return StatementRules(**params.statement_rules(fiscal_year_start))
 
 
 def installment_count(fiscal_year_start: date) -> int:
@@ -369,10 +356,11 @@ class AccountFacts:
                            adjustments=c.adjustments, refunds=c.refunds)
 
     def offer(self, on: date, *, key: str | None = None, label: str = "",
-              demand: Demand | None = None) -> Offer:
+              demand: Demand | None = None, with_later: bool = True) -> Offer:
         """What the account offers to pay on `on` (`portal.core.offer`): the one source of
         every figure a page, receipt, PDF or list shows about paying it."""
-        return make_offer(self.account(key, label, on), on, demand=demand)
+        return make_offer(self.account(key, label, on), on, demand=demand,
+                          with_later=with_later)
 
 
 # The hot statements are built once, with bound parameters: building a SELECT (and an

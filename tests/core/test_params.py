@@ -233,17 +233,21 @@ def test_constants_in_code_agree_with_the_parameters() -> None:
             assert f.default == wanted[f.name], f"StatementRules.{f.name}"
 
 
-@pytest.mark.xfail(strict=True, reason="StatementRules (portal/core/statement.py) still keeps "
-                   "defaults for the Board's values; they live only in the parameters")
-def test_the_boards_values_have_no_default_in_code() -> None:
-    """A value adopted per fiscal year has no default elsewhere: a default would be some
-    year's value applied in silence to every year (StatementRules' lump_sum_discount_rate
-    default 0 is not FY 2026-2027's 0.02)."""
+def test_no_account_is_computed_with_a_default_of_code() -> None:
+    """StatementRules' defaults are `portal calc`'s (RULES.md section D: "rules missing from
+    `rules` take the defaults of R-A6-R-A11"), not any year's: every account's rules come
+    field by field from the values adopted for its fiscal year (`facts.rules_for`), so a
+    year the Board adopted no value for is an error, never a default applied in silence."""
     from portal.core.statement import StatementRules
+    from portal.services.facts import rules_for
 
-    kept = [f.name for f in dataclasses.fields(StatementRules)
-            if f.name in ADOPTED and f.default is not dataclasses.MISSING]
-    assert kept == []
+    fields = {f.name for f in dataclasses.fields(StatementRules)}
+    assert set(params.statement_rules(date(2026, 7, 1))) == fields
+    rules = rules_for(date(2026, 7, 1))
+    assert rules.lump_sum_discount_rate == Decimal("0.02")
+    assert StatementRules().lump_sum_discount_rate == 0  # calc's default, never an account's
+    with pytest.raises(ParameterNotFound, match="interest_rate|late_fee_rate|lump_sum"):
+        rules_for(date(2031, 7, 1))
 
 
 def test_the_demo_and_the_test_worlds_have_adopted_values_for_their_fiscal_years() -> None:

@@ -413,6 +413,9 @@ def statement_document(v: ParcelPage) -> pdf.Document:
         elif v.demand.stage == "claimable":
             text += " " + _("Since %(date)s the debt may be claimed in court.",
                             date=date_long(v.demand.court_from))
+        elif v.demand.stage == "paid":
+            text += " " + _("Nothing is owed any more on what the demand listed: the claim "
+                            "in court is stopped.")
         rows.append(pdf.Row(_("Collection"), "", [text, *steps_text(v.demand.why)]))
     if v.arrears_warning:
         notes.append(_("This account has amounts past due: any payment goes first to "

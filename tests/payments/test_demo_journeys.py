@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import shutil
 from datetime import date
+from decimal import Decimal
 
 import pytest
 from sqlalchemy import select
@@ -91,6 +92,33 @@ def test_lessee_pays_a_delinquent_balance(demo_app):
         assert words in body, words
     again = client.get("/pagar")
     assert "No hay nada a pagar ahora" in again.text
+
+
+def test_paying_what_the_demand_listed_stops_the_court_claim(demo_app):
+    """R-A13, R-A18 on the demo: the lessee's demand is in its window; what clears its items
+    (with the interest since it was mailed) is quoted on the parcel page, today and on the
+    last day, and the pay page charges today's figure. Paying it stops the claim."""
+    def dollars(shown):
+        return Decimal(shown.lstrip("$").replace(",", ""))
+
+    app, database = demo_app
+    client = app.test_client()
+    tok = sign_in(client, "lessee@demo.pr", "en")
+    [pid] = [p for p, _ in linked(database, "lessee@demo.pr")]
+    page = text(client.get(f"/propiedad/{pid}?lang=en").text)
+    today, by_last = re.search(r"To stop a claim in court, pay (\$[\d,]+\.\d\d) today, or "
+                               r"(\$[\d,]+\.\d\d) by the last day", page).groups()
+    assert dollars(by_last) > dollars(today)  # interest runs to the last day
+    demanded = re.search(r"Demand mailed by certified mail on .+? for (\$[\d,]+\.\d\d)", page)
+    assert dollars(today) > dollars(demanded.group(1))  # interest since the demand
+    choose = client.get("/pagar?lang=en")
+    key = re.search(r'name="choice-(\d+-\d+)" value="stop_claim"', choose.text).group(1)
+    assert today in text(choose.text)
+    review, receipt = pay(client, tok, {f"choice-{key}": "stop_claim"})
+    assert today in text(receipt.text)
+    after = text(client.get(f"/propiedad/{pid}?lang=en").text)
+    assert "the claim in court is stopped" in after
+    assert 'value="stop_claim"' not in client.get("/pagar").text
 
 
 def test_owner_pays_installments_of_two_parcels_in_one_payment(demo_app):

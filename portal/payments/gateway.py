@@ -29,8 +29,8 @@ from portal.core.money import from_minor_units, to_minor_units
 log = logging.getLogger(__name__)
 
 CURRENCY = "usd"
-#: The methods a payer may choose in Checkout (`allowed_payment_method_types`: the API
-#: version of the pinned library has no `payment_method_types` on a Checkout Session).
+#: The methods a payer may choose in Checkout, sent as `allowed_payment_method_types` (the
+#: Checkout Session parameter of the API version the pinned library sends).
 PAYMENT_METHOD_TYPES = ("card", "us_bank_account")
 #: Stripe Checkout has no "es-PR": Latin-American Spanish ("es-419") is Puerto Rico's.
 CHECKOUT_LOCALES = {"es": "es-419", "en": "en"}

@@ -13,6 +13,7 @@ from portal.models.lenders import Lender, Loan
 from portal.models.notices import Notice
 from portal.models.parcels import DepositOrder, Lease, OwnershipShare, Parcel
 from portal.models.parties import Party, PartyMember
+from portal.models.security import RecoveryCode, ThrottleHit, WebSession
 from portal.models.users import User
 
 __all__ = [
@@ -20,7 +21,8 @@ __all__ = [
     "BudgetLine", "BudgetVersion", "ClaimAttempt", "DepositOrder", "FiscalYear",
     "ImmutableRowError", "Installment", "Lease", "LedgerEntry", "Lender", "Loan", "Notice",
     "OwnershipShare", "Parcel", "ParcelLink", "Party", "PartyMember", "Payment",
-    "PaymentAllocation", "RollLine", "UTCDateTime", "User",
+    "PaymentAllocation", "RecoveryCode", "RollLine", "ThrottleHit", "UTCDateTime", "User",
+    "WebSession",
 ]
 
 # Tables that only payments need (checkouts, provider events, ...), on the same metadata.

@@ -36,6 +36,8 @@ class User(Base):
         UTCDateTime(), comment="When the email address was confirmed (UTC)")
     totp_secret: Mapped[str | None] = mapped_column(
         String(64), comment="Base32 TOTP secret when two-factor sign-in is on")
+    totp_enabled_at: Mapped[datetime | None] = mapped_column(
+        UTCDateTime(), comment="When two-factor sign-in was confirmed (null: not enrolled)")
     disabled_at: Mapped[datetime | None] = mapped_column(
         UTCDateTime(), comment="When staff disabled the sign-in; null while active")
     last_sign_in_at: Mapped[datetime | None] = mapped_column(

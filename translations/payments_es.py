@@ -326,4 +326,25 @@ ES = {
     "Won": "Ganada",
     "Lost": "Perdida",
     "Prevented": "Evitada",
+    # Two payers, one bill: someone else's payment of the same account is not finished.
+    "Another person with access": "Otra persona con acceso",
+    "%(name)s paid parcel %(parcels)s from a bank account on %(date)s at %(time)s; the bank "
+    "is still processing that payment.":
+        "%(name)s pagó la parcela %(parcels)s desde una cuenta de banco el %(date)s a las "
+        "%(time)s; el banco todavía está procesando ese pago.",
+    "%(name)s started paying parcel %(parcels)s on %(date)s at %(time)s and has not finished "
+    "yet.":
+        "%(name)s comenzó a pagar la parcela %(parcels)s el %(date)s a las %(time)s y todavía "
+        "no ha terminado.",
+    "Someone else is already paying this": "Otra persona ya está pagando esto",
+    "If both payments go through, both are charged. What is paid beyond what is owed stays "
+    "as a credit on the account, which the office can refund. If you can, ask the other "
+    "person before paying.":
+        "Si los dos pagos se completan, se cobran los dos. Lo que se pague de más sobre lo "
+        "adeudado queda como crédito en la cuenta, y la oficina lo puede reembolsar. Si puede, "
+        "pregúntele a la otra persona antes de pagar.",
+    "I know someone else is paying this, and I want to pay it too.":
+        "Sé que otra persona está pagando esto y quiero pagarlo también.",
+    "Someone else is already paying this. To pay it too, check the box below.":
+        "Otra persona ya está pagando esto. Para pagarlo también, marque la casilla de abajo.",
 }

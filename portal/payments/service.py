@@ -5,6 +5,9 @@
 - `start_checkout`: record the checkout and its payments BEFORE the payer leaves, then ask the
   gateway for a session with a stable idempotency key. The same payer asking for the same thing
   while it is still open (a double click, a second tab) gets the same checkout and session.
+- `others_paying`: someone else's payment of the same accounts still open or processing (the
+  owner and the lender paying the same installments at once): `start_checkout` refuses to
+  start another (`OthersPaying`) until the payer confirms they want to pay anyway.
 - `post_office_payment`: staff records cash or a check through the same ledger.
 - `refund_credit`: staff gives back an account's credit (through the provider when the money
   came by card or bank; by the office otherwise).
@@ -17,11 +20,11 @@ import logging
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import and_, or_, select
 from sqlalchemy.exc import IntegrityError
 
 from portal import clock
@@ -127,8 +130,6 @@ def staff_account(uow: UnitOfWork, user: Any, parcel_id: int, fiscal_year_id: in
 def open_checkouts(uow: UnitOfWork, user: Any, within_hours: int = 24) -> list[Checkout]:
     """The user's payments started and not finished (to offer to continue them rather than
     pay twice)."""
-    from datetime import timedelta
-
     since = clock.now() - timedelta(hours=within_hours)
     return list(uow.session.scalars(
         select(Checkout).where(Checkout.user_id == user.id,
@@ -136,6 +137,54 @@ def open_checkouts(uow: UnitOfWork, user: Any, within_hours: int = 24) -> list[C
                                Checkout.checkout_url.is_not(None),
                                Checkout.created_at >= since)
         .order_by(Checkout.created_at.desc())))
+
+
+@dataclass(frozen=True)
+class OtherPayer:
+    """Someone else's payment of accounts the user is about to pay: who (the name on the
+    checkout, "" when it has none), when it was started, its state (created or pending: not
+    finished; processing: a bank debit settling) and the accounts in common."""
+
+    checkout_id: int
+    name: str
+    started_at: datetime
+    status: str
+    accounts: tuple[str, ...]
+
+
+class OthersPaying(Exception):
+    """Someone else is paying the same accounts (`others`); the payer has not confirmed."""
+
+    def __init__(self, others: list[OtherPayer]):
+        super().__init__(f"{len(others)} other payment(s) of the same accounts")
+        self.others = others
+
+
+def others_paying(uow: UnitOfWork, user: Any, account_keys: Sequence[str],
+                  within_hours: int = 24) -> list[OtherPayer]:
+    """Payments by anyone but `user` of any of these accounts ("parcel-fiscal year") that are
+    not finished: started within `within_hours` and still open (as `open_checkouts`), or a
+    bank debit processing. Office payments are settled at once and never count."""
+    wanted = {parse_key(k) for k in account_keys}
+    if not wanted:
+        return []
+    since = clock.now() - timedelta(hours=within_hours)
+    rows = uow.session.execute(
+        select(Checkout, Payment.parcel_id, Payment.fiscal_year_id)
+        .join(CheckoutPayment, CheckoutPayment.checkout_id == Checkout.id)
+        .join(Payment, Payment.id == CheckoutPayment.payment_id)
+        .where(Payment.parcel_id.in_(sorted({p for p, _ in wanted})),
+               Checkout.user_id.is_not(None), Checkout.user_id != int(user.id),
+               or_(and_(Checkout.status.in_(sorted(states.OPEN)),
+                        Checkout.checkout_url.is_not(None), Checkout.created_at >= since),
+                   Checkout.status == states.PROCESSING))
+        .order_by(Checkout.created_at, Checkout.id)).all()
+    found: dict[int, tuple[Checkout, list[str]]] = {}
+    for chk, parcel_id, fy_id in rows:
+        if (parcel_id, fy_id) in wanted:
+            found.setdefault(chk.id, (chk, []))[1].append(account_key(parcel_id, fy_id))
+    return [OtherPayer(chk.id, chk.payer_name or "", chk.created_at, chk.status,
+                       tuple(sorted(set(keys)))) for chk, keys in found.values()]
 
 
 # --- checkout ------------------------------------------------------------------------------
@@ -155,7 +204,7 @@ def open_key(user_id: int, priced: core_offer.Priced) -> str:
 
 
 def _create(uow: UnitOfWork, *, user: Any, priced: core_offer.Priced, language: str,
-            provider: str, key: str) -> Checkout:
+            provider: str, key: str, others: Sequence[OtherPayer] = ()) -> Checkout:
     chk = Checkout(user_id=user.id, payer_name=getattr(user, "name", "") or "",
                    payer_email=getattr(user, "email", None), language=language,
                    provider=provider, status=states.CREATED, amount=priced.total,
@@ -174,20 +223,25 @@ def _create(uow: UnitOfWork, *, user: Any, priced: core_offer.Priced, language: 
             checkout_id=chk.id, payment_id=p.id, position=n,
             installments_through=part.through if part.kind == "installments" else None))
     uow.session.flush()
-    audit.record(uow, user, "payment.created", chk,
-                 after={"amount": chk.amount, "parts": [
-                     {"account": p.account, "kind": p.kind, "amount": p.amount,
-                      "lump_sum": p.lump_sum} for p in priced.parts]})
+    after: dict[str, Any] = {"amount": chk.amount, "parts": [
+        {"account": p.account, "kind": p.kind, "amount": p.amount, "lump_sum": p.lump_sum}
+        for p in priced.parts]}
+    if others:  # confirmed while someone else's payment of the same accounts was open
+        after["others_paying"] = [o.checkout_id for o in others]
+    audit.record(uow, user, "payment.created", chk, after=after)
     return chk
 
 
 def start_checkout(database: Database, *, user: Any, priced: core_offer.Priced, language: str,
                    gateway: Gateway, success_url: Callable[[int], str],
                    cancel_url: Callable[[int], str], description: str,
-                   ip: str | None = None) -> Started:
+                   ip: str | None = None, pay_anyway: bool = False) -> Started:
     """Create (or reuse) the checkout, then the provider session; returns where to send the
     payer. Raises `GatewayError` when the provider fails (the checkout is then marked
-    failed: no money moved)."""
+    failed: no money moved), and `OthersPaying` when someone else's payment of the same
+    accounts is open or processing and the payer has not confirmed (`pay_anyway`): nothing
+    is created. The accounts' parcels are locked meanwhile, so two payers starting at once
+    are checked one after the other."""
     key = open_key(user.id, priced)
     lang = "en" if str(language).startswith("en") else "es"
     reused = False
@@ -198,8 +252,13 @@ def start_checkout(database: Database, *, user: Any, priced: core_offer.Priced, 
             if existing is not None and existing.status in states.OPEN:
                 chk_id, reused = existing.id, True
             else:
+                keys = [p.account for p in priced.parts]
+                ledger.lock_accounts(uow, [parse_key(k)[0] for k in keys])
+                others = others_paying(uow, user, keys)
+                if others and not pay_anyway:
+                    raise OthersPaying(others)
                 chk_id = _create(uow, user=user, priced=priced, language=lang,
-                                 provider=gateway.name, key=key).id
+                                 provider=gateway.name, key=key, others=others).id
     except IntegrityError:
         # A simultaneous request (double click, second tab) created it first: use that one.
         with database.unit_of_work() as uow:
@@ -219,7 +278,8 @@ def start_checkout(database: Database, *, user: Any, priced: core_offer.Priced, 
     if chk_id is None:
         return start_checkout(database, user=user, priced=priced, language=language,
                               gateway=gateway, success_url=success_url,
-                              cancel_url=cancel_url, description=description, ip=ip)
+                              cancel_url=cancel_url, description=description, ip=ip,
+                              pay_anyway=pay_anyway)
     with database.unit_of_work() as uow:
         chk = uow.session.get(Checkout, chk_id)
         parcel_ids = [str(parse_key(p.account)[0]) for p in priced.parts]

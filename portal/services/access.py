@@ -314,6 +314,21 @@ def require_staff(user: Any) -> None:
         raise Forbidden()
 
 
+def is_payer_of(user: Any, checkout: Any) -> bool:
+    """Is the user the one who started this checkout (an online payment)? Only they may act
+    on it: complete, decline or cancel it, or (test mode) answer for their bank. Seeing it
+    (its receipt) is not enough: not for a delegate, a lender, another payer or staff."""
+    uid = getattr(user, "id", None)
+    payer = getattr(checkout, "user_id", None)
+    return uid is not None and payer is not None and int(payer) == int(uid)
+
+
+def require_payer_of(user: Any, checkout: Any) -> None:
+    """`Forbidden` unless the user started the checkout (`is_payer_of`)."""
+    if not is_payer_of(user, checkout):
+        raise Forbidden()
+
+
 def search_parcels(uow: UnitOfWork, user: Any, query: str, limit: int = 50) -> list[Parcel]:
     """Parcels whose catastro number or address contains `query` (its "%" and "_" are the
     characters themselves, not wildcards), among those visible."""

@@ -11,13 +11,13 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from portal import pdf
+from portal import clock, pdf
 from portal.core import offer as core_offer
 from portal.core import payment_states as states
 from portal.core.explain import N_, translator
 from portal.core.rules import RULES
 from portal.core.statement import LUMP_SUM_REASONS
-from portal.i18n import current_language, date_long, money
+from portal.i18n import current_language, current_locale, date_long, money
 from portal.i18n import gettext as _
 from portal.payments.receipts import Receipt, ReceiptPart
 
@@ -130,6 +130,35 @@ REFUND_REASON = {
     "provider": N_("Refunded by the payment service"),
     "staff": N_("Refunded by the office"),
 }
+
+
+def _time(instant: Any) -> str:
+    """A time of day in Puerto Rico, in the page's language (10:15 a. m.)."""
+    from datetime import UTC
+
+    from babel.dates import format_time
+
+    aware = instant if instant.tzinfo is not None else instant.replace(tzinfo=UTC)  # SQLite
+    local = aware.astimezone(clock.PR_TZ)
+    return format_time(local, "short", locale=current_locale())
+
+
+def others_paying(others: list[Any], catastro: dict[str, str]) -> list[str]:
+    """One sentence per someone else's payment of the same accounts (`service.OtherPayer`):
+    who (their name, or "another person with access"), which parcels, and when."""
+    out = []
+    for o in others:
+        name = o.name.strip() or _("Another person with access")
+        params = {"name": name, "parcels": ", ".join(catastro.get(k, k) for k in o.accounts),
+                  "date": date_long(clock.legal_date(o.started_at)),
+                  "time": _time(o.started_at)}
+        if o.status == states.PROCESSING:
+            out.append(_("%(name)s paid parcel %(parcels)s from a bank account on %(date)s at "
+                         "%(time)s; the bank is still processing that payment.", **params))
+        else:
+            out.append(_("%(name)s started paying parcel %(parcels)s on %(date)s at %(time)s "
+                         "and has not finished yet.", **params))
+    return out
 
 
 def t(message: str, **params: Any) -> str:

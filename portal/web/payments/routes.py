@@ -44,10 +44,13 @@ from portal.web.extensions import csrf
 from portal.web.payments import emails, present
 from portal.web.payments.amounts import parse_amount
 from portal.web.payments.gateways import gateway
+from portal.web.request_context import as_provider
+from portal.web.request_context import register as register_request_context
 
 log = logging.getLogger(__name__)
 
 bp = Blueprint("payments", __name__)
+register_request_context(bp)  # the audit log's actor and address, for every request
 
 
 # --- choose, review, pay -------------------------------------------------------------------
@@ -168,7 +171,13 @@ def choose():  # noqa: ANN201
     return _choose_page(accounts)
 
 
-def _review_page(accounts, priced, values, notice=None, status=200):  # noqa: ANN001, ANN202
+def _review_page(accounts, priced, values, notice=None, status=200, *,  # noqa: ANN001, ANN202
+                 others=None, confirm_error=None):
+    """The review; `others`: someone else's payments of the same accounts not finished
+    (read here when not given): the page says who and when, and asks to confirm."""
+    if others is None:
+        with uow() as w:
+            others = service.others_paying(w, current_user, [p.account for p in priced.parts])
     parts = []
     for p in priced.parts:
         account = next(a for a in accounts if a.key == p.account)
@@ -184,8 +193,11 @@ def _review_page(accounts, priced, values, notice=None, status=200):  # noqa: AN
                 Decimal("0.00")),
             "lump_deadline": account.offer.lump_sum.deadline,
         })
+    catastro = {a.key: a.parcel.catastro for a in accounts}
     return render_template("payments/review.html", parts=parts, total=priced.total,
-                           values=values, notice=notice, today=clock.today()), status
+                           values=values, notice=notice, today=clock.today(),
+                           others=present.others_paying(others, catastro),
+                           confirm_error=confirm_error), status
 
 
 def _back_to_choices():  # noqa: ANN202
@@ -236,10 +248,17 @@ def confirm():  # noqa: ANN201
         started = service.start_checkout(
             database(), user=current_user, priced=priced, language=current_language(),
             gateway=gateway(), description=description, ip=request.remote_addr,
+            pay_anyway=request.form.get("pay_anyway") == "yes",
             success_url=lambda cid: url_for("payments.success", checkout_id=cid,
                                             _external=True),
             cancel_url=lambda cid: url_for("payments.cancel", checkout_id=cid,
                                            _external=True))
+    except service.OthersPaying as exc:
+        log.info("payments: user %s asked to confirm: %d other payment(s) open",
+                 current_user.get_id(), len(exc.others))
+        return _review_page(accounts, priced, chosen, status=409, others=exc.others,
+                            confirm_error=_("Someone else is already paying this. To pay it "
+                                            "too, check the box below."))
     except GatewayError as exc:
         return _review_page(accounts, priced, chosen, present.gateway_error(exc.kind), 503)
     return redirect(started.url, 303)
@@ -301,9 +320,10 @@ def webhook():  # noqa: ANN201
     gw = gateway()
     if isinstance(gw, SandboxGateway):
         abort(404)
-    status, text = handle_webhook(database(), gw, request.get_data(cache=False),
-                                  request.headers.get("Stripe-Signature"),
-                                  notify=emails.notify)
+    with as_provider():
+        status, text = handle_webhook(database(), gw, request.get_data(cache=False),
+                                      request.headers.get("Stripe-Signature"),
+                                      notify=emails.notify)
     resp = make_response(text, status)
     resp.mimetype = "text/plain"
     return resp
@@ -312,6 +332,9 @@ def webhook():  # noqa: ANN201
 # --- the sandbox (test mode) ---------------------------------------------------------------
 
 def _sandbox(session_id: str):  # noqa: ANN202
+    """The test checkout's session and its checkout, for the user who started it only: 404
+    for anyone who may not see the checkout, 403 for anyone else who may (a delegate, a
+    lender, another payer, staff): seeing a payment is not paying it."""
     gw = gateway()
     if not isinstance(gw, SandboxGateway):
         abort(404)
@@ -319,6 +342,12 @@ def _sandbox(session_id: str):  # noqa: ANN202
     if record is None or not record.payment_id.isdigit():
         abort(404)
     chk = _visible(int(record.payment_id))
+    if chk.provider != "sandbox" or chk.provider_session_id != record.id:
+        abort(404)
+    if not access.is_payer_of(current_user, chk):
+        log.warning("payments: user %s acted on checkout %s, not theirs",
+                    current_user.get_id(), chk.id)
+        abort(403)
     return gw, record, chk
 
 
@@ -402,7 +431,8 @@ def receipt(checkout_id: int):  # noqa: ANN201
     v = _receipt(checkout_id)
     chk = v.receipt.checkout
     sandbox_bank = (chk.provider == "sandbox" and chk.status == states.PROCESSING
-                    and isinstance(gateway(), SandboxGateway))
+                    and isinstance(gateway(), SandboxGateway)
+                    and access.is_payer_of(current_user, chk))
     return render_template("payments/receipt.html", v=v, chk=chk, sandbox_bank=sandbox_bank,
                            pdf_url=url_for("payments.receipt_pdf", checkout_id=chk.id))
 
@@ -463,7 +493,7 @@ def history(parcel_id: int):  # noqa: ANN201
 # --- staff: office payments and credit refunds ----------------------------------------------
 
 def _staff_accounts(parcel_id: int) -> list[service.PayableAccount]:
-    if not getattr(current_user, "is_staff", False):
+    if not access.is_staff(current_user):
         abort(404)
     with uow() as w:
         try:

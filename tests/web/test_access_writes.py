@@ -1,0 +1,161 @@
+"""Every state-changing route, as every role, on someone else's object: refused (403 or 404;
+the pay form's 400 "not one you can pay") and no guarded row changed (DESIGN.md 6).
+
+The objects, on the demo District: a parcel of the owner that the bank lends on (a read-only
+delegate is added to it), the owner's two test checkouts on it (one pending, one a bank debit
+processing), the owner's own access link, the lessee's Authority parcel. Each role is walked
+against what is not theirs: the owner against the lessee's parcel, everyone else against the
+owner's. Staff manage every parcel and record office payments and refunds (theirs to do), but
+may not act on a payer's checkout. The sign-in routes (`auth.*`) and the language switch act
+only on the signed-in user's own account or session, or on a token sent by email.
+A new POST route fails `test_every_post_route_is_walked` until it is walked here.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from flask import Flask
+
+from tests.web.conftest import csrf_token, login
+from tests.web.test_hostile_input import fingerprint
+
+ROLES = ("anonymous", "owner", "lessee", "lender", "staff", "other", "delegate")
+DELEGATE = "user00002@demo.pr"
+WALKED = {"account.claim", "account.grant", "account.revoke", "payments.review",
+          "payments.confirm", "payments.sandbox", "payments.sandbox_bank", "payments.office",
+          "payments.refund", "payments.webhook"}
+OWN_ONLY = {"account.language"}  # and every `auth.*` route
+
+
+def test_every_post_route_is_walked(app: Flask):
+    posts = {r.endpoint for r in app.url_map.iter_rules() if "POST" in (r.methods or ())}
+    unwalked = {e for e in posts - WALKED - OWN_ONLY if not e.startswith("auth.")}
+    assert unwalked == set(), "walk the new POST routes in tests/web/test_access_writes.py"
+
+
+def _ids(app: Flask) -> dict:
+    from portal.db import UnitOfWork
+    from portal.models import ParcelLink
+    from portal.services import access, parcels, users
+    from portal.web.data import database
+    from tests.web.conftest import ROLES as EMAILS
+    with app.app_context(), UnitOfWork(database()) as w:
+        who = {role: users.find_by_email(w, email) for role, email in EMAILS.items()}
+        seen = {role: {p.id for p, _ in access.linked_parcels(w, u)} for role, u in who.items()}
+        lent = sorted(seen["owner"] & seen["lender"]) or sorted(seen["owner"])
+        pid = lent[0]
+        [leased] = sorted(seen["lessee"] - seen["owner"])[:1]
+        parcels.grant(w, who["owner"], pid, DELEGATE)
+        owner_link = w.session.scalars(ParcelLink.__table__.select().with_only_columns(
+            ParcelLink.id).where(ParcelLink.parcel_id == pid,
+                                 ParcelLink.user_id == who["owner"].id)).first()
+        fy_keys = {}
+        from portal.payments import service
+        for p, rel in ((pid, "owner"), (leased, "lessee")):
+            accounts = service.payable_accounts(w, who[rel], parcel_id=p)
+            fy_keys[p] = accounts[-1].key
+        catastro = access.get_parcel(w, who["staff"], pid).catastro
+    return {"parcel": pid, "leased": leased, "owner_link": owner_link, "keys": fy_keys,
+            "catastro": catastro}
+
+
+def _start(client, tok, key, amount):  # noqa: ANN001, ANN202
+    """A test checkout of `amount` on the account, as the signed-in payer: its page."""
+    data = {"csrf_token": tok, f"choice-{key}": "amount", f"amount-{key}": amount}
+    review = client.post("/pagar/revisar", data=data)
+    assert review.status_code == 200, review.text[:400]
+    expected = re.search(r'name="expected_total" value="([^"]+)"', review.text).group(1)
+    r = client.post("/pagar/confirmar", data={**data, "expected_total": expected})
+    assert r.status_code == 303 and "/pagos/prueba/" in r.headers["Location"], r.text[:400]
+    return r.headers["Location"]
+
+
+@pytest.fixture
+def scene(demo_app: Flask):  # noqa: ANN201
+    ids = _ids(demo_app)
+    owner = login(demo_app, "owner")
+    tok = csrf_token(owner.get("/").get_data(as_text=True))
+    key = ids["keys"][ids["parcel"]]
+    pending = _start(owner, tok, key, "10")
+    processing = _start(owner, tok, key, "11")
+    assert owner.post(processing, data={"csrf_token": tok, "outcome": "bank_processing"}
+                      ).status_code == 303
+    ids.update(pending=pending, processing=processing)
+    return demo_app, ids
+
+
+def _client(app: Flask, role: str):  # noqa: ANN202
+    if role == "anonymous":
+        return app.test_client()
+    return login(app, DELEGATE if role == "delegate" else role)
+
+
+def _refused(r, role: str, codes=(403, 404)) -> bool:  # noqa: ANN001
+    if role == "anonymous":
+        return r.status_code == 302 and "/cuenta/entrar" in r.headers["Location"]
+    return r.status_code in codes
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_no_role_writes_to_someone_elses_object(scene, role):
+    app, ids = scene
+    client = _client(app, role)
+    tok = csrf_token(client.get("/cuenta/entrar" if role == "anonymous" else "/")
+                     .get_data(as_text=True))
+    theirs = ids["leased"] if role == "owner" else ids["parcel"]
+    key = ids["keys"][theirs]
+    before = fingerprint(app)
+    problems = []
+
+    def check(what, r, codes=(403, 404), counted=()):  # noqa: ANN001, ANN202
+        if not _refused(r, role, codes):
+            problems.append(f"{what}: {r.status_code}")
+        now = fingerprint(app)
+        changed = [t for t in now if now[t] != before[t] and t not in counted]
+        if changed:
+            problems.append(f"{what} changed {changed}")
+
+    post = lambda path, **data: client.post(path, data={"csrf_token": tok, **data})  # noqa: E731
+    if role != "owner":  # the payer's own checkouts: nobody else acts on them
+        for outcome in ("card_declined", "card_succeeds", "bank_processing", "cancel"):
+            check(f"sandbox {outcome}", post(ids["pending"], outcome=outcome))
+        for result in ("fail", "settle"):
+            check(f"bank {result}", post(ids["processing"] + "/banco", result=result))
+    if role != "staff":  # staff manage every parcel's access, and record at the office
+        check("grant", post(f"/propiedad/{theirs}/acceso", email="nobody@example.com"))
+        check("grant a known user", post(f"/propiedad/{theirs}/acceso", email=DELEGATE))
+        if role != "owner":
+            check("revoke", post(f"/propiedad/{ids['parcel']}/acceso/{ids['owner_link']}"
+                                 "/quitar"))
+        check("office", post(f"/personal/pagos/oficina/{theirs}", account=key, amount="5",
+                             method="cash", payer_name="X"))
+        check("refund", post(f"/personal/pagos/reembolso/{theirs}", account=key,
+                             amount="1"))
+    # An account the role may not pay (the owner's is the lender's to pay too): the pay
+    # form answers 400, "not one you can pay".
+    unpayable = ids["keys"][ids["leased"] if role in ("owner", "lender") else ids["parcel"]]
+    for endpoint in ("/pagar/revisar", "/pagar/confirmar"):
+        check(endpoint, post(endpoint, **{f"choice-{unpayable}": "due_now",
+                                          "expected_total": "1.00"}), (400, 403, 404))
+    r = post("/propiedad/reclamar", catastro=ids["catastro"], code="WRONG-CODE")
+    if r.status_code in (302, 303) and role != "anonymous":
+        problems.append(f"claim without the code: {r.status_code}")
+    # (a wrong code is counted against the guesser: the only change a refused claim makes)
+    check("claim", r, (200, 400, 403, 404, 429), counted=("access_codes",))
+    before.update(fingerprint(app))
+    r = client.post("/pagos/webhook/stripe", data=b"{}", content_type="application/json")
+    if r.status_code not in (400, 404):
+        problems.append(f"unsigned webhook: {r.status_code}")
+    assert not problems, "\n".join(problems)
+
+
+def test_the_payer_still_acts_on_their_own_checkouts(scene):
+    app, ids = scene
+    owner = login(app, "owner")
+    tok = csrf_token(owner.get("/").get_data(as_text=True))
+    r = owner.post(ids["processing"] + "/banco", data={"csrf_token": tok, "result": "settle"})
+    assert r.status_code == 303
+    r = owner.post(ids["pending"], data={"csrf_token": tok, "outcome": "card_succeeds"})
+    assert r.status_code == 303

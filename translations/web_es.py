@@ -417,4 +417,78 @@ ES = {
          "Demasiados códigos incorrectos. Intente de nuevo en %(num)d minutos, o llame a la "
          "Autoridad al %(phone)s."),
     "on time until": "a tiempo hasta el",
+    # Throttling, passwords and no account enumeration.
+    "At least 12 characters: a phrase of a few uncommon words is easy to remember and hard to "
+    "guess.":
+        "Al menos 12 caracteres: una frase de varias palabras poco comunes es fácil de recordar "
+        "y difícil de adivinar.",
+    "Use at most %(num)d characters.": "Use como máximo %(num)d caracteres.",
+    "That password is on the lists of common or leaked passwords: choose another.":
+        "Esa contraseña está en las listas de contraseñas comunes o filtradas: escoja otra.",
+    "Do not use your name or your email in the password.":
+        "No use su nombre ni su correo electrónico en la contraseña.",
+    "That password is easy to guess: use a longer phrase of several uncommon words.":
+        "Esa contraseña es fácil de adivinar: use una frase más larga de varias palabras poco "
+        "comunes.",
+    "Straight rows of keys are easy to guess.":
+        "Las filas seguidas de teclas son fáciles de adivinar.",
+    "Short keyboard patterns are easy to guess.":
+        "Los patrones cortos del teclado son fáciles de adivinar.",
+    'Repeats like "aaa" are easy to guess.':
+        'Las repeticiones como "aaa" son fáciles de adivinar.',
+    'Repeats like "abcabcabc" are only slightly harder to guess than "abc".':
+        'Las repeticiones como "abcabcabc" son apenas un poco más difíciles de adivinar que '
+        '"abc".',
+    'Sequences like "abc" or "6543" are easy to guess.':
+        'Las secuencias como "abc" o "6543" son fáciles de adivinar.',
+    "Recent years are easy to guess.": "Los años recientes son fáciles de adivinar.",
+    "Dates are often easy to guess.": "Las fechas suelen ser fáciles de adivinar.",
+    "This is similar to a commonly used password.":
+        "Se parece a una contraseña de uso común.",
+    "A word by itself is easy to guess.": "Una palabra sola es fácil de adivinar.",
+    "Names and surnames by themselves are easy to guess.":
+        "Los nombres y apellidos solos son fáciles de adivinar.",
+    "Common names and surnames are easy to guess.":
+        "Los nombres y apellidos comunes son fáciles de adivinar.",
+    ("Too many wrong passwords. Try again in %(num)d minute, or choose a new password with "
+     "\u201cForgot your password?\u201d",
+     "Too many wrong passwords. Try again in %(num)d minutes, or choose a new password with "
+     "\u201cForgot your password?\u201d"):
+        ("Demasiados intentos con una contraseña incorrecta. Intente de nuevo en %(num)d "
+         "minuto, o escoja una contraseña nueva con \u201c¿Olvidó su contraseña?\u201d",
+         "Demasiados intentos con una contraseña incorrecta. Intente de nuevo en %(num)d "
+         "minutos, o escoja una contraseña nueva con \u201c¿Olvidó su contraseña?\u201d",
+         "Demasiados intentos con una contraseña incorrecta. Intente de nuevo en %(num)d "
+         "minutos, o escoja una contraseña nueva con \u201c¿Olvidó su contraseña?\u201d"),
+    "You already have an account on the District Assessments Portal":
+        "Ya tiene una cuenta en el Portal de Derramas del Distrito",
+    "Someone asked to create an account with this email, but you already have one. To sign in, "
+    "open this link:":
+        "Alguien pidió crear una cuenta con este correo electrónico, pero usted ya tiene una. "
+        "Para entrar, abra este enlace:",
+    "If you do not remember your password, choose a new one here:":
+        "Si no recuerda su contraseña, escoja una nueva aquí:",
+    "If it was not you, ignore this message: your account has not changed.":
+        "Si no fue usted, ignore este mensaje: su cuenta no ha cambiado.",
+    "Someone asked to choose a new password for this email on the District Assessments Portal, "
+    "but no account uses it. To create one, open this link:":
+        "Alguien pidió escoger una contraseña nueva para este correo electrónico en el Portal de "
+        "Derramas del Distrito, pero ninguna cuenta lo usa. Para crear una, abra este enlace:",
+    "If it was not you, ignore this message.": "Si no fue usted, ignore este mensaje.",
+    "%(owner)s wants to share parcel %(catastro)s with you":
+        "%(owner)s quiere compartir con usted la propiedad %(catastro)s",
+    "%(owner)s wants to give you read access to parcel %(catastro)s on the District Assessments "
+    "Portal, but no account uses this email yet.":
+        "%(owner)s quiere darle acceso de lectura a la propiedad %(catastro)s en el Portal de "
+        "Derramas del Distrito, pero todavía ninguna cuenta usa este correo electrónico.",
+    "Create an account with this email here, then ask %(owner)s to give you access again:":
+        "Cree una cuenta con este correo electrónico aquí y luego pídale a %(owner)s que le dé "
+        "acceso otra vez:",
+    "If you do not know this person, ignore this message.":
+        "Si no conoce a esta persona, ignore este mensaje.",
+    "We sent %(email)s an email. If an account uses that email, the person can now see this "
+    "parcel; if not, the email asks them to create one, and then you give access again.":
+        "Le enviamos un mensaje a %(email)s. Si una cuenta usa ese correo electrónico, la "
+        "persona ya puede ver esta propiedad; si no, el mensaje le pide que cree una y luego "
+        "usted le da acceso otra vez.",
 }

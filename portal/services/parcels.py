@@ -2,10 +2,12 @@
 
 - The code printed on a parcel's notice opens it: `claim(uow, user, catastro, code)` links
   the user as its owner (or as the lessee who pays, for a leased public parcel, R-A16).
-- Wrong codes are rate limited: after `MAX_FAILURES` failed claims in `WINDOW` by the same
-  user, or `MAX_PARCEL_FAILURES` on the same parcel by anyone, claims are refused for a while
-  (`ClaimRateLimited`, with `retry_after` seconds). Failed attempts are committed even though
-  the claim raises, so they count.
+- Wrong codes are rate limited for whoever guesses, never for the parcel: after
+  `MAX_FAILURES` failed claims in `WINDOW` by the same user, or `MAX_ADDRESS_FAILURES` from
+  the same address (`uow.info["ip"]`, counted in `services.throttle`), that user or address
+  is refused for a while (`ClaimRateLimited`, with `retry_after` seconds); the owner typing
+  the right code succeeds however many others guessed wrong. Failed attempts are committed
+  even though the claim raises, so they count.
 - Only the code's hash is stored (scrypt); staff issue and rotate codes (`issue_code`), the
   plain code is returned once, to print.
 """
@@ -24,7 +26,7 @@ from sqlalchemy import func, select
 from portal import clock
 from portal.db import UnitOfWork
 from portal.models import AccessCode, ClaimAttempt, Lease, Parcel, ParcelLink, User
-from portal.services import access, audit
+from portal.services import access, audit, throttle
 from portal.services.errors import (
     ClaimRateLimited,
     ClaimRefused,
@@ -35,8 +37,9 @@ from portal.services.errors import (
 )
 
 MAX_FAILURES = 5
-MAX_PARCEL_FAILURES = 10
+MAX_ADDRESS_FAILURES = 20
 WINDOW = timedelta(minutes=15)
+ADDRESS_WINDOW = 60 * 60
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 CODE_LENGTH = 12
 _SCRYPT = {"n": 2 ** 14, "r": 8, "p": 1}
@@ -108,7 +111,15 @@ def _retry_after(uow: UnitOfWork, condition: Any, limit: int) -> int | None:
     return max(1, int((oldest + WINDOW - clock.now()).total_seconds()) + 1)
 
 
+def _address_key(uow: UnitOfWork) -> str | None:
+    ip = uow.info.get("ip")
+    return f"claim:ip:{ip}" if ip else None
+
+
 def _fail(uow: UnitOfWork, user: Any, typed: str, parcel: Parcel | None) -> None:
+    key = _address_key(uow)
+    if key is not None:
+        throttle.hit(uow, key, MAX_ADDRESS_FAILURES, ADDRESS_WINDOW)
     uow.session.add(ClaimAttempt(user_id=user.id, parcel_id=parcel.id if parcel else None,
                                  catastro=typed[:40], succeeded=False, ip=uow.info.get("ip")))
     if parcel is not None:
@@ -129,12 +140,11 @@ def claim(uow: UnitOfWork, user: Any, catastro: str, code: str) -> Parcel:
     wait = _retry_after(uow, ClaimAttempt.user_id == user.id, MAX_FAILURES)
     if wait is not None:
         raise ClaimRateLimited(retry_after=wait)
+    key = _address_key(uow)
+    if key is not None and throttle.blocked(uow, key, MAX_ADDRESS_FAILURES, ADDRESS_WINDOW):
+        raise ClaimRateLimited(retry_after=throttle.retry_after(ADDRESS_WINDOW))
     typed = normalise_catastro(catastro)
     parcel = uow.session.scalar(select(Parcel).where(Parcel.catastro == typed)) if typed else None
-    if parcel is not None:
-        wait = _retry_after(uow, ClaimAttempt.parcel_id == parcel.id, MAX_PARCEL_FAILURES)
-        if wait is not None:
-            raise ClaimRateLimited(retry_after=wait)
     codes = [] if parcel is None else list(uow.session.scalars(
         select(AccessCode).where(AccessCode.parcel_id == parcel.id,
                                  AccessCode.revoked_at.is_(None))))
@@ -193,15 +203,19 @@ def revoke_codes(uow: UnitOfWork, staff: Any, parcel_id: int) -> int:
 
 
 def grant(uow: UnitOfWork, owner: Any, parcel_id: int, email: str,
-          role: str = "delegate") -> ParcelLink:
+          role: str = "delegate") -> ParcelLink | None:
     """An owner (or staff) gives another registered person read access to the parcel, as a
-    `delegate` or as its `lessee`."""
+    `delegate` or as its `lessee`. None, and nothing done, when no account uses that email:
+    the caller answers the same either way (no account enumeration)."""
     if role not in GRANT_ROLES:
         raise InvalidInput("invalid", field="role")
     parcel = access.require_manager(uow, owner, parcel_id)
-    grantee = uow.session.scalar(select(User).where(User.email == (email or "").strip().lower()))
+    email = (email or "").strip().lower()
+    if email == (getattr(owner, "email", "") or "").lower():
+        raise InvalidInput("cannot_grant_self", field="email")
+    grantee = uow.session.scalar(select(User).where(User.email == email))
     if grantee is None:
-        raise InvalidInput("grantee_not_found", field="email")
+        return None
     if grantee.id == owner.id:
         raise InvalidInput("cannot_grant_self", field="email")
     live = uow.session.scalar(select(func.count()).select_from(ParcelLink).where(

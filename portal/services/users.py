@@ -15,11 +15,15 @@ from portal import clock, passwords
 from portal.db import UnitOfWork
 from portal.models import Lender, PartyMember, User
 from portal.models.users import LANGUAGES
-from portal.services import audit
+from portal.services import audit, passwords_policy, throttle
 from portal.services.errors import Conflict, Forbidden, InvalidInput, NotFound
 
-MIN_PASSWORD_LENGTH = 10
+MIN_PASSWORD_LENGTH = passwords_policy.MIN_LENGTH
 _DUMMY_HASH = passwords.hash_password("not a password of anyone")
+
+#: Sign-in throttle (docs/WEB.md, "Throttling and passwords"): (failures, seconds).
+SIGNIN_ACCOUNT = (10, 15 * 60)   # wrong passwords for one email, from every address
+SIGNIN_ADDRESS = (50, 60 * 60)   # wrong passwords from one address, for every email
 
 
 def normalise_email(email: str) -> str:
@@ -27,8 +31,17 @@ def normalise_email(email: str) -> str:
 
 
 def hash_password(password: str) -> str:
+    """The password's hash (no strength check: `choose_password` is the one a person's new
+    password goes through)."""
     if len(password or "") < MIN_PASSWORD_LENGTH:
         raise InvalidInput("password_too_short", field="password", min=MIN_PASSWORD_LENGTH)
+    return passwords.hash_password(password)
+
+
+def choose_password(password: str, email: str = "", name: str = "") -> str:
+    """The hash of a password a person chose, after `passwords_policy.require` (raises
+    InvalidInput("weak_password", problems=[...]))."""
+    passwords_policy.require(password, email, name)
     return passwords.hash_password(password)
 
 
@@ -78,15 +91,17 @@ def find_by_email(uow: UnitOfWork, email: str) -> User | None:
 
 def register(uow: UnitOfWork, email: str, password: str, name: str = "",
              language: str = "es") -> User:
-    """A new, unconfirmed sign-in. Raises Conflict("email_taken") for a known email."""
+    """A new, unconfirmed sign-in. Raises Conflict("email_taken") for a known email, after
+    the same work as for a new one (the password checked and hashed: no timing tells)."""
     email = normalise_email(email)
     if "@" not in email or len(email) > 254:
         raise InvalidInput("invalid", field="email")
     if language not in LANGUAGES:
         raise InvalidInput("invalid", field="language")
+    password_hash = choose_password(password, email, name)
     if uow.session.scalar(select(func.count()).select_from(User).where(User.email == email)):
         raise Conflict("email_taken")
-    user = User(email=email, password_hash=hash_password(password), name=(name or "").strip(),
+    user = User(email=email, password_hash=password_hash, name=(name or "").strip(),
                 language=language, is_staff=False)
     uow.session.add(user)
     uow.session.flush()
@@ -94,19 +109,66 @@ def register(uow: UnitOfWork, email: str, password: str, name: str = "",
     return user
 
 
-def authenticate(uow: UnitOfWork, email: str, password: str) -> User | None:
+def _signin_keys(email: str, address: str | None) -> tuple[str, str | None, str | None]:
+    """The throttle's keys: the email (its digest: unknown emails are counted the same as
+    known ones, so the throttle tells nothing), the email from this address, the address."""
+    digest = hashlib.sha256(normalise_email(email).encode()).hexdigest()[:32]
+    if not address:
+        return f"signin:account:{digest}", None, None
+    return (f"signin:account:{digest}", f"signin:pair:{digest}:{address}",
+            f"signin:ip:{address}")
+
+
+def _check_signin_throttle(uow: UnitOfWork, email: str, address: str | None) -> None:
+    account, pair, ip = _signin_keys(email, address)
+    if ip is not None and throttle.blocked(uow, ip, *SIGNIN_ADDRESS):
+        raise throttle.Throttled(retry_after=throttle.retry_after(SIGNIN_ADDRESS[1]))
+    if throttle.blocked(uow, account, *SIGNIN_ACCOUNT) and (
+            pair is None or throttle.count(uow, pair, SIGNIN_ACCOUNT[1]) > 0):
+        raise throttle.Throttled(retry_after=throttle.retry_after(SIGNIN_ACCOUNT[1]))
+
+
+def _count_signin_failure(uow: UnitOfWork, email: str, address: str | None) -> None:
+    account, pair, ip = _signin_keys(email, address)
+    throttle.hit(uow, account, *SIGNIN_ACCOUNT)
+    if pair is not None and ip is not None:
+        throttle.hit(uow, pair, *SIGNIN_ACCOUNT)
+        throttle.hit(uow, ip, *SIGNIN_ADDRESS)
+
+
+def lift_signin_throttle(uow: UnitOfWork, email: str) -> None:
+    """Forget the wrong passwords counted for this email (a reset link or a verified second
+    factor proves the person: they sign in even while the account is throttled)."""
+    account, _pair, _ip = _signin_keys(email, None)
+    throttle.clear(uow, account)
+    throttle.clear(uow, account.replace("signin:account:", "signin:pair:") + ":", prefix=True)
+
+
+def authenticate(uow: UnitOfWork, email: str, password: str,
+                 address: str | None = None) -> User | None:
     """The user if the email and password match and the sign-in is active; else None.
 
-    Takes as long for an unknown email as for a wrong password.
+    Takes as long for an unknown email as for a wrong password. With the client's
+    `address`, wrong passwords are counted (per address, per email, per email and address)
+    and `throttle.Throttled` (with `retry_after`) is raised, before any password is checked,
+    while that address made `SIGNIN_ADDRESS` failures, or the email had `SIGNIN_ACCOUNT`
+    failures and this address is one of those that failed on it: the right password from
+    an address that did not guess still signs in (docs/WEB.md, "Throttling and passwords").
     """
+    _check_signin_throttle(uow, email, address)
     user = uow.session.scalar(select(User).where(User.email == normalise_email(email)))
     if user is None:
         passwords.check_password(_DUMMY_HASH, password or "")
+        _count_signin_failure(uow, email, address)
         return None
     if not passwords.check_password(user.password_hash, password or ""):
+        _count_signin_failure(uow, email, address)
         return None
     if not user.is_active:
         return None
+    pair = _signin_keys(email, address)[1]
+    if pair is not None:
+        throttle.clear(uow, pair)
     user.last_sign_in_at = clock.now()
     return _with_lenders(uow, user)
 
@@ -126,8 +188,11 @@ def confirm_email(uow: UnitOfWork, user_id: int) -> User:
 
 
 def set_password(uow: UnitOfWork, user_id: int, password: str) -> User:
+    """A new password the user chose (`passwords_policy`); the wrong passwords counted for
+    the account are forgotten (a reset link proves the person)."""
     user = _get(uow, user_id)
-    user.password_hash = hash_password(password)
+    user.password_hash = choose_password(password, user.email, user.name)
+    lift_signin_throttle(uow, user.email)
     audit.record(uow, user, "user.password_changed", user)
     return user
 
@@ -157,3 +222,4 @@ def search_people(uow: UnitOfWork, staff: User, query: str, limit: int = 50) -> 
         select(User).where(or_(User.email.contains(q, autoescape=True),
                                func.lower(User.name).contains(q, autoescape=True)))
         .order_by(User.email).limit(limit)))
+

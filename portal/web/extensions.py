@@ -1,15 +1,27 @@
-"""Flask extensions shared by the blueprints: CSRF, sessions (Flask-Login), rate limits."""
+"""Flask extensions shared by the blueprints: CSRF, sessions (Flask-Login), rate limits.
+
+`shared_limit(config_key)` limits a view's POSTs per client address with the limits of a
+setting ("10 per minute;50 per hour"), counted where every worker sees them: Redis when
+`REDIS_URL` is set (Flask-Limiter's storage), else the database (`services.throttle`).
+"""
 
 from __future__ import annotations
 
-from flask import Flask
+import functools
+from collections.abc import Callable
+from typing import Any
+
+from flask import Flask, abort, current_app, request
 from flask_babel import gettext
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_login import LoginManager
 from flask_wtf.csrf import CSRFProtect
+from limits import parse_many
 
 from portal.core.explain import N_
+from portal.services import throttle
+from portal.web.data import uow
 
 csrf = CSRFProtect()
 login_manager = LoginManager()
@@ -31,3 +43,34 @@ def init_app(app: Flask) -> None:
     login_manager.login_message_category = "info"
     login_manager.session_protection = "basic"
     limiter.init_app(app)
+
+
+def _over_limit(config_key: str, who: str) -> bool:
+    """Count one hit for `who` on each limit of the setting; True when one is exceeded."""
+    config = current_app.config
+    over = False
+    shared = (config.get("RATELIMIT_STORAGE_URI") or "memory://") != "memory://"
+    for n, item in enumerate(parse_many(config[config_key])):
+        if shared:
+            prefix = config.get("RATELIMIT_KEY_PREFIX") or "portal"
+            over |= not limiter.limiter.hit(item, prefix, config_key, who)
+        else:
+            with uow() as w:
+                over |= not throttle.hit(w, f"{config_key.lower()}:{n}:{who}", item.amount,
+                                         item.get_expiry())
+    return over
+
+
+def shared_limit(config_key: str, key: Callable[[], str] | None = None) -> Callable:
+    """Decorate a view: its POSTs are limited per client address (or per `key()`) by the
+    setting `config_key`; over the limit, the 429 page. Off when RATELIMIT_ENABLED is off."""
+    def decorate(view: Callable) -> Callable:
+        @functools.wraps(view)
+        def limited(*args: Any, **kwargs: Any) -> Any:
+            if request.method == "POST" and current_app.config.get("RATELIMIT_ENABLED", True):
+                who = key() if key is not None else (request.remote_addr or "")
+                if _over_limit(config_key, who):
+                    abort(429)
+            return view(*args, **kwargs)
+        return limited
+    return decorate

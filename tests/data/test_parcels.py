@@ -88,13 +88,15 @@ def test_five_wrong_codes_in_fifteen_minutes_then_refused(world):
             world.parcel["A"]
 
 
-def test_many_guessers_on_one_parcel_are_stopped_too(world):
-    for k in range(parcels.MAX_PARCEL_FAILURES):
+def test_many_guessers_from_one_address_are_stopped_too(world):
+    for k in range(parcels.MAX_ADDRESS_FAILURES):
         u = _new_user(world, f"g{k}@test.pr")
         with pytest.raises(ClaimRefused), world.uow() as uow:
+            uow.info["ip"] = "10.0.0.1"
             parcels.claim(uow, u, "040-000-000-01", f"BAD{k}")
     late = _new_user(world, "late@test.pr")
     with pytest.raises(ClaimRateLimited), world.uow() as uow:
+        uow.info["ip"] = "10.0.0.1"
         parcels.claim(uow, late, "040-000-000-01", world.codes["A"])
 
 

@@ -38,7 +38,7 @@ from portal.services.errors import (
 from portal.web.account import views
 from portal.web.account.forms import ClaimForm, GrantForm
 from portal.web.data import external_url, uow
-from portal.web.extensions import limiter
+from portal.web.extensions import shared_limit
 
 bp = Blueprint("account", __name__)
 
@@ -139,8 +139,7 @@ def statement_pdf(parcel_id: int):  # noqa: ANN201
 
 @bp.route("/propiedad/reclamar", methods=["GET", "POST"])
 @login_required
-@limiter.limit(lambda: current_app.config["RATELIMIT_CLAIM"], methods=["POST"],
-               key_func=lambda: f"claim:{current_user.get_id()}")
+@shared_limit("RATELIMIT_CLAIM", key=lambda: f"user:{current_user.get_id()}")
 def claim():  # noqa: ANN201
     form = ClaimForm()
     if form.validate_on_submit():
@@ -165,8 +164,6 @@ def claim():  # noqa: ANN201
 
 
 GRANT_ERRORS = {
-    "grantee_not_found": N_("No account uses that email: ask the person to create an account "
-                            "first, then try again."),
     "cannot_grant_self": N_("That is your own email: write the other person's email."),
     "already_linked": N_("That person can already see this parcel."),
 }
@@ -174,6 +171,7 @@ GRANT_ERRORS = {
 
 @bp.post("/propiedad/<id:parcel_id>/acceso")
 @login_required
+@shared_limit("RATELIMIT_SIGNIN", key=lambda: f"grant:{current_user.get_id()}")
 def grant(parcel_id: int):  # noqa: ANN201
     form = GrantForm()
     if form.validate_on_submit():
@@ -181,18 +179,27 @@ def grant(parcel_id: int):  # noqa: ANN201
             with uow() as w:
                 link = parcels.grant(w, current_user, parcel_id, form.email.data)
                 parcel = access.get_parcel(w, current_user, parcel_id)
-                grantee = users.load_user(w, link.user_id)
+                grantee = users.load_user(w, link.user_id) if link is not None else None
         except (NotFound, Forbidden):
             abort(404)
         except ServiceError as exc:
-            text = GRANT_ERRORS.get(exc.code, GRANT_ERRORS["grantee_not_found"])
-            form.email.errors.append(_(text))
+            form.email.errors.append(_(GRANT_ERRORS.get(exc.code, GRANT_ERRORS["already_linked"])))
         else:
-            mail.send(grantee.email, "granted", grantee.language, config=current_app.config,
-                      catastro=parcel.catastro,
-                      owner=current_user.name or current_user.email,
-                      link=external_url("account.parcel", parcel_id=parcel.id))
-            flash(_("%(email)s can now see this parcel.", email=grantee.email), "success")
+            # The same words, and an email either way, whether or not an account uses that
+            # email (no account enumeration): without one, the email invites the person.
+            owner = current_user.name or current_user.email
+            if grantee is not None:
+                mail.send(grantee.email, "granted", grantee.language, config=current_app.config,
+                          catastro=parcel.catastro, owner=owner,
+                          link=external_url("account.parcel", parcel_id=parcel.id))
+            else:
+                mail.send(users.normalise_email(form.email.data), "invited", current_language(),
+                          config=current_app.config, catastro=parcel.catastro, owner=owner,
+                          link=external_url("auth.sign_up"))
+            flash(_("We sent %(email)s an email. If an account uses that email, the person can "
+                    "now see this parcel; if not, the email asks them to create one, and then "
+                    "you give access again.", email=users.normalise_email(form.email.data)),
+                  "success")
             return redirect(url_for("account.access_page", parcel_id=parcel_id), 303)
     return _access_page(parcel_id, form, 400)
 

@@ -2,29 +2,35 @@
 
 from __future__ import annotations
 
+from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import EmailField, PasswordField, StringField, SubmitField
 from wtforms.validators import Email, EqualTo, InputRequired, Length, ValidationError
 
-MIN_PASSWORD = 10
+from portal.services import passwords_policy
 
-COMMON = frozenset({"password12", "contraseña", "1234567890", "qwertyuiop", "puertorico1",
-                    "password123", "0123456789", "abcdefghij", "iloveyou12"})
+MIN_PASSWORD = passwords_policy.MIN_LENGTH
 
 
-def strong_password(_form, field) -> None:  # noqa: ANN001
-    value = field.data or ""
-    if value.lower() in COMMON or len(set(value)) < 4:
-        raise ValidationError(_l("Choose a less common password: mix words, numbers or symbols."))
+def strong_password(form, field) -> None:  # noqa: ANN001
+    """`passwords_policy`, told the person's email and name: the form's own fields, else
+    `form.person` (email, name) set by the page (a reset)."""
+    email, name = getattr(form, "person", ("", ""))
+    if "email" in form:
+        email = form.email.data or ""
+    if "name" in form:
+        name = form.name.data or ""
+    found = passwords_policy.problems(field.data or "", email, name)
+    if found:
+        num = MIN_PASSWORD if found[0] == passwords_policy.TOO_SHORT \
+            else passwords_policy.MAX_LENGTH
+        raise ValidationError(" ".join(gettext(m, num=num) for m in found))
 
 
 def password_fields():  # noqa: ANN201
     pw = PasswordField(_l("Password"), validators=[
-        InputRequired(message=_l("Enter a password.")),
-        Length(min=MIN_PASSWORD, max=200,
-               message=_l("Use at least %(num)d characters.", num=MIN_PASSWORD)),
-        strong_password])
+        InputRequired(message=_l("Enter a password.")), strong_password])
     again = PasswordField(_l("Repeat the password"), validators=[
         InputRequired(message=_l("Repeat the password.")),
         EqualTo("password", message=_l("The two passwords are different: type them again."))])

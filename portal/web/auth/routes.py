@@ -13,18 +13,19 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from flask_login import current_user, login_required, login_user, logout_user
 
 from portal import mail
 from portal.i18n import LANGUAGES, current_language
-from portal.services import users
+from portal.services import throttle, users
 from portal.services.errors import Conflict, NotFound
 from portal.web.account import views
 from portal.web.account.routes import safe_next
 from portal.web.auth import tokens
 from portal.web.auth.forms import ForgotForm, ResendForm, ResetForm, SignInForm, SignUpForm
 from portal.web.data import external_url, uow
-from portal.web.extensions import limiter
+from portal.web.extensions import shared_limit
 
 bp = Blueprint("auth", __name__, url_prefix="/cuenta")
 
@@ -36,7 +37,7 @@ def _send_confirmation(user) -> None:  # noqa: ANN001
 
 
 @bp.route("/registro", methods=["GET", "POST"])
-@limiter.limit(lambda: current_app.config["RATELIMIT_SIGNIN"], methods=["POST"])
+@shared_limit("RATELIMIT_SIGNIN")
 def sign_up():  # noqa: ANN201
     form = SignUpForm()
     if form.validate_on_submit():
@@ -45,8 +46,14 @@ def sign_up():  # noqa: ANN201
                 user = users.register(w, email=form.email.data, password=form.password.data,
                                       name=form.name.data, language=current_language())
         except Conflict:
-            user = None  # already registered: the same answer (no account enumeration)
-        if user is not None:
+            # Already registered: the same answer and the same work (the password was
+            # hashed, an email goes out), but the email says so (no account enumeration).
+            with uow() as w:
+                known = users.find_by_email(w, form.email.data)
+            mail.send(known.email, "already_registered", known.language or current_language(),
+                      name=known.name, config=current_app.config,
+                      link=external_url("auth.sign_in"), forgot=external_url("auth.forgot"))
+        else:
             _send_confirmation(user)
         # The same answer whether or not the email was already registered (no enumeration).
         return redirect(url_for("auth.check_email"), 303)
@@ -59,7 +66,7 @@ def check_email():  # noqa: ANN201
 
 
 @bp.route("/reenviar", methods=["GET", "POST"])
-@limiter.limit(lambda: current_app.config["RATELIMIT_SIGNIN"], methods=["POST"])
+@shared_limit("RATELIMIT_SIGNIN")
 def resend():  # noqa: ANN201
     if request.method == "GET":  # e.g. the language switch on the form shown with errors
         return redirect(url_for("auth.check_email"), 303)
@@ -98,14 +105,23 @@ def confirm(token: str):  # noqa: ANN201
 
 
 @bp.route("/entrar", methods=["GET", "POST"])
-@limiter.limit(lambda: current_app.config["RATELIMIT_SIGNIN"], methods=["POST"])
 def sign_in():  # noqa: ANN201
     if current_user.is_authenticated:
         return redirect(url_for("account.dashboard"))
     form = SignInForm()
     if form.validate_on_submit():
-        with uow() as w:
-            user = users.authenticate(w, form.email.data, form.password.data)
+        try:
+            with uow() as w:
+                user = users.authenticate(w, form.email.data, form.password.data,
+                                          address=request.remote_addr)
+        except throttle.Throttled as exc:
+            minutes = max(1, (int(exc.params.get("retry_after", 900)) + 59) // 60)
+            form.password.errors.append(ngettext(
+                "Too many wrong passwords. Try again in %(num)d minute, or choose a new "
+                "password with \u201cForgot your password?\u201d",
+                "Too many wrong passwords. Try again in %(num)d minutes, or choose a new "
+                "password with \u201cForgot your password?\u201d", minutes))
+            return render_template("auth/sign_in.html", form=form), 429
         if user is None:
             form.password.errors.append(_("The email or the password is not correct."))
         elif not user.email_confirmed:
@@ -136,16 +152,23 @@ def sign_out():  # noqa: ANN201
 
 
 @bp.route("/olvide", methods=["GET", "POST"])
-@limiter.limit(lambda: current_app.config["RATELIMIT_SIGNIN"], methods=["POST"])
+@shared_limit("RATELIMIT_SIGNIN")
 def forgot():  # noqa: ANN201
     form = ForgotForm()
     if form.validate_on_submit():
         with uow() as w:
             user = users.find_by_email(w, form.email.data)
+        # The same work whether or not the email has an account (no enumeration by time):
+        # a token is made and an email goes out; without an account it says so.
         if user is not None:
             token = tokens.make_reset(user.id, users.password_fingerprint(user))
             mail.send(user.email, "reset", user.language or current_language(), name=user.name,
                       config=current_app.config, link=external_url("auth.reset", token=token))
+        else:
+            tokens.make_reset(0, "0" * 16)
+            mail.send(users.normalise_email(form.email.data), "reset_unknown",
+                      current_language(), config=current_app.config,
+                      link=external_url("auth.sign_up"))
         flash(_("If that email has an account, we sent it a link to choose a new password."),
               "info")
         return redirect(url_for("auth.sign_in"), 303)
@@ -165,6 +188,7 @@ def reset(token: str):  # noqa: ANN201
         flash(_("That link is not valid or has expired. Ask for a new one."), "error")
         return redirect(url_for("auth.forgot"))
     form = ResetForm()
+    form.person = (user.email, user.name or "")
     if form.validate_on_submit():
         with uow() as w:
             users.set_password(w, user.id, form.password.data)

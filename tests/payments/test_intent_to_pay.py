@@ -83,8 +83,7 @@ def test_the_owner_sees_a_bank_payment_processing_and_the_payer_unnamed(app, wor
     with world.uow() as uow:
         assert uow.session.scalar(select(Checkout.status)) == "processing"
     owner, otok = sign_in(app, "owner")
-    with owner.session_transaction() as s:
-        s["lang"] = "es"
+    owner.post("/idioma", data={"csrf_token": otok, "lang": "es", "next": "/"})
     page, form = review(owner, otok, {f"choice-{key}": "installments",
                                       f"through-{key}": "12"})
     text = plain(page.text)
@@ -127,6 +126,7 @@ def test_a_finished_or_abandoned_payment_does_not_warn(app, world):
     assert WARNING not in plain(page.text)
     start(owner, otok, {f"choice-{key}": "installments", f"through-{key}": "2"})
     with clock.fixed(clock.now().replace(day=7)):  # two days later: abandoned
+        lender, ltok = sign_in(app, "lender")
         page, _form = review(lender, ltok, {f"choice-{key}": "due_now"})
     assert WARNING not in plain(page.text)
 

@@ -4,6 +4,11 @@ Configuration comes from `portal.config.settings()` (the environment, with safe 
 the same function every command, the migrations and the mail read): see `portal/config.py`
 for the variables (`SECRET_KEY`, `DATABASE_URL`, `MAIL_*`, `OUTBOX_DIR`, `PORTAL_INSTANCE`,
 `SESSION_COOKIE_SECURE`, `REDIS_URL`, `PORTAL_BASE_URL`, `AUTHORITY_PHONE`).
+
+Every absolute URL the app builds (`url_for(..., _external=True)`, a redirect's) is on
+PORTAL_BASE_URL, whatever Host the request named; a request for a host that is not
+PORTAL_BASE_URL's, `localhost` or `127.0.0.1` is refused with a 400 (TRUSTED_HOSTS).
+Sessions are kept in the database (`portal.web.session_store`).
 """
 
 from __future__ import annotations
@@ -11,8 +16,11 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
-from flask import Flask
+from flask import Flask, Request, request
+from werkzeug.routing import MapAdapter
+from werkzeug.serving import WSGIRequestHandler
 
 from portal import config
 from portal.config import TEMPLATES
@@ -35,12 +43,32 @@ def _security_headers(app: Flask) -> None:
         h.setdefault("Referrer-Policy", "same-origin")
         h.setdefault("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()")
         h.setdefault("Cross-Origin-Opener-Policy", "same-origin")
-        if app.config.get("SESSION_COOKIE_SECURE"):
+        if request.is_secure:  # a browser ignores it over plain http; only HTTPS sends it
             h.setdefault("Strict-Transport-Security", "max-age=31536000; includeSubDomains")
+        h.pop("Server", None)  # no server name or version from the app (see QuietHandler)
         if response.mimetype == "text/html":
             # Pages show personal figures: never kept in shared caches.
             h.setdefault("Cache-Control", "no-store")
         return response
+
+
+class Portal(Flask):
+    """Flask, with the URLs it builds in a request bound to PORTAL_BASE_URL."""
+
+    def create_url_adapter(self, request: Request | None) -> MapAdapter | None:
+        adapter = super().create_url_adapter(request)  # refuses an untrusted Host (400)
+        if request is not None and adapter is not None:
+            base = urlsplit(str(self.config.get("PORTAL_BASE_URL") or config.DEFAULT_BASE_URL))
+            adapter.server_name = base.netloc
+            adapter.url_scheme = base.scheme or "http"
+        return adapter
+
+
+class QuietHandler(WSGIRequestHandler):
+    """`portal serve`'s request handler: `Server: portal`, no server or Python version."""
+
+    def version_string(self) -> str:
+        return "portal"
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -48,19 +76,23 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     test_config = dict(test_config or {})
     given = test_config.pop("INSTANCE_PATH", None)
     instance = Path(given).resolve() if given else config.instance_path()
-    app = Flask("portal", instance_path=str(instance), template_folder=str(TEMPLATES),
+    app = Portal("portal", instance_path=str(instance), template_folder=str(TEMPLATES),
                 static_folder=str(Path(__file__).parent / "static"))
     instance.mkdir(parents=True, exist_ok=True)
     app.config.update(config.settings(instance=instance,
                                       with_key="SECRET_KEY" not in test_config))
     if test_config:
         app.config.update(test_config)
+    app.config["PORTAL_BASE_URL"] = app.config.get("PORTAL_BASE_URL") or config.DEFAULT_BASE_URL
+    if "TRUSTED_HOSTS" not in test_config:
+        app.config["TRUSTED_HOSTS"] = config.trusted_hosts(app.config["PORTAL_BASE_URL"])
 
-    from portal.web import errors, extensions, locale
+    from portal.web import errors, extensions, locale, session_store
     from portal.web.converters import IdConverter
     app.url_map.converters["id"] = IdConverter
     locale.init_app(app)
     extensions.init_app(app)
+    session_store.init_app(app)
     errors.init_app(app)
     _security_headers(app)
     _register_blueprints(app)

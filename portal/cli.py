@@ -93,10 +93,11 @@ def serve(host: str, port: int) -> None:
     "portal.app:create_app()")."""
     from werkzeug.serving import run_simple
 
-    from portal.app import create_app
+    from portal.app import QuietHandler, create_app
     app = create_app()
     click.echo(f"Portal: http://{host}:{port}/  (Ctrl+C to stop)")
-    run_simple(host, port, app, threaded=True, use_reloader=False, use_debugger=False)
+    run_simple(host, port, app, threaded=True, use_reloader=False, use_debugger=False,
+               request_handler=QuietHandler)
 
 
 

@@ -12,10 +12,12 @@ they agree on the instance folder, the database and the outbox. Nothing secret i
 | `MAIL_SERVER` (+ `MAIL_PORT`, `MAIL_USERNAME`, `MAIL_PASSWORD`, `MAIL_USE_TLS`, ...) | none: |
 |   | emails are written as `.eml` files to `OUTBOX_DIR` (`MAIL_FROM` is the sender) |
 | `OUTBOX_DIR` | `<instance>/outbox/` |
-| `SESSION_COOKIE_SECURE` | `1`: cookies only over HTTPS (browsers allow http://127.0.0.1) |
+| `SESSION_COOKIE_SECURE` | `1`: cookies only over HTTPS (browsers allow http://127.0.0.1); |
+|   | served over HTTPS, the session cookie is `__Host-session` (`session` otherwise) |
 | `REDIS_URL` | none: sign-in rate limits are kept in memory |
-| `PORTAL_BASE_URL` | none: links in emails use the request's host (`http://localhost` |
-|   | from a command) |
+| `PORTAL_BASE_URL` | `http://127.0.0.1:5000` (what `portal serve` and `make run` serve): the |
+|   | portal's address; every absolute link (emails, PDFs, redirects) starts with it, and |
+|   | requests for any host but its own, `localhost` and `127.0.0.1` are refused (400) |
 | `AUTHORITY_PHONE` | `787-555-0100` (the demo's): the number pages give to call the Authority |
 | `STRIPE_SECRET_KEY`, `STRIPE_WEBHOOK_SECRET` | none: the built-in test checkout (sandbox) |
 | `STRIPE_API_BASE`, `STRIPE_MAX_RETRIES` | Stripe's API; the library's retries |
@@ -30,6 +32,7 @@ import secrets
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parents[1]
 TEMPLATES = ROOT / "templates"
@@ -38,6 +41,10 @@ TRANSLATIONS = ROOT / "translations"
 #: The Authority's phone for the demo (a fictitious 555 number); set AUTHORITY_PHONE.
 DEMO_AUTHORITY_PHONE = "787-555-0100"
 DEFAULT_MAIL_FROM = "Portal del Distrito <no-reply@localhost>"
+#: The address `portal serve` (and so `make run`) serves by default.
+DEFAULT_BASE_URL = "http://127.0.0.1:5000"
+#: Hosts always served besides PORTAL_BASE_URL's: the tests' and `make run`'s.
+LOCAL_HOSTS = ("localhost", "127.0.0.1")
 STRIPE_KEYS = ("STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "STRIPE_API_BASE",
                "STRIPE_MAX_RETRIES")
 
@@ -94,6 +101,13 @@ def secret_key(instance: Path, env: Mapping[str, str] | None = None) -> str:
         return key
 
 
+def trusted_hosts(base_url: str) -> list[str]:
+    """The hosts the portal answers (Flask's TRUSTED_HOSTS): PORTAL_BASE_URL's, `localhost`
+    and `127.0.0.1`."""
+    host = (urlsplit(base_url).hostname or "").lower()
+    return list(dict.fromkeys([h for h in (host, *LOCAL_HOSTS) if h]))
+
+
 def settings(env: Mapping[str, str] | None = None, *, instance: Path | None = None,
              with_key: bool = True) -> dict[str, Any]:
     """Every setting, as the app's config keys (the one configuration of every command)."""
@@ -112,7 +126,7 @@ def settings(env: Mapping[str, str] | None = None, *, instance: Path | None = No
         "MAIL_USE_SSL": flag(e.get("MAIL_USE_SSL"), False),
         "MAIL_FROM": e.get("MAIL_FROM") or DEFAULT_MAIL_FROM,
         "OUTBOX_DIR": e.get("OUTBOX_DIR") or str(instance / "outbox"),
-        "PORTAL_BASE_URL": e.get("PORTAL_BASE_URL") or None,
+        "PORTAL_BASE_URL": (e.get("PORTAL_BASE_URL") or "").strip() or DEFAULT_BASE_URL,
         "SESSION_COOKIE_SECURE": secure,
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
@@ -120,6 +134,9 @@ def settings(env: Mapping[str, str] | None = None, *, instance: Path | None = No
         "REMEMBER_COOKIE_HTTPONLY": True,
         "REMEMBER_COOKIE_SAMESITE": "Lax",
         "PERMANENT_SESSION_LIFETIME": 60 * 60 * 8,
+        "SESSION_IDLE_TIMEOUT": 30 * 60,  # seconds without a request, then signed out
+        "SESSION_ABSOLUTE_TIMEOUT": 60 * 60 * 8,  # seconds from sign-in, then signed out
+        "SESSION_TOUCH_INTERVAL": 60,  # last_seen_at is written at most this often
         "RATELIMIT_STORAGE_URI": e.get("REDIS_URL") or "memory://",
         "RATELIMIT_SIGNIN": e.get("RATELIMIT_SIGNIN") or "10 per minute;50 per hour",
         "RATELIMIT_CLAIM": e.get("RATELIMIT_CLAIM") or "10 per hour",

@@ -194,6 +194,7 @@ ES = {
     "Sign in (or create an account with this email) to see it:":
         "Entre (o cree una cuenta con este correo electrónico) para verla:",
     "Sign out": "Salir",
+    "Sign out on every other device": "Salir en todos los demás dispositivos",
     "Since %(date)s the debt may be claimed in court.":
         "Desde el %(date)s la deuda se puede reclamar en el tribunal.",
     "Skip to main content": "Saltar al contenido principal",
@@ -285,6 +286,8 @@ ES = {
         "No tiene propiedades arrendadas en su cuenta.",
     "You have no parcels yet.": "Todavía no tiene propiedades.",
     "You have signed out.": "Salió de su cuenta.",
+    "You were signed out on every other device.":
+        "Se cerró su sesión en todos los demás dispositivos.",
     "Your District benefit assessments, explained": "Sus derramas del Distrito, explicadas",
     "Your access:": "Su acceso:",
     "Your email is confirmed. You can sign in now.":

@@ -8,12 +8,15 @@ tokens (email confirmation, password reset) and may bind a reset token to
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 
-from sqlalchemy import and_, bindparam, func, or_, select
+from sqlalchemy import and_, bindparam, delete, func, insert, or_, select, update
 
 from portal import clock, passwords
 from portal.db import UnitOfWork
 from portal.models import Lender, PartyMember, User
+from portal.models.security import WebSession
 from portal.models.users import LANGUAGES
 from portal.services import audit, passwords_policy, throttle
 from portal.services.errors import Conflict, Forbidden, InvalidInput, NotFound
@@ -223,3 +226,89 @@ def search_people(uow: UnitOfWork, staff: User, query: str, limit: int = 50) -> 
                                func.lower(User.name).contains(q, autoescape=True)))
         .order_by(User.email).limit(limit)))
 
+
+# --- Web sessions (server-side: the web layer keeps only a token in the cookie) --------------
+
+@dataclass(frozen=True)
+class OpenSession:
+    """A live web session's row: its data (JSON text) and the user signed in, if any."""
+
+    data: str
+    user_id: int | None
+    last_seen_at: datetime
+    expires_at: datetime
+    user: User | None
+
+
+# Built once with bound parameters: the first statement runs on every signed-in request and
+# reads the session and its user (as `load_user` does) together (docs/WEB.md, "Speed").
+_OPEN_SESSION = (select(WebSession.data, WebSession.user_id, WebSession.last_seen_at,
+                        WebSession.expires_at, User, Lender.id)
+                 .select_from(WebSession)
+                 .outerjoin(User, User.id == WebSession.user_id)
+                 .outerjoin(PartyMember, and_(PartyMember.user_id == User.id,
+                                              PartyMember.revoked_at.is_(None)))
+                 .outerjoin(Lender, Lender.party_id == PartyMember.party_id)
+                 .where(WebSession.id == bindparam("sid")))
+_DELETE_SESSION = delete(WebSession).where(WebSession.id == bindparam("sid"))
+_DELETE_EXPIRED = delete(WebSession).where(WebSession.expires_at <= bindparam("now"))
+_SAVE_SESSION = (update(WebSession).where(WebSession.id == bindparam("sid"))
+                 .values(data=bindparam("data"), user_id=bindparam("uid"),
+                         last_seen_at=bindparam("now")))
+_TOUCH_SESSION = (update(WebSession).where(WebSession.id == bindparam("sid"))
+                  .values(last_seen_at=bindparam("now")))
+
+
+def open_session(uow: UnitOfWork, sid: str, idle: timedelta) -> OpenSession | None:
+    """The session whose id (the hash of the cookie's token) is `sid`, with its user; None
+    when there is none or it has ended: idle for `idle` or past its absolute end (then its
+    row is deleted). One statement while it lives."""
+    rows = uow.session.execute(_OPEN_SESSION, {"sid": sid}).all()
+    if not rows:
+        return None
+    data, user_id, last_seen, expires, user, _ = rows[0]
+    now = clock.now()
+    if now >= expires or now - last_seen >= idle:
+        uow.session.execute(_DELETE_SESSION, {"sid": sid})
+        return None
+    if user is not None:
+        user.__dict__["_lender_ids"] = tuple(sorted({r[5] for r in rows if r[5] is not None}))
+    return OpenSession(data, user_id, last_seen, expires, user)
+
+
+def create_session(uow: UnitOfWork, sid: str, data: str, user_id: int | None,
+                   lifetime: timedelta, address: str = "", user_agent: str = "") -> None:
+    """A new session row (its absolute end `lifetime` from now); the rows past their own
+    end are deleted on the way (an indexed range, so it stays cheap)."""
+    now = clock.now()
+    uow.session.execute(_DELETE_EXPIRED, {"now": now})
+    uow.session.execute(insert(WebSession).values(
+        id=sid, data=data, user_id=user_id, created_at=now, last_seen_at=now,
+        expires_at=now + lifetime, address=(address or "")[:45],
+        user_agent=(user_agent or "")[:200]))
+
+
+def save_session(uow: UnitOfWork, sid: str, data: str, user_id: int | None) -> bool:
+    """Write a session's data; False when its row is gone (the session was ended meanwhile:
+    it is not brought back)."""
+    result = uow.session.execute(_SAVE_SESSION, {"sid": sid, "data": data, "uid": user_id,
+                                                 "now": clock.now()})
+    return bool(result.rowcount)
+
+
+def touch_session(uow: UnitOfWork, sid: str) -> None:
+    """The session was used now (its idle timeout counts from here)."""
+    uow.session.execute(_TOUCH_SESSION, {"sid": sid, "now": clock.now()})
+
+
+def delete_session(uow: UnitOfWork, sid: str) -> None:
+    uow.session.execute(_DELETE_SESSION, {"sid": sid})
+
+
+def end_sessions(uow: UnitOfWork, user_id: int, except_sid: str | None = None) -> int:
+    """End every session of the user (sign-out, a new password, "sign out other devices"),
+    but `except_sid`'s when given; how many were ended."""
+    stmt = delete(WebSession).where(WebSession.user_id == int(user_id))
+    if except_sid is not None:
+        stmt = stmt.where(WebSession.id != except_sid)
+    return uow.session.execute(stmt).rowcount or 0

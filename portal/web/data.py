@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from flask import current_app, has_request_context, url_for
+from flask import current_app
+from werkzeug.routing import MapAdapter
 
+from portal.config import DEFAULT_BASE_URL
 from portal.db import Database, UnitOfWork, get_database
 
 
@@ -19,13 +21,13 @@ def uow() -> UnitOfWork:
 
 
 def external_url(endpoint: str, **values) -> str:  # noqa: ANN003
-    """An absolute link for an email: PORTAL_BASE_URL when set, else the request's host
-    (outside a request, as from a command: http://localhost)."""
-    base = current_app.config.get("PORTAL_BASE_URL")
-    if not base and has_request_context():
-        return url_for(endpoint, _external=True, **values)
-    base = (base or "http://localhost").rstrip("/")
-    parts = urlsplit(base)
-    adapter = current_app.url_map.bind(parts.netloc, script_name=parts.path or "/",
-                                       url_scheme=parts.scheme or "http")
-    return adapter.build(endpoint, values, force_external=True)
+    """An absolute link (an email's, a PDF's): always on PORTAL_BASE_URL, never on the host a
+    request named, in a request or outside one (a command)."""
+    return base_url_adapter().build(endpoint, values, force_external=True)
+
+
+def base_url_adapter() -> MapAdapter:
+    """The app's URLs bound to PORTAL_BASE_URL (its scheme, host and path)."""
+    parts = urlsplit(str(current_app.config.get("PORTAL_BASE_URL") or DEFAULT_BASE_URL))
+    return current_app.url_map.bind(parts.netloc, script_name=parts.path or "/",
+                                    url_scheme=parts.scheme or "http")

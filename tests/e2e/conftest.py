@@ -85,9 +85,10 @@ from tests.web.conftest import demo_db, fixed_today, make_app, schema_db  # noqa
 def live(tmp_path, demo_db, fixed_today):  # noqa: ANN001, ANN201, F811
     """(app, base URL) of the demo District served on a free port."""
     from portal.db import reset_databases
-    app = make_app(tmp_path, demo_db[0], SERVER_NAME=None)  # links use the served host
+    app = make_app(tmp_path, demo_db[0], SERVER_NAME=None)
     app.config["DEMO"] = demo_db[1]
     with Server(app) as server:
+        app.config["PORTAL_BASE_URL"] = server.url  # the links in emails: the served address
         yield app, server.url
     reset_databases()
 

@@ -57,7 +57,8 @@ def make_app(database, tmp_path, **overrides):
               "DATABASE_URL": database.url if "sqlite" not in database.url
               else str(database.engine.url),
               "OUTBOX_DIR": str(tmp_path / "outbox"), "MAIL_SERVER": None,
-              "SERVER_NAME": "localhost", "RATELIMIT_ENABLED": False,
+              "SERVER_NAME": "localhost", "PORTAL_BASE_URL": "http://localhost",
+              "RATELIMIT_ENABLED": False,
               "WTF_CSRF_ENABLED": True, "STRIPE_SECRET_KEY": "", "STRIPE_WEBHOOK_SECRET": "",
               "STRIPE_API_BASE": ""}
     config.update(overrides)

@@ -44,6 +44,7 @@ def make_app(tmp_path: Path, db_file: Path, **overrides) -> Flask:  # noqa: ANN0
         "OUTBOX_DIR": str(tmp_path / "outbox"),
         "MAIL_SERVER": None,
         "SERVER_NAME": "localhost",
+        "PORTAL_BASE_URL": "http://localhost",
         "RATELIMIT_ENABLED": False,
     }
     config.update(overrides)
@@ -163,7 +164,7 @@ def demo_on_postgresql(tmp_path: Path, **demo_options):  # noqa: ANN003, ANN201
         app = create_app({"TESTING": True, "SECRET_KEY": "pg", "DATABASE_URL": url,
                           "INSTANCE_PATH": str(tmp_path / "instance"),
                           "OUTBOX_DIR": str(tmp_path / "outbox"), "RATELIMIT_ENABLED": False,
-                          "SERVER_NAME": "localhost"})
+                          "SERVER_NAME": "localhost", "PORTAL_BASE_URL": "http://localhost"})
         try:
             yield app, result
         finally:

@@ -67,13 +67,17 @@ def test_security_headers(client):
     assert h["X-Content-Type-Options"] == "nosniff"
     assert h["X-Frame-Options"] == "DENY"
     assert h["Referrer-Policy"] == "same-origin"
-    assert "max-age" in h["Strict-Transport-Security"]
     assert h["Cache-Control"] == "no-store"
+    assert "Strict-Transport-Security" not in h  # plain http: HSTS only over HTTPS
+    secure = client.get("/", base_url="https://localhost")
+    assert "max-age" in secure.headers["Strict-Transport-Security"]
 
 
 def test_session_cookie_is_secure_httponly_lax(client):
-    token = csrf_token(client.get("/").get_data(as_text=True))
-    r = client.post("/idioma", data={"lang": "en", "next": "/", "csrf_token": token})
+    r = client.get("/")  # a form's CSRF token opens the session: its cookie is set here
+    token = csrf_token(r.get_data(as_text=True))
+    assert client.post("/idioma", data={"lang": "en", "next": "/",
+                                        "csrf_token": token}).status_code == 303
     cookie = r.headers.get("Set-Cookie", "")
     assert "Secure" in cookie and "HttpOnly" in cookie and "SameSite=Lax" in cookie
 

@@ -20,6 +20,7 @@ from portal import mail
 from portal.i18n import LANGUAGES, current_language
 from portal.services import throttle, users
 from portal.services.errors import Conflict, NotFound
+from portal.web import session_store
 from portal.web.account import views
 from portal.web.account.routes import safe_next
 from portal.web.auth import tokens
@@ -146,9 +147,24 @@ def sign_in():  # noqa: ANN201
 @bp.post("/salir")
 @login_required
 def sign_out():  # noqa: ANN201
+    """Signs the user out everywhere: every session of theirs ends, this browser's too."""
+    user_id = current_user.id
     logout_user()
+    with uow() as w:
+        users.end_sessions(w, user_id)
+    session_store.restart()
     flash(_("You have signed out."), "info")
     return redirect(url_for("account.home"), 303)
+
+
+@bp.post("/salir-de-otros-dispositivos")
+@login_required
+def sign_out_others():  # noqa: ANN201
+    """Ends every other session of the user; this browser stays signed in."""
+    with uow() as w:
+        users.end_sessions(w, current_user.id, except_sid=session_store.current_sid())
+    flash(_("You were signed out on every other device."), "success")
+    return redirect(url_for("account.dashboard"), 303)
 
 
 @bp.route("/olvide", methods=["GET", "POST"])
@@ -192,6 +208,10 @@ def reset(token: str):  # noqa: ANN201
     if form.validate_on_submit():
         with uow() as w:
             users.set_password(w, user.id, form.password.data)
+            users.end_sessions(w, user.id)  # a new password ends every session of the user
+        if current_user.is_authenticated:
+            logout_user()
+        session_store.restart()
         flash(_("Your password was changed. Sign in with the new one."), "success")
         return redirect(url_for("auth.sign_in"), 303)
     return render_template("auth/reset.html", form=form, token=token)

@@ -56,7 +56,7 @@ def walk(app: Flask) -> Iterator[tuple[str, str, str]]:
     pid = parcel_ids(app)["owner"][0]
     page = owner.get(f"/propiedad/{pid}").get_data(as_text=True)
     r = owner.post(f"/propiedad/{pid}/acceso", data={"csrf_token": csrf_token(page),
-                                                     "email": "nadie@example.com"})
+                                                     "email": "owner@demo.pr"})
     yield "grant-errors", f"/propiedad/{pid}", r.get_data(as_text=True)
 
 

@@ -162,9 +162,14 @@ def test_grant_to_unknown_email_explains(demo_app):
     page = owner.get(f"/propiedad/{pid}").get_data(as_text=True)
     r = owner.post(f"/propiedad/{pid}/acceso", data={"csrf_token": csrf_token(page),
                                                      "email": "nadie@example.com"})
-    assert r.status_code == 400
-    html = r.get_data(as_text=True)
-    assert "Ninguna cuenta usa ese correo" in html and 'value="nadie@example.com"' in html
+    assert r.status_code == 303  # the same answer as for an account (no enumeration)
+    html = owner.get(r.headers["Location"]).get_data(as_text=True)
+    assert "Le enviamos un mensaje a nadie@example.com" in html
+    import email as email_lib
+
+    from tests.web.conftest import outbox
+    msg = email_lib.message_from_bytes(outbox(demo_app)[-1].read_bytes())
+    assert msg["To"] == "nadie@example.com"  # the invitation to create an account
 
 
 def test_every_amount_on_the_parcel_page_answers_why(demo_app):

@@ -173,6 +173,8 @@ def demo(if_empty: bool, parcels_n: int, users_n: int, migrate: bool) -> None:
     click.echo(f"Sign-ins (password: {result.password}):")
     for email, role in result.sign_ins:
         click.echo(f"  {role:<7} {email}")
+    click.echo(f"Staff's second step: the code of any TOTP app with the secret "
+               f"{result.staff_totp_secret}")
     click.echo("Unclaimed parcels to claim (catastro number, access code):")
     for catastro, code, address in result.codes:
         click.echo(f"  {catastro}  {code}  {address}")

@@ -494,4 +494,97 @@ ES = {
         "Le enviamos un mensaje a %(email)s. Si una cuenta usa ese correo electrónico, la "
         "persona ya puede ver esta propiedad; si no, el mensaje le pide que cree una y luego "
         "usted le da acceso otra vez.",
+    # Two-step verification (portal/web/auth/two_factor.py, templates/auth/two_factor_*.html)
+    "6 digits; a new code appears every 30 seconds.":
+        "6 dígitos; cada 30 segundos aparece un código nuevo.",
+    "Add the portal to your authenticator app": "Añada el portal a su aplicación de autenticación",
+    "After your password, the portal will ask for a code from an authenticator app on your "
+    "phone (for example Google Authenticator, Microsoft Authenticator or FreeOTP).":
+        "Después de su contraseña, el portal le pedirá un código de una aplicación de "
+        "autenticación en su teléfono (por ejemplo, Google Authenticator, Microsoft "
+        "Authenticator o FreeOTP).",
+    "Code from your authenticator app": "Código de su aplicación de autenticación",
+    "Continue": "Continuar",
+    "Current code from your authenticator app (or a recovery code)":
+        "Código actual de su aplicación de autenticación (o un código de recuperación)",
+    "Enable two-step verification": "Activar la verificación en dos pasos",
+    "Enter one of your recovery codes.": "Escriba uno de sus códigos de recuperación.",
+    "Enter the 6-digit code.": "Escriba el código de 6 dígitos.",
+    "For example: abcde-23456": "Por ejemplo: abcde-23456",
+    "Get new recovery codes": "Obtener códigos de recuperación nuevos",
+    "I do not have my authenticator app": "No tengo mi aplicación de autenticación",
+    "I saved my codes, continue": "Guardé mis códigos, continuar",
+    "If you cannot scan it, choose to enter a key by hand and type this key (the spaces do not "
+    "matter):":
+        "Si no puede escanearlo, escoja entrar una clave a mano y escriba esta clave (los "
+        "espacios no importan):",
+    "If you lose your phone, each of these codes lets you sign in once instead of the app's "
+    "code. Save them now (print them or keep them in a safe place): this is the only time the "
+    "portal shows them.":
+        "Si pierde su teléfono, cada uno de estos códigos le permite entrar una vez en lugar "
+        "del código de la aplicación. Guárdelos ahora (imprímalos o téngalos en un lugar "
+        "seguro): esta es la única vez que el portal los muestra.",
+    "Manage two-step verification": "Administrar la verificación en dos pasos",
+    "New recovery codes": "Códigos de recuperación nuevos",
+    "QR code to add %(email)s to an authenticator app":
+        "Código QR para añadir %(email)s a una aplicación de autenticación",
+    "Recovery code": "Código de recuperación",
+    "Scan this QR code with the app.": "Escanee este código QR con la aplicación.",
+    "Signing in": "Entrada al portal",
+    "Staff accounts need two-step verification: after turning it off you will set it up again "
+    "with a new authenticator.":
+        "Las cuentas del personal necesitan la verificación en dos pasos: después de "
+        "desactivarla, la configurará otra vez con una aplicación de autenticación nueva.",
+    "Staff accounts sign in with two-step verification. Set it up now to finish signing in.":
+        "Las cuentas del personal entran con verificación en dos pasos. Configúrela ahora "
+        "para terminar de entrar.",
+    ("That code is not right. You have %(num)d more try before a pause.",
+     "That code is not right. You have %(num)d more tries before a pause."):
+        ("Ese código no es correcto. Le queda %(num)d intento antes de una pausa.",
+         "Ese código no es correcto. Le quedan %(num)d intentos antes de una pausa.",
+         "Ese código no es correcto. Le quedan %(num)d intentos antes de una pausa."),
+    "The codes you have now stop working and you get 10 new ones.":
+        "Los códigos que tiene ahora dejan de funcionar y recibe 10 nuevos.",
+    ("Too many wrong codes. Try again in %(num)d minute.",
+     "Too many wrong codes. Try again in %(num)d minutes."):
+        ("Demasiados códigos incorrectos. Intente de nuevo en %(num)d minuto.",
+         "Demasiados códigos incorrectos. Intente de nuevo en %(num)d minutos.",
+         "Demasiados códigos incorrectos. Intente de nuevo en %(num)d minutos."),
+    "Turn off two-step verification": "Desactivar la verificación en dos pasos",
+    "Turn on two-step verification": "Activar la verificación en dos pasos",
+    "Two-step verification": "Verificación en dos pasos",
+    "Two-step verification is off.": "La verificación en dos pasos está desactivada.",
+    "Two-step verification is off: your account is protected by your password only.":
+        "La verificación en dos pasos está desactivada: su cuenta está protegida solo por su "
+        "contraseña.",
+    "Two-step verification is on.": "La verificación en dos pasos está activada.",
+    "Two-step verification is on since %(date)s: after your password, the portal asks for a "
+    "code from your authenticator app.":
+        "La verificación en dos pasos está activada desde el %(date)s: después de su "
+        "contraseña, el portal le pide un código de su aplicación de autenticación.",
+    "Type one of the recovery codes you saved when you turned on two-step verification. Each "
+    "code works once.":
+        "Escriba uno de los códigos de recuperación que guardó cuando activó la verificación "
+        "en dos pasos. Cada código funciona una sola vez.",
+    "Type the code the app shows": "Escriba el código que muestra la aplicación",
+    "Use the recovery code": "Usar el código de recuperación",
+    "With it on, signing in also asks for a code from an authenticator app on your phone, so a "
+    "stolen password is not enough.":
+        "Con ella activada, para entrar también se pide un código de una aplicación de "
+        "autenticación en su teléfono, así que una contraseña robada no basta.",
+    "Without the app or a recovery code, call the Authority at %(phone)s.":
+        "Sin la aplicación ni un código de recuperación, llame a la Autoridad al %(phone)s.",
+    ("You have %(num)d unused recovery code.", "You have %(num)d unused recovery codes."):
+        ("Tiene %(num)d código de recuperación sin usar.",
+         "Tiene %(num)d códigos de recuperación sin usar.",
+         "Tiene %(num)d códigos de recuperación sin usar."),
+    "Your account will then be protected by your password only.":
+        "Entonces su cuenta quedará protegida solo por su contraseña.",
+    "Your password is correct. To finish signing in as %(email)s, open your authenticator app "
+    "and type the 6-digit code it shows for this portal.":
+        "Su contraseña es correcta. Para terminar de entrar como %(email)s, abra su aplicación "
+        "de autenticación y escriba el código de 6 dígitos que muestra para este portal.",
+    "Your recovery codes": "Sus códigos de recuperación",
+    "a code from your phone after your password.":
+        "un código de su teléfono después de su contraseña.",
 }

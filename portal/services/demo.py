@@ -63,11 +63,25 @@ from portal.models import (
     PaymentAllocation,
     User,
 )
-from portal.services import audit, budgets, bulk, facts, ledger, notices, parcels, roll, users
+from portal.services import (
+    audit,
+    budgets,
+    bulk,
+    facts,
+    ledger,
+    notices,
+    parcels,
+    roll,
+    two_factor,
+    users,
+)
 from portal.services.budgets import LineInput
 from portal.services.errors import Conflict
 
 DEMO_PASSWORD = "Distrito2026!"
+#: The demo staff account's two-factor secret (base32), fixed and public so the demo can be
+#: used: add it to any TOTP app (or `pyotp.TOTP(secret).now()`). Never a real account's.
+STAFF_TOTP_SECRET = "PRDERRAMASDEMOSTAFFJBSWY3DPEHPK3"
 FY_START = date(2026, 7, 1)
 ADOPTED_ON = date(2026, 5, 20)
 NOTICE_DATE = date(2026, 6, 10)
@@ -131,6 +145,7 @@ class DemoResult:
     parcels: int = 0
     users: int = 0
     password: str = DEMO_PASSWORD
+    staff_totp_secret: str = STAFF_TOTP_SECRET
     sign_ins: list[tuple[str, str]] = field(default_factory=list)  # (email, role)
     codes: list[tuple[str, str, str]] = field(default_factory=list)  # (catastro, code, address)
     seconds: float = 0.0
@@ -413,6 +428,8 @@ def _load(uow: UnitOfWork, parcels_n: int, users_n: int, progress: Progress) -> 
             u = users.register(uow, email, DEMO_PASSWORD, name, "es")
             u.email_confirmed_at = clock.now()
             u.is_staff = role == "staff"
+            if u.is_staff:
+                two_factor.enrol_with_secret(uow, u, STAFF_TOTP_SECRET)
             people[role] = u
             result.sign_ins.append((email, role))
         s.flush()

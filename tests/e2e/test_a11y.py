@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.conftest import REASON, axe_violations
+from tests.e2e.conftest import REASON, axe_violations, second_step
 from tests.web.conftest import add_loans
 from tests.web.site import pages_for
 
@@ -21,6 +21,8 @@ def _sign_in(page, url: str, role: str) -> None:  # noqa: ANN001
     page.locator("#email").fill(EMAILS[role])
     page.locator("#password").fill("Distrito2026!")
     page.locator("main button[type=submit], main input[type=submit]").first.click()
+    if role == "staff":
+        second_step(page)
     page.wait_for_url("**/mis-propiedades")
 
 

@@ -28,6 +28,8 @@ from portal.models import (
 )
 
 FY_START = date(2026, 7, 1)
+#: The staff user's TOTP secret: staff sign in with a second step (tests.web.conftest.second_step).
+STAFF_TOTP_SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
 
 
 @dataclass
@@ -66,7 +68,9 @@ def seed(database: Database, annuals: tuple[str, ...] = ("1200.00",),
                      language="es")
         other = User(email="otro@example.com", password_hash="x", name="Otro Dueño",
                      language="en")
-        staff = User(email="staff@example.com", password_hash="x", name="Staff", is_staff=True)
+        from portal import clock
+        staff = User(email="staff@example.com", password_hash="x", name="Staff", is_staff=True,
+                     totp_secret=STAFF_TOTP_SECRET, totp_enabled_at=clock.now())
         s.add_all([owner, other, staff])
         fy = FiscalYear(label=f"{fy_start.year}-{fy_start.year + 1}", starts_on=fy_start,
                         ends_on=date(fy_start.year + 1, 6, 30))

@@ -21,10 +21,11 @@ from portal.payments import ledger, service
 from portal.payments.gateway import StripeGateway
 from portal.services import facts as facts_service
 from portal.services.users import hash_password
+from tests.web.conftest import second_step
 
 from . import stripe_server
 from .conftest import make_app
-from .factory import seed
+from .factory import STAFF_TOTP_SECRET, seed
 from .helpers import checkout, deliver, session_of
 
 SEPT_5 = date(2026, 9, 5)
@@ -225,8 +226,11 @@ def test_staff_see_disputes(world, fake_stripe, stripe_gateway, tmp_path, lang):
             client = app.test_client()
             page = client.get(f"/cuenta/entrar?lang={lang}")
             tok = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page.text).group(1)
-            assert client.post("/cuenta/entrar", data={"csrf_token": tok, "email": email,
-                                                       "password": PASSWORD}).status_code == 303
+            r = client.post("/cuenta/entrar", data={"csrf_token": tok, "email": email,
+                                                    "password": PASSWORD})
+            assert r.status_code == 303
+            if r.headers["Location"].endswith("/cuenta/verificar"):
+                second_step(client, STAFF_TOTP_SECRET)
             return client
 
         staff = signed_in("staff@example.com")

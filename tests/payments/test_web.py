@@ -17,10 +17,11 @@ from portal.db import reset_databases
 from portal.models import LedgerEntry, User
 from portal.models.payments_ext import Checkout
 from portal.services.users import hash_password
+from tests.web.conftest import second_step
 
 from . import stripe_server
 from .conftest import WEBHOOK_SECRET, make_app
-from .factory import seed
+from .factory import STAFF_TOTP_SECRET, seed
 
 SEPT_5 = date(2026, 9, 5)
 PASSWORD = "Distrito2026!"
@@ -55,6 +56,8 @@ def sign_in(client, email_address="duena@example.com", lang="es"):
     r = client.post("/cuenta/entrar", data={"csrf_token": token(page.text),
                                             "email": email_address, "password": PASSWORD})
     assert r.status_code == 303, r.text[:500]
+    if r.headers["Location"].endswith("/cuenta/verificar"):
+        second_step(client, STAFF_TOTP_SECRET)
     if lang == "en":
         client.post("/idioma", data={"csrf_token": token(page.text), "lang": "en",
                                      "next": "/"})

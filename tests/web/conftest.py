@@ -10,7 +10,7 @@ import re
 import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
@@ -110,14 +110,38 @@ def demo_app(tmp_path: Path, demo_db, fixed_today: date) -> Iterator[Flask]:
 
 
 def login(app: Flask, role_or_email: str, password: str = PASSWORD) -> FlaskClient:
-    """A test client signed in as a demo role (owner, lessee, lender, staff, other)."""
+    """A test client signed in as a demo role (owner, lessee, lender, staff, other); staff
+    through the second step too, with the demo's TOTP secret."""
+    from portal.services.demo import STAFF_TOTP_SECRET
     client = app.test_client()
     email = ROLES.get(role_or_email, role_or_email)
     page = client.get("/cuenta/entrar").get_data(as_text=True)
     r = client.post("/cuenta/entrar", data={"csrf_token": csrf_token(page), "email": email,
                                             "password": password})
     assert r.status_code == 303, f"could not sign in as {email}"
+    if r.headers["Location"].endswith("/cuenta/verificar"):
+        second_step(client, STAFF_TOTP_SECRET)
     return client
+
+
+def totp_code(secret: str) -> str:
+    """The code an authenticator shows now for `secret`, on a fresh time step: a fixed clock
+    moves on 30 seconds first (a step's code is accepted once, as the next sign-in of a
+    person would come in a later step)."""
+    import pyotp
+    if clock.is_fixed():
+        clock.set_fixed(clock.now() + timedelta(seconds=30))
+    return pyotp.TOTP(secret).at(clock.now())
+
+
+def second_step(client: FlaskClient, secret: str, lang: str | None = None) -> str:
+    """Complete `/cuenta/verificar` with the authenticator's code; where it sends next."""
+    query = f"?lang={lang}" if lang else ""
+    page = client.get(f"/cuenta/verificar{query}").get_data(as_text=True)
+    r = client.post("/cuenta/verificar", data={"csrf_token": csrf_token(page),
+                                               "code": totp_code(secret)})
+    assert r.status_code == 303, "the second step refused the code"
+    return r.headers["Location"]
 
 
 def parcel_ids(app: Flask) -> dict[str, list[int]]:

@@ -26,6 +26,9 @@ def pages_for(app: Flask, role: str) -> list[str]:
         paths.append(f"/propiedad/{mine[0]}/acceso")
     if role == "lender":
         paths.append("/prestamista/prestamos")
+    paths.append("/cuenta/dos-pasos")
+    if role == "owner":
+        paths.append("/cuenta/dos-pasos/activar")
     if role == "staff":
         paths += ["/personal/buscar", "/personal/buscar?q=Calle", "/personal/buscar?q=x",
                   "/personal/persona/1", f"/propiedad/{ids['lessee'][0]}"]

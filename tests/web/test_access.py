@@ -29,13 +29,16 @@ CHECKOUT = {"payments.success", "payments.cancel", "payments.receipt", "payments
             "payments.payment_receipt", "payments.payment_receipt_pdf"}
 LENDER = {"lender.loans"}
 STAFF = {"staff.lookup", "staff.person", "payments.office", "payments.refund"}
+#: The second step of signing in and one's own two-factor settings (tests/web/test_two_factor.py)
+TWO_FACTOR = {"auth.verify", "auth.two_factor_enrol", "auth.two_factor", "auth.two_factor_codes",
+              "auth.two_factor_disable"}
 SIGNED_WEBHOOK = {"payments.webhook"}  # public, but only a signed provider event is accepted
 ROLES = ("anonymous", "owner", "lessee", "lender", "staff", "other")
 
 
 def test_every_route_is_classified(app: Flask):
     known = PUBLIC_GET | PUBLIC_POST | SIGNED_IN | PARCEL | CHECKOUT | LENDER | STAFF \
-        | SIGNED_WEBHOOK
+        | SIGNED_WEBHOOK | TWO_FACTOR
     endpoints = {r.endpoint for r in app.url_map.iter_rules()}
     assert endpoints - known == set(), "classify the new routes in tests/web/test_access.py"
 

@@ -129,19 +129,25 @@ def sign_in():  # noqa: ANN201
             flash(_("Confirm your email first: we sent you a link. You can ask for a new one "
                     "here."), "warning")
             return redirect(url_for("auth.check_email"))
+        elif two_factor.required(user):
+            return two_factor.start(user, request.args.get("next"))
         else:
-            chosen = session.get("lang") if session.pop("lang_switched", False) else None
-            if chosen in LANGUAGES and chosen != user.language:
-                # Switched language before signing in: that choice becomes the preference.
-                with uow() as w:
-                    users.set_language(w, user.id, chosen)
-                user.language = chosen
-            login_user(user)
-            session["lang"] = user.language
-            views.remember_lessee(views.is_lessee(user))
-            return redirect(safe_next(request.args.get("next"), url_for("account.dashboard")),
-                            303)
+            return finish_sign_in(user, request.args.get("next"))
     return render_template("auth/sign_in.html", form=form)
+
+
+def finish_sign_in(user, next_url: str | None):  # noqa: ANN001, ANN201
+    """Sign `user` in (the password, and the second factor when asked, are checked)."""
+    chosen = session.get("lang") if session.pop("lang_switched", False) else None
+    if chosen in LANGUAGES and chosen != user.language:
+        # Switched language before signing in: that choice becomes the preference.
+        with uow() as w:
+            users.set_language(w, user.id, chosen)
+        user.language = chosen
+    login_user(user)
+    session["lang"] = user.language
+    views.remember_lessee(views.is_lessee(user))
+    return redirect(safe_next(next_url, url_for("account.dashboard")), 303)
 
 
 @bp.post("/salir")
@@ -215,3 +221,6 @@ def reset(token: str):  # noqa: ANN201
         flash(_("Your password was changed. Sign in with the new one."), "success")
         return redirect(url_for("auth.sign_in"), 303)
     return render_template("auth/reset.html", form=form, token=token)
+
+
+from portal.web.auth import two_factor  # noqa: E402 (its routes are on this blueprint)

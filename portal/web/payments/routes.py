@@ -39,6 +39,7 @@ from portal.payments.gateway import GatewayError, SandboxGateway
 from portal.payments.webhooks import handle_webhook, process_event, sandbox_event
 from portal.services import access
 from portal.services.errors import Forbidden, InvalidInput, NotFound, ServiceError
+from portal.web.auth.two_factor import staff_second_factor
 from portal.web.data import database, uow
 from portal.web.extensions import csrf
 from portal.web.payments import emails, present
@@ -514,6 +515,7 @@ OFFICE_ERRORS = {
 
 @bp.route("/personal/pagos/oficina/<id:parcel_id>", methods=["GET", "POST"])
 @login_required
+@staff_second_factor
 def office(parcel_id: int):  # noqa: ANN201
     accounts = _staff_accounts(parcel_id)
     if not accounts:
@@ -574,6 +576,7 @@ def office(parcel_id: int):  # noqa: ANN201
 
 @bp.route("/personal/pagos/reembolso/<id:parcel_id>", methods=["GET", "POST"])
 @login_required
+@staff_second_factor
 def refund(parcel_id: int):  # noqa: ANN201
     accounts = [a for a in _staff_accounts(parcel_id) if a.offer.statement.credit > 0]
     values = {"account": request.form.get("account", accounts[0].key if accounts else ""),

@@ -11,6 +11,7 @@ from flask_login import current_user, login_required
 
 from portal.payments import disputes as payment_disputes
 from portal.web.account import views
+from portal.web.auth.two_factor import staff_second_factor
 from portal.web.data import uow
 from portal.web.staff.forms import LookupForm
 
@@ -18,13 +19,16 @@ bp = Blueprint("staff", __name__, url_prefix="/personal")
 
 
 def staff_required(view):  # noqa: ANN001, ANN201
-    """404 (not 403) for anyone who is not staff: the page's existence is not disclosed."""
+    """404 (not 403) for anyone who is not staff: the page's existence is not disclosed;
+    staff must have passed the second step of signing in."""
+    guarded = staff_second_factor(view)
+
     @wraps(view)
     @login_required
     def wrapper(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
         if not current_user.is_staff:
             abort(404)
-        return view(*args, **kwargs)
+        return guarded(*args, **kwargs)
     return wrapper
 
 

@@ -1,0 +1,393 @@
+"""Two-factor sign-in: staff reach no staff page without the second step; the code, the
+recovery codes, the enrolment with the QR code, the throttle and the audit records."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pyotp
+import pytest
+from flask import Flask
+from sqlalchemy import func, select
+
+from portal import clock
+from portal.services import two_factor as service
+from portal.services.demo import STAFF_TOTP_SECRET
+from tests.web.conftest import PASSWORD, csrf_token, login, parcel_ids, second_step, totp_code
+from tests.web.test_access import STAFF
+
+
+def _uow(app: Flask):  # noqa: ANN202
+    from portal.db import UnitOfWork
+    from portal.web.data import database
+    return UnitOfWork(database())
+
+
+def _user(app: Flask, email: str):  # noqa: ANN202
+    from portal.models import User
+    with app.app_context(), _uow(app) as w:
+        user = w.session.scalar(select(User).where(User.email == email))
+        w.session.expunge(user)
+        return user
+
+
+def _update_user(app: Flask, email: str, **values) -> None:  # noqa: ANN003
+    from portal.models import User
+    with app.app_context(), _uow(app) as w:
+        user = w.session.scalar(select(User).where(User.email == email))
+        for k, v in values.items():
+            setattr(user, k, v)
+
+
+def _audit(app: Flask, action: str, email: str) -> list[dict]:
+    from portal.models import AuditRecord
+    uid = _user(app, email).id
+    with app.app_context(), _uow(app) as w:
+        return [r.after or {} for r in w.session.scalars(
+            select(AuditRecord).where(AuditRecord.action == action,
+                                      AuditRecord.actor_id == uid).order_by(AuditRecord.id))]
+
+
+def _password_only(app: Flask, email: str = "staff@demo.pr", lang: str = "es"):  # noqa: ANN202
+    client = app.test_client()
+    page = client.get(f"/cuenta/entrar?lang={lang}").get_data(as_text=True)
+    r = client.post("/cuenta/entrar", data={"csrf_token": csrf_token(page), "email": email,
+                                            "password": PASSWORD})
+    assert r.status_code == 303
+    return client, r.headers["Location"]
+
+
+def _post_code(client, code: str, path: str = "/cuenta/verificar"):  # noqa: ANN001, ANN202
+    page = client.get(path).get_data(as_text=True)
+    return client.post(path, data={"csrf_token": csrf_token(page), "code": code})
+
+
+def _wrong(secret: str) -> str:
+    right = {pyotp.TOTP(secret).at(clock.now() + timedelta(seconds=30 * k))
+             for k in (-1, 0, 1)}
+    return next(c for c in ("000000", "111111", "222222", "333333") if c not in right)
+
+
+def _staff_paths(app: Flask) -> list[str]:
+    """Every staff route (test_access.STAFF) with a real parcel or person in it."""
+    pid = parcel_ids(app)["owner"][0]
+    paths = []
+    for rule in app.url_map.iter_rules():
+        if rule.endpoint in STAFF:
+            path = re.sub(r"<id:parcel_id>", str(pid), rule.rule)
+            paths.append(re.sub(r"<id:user_id>", "1", path))
+    assert len(paths) == len(STAFF)
+    # and what staff open from there: another person's parcel, the lookup with a query
+    return [*paths, "/personal/buscar?q=Calle", f"/propiedad/{pid}", "/mis-propiedades"]
+
+
+def _signed_out_of_staff_pages(client, paths: list[str], to: str) -> None:  # noqa: ANN001
+    for path in paths:
+        r = client.get(path)
+        assert r.status_code == 302 and to in r.headers["Location"], (path, r.status_code)
+
+
+def test_no_staff_page_opens_with_the_password_only(demo_app):
+    from portal.models import LedgerEntry
+    client, went = _password_only(demo_app)
+    assert went.endswith("/cuenta/verificar")
+    paths = _staff_paths(demo_app)
+    _signed_out_of_staff_pages(client, paths, "/cuenta/entrar")  # not signed in at all
+    token = csrf_token(client.get("/cuenta/verificar").get_data(as_text=True))
+    with demo_app.app_context(), _uow(demo_app) as w:
+        entries = w.session.scalar(select(func.count()).select_from(LedgerEntry))
+    pid = parcel_ids(demo_app)["owner"][0]
+    for path in (f"/personal/pagos/oficina/{pid}", f"/personal/pagos/reembolso/{pid}"):
+        r = client.post(path, data={"csrf_token": token, "amount": "10.00", "method": "cash",
+                                    "reference": "x"})
+        assert r.status_code == 302 and "/cuenta/entrar" in r.headers["Location"]
+    with demo_app.app_context(), _uow(demo_app) as w:
+        assert w.session.scalar(select(func.count()).select_from(LedgerEntry)) == entries
+    assert second_step(client, STAFF_TOTP_SECRET).endswith("/mis-propiedades")
+    for path in paths:
+        assert client.get(path).status_code == 200, path
+
+
+def test_a_signed_in_staff_session_without_the_second_step_is_sent_to_it(demo_app):
+    """An owner made staff while signed in (a session without the second step): sent to
+    enrol first, then (enrolled) to the second step, and only then the staff pages open."""
+    client = login(demo_app, "owner")
+    assert client.get("/mis-propiedades").status_code == 200
+    _update_user(demo_app, "owner@demo.pr", is_staff=True)
+    paths = _staff_paths(demo_app)
+    _signed_out_of_staff_pages(client, paths, "/cuenta/dos-pasos/activar")
+    secret = pyotp.random_base32()
+    with demo_app.app_context(), _uow(demo_app) as w:
+        from portal.models import User
+        user = w.session.scalar(select(User).where(User.email == "owner@demo.pr"))
+        service.enrol_with_secret(w, user, secret)
+    _signed_out_of_staff_pages(client, paths, "/cuenta/verificar")
+    r = client.get("/personal/buscar?q=Calle")
+    assert r.headers["Location"].endswith("/cuenta/verificar?next=/personal/buscar?q%3DCalle")
+    page = client.get(r.headers["Location"]).get_data(as_text=True)
+    r = client.post(r.headers["Location"], data={"csrf_token": csrf_token(page),
+                                                 "code": totp_code(secret)})
+    assert r.status_code == 303 and r.headers["Location"] == "/personal/buscar?q=Calle"
+    for path in paths:
+        assert client.get(path).status_code == 200, path
+
+
+def test_the_right_code_signs_in_and_is_recorded(demo_app):
+    client, _ = _password_only(demo_app)
+    assert client.get("/mis-propiedades").status_code == 302
+    r = _post_code(client, totp_code(STAFF_TOTP_SECRET))
+    assert r.status_code == 303 and r.headers["Location"].endswith("/mis-propiedades")
+    assert client.get("/personal/buscar").status_code == 200
+    (used,) = _audit(demo_app, service.USED, "staff@demo.pr")
+    assert used["step"] == pyotp.TOTP(STAFF_TOTP_SECRET).timecode(clock.now())
+
+
+def test_a_wrong_code_is_refused_and_counted(demo_app):
+    client, _ = _password_only(demo_app)
+    r = _post_code(client, _wrong(STAFF_TOTP_SECRET))
+    html = r.get_data(as_text=True)
+    assert r.status_code == 200
+    assert "Ese código no es correcto. Le quedan 4 intentos antes de una pausa." in html
+    assert 'aria-invalid="true"' in html
+    assert client.get("/mis-propiedades").status_code == 302  # still not signed in
+    assert _audit(demo_app, service.FAILED, "staff@demo.pr") == [{"kind": "totp"}]
+    from portal.services import throttle
+    uid = _user(demo_app, "staff@demo.pr").id
+    with demo_app.app_context(), _uow(demo_app) as w:
+        assert throttle.count(w, f"two_factor:user:{uid}", 900) == 1
+    r = _post_code(client, "12ab")  # not even six digits: refused and counted too
+    assert "Le quedan 3 intentos" in r.get_data(as_text=True)
+
+
+def test_a_code_works_once(demo_app):
+    client, _ = _password_only(demo_app)
+    code = totp_code(STAFF_TOTP_SECRET)
+    assert _post_code(client, code).status_code == 303
+    client.post("/cuenta/salir", data={"csrf_token": csrf_token(
+        client.get("/mis-propiedades").get_data(as_text=True))})
+    again, _ = _password_only(demo_app)
+    r = _post_code(again, code)  # the same step's code, seen again
+    assert r.status_code == 200 and "no es correcto" in r.get_data(as_text=True)
+
+
+def test_throttled_after_five_wrong_codes(demo_app):
+    client, _ = _password_only(demo_app)
+    wrong = _wrong(STAFF_TOTP_SECRET)
+    for left in (4, 3, 2, 1):
+        r = _post_code(client, wrong, "/cuenta/verificar?lang=en")
+        assert f"You have {left} more tr" in r.get_data(as_text=True)
+    r = _post_code(client, wrong, "/cuenta/verificar?lang=en")
+    assert r.status_code == 429
+    assert "Too many wrong codes. Try again in 15 minutes." in r.get_data(as_text=True)
+    right = totp_code(STAFF_TOTP_SECRET)
+    r = _post_code(client, right)  # even the right code waits
+    assert r.status_code == 429
+    assert len(_audit(demo_app, service.FAILED, "staff@demo.pr")) == 5
+    recovery = client.get("/cuenta/verificar").get_data(as_text=True)
+    r = client.post("/cuenta/verificar", data={"csrf_token": csrf_token(recovery),
+                                               "recovery_code": "abcde-23456"})
+    assert r.status_code == 429
+    clock.set_fixed(clock.now() + service.FAILURE_WINDOW)
+    client, _ = _password_only(demo_app)
+    assert _post_code(client, totp_code(STAFF_TOTP_SECRET)).status_code == 303
+
+
+def _enrol(client, email: str, lang: str = "es"):  # noqa: ANN001, ANN202
+    """Enrol through the pages: (secret read from the page, the recovery codes shown)."""
+    page = client.get(f"/cuenta/dos-pasos/activar?lang={lang}").get_data(as_text=True)
+    secret = re.search(r'<code class="portal-secret" id="secret">([A-Z2-7 ]+)</code>',
+                       page).group(1).replace(" ", "")
+    from portal.web.auth.two_factor import qr_svg
+    uri = service.provisioning_uri(secret, email)
+    assert f"secret={secret}" in uri and "otpauth://totp/" in uri
+    assert str(qr_svg(uri)) in page  # the QR code carries that very secret
+    assert 'role="img"' in page and 'aria-labelledby="qr-caption"' in page
+    assert 'autocomplete="one-time-code"' in page and 'inputmode="numeric"' in page
+    r = client.post("/cuenta/dos-pasos/activar", data={"csrf_token": csrf_token(page),
+                                                       "code": totp_code(secret)})
+    assert r.status_code == 200
+    codes = re.findall(r"<li><code>([a-z0-9]{5}-[a-z0-9]{5})</code></li>", r.get_data(
+        as_text=True))
+    return secret, codes, r
+
+
+def test_enrolment_with_the_qr_code_then_recovery_codes_work_once(demo_app):
+    from portal.models.security import RecoveryCode
+    client = login(demo_app, "owner")
+    dashboard = client.get("/mis-propiedades").get_data(as_text=True)
+    assert 'href="/cuenta/dos-pasos/activar"' in dashboard
+    assert "Activar la verificación en dos pasos" in dashboard
+    page = client.get("/cuenta/dos-pasos/activar").get_data(as_text=True)
+    r = client.post("/cuenta/dos-pasos/activar", data={"csrf_token": csrf_token(page),
+                                                       "code": "000000x"})
+    assert r.status_code == 200 and _user(demo_app, "owner@demo.pr").totp_enabled_at is None
+    secret, codes, r = _enrol(client, "owner@demo.pr")
+    assert len(codes) == 10 == len(set(codes))
+    assert "esta es la única vez que el portal los muestra" in r.get_data(as_text=True)
+    owner = _user(demo_app, "owner@demo.pr")
+    assert owner.totp_enabled_at is not None and owner.totp_secret == secret
+    with demo_app.app_context(), _uow(demo_app) as w:
+        hashes = list(w.session.scalars(select(RecoveryCode.code_hash)
+                                        .where(RecoveryCode.user_id == owner.id)))
+    assert len(hashes) == 10 and all(h.startswith("scrypt:") for h in hashes)
+    assert not any(c.replace("-", "") in h or c in h for c in codes for h in hashes)
+    assert _audit(demo_app, service.ENROLLED, "owner@demo.pr")[0]["recovery_codes"] == 10
+    assert "/cuenta/dos-pasos" in client.get("/mis-propiedades").get_data(as_text=True)
+
+    # Now signing in asks for the second step; a recovery code does instead of the app.
+    client, went = _password_only(demo_app, "owner@demo.pr")
+    assert went.endswith("/cuenta/verificar")
+    page = client.get("/cuenta/verificar").get_data(as_text=True)
+    r = client.post("/cuenta/verificar", data={"csrf_token": csrf_token(page),
+                                               "recovery_code": codes[3].upper()})
+    assert r.status_code == 303 and client.get("/mis-propiedades").status_code == 200
+    assert _audit(demo_app, service.RECOVERY_USED, "owner@demo.pr")[0]["left"] == 9
+    client, _ = _password_only(demo_app, "owner@demo.pr")
+    page = client.get("/cuenta/verificar").get_data(as_text=True)
+    r = client.post("/cuenta/verificar", data={"csrf_token": csrf_token(page),
+                                               "recovery_code": codes[3]})
+    assert r.status_code == 200 and "no es correcto" in r.get_data(as_text=True)
+    r = client.post("/cuenta/verificar", data={"csrf_token": csrf_token(page),
+                                               "recovery_code": codes[4].replace("-", " ")})
+    assert r.status_code == 303
+    manage = client.get("/cuenta/dos-pasos").get_data(as_text=True)
+    assert "Tiene 8 códigos de recuperación sin usar." in manage
+
+
+def test_new_recovery_codes_and_turning_it_off_need_a_current_code(demo_app):
+    client = login(demo_app, "owner")
+    secret, codes, _ = _enrol(client, "owner@demo.pr", "en")
+    page = client.get("/cuenta/dos-pasos").get_data(as_text=True)
+    r = client.post("/cuenta/dos-pasos/desactivar", data={"csrf_token": csrf_token(page),
+                                                         "off-code": _wrong(secret)})
+    assert r.status_code == 400 and "Ese código no es correcto" in r.get_data(as_text=True)
+    assert _user(demo_app, "owner@demo.pr").totp_enabled_at is not None
+    r = client.post("/cuenta/dos-pasos/codigos", data={"csrf_token": csrf_token(page),
+                                                      "codes-code": totp_code(secret)})
+    new = re.findall(r"<li><code>([a-z0-9]{5}-[a-z0-9]{5})</code></li>", r.get_data(
+        as_text=True))
+    assert r.status_code == 200 and len(new) == 10 and not set(new) & set(codes)
+    assert _audit(demo_app, service.REGENERATED, "owner@demo.pr") == [{"recovery_codes": 10}]
+    with demo_app.app_context(), _uow(demo_app) as w:  # the old codes are gone
+        assert not service.verify(w, _user(demo_app, "owner@demo.pr").id,
+                                  recovery_code=codes[0]).ok
+    r = client.post("/cuenta/dos-pasos/desactivar", data={"csrf_token": csrf_token(page),
+                                                         "off-code": new[0]})
+    assert r.status_code == 303
+    owner = _user(demo_app, "owner@demo.pr")
+    assert owner.totp_enabled_at is None and owner.totp_secret is None
+    assert len(_audit(demo_app, service.DISABLED, "owner@demo.pr")) == 1
+    client, went = _password_only(demo_app, "owner@demo.pr")
+    assert went.endswith("/mis-propiedades")  # the password alone again (not staff)
+
+
+def test_staff_without_an_authenticator_enrol_while_signing_in(demo_app):
+    _update_user(demo_app, "staff@demo.pr", totp_secret=None, totp_enabled_at=None)
+    client, went = _password_only(demo_app)
+    assert went.endswith("/cuenta/dos-pasos/activar")
+    assert client.get("/cuenta/verificar").headers["Location"].endswith(
+        "/cuenta/dos-pasos/activar")
+    _signed_out_of_staff_pages(client, _staff_paths(demo_app), "/cuenta/entrar")
+    page = client.get("/cuenta/dos-pasos/activar").get_data(as_text=True)
+    assert "Las cuentas del personal entran con verificación en dos pasos" in page
+    _secret, codes, r = _enrol(client, "staff@demo.pr")
+    assert len(codes) == 10
+    assert 'href="/mis-propiedades"' in r.get_data(as_text=True)  # "continue"
+    assert client.get("/personal/buscar").status_code == 200
+
+
+def test_the_password_step_expires(demo_app):
+    client, _ = _password_only(demo_app)
+    clock.set_fixed(clock.now() + timedelta(minutes=11))
+    r = client.get("/cuenta/verificar")
+    assert r.status_code == 302 and r.headers["Location"].endswith("/cuenta/entrar")
+
+
+def test_a_new_password_ends_the_pending_step(demo_app):
+    client, _ = _password_only(demo_app)
+    from portal.services import users
+    with demo_app.app_context(), _uow(demo_app) as w:
+        users.set_password(w, _user(demo_app, "staff@demo.pr").id, "otra frase bastante larga")
+    r = client.get("/cuenta/verificar")
+    assert r.status_code == 302 and r.headers["Location"].endswith("/cuenta/entrar")
+
+
+def test_codes_one_step_either_side_are_accepted():
+    secret = pyotp.random_base32()
+    now = clock.now()
+    totp = pyotp.TOTP(secret)
+    step = totp.timecode(now)
+    for k in (-1, 0, 1):
+        assert service.matching_step(secret, totp.generate_otp(step + k), now) == step + k
+    for k in (-2, 2):
+        assert service.matching_step(secret, totp.generate_otp(step + k), now) is None
+    assert service.matching_step(secret, "", now) is None
+    assert service.matching_step(secret, "١٢٣٤٥٦", now) is None
+
+
+def test_the_demo_staff_secret_is_documented(demo_app):
+    from pathlib import Path
+    assert demo_app.config["DEMO"].staff_totp_secret == STAFF_TOTP_SECRET
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    assert STAFF_TOTP_SECRET in readme
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_pages_are_valid_html(demo_app, tmp_path, lang):
+    from tests.web.test_html_valid import vnu_errors, vnu_missing
+    if vnu_missing():
+        pytest.skip(vnu_missing())
+    pages = {}
+    client, _ = _password_only(demo_app, lang=lang)
+    pages["verify"] = client.get(f"/cuenta/verificar?lang={lang}").get_data(as_text=True)
+    r = _post_code(client, _wrong(STAFF_TOTP_SECRET), f"/cuenta/verificar?lang={lang}")
+    pages["verify-error"] = r.get_data(as_text=True)
+    owner = login(demo_app, "owner")
+    mine = owner.get("/mis-propiedades").get_data(as_text=True)
+    owner.post("/idioma", data={"csrf_token": csrf_token(mine), "lang": lang,
+                                "next": "/"})
+    pages["manage-off"] = owner.get("/cuenta/dos-pasos").get_data(as_text=True)
+    pages["enrol"] = owner.get("/cuenta/dos-pasos/activar").get_data(as_text=True)
+    _secret, _codes, r = _enrol(owner, "owner@demo.pr", lang)
+    pages["codes"] = r.get_data(as_text=True)
+    pages["manage-on"] = owner.get("/cuenta/dos-pasos").get_data(as_text=True)
+    pages["dashboard"] = owner.get("/mis-propiedades").get_data(as_text=True)
+    files = []
+    for name, html in pages.items():
+        assert f'<html lang="{lang}"' in html, name
+        f = tmp_path / f"{name}-{lang}.html"
+        f.write_text(html, encoding="utf-8")
+        files.append(f)
+    errors = vnu_errors(files)
+    assert errors == [], "\n".join(errors)
+
+
+def test_odd_input_is_refused_without_an_error(demo_app):
+    from tests.web.test_hostile_input import QUICK
+    odd = [*QUICK, " 123 456 ", "１２３４５６", "٣٤٥٦٧٨", "abcde-2345%", "-" * 11]
+    client, _ = _password_only(demo_app)
+    for value in odd:
+        for field in ("code", "recovery_code"):
+            page = client.get("/cuenta/verificar").get_data(as_text=True)
+            r = client.post("/cuenta/verificar", data={"csrf_token": csrf_token(page),
+                                                       field: value})
+            assert r.status_code in (200, 400, 429), (field, value, r.status_code)
+    assert client.get("/mis-propiedades").status_code == 302  # none of them signed in
+    owner = login(demo_app, "owner")
+    _enrol(owner, "owner@demo.pr")
+    page = owner.get("/cuenta/dos-pasos").get_data(as_text=True)
+    for value in odd:
+        for path, field in (("/cuenta/dos-pasos/codigos", "codes-code"),
+                            ("/cuenta/dos-pasos/desactivar", "off-code")):
+            r = owner.post(path, data={"csrf_token": csrf_token(page), field: value})
+            assert r.status_code in (400, 429), (path, value, r.status_code)
+    assert _user(demo_app, "owner@demo.pr").totp_enabled_at is not None
+    # A `next` that leaves the site is not followed after the second step (after the pause
+    # the wrong codes above earned).
+    clock.set_fixed(clock.now() + service.FAILURE_WINDOW)
+    with demo_app.test_client() as fresh:
+        page = fresh.get("/cuenta/entrar").get_data(as_text=True)
+        fresh.post("/cuenta/entrar?next=//evil.example/", data={
+            "csrf_token": csrf_token(page), "email": "staff@demo.pr", "password": PASSWORD})
+        assert second_step(fresh, STAFF_TOTP_SECRET) == "/mis-propiedades"

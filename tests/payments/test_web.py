@@ -59,8 +59,8 @@ def sign_in(client, email_address="duena@example.com", lang="es"):
     if r.headers["Location"].endswith("/cuenta/verificar"):
         second_step(client, STAFF_TOTP_SECRET)
     if lang == "en":
-        client.post("/idioma", data={"csrf_token": token(page.text), "lang": "en",
-                                     "next": "/"})
+        client.post("/idioma", data={"csrf_token": token(client.get("/").text), "lang": "en",
+                                     "next": "/"})  # a new CSRF token since signing in
     return token(client.get("/pagar").text)
 
 

@@ -489,6 +489,16 @@ ES = {
         "acceso otra vez:",
     "If you do not know this person, ignore this message.":
         "Si no conoce a esta persona, ignore este mensaje.",
+    "Current password": "Contraseña actual",
+    "Enter your current password.": "Escriba su contraseña actual.",
+    "Change your password": "Cambie su contraseña",
+    "That is not your current password.": "Esa no es su contraseña actual.",
+    "Your password was changed. Other devices were signed out.":
+        "Se cambió su contraseña. Se cerró la sesión en los demás dispositivos.",
+    "Too many wrong passwords. Try again later, or choose a new password with \u201cForgot "
+    "your password?\u201d":
+        "Demasiados intentos con una contraseña incorrecta. Intente más tarde, o escoja una "
+        "contraseña nueva con \u201c¿Olvidó su contraseña?\u201d",
     "We sent %(email)s an email. If an account uses that email, the person can now see this "
     "parcel; if not, the email asks them to create one, and then you give access again.":
         "Le enviamos un mensaje a %(email)s. Si una cuenta usa ese correo electrónico, la "

@@ -200,6 +200,20 @@ def set_password(uow: UnitOfWork, user_id: int, password: str) -> User:
     return user
 
 
+def change_password(uow: UnitOfWork, user_id: int, current: str, new: str,
+                    address: str | None = None) -> User:
+    """A signed-in user's new password: the current one is checked first, throttled and
+    counted as a sign-in is (`authenticate`); raises InvalidInput("wrong_password",
+    field="current") or `throttle.Throttled`, then `set_password`'s checks."""
+    user = _get(uow, user_id)
+    _check_signin_throttle(uow, user.email, address)
+    if not passwords.check_password(user.password_hash, current or ""):
+        _count_signin_failure(uow, user.email, address)
+        uow.commit()  # the failure counts although the change is refused
+        raise InvalidInput("wrong_password", field="current")
+    return set_password(uow, user.id, new)
+
+
 def set_language(uow: UnitOfWork, user_id: int, language: str) -> User:
     if language not in LANGUAGES:
         raise InvalidInput("invalid", field="language")

@@ -20,7 +20,7 @@ PUBLIC_GET = {"account.home", "auth.sign_up", "auth.sign_in", "auth.check_email"
 PUBLIC_POST = {"account.language", "auth.sign_up", "auth.sign_in", "auth.resend",
                "auth.forgot", "auth.reset"}
 SIGNED_IN = {"account.dashboard", "account.claim", "lessee.leases", "auth.sign_out",
-             "auth.sign_out_others",
+             "auth.sign_out_others", "auth.change_password",
              "payments.choose", "payments.review", "payments.confirm", "payments.sandbox",
              "payments.sandbox_bank"}
 PARCEL = {"account.parcel", "account.statement_pdf", "account.grant", "account.revoke",

@@ -102,3 +102,22 @@ def test_a_reset_refuses_weak_passwords_and_the_users_own_email(demo_app):
 def test_the_demo_password_stays_valid(demo_app):
     assert passwords_policy.problems(DEMO_PASSWORD, "owner@demo.pr", "María Rivera Ortiz") == []
     login(demo_app, "owner", DEMO_PASSWORD)
+
+
+def _change(client, current, new):  # noqa: ANN001, ANN202
+    page = client.get("/cuenta/contrasena").get_data(as_text=True)
+    return client.post("/cuenta/contrasena", data={
+        "csrf_token": csrf_token(page), "current": current, "password": new, "confirm": new})
+
+
+def test_changing_the_password_checks_the_current_one_and_the_new_one(demo_app):
+    client = login(demo_app, "owner", DEMO_PASSWORD)
+    r = _change(client, DEMO_PASSWORD, "Welcome2026!")
+    assert r.status_code == 200
+    assert "Esa contraseña está en las listas" in r.get_data(as_text=True)
+    r = _change(client, "not my password at all", "guayaba con queso en la playa")
+    assert r.status_code == 200
+    assert "Esa no es su contraseña actual." in r.get_data(as_text=True)
+    r = _change(client, DEMO_PASSWORD, "guayaba con queso en la playa")
+    assert r.status_code == 303
+    login(demo_app, "owner", "guayaba con queso en la playa")

@@ -69,6 +69,13 @@ class ResetForm(FlaskForm):
     submit = SubmitField(_l("Save the new password"))
 
 
+class ChangePasswordForm(FlaskForm):
+    current = PasswordField(_l("Current password"), validators=[
+        InputRequired(message=_l("Enter your current password.")), Length(max=200)])
+    password, confirm = password_fields()
+    submit = SubmitField(_l("Save the new password"))
+
+
 class ResendForm(FlaskForm):
     email = email_field()
     submit = SubmitField(_l("Send the confirmation again"))

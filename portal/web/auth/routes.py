@@ -19,12 +19,19 @@ from flask_login import current_user, login_required, login_user, logout_user
 from portal import mail
 from portal.i18n import LANGUAGES, current_language
 from portal.services import throttle, users
-from portal.services.errors import Conflict, NotFound
+from portal.services.errors import Conflict, InvalidInput, NotFound
 from portal.web import session_store
 from portal.web.account import views
 from portal.web.account.routes import safe_next
 from portal.web.auth import tokens
-from portal.web.auth.forms import ForgotForm, ResendForm, ResetForm, SignInForm, SignUpForm
+from portal.web.auth.forms import (
+    ChangePasswordForm,
+    ForgotForm,
+    ResendForm,
+    ResetForm,
+    SignInForm,
+    SignUpForm,
+)
 from portal.web.data import external_url, uow
 from portal.web.extensions import shared_limit
 
@@ -171,6 +178,31 @@ def sign_out_others():  # noqa: ANN201
         users.end_sessions(w, current_user.id, except_sid=session_store.current_sid())
     flash(_("You were signed out on every other device."), "success")
     return redirect(url_for("account.dashboard"), 303)
+
+
+@bp.route("/contrasena", methods=["GET", "POST"])
+@login_required
+def change_password():  # noqa: ANN201
+    """A new password, with the current one; every other session of the user ends."""
+    form = ChangePasswordForm()
+    form.person = (current_user.email, current_user.name or "")
+    if form.validate_on_submit():
+        try:
+            with uow() as w:
+                users.change_password(w, current_user.id, form.current.data,
+                                      form.password.data, address=request.remote_addr)
+                users.end_sessions(w, current_user.id, except_sid=session_store.current_sid())
+        except throttle.Throttled:
+            form.current.errors.append(_("Too many wrong passwords. Try again later, or "
+                                         "choose a new password with \u201cForgot your "
+                                         "password?\u201d"))
+            return render_template("auth/change_password.html", form=form), 429
+        except InvalidInput:
+            form.current.errors.append(_("That is not your current password."))
+        else:
+            flash(_("Your password was changed. Other devices were signed out."), "success")
+            return redirect(url_for("account.dashboard"), 303)
+    return render_template("auth/change_password.html", form=form)
 
 
 @bp.route("/olvide", methods=["GET", "POST"])

@@ -120,6 +120,18 @@ def test_after_a_password_reset_another_browsers_cookie_no_longer_works(user_app
     assert [row.user_id for row in _rows(user_app)] == [None] * len(_rows(user_app))
 
 
+def test_a_password_change_ends_the_other_sessions_and_keeps_this_one(user_app):
+    here, there = _sign_in(user_app), _sign_in(user_app)
+    page = here.get("/cuenta/contrasena").get_data(as_text=True)
+    new = "Otra frase larga para la cuenta"
+    r = here.post("/cuenta/contrasena", data={"csrf_token": csrf_token(page),
+                                               "current": PASSWORD, "password": new,
+                                               "confirm": new})
+    assert r.status_code == 303
+    assert _signed_in(here)
+    assert not _signed_in(there)
+
+
 def test_sign_out_on_every_other_device_keeps_this_one(user_app):
     here, there, elsewhere = _sign_in(user_app), _sign_in(user_app), _sign_in(user_app)
     page = here.get("/mis-propiedades").get_data(as_text=True)

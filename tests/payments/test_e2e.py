@@ -79,6 +79,7 @@ def _live(database, tmp_path, day):  # noqa: ANN001, ANN202
     """The portal served on `day`: (world, app, base URL)."""
     world, app = serve(database, tmp_path, day)
     with Server(app) as server:
+        app.config["PORTAL_BASE_URL"] = server.url  # links and redirects: the served address
         yield world, app, server.url
     clock.set_fixed(None)
     reset_databases()

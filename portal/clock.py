@@ -50,6 +50,13 @@ def now() -> datetime:
     return datetime.combine(day, real.astimezone(PR_TZ).timetz()).astimezone(UTC)
 
 
+def true_now() -> datetime:
+    """The current instant for what must follow the real time, not the portal's day: the
+    codes of a person's authenticator app (TOTP). PORTAL_TODAY (the demo's pinned day) does
+    not move it; a test's fixed clock does."""
+    return _fixed if _fixed is not None else datetime.now(UTC)
+
+
 def legal_date(instant: datetime) -> date:
     """The Puerto Rico legal date of a UTC instant (naive instants are read as UTC)."""
     return _as_utc(instant).astimezone(PR_TZ).date()

@@ -2,7 +2,8 @@
 
 A user is enrolled when `users.totp_enabled_at` is set. Enrolment keeps the new secret in
 `users.totp_secret` with `totp_enabled_at` still null until the user types a code from it.
-A code is accepted one 30-second step either side of now (`portal.clock.now()`), and each
+A code is accepted one 30-second step either side of now (`portal.clock.true_now()`: the
+real time, which the demo's pinned day does not move), and each
 step once: the step of the last code used is kept in its audit record, and a code of that
 step or an earlier one is refused. Recovery codes (10) are shown once and stored hashed
 (scrypt). Wrong codes are counted per user in the shared throttle (`services.throttle`, which
@@ -171,7 +172,7 @@ def _last_step(uow: UnitOfWork, user_id: int) -> int:
 
 
 def _fresh_step(uow: UnitOfWork, user: User, secret: str, code: str) -> int | None:
-    step = matching_step(secret, code, clock.now())
+    step = matching_step(secret, code, clock.true_now())
     if step is None or step <= _last_step(uow, user.id):
         return None
     return step
@@ -215,7 +216,7 @@ def confirm_enrolment(uow: UnitOfWork, user_id: int, code: str) -> Outcome:
     paused = _paused(uow, user)
     if paused:
         return paused
-    step = matching_step(user.totp_secret, code, clock.now())
+    step = matching_step(user.totp_secret, code, clock.true_now())
     if step is None:
         return _refuse(uow, user, "enrol")
     user.totp_enabled_at = clock.now()

@@ -38,3 +38,15 @@ def test_a_malformed_portal_today_is_a_clear_error(monkeypatch):
     monkeypatch.setenv("PORTAL_TODAY", "30/11/2026")
     with pytest.raises(RuntimeError, match="PORTAL_TODAY must be a date"):
         clock.today()
+
+
+def test_the_true_time_is_not_moved_by_portal_today(monkeypatch):
+    """An authenticator app's codes follow the real time: the demo's pinned day must not
+    shift the TOTP clock (a code would never match), while a test's fixed clock does."""
+    from datetime import UTC, datetime, timedelta
+
+    monkeypatch.setenv("PORTAL_TODAY", "2001-01-01")
+    assert clock.today() == date(2001, 1, 1)
+    assert abs(clock.true_now() - datetime.now(UTC)) < timedelta(seconds=5)
+    with clock.fixed(date(2027, 1, 4)):
+        assert clock.true_now() == clock.now()

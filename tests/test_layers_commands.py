@@ -44,7 +44,9 @@ def test_reconcile_emails_the_receipt_due_without_a_request(world, tmp_path, mon
                                                              lang):
     from portal.web.payments import commands, emails
 
-    app = make_app(world.database, tmp_path, PORTAL_BASE_URL="https://portal.example.pr/",
+    # The payer pays on the test client's address; the command then mails from the
+    # configured one (links never come from a request).
+    app = make_app(world.database, tmp_path, PORTAL_BASE_URL="http://localhost",
                    SERVER_NAME=None)
     with world.uow() as uow:
         for u in uow.session.scalars(select(User)):
@@ -68,6 +70,7 @@ def test_reconcile_emails_the_receipt_due_without_a_request(world, tmp_path, mon
         return real(cid)
 
     monkeypatch.setattr(emails, "send_receipt", spy)
+    app.config["PORTAL_BASE_URL"] = "https://portal.example.pr/"
     with clock.fixed(SEPT_5):
         assert commands.reconcile_command(app) == 0
     assert seen == {"request": False, "app": True}

@@ -29,3 +29,14 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 # The suite passes on any real date: each test sets the clock it needs, and the demo's day
 # that `make run` pins (PORTAL_TODAY) never reaches it, even when set in the shell.
 os.environ.pop("PORTAL_TODAY", None)
+
+
+def pytest_sessionfinish(session, exitstatus):  # noqa: ANN001, ANN201, ARG001
+    """Cancel the timers libraries leave running (the rate limiter's in-memory store starts
+    threading.Timer threads): Python waits for them at exit, and under `faketime` (the run a
+    year ahead in .ci/run) their timed wait never ends. Cancelling wakes them at once."""
+    import threading
+
+    for thread in threading.enumerate():
+        if isinstance(thread, threading.Timer):
+            thread.cancel()

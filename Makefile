@@ -71,3 +71,9 @@ bench-core: setup
 PG ?= postgresql+psycopg://postgres@127.0.0.1:5432/test
 bench-postgres: setup
 	$(PY) bench/web_bench.py --postgres $(PG)
+
+# A screenshot of each main page in both languages at 375 and 1,280 px (a throwaway demo
+# District in Chromium), into instance/screenshots/ (`make screenshots SHOTS=DIR` elsewhere).
+SHOTS ?= instance/screenshots
+screenshots: setup
+	env -u PORTAL_TODAY $(PY) scripts/screenshots.py --out $(SHOTS)

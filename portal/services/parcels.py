@@ -142,7 +142,8 @@ def claim(uow: UnitOfWork, user: Any, catastro: str, code: str) -> Parcel:
         raise ClaimRateLimited(retry_after=wait)
     key = _address_key(uow)
     if key is not None and throttle.blocked(uow, key, MAX_ADDRESS_FAILURES, ADDRESS_WINDOW):
-        raise ClaimRateLimited(retry_after=throttle.retry_after(ADDRESS_WINDOW))
+        raise ClaimRateLimited(retry_after=throttle.retry_after(
+            uow, key, MAX_ADDRESS_FAILURES, ADDRESS_WINDOW))
     typed = normalise_catastro(catastro)
     parcel = uow.session.scalar(select(Parcel).where(Parcel.catastro == typed)) if typed else None
     codes = [] if parcel is None else list(uow.session.scalars(

@@ -8,7 +8,8 @@ step once: the step of the last code used is kept in its audit record, and a cod
 step or an earlier one is refused. Recovery codes (10) are shown once and stored hashed
 (scrypt). Wrong codes are counted per user in the shared throttle (`services.throttle`, which
 every web worker sees) and recorded in the audit log ("two_factor.failed"): after
-`MAX_FAILURES` in a `FAILURE_WINDOW` every code is refused until the window ends.
+`MAX_FAILURES` in the last `FAILURE_WINDOW` (a sliding window) every code is refused until
+the count falls below it.
 """
 
 from __future__ import annotations
@@ -158,7 +159,7 @@ def _window() -> int:
 def retry_after(uow: UnitOfWork, user_id: int) -> int:
     """Seconds until the user may try a code again (0: now)."""
     if throttle.blocked(uow, _key(user_id), MAX_FAILURES, _window()):
-        return throttle.retry_after(_window())
+        return throttle.retry_after(uow, _key(user_id), MAX_FAILURES, _window())
     return 0
 
 

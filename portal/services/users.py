@@ -125,10 +125,10 @@ def _signin_keys(email: str, address: str | None) -> tuple[str, str | None, str 
 def _check_signin_throttle(uow: UnitOfWork, email: str, address: str | None) -> None:
     account, pair, ip = _signin_keys(email, address)
     if ip is not None and throttle.blocked(uow, ip, *SIGNIN_ADDRESS):
-        raise throttle.Throttled(retry_after=throttle.retry_after(SIGNIN_ADDRESS[1]))
+        raise throttle.Throttled(retry_after=throttle.retry_after(uow, ip, *SIGNIN_ADDRESS))
     if throttle.blocked(uow, account, *SIGNIN_ACCOUNT) and (
             pair is None or throttle.count(uow, pair, SIGNIN_ACCOUNT[1]) > 0):
-        raise throttle.Throttled(retry_after=throttle.retry_after(SIGNIN_ACCOUNT[1]))
+        raise throttle.Throttled(retry_after=throttle.retry_after(uow, account, *SIGNIN_ACCOUNT))
 
 
 def _count_signin_failure(uow: UnitOfWork, email: str, address: str | None) -> None:

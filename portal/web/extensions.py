@@ -25,7 +25,7 @@ from portal.web.data import uow
 
 csrf = CSRFProtect()
 login_manager = LoginManager()
-limiter = Limiter(key_func=get_remote_address, default_limits=[], strategy="fixed-window")
+limiter = Limiter(key_func=get_remote_address, default_limits=[], strategy="sliding-window-counter")
 
 
 @login_manager.user_loader

@@ -3,7 +3,7 @@ address, and the claim form per guesser (never per parcel). On SQLite and Postgr
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlalchemy import func, select
@@ -26,16 +26,37 @@ def _hits(database, key: str, limit: int = 3, window: int = 60) -> bool:
         return throttle.hit(uow, key, limit, window)
 
 
-def test_fixed_window_counts_to_the_limit_then_refuses(database):
-    start = clock.now()
+def _at(seconds: int) -> None:
+    """The clock `seconds` after the start of a 60-second window."""
+    clock.set_fixed(datetime.fromtimestamp(1_800_000_000 - 1_800_000_000 % 60 + seconds, UTC))
+
+
+def test_counts_to_the_limit_then_refuses_until_the_sliding_count_falls(database):
+    _at(10)
     assert [_hits(database, "k") for _ in range(4)] == [True, True, True, False]
     with db.UnitOfWork(database) as uow:
         assert throttle.count(uow, "k", 60) == 4
         assert throttle.blocked(uow, "k", 3, 60)
         assert not throttle.blocked(uow, "other", 3, 60)
-        assert 1 <= throttle.retry_after(60) <= 60
-    clock.set_fixed(start + timedelta(seconds=61))  # the next window
+        # 4 hits weigh 4 x (1 - g) in the next window: below 3 once g > 1/2, i.e. 30 s into
+        # it, which is 50 + 30 = 80 s from now.
+        assert throttle.retry_after(uow, "k", 3, 60) == 80
+    _at(60 + 29)
+    with db.UnitOfWork(database) as uow:
+        assert throttle.blocked(uow, "k", 3, 60)
+    _at(60 + 31)
     assert _hits(database, "k")
+    _at(120 + 59)  # two windows on, the old hits are forgotten
+    with db.UnitOfWork(database) as uow:
+        assert throttle.count(uow, "k", 60) == 1
+
+
+def test_no_burst_of_twice_the_limit_across_a_windows_end(database):
+    """A fixed window let 3 tries at 0:59 and 3 more at 1:00; the sliding count does not."""
+    _at(59)
+    assert [_hits(database, "b") for _ in range(3)] == [True] * 3
+    _at(60)
+    assert [_hits(database, "b") for _ in range(3)] == [False] * 3
 
 
 def test_two_databases_on_one_store_share_the_counter(database):
@@ -90,7 +111,8 @@ def test_a_second_address_gets_no_fresh_guesses_at_a_throttled_account(world):
     assert _sign_in(world, "alice@test.pr", "guess from elsewhere", "10.0.0.2") is None
     with pytest.raises(throttle.Throttled) as err:
         _sign_in(world, "alice@test.pr", "and another", "10.0.0.2")
-    assert 0 < err.value.params["retry_after"] <= users.SIGNIN_ACCOUNT[1]
+    # A sliding count: up to two windows.
+    assert 0 < err.value.params["retry_after"] <= 2 * users.SIGNIN_ACCOUNT[1]
 
 
 def test_the_owner_signs_in_from_an_address_that_did_not_guess(world):

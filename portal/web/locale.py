@@ -1,8 +1,11 @@
 """The request's language, for `portal.i18n`: Flask, Flask-Babel and the Jinja templates.
 
 The language of a request is, in order: `?lang=es|en` (that request only), the signed-in
-user's preference, the session (set by the language switch), the browser's Accept-Language
-best match of es_PR / en_US, and Spanish by default. `<html lang>` follows it. Inside
+user's preference, the session (set by the language switch), and Spanish, the portal's
+language, otherwise: the browser's Accept-Language is not a choice (a visitor gets Spanish
+until they choose English with the switch every page offers). The last explicit choice
+wins: a switch (or a `?lang=` sign-in form) before signing in becomes the preference at
+sign-in (`auth.routes.finish_sign_in`). `<html lang>` follows it. Inside
 `i18n.use_language(lang)` (an email rendered during a page) that language wins.
 """
 
@@ -41,8 +44,7 @@ def select_language() -> str:
     if lang is None and session.get("lang") in LANGUAGES:
         lang = session["lang"]
     if lang is None:
-        best = request.accept_languages.best_match(["es_PR", "en_US", "es", "en"])
-        lang = best[:2] if best else "es"
+        lang = "es"
     g._lang = lang
     return lang
 

@@ -17,10 +17,12 @@ def test_home_is_spanish_by_default(client):
     assert 'lang="en"' in html and "English" in html
 
 
-def test_accept_language_english(client):
+def test_accept_language_english_is_not_a_choice(client):
+    """Spanish until the visitor chooses (issue 12): the switch to English is offered."""
     html = client.get("/", headers={"Accept-Language": "en-US,en;q=0.9"}).get_data(as_text=True)
-    assert '<html lang="en">' in html
-    assert "Skip to main content" in html
+    assert '<html lang="es">' in html
+    assert "Saltar al contenido principal" in html
+    assert 'name="lang" value="en"' in html
 
 
 def test_accept_language_es_pr(client):

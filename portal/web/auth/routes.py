@@ -117,6 +117,10 @@ def sign_in():  # noqa: ANN201
     if current_user.is_authenticated:
         return redirect(url_for("account.dashboard"))
     form = SignInForm()
+    if request.method == "POST" and request.args.get("lang") in LANGUAGES:
+        # The form was read in its link's language (`?lang=`): the latest explicit choice,
+        # which finish_sign_in makes the preference (as the language switch's).
+        session["lang"], session["lang_switched"] = request.args["lang"], True
     if form.validate_on_submit():
         try:
             with uow() as w:

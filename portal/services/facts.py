@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 from collections import namedtuple
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal
@@ -417,19 +417,40 @@ def fiscal_year_on(uow: UnitOfWork, on: date) -> FiscalYear | None:
     return fy
 
 
+#: The most ids one statement binds in an IN list: each id is a parameter, and SQLite allows
+#: 32,766 per statement (999 before 3.32; less where it was built so), PostgreSQL 65,535. Any
+#: number of ids is read in statements of at most this many.
+IN_BATCH = 500
+
+
+def in_batches(ids: Iterable[int], size: int | None = None) -> Iterator[list[int]]:
+    """`ids` in lists of at most `size` (default `IN_BATCH`), in order: one IN list each."""
+    size = size or IN_BATCH
+    batch: list[int] = []
+    for i in ids:
+        batch.append(i)
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
 def current_assessments(uow: UnitOfWork, parcel_ids: Iterable[int], fiscal_year_id: int
                         ) -> dict[int, Assessment]:
-    """{parcel_id: the assessment no amendment supersedes} for the fiscal year."""
-    ids = list(parcel_ids)
-    if not ids:
-        return {}
-    found = uow.session.scalars(_CURRENT, {"ids": ids, "fy": fiscal_year_id})
-    return {a.parcel_id: a for a in found}
+    """{parcel_id: the assessment no amendment supersedes} for the fiscal year (any number of
+    parcels: `IN_BATCH` ids per statement)."""
+    out: dict[int, Assessment] = {}
+    for ids in in_batches(parcel_ids):
+        for a in uow.session.scalars(_CURRENT, {"ids": ids, "fy": fiscal_year_id}):
+            out[a.parcel_id] = a
+    return out
 
 
 def load_many(uow: UnitOfWork, parcel_ids: Iterable[int], fiscal_year: FiscalYear,
               *, rows: bool = False) -> dict[int, AccountFacts]:
-    """The facts of many accounts of one fiscal year in three queries.
+    """The facts of many accounts of one fiscal year in three queries (per `IN_BATCH`
+    accounts).
 
     `rows=True` (read-only pages), in one (`_ACCOUNTS_JSON`): the assessments are plain
     records of their columns, the installments and ledger entries named tuples with the
@@ -440,8 +461,9 @@ def load_many(uow: UnitOfWork, parcel_ids: Iterable[int], fiscal_year: FiscalYea
     ids = sorted(set(int(p) for p in parcel_ids))
     if rows:
         out = {}
-        if ids:
-            for row in uow.session.execute(_ACCOUNTS_JSON, {"ids": ids, "fy": fiscal_year.id}):
+        for batch in in_batches(ids):
+            for row in uow.session.execute(_ACCOUNTS_JSON, {"ids": batch,
+                                                            "fy": fiscal_year.id}):
                 a = AssessmentRecord._make(row[1:-2]) if row[1] is not None else None
                 out[row[0]] = facts_from_json(row[0], fiscal_year, a, row[-2], row[-1])
         measure_lump_sums(uow, out.values())
@@ -454,11 +476,12 @@ def load_many(uow: UnitOfWork, parcel_ids: Iterable[int], fiscal_year: FiscalYea
     for pid, a in assessments.items():
         out[pid].assessment = a
     by_assessment = {a.id: a.parcel_id for a in assessments.values()}
-    if by_assessment:
-        for inst in uow.session.scalars(_INSTALLMENTS, {"aids": list(by_assessment)}):
+    for aids in in_batches(by_assessment):
+        for inst in uow.session.scalars(_INSTALLMENTS, {"aids": aids}):
             out[by_assessment[inst.assessment_id]].installment_rows.append(inst)
-    for entry, lump in uow.session.execute(_ENTRIES, {"ids": ids, "fy": fiscal_year.id}):
-        out[entry.parcel_id].file(entry, lump)
+    for batch in in_batches(ids):
+        for entry, lump in uow.session.execute(_ENTRIES, {"ids": batch, "fy": fiscal_year.id}):
+            out[entry.parcel_id].file(entry, lump)
     measure_lump_sums(uow, out.values())
     return out
 
@@ -475,12 +498,13 @@ def measure_lump_sums(uow: UnitOfWork, accounts: Iterable[AccountFacts]) -> None
         return
     fy_ids = {f.fiscal_year.id for f in wanted.values()}
     versions: dict[int, list[Any]] = {}
-    for a in uow.session.execute(select(_ASSESSMENT_VERSIONS).where(
-            _ASSESSMENT_VERSIONS.c.parcel_id.in_(list(wanted)),
-            _ASSESSMENT_VERSIONS.c.fiscal_year_id.in_(list(fy_ids)))
-            .order_by(_ASSESSMENT_VERSIONS.c.id)):
-        if a.fiscal_year_id == wanted[a.parcel_id].fiscal_year.id:
-            versions.setdefault(a.parcel_id, []).append(a)
+    for batch in in_batches(wanted):
+        for a in uow.session.execute(select(_ASSESSMENT_VERSIONS).where(
+                _ASSESSMENT_VERSIONS.c.parcel_id.in_(batch),
+                _ASSESSMENT_VERSIONS.c.fiscal_year_id.in_(list(fy_ids)))
+                .order_by(_ASSESSMENT_VERSIONS.c.id)):
+            if a.fiscal_year_id == wanted[a.parcel_id].fiscal_year.id:
+                versions.setdefault(a.parcel_id, []).append(a)
     for pid, f in wanted.items():
         paid_on = f.first_lump_sum_date
         in_force = [a for a in versions.get(pid, ())

@@ -19,7 +19,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import and_, delete, or_, select
+from sqlalchemy import and_, delete, func, or_, select
 
 from portal import clock
 from portal.core.allocation import ParcelFacts, assessment_roll
@@ -45,6 +45,8 @@ from portal.services import access, audit, bulk, facts, ledger
 from portal.services.errors import Conflict, InvalidInput, NotFound
 
 Progress = Callable[[int, int], None] | None
+#: Parcels per batch: each batch reads its parcels by key (`id > last`, never an IN list of the
+#: whole roll), writes their rows and is one step of a job (`portal.services.jobs`).
 CHUNK = 2000
 
 
@@ -68,105 +70,206 @@ def _lessee_pays(uow: UnitOfWork, on: date) -> set[int]:
                                       or_(Lease.ends_on.is_(None), Lease.ends_on >= on))))
 
 
+def _run(uow: UnitOfWork, work: Any, progress: Progress) -> AssessmentRoll:
+    """A batched work (`Computation`, `Publication`) start to end in one unit of work."""
+    total = work.begin(uow)
+    done = 0
+    while True:
+        n = work.step(uow)
+        if not n:
+            break
+        done += n
+        _tick(progress, done, total)
+    return work.finish(uow)
+
+
 def compute(uow: UnitOfWork, staff: Any, version_id: int, *, progress: Progress = None
             ) -> AssessmentRoll:
     """Compute (or recompute) the roll of an adopted budget version: R-A2 who is assessed,
-    R-A3 how much. The lines are a preview until `publish`."""
-    access.require_staff(staff)
-    version, fy = _version(uow, version_id)
-    if version.status != "adopted":
-        raise Conflict("budget_not_adopted")
-    roll = uow.session.scalar(select(AssessmentRoll).where(
-        AssessmentRoll.budget_version_id == version.id))
-    if roll is not None and roll.status == "published":
-        raise Conflict("roll_published")
-    parcels = uow.session.execute(select(
-        Parcel.id, Parcel.benefit_units, Parcel.owner_kind, Parcel.transferred,
-        Parcel.tax_incentive_exempt).order_by(Parcel.id)).all()
-    try:
-        result = assessment_roll(version.total_to_assess, [
-            ParcelFacts(str(p.id), p.benefit_units, p.owner_kind, p.transferred,
-                        p.tax_incentive_exempt) for p in parcels])
-    except CalcError as exc:
-        raise InvalidInput("calc", field=exc.field, message=exc.message) from exc
-    on = min(max(fy.starts_on, clock.today()), fy.ends_on)
-    lessee = _lessee_pays(uow, on)
-    if roll is None:
-        roll = AssessmentRoll(budget_version_id=version.id, fiscal_year_id=fy.id,
-                              total=version.total_to_assess)
-        uow.session.add(roll)
-        uow.session.flush()
-    else:
-        uow.session.execute(delete(RollLine).where(RollLine.roll_id == roll.id))
-    exempt = set(result.exempt)
-    rows = []
-    total_units = ZERO
-    for p in parcels:
-        key = str(p.id)
-        is_exempt = key in exempt
-        if not is_exempt:
-            total_units += p.benefit_units
-        rows.append({"roll_id": roll.id, "parcel_id": p.id, "benefit_units": p.benefit_units,
-                     "exempt": is_exempt, "amount": result.assessments.get(key, ZERO),
-                     "payer": "lessee" if p.id in lessee else "owner"})
-    for start in range(0, len(rows), CHUNK):
-        bulk.insert_rows(uow, RollLine, rows[start:start + CHUNK])
-        _tick(progress, min(start + CHUNK, len(rows)), len(rows))
-    roll.total = version.total_to_assess
-    roll.total_units = total_units
-    roll.assessed_count = len(result.assessments)
-    roll.exempt_count = len(exempt)
-    roll.computed_at = clock.now()
-    roll.computed_by_id = staff.id
-    uow.session.flush()
-    audit.record(uow, staff, "roll.computed", roll, after=audit.snapshot(roll))
-    return roll
+    R-A3 how much. The lines are a preview until `publish`. One transaction; the job runs
+    the same `Computation` a batch per transaction."""
+    return _run(uow, Computation(staff, int(version_id)), progress)
 
 
 def publish(uow: UnitOfWork, staff: Any, roll_id: int, notice_date: date | None = None, *,
             progress: Progress = None) -> AssessmentRoll:
     """Publish a computed roll: write the assessments and installments (the facts) and queue
-    the assessment notices. Publishing again does nothing."""
-    access.require_staff(staff)
-    roll = uow.session.get(AssessmentRoll, int(roll_id))
-    if roll is None:
-        raise NotFound()
-    if roll.status == "published":
+    the assessment notices. Publishing again does nothing. One transaction; the job runs the
+    same `Publication` a batch per transaction."""
+    return _run(uow, Publication(staff, int(roll_id), notice_date), progress)
+
+
+class Computation:
+    """R-A2 and R-A3 over every parcel, written as roll lines a batch at a time.
+
+    `begin` checks the version, apportions the total over all parcels (the core needs them
+    all: R-A3's leftover cents go to the largest remainders of the whole roll), replaces the
+    roll's lines and marks them incomplete; each `step` writes the lines of the next
+    `CHUNK` parcels by id; `finish` records who computed it. A roll with fewer lines than
+    its counts (a computation stopped midway) is not published (`roll_incomplete`);
+    computing again starts over."""
+
+    def __init__(self, staff: Any, version_id: int):
+        self.staff = staff
+        self.version_id = version_id
+        self.roll_id = 0
+        self.after = 0
+        self.amounts: dict[str, Decimal] = {}
+        self.exempt: set[str] = set()
+        self.lessee: set[int] = set()
+
+    def begin(self, uow: UnitOfWork) -> int:
+        access.require_staff(self.staff)
+        version, fy = _version(uow, self.version_id)
+        if version.status != "adopted":
+            raise Conflict("budget_not_adopted")
+        roll = uow.session.scalar(select(AssessmentRoll).where(
+            AssessmentRoll.budget_version_id == version.id))
+        if roll is not None and roll.status == "published":
+            raise Conflict("roll_published")
+        rows = uow.session.execute(select(
+            Parcel.id, Parcel.benefit_units, Parcel.owner_kind, Parcel.transferred,
+            Parcel.tax_incentive_exempt).order_by(Parcel.id).execution_options(
+                yield_per=CHUNK))
+        parcels = [ParcelFacts(str(p.id), p.benefit_units, p.owner_kind, p.transferred,
+                               p.tax_incentive_exempt) for p in rows]
+        try:
+            result = assessment_roll(version.total_to_assess, parcels)
+        except CalcError as exc:
+            raise InvalidInput("calc", field=exc.field, message=exc.message) from exc
+        self.amounts = result.assessments
+        self.exempt = set(result.exempt)
+        total_units = sum((p.benefit_units for p in parcels if p.id in self.amounts), ZERO)
+        del parcels
+        on = min(max(fy.starts_on, clock.today()), fy.ends_on)
+        self.lessee = _lessee_pays(uow, on)
+        if roll is None:
+            roll = AssessmentRoll(budget_version_id=version.id, fiscal_year_id=fy.id,
+                                  total=version.total_to_assess)
+            uow.session.add(roll)
+            uow.session.flush()
+        else:
+            uow.session.execute(delete(RollLine).where(RollLine.roll_id == roll.id))
+        roll.total = version.total_to_assess
+        roll.total_units = total_units
+        roll.assessed_count = len(result.assessments)
+        roll.exempt_count = len(result.exempt)
+        uow.session.flush()
+        self.roll_id = roll.id
+        self.after = 0
+        return roll.assessed_count + roll.exempt_count
+
+    def step(self, uow: UnitOfWork) -> int:
+        parcels = uow.session.execute(
+            select(Parcel.id, Parcel.benefit_units).where(Parcel.id > self.after)
+            .order_by(Parcel.id).limit(CHUNK)).all()
+        if not parcels:
+            return 0
+        rows = []
+        for p in parcels:
+            key = str(p.id)
+            amount = self.amounts.get(key)
+            if amount is None and key not in self.exempt:
+                continue  # added since `begin`: the next computation rolls it
+            rows.append({"roll_id": self.roll_id, "parcel_id": p.id,
+                         "benefit_units": p.benefit_units, "exempt": amount is None,
+                         "amount": amount if amount is not None else ZERO,
+                         "payer": "lessee" if p.id in self.lessee else "owner"})
+        bulk.insert_rows(uow, RollLine, rows)
+        self.after = parcels[-1].id
+        return len(parcels)
+
+    def finish(self, uow: UnitOfWork) -> AssessmentRoll:
+        roll = uow.session.get(AssessmentRoll, self.roll_id)
+        roll.computed_at = clock.now()
+        roll.computed_by_id = self.staff.id
+        uow.session.flush()
+        audit.record(uow, self.staff, "roll.computed", roll, after=audit.snapshot(roll))
         return roll
-    version, fy = _version(uow, roll.budget_version_id)
-    notice_date = notice_date or clock.today()
-    count = facts.installment_count(fy.starts_on)
-    lines = uow.session.execute(select(RollLine.parcel_id, RollLine.amount, RollLine.exempt,
-                                       RollLine.benefit_units, RollLine.payer)
-                                .where(RollLine.roll_id == roll.id)
-                                .order_by(RollLine.parcel_id)).all()
-    previous = facts.current_assessments(uow, [ln.parcel_id for ln in lines], fy.id)
-    if previous and version.version > 1:
-        accounts = facts.load_many(uow, list(previous), fy)
-    else:
-        accounts = {}
-    effective = version.effective_on or notice_date
-    today = clock.today()
-    plans: list[tuple[dict, list[CoreInstallment], Decimal]] = []
-    credit_on: dict[int, date] = {}  # R-A5's credit: dated as any correction (ledger)
-    for ln in lines:
-        prev = previous.get(ln.parcel_id)
-        amount = ZERO if ln.exempt else ln.amount
-        base = {"parcel_id": ln.parcel_id, "fiscal_year_id": fy.id,
-                "budget_version_id": version.id, "roll_id": roll.id, "annual_amount": amount,
-                "benefit_units": ln.benefit_units, "payer": ln.payer,
-                "notified_on": notice_date, "supersedes_id": None, "effective_on": None,
-                "credit": ZERO}
-        if prev is None:
-            if ln.exempt:
+
+
+class Publication:
+    """A computed roll's facts written a batch at a time: each `step` reads the next `CHUNK`
+    roll lines by parcel id (keyset), the current assessments of just those parcels, and
+    writes their assessments, installments, ledger charges and notices (R-A4, R-A5). Parcels
+    already published under this version are skipped, so a publication stopped midway goes
+    on where it stopped, and publishing a published roll does nothing."""
+
+    def __init__(self, staff: Any, roll_id: int, notice_date: date | None = None):
+        self.staff = staff
+        self.roll_id = roll_id
+        self.notice_date = notice_date
+        self.after = 0
+        self.done = False
+
+    def begin(self, uow: UnitOfWork) -> int:
+        access.require_staff(self.staff)
+        roll = uow.session.get(AssessmentRoll, self.roll_id)
+        if roll is None:
+            raise NotFound()
+        if roll.status == "published":
+            self.done = True
+            return 0
+        lines = uow.session.scalar(select(func.count()).select_from(RollLine).where(
+            RollLine.roll_id == roll.id))
+        if lines != roll.assessed_count + roll.exempt_count:
+            raise Conflict("roll_incomplete")
+        self.version, self.fy = _version(uow, roll.budget_version_id)
+        self.notice_date = self.notice_date or clock.today()
+        self.count = facts.installment_count(self.fy.starts_on)
+        self.effective = self.version.effective_on or self.notice_date
+        self.after = 0
+        return roll.assessed_count + roll.exempt_count
+
+    def step(self, uow: UnitOfWork) -> int:
+        if self.done:
+            return 0
+        lines = uow.session.execute(
+            select(RollLine.parcel_id, RollLine.amount, RollLine.exempt,
+                   RollLine.benefit_units, RollLine.payer)
+            .where(RollLine.roll_id == self.roll_id, RollLine.parcel_id > self.after)
+            .order_by(RollLine.parcel_id).limit(CHUNK)).all()
+        if not lines:
+            return 0
+        self._write(uow, self._plans(uow, lines))
+        self.after = lines[-1].parcel_id
+        return len(lines)
+
+    def _plans(self, uow: UnitOfWork, lines: list[Any]
+               ) -> list[tuple[dict, list[CoreInstallment], Decimal, date | None]]:
+        """What to write for these lines: (assessment row, installments, credit, the
+        credit's date) per parcel whose assessment is new or changed."""
+        version, fy = self.version, self.fy
+        previous = facts.current_assessments(uow, [ln.parcel_id for ln in lines], fy.id)
+        changed = [ln.parcel_id for ln in lines if ln.parcel_id in previous
+                   and previous[ln.parcel_id].budget_version_id != version.id
+                   and previous[ln.parcel_id].annual_amount != (ZERO if ln.exempt
+                                                                else ln.amount)]
+        accounts = facts.load_many(uow, changed, fy) if changed else {}
+        today = clock.today()
+        plans = []
+        for ln in lines:
+            prev = previous.get(ln.parcel_id)
+            amount = ZERO if ln.exempt else ln.amount
+            base = {"parcel_id": ln.parcel_id, "fiscal_year_id": fy.id,
+                    "budget_version_id": version.id, "roll_id": self.roll_id,
+                    "annual_amount": amount, "benefit_units": ln.benefit_units,
+                    "payer": ln.payer, "notified_on": self.notice_date, "supersedes_id": None,
+                    "effective_on": None, "credit": ZERO}
+            if prev is None:
+                if not ln.exempt:
+                    plans.append((base, schedule(amount, fy.starts_on, self.count,
+                                                 self.notice_date), ZERO, None))
                 continue
-            plans.append((base, schedule(amount, fy.starts_on, count, notice_date), ZERO))
-            continue
-        if prev.budget_version_id == version.id:
-            continue  # already published (a partial earlier run cannot exist: all or nothing)
-        if prev.annual_amount == amount:
-            continue  # unchanged by the amendment: the current assessment stands
-        account = accounts[ln.parcel_id]
+            if ln.parcel_id not in accounts:
+                continue  # already published under this version, or unchanged by it
+            plans.append(self._amended(base, prev, accounts[ln.parcel_id], amount, today))
+        return plans
+
+    def _amended(self, base: dict, prev: Assessment, account: Any, amount: Decimal,
+                 today: date) -> tuple[dict, list[CoreInstallment], Decimal, date | None]:
+        """R-A5: the superseding assessment's installments and credit."""
+        effective = self.effective
         st = account.evaluate(max(effective, today, account.last_credit_date or today))
         paid = {i.number for i in st.installments if i.status == "paid"}
         if amount < prev.annual_amount:
@@ -178,22 +281,24 @@ def publish(uow: UnitOfWork, staff: Any, roll_id: int, notice_date: date | None 
                  for i in account.installment_rows]
         result = amend(items, amount, effective)
         base.update(supersedes_id=prev.id, effective_on=effective, credit=result.credit)
-        if result.credit > 0:
-            credit_on[ln.parcel_id] = ledger.correction_date(account)
-        plans.append((base, list(result.installments), result.credit))
-    total = len(plans)
-    now = clock.now()
-    for start in range(0, total, CHUNK):
-        chunk = plans[start:start + CHUNK]
-        ids = bulk.insert_rows(uow, Assessment, [base for base, _, _ in chunk],
+        # R-A5's credit: dated as any correction (ledger)
+        credit_on = ledger.correction_date(account) if result.credit > 0 else None
+        return base, list(result.installments), result.credit, credit_on
+
+    def _write(self, uow: UnitOfWork, plans: list[Any]) -> None:
+        if not plans:
+            return
+        fy, staff, notice_date = self.fy, self.staff, self.notice_date
+        now = clock.now()
+        ids = bulk.insert_rows(uow, Assessment, [base for base, _, _, _ in plans],
                                return_ids=True)
         inst_rows, ledger_rows, notice_rows = [], [], []
-        for aid, (base, items, credit) in zip(ids, chunk):
+        for aid, (base, items, credit, credit_on) in zip(ids, plans):
             inst_rows.extend({"assessment_id": aid, "number": i.number, "due_date": i.due_date,
                               "amount": i.amount} for i in items)
             common = {"parcel_id": base["parcel_id"], "fiscal_year_id": fy.id,
                       "assessment_id": aid, "created_at": now, "author_id": staff.id,
-                      "description": f"v{version.version}", "cost_kind": None,
+                      "description": f"v{self.version.version}", "cost_kind": None,
                       "payment_id": None, "reverses_id": None}
             if base["supersedes_id"] is None:
                 ledger_rows.append({**common, "kind": "charge", "direction": "debit",
@@ -201,7 +306,7 @@ def publish(uow: UnitOfWork, staff: Any, roll_id: int, notice_date: date | None 
                                     "rule": "R-A3"})
             if credit > 0:
                 ledger_rows.append({**common, "kind": "adjustment", "direction": "credit",
-                                    "amount": credit, "legal_date": credit_on[base["parcel_id"]],
+                                    "amount": credit, "legal_date": credit_on,
                                     "rule": "R-A5"})
             notice_rows.append({"parcel_id": base["parcel_id"], "fiscal_year_id": fy.id,
                                 "kind": "assessment", "assessment_id": aid,
@@ -211,17 +316,23 @@ def publish(uow: UnitOfWork, staff: Any, roll_id: int, notice_date: date | None 
         bulk.insert_rows(uow, Installment, inst_rows)
         bulk.insert_rows(uow, LedgerEntry, ledger_rows)
         bulk.insert_rows(uow, Notice, notice_rows)
-        _tick(progress, min(start + CHUNK, total), total)
-    bulk.analyze(uow, Assessment, Installment, LedgerEntry, Notice)
-    before = audit.snapshot(roll)
-    roll.status = "published"
-    roll.notice_date = notice_date
-    roll.published_at = now
-    roll.published_by_id = staff.id
-    uow.session.flush()
-    audit.record(uow, staff, "roll.published", roll, before=before,
-                 after={**audit.snapshot(roll), "assessments_written": total})
-    return roll
+
+    def finish(self, uow: UnitOfWork) -> AssessmentRoll:
+        roll = uow.session.get(AssessmentRoll, self.roll_id)
+        if roll.status == "published":
+            return roll
+        bulk.analyze(uow, Assessment, Installment, LedgerEntry, Notice)
+        written = uow.session.scalar(select(func.count()).select_from(Assessment).where(
+            Assessment.roll_id == self.roll_id))
+        before = audit.snapshot(roll)
+        roll.status = "published"
+        roll.notice_date = self.notice_date
+        roll.published_at = clock.now()
+        roll.published_by_id = self.staff.id
+        uow.session.flush()
+        audit.record(uow, self.staff, "roll.published", roll, before=before,
+                     after={**audit.snapshot(roll), "assessments_written": written})
+        return roll
 
 
 def rolls(uow: UnitOfWork, fiscal_year: FiscalYear) -> list[AssessmentRoll]:

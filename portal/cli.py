@@ -1,7 +1,9 @@
 """The `portal` command.
 
 `portal calc NAME < input.json` is pure (it imports only the calculation core). The web
-commands (serve, demo, db, translate, ...) import the Flask application when they run.
+commands (serve, demo, db, translate, ...) import the Flask application when they run;
+`portal worker` runs the background jobs, `portal roll compute|publish` one in the
+foreground with a progress bar.
 """
 
 from __future__ import annotations
@@ -88,16 +90,137 @@ def _json_value(value: object) -> object:
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=5000, show_default=True, type=int, help="Port to listen on.")
-def serve(host: str, port: int) -> None:
+@click.option("--worker/--no-worker", default=False, show_default=True,
+              help="Also run the background jobs' worker (`portal worker`) beside it.")
+def serve(host: str, port: int, worker: bool) -> None:
     """Serve the web portal (a threaded server; in production run gunicorn on
-    "portal.app:create_app()")."""
+    "portal.app:create_app()" and `portal worker` apart)."""
+    import subprocess
+
     from werkzeug.serving import run_simple
 
     from portal.app import QuietHandler, create_app
     app = create_app()
+    child = None
+    if worker:
+        import signal
+
+        child = subprocess.Popen([sys.executable, "-m", "portal.cli", "worker"])
+        click.echo(f"Background jobs' worker: process {child.pid}")
+        # SIGTERM ends the server as Ctrl-C does, so the worker is stopped with it.
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     click.echo(f"Portal: http://{host}:{port}/  (Ctrl+C to stop)")
-    run_simple(host, port, app, threaded=True, use_reloader=False, use_debugger=False,
-               request_handler=QuietHandler)
+    try:
+        run_simple(host, port, app, threaded=True, use_reloader=False, use_debugger=False,
+                   request_handler=QuietHandler)
+    finally:
+        if child is not None:  # Ctrl-C reaches both; the worker ends after its batch
+            child.terminate()
+            try:
+                child.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                child.kill()
+
+
+@main.command()
+@click.option("--workers", default=1, show_default=True, type=int,
+              help="Jobs run at the same time (threads).")
+def worker(workers: int) -> None:
+    """Run the background jobs (computing and publishing the roll, ...) until Ctrl-C: the
+    queue is SQLite in the instance folder, or Redis when REDIS_URL is set."""
+    import logging
+
+    from portal.jobs import queue
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+    for name in ("huey", "huey.consumer"):  # one line per job is ours; theirs per task
+        logging.getLogger(name).setLevel(logging.WARNING)
+    queue.worker(workers)
+
+
+# --- The roll, in the foreground (the same jobs staff start from their pages) -------------
+
+@main.group("roll")
+def roll_group() -> None:
+    """The assessment roll: compute and publish it with a progress bar (each run is a job,
+    recorded and shown on the staff's jobs page like one started there)."""
+
+
+def _run_job(kind: str, params: dict, staff_email: str) -> None:
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TaskProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    from portal import db as database
+    from portal.db import UnitOfWork
+    from portal.services import jobs, users
+    from portal.services.errors import ServiceError
+
+    data = database.get_database()
+    try:
+        with UnitOfWork(data) as uow:
+            staff = users.find_by_email(uow, staff_email)
+            if staff is None or not staff.is_staff:
+                click.echo(f"error: --staff: {staff_email!r} is no staff account", err=True)
+                sys.exit(2)
+            job_id = jobs.submit(uow, staff, kind, params).id
+    except ServiceError as exc:
+        click.echo(f"error: {exc.code} {exc.params or ''}", err=True)
+        sys.exit(1)
+    columns = (TextColumn(f"job {job_id} {kind}"), BarColumn(), TaskProgressColumn(),
+               MofNCompleteColumn(), TextColumn("{task.fields[rate]}"), TimeElapsedColumn(),
+               TimeRemainingColumn())
+    with Progress(*columns, transient=False) as bar:
+        task = bar.add_task(kind, total=None, rate="")
+
+        def progress(done: int, total: int) -> None:
+            elapsed = bar.tasks[0].elapsed or 0
+            rate = f"{done / elapsed:,.0f}/s" if elapsed and done else ""
+            bar.update(task, completed=done, total=total or None, rate=rate)
+
+        job = jobs.run(data, job_id, progress=progress)
+    if job is None:
+        click.echo(f"job {job_id} is running elsewhere (a worker has it)", err=True)
+        sys.exit(1)
+    if job.status != "succeeded":
+        click.echo(f"job {job.id} failed: {job.error_code} {job.error_params or ''}", err=True)
+        sys.exit(1)
+    click.echo(f"job {job.id} {job.status}: {job.result}")
+
+
+@roll_group.command("compute")
+@click.argument("version_id", type=int)
+@click.option("--staff", "staff_email", required=True, help="The staff account acting.")
+def roll_compute(version_id: int, staff_email: str) -> None:
+    """Compute the roll of an adopted budget version (R-A2, R-A3)."""
+    _run_job("roll.compute", {"version_id": version_id}, staff_email)
+
+
+@roll_group.command("publish")
+@click.argument("roll_id", type=int)
+@click.option("--staff", "staff_email", required=True, help="The staff account acting.")
+@click.option("--notice-date", default=None, metavar="YYYY-MM-DD",
+              help="The notices' date (default: today).")
+def roll_publish(roll_id: int, staff_email: str, notice_date: str | None) -> None:
+    """Publish a computed roll: assessments, installments, charges, notices (R-A4, R-A5).
+    Publishing a published roll does nothing."""
+    from datetime import date
+
+    params: dict = {"roll_id": roll_id}
+    if notice_date:
+        try:
+            params["notice_date"] = date.fromisoformat(notice_date).isoformat()
+        except ValueError:
+            click.echo(f"error: --notice-date: {notice_date!r} is not a date (YYYY-MM-DD)",
+                       err=True)
+            sys.exit(2)
+    _run_job("roll.publish", params, staff_email)
 
 
 

@@ -14,7 +14,8 @@ they agree on the instance folder, the database and the outbox. Nothing secret i
 | `OUTBOX_DIR` | `<instance>/outbox/` |
 | `SESSION_COOKIE_SECURE` | `1`: cookies only over HTTPS (browsers allow http://127.0.0.1); |
 |   | served over HTTPS, the session cookie is `__Host-session` (`session` otherwise) |
-| `REDIS_URL` | none: sign-in rate limits are kept in memory |
+| `REDIS_URL` | none: sign-in rate limits are kept in memory, and the background jobs' |
+|   | queue in `<instance>/jobs-queue.db` (SQLite); with it, both in Redis |
 | `PORTAL_BASE_URL` | `http://127.0.0.1:5000` (what `portal serve` and `make run` serve): the |
 |   | portal's address; every absolute link (emails, PDFs, redirects) starts with it, and |
 |   | requests for any host but its own, `localhost` and `127.0.0.1` are refused (400) |
@@ -138,6 +139,8 @@ def settings(env: Mapping[str, str] | None = None, *, instance: Path | None = No
         "SESSION_ABSOLUTE_TIMEOUT": 60 * 60 * 8,  # seconds from sign-in, then signed out
         "SESSION_TOUCH_INTERVAL": 60,  # last_seen_at is written at most this often
         "RATELIMIT_STORAGE_URI": e.get("REDIS_URL") or "memory://",
+        "REDIS_URL": e.get("REDIS_URL") or None,
+        "JOBS_QUEUE_FILE": str(instance / "jobs-queue.db"),
         "RATELIMIT_SIGNIN": e.get("RATELIMIT_SIGNIN") or "10 per minute;50 per hour",
         "RATELIMIT_CLAIM": e.get("RATELIMIT_CLAIM") or "10 per hour",
         "MAX_CONTENT_LENGTH": 2 * 1024 * 1024,

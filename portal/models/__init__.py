@@ -8,6 +8,7 @@ from portal.models.assessments import Assessment, AssessmentRoll, Installment, R
 from portal.models.audit import AuditRecord
 from portal.models.base import AppendOnly, Base, ImmutableRowError, UTCDateTime
 from portal.models.budgets import Budget, BudgetLine, BudgetVersion, FiscalYear
+from portal.models.jobs import Job
 from portal.models.ledger import LedgerEntry, Payment, PaymentAllocation
 from portal.models.lenders import Lender, Loan
 from portal.models.notices import Notice
@@ -19,7 +20,7 @@ from portal.models.users import User
 __all__ = [
     "AccessCode", "AppendOnly", "Assessment", "AssessmentRoll", "AuditRecord", "Base", "Budget",
     "BudgetLine", "BudgetVersion", "ClaimAttempt", "DepositOrder", "FiscalYear",
-    "ImmutableRowError", "Installment", "Lease", "LedgerEntry", "Lender", "Loan", "Notice",
+    "ImmutableRowError", "Installment", "Job", "Lease", "LedgerEntry", "Lender", "Loan", "Notice",
     "OwnershipShare", "Parcel", "ParcelLink", "Party", "PartyMember", "Payment",
     "PaymentAllocation", "RecoveryCode", "RollLine", "ThrottleHit", "UTCDateTime", "User",
     "WebSession",

@@ -1,0 +1,186 @@
+"""Background jobs: the roll computed and published as jobs, a batch per transaction with its
+progress; the same input twice is one job; a failure is recorded by its message id; a job
+killed midway leaves only whole batches and runs again from there. The worker runs
+in-process (Huey's immediate mode, or `jobs.run` itself): nothing here waits on time."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from decimal import Decimal
+
+import pytest
+from sqlalchemy import func, select
+
+from portal import clock
+from portal.jobs import queue
+from portal.models import Assessment, AssessmentRoll, Installment, Job, Parcel, RollLine, User
+from portal.services import budgets, bulk, jobs, roll
+from portal.services.budgets import LineInput
+from portal.services.errors import Forbidden
+
+from .factory import at, build
+
+EFFECTIVE = date(2026, 12, 15)
+EXTRA = 25
+
+
+@pytest.fixture
+def world(database, monkeypatch):
+    monkeypatch.setattr(roll, "CHUNK", 10)  # a few batches of a small roll
+    w = build(database)
+    with w.uow() as uow:
+        bulk.insert_rows(uow, Parcel, [
+            {"catastro": f"042-{k:03d}-000-00", "address": f"Calle {k}", "municipality":
+             "San Juan", "owner_kind": "private", "transferred": False,
+             "tax_incentive_exempt": False, "benefit_units": Decimal(3 + k % 5)}
+            for k in range(EXTRA)])
+    return w
+
+
+def _version(world, adopt: bool = True) -> int:
+    with clock.fixed(at(EFFECTIVE)), world.uow() as uow:
+        staff = uow.session.get(User, world.staff.id)
+        fy = uow.session.get(budgets.FiscalYear, world.fy_id)
+        v = budgets.draft(uow, staff, fy, [
+            LineInput("project", "Proyecto", "Project", Decimal("30000.00"),
+                      Decimal("21000.00"))], reference="Res. 2", effective_on=EFFECTIVE)
+        if adopt:
+            budgets.adopt(uow, staff, v.id, EFFECTIVE)
+        return v.id
+
+
+def _submit(world, kind: str, **params) -> int:
+    with world.uow() as uow:
+        return jobs.submit(uow, uow.session.get(User, world.staff.id), kind, params).id
+
+
+def _count(world, model, *where) -> int:
+    with world.uow() as uow:
+        return uow.session.scalar(select(func.count()).select_from(model).where(*where))
+
+
+def test_compute_and_publish_as_jobs_with_progress(world):
+    version_id = _version(world)
+    seen: list[tuple[int, int]] = []
+    with clock.fixed(at(EFFECTIVE)):
+        job = jobs.run(world.database, _submit(world, "roll.compute", version_id=version_id),
+                       progress=lambda d, t: seen.append((d, t)))
+    parcels = 5 + EXTRA
+    assert (job.status, job.done, job.total, job.error_code) == ("succeeded", parcels, parcels,
+                                                                 None)
+    assert seen == [(0, parcels), (10, parcels), (20, parcels), (30, parcels)]
+    assert job.active_key is None and job.finished_at is not None and job.attempts == 1
+    roll_id = job.result["roll_id"]
+    assert _count(world, RollLine, RollLine.roll_id == roll_id) == parcels
+    with clock.fixed(at(EFFECTIVE)):
+        job = jobs.run(world.database, _submit(world, "roll.publish", roll_id=roll_id))
+    assert (job.status, job.done, job.total) == ("succeeded", parcels, parcels)
+    assessments, installments = _count(world, Assessment), _count(world, Installment)
+    assert assessments == 4 + 4 + EXTRA  # v1's four, their amendments, the new parcels
+    with world.uow() as uow:
+        assert uow.session.get(AssessmentRoll, roll_id).status == "published"
+        shown = jobs.Figures(uow.session.get(Job, job.id))
+        assert shown.percent == 100 and shown.seconds_left is None
+    # Publishing again (a new job for the same input: the first has ended) changes nothing.
+    with clock.fixed(at(EFFECTIVE)):
+        again = jobs.run(world.database, _submit(world, "roll.publish", roll_id=roll_id))
+    assert again.status == "succeeded" and again.id != job.id
+    assert (_count(world, Assessment), _count(world, Installment)) == (assessments,
+                                                                        installments)
+
+
+def test_the_same_input_while_queued_is_one_job_and_only_staff_start_one(world):
+    version_id = _version(world)
+    first = _submit(world, "roll.compute", version_id=version_id)
+    assert _submit(world, "roll.compute", version_id=version_id) == first
+    assert _submit(world, "roll.compute", version_id=version_id + 1000) != first
+    with world.uow() as uow, pytest.raises(Forbidden):
+        jobs.submit(uow, uow.session.get(User, world.alice.id), "roll.compute",
+                    {"version_id": version_id})
+    with clock.fixed(at(EFFECTIVE)):
+        assert jobs.run(world.database, first).status == "succeeded"
+        assert jobs.run(world.database, first) is None  # ended: nobody runs it again
+
+
+def test_a_failure_is_recorded_by_its_message_id(world):
+    version_id = _version(world, adopt=False)
+    with clock.fixed(at(EFFECTIVE)):
+        job = jobs.run(world.database, _submit(world, "roll.compute", version_id=version_id))
+    assert (job.status, job.error_code, job.active_key) == ("failed", "budget_not_adopted",
+                                                            None)
+
+
+class Killed(BaseException):
+    """The worker's process ending mid-batch (not an error the runner handles)."""
+
+
+def _killed_at_insert(world, monkeypatch, job_id: int, nth: int) -> None:
+    """Run the job until its `nth` bulk insert, where its process "dies"."""
+    real, calls = bulk.insert_rows, {"n": 0}
+
+    def dies(uow, model, rows, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == nth:
+            raise Killed()
+        return real(uow, model, rows, **kwargs)
+
+    monkeypatch.setattr(bulk, "insert_rows", dies)
+    with clock.fixed(at(EFFECTIVE)), pytest.raises(Killed):
+        jobs.run(world.database, job_id)
+    monkeypatch.setattr(bulk, "insert_rows", real)
+
+
+def test_a_job_killed_midway_leaves_whole_batches_and_runs_again(world, monkeypatch):
+    version_id = _version(world)
+    with clock.fixed(at(EFFECTIVE)):
+        roll_id = jobs.run(world.database, _submit(world, "roll.compute",
+                                                   version_id=version_id)).result["roll_id"]
+    job_id = _submit(world, "roll.publish", roll_id=roll_id)
+    # The 6th insert is the second batch's installments: its assessments are written.
+    _killed_at_insert(world, monkeypatch, job_id, 6)
+    with world.uow() as uow:
+        job = uow.session.get(Job, job_id)
+        assert (job.status, job.done) == ("running", 10)
+        # The first batch's ten parcels and nothing of the second: v1's four, then of the
+        # batch four amended, one exempt (E), five new.
+        assert _count(world, Assessment) == 4 + 9
+        assert _count(world, Installment) == 12 * (4 + 9)
+    # Another worker does not take it while it may be alive; once stale it is recovered.
+    with clock.fixed(at(EFFECTIVE)):
+        assert jobs.recover(world.database) == []
+        assert jobs.run(world.database, job_id) is None
+    later = at(EFFECTIVE) + jobs.STALE + timedelta(seconds=1)
+    with clock.fixed(later):
+        assert jobs.recover(world.database) == [job_id]
+        job = jobs.run(world.database, job_id)
+    assert (job.status, job.done, job.attempts) == ("succeeded", 5 + EXTRA, 2)
+    assert _count(world, Assessment) == 4 + 4 + EXTRA
+    assert _count(world, Installment) == 12 * (4 + 4 + EXTRA)
+
+
+def test_a_computation_stopped_midway_is_not_published(world, monkeypatch):
+    version_id = _version(world)
+    _killed_at_insert(world, monkeypatch, _submit(world, "roll.compute",
+                                                  version_id=version_id), 2)
+    with world.uow() as uow:
+        r = uow.session.scalar(select(AssessmentRoll).where(
+            AssessmentRoll.budget_version_id == version_id))
+        roll_id = r.id
+    assert _count(world, RollLine, RollLine.roll_id == roll_id) == 10
+    with clock.fixed(at(EFFECTIVE)):
+        job = jobs.run(world.database, _submit(world, "roll.publish", roll_id=roll_id))
+    assert (job.status, job.error_code) == ("failed", "roll_incomplete")
+    assert _count(world, Assessment) == 4
+
+
+def test_the_queue_runs_a_job_in_immediate_mode(world):
+    version_id = _version(world)
+    queue.use_immediate(world.database)
+    try:
+        job_id = _submit(world, "roll.compute", version_id=version_id)
+        with clock.fixed(at(EFFECTIVE)):
+            queue.enqueue(job_id)
+    finally:
+        queue.reset()
+    with world.uow() as uow:
+        assert uow.session.get(Job, job_id).status == "succeeded"

@@ -3,7 +3,7 @@
 Importing this package registers every table on `Base.metadata` (the Alembic target).
 """
 
-from portal.models.access import AccessCode, ClaimAttempt, ParcelLink
+from portal.models.access import AccessCode, ClaimAttempt, ParcelInvitation, ParcelLink
 from portal.models.assessments import Assessment, AssessmentRoll, Installment, RollLine
 from portal.models.audit import AuditRecord
 from portal.models.base import AppendOnly, Base, ImmutableRowError, UTCDateTime
@@ -21,7 +21,7 @@ __all__ = [
     "AccessCode", "AppendOnly", "Assessment", "AssessmentRoll", "AuditRecord", "Base", "Budget",
     "BudgetLine", "BudgetVersion", "ClaimAttempt", "DepositOrder", "FiscalYear",
     "ImmutableRowError", "Installment", "Job", "Lease", "LedgerEntry", "Lender", "Loan", "Notice",
-    "OwnershipShare", "Parcel", "ParcelLink", "Party", "PartyMember", "Payment",
+    "OwnershipShare", "Parcel", "ParcelInvitation", "ParcelLink", "Party", "PartyMember", "Payment",
     "PaymentAllocation", "RecoveryCode", "RollLine", "ThrottleHit", "UTCDateTime", "User",
     "WebSession",
 ]

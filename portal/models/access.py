@@ -1,4 +1,5 @@
-"""Who may see a parcel: claim links, access codes and the claim attempts (rate limiting)."""
+"""Who may see a parcel: claim links, invitations, access codes and the claim attempts (rate
+limiting)."""
 
 from __future__ import annotations
 
@@ -90,3 +91,37 @@ class ClaimAttempt(AppendOnly, Base):
     succeeded: Mapped[bool] = mapped_column(Boolean, comment="Whether the code was right")
     at: Mapped[datetime] = created_at("When it was tried (UTC)")
     ip: Mapped[str | None] = mapped_column(String(45), comment="Client address, if known")
+
+
+class ParcelInvitation(Base):
+    """Read access an owner gave to an email no account uses yet: it becomes a `ParcelLink`
+    when an account with that email confirms it. The owner's list shows it like any other
+    access (no account enumeration)."""
+
+    __tablename__ = "parcel_invitations"
+    __immutable__ = ("parcel_id", "email", "role", "granted_by_id", "created_at")
+    __table_args__ = (
+        CheckConstraint("role IN ('lessee', 'delegate')", name="role"),
+        # One open invitation per email and parcel; accepted or revoked ones stay as history.
+        Index("uq_parcel_invitations_open", "email", "parcel_id", unique=True,
+              sqlite_where=text("accepted_at IS NULL AND revoked_at IS NULL"),
+              postgresql_where=text("accepted_at IS NULL AND revoked_at IS NULL")),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True, comment="Surrogate key")
+    parcel_id: Mapped[int] = mapped_column(ForeignKey("parcels.id"), index=True,
+                                           comment="The parcel")
+    email: Mapped[str] = mapped_column(String(254), index=True,
+                                       comment="The invited email, normalised")
+    role: Mapped[str] = mapped_column(String(10), comment="delegate or lessee")
+    granted_by_id: Mapped[int] = mapped_column(ForeignKey("users.id"),
+                                               comment="Who gave the access")
+    created_at: Mapped[datetime] = created_at()
+    accepted_at: Mapped[datetime | None] = mapped_column(
+        UTCDateTime(), comment="When an account with the email confirmed it")
+    link_id: Mapped[int | None] = mapped_column(ForeignKey("parcel_links.id"),
+                                                comment="The link it became")
+    revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime(),
+                                                        comment="When it was withdrawn")
+    revoked_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"),
+                                                      comment="Who withdrew it")

@@ -26,7 +26,7 @@ from sqlalchemy import func, select
 from portal import clock
 from portal.db import UnitOfWork
 from portal.models import AccessCode, ClaimAttempt, Lease, Parcel, ParcelLink, User
-from portal.services import access, audit, throttle
+from portal.services import access, audit, invitations, throttle
 from portal.services.errors import (
     ClaimRateLimited,
     ClaimRefused,
@@ -206,8 +206,9 @@ def revoke_codes(uow: UnitOfWork, staff: Any, parcel_id: int) -> int:
 def grant(uow: UnitOfWork, owner: Any, parcel_id: int, email: str,
           role: str = "delegate") -> ParcelLink | None:
     """An owner (or staff) gives another registered person read access to the parcel, as a
-    `delegate` or as its `lessee`. None, and nothing done, when no account uses that email:
-    the caller answers the same either way (no account enumeration)."""
+    `delegate` or as its `lessee`. None when no account uses that email: an invitation is
+    kept instead (`services.invitations`), which becomes the link when an account with that
+    email is confirmed; the caller answers the same either way (no account enumeration)."""
     if role not in GRANT_ROLES:
         raise InvalidInput("invalid", field="role")
     parcel = access.require_manager(uow, owner, parcel_id)
@@ -216,6 +217,8 @@ def grant(uow: UnitOfWork, owner: Any, parcel_id: int, email: str,
         raise InvalidInput("cannot_grant_self", field="email")
     grantee = uow.session.scalar(select(User).where(User.email == email))
     if grantee is None:
+        if invitations.invite(uow, owner, parcel.id, email, role) is None:
+            raise Conflict("already_linked")
         return None
     if grantee.id == owner.id:
         raise InvalidInput("cannot_grant_self", field="email")
@@ -262,6 +265,35 @@ def links(uow: UnitOfWork, user: Any, parcel_id: int) -> list[tuple[ParcelLink, 
     if not access.can_manage(uow, user, parcel.id):
         stmt = stmt.where(ParcelLink.user_id == user.id)
     return [(link, u) for link, u in uow.session.execute(stmt)]
+
+
+def access_list(uow: UnitOfWork, manager: Any, parcel_id: int) -> list[dict[str, Any]]:
+    """For whoever manages the parcel: every other person who can see it, or will once their
+    account is confirmed, alike ({"email", "role", "since"}), oldest first."""
+    parcel = access.require_manager(uow, manager, parcel_id)
+    rows = [{"email": person.email, "role": link.role, "since": link.created_at}
+            for link, person in links(uow, manager, parcel.id) if person.id != manager.id]
+    rows += [{"email": inv.email, "role": inv.role, "since": inv.created_at}
+             for inv in invitations.open_for(uow, parcel.id)]
+    return sorted(rows, key=lambda r: (r["since"], r["email"]))
+
+
+def revoke_email(uow: UnitOfWork, manager: Any, parcel_id: int, email: str) -> None:
+    """Whoever manages the parcel ends the access given to `email`: its link (one given by an
+    owner or staff; not a claim with a code) or its open invitation. NotFound otherwise."""
+    parcel = access.require_manager(uow, manager, parcel_id)
+    email = (email or "").strip().lower()
+    link = uow.session.scalar(
+        select(ParcelLink).join(User, User.id == ParcelLink.user_id)
+        .where(ParcelLink.parcel_id == parcel.id, ParcelLink.revoked_at.is_(None),
+               User.email == email, User.id != manager.id))
+    if link is not None:
+        revoke(uow, manager, parcel.id, link.id)
+        return
+    found = invitations.open_for(uow, parcel.id, email)
+    if not found:
+        raise NotFound()
+    invitations.withdraw(uow, manager, found[0])
 
 
 def staff_link(uow: UnitOfWork, staff: Any, parcel_id: int, user_id: int,

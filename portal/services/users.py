@@ -18,7 +18,7 @@ from portal.db import UnitOfWork
 from portal.models import Lender, PartyMember, User
 from portal.models.security import WebSession
 from portal.models.users import LANGUAGES
-from portal.services import audit, passwords_policy, throttle
+from portal.services import audit, invitations, passwords_policy, throttle
 from portal.services.errors import Conflict, Forbidden, InvalidInput, NotFound
 
 MIN_PASSWORD_LENGTH = passwords_policy.MIN_LENGTH
@@ -184,9 +184,12 @@ def _get(uow: UnitOfWork, user_id: int) -> User:
 
 
 def confirm_email(uow: UnitOfWork, user_id: int) -> User:
+    """Mark the email confirmed; the access owners gave to this email before the account
+    existed (`services.invitations`) becomes the user's."""
     user = _get(uow, user_id)
     if user.email_confirmed_at is None:
         user.email_confirmed_at = clock.now()
+    invitations.accept(uow, user)
     return user
 
 

@@ -24,6 +24,7 @@ SIGNED_IN = {"account.dashboard", "account.claim", "lessee.leases", "auth.sign_o
              "payments.choose", "payments.review", "payments.confirm", "payments.sandbox",
              "payments.sandbox_bank"}
 PARCEL = {"account.parcel", "account.statement_pdf", "account.grant", "account.revoke",
+          "account.revoke_email",
           "account.access_page", "payments.history"}
 CHECKOUT = {"payments.success", "payments.cancel", "payments.receipt", "payments.receipt_pdf",
             "payments.payment_receipt", "payments.payment_receipt_pdf"}
@@ -203,10 +204,14 @@ def test_delegate_sees_but_cannot_manage(world):
     assert "Quién más puede ver esta propiedad" not in html
     assert delegate.get(f"/propiedad/{pid}/acceso").status_code == 404
     page = owner.get(f"/propiedad/{pid}/acceso").get_data(as_text=True)
-    link_ids = re.findall(rf"/propiedad/{pid}/acceso/(\d+)/quitar", page)
-    assert link_ids
+    emails = re.findall(r'<input type="hidden" name="email" value="([^"]+)"', page)
+    assert "user00001@demo.pr" in emails
     token = csrf_token(html)
-    for link_id in link_ids or ["1"]:
+    for email in emails:
+        r = delegate.post(f"/propiedad/{pid}/acceso/quitar",
+                          data={"csrf_token": token, "email": email})
+        assert r.status_code == 404
+    for link_id in range(1, 40):  # the links by id, too
         r = delegate.post(f"/propiedad/{pid}/acceso/{link_id}/quitar",
                           data={"csrf_token": token})
         assert r.status_code == 404

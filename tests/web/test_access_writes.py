@@ -23,7 +23,8 @@ from tests.web.test_hostile_input import fingerprint
 
 ROLES = ("anonymous", "owner", "lessee", "lender", "staff", "other", "delegate")
 DELEGATE = "user00002@demo.pr"
-WALKED = {"account.claim", "account.grant", "account.revoke", "payments.review",
+WALKED = {"account.claim", "account.grant", "account.revoke", "account.revoke_email",
+          "payments.review",
           "payments.confirm", "payments.sandbox", "payments.sandbox_bank", "payments.office",
           "payments.refund", "payments.webhook"}
 OWN_ONLY = {"account.language"}  # and every `auth.*` route
@@ -129,6 +130,8 @@ def test_no_role_writes_to_someone_elses_object(scene, role):
         if role != "owner":
             check("revoke", post(f"/propiedad/{ids['parcel']}/acceso/{ids['owner_link']}"
                                  "/quitar"))
+            check("revoke by email", post(f"/propiedad/{ids['parcel']}/acceso/quitar",
+                                          email=DELEGATE))
         check("office", post(f"/personal/pagos/oficina/{theirs}", account=key, amount="5",
                              method="cash", payer_name="X"))
         check("refund", post(f"/personal/pagos/reembolso/{theirs}", account=key,

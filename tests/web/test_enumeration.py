@@ -93,6 +93,39 @@ def test_forgot_password_does_the_same_work_for_an_unknown_email(demo_app, count
     assert work_known["mail"] == work_unknown["mail"] == 1
 
 
+def _resend(app, email):  # noqa: ANN001, ANN202
+    client = app.test_client()
+    page = client.get("/cuenta/revise-su-correo").get_data(as_text=True)
+    r = client.post("/cuenta/reenviar", data={"csrf_token": csrf_token(page), "email": email})
+    return r, _text(client, r)
+
+
+def test_resend_confirmation_does_the_same_work_for_any_email(demo_app, counted, monkeypatch):
+    """Unconfirmed, confirmed or unknown: the same page, one token made, one email sent."""
+    counted["confirm"] = 0
+    real = tokens.make_confirm
+
+    def counting(*args):  # noqa: ANN002, ANN202
+        counted["confirm"] += 1
+        return real(*args)
+
+    monkeypatch.setattr(tokens, "make_confirm", counting)
+    _sign_up(demo_app, "sin.confirmar@example.com")  # an account waiting for confirmation
+    for pair in (("sin.confirmar@example.com", "nadie@example.com"),
+                 ("owner@demo.pr", "nadie.tampoco@example.com")):
+        counted.update(dict.fromkeys(counted, 0))
+        work_a, work_b = _both_paths(counted, lambda e: _resend(demo_app, e), *pair)
+        assert work_a["confirm"] == work_b["confirm"] == 1, pair
+        assert work_a["mail"] == work_b["mail"] == 1, pair
+    subjects = {msg["To"]: str(msg["Subject"]) for msg in (
+        email.message_from_bytes(f.read_bytes(), policy=email.policy.default)
+        for f in outbox(demo_app))}
+    assert "Ya tiene una cuenta" in subjects["owner@demo.pr"]
+    unknown = [f for f in outbox(demo_app) if b"nadie@example.com" in f.read_bytes()]
+    body = email.message_from_bytes(unknown[-1].read_bytes(), policy=email.policy.default)
+    assert "/cuenta/registro" in body.get_body().get_content()
+
+
 def _grant(app, client, pid, email):  # noqa: ANN001, ANN202
     page = client.get(f"/propiedad/{pid}/acceso").get_data(as_text=True)
     r = client.post(f"/propiedad/{pid}/acceso", data={"csrf_token": csrf_token(page),
@@ -114,3 +147,52 @@ def test_grant_access_says_the_same_whether_or_not_an_account_uses_the_email(dem
     assert known == unknown
     assert "No account uses" not in unknown and "Ninguna cuenta" not in unknown
     assert counted["mail"] - before == 2  # an email on both paths
+
+
+def _listed(owner, pid) -> str:  # noqa: ANN001
+    page = owner.get(f"/propiedad/{pid}/acceso").get_data(as_text=True)
+    return re.search(r'<ul class="usa-list">(.*?)</ul>', page, re.S).group(1)
+
+
+def test_the_access_list_shows_an_email_with_or_without_an_account_alike(demo_app):
+    """Given access, a person with an account and an email no account uses are listed the
+    same way; the email's access becomes real once an account with it is confirmed, and the
+    owner can withdraw either from the list."""
+    pid = parcel_ids(demo_app)["owner"][0]
+    owner = login(demo_app, "owner")
+    _grant(demo_app, owner, pid, "user00001@demo.pr")
+    _grant(demo_app, owner, pid, "nueva.vecina@example.com")
+    listed = _listed(owner, pid)
+    known = re.search(r"<li>\s*user00001@demo\.pr(.*?)</li>", listed, re.S).group(1)
+    unknown = re.search(r"<li>\s*nueva\.vecina@example\.com(.*?)</li>", listed, re.S).group(1)
+    assert known.replace("user00001@demo.pr", "EMAIL") == \
+        unknown.replace("nueva.vecina@example.com", "EMAIL")
+    # Giving access again says the same for both.
+    page = owner.get(f"/propiedad/{pid}/acceso").get_data(as_text=True)
+    again = [owner.post(f"/propiedad/{pid}/acceso", data={"csrf_token": csrf_token(page),
+                                                          "email": e}).get_data(as_text=True)
+             for e in ("user00001@demo.pr", "nueva.vecina@example.com")]
+    assert all("ya puede ver esta propiedad" in a.lower() or "already" in a.lower()
+               for a in again), again[1][:2000]
+    # The invited person signs up and confirms: the parcel is theirs to see.
+    _sign_up(demo_app, "nueva.vecina@example.com")
+    sent = [f for f in outbox(demo_app) if b"To: nueva.vecina@example.com" in f.read_bytes()]
+    body = email.message_from_bytes(sent[-1].read_bytes(), policy=email.policy.default)
+    link = re.search(r"https?://\S+/cuenta/confirmar/\S+", body.get_body().get_content())
+    neighbour = demo_app.test_client()
+    assert neighbour.get(link.group(0)).status_code == 302
+    page = neighbour.get("/cuenta/entrar").get_data(as_text=True)
+    r = neighbour.post("/cuenta/entrar", data={"csrf_token": csrf_token(page),
+                                               "email": "nueva.vecina@example.com",
+                                               "password": STRONG})
+    assert r.status_code == 303
+    assert neighbour.get(f"/propiedad/{pid}").status_code == 200
+    # The owner withdraws both from the list; the neighbour sees the parcel no more.
+    for e in ("user00001@demo.pr", "nueva.vecina@example.com"):
+        page = owner.get(f"/propiedad/{pid}/acceso").get_data(as_text=True)
+        r = owner.post(f"/propiedad/{pid}/acceso/quitar",
+                       data={"csrf_token": csrf_token(page), "email": e})
+        assert r.status_code == 303
+    page = owner.get(f"/propiedad/{pid}/acceso").get_data(as_text=True)
+    assert "user00001@demo.pr" not in page and "nueva.vecina@example.com" not in page
+    assert neighbour.get(f"/propiedad/{pid}").status_code == 404

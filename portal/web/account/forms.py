@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import EmailField, StringField, SubmitField
+from wtforms import EmailField, HiddenField, StringField, SubmitField
 from wtforms.validators import Email, InputRequired, Length, Regexp
 
 
@@ -25,3 +25,9 @@ class GrantForm(FlaskForm):
         Email(message=_l("Enter an email like nombre@ejemplo.com."), check_deliverability=False),
         Length(max=254)])
     submit = SubmitField(_l("Give read access"))
+
+
+class RevokeEmailForm(FlaskForm):
+    """The access page's "remove access for …" button: the email whose access ends."""
+
+    email = HiddenField(validators=[InputRequired(), Length(max=254)])

@@ -36,7 +36,7 @@ from portal.services.errors import (
     ServiceError,
 )
 from portal.web.account import views
-from portal.web.account.forms import ClaimForm, GrantForm
+from portal.web.account.forms import ClaimForm, GrantForm, RevokeEmailForm
 from portal.web.data import external_url, uow
 from portal.web.extensions import shared_limit
 
@@ -202,6 +202,22 @@ def grant(parcel_id: int):  # noqa: ANN201
                   "success")
             return redirect(url_for("account.access_page", parcel_id=parcel_id), 303)
     return _access_page(parcel_id, form, 400)
+
+
+@bp.post("/propiedad/<id:parcel_id>/acceso/quitar")
+@login_required
+def revoke_email(parcel_id: int):  # noqa: ANN201
+    """End the access given to an email: a person's link or an invitation, alike."""
+    form = RevokeEmailForm()
+    if not form.validate_on_submit():
+        abort(400)
+    try:
+        with uow() as w:
+            parcels.revoke_email(w, current_user, parcel_id, form.email.data)
+    except (NotFound, Forbidden):
+        abort(404)
+    flash(_("Access removed."), "success")
+    return redirect(url_for("account.access_page", parcel_id=parcel_id), 303)
 
 
 @bp.post("/propiedad/<id:parcel_id>/acceso/<id:link_id>/quitar")

@@ -348,13 +348,13 @@ def access_view(user: Any, parcel_id: int) -> tuple[Any, list[dict]] | None:
     try:
         with uow() as w:
             parcel = access.require_manager(w, user, parcel_id)
-            links = parcels.links(w, user, parcel.id)
+            rows = parcels.access_list(w, user, parcel.id)
     except (NotFound, Forbidden):
         return None
-    return parcel, [{"id": link.id, "email": person.email,
-                     "role_label": relation_label(link.role),
-                     "since": clock.legal_date(link.created_at)}
-                    for link, person in links if person.id != user.id]
+    # People with an account and emails still to confirm one are listed alike (no account
+    # enumeration: services.invitations).
+    return parcel, [{"email": r["email"], "role_label": relation_label(r["role"]),
+                     "since": clock.legal_date(r["since"])} for r in rows]
 
 
 def statement_pdf(v: ParcelPage, lang: str) -> bytes:

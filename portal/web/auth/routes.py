@@ -82,8 +82,20 @@ def resend():  # noqa: ANN201
     if form.validate_on_submit():
         with uow() as w:
             user = users.find_by_email(w, form.email.data)
-        if user is not None and not user.email_confirmed:
+        # The same answer and the same work whether or not the email has an account (no
+        # enumeration by words or by time): one email goes out on every path.
+        if user is None:
+            tokens.make_confirm(0, "")
+            mail.send(users.normalise_email(form.email.data), "confirm_unknown",
+                      current_language(), config=current_app.config,
+                      link=external_url("auth.sign_up"))
+        elif not user.email_confirmed:
             _send_confirmation(user)
+        else:
+            tokens.make_confirm(user.id, user.email)
+            mail.send(user.email, "already_registered", user.language or current_language(),
+                      name=user.name, config=current_app.config,
+                      link=external_url("auth.sign_in"), forgot=external_url("auth.forgot"))
         return redirect(url_for("auth.check_email", sent=1), 303)
     return render_template("auth/check_email.html", form=form), 400
 

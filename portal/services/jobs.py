@@ -61,6 +61,14 @@ KINDS: dict[str, Callable[[Any, dict[str, Any]], Work]] = {
 }
 
 
+#: What `submit` checks before queueing a job of each kind (the work checks it again when it
+#: runs): a missing version or roll, or one in the wrong state, is refused at once.
+CHECKS: dict[str, Callable[[UnitOfWork, Any, dict[str, Any]], Any]] = {
+    "roll.compute": lambda uow, staff, p: roll.computable(uow, staff, int(p["version_id"])),
+    "roll.publish": lambda uow, staff, p: roll.publishable(uow, staff, int(p["roll_id"])),
+}
+
+
 def checksum(kind: str, params: dict[str, Any]) -> str:
     """SHA-256 of the kind and the input (keys sorted): the same input, the same checksum."""
     text = json.dumps([kind, params], sort_keys=True, separators=(",", ":"))
@@ -69,10 +77,12 @@ def checksum(kind: str, params: dict[str, Any]) -> str:
 
 def submit(uow: UnitOfWork, user: Any, kind: str, params: dict[str, Any]) -> Job:
     """A job for `kind` over `params`, queued; the job already queued or running for the
-    same input if there is one. The caller enqueues its id once this unit of work commits."""
+    same input if there is one. The caller enqueues its id once this unit of work commits.
+    Raises what `CHECKS` raises (NotFound, Conflict) for input the job would refuse."""
     access.require_staff(user)
     if kind not in KINDS:
         raise InvalidInput("invalid", field="kind")
+    CHECKS[kind](uow, user, params)
     key = checksum(kind, params)
     existing = uow.session.scalar(select(Job).where(Job.active_key == key))
     if existing is not None:

@@ -15,6 +15,7 @@ they are (so no stored receipt line stops being true).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from typing import Any
@@ -99,6 +100,30 @@ def publish(uow: UnitOfWork, staff: Any, roll_id: int, notice_date: date | None 
     return _run(uow, Publication(staff, int(roll_id), notice_date), progress)
 
 
+def computable(uow: UnitOfWork, staff: Any, version_id: int
+               ) -> tuple[BudgetVersion, FiscalYear, AssessmentRoll | None]:
+    """The version, its fiscal year and its roll (None before the first computation) when
+    `staff` may compute it: an adopted version whose roll is not published."""
+    access.require_staff(staff)
+    version, fy = _version(uow, version_id)
+    if version.status != "adopted":
+        raise Conflict("budget_not_adopted")
+    roll = uow.session.scalar(select(AssessmentRoll).where(
+        AssessmentRoll.budget_version_id == version.id))
+    if roll is not None and roll.status == "published":
+        raise Conflict("roll_published")
+    return version, fy, roll
+
+
+def publishable(uow: UnitOfWork, staff: Any, roll_id: int) -> AssessmentRoll:
+    """The roll, when `staff` may publish it (a published one too: that does nothing)."""
+    access.require_staff(staff)
+    roll = uow.session.get(AssessmentRoll, int(roll_id))
+    if roll is None:
+        raise NotFound()
+    return roll
+
+
 class Computation:
     """R-A2 and R-A3 over every parcel, written as roll lines a batch at a time.
 
@@ -119,14 +144,7 @@ class Computation:
         self.lessee: set[int] = set()
 
     def begin(self, uow: UnitOfWork) -> int:
-        access.require_staff(self.staff)
-        version, fy = _version(uow, self.version_id)
-        if version.status != "adopted":
-            raise Conflict("budget_not_adopted")
-        roll = uow.session.scalar(select(AssessmentRoll).where(
-            AssessmentRoll.budget_version_id == version.id))
-        if roll is not None and roll.status == "published":
-            raise Conflict("roll_published")
+        version, fy, roll = computable(uow, self.staff, self.version_id)
         rows = uow.session.execute(select(
             Parcel.id, Parcel.benefit_units, Parcel.owner_kind, Parcel.transferred,
             Parcel.tax_incentive_exempt).order_by(Parcel.id).execution_options(
@@ -203,10 +221,7 @@ class Publication:
         self.done = False
 
     def begin(self, uow: UnitOfWork) -> int:
-        access.require_staff(self.staff)
-        roll = uow.session.get(AssessmentRoll, self.roll_id)
-        if roll is None:
-            raise NotFound()
+        roll = publishable(uow, self.staff, self.roll_id)
         if roll.status == "published":
             self.done = True
             return 0
@@ -333,6 +348,29 @@ class Publication:
         audit.record(uow, self.staff, "roll.published", roll, before=before,
                      after={**audit.snapshot(roll), "assessments_written": written})
         return roll
+
+
+@dataclass(frozen=True)
+class VersionRoll:
+    """A budget version as the staff's roll page lists it, with its roll (None: never
+    computed)."""
+
+    fiscal_year: FiscalYear
+    version: BudgetVersion
+    roll: AssessmentRoll | None
+
+
+def overview(uow: UnitOfWork, staff: Any) -> list[VersionRoll]:
+    """Every budget version with its fiscal year and roll, the latest year first, then by
+    version (staff)."""
+    access.require_staff(staff)
+    rows = uow.session.execute(
+        select(FiscalYear, BudgetVersion, AssessmentRoll)
+        .join(Budget, Budget.fiscal_year_id == FiscalYear.id)
+        .join(BudgetVersion, BudgetVersion.budget_id == Budget.id)
+        .outerjoin(AssessmentRoll, AssessmentRoll.budget_version_id == BudgetVersion.id)
+        .order_by(FiscalYear.starts_on.desc(), BudgetVersion.version))
+    return [VersionRoll(fy, v, r) for fy, v, r in rows]
 
 
 def rolls(uow: UnitOfWork, fiscal_year: FiscalYear) -> list[AssessmentRoll]:

@@ -16,7 +16,7 @@ from portal.jobs import queue
 from portal.models import Assessment, AssessmentRoll, Installment, Job, Parcel, RollLine, User
 from portal.services import budgets, bulk, jobs, roll
 from portal.services.budgets import LineInput
-from portal.services.errors import Forbidden
+from portal.services.errors import Conflict, Forbidden, NotFound
 
 from .factory import at, build
 
@@ -93,7 +93,8 @@ def test_the_same_input_while_queued_is_one_job_and_only_staff_start_one(world):
     version_id = _version(world)
     first = _submit(world, "roll.compute", version_id=version_id)
     assert _submit(world, "roll.compute", version_id=version_id) == first
-    assert _submit(world, "roll.compute", version_id=version_id + 1000) != first
+    with pytest.raises(NotFound):
+        _submit(world, "roll.compute", version_id=version_id + 1000)
     with world.uow() as uow, pytest.raises(Forbidden):
         jobs.submit(uow, uow.session.get(User, world.alice.id), "roll.compute",
                     {"version_id": version_id})
@@ -102,12 +103,18 @@ def test_the_same_input_while_queued_is_one_job_and_only_staff_start_one(world):
         assert jobs.run(world.database, first) is None  # ended: nobody runs it again
 
 
-def test_a_failure_is_recorded_by_its_message_id(world):
-    version_id = _version(world, adopt=False)
+def test_input_the_job_would_refuse_is_refused_and_a_failure_is_recorded(world):
+    version_id = _version(world)
+    with pytest.raises(Conflict) as err:
+        _submit(world, "roll.compute", version_id=_version(world, adopt=False))
+    assert err.value.code == "budget_not_adopted"
+    job_id = _submit(world, "roll.compute", version_id=version_id)
+    with clock.fixed(at(EFFECTIVE)), world.uow() as uow:  # published before the job runs
+        staff = uow.session.get(User, world.staff.id)
+        roll.publish(uow, staff, roll.compute(uow, staff, version_id).id)
     with clock.fixed(at(EFFECTIVE)):
-        job = jobs.run(world.database, _submit(world, "roll.compute", version_id=version_id))
-    assert (job.status, job.error_code, job.active_key) == ("failed", "budget_not_adopted",
-                                                            None)
+        job = jobs.run(world.database, job_id)
+    assert (job.status, job.error_code, job.active_key) == ("failed", "roll_published", None)
 
 
 class Killed(BaseException):

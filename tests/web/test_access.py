@@ -29,7 +29,8 @@ PARCEL = {"account.parcel", "account.statement_pdf", "account.grant", "account.r
 CHECKOUT = {"payments.success", "payments.cancel", "payments.receipt", "payments.receipt_pdf",
             "payments.payment_receipt", "payments.payment_receipt_pdf"}
 LENDER = {"lender.loans"}
-STAFF = {"staff.lookup", "staff.person", "payments.office", "payments.refund"}
+STAFF = {"staff.lookup", "staff.person", "payments.office", "payments.refund",
+         "staff.roll_page", "staff.job", "staff.compute_roll", "staff.publish_roll"}
 #: The second step of signing in and one's own two-factor settings (tests/web/test_two_factor.py)
 TWO_FACTOR = {"auth.verify", "auth.two_factor_enrol", "auth.two_factor", "auth.two_factor_codes",
               "auth.two_factor_disable"}
@@ -137,6 +138,8 @@ def test_role_pages(world, role):
         "/personal/buscar?q=demo.pr": 200 if role == "staff" else 404,
         "/personal/persona/1": 200 if role == "staff" else 404,
         "/personal/persona/999999": 404,
+        "/personal/tasacion": 200 if role == "staff" else 404,
+        "/personal/trabajos/999999": 404,
         "/pagos/999999/recibo": 404,
         "/pagos/999999/recibo.pdf": 404,
         "/pagos/999999/exito": 404,

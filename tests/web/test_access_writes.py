@@ -26,7 +26,7 @@ DELEGATE = "user00002@demo.pr"
 WALKED = {"account.claim", "account.grant", "account.revoke", "account.revoke_email",
           "payments.review",
           "payments.confirm", "payments.sandbox", "payments.sandbox_bank", "payments.office",
-          "payments.refund", "payments.webhook"}
+          "payments.refund", "payments.webhook", "staff.compute_roll", "staff.publish_roll"}
 OWN_ONLY = {"account.language"}  # and every `auth.*` route
 
 
@@ -136,6 +136,10 @@ def test_no_role_writes_to_someone_elses_object(scene, role):
                              method="cash", payer_name="X"))
         check("refund", post(f"/personal/pagos/reembolso/{theirs}", account=key,
                              amount="1"))
+        # The roll's jobs are staff's (the demo's version 1 and its roll): nobody else
+        # starts one (tests/web/test_staff_roll.py: and no job is recorded).
+        check("compute the roll", post("/personal/tasacion/version/1/calcular"))
+        check("publish the roll", post("/personal/tasacion/1/publicar"))
     # An account the role may not pay (the owner's is the lender's to pay too): the pay
     # form answers 400, "not one you can pay".
     unpayable = ids["keys"][ids["leased"] if role in ("owner", "lender") else ids["parcel"]]

@@ -15,3 +15,7 @@ class LookupForm(FlaskForm):
     q = SearchField(_l("Catastro number, address, name or email"), validators=[
         InputRequired(message=_l("Write at least 3 characters to search.")),
         Length(min=3, max=100, message=_l("Write from 3 to 100 characters."))])
+
+
+class ActionForm(FlaskForm):
+    """A button that starts a job (its CSRF token only)."""

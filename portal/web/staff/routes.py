@@ -1,19 +1,38 @@
 """Staff lookup of any parcel (which opens the parcel page) and any person; the latest
-payment disputes are shown on the lookup page."""
+payment disputes are shown on the lookup page. The roll's page starts computing and
+publishing as background jobs (DESIGN.md 7); a job's page shows its progress and reloads
+itself while the job runs (a Refresh header: no JavaScript)."""
 
 from __future__ import annotations
 
+import logging
 from functools import wraps
 
-from flask import Blueprint, abort, render_template, request
+from flask import (
+    Blueprint,
+    abort,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
 
+from portal.jobs import queue
 from portal.payments import disputes as payment_disputes
+from portal.services import jobs
+from portal.services import roll as roll_service
+from portal.services.errors import Conflict, NotFound
 from portal.web.account import views
 from portal.web.auth.two_factor import staff_second_factor
 from portal.web.data import uow
-from portal.web.staff.forms import LookupForm
+from portal.web.staff.forms import ActionForm, LookupForm
+from portal.web.staff.jobs_view import error_message, job_view
+
+log = logging.getLogger(__name__)
 
 bp = Blueprint("staff", __name__, url_prefix="/personal")
 
@@ -55,6 +74,65 @@ def person(user_id: int):  # noqa: ANN201
     return render_template("staff/person.html", p=p)
 
 
+@bp.get("/tasacion")
+@staff_required
+def roll_page():  # noqa: ANN201
+    with uow() as w:
+        versions = roll_service.overview(w, current_user)
+        recent = [job_view(j) for j in jobs.recent(w, current_user, limit=JOBS_SHOWN)]
+    return render_template("staff/roll.html", versions=versions, jobs=recent,
+                           form=ActionForm())
+
+
+@bp.post("/tasacion/version/<id:version_id>/calcular")
+@staff_required
+def compute_roll(version_id: int):  # noqa: ANN201
+    return _start("roll.compute", {"version_id": version_id})
+
+
+@bp.post("/tasacion/<id:roll_id>/publicar")
+@staff_required
+def publish_roll(roll_id: int):  # noqa: ANN201
+    return _start("roll.publish", {"roll_id": roll_id})
+
+
+def _start(kind: str, params: dict):  # noqa: ANN202
+    """Record the job (or find the one already queued or running for the same input), put
+    it on the queue once recorded, and show its page."""
+    if not ActionForm().validate_on_submit():
+        abort(400)
+    try:
+        with uow() as w:
+            job_id = jobs.submit(w, current_user, kind, params).id
+    except NotFound:
+        abort(404)
+    except Conflict as exc:
+        flash(error_message(exc.code), "error")
+        return redirect(url_for("staff.roll_page"))
+    try:
+        queue.enqueue(job_id)
+    except Exception:  # the queue is down: the job stays queued; recovery enqueues it again
+        log.exception("job %s: not enqueued", job_id)
+    return redirect(url_for("staff.job", job_id=job_id))
+
+
+@bp.get("/trabajos/<id:job_id>")
+@staff_required
+def job(job_id: int):  # noqa: ANN201
+    try:
+        with uow() as w:
+            view = job_view(jobs.get(w, current_user, job_id))
+    except NotFound:
+        abort(404)
+    response = make_response(render_template("staff/job.html", job=view))
+    if view.active:
+        response.headers["Refresh"] = str(REFRESH_SECONDS)
+    return response
+
+
+#: How many of the latest jobs the roll page lists; how often a running job's page reloads.
+JOBS_SHOWN = 10
+REFRESH_SECONDS = 3
 #: How many of the latest disputes the lookup page shows.
 DISPUTES_SHOWN = 20
 #: Stripe's dispute reasons and statuses in the staff's words (an unknown one is shown as is).

@@ -1,0 +1,116 @@
+"""The staff's roll page: an amended budget's roll computed and published as background
+jobs (run in-process: Huey's immediate mode), each job's page with its progress, reloading
+itself while it runs; publishing twice changes nothing; only staff start a job."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+import pytest
+from flask import Flask
+from sqlalchemy import func, select
+
+from portal.db import UnitOfWork
+from portal.jobs import queue
+from portal.models import Assessment, AssessmentRoll, Installment, Job
+from portal.services import budgets, jobs, users
+from portal.services.budgets import LineInput
+from portal.web.data import database
+from tests.web.conftest import csrf_token, login
+
+
+@pytest.fixture
+def app(demo_app: Flask):  # noqa: ANN201
+    with demo_app.app_context():
+        queue.use_immediate(database())
+    yield demo_app
+    queue.reset()
+
+
+def _amend(app: Flask) -> int:
+    """Version 2 of the demo's budget, adopted today (the demo's 2026-11-30)."""
+    with app.app_context(), UnitOfWork(database()) as w:
+        staff = users.find_by_email(w, "staff@demo.pr")
+        fy = budgets.ensure_fiscal_year(w, date(2026, 7, 1))
+        v1 = budgets.versions(w, fy)[0]
+        lines = [LineInput(ln.kind, ln.description_es, ln.description_en, ln.amount,
+                           ln.financed_by_assessments) for ln in budgets.lines(w, v1.id)]
+        lines[0] = LineInput(lines[0].kind, lines[0].description_es, lines[0].description_en,
+                             lines[0].amount + Decimal("1000.00"),
+                             lines[0].financed_by_assessments + Decimal("1000.00"))
+        v2 = budgets.draft(w, staff, fy, lines, reference="Res. 2026-30",
+                           effective_on=date(2026, 11, 30))
+        budgets.adopt(w, staff, v2.id, date(2026, 11, 30))
+        return v2.id
+
+
+def _count(app: Flask, model, *where) -> int:  # noqa: ANN001
+    with app.app_context(), UnitOfWork(database()) as w:
+        return w.session.scalar(select(func.count()).select_from(model).where(*where))
+
+
+def _post(client, path: str):  # noqa: ANN001, ANN202
+    token = csrf_token(client.get("/personal/tasacion").get_data(as_text=True))
+    return client.post(path, data={"csrf_token": token})
+
+
+def test_staff_compute_and_publish_an_amended_roll_as_jobs(app):
+    version_id = _amend(app)
+    staff = login(app, "staff")
+    page = staff.get("/personal/tasacion").get_data(as_text=True)
+    assert "Registro de derramas" in page
+    assert f"/personal/tasacion/version/{version_id}/calcular" in page
+    r = _post(staff, f"/personal/tasacion/version/{version_id}/calcular")
+    assert r.status_code == 302 and "/personal/trabajos/" in r.headers["Location"]
+    shown = staff.get(r.headers["Location"])
+    html = shown.get_data(as_text=True)
+    assert "Refresh" not in shown.headers  # finished: nothing more to wait for
+    assert "Terminado" in html and 'value="100"' in html and "parcelas" in html
+    with app.app_context(), UnitOfWork(database()) as w:
+        roll = w.session.scalar(select(AssessmentRoll).where(
+            AssessmentRoll.budget_version_id == version_id))
+        roll_id = roll.id
+    assert f"/personal/tasacion/{roll_id}/publicar" in staff.get("/personal/tasacion").text
+    before = _count(app, Assessment)
+    r = _post(staff, f"/personal/tasacion/{roll_id}/publicar")
+    assert "Terminado" in staff.get(r.headers["Location"]).text
+    changed = _count(app, Assessment) - before
+    assert changed > 0  # the parcels whose amount changed have a superseding assessment
+    installments = _count(app, Installment)
+    r = _post(staff, f"/personal/tasacion/{roll_id}/publicar")  # again: nothing more
+    assert "Terminado" in staff.get(r.headers["Location"]).text
+    assert (_count(app, Assessment) - before, _count(app, Installment)) == (changed,
+                                                                             installments)
+    page = staff.get("/personal/tasacion?lang=en").get_data(as_text=True)
+    assert "Assessment roll" in page and "Publish the roll" in page and "published" in page
+
+
+def test_a_running_jobs_page_reloads_itself_and_shows_its_progress(app):
+    version_id = _amend(app)
+    with app.app_context(), UnitOfWork(database()) as w:
+        staff_user = users.find_by_email(w, "staff@demo.pr")
+        job = jobs.submit(w, staff_user, "roll.compute", {"version_id": version_id})
+        job_id = job.id
+    staff = login(app, "staff")
+    r = staff.get(f"/personal/trabajos/{job_id}?lang=en")
+    assert r.status_code == 200 and r.headers["Refresh"] == "3"
+    assert "Waiting for the worker" in r.text and "Reload now" in r.text
+    # The same input while it is queued is the same job: the button shows it.
+    r = _post(staff, f"/personal/tasacion/version/{version_id}/calcular")
+    assert r.headers["Location"].endswith(f"/personal/trabajos/{job_id}")
+
+
+def test_a_refused_job_is_said_in_the_users_language_and_others_start_none(app):
+    staff = login(app, "staff")
+    r = _post(staff, "/personal/tasacion/version/1/calcular")  # v1's roll is published
+    assert r.status_code == 302 and r.headers["Location"].endswith("/personal/tasacion")
+    assert "Este registro ya está publicado" in staff.get(r.headers["Location"]).text
+    assert _count(app, Job) == 0
+    for role in ("owner", "lender", "other"):
+        client = login(app, role)
+        token = csrf_token(client.get("/").get_data(as_text=True))
+        for path in ("/personal/tasacion/version/1/calcular", "/personal/tasacion/1/publicar"):
+            assert client.post(path, data={"csrf_token": token}).status_code == 404
+        assert client.get("/personal/trabajos/1").status_code == 404
+    assert _count(app, Job) == 0

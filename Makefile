@@ -55,6 +55,7 @@ test-deep: setup
 bench: setup
 	$(PY) bench/core_bench.py
 	$(PY) bench/web_bench.py
+	$(PY) bench/pdf_bench.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

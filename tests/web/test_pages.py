@@ -68,11 +68,13 @@ def test_pdf_says_it_in_the_readers_language(demo_app, lang, words):
             owner = users.find_by_email(w, "owner@demo.pr")
         docs = [views.statement_document(views.parcel_view(owner, pid, clock.today()))
                 for pid in owner_ids]
-    text = "\n".join(" ".join([d.title, *(f"{r.label} {r.amount} {' '.join(r.why)}"
-                                          for r in d.rows)]) for d in docs)
+    text = "\n".join(" ".join([d.title, *(f"{r.label} {r.amount} "
+                                          + " ".join(w.text for w in r.why) for r in d.rows)])
+                      for d in docs)
     for w in words:
         assert w in text, w
-    assert "R-A8" in text and "23 LPRA § 6432(d)" in text
+    refs = {w.ref for d in docs for r in d.rows for w in r.why if w.ref}  # the footnotes
+    assert any(r.rule == "R-A8" and r.source == "23 LPRA § 6432(d)" for r in refs)
 
 
 def test_lessee_sees_leased_parcel_with_demand(demo_app):

@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 from portal import clock, pdf
 from portal.core.explain import N_, Trace
 from portal.core.installments import explain_schedule
+from portal.core.rules import RULES
 from portal.i18n import (
     Formats,
     ShownStep,
@@ -38,7 +39,6 @@ from portal.web.present import (
     statement_amounts,
     status_css,
     status_label,
-    steps_text,
 )
 
 COST_KINDS = {
@@ -371,7 +371,7 @@ def statement_document(v: ParcelPage) -> pdf.Document:
              (_("Statement date"), date_long(v.as_of))]
     if v.annual is not None:
         facts.append((_("This year's assessment"), money(v.annual)))
-    rows = [pdf.Row(a.label, money(a.amount), steps_text(a.why),
+    rows = [pdf.Row(a.label, money(a.amount), pdf.whys(a.why),
                     strong=a.key == "total_due_now") for a in v.amounts]
     if v.payoff is not None and v.payoff.differs:
         rows.append(pdf.Row(_("Pay-off amount paid today, %(date)s", date=date_long(v.as_of)),
@@ -380,26 +380,34 @@ def statement_document(v: ParcelPage) -> pdf.Document:
         rows.append(pdf.Row(_("Pay-off amount, good through %(date)s (%(left)s)",
                               date=date_long(v.payoff.through),
                               left=days_left(v.payoff.through, v.today)),
-                            money(v.payoff.amount), steps_text(v.payoff.why), strong=True))
+                            money(v.payoff.amount), pdf.whys(v.payoff.why), strong=True))
     if v.lump is not None and v.lump.eligible:
         rows.append(pdf.Row(_("Whole year in one payment, by %(date)s (%(left)s)",
                               date=date_long(v.lump.deadline),
                               left=days_left(v.lump.deadline, v.today)),
-                            money(v.lump.amount_due), steps_text(v.lump.why)))
+                            money(v.lump.amount_due), pdf.whys(v.lump.why)))
     for c in v.costs:
         rows.append(pdf.Row(f"{date_long(c['date'])} · {c['description']}", money(c["owed"])))
     status = {"paid": _("paid"), "due": _("due"), "upcoming": _("upcoming"),
               "delinquent": _("overdue")}
-    table = [(str(i.number), i.due_text, i.last_text, i.amount_text, i.principal_text,
-              money(i.late_fee + i.interest), status.get(i.status, i.status))
-             for i in v.installments]
-    notes = [_("Every amount is computed from the law (23 LPRA § 6432) over the account's "
-               "facts; the rule and the numbers behind each are listed under it.")]
+    schedule = pdf.Table(
+        head=(_("No."), _("Due date"), _("Last timely day"), _("Amount"), _("Principal owed"),
+              _("Fees and interest"), _("Status")),
+        rows=[(str(i.number), i.due_text, i.last_text, i.amount_text, i.principal_text,
+               money(i.late_fee + i.interest), status.get(i.status, i.status))
+              for i in v.installments],
+        widths=(6, 23, 23, 14, 15, 15, 12), align="LLLRRRL",
+        heading=_("Installment schedule"))
+    lease_rule = RULES["R-A16"]
+    law = pdf.Ref(lease_rule.id, lease_rule.source, translate(lease_rule.title))
+    notes: list[str | pdf.Why] = [
+        _("Every amount is computed from the law over the account's facts; the explanation "
+          "under each amount shows the numbers, and the notes at the end name the rule and "
+          "the statute behind each.")]
     if v.lease is not None:
-        notes.insert(0, _("Under the lease, the lessee pays the assessment (R-A16, 23 LPRA "
-                          "§ 6432(c), (d)).") if v.lease.payer == "lessee" else
-                     _("Under the lease, the owner pays the assessment (R-A16, 23 LPRA "
-                       "§ 6432(c), (d))."))
+        notes.insert(0, pdf.Why(_("Under the lease, the lessee pays the assessment.")
+                                if v.lease.payer == "lessee" else
+                                _("Under the lease, the owner pays the assessment."), law))
     if v.demand is not None:
         text = _("Demand mailed by certified mail on %(date)s for %(amount)s.",
                  date=date_long(v.demand.mailed_on), amount=money(v.demand.amount))
@@ -416,7 +424,7 @@ def statement_document(v: ParcelPage) -> pdf.Document:
         elif v.demand.stage == "paid":
             text += " " + _("Nothing is owed any more on what the demand listed: the claim "
                             "in court is stopped.")
-        rows.append(pdf.Row(_("Collection"), "", [text, *steps_text(v.demand.why)]))
+        rows.append(pdf.Row(_("Collection"), "", [pdf.Why(text), *pdf.whys(v.demand.why)]))
     if v.arrears_warning:
         notes.append(_("This account has amounts past due: any payment goes first to "
                        "interest, late fees and costs, then to the oldest installment."))
@@ -424,11 +432,8 @@ def statement_document(v: ParcelPage) -> pdf.Document:
         title=_("Statement of account"),
         subtitle=_("District Assessments Portal") + " · "
         + _("As of %(date)s", date=date_long(v.as_of)),
-        facts=facts, rows=rows,
-        table_head=(_("No."), _("Due date"), _("Last timely day"), _("Amount"),
-                    _("Principal owed"), _("Fees and interest"), _("Status")),
-        table=table, notes=notes,
-        footer=_("Parcel %(catastro)s", catastro=v.parcel.catastro))
+        facts=facts, rows=rows, rows_heading=_("Amounts"), tables=[schedule], notes=notes,
+        reference=_("Parcel %(catastro)s", catastro=v.parcel.catastro), on=v.as_of)
 
 
 def staff_search(user: Any, q: str) -> tuple[list, list]:

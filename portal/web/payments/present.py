@@ -380,6 +380,14 @@ def _legal(instant: Any) -> Any:
     return clock.legal_date(instant)
 
 
+def _why(rule_id: str) -> pdf.Why:
+    """A receipt line's "why": the rule's title in plain words, its statute as a footnote."""
+    r = RULES.get(rule_id)
+    if r is None:
+        return pdf.Why(rule_id)
+    return pdf.Why(rule_title(rule_id), pdf.Ref(r.id, r.source, rule_title(rule_id)))
+
+
 def receipt_document(v: ReceiptView) -> pdf.Document:
     facts = [(_("Receipt number"), v.number), (_("Date"), v.date), (_("Payer"), v.payer),
              (_("Method"), v.method), (_("Status"), v.status),
@@ -387,28 +395,30 @@ def receipt_document(v: ReceiptView) -> pdf.Document:
     if v.refunded:
         facts.append((_("Refunded"), money(v.refunded)))
     rows: list[pdf.Row] = []
-    table = []
-    notes = list(v.notes)
+    table: list[tuple[str, str, str | pdf.Why, str]] = []
+    notes: list[str | pdf.Why] = list(v.notes)
     for p in v.parts:
         rows.append(pdf.Row(_("Parcel %(catastro)s, fiscal year %(year)s", catastro=p["catastro"],
-                              year=p["fiscal_year"]) + f" · {p['address']}",
-                            money(p["amount"]), [p["kind"]], strong=True))
+                              year=p["fiscal_year"]),
+                            money(p["amount"]), [pdf.Why(p["address"]), pdf.Why(p["kind"])],
+                            strong=True))
         for ln in p["lines"]:
-            table.append((p["catastro"], ln.label, f"{ln.rule} · {ln.rule_title}",
+            table.append((p["catastro"], ln.label, _why(ln.rule.split(" · ")[0]),
                           money(ln.amount)))
         if p["lines"]:
             table.append((p["catastro"], _("Total paid"), "", money(p["paid_total"])))
         if p["discount"]:
-            table.append((p["catastro"], f"{t(DISCOUNT_ROW)} · {t(DISCOUNT_HINT)}",
-                          "R-A11", f"({money(p['discount'])})"))
+            table.append((p["catastro"], f"{_('Lump-sum discount')} · {t(DISCOUNT_HINT)}",
+                          _why("R-A11"), f"({money(p['discount'])})"))
         for rf in p["refunds"]:
             table.append((p["catastro"], f"{rf['reason']} ({rf['date']})", "",
                           "−" + money(rf["amount"])))
         if p["lump_sum"]:
-            notes.insert(0, f"R-A11: {p['lump_sum']}")
+            notes.insert(0, pdf.Why(p["lump_sum"], _why("R-A11").ref))
+    lines = pdf.Table(head=(_("Parcel"), _("Applied to"), _("Why"), _("Amount")), rows=table,
+                      widths=(22, 38, 40, 18), align="LLLR", heading=_("How it was applied"))
     return pdf.Document(
         title=_("Payment receipt %(number)s", number=v.number),
-        subtitle=_("District Assessments Portal") + " · 23 LPRA § 6432",
-        facts=facts, rows=rows, table_head=(_("Parcel"), _("Applied to"), _("Rule"),
-                                            _("Amount")),
-        table=table, notes=notes, footer=_("Receipt %(number)s", number=v.number))
+        subtitle=_("District Assessments Portal"),
+        facts=facts, rows=rows, tables=[lines] if table else [], notes=notes,
+        on=v.receipt.legal_date)

@@ -1,0 +1,386 @@
+"""The layout: measured, wrapped text on Letter pages that cannot overlap, tagged.
+
+Every line is measured with the font's own widths and wrapped to its column before it is
+drawn; the cursor moves down by each line's height, so nothing is drawn over anything. A
+block is placed only where it fits whole, else on a new page: an amount row stays with its
+label (its explanation may run on, at least two lines a page), a table row is never split
+and the table's header is drawn again at the top of each page it runs onto, a heading
+stays with what follows it, a paragraph leaves no single line at a page's foot or top.
+Each page names the Authority (name, address, contact) at its top and the document with
+"page N of M" at its foot (both artifacts); the rules behind the figures are numbered
+footnotes ("[2]") in plain words with the statute's clause.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from fpdf.prefs import ViewerPreferences
+
+from portal import clock
+from portal.i18n import gettext as _
+from portal.pdf.authority import Issuer, issuer
+from portal.pdf.fonts import FONT, font_files
+from portal.pdf.model import Document, Ref, Row, Table, Why
+from portal.pdf.tagged import TaggedPDF, add_cached_font
+
+PT = 25.4 / 72  # one point in mm
+MARGIN = 18.0
+TOP = 12.0
+BOTTOM = 16.0  # the footer's band
+GREY = (70, 70, 70)
+
+
+def _clean(text: str) -> str:
+    # Babel puts narrow no-break spaces in some formats; the fonts may lack that glyph.
+    return text.replace("\u202f", "\u00a0")
+
+
+class Layout:
+    def __init__(self, doc: Document, lang: str) -> None:
+        self.doc, self.lang = doc, lang
+        pdf = self.pdf = TaggedPDF(format="Letter", unit="mm")
+        regular, bold = font_files()
+        self.fonts = {"": add_cached_font(pdf, FONT, "", regular),
+                      "B": add_cached_font(pdf, FONT, "B", bold)}
+        pdf.set_auto_page_break(False)
+        pdf.set_margins(MARGIN, TOP, MARGIN)
+        self.width = pdf.w - 2 * MARGIN
+        self.bottom = pdf.h - BOTTOM - 4
+        self.style, self.size = "", 10.0
+        self.refs: dict[Ref, int] = {}
+        self.head_band = 0.0
+        self.repeat: Table | None = None  # the table whose header each new page repeats
+        self.issuer: Issuer = issuer(doc.on or clock.today(), lang)
+
+    # -- measuring and wrapping -----------------------------------------------------------
+    def font(self, style: str, size: float) -> None:
+        if (style, size) != (self.style, self.size) or not self.pdf.font_family:
+            self.pdf.set_font(FONT, style, size)
+            self.style, self.size = style, size
+
+    def measure(self, text: str, style: str, size: float) -> float:
+        cw = self.fonts[style].cw
+        return sum(cw[ord(c)] for c in text) * size / 1000 * PT
+
+    def wrap(self, text: str, width: float, style: str, size: float) -> list[str]:
+        """`text` in lines no wider than `width` (at spaces; a word wider than the column is
+        cut where it must be)."""
+        lines: list[str] = []
+        space = self.measure(" ", style, size)
+        for para in _clean(text).split("\n"):
+            line, used = "", 0.0
+            for word in para.split(" "):
+                w = self.measure(word, style, size)
+                if line and used + space + w <= width:
+                    line, used = f"{line} {word}", used + space + w
+                    continue
+                if line:
+                    lines.append(line + " ")
+                while w > width:  # a word longer than the column: cut it
+                    cut = len(word)
+                    while cut > 1 and self.measure(word[:cut], style, size) > width:
+                        cut -= 1
+                    lines.append(word[:cut])
+                    word = word[cut:]
+                    w = self.measure(word, style, size)
+                line, used = word, w
+            lines.append(line)
+        return lines
+
+    @staticmethod
+    def leading(size: float) -> float:
+        return size * PT * 1.32
+
+    # -- drawing --------------------------------------------------------------------------
+    def text(self, x: float, top: float, line: str, style: str, size: float,
+             align: str = "L", width: float = 0.0, color: tuple[int, int, int] = (0, 0, 0)
+             ) -> None:
+        """One line whose box starts at `top` (its baseline is placed from the font size)."""
+        if not line:
+            return
+        self.font(style, size)
+        if align == "R":
+            x = x + width - self.measure(line.rstrip(" "), style, size)
+        self.pdf.set_text_color(*color)
+        self.pdf.text(x, top + size * PT * 0.95, line)
+
+    def lines(self, x: float, lines: Sequence[str], style: str, size: float, align: str = "L",
+              width: float = 0.0, color: tuple[int, int, int] = (0, 0, 0)) -> None:
+        """Lines from the cursor down, as content of the open element, breaking pages
+        between lines where they must (never leaving one line alone at either side)."""
+        lead = self.leading(size)
+        i = 0
+        while i < len(lines):
+            rest = len(lines) - i
+            room = int((self.bottom - self.pdf.y) // lead)
+            take = rest
+            if rest > room:
+                take = min(room, rest - 2)  # two lines at least go on to the next page
+                if take < 2 and self.pdf.y > self.head_band + lead:
+                    self.new_page()
+                    continue
+                take = max(take, 1)
+            with self.pdf.marked():
+                for line in lines[i:i + take]:
+                    self.text(x, self.pdf.y, line, style, size, align, width, color)
+                    self.pdf.y += lead
+            i += take
+
+    def rule(self, y: float, grey: int = 150, width: float = 0.2) -> None:
+        with self.pdf.artifact():
+            self.pdf.set_draw_color(grey, grey, grey)
+            self.pdf.set_line_width(width)
+            self.pdf.line(MARGIN, y, MARGIN + self.width, y)
+
+    def fits(self, height: float) -> bool:
+        return self.pdf.y + height <= self.bottom
+
+    def need(self, height: float) -> None:
+        if not self.fits(height):
+            self.new_page()
+
+    # -- pages ----------------------------------------------------------------------------
+    def header_lines(self) -> tuple[list[str], list[str]]:
+        i = self.issuer
+        contact = [*i.address, _("Tel. %(phone)s (%(hours)s)", phone=i.phone, hours=i.hours),
+                   i.email, i.web]
+        if i.illustrative:
+            contact.append(_("illustrative contact details (demo)"))
+        return (self.wrap(i.name, self.width, "B", 9),
+                self.wrap(" · ".join(contact), self.width, "", 7.5))
+
+    def new_page(self) -> None:
+        pdf = self.pdf
+        pdf.add_page()
+        pdf.current_font_is_set_on_page = False
+        if not self.head_band:
+            name, contact = self.header_lines()
+            self.head_band = (TOP + len(name) * self.leading(9) + len(contact)
+                              * self.leading(7.5) + 5)
+        pdf.y = self.head_band
+        if self.repeat is not None:
+            self.table_head(self.repeat, repeated=True)
+
+    def page_furniture(self) -> None:
+        """The Authority at the top of each page and "page N of M" at its foot (artifacts),
+        drawn once every page exists, so the total is known."""
+        pdf = self.pdf
+        total = pdf.page
+        name, contact = self.header_lines()
+        for number in range(1, total + 1):
+            pdf.page = number
+            pdf.current_font_is_set_on_page = False
+            with pdf.artifact("Header"):
+                y = TOP
+                for line in name:
+                    self.text(MARGIN, y, line, "B", 9)
+                    y += self.leading(9)
+                for line in contact:
+                    self.text(MARGIN, y, line, "", 7.5, color=GREY)
+                    y += self.leading(7.5)
+            self.rule(self.head_band - 2.5, grey=120, width=0.3)
+            with pdf.artifact("Footer"):
+                page = _("Page %(num)d of %(total)s", num=number, total=total)
+                foot = " · ".join(x for x in (self.doc.title, self.doc.reference, page) if x)
+                y = pdf.h - BOTTOM
+                for line in self.wrap(foot, self.width, "", 8):
+                    self.text(MARGIN, y, line, "", 8, color=GREY)
+                    y += self.leading(8)
+        pdf.page = total
+
+    # -- blocks ---------------------------------------------------------------------------
+    def marker(self, ref: Ref | None) -> str:
+        if ref is None:
+            return ""
+        number = self.refs.setdefault(ref, len(self.refs) + 1)
+        return f" [{number}]"
+
+    def why_text(self, why: Why | str) -> str:
+        if isinstance(why, Why):
+            return why.text + self.marker(why.ref)
+        return why
+
+    def heading(self, text: str, role: str, size: float, after: float) -> None:
+        lines = self.wrap(text, self.width, "B", size)
+        self.need(len(lines) * self.leading(size) + after)
+        with self.pdf.element(role):
+            self.lines(MARGIN, lines, "B", size)
+
+    def paragraph(self, text: str, size: float, color: tuple[int, int, int] = (0, 0, 0)
+                  ) -> None:
+        with self.pdf.element("P"):
+            self.lines(MARGIN, self.wrap(text, self.width, "", size), "", size, color=color)
+
+    def facts(self, facts: list[tuple[str, str]]) -> None:
+        label_w = 50.0
+        value_w = self.width - label_w - 2
+        with self.pdf.element("Table"):
+            for label, value in facts:
+                left = self.wrap(label, label_w, "B", 9.5)
+                right = self.wrap(value, value_w, "", 9.5)
+                height = max(len(left), len(right)) * self.leading(9.5) + 1
+                self.need(height)
+                top = self.pdf.y
+                with self.pdf.element("TR"):
+                    with self.pdf.element("TH", attributes="<</O /Table /Scope /Row>>"):
+                        self.lines(MARGIN, left, "B", 9.5)
+                    self.pdf.y = top
+                    with self.pdf.element("TD"):
+                        self.lines(MARGIN + label_w + 2, right, "", 9.5)
+                self.pdf.y = top + height
+
+    def amounts(self, rows: list[Row]) -> None:
+        amount_w = 40.0
+        label_w = self.width - amount_w - 4
+        head = Table((_("What"), _("Amount")), [], (label_w + 4, amount_w), "LR")
+        pdf = self.pdf
+        self.repeat = head
+        with pdf.element("Table"):
+            self.need(self.table_head_height(head) + 3 * self.leading(10.5))
+            self.table_head(head)
+            for row in rows:
+                style = "B" if row.strong else ""
+                label = self.wrap(row.label, label_w, style, 10.5)
+                whys = [self.wrap(self.why_text(line), label_w - 4, "", 8.5) for line in row.why]
+                n = sum(len(w) for w in whys)
+                first = len(label) * self.leading(10.5) + min(n, 2) * self.leading(8.5)
+                whole = len(label) * self.leading(10.5) + n * self.leading(8.5) + 2.5
+                self.need(whole if whole <= self.bottom - self.head_band - 20 else first)
+                top = pdf.y
+                with pdf.element("TR"):
+                    label_cell, amount_cell = pdf.new_element("TD"), pdf.new_element("TD")
+                    if row.amount:  # beside the label's first line, on the row's first page
+                        with pdf.inside(amount_cell):
+                            self.lines(MARGIN + label_w + 4, [_clean(row.amount)], style, 10.5,
+                                       align="R", width=amount_w)
+                    pdf.y = top
+                    with pdf.inside(label_cell):
+                        with pdf.element("P"):
+                            self.lines(MARGIN, label, style, 10.5)
+                        for why in whys:
+                            with pdf.element("P"):
+                                self.lines(MARGIN + 4, why, "", 8.5, color=GREY)
+                pdf.y += 1.2
+                self.rule(pdf.y - 0.6, grey=210)
+                pdf.y += 1.3
+        self.repeat = None
+
+    def table_head_height(self, table: Table) -> float:
+        widths = self.widths(table)
+        return max(len(self.wrap(h, w - 2, "B", 8.5)) for h, w in zip(table.head, widths)
+                   ) * self.leading(8.5) + 2.5
+
+    def widths(self, table: Table) -> list[float]:
+        weights = list(table.widths) or [1.0] * len(table.head)
+        total = sum(weights)
+        return [self.width * w / total for w in weights]
+
+    def table_head(self, table: Table, repeated: bool = False) -> None:
+        widths = self.widths(table)
+        align = table.align or "L" * len(widths)
+        top = self.pdf.y
+        height = self.table_head_height(table)
+        cells = [self.wrap(h, w - 2, "B", 8.5) for h, w in zip(table.head, widths)]
+
+        def draw() -> None:
+            x = MARGIN
+            for lines, w, a in zip(cells, widths, align):
+                self.pdf.y = top
+                if repeated:
+                    for line in lines:
+                        self.text(x, self.pdf.y, line, "B", 8.5, a, w - 2)
+                        self.pdf.y += self.leading(8.5)
+                else:
+                    with self.pdf.element("TH", attributes="<</O /Table /Scope /Column>>"):
+                        self.lines(x, lines, "B", 8.5, a, w - 2)
+                x += w
+
+        if repeated:
+            with self.pdf.artifact("Header"):
+                draw()
+        else:
+            with self.pdf.element("TR"):
+                draw()
+        self.pdf.y = top + height
+        self.rule(self.pdf.y - 1.2, grey=90, width=0.3)
+
+    def table(self, table: Table) -> None:
+        widths = self.widths(table)
+        align = table.align or "L" * len(widths)
+        if table.heading:
+            self.heading(table.heading, "H2", 11.5, self.table_head_height(table) + 8)
+        self.repeat = table
+        with self.pdf.element("Table"):
+            self.need(self.table_head_height(table) + 2 * self.leading(9))
+            self.table_head(table)
+            for values in table.rows:
+                cells = [self.wrap(self.why_text(v), w - 2, "", 9)
+                         for v, w in zip(values, widths)]
+                height = max(len(c) for c in cells) * self.leading(9) + 1.6
+                self.need(height)
+                top = self.pdf.y
+                x = MARGIN
+                with self.pdf.element("TR"):
+                    for lines, w, a in zip(cells, widths, align):
+                        self.pdf.y = top
+                        with self.pdf.element("TD"):
+                            self.lines(x, lines, "", 9, a, w - 2)
+                        x += w
+                self.pdf.y = top + height
+                self.rule(self.pdf.y - 0.8, grey=215)
+        self.repeat = None
+        self.pdf.y += 4
+
+    def footnotes(self) -> None:
+        if not self.refs:
+            return
+        self.pdf.y += 2
+        self.heading(_("The rules and the law behind these amounts"), "H2", 11.5,
+                     2 * self.leading(8.5))
+        with self.pdf.element("L"):
+            for ref, number in self.refs.items():
+                text = _("[%(number)d] %(title)s: %(source)s (the portal's rule %(rule)s).",
+                         number=number, title=ref.title, source=ref.source, rule=ref.rule)
+                with self.pdf.element("LI"):
+                    with self.pdf.element("LBody"):
+                        self.lines(MARGIN, self.wrap(text, self.width, "", 8.5), "", 8.5)
+
+    # -- the document ---------------------------------------------------------------------
+    def render(self) -> bytes:
+        doc, pdf = self.doc, self.pdf
+        title = _clean(doc.title)
+        pdf.set_lang("es-PR" if self.lang == "es" else "en-US")
+        pdf.set_title(title)
+        pdf.set_author(self.issuer.name)
+        pdf.set_subject(_clean(doc.subtitle) or title)
+        pdf.set_creator(_("District Assessments Portal"))
+        pdf.set_creation_date(clock.now())
+        pdf.viewer_preferences = ViewerPreferences(display_doc_title=True)
+        self.new_page()
+        self.heading(title, "H1", 16, 12)
+        if doc.subtitle:
+            self.paragraph(doc.subtitle, 9.5, GREY)
+        self.pdf.y += 2.5
+        if doc.facts:
+            self.facts([(_clean(a), _clean(b)) for a, b in doc.facts])
+            self.pdf.y += 3
+        if doc.rows:
+            if doc.rows_heading:
+                self.heading(doc.rows_heading, "H2", 11.5, 20)
+            self.amounts(doc.rows)
+            self.pdf.y += 3
+        for table in doc.all_tables():
+            self.table(table)
+        if doc.notes:
+            for note in doc.notes:
+                self.need(2 * self.leading(8.5))
+                self.paragraph(self.why_text(note), 8.5)
+                self.pdf.y += 1.2
+        self.footnotes()
+        self.page_furniture()
+        return bytes(pdf.output())
+
+
+def render_document(doc: Document, lang: str) -> bytes:
+    return Layout(doc, lang).render()

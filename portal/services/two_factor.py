@@ -19,6 +19,7 @@ import hmac
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 import pyotp
 from sqlalchemy import func, select
@@ -27,8 +28,8 @@ from portal import clock, passwords
 from portal.db import UnitOfWork
 from portal.models import AuditRecord, User
 from portal.models.security import RecoveryCode
-from portal.services import audit, throttle
-from portal.services.errors import Conflict, NotFound
+from portal.services import access, audit, throttle, users
+from portal.services.errors import Conflict, Forbidden, InvalidInput, NotFound
 
 ISSUER = "Portal de Derramas PR"
 STEP = 30
@@ -48,6 +49,9 @@ FAILED = "two_factor.failed"
 ENROLLED = "two_factor.enrolled"
 DISABLED = "two_factor.disabled"
 REGENERATED = "two_factor.recovery_codes_regenerated"
+RESET = "two_factor.reset_by_staff"
+#: The longest reason staff may give for a reset (kept in the audit record).
+MAX_REASON = 500
 
 
 @dataclass(frozen=True)
@@ -291,6 +295,35 @@ def disable(uow: UnitOfWork, user_id: int, code: str) -> Outcome:
             uow.session.delete(row)
         audit.record(uow, user, DISABLED, user)
     return outcome
+
+
+def reset_by_staff(uow: UnitOfWork, staff: Any, user_id: int, reason: str) -> User:
+    """Staff turn another person's two-factor sign-in off (a lost phone and lost recovery
+    codes), after checking who the person is; `reason` (required: how they checked) goes
+    into the audit record with the staff member and the address. The person's sessions all
+    end; with a password alone they sign in again, and a staff member must enrol again
+    before any staff page opens. Nobody resets their own (`disable` is for that).
+    Raises Forbidden (not staff, or oneself), NotFound, Conflict("not_enrolled"),
+    InvalidInput("reason")."""
+    access.require_staff(staff)
+    user = _user(uow, user_id)
+    if user.id == staff.id:
+        raise Forbidden()
+    reason = " ".join((reason or "").split())
+    if not reason or len(reason) > MAX_REASON:
+        raise InvalidInput("invalid", field="reason")
+    if user.totp_enabled_at is None and user.totp_secret is None:
+        raise Conflict("not_enrolled")
+    was = {"enabled_at": user.totp_enabled_at.isoformat() if user.totp_enabled_at else None,
+           "recovery_codes_left": recovery_codes_left(uow, user.id)}
+    user.totp_secret = None
+    user.totp_enabled_at = None
+    for row in uow.session.scalars(select(RecoveryCode).where(RecoveryCode.user_id == user.id)):
+        uow.session.delete(row)
+    ended = users.end_sessions(uow, user.id)
+    audit.record(uow, staff, RESET, user, before=was,
+                 after={"reason": reason, "sessions_ended": ended})
+    return user
 
 
 def regenerate_recovery_codes(uow: UnitOfWork, user_id: int, code: str) -> Outcome:

@@ -30,7 +30,8 @@ CHECKOUT = {"payments.success", "payments.cancel", "payments.receipt", "payments
             "payments.payment_receipt", "payments.payment_receipt_pdf"}
 LENDER = {"lender.loans"}
 STAFF = {"staff.lookup", "staff.person", "payments.office", "payments.refund",
-         "staff.roll_page", "staff.job", "staff.compute_roll", "staff.publish_roll"}
+         "staff.roll_page", "staff.job", "staff.compute_roll", "staff.publish_roll",
+         "staff.reset_two_factor"}
 #: The second step of signing in and one's own two-factor settings (tests/web/test_two_factor.py)
 TWO_FACTOR = {"auth.verify", "auth.two_factor_enrol", "auth.two_factor", "auth.two_factor_codes",
               "auth.two_factor_disable"}

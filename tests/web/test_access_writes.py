@@ -26,7 +26,8 @@ DELEGATE = "user00002@demo.pr"
 WALKED = {"account.claim", "account.grant", "account.revoke", "account.revoke_email",
           "payments.review",
           "payments.confirm", "payments.sandbox", "payments.sandbox_bank", "payments.office",
-          "payments.refund", "payments.webhook", "staff.compute_roll", "staff.publish_roll"}
+          "payments.refund", "payments.webhook", "staff.compute_roll", "staff.publish_roll",
+          "staff.reset_two_factor"}
 OWN_ONLY = {"account.language"}  # and every `auth.*` route
 
 
@@ -140,6 +141,9 @@ def test_no_role_writes_to_someone_elses_object(scene, role):
         # starts one (tests/web/test_staff_roll.py: and no job is recorded).
         check("compute the roll", post("/personal/tasacion/version/1/calcular"))
         check("publish the roll", post("/personal/tasacion/1/publicar"))
+        # Nobody but staff turns off someone's two-factor sign-in (the demo's staff member).
+        check("reset two-factor", post("/personal/persona/1/dos-pasos/restablecer",
+                                       reason="x", checked="y"))
     # An account the role may not pay (the owner's is the lender's to pay too): the pay
     # form answers 400, "not one you can pay".
     unpayable = ids["keys"][ids["leased"] if role in ("owner", "lender") else ids["parcel"]]

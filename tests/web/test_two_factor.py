@@ -73,11 +73,12 @@ def _staff_paths(app: Flask) -> list[str]:
     """Every staff route (test_access.STAFF) with a real parcel or person in it."""
     pid = parcel_ids(app)["owner"][0]
     paths = []
-    for rule in app.url_map.iter_rules():
-        if rule.endpoint in STAFF:
-            path = re.sub(r"<id:parcel_id>", str(pid), rule.rule)
-            paths.append(re.sub(r"<id:user_id>", "1", path))
-    assert len(paths) == len(STAFF)
+    gets = [r for r in app.url_map.iter_rules()
+            if r.endpoint in STAFF and "GET" in (r.methods or ())]
+    for rule in gets:
+        path = re.sub(r"<id:parcel_id>", str(pid), rule.rule)
+        paths.append(re.sub(r"<id:[a-z_]+>", "1", path))
+    assert len(paths) == len(gets)
     # and what staff open from there: another person's parcel, the lookup with a query
     return [*paths, "/personal/buscar?q=Calle", f"/propiedad/{pid}", "/mis-propiedades"]
 
@@ -98,9 +99,10 @@ def test_no_staff_page_opens_with_the_password_only(demo_app):
     with demo_app.app_context(), _uow(demo_app) as w:
         entries = w.session.scalar(select(func.count()).select_from(LedgerEntry))
     pid = parcel_ids(demo_app)["owner"][0]
-    for path in (f"/personal/pagos/oficina/{pid}", f"/personal/pagos/reembolso/{pid}"):
+    for path in (f"/personal/pagos/oficina/{pid}", f"/personal/pagos/reembolso/{pid}",
+                 "/personal/persona/1/dos-pasos/restablecer"):
         r = client.post(path, data={"csrf_token": token, "amount": "10.00", "method": "cash",
-                                    "reference": "x"})
+                                    "reference": "x", "reason": "x", "checked": "y"})
         assert r.status_code == 302 and "/cuenta/entrar" in r.headers["Location"]
     with demo_app.app_context(), _uow(demo_app) as w:
         assert w.session.scalar(select(func.count()).select_from(LedgerEntry)) == entries
@@ -396,3 +398,43 @@ def test_odd_input_is_refused_without_an_error(demo_app):
         fresh.post("/cuenta/entrar?next=//evil.example/", data={
             "csrf_token": csrf_token(page), "email": "staff@demo.pr", "password": PASSWORD})
         assert second_step(fresh, STAFF_TOTP_SECRET) == "/mis-propiedades"
+
+
+def test_staff_turn_off_a_persons_two_factor_after_checking_who_they_are(demo_app):
+    """The owner lost the phone and the recovery codes: staff reset it from the person's
+    page, with a reason; the owner's sessions end, an email tells them, the audit keeps it."""
+    from tests.web.conftest import outbox
+    owner = login(demo_app, "owner")
+    _enrol(owner, "owner@demo.pr")
+    uid = _user(demo_app, "owner@demo.pr").id
+    staff = login(demo_app, "staff")
+    page = staff.get(f"/personal/persona/{uid}?lang=en").get_data(as_text=True)
+    assert "On since" in page and "Turn off their two-step verification" in page
+    path = f"/personal/persona/{uid}/dos-pasos/restablecer"
+    # No reason, or the identity not confirmed: refused with the error, nothing changed.
+    for data in ({"reason": "", "checked": "y"}, {"reason": "ID checked at the office"}):
+        r = staff.post(path, data={"csrf_token": csrf_token(page), **data})
+        assert r.status_code == 400
+        assert 'aria-invalid="true"' in r.get_data(as_text=True)
+        assert _user(demo_app, "owner@demo.pr").totp_enabled_at is not None
+    sent_before = len(outbox(demo_app))
+    r = staff.post(path, data={"csrf_token": csrf_token(page), "checked": "y",
+                               "reason": "Licencia de conducir vista en la oficina"})
+    assert r.status_code == 303
+    person = _user(demo_app, "owner@demo.pr")
+    assert person.totp_enabled_at is None and person.totp_secret is None
+    assert owner.get("/mis-propiedades").status_code == 302  # signed out everywhere
+    [record] = _audit(demo_app, service.RESET, "staff@demo.pr")
+    assert record["reason"] == "Licencia de conducir vista en la oficina"
+    assert len(outbox(demo_app)) == sent_before + 1
+    # The owner signs in with the password alone again.
+    again = login(demo_app, "owner")
+    assert again.get("/mis-propiedades").status_code == 200
+    # Resetting one's own is not a staff action (404), and twice says it is already off.
+    me = _user(demo_app, "staff@demo.pr").id
+    r = staff.post(f"/personal/persona/{me}/dos-pasos/restablecer",
+                   data={"csrf_token": csrf_token(page), "checked": "y", "reason": "x"})
+    assert r.status_code == 404
+    assert _user(demo_app, "staff@demo.pr").totp_enabled_at is not None
+    r = staff.post(path, data={"csrf_token": csrf_token(page), "checked": "y", "reason": "x"})
+    assert r.status_code == 303 and len(_audit(demo_app, service.RESET, "staff@demo.pr")) == 1

@@ -451,7 +451,9 @@ def staff_person(user: Any, user_id: int) -> SimpleNamespace | None:
         linked = access.linked_parcels(w, person)
     return SimpleNamespace(
         id=person.id, name=person.name, email=person.email, language=person.language,
-        email_confirmed=person.email_confirmed,
+        email_confirmed=person.email_confirmed, is_self=person.id == user.id,
+        two_factor_since=clock.legal_date(person.totp_enabled_at)
+        if person.totp_enabled_at else None,
         parcels=[SimpleNamespace(id=p.id, catastro=p.catastro, address=p.address,
                                  relation_label=relation_label(rel)) for p, rel in linked])
 

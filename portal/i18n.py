@@ -14,6 +14,7 @@ formatted with Babel for es_PR / en_US (`money`, `date_long`, `date_short`, `num
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -197,6 +198,31 @@ def percent(value: Decimal | Rate) -> str:
 @lru_cache(maxsize=1024)
 def _babel_percent(value: Decimal, locale: str) -> str:
     return babel_format_percent(value, PERCENT, locale=locale)
+
+
+_ZIP = re.compile(r",?\s*\bPR\s+\d{5}(?:-\d{4})?\s*$", re.IGNORECASE)
+
+
+def format_address(address: str | None, municipality: str | None) -> str:
+    """A parcel's address as every page and document shows it, with its municipality once:
+    "Calle Tanca 254, San Juan, PR 00901". The municipality is left out when the address
+    already names it, goes before a trailing "PR 00901" when the address ends with one, and
+    otherwise after the address. (The one place an address is put together.)"""
+    address = (address or "").strip()
+    municipality = (municipality or "").strip()
+    if not municipality:
+        return address
+    if not address:
+        return municipality
+    named = municipality.casefold()
+    if any(part.strip().casefold() == named or _ZIP.sub("", part).strip().casefold() == named
+           for part in address.split(",")):
+        return address  # one of its comma-separated parts is the municipality
+    zip_code = _ZIP.search(address)
+    if zip_code:
+        head = address[:zip_code.start()].rstrip(", ")
+        return f"{head}, {municipality}, {zip_code.group().lstrip(', ').strip()}"
+    return f"{address}, {municipality}"
 
 
 def today() -> date:

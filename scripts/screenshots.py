@@ -129,6 +129,9 @@ class Shooter:
         parcels = self.links(r"/propiedad/\d+")
         for k, path in enumerate(parcels, 1):
             self.shot(f"parcel-{k}", path)
+        if parcels:  # the first one again with its long details (schedule, budget) open
+            p.evaluate("() => document.querySelectorAll('details').forEach(d => d.open = true)")
+            self.shot(f"parcel-{len(parcels)}-open")
         self.shot("pay", "/pagar")
         p.locator("main form.usa-form [type=submit]").last.click()
         p.wait_for_load_state()

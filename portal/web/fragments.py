@@ -29,16 +29,19 @@ if TYPE_CHECKING:
 WHY = N_("Why this amount?")
 
 
-def why(steps: list[ShownStep], f: Formats | None = None) -> Markup:
+def why(steps: list[ShownStep], f: Formats | None = None, about: str = "") -> Markup:
     """The "why this amount?" disclosure under an amount: each step's rule id, its title,
     the statute clause and the text with its numbers (a parcel page shows eleven). `f`: the
-    request's `formats()`, when the caller has it."""
+    request's `formats()`, when the caller has it. `about`: the amount it explains ("Late
+    fees: $68.70"), added to the summary's accessible name only (it looks the same), so a
+    screen reader's list of a page's controls tells the eleven apart."""
     if not steps:
         return Markup("")
     items = "".join(f"    <li>{_step_head(s.rule, s.title, s.source)}: {esc(s.text)}</li>\n"
                     for s in steps)
     label = (f or formats()).words(WHY)
-    return Markup(f'<details class="portal-why">\n  <summary>{esc(label)}'
+    named = f'<span class="usa-sr-only"> ({esc(about)})</span>' if about else ""
+    return Markup(f'<details class="portal-why">\n  <summary>{esc(label)}{named}'
                   f'</summary>\n  <ul class="portal-why__steps">\n{items}  </ul>\n</details>')
 
 
@@ -70,28 +73,46 @@ def amounts_list(amounts: list[Amount], f: Formats | None = None) -> Markup:
     money = f.money
     items = "".join(
         f'  <div>\n    <dt>{esc(a.label)}</dt>\n'
-        f'    <dd><span class="portal-money">{esc(money(a.amount))}</span>{why(a.why, f)}</dd>\n'
+        f'    <dd><span class="portal-money">{esc(money(a.amount))}</span>'
+        f'{why(a.why, f, f"{a.label}: {money(a.amount)}")}</dd>\n'
         f'  </div>\n' for a in amounts)
     return Markup(f'<dl class="portal-amounts">\n{items}</dl>')
 
 
-def schedule_rows(rows: list[ScheduleRow]) -> Markup:
+SCHEDULE_HEAD = (N_("No."), N_("Due date"), N_("Last timely day"), N_("Amount"),
+                 N_("Principal owed"), N_("Late fee owed"), N_("Interest owed"), N_("Status"))
+
+
+def schedule_rows(rows: list[ScheduleRow], f: Formats | None = None) -> Markup:
     """The rows of the parcel page's installment schedule (R-A4 to R-A8): number, due date,
     last timely day (with the days left while it can still be paid on time), amount,
     principal, late fee and interest owed, and the status badge. The table's head and
-    caption are in templates/account/parcel.html."""
+    caption are in templates/account/parcel.html (its column names are `SCHEDULE_HEAD`).
+    Each cell carries its column's name (`data-label`): on a narrow screen the rows stack
+    (portal.css), each value under its name, and a paid installment's amounts owed and any
+    zero late fee or interest are left out there (`is-paid`, `portal-zero`); the table never
+    scrolls sideways."""
+    words = (f or formats()).words
+    no, due, last, amount, principal, fee, interest, status = (
+        esc(words(w), quote=True) for w in SCHEDULE_HEAD)
     out = []
     for i in rows:
-        left = f" ({esc(i.left_text)})" if i.left_text else ""
+        left = f' <span class="portal-left">({esc(i.left_text)})</span>' if i.left_text else ""
+        paid = ' class="is-paid"' if i.status == "paid" else ""
         out.append(
-            f'  <tr>\n    <th scope="row">{i.number}</th>\n'
-            f'    <td><time datetime="{i.due_date}">{esc(i.due_text)}</time></td>\n'
-            f'    <td><time datetime="{i.last_timely_day}">{esc(i.last_text)}</time>{left}'
-            f'</td>\n'
-            f'    <td class="portal-money">{esc(i.amount_text)}</td>\n'
-            f'    <td class="portal-money">{esc(i.principal_text)}</td>\n'
-            f'    <td class="portal-money">{esc(i.late_fee_text)}</td>\n'
-            f'    <td class="portal-money">{esc(i.interest_text)}</td>\n'
-            f'    <td><span class="portal-status portal-status--{esc(i.status_css)}">'
+            f'  <tr{paid}>\n    <th scope="row" data-label="{no}">{i.number}</th>\n'
+            f'    <td data-label="{due}"><time datetime="{i.due_date}">{esc(i.due_text)}'
+            f'</time></td>\n'
+            f'    <td data-label="{last}"><time datetime="{i.last_timely_day}">'
+            f'{esc(i.last_text)}</time>{left}</td>\n'
+            f'    <td data-label="{amount}" class="portal-money">{esc(i.amount_text)}</td>\n'
+            f'    <td data-label="{principal}" class="portal-money portal-owed">'
+            f'{esc(i.principal_text)}</td>\n'
+            f'    <td data-label="{fee}" class="portal-money portal-owed'
+            f'{"" if i.late_fee else " portal-zero"}">{esc(i.late_fee_text)}</td>\n'
+            f'    <td data-label="{interest}" class="portal-money portal-owed'
+            f'{"" if i.interest else " portal-zero"}">{esc(i.interest_text)}</td>\n'
+            f'    <td data-label="{status}" class="portal-schedule__status">'
+            f'<span class="portal-status portal-status--{esc(i.status_css)}">'
             f'{esc(i.status_label)}</span></td>\n  </tr>\n')
     return Markup("".join(out))

@@ -10,7 +10,7 @@ from decimal import Decimal
 
 from portal.core.explain import N_, Step, Trace
 from portal.core.statement import Statement
-from portal.i18n import Formats, ShownStep, formats, translate
+from portal.i18n import Formats, ShownStep, format_address, formats, translate
 from portal.i18n import fast_gettext as _
 
 RELATIONS = {
@@ -150,8 +150,6 @@ def steps_text(steps: list[ShownStep]) -> list[str]:
     return [f"{s.rule} ({s.source}): {s.text}" for s in steps]
 
 
-def full_address(address: str, municipality: str) -> str:
-    """The address with its municipality, unless the address already names it."""
-    if not municipality or municipality.casefold() in (address or "").casefold():
-        return address
-    return f"{address}, {municipality}" if address else municipality
+#: The address with its municipality once (the templates' `full_address`): the one function,
+#: `portal.i18n.format_address`, which the PDFs use too.
+full_address = format_address

@@ -85,7 +85,7 @@ def test_lessee_pays_a_delinquent_balance(demo_app):
     assert "R-A10" in choose.text  # arrears: the old debt first
     key = re.search(r'name="choice-(\d+-\d+)" value="due_now"', choose.text).group(1)
     review, receipt = pay(client, tok, {f"choice-{key}": "due_now"})
-    assert "deuda vieja" in review.text
+    assert "deuda vencida" in review.text
     body = text(receipt.text)
     for words in ("Intereses del plazo", "Cargo por demora del plazo",
                   "Costa de cobro: correo certificado", "Plazo", "R-A8", "R-A7", "R-A9"):

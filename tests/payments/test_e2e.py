@@ -39,7 +39,7 @@ WORDS = {
            "card_ok": "Pagar con tarjeta: el pago se completa",
            "thanks": "Gracias: recibimos su pago.",
            "receipt": "Recibo de pago", "interest": "Intereses del plazo 1",
-           "fee": "Cargo por demora del plazo 1", "inst": "Plazo 3", "old_debt": "deuda vieja",
+           "fee": "Cargo por demora del plazo 1", "inst": "Plazo 3", "old_debt": "deuda vencida",
            "nothing": "No hay nada a pagar ahora en esta propiedad.",
            "lump": "El año completo en un solo pago:", "discount": "Descuento por pago global",
            "granted": "se concedió el descuento de $24.00", "pay": "Pagar"},

@@ -102,7 +102,7 @@ def test_wrong_password(app, client):
     client.get(_link(outbox(app)[0]))
     r = sign_in(client, password="no es la contraseña")
     assert r.status_code == 200
-    assert "El correo electrónico o la contraseña no es correcto." in r.get_data(as_text=True)
+    assert "El correo electrónico o la contraseña no son correctos." in r.get_data(as_text=True)
 
 
 def test_password_reset_works_once(app, client):

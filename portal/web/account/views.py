@@ -184,6 +184,9 @@ class ParcelPage:
     arrears_warning: bool = False
     as_of_text: str = ""
     annual_text: str = ""
+    answer: SimpleNamespace | None = None  # the first screen: the status and what to do next
+    shown_amounts: list = field(default_factory=list)  # "what you owe" less its zero figures
+    zero_labels: list[str] = field(default_factory=list)  # the figures that are zero
 
 
 def parcel_view(user: Any, parcel_id: int, today: date) -> ParcelPage | None:
@@ -216,6 +219,8 @@ def parcel_view(user: Any, parcel_id: int, today: date) -> ParcelPage | None:
     schedule = explain_schedule(acct.annual, acct.installments, acct.assessment.notified_on)
     cost_texts = {k: _cost_text(e) for k, e in enumerate(acct.costs) if e.kind == "cost"}
     v.amounts = statement_amounts(st, cost_texts, f)
+    v.shown_amounts = [a for a in v.amounts if a.amount or a.key == "total_due_now"]
+    v.zero_labels = [a.label for a in v.amounts if not a.amount and a.key != "total_due_now"]
     v.arrears_warning = acct.status == accounts.STATUS_OVERDUE  # R-A10: old debt first
     owed = {c.index: c.owed for c in st.cost_items}
     for k, e in enumerate(acct.costs):
@@ -270,7 +275,46 @@ def parcel_view(user: Any, parcel_id: int, today: date) -> ParcelPage | None:
                                    stop_today=c.today, stop_today_text=money(c.today),
                                    stop_by_last=c.by_last_day,
                                    stop_by_last_text=money(c.by_last_day))
+    v.answer = answer(acct, f)
     return v
+
+
+def answer(acct: accounts.AccountView, f: Formats) -> SimpleNamespace | None:
+    """What the parcel page says first: the account's status and the one thing to do next,
+    with the offer's figures (`core.offer`) worded here. `kind`:
+    - "demand": past due, a demand in its window: what stops the court claim, by its last day;
+    - "claimable": past due, the demand's last day gone: claimable in court since `day`;
+    - "overdue": past due, no demand yet;
+    - "due": an installment due now, still on time until `day` (its last timely day);
+    - "next": up to date, the next installment and its last timely day;
+    - "done": up to date, nothing else due this year.
+    `lump`: the whole year in one payment while R-A11's window is open (its deadline)."""
+    o = acct.offer
+    if o is None or acct.statement is None:
+        return None
+    money = f.money
+    a = SimpleNamespace(kind="done", amount_text="", day=None, pay_text=money(o.due_now),
+                        due_now=o.due_now, lump=None)
+    c = acct.collection
+    if o.has_arrears:
+        a.amount_text = money(o.arrears)
+        a.kind = "overdue"
+        if c is not None and c.stage == "demand_window":
+            a.kind, a.day = "demand", c.last_day
+            a.stop_today_text, a.stop_text = money(c.today), money(c.by_last_day)
+        elif c is not None and c.stage == "claimable":
+            a.kind, a.day = "claimable", c.court_claim_from
+    elif o.due_now > 0:
+        due = [i for i in o.installments if i.status == "due"]
+        a.kind, a.amount_text = "due", money(o.due_now)
+        a.day = min(i.last_timely_day for i in due) if due else None
+    elif o.next_due is not None:
+        a.kind, a.amount_text, a.day = "next", money(o.next_due.owed), o.next_due.last_timely_day
+    q = o.lump_sum
+    if q.eligible and q.deadline is not None:
+        a.lump = SimpleNamespace(amount_text=money(q.amount), discount_text=money(q.discount),
+                                 deadline=q.deadline)
+    return a
 
 
 class ScheduleRow(NamedTuple):

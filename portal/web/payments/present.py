@@ -17,7 +17,7 @@ from portal.core import payment_states as states
 from portal.core.explain import N_, translator
 from portal.core.rules import RULES
 from portal.core.statement import LUMP_SUM_REASONS
-from portal.i18n import current_language, current_locale, date_long, money
+from portal.i18n import current_language, current_locale, date_long, format_address, money
 from portal.i18n import gettext as _
 from portal.payments.receipts import Receipt, ReceiptPart
 
@@ -317,6 +317,10 @@ class ReceiptView:
     refunded: Decimal
     parts: list[dict[str, Any]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    date_label: str = ""  # "Date" once paid; "Attempted on" / "Started on" before or without it
+    applied_caption: str = ""  # the application table's caption and total, worded for the
+    total_label: str = ""  # state: paid, or still processing (nothing received yet)
+    try_again: bool = False  # failed or expired: nothing was charged, the page offers to retry
 
 
 AMOUNT_LABEL = {
@@ -343,10 +347,20 @@ def receipt_view(r: Receipt) -> ReceiptView:
         payer=chk.payer_name or (chk.payer_email or "—"),
         amount_label=amount_label(chk.status), amount=chk.amount,
         refunded=chk.refunded_amount)
+    processing = chk.status == states.PROCESSING
+    view.date_label = t(N_("Date"))
+    if r.legal_date is None and chk.created_at is not None:
+        view.date = date_long(_legal(chk.created_at))
+        view.date_label = t(N_("Attempted on") if chk.status in (states.FAILED, states.EXPIRED)
+                            else N_("Started on"))
+    view.applied_caption = t(N_("How the payment is being applied") if processing
+                             else N_("How the payment was applied"))
+    view.total_label = t(N_("Total in process") if processing else N_("Total paid"))
+    view.try_again = chk.status in (states.FAILED, states.EXPIRED)
     for part in r.parts:
         view.parts.append({
             "catastro": part.parcel.catastro,
-            "address": f"{part.parcel.address}, {part.parcel.municipality}",
+            "address": format_address(part.parcel.address, part.parcel.municipality),
             "parcel_id": part.parcel.id,
             "fiscal_year": part.fiscal_year.label,
             "amount": part.payment.amount,

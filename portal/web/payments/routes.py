@@ -23,7 +23,6 @@ from flask import (
     request,
     url_for,
 )
-from flask_babel import format_date
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
@@ -33,7 +32,7 @@ from portal.core import payment_states as states
 from portal.core.explain import N_
 from portal.core.money import parse_money
 from portal.core.offer import ChoiceError
-from portal.i18n import LOCALES, current_language
+from portal.i18n import LOCALES, current_language, date_long, format_address
 from portal.payments import fulfilment, receipts, service
 from portal.payments.gateway import GatewayError, SandboxGateway
 from portal.payments.webhooks import handle_webhook, process_event, sandbox_event
@@ -145,13 +144,15 @@ def _account_view(a: service.PayableAccount) -> dict[str, Any]:
     lump = o.lump_sum
     return {
         "key": a.key, "parcel_id": a.parcel.id, "catastro": a.parcel.catastro,
-        "address": f"{a.parcel.address}, {a.parcel.municipality}",
+        "address": format_address(a.parcel.address, a.parcel.municipality),
         "fiscal_year": a.fiscal_year.label, "due_now": o.due_now, "payoff": o.payoff,
         "arrears": o.arrears, "has_arrears": o.has_arrears, "interest": st.interest,
         "late_fees": st.late_fees, "costs": st.costs,
         "delinquent_principal": st.delinquent_principal, "credit": st.credit,
         "installments": [{"number": i.number, "amount_through": i.amount_through,
-                          "due": format_date(i.due_date, "d MMM y")} for i in o.installments],
+                          "due": date_long(i.due_date)} for i in o.installments],
+        "next": ({"amount": o.next_due.owed, "due": o.next_due.due_date,
+                  "last": o.next_due.last_timely_day} if o.next_due is not None else None),
         "stop": ({"amount": o.stop.today, "last_day": o.stop.last_day,
                   "by_last_day": o.stop.by_last_day}
                  if o.stop is not None and o.stop.stage == "demand_window" else None),
@@ -371,7 +372,8 @@ def sandbox(session_id: str):  # noqa: ANN201
                 abort(status)
         return redirect(record.success_url, 303)
     return render_template("payments/sandbox.html", record=record, chk=chk,
-                           parcels=_parcels_of(chk.id))
+                           parcels=_parcels_of(chk.id),
+                           record_lang="en" if record.locale.startswith("en") else "es")
 
 
 @bp.post("/pagos/prueba/<session_id>/banco")

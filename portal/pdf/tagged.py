@@ -11,8 +11,12 @@ interface (`struct_builder`: `empty`, iteration, `doc_struct_elem.k`), a page's
 `struct_parents` and `FPDF._out`.
 
 Fonts are read once per process: the TrueType file is parsed once (metrics, character
-widths) and each document gets a shallow copy with its own glyph subset and a fresh
-fontTools object from the bytes in memory (fpdf2 subsets that object in place on output).
+widths) and each document gets a shallow copy with its own glyph map. Every document's map
+starts with the same repertoire (ASCII, Spanish letters, the punctuation of amounts and
+statutes), so documents share one glyph set, and the embedded subset of a glyph set is made
+once per process (`SharedFont`): fpdf2 would run fontTools' subsetter on every file, most of
+a short document's time. fpdf2's output calls the subsetter through its module global
+`fpdf.output.ftsubset`; `_Subsets` stands in for it and hands any other font to fontTools.
 """
 
 from __future__ import annotations
@@ -24,6 +28,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import fpdf.output
+from fontTools import subset as ftsubset
 from fontTools import ttLib
 from fpdf import FPDF
 from fpdf.fonts import SubsetMap, TTFFont
@@ -72,6 +78,23 @@ class Element(PDFObject):
         self.alt = None if alt is None else PDFString(alt)
         self._page = page.number if page else 1
         self._children: list[Element] = []
+
+    def serialize(self, obj_dict: object = None, _security_handler: object = None) -> str:
+        """Written directly (fpdf2's generic path reads every attribute through `dir`, the
+        largest part of a long document's time)."""
+        def ref(x: object) -> str:
+            return x.ref if isinstance(x, PDFObject) else x.serialize()  # type: ignore[attr-defined]
+
+        entries = [f"/Type {self.type}", f"/S {self.s}", f"/P {self.p.ref}"]
+        if self.pg is not None:
+            entries.append(f"/Pg {ref(self.pg)}")
+        entries.append(f"/K [{' '.join(ref(k) for k in self.k)}]")
+        for key, value in (("/Lang", self.lang), ("/Alt", self.alt)):
+            if value is not None:
+                entries.append(f"{key} {value.serialize()}")
+        if self.a is not None:
+            entries.append(f"/A {self.a}")
+        return f"{self.id} 0 obj\n<<\n" + "\n".join(entries) + "\n>>\nendobj"
 
     def page_number(self) -> int:  # fpdf2 sets /Pg of the root's children from this
         return self._page
@@ -184,13 +207,87 @@ class TaggedPDF(FPDF):
 
 
 # -- fonts, read once per process ----------------------------------------------------------
+#: What every document's font holds from the start, in this order (so that documents share
+#: one glyph set, and its subset is made once).
+REPERTOIRE = ("".join(chr(c) for c in range(0x20, 0x7F))
+              + "\u00a0ÁÉÍÓÚÜÑáéíóúüñ¿¡§·—–−‘’“”°ªº×…•")
 _FONTS: dict[Path, tuple[TTFFont, bytes]] = {}
-_FONTS_LOCK = threading.Lock()
+_SUBSETS: dict[tuple[Path, frozenset[str]], tuple[bytes, dict[str, int]]] = {}
+_LOCK = threading.Lock()
+MAX_SUBSETS = 32
+
+
+class SharedFont:
+    """Stands in for a document font's fontTools object: what fpdf2's output asks of it
+    (`in`, `getGlyphID`, `save`, `close`), from the subset of its glyph set kept for the
+    process."""
+
+    def __init__(self, path: Path, data: bytes, tables: frozenset[str]) -> None:
+        self.path, self.data, self.tables = path, data, tables
+        self.subset: tuple[bytes, dict[str, int]] | None = None
+
+    def __contains__(self, tag: str) -> bool:
+        return tag in self.tables
+
+    def subset_to(self, glyphs: frozenset[str], options: object) -> None:
+        key = (self.path, glyphs)
+        with _LOCK:
+            found = _SUBSETS.get(key)
+        if found is None:
+            font = ttLib.TTFont(io.BytesIO(self.data), recalcTimestamp=False, lazy=True)
+            subsetter = ftsubset.Subsetter(options)  # type: ignore[arg-type]
+            subsetter.populate(glyphs=sorted(glyphs))
+            subsetter.subset(font)
+            out = io.BytesIO()
+            font.save(out)
+            found = (out.getvalue(), {n: i for i, n in enumerate(font.getGlyphOrder())})
+            with _LOCK:
+                if len(_SUBSETS) >= MAX_SUBSETS:
+                    _SUBSETS.pop(next(iter(_SUBSETS)))
+                _SUBSETS[key] = found
+        self.subset = found
+
+    def getGlyphID(self, name: str) -> int:  # noqa: N802 (fontTools' name)
+        assert self.subset is not None
+        return self.subset[1][name]
+
+    def save(self, out: io.BytesIO) -> None:
+        assert self.subset is not None
+        out.write(self.subset[0])
+
+    def close(self) -> None:
+        pass
+
+
+class _Subsetter:
+    def __init__(self, options: object) -> None:
+        self.options = options
+        self.glyphs: frozenset[str] = frozenset()
+
+    def populate(self, glyphs: object = (), **kwargs: object) -> None:
+        self.glyphs = frozenset(glyphs)  # type: ignore[arg-type]
+        self.kwargs = kwargs
+
+    def subset(self, font: object) -> None:
+        if isinstance(font, SharedFont):
+            font.subset_to(self.glyphs, self.options)
+            return
+        real = ftsubset.Subsetter(self.options)  # type: ignore[arg-type]
+        real.populate(glyphs=self.glyphs, **self.kwargs)  # type: ignore[arg-type]
+        real.subset(font)
+
+
+class _Subsets:
+    Options = ftsubset.Options
+    Subsetter = _Subsetter
+
+
+fpdf.output.ftsubset = _Subsets  # type: ignore[assignment]
 
 
 def add_cached_font(pdf: FPDF, family: str, style: str, path: Path) -> TTFFont:
     """`pdf.add_font(family, style, path)`, with the file parsed once per process."""
-    with _FONTS_LOCK:
+    with _LOCK:
         cached = _FONTS.get(path)
         if cached is None:
             data = path.read_bytes()
@@ -199,15 +296,15 @@ def add_cached_font(pdf: FPDF, family: str, style: str, path: Path) -> TTFFont:
             cached = _FONTS[path] = (loader.fonts["f"], data)
     template, data = cached
     font = copy.copy(template)
-    fontkey = f"{family.lower()}{style.upper()}"
     font.i = len(pdf.fonts) + 1
-    font.fontkey = fontkey
-    font.name = template.name
-    font.ttfont = ttLib.TTFont(io.BytesIO(data), recalcTimestamp=False, lazy=True)
+    font.fontkey = f"{family.lower()}{style.upper()}"
+    font.ttfont = SharedFont(path, data, frozenset(template.ttfont.keys()))
     font.desc = copy.copy(template.desc)  # a PDF object: numbered anew in each file
     font._hbfont = None
     font.missing_glyphs = []
     font.subset = SubsetMap(font)
+    for char in REPERTOIRE:
+        font.subset.pick(ord(char))
     font.biggest_size_pt = 0
-    pdf.fonts[fontkey] = font
+    pdf.fonts[font.fontkey] = font
     return font

@@ -14,6 +14,7 @@ footnotes ("[2]") in plain words with the statute's clause.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from xml.sax.saxutils import escape
 
 from fpdf.prefs import ViewerPreferences
 
@@ -29,6 +30,7 @@ MARGIN = 18.0
 TOP = 12.0
 BOTTOM = 16.0  # the footer's band
 GREY = (70, 70, 70)
+_WIDTHS: dict[object, dict[str, float]] = {}  # a word's width in font units, per font file
 
 
 def _clean(text: str) -> str:
@@ -60,8 +62,15 @@ class Layout:
             self.style, self.size = style, size
 
     def measure(self, text: str, style: str, size: float) -> float:
-        cw = self.fonts[style].cw
-        return sum(cw[ord(c)] for c in text) * size / 1000 * PT
+        widths = _WIDTHS.setdefault(self.fonts[style].ttffile, {})
+        units = widths.get(text)
+        if units is None:
+            cw = self.fonts[style].cw
+            units = sum(cw[ord(c)] for c in text)
+            if len(widths) > 50_000:  # words of the documents: a bound, not an expectation
+                widths.clear()
+            widths[text] = units
+        return units * size / 1000 * PT
 
     def wrap(self, text: str, width: float, style: str, size: float) -> list[str]:
         """`text` in lines no wider than `width` (at spaces; a word wider than the column is
@@ -194,7 +203,7 @@ class Layout:
         if ref is None:
             return ""
         number = self.refs.setdefault(ref, len(self.refs) + 1)
-        return f" [{number}]"
+        return f"\u00a0[{number}]"  # kept with the last word
 
     def why_text(self, why: Why | str) -> str:
         if isinstance(why, Why):
@@ -357,6 +366,8 @@ class Layout:
         pdf.set_creator(_("District Assessments Portal"))
         pdf.set_creation_date(clock.now())
         pdf.viewer_preferences = ViewerPreferences(display_doc_title=True)
+        pdf.set_xmp_metadata(xmp(title, self.issuer.name, "es-PR" if self.lang == "es"
+                                 else "en-US", _("District Assessments Portal")))
         self.new_page()
         self.heading(title, "H1", 16, 12)
         if doc.subtitle:
@@ -380,6 +391,25 @@ class Layout:
         self.footnotes()
         self.page_furniture()
         return bytes(pdf.output())
+
+
+def xmp(title: str, author: str, lang: str, tool: str) -> str:
+    """The XMP metadata: the title, author and language again (PDF/UA wants them there), and
+    the PDF/UA-1 identification (docs/DOCUMENTS.md says what was checked of it)."""
+    title, author, tool = escape(title), escape(author), escape(tool)
+    return f"""<x:xmpmeta xmlns:x="adobe:ns:meta/">
+<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+<rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/"
+ xmlns:pdfuaid="http://www.aiim.org/pdfua/ns/id/" xmlns:xmp="http://ns.adobe.com/xap/1.0/">
+<dc:title><rdf:Alt><rdf:li xml:lang="x-default">{title}</rdf:li></rdf:Alt></dc:title>
+<dc:creator><rdf:Seq><rdf:li>{author}</rdf:li></rdf:Seq></dc:creator>
+<dc:language><rdf:Bag><rdf:li>{lang}</rdf:li></rdf:Bag></dc:language>
+<dc:format>application/pdf</dc:format>
+<xmp:CreatorTool>{tool}</xmp:CreatorTool>
+<pdfuaid:part>1</pdfuaid:part>
+</rdf:Description>
+</rdf:RDF>
+</x:xmpmeta>"""
 
 
 def render_document(doc: Document, lang: str) -> bytes:

@@ -110,6 +110,8 @@ def check(doc: Document, data: bytes, lang: str, tmp_path, min_pages: int = 3) -
     assert re.search(rf"^Author:\s+{re.escape(authority)}$", info, re.M), info
     assert (b"/Lang (es-PR)" if lang == "es" else b"/Lang (en-US)") in data
     assert b"/DisplayDocTitle true" in data
+    meta = pdfinfo(data, tmp_path, "-meta")
+    assert "<pdfuaid:part>1</pdfuaid:part>" in meta and f">{lang}-" in meta
     tree = pdfinfo(data, tmp_path, "-struct")
     roles = ("Document", "H1", "Table", "TR", "TH", "TD") + (("P",) if doc.subtitle else ())
     for role in roles:

@@ -14,6 +14,7 @@ ES = {
     "Tel. %(phone)s (%(hours)s)": "Tel. %(phone)s (%(hours)s)",
     "illustrative contact details (demo)": "datos de contacto ilustrativos (demostración)",
     "What": "Concepto",
+    "Your access": "Su acceso",
     "Amounts": "Cantidades",
     "Why": "Por qué",
     "How it was applied": "Cómo se aplicó el pago",

@@ -228,16 +228,43 @@ class Layout:
             for label, value in facts:
                 left = self.wrap(label, label_w, "B", 9.5)
                 right = self.wrap(value, value_w, "", 9.5)
-                height = max(len(left), len(right)) * self.leading(9.5) + 1
-                self.need(height)
-                top = self.pdf.y
                 with self.pdf.element("TR"):
-                    with self.pdf.element("TH", attributes="<</O /Table /Scope /Row>>"):
-                        self.lines(MARGIN, left, "B", 9.5)
-                    self.pdf.y = top
-                    with self.pdf.element("TD"):
-                        self.lines(MARGIN + label_w + 2, right, "", 9.5)
-                self.pdf.y = top + height
+                    self.band([(self.pdf.new_element("TH", attributes="<</O /Table /Scope "
+                                                     "/Row>>"), MARGIN, left, "B", "L", label_w),
+                               (self.pdf.new_element("TD"), MARGIN + label_w + 2, right, "", "L",
+                                value_w)], 9.5, 1.0)
+
+    def band(self, cells: list[tuple[object, float, list[str], str, str, float]], size: float,
+             after: float) -> None:
+        """A row of cells side by side (element, x, lines, style, align, width), all at one
+        size: on one page when it fits on one (else it starts a new page), cut into bands
+        across pages only when it is taller than a page."""
+        lead = self.leading(size)
+        tallest = max(len(c[2]) for c in cells)
+        if tallest * lead + after <= self.bottom - self.head_band:
+            self.need(tallest * lead + after)
+        done = 0
+        while done < tallest:
+            room = int((self.bottom - self.pdf.y) // lead)
+            if room < 1:
+                self.new_page()
+                continue
+            take = min(room, tallest - done)
+            top = self.pdf.y
+            for elem, x, lines, style, align, width in cells:
+                part = lines[done:done + take]
+                if not part:
+                    continue
+                with self.pdf.inside(elem), self.pdf.marked():  # type: ignore[arg-type]
+                    y = top
+                    for line in part:
+                        self.text(x, y, line, style, size, align, width)
+                        y += lead
+            done += take
+            self.pdf.y = top + take * lead
+            if done < tallest:
+                self.new_page()
+        self.pdf.y += after
 
     def amounts(self, rows: list[Row]) -> None:
         amount_w = 40.0
@@ -326,17 +353,10 @@ class Layout:
             for values in table.rows:
                 cells = [self.wrap(self.why_text(v), w - 2, "", 9)
                          for v, w in zip(values, widths)]
-                height = max(len(c) for c in cells) * self.leading(9) + 1.6
-                self.need(height)
-                top = self.pdf.y
-                x = MARGIN
                 with self.pdf.element("TR"):
-                    for lines, w, a in zip(cells, widths, align):
-                        self.pdf.y = top
-                        with self.pdf.element("TD"):
-                            self.lines(x, lines, "", 9, a, w - 2)
-                        x += w
-                self.pdf.y = top + height
+                    xs = [MARGIN + sum(widths[:i]) for i in range(len(widths))]
+                    self.band([(self.pdf.new_element("TD"), x, lines, "", a, w - 2)
+                               for x, lines, w, a in zip(xs, cells, widths, align)], 9, 1.6)
                 self.rule(self.pdf.y - 0.8, grey=215)
         self.repeat = None
         self.pdf.y += 4

@@ -220,3 +220,22 @@ def test_letters_beyond_the_shared_repertoire_print_and_read_back(tmp_path):  # 
     text = " ".join(b.text for _, _, boxes in pages_of(data, tmp_path) for b in boxes)
     assert name in text
     assert "Ana" in " ".join(b.text for _, _, boxes in pages_of(again, tmp_path) for b in boxes)
+
+
+def test_cells_taller_than_a_page_run_on_without_overlap(tmp_path):  # noqa: ANN001
+    """A value longer than a page (a 10 kB payer name, an address typed without spaces) runs
+    on across pages in its column; nothing is drawn over anything, nothing is cut off."""
+    from portal import clock
+    name = "Ana " * 1500 + "Fin"
+    long_word = "Calle" + "x" * 400
+    doc = Document("Payment receipt", "", [("Payer", name), ("Address", long_word)],
+                   tables=[pdf.Table(("Parcel", "Applied to", "Amount"),
+                                     [("1", name[:3000], "$1.00"), ("2", "Installment 1",
+                                                                   "$2,000.00")],
+                                     (1, 3, 1), "LLR")])
+    with clock.fixed(TODAY):
+        data = pdf.render(doc, "en")
+    check(doc, data, "en", tmp_path)
+    words = [b.text for _, _, boxes in pages_of(data, tmp_path) for b in boxes]
+    assert words.count("Fin") == 1 and words.count("Ana") >= 1500 + 750
+    assert "".join(w for w in words if w.startswith(("Calle", "x"))).count("x") >= 400

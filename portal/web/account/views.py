@@ -411,7 +411,7 @@ def statement_document(v: ParcelPage) -> pdf.Document:
     facts = [(_("Parcel"), v.parcel.catastro),
              (_("Address"), full_address(v.parcel.address, v.parcel.municipality)),
              (_("Fiscal year"), v.fiscal_year),
-             (_("Your access:"), v.relation_label),
+             (_("Your access"), v.relation_label),
              (_("Statement date"), date_long(v.as_of))]
     if v.annual is not None:
         facts.append((_("This year's assessment"), money(v.annual)))

@@ -1,0 +1,118 @@
+"""Every main page fits at 375, 768 and 1,280 px (issue 12), measured in the browser: nothing
+is wider than the viewport, no box's content spills out of it (a fieldset's title, a table
+in its wrapper, a card's text), and nothing needs sideways scrolling inside its box. And the
+error summary of a form sent with errors takes the focus, links each error to its field and
+puts "Error:" first in the title."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.conftest import REASON, second_step
+from tests.web.site import pages_for
+
+pytestmark = [pytest.mark.browser,
+              pytest.mark.skipif(REASON is not None, reason=REASON or "")]
+
+WIDTHS = (375, 768, 1280)
+EMAILS = {"owner": "owner@demo.pr", "lessee": "lessee@demo.pr", "lender": "lender@demo.pr",
+          "staff": "staff@demo.pr"}
+
+#: What the browser measures: elements past the viewport's right or left edge, and boxes
+#: whose content is wider than the box (scrollWidth > clientWidth on a block that does not
+#: clip, or a scroll wrapper that would have to scroll). Visually hidden text (USWDS's
+#: sr-only, the radio inputs kept off-screen) and closed <details> are not drawn, so not
+#: measured.
+MEASURE = (Path(__file__).parent / "layout.js").read_text()
+
+
+def _sign_in(page, url: str, role: str) -> None:  # noqa: ANN001
+    page.goto(url + "/cuenta/entrar?lang=es")
+    page.locator("#email").fill(EMAILS[role])
+    page.locator("#password").fill("Distrito2026!")
+    page.locator("main form [type=submit]").first.click()
+    if role == "staff":
+        second_step(page)
+    page.wait_for_url("**/mis-propiedades")
+
+
+def _paths(app, role: str) -> list[str]:  # noqa: ANN001
+    paths = pages_for(app, role)
+    if role in ("owner", "lessee"):
+        paths = [*paths, "/pagar"]
+    return paths
+
+
+@pytest.mark.parametrize("role", ["anonymous", "owner", "lessee", "lender", "staff"])
+def test_no_element_is_wider_than_the_viewport_or_its_box(live, browser, role):
+    app, url = live
+    problems: dict[str, list[str]] = {}
+    for width in WIDTHS:
+        context = browser.new_context(viewport={"width": width, "height": 900})
+        page = context.new_page()
+        page.set_default_timeout(15000)
+        try:
+            if role != "anonymous":
+                _sign_in(page, url, role)
+            for lang in ("es", "en"):
+                for path in _paths(app, role):
+                    sep = "&" if "?" in path else "?"
+                    page.goto(f"{url}{path}{sep}lang={lang}")
+                    # The long details too: the schedule and the budget, open.
+                    page.evaluate("() => document.querySelectorAll('details')"
+                                  ".forEach(d => d.open = true)")
+                    found = page.evaluate(MEASURE, width)
+                    if found:
+                        problems[f"{width} {lang} {path}"] = found
+        finally:
+            context.close()
+    assert problems == {}, problems
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_error_summary_takes_focus_and_links_each_error(live, page, lang):
+    _app, url = live
+    _sign_in(page, url, "owner")
+    page.goto(f"{url}/propiedad/reclamar?lang={lang}")
+    title = page.title()
+    page.locator("#code").fill("x" * 500)
+    page.locator("main form [type=submit]").first.click()
+    page.wait_for_load_state()
+    assert page.title().startswith("Error: ") and page.title()[len("Error: "):] == title
+    assert page.evaluate("() => document.activeElement.id") == "error-summary"
+    links = page.locator("#error-summary a")
+    targets = [links.nth(k).get_attribute("href") for k in range(links.count())]
+    assert sorted(targets) == ["#catastro", "#code"]
+    for target in targets:
+        field = page.locator(target)
+        assert field.get_attribute("aria-invalid") == "true"
+        described = field.get_attribute("aria-describedby").split()
+        assert any(page.locator(f"#{d}").inner_text().strip() for d in described)
+    # Following a link lands on its field, ready to type.
+    page.locator("#error-summary a[href='#code']").click()
+    assert page.evaluate("() => document.activeElement.id") == "code"
+    # The long code was kept as typed (no maxlength) and the length is said.
+    assert len(page.locator("#code").input_value()) == 500
+    assert "40" in page.locator("#error-summary").inner_text()
+
+
+def test_the_pay_page_error_summary_links_the_amount(live, page):
+    _app, url = live
+    _sign_in(page, url, "owner")
+    page.goto(f"{url}/pagar?lang=es")
+    amount = page.locator("input[id^=amount-]").first
+    key = amount.get_attribute("id").removeprefix("amount-")
+    page.locator(f"label[for=amt-{key}]").click()
+    amount.fill("999999")
+    page.locator("main form.usa-form [type=submit]").last.click()
+    page.wait_for_load_state()
+    assert page.title().startswith("Error: ")
+    assert page.evaluate("() => document.activeElement.id") == "error-summary"
+    page.locator(f"#error-summary a[href='#amount-{key}']").click()
+    assert page.evaluate("() => document.activeElement.id") == f"amount-{key}"
+    assert amount.get_attribute("aria-invalid") == "true"
+    assert f"error-{key}" in amount.get_attribute("aria-describedby")
+    assert page.locator(f"#amt-{key}").get_attribute("aria-invalid") == "true"
+    assert page.locator(f"#account-{key}").get_attribute("aria-describedby") == f"error-{key}"

@@ -389,9 +389,8 @@ _INSTALLMENT_TABLE, _ENTRY_TABLE, _PAYMENT_TABLE = (
     Installment.__table__, LedgerEntry.__table__, PaymentRow.__table__)
 #: SQL: the `assessments` row is current, i.e. no amendment supersedes it (R-A5).
 IS_CURRENT = ~exists().where(_NEWER.c.supersedes_id == _ASSESSMENTS.c.id)
-_CURRENT = select(Assessment).where(
-    Assessment.parcel_id.in_(bindparam("ids", expanding=True)),
-    Assessment.fiscal_year_id == bindparam("fy"), IS_CURRENT)
+_OF_PARCELS = select(Assessment).where(Assessment.parcel_id.in_(bindparam("ids",
+                                                                        expanding=True)))
 
 
 # The rows are kept as named tuples: the core's inputs are rebuilt from them at every
@@ -439,11 +438,22 @@ def in_batches(ids: Iterable[int], size: int | None = None) -> Iterator[list[int
 def current_assessments(uow: UnitOfWork, parcel_ids: Iterable[int], fiscal_year_id: int
                         ) -> dict[int, Assessment]:
     """{parcel_id: the assessment no amendment supersedes} for the fiscal year (any number of
-    parcels: `IN_BATCH` ids per statement)."""
+    parcels: `IN_BATCH` ids per statement).
+
+    It reads the assessments of those parcels by parcel alone and keeps the year's ones that
+    no other supersedes (an amendment supersedes the same parcel's assessment of the same
+    year). While a roll is published the table grows past its statistics, and the planner
+    then answered `parcel_id IN (...) AND fiscal_year_id = ...` (and the `IS_CURRENT`
+    anti-join) by reading the whole year's assessments for each batch: publishing took time
+    quadratic in the roll's size. By parcel alone only the parcel index can serve."""
     out: dict[int, Assessment] = {}
     for ids in in_batches(parcel_ids):
-        for a in uow.session.scalars(_CURRENT, {"ids": ids, "fy": fiscal_year_id}):
-            out[a.parcel_id] = a
+        found = [a for a in uow.session.scalars(_OF_PARCELS, {"ids": ids})
+                 if a.fiscal_year_id == fiscal_year_id]
+        superseded = {a.supersedes_id for a in found if a.supersedes_id is not None}
+        for a in found:
+            if a.id not in superseded:
+                out[a.parcel_id] = a
     return out
 
 

@@ -116,3 +116,42 @@ def test_the_pay_page_error_summary_links_the_amount(live, page):
     assert f"error-{key}" in amount.get_attribute("aria-describedby")
     assert page.locator(f"#amt-{key}").get_attribute("aria-invalid") == "true"
     assert page.locator(f"#account-{key}").get_attribute("aria-describedby") == f"error-{key}"
+
+
+#: The focus ring's contrast with the background it is drawn on (WCAG 2.4.11's 3:1), for a
+#: link or button of the dark header, the grey menu bar, the page and the footer.
+FOCUS_CONTRAST = """(selectors) => {
+  const rgb = (c) => (c.match(/[\\d.]+/g) || []).slice(0, 3).map(Number);
+  const lum = ([r, g, b]) => [r, g, b].map((v) => { v /= 255;
+    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+    .reduce((s, v, k) => s + v * [0.2126, 0.7152, 0.0722][k], 0);
+  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+    return (x + 0.05) / (y + 0.05); };
+  const background = (e) => {
+    for (let n = e.parentElement; n; n = n.parentElement) {
+      const c = getComputedStyle(n).backgroundColor;
+      if (c && !c.startsWith('rgba(0, 0, 0, 0)') && c !== 'transparent') return rgb(c);
+    }
+    return [255, 255, 255];
+  };
+  const out = {};
+  for (const sel of selectors) {
+    const e = document.querySelector(sel);
+    if (!e) { out[sel] = null; continue; }
+    e.focus();
+    const s = getComputedStyle(e);
+    out[sel] = s.outlineStyle === 'none' ? 0 : ratio(rgb(s.outlineColor), background(e));
+  }
+  return out;
+}"""
+
+
+def test_the_focus_ring_stands_out_on_every_background(live, page):
+    _app, url = live
+    _sign_in(page, url, "owner")
+    page.goto(f"{url}/mis-propiedades")
+    page.keyboard.press("Tab")  # keyboard use: :focus-visible applies from here on
+    found = page.evaluate(FOCUS_CONTRAST, [
+        ".portal-header__home", ".portal-header__tools button", ".portal-nav__link",
+        "main a[href^='/propiedad/']", "main .usa-button"])
+    assert all(v is not None and v >= 3 for v in found.values()), found

@@ -88,7 +88,7 @@ def test_the_owner_sees_a_bank_payment_processing_and_the_payer_unnamed(app, wor
                                       f"through-{key}": "12"})
     text = plain(page.text)
     assert "Otra persona ya está pagando esto" in text
-    assert "Otra persona con acceso pagó la parcela 060-000-001-01 desde una cuenta de banco " \
+    assert "Otra persona con acceso pagó la propiedad 060-000-001-01 desde una cuenta de banco " \
            "el 5 de septiembre de 2026 a las 12:00 p. m.; el banco todavía está procesando " \
            "ese pago." in text, text[:3000]
     r = owner.post("/pagar/confirmar", data=form)

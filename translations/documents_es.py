@@ -17,7 +17,6 @@ ES = {
     "Your access": "Su acceso",
     "Amounts": "Cantidades",
     "Why": "Por qué",
-    "How it was applied": "Cómo se aplicó el pago",
     "The rules and the law behind these amounts":
         "Las reglas y la ley en que se basan estas cantidades",
     "[%(number)d] %(title)s: %(source)s (the portal's rule %(rule)s).":

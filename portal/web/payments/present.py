@@ -403,7 +403,7 @@ def _why(rule_id: str) -> pdf.Why:
 
 
 def receipt_document(v: ReceiptView) -> pdf.Document:
-    facts = [(_("Receipt number"), v.number), (_("Date"), v.date), (_("Payer"), v.payer),
+    facts = [(_("Receipt number"), v.number), (v.date_label, v.date), (_("Payer"), v.payer),
              (_("Method"), v.method), (_("Status"), v.status),
              (v.amount_label, money(v.amount))]
     if v.refunded:
@@ -420,7 +420,7 @@ def receipt_document(v: ReceiptView) -> pdf.Document:
             table.append((p["catastro"], ln.label, _why(ln.rule.split(" · ")[0]),
                           money(ln.amount)))
         if p["lines"]:
-            table.append((p["catastro"], _("Total paid"), "", money(p["paid_total"])))
+            table.append((p["catastro"], v.total_label, "", money(p["paid_total"])))
         if p["discount"]:
             table.append((p["catastro"], f"{_('Lump-sum discount')} · {t(DISCOUNT_HINT)}",
                           _why("R-A11"), f"({money(p['discount'])})"))
@@ -430,7 +430,7 @@ def receipt_document(v: ReceiptView) -> pdf.Document:
         if p["lump_sum"]:
             notes.insert(0, pdf.Why(p["lump_sum"], _why("R-A11").ref))
     lines = pdf.Table(head=(_("Parcel"), _("Applied to"), _("Why"), _("Amount")), rows=table,
-                      widths=(22, 38, 40, 18), align="LLLR", heading=_("How it was applied"))
+                      widths=(22, 38, 40, 18), align="LLLR", heading=v.applied_caption)
     return pdf.Document(
         title=_("Payment receipt %(number)s", number=v.number),
         subtitle=_("District Assessments Portal"),

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import html
+import logging
 import re
 import shutil
 import subprocess
@@ -157,6 +158,15 @@ def receipt_documents(demo_app, lang: str) -> Iterator[tuple[Document, bytes]]: 
                           for p in view.parts] * 8
             doc = present.receipt_document(view)
             yield doc, pdf.render(doc, lang)
+
+
+@pytest.fixture(autouse=True)
+def no_missing_glyph(caplog):  # noqa: ANN001, ANN201
+    """fpdf2 logs a warning for a character its font lacks (it would print as a box)."""
+    with caplog.at_level(logging.WARNING, logger="fpdf"):
+        yield
+    missing = [r.getMessage() for r in caplog.records if "missing" in r.getMessage()]
+    assert not missing, missing
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])

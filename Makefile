@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: bench-core bench-postgres setup run test test-deep lint catalogs translations bench clean
+.PHONY: bench-core bench-postgres bench-roll setup run test test-deep lint catalogs translations bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -55,6 +55,13 @@ test-deep: setup
 bench: setup
 	$(PY) bench/core_bench.py
 	$(PY) bench/web_bench.py
+	$(PY) bench/roll_bench.py
+
+# The roll at island scale on PostgreSQL (import, compute, publish 1.5 million parcels on a
+# throwaway database; `make bench-roll PARCELS=300000` for less).
+PARCELS ?= 1500000
+bench-roll: setup
+	$(PY) bench/roll_bench.py --parcels $(PARCELS) --postgres $(PG)
 	$(PY) bench/pdf_bench.py
 
 clean:

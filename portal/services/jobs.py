@@ -168,10 +168,10 @@ def run(database: Database, job_id: int, *, progress: Progress = None) -> Job | 
         work = KINDS[kind](staff, params)
         with UnitOfWork(database) as uow:
             total = work.begin(uow)
-            _progress(uow, job_id, 0, total)
+            _progress(uow, job_id, getattr(work, "resumed", 0), total)
+        done = getattr(work, "resumed", 0)  # what a stopped run of it committed
         if progress is not None:
-            progress(0, total)
-        done = 0
+            progress(done, total)
         while True:
             with UnitOfWork(database) as uow:
                 n = work.step(uow)

@@ -14,6 +14,7 @@ they are (so no stored receipt line stops being true).
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
@@ -23,11 +24,11 @@ from typing import Any
 from sqlalchemy import and_, delete, func, or_, select
 
 from portal import clock
-from portal.core.allocation import ParcelFacts, assessment_roll
+from portal.core.allocation import ParcelFacts, apportion_roll, is_assessable
 from portal.core.errors import CalcError
 from portal.core.installments import Installment as CoreInstallment
 from portal.core.installments import amend, schedule
-from portal.core.money import ZERO
+from portal.core.money import ZERO, from_cents_int
 from portal.db import UnitOfWork
 from portal.models import (
     Assessment,
@@ -128,8 +129,9 @@ class Computation:
     """R-A2 and R-A3 over every parcel, written as roll lines a batch at a time.
 
     `begin` checks the version, apportions the total over all parcels (the core needs them
-    all: R-A3's leftover cents go to the largest remainders of the whole roll), replaces the
-    roll's lines and marks them incomplete; each `step` writes the lines of the next
+    all: R-A3's leftover cents go to the largest remainders of the whole roll; it keeps only
+    two arrays of integers, ids and cents, `core.allocation.apportion_roll`) and replaces
+    the roll's lines; each `step` writes the lines of the next
     `CHUNK` parcels by id; `finish` records who computed it. A roll with fewer lines than
     its counts (a computation stopped midway) is not published (`roll_incomplete`);
     computing again starts over."""
@@ -139,26 +141,32 @@ class Computation:
         self.version_id = version_id
         self.roll_id = 0
         self.after = 0
-        self.amounts: dict[str, Decimal] = {}
-        self.exempt: set[str] = set()
+        self.ids = array("q")  # every parcel's id, ascending, as the core saw them
+        self.cents = array("q")  # its share in cents (R-A3), -1 when exempt (R-A2)
+        self.position = 0
         self.lessee: set[int] = set()
 
     def begin(self, uow: UnitOfWork) -> int:
         version, fy, roll = computable(uow, self.staff, self.version_id)
-        rows = uow.session.execute(select(
-            Parcel.id, Parcel.benefit_units, Parcel.owner_kind, Parcel.transferred,
-            Parcel.tax_incentive_exempt).order_by(Parcel.id).execution_options(
-                yield_per=CHUNK))
-        parcels = [ParcelFacts(str(p.id), p.benefit_units, p.owner_kind, p.transferred,
-                               p.tax_incentive_exempt) for p in rows]
+        ids, units, assessable = array("q"), [], bytearray()
+        same: dict[Decimal, Decimal] = {}  # one object per distinct value: most repeat
+        for p in uow.session.execute(select(
+                Parcel.id, Parcel.benefit_units, Parcel.owner_kind, Parcel.transferred,
+                Parcel.tax_incentive_exempt).order_by(Parcel.id).execution_options(
+                    yield_per=CHUNK)):
+            ids.append(p.id)
+            units.append(same.setdefault(p.benefit_units, p.benefit_units))
+            assessable.append(is_assessable(ParcelFacts(str(p.id), p.benefit_units,
+                                                        p.owner_kind, p.transferred,
+                                                        p.tax_incentive_exempt)))
         try:
-            result = assessment_roll(version.total_to_assess, parcels)
+            cents = apportion_roll(version.total_to_assess, units, assessable, ids)
         except CalcError as exc:
             raise InvalidInput("calc", field=exc.field, message=exc.message) from exc
-        self.amounts = result.assessments
-        self.exempt = set(result.exempt)
-        total_units = sum((p.benefit_units for p in parcels if p.id in self.amounts), ZERO)
-        del parcels
+        self.ids, self.cents = ids, cents
+        total_units = sum((u for u, a in zip(units, assessable) if a), ZERO)
+        assessed = sum(assessable)
+        del units, same
         on = min(max(fy.starts_on, clock.today()), fy.ends_on)
         self.lessee = _lessee_pays(uow, on)
         if roll is None:
@@ -170,11 +178,12 @@ class Computation:
             uow.session.execute(delete(RollLine).where(RollLine.roll_id == roll.id))
         roll.total = version.total_to_assess
         roll.total_units = total_units
-        roll.assessed_count = len(result.assessments)
-        roll.exempt_count = len(result.exempt)
+        roll.assessed_count = assessed
+        roll.exempt_count = len(ids) - assessed
         uow.session.flush()
         self.roll_id = roll.id
         self.after = 0
+        self.position = 0
         return roll.assessed_count + roll.exempt_count
 
     def step(self, uow: UnitOfWork) -> int:
@@ -184,15 +193,18 @@ class Computation:
         if not parcels:
             return 0
         rows = []
+        ids, cents, k = self.ids, self.cents, self.position
         for p in parcels:
-            key = str(p.id)
-            amount = self.amounts.get(key)
-            if amount is None and key not in self.exempt:
+            while k < len(ids) and ids[k] < p.id:
+                k += 1
+            if k == len(ids) or ids[k] != p.id:
                 continue  # added since `begin`: the next computation rolls it
+            exempt = cents[k] < 0
             rows.append({"roll_id": self.roll_id, "parcel_id": p.id,
-                         "benefit_units": p.benefit_units, "exempt": amount is None,
-                         "amount": amount if amount is not None else ZERO,
+                         "benefit_units": p.benefit_units, "exempt": exempt,
+                         "amount": ZERO if exempt else from_cents_int(cents[k]),
                          "payer": "lessee" if p.id in self.lessee else "owner"})
+        self.position = k
         bulk.insert_rows(uow, RollLine, rows)
         self.after = parcels[-1].id
         return len(parcels)
@@ -218,12 +230,13 @@ class Publication:
         self.roll_id = roll_id
         self.notice_date = notice_date
         self.after = 0
-        self.done = False
+        self.published = False
+        self.resumed = 0  # lines a stopped publication had done (`jobs.run` counts them)
 
     def begin(self, uow: UnitOfWork) -> int:
         roll = publishable(uow, self.staff, self.roll_id)
         if roll.status == "published":
-            self.done = True
+            self.published = True
             return 0
         lines = uow.session.scalar(select(func.count()).select_from(RollLine).where(
             RollLine.roll_id == roll.id))
@@ -233,11 +246,21 @@ class Publication:
         self.notice_date = self.notice_date or clock.today()
         self.count = facts.installment_count(self.fy.starts_on)
         self.effective = self.version.effective_on or self.notice_date
-        self.after = 0
+        # The year's first publication (no other roll of the year has written assessments)
+        # has no current assessment to look up: it goes on after its own last parcel (its
+        # batches are whole and in parcel order).
+        others = select(AssessmentRoll.id).where(AssessmentRoll.fiscal_year_id == self.fy.id,
+                                                 AssessmentRoll.id != roll.id)
+        self.first = uow.session.scalar(select(Assessment.id).where(
+            Assessment.roll_id.in_(others)).limit(1)) is None
+        self.after = (uow.session.scalar(select(func.max(Assessment.parcel_id)).where(
+            Assessment.roll_id == roll.id)) or 0) if self.first else 0
+        self.resumed = uow.session.scalar(select(func.count()).select_from(RollLine).where(
+            RollLine.roll_id == roll.id, RollLine.parcel_id <= self.after)) if self.after else 0
         return roll.assessed_count + roll.exempt_count
 
     def step(self, uow: UnitOfWork) -> int:
-        if self.done:
+        if self.published:
             return 0
         lines = uow.session.execute(
             select(RollLine.parcel_id, RollLine.amount, RollLine.exempt,
@@ -255,7 +278,8 @@ class Publication:
         """What to write for these lines: (assessment row, installments, credit, the
         credit's date) per parcel whose assessment is new or changed."""
         version, fy = self.version, self.fy
-        previous = facts.current_assessments(uow, [ln.parcel_id for ln in lines], fy.id)
+        previous = {} if self.first else facts.current_assessments(
+            uow, [ln.parcel_id for ln in lines], fy.id)
         changed = [ln.parcel_id for ln in lines if ln.parcel_id in previous
                    and previous[ln.parcel_id].budget_version_id != version.id
                    and previous[ln.parcel_id].annual_amount != (ZERO if ln.exempt

@@ -191,3 +191,33 @@ def test_the_queue_runs_a_job_in_immediate_mode(world):
         queue.reset()
     with world.uow() as uow:
         assert uow.session.get(Job, job_id).status == "succeeded"
+
+
+def test_a_years_first_publication_killed_midway_goes_on_after_its_last_parcel(world,
+                                                                               monkeypatch):
+    """No other roll of the year: nothing to look up; it resumes after its own last
+    parcel, and its progress counts what the stopped run committed."""
+    day = date(2025, 6, 1)
+    with clock.fixed(at(day)), world.uow() as uow:
+        staff = uow.session.get(User, world.staff.id)
+        fy = budgets.ensure_fiscal_year(uow, date(2025, 7, 1))
+        v = budgets.draft(uow, staff, fy, [LineInput("project", "Proyecto", "Project",
+                                                     Decimal("9000.00"), Decimal("9000.00"))],
+                          reference="Res. 2025")
+        budgets.adopt(uow, staff, v.id, date(2025, 5, 20))
+        version_id, fy_id = v.id, fy.id
+    with clock.fixed(at(day)):
+        roll_id = jobs.run(world.database, _submit(world, "roll.compute",
+                                                   version_id=version_id)).result["roll_id"]
+    job_id = _submit(world, "roll.publish", roll_id=roll_id, notice_date="2025-06-10")
+    _killed_at_insert(world, monkeypatch, job_id, 6)  # in the second batch
+    year = (Assessment.fiscal_year_id == fy_id,)
+    assert _count(world, Assessment, *year) == 9  # the first batch: ten parcels, E exempt
+    with clock.fixed(at(EFFECTIVE) + jobs.STALE + timedelta(seconds=1)):  # (the kill's day)
+        seen = []
+        job = jobs.run(world.database, job_id, progress=lambda d, t: seen.append(d))
+    assert seen[0] == 10 and job.done == job.total == 5 + EXTRA
+    assert _count(world, Assessment, *year) == 4 + EXTRA
+    with world.uow() as uow:
+        amounts = uow.session.scalars(select(Assessment.annual_amount).where(*year)).all()
+    assert sum(amounts) == Decimal("9000.00")

@@ -440,7 +440,7 @@ def statement_document(v: ParcelPage) -> pdf.Document:
         rows=[(str(i.number), i.due_text, i.last_text, i.amount_text, i.principal_text,
                money(i.late_fee + i.interest), status.get(i.status, i.status))
               for i in v.installments],
-        widths=(6, 23, 23, 14, 15, 15, 12), align="LLLRRRL",
+        widths=(10, 40, 42, 22, 23, 23, 20), align="LLLRRRL",
         heading=_("Installment schedule"))
     lease_rule = RULES["R-A16"]
     law = pdf.Ref(lease_rule.id, lease_rule.source, translate(lease_rule.title))

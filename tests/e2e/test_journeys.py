@@ -98,8 +98,12 @@ def test_j1_sign_up_confirm_claim_and_see_why(live, page, lang):
     expect(page.locator("h1")).to_contain_text(catastro)
     main = page.locator("main")
     assert w["assessment"] in main.inner_text()
-    rows = page.get_by_role("region", name=w["schedule"]).locator("tbody tr")
-    assert rows.count() == 12
+    # The schedule and the budget are collapsed under the page's first screen: opened here.
+    schedule = page.get_by_role("region", name=w["schedule"])
+    expect(schedule).to_be_hidden()
+    page.locator("#schedule > summary").click()
+    assert schedule.locator("tbody tr").count() == 12
+    page.locator("#budget > summary").click()
     # Why this year's assessment: the budget (R-A1) and the parcel's share (R-A3).
     why = page.locator("details.portal-why").filter(has_text="R-A3")
     expect(why.locator("li").first).to_be_hidden()

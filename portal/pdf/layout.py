@@ -396,6 +396,10 @@ class Layout:
         if doc.facts:
             self.facts([(_clean(a), _clean(b)) for a, b in doc.facts])
             self.pdf.y += 3
+        for paragraph in doc.body:
+            self.need(2 * self.leading(10))
+            self.paragraph(self.why_text(paragraph), 10)
+            self.pdf.y += 2
         if doc.rows:
             if doc.rows_heading:
                 self.heading(doc.rows_heading, "H2", 11.5, 20)

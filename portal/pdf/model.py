@@ -54,12 +54,14 @@ class Document:
 
     `reference` names the document on every page's footer ("Parcel 123-456-789",
     "Receipt R-2026-000123"); `on` is the document's date (it picks the Authority's
-    address in force); `rows` are the amounts (label, amount, why); `notes` paragraphs."""
+    address in force); `body` the paragraphs of a letter or notice, after the facts; `rows`
+    the amounts (label, amount, why); `tables`; `notes` paragraphs at the end."""
 
     title: str
     subtitle: str
     facts: list[tuple[str, str]]
     rows: list[Row] = field(default_factory=list)
+    body: list[str | Why] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)
     notes: list[str | Why] = field(default_factory=list)
     reference: str = ""

@@ -249,3 +249,20 @@ def test_cells_taller_than_a_page_run_on_without_overlap(tmp_path):  # noqa: ANN
     words = [b.text for _, _, boxes in pages_of(data, tmp_path) for b in boxes]
     assert words.count("Fin") == 1 and words.count("Ana") >= 1500 + 750
     assert "".join(w for w in words if w.startswith(("Calle", "x"))).count("x") >= 400
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_a_letter_is_the_same_layer(lang, tmp_path):  # noqa: ANN001
+    """A notice or letter (what later issues add) is a `Document` with paragraphs: the same
+    page furniture, footnotes, tags and checks."""
+    from portal import clock
+    ref = pdf.Ref("R-A12", "23 LPRA § 6432(d)", "Demand by certified mail")
+    with clock.fixed(TODAY), i18n.use_language(lang):
+        doc = Document("Demand for payment", "", [("Parcel", "040-000-001-07"),
+                                                  ("Address", LONG_ADDRESS)],
+                       body=[Why("We ask you to pay $1,475.36 within 15 days. " * 70, ref),
+                             "Sincerely, the Authority."] * 3,
+                       rows=[pdf.Row("Total due now", "$1,475.36", strong=True)],
+                       reference="Parcel 040-000-001-07")
+        data = pdf.render(doc, lang)
+    check(doc, data, lang, tmp_path)

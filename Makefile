@@ -84,5 +84,6 @@ bench-postgres: setup
 # A screenshot of each main page in both languages at 375 and 1,280 px (a throwaway demo
 # District in Chromium), into instance/screenshots/ (`make screenshots SHOTS=DIR` elsewhere).
 SHOTS ?= instance/screenshots
+.PHONY: screenshots
 screenshots: setup
 	env -u PORTAL_TODAY $(PY) scripts/screenshots.py --out $(SHOTS)

@@ -98,4 +98,13 @@ ES = {
         '{total} repartido entre {n} propiedades en proporción a sus unidades de beneficio; los centavos sobrantes van a los mayores residuos.',
     "{units} benefit units of {total_units} in all share {pool}: this parcel's assessment is {amount}.":
         '{units} unidades de beneficio de {total_units} en total comparten {pool}: la derrama de esta propiedad es {amount}.',
+    # Staff pages' new messages, in the same term (the glossary: tests/web/test_glossary.py).
+    "%(done)s of %(total)s parcels": "%(done)s de %(total)s propiedades",
+    "%(rate)s parcels a second": "%(rate)s propiedades por segundo",
+    "Exempt parcels": "Propiedades exentas",
+    "Parcels assessed": "Propiedades con derrama",
+    "The calculation refused the roll's figures: check the parcels' benefit units and the "
+    "budget's total.":
+        "El cálculo rechazó las cifras del registro: revise las unidades de beneficio de las "
+        "propiedades y el total del presupuesto.",
 }

@@ -51,4 +51,13 @@ ES = {
         "abrir cualquier página del personal.",
     "Kept in the audit log with your name.": "Se guarda en el registro de auditoría con su nombre.",
     "Off.": "Desactivada.",
+    "We sent %(email)s an email. If an account uses that email, the person can now see this "
+    "parcel; if not, the email asks them to create one, and they will see it once they "
+    "confirm their email.":
+        "Le enviamos un mensaje a %(email)s. Si una cuenta usa ese correo electrónico, la "
+        "persona ya puede ver esta propiedad; si no, el mensaje le pide que cree una, y la "
+        "verá en cuanto confirme su correo electrónico.",
+    "Create an account with this email here; once you confirm it, you will see the parcel:":
+        "Cree una cuenta con este correo electrónico aquí; en cuanto lo confirme, verá la "
+        "propiedad:",
 }

@@ -197,9 +197,9 @@ def grant(parcel_id: int):  # noqa: ANN201
                           config=current_app.config, catastro=parcel.catastro, owner=owner,
                           link=external_url("auth.sign_up"))
             flash(_("We sent %(email)s an email. If an account uses that email, the person can "
-                    "now see this parcel; if not, the email asks them to create one, and then "
-                    "you give access again.", email=users.normalise_email(form.email.data)),
-                  "success")
+                    "now see this parcel; if not, the email asks them to create one, and they "
+                    "will see it once they confirm their email.",
+                    email=users.normalise_email(form.email.data)), "success")
             return redirect(url_for("account.access_page", parcel_id=parcel_id), 303)
     return _access_page(parcel_id, form, 400)
 

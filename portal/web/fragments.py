@@ -73,9 +73,9 @@ def amounts_list(amounts: list[Amount], f: Formats | None = None) -> Markup:
     money = f.money
     items = "".join(
         f'  <div>\n    <dt>{esc(a.label)}</dt>\n'
-        f'    <dd><span class="portal-money">{esc(money(a.amount))}</span>'
-        f'{why(a.why, f, f"{a.label}: {money(a.amount)}")}</dd>\n'
-        f'  </div>\n' for a in amounts)
+        f'    <dd><span class="portal-money">{esc(shown)}</span>'
+        f'{why(a.why, f, f"{a.label}: {shown}")}</dd>\n'
+        f'  </div>\n' for a in amounts for shown in (money(a.amount),))
     return Markup(f'<dl class="portal-amounts">\n{items}</dl>')
 
 

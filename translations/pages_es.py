@@ -107,4 +107,9 @@ ES = {
     "budget's total.":
         "El cálculo rechazó las cifras del registro: revise las unidades de beneficio de las "
         "propiedades y el total del presupuesto.",
+    # The offer of English to a browser that asks for it (shown in English; Spanish for the
+    # catalog's completeness).
+    "This portal is in Spanish first. It is also in English:":
+        "Este portal está primero en español. También está en inglés:",
+    "Read it in English": "Léalo en inglés",
 }

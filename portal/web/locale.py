@@ -20,7 +20,7 @@ from jinja2 import pass_eval_context
 from markupsafe import Markup
 
 from portal import i18n
-from portal.core.explain import translator
+from portal.core.explain import N_, translator
 from portal.i18n import LANGUAGE_NAMES, LANGUAGES, LOCALES
 
 
@@ -47,6 +47,27 @@ def select_language() -> str:
         lang = "es"
     g._lang = lang
     return lang
+
+
+#: The offer of English to a visitor whose browser asks for it (base.html), in English
+#: whatever the page's language: the words are for someone who may not read Spanish.
+ENGLISH_OFFER = N_("This portal is in Spanish first. It is also in English:")
+ENGLISH_OFFER_BUTTON = N_("Read it in English")
+
+
+def english_offer() -> dict[str, str] | None:
+    """For a visitor who has not chosen a language (nothing in the query, the session or a
+    signed-in user's preference) on a Spanish page, whose browser prefers English: the words
+    of the offer, in English (the page itself stays Spanish until they choose). Else None."""
+    if select_language() != "es" or request.args.get("lang") or session.get("lang"):
+        return None
+    if _user_language() is not None:
+        return None
+    best = request.accept_languages.best_match(["es", "en"], default="es")
+    if not best.startswith("en"):
+        return None
+    words = translator("en").gettext
+    return {"text": words(ENGLISH_OFFER), "button": words(ENGLISH_OFFER_BUTTON)}
 
 
 def request_language() -> str | None:
@@ -103,6 +124,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals.update(current_language=i18n.current_language,
                                  render_trace=i18n.render_trace,
                                  LANGUAGE_NAMES=LANGUAGE_NAMES,
-                                 path_without_lang=path_without_lang, LANGUAGES=LANGUAGES)
+                                 path_without_lang=path_without_lang, LANGUAGES=LANGUAGES,
+                                 english_offer=english_offer)
     app.jinja_env.globals.update(_=_template_gettext, gettext=_template_gettext)
     app.context_processor(_bound_template_gettext)

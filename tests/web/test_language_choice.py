@@ -77,5 +77,12 @@ def test_an_anonymous_visitor_gets_spanish_and_the_switch(client):
     page = r.get_data(as_text=True)
     assert '<html lang="es">' in page
     assert 'name="lang" value="en"' in page and ">\n            English</button>" in page
+    # The browser asks for English: the page says, in English, that it is there.
+    assert '<div class="usa-alert usa-alert--info usa-alert--slim margin-top-2" lang="en">' in page
+    assert "This portal is in Spanish first. It is also in English:" in page
+    assert "Read it in English</button>" in page
+    plain = client.get("/", headers={"Accept-Language": "es-PR,es;q=0.9"}).get_data(as_text=True)
+    assert "Read it in English" not in plain
     r = client.get("/?lang=en", headers={"Accept-Language": "en-US,en;q=0.9"})
     assert '<html lang="en">' in r.get_data(as_text=True)
+    assert "Read it in English" not in r.get_data(as_text=True)

@@ -5,12 +5,13 @@ Apply with:
     .venv/bin/python scripts/fill_catalog.py translations/es/LC_MESSAGES/messages.po translations/jobs_es.py
     make catalogs
 Terms: derrama (assessment), registro de derramas (the assessment roll), versión del
-presupuesto (budget version), trabajo (a background job), parcela / propiedad (parcel).
+presupuesto (budget version), trabajo (a background job), propiedad (parcel: never
+"parcela", tests/web/test_glossary.py).
 """
 
 ES = {
-    "%(done)s of %(total)s parcels": "%(done)s de %(total)s parcelas",
-    "%(rate)s parcels a second": "%(rate)s parcelas por segundo",
+    "%(done)s of %(total)s parcels": "%(done)s de %(total)s propiedades",
+    "%(rate)s parcels a second": "%(rate)s propiedades por segundo",
     "About %(time)s left": "Faltan unos %(time)s",
     "Adopt the budget first.": "Primero adopte el presupuesto.",
     "Assessment roll": "Registro de derramas",
@@ -22,7 +23,7 @@ ES = {
     "Compute the roll": "Calcular el registro",
     "Computing and publishing a roll run in the background: the job's page shows how far it has got. Publishing a published roll changes nothing.":
         "El cálculo y la publicación de un registro se hacen en segundo plano: la página del trabajo muestra cuánto lleva. Publicar un registro ya publicado no cambia nada.",
-    "Exempt parcels": "Parcelas exentas",
+    "Exempt parcels": "Propiedades exentas",
     "Failed": "Falló",
     "Finished": "Terminado",
     "Job %(id)s": "Trabajo %(id)s",
@@ -31,7 +32,7 @@ ES = {
     "No budget has been drafted yet.": "Todavía no se ha redactado ningún presupuesto.",
     "No job has run yet.": "Todavía no se ha corrido ningún trabajo.",
     "Nothing: it is published.": "Nada: está publicado.",
-    "Parcels assessed": "Parcelas con derrama",
+    "Parcels assessed": "Propiedades con derrama",
     "Progress": "Progreso",
     "Publish the roll": "Publicar el registro",
     "Rate": "Ritmo",
@@ -43,7 +44,7 @@ ES = {
     "The budget version or the roll no longer exists.":
         "La versión del presupuesto o el registro ya no existe.",
     "The calculation refused the roll's figures: check the parcels' benefit units and the budget's total.":
-        "El cálculo rechazó las cifras del registro: revise las unidades de beneficio de las parcelas y el total del presupuesto.",
+        "El cálculo rechazó las cifras del registro: revise las unidades de beneficio de las propiedades y el total del presupuesto.",
     "The job stopped on an unexpected error (the worker's log has it). Starting it again is safe: it goes on from its last finished batch.":
         "El trabajo se detuvo por un error inesperado (consta en el registro del proceso de trabajos). Puede iniciarlo de nuevo sin riesgo: continúa desde el último lote terminado.",
     "The roll's computation did not finish: compute it again before publishing it.":

@@ -66,7 +66,7 @@ def test_staff_compute_and_publish_an_amended_roll_as_jobs(app):
     shown = staff.get(r.headers["Location"])
     html = shown.get_data(as_text=True)
     assert "Refresh" not in shown.headers  # finished: nothing more to wait for
-    assert "Terminado" in html and 'value="100"' in html and "parcelas" in html
+    assert "Terminado" in html and 'value="100"' in html and "240 de 240 propiedades" in html
     with app.app_context(), UnitOfWork(database()) as w:
         roll = w.session.scalar(select(AssessmentRoll).where(
             AssessmentRoll.budget_version_id == version_id))

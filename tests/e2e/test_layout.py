@@ -155,3 +155,24 @@ def test_the_focus_ring_stands_out_on_every_background(live, page):
         ".portal-header__home", ".portal-header__tools button", ".portal-nav__link",
         "main a[href^='/propiedad/']", "main .usa-button"])
     assert all(v is not None and v >= 3 for v in found.values()), found
+
+
+@pytest.mark.parametrize("width", [375, 1280])
+def test_the_parcel_page_answers_in_its_first_screen(live, browser, width):
+    """On a phone and a desktop the status sentence and the pay button are on the first
+    screen (900 px tall), before anything else needs scrolling to."""
+    app, url = live
+    from tests.web.conftest import parcel_ids
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    try:
+        _sign_in(page, url, "owner")
+        for pid in parcel_ids(app)["owner"]:
+            page.goto(f"{url}/propiedad/{pid}")
+            answer = page.locator(".portal-answer__text")
+            button = page.locator(f".portal-answer a[href='/pagar?parcela={pid}']")
+            assert answer.inner_text().strip(), pid
+            box = button.bounding_box()
+            assert box is not None and box["y"] + box["height"] <= 900, (pid, box)
+    finally:
+        context.close()

@@ -176,3 +176,41 @@ def test_the_parcel_page_answers_in_its_first_screen(live, browser, width):
             assert box is not None and box["y"] + box["height"] <= 900, (pid, box)
     finally:
         context.close()
+
+
+def test_the_pay_journey_works_from_the_keyboard(live, page):
+    """From the parcel page to the review with the keyboard only: the pay button at the top,
+    a choice in the parcel's radio group (arrow keys), and the review button."""
+    app, url = live
+    from tests.web.conftest import parcel_ids
+    _sign_in(page, url, "owner")
+    pid = parcel_ids(app)["owner"][1]  # the parcel past due
+    page.goto(f"{url}/propiedad/{pid}")
+    for _ in range(40):  # Tab to the answer's pay button, then Enter
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement.getAttribute('href')") == \
+                f"/pagar?parcela={pid}":
+            break
+    else:
+        pytest.fail("the pay button is not reachable with Tab")
+    page.keyboard.press("Enter")
+    page.wait_for_url(f"**/pagar?parcela={pid}")
+    for _ in range(40):  # Tab into the radio group, then the arrow keys choose
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement.type") == "radio":
+            break
+    first = page.evaluate("() => document.activeElement.id")
+    page.keyboard.press("ArrowDown")
+    chosen = page.evaluate("() => document.activeElement.id")
+    assert chosen != first and page.locator(f"#{chosen}").is_checked()
+    ring = page.evaluate("() => getComputedStyle(document.activeElement).outlineStyle")
+    assert ring != "none" or page.evaluate(
+        "() => getComputedStyle(document.activeElement.nextElementSibling, '::before')"
+        ".boxShadow") != "none"
+    for _ in range(60):  # on to "Review the payment", then Enter
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement.type") == "submit":
+            break
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/pagar/revisar")
+    assert page.locator("h1").inner_text().strip() in ("Revise su pago", "Review your payment")

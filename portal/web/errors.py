@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 from flask import Flask, abort, render_template, request
+from flask.globals import request_ctx
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
@@ -18,13 +19,21 @@ def _render(code: int):  # noqa: ANN202
     """Every error is a page of the portal: its own for the common codes, else the generic
     400 (client errors, such as 413 for a too large upload) or 500 page."""
     template = PAGES.get(code, "errors/400.html" if code < 500 else "errors/500.html")
+    if request_ctx.url_adapter is None:  # an untrusted Host: no URL can be built for it
+        return _PLAIN, code
     try:
         return render_template(template, code=code), code
     except Exception:  # the layout itself failed: a plain page, still no traceback
         log.exception("error page %s failed to render", code)
-        return ("<!doctype html><html lang=\"es\"><head><meta charset=\"utf-8\">"
-                "<title>Error</title></head><body><main><h1>Error</h1>"
-                "<p>Ocurrió un error. An error occurred.</p></main></body></html>"), code
+        return _PLAIN, code
+
+
+#: The page when the portal's own cannot be rendered (its layout failed, or the request's
+#: Host is not the portal's, so no link of the layout can be built): both languages.
+_PLAIN = ("<!doctype html><html lang=\"es\"><head><meta charset=\"utf-8\">"
+          "<title>Error</title></head><body><main><h1>Error</h1>"
+          "<p>Ocurrió un error. <span lang=\"en\">An error occurred.</span></p></main></body>"
+          "</html>")
 
 
 def _has_nul(values: object) -> bool:

@@ -36,7 +36,6 @@ ES = {
     "%(amount)s by": "%(amount)s a más tardar el",
     "Nothing owed for: %(items)s.": "No se adeuda nada por: %(items)s.",
     "%(count)s installments": "%(count)s plazos",
-    "Pay for this parcel": "Pagar esta propiedad",
     "The deadline was": "La fecha límite fue el",
     # --- New: the pay page and the dashboard ---------------------------------------------------
     "Pay the whole year at once and save": "Pague todo el año de una vez y ahorre",

@@ -68,10 +68,10 @@ from portal.services import (
     budgets,
     bulk,
     facts,
+    jobs,
     ledger,
     notices,
     parcels,
-    roll,
     two_factor,
     users,
 )
@@ -476,12 +476,15 @@ def _load(uow: UnitOfWork, parcels_n: int, users_n: int, progress: Progress) -> 
                                 reference="Resolución de la Junta 2026-14 (demo)")
         budgets.adopt(uow, staff, version.id, ADOPTED_ON)
 
-    # 4. The roll: computed, reviewed, published with the notices (R-A2 to R-A4).
+    # 4. The roll: computed, reviewed, published with the notices (R-A2 to R-A4), as the
+    # staff's jobs (recorded on the jobs page), here in the demo's one transaction.
     with clock.fixed(_at(NOTICE_DATE, 9)):
-        r = roll.compute(uow, staff, version.id,
-                         progress=lambda d, t: b.tick("roll", d, t))
-        roll.publish(uow, staff, r.id, NOTICE_DATE,
-                     progress=lambda d, t: b.tick("assessments", d, t))
+        _, r = jobs.run_here(uow, staff, "roll.compute", {"version_id": version.id},
+                             progress=lambda d, t: b.tick("roll", d, t))
+    with clock.fixed(_at(NOTICE_DATE, 10)):
+        jobs.run_here(uow, staff, "roll.publish", {"roll_id": r.id,
+                                                   "notice_date": NOTICE_DATE.isoformat()},
+                      progress=lambda d, t: b.tick("assessments", d, t))
 
     # 5. Access codes; the featured people claim their parcels with them (J1).
     with clock.fixed(_at(date(2026, 6, 15), 11)):

@@ -194,6 +194,28 @@ def run(database: Database, job_id: int, *, progress: Progress = None) -> Job | 
         return uow.session.get(Job, job_id)
 
 
+def run_here(uow: UnitOfWork, user: Any, kind: str, params: dict[str, Any], *,
+             progress: Progress = None) -> tuple[Job, Any]:
+    """Do a job's work inside this unit of work (one transaction, all or nothing: the demo
+    loads so), recorded as a job like one a worker ran; (the job, the work's result)."""
+    job = submit(uow, user, kind, params)
+    work = KINDS[kind](user, params)
+    job.status, job.attempts, job.started_at = "running", job.attempts + 1, clock.now()
+    total = work.begin(uow)
+    done = getattr(work, "resumed", 0)
+    while n := work.step(uow):
+        done += n
+        if progress is not None:
+            progress(done, max(total, done))
+    value = work.finish(uow)
+    job.status, job.active_key, job.done, job.total = "succeeded", None, done, max(total, done)
+    job.updated_at = job.finished_at = clock.now()
+    job.result = _result(value)
+    audit.record(uow, user, "job.succeeded", job,
+                 after={"kind": kind, "done": job.done, "total": job.total, "error": None})
+    return job, value
+
+
 def recover(database: Database) -> list[int]:
     """The jobs to enqueue again: queued ones (their message may be lost) and running ones
     that have committed nothing for `STALE` (their worker was killed). Running one twice is

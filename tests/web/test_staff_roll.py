@@ -101,16 +101,27 @@ def test_a_running_jobs_page_reloads_itself_and_shows_its_progress(app):
     assert r.headers["Location"].endswith(f"/personal/trabajos/{job_id}")
 
 
+def test_the_demos_roll_was_computed_and_published_as_jobs(app):
+    staff = login(app, "staff")
+    page = staff.get("/personal/tasacion").text
+    assert "Trabajo 1: Calcular el registro" in page
+    assert "Trabajo 2: Publicar el registro" in page and "Nada: está publicado." in page
+    r = staff.get("/personal/trabajos/2?lang=en")
+    assert "Publish the roll" in r.text and "240 of 240 parcels" in r.text
+    assert "Refresh" not in r.headers
+
+
 def test_a_refused_job_is_said_in_the_users_language_and_others_start_none(app):
+    demo_jobs = _count(app, Job)
     staff = login(app, "staff")
     r = _post(staff, "/personal/tasacion/version/1/calcular")  # v1's roll is published
     assert r.status_code == 302 and r.headers["Location"].endswith("/personal/tasacion")
     assert "Este registro ya está publicado" in staff.get(r.headers["Location"]).text
-    assert _count(app, Job) == 0
+    assert _count(app, Job) == demo_jobs
     for role in ("owner", "lender", "other"):
         client = login(app, role)
         token = csrf_token(client.get("/").get_data(as_text=True))
         for path in ("/personal/tasacion/version/1/calcular", "/personal/tasacion/1/publicar"):
             assert client.post(path, data={"csrf_token": token}).status_code == 404
         assert client.get("/personal/trabajos/1").status_code == 404
-    assert _count(app, Job) == 0
+    assert _count(app, Job) == demo_jobs

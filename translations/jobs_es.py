@@ -53,6 +53,7 @@ ES = {
         "Esta página se recarga sola cada pocos segundos mientras el trabajo está en curso.",
     "This roll is already published: a published roll is not computed again.":
         "Este registro ya está publicado: un registro publicado no se calcula de nuevo.",
+    "Started by": "Iniciado por",
     "Time left": "Tiempo restante",
     "Waiting for the worker": "En espera del proceso de trabajos",
     "Your account may not do this.": "Su cuenta no puede hacer esto.",

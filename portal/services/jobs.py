@@ -95,19 +95,33 @@ def submit(uow: UnitOfWork, user: Any, kind: str, params: dict[str, Any]) -> Job
     return job
 
 
+def _with_starter(rows: Any) -> list[Job]:
+    """Jobs with `started_by` set: the email of who started each (or "")."""
+    out = []
+    for job, email in rows:
+        job.started_by = email or ""
+        out.append(job)
+    return out
+
+
+_WITH_STARTER = select(Job, User.email).outerjoin(User, User.id == Job.created_by_id)
+
+
 def get(uow: UnitOfWork, user: Any, job_id: int) -> Job:
-    """A job, for staff (NotFound for anyone else, as for an unknown id)."""
+    """A job with `started_by` (who started it), for staff (NotFound for anyone else, as
+    for an unknown id)."""
     access.require_staff(user)
-    job = uow.session.get(Job, int(job_id))
-    if job is None:
+    found = _with_starter(uow.session.execute(_WITH_STARTER.where(Job.id == int(job_id))))
+    if not found:
         raise NotFound()
-    return job
+    return found[0]
 
 
 def recent(uow: UnitOfWork, user: Any, limit: int = 20) -> list[Job]:
-    """The latest jobs, newest first (staff)."""
+    """The latest jobs, newest first, with `started_by` (staff)."""
     access.require_staff(user)
-    return list(uow.session.scalars(select(Job).order_by(Job.id.desc()).limit(limit)))
+    return _with_starter(uow.session.execute(_WITH_STARTER.order_by(Job.id.desc())
+                                             .limit(limit)))
 
 
 def _claim(uow: UnitOfWork, job_id: int) -> Job | None:

@@ -108,6 +108,7 @@ def test_the_demos_roll_was_computed_and_published_as_jobs(app):
     assert "Trabajo 2: Publicar el registro" in page and "Nada: está publicado." in page
     r = staff.get("/personal/trabajos/2?lang=en")
     assert "Publish the roll" in r.text and "240 of 240 parcels" in r.text
+    assert "staff@demo.pr, June 10, 2026" in r.text  # who started it, and when
     assert "Refresh" not in r.headers
 
 

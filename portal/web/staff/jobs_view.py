@@ -5,12 +5,13 @@ kind, the status, the progress (done of total, rate, time left) and the error's 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import date, timedelta
 
 from flask_babel import format_decimal, format_timedelta
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
+from portal import clock
 from portal.services import jobs
 
 KINDS = {"roll.compute": _l("Compute the roll"), "roll.publish": _l("Publish the roll")}
@@ -54,7 +55,8 @@ class JobView:
     left_text: str
     error: str
     roll_id: int | None
-    created_at: object
+    created_on: date  # the Puerto Rico date it was started
+    started_by: str
 
 
 def job_view(job) -> JobView:  # noqa: ANN001
@@ -76,4 +78,4 @@ def job_view(job) -> JobView:  # noqa: ANN001
                    job.done, job.total, f.percent, progress, rate, left,
                    error_message(job.error_code),
                    (job.result or {}).get("roll_id") or job.params.get("roll_id"),
-                   job.created_at)
+                   clock.legal_date(job.created_at), getattr(job, "started_by", ""))

@@ -25,6 +25,7 @@ from datetime import date, timedelta
 from typing import Any, Protocol
 
 from sqlalchemy import and_, or_, select, update
+from sqlalchemy.exc import IntegrityError
 
 from portal import clock
 from portal.db import Database, UnitOfWork
@@ -89,8 +90,15 @@ def submit(uow: UnitOfWork, user: Any, kind: str, params: dict[str, Any]) -> Job
         return existing
     job = Job(kind=kind, params=params, input_checksum=key, active_key=key, status="queued",
               done=0, attempts=0, created_by_id=user.id)
-    uow.session.add(job)
-    uow.session.flush()
+    try:
+        with uow.session.begin_nested():  # two clicks at once: one job, the other gets it
+            uow.session.add(job)
+            uow.session.flush()
+    except IntegrityError:
+        existing = uow.session.scalar(select(Job).where(Job.active_key == key))
+        if existing is None:
+            raise
+        return existing
     audit.record(uow, user, "job.queued", job, after={"kind": kind, "params": params})
     return job
 

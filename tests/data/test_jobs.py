@@ -103,6 +103,24 @@ def test_the_same_input_while_queued_is_one_job_and_only_staff_start_one(world):
         assert jobs.run(world.database, first) is None  # ended: nobody runs it again
 
 
+def test_two_starts_at_the_same_instant_are_one_job(world, monkeypatch):
+    """The second start does not see the first's row (it commits in between its look-up
+    and its insert): the unique key refuses the insert, and it gets the first's job."""
+    version_id = _version(world)
+    first = _submit(world, "roll.compute", version_id=version_id)
+    real = jobs.select
+    calls = {"n": 0}
+
+    def blind_once(*args):  # noqa: ANN002, ANN202 - the look-up misses the first time
+        calls["n"] += 1
+        stmt = real(*args)
+        return stmt.where(Job.id < 0) if calls["n"] == 1 and args == (Job,) else stmt
+
+    monkeypatch.setattr(jobs, "select", blind_once)
+    assert _submit(world, "roll.compute", version_id=version_id) == first
+    assert _count(world, Job) == 1
+
+
 def test_input_the_job_would_refuse_is_refused_and_a_failure_is_recorded(world):
     version_id = _version(world)
     with pytest.raises(Conflict) as err:

@@ -3,6 +3,8 @@ languages; and at 375 px wide no page scrolls sideways."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from tests.e2e.conftest import REASON, axe_violations, second_step
@@ -26,22 +28,27 @@ def _sign_in(page, url: str, role: str) -> None:  # noqa: ANN001
     page.wait_for_url("**/mis-propiedades")
 
 
-@pytest.mark.parametrize("role", ["anonymous", "owner", "lessee", "lender", "staff"])
-def test_no_axe_violation_on_any_page(live, page, role):
+def every_page(live, page, role: str) -> Iterator[tuple[str, str]]:  # noqa: ANN001
+    """Signs in as the role, then opens each of its pages in each language, every "why this
+    amount?" open so its content is checked too; yields (lang, path) with the page loaded."""
     app, url = live
     if role != "anonymous":
         _sign_in(page, url, role)
-    problems = {}
-    paths = pages_for(app, role)
     for lang in ("es", "en"):
-        for path in paths:
+        for path in pages_for(app, role):
             sep = "&" if "?" in path else "?"
             page.goto(f"{url}{path}{sep}lang={lang}")
-            # Open every "why this amount?" so its content is checked too.
             page.evaluate("() => document.querySelectorAll('details').forEach(d => d.open = true)")
-            found = axe_violations(page)
-            if found:
-                problems[f"{lang} {path}"] = found
+            yield lang, path
+
+
+@pytest.mark.parametrize("role", ["anonymous", "owner", "lessee", "lender", "staff"])
+def test_no_axe_violation_on_any_page(live, page, role):
+    problems = {}
+    for lang, path in every_page(live, page, role):
+        found = axe_violations(page)
+        if found:
+            problems[f"{lang} {path}"] = found
     assert problems == {}, problems
 
 

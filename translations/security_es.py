@@ -15,9 +15,9 @@ ES = {
     "Say how you checked who the person is.": "Diga cómo verificó quién es la persona.",
     "Write at most %(max)d characters.": "Escriba %(max)d caracteres como máximo.",
     "I checked this person's identity, and they lost both their authenticator and their "
-    "recovery codes.":
+    "recovery codes":
         "Verifiqué la identidad de esta persona, y perdió tanto su aplicación de autenticación "
-        "como sus códigos de recuperación.",
+        "como sus códigos de recuperación",
     "Confirm that you checked the person's identity.":
         "Confirme que verificó la identidad de la persona.",
     "Turn off their two-step verification": "Desactivar su verificación en dos pasos",

@@ -422,6 +422,7 @@ def test_staff_turn_off_a_persons_two_factor_after_checking_who_they_are(demo_ap
         r = staff.post(path, data={"csrf_token": csrf_token(page), **data})
         assert r.status_code == 400
         assert 'aria-invalid="true"' in r.get_data(as_text=True)
+        assert re.search(r"<title>Error:", r.get_data(as_text=True))
         assert _user(demo_app, "owner@demo.pr").totp_enabled_at is not None
     sent_before = len(outbox(demo_app))
     r = staff.post(path, data={"csrf_token": csrf_token(page), "checked": "y",

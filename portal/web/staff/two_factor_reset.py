@@ -27,7 +27,7 @@ class ResetTwoFactorForm(FlaskForm):
                message=_l("Write at most %(max)d characters.", max=two_factor.MAX_REASON))])
     checked = BooleanField(
         _l("I checked this person's identity, and they lost both their authenticator and "
-           "their recovery codes."),
+           "their recovery codes"),
         validators=[DataRequired(message=_l("Confirm that you checked the person's identity."))])
     submit = SubmitField(_l("Turn off their two-step verification"))
 

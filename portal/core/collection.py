@@ -51,7 +51,9 @@ def timeline(demand: Demand, today: date, paid_in_full: bool,
     t.add("R-A12", N_("Demand of {amount} mailed by certified mail on {mailed}."),
           amount=demand.amount, mailed=demand.mailed_on)
     t.add("R-A13", N_("Paying it in full by {last} stops a claim in court; from {first} the "
-                      "debt may be claimed under Rule 60, whatever the amount."),
+                      "debt may be claimed in court under Rule 60 of Civil Procedure (the "
+                      "summary procedure, faster, for collecting money), whatever the "
+                      "amount."),
           last=last, first=first_claim)
     return CollectionTimeline(last, first_claim, stage, (last - today).days, t)
 

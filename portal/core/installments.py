@@ -59,10 +59,29 @@ def schedule(annual: Decimal, fiscal_year_start: date, count: int = 12,
 def explain_schedule(annual: Decimal, items: Sequence[Installment],
                      notice_date: date | None = None) -> Trace:
     t = Trace()
-    t.add("R-A4", N_("{annual} is paid in {count} monthly installments of {first} or less, "
-                     "due on the 1st of each month from {start}."),
-          annual=annual, count=len(items), first=items[0].amount if items else ZERO,
-          start=items[0].due_date if items else "")
+    # A late notice (R-A4) moves every installment due on or before it to one day: the 1st of
+    # the month after it. Say so: those installments do not fall due a month apart.
+    together = 0
+    if items and notice_date is not None and items[0].due_date == first_of_next_month(
+            notice_date):
+        together = sum(1 for i in items if i.due_date == items[0].due_date)
+    first = items[0].amount if items else ZERO
+    if together > 1 and together < len(items):
+        t.add("R-A4", N_("{annual} is paid in {count} installments of {first} or less: "
+                         "installments 1 to {through} fall due on {first_due}, the 1st of the "
+                         "month after the notice; the rest on the 1st of each month from "
+                         "{start}."),
+              annual=annual, count=len(items), first=first, through=together,
+              first_due=items[0].due_date, start=items[together].due_date)
+    elif together > 1:
+        t.add("R-A4", N_("{annual} is paid in {count} installments of {first} or less, all "
+                         "due on {first_due}, the 1st of the month after the notice."),
+              annual=annual, count=len(items), first=first, first_due=items[0].due_date)
+    else:
+        t.add("R-A4", N_("{annual} is paid in {count} monthly installments of {first} or "
+                         "less, due on the 1st of each month from {start}."),
+              annual=annual, count=len(items), first=first,
+              start=items[0].due_date if items else "")
     if notice_date is not None and any(i.due_date == first_of_next_month(notice_date)
                                        for i in items):
         t.add("R-A4", N_("The assessment was notified on {notice}: nothing falls due before "

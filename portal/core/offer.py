@@ -202,7 +202,9 @@ class StopOption:
                               "day; interest, late fees and costs are paid first (R-A10)."),
                   today=self.today, by_last_day=self.by_last_day, last=self.last_day)
         t.add("R-A13", N_("Paying it in full by {last} stops a claim in court; from {first} the "
-                          "debt may be claimed under Rule 60, whatever the amount."),
+                          "debt may be claimed in court under Rule 60 of Civil Procedure (the "
+                          "summary procedure, faster, for collecting money), whatever the "
+                          "amount."),
               last=self.last_day, first=self.court_claim_from)
         return t
 

@@ -14,6 +14,7 @@ from portal.models.lenders import Lender, Loan
 from portal.models.notices import Notice
 from portal.models.parcels import DepositOrder, Lease, OwnershipShare, Parcel
 from portal.models.parties import Party, PartyMember
+from portal.models.receipts import ReceiptSequence
 from portal.models.security import RecoveryCode, ThrottleHit, WebSession
 from portal.models.users import User
 
@@ -22,8 +23,8 @@ __all__ = [
     "BudgetLine", "BudgetVersion", "ClaimAttempt", "DepositOrder", "FiscalYear",
     "ImmutableRowError", "Installment", "Job", "Lease", "LedgerEntry", "Lender", "Loan", "Notice",
     "OwnershipShare", "Parcel", "ParcelInvitation", "ParcelLink", "Party", "PartyMember", "Payment",
-    "PaymentAllocation", "RecoveryCode", "RollLine", "ThrottleHit", "UTCDateTime", "User",
-    "WebSession",
+    "PaymentAllocation", "ReceiptSequence", "RecoveryCode", "RollLine", "ThrottleHit",
+    "UTCDateTime", "User", "WebSession",
 ]
 
 # Tables that only payments need (checkouts, provider events, ...), on the same metadata.

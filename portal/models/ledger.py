@@ -123,6 +123,8 @@ class Payment(Base):
         CheckConstraint("refunded_amount >= 0 AND refunded_amount <= amount",
                         name="refunded_amount"),
         Index("ix_payments_account", "parcel_id", "fiscal_year_id"),
+        # A unique index (not a constraint): added without rebuilding the table on SQLite.
+        Index("uq_payments_receipt_number", "receipt_number", unique=True),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True, comment="Surrogate key")
@@ -155,14 +157,18 @@ class Payment(Base):
                                                         comment="Last status change (UTC)")
     completed_at: Mapped[datetime | None] = mapped_column(
         UTCDateTime(), comment="When the payer completed it: its PR date is the legal date")
+    receipt_number: Mapped[str | None] = mapped_column(
+        String(24),
+        comment="Receipt number of a payment without a checkout, given when it succeeds")
 
     allocations: Mapped[list[PaymentAllocation]] = relationship(
         back_populates="payment", order_by="PaymentAllocation.position")
 
     def _check_update(self, changes: dict[str, tuple[Any, Any]]) -> None:
         check_status_forward(self.__tablename__, changes)
-        if "completed_at" in changes and changes["completed_at"][0] is not None:
-            raise ImmutableRowError(self.__tablename__, "update", "completed_at is set once")
+        for once in ("completed_at", "receipt_number"):
+            if once in changes and changes[once][0] is not None:
+                raise ImmutableRowError(self.__tablename__, "update", f"{once} is set once")
 
 
 class PaymentAllocation(AppendOnly, Base):

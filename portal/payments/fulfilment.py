@@ -172,7 +172,9 @@ def transition(uow: UnitOfWork, chk: Checkout, target: str, *,
         when = min(max(when, chk.created_at), now)
         day = clock.legal_date(when)
         chk.completed_at = when
-        chk.receipt_number = chk.receipt_number or f"{day.year}-{chk.id:06d}"
+        # The next number of the year's one counter, in this transaction (a rollback gives
+        # it back; a declined or expired checkout never takes one): no gaps, one scheme.
+        chk.receipt_number = chk.receipt_number or ledger.next_receipt_number(uow, day)
         chk.open_key = None
         for p in parts:
             p.status = target

@@ -57,6 +57,12 @@ def post_payment(uow: UnitOfWork, payment: PaymentRow, author_id: int | None = N
     return data_ledger.post_payment(uow, payment.id, actor=author_id)
 
 
+def next_receipt_number(uow: UnitOfWork, day: date) -> str:
+    """The next receipt number of `day`'s year, from the one counter every receipt shares
+    (`services.ledger.next_receipt_numbers`): call it after `lock_accounts`."""
+    return data_ledger.next_receipt_number(uow, day)
+
+
 def payment_entry(uow: UnitOfWork, payment_id: int) -> LedgerEntry | None:
     return data_ledger.posted_entry(uow, payment_id)
 

@@ -64,8 +64,9 @@ class LoosePayment:
     bank_name = None
 
     @property
-    def receipt_number(self) -> str:
-        return f"P-{self.payment.id:06d}"
+    def receipt_number(self) -> str | None:
+        """Given when it succeeded, from the same yearly counter as a checkout's."""
+        return self.payment.receipt_number
 
     @property
     def status(self) -> str:

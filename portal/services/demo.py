@@ -587,6 +587,7 @@ def _bulk_payments(uow: UnitOfWork, b: _Builder, fy: Any, rows: list[tuple[int, 
                     "refunded_amount": ZERO, "created_at": when - timedelta(minutes=4),
                     "updated_at": when, "completed_at": when})
                 meta.append((pid, p, apps[k]))
+        _number_rows(uow, pay_rows)
         pay_ids = (b._insert_returning(Payment, pay_rows, None)
                    if pay_rows else [])
         entries, allocations = [], []
@@ -626,7 +627,20 @@ def _pay(uow: UnitOfWork, user: User | None, parcel_id: int, fy: Any, amount: De
         uow.session.add(p)
         uow.session.flush()
         ledger.post_payment(uow, p.id, actor=user)
+        ledger.number_payment(uow, p)
     return p
+
+
+def _number_rows(uow: UnitOfWork, pay_rows: list[dict]) -> None:
+    """The receipt numbers of bulk-inserted succeeded payments, in the rows' order: one
+    block of each year's counter (`ledger.next_receipt_numbers`), as if each had succeeded."""
+    by_year: dict[int, list[dict]] = {}
+    for row in pay_rows:
+        by_year.setdefault(clock.legal_date(row["completed_at"]).year, []).append(row)
+    for year, rows in by_year.items():
+        numbers = ledger.next_receipt_numbers(uow, date(year, 1, 1), len(rows))
+        for row, number in zip(rows, numbers, strict=True):
+            row["receipt_number"] = number
 
 
 def _featured_history(uow: UnitOfWork, b: _Builder, fy: Any, people: dict[str, User],

@@ -29,6 +29,7 @@ from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.dialects import postgresql, sqlite
 
 from portal import clock
 from portal.core import payment_states as states
@@ -38,6 +39,7 @@ from portal.core.statement import Payment as CorePayment
 from portal.db import UnitOfWork
 from portal.models import FiscalYear, LedgerEntry, Parcel, Payment, PaymentAllocation
 from portal.models.ledger import COST_KINDS
+from portal.models.receipts import ReceiptSequence
 from portal.services import access, audit, facts
 from portal.services.errors import Conflict, InvalidInput, NotFound
 
@@ -47,6 +49,39 @@ REVERSIBLE = ("payment", "cost", "adjustment", "refund")
 def lock_account(uow: UnitOfWork, parcel_id: int) -> None:
     """Serialise money movements on one parcel (SELECT ... FOR UPDATE on PostgreSQL)."""
     uow.session.execute(select(Parcel.id).where(Parcel.id == parcel_id).with_for_update())
+
+
+def next_receipt_numbers(uow: UnitOfWork, day: date, n: int = 1) -> list[str]:
+    """The next `n` receipt numbers of `day`'s year ("YYYY-NNNNNN"), in order.
+
+    One statement increments the year's counter (INSERT ... ON CONFLICT DO UPDATE ...
+    RETURNING): call it inside the transaction that records the success, after the accounts'
+    locks (a lock taken in the same order everywhere: no deadlock). A rollback gives the
+    numbers back (no gap); a concurrent success waits for this transaction on the row."""
+    if n < 1:
+        return []
+    dialect = uow.session.get_bind().dialect.name
+    insert = (postgresql.insert if dialect == "postgresql" else sqlite.insert)(ReceiptSequence)
+    stmt = insert.values(year=day.year, last=n).on_conflict_do_update(
+        index_elements=[ReceiptSequence.year],
+        set_={"last": ReceiptSequence.last + n}).returning(ReceiptSequence.last)
+    last = int(uow.session.execute(stmt).scalar_one())
+    return [f"{day.year}-{k:06d}" for k in range(last - n + 1, last + 1)]
+
+
+def next_receipt_number(uow: UnitOfWork, day: date) -> str:
+    """The next receipt number of `day`'s year (see `next_receipt_numbers`)."""
+    return next_receipt_numbers(uow, day)[0]
+
+
+def number_payment(uow: UnitOfWork, payment: Payment) -> str:
+    """Give a payment recorded without a checkout (office, lender, demo) its receipt number
+    when it succeeds: the next of its completion's legal year; once (a number stays)."""
+    if payment.receipt_number is None:
+        payment.receipt_number = next_receipt_number(
+            uow, clock.legal_date(payment.completed_at or clock.now()))
+        uow.session.flush()
+    return payment.receipt_number
 
 
 def _amount(value: Any, field: str = "amount") -> Decimal:
@@ -338,4 +373,5 @@ def record_office_payment(uow: UnitOfWork, staff: Any, parcel_id: int, fiscal_ye
     audit.record(uow, staff, "payment.recorded_at_office", payment,
                  after=audit.snapshot(payment))
     post_payment(uow, payment.id, actor=staff)
+    number_payment(uow, payment)  # after the account's lock, like a checkout's
     return payment

@@ -38,6 +38,20 @@ def test_demo_loads_once_and_if_empty_skips(database):
     assert err.value.code == "database_not_empty"
 
 
+def test_demo_payments_are_numbered_without_gaps(database):
+    """The demo's payments (bulk-inserted and featured) get receipt numbers from the year's
+    one counter, as at each success: 2026-000001 to 2026-N, none missing, none twice."""
+    from portal.models import Payment, ReceiptSequence
+
+    demo.load(database, parcels_n=MIN)
+    with database.unit_of_work() as uow:
+        numbers = uow.session.scalars(select(Payment.receipt_number).where(
+            Payment.status == "succeeded")).all()
+        last = uow.session.get(ReceiptSequence, 2026).last
+        assert sorted(numbers) == [f"2026-{k:06d}" for k in range(1, last + 1)]
+        assert len(numbers) > 100
+
+
 def test_demo_accounts_for_the_journeys(database):
     result = demo.load(database, parcels_n=MIN)
     with database.unit_of_work() as uow:

@@ -94,6 +94,12 @@ def record_refund_failure(uow: UnitOfWork, refund: dict[str, Any],
         return None, "noop"
     parts = _parts(uow, refund)
     if not parts:
+        # Already undone (a refund made at the provider, matched by amount, is no longer a
+        # candidate once its failure is recorded): the second of its events changes nothing.
+        undone = uow.session.scalar(select(RefundFailure.checkout_id).where(
+            RefundFailure.provider_refund_id == str(refund.get("id") or "")).limit(1))
+        if refund.get("id") and undone is not None:
+            return undone, "noop"
         log.warning("payments: refund %s failed, but no recorded refund matches it",
                     refund.get("id"))
         return None, "unknown_refund"

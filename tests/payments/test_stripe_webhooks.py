@@ -250,6 +250,23 @@ def test_staff_see_disputes(world, fake_stripe, stripe_gateway, tmp_path, lang):
 
 
 @pytest.mark.postgres
+def test_a_dashboard_refunds_second_failure_event_changes_nothing(world, fake_stripe,
+                                                                 stripe_gateway):
+    """A refund made in Stripe's dashboard is matched by amount; once its failure is
+    recorded, the next event for it (refund.failed after refund.updated) is a no-op, not an
+    unknown refund (the two delivered at the same instant must agree with this order)."""
+    cid = paid(world, fake_stripe, stripe_gateway, D("100.00"))
+    _pi, _, refund = refunded_in_dashboard(world, fake_stripe, stripe_gateway, cid,
+                                           D("25.00"), "dashboard-1")
+    fake_stripe.fail_refund(refund["id"])
+    first, second = (fake_stripe.refund_failed_event(refund["id"], kind)
+                     for kind in ("refund.updated", "refund.failed"))
+    assert deliver(world, stripe_gateway, fake_stripe, "", event=first)[1] == "refund_reversed"
+    assert deliver(world, stripe_gateway, fake_stripe, "", event=second)[1] == "noop"
+    assert count(world, RefundFailure) == 1
+    assert count(world, LedgerEntry, LedgerEntry.kind == "reversal") == 1
+
+
 def test_both_failure_events_at_once_undo_the_refund_once(pg_world, fake_stripe,
                                                           stripe_gateway):
     """refund.updated and refund.failed delivered at the same instant (PostgreSQL, the

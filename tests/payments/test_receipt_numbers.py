@@ -6,6 +6,7 @@ back). Checkouts and payments without one (the office, the demo) share the count
 from __future__ import annotations
 
 import threading
+import time
 from datetime import UTC, date, datetime
 from decimal import Decimal as D
 
@@ -150,6 +151,23 @@ def test_two_successes_at_once_on_postgresql_get_distinct_consecutive_numbers(
     assert sorted(number_of(world, cid) for cid, _ in sids) == ["2026-000001", "2026-000002"]
 
 
+def _a_backend_waits_on_a_lock(database) -> bool:
+    """Whether another connection to this database is waiting on a lock, asked of PostgreSQL
+    until it is (no timed wait on a thread: under faketime, as CI runs the suite a year
+    ahead, a timed wait never ends)."""
+    from sqlalchemy import text
+    with database.engine.connect() as conn:
+        for _ in range(400):
+            waiting = conn.execute(text(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                "AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()")).scalar()
+            if waiting:
+                return True
+            conn.rollback()
+            time.sleep(0.025)
+    return False
+
+
 @pytest.mark.postgres
 def test_a_second_unit_of_work_waits_for_the_first_on_postgresql(pg_world):
     """The first holds its number until it ends: the second waits on the row, then takes
@@ -181,8 +199,9 @@ def test_a_second_unit_of_work_waits_for_the_first_on_postgresql(pg_world):
         assert took.wait(10)
         b = threading.Thread(target=second)
         b.start()
-        b.join(0.5)
-        assert b.is_alive(), "the second success waits for the first's transaction"
+        assert _a_backend_waits_on_a_lock(database), \
+            "the second success waits for the first's transaction"
+        assert b.is_alive()
         release.set()
         a.join(10)
         b.join(10)

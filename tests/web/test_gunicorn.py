@@ -4,6 +4,7 @@ response names the server software or its version."""
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -46,8 +47,12 @@ def served(tmp_path: Path):  # noqa: ANN201
                 pytest.fail(log.read_text()[-2000:])
             time.sleep(0.1)
     yield url
-    proc.terminate()
-    proc.wait(timeout=30)
+    proc.send_signal(signal.SIGINT)  # gunicorn's quick shutdown (SIGTERM waits for requests)
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:  # (under faketime a graceful wait may never end)
+        proc.kill()
+        proc.wait()
 
 
 def test_two_workers_serve_and_no_response_names_the_server_software(served):

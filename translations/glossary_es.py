@@ -35,4 +35,8 @@ ES = {
     "1st of the month after the notice.":
         "{annual} se paga en {count} plazos de {first} o menos, que vencen todos el "
         "{first_due}, el día 1 del mes siguiente a la notificación.",
+    "This payment goes first to the past-due debt (rule R-A10): interest, late fees and costs, "
+    "then the overdue installments.":
+        "Este pago se aplica primero a la deuda vencida (regla R-A10): intereses, cargos por "
+        "demora y costas, y luego los plazos vencidos.",
 }

@@ -48,7 +48,7 @@ WORDS = {
            "card_ok": "Pay by card: the payment succeeds",
            "thanks": "Thank you: your payment was received.", "receipt": "Payment receipt",
            "interest": "Interest on installment 1", "fee": "Late fee on installment 1",
-           "inst": "Installment 3", "old_debt": "old debt",
+           "inst": "Installment 3", "old_debt": "past-due debt",
            "nothing": "Nothing is due now on this parcel.",
            "lump": "The whole year in one payment:", "discount": "Lump-sum discount",
            "granted": "the discount of $24.00 was granted", "pay": "Pay"},

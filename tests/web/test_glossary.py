@@ -27,7 +27,7 @@ AVOID = {
            r"\binquilin[oa]s?\b": "arrendatario"},
     "en": {r"\bpenalt(y|ies)\b": "late fee", r"\bsurcharges?\b": "late fee",
            r"\btenants?\b": "lessee", r"\binstalments?\b": "installment",
-           r"\blate charges?\b": "late fee"},
+           r"\blate charges?\b": "late fee", r"\bold debt\b": "past-due"},
 }
 # A message whose variant is right -> why.
 EXEMPT = {

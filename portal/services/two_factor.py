@@ -288,13 +288,17 @@ def disable(uow: UnitOfWork, user_id: int, code: str) -> Outcome:
     user = _user(uow, user_id)
     outcome = _confirm_change(uow, user, code, "disable")
     if outcome.ok:
-        user.totp_secret = None
-        user.totp_enabled_at = None
-        for row in uow.session.scalars(
-                select(RecoveryCode).where(RecoveryCode.user_id == user.id)):
-            uow.session.delete(row)
+        _turn_off(uow, user)
         audit.record(uow, user, DISABLED, user)
     return outcome
+
+
+def _turn_off(uow: UnitOfWork, user: User) -> None:
+    """No authenticator and no recovery codes: the password alone signs the user in."""
+    user.totp_secret = None
+    user.totp_enabled_at = None
+    for row in uow.session.scalars(select(RecoveryCode).where(RecoveryCode.user_id == user.id)):
+        uow.session.delete(row)
 
 
 def reset_by_staff(uow: UnitOfWork, staff: Any, user_id: int, reason: str) -> User:
@@ -316,10 +320,7 @@ def reset_by_staff(uow: UnitOfWork, staff: Any, user_id: int, reason: str) -> Us
         raise Conflict("not_enrolled")
     was = {"enabled_at": user.totp_enabled_at.isoformat() if user.totp_enabled_at else None,
            "recovery_codes_left": recovery_codes_left(uow, user.id)}
-    user.totp_secret = None
-    user.totp_enabled_at = None
-    for row in uow.session.scalars(select(RecoveryCode).where(RecoveryCode.user_id == user.id)):
-        uow.session.delete(row)
+    _turn_off(uow, user)
     ended = users.end_sessions(uow, user.id)
     audit.record(uow, staff, RESET, user, before=was,
                  after={"reason": reason, "sessions_ended": ended})

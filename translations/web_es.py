@@ -597,4 +597,5 @@ ES = {
     "Your recovery codes": "Sus códigos de recuperación",
     "a code from your phone after your password.":
         "un código de su teléfono después de su contraseña.",
+    "Staff tasks": "Tareas del personal",
 }

@@ -1,0 +1,25 @@
+"""collections: demand letters, certified mail, court claims, deposit orders.
+
+Revision ID: p0012
+Revises: p0011
+Create Date: 2026-12-01 16:30:00
+
+"""
+from collections.abc import Sequence
+
+import sqlalchemy as sa  # noqa: F401
+from alembic import op  # noqa: F401
+
+# revision identifiers, used by Alembic.
+revision: str = 'p0012'
+down_revision: str | Sequence[str] | None = 'p0011'
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    pass
+
+
+def downgrade() -> None:
+    pass

@@ -1,4 +1,4 @@
-"""lenders: organisations, roles, API tokens.
+"""exemption change reports (J6): moved, rented, sold, spouse died, use changed, other.
 
 Revision ID: p0014
 Revises: p0013

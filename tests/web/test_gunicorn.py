@@ -3,6 +3,7 @@ response names the server software or its version."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -36,7 +37,8 @@ def served(tmp_path: Path):  # noqa: ANN201
     log = tmp_path / "gunicorn.log"
     with log.open("wb") as out:
         proc = subprocess.Popen([bin_dir / "gunicorn", "-c", "python:portal.gunicorn_conf",
-                                 "portal.app:create_app()"], env=env, stdout=out, stderr=out)
+                                 "portal.app:create_app()"], env=env, stdout=out, stderr=out,
+                                start_new_session=True)  # its own process group (below)
     url = f"http://127.0.0.1:{port}"
     for _ in range(200):  # until it answers (a readiness wait, not a timed assertion)
         try:
@@ -51,8 +53,12 @@ def served(tmp_path: Path):  # noqa: ANN201
     try:
         proc.wait(timeout=15)
     except subprocess.TimeoutExpired:  # (under faketime a graceful wait may never end)
-        proc.kill()
-        proc.wait()
+        pass
+    # The master and its workers: a worker left behind by a master killed mid-shutdown would
+    # live on after the test.
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
 
 
 def test_two_workers_serve_and_no_response_names_the_server_software(served):

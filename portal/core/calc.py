@@ -20,6 +20,8 @@ from portal.core.attachment import dunning_fee
 from portal.core.auction import auction_minimum
 from portal.core.errors import InputError
 from portal.core.exemption import ZONES, ExemptionInput, residential_exemption
+from portal.core.exemption_changes import KINDS as CHANGE_KINDS
+from portal.core.exemption_changes import ChangeFacts, change_outcome, fiscal_year_label
 from portal.core.explain import N_, Trace
 from portal.core.inputs import Reader, parse_decimal
 from portal.core.installments import Installment, amend, explain_schedule, schedule
@@ -282,6 +284,22 @@ def _escrow(r: Reader) -> dict[str, Any]:
         r.seen.add("residential_valuation")
         res = lender_escrow(case, prepayment_discount_rate=rate, structure=x)
     return {"amount": fmt(res.amount), "discount": fmt(res.discount), "trace": _trace(res.trace)}
+
+
+@operation("change_report", "R-B5, R-B7, R-B9, R-B12: a change report's deadline, what follows")
+def _change_report(r: Reader) -> dict[str, Any]:
+    res = change_outcome(ChangeFacts(
+        kind=r.string("kind", choices=CHANGE_KINDS), change_date=r.date("change_date"),
+        reported_on=r.date("on"), has_loan=r.boolean("has_loan", False),
+        original_titleholder=r.boolean("original_titleholder", False),
+        residential_use_continues=r.boolean("residential_use_continues", False)))
+    return {"deadline": res.deadline.isoformat(), "days_left": res.days_left,
+            "late": res.late, "affects_fiscal_year": fiscal_year_label(res.affects_fiscal_year),
+            "exemption_continues": res.exemption_continues, "revoked": res.revoked,
+            "lender_forwards": res.lender_forwards,
+            "penalty": {"fine": fmt(res.penalty.fine), "prison_months": res.penalty.prison_months,
+                        "intent_required": res.penalty.intent_required},
+            "trace": _trace(res.trace)}
 
 
 # --- Deadlines ---------------------------------------------------------------------------

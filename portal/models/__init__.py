@@ -8,6 +8,7 @@ from portal.models.assessments import Assessment, AssessmentRoll, Installment, R
 from portal.models.audit import AuditRecord
 from portal.models.base import AppendOnly, Base, ImmutableRowError, UTCDateTime
 from portal.models.budgets import Budget, BudgetLine, BudgetVersion, FiscalYear
+from portal.models.exemption_changes import ExemptionChangeReport
 from portal.models.jobs import Job
 from portal.models.ledger import LedgerEntry, Payment, PaymentAllocation
 from portal.models.lenders import Lender, Loan
@@ -25,6 +26,7 @@ __all__ = [
     "OwnershipShare", "Parcel", "ParcelInvitation", "ParcelLink", "Party", "PartyMember", "Payment",
     "PaymentAllocation", "ReceiptSequence", "RecoveryCode", "RollLine", "ThrottleHit",
     "UTCDateTime", "User", "WebSession",
+    "ExemptionChangeReport",
 ]
 
 # Tables that only payments need (checkouts, provider events, ...), on the same metadata.

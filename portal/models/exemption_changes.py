@@ -1,0 +1,89 @@
+"""Change reports of the residential exemption (J6; R-B9, RULES.md R-B17 to R-B19).
+
+A report is a fact: what was reported, by whom, when, and how it stood against its deadline
+(December 31 of the change's year, R-B9) are written once and never changed; a report is
+never deleted. Only its status moves, and only forward (filed -> acknowledged by staff), each
+move audit-logged by the service (portal/services/exemption_changes.py).
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Any
+
+from sqlalchemy import Boolean, CheckConstraint, Date, ForeignKey, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from portal.core.exemption_changes import KINDS
+from portal.models.base import Base, ImmutableRowError, UTCDateTime, created_at
+
+CHANGE_STATUSES = ("filed", "acknowledged")  # forward only
+
+
+def _in(column: str, values: tuple[str, ...]) -> str:
+    return f"{column} IN ({', '.join(repr(v) for v in values)})"
+
+
+class ExemptionChangeReport(Base):
+    """An owner's report of a change in the qualifications for the exemption, or a transfer."""
+
+    __tablename__ = "exemption_change_reports"
+    __immutable__ = ("parcel_id", "kind", "change_date", "details", "original_titleholder",
+                     "residential_use_confirmed", "reporter_id", "reported_at", "reported_on",
+                     "deadline", "late", "lender_id", "language")
+    __table_args__ = (
+        CheckConstraint(_in("kind", KINDS), name="kind"),
+        CheckConstraint(_in("status", CHANGE_STATUSES), name="status"),
+        CheckConstraint("change_date <= reported_on", name="change_before_report"),
+        CheckConstraint("(status = 'acknowledged') = (acknowledged_at IS NOT NULL)",
+                        name="acknowledged"),
+        CheckConstraint("language IN ('es', 'en')", name="language"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True, comment="Surrogate key")
+    parcel_id: Mapped[int] = mapped_column(ForeignKey("parcels.id"), index=True,
+                                           comment="The parcel whose exemption it concerns")
+    kind: Mapped[str] = mapped_column(
+        String(24),
+        comment="moved, rented, sold_or_transferred, spouse_died, use_changed or other")
+    change_date: Mapped[date] = mapped_column(Date, comment="When the change happened")
+    details: Mapped[str] = mapped_column(Text, default="", comment="The new facts, as written")
+    original_titleholder: Mapped[bool | None] = mapped_column(
+        Boolean, comment="spouse_died: the survivor is named on the certification (R-B5)")
+    residential_use_confirmed: Mapped[bool | None] = mapped_column(
+        Boolean, comment="spouse_died: the survivor confirms the home is still used as such")
+    reporter_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True,
+                                             comment="Who reported it")
+    language: Mapped[str] = mapped_column(String(2), default="es",
+                                          comment="The reporter's language (its email)")
+    reported_at: Mapped[datetime] = created_at("When it was reported (UTC)")
+    reported_on: Mapped[date] = mapped_column(Date, comment="The Puerto Rico day of the report")
+    deadline: Mapped[date] = mapped_column(Date, comment="Last good day: December 31 (R-B9)")
+    late: Mapped[bool] = mapped_column(Boolean, comment="Reported after the deadline (flagged)")
+    lender_id: Mapped[int | None] = mapped_column(
+        ForeignKey("lenders.id"), index=True,
+        comment="The lender of a loan on the parcel that forwards it to the CRIM (R-B9)")
+    status: Mapped[str] = mapped_column(String(16), default="filed",
+                                        comment="filed or acknowledged (forward only)")
+    acknowledged_at: Mapped[datetime | None] = mapped_column(
+        UTCDateTime(), comment="When staff acknowledged it")
+    acknowledged_by_id: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id"), comment="Staff who acknowledged it")
+
+    @property
+    def number(self) -> str:
+        """The report number shown to the owner: "C-2026-000017" (year of the report, id)."""
+        return f"C-{self.reported_on.year}-{self.id:06d}"
+
+    def _check_update(self, changes: dict[str, tuple[Any, Any]]) -> None:
+        if "status" in changes:
+            old, new = changes["status"]
+            if CHANGE_STATUSES.index(new) <= CHANGE_STATUSES.index(old):
+                raise ImmutableRowError(self.__tablename__, "update",
+                                        f"status {old} -> {new} is not forward")
+        for once in ("acknowledged_at", "acknowledged_by_id"):
+            if once in changes and changes[once][0] is not None:
+                raise ImmutableRowError(self.__tablename__, "update", f"{once} is set once")
+
+    def _check_delete(self) -> None:
+        raise ImmutableRowError(self.__tablename__, "delete")

@@ -18,6 +18,8 @@ from portal.core import deadlines as dl
 from portal.core.allocation import ParcelFacts, allocate, assessment_roll
 from portal.core.attachment import dunning_fee
 from portal.core.auction import auction_minimum
+from portal.core.collection import Demand
+from portal.core.collection_timeline import timeline as collection_timeline
 from portal.core.errors import InputError
 from portal.core.exemption import ZONES, ExemptionInput, residential_exemption
 from portal.core.exemption_changes import KINDS as CHANGE_KINDS
@@ -30,6 +32,7 @@ from portal.core.liens import KINDS as LIEN_KINDS
 from portal.core.liens import Lien, lien_order
 from portal.core.lump_sum import lump_sum_quote
 from portal.core.money import ZERO, fmt
+from portal.core.offer import Account
 from portal.core.statement import Adjustment, Cost, Payment, Refund, StatementRules, evaluate
 
 ONE = Decimal(1)
@@ -229,6 +232,37 @@ def _statement(r: Reader) -> dict[str, Any]:
                        "cost": ln.cost, "rule": ln.rule} for ln in a.lines]}
             for a in st.applications],
         "trace": _trace(st.trace()),
+    }
+
+
+@operation("collection_timeline",
+           "R-A6, A12, A13, A17, A18: each collection step's date and what stops the next")
+def _collection_timeline(r: Reader) -> dict[str, Any]:
+    as_of = r.date("as_of")
+    items, _ = _read_installments(r)
+    payments, costs, adjustments, refunds = read_statement_facts(r)
+    rules = _rules(r)
+    demand = None
+    if r.has("demand"):
+        d = r.obj("demand")
+        demand = Demand(d.date("mailed_on"), d.money("amount", ZERO),
+                        d.date("acknowledged_on", None))
+        d.done()
+    r.seen.add("demand")
+    account = Account("calc", "calc", "calc", "", items, payments, costs, rules,
+                      adjustments=adjustments, refunds=refunds)
+    tl = collection_timeline(account, as_of, notified_on=r.date("notified_on", None),
+                             demand=demand, queued_on=r.date("queued_on", None),
+                             claimed_on=r.date("claimed_on", None))
+    n = tl.next
+    return {
+        "stage": tl.stage,
+        "steps": [{"step": s.key, "date": s.on.isoformat() if s.on else None, "done": s.done,
+                   "rule": s.rule} for s in tl.steps],
+        "next": None if n is None else {
+            "step": n.step, "amount": fmt(n.amount),
+            "by": n.by.isoformat() if n.by else None, "rule": n.rule},
+        "trace": _trace(tl.trace()),
     }
 
 

@@ -1,0 +1,239 @@
+"""The collection timeline of an account on a day (J9): every step with its date, and the
+exact amount that, paid by a given day, stops the next step.
+
+R-A4 (notified), R-A6 (due; delinquent after the rolled day G), R-A7/R-A8 (late fee,
+interest), R-A12/R-A17 (the demand, queued the day after each month's rolled day G for every
+delinquent account, mailed by certified mail with return receipt), R-A13 (the 15 days after
+mailing, the last day rolled over weekends, holidays and declared closures; claimable in court
+from the day after), R-A18 (what stops the court claim). 23 LPRA § 6432(d).
+
+The steps, in order (`STEPS`): notified, due, delinquent, demand_queued, demand_mailed,
+received, window_ends, claimable, claimed. Each has the day it happened (`done`) or the day
+it will happen if nothing is paid (`done` False; `on` None when it cannot be known yet, such
+as the window's last day before the demand is mailed).
+
+The next step and what stops it (`NextStop`):
+- nothing delinquent, an installment unpaid: it becomes delinquent after its rolled day G
+  (R-A6, R-A7: a late fee, and interest from its due date); paying what comes before it in
+  R-A10's order and its principal by that day stops it;
+- delinquent, no demand: a demand is queued on the day after the next rolled day G (R-A17);
+  paid by the day before, the amount that leaves no principal delinquent at the end of that
+  day (every installment whose day G is then past, with all interest, fees and costs first,
+  R-A10) stops it;
+- a demand queued, not yet mailed: what it lists, paid today (its last day is known only once
+  it is mailed: 15 days after mailing, R-A13);
+- a demand mailed, in its window: what it lists with interest to the last day, paid by the last
+  day, stops the court claim (R-A18, `offer.StopOption`);
+- past the last day: claimable in court; what the demand listed, paid today (staff decides
+  whether to sue, R-A18);
+- claimed: no next step here (the court's).
+
+Pure: the account's facts (`offer.Account`) in, dates and amounts out. Every amount comes from
+the core's `statement` and `offer.to_clear` (R-A10's order), computed once here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, timedelta
+from decimal import Decimal
+
+from portal.core.calendar import add_months, roll_over
+from portal.core.collection import Demand
+from portal.core.deadlines import grace_day
+from portal.core.explain import N_, Trace
+from portal.core.money import ZERO
+from portal.core.offer import Account, StopOption, offer, to_clear
+from portal.core.statement import InstallmentStatus, Statement
+
+STEPS = ("notified", "due", "delinquent", "demand_queued", "demand_mailed", "received",
+         "window_ends", "claimable", "claimed")
+RULE_OF_STEP = {"notified": "R-A4", "due": "R-A4", "delinquent": "R-A6",
+                "demand_queued": "R-A17", "demand_mailed": "R-A12", "received": "R-A12",
+                "window_ends": "R-A13", "claimable": "R-A13", "claimed": "R-A13"}
+#: What the next step is, as `NextStop.step`.
+NEXT_STEPS = ("delinquent", "demand_queued", "claimable", "claimed")
+
+
+@dataclass(frozen=True)
+class Step:
+    key: str  # one of STEPS
+    on: date | None  # the day it happened, or will if nothing is paid; None: not known yet
+    done: bool  # it has happened by the timeline's day
+
+    @property
+    def rule(self) -> str:
+        return RULE_OF_STEP[self.key]
+
+
+@dataclass(frozen=True)
+class NextStop:
+    """`amount` paid by `by` (None: today is the only day that can be said) stops `step`."""
+
+    step: str  # one of NEXT_STEPS
+    amount: Decimal
+    by: date | None
+    rule: str
+    installment: int | None = None  # for "delinquent": the installment that would be
+
+
+@dataclass(frozen=True)
+class Timeline:
+    today: date
+    stage: str  # current | due | delinquent | demand_queued | demand_window | claimable |
+    #             claimed | paid
+    steps: tuple[Step, ...]
+    next: NextStop | None
+    stop: StopOption | None  # the mailed demand's figures (R-A18), when there is one
+
+    def step(self, key: str) -> Step | None:
+        return next((s for s in self.steps if s.key == key), None)
+
+    def trace(self) -> Trace:
+        """The sentence the parcel page and the demand letter say: what stops the next step."""
+        t = Trace()
+        n = self.next
+        if n is None:
+            if self.stage == "claimed":
+                t.add("R-A13", N_("The debt has been claimed in court under Rule 60 of Civil "
+                                  "Procedure."))
+            return t
+        if n.step == "delinquent":
+            t.add("R-A6", N_("Pay {amount} by {by} and installment {number} stays on time; "
+                             "after that day it is delinquent, with a late fee and interest "
+                             "from its due date (R-A7, R-A8)."),
+                  amount=n.amount, by=n.by, number=n.installment)
+        elif n.step == "demand_queued":
+            t.add("R-A17", N_("Pay {amount} by {by} and no installment stays past due; "
+                              "otherwise, on {run}, a demand by certified mail is queued for "
+                              "every amount past due (R-A12)."),
+                  amount=n.amount, by=n.by, run=n.by + timedelta(days=1) if n.by else None)
+        elif n.step == "claimable" and n.by is None:
+            t.add("R-A18", N_("A demand for what is past due is about to be mailed by "
+                              "certified mail; paid today, {amount} pays everything it lists. "
+                              "Once mailed, there are 15 days to pay it (R-A13)."),
+                  amount=n.amount)
+        elif n.step == "claimable":
+            t.add("R-A18", N_("Pay {amount} by {by}, the demand's last day, and the claim in "
+                              "court is stopped; from {first} the debt may be claimed in court "
+                              "under Rule 60 of Civil Procedure, whatever the amount (R-A13)."),
+                  amount=n.amount, by=n.by, first=self.stop.court_claim_from if self.stop
+                  else None)
+        else:
+            t.add("R-A18", N_("The demand's last day has passed: the debt may be claimed in "
+                              "court. Paid today, {amount} pays everything the demand "
+                              "listed."), amount=n.amount)
+        return t
+
+
+def next_run_day(after: date, grace: int, closed_days: frozenset[date] = frozenset()) -> date:
+    """R-A17: the first day after `after` on which demands are queued: the day after a
+    month's rolled day G (counted for an installment due on the 1st)."""
+    month = date(after.year, after.month, 1)
+    for k in range(3):
+        first = add_months(month, k)
+        run = roll_over(grace_day(first, grace), closed_days) + timedelta(days=1)
+        if run > after:
+            return run
+    raise AssertionError("unreachable: a rolled day G is within a month")  # pragma: no cover
+
+
+def _anchor(st: Statement, demanded: tuple[int, ...]) -> InstallmentStatus | None:
+    """The installment the timeline follows: the first unpaid one a demand listed; else the first
+    delinquent; else the next to fall due unpaid."""
+    items = st.installments
+    listed = [i for i in items if i.number in demanded]
+    if listed:
+        unpaid = [i for i in listed if i.status != "paid"]
+        return min(unpaid or listed, key=lambda i: (i.due_date, i.number))
+    for status in ("delinquent", "due", "upcoming"):
+        found = [i for i in items if i.status == status]
+        if found:
+            return min(found, key=lambda i: (i.due_date, i.number))
+    return None
+
+
+def timeline(account: Account, today: date, *, notified_on: date | None = None,
+             demand: Demand | None = None, queued_on: date | None = None,
+             claimed_on: date | None = None) -> Timeline:
+    """Every collection step of `account` on `today` and what stops the next (module doc).
+    `demand`: the last demand mailed (R-A12); `queued_on`: a demand queued and not yet mailed;
+    `claimed_on`: the day a claim in court was filed."""
+    rules = account.rules
+    closed = rules.closed_days
+    o = offer(account, today, demand=demand, with_later=False)
+    st, stop = o.statement, o.stop
+    if stop is not None and stop.stage == "paid":
+        active = None  # R-A18: stopped; new delinquencies get new demands
+    else:
+        active = stop
+    anchor = _anchor(st, stop.demanded if active is not None else ())
+    steps: list[Step] = []
+    if notified_on is not None:
+        steps.append(Step("notified", notified_on, notified_on <= today))
+    if anchor is not None:
+        steps.append(Step("due", anchor.due_date, anchor.due_date <= today))
+        late = anchor.last_timely_day + timedelta(days=1)
+        steps.append(Step("delinquent", late, late <= today))
+    nxt: NextStop | None = None
+    delinquent = st.delinquent_principal > 0
+    if claimed_on is not None:
+        stage = "claimed"
+    elif active is not None:
+        stage = stop.stage
+    elif queued_on is not None and delinquent:
+        stage = "demand_queued"
+    elif delinquent:
+        stage = "delinquent"
+    elif st.total_due_now > 0:
+        stage = "due"
+    elif st.payoff > 0 or stop is None:
+        stage = "current"
+    else:
+        stage = "paid"
+
+    if active is not None:
+        queued = queued_on if queued_on is not None and queued_on <= active.mailed_on else None
+        if queued is not None:
+            steps.append(Step("demand_queued", queued, True))
+        steps.append(Step("demand_mailed", active.mailed_on, True))
+        ack = active.demand.acknowledged_on
+        steps.append(Step("received", ack, ack is not None))
+        steps.append(Step("window_ends", active.last_day, today > active.last_day))
+        steps.append(Step("claimable", active.court_claim_from,
+                          today >= active.court_claim_from))
+        steps.append(Step("claimed", claimed_on, claimed_on is not None))
+        if claimed_on is None:
+            if stage == "demand_window":
+                nxt = NextStop("claimable", active.by_last_day, active.last_day, "R-A18")
+            else:
+                nxt = NextStop("claimed", active.today, today, "R-A18")
+    elif stage == "demand_queued":
+        steps.append(Step("demand_queued", queued_on, True))
+        steps.extend(Step(k, None, False) for k in ("demand_mailed", "received", "window_ends",
+                                                    "claimable", "claimed"))
+        listed = offer(account, today, demand=Demand(queued_on, ZERO), with_later=False).stop
+        nxt = NextStop("claimable", listed.today, None, "R-A18")
+    elif stage == "delinquent":
+        run = next_run_day(today, rules.grace_day, closed)
+        by = run - timedelta(days=1)
+        steps.append(Step("demand_queued", run, False))
+        steps.extend(Step(k, None, False) for k in ("demand_mailed", "received", "window_ends",
+                                                    "claimable", "claimed"))
+        nxt = NextStop("demand_queued", _clears_delinquency(account, by), by, "R-A17")
+    elif stage in ("due", "current") and anchor is not None:
+        by = anchor.last_timely_day
+        at = account.statement(by) if by > today else st
+        nxt = NextStop("delinquent", to_clear(at, {("installment", anchor.number)}), by,
+                       "R-A6", anchor.number)
+    return Timeline(today, stage, tuple(steps), nxt, stop)
+
+
+def _clears_delinquency(account: Account, by: date) -> Decimal:
+    """R-A6, R-A10, R-A17: the least payment on `by` that leaves no principal delinquent at the
+    end of that day: every unpaid installment whose rolled day G is `by` or before, after all
+    interest, late fees and costs."""
+    st = account.statement(by)
+    wanted = {("installment", i.number) for i in st.installments
+              if i.status != "paid" and i.last_timely_day <= by}
+    return to_clear(st, wanted)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from portal.core.errors import CalcError
-from portal.core.explain import N_, Trace
+from portal.core.explain import N_, Rate, Trace
 from portal.core.money import ZERO, cents
 
 CUERDA_M2 = Decimal("3930.395625")  # 1 cuerda in square metres (RULES.md Conventions)
@@ -93,7 +93,7 @@ def residential_exemption(x: ExemptionInput) -> ExemptionResult:
     net = max(ZERO, gross - exemption_amount - veteran_amount)
     t.add("R-B1", N_("Exempt valuation {exempt} (at most {cap}) x tax rate {rate} = exemption "
                      "of {amount}; tax {gross} becomes {net}."),
-          exempt=exempt, cap=x.residential_cap, rate=x.tax_rate,
+          exempt=exempt, cap=x.residential_cap, rate=Rate(x.tax_rate),
           amount=exemption_amount, gross=gross, net=net)
     return ExemptionResult(exempt, taxable, gross, exemption_amount, veteran_amount, net,
                            cents(r), t)

@@ -9,6 +9,13 @@ from portal.models.audit import AuditRecord
 from portal.models.base import AppendOnly, Base, ImmutableRowError, UTCDateTime
 from portal.models.budgets import Budget, BudgetLine, BudgetVersion, FiscalYear
 from portal.models.exemption_changes import ExemptionChangeReport
+from portal.models.exemptions import (
+    ExemptionCertification,
+    ExemptionEvent,
+    ExemptionEvidence,
+    ExemptionOwner,
+    PropertyTaxFact,
+)
 from portal.models.jobs import Job
 from portal.models.ledger import LedgerEntry, Payment, PaymentAllocation
 from portal.models.lenders import Lender, Loan
@@ -26,6 +33,8 @@ __all__ = [
     "OwnershipShare", "Parcel", "ParcelInvitation", "ParcelLink", "Party", "PartyMember", "Payment",
     "PaymentAllocation", "ReceiptSequence", "RecoveryCode", "RollLine", "ThrottleHit",
     "UTCDateTime", "User", "WebSession",
+    "ExemptionCertification", "ExemptionEvent", "ExemptionEvidence", "ExemptionOwner",
+    "PropertyTaxFact",
     "ExemptionChangeReport",
 ]
 

@@ -77,6 +77,7 @@ from portal.services import (
 )
 from portal.services.budgets import LineInput
 from portal.services.errors import Conflict
+from portal.services.exemptions import facts as exemption_facts
 
 DEMO_PASSWORD = "Distrito2026!"
 #: The demo staff account's two-factor secret (base32), fixed and public so the demo can be
@@ -466,6 +467,8 @@ def _load(uow: UnitOfWork, parcels_n: int, users_n: int, progress: Progress) -> 
                               "loan_number": f"BHC-{start.year}-{100000 + k * 137:06d}",
                               "starts_on": start, "recorded_on": start + timedelta(days=12)})
         b._insert(Loan, loan_rows, "loans")
+        # The CRIM's property-tax facts (illustrative); one unclaimed home owed tax (R-B11).
+        exemption_facts.load_demo(uow, FY_START, debt_parcel_ids=(free[0][0],))
 
     # 3. The budget (R-A1), adopted before the fiscal year.
     with clock.fixed(_at(ADOPTED_ON, 14)):

@@ -1,0 +1,213 @@
+"""The residential exemption (exoneración residencial, RULES.md section B): the CRIM's
+property-tax facts of a parcel per fiscal year, the owners' certifications (drafts, filings and
+their review), their evidence and the history of each certification's states.
+
+- `property_tax_facts`: one row per parcel and fiscal year (the CRIM's valuation on the
+  1957 basis: land, structure, the residential part where the CRIM has it; zone, cuerdas,
+  municipality; the property tax past due on the January 1 before the year, R-B11).
+- `exemption_certifications`: a certification, from the draft the wizard keeps (answers as
+  JSON, resumable) to its filing (a filing number, the attestation) and review. Its `status`
+  only moves forward (`EXEMPTION_TRANSITIONS`, enforced by `_check_update`).
+- `exemption_owners`: the owners a certification names (parties), for the one-dwelling
+  check across the registry (R-B6).
+- `exemption_evidence`: uploaded files, stored by content hash (`portal.storage`).
+- `exemption_events`: append-only history of every state change, with the reviewer's
+  reasons (R-B13: named reviewers).
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    CheckConstraint,
+    Date,
+    ForeignKey,
+    Integer,
+    Numeric,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import Mapped, mapped_column
+
+from portal import clock
+from portal.models.base import AppendOnly, Base, ImmutableRowError, UTCDateTime, created_at, money
+
+EXEMPTION_STATUSES = ("draft", "filed", "under_review", "returned", "resubmitted", "approved",
+                      "withdrawn")
+#: R-B13, issue 13: states move forward only (a returned filing is resubmitted, then reviewed
+#: again); a draft, a filing or a returned one may be withdrawn by its owner.
+EXEMPTION_TRANSITIONS = {
+    "draft": {"filed", "withdrawn"},
+    "filed": {"under_review", "withdrawn"},
+    "under_review": {"approved", "returned"},
+    "returned": {"resubmitted", "withdrawn"},
+    "resubmitted": {"under_review", "withdrawn"},
+    "approved": set(),
+    "withdrawn": set(),
+}
+#: A certification that holds the year's exemption or may still get it (R-B6: "approved or
+#: pending").
+EXEMPTION_PENDING = ("filed", "under_review", "returned", "resubmitted")
+EXEMPTION_HOLDING = ("approved", *EXEMPTION_PENDING)
+
+
+class PropertyTaxFact(Base):
+    """The CRIM's property-tax facts of a parcel for one fiscal year (R-B1, R-B2, R-B7,
+    R-B11). Valuations are on the CRIM's 1957 replacement-cost basis."""
+
+    __tablename__ = "property_tax_facts"
+    __table_args__ = (
+        UniqueConstraint("parcel_id", "fiscal_year_start"),
+        CheckConstraint("zone IN ('urban', 'suburban', 'rural')", name="zone"),
+        CheckConstraint("land_valuation >= 0 AND structure_valuation >= 0", name="valuation"),
+        CheckConstraint("residential_valuation IS NULL OR residential_valuation >= 0",
+                        name="residential_valuation"),
+        CheckConstraint("land_area_cuerdas >= 0", name="land_area"),
+        CheckConstraint("debt_on_january_1 >= 0", name="debt"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True, comment="Surrogate key")
+    parcel_id: Mapped[int] = mapped_column(ForeignKey("parcels.id"), index=True,
+                                           comment="The parcel")
+    fiscal_year_start: Mapped[date] = mapped_column(Date, comment="July 1 opening the FY")
+    municipality: Mapped[str] = mapped_column(String(60), comment="Municipality (its tax rate)")
+    zone: Mapped[str] = mapped_column(String(10), comment="urban, suburban or rural (R-B7)")
+    land_area_cuerdas: Mapped[Decimal] = mapped_column(Numeric(12, 6),
+                                                       comment="Land area in cuerdas")
+    land_valuation: Mapped[Decimal] = money("CRIM valuation of the land (1957 basis)")
+    structure_valuation: Mapped[Decimal] = money("CRIM valuation of the structures")
+    residential_valuation: Mapped[Decimal | None] = money(
+        "CRIM valuation of the residential part, lot included, where it has one (R-B2)",
+        nullable=True)
+    debt_on_january_1: Mapped[Decimal] = money(
+        "Property tax on this parcel past due on the January 1 before the FY (R-B11, R-B16)",
+        default=Decimal(0))
+    illustrative: Mapped[bool] = mapped_column(default=False,
+                                               comment="Demo values, not the CRIM's")
+    source: Mapped[str] = mapped_column(String(200), comment="Where the facts come from")
+    created_at: Mapped[datetime] = created_at()
+
+
+class ExemptionCertification(Base):
+    """An owner's residential-exemption certification for a parcel and fiscal year."""
+
+    __tablename__ = "exemption_certifications"
+    __table_args__ = (
+        CheckConstraint("status IN ('draft', 'filed', 'under_review', 'returned', "
+                        "'resubmitted', 'approved', 'withdrawn')", name="status"),
+        CheckConstraint("plan_payments IS NULL OR plan_payments >= 1", name="plan_payments"),
+    )
+    __immutable__ = ("parcel_id", "fiscal_year_start", "created_by_id")
+
+    id: Mapped[int] = mapped_column(primary_key=True, comment="Surrogate key")
+    parcel_id: Mapped[int] = mapped_column(ForeignKey("parcels.id"), index=True,
+                                           comment="The parcel")
+    fiscal_year_start: Mapped[date] = mapped_column(Date, index=True,
+                                                    comment="July 1 opening the FY (R-B15)")
+    status: Mapped[str] = mapped_column(String(14), default="draft", index=True,
+                                        comment="draft, filed, under_review, returned, "
+                                                "resubmitted, approved or withdrawn")
+    created_by_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True,
+                                               comment="The user who files it")
+    language: Mapped[str] = mapped_column(String(2), default="es",
+                                          comment="The filer's language (receipt, emails)")
+    answers: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict,
+                                                    comment="The wizard's answers (R-B14)")
+    step: Mapped[str] = mapped_column(String(20), default="owners",
+                                      comment="The wizard's step to resume at")
+    filing_number: Mapped[str | None] = mapped_column(String(24), unique=True,
+                                                      comment="Given at filing")
+    filed_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), comment="When filed")
+    filed_on: Mapped[date | None] = mapped_column(
+        Date, comment="Filing date: the Puerto Rico day submitted (R-B13)")
+    loan_id: Mapped[int | None] = mapped_column(
+        ForeignKey("loans.id"), comment="The loan whose lender receives it (R-B9, R-B13)")
+    attested_name: Mapped[str | None] = mapped_column(String(200),
+                                                      comment="Full name typed (R-B12)")
+    attested_at: Mapped[datetime | None] = mapped_column(UTCDateTime(),
+                                                         comment="When it was attested")
+    plan_payments: Mapped[int | None] = mapped_column(
+        Integer, comment="Payment plan requested: monthly payments (R-B11, R-B16)")
+    plan_first_due: Mapped[date | None] = mapped_column(
+        Date, comment="Payment plan requested: first due date")
+    returned_steps: Mapped[list[str]] = mapped_column(
+        JSON, default=list, comment="The steps a return asks to fix (only these are editable)")
+    decided_by_id: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id"), comment="The reviewer of the last decision (R-B13)")
+    decided_at: Mapped[datetime | None] = mapped_column(UTCDateTime(),
+                                                        comment="When it was last decided")
+    created_at: Mapped[datetime] = created_at()
+    updated_at: Mapped[datetime] = mapped_column(
+        UTCDateTime(), default=clock.now, onupdate=clock.now, nullable=False,
+        comment="When the row last changed (UTC)")
+
+    def _check_update(self, changes: dict[str, tuple[Any, Any]]) -> None:
+        if "status" in changes:
+            old, new = changes["status"]
+            if new not in EXEMPTION_TRANSITIONS.get(old, set()):
+                raise ImmutableRowError(self.__tablename__, "update",
+                                        f"status {old} -> {new}")
+        if "filing_number" in changes and changes["filing_number"][0] is not None:
+            raise ImmutableRowError(self.__tablename__, "update", "filing_number")
+
+
+class ExemptionOwner(Base):
+    """An owner a certification names (R-B5: both spouses; R-B6: every co-owner)."""
+
+    __tablename__ = "exemption_owners"
+    __table_args__ = (UniqueConstraint("certification_id", "party_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True, comment="Surrogate key")
+    certification_id: Mapped[int] = mapped_column(
+        ForeignKey("exemption_certifications.id"), index=True, comment="The certification")
+    party_id: Mapped[int] = mapped_column(ForeignKey("parties.id"), index=True,
+                                          comment="The owner (a party of the registry)")
+    created_at: Mapped[datetime] = created_at()
+
+
+class ExemptionEvidence(Base):
+    """A file uploaded with a certification, stored by its content hash (`portal.storage`)."""
+
+    __tablename__ = "exemption_evidence"
+    __table_args__ = (
+        CheckConstraint("size_bytes > 0", name="size"),
+        CheckConstraint("content_type IN ('application/pdf', 'image/jpeg', 'image/png')",
+                        name="content_type"),
+    )
+    __immutable__ = ("certification_id", "sha256", "content_type", "size_bytes")
+
+    id: Mapped[int] = mapped_column(primary_key=True, comment="Surrogate key")
+    certification_id: Mapped[int] = mapped_column(
+        ForeignKey("exemption_certifications.id"), index=True, comment="The certification")
+    sha256: Mapped[str] = mapped_column(String(64), comment="Content hash (the storage key)")
+    content_type: Mapped[str] = mapped_column(String(40), comment="Type read from the content")
+    size_bytes: Mapped[int] = mapped_column(Integer, comment="Size in bytes")
+    filename: Mapped[str] = mapped_column(String(200), comment="The name it was uploaded with")
+    uploaded_by_id: Mapped[int] = mapped_column(ForeignKey("users.id"),
+                                                comment="Who uploaded it")
+    removed_at: Mapped[datetime | None] = mapped_column(
+        UTCDateTime(), comment="When its owner removed it before filing or resubmitting")
+    created_at: Mapped[datetime] = created_at()
+
+
+class ExemptionEvent(AppendOnly, Base):
+    """One state change of a certification, with who made it and why (R-B13)."""
+
+    __tablename__ = "exemption_events"
+
+    id: Mapped[int] = mapped_column(primary_key=True, comment="Surrogate key")
+    certification_id: Mapped[int] = mapped_column(
+        ForeignKey("exemption_certifications.id"), index=True, comment="The certification")
+    from_status: Mapped[str] = mapped_column(String(14), comment="State before")
+    to_status: Mapped[str] = mapped_column(String(14), comment="State after")
+    actor_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"),
+                                                 comment="Who made the change")
+    reasons: Mapped[list[str]] = mapped_column(JSON, default=list,
+                                               comment="Return reasons (codes)")
+    note: Mapped[str] = mapped_column(Text, default="", comment="The reviewer's free text")
+    created_at: Mapped[datetime] = created_at()

@@ -1,4 +1,9 @@
-"""staff: roles (administrator, reviewer, cashier, read-only).
+"""staff: roles (administrator, reviewer, cashier, read-only); budgets: Board-fixed amounts.
+
+`users.staff_role` names what a staff member may do (docs/STAFF.md); every staff account that
+exists when this runs becomes an administrator (until now every staff member could do
+everything), so nobody loses a power by the upgrade. `budget_fixed_amounts` holds the
+parcels' amounts the Board fixes directly in a budget version (R-A3).
 
 Revision ID: p0009
 Revises: p0008
@@ -18,8 +23,46 @@ depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
-    pass
+    with op.batch_alter_table('users', schema=None) as batch_op:
+        batch_op.add_column(sa.Column(
+            'staff_role', sa.String(length=13), nullable=True,
+            comment="Staff's role: administrator, reviewer, cashier or read_only (null: none "
+                    "set, an administrator; see docs/STAFF.md)"))
+        batch_op.create_check_constraint(
+            'staff_role', "staff_role IS NULL OR staff_role IN ('administrator', 'reviewer', "
+                          "'cashier', 'read_only')")
+    op.execute(sa.text("UPDATE users SET staff_role = 'administrator' WHERE is_staff"))
+    op.create_table(
+        'budget_fixed_amounts',
+        sa.Column('id', sa.Integer(), nullable=False, comment='Surrogate key'),
+        sa.Column('version_id', sa.Integer(), nullable=False, comment='The budget version'),
+        sa.Column('parcel_id', sa.Integer(), nullable=False,
+                  comment='The parcel whose amount the Board fixed'),
+        sa.Column('amount', sa.Numeric(precision=14, scale=2), nullable=False,
+                  comment="R-A3: the parcel's annual amount, fixed by the Board"),
+        sa.Column('reason', sa.Text(), nullable=False,
+                  comment="Why (the Board's words or resolution)"),
+        sa.CheckConstraint('amount >= 0', name=op.f('ck_budget_fixed_amounts_amount')),
+        sa.ForeignKeyConstraint(['parcel_id'], ['parcels.id'],
+                                name=op.f('fk_budget_fixed_amounts_parcel_id_parcels')),
+        sa.ForeignKeyConstraint(['version_id'], ['budget_versions.id'],
+                                name=op.f('fk_budget_fixed_amounts_version_id_budget_versions')),
+        sa.PrimaryKeyConstraint('id', name=op.f('pk_budget_fixed_amounts')),
+        sa.UniqueConstraint('version_id', 'parcel_id',
+                            name=op.f('uq_budget_fixed_amounts_version_id_parcel_id')),
+    )
+    with op.batch_alter_table('budget_fixed_amounts', schema=None) as batch_op:
+        batch_op.create_index(batch_op.f('ix_budget_fixed_amounts_parcel_id'), ['parcel_id'],
+                              unique=False)
+        batch_op.create_index(batch_op.f('ix_budget_fixed_amounts_version_id'), ['version_id'],
+                              unique=False)
 
 
 def downgrade() -> None:
-    pass
+    with op.batch_alter_table('budget_fixed_amounts', schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f('ix_budget_fixed_amounts_version_id'))
+        batch_op.drop_index(batch_op.f('ix_budget_fixed_amounts_parcel_id'))
+    op.drop_table('budget_fixed_amounts')
+    with op.batch_alter_table('users', schema=None) as batch_op:
+        batch_op.drop_constraint(batch_op.f('ck_users_staff_role'), type_='check')
+        batch_op.drop_column('staff_role')

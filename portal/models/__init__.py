@@ -7,7 +7,13 @@ from portal.models.access import AccessCode, ClaimAttempt, ParcelInvitation, Par
 from portal.models.assessments import Assessment, AssessmentRoll, Installment, RollLine
 from portal.models.audit import AuditRecord
 from portal.models.base import AppendOnly, Base, ImmutableRowError, UTCDateTime
-from portal.models.budgets import Budget, BudgetLine, BudgetVersion, FiscalYear
+from portal.models.budgets import (
+    Budget,
+    BudgetFixedAmount,
+    BudgetLine,
+    BudgetVersion,
+    FiscalYear,
+)
 from portal.models.exemption_changes import ExemptionChangeReport
 from portal.models.exemptions import (
     ExemptionCertification,
@@ -33,6 +39,7 @@ __all__ = [
     "OwnershipShare", "Parcel", "ParcelInvitation", "ParcelLink", "Party", "PartyMember", "Payment",
     "PaymentAllocation", "ReceiptSequence", "RecoveryCode", "RollLine", "ThrottleHit",
     "UTCDateTime", "User", "WebSession",
+    "BudgetFixedAmount",
     "ExemptionCertification", "ExemptionEvent", "ExemptionEvidence", "ExemptionOwner",
     "PropertyTaxFact",
     "ExemptionChangeReport",

@@ -85,6 +85,8 @@ class BudgetVersion(Base):
     budget: Mapped[Budget] = relationship(back_populates="versions")
     lines: Mapped[list[BudgetLine]] = relationship(back_populates="version",
                                                    order_by="BudgetLine.position")
+    fixed_amounts: Mapped[list[BudgetFixedAmount]] = relationship(
+        back_populates="version", order_by="BudgetFixedAmount.id")
 
     def _check_update(self, changes: dict[str, tuple[Any, Any]]) -> None:
         old_status = changes.get("status", (self.status, self.status))[0]
@@ -145,3 +147,45 @@ class BudgetLine(Base):
         if self._frozen(session):
             raise ImmutableRowError(self.__tablename__, "insert",
                                     "an adopted version takes no new lines (R-A1)")
+
+
+class BudgetFixedAmount(Base):
+    """A parcel's amount fixed directly by the Board in a budget version (R-A3); the rest of
+    the total is shared by benefit units. Frozen with its version once adopted (R-A1)."""
+
+    __tablename__ = "budget_fixed_amounts"
+    __table_args__ = (
+        UniqueConstraint("version_id", "parcel_id"),
+        CheckConstraint("amount >= 0", name="amount"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True, comment="Surrogate key")
+    version_id: Mapped[int] = mapped_column(ForeignKey("budget_versions.id"), index=True,
+                                            comment="The budget version")
+    parcel_id: Mapped[int] = mapped_column(ForeignKey("parcels.id"), index=True,
+                                           comment="The parcel whose amount the Board fixed")
+    amount: Mapped[Decimal] = money("R-A3: the parcel's annual amount, fixed by the Board")
+    reason: Mapped[str] = mapped_column(Text, default="",
+                                        comment="Why (the Board's words or resolution)")
+
+    version: Mapped[BudgetVersion] = relationship(back_populates="fixed_amounts")
+
+    def _frozen(self, session: Session) -> bool:
+        version = self.version
+        if version is None:
+            version = session.get(BudgetVersion, self.version_id)
+        return version is not None and version.status == "adopted" and version not in session.new
+
+    def _check_update(self, changes: dict[str, tuple[Any, Any]]) -> None:
+        if self.version is not None and self.version.status == "adopted":
+            raise ImmutableRowError(self.__tablename__, "update",
+                                    "a fixed amount of an adopted version is never edited "
+                                    "(R-A1)")
+
+    def _check_delete(self) -> None:
+        self._check_update({})
+
+    def _check_insert(self, session: Session) -> None:
+        if self._frozen(session):
+            raise ImmutableRowError(self.__tablename__, "insert",
+                                    "an adopted version takes no new fixed amounts (R-A1)")

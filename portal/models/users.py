@@ -10,6 +10,10 @@ from sqlalchemy.orm import Mapped, mapped_column
 from portal.models.base import Base, UTCDateTime, created_at
 
 LANGUAGES = ("es", "en")
+#: What a staff member may do (docs/STAFF.md): administrator (everything: budgets, the roll,
+#: roles, two-step resets), reviewer (reviews: reads every staff page and records no money),
+#: cashier (the payments office and refunds), read_only (sees, changes nothing).
+STAFF_ROLES = ("administrator", "reviewer", "cashier", "read_only")
 
 
 class User(Base):
@@ -19,6 +23,8 @@ class User(Base):
     __table_args__ = (
         CheckConstraint("language IN ('es', 'en')", name="language"),
         CheckConstraint("email = lower(email)", name="email_lowercase"),
+        CheckConstraint("staff_role IS NULL OR staff_role IN ('administrator', 'reviewer', "
+                        "'cashier', 'read_only')", name="staff_role"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True, comment="Surrogate key")
@@ -32,6 +38,9 @@ class User(Base):
                                           comment="Preferred locale: 'es' or 'en'")
     is_staff: Mapped[bool] = mapped_column(Boolean, default=False,
                                            comment="Staff of the Authority's Board")
+    staff_role: Mapped[str | None] = mapped_column(
+        String(13), comment="Staff's role: administrator, reviewer, cashier or read_only "
+                            "(null: none set, an administrator; see docs/STAFF.md)")
     email_confirmed_at: Mapped[datetime | None] = mapped_column(
         UTCDateTime(), comment="When the email address was confirmed (UTC)")
     totp_secret: Mapped[str | None] = mapped_column(
@@ -54,6 +63,14 @@ class User(Base):
 
     def get_id(self) -> str:
         return str(self.id)
+
+    @property
+    def role(self) -> str | None:
+        """The staff role in force (None for someone who is not staff); staff without one
+        set (made before roles, or by a script that only sets `is_staff`) are administrators."""
+        if not self.is_staff:
+            return None
+        return self.staff_role or "administrator"
 
     @property
     def email_confirmed(self) -> bool:

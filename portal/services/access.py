@@ -28,6 +28,7 @@ from sqlalchemy import (
 from portal import clock
 from portal.db import UnitOfWork
 from portal.models import Lender, Loan, Notice, Parcel, ParcelLink, PartyMember, Payment
+from portal.models.users import STAFF_ROLES
 from portal.services.errors import Forbidden, NotFound
 from portal.services.facts import record_type
 
@@ -311,6 +312,35 @@ def require_manager(uow: UnitOfWork, user: Any, parcel_id: int) -> Parcel:
 
 def require_staff(user: Any) -> None:
     if not is_staff(user):
+        raise Forbidden()
+
+
+# Staff roles (docs/STAFF.md): what a staff member may change. Every role sees every staff
+# page; `require_staff_role` guards the services that change state.
+ADMINISTRATOR, REVIEWER, CASHIER, READ_ONLY = STAFF_ROLES
+#: Who may do what: budgets, the roll, roles and two-step resets are the administrator's; the
+#: payments office and refunds, the cashier's too.
+MANAGE = (ADMINISTRATOR,)
+TAKE_PAYMENTS = (CASHIER, ADMINISTRATOR)
+
+
+def staff_role(user: Any) -> str | None:
+    """The user's staff role (None for someone who is not staff); staff without one set
+    are administrators (`User.role`)."""
+    if not is_staff(user):
+        return None
+    return getattr(user, "staff_role", None) or ADMINISTRATOR
+
+
+def has_staff_role(user: Any, *roles: str) -> bool:
+    """Whether the user is staff with one of `roles`."""
+    return staff_role(user) in roles
+
+
+def require_staff_role(user: Any, *roles: str) -> None:
+    """`Forbidden` unless the user is staff with one of `roles` (the web answers 404 to
+    someone who is not staff at all, 403 to staff without the role)."""
+    if not has_staff_role(user, *roles):
         raise Forbidden()
 
 

@@ -7,6 +7,7 @@ from portal.models.access import AccessCode, ClaimAttempt, ParcelInvitation, Par
 from portal.models.assessments import Assessment, AssessmentRoll, Installment, RollLine
 from portal.models.audit import AuditRecord
 from portal.models.base import AppendOnly, Base, ImmutableRowError, UTCDateTime
+from portal.models.collections import CourtClaim, DemandLetter
 from portal.models.budgets import (
     Budget,
     BudgetFixedAmount,
@@ -33,6 +34,7 @@ from portal.models.security import RecoveryCode, ThrottleHit, WebSession
 from portal.models.users import User
 
 __all__ = [
+    "CourtClaim", "DemandLetter",
     "AccessCode", "AppendOnly", "Assessment", "AssessmentRoll", "AuditRecord", "Base", "Budget",
     "BudgetLine", "BudgetVersion", "ClaimAttempt", "DepositOrder", "FiscalYear",
     "ImmutableRowError", "Installment", "Job", "Lease", "LedgerEntry", "Lender", "Loan", "Notice",

@@ -30,6 +30,7 @@ from portal.models.notices import Notice
 from portal.models.parcels import DepositOrder, Lease, OwnershipShare, Parcel
 from portal.models.parties import Party, PartyMember
 from portal.models.receipts import ReceiptSequence
+from portal.models.roll_imports import RollImport, RollImportError, RollImportRow
 from portal.models.security import RecoveryCode, ThrottleHit, WebSession
 from portal.models.users import User
 
@@ -40,6 +41,7 @@ __all__ = [
     "ImmutableRowError", "Installment", "Job", "Lease", "LedgerEntry", "Lender", "Loan", "Notice",
     "OwnershipShare", "Parcel", "ParcelInvitation", "ParcelLink", "Party", "PartyMember", "Payment",
     "PaymentAllocation", "ReceiptSequence", "RecoveryCode", "RollLine", "ThrottleHit",
+    "RollImport", "RollImportError", "RollImportRow",
     "UTCDateTime", "User", "WebSession",
     "BudgetFixedAmount",
     "ExemptionCertification", "ExemptionEvent", "ExemptionEvidence", "ExemptionOwner",

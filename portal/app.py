@@ -101,12 +101,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
 def _register_blueprints(app: Flask) -> None:
     from portal.web.account.routes import bp as account_bp
+    from portal.web.certificates.routes import bp as certificates_bp
     from portal.web.auth.routes import bp as auth_bp
     from portal.web.lender.routes import bp as lender_bp
     from portal.web.lessee.routes import bp as lessee_bp
     from portal.web.staff import two_factor_reset  # noqa: F401 - its route on staff_bp
     from portal.web.staff.routes import bp as staff_bp
-    for bp in (account_bp, auth_bp, lessee_bp, lender_bp, staff_bp):
+    for bp in (account_bp, auth_bp, lessee_bp, lender_bp, staff_bp, certificates_bp):
         app.register_blueprint(bp)
     from portal.web.fragments import amounts_list, deadline, schedule_rows, status_badge, why
     from portal.web.present import full_address, status_css, status_label

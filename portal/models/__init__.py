@@ -8,6 +8,7 @@ from portal.models.assessments import Assessment, AssessmentRoll, Installment, R
 from portal.models.audit import AuditRecord
 from portal.models.base import AppendOnly, Base, ImmutableRowError, UTCDateTime
 from portal.models.collections import CourtClaim, DemandLetter
+from portal.models.certificates import DebtCertificate
 from portal.models.budgets import (
     Budget,
     BudgetFixedAmount,
@@ -43,6 +44,7 @@ __all__ = [
     "PaymentAllocation", "ReceiptSequence", "RecoveryCode", "RollLine", "ThrottleHit",
     "RollImport", "RollImportError", "RollImportRow",
     "UTCDateTime", "User", "WebSession",
+    "DebtCertificate",
     "BudgetFixedAmount",
     "ExemptionCertification", "ExemptionEvent", "ExemptionEvidence", "ExemptionOwner",
     "PropertyTaxFact",

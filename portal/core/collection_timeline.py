@@ -42,7 +42,7 @@ from portal.core.calendar import add_months, roll_over
 from portal.core.collection import Demand
 from portal.core.deadlines import grace_day
 from portal.core.explain import N_, Trace
-from portal.core.money import ZERO
+from portal.core.money import ZERO, cents
 from portal.core.offer import Account, StopOption, offer, to_clear
 from portal.core.statement import InstallmentStatus, Statement
 
@@ -237,3 +237,10 @@ def _clears_delinquency(account: Account, by: date) -> Decimal:
     wanted = {("installment", i.number) for i in st.installments
               if i.status != "paid" and i.last_timely_day <= by}
     return to_clear(st, wanted)
+
+
+def interest_per_day(st: Statement) -> Decimal:
+    """R-A8, R-A17, 23 LPRA § 6432(d): what a demand states as the interest that each further
+    day adds: the yearly rate on the principal delinquent, over 365 days, to the cent (a
+    figure to inform; the interest owed is always rounded once as a total, R-A8)."""
+    return cents(st.rules.interest_rate * st.delinquent_principal / 365)

@@ -31,6 +31,7 @@ from portal import clock
 from portal.db import Database, UnitOfWork
 from portal.models import Job, User
 from portal.services import access, audit, roll
+from portal.services import collections as collections_service
 from portal.services.errors import InvalidInput, NotFound, ServiceError
 
 log = logging.getLogger(__name__)
@@ -56,6 +57,7 @@ def _optional_date(value: str | None) -> date | None:
 
 #: What each kind of job does, from its staff user and its input.
 KINDS: dict[str, Callable[[Any, dict[str, Any]], Work]] = {
+    "collections.run": collections_service.work,
     "roll.compute": lambda staff, p: roll.Computation(staff, int(p["version_id"])),
     "roll.publish": lambda staff, p: roll.Publication(staff, int(p["roll_id"]),
                                                       _optional_date(p.get("notice_date"))),
@@ -65,6 +67,7 @@ KINDS: dict[str, Callable[[Any, dict[str, Any]], Work]] = {
 #: What `submit` checks before queueing a job of each kind (the work checks it again when it
 #: runs): a missing version or roll, or one in the wrong state, is refused at once.
 CHECKS: dict[str, Callable[[UnitOfWork, Any, dict[str, Any]], Any]] = {
+    "collections.run": collections_service.runnable,
     "roll.compute": lambda uow, staff, p: roll.computable(uow, staff, int(p["version_id"])),
     "roll.publish": lambda uow, staff, p: roll.publishable(uow, staff, int(p["roll_id"])),
 }
@@ -172,6 +175,8 @@ def _end(database: Database, job_id: int, status: str, *, result: dict | None = 
 
 
 def _result(value: Any) -> dict[str, Any]:
+    if hasattr(value, "job_result"):  # collections.run
+        return value.job_result()
     if getattr(value, "__tablename__", None) == "assessment_rolls":
         return {"roll_id": value.id, "status": value.status}
     return {}

@@ -1,0 +1,209 @@
+"""Collections (J9): the delinquency run as a job (R-A12, R-A17) streams the accounts in
+batches, all or nothing per batch, and re-running the same day creates nothing twice; the
+mailing, the return receipt, the court list after the 15-day window (R-A13) and the claim
+filed; who may read a demand letter (404 for anyone else)."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+import pytest
+from sqlalchemy import func, select
+
+from portal import clock
+from portal.models import DemandLetter, Job, Notice, Party, User
+from portal.services import audit, collections, facts, jobs
+from portal.services.errors import Conflict, Forbidden, InvalidInput, NotFound
+
+from .factory import at, build, pay
+
+TODAY = date(2026, 11, 30)
+
+
+@pytest.fixture
+def world(database):
+    return build(database)
+
+
+def _staff(uow, world):
+    return uow.session.get(User, world.staff.id)
+
+
+def _letters(world, *where):
+    with world.uow() as uow:
+        return uow.session.scalar(select(func.count()).select_from(DemandLetter).where(*where))
+
+
+def _run_job(world, run_on: date = TODAY) -> Job:
+    with world.uow() as uow:
+        job_id = jobs.submit(uow, _staff(uow, world), collections.KIND,
+                             {"run_on": run_on.isoformat()}).id
+    return jobs.run(world.database, job_id)
+
+
+def test_the_run_demands_every_delinquent_account_once_a_day(world, monkeypatch):
+    """R-A12: A, B, C and D owe every installment since July (nobody paid): four demands,
+    each the statement's figures as of the run's day, as NUMERIC; the same day again is a
+    no-op (R-A17: idempotent), in batches of two accounts (CHUNK)."""
+    monkeypatch.setattr(collections, "CHUNK", 2)
+    pay(world, "B", "10000.00", date(2026, 7, 5))  # B pays the whole year: not delinquent
+    job = _run_job(world)
+    assert job.status == "succeeded", job.error_code
+    assert job.result == {"run_on": "2026-11-30", "demands": 3}
+    assert job.done == job.total == 4  # A, B, C, D have assessments; E is exempt
+    with world.uow() as uow:
+        letters = {dl.parcel_id: dl for dl in uow.session.scalars(select(DemandLetter))}
+        assert set(letters) == {world.parcel[k] for k in "ACD"}
+        for pid, dl in letters.items():
+            n = uow.session.get(Notice, dl.notice_id)
+            fy = uow.session.get(facts.FiscalYear, world.fy_id)
+            st = facts.load(uow, pid, fy).evaluate(TODAY)
+            assert isinstance(dl.total, Decimal)
+            assert (dl.interest, dl.late_fees, dl.costs, dl.delinquent_principal, dl.total) == (
+                st.interest, st.late_fees, st.costs, st.delinquent_principal, st.total_due_now)
+            assert dl.installments == ",".join(str(i.number) for i in st.installments
+                                               if i.status == "delinquent")
+            assert n.kind == "demand" and n.amount == st.total_due_now and n.mailed_on is None
+            assert dl.job_id == job.id
+        lessee = uow.session.get(Notice, letters[world.parcel["D"]].notice_id)
+        assert uow.session.get(Party, lessee.addressee_party_id).name == "Lessee LLC"  # R-A16
+    again = _run_job(world)
+    assert again.status == "succeeded" and again.result["demands"] == 3
+    assert _letters(world) == 3
+    with world.uow() as uow:
+        assert uow.session.scalar(select(func.count()).select_from(Notice).where(
+            Notice.kind == "demand")) == 3
+
+
+def test_a_failed_batch_leaves_the_batches_before_it_and_nothing_of_its_own(world, monkeypatch):
+    """All or nothing per batch: the second batch fails on its second demand; the first
+    batch's demands stay, none of the second's; running again completes it."""
+    monkeypatch.setattr(collections, "CHUNK", 2)
+    real = audit.record
+    calls = {"n": 0}
+
+    def flaky(uow, actor, action, *a, **kw):
+        if action == "demand.queued":
+            calls["n"] += 1
+            if calls["n"] == 4:
+                raise RuntimeError("disk full")
+        return real(uow, actor, action, *a, **kw)
+
+    monkeypatch.setattr(collections.audit, "record", flaky)
+    job = _run_job(world)
+    assert job.status == "failed" and job.error_code == jobs.UNEXPECTED
+    assert job.done == 2
+    assert _letters(world) == 2
+    with world.uow() as uow:
+        assert uow.session.scalar(select(func.count()).select_from(Notice).where(
+            Notice.kind == "demand")) == 2
+    monkeypatch.setattr(collections.audit, "record", real)
+    assert _run_job(world).status == "succeeded"
+    assert _letters(world) == 4
+
+
+def test_a_new_delinquency_gets_a_new_demand_and_old_ones_none(world):
+    """R-A18: a run the next day finds nothing new (the same installments were demanded); on
+    2026-12-11, December's installment is delinquent too (its day G, 12-10, has passed): a
+    new demand for each account."""
+    with world.uow() as uow:
+        collections.run(uow, _staff(uow, world), TODAY)
+    assert _letters(world) == 4
+    with clock.fixed(at(date(2026, 12, 1))), world.uow() as uow:
+        assert collections.run(uow, _staff(uow, world)).demands == 0
+    with clock.fixed(at(date(2026, 12, 11))), world.uow() as uow:
+        assert collections.run(uow, _staff(uow, world)).demands == 4
+    assert _letters(world) == 8
+
+
+def test_only_staff_run_and_not_for_a_day_to_come(world):
+    with world.uow() as uow:
+        alice = uow.session.get(User, world.alice.id)
+        with pytest.raises(Forbidden):
+            jobs.submit(uow, alice, collections.KIND, {"run_on": TODAY.isoformat()})
+        staff = _staff(uow, world)
+        for bad in ("2026-12-01", "tomorrow", None):
+            with pytest.raises(InvalidInput):
+                jobs.submit(uow, staff, collections.KIND, {"run_on": bad})
+        with pytest.raises(Conflict):  # no fiscal year on that day
+            jobs.submit(uow, staff, collections.KIND, {"run_on": "2020-01-02"})
+
+
+def test_mailing_receipt_window_court_list_and_claim(world):
+    """R-A12, R-A13: mailed 2026-11-04 (Wed): 15 days is 11-19, Puerto Rican Identity Day,
+    so the last day is 11-20 and the account is claimable from 11-21; on the court list
+    today (11-30) with what the demand listed still owed; claimed once, not before 11-21."""
+    with clock.fixed(at(date(2026, 11, 3))), world.uow() as uow:
+        collections.run(uow, _staff(uow, world))
+    with world.uow() as uow:
+        staff = _staff(uow, world)
+        a = uow.session.scalar(select(Notice).where(
+            Notice.parcel_id == world.parcel["A"], Notice.kind == "demand"))
+        with pytest.raises(InvalidInput):
+            collections.record_mailing(uow, staff, a.id, date(2026, 12, 1), "9400 1")
+        collections.record_mailing(uow, staff, a.id, date(2026, 11, 4), "9400 0000 0000 01",
+                                   Decimal("7.00"))
+        with pytest.raises(Conflict):
+            collections.record_mailing(uow, staff, a.id, date(2026, 11, 4), "9400 2")
+        with pytest.raises(InvalidInput):  # a receipt before the mailing
+            collections.record_receipt(uow, staff, a.id, date(2026, 11, 3))
+        collections.record_receipt(uow, staff, a.id, date(2026, 11, 9))
+        a_id = a.id
+    with world.uow() as uow:
+        staff = _staff(uow, world)
+        rows = {r.notice.id: r for r in collections.demands(uow, staff)}
+        assert rows[a_id].last_day == date(2026, 11, 20)
+        assert rows[a_id].claimable_from == date(2026, 11, 21)
+        court = collections.court_list(uow, staff)
+        assert [r.notice.id for r in court] == [a_id]
+        assert court[0].stop_amount > 0
+        queued = collections.demands(uow, staff, status="queued")
+        assert a_id not in {r.notice.id for r in queued} and len(queued) == 3
+    with clock.fixed(at(date(2026, 11, 20))), world.uow() as uow:
+        staff = _staff(uow, world)
+        assert collections.court_list(uow, staff) == []  # the last day: not yet
+        assert collections.demands(uow, staff, status="received")[0].notice.id == a_id
+    with world.uow() as uow:
+        staff = _staff(uow, world)
+        with pytest.raises(InvalidInput):
+            collections.record_claim(uow, staff, a_id, date(2026, 11, 20), "SJ2026CV001")
+        collections.record_claim(uow, staff, a_id, date(2026, 11, 25), "SJ2026CV001")
+    with world.uow() as uow:
+        staff = _staff(uow, world)
+        with pytest.raises(Conflict):
+            collections.record_claim(uow, staff, a_id, date(2026, 11, 26), "SJ2026CV002")
+        assert collections.court_list(uow, staff) == []
+        assert collections.demands(uow, staff, status="claimed")[0].notice.id == a_id
+
+
+def test_paying_what_the_demand_listed_takes_it_off_the_court_list(world):
+    """R-A18: paid in full (here the whole year) the demand is not claimable any more."""
+    with clock.fixed(at(date(2026, 11, 3))), world.uow() as uow:
+        collections.run(uow, _staff(uow, world))
+        a = uow.session.scalar(select(Notice).where(
+            Notice.parcel_id == world.parcel["A"], Notice.kind == "demand"))
+        collections.record_mailing(uow, _staff(uow, world), a.id, date(2026, 11, 3), "1")
+    pay(world, "A", "10000.00", date(2026, 11, 29))
+    with world.uow() as uow:
+        assert collections.court_list(uow, _staff(uow, world)) == []
+
+
+def test_who_may_read_a_demand_letter(world):
+    """The owner (A: Alice) and staff; not another owner (Bob), not the lender (its loan is
+    on C), not an unknown id: NotFound, as for a letter that does not exist."""
+    with world.uow() as uow:
+        collections.run(uow, _staff(uow, world), TODAY)
+        ids = {n.parcel_id: n.id for n in uow.session.scalars(select(Notice).where(
+            Notice.kind == "demand"))}
+    a, c = ids[world.parcel["A"]], ids[world.parcel["C"]]
+    with world.uow() as uow:
+        s = uow.session
+        got = collections.letter(uow, s.get(User, world.alice.id), a)
+        assert got.parcel.id == world.parcel["A"]
+        assert got.timeline.next is not None and got.timeline.next.amount > 0
+        assert collections.letter(uow, _staff(uow, world), c).parcel.id == world.parcel["C"]
+        for user, nid in ((world.bob, a), (world.lender_user, c), (world.alice, c),
+                          (world.alice, 10**6), (None, a)):
+            with pytest.raises(NotFound):
+                collections.letter(uow, s.get(User, user.id) if user else None, nid)

@@ -51,19 +51,19 @@ def upgrade() -> None:
     op.create_table('roll_import_errors',
     sa.Column('id', sa.Integer(), nullable=False, comment='Surrogate key'),
     sa.Column('import_id', sa.Integer(), nullable=False, comment='The import'),
-    sa.Column('row', sa.Integer(), nullable=False, comment='Row in the file (the header is row 1)'),
-    sa.Column('column', sa.String(length=60), nullable=False, comment='The column as the header spells it'),
+    sa.Column('row_number', sa.Integer(), nullable=False, comment='Row in the file (the header is row 1)'),
+    sa.Column('column_name', sa.String(length=60), nullable=False, comment='The column as the header spells it'),
     sa.Column('value', sa.String(length=200), nullable=False, comment='The value as written (cut)'),
     sa.Column('code', sa.String(length=40), nullable=False, comment='Why: a message id'),
-    sa.Column('params', sa.JSON(), nullable=True, comment="The message's figures"),
+    sa.Column('params', sa.Text(), nullable=True, comment="The message's figures (JSON)"),
     sa.ForeignKeyConstraint(['import_id'], ['roll_imports.id'], name=op.f('fk_roll_import_errors_import_id_roll_imports')),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_roll_import_errors'))
     )
-    op.create_index('ix_roll_import_errors_import_row', 'roll_import_errors', ['import_id', 'row', 'id'], unique=False)
+    op.create_index('ix_roll_import_errors_import_row', 'roll_import_errors', ['import_id', 'row_number', 'id'], unique=False)
     op.create_table('roll_import_rows',
     sa.Column('id', sa.Integer(), nullable=False, comment='Surrogate key'),
     sa.Column('import_id', sa.Integer(), nullable=False, comment='The import'),
-    sa.Column('row', sa.Integer(), nullable=False, comment='Row in the file'),
+    sa.Column('row_number', sa.Integer(), nullable=False, comment='Row in the file'),
     sa.Column('catastro', sa.String(length=32), nullable=False, comment='Catastro number, normalised'),
     sa.Column('change', sa.String(length=8), nullable=False, comment='new, changed or same'),
     sa.Column('parcel_id', sa.Integer(), nullable=True, comment='The parcel on the roll with this catastro, when there is one'),
@@ -74,7 +74,7 @@ def upgrade() -> None:
     sa.PrimaryKeyConstraint('id', name=op.f('pk_roll_import_rows'))
     )
     op.create_index('ix_roll_import_rows_import_catastro', 'roll_import_rows', ['import_id', 'catastro'], unique=False)
-    op.create_index('ix_roll_import_rows_import_change', 'roll_import_rows', ['import_id', 'change', 'row'], unique=False)
+    op.create_index('ix_roll_import_rows_import_change', 'roll_import_rows', ['import_id', 'change', 'row_number'], unique=False)
 
 
 def downgrade() -> None:

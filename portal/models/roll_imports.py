@@ -4,6 +4,7 @@ folder, named by its id), its check's report (the rows refused and why) and its 
 
 from __future__ import annotations
 
+import json
 from datetime import date, datetime
 from typing import Any
 
@@ -78,17 +79,23 @@ class RollImportError(Base):
     """One reason a row (or the file) was refused: row, column, value and a message id."""
 
     __tablename__ = "roll_import_errors"
-    __table_args__ = (Index("ix_roll_import_errors_import_row", "import_id", "row", "id"),)
+    __table_args__ = (Index("ix_roll_import_errors_import_row", "import_id", "row_number",
+                            "id"),)
 
     id: Mapped[int] = mapped_column(primary_key=True, comment="Surrogate key")
     import_id: Mapped[int] = mapped_column(ForeignKey("roll_imports.id"),
                                            comment="The import")
-    row: Mapped[int] = mapped_column(Integer, comment="Row in the file (the header is row 1)")
-    column: Mapped[str] = mapped_column(String(60), comment="The column as the header spells it")
+    row_number: Mapped[int] = mapped_column(Integer,
+                                            comment="Row in the file (the header is row 1)")
+    column_name: Mapped[str] = mapped_column(String(60),
+                                             comment="The column as the header spells it")
     value: Mapped[str] = mapped_column(String(200), comment="The value as written (cut)")
     code: Mapped[str] = mapped_column(String(40), comment="Why: a message id")
-    params: Mapped[dict[str, Any] | None] = mapped_column(JSON,
-                                                          comment="The message's figures")
+    params: Mapped[str | None] = mapped_column(Text, comment="The message's figures (JSON)")
+
+    @property
+    def figures(self) -> dict[str, Any]:
+        return json.loads(self.params) if self.params else {}
 
 
 class RollImportRow(Base):
@@ -98,13 +105,13 @@ class RollImportRow(Base):
     __table_args__ = (
         CheckConstraint("change IN ('new', 'changed', 'same')", name="change"),
         Index("ix_roll_import_rows_import_catastro", "import_id", "catastro"),
-        Index("ix_roll_import_rows_import_change", "import_id", "change", "row"),
+        Index("ix_roll_import_rows_import_change", "import_id", "change", "row_number"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True, comment="Surrogate key")
     import_id: Mapped[int] = mapped_column(ForeignKey("roll_imports.id"),
                                            comment="The import")
-    row: Mapped[int] = mapped_column(Integer, comment="Row in the file")
+    row_number: Mapped[int] = mapped_column(Integer, comment="Row in the file")
     catastro: Mapped[str] = mapped_column(String(32), comment="Catastro number, normalised")
     change: Mapped[str] = mapped_column(String(8), comment="new, changed or same")
     parcel_id: Mapped[int | None] = mapped_column(

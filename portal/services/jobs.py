@@ -30,7 +30,7 @@ from sqlalchemy.exc import IntegrityError
 from portal import clock
 from portal.db import Database, UnitOfWork
 from portal.models import Job, User
-from portal.services import access, audit, roll
+from portal.services import access, audit, roll, roll_import
 from portal.services import collections as collections_service
 from portal.services.errors import InvalidInput, NotFound, ServiceError
 
@@ -61,6 +61,8 @@ KINDS: dict[str, Callable[[Any, dict[str, Any]], Work]] = {
     "roll.compute": lambda staff, p: roll.Computation(staff, int(p["version_id"])),
     "roll.publish": lambda staff, p: roll.Publication(staff, int(p["roll_id"]),
                                                       _optional_date(p.get("notice_date"))),
+    "roll.import": lambda staff, p: roll_import.ImportWork(staff, int(p["import_id"]),
+                                                           bool(p.get("dry_run"))),
 }
 
 
@@ -70,6 +72,8 @@ CHECKS: dict[str, Callable[[UnitOfWork, Any, dict[str, Any]], Any]] = {
     "collections.run": collections_service.runnable,
     "roll.compute": lambda uow, staff, p: roll.computable(uow, staff, int(p["version_id"])),
     "roll.publish": lambda uow, staff, p: roll.publishable(uow, staff, int(p["roll_id"])),
+    "roll.import": lambda uow, staff, p: roll_import.importable(uow, staff, int(p["import_id"]),
+                                                                bool(p.get("dry_run"))),
 }
 
 
@@ -179,6 +183,8 @@ def _result(value: Any) -> dict[str, Any]:
         return value.job_result()
     if getattr(value, "__tablename__", None) == "assessment_rolls":
         return {"roll_id": value.id, "status": value.status}
+    if getattr(value, "__tablename__", None) == "roll_imports":
+        return {"import_id": value.id, "status": value.status}
     return {}
 
 

@@ -109,6 +109,8 @@ def _register_blueprints(app: Flask) -> None:
     from portal.web.staff.routes import bp as staff_bp
     for bp in (account_bp, auth_bp, lessee_bp, lender_bp, staff_bp, certificates_bp):
         app.register_blueprint(bp)
+    from portal.web.exemption_changes.routes import bp as exemption_changes_bp  # J6
+    app.register_blueprint(exemption_changes_bp)
     from portal.web.fragments import amounts_list, deadline, schedule_rows, status_badge, why
     from portal.web.present import full_address, status_css, status_label
     app.jinja_env.globals.update(status_label=status_label, status_css=status_css,

@@ -22,16 +22,19 @@ PUBLIC_POST = {"account.language", "auth.sign_up", "auth.sign_in", "auth.resend"
 SIGNED_IN = {"account.dashboard", "account.claim", "lessee.leases", "auth.sign_out",
              "auth.sign_out_others", "auth.change_password",
              "payments.choose", "payments.review", "payments.confirm", "payments.sandbox",
-             "payments.sandbox_bank"}
+             "payments.sandbox_bank",
+             "exemption_changes.confirmation"}  # per report: tests/web/test_exemption_changes.py
 PARCEL = {"account.parcel", "account.statement_pdf", "account.grant", "account.revoke",
           "account.revoke_email",
-          "account.access_page", "payments.history"}
+          "account.access_page", "payments.history",
+          "exemption_changes.new"}
 CHECKOUT = {"payments.success", "payments.cancel", "payments.receipt", "payments.receipt_pdf",
             "payments.payment_receipt", "payments.payment_receipt_pdf"}
-LENDER = {"lender.loans"}
+LENDER = {"lender.loans", "exemption_changes.lender_list"}
 STAFF = {"staff.lookup", "staff.person", "payments.office", "payments.refund",
          "staff.roll_page", "staff.job", "staff.compute_roll", "staff.publish_roll",
-         "staff.reset_two_factor"}
+         "staff.reset_two_factor",
+         "exemption_changes.staff_list", "exemption_changes.acknowledge"}
 #: The second step of signing in and one's own two-factor settings (tests/web/test_two_factor.py)
 TWO_FACTOR = {"auth.verify", "auth.two_factor_enrol", "auth.two_factor", "auth.two_factor_codes",
               "auth.two_factor_disable"}
@@ -93,6 +96,7 @@ def test_parcel_routes(world, role):
                              (f"/propiedad/{pid}/acceso/999999/quitar", "post"),
                              (f"/propiedad/{pid}/pagos", "get"),
                              (f"/propiedad/{pid}/acceso", "get"),
+                             (f"/propiedad/{pid}/cambio", "post"),
                              (f"/pagar?parcela={pid}", "get")):
             if method == "get":
                 r = client.get(path)
@@ -141,6 +145,9 @@ def test_role_pages(world, role):
         "/personal/persona/999999": 404,
         "/personal/tasacion": 200 if role == "staff" else 404,
         "/personal/trabajos/999999": 404,
+        "/personal/cambios": 200 if role == "staff" else 404,
+        "/prestamista/cambios": 200 if role == "lender" else 404,
+        "/cambios/999999": 404,
         "/pagos/999999/recibo": 404,
         "/pagos/999999/recibo.pdf": 404,
         "/pagos/999999/exito": 404,

@@ -1,0 +1,86 @@
+"""Forms of the change report (J6). Validation only; what a change means is the core's."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import DateField, RadioField, TextAreaField
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import InputRequired, Length, Optional, ValidationError
+
+from portal import clock
+from portal.core.explain import N_
+from portal.services.exemption_changes import DETAILS_MAX
+
+#: The kinds of change, in the order the form lists them (RULES.md R-B17).
+KIND_LABELS = (
+    ("moved", N_("I moved out: the property is no longer my home")),
+    ("rented", N_("I rented out the property, in whole or in part")),
+    ("sold_or_transferred", N_("I sold, donated or otherwise transferred the property")),
+    ("spouse_died", N_("My spouse died")),
+    ("use_changed", N_("The use of the property changed (for example, a business)")),
+    ("other", N_("Another change (for example, a co-owner added or removed, a divorce)")),
+)
+KIND_SHORT = {
+    "moved": N_("Moved out"), "rented": N_("Rented out"),
+    "sold_or_transferred": N_("Sold or transferred"), "spouse_died": N_("Spouse died"),
+    "use_changed": N_("Use changed"), "other": N_("Other change"),
+}
+YES_NO = [SelectChoice("yes", _l("Yes")), SelectChoice("no", _l("No"))]
+EARLIEST = date(1950, 1, 1)
+
+
+class ChangeDateField(DateField):
+    """A date written YYYY-MM-DD (the browser's date input sends that); empty is left to
+    InputRequired, so one message is shown, not two."""
+
+    def process_formdata(self, valuelist: list[str]) -> None:
+        if valuelist and not "".join(valuelist).strip():
+            self.data = None
+            return
+        super().process_formdata(valuelist)
+
+
+class ChangeForm(FlaskForm):
+    kind = RadioField(_l("What changed?"), choices=[SelectChoice(k, _l(label)) for k, label in KIND_LABELS],
+                      validators=[InputRequired(message=_l("Choose what changed."))])
+    change_date = ChangeDateField(
+        _l("Date of the change"),
+        invalid_value_message=_l("Enter a real date, like 2026-11-15 (year-month-day)."),
+        validators=[InputRequired(message=_l("Enter the date of the change, like 2026-11-15."))])
+    details = TextAreaField(
+        _l("What is new (optional)"), validators=[Optional(), Length(
+            max=DETAILS_MAX, message=_l("Write at most %(max)d characters.", max=DETAILS_MAX))])
+    original_titleholder = RadioField(
+        _l("Only if your spouse died: were you named as an owner on the approved "
+           "certification?"), choices=YES_NO, validate_choice=False)
+    residential_use = RadioField(
+        _l("Is the property still your home?"), choices=YES_NO, validate_choice=False)
+
+    def validate_change_date(self, field: DateField) -> None:
+        if field.data is None:
+            return
+        if field.data > clock.today():
+            raise ValidationError(_l("The date of the change cannot be after today: report a "
+                                     "change once it has happened."))
+        if field.data < EARLIEST:
+            raise ValidationError(_l("Enter a date from 1950 on."))
+
+    def validate_original_titleholder(self, field: RadioField) -> None:
+        if field.data not in (None, "", "yes", "no"):
+            field.data = None
+        if self.kind.data == "spouse_died" and field.data not in ("yes", "no"):
+            raise ValidationError(_l("Say whether you were named as an owner on the "
+                                     "certification."))
+
+    def validate_residential_use(self, field: RadioField) -> None:
+        if field.data not in ("yes", "no"):
+            field.data = None  # asked, and checked, by the review step only
+
+    @property
+    def titleholder(self) -> bool | None:
+        if self.kind.data != "spouse_died":
+            return None
+        return self.original_titleholder.data == "yes"

@@ -101,8 +101,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
 def _register_blueprints(app: Flask) -> None:
     from portal.web.account.routes import bp as account_bp
-    from portal.web.certificates.routes import bp as certificates_bp
     from portal.web.auth.routes import bp as auth_bp
+    from portal.web.certificates.routes import bp as certificates_bp
     from portal.web.lender.routes import bp as lender_bp
     from portal.web.lessee.routes import bp as lessee_bp
     from portal.web.staff import two_factor_reset  # noqa: F401 - its route on staff_bp

@@ -8,7 +8,6 @@ from portal.models.assessments import Assessment, AssessmentRoll, Installment, R
 from portal.models.audit import AuditRecord
 from portal.models.base import AppendOnly, Base, ImmutableRowError, UTCDateTime
 from portal.models.collections import CourtClaim, DemandLetter
-from portal.models.certificates import DebtCertificate
 from portal.models.budgets import (
     Budget,
     BudgetFixedAmount,
@@ -16,6 +15,7 @@ from portal.models.budgets import (
     BudgetVersion,
     FiscalYear,
 )
+from portal.models.certificates import DebtCertificate
 from portal.models.exemption_changes import ExemptionChangeReport
 from portal.models.exemptions import (
     ExemptionCertification,

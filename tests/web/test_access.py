@@ -16,9 +16,10 @@ from flask import Flask
 from tests.web.conftest import csrf_token, login
 
 PUBLIC_GET = {"account.home", "auth.sign_up", "auth.sign_in", "auth.check_email",
-              "auth.forgot", "auth.confirm", "auth.reset", "static"}
+              "auth.forgot", "auth.confirm", "auth.reset", "static",
+              "certificates.verify"}
 PUBLIC_POST = {"account.language", "auth.sign_up", "auth.sign_in", "auth.resend",
-               "auth.forgot", "auth.reset"}
+               "auth.forgot", "auth.reset", "certificates.verify"}
 SIGNED_IN = {"account.dashboard", "account.claim", "lessee.leases", "auth.sign_out",
              "auth.sign_out_others", "auth.change_password",
              "payments.choose", "payments.review", "payments.confirm", "payments.sandbox",
@@ -26,6 +27,7 @@ SIGNED_IN = {"account.dashboard", "account.claim", "lessee.leases", "auth.sign_o
              "exemption_changes.confirmation"}  # per report: tests/web/test_exemption_changes.py
 PARCEL = {"account.parcel", "account.statement_pdf", "account.grant", "account.revoke",
           "account.revoke_email",
+          "certificates.index", "certificates.issue", "certificates.pdf",  # owner or staff only
           "account.access_page", "payments.history",
           "exemption_changes.new"}
 CHECKOUT = {"payments.success", "payments.cancel", "payments.receipt", "payments.receipt_pdf",
@@ -96,6 +98,7 @@ def test_parcel_routes(world, role):
                              (f"/propiedad/{pid}/acceso/999999/quitar", "post"),
                              (f"/propiedad/{pid}/pagos", "get"),
                              (f"/propiedad/{pid}/acceso", "get"),
+                             (f"/propiedad/{pid}/certificados", "post"),
                              (f"/propiedad/{pid}/cambio", "post"),
                              (f"/pagar?parcela={pid}", "get")):
             if method == "get":

@@ -22,15 +22,22 @@ branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 
+ROLE_CHECK = ("staff_role IS NULL OR staff_role IN ('administrator', 'reviewer', 'cashier', "
+              "'read_only')")
+ROLE_COMMENT = ("Staff's role: administrator, reviewer, cashier or read_only (null: none set, "
+                "an administrator; see docs/STAFF.md)")
+
+
 def upgrade() -> None:
-    with op.batch_alter_table('users', schema=None) as batch_op:
-        batch_op.add_column(sa.Column(
-            'staff_role', sa.String(length=13), nullable=True,
-            comment="Staff's role: administrator, reviewer, cashier or read_only (null: none "
-                    "set, an administrator; see docs/STAFF.md)"))
-        batch_op.create_check_constraint(
-            'staff_role', "staff_role IS NULL OR staff_role IN ('administrator', 'reviewer', "
-                          "'cashier', 'read_only')")
+    # Not a batch rebuild of users on SQLite (every other table references it: dropping it
+    # fails once there is data): SQLite adds the column with its CHECK in one ALTER TABLE.
+    if op.get_bind().dialect.name == "sqlite":
+        op.execute(sa.text("ALTER TABLE users ADD COLUMN staff_role VARCHAR(13) "
+                           f"CONSTRAINT ck_users_staff_role CHECK ({ROLE_CHECK})"))
+    else:
+        op.add_column('users', sa.Column('staff_role', sa.String(length=13), nullable=True,
+                                         comment=ROLE_COMMENT))
+        op.create_check_constraint(op.f('ck_users_staff_role'), 'users', ROLE_CHECK)
     op.execute(sa.text("UPDATE users SET staff_role = 'administrator' WHERE is_staff"))
     op.create_table(
         'budget_fixed_amounts',
@@ -63,6 +70,5 @@ def downgrade() -> None:
         batch_op.drop_index(batch_op.f('ix_budget_fixed_amounts_version_id'))
         batch_op.drop_index(batch_op.f('ix_budget_fixed_amounts_parcel_id'))
     op.drop_table('budget_fixed_amounts')
-    with op.batch_alter_table('users', schema=None) as batch_op:
-        batch_op.drop_constraint(batch_op.f('ck_users_staff_role'), type_='check')
-        batch_op.drop_column('staff_role')
+    # A plain ALTER TABLE ... DROP COLUMN (SQLite 3.35+ too; its CHECK goes with it).
+    op.drop_column('users', 'staff_role')

@@ -324,7 +324,7 @@ def post_office_payment(uow: UnitOfWork, staff: Any, parcel_id: int, fiscal_year
                         amount: Decimal, method: str, *, payer_name: str,
                         reference: str = "", language: str = "es") -> Checkout:
     """Cash or a check received at the office: posted today through the same ledger."""
-    access.require_staff(staff)
+    access.require_staff_role(staff, *access.TAKE_PAYMENTS)  # docs/STAFF.md
     if method not in ("cash", "check"):
         raise InvalidInput("method", field="method")
     account = staff_account(uow, staff, parcel_id, fiscal_year_id)
@@ -378,7 +378,7 @@ def refund_credit(database: Database, staff: Any, parcel_id: int, fiscal_year_id
     call: a refusal of a later part cannot undo the record of money already given back. The
     result then says how much went back (`short`); the rest stays as credit.
     """
-    access.require_staff(staff)
+    access.require_staff_role(staff, *access.TAKE_PAYMENTS)  # docs/STAFF.md
     with database.unit_of_work() as uow:
         uow.info["ip"] = ip
         account = staff_account(uow, staff, parcel_id, fiscal_year_id)

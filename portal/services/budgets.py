@@ -287,6 +287,7 @@ class VersionView:
     lines: list[BudgetLine]
     fixed: list[tuple[BudgetFixedAmount, str]]  # (fixed amount, the parcel's catastro)
     versions: list[BudgetVersion]  # every version of the same budget
+    total_cost: Decimal  # the lines' costs (core: BudgetVersion.total_cost)
 
     @property
     def is_latest(self) -> bool:
@@ -322,7 +323,14 @@ def get(uow: UnitOfWork, staff: Any, version_id: int | str) -> VersionView:
         .order_by(BudgetFixedAmount.id))]
     all_versions = list(uow.session.scalars(select(BudgetVersion).where(
         BudgetVersion.budget_id == budget.id).order_by(BudgetVersion.version)))
-    return VersionView(version, fy, lines(uow, version.id), fixed, all_versions)
+    its_lines = lines(uow, version.id)
+    core = core_budget.BudgetVersion(fy.starts_on, version.version,
+                                     version.adopted_on or fy.starts_on, _core_lines(
+                                         [LineInput(ln.kind, ln.description_es,
+                                                    ln.description_en, ln.amount,
+                                                    ln.financed_by_assessments)
+                                          for ln in its_lines]))
+    return VersionView(version, fy, its_lines, fixed, all_versions, core.total_cost)
 
 
 def compare(uow: UnitOfWork, staff: Any, old_id: int | str, new_id: int | str

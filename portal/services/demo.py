@@ -100,7 +100,14 @@ SIGN_INS = (
     ("lessee@demo.pr", "lessee", "Carlos Méndez Colón"),
     ("lender@demo.pr", "lender", "Ana Torres Vélez"),
     ("staff@demo.pr", "staff", "Luis Ortiz Marrero"),
+    ("reviewer@demo.pr", "reviewer", "Nilda Acevedo Ramos"),
+    ("cashier@demo.pr", "cashier", "Edwin Pagán Cruz"),
+    ("readonly@demo.pr", "read_only", "Gloria Figueroa Díaz"),
 )
+#: The demo's staff sign-ins and their roles (docs/STAFF.md): "staff" is the administrator;
+#: each has the demo password and the same two-factor secret.
+STAFF_ROLES = {"staff": "administrator", "reviewer": "reviewer", "cashier": "cashier",
+               "read_only": "read_only"}
 
 BUDGET_LINES = (
     ("project", "Mejoras al paseo peatonal y a la iluminación del Distrito",
@@ -428,7 +435,8 @@ def _load(uow: UnitOfWork, parcels_n: int, users_n: int, progress: Progress) -> 
         for email, role, name in SIGN_INS:
             u = users.register(uow, email, DEMO_PASSWORD, name, "es")
             u.email_confirmed_at = clock.now()
-            u.is_staff = role == "staff"
+            u.is_staff = role in STAFF_ROLES
+            u.staff_role = STAFF_ROLES.get(role)
             if u.is_staff:
                 two_factor.enrol_with_secret(uow, u, STAFF_TOTP_SECRET)
             people[role] = u

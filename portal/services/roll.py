@@ -105,7 +105,7 @@ def computable(uow: UnitOfWork, staff: Any, version_id: int
                ) -> tuple[BudgetVersion, FiscalYear, AssessmentRoll | None]:
     """The version, its fiscal year and its roll (None before the first computation) when
     `staff` may compute it: an adopted version whose roll is not published."""
-    access.require_staff(staff)
+    access.require_staff_role(staff, *access.MANAGE)  # an administrator's (docs/STAFF.md)
     version, fy = _version(uow, version_id)
     if version.status != "adopted":
         raise Conflict("budget_not_adopted")
@@ -118,7 +118,7 @@ def computable(uow: UnitOfWork, staff: Any, version_id: int
 
 def publishable(uow: UnitOfWork, staff: Any, roll_id: int) -> AssessmentRoll:
     """The roll, when `staff` may publish it (a published one too: that does nothing)."""
-    access.require_staff(staff)
+    access.require_staff_role(staff, *access.MANAGE)  # an administrator's (docs/STAFF.md)
     roll = uow.session.get(AssessmentRoll, int(roll_id))
     if roll is None:
         raise NotFound()

@@ -309,7 +309,7 @@ def reset_by_staff(uow: UnitOfWork, staff: Any, user_id: int, reason: str) -> Us
     before any staff page opens. Nobody resets their own (`disable` is for that).
     Raises Forbidden (not staff, or oneself), NotFound, Conflict("not_enrolled"),
     InvalidInput("reason")."""
-    access.require_staff(staff)
+    access.require_staff_role(staff, access.ADMINISTRATOR)  # docs/STAFF.md
     user = _user(uow, user_id)
     if user.id == staff.id:
         raise Forbidden()

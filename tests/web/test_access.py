@@ -36,6 +36,8 @@ LENDER = {"lender.loans", "exemption_changes.lender_list"}
 STAFF = {"staff.lookup", "staff.person", "payments.office", "payments.refund",
          "staff.roll_page", "staff.job", "staff.compute_roll", "staff.publish_roll",
          "staff.reset_two_factor",
+         "staff.budgets_page", "staff.budget_new", "staff.budget_version", "staff.budget_edit",
+         "staff.budget_adopt", "staff.budget_amend", "staff.budget_compare", "staff.set_role",
          "exemption_changes.staff_list", "exemption_changes.acknowledge"}
 #: The second step of signing in and one's own two-factor settings (tests/web/test_two_factor.py)
 TWO_FACTOR = {"auth.verify", "auth.two_factor_enrol", "auth.two_factor", "auth.two_factor_codes",
@@ -243,3 +245,148 @@ def test_ids_out_of_range_are_404(world, role):
                  f"/propiedad/{huge}/acceso", f"/personal/persona/{huge}", "/propiedad/0",
                  f"/propiedad/{2**31}", f"/pagos/{huge}/recibo"):
         assert client.get(path).status_code == 404, path
+
+
+# --- Staff roles (docs/STAFF.md): every STAFF route walked as each role ---------------------
+
+#: The demo's staff sign-ins by role (portal/services/demo.py).
+STAFF_ROLE_EMAILS = {"administrator": "staff@demo.pr", "reviewer": "reviewer@demo.pr",
+                     "cashier": "cashier@demo.pr", "read_only": "readonly@demo.pr"}
+#: The staff routes that change something and the roles that may use them; any other staff
+#: role is refused (403 from `staff_role`, or 404/400 where the service refuses) and nothing
+#: changes.
+STAFF_CHANGES = {
+    "staff.compute_roll": {"administrator"}, "staff.publish_roll": {"administrator"},
+    "staff.reset_two_factor": {"administrator"}, "staff.set_role": {"administrator"},
+    "staff.budget_new": {"administrator"}, "staff.budget_edit": {"administrator"},
+    "staff.budget_adopt": {"administrator"}, "staff.budget_amend": {"administrator"},
+    "payments.office": {"administrator", "cashier"},
+    "payments.refund": {"administrator", "cashier"},
+}
+#: Pages that are only a form for one of those changes: 403 to the roles that may not.
+STAFF_FORM_PAGES = {"staff.budget_new", "staff.budget_edit", "staff.budget_adopt"}
+
+
+def _staff_ids(app: Flask) -> dict[str, int]:
+    from sqlalchemy import func, select
+
+    from portal.db import UnitOfWork
+    from portal.models import AssessmentRoll, BudgetVersion, Job, User
+    from portal.web.data import database
+    with app.app_context(), UnitOfWork(database()) as w:
+        s = w.session
+        return {"version_id": s.scalar(select(func.min(BudgetVersion.id))),
+                "roll_id": s.scalar(select(func.min(AssessmentRoll.id))),
+                "job_id": s.scalar(select(func.min(Job.id))) or 1,
+                "owner": s.scalar(select(User.id).where(User.email == "owner@demo.pr")),
+                "reviewer": s.scalar(select(User.id).where(User.email == "reviewer@demo.pr"))}
+
+
+def _staff_gets(app: Flask) -> dict[str, str]:
+    """{endpoint: a path} for every STAFF route answering GET, with real ids in it."""
+    ids = _staff_ids(app)
+    pid = sorted(_visible(app)["lessee"])[0]
+    out = {}
+    for rule in app.url_map.iter_rules():
+        if rule.endpoint not in STAFF or "GET" not in (rule.methods or ()):
+            continue
+        path = rule.rule.replace("<id:parcel_id>", str(pid))
+        path = path.replace("<id:user_id>", str(ids["owner"]))
+        for name in ("version_id", "roll_id", "job_id"):
+            path = path.replace(f"<id:{name}>", str(ids[name]))
+        out[rule.endpoint] = re.sub(r"<id:[a-z_]+>", "1", path)
+    return out
+
+
+def _changed(app: Flask) -> tuple[int, ...]:
+    """Counts that any state change moves: audit records, ledger entries, versions, jobs."""
+    from sqlalchemy import func, select
+
+    from portal.db import UnitOfWork
+    from portal.models import AuditRecord, BudgetVersion, Job, LedgerEntry, User
+    from portal.web.data import database
+    with app.app_context(), UnitOfWork(database()) as w:
+        s = w.session
+        return (*(s.scalar(select(func.count()).select_from(m))
+                  for m in (AuditRecord, LedgerEntry, BudgetVersion, Job)),
+                s.scalar(select(func.count()).select_from(User).where(
+                    User.staff_role == "administrator")))
+
+
+@pytest.mark.parametrize("role", sorted(STAFF_ROLE_EMAILS))
+def test_every_staff_page_opens_for_every_staff_role(demo_app, role):
+    """Every staff role sees every staff page the administrator sees (read-only included),
+    but the pages that are only a form for an administrator's change (403)."""
+    gets = _staff_gets(demo_app)
+    admin = login(demo_app, STAFF_ROLE_EMAILS["administrator"])
+    client = login(demo_app, STAFF_ROLE_EMAILS[role])
+    for endpoint, path in sorted(gets.items()):
+        expected = admin.get(path).status_code
+        r = client.get(path)
+        if endpoint in STAFF_FORM_PAGES and role not in STAFF_CHANGES[endpoint]:
+            assert r.status_code == 403, (role, path, r.status_code)
+        else:
+            assert r.status_code == expected, (role, path, r.status_code, expected)
+
+
+@pytest.mark.parametrize("role", ["reviewer", "cashier", "read_only"])
+def test_staff_changes_refuse_the_roles_that_may_not(demo_app, role):
+    """Each state-changing staff route, posted as a role that may not use it with a form
+    that would otherwise be accepted: refused, and nothing changes."""
+    ids = _staff_ids(demo_app)
+    pid = sorted(_visible(demo_app)["lessee"])[0]
+    client = login(demo_app, STAFF_ROLE_EMAILS[role])
+    office = client.get(f"/personal/pagos/oficina/{pid}").get_data(as_text=True)
+    token = csrf_token(office)
+    account = re.search(r'<option value="([^"]+)"', office)
+    line = {"lines-0-kind": "project", "lines-0-description_es": "Paseo",
+            "lines-0-description_en": "Promenade", "lines-0-amount": "$1,000.00",
+            "lines-0-financed": "800", "fiscal_year": "2027", "save": "y"}
+    posts = {
+        "staff.compute_roll": (f"/personal/tasacion/version/{ids['version_id']}/calcular", {}),
+        "staff.publish_roll": (f"/personal/tasacion/{ids['roll_id']}/publicar", {}),
+        "staff.reset_two_factor": (f"/personal/persona/{ids['owner']}/dos-pasos/restablecer",
+                                   {"reason": "En persona", "checked": "y"}),
+        "staff.set_role": (f"/personal/persona/{ids['reviewer']}/funcion",
+                           {"role": "administrator"}),
+        "staff.budget_new": ("/personal/presupuestos/nuevo", line),
+        "staff.budget_edit": (f"/personal/presupuestos/version/{ids['version_id']}/editar",
+                              line),
+        "staff.budget_adopt": (f"/personal/presupuestos/version/{ids['version_id']}/adoptar",
+                               {"adopted_on": "2026-12-01", "confirm": "y", "late": "y"}),
+        "staff.budget_amend": (f"/personal/presupuestos/version/{ids['version_id']}/enmendar",
+                               {}),
+        "payments.office": (f"/personal/pagos/oficina/{pid}",
+                            {"account": account.group(1) if account else "", "amount": "1.00",
+                             "method": "cash", "payer_name": "Ana"}),
+        "payments.refund": (f"/personal/pagos/reembolso/{pid}", {"amount": "1.00"}),
+    }
+    assert set(posts) == set(STAFF_CHANGES)
+    before = _changed(demo_app)
+    for endpoint, (path, data) in posts.items():
+        if role in STAFF_CHANGES[endpoint]:
+            continue
+        r = client.post(path, data={"csrf_token": token, **data})
+        assert r.status_code in (400, 403, 404), (role, endpoint, r.status_code)
+        assert _changed(demo_app) == before, (role, endpoint)
+    if role == "cashier":  # the office is the cashier's: the same form is accepted
+        path, data = posts["payments.office"]
+        r = client.post(path, data={"csrf_token": token, **data})
+        assert r.status_code == 303, r.get_data(as_text=True)[:500]
+        assert _changed(demo_app) != before
+
+
+@pytest.mark.parametrize("role", ["owner", "lessee", "lender", "other"])
+def test_budget_and_role_pages_are_404_for_non_staff(world, role):
+    app = world[0]
+    client = login(app, role)
+    token = csrf_token(client.get("/").get_data(as_text=True))
+    gets = _staff_gets(app)
+    for endpoint in ("staff.budgets_page", "staff.budget_new", "staff.budget_version",
+                     "staff.budget_edit", "staff.budget_adopt", "staff.budget_compare"):
+        assert client.get(gets[endpoint]).status_code == 404, endpoint
+    ids = _staff_ids(app)
+    for path in (f"/personal/presupuestos/version/{ids['version_id']}/enmendar",
+                 f"/personal/persona/{ids['owner']}/funcion", "/personal/presupuestos/nuevo"):
+        assert client.post(path, data={"csrf_token": token, "role": "administrator"}
+                           ).status_code == 404, path

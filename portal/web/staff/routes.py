@@ -1,7 +1,12 @@
 """Staff lookup of any parcel (which opens the parcel page) and any person; the latest
 payment disputes are shown on the lookup page. The roll's page starts computing and
 publishing as background jobs (DESIGN.md 7); a job's page shows its progress and reloads
-itself while the job runs (a Refresh header: no JavaScript)."""
+itself while the job runs (a Refresh header: no JavaScript).
+
+Every staff page is `staff_required` (any staff role, read-only included); a route that
+changes something is also `staff_role(...)` (docs/STAFF.md): staff without the role get 403,
+and templates hide its buttons (`staff_can(...)`). The budgets' pages (`budgets.py`) and
+the role form (`roles.py`) add their routes to this blueprint."""
 
 from __future__ import annotations
 
@@ -12,6 +17,7 @@ from flask import (
     Blueprint,
     abort,
     flash,
+    g,
     make_response,
     redirect,
     render_template,
@@ -23,7 +29,7 @@ from flask_login import current_user, login_required
 
 from portal.jobs import queue
 from portal.payments import disputes as payment_disputes
-from portal.services import jobs
+from portal.services import access, jobs
 from portal.services import roll as roll_service
 from portal.services.errors import Conflict, NotFound
 from portal.web.account import views
@@ -51,6 +57,28 @@ def staff_required(view):  # noqa: ANN001, ANN201
     return wrapper
 
 
+def staff_role(*roles: str):  # noqa: ANN201
+    """`staff_required`, and 403 for staff without one of `roles` (they know the page is
+    there; the services refuse too: `access.require_staff_role`)."""
+    def decorate(view):  # noqa: ANN001, ANN202
+        @wraps(view)
+        def checked(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+            if not access.has_staff_role(current_user, *roles):
+                abort(403)
+            return view(*args, **kwargs)
+        return staff_required(checked)
+    return decorate
+
+
+@bp.app_context_processor
+def staff_roles() -> dict:
+    """`staff_can("administrator", ...)` in templates: show a button only to those who may
+    press it."""
+    def staff_can(*roles: str) -> bool:
+        return access.has_staff_role(current_user, *roles)
+    return {"staff_can": staff_can}
+
+
 @bp.get("/buscar")
 @staff_required
 def lookup():  # noqa: ANN201
@@ -69,6 +97,7 @@ def lookup():  # noqa: ANN201
 @staff_required
 def person(user_id: int):  # noqa: ANN201
     from portal.web.staff.two_factor_reset import person_page  # (it adds a route to bp)
+    g.role_panel = roles.panel(user_id)  # the person's staff role (templates/staff/_role.html)
     return person_page(user_id)
 
 
@@ -83,13 +112,13 @@ def roll_page():  # noqa: ANN201
 
 
 @bp.post("/tasacion/version/<id:version_id>/calcular")
-@staff_required
+@staff_role(*access.MANAGE)
 def compute_roll(version_id: int):  # noqa: ANN201
     return _start("roll.compute", {"version_id": version_id})
 
 
 @bp.post("/tasacion/<id:roll_id>/publicar")
-@staff_required
+@staff_role(*access.MANAGE)
 def publish_roll(roll_id: int):  # noqa: ANN201
     return _start("roll.publish", {"roll_id": roll_id})
 
@@ -161,3 +190,7 @@ DISPUTE_STATUSES = {
     "prevented": _l("Prevented"),
 }
 
+
+
+# The budgets' pages and the role form add their routes to `bp` (imported last: they import it).
+from portal.web.staff import budgets, roles  # noqa: E402, F401

@@ -264,6 +264,28 @@ def sniff(path: str | Path) -> FileFormat:
     return FileFormat(encoding, delimiter, bom, digest.hexdigest(), size, max(lines - 1, 0))
 
 
+def sniff_head(data: bytes) -> None:
+    """A quick look at an upload's first bytes (the page answers at once; the job reads the
+    whole file): FileProblem when it is empty, not text, or its header is not the roll's."""
+    if not data.strip():
+        raise FileProblem("empty")
+    if b"\x00" in data:
+        raise FileProblem("not_text")
+    try:
+        text = codecs.getincrementaldecoder("utf-8-sig")("strict").decode(data)
+    except UnicodeDecodeError:
+        try:
+            text = data.decode("cp1252")
+        except UnicodeDecodeError:
+            raise FileProblem("not_text") from None
+    lines = text.splitlines()
+    if len(lines) < 2 and len(data) >= 65536:  # a header longer than what was read
+        raise FileProblem("not_text")
+    first = lines[0]
+    delimiter = ";" if first.count(";") > first.count(",") else ","
+    header(next(csv.reader([first], delimiter=delimiter)))
+
+
 _NAMES = {**{normal(c.es): c.key for c in COLUMNS}, **{normal(c.en): c.key for c in COLUMNS}}
 
 

@@ -38,6 +38,7 @@ from portal import clock
 from portal import roll_import as parse
 from portal.db import UnitOfWork
 from portal.models import (
+    Job,
     Lease,
     OwnershipShare,
     Parcel,
@@ -101,6 +102,18 @@ def recent(uow: UnitOfWork, staff: Any, limit: int = 10) -> list[RollImport]:
     access.require_staff(staff)
     return list(uow.session.scalars(select(RollImport).order_by(RollImport.id.desc())
                                     .limit(limit)))
+
+
+def latest_job(uow: UnitOfWork, staff: Any, import_id: int) -> Any:
+    """The import's latest `roll.import` job (a check or an import), with who started it;
+    None before any."""
+    from portal.services import jobs  # (jobs imports this module for its kinds)
+    get(uow, staff, import_id)
+    keys = [jobs.checksum("roll.import", {"import_id": int(import_id), "dry_run": d})
+            for d in (True, False)]
+    job_id = uow.session.scalar(select(Job.id).where(Job.input_checksum.in_(keys))
+                                .order_by(Job.id.desc()).limit(1))
+    return jobs.get(uow, staff, job_id) if job_id else None
 
 
 def importable(uow: UnitOfWork, staff: Any, import_id: int, dry_run: bool) -> RollImport:

@@ -14,7 +14,8 @@ from flask_babel import lazy_gettext as _l
 from portal import clock
 from portal.services import jobs
 
-KINDS = {"roll.compute": _l("Compute the roll"), "roll.publish": _l("Publish the roll")}
+KINDS = {"roll.compute": _l("Compute the roll"), "roll.publish": _l("Publish the roll"),
+         "roll.import": _l("Import the parcel roll")}
 STATUSES = {"queued": _l("Waiting for the worker"), "running": _l("Running"),
             "succeeded": _l("Finished"), "failed": _l("Failed")}
 #: A failed job's message by its error code (ServiceError.code, or jobs.UNEXPECTED).

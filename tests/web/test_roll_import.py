@@ -1,0 +1,150 @@
+"""The staff's roll-import pages (issue 14 item 4, J8): upload a CSV, see its check's report
+(paged, downloadable with formula cells neutralised) and its dry run, import it; bad uploads
+get a clear message in the staff's language and store nothing; the template and the guide
+in both languages. The jobs run in-process (Huey's immediate mode)."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+from flask import Flask
+from sqlalchemy import func, select
+
+from portal import roll_import as ri
+from portal.db import UnitOfWork
+from portal.jobs import queue
+from portal.models import Parcel, RollImport
+from portal.web.data import database
+from portal.web.staff import roll_import as pages
+from tests.web.conftest import csrf_token, login
+
+HEAD = [c.es for c in ri.COLUMNS]
+
+
+@pytest.fixture
+def app(demo_app: Flask):  # noqa: ANN201
+    with demo_app.app_context():
+        queue.use_immediate(database())
+    yield demo_app
+    queue.reset()
+
+
+def _row(k: int, units: str = "10") -> list[str]:
+    return [f"050-000-{k // 100:03d}-{k % 100:02d}", f"Calle Sol {k}", "Ponce", "urbana",
+            "0.25", "50000", "0", "privado", "no", "no", units, f"Dueño {k}",
+            f"dueno{k}@example.pr", "", "", "", "", "", "", ""]
+
+
+def _csv(rows, delimiter=",") -> bytes:
+    out = io.StringIO()
+    csv.writer(out, delimiter=delimiter, lineterminator="\r\n").writerows([HEAD, *rows])
+    return out.getvalue().encode("utf-8")
+
+
+def _count(app: Flask, model) -> int:  # noqa: ANN001
+    with app.app_context(), UnitOfWork(database()) as w:
+        return w.session.scalar(select(func.count()).select_from(model))
+
+
+def _upload(client, data: bytes, name: str = "padron.csv", lang: str = ""):  # noqa: ANN001, ANN202
+    token = csrf_token(client.get(f"/personal/padron{lang}").get_data(as_text=True))
+    return client.post(f"/personal/padron{lang}", data={
+        "csrf_token": token, "file": (io.BytesIO(data), name)},
+        content_type="multipart/form-data")
+
+
+def test_staff_upload_see_the_report_fix_the_file_and_import(app):
+    staff = login(app, "staff")
+    parcels = _count(app, Parcel)
+    rows = [_row(k) for k in range(120)]
+    rows[7][10] = "=1+1"  # a formula where the units go: refused, and neutralised in the CSV
+    r = _upload(staff, _csv(rows, ";"))
+    assert r.status_code == 303
+    page = staff.get(r.headers["Location"])
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200 and "Refresh" not in page.headers  # the check has ended
+    assert "1 fila tiene errores" in html
+    assert "unidades_beneficio" in html and "No es un número" in html
+    assert "No se importó nada" in html and "Importar el padrón<" not in html
+    report = staff.get(r.headers["Location"] + "/informe.csv")
+    assert report.mimetype == "text/csv"
+    lines = list(csv.reader(io.StringIO(report.get_data(as_text=True).lstrip("\ufeff"))))
+    assert lines[0] == ["Fila", "Columna", "Valor", "Razón"]
+    assert lines[1][:3] == ["9", "unidades_beneficio", "'=1+1"]
+    assert _count(app, Parcel) == parcels  # nothing written
+    # The import is refused for a file with errors.
+    location = r.headers["Location"]
+    token = csrf_token(html)
+    refused = staff.post(location + "/importar", data={"csrf_token": token})
+    assert refused.status_code == 303
+    assert _count(app, Parcel) == parcels
+    # Fixed, uploaded again: the dry run lists 120 new parcels, a page of 50 at a time.
+    rows[7][10] = "2"
+    r = _upload(staff, _csv(rows, ";"))
+    location = r.headers["Location"]
+    html = staff.get(location).get_data(as_text=True)
+    assert "Propiedades nuevas: 120" in html and "Importar el padrón" in html
+    new = staff.get(location + "/nuevas?pagina=3").get_data(as_text=True)
+    assert "050-000-001-19" in new and "050-000-000-00" not in new
+    assert staff.get(location + "/nuevas?pagina=4").status_code == 404
+    assert staff.get(location + "/no-listadas").status_code == 200
+    token = csrf_token(html)
+    assert staff.post(location + "/importar", data={"csrf_token": token}).status_code == 303
+    html = staff.get(location).get_data(as_text=True)
+    assert "Importado" in html
+    assert _count(app, Parcel) == parcels + 120
+    # In English too.
+    html = staff.get(location + "?lang=en").get_data(as_text=True)
+    assert "Imported. Importing the same file again changes nothing." in html
+
+
+@pytest.mark.parametrize("name,data,message", [
+    ("padron.xlsx", b"PK\x03\x04", "Suba un archivo .csv"),
+    ("padron.csv", b"PK\x03\x04\x00\x00\x00", "no es un archivo de texto CSV"),
+    ("padron.csv", b"catastro,direccion\r\n040,x\r\n", "le faltan estas columnas"),
+    ("padron.csv", b"", "El archivo está vacío"),
+    ("", b"", "Escoja el archivo CSV"),
+])
+def test_a_bad_upload_is_refused_with_a_clear_message_and_nothing_stored(app, name, data,
+                                                                          message):
+    staff = login(app, "staff")
+    r = _upload(staff, data, name)
+    html = r.get_data(as_text=True)
+    assert r.status_code == 400
+    assert message in html and "<title>Error:" in html
+    assert _count(app, RollImport) == 0
+
+
+def test_a_file_too_large_is_refused_with_a_clear_message(app, monkeypatch):
+    monkeypatch.setattr(pages, "MAX_UPLOAD", 2000)
+    staff = login(app, "staff")
+    r = _upload(staff, _csv([_row(k) for k in range(40)]))
+    assert r.status_code == 303
+    page = staff.get(r.headers["Location"])
+    assert page.status_code == 413
+    assert "El archivo pasa de 0 MiB" in page.get_data(as_text=True)
+    assert "<title>Error:" in page.get_data(as_text=True)
+    assert _count(app, RollImport) == 0
+
+
+def test_the_template_and_the_guide_in_both_languages(app):
+    staff = login(app, "staff")
+    es = staff.get("/personal/padron/plantilla.csv")
+    assert es.mimetype == "text/csv" and "plantilla-padron.csv" in es.headers[
+        "Content-Disposition"]
+    head, example = list(csv.reader(io.StringIO(es.get_data(as_text=True).lstrip("\ufeff"))))
+    assert head == HEAD and example[3] == "urbana"
+    en = staff.get("/personal/padron/plantilla.csv?lang=en")
+    head, example = list(csv.reader(io.StringIO(en.get_data(as_text=True).lstrip("\ufeff"))))
+    assert head == [c.en for c in ri.COLUMNS] and example[3] == "urban"
+    guide = staff.get("/personal/padron/guia").get_data(as_text=True)
+    assert "unidades_beneficio" in guide and "Las unidades de beneficio" in guide
+    guide = staff.get("/personal/padron/guia?lang=en").get_data(as_text=True)
+    assert "The benefit units the Board assigned" in guide
+
+
+def test_neutralise_prefixes_formula_cells_only():
+    assert [pages.neutralise(v) for v in ("=SUM(A1)", "+1", "-2", "@x", "\tx", "12", "Ana")] == [
+        "'=SUM(A1)", "'+1", "'-2", "'@x", "'\tx", "12", "Ana"]

@@ -223,6 +223,52 @@ def roll_publish(roll_id: int, staff_email: str, notice_date: str | None) -> Non
     _run_job("roll.publish", params, staff_email)
 
 
+@roll_group.command("import")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False, readable=True))
+@click.option("--staff", "staff_email", required=True, help="The staff account acting.")
+@click.option("--dry-run", is_flag=True,
+              help="Check the whole file and count what it would change; write nothing.")
+def roll_import_file(path: str, staff_email: str, dry_run: bool) -> None:
+    """Import the parcel roll from a CSV file (docs/ROLL_IMPORT.md): checked in full first
+    (each refused row listed), then written in batches only if no row has an error.
+    Importing the same file again changes nothing. Exits 1 when the file has errors."""
+    from pathlib import Path
+
+    from portal import config
+    from portal import db as database
+    from portal.db import UnitOfWork
+    from portal.models import RollImport
+    from portal.services import roll_import, users
+    from portal.services.errors import ServiceError
+
+    folder = Path(config.settings(with_key=False)["INSTANCE_PATH"]) / "roll_imports"
+    data = database.get_database()
+    try:
+        with UnitOfWork(data) as uow:
+            staff = users.find_by_email(uow, staff_email)
+            if staff is None or not staff.is_staff:
+                click.echo(f"error: --staff: {staff_email!r} is no staff account", err=True)
+                sys.exit(2)
+            import_id = roll_import.register_path(uow, staff, Path(path), folder).id
+    except ServiceError as exc:
+        click.echo(f"error: {exc.code} {exc.params or ''}", err=True)
+        sys.exit(1)
+    _run_job("roll.import", {"import_id": import_id, "dry_run": dry_run}, staff_email)
+    with UnitOfWork(data) as uow:
+        imp = uow.session.get(RollImport, import_id)
+        staff = users.find_by_email(uow, staff_email)
+        click.echo(f"import {imp.id}: {imp.status}; {imp.rows:,} rows, {imp.errors:,} errors; "
+                   f"new {imp.new_count:,}, changed {imp.changed_count:,}, same "
+                   f"{imp.same_count:,}, on the roll but not in the file {imp.removed_count:,}")
+        if imp.file_error:
+            click.echo(f"the file: {imp.file_error} {imp.file_error_params or ''}", err=True)
+        for e in roll_import.errors_page(uow, staff, import_id, limit=20):
+            click.echo(f"row {e.row_number}, {e.column_name or '-'}, {e.value!r}: {e.code} "
+                       f"{e.figures or ''}", err=True)
+        if imp.status == "invalid":
+            sys.exit(1)
+
+
 
 # --- Data: migrations and the demo District ------------------------------------------------
 

@@ -121,3 +121,5 @@ def _register_blueprints(app: Flask) -> None:
                                  authority_phone=lambda: app.config["AUTHORITY_PHONE"])
     from portal.web.payments.routes import bp as payments_bp
     app.register_blueprint(payments_bp)
+    from portal.web.collections.routes import bp as collections_bp  # J9
+    app.register_blueprint(collections_bp)

@@ -270,6 +270,33 @@ def roll_import_file(path: str, staff_email: str, dry_run: bool) -> None:
 
 
 
+# --- Collections (J9), in the foreground ---------------------------------------------------
+
+@main.group("collections")
+def collections_group() -> None:
+    """Collections: the delinquency run (R-A12, R-A17) with a progress bar, recorded as a job
+    like one started from the staff's collections page."""
+
+
+@collections_group.command("run")
+@click.option("--staff", "staff_email", required=True, help="The staff account acting.")
+@click.option("--on", "run_on", default=None, metavar="YYYY-MM-DD",
+              help="The run's day (default: today); not a day to come.")
+def collections_run(staff_email: str, run_on: str | None) -> None:
+    """Queue a demand for every account delinquent after day G; running it again the same
+    day creates nothing twice."""
+    from datetime import date
+
+    from portal import clock
+
+    try:
+        day = date.fromisoformat(run_on) if run_on else clock.today()
+    except ValueError:
+        click.echo(f"error: --on: {run_on!r} is not a date (YYYY-MM-DD)", err=True)
+        sys.exit(2)
+    _run_job("collections.run", {"run_on": day.isoformat()}, staff_email)
+
+
 # --- Data: migrations and the demo District ------------------------------------------------
 
 @main.group()

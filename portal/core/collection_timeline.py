@@ -49,7 +49,7 @@ from portal.core.statement import InstallmentStatus, Statement
 STEPS = ("notified", "due", "delinquent", "demand_queued", "demand_mailed", "received",
          "window_ends", "claimable", "claimed")
 RULE_OF_STEP = {"notified": "R-A4", "due": "R-A4", "delinquent": "R-A6",
-                "demand_queued": "R-A17", "demand_mailed": "R-A12", "received": "R-A12",
+                "demand_queued": "R-A12", "demand_mailed": "R-A12", "received": "R-A12",
                 "window_ends": "R-A13", "claimable": "R-A13", "claimed": "R-A13"}
 #: What the next step is, as `NextStop.step`.
 NEXT_STEPS = ("delinquent", "demand_queued", "claimable", "claimed")
@@ -101,26 +101,26 @@ class Timeline:
         if n.step == "delinquent":
             t.add("R-A6", N_("Pay {amount} by {by} and installment {number} stays on time; "
                              "after that day it is delinquent, with a late fee and interest "
-                             "from its due date (R-A7, R-A8)."),
+                             "from its due date."),
                   amount=n.amount, by=n.by, number=n.installment)
         elif n.step == "demand_queued":
-            t.add("R-A17", N_("Pay {amount} by {by} and no installment stays past due; "
+            t.add("R-A12", N_("Pay {amount} by {by} and no installment stays past due; "
                               "otherwise, on {run}, a demand by certified mail is queued for "
-                              "every amount past due (R-A12)."),
+                              "every amount past due."),
                   amount=n.amount, by=n.by, run=n.by + timedelta(days=1) if n.by else None)
         elif n.step == "claimable" and n.by is None:
-            t.add("R-A18", N_("A demand for what is past due is about to be mailed by "
+            t.add("R-A13", N_("A demand for what is past due is about to be mailed by "
                               "certified mail; paid today, {amount} pays everything it lists. "
-                              "Once mailed, there are 15 days to pay it (R-A13)."),
+                              "Once mailed, there are 15 days to pay it."),
                   amount=n.amount)
         elif n.step == "claimable":
-            t.add("R-A18", N_("Pay {amount} by {by}, the demand's last day, and the claim in "
+            t.add("R-A13", N_("Pay {amount} by {by}, the demand's last day, and the claim in "
                               "court is stopped; from {first} the debt may be claimed in court "
-                              "under Rule 60 of Civil Procedure, whatever the amount (R-A13)."),
+                              "under Rule 60 of Civil Procedure, whatever the amount."),
                   amount=n.amount, by=n.by, first=self.stop.court_claim_from if self.stop
                   else None)
         else:
-            t.add("R-A18", N_("The demand's last day has passed: the debt may be claimed in "
+            t.add("R-A13", N_("The demand's last day has passed: the debt may be claimed in "
                               "court. Paid today, {amount} pays everything the demand "
                               "listed."), amount=n.amount)
         return t
@@ -205,22 +205,22 @@ def timeline(account: Account, today: date, *, notified_on: date | None = None,
         steps.append(Step("claimed", claimed_on, claimed_on is not None))
         if claimed_on is None:
             if stage == "demand_window":
-                nxt = NextStop("claimable", active.by_last_day, active.last_day, "R-A18")
+                nxt = NextStop("claimable", active.by_last_day, active.last_day, "R-A13")
             else:
-                nxt = NextStop("claimed", active.today, today, "R-A18")
+                nxt = NextStop("claimed", active.today, today, "R-A13")
     elif stage == "demand_queued":
         steps.append(Step("demand_queued", queued_on, True))
         steps.extend(Step(k, None, False) for k in ("demand_mailed", "received", "window_ends",
                                                     "claimable", "claimed"))
         listed = offer(account, today, demand=Demand(queued_on, ZERO), with_later=False).stop
-        nxt = NextStop("claimable", listed.today, None, "R-A18")
+        nxt = NextStop("claimable", listed.today, None, "R-A13")
     elif stage == "delinquent":
         run = next_run_day(today, rules.grace_day, closed)
         by = run - timedelta(days=1)
         steps.append(Step("demand_queued", run, False))
         steps.extend(Step(k, None, False) for k in ("demand_mailed", "received", "window_ends",
                                                     "claimable", "claimed"))
-        nxt = NextStop("demand_queued", _clears_delinquency(account, by), by, "R-A17")
+        nxt = NextStop("demand_queued", _clears_delinquency(account, by), by, "R-A12")
     elif stage in ("due", "current") and anchor is not None:
         by = anchor.last_timely_day
         at = account.statement(by) if by > today else st

@@ -56,6 +56,9 @@ STATUSES = ("queued", "mailed", "received", "claimable", "claimed", "paid")
 #: Who may see a demand letter besides staff: the payer and the owner (R-A17: the payer, with
 #: a copy to the owner) and whom the owner delegated; not a lender.
 LETTER_RELATIONS = ("staff", "owner", "lessee", "delegate")
+#: Who may run collections and record mailings, receipts and claims: every staff role but
+#: read-only (docs/STAFF.md); every staff role sees the lists.
+COLLECT = (access.ADMINISTRATOR, access.REVIEWER, access.CASHIER)
 
 
 def _fiscal_year(uow: UnitOfWork, on: date) -> FiscalYear:
@@ -67,8 +70,9 @@ def _fiscal_year(uow: UnitOfWork, on: date) -> FiscalYear:
 
 
 def runnable(uow: UnitOfWork, staff: Any, params: dict[str, Any]) -> FiscalYear:
-    """What `jobs.submit` checks: staff, a valid day not in the future, a fiscal year on it."""
-    access.require_staff(staff)
+    """What `jobs.submit` checks: staff who may collect, a valid day not in the future, a
+    fiscal year on it."""
+    access.require_staff_role(staff, *COLLECT)
     run_on = _run_on(params)
     return _fiscal_year(uow, run_on)
 
@@ -336,6 +340,7 @@ def _stop(uow: UnitOfWork, n: Notice, today: date) -> Any:
 def record_mailing(uow: UnitOfWork, staff: Any, notice_id: int, mailed_on: date,
                    certified_mail_number: str, cost: Decimal | None = None) -> Notice:
     """R-A12, R-A17: the demand went out by certified mail (its postage an R-A9 cost)."""
+    access.require_staff_role(staff, *COLLECT)
     _demand(uow, notice_id)
     return notices.record_mailing(uow, staff, notice_id, mailed_on, certified_mail_number,
                                   cost)
@@ -343,6 +348,7 @@ def record_mailing(uow: UnitOfWork, staff: Any, notice_id: int, mailed_on: date,
 
 def record_receipt(uow: UnitOfWork, staff: Any, notice_id: int, received_on: date) -> Notice:
     """R-A12: the return receipt came back, signed on `received_on` (not after today)."""
+    access.require_staff_role(staff, *COLLECT)
     if received_on > clock.today():
         raise InvalidInput("invalid", field="acknowledged_on")
     _demand(uow, notice_id)
@@ -353,7 +359,7 @@ def record_claim(uow: UnitOfWork, staff: Any, notice_id: int, filed_on: date,
                  case_number: str) -> CourtClaim:
     """R-A13: staff filed the Rule 60 claim; only for a mailed demand whose window ended,
     on or after the first day it may be claimed, not after today, once."""
-    access.require_staff(staff)
+    access.require_staff_role(staff, *COLLECT)
     n = _demand(uow, notice_id)
     if n.mailed_on is None:
         raise Conflict("not_mailed")

@@ -29,6 +29,7 @@ PARCEL = {"account.parcel", "account.statement_pdf", "account.grant", "account.r
           "account.revoke_email",
           "certificates.index", "certificates.issue", "certificates.pdf",  # owner or staff only
           "account.access_page", "payments.history",
+          "collections.letter_pdf",  # per demand: staff, payer, owner (test_collections.py)
           "exemption_changes.new"}
 CHECKOUT = {"payments.success", "payments.cancel", "payments.receipt", "payments.receipt_pdf",
             "payments.payment_receipt", "payments.payment_receipt_pdf"}
@@ -39,6 +40,9 @@ STAFF = {"staff.lookup", "staff.person", "payments.office", "payments.refund",
          "staff.roll_import_changes", "staff.roll_import_report_csv", "staff.roll_import_start",
          "staff.roll_import_template", "staff.roll_import_guide",
          "staff.reset_two_factor",
+         "collections.index", "collections.start_run", "collections.court",  # J9
+         "collections.demand", "collections.record_mailing", "collections.record_receipt",
+         "collections.record_claim",
          "staff.budgets_page", "staff.budget_new", "staff.budget_version", "staff.budget_edit",
          "staff.budget_adopt", "staff.budget_amend", "staff.budget_compare", "staff.set_role",
          "exemption_changes.staff_list", "exemption_changes.acknowledge"}
@@ -152,6 +156,10 @@ def test_role_pages(world, role):
         "/personal/persona/1": 200 if role == "staff" else 404,
         "/personal/persona/999999": 404,
         "/personal/tasacion": 200 if role == "staff" else 404,
+        "/personal/cobros": 200 if role == "staff" else 404,
+        "/personal/cobros/tribunal": 200 if role == "staff" else 404,
+        "/personal/cobros/999999": 404,
+        "/cobros/requerimiento/999999.pdf": 404,
         "/personal/trabajos/999999": 404,
         "/personal/padron": 200 if role == "staff" else 404,
         "/personal/padron/guia": 200 if role == "staff" else 404,

@@ -30,6 +30,7 @@ from portal.i18n import (
 from portal.i18n import fast_gettext as _
 from portal.services import access, accounts, parcels, users
 from portal.services.errors import Forbidden, NotFound
+from portal.web.collections import views as collection_views
 from portal.web.data import uow
 from portal.web.present import (
     full_address,
@@ -276,6 +277,7 @@ def parcel_view(user: Any, parcel_id: int, today: date) -> ParcelPage | None:
                                    stop_by_last=c.by_last_day,
                                    stop_by_last_text=money(c.by_last_day))
     v.answer = answer(acct, f)
+    v.timeline = collection_views.timeline_view(acct, today, f)  # J9 (templates/collections)
     return v
 
 

@@ -1,0 +1,67 @@
+"""A bilingual letter: the demand for payment (R-A12, R-A17), in the addressee's language
+first and then in the other, in one tagged PDF.
+
+The same layout as every document (`layout.Layout`): the first version is laid out as any
+document, with its footnotes; the second starts on a new page, inside a /Sect whose /Lang is
+its language (so a screen reader switches voice), with its own title, facts, paragraphs,
+amounts and footnotes. The caller words both versions (the layer words nothing of its own but
+what `Layout` already does, in each version's language).
+"""
+
+from __future__ import annotations
+
+from portal.i18n import use_language
+from portal.pdf.layout import GREY, Layout, _clean
+from portal.pdf.model import Document
+
+LANG_TAGS = {"es": "es-PR", "en": "en-US"}
+
+
+class _BilingualLayout(Layout):
+    def __init__(self, first: Document, lang: str, second: Document, second_lang: str) -> None:
+        super().__init__(first, lang)
+        self.second, self.second_lang = second, second_lang
+        self._second_done = False
+
+    def footnotes(self) -> None:
+        super().footnotes()
+        if self._second_done:
+            return
+        self._second_done = True
+        first = self.doc
+        with use_language(self.second_lang):
+            self.doc, self.refs = self.second, {}
+            self.new_page()
+            with self.pdf.element("Sect", lang=LANG_TAGS[self.second_lang]):
+                self._version(self.second)
+                super().footnotes()
+        self.doc = first
+
+    def _version(self, doc: Document) -> None:
+        """The second version's blocks, as `Layout.render` lays out the first's."""
+        self.heading(_clean(doc.title), "H1", 16, 12)
+        if doc.subtitle:
+            self.paragraph(doc.subtitle, 9.5, GREY)
+        self.pdf.y += 2.5
+        if doc.facts:
+            self.facts([(_clean(a), _clean(b)) for a, b in doc.facts])
+            self.pdf.y += 3
+        for paragraph in doc.body:
+            self.need(2 * self.leading(10))
+            self.paragraph(self.why_text(paragraph), 10)
+            self.pdf.y += 2
+        if doc.rows:
+            if doc.rows_heading:
+                self.heading(doc.rows_heading, "H2", 11.5, 20)
+            self.amounts(doc.rows)
+            self.pdf.y += 3
+        for note in doc.notes:
+            self.need(2 * self.leading(8.5))
+            self.paragraph(self.why_text(note), 8.5)
+            self.pdf.y += 1.2
+
+
+def render_bilingual(first: Document, lang: str, second: Document, second_lang: str) -> bytes:
+    """One PDF: `first` in `lang` (the document's /Lang), then `second` in `second_lang`."""
+    with use_language(lang) as lang:
+        return _BilingualLayout(first, lang, second, second_lang).render()

@@ -1,0 +1,68 @@
+"""The collections forms: the run's day, a demand's mailing, its return receipt, the claim
+filed, and the list's filter."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import DateField, DecimalField, SelectField, StringField, SubmitField
+from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
+
+DATE_MESSAGE = _l("Write the date as year-month-day, for example 2026-11-30.")
+#: A postage cost above this is a typing error (NUMERIC(14, 2) holds more).
+MAX_COST = Decimal("1000.00")
+
+
+class IsoDateField(DateField):
+    """A year-month-day date whose refusal says how to write it."""
+
+    def process_formdata(self, valuelist):  # noqa: ANN001, ANN201
+        try:
+            super().process_formdata(valuelist)
+        except ValueError:
+            self.data = None
+            raise ValueError(str(DATE_MESSAGE)) from None
+
+
+def _date(label) -> DateField:  # noqa: ANN001
+    return IsoDateField(label, format="%Y-%m-%d",
+                        validators=[InputRequired(message=DATE_MESSAGE)])
+
+
+class RunForm(FlaskForm):
+    run_on = _date(_l("Day of the run"))
+    submit = SubmitField(_l("Start the collections run"))
+
+
+class MailingForm(FlaskForm):
+    certified_mail_number = StringField(_l("Certified-mail number"), validators=[
+        DataRequired(message=_l("Write the number on the certified-mail receipt.")),
+        Length(max=40, message=_l("Write at most 40 characters."))])
+    mailed_on = _date(_l("Mailing date"))
+    cost = DecimalField(_l("Postage charged to the account (optional)"), places=2,
+                        validators=[Optional(), NumberRange(
+                            min=Decimal("0"), max=MAX_COST,
+                            message=_l("Write an amount from 0.00 to 1,000.00."))])
+    submit = SubmitField(_l("Record the mailing"))
+
+
+class ReceiptForm(FlaskForm):
+    received_on = _date(_l("Date on the return receipt"))
+    submit = SubmitField(_l("Record the return receipt"))
+
+
+class ClaimForm(FlaskForm):
+    filed_on = _date(_l("Day the claim was filed"))
+    case_number = StringField(_l("Case number"), validators=[
+        DataRequired(message=_l("Write the court's case number.")),
+        Length(max=40, message=_l("Write at most 40 characters."))])
+    submit = SubmitField(_l("Record the claim in court"))
+
+
+class FilterForm(FlaskForm):
+    class Meta:
+        csrf = False  # a GET filter changes nothing
+
+    estado = SelectField(_l("Status"), choices=[], validate_choice=True)

@@ -1,0 +1,242 @@
+"""Collections (J9): the staff's pages under /personal/cobros (start the delinquency run as a
+background job, the demands by status, one demand with its mailing, return receipt and claim,
+the court list) and the demand letter's PDF, for staff and for the account's payer or owner
+(404 for anyone else). Thin: validate with WTForms, call `portal.services.collections`,
+render."""
+
+from __future__ import annotations
+
+import logging
+
+from flask import (
+    Blueprint,
+    abort,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_login import current_user, login_required
+
+from portal import clock
+from portal.i18n import current_language, formats
+from portal.jobs import queue
+from portal.pdf.demand import render_bilingual
+from portal.services import collections, jobs
+from portal.services.errors import Conflict, Forbidden, InvalidInput, NotFound
+from portal.web.collections.forms import ClaimForm, FilterForm, MailingForm, ReceiptForm, RunForm
+from portal.web.collections.views import STATUS_LABELS, letter_document, row_view
+from portal.web.data import uow
+from portal.web.staff import jobs_view
+from portal.web.staff.routes import staff_required
+
+log = logging.getLogger(__name__)
+
+bp = Blueprint("collections", __name__)
+STAFF = "/personal/cobros"
+
+# The job page names this kind and its refusals (the staff's jobs view reads these tables).
+jobs_view.KINDS.setdefault(collections.KIND, _l("Collections run: demand letters"))
+jobs_view.ERRORS.setdefault("no_fiscal_year", _l("No fiscal year includes that day: the run "
+                                                 "needs the year's assessments."))
+
+CONFLICTS = {
+    "already_mailed": _l("The mailing of this demand is already recorded."),
+    "already_claimed": _l("The claim in court of this demand is already recorded."),
+    "not_mailed": _l("Record the mailing first: the 15 days run from it."),
+    "no_fiscal_year": _l("No fiscal year includes that day: the run needs the year's "
+                         "assessments."),
+}
+
+
+def _errors(form) -> list[tuple[str | None, str]]:  # noqa: ANN001
+    out: list[tuple[str | None, str]] = []
+    for f in form:
+        for e in f.errors or []:
+            if f.type == "CSRFTokenField":
+                out.append((None, _("The form expired: send it again.")))
+            elif f.type != "SubmitField":
+                out.append(("#" + f.id, f"{f.label.text}: {e}"))
+    return out
+
+
+def _filter() -> FilterForm:
+    form = FilterForm(request.args)
+    form.estado.choices = [("", _("Every status"))] + [
+        (k, str(v)) for k, v in STATUS_LABELS.items()]
+    return form
+
+
+@bp.get(STAFF)
+@staff_required
+def index():  # noqa: ANN201
+    form = _filter()
+    status = form.estado.data if form.validate() and form.estado.data else None
+    after = request.args.get("despues", type=int, default=0) or 0
+    f = formats()
+    with uow() as w:
+        rows = [row_view(r, f) for r in collections.demands(w, current_user, status=status,
+                                                             after=max(0, after))]
+        recent = [jobs_view.job_view(j) for j in jobs.recent(w, current_user, limit=40)
+                  if j.kind == collections.KIND][:5]
+    run_form = RunForm(formdata=None, data={"run_on": clock.today()})
+    more = rows[-1].id if len(rows) >= collections.PAGE else None
+    return render_template("collections/index.html", rows=rows, form=form, run_form=run_form,
+                           jobs=recent, status=status, more=more)
+
+
+@bp.post(f"{STAFF}/correr")
+@staff_required
+def start_run():  # noqa: ANN201
+    form = RunForm()
+    if not form.validate():
+        flash(" ".join(e for _h, e in _errors(form)), "error")
+        return redirect(url_for("collections.index"), 303)
+    try:
+        with uow() as w:
+            job_id = jobs.submit(w, current_user, collections.KIND,
+                                 {"run_on": form.run_on.data.isoformat()}).id
+    except Forbidden:
+        abort(403)
+    except InvalidInput:
+        flash(_("The run's day cannot be a day to come."), "error")
+        return redirect(url_for("collections.index"), 303)
+    except Conflict as exc:
+        flash(str(CONFLICTS.get(exc.code, _("The run cannot start now."))), "error")
+        return redirect(url_for("collections.index"), 303)
+    try:
+        queue.enqueue(job_id)
+    except Exception:  # the queue is down: the job stays queued; recovery enqueues it again
+        log.exception("job %s: not enqueued", job_id)
+    return redirect(url_for("staff.job", job_id=job_id), 303)
+
+
+@bp.get(f"{STAFF}/tribunal")
+@staff_required
+def court():  # noqa: ANN201
+    f = formats()
+    after = request.args.get("despues", type=int, default=0) or 0
+    with uow() as w:
+        rows = [row_view(r, f) for r in collections.court_list(w, current_user,
+                                                               after=max(0, after))]
+    more = rows[-1].id if len(rows) >= collections.PAGE else None
+    return render_template("collections/court.html", rows=rows, more=more)
+
+
+def _demand_page(notice_id: int, *, mailing=None, receipt=None, claim=None,  # noqa: ANN001
+                 errors=None, status: int = 200):  # noqa: ANN202
+    f = formats()
+    with uow() as w:
+        found = [r for r in collections.demands(w, current_user, after=notice_id - 1, limit=1)
+                 if r.notice.id == notice_id]
+        if not found:
+            abort(404)
+        row = row_view(found[0], f)
+    today = clock.today()
+    mailing = mailing or MailingForm(formdata=None, data={"mailed_on": today})
+    receipt = receipt or ReceiptForm(formdata=None, data={"received_on": today})
+    claim = claim or ClaimForm(formdata=None, data={"filed_on": today})
+    return render_template("collections/demand.html", d=row, mailing=mailing,
+                           receipt=receipt, claim=claim, errors=errors or []), status
+
+
+@bp.get(f"{STAFF}/<id:notice_id>")
+@staff_required
+def demand(notice_id: int):  # noqa: ANN201
+    return _demand_page(notice_id)
+
+
+def _done(notice_id: int, message: str):  # noqa: ANN202
+    flash(message, "success")
+    return redirect(url_for("collections.demand", notice_id=notice_id), 303)
+
+
+def _refused(notice_id: int, exc: Exception, **forms):  # noqa: ANN003, ANN202
+    if isinstance(exc, NotFound):
+        abort(404)
+    if isinstance(exc, Forbidden):
+        abort(403)
+    if isinstance(exc, Conflict):
+        flash(str(CONFLICTS.get(exc.code, _("This cannot be recorded now."))), "error")
+        return redirect(url_for("collections.demand", notice_id=notice_id), 303)
+    raise exc
+
+
+@bp.post(f"{STAFF}/<id:notice_id>/envio")
+@staff_required
+def record_mailing(notice_id: int):  # noqa: ANN201
+    form = MailingForm()
+    if form.validate():
+        try:
+            with uow() as w:
+                collections.record_mailing(w, current_user, notice_id, form.mailed_on.data,
+                                           form.certified_mail_number.data.strip(),
+                                           form.cost.data)
+            return _done(notice_id, _("The mailing is recorded: the 15 days run from it."))
+        except InvalidInput:
+            form.mailed_on.errors = [_("The mailing date cannot be a day to come.")]
+        except (NotFound, Forbidden, Conflict) as exc:
+            return _refused(notice_id, exc)
+    return _demand_page(notice_id, mailing=form, errors=_errors(form), status=400)
+
+
+@bp.post(f"{STAFF}/<id:notice_id>/acuse")
+@staff_required
+def record_receipt(notice_id: int):  # noqa: ANN201
+    form = ReceiptForm()
+    if form.validate():
+        try:
+            with uow() as w:
+                collections.record_receipt(w, current_user, notice_id, form.received_on.data)
+            return _done(notice_id, _("The return receipt is recorded."))
+        except InvalidInput:
+            form.received_on.errors = [_("The return receipt's date must be on or after the "
+                                         "mailing and not a day to come.")]
+        except (NotFound, Forbidden, Conflict) as exc:
+            return _refused(notice_id, exc)
+    return _demand_page(notice_id, receipt=form, errors=_errors(form), status=400)
+
+
+@bp.post(f"{STAFF}/<id:notice_id>/reclamacion")
+@staff_required
+def record_claim(notice_id: int):  # noqa: ANN201
+    form = ClaimForm()
+    if form.validate():
+        try:
+            with uow() as w:
+                collections.record_claim(w, current_user, notice_id, form.filed_on.data,
+                                         form.case_number.data.strip())
+            return _done(notice_id, _("The claim in court is recorded."))
+        except InvalidInput:
+            form.filed_on.errors = [_("The claim can be filed from the day after the last "
+                                      "day to pay, and not on a day to come.")]
+        except (NotFound, Forbidden, Conflict) as exc:
+            return _refused(notice_id, exc)
+    return _demand_page(notice_id, claim=form, errors=_errors(form), status=400)
+
+
+@bp.get("/cobros/requerimiento/<id:notice_id>.pdf")
+@login_required
+def letter_pdf(notice_id: int):  # noqa: ANN201
+    """The demand letter (R-A17), the addressee's language first: for staff, the account's
+    payer and owner (and their delegate); 404 for anyone else."""
+    try:
+        with uow() as w:
+            lf = collections.letter(w, current_user, notice_id)
+    except NotFound:
+        abort(404)
+    first = lf.notice.language if lf.notice.language in ("es", "en") else "es"
+    second = "en" if first == "es" else "es"
+    data = render_bilingual(letter_document(lf, first), first, letter_document(lf, second),
+                            second)
+    response = make_response(data)
+    response.headers["Content-Type"] = "application/pdf"
+    name = f"requerimiento-{lf.notice.id}.pdf" if current_language() == "es" else \
+        f"demand-letter-{lf.notice.id}.pdf"
+    response.headers["Content-Disposition"] = f'inline; filename="{name}"'
+    response.headers["Cache-Control"] = "no-store"
+    return response

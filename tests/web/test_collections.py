@@ -1,0 +1,180 @@
+"""Collections pages (J9): staff start the delinquency run (a background job, in-process
+here), see the demands, record a mailing and a return receipt; the court list; the owner sees
+the collection timeline on the parcel page and downloads the bilingual demand letter (tagged,
+nothing overlapping, every amount whole); nobody else gets it (404). Both languages."""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+from flask import Flask
+from sqlalchemy import select
+
+from portal.db import UnitOfWork
+from portal.jobs import queue
+from portal.models import DemandLetter, Notice
+from portal.web.data import database
+from tests.web.conftest import csrf_token, login, parcel_ids
+from tests.web.test_html_valid import vnu_errors, vnu_missing
+
+STAFF_PAGES = ("/personal/cobros", "/personal/cobros?estado=queued", "/personal/cobros/tribunal")
+
+
+@pytest.fixture
+def app(demo_app: Flask):  # noqa: ANN201
+    with demo_app.app_context():
+        queue.use_immediate(database())
+    yield demo_app
+    queue.reset()
+
+
+def _run(app: Flask, client) -> str:  # noqa: ANN001
+    token = csrf_token(client.get("/personal/cobros").get_data(as_text=True))
+    r = client.post("/personal/cobros/correr", data={"csrf_token": token,
+                                                      "run_on": "2026-11-30"})
+    assert r.status_code == 303, r.status_code
+    return r.headers["Location"]
+
+
+def _letters(app: Flask) -> list[tuple[int, int]]:
+    with app.app_context(), UnitOfWork(database()) as w:
+        return [(dl.notice_id, dl.parcel_id) for dl in w.session.scalars(select(DemandLetter))]
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_staff_run_collections_and_record_a_mailing(app, lang):
+    staff = login(app, "staff")
+    staff.post("/idioma", data={"csrf_token": csrf_token(staff.get("/").get_data(as_text=True)),
+                                "lang": lang})
+    job_page = _run(app, staff)
+    page = staff.get(job_page).get_data(as_text=True)
+    assert ("Terminado" if lang == "es" else "Finished") in page
+    letters = _letters(app)
+    assert letters, "the demo has delinquent accounts with no demand yet"
+    _run(app, staff)  # the same day again: nothing twice
+    assert _letters(app) == letters
+    notice_id = letters[0][0]
+    page = staff.get("/personal/cobros?estado=queued").get_data(as_text=True)
+    assert f"/personal/cobros/{notice_id}" in page
+    demand = staff.get(f"/personal/cobros/{notice_id}").get_data(as_text=True)
+    token = csrf_token(demand)
+    bad = staff.post(f"/personal/cobros/{notice_id}/envio", data={
+        "csrf_token": token, "certified_mail_number": "", "mailed_on": "30/11/2026"})
+    assert bad.status_code == 400
+    html = bad.get_data(as_text=True)
+    assert 'id="error-summary"' in html and "Traceback" not in html
+    assert ("año-mes-día" if lang == "es" else "year-month-day") in html
+    ok = staff.post(f"/personal/cobros/{notice_id}/envio", data={
+        "csrf_token": token, "certified_mail_number": "9400 1000 0000 0000 0001",
+        "mailed_on": "2026-11-30", "cost": "7.00"})
+    assert ok.status_code == 303
+    demand = staff.get(f"/personal/cobros/{notice_id}").get_data(as_text=True)
+    assert "9400 1000 0000 0000 0001" in demand
+    # 15 days after 2026-11-30 is 2026-12-15 (Tue): the last day to pay
+    assert ("15 de diciembre de 2026" if lang == "es" else "December 15, 2026") in demand
+    r = staff.post(f"/personal/cobros/{notice_id}/acuse", data={
+        "csrf_token": csrf_token(demand), "received_on": "2026-11-30"})
+    assert r.status_code == 303
+    with app.app_context(), UnitOfWork(database()) as w:
+        n = w.session.get(Notice, notice_id)
+        assert str(n.mailed_on) == "2026-11-30" and str(n.acknowledged_on) == "2026-11-30"
+    court = staff.get("/personal/cobros/tribunal").get_data(as_text=True)
+    assert f"/personal/cobros/{notice_id}" not in court  # in its window, not claimable
+
+
+def test_the_owner_sees_the_timeline_and_downloads_the_letter_nobody_else(app):
+    staff = login(app, "staff")
+    _run(app, staff)
+    owner_parcels = set(parcel_ids(app)["owner"])
+    mine = [(n, p) for n, p in _letters(app) if p in owner_parcels]
+    others = [(n, p) for n, p in _letters(app) if p not in owner_parcels]
+    owner = login(app, "owner")
+    # the delinquent parcel with a demand mailed in September: claimable now
+    for pid in owner_parcels:
+        html = owner.get(f"/propiedad/{pid}").get_data(as_text=True)
+        if "Cronología del cobro" in html:
+            assert re.search(r"Pague \$[\d,]+\.\d\d|pagado hoy|Pagado hoy", html), html[:0]
+            break
+    else:
+        pytest.fail("no parcel of the owner shows the collection timeline")
+    for nid, _pid in mine:
+        r = owner.get(f"/cobros/requerimiento/{nid}.pdf")
+        assert r.status_code == 200 and r.mimetype == "application/pdf"
+    other = login(app, "other")
+    lender = login(app, "lender")
+    ids = parcel_ids(app)
+    probes = [(n, p) for n, p in mine + others if p not in ids["other"]][:6]
+    assert probes
+    for nid, pid in probes:
+        assert other.get(f"/cobros/requerimiento/{nid}.pdf").status_code == 404
+        if pid not in ids["lender"]:
+            assert lender.get(f"/cobros/requerimiento/{nid}.pdf").status_code == 404
+    lent = [n for n, p in mine + others if p in ids["lender"]][:2]
+    for nid in lent:  # a lender sees the parcel, not the letter to its payer
+        assert lender.get(f"/cobros/requerimiento/{nid}.pdf").status_code == 404
+    for nid, _pid in [(n, p) for n, p in others if p not in ids["owner"]][:3]:
+        assert owner.get(f"/cobros/requerimiento/{nid}.pdf").status_code == 404
+    assert app.test_client().get(f"/cobros/requerimiento/{(mine + others)[0][0]}.pdf"
+                                 ).status_code == 302
+    for role in ("owner", "lessee", "lender", "other"):
+        client = login(app, role)
+        for path in STAFF_PAGES + ("/personal/cobros/1",):
+            assert client.get(path).status_code == 404, (role, path)
+        token = csrf_token(client.get("/").get_data(as_text=True))
+        assert client.post("/personal/cobros/correr", data={
+            "csrf_token": token, "run_on": "2026-11-30"}).status_code == 404
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils missing")
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_demand_letter_is_bilingual_tagged_and_whole(app, lang, tmp_path):
+    from portal.i18n import use_language
+    from portal.pdf.demand import render_bilingual
+    from portal.services import collections, users
+    from portal.web.collections.views import letter_document
+    from tests.web.test_documents import check
+    staff = login(app, "staff")
+    _run(app, staff)
+    nid = _letters(app)[0][0]
+    second = "en" if lang == "es" else "es"
+    with app.app_context(), use_language(lang):
+        with UnitOfWork(database()) as w:
+            lf = collections.letter(w, users.find_by_email(w, "staff@demo.pr"), nid)
+        first_doc, second_doc = letter_document(lf, lang), letter_document(lf, second)
+        data = render_bilingual(first_doc, lang, second_doc, second)
+    check(first_doc, data, lang, tmp_path, min_pages=2)
+    text = (tmp_path / "letter.txt")
+    path = tmp_path / "letter.pdf"
+    path.write_bytes(data)
+    import subprocess
+    out = subprocess.run(["pdftotext", str(path), str(text)], check=True)
+    assert out.returncode == 0
+    words = text.read_text()
+    for title in ("Requerimiento de pago", "Demand for payment"):
+        assert title in words
+    assert words.index(first_doc.title) < words.index(second_doc.title)
+    assert b"/Lang (en-US)" in data and b"/Lang (es-PR)" in data  # the second version's Sect
+    total = lf.letter.total
+    from portal.i18n import formats
+    for doc_lang in ("es", "en"):
+        assert formats(doc_lang).money(total) in words
+
+
+@pytest.mark.skipif(vnu_missing() is not None, reason=vnu_missing() or "")
+def test_collections_pages_are_valid_html(app, tmp_path):
+    staff = login(app, "staff")
+    _run(app, staff)
+    nid = _letters(app)[0][0]
+    files = []
+    owner = login(app, "owner")
+    for lang in ("es", "en"):
+        for client, path in [(staff, p) for p in STAFF_PAGES + (f"/personal/cobros/{nid}",)] + [
+                (owner, f"/propiedad/{pid}") for pid in parcel_ids(app)["owner"]]:
+            r = client.get(f"{path}{'&' if '?' in path else '?'}lang={lang}")
+            assert r.status_code == 200, path
+            f = tmp_path / f"{lang}-{re.sub(r'[^a-z0-9]+', '_', path)}.html"
+            f.write_text(r.get_data(as_text=True))
+            files.append(f)
+    assert vnu_errors(files) == []

@@ -123,3 +123,5 @@ def _register_blueprints(app: Flask) -> None:
     app.register_blueprint(payments_bp)
     from portal.web.collections.routes import bp as collections_bp  # J9
     app.register_blueprint(collections_bp)
+    from portal.web.exemption.routes import bp as exemption_bp  # J5
+    app.register_blueprint(exemption_bp)

@@ -77,11 +77,12 @@ def residential_exemption(x: ExemptionInput) -> ExemptionResult:
         if x.zone in ("rural", "suburban") and x.land_area_cuerdas > 1:
             k = ONE / x.land_area_cuerdas
             t.add("R-B7", N_("Rural or suburban lot of {area} cuerdas: only one cuerda of the "
-                             "land counts as residential."), area=x.land_area_cuerdas)
+                             "land counts as residential."),
+                  area=f"{x.land_area_cuerdas.normalize():f}")
         r = (v - land) * x.residential_fraction + land * x.residential_fraction * k
     if x.residential_fraction != 1 and x.residential_valuation is None:
         t.add("R-B2", N_("Partly residential: only {fraction} of the property, {value}, "
-                         "counts."), fraction=x.residential_fraction, value=cents(r))
+                         "counts."), fraction=Rate(x.residential_fraction), value=cents(r))
     w = min(x.veteran_exemption, v)
     if w:
         t.add("R-B3", N_("The veteran's exemption of {amount} is deducted first."), amount=w)
@@ -156,6 +157,23 @@ FALSE_STATEMENT_WARNING = N_(
     "a change in your qualifications or a transfer of the property, is a misdemeanor punished "
     "by a $500 fine, six months in prison, or both, plus the taxes owed once the exemption is "
     "revoked (R-B12)."
+)
+
+
+#: R-B12, Exoneración residencial (g)(2), as the filing form states it (point by point, as the
+#: statute words it: intent is named for a change in qualifications, not for a transfer).
+CERTIFICATION_WARNING = (
+    N_("It is a misdemeanor, to obtain the exemption, to present any fraudulent statement, "
+       "record or information."),
+    N_("It is a misdemeanor to intentionally fail to report any change in your "
+       "qualifications for the exemption."),
+    N_("It is a misdemeanor to fail to report any transfer or change in the ownership of the "
+       "property."),
+    N_("It is a misdemeanor to knowingly fail to present, or to hide, the true details the "
+       "CRIM needs to compute the exemption."),
+    N_("Each is punished by a $500 fine, or six months in prison, or both, at the court's "
+       "discretion; and you will pay the taxes owed once the exemption is revoked."),
+    N_("An exempt home can still be sold at auction for property-tax debts (R-B12)."),
 )
 
 

@@ -30,10 +30,16 @@ PARCEL = {"account.parcel", "account.statement_pdf", "account.grant", "account.r
           "certificates.index", "certificates.issue", "certificates.pdf",  # owner or staff only
           "account.access_page", "payments.history",
           "collections.letter_pdf",  # per demand: staff, payer, owner (test_collections.py)
-          "exemption_changes.new"}
+          "exemption_changes.new",
+          "exemption.start_page", "exemption.start"}  # J5; per certification below
+#: Per certification (J5): its owner, the parcel's delegates, its lender and staff see it;
+#: anyone else 404 (tests/web/test_exemption.py walks them as another owner).
+EXEMPTION = {"exemption.step", "exemption.upload", "exemption.remove_evidence",
+             "exemption.evidence_file", "exemption.withdraw", "exemption.receipt",
+             "exemption.receipt_pdf"}
 CHECKOUT = {"payments.success", "payments.cancel", "payments.receipt", "payments.receipt_pdf",
             "payments.payment_receipt", "payments.payment_receipt_pdf"}
-LENDER = {"lender.loans", "exemption_changes.lender_list"}
+LENDER = {"exemption.lender_list", "lender.loans", "exemption_changes.lender_list"}
 STAFF = {"staff.lookup", "staff.person", "payments.office", "payments.refund",
          "staff.roll_page", "staff.job", "staff.compute_roll", "staff.publish_roll",
          "staff.roll_imports", "staff.roll_import_upload", "staff.roll_import",
@@ -45,7 +51,9 @@ STAFF = {"staff.lookup", "staff.person", "payments.office", "payments.refund",
          "collections.record_claim",
          "staff.budgets_page", "staff.budget_new", "staff.budget_version", "staff.budget_edit",
          "staff.budget_adopt", "staff.budget_amend", "staff.budget_compare", "staff.set_role",
-         "exemption_changes.staff_list", "exemption_changes.acknowledge"}
+         "exemption_changes.staff_list", "exemption_changes.acknowledge",
+         "exemption.queue", "exemption.review_page", "exemption.take_up",  # J5
+         "exemption.approve", "exemption.return_to_owner"}
 #: The second step of signing in and one's own two-factor settings (tests/web/test_two_factor.py)
 TWO_FACTOR = {"auth.verify", "auth.two_factor_enrol", "auth.two_factor", "auth.two_factor_codes",
               "auth.two_factor_disable"}
@@ -55,6 +63,7 @@ ROLES = ("anonymous", "owner", "lessee", "lender", "staff", "other")
 
 def test_every_route_is_classified(app: Flask):
     known = PUBLIC_GET | PUBLIC_POST | SIGNED_IN | PARCEL | CHECKOUT | LENDER | STAFF \
+        | EXEMPTION \
         | SIGNED_WEBHOOK | TWO_FACTOR
     endpoints = {r.endpoint for r in app.url_map.iter_rules()}
     assert endpoints - known == set(), "classify the new routes in tests/web/test_access.py"
@@ -107,6 +116,7 @@ def test_parcel_routes(world, role):
                              (f"/propiedad/{pid}/acceso/999999/quitar", "post"),
                              (f"/propiedad/{pid}/pagos", "get"),
                              (f"/propiedad/{pid}/acceso", "get"),
+                             (f"/propiedad/{pid}/exoneracion", "get"),
                              (f"/propiedad/{pid}/certificados", "post"),
                              (f"/propiedad/{pid}/cambio", "post"),
                              (f"/pagar?parcela={pid}", "get")):
@@ -161,6 +171,11 @@ def test_role_pages(world, role):
         "/personal/cobros/999999": 404,
         "/cobros/requerimiento/999999.pdf": 404,
         "/personal/trabajos/999999": 404,
+        "/personal/exoneraciones": 200 if role == "staff" else 404,
+        "/personal/exoneraciones/999999": 404,
+        "/prestamista/exoneraciones": 200 if role == "lender" else 404,
+        "/exoneracion/999999/recibo": 404,
+        "/exoneracion/999999/evidencia/1": 404,
         "/personal/padron": 200 if role == "staff" else 404,
         "/personal/padron/guia": 200 if role == "staff" else 404,
         "/personal/padron/plantilla.csv": 200 if role == "staff" else 404,

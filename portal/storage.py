@@ -1,0 +1,133 @@
+"""Uploaded files, stored by content hash behind one interface (issue 13: evidence).
+
+`store()` gives the configured store: the instance folder by default (`<instance>/files/`,
+two levels of hash prefixes), or an S3-compatible object store when `STORAGE_S3_BUCKET` is
+set (with `STORAGE_S3_ENDPOINT_URL` for a non-AWS server such as MinIO or moto's, and the
+usual AWS credentials in the environment), so web workers on several machines share it.
+
+A file's key is the SHA-256 of its bytes: the same file uploaded twice is stored once, and
+what is read back can be checked against its key. Nothing here decides who may read a file:
+the web layer serves files only through an access-checked route.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import tempfile
+from pathlib import Path
+from typing import Protocol
+
+from portal import config
+
+_KEY = re.compile(r"^[0-9a-f]{64}$")
+
+
+def content_key(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _check_key(key: str) -> str:
+    if not _KEY.match(key):
+        raise ValueError("a storage key is a SHA-256 hex digest")
+    return key
+
+
+class Store(Protocol):
+    def put(self, data: bytes) -> str: ...
+    def get(self, key: str) -> bytes: ...
+    def exists(self, key: str) -> bool: ...
+
+
+class FolderStore:
+    """Files in a folder: `<root>/ab/cd/abcd...` (written to a temporary name, then renamed,
+    so a reader never sees half a file)."""
+
+    def __init__(self, root: Path | str):
+        self.root = Path(root)
+
+    def _path(self, key: str) -> Path:
+        key = _check_key(key)
+        return self.root / key[:2] / key[2:4] / key
+
+    def put(self, data: bytes) -> str:
+        key = content_key(data)
+        path = self._path(key)
+        if path.exists():
+            return key
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".upload-")
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+        return key
+
+    def get(self, key: str) -> bytes:
+        data = self._path(key).read_bytes()
+        if content_key(data) != key:
+            raise OSError(f"stored file {key} does not match its hash")
+        return data
+
+    def exists(self, key: str) -> bool:
+        return self._path(key).exists()
+
+
+class S3Store:
+    """Files in an S3-compatible bucket (boto3), under `prefix` + the key."""
+
+    def __init__(self, bucket: str, *, endpoint_url: str | None = None, prefix: str = "files/",
+                 client: object | None = None):
+        import boto3
+
+        self.bucket, self.prefix = bucket, prefix
+        self.client = client or boto3.client("s3", endpoint_url=endpoint_url or None)
+
+    def _name(self, key: str) -> str:
+        return self.prefix + _check_key(key)
+
+    def put(self, data: bytes) -> str:
+        key = content_key(data)
+        if not self.exists(key):
+            self.client.put_object(Bucket=self.bucket, Key=self._name(key), Body=data)
+        return key
+
+    def get(self, key: str) -> bytes:
+        body = self.client.get_object(Bucket=self.bucket, Key=self._name(key))["Body"].read()
+        if content_key(body) != key:
+            raise OSError(f"stored file {key} does not match its hash")
+        return body
+
+    def exists(self, key: str) -> bool:
+        from botocore.exceptions import ClientError
+
+        try:
+            self.client.head_object(Bucket=self.bucket, Key=self._name(key))
+        except ClientError as e:
+            if e.response.get("Error", {}).get("Code") in ("404", "NoSuchKey", "NotFound"):
+                return False
+            raise
+        return True
+
+
+_override: Store | None = None
+
+
+def use(store_: Store | None) -> None:
+    """Tests: use this store instead of the configured one (None: back to the setting)."""
+    global _override
+    _override = store_
+
+
+def store() -> Store:
+    """The configured store (see the module's docstring)."""
+    if _override is not None:
+        return _override
+    bucket = os.environ.get("STORAGE_S3_BUCKET")
+    if bucket:
+        return S3Store(bucket, endpoint_url=os.environ.get("STORAGE_S3_ENDPOINT_URL"))
+    return FolderStore(config.instance_path() / "files")

@@ -1,0 +1,306 @@
+"""J5: the residential-exemption certification online, through the web (issue 13).
+
+The demo owner files for her home (a photo and a PDF), sees the bill with and without the
+exemption (the same figures as `portal calc residential_exemption`), gets a receipt (page,
+PDF, email; the lender's copy, R-B9); staff returns it with a reason, she fixes only that
+and resubmits, staff approves. Uploads are checked by content; R-B6 blocks a second home;
+R-B11 asks for a payment plan; no one else sees the filing, its evidence or its receipt.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import subprocess
+import sys
+from datetime import date
+from decimal import Decimal
+
+import pytest
+from flask import Flask
+from sqlalchemy import select
+
+from portal import storage
+from tests.web.conftest import csrf_token, login, outbox
+
+HOME_CATASTRO = "040-000-000-00"  # the demo owner's home (featured, with the bank's loan)
+
+
+@pytest.fixture(autouse=True)
+def _store(tmp_path):  # noqa: ANN001, ANN202
+    storage.use(storage.FolderStore(tmp_path / "files"))
+    yield
+    storage.use(None)
+
+
+def png_bytes() -> bytes:
+    from PIL import Image
+    buf = io.BytesIO()
+    Image.new("RGB", (40, 30), (200, 30, 30)).save(buf, "PNG")
+    return buf.getvalue()
+
+
+def jpeg_bytes() -> bytes:
+    from PIL import Image
+    buf = io.BytesIO()
+    Image.new("RGB", (40, 30), (30, 30, 200)).save(buf, "JPEG")
+    return buf.getvalue()
+
+
+def pdf_bytes() -> bytes:
+    from fpdf import FPDF
+    doc = FPDF()
+    doc.add_page()
+    doc.set_font("helvetica", size=12)
+    doc.cell(text="Evidencia")
+    return bytes(doc.output())
+
+
+def _ids(app: Flask) -> dict:
+    from portal.db import UnitOfWork
+    from portal.models import OwnershipShare, Parcel, Party
+    from portal.web.data import database
+    with app.app_context(), UnitOfWork(database()) as w:
+        home = w.session.scalar(select(Parcel.id).where(Parcel.catastro == HOME_CATASTRO))
+        maria = w.session.scalar(select(Party.id).join(
+            OwnershipShare, OwnershipShare.party_id == Party.id)
+            .where(OwnershipShare.parcel_id == home))
+    return {"home": home, "maria": maria}
+
+
+def _post(client, url: str, data: dict, page_url: str | None = None, **kw):  # noqa: ANN001, ANN003, ANN202
+    page = client.get(page_url or url).get_data(as_text=True)
+    return client.post(url, data={"csrf_token": csrf_token(page), **data}, **kw)
+
+
+def _start(client, home: int) -> str:  # noqa: ANN001
+    r = _post(client, f"/propiedad/{home}/exoneracion", {})
+    assert r.status_code == 303, r.status_code
+    return r.headers["Location"]
+
+
+def _answer(client, cid: int, slug: str, data: dict) -> str:  # noqa: ANN001
+    url = f"/exoneracion/{cid}/paso/{slug}"
+    r = _post(client, url, data)
+    assert r.status_code == 303, (slug, r.status_code, r.get_data(as_text=True)[:3000])
+    return r.headers["Location"]
+
+
+def _upload(client, cid: int, data: bytes, name: str):  # noqa: ANN001, ANN202
+    page = client.get(f"/exoneracion/{cid}/paso/evidencia").get_data(as_text=True)
+    r = client.post(f"/exoneracion/{cid}/evidencia", data={
+        "csrf_token": csrf_token(page), "file": (io.BytesIO(data), name)},
+        content_type="multipart/form-data")
+    assert r.status_code == 303
+    return client.get(f"/exoneracion/{cid}/paso/evidencia").get_data(as_text=True)
+
+
+def _file_home(client, ids: dict) -> int:  # noqa: ANN001
+    """Answer every step for the home (R-B1..R-B12) up to the attestation; the draft's id."""
+    loc = _start(client, ids["home"])
+    cid = int(re.search(r"/exoneracion/(\d+)/", loc).group(1))
+    assert loc.endswith("/paso/duenos")
+    assert _answer(client, cid, "duenos", {"owners": ids["maria"]}).endswith("/residentes")
+    _answer(client, cid, "residentes", {"occupants": "María Rivera Ortiz (dueña)"})
+    assert _answer(client, cid, "uso", {"use": "home"}).endswith("/renta")  # no absence step
+    _answer(client, cid, "renta", {"rent": "no"})
+    _answer(client, cid, "parte-residencial", {"residential": "all"})
+    _answer(client, cid, "veterano", {"veteran": "no"})
+    # No property tax owed on January 1 (the demo's facts): the plan step is skipped (R-B11).
+    assert _answer(client, cid, "cooperativa", {"cooperative": "no"}).endswith("/evidencia")
+    return cid
+
+
+def test_j5_file_return_resubmit_approve(demo_app: Flask):
+    app = demo_app
+    ids = _ids(app)
+    owner = login(app, "owner")
+    parcel_page = owner.get(f"/propiedad/{ids['home']}").get_data(as_text=True)
+    assert "Exoneración residencial" in parcel_page
+    cid = _file_home(owner, ids)
+
+    # Evidence by content (a photo and a PDF); a renamed executable, an empty file and a
+    # corrupt image are refused with a clear message and nothing is stored.
+    files = app.config  # noqa: F841
+    html = _upload(owner, cid, b"MZ\x90\x00" + b"\x00" * 200, "recibo.pdf")
+    assert "solo se aceptan documentos PDF, JPEG o PNG".lower() in html.lower()
+    html = _upload(owner, cid, b"", "vacio.png")
+    assert "El archivo está vacío" in html
+    html = _upload(owner, cid, png_bytes()[:40], "rota.png")
+    assert "no se puede abrir" in html
+    assert "Todavía no hay documentos." in html
+    html = _upload(owner, cid, jpeg_bytes(), "foto-casa.jpg")
+    html = _upload(owner, cid, pdf_bytes(), "escritura.pdf")
+    assert "foto-casa.jpg" in html and "escritura.pdf" in html
+    assert _answer(owner, cid, "evidencia", {}).endswith("/resultado")
+
+    # The result: the bill with and without the exemption, the core's figures.
+    result = owner.get(f"/exoneracion/{cid}/paso/resultado").get_data(as_text=True)
+    calc = _calc({"valuation": "21000.00", "land_valuation": "4200.00",
+                  "tax_rate": "0.1033", "land_area_cuerdas": "0.045"})
+    for key in ("gross_tax", "exemption_amount", "net_tax"):
+        assert _money_es(calc[key]) in result, key
+    assert "¿Por qué esta cantidad?" in result
+    _answer(owner, cid, "resultado", {})
+
+    # The attestation: the warning, the box and the full name (a wrong name is refused).
+    attest = owner.get(f"/exoneracion/{cid}/paso/certificar").get_data(as_text=True)
+    assert "multa de $500" in attest
+    r = _post(owner, f"/exoneracion/{cid}/paso/certificar",
+              {"attest": "y", "full_name": "Otra Persona"})
+    assert r.status_code == 422
+    loc = _answer(owner, cid, "certificar", {"attest": "y", "full_name": "maría  rivera ortiz"})
+    assert loc.endswith(f"/exoneracion/{cid}/recibo")
+    receipt = owner.get(loc).get_data(as_text=True)
+    number = re.search(r"EXR-2026-\d{6}", receipt).group(0)
+    assert "Radicada" in receipt and "Banco Hipotecario del Caribe" in receipt
+    pdf = owner.get(f"/exoneracion/{cid}/recibo.pdf")
+    assert pdf.status_code == 200 and pdf.data.startswith(b"%PDF")
+    mails = [p.read_text(errors="replace") for p in outbox(app)]
+    assert any(number in m and "owner@demo.pr" in m for m in mails)
+    assert any(number in m and "lender@demo.pr" in m for m in mails)  # R-B9
+
+    # The lender sees it on its list (R-B9); another owner does not see it at all.
+    lender = login(app, "lender")
+    assert number in lender.get("/prestamista/exoneraciones").get_data(as_text=True)
+    other = login(app, "other")
+    for path in (f"/exoneracion/{cid}/recibo", f"/exoneracion/{cid}/recibo.pdf",
+                 f"/exoneracion/{cid}/paso/duenos", f"/exoneracion/{cid}/evidencia/1"):
+        assert other.get(path).status_code == 404, path
+
+    # Staff: the queue, the review, return with a reason (only the documents reopen).
+    staff = login(app, "staff")
+    assert number in staff.get("/personal/exoneraciones?status=filed").get_data(as_text=True)
+    assert _post(staff, f"/personal/exoneraciones/{cid}/revisar", {},
+                 f"/personal/exoneraciones/{cid}").status_code == 303
+    r = _post(staff, f"/personal/exoneraciones/{cid}/devolver",
+              {"reasons": "evidence", "note": "La foto no se ve bien."},
+              f"/personal/exoneraciones/{cid}")
+    assert r.status_code == 303
+    assert "Devuelta" in owner.get(f"/propiedad/{ids['home']}").get_data(as_text=True)
+    # Only what was returned can be changed: the use step sends to the documents.
+    r = owner.get(f"/exoneracion/{cid}/paso/uso")
+    assert r.status_code == 302 and r.headers["Location"].endswith("/paso/evidencia")
+    _upload(owner, cid, png_bytes(), "foto-nueva.png")
+    _answer(owner, cid, "evidencia", {})
+    _answer(owner, cid, "resultado", {})
+    _answer(owner, cid, "certificar", {"attest": "y", "full_name": "María Rivera Ortiz"})
+    assert "Reenviada" in owner.get(f"/exoneracion/{cid}/recibo").get_data(as_text=True)
+
+    _post(staff, f"/personal/exoneraciones/{cid}/revisar", {}, f"/personal/exoneraciones/{cid}")
+    r = _post(staff, f"/personal/exoneraciones/{cid}/aprobar", {"note": ""},
+              f"/personal/exoneraciones/{cid}")
+    assert r.status_code == 303
+    page = owner.get(f"/propiedad/{ids['home']}").get_data(as_text=True)
+    assert "Aprobada" in page
+    assert "Aprobada" in lender.get("/prestamista/exoneraciones").get_data(as_text=True)
+
+    # Every change is in the history and the audit log, by whom (R-B13).
+    from portal.db import UnitOfWork
+    from portal.models import AuditRecord, ExemptionEvent
+    from portal.web.data import database
+    with app.app_context(), UnitOfWork(database()) as w:
+        moves = [(e.from_status, e.to_status) for e in w.session.scalars(
+            select(ExemptionEvent).where(ExemptionEvent.certification_id == cid)
+            .order_by(ExemptionEvent.id))]
+        actions = set(w.session.scalars(select(AuditRecord.action).where(
+            AuditRecord.object_type == "exemption_certifications")))
+    assert moves == [("draft", "filed"), ("filed", "under_review"),
+                     ("under_review", "returned"), ("returned", "resubmitted"),
+                     ("resubmitted", "under_review"), ("under_review", "approved")]
+    assert {"exemption.filed", "exemption.returned", "exemption.approved"} <= actions
+
+
+def _calc(payload: dict) -> dict:
+    out = subprocess.run([sys.executable, "-m", "portal.cli", "calc", "residential_exemption"],
+                         input=json.dumps(payload), capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def _money_es(value: str) -> str:
+    return f"${Decimal(value):,.2f}"
+
+
+def test_the_wizard_keeps_answers_and_says_why(demo_app: Flask):
+    ids = _ids(demo_app)
+    owner = login(demo_app, "owner")
+    cid = int(re.search(r"/exoneracion/(\d+)/", _start(owner, ids["home"])).group(1))
+    _answer(owner, cid, "duenos", {"owners": ids["maria"]})
+    _answer(owner, cid, "residentes", {"occupants": "Ana (hija)"})
+    # Back and forward keep the answers (stored server-side: a new client resumes them).
+    again = login(demo_app, "owner")
+    assert "Ana (hija)" in again.get(f"/exoneracion/{cid}/paso/residentes").get_data(
+        as_text=True)
+    r = again.get(f"/propiedad/{ids['home']}/exoneracion")
+    assert r.status_code == 302 and r.headers["Location"].endswith("/paso/uso")
+    page = again.get(f"/exoneracion/{cid}/paso/uso").get_data(as_text=True)
+    assert "Por qué preguntamos" in page and "R-B7" in page
+    # Living away: the sworn statement step appears (R-B8) and needs its box.
+    _answer(again, cid, "uso", {"use": "away"})
+    r = _post(again, f"/exoneracion/{cid}/paso/ausencia",
+              {"absence_reason": "care_relative_60_plus"})
+    assert r.status_code == 422
+    assert "declaración jurada" in r.get_data(as_text=True)
+
+
+def test_one_dwelling_per_owner_r_b6(demo_app: Flask):
+    """A second home of the same owner in the same year is refused, naming the other parcel."""
+    from portal.db import UnitOfWork
+    from portal.models import ExemptionCertification, ExemptionOwner, Parcel
+    from portal.web.data import database
+    ids = _ids(demo_app)
+    with demo_app.app_context(), UnitOfWork(database()) as w:
+        lot = w.session.scalar(select(Parcel.id).where(Parcel.catastro == "040-000-002-14"))
+        other = ExemptionCertification(parcel_id=lot, fiscal_year_start=date(2026, 7, 1),
+                                       status="draft", created_by_id=1, answers={})
+        w.session.add(other)
+        w.session.flush()
+        w.session.add(ExemptionOwner(certification_id=other.id, party_id=ids["maria"]))
+        w.session.flush()
+        other.status = "filed"
+    owner = login(demo_app, "owner")
+    cid = int(re.search(r"/exoneracion/(\d+)/", _start(owner, ids["home"])).group(1))
+    r = _post(owner, f"/exoneracion/{cid}/paso/duenos", {"owners": ids["maria"]})
+    assert r.status_code == 422
+    html = r.get_data(as_text=True)
+    assert "040-000-002-14" in html and "R-B6" in html
+    with demo_app.app_context(), UnitOfWork(database()) as w:  # nothing was saved
+        assert w.session.scalars(select(ExemptionOwner).where(
+            ExemptionOwner.certification_id == cid)).all() == []
+        assert "owners" not in w.session.get(ExemptionCertification, cid).answers
+
+
+def test_debt_on_january_1_asks_for_a_plan_r_b11(demo_app: Flask):
+    """Property tax owed on January 1: the plan step, the rolled 30th day after filing."""
+    from portal.db import UnitOfWork
+    from portal.models import PropertyTaxFact
+    from portal.web.data import database
+    ids = _ids(demo_app)
+    with demo_app.app_context(), UnitOfWork(database()) as w:
+        fact = w.session.scalar(select(PropertyTaxFact).where(
+            PropertyTaxFact.parcel_id == ids["home"]))
+        fact.debt_on_january_1 = Decimal("250.00")
+    owner = login(demo_app, "owner")
+    cid = int(re.search(r"/exoneracion/(\d+)/", _start(owner, ids["home"])).group(1))
+    for slug, data in (("duenos", {"owners": ids["maria"]}), ("residentes", {}),
+                       ("uso", {"use": "home"}), ("renta", {"rent": "no"}),
+                       ("parte-residencial", {"residential": "all"}),
+                       ("veterano", {"veteran": "no"})):
+        _answer(owner, cid, slug, data)
+    assert _answer(owner, cid, "cooperativa", {"cooperative": "no"}).endswith("/deuda")
+    page = owner.get(f"/exoneracion/{cid}/paso/deuda").get_data(as_text=True)
+    # Filed today (2026-11-30), the 30th day is 2026-12-30 (a Wednesday): no roll-over.
+    assert "$250.00" in page and "30 de diciembre de 2026" in page
+    r = _post(owner, f"/exoneracion/{cid}/paso/deuda",
+              {"plan": "request", "plan_payments": "13", "plan_first_due": "2027-01-15"})
+    assert r.status_code == 422  # at most 12 (R-B16)
+    assert _answer(owner, cid, "deuda", {"plan": "request", "plan_payments": "6",
+                                         "plan_first_due": "2027-01-15"}).endswith("/evidencia")
+
+
+def test_staff_pages_are_staff_only(demo_app: Flask):
+    owner = login(demo_app, "owner")
+    for path in ("/personal/exoneraciones", "/personal/exoneraciones/1"):
+        assert owner.get(path).status_code == 404
+    assert login(demo_app, "owner").get("/prestamista/exoneraciones").status_code == 404

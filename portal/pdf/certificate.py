@@ -24,7 +24,8 @@ SIDE = 32.0  # mm: about 1.3 in, read by any phone at arm's length
 @dataclass(frozen=True)
 class Code:
     """What the QR code carries (`data`: the verification address with its code), what a
-    screen reader says for it (`alt`) and the caption lines printed beside it."""
+    screen reader says for it (`alt`) and the caption printed beside it (its first part in
+    bold, as a title; then paragraphs)."""
 
     data: str
     alt: str
@@ -53,9 +54,10 @@ class _CodeLayout(Layout):
         unit = SIDE / (len(rows) + 2 * QUIET)
         text_x = MARGIN + SIDE + 4
         text_w = self.width - SIDE - 4
-        caption = [line for part in self.code.caption
-                   for line in self.wrap(part, text_w, "", 9.5)]
-        height = max(SIDE, len(caption) * self.leading(9.5))
+        title, *rest = self.code.caption or ("",)
+        heading = self.wrap(title, text_w, "B", 10)
+        caption = [line for part in rest for line in self.wrap(part, text_w, "", 9.5)]
+        height = max(SIDE, len(heading) * self.leading(10) + len(caption) * self.leading(9.5))
         self.need(height + 4)
         top = pdf.y + 2
         with pdf.element("Figure", alt=self.code.alt):
@@ -74,6 +76,8 @@ class _CodeLayout(Layout):
                         pdf.rect(MARGIN + (QUIET + start) * unit, y, (c - start) * unit, unit,
                                  style="F")
         pdf.y = top + QUIET * unit
+        with pdf.element("P"):
+            self.lines(text_x, heading, "B", 10)
         with pdf.element("P"):
             self.lines(text_x, caption, "", 9.5)
         pdf.y = top + height + 2

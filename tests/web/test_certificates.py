@@ -280,3 +280,30 @@ def test_the_delinquent_parcel_states_its_collection_and_every_category(demo_app
     assert Decimal(year["delinquent_principal"]) == later.delinquent_principal
     assert Decimal(year["interest_per_day"]) > 0
     assert year["status"] == "overdue"
+
+
+def test_the_pages_are_valid_html(demo_app, owner_parcel, tmp_path):
+    """The Nu HTML Checker finds no error on the certificates' pages: the list (empty, with a
+    certificate, with an error), the verification page (blank, found, unknown, refused), in
+    both languages, and the parcel page with its request form."""
+    from tests.web.test_html_valid import vnu_errors, vnu_missing
+    if vnu_missing():
+        pytest.skip(vnu_missing())
+    owner = login(demo_app, "owner")
+    pages = {"parcel": owner.get(f"/propiedad/{owner_parcel}"),
+             "empty": owner.get(f"/propiedad/{owner_parcel}/certificados?lang=en"),
+             "error": _issue(owner, owner_parcel, "2027-05-01")}
+    code = _issued_code(owner, _issue(owner, owner_parcel, "2026-12-02"))
+    visitor = demo_app.test_client()
+    pages |= {"listed": owner.get(f"/propiedad/{owner_parcel}/certificados"),
+              "blank": visitor.get("/verificar"),
+              "found": visitor.get(f"/verificar?codigo={code}"),
+              "found-en": visitor.get(f"/verificar?lang=en&codigo={code}"),
+              "unknown": visitor.get("/verificar?codigo=nada")}
+    files = []
+    for name, r in pages.items():
+        assert r.status_code in (200, 400, 404), (name, r.status_code)
+        path = tmp_path / f"{name}.html"
+        path.write_text(r.get_data(as_text=True))
+        files.append(path)
+    assert vnu_errors(files) == []

@@ -102,9 +102,9 @@ ES = {
     "Paid by %(date)s, it settles every item this certificate lists.":
         "Pagada a más tardar el %(date)s, salda todas las partidas que incluye esta "
         "certificación.",
-    "Past due and due": "Vencido y por vencer ahora",
-    "Past due and due, paid by %(date)s": "Vencido y por vencer ahora, pagado a más tardar el "
-                                          "%(date)s",
+    "Past due and due": "Lo vencido y lo que vence ahora",
+    "Past due and due, paid by %(date)s":
+        "Lo vencido y lo que vence ahora, pagado a más tardar el %(date)s",
     "Pay-off amount, good through %(date)s": "Cantidad para saldar, válida hasta el %(date)s",
     "Payoff certificate": "Certificación de deuda",
     "Payoff certificates": "Certificaciones de deuda",

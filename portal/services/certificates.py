@@ -377,8 +377,9 @@ def standing(uow: UnitOfWork, cert: DebtCertificate, today: date | None = None) 
 
 
 def _demands_changed(uow: UnitOfWork, cert: DebtCertificate) -> bool:
-    """A demand mailed (R-A12) on or before the certificate's good-through date that is not
-    the last demand the certificate states for its fiscal year."""
+    """A demand mailed (R-A12) by the certificate's good-through date that it does not
+    state: for a fiscal year it lists, a last mailing other than the one it states; for a
+    year it does not list (nothing was owed), one mailed on or after its issue date."""
     stated = {y["fiscal_year"]: (y["collection"] or {}).get("mailed_on")
               for y in json.loads(cert.content)["years"]}
     rows = uow.session.execute(
@@ -387,8 +388,15 @@ def _demands_changed(uow: UnitOfWork, cert: DebtCertificate) -> bool:
         .where(Notice.parcel_id == cert.parcel_id, Notice.kind == "demand",
                Notice.mailed_on.is_not(None), Notice.mailed_on <= cert.good_through)
         .group_by(FiscalYear.label)).all()
-    return any(label in stated and stated[label] != mailed.isoformat() or label not in stated
-               for label, mailed in rows if mailed is not None)
+    for label, mailed in rows:
+        if mailed is None:
+            continue
+        if label in stated:
+            if stated[label] != mailed.isoformat():
+                return True
+        elif mailed >= cert.issued_on:
+            return True
+    return False
 
 
 @dataclass(frozen=True)

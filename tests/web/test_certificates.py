@@ -307,3 +307,26 @@ def test_the_pages_are_valid_html(demo_app, owner_parcel, tmp_path):
         path.write_text(r.get_data(as_text=True))
         files.append(path)
     assert vnu_errors(files) == []
+
+
+def test_a_demand_mailed_after_it_supersedes_it(demo_app, owner_parcel):
+    """R-A12: a demand mailed after the certificate changes the collection status it states
+    (superseded); an old demand of a fiscal year it does not list (nothing owed there) does
+    not."""
+    from portal.models import Notice
+    owner = login(demo_app, "owner")
+    code = _issued_code(owner, _issue(owner, owner_parcel, "2026-12-10"))
+    with demo_app.app_context(), UnitOfWork(database()) as w:
+        old = FiscalYear(label="2024-2025", starts_on=date(2024, 7, 1), ends_on=date(2025, 6, 30))
+        w.session.add(old)
+        w.session.flush()
+        w.session.add(Notice(parcel_id=owner_parcel, fiscal_year_id=old.id, kind="demand",
+                             language="es", amount=Decimal("100.00"),
+                             mailed_on=date(2024, 10, 20)))
+    assert _standing(demo_app, code) == "valid"
+    with demo_app.app_context(), UnitOfWork(database()) as w:
+        fy = w.session.scalar(select(FiscalYear).where(FiscalYear.starts_on <= TODAY,
+                                                       FiscalYear.ends_on >= TODAY))
+        w.session.add(Notice(parcel_id=owner_parcel, fiscal_year_id=fy.id, kind="demand",
+                             language="es", amount=Decimal("100.00"), mailed_on=TODAY))
+    assert _standing(demo_app, code) == "superseded"

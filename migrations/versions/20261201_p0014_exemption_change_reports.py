@@ -28,6 +28,7 @@ def upgrade() -> None:
     sa.Column('original_titleholder', sa.Boolean(), nullable=True, comment='spouse_died: the survivor is named on the certification (R-B5)'),
     sa.Column('residential_use_confirmed', sa.Boolean(), nullable=True, comment='spouse_died: the survivor confirms the home is still used as such'),
     sa.Column('reporter_id', sa.Integer(), nullable=False, comment='Who reported it'),
+    sa.Column('attested_name', sa.String(length=200), nullable=False, comment='The full name typed to attest the report is true (R-B12)'),
     sa.Column('language', sa.String(length=2), nullable=False, comment="The reporter's language (its email)"),
     sa.Column('reported_at', sa.DateTime(timezone=True), nullable=False, comment='When it was reported (UTC)'),
     sa.Column('reported_on', sa.Date(), nullable=False, comment='The Puerto Rico day of the report'),

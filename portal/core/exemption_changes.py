@@ -82,13 +82,13 @@ def change_outcome(f: ChangeFacts) -> ChangeOutcome:
                      "the last day is {deadline}, a date fixed by law that does not move to "
                      "the next working day."), change=f.change_date, deadline=last)
     if late:
-        t.add("R-B9", N_("Reported on {on}, after {deadline}: the report is accepted and "
+        t.add("R-B9", N_("On {on}, after {deadline}: the report is accepted and "
                          "marked late. A late report does not change the year the change "
                          "counts from (R-B18)."), on=f.reported_on, deadline=last)
     elif days_left == 0:
-        t.add("R-B9", N_("Today, {on}, is the last day to report it."), on=f.reported_on)
+        t.add("R-B9", N_("As of {on}: it is the last day to report it."), on=f.reported_on)
     else:
-        t.add("R-B9", N_("Reported on {on}; days left until the last day: {days}."),
+        t.add("R-B9", N_("As of {on}, days left until the last day: {days}."),
               on=f.reported_on, days=days_left)
     if f.has_loan:
         t.add("R-B9", N_("The property secures a loan: you report the change to your lender, "

@@ -30,7 +30,8 @@ class ExemptionChangeReport(Base):
     __tablename__ = "exemption_change_reports"
     __immutable__ = ("parcel_id", "kind", "change_date", "details", "original_titleholder",
                      "residential_use_confirmed", "reporter_id", "reported_at", "reported_on",
-                     "deadline", "late", "lender_id", "language")
+                     "deadline", "late", "lender_id", "language",
+                     "attested_name")
     __table_args__ = (
         CheckConstraint(_in("kind", KINDS), name="kind"),
         CheckConstraint(_in("status", CHANGE_STATUSES), name="status"),
@@ -54,6 +55,8 @@ class ExemptionChangeReport(Base):
         Boolean, comment="spouse_died: the survivor confirms the home is still used as such")
     reporter_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True,
                                              comment="Who reported it")
+    attested_name: Mapped[str] = mapped_column(
+        String(200), comment="The full name typed to attest the report is true (R-B12)")
     language: Mapped[str] = mapped_column(String(2), default="es",
                                           comment="The reporter's language (its email)")
     reported_at: Mapped[datetime] = created_at("When it was reported (UTC)")

@@ -29,6 +29,7 @@ from portal.services import access, audit
 from portal.services.errors import Conflict, Forbidden, InvalidInput, NotFound
 
 DETAILS_MAX = 2000
+NAME_MAX = 200
 PAGE = 50
 
 
@@ -78,12 +79,16 @@ def require_owner(uow: UnitOfWork, user: Any, parcel_id: int | str) -> Parcel:
 
 def report(uow: UnitOfWork, user: Any, parcel_id: int | str, *, kind: str, change_date: date,
            details: str = "", original_titleholder: bool | None = None,
-           residential_use_confirmed: bool | None = None,
+           residential_use_confirmed: bool | None = None, attested_name: str = "",
            language: str = "es") -> tuple[ExemptionChangeReport, ChangeOutcome]:
     """File a change report (R-B9, R-B17): late ones are accepted and flagged. spouse_died
     asks whether the survivor is an original titleholder and, if so, to confirm the home is
-    still used as such (R-B5, R-B19); other kinds store neither answer."""
+    still used as such (R-B5, R-B19); other kinds store neither answer. The reporter attests
+    it with their typed full name, after the R-B12 warning."""
     parcel = require_owner(uow, user, parcel_id)
+    attested_name = " ".join((attested_name or "").split())
+    if not attested_name or len(attested_name) > NAME_MAX:
+        raise InvalidInput(field="attested_name")
     if kind not in KINDS:
         raise InvalidInput(field="kind")
     details = (details or "").strip()
@@ -104,7 +109,8 @@ def report(uow: UnitOfWork, user: Any, parcel_id: int | str, *, kind: str, chang
     row = ExemptionChangeReport(
         parcel_id=parcel.id, kind=kind, change_date=change_date, details=details,
         original_titleholder=original_titleholder, residential_use_confirmed=confirmed,
-        reporter_id=user.id, language=language if language in ("es", "en") else "es",
+        reporter_id=user.id, attested_name=attested_name,
+        language=language if language in ("es", "en") else "es",
         reported_on=today, deadline=outcome.deadline, late=outcome.late,
         lender_id=loan.lender_id if loan is not None else None, status="filed")
     uow.session.add(row)

@@ -32,6 +32,7 @@ def world(database):
 def _report(world, parcel="A", user=None, **kw):
     kw.setdefault("kind", "rented")
     kw.setdefault("change_date", date(2026, 11, 15))
+    kw.setdefault("attested_name", "Alice Owner")
     with world.uow() as uow:
         row, outcome = changes.report(uow, user or world.alice, world.parcel[parcel], **kw)
         return row, outcome
@@ -43,6 +44,7 @@ def test_a_report_before_january_1_is_on_time_with_its_deadline(world):
     assert row.reported_on == date(2026, 11, 30)
     assert outcome.days_left == 31
     assert row.details == "Alquilada desde el 15 de noviembre."
+    assert row.attested_name == "Alice Owner"
     assert row.number == f"C-2026-{row.id:06d}"
     assert row.lender_id is None  # A has no loan
     with world.uow() as uow:
@@ -75,6 +77,10 @@ def test_a_change_after_today_is_refused_and_nothing_is_stored(world):
         _report(world, kind="divorce")
     with pytest.raises(InvalidInput):
         _report(world, details="x" * (changes.DETAILS_MAX + 1))
+    for name in ("", "   ", "x" * (changes.NAME_MAX + 1)):  # the attestation (R-B12)
+        with pytest.raises(InvalidInput) as info:
+            _report(world, attested_name=name)
+        assert info.value.params["field"] == "attested_name"
     with world.uow() as uow:
         assert uow.session.scalars(select(ExemptionChangeReport)).all() == []
 

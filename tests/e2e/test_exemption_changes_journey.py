@@ -88,6 +88,8 @@ def test_j6_owner_reports_the_house_rented_out(live, page, lang):
     for rule in ("R-B9", "R-B7", "R-B12"):
         assert rule in text, rule
     _no_axe_violations(page)
+    main.locator("label[for=attest]").click()  # the attestation after the R-B12 warning
+    main.locator("#full_name").fill("María Rivera Ortiz")
     main.get_by_role("button", name=w["send"]).click()
     page.wait_for_url("**/cambios/*")
     text = main.inner_text()

@@ -13,6 +13,8 @@ from flask import Flask
 
 from tests.web.conftest import csrf_token, login, outbox, parcel_ids
 
+ATTEST = {"attest": "y", "full_name": "María Rivera Ortiz"}  # R-B12: the box and the name
+
 
 def _home(app: Flask) -> int:
     """The demo owner's parcel that secures the demo bank's loan (the home, J5/J6)."""
@@ -59,7 +61,8 @@ def test_owner_reports_the_house_rented_out_and_sees_deadline_and_consequences(d
     token = csrf_token(html)
     before = len(outbox(demo_app))
     r = owner.post(f"/propiedad/{pid}/cambio", data={
-        "csrf_token": token, "action": "send", "kind": "rented", "change_date": "2026-11-15",
+        "csrf_token": token, "action": "send", **ATTEST, "kind": "rented",
+        "change_date": "2026-11-15",
         "details": "Alquilada"})
     assert r.status_code == 303
     m = re.search(r"/cambios/(\d+)$", r.headers["Location"])
@@ -107,7 +110,7 @@ def test_the_same_journey_in_english(demo_app):
     html = _review(owner, pid, kind="moved", change_date="2026-03-15").get_data(as_text=True)
     assert "fiscal year 2027-2028" in html and "$500.00" in html
     r = owner.post(f"/propiedad/{pid}/cambio", data={
-        "csrf_token": csrf_token(html), "action": "send", "kind": "moved",
+        "csrf_token": csrf_token(html), "action": "send", **ATTEST, "kind": "moved",
         "change_date": "2026-03-15"})
     conf = owner.get(r.headers["Location"]).get_data(as_text=True)
     assert "Change report C-2026-" in conf and "On time" in conf
@@ -128,7 +131,7 @@ def test_spouse_died_titleholder_is_asked_only_to_confirm_the_home(demo_app):
     assert r.status_code == 200
     assert "La exoneración continúa" in html
     assert 'name="residential_use"' in html
-    data = {"csrf_token": csrf_token(html), "action": "send", "kind": "spouse_died",
+    data = {"csrf_token": csrf_token(html), "action": "send", **ATTEST, "kind": "spouse_died",
             "change_date": "2026-08-20", "original_titleholder": "yes"}
     r = owner.post(f"/propiedad/{pid}/cambio", data=data)
     assert r.status_code == 400 and 'name="residential_use"' in r.get_data(as_text=True)
@@ -161,13 +164,40 @@ def test_bad_input_is_a_clear_message_and_nothing_is_stored(demo_app, lang, data
     if lang == "en":
         _english(owner)
     for action in ("review", "send"):
+        token = csrf_token(owner.get(f"/propiedad/{pid}/cambio").get_data(as_text=True))
         r = _review(owner, pid, **data) if action == "review" else owner.post(
-            f"/propiedad/{pid}/cambio", data={"csrf_token": csrf_token(owner.get(
-                f"/propiedad/{pid}/cambio").get_data(as_text=True)), "action": "send", **data})
+            f"/propiedad/{pid}/cambio", data={"csrf_token": token, "action": "send", **ATTEST,
+                                              **data})
         assert r.status_code == 400
         html = r.get_data(as_text=True)
         assert message in html
         assert "Traceback" not in html
+    with demo_app.app_context(), UnitOfWork(database()) as w:
+        assert w.session.scalar(select(func.count(ExemptionChangeReport.id))) == 0
+
+
+@pytest.mark.parametrize(("lang", "missing", "message"), [
+    ("es", {"attest": ""}, "Marque la casilla"), ("en", {"attest": ""}, "Check the box"),
+    ("es", {"full_name": "  "}, "Escriba su nombre completo"),
+    ("en", {"full_name": "x" * 201}, "at most 200"),
+])
+def test_sending_needs_the_attestation(demo_app, lang, missing, message):
+    from sqlalchemy import func, select
+
+    from portal.db import UnitOfWork
+    from portal.models import ExemptionChangeReport
+    from portal.web.data import database
+    pid = _home(demo_app)
+    owner = login(demo_app, "owner")
+    if lang == "en":
+        _english(owner)
+    html = _review(owner, pid, kind="moved", change_date="2026-03-15").get_data(as_text=True)
+    assert "R-B12" in html and 'name="attest"' in html
+    r = owner.post(f"/propiedad/{pid}/cambio", data={
+        "csrf_token": csrf_token(html), "action": "send", "kind": "moved",
+        "change_date": "2026-03-15", **{**ATTEST, **missing}})
+    assert r.status_code == 400
+    assert message in r.get_data(as_text=True)
     with demo_app.app_context(), UnitOfWork(database()) as w:
         assert w.session.scalar(select(func.count(ExemptionChangeReport.id))) == 0
 
@@ -177,7 +207,7 @@ def test_another_user_a_lessee_and_a_lender_get_404(demo_app):
     owner = login(demo_app, "owner")
     html = _review(owner, pid, kind="moved", change_date="2026-03-15").get_data(as_text=True)
     r = owner.post(f"/propiedad/{pid}/cambio", data={
-        "csrf_token": csrf_token(html), "action": "send", "kind": "moved",
+        "csrf_token": csrf_token(html), "action": "send", **ATTEST, "kind": "moved",
         "change_date": "2026-03-15"})
     report = r.headers["Location"]
     ids = parcel_ids(demo_app)
@@ -187,7 +217,8 @@ def test_another_user_a_lessee_and_a_lender_get_404(demo_app):
         assert client.get(f"/propiedad/{pid}/cambio").status_code == 404, role
         token = csrf_token(client.get("/").get_data(as_text=True))
         r = client.post(f"/propiedad/{pid}/cambio", data={
-            "csrf_token": token, "action": "send", "kind": "moved", "change_date": "2026-03-15"})
+            "csrf_token": token, "action": "send", **ATTEST, "kind": "moved",
+            "change_date": "2026-03-15"})
         assert r.status_code == 404, role
         if role != "lender":  # the lender forwards it: it may open it
             body = client.get(report)
@@ -210,7 +241,7 @@ def test_late_report_is_accepted_and_flagged(demo_app):
             as_text=True)
         assert "Este informe está tarde" in html or "tarde" in html
         r = owner.post(f"/propiedad/{pid}/cambio", data={
-            "csrf_token": csrf_token(html), "action": "send", "kind": "moved",
+            "csrf_token": csrf_token(html), "action": "send", **ATTEST, "kind": "moved",
             "change_date": "2026-06-01"})
         conf = owner.get(r.headers["Location"]).get_data(as_text=True)
     assert "C-2027-" in conf and ("tarde" in conf)
@@ -222,7 +253,7 @@ def _my_pages(app: Flask):  # noqa: ANN202
     owner = login(app, "owner")
     html = _review(owner, pid, kind="rented", change_date="2026-11-15").get_data(as_text=True)
     report = owner.post(f"/propiedad/{pid}/cambio", data={
-        "csrf_token": csrf_token(html), "action": "send", "kind": "rented",
+        "csrf_token": csrf_token(html), "action": "send", **ATTEST, "kind": "rented",
         "change_date": "2026-11-15", "details": "Dos líneas\ny <b>marcas</b>"}).headers["Location"]
     staff, lender = login(app, "staff"), login(app, "lender")
     for lang in ("es", "en"):

@@ -6,13 +6,13 @@ from datetime import date
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import DateField, RadioField, TextAreaField
+from wtforms import BooleanField, DateField, RadioField, StringField, TextAreaField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, Length, Optional, ValidationError
 
 from portal import clock
 from portal.core.explain import N_
-from portal.services.exemption_changes import DETAILS_MAX
+from portal.services.exemption_changes import DETAILS_MAX, NAME_MAX
 
 #: The kinds of change, in the order the form lists them (RULES.md R-B17).
 KIND_LABELS = (
@@ -44,7 +44,8 @@ class ChangeDateField(DateField):
 
 
 class ChangeForm(FlaskForm):
-    kind = RadioField(_l("What changed?"), choices=[SelectChoice(k, _l(label)) for k, label in KIND_LABELS],
+    kind = RadioField(_l("What changed?"),
+                      choices=[SelectChoice(k, _l(label)) for k, label in KIND_LABELS],
                       validators=[InputRequired(message=_l("Choose what changed."))])
     change_date = ChangeDateField(
         _l("Date of the change"),
@@ -58,6 +59,21 @@ class ChangeForm(FlaskForm):
            "certification?"), choices=YES_NO, validate_choice=False)
     residential_use = RadioField(
         _l("Is the property still your home?"), choices=YES_NO, validate_choice=False)
+
+    # The attestation (R-B12, RULES.md R-B17), asked and checked on the review step only.
+    attest = BooleanField(_l("I certify that what I report here is true and complete."))
+    full_name = StringField(_l("Your full name (it serves as your signature)"))
+
+    def attestation_errors(self) -> bool:
+        """On "send": the box and the typed name are required; False when both are there."""
+        if not self.attest.data:
+            self.attest.errors = [_l("Check the box to certify the report.")]
+        name = " ".join((self.full_name.data or "").split())
+        if not name:
+            self.full_name.errors = [_l("Type your full name to certify the report.")]
+        elif len(name) > NAME_MAX:
+            self.full_name.errors = [_l("Write at most %(max)d characters.", max=NAME_MAX)]
+        return bool(self.attest.errors or self.full_name.errors)
 
     def validate_change_date(self, field: DateField) -> None:
         if field.data is None:

@@ -14,6 +14,7 @@ from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
 from portal import clock, mail
+from portal.core.exemption import FALSE_STATEMENT_WARNING
 from portal.core.explain import N_
 from portal.i18n import current_language, formats
 from portal.services import exemption_changes as changes
@@ -65,16 +66,13 @@ def new(parcel_id: int):  # noqa: ANN201
     outcome = changes.preview(form.kind.data, form.change_date.data, ctx["today"],
                               has_loan=ctx["has_loan"], original_titleholder=asks_use,
                               residential_use_continues=form.residential_use.data != "no")
-    if request.form.get("action") != "send" or (asks_use and form.residential_use.data
-                                                  not in ("yes", "no")):
-        if request.form.get("action") == "send":
-            form.residential_use.errors = [_("Say whether the property is still your home.")]
-            status = 400
-        else:
-            status = 200
+    sending = request.form.get("action") == "send"
+    if sending and asks_use and form.residential_use.data not in ("yes", "no"):
+        form.residential_use.errors = [_("Say whether the property is still your home.")]
+    if not sending or form.attestation_errors() or form.residential_use.errors:
         return render_template("exemption_changes/review.html", form=form, outcome=outcome,
                                steps=ctx["f"].trace(outcome.trace), asks_use=asks_use,
-                               **ctx), status
+                               warning=FALSE_STATEMENT_WARNING, **ctx), 400 if sending else 200
     try:
         with uow() as w:
             w.info["ip"] = request.remote_addr
@@ -84,6 +82,7 @@ def new(parcel_id: int):  # noqa: ANN201
                 original_titleholder=form.titleholder,
                 residential_use_confirmed=(form.residential_use.data == "yes"
                                            if asks_use else None),
+                attested_name=form.full_name.data or "",
                 language=current_language())
             number, catastro, report_id = row.number, parcel.catastro, row.id
     except (NotFound, Forbidden):

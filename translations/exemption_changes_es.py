@@ -17,14 +17,14 @@ ES = {
         "Un cambio ocurrido el {change} se tiene que notificar antes del 1 de enero siguiente: "
         "el último día es el {deadline}, una fecha fija por ley que no se corre al próximo día "
         "laborable.",
-    "Reported on {on}, after {deadline}: the report is accepted and marked late. A late report "
+    "On {on}, after {deadline}: the report is accepted and marked late. A late report "
     "does not change the year the change counts from (R-B18).":
-        "Se notificó el {on}, después del {deadline}: la notificación se acepta y se marca "
+        "El {on}, después del {deadline}: la notificación se acepta y se marca "
         "como tardía. Notificar tarde no cambia el año a partir del cual cuenta el cambio (R-B18).",
-    "Today, {on}, is the last day to report it.":
-        "Hoy, {on}, es el último día para notificarlo.",
-    "Reported on {on}; days left until the last day: {days}.":
-        "Se notificó el {on}; días que quedan hasta el último día: {days}.",
+    "As of {on}: it is the last day to report it.":
+        "Al {on}: es el último día para notificarlo.",
+    "As of {on}, days left until the last day: {days}.":
+        "Al {on}, días que quedan hasta el último día: {days}.",
     "The property secures a loan: you report the change to your lender, and the lender reports "
     "it to the CRIM, both by {deadline}.":
         "La propiedad garantiza un préstamo: usted notifica el cambio a su acreedor hipotecario "
@@ -196,6 +196,15 @@ ES = {
     "%(date)s.":
         "Esta propiedad garantiza un préstamo: su acreedor hipotecario ve esta notificación y "
         "la envía al CRIM a más tardar el %(date)s.",
+    # --- The attestation (R-B12) ---------------------------------------------------------
+    "Warning and attestation": "Advertencia y certificación",
+    "I certify that what I report here is true and complete.":
+        "Certifico que lo que notifico aquí es cierto y completo.",
+    "Your full name (it serves as your signature)":
+        "Su nombre completo (sirve como su firma)",
+    "Check the box to certify the report.": "Marque la casilla para certificar la notificación.",
+    "Type your full name to certify the report.":
+        "Escriba su nombre completo para certificar la notificación.",
     # --- Staff and lender lists ----------------------------------------------------------
     "Residential exemption: change reports":
         "Exoneración residencial: notificaciones de cambio",

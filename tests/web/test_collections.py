@@ -5,8 +5,11 @@ nothing overlapping, every amount whole); nobody else gets it (404). Both langua
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
+import subprocess
+from pathlib import Path
 
 import pytest
 from flask import Flask
@@ -99,6 +102,11 @@ def test_the_owner_sees_the_timeline_and_downloads_the_letter_nobody_else(app):
             break
     else:
         pytest.fail("no parcel of the owner shows the collection timeline")
+    lessee = login(app, "lessee")  # the lessee's parcel, its demand in its window: the same
+    leased = [lessee.get(f"/propiedad/{pid}").get_data(as_text=True)
+              for pid in parcel_ids(app)["lessee"]]
+    assert any("Cronología del cobro" in html and "Requerimiento enviado por correo "
+               "certificado" in html for html in leased)
     for nid, _pid in mine:
         r = owner.get(f"/cobros/requerimiento/{nid}.pdf")
         assert r.status_code == 200 and r.mimetype == "application/pdf"
@@ -148,7 +156,8 @@ def test_the_demand_letter_is_bilingual_tagged_and_whole(app, lang, tmp_path):
     text = (tmp_path / "letter.txt")
     path = tmp_path / "letter.pdf"
     path.write_bytes(data)
-    import subprocess
+    if os.environ.get("J9_SHOTS"):  # for review (pdftoppm -png)
+        (Path(os.environ["J9_SHOTS"]) / f"letter-{lang}.pdf").write_bytes(data)
     out = subprocess.run(["pdftotext", str(path), str(text)], check=True)
     assert out.returncode == 0
     words = text.read_text()

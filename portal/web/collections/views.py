@@ -133,7 +133,8 @@ def letter_document(lf: collections.LetterFacts, lang: str) -> Document:
                          _ref("R-A9"))]),
                 Row(_("Delinquent principal"), money(amounts.delinquent_principal),
                     [Why(_("Installments not paid by their grace day: %(numbers)s.",
-                           numbers=(dl.installments if dl is not None else "—")),
+                           numbers=(dl.installments.replace(",", ", ") if dl is not None
+                                    else "—")),
                          _ref("R-A6"))])]
         if amounts.credit:
             rows.append(Row(_("Credit on the account"), "−" + money(amounts.credit)))

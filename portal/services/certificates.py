@@ -324,9 +324,12 @@ def _year_table(y: YearFigures, f: Formats, through: str) -> pdf.Table:
 
 
 def _year_status(y: YearFigures, f: Formats) -> str:
-    status = {"current": _("up to date"), "pending": _("an installment is due"),
-              "overdue": _("amounts past due")}.get(y.status, y.status)
-    text = _("Fiscal year %(label)s: %(status)s.", label=y.fiscal_year, status=status)
+    text = {"current": _("Fiscal year %(label)s: the account is up to date.",
+                         label=y.fiscal_year),
+            "pending": _("Fiscal year %(label)s: an installment is due, still on time.",
+                         label=y.fiscal_year),
+            }.get(y.status) or _("Fiscal year %(label)s: the account has amounts past due.",
+                                 label=y.fiscal_year)
     c = y.collection
     if c is None:
         return text + " " + _("No demand for payment has been mailed.")

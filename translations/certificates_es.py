@@ -59,7 +59,12 @@ ES = {
         "Gravamen fiscal por deuda contributiva transferida según la Ley 21 de 1997, si lo "
         "hay",
     "Fiscal year %(label)s (%(version)s)": "Año fiscal %(label)s (%(version)s)",
-    "Fiscal year %(label)s: %(status)s.": "Año fiscal %(label)s: %(status)s.",
+    "Fiscal year %(label)s: an installment is due, still on time.":
+        "Año fiscal %(label)s: un plazo vence ahora, todavía a tiempo.",
+    "Fiscal year %(label)s: the account has amounts past due.":
+        "Año fiscal %(label)s: la cuenta tiene cantidades vencidas.",
+    "Fiscal year %(label)s: the account is up to date.":
+        "Año fiscal %(label)s: la cuenta está al día.",
     "For a sale or a loan: a certificate of every amount owed, good through the date you "
     "choose, with the ranking of the liens on the parcel and a code anyone can verify on this "
     "portal.":
@@ -160,8 +165,6 @@ ES = {
     "Verify a payoff certificate": "Verificar una certificación de deuda",
     "Verify at": "Verifíquela en",
     "Verify this certificate": "Verifique esta certificación",
-    "amounts past due": "tiene cantidades vencidas",
-    "an installment is due": "un plazo vence ahora",
     "budget version %(version)s, adopted on %(date)s":
         "versión %(version)s del presupuesto, adoptada el %(date)s",
     "expired": "vencida",

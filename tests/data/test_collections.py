@@ -207,3 +207,21 @@ def test_who_may_read_a_demand_letter(world):
                           (world.alice, 10**6), (None, a)):
             with pytest.raises(NotFound):
                 collections.letter(uow, s.get(User, user.id) if user else None, nid)
+
+
+def test_the_run_reads_the_accounts_a_batch_at_a_time(world, monkeypatch):
+    """Constant memory: each step loads at most CHUNK accounts' facts, by key, never every
+    parcel at once (docs/JOBS.md, "Batches and memory")."""
+    monkeypatch.setattr(collections, "CHUNK", 2)
+    sizes: list[int] = []
+    real = facts.load_many
+
+    def spy(uow, ids, fy, **kw):  # noqa: ANN001, ANN003, ANN202
+        ids = list(ids)
+        sizes.append(len(ids))
+        return real(uow, ids, fy, **kw)
+
+    monkeypatch.setattr(collections.facts, "load_many", spy)
+    with world.uow() as uow:
+        assert collections.run(uow, _staff(uow, world), TODAY).demands == 4
+    assert sizes == [2, 2]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import REASON, axe_violations, second_step
+from tests.e2e.conftest import REASON, axe_violations, htmlcs_errors, second_step
 
 expect = pytest.importorskip("playwright.sync_api",
                              reason="playwright is not installed").expect
@@ -40,6 +40,7 @@ def _shot(page, name: str) -> None:  # noqa: ANN001
 def _clean(page, name: str) -> None:  # noqa: ANN001
     page.evaluate("() => document.querySelectorAll('details').forEach(d => d.open = true)")
     assert axe_violations(page) == [], page.url
+    assert htmlcs_errors(page) == [], page.url
     for width in (1280, 375):
         page.set_viewport_size({"width": width, "height": 900})
         wide = page.evaluate("() => document.documentElement.scrollWidth")

@@ -7,12 +7,12 @@ see the parcel gets `NotFound`, one who sees it without owning it (lessee, deleg
 by `portal.core.exemption_changes.change_outcome`; this module stores what it says and audit-
 logs every state change. A lender with an active loan on the parcel on the day of the report
 is recorded on it: the owner reports to the lender, which forwards the report to the CRIM,
-both by December 31 (R-B9), and the lender sees it on its list (`for_lender`).
+both by December 31 (R-B9), and the lender sees it on its list (`for_lender`). The form
+shows the exemption on file through J5's `exemption_status`.
 """
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -27,6 +27,7 @@ from portal.db import UnitOfWork
 from portal.models import ExemptionChangeReport, Lender, Loan, Parcel, PartyMember
 from portal.services import access, audit
 from portal.services.errors import Conflict, Forbidden, InvalidInput, NotFound
+from portal.services.exemptions.status import exemption_status as _certification_status
 
 DETAILS_MAX = 2000
 NAME_MAX = 200
@@ -35,14 +36,9 @@ PAGE = 50
 
 def exemption_status(uow: UnitOfWork, parcel_id: int, fiscal_year_start: date) -> Any | None:
     """The parcel's exemption for the fiscal year, from the certification filing (J5:
-    `portal.services.exemptions.status.exemption_status`) when that module is there; None
-    when it is not (or has no certification on file)."""
-    try:
-        module = importlib.import_module("portal.services.exemptions.status")
-    except ImportError:
-        return None
-    fn = getattr(module, "exemption_status", None)
-    return None if fn is None else fn(uow, parcel_id, fiscal_year_start)
+    `portal.services.exemptions.status.exemption_status`): its status and filing number, or
+    None when none is on file. No access check here: callers read the parcel first."""
+    return _certification_status(uow, parcel_id, fiscal_year_start)
 
 
 def _loan_on(uow: UnitOfWork, parcel_id: int, on: date) -> Loan | None:

@@ -286,3 +286,22 @@ def test_pages_are_valid_html(demo_app, tmp_path):
         files.append(f)
     assert len(files) == 16
     assert vnu_errors(files) == []
+
+
+def test_the_form_shows_the_exemption_on_file(demo_app):
+    """J5's exemption_status: an approved certification of the parcel is named on the form."""
+    from portal.db import UnitOfWork
+    from portal.models import ExemptionCertification
+    from portal.services import users
+    from portal.web.data import database
+    pid = _home(demo_app)
+    owner = login(demo_app, "owner")
+    assert "certificación E-2026-" not in owner.get(f"/propiedad/{pid}/cambio").get_data(
+        as_text=True)
+    with demo_app.app_context(), UnitOfWork(database()) as w:
+        me = users.find_by_email(w, "owner@demo.pr")
+        w.session.add(ExemptionCertification(
+            parcel_id=pid, fiscal_year_start=date(2026, 7, 1), status="approved",
+            created_by_id=me.id, filing_number="E-2026-000777"))
+    html = owner.get(f"/propiedad/{pid}/cambio").get_data(as_text=True)
+    assert "Esta propiedad tiene la exoneración residencial (certificación E-2026-000777)" in html

@@ -1,6 +1,6 @@
 """J10 in a real browser, in Spanish and in English: an owner asks for a payoff certificate
 on the parcel page, downloads it, and a visitor (no account) verifies its code on the public
-page; every page is axe-clean (R-A19, PRODUCT.md J10)."""
+page; every page is axe-clean and HTML_CodeSniffer-clean (R-A19, PRODUCT.md J10)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from tests.e2e.conftest import REASON, axe_violations
+from tests.e2e.conftest import HTMLCS_JS, REASON, axe_violations, htmlcs_errors
 
 expect = pytest.importorskip("playwright.sync_api",
                              reason="playwright is not installed").expect
@@ -36,8 +36,12 @@ WORDS = {
 
 
 def _clean(page) -> None:  # noqa: ANN001
+    """axe finds no WCAG 2.1 A/AA violation, nor HTML_CodeSniffer (WCAG2AA) an error."""
     violations = axe_violations(page)
     assert violations == [], f"{page.url}: {violations}"
+    if HTMLCS_JS.exists():
+        errors = htmlcs_errors(page)
+        assert errors == [], f"{page.url}: {errors}"
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])

@@ -148,3 +148,32 @@ def test_the_template_and_the_guide_in_both_languages(app):
 def test_neutralise_prefixes_formula_cells_only():
     assert [pages.neutralise(v) for v in ("=SUM(A1)", "+1", "-2", "@x", "\tx", "12", "Ana")] == [
         "'=SUM(A1)", "'+1", "'-2", "'@x", "'\tx", "12", "Ana"]
+
+
+def test_the_pages_are_valid_html_in_both_languages(app, tmp_path):
+    from tests.web.test_html_valid import vnu_errors, vnu_missing
+    if vnu_missing():
+        pytest.skip(vnu_missing())
+    staff = login(app, "staff")
+    rows = [_row(k) for k in range(60)]
+    rows[3][0] = "=cmd"
+    bad = _upload(staff, _csv(rows)).headers["Location"]
+    rows[3][0] = "050-000-999-99"
+    rows[4][1] = "Calle <b>Luna</b> & Sol"
+    good = _upload(staff, _csv(rows)).headers["Location"]
+    refused = _upload(staff, b"PK\x03\x04", "padron.xlsx")
+    files = []
+    pages = {"refused": refused.get_data(as_text=True)}
+    for lang in ("es", "en"):
+        for name, path in [("upload", "/personal/padron"), ("guide", "/personal/padron/guia"),
+                           ("report", bad), ("dry", good), ("new", good + "/nuevas"),
+                           ("removed", good + "/no-listadas")]:
+            r = staff.get(f"{path}?lang={lang}")
+            assert r.status_code == 200, (path, r.status_code)
+            pages[f"{lang}-{name}"] = r.get_data(as_text=True)
+    assert "Calle &lt;b&gt;Luna&lt;/b&gt; &amp; Sol" in pages["es-new"]  # escaped
+    for name, html in pages.items():
+        f = tmp_path / f"{name}.html"
+        f.write_text(html)
+        files.append(f)
+    assert vnu_errors(files) == []

@@ -283,7 +283,8 @@ def roll_import(import_id: int):  # noqa: ANN201
         "staff/roll_import.html", imp=imp, job=view, rows=rows, page=page, pages=pages,
         status_text=STATUSES.get(imp.status, imp.status),
         file_problem=file_reason(imp.file_error, imp.file_error_params),
-        kept=service.MAX_ERRORS, form=ActionForm()))
+        kept=service.MAX_ERRORS, form=ActionForm(),
+        importing=job is not None and not job.params.get("dry_run")))
     if view is not None and view.active:
         response.headers["Refresh"] = str(REFRESH_SECONDS)
     return response

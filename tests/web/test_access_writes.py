@@ -27,7 +27,7 @@ WALKED = {"account.claim", "account.grant", "account.revoke", "account.revoke_em
           "payments.review",
           "payments.confirm", "payments.sandbox", "payments.sandbox_bank", "payments.office",
           "payments.refund", "payments.webhook", "staff.compute_roll", "staff.publish_roll",
-          "staff.reset_two_factor"}
+          "staff.reset_two_factor", "certificates.issue", "certificates.verify"}
 OWN_ONLY = {"account.language"}  # and every `auth.*` route
 
 
@@ -94,6 +94,17 @@ def _client(app: Flask, role: str):  # noqa: ANN202
     return login(app, DELEGATE if role == "delegate" else role)
 
 
+def _certificates(app: Flask) -> int:
+    """How many payoff certificates were issued (not among the fingerprint's tables)."""
+    from sqlalchemy import func, select
+
+    from portal.db import UnitOfWork
+    from portal.models import DebtCertificate
+    from portal.web.data import database
+    with app.app_context(), UnitOfWork(database()) as w:
+        return w.session.scalar(select(func.count()).select_from(DebtCertificate))
+
+
 def _refused(r, role: str, codes=(403, 404)) -> bool:  # noqa: ANN001
     if role == "anonymous":
         return r.status_code == 302 and "/cuenta/entrar" in r.headers["Location"]
@@ -144,6 +155,13 @@ def test_no_role_writes_to_someone_elses_object(scene, role):
         # Nobody but staff turns off someone's two-factor sign-in (the demo's staff member).
         check("reset two-factor", post("/personal/persona/1/dos-pasos/restablecer",
                                        reason="x", checked="y"))
+        # A payoff certificate is the owner's or staff's to ask for (R-A19): nobody else
+        # issues one (tests/web/test_certificates.py).
+        issued = _certificates(app)
+        check("payoff certificate", post(f"/propiedad/{theirs}/certificados",
+                                         good_through="2026-12-05"))
+        if _certificates(app) != issued:
+            problems.append("payoff certificate: one was issued")
     # An account the role may not pay (the owner's is the lender's to pay too): the pay
     # form answers 400, "not one you can pay".
     unpayable = ids["keys"][ids["leased"] if role in ("owner", "lender") else ids["parcel"]]
@@ -155,6 +173,11 @@ def test_no_role_writes_to_someone_elses_object(scene, role):
         problems.append(f"claim without the code: {r.status_code}")
     # (a wrong code is counted against the guesser: the only change a refused claim makes)
     check("claim", r, (200, 400, 403, 404, 429), counted=("access_codes",))
+    # The public verification page answers anyone (an unknown code: 404); it changes
+    # nothing but the throttle's count of look-ups (R-A19).
+    r = post("/verificar", code="0" * 28)
+    if r.status_code != 404:
+        problems.append(f"verify an unknown code: {r.status_code}")
     before.update(fingerprint(app))
     r = client.post("/pagos/webhook/stripe", data=b"{}", content_type="application/json")
     if r.status_code not in (400, 404):

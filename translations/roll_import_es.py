@@ -72,6 +72,8 @@ ES = {
     "What changes": "Qué cambia",
     "None.": "Ninguna.",
     "Back to the import": "Volver a la importación",
+    "An import counts each row twice: once when it is checked, once when it is written.":
+        "Una importación cuenta cada fila dos veces: cuando se revisa y cuando se escribe.",
     # statuses
     "Uploaded: waiting for its check": "Subido: en espera de la revisión",
     "Being checked": "En revisión",

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from tests.e2e.conftest import REASON, axe_violations
+from tests.e2e.conftest import REASON, axe_violations, htmlcs_errors
 
 expect = pytest.importorskip("playwright.sync_api",
                              reason="playwright is not installed").expect
@@ -44,8 +44,11 @@ def _choose_language(page, lang: str) -> None:  # noqa: ANN001
 
 
 def _no_axe_violations(page) -> None:  # noqa: ANN001
+    """axe-core, and HTML_CodeSniffer (WCAG2AA) as the second engine (tests/e2e/test_htmlcs.py)."""
     violations = axe_violations(page)
     assert violations == [], f"{page.url}: {violations}"
+    errors = htmlcs_errors(page)
+    assert errors == [], f"{page.url}: {errors}"
 
 
 def _home_parcel(app) -> int:  # noqa: ANN001

@@ -38,7 +38,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from roll_bench import FY_START, Stage, _peak_mib, _rss_mib, _sqlite_database  # noqa: E402
+from roll_bench import FY_START, Stage, _job, _peak_mib, _rss_mib, _sqlite_database  # noqa: E402
 from sqlalchemy import func, select  # noqa: E402
 from web_bench import _postgres_database  # noqa: E402
 
@@ -46,7 +46,7 @@ from portal import clock  # noqa: E402
 from portal import roll_import as ri  # noqa: E402
 from portal.db import Database, UnitOfWork, upgrade  # noqa: E402
 from portal.models import Lease, OwnershipShare, Parcel, Party, RollImport, User  # noqa: E402
-from portal.services import budgets, jobs, roll_import, users  # noqa: E402
+from portal.services import budgets, roll_import, users  # noqa: E402
 from portal.services.budgets import LineInput  # noqa: E402
 
 
@@ -77,24 +77,13 @@ def write_csv(path: Path, n: int) -> None:
                           *lease])
 
 
-def _job(database: Database, staff_id: int, kind: str, params: dict, n: int,
-         name: str | None = None) -> dict:
-    """Submit and run one job as the worker runs it, timed as a stage; its result."""
-    with UnitOfWork(database) as uow:
-        job_id = jobs.submit(uow, uow.session.get(User, staff_id), kind, params).id
-    with Stage(name or kind.split(".")[1], n):
-        job = jobs.run(database, job_id)
-    assert job is not None and job.status == "succeeded", (job.error_code, job.error_params)
-    return job.result
-
-
 def _import(database: Database, staff_id: int, path: Path, folder: Path, name: str,
             dry_run: bool, n: int) -> RollImport:
     with UnitOfWork(database) as uow:
         staff = uow.session.get(User, staff_id)
         import_id = roll_import.register_path(uow, staff, path, folder).id
-    _job(database, staff_id, "roll.import", {"import_id": import_id, "dry_run": dry_run}, n,
-         name)
+    print(f"{name}:", flush=True)  # (the stage's line says "import" for each)
+    _job(database, staff_id, "roll.import", {"import_id": import_id, "dry_run": dry_run}, n)
     with UnitOfWork(database) as uow:
         imp = uow.session.get(RollImport, import_id)
         uow.session.expunge(imp)

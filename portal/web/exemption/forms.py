@@ -43,13 +43,25 @@ def _required_if(other: str, value: str, message: str):  # noqa: ANN202
     return check
 
 
+class AtLeastOne:
+    """At least one box checked (without the `required` attribute on each box, which would
+    ask the browser for every one of them)."""
+
+    def __init__(self, message: str):
+        self.message = message
+
+    def __call__(self, form, field) -> None:  # noqa: ANN001
+        if not field.data:
+            raise ValidationError(self.message)
+
+
 class ContinueForm(FlaskForm):
     submit = SubmitField(_l("Continue"))
 
 
 class OwnersForm(FlaskForm):
     owners = MultiCheckboxField(_l("Owners who file"), coerce=int, validators=[
-        InputRequired(message=_l("Choose at least one owner."))])
+        AtLeastOne(_l("Choose at least one owner."))])
     submit = SubmitField(_l("Continue"))
 
 
@@ -190,7 +202,7 @@ class QueueFilterForm(FlaskForm):
 
 class ReturnForm(FlaskForm):
     reasons = MultiCheckboxField(_l("Reasons"), validators=[
-        InputRequired(message=_l("Choose at least one reason."))])
+        AtLeastOne(_l("Choose at least one reason."))])
     note = TextAreaField(_l("Note to the owner (optional)"), validators=[
         Optional(), Length(max=2000, message=_l("Write at most 2,000 characters."))])
     submit = SubmitField(_l("Return to the owner"))

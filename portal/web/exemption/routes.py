@@ -499,7 +499,7 @@ def queue():  # noqa: ANN201
 @bp.get("/personal/exoneraciones/<id:cert_id>")
 @staff_required
 def review_page(cert_id: int):  # noqa: ANN201
-    return _review_page(cert_id, ReturnForm(), DecisionForm())
+    return _review_page(cert_id, ReturnForm(), DecisionForm(prefix="decision"))
 
 
 def _review_page(cert_id: int, return_form, decision_form, status: int = 200):  # noqa: ANN001, ANN202
@@ -575,7 +575,7 @@ def take_up(cert_id: int):  # noqa: ANN201
 @bp.post("/personal/exoneraciones/<id:cert_id>/aprobar")
 @staff_role(*review.REVIEWERS)
 def approve(cert_id: int):  # noqa: ANN201
-    form = DecisionForm()
+    form = DecisionForm(prefix="decision")
     if not form.validate_on_submit():
         return _review_page(cert_id, ReturnForm(), form, 422)
     return _staff_action(cert_id, lambda w: review.approve(w, current_user, cert_id,
@@ -589,14 +589,14 @@ def return_to_owner(cert_id: int):  # noqa: ANN201
     form = ReturnForm()
     form.reasons.choices = choices([(k, _(v[0])) for k, v in review.REASONS.items()])
     if not form.validate_on_submit():
-        return _review_page(cert_id, form, DecisionForm(), 422)
+        return _review_page(cert_id, form, DecisionForm(prefix="decision"), 422)
     try:
         return _staff_action(cert_id, lambda w: review.return_(
             w, current_user, cert_id, list(form.reasons.data), form.note.data or ""),
             _("The certification was returned to the owner."))
     except InvalidInput:
         form.reasons.errors.append(_("Choose at least one reason."))
-        return _review_page(cert_id, form, DecisionForm(), 422)
+        return _review_page(cert_id, form, DecisionForm(prefix="decision"), 422)
 
 
 def exemption_badge(status: str) -> Markup:

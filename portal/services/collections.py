@@ -378,6 +378,144 @@ def record_claim(uow: UnitOfWork, staff: Any, notice_id: int, filed_on: date,
     return claim
 
 
+#: The columns of the post office's file (the first row names them; Spanish or English).
+MAILING_COLUMNS = {"demand": ("requerimiento", "demand"),
+                   "number": ("numero", "número", "certified_mail_number"),
+                   "mailed_on": ("enviado", "mailed_on"),
+                   "received_on": ("acuse", "received_on"),
+                   "cost": ("franqueo", "cost")}
+MAX_MAILING_ROWS = 5000
+
+
+@dataclass(frozen=True)
+class MailingRow:
+    """One row of the post office's file, as read: `line` its line number (the header is 1)."""
+
+    line: int
+    demand: str
+    number: str
+    mailed_on: str
+    received_on: str = ""
+    cost: str = ""
+
+
+@dataclass(frozen=True)
+class RowError:
+    line: int
+    field: str  # demand | number | mailed_on | received_on | cost | columns | rows
+    code: str  # missing | invalid | not_found | future | before_mailing | other_mailing | ...
+
+
+def read_mailings(lines: Iterable[str]) -> tuple[list[MailingRow], list[RowError]]:
+    """The rows of a CSV from the post office (R-A12: the certified-mail number, the mailing
+    date and, when it came back, the return receipt's date of each demand), with the errors
+    of its shape: a missing column, more than MAX_MAILING_ROWS rows."""
+    import csv
+
+    reader = csv.reader(lines)
+    header = next(reader, None)
+    if header is None:
+        return [], [RowError(1, "columns", "missing")]
+    names = [h.strip().lower().lstrip("\ufeff") for h in header]
+    where: dict[str, int] = {}
+    for key, aliases in MAILING_COLUMNS.items():
+        for k, name in enumerate(names):
+            if name in aliases:
+                where[key] = k
+    missing = [k for k in ("demand", "number", "mailed_on") if k not in where]
+    if missing:
+        return [], [RowError(1, "columns", "missing:" + ",".join(missing))]
+    rows: list[MailingRow] = []
+    for line, cells in enumerate(reader, 2):
+        if not any(c.strip() for c in cells):
+            continue
+        if len(rows) >= MAX_MAILING_ROWS:
+            return [], [RowError(line, "rows", "too_many")]
+
+        def cell(key: str, cells: list[str] = cells) -> str:
+            k = where.get(key)
+            return cells[k].strip() if k is not None and k < len(cells) else ""
+        rows.append(MailingRow(line, cell("demand"), cell("number"), cell("mailed_on"),
+                               cell("received_on"), cell("cost")))
+    return rows, []
+
+
+def record_mailings(uow: UnitOfWork, staff: Any, rows: list[MailingRow]) -> list[RowError]:
+    """R-A12: the mailings (and return receipts) of a post office file, all or nothing: with
+    any error nothing is recorded (the caller's unit of work is rolled back: raise
+    InvalidInput) and every row's errors are returned. A row already recorded the same way
+    (same number and mailing date) changes nothing, so the same file again is a no-op."""
+    access.require_staff_role(staff, *COLLECT)
+    errors: list[RowError] = []
+    today = clock.today()
+    seen: set[int] = set()
+    for row in rows:
+        found = _row_errors(uow, row, today, seen)
+        if found:
+            errors += found
+            continue
+        n = uow.session.get(Notice, int(row.demand))
+        mailed = date.fromisoformat(row.mailed_on)
+        if n.mailed_on is None:
+            record_mailing(uow, staff, n.id, mailed, row.number,
+                           Decimal(row.cost) if row.cost else None)
+        if row.received_on and n.acknowledged_on is None:
+            record_receipt(uow, staff, n.id, date.fromisoformat(row.received_on))
+    if errors:
+        raise InvalidInput("mailings", errors=errors)
+    return []
+
+
+def _row_errors(uow: UnitOfWork, row: MailingRow, today: date, seen: set[int]
+                ) -> list[RowError]:
+    out: list[RowError] = []
+    n = None
+    if not row.demand.isdigit() or int(row.demand) > access.MAX_ID:
+        out.append(RowError(row.line, "demand", "invalid" if row.demand else "missing"))
+    else:
+        n = uow.session.get(Notice, int(row.demand))
+        if n is None or n.kind != "demand":
+            out.append(RowError(row.line, "demand", "not_found"))
+            n = None
+        elif n.id in seen:
+            out.append(RowError(row.line, "demand", "twice"))
+        else:
+            seen.add(n.id)
+    if not row.number or len(row.number) > 40:
+        out.append(RowError(row.line, "number", "invalid" if row.number else "missing"))
+    mailed = _iso(row.mailed_on)
+    if mailed is None:
+        out.append(RowError(row.line, "mailed_on", "invalid" if row.mailed_on else "missing"))
+    elif mailed > today:
+        out.append(RowError(row.line, "mailed_on", "future"))
+    elif n is not None and n.mailed_on is not None and (
+            n.mailed_on != mailed or n.certified_mail_number != row.number):
+        out.append(RowError(row.line, "mailed_on", "other_mailing"))
+    if row.received_on:
+        received = _iso(row.received_on)
+        if received is None:
+            out.append(RowError(row.line, "received_on", "invalid"))
+        elif received > today:
+            out.append(RowError(row.line, "received_on", "future"))
+        elif mailed is not None and received < mailed:
+            out.append(RowError(row.line, "received_on", "before_mailing"))
+    if row.cost:
+        try:
+            cost = Decimal(row.cost)
+            if not cost.is_finite() or cost < 0 or cost > 1000 or cost != round(cost, 2):
+                raise ValueError
+        except (ArithmeticError, ValueError):
+            out.append(RowError(row.line, "cost", "invalid"))
+    return out
+
+
+def _iso(text: str) -> date | None:
+    try:
+        return date.fromisoformat(text) if len(text) == 10 else None
+    except ValueError:
+        return None
+
+
 def _demand(uow: UnitOfWork, notice_id: int) -> Notice:
     n = uow.session.get(Notice, access.parse_id(notice_id))
     if n is None or n.kind != "demand":
@@ -454,6 +592,7 @@ def claims_of(uow: UnitOfWork, notice_ids: list[int]) -> list[CourtClaim]:
         CourtClaim.notice_id.in_(notice_ids))))
 
 
-__all__ = ["CHUNK", "KIND", "DemandRow", "LetterFacts", "Run", "RunResult", "account_timeline",
-           "claims_of", "court_list", "demands", "letter", "record_claim", "record_mailing",
+__all__ = ["CHUNK", "KIND", "DemandRow", "LetterFacts", "MailingRow", "RowError", "Run",
+           "RunResult", "account_timeline", "claims_of", "court_list", "demands", "letter",
+           "read_mailings", "record_claim", "record_mailing", "record_mailings",
            "record_receipt", "run", "runnable", "work"]

@@ -225,3 +225,56 @@ def test_the_run_reads_the_accounts_a_batch_at_a_time(world, monkeypatch):
     with world.uow() as uow:
         assert collections.run(uow, _staff(uow, world), TODAY).demands == 4
     assert sizes == [2, 2]
+
+
+def _queued(world) -> dict[str, int]:
+    with world.uow() as uow:
+        collections.run(uow, _staff(uow, world), TODAY)
+        return {k: uow.session.scalar(select(Notice.id).where(
+            Notice.parcel_id == world.parcel[k], Notice.kind == "demand")) for k in "ABCD"}
+
+
+def test_the_post_offices_file_records_every_row_or_none(world):
+    """R-A12: mailings and return receipts from a CSV; one bad row and nothing is recorded,
+    with each row's errors; the same file again changes nothing."""
+    ids = _queued(world)
+    bad = ["requerimiento,numero,enviado,acuse,franqueo",
+           f"{ids['A']},9400 01,2026-11-20,2026-11-24,7.00",
+           f"{ids['B']},,2026-11-20,,",                      # no number
+           f"{ids['C']},9400 03,2026-12-01,,",               # a day to come
+           f"{ids['D']},9400 04,2026-11-20,2026-11-19,abc",  # receipt before mailing; cost
+           "999999,9400 05,2026-11-20,,",                    # no such demand
+           f"{ids['A']},9400 01,2026-11-20,,"]               # the same demand twice
+    rows, problems = collections.read_mailings(bad)
+    assert problems == [] and len(rows) == 6
+    with pytest.raises(InvalidInput) as info:
+        with world.uow() as uow:
+            collections.record_mailings(uow, _staff(uow, world), rows)
+    found = {(e.line, e.field, e.code) for e in info.value.params["errors"]}
+    assert found == {(3, "number", "missing"), (4, "mailed_on", "future"),
+                     (5, "received_on", "before_mailing"), (5, "cost", "invalid"),
+                     (6, "demand", "not_found"), (7, "demand", "twice")}
+    with world.uow() as uow:  # nothing recorded, not even row 2
+        assert uow.session.get(Notice, ids["A"]).mailed_on is None
+    good = ["\ufeffDemand,Certified_mail_number,Mailed_on,Received_on,Cost",
+            f"{ids['A']},9400 01,2026-11-20,2026-11-24,7.00", "",
+            f"{ids['B']},9400 02,2026-11-21,,"]
+    for _ in range(2):  # the same file again: a no-op
+        rows, problems = collections.read_mailings(good)
+        assert problems == [] and len(rows) == 2
+        with world.uow() as uow:
+            collections.record_mailings(uow, _staff(uow, world), rows)
+    with world.uow() as uow:
+        a, b = uow.session.get(Notice, ids["A"]), uow.session.get(Notice, ids["B"])
+        assert (str(a.mailed_on), a.certified_mail_number, str(a.acknowledged_on)) == (
+            "2026-11-20", "9400 01", "2026-11-24")
+        assert a.cost_entry_id is not None and b.acknowledged_on is None
+        from portal.models import LedgerEntry
+        assert uow.session.scalar(select(func.count()).select_from(LedgerEntry).where(
+            LedgerEntry.parcel_id == world.parcel["A"], LedgerEntry.kind == "cost")) == 1
+    other = [good[0], f"{ids['A']},9400 99,2026-11-20,,"]
+    with pytest.raises(InvalidInput) as info, world.uow() as uow:
+        collections.record_mailings(uow, _staff(uow, world), collections.read_mailings(other)[0])
+    assert [e.code for e in info.value.params["errors"]] == ["other_mailing"]
+    assert collections.read_mailings(["numero,enviado"])[1][0].code == "missing:demand"
+    assert collections.read_mailings([])[1][0].field == "columns"

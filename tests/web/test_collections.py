@@ -187,3 +187,35 @@ def test_collections_pages_are_valid_html(app, tmp_path):
             f.write_text(r.get_data(as_text=True))
             files.append(f)
     assert vnu_errors(files) == []
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_post_offices_file_in_the_staffs_language(app, lang):
+    import io
+    staff = login(app, "staff")
+    staff.post("/idioma", data={"csrf_token": csrf_token(staff.get("/").get_data(as_text=True)),
+                                "lang": lang})
+    _run(app, staff)
+    ids = [n for n, _p in _letters(app)][:2]
+    token = csrf_token(staff.get("/personal/cobros").get_data(as_text=True))
+
+    def upload(text: str, name: str = "correo.csv"):  # noqa: ANN202
+        return staff.post("/personal/cobros/envios", data={
+            "csrf_token": token, "file": (io.BytesIO(text.encode()), name)},
+            content_type="multipart/form-data")
+
+    r = upload(f"requerimiento,numero,enviado\n{ids[0]},9400 1,2026-11-30\n{ids[1]},,30/11/2026\n")
+    assert r.status_code == 400
+    html = r.get_data(as_text=True)
+    assert "Traceback" not in html and 'id="error-summary"' in html
+    assert ("Nada se registró" if lang == "es" else "Nothing was recorded") in html
+    assert ("no es válido" if lang == "es" else "not valid") in html
+    with app.app_context(), UnitOfWork(database()) as w:
+        assert w.session.get(Notice, ids[0]).mailed_on is None
+    assert upload("x", "correo.pdf").status_code == 400
+    r = upload(f"requerimiento,numero,enviado,acuse\n{ids[0]},9400 1,2026-11-30,2026-11-30\n"
+               f"{ids[1]},9400 2,2026-11-30,\n")
+    assert r.status_code == 303
+    with app.app_context(), UnitOfWork(database()) as w:
+        assert w.session.get(Notice, ids[1]).certified_mail_number == "9400 2"
+        assert str(w.session.get(Notice, ids[0]).acknowledged_on) == "2026-11-30"

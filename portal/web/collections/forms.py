@@ -7,6 +7,7 @@ from decimal import Decimal
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
+from flask_wtf.file import FileField, FileRequired
 from wtforms import DateField, DecimalField, SelectField, StringField, SubmitField
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
@@ -66,3 +67,11 @@ class FilterForm(FlaskForm):
         csrf = False  # a GET filter changes nothing
 
     estado = SelectField(_l("Status"), choices=[], validate_choice=True)
+
+
+class MailingsForm(FlaskForm):
+    """The post office's file: one row per demand mailed (R-A12)."""
+
+    file = FileField(_l("The post office's CSV file"), validators=[
+        FileRequired(message=_l("Choose the CSV file to upload."))])
+    submit = SubmitField(_l("Record the mailings"))

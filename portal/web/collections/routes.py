@@ -28,7 +28,14 @@ from portal.jobs import queue
 from portal.pdf.demand import render_bilingual
 from portal.services import collections, jobs
 from portal.services.errors import Conflict, Forbidden, InvalidInput, NotFound
-from portal.web.collections.forms import ClaimForm, FilterForm, MailingForm, ReceiptForm, RunForm
+from portal.web.collections.forms import (
+    ClaimForm,
+    FilterForm,
+    MailingForm,
+    MailingsForm,
+    ReceiptForm,
+    RunForm,
+)
 from portal.web.collections.views import STATUS_LABELS, letter_document, row_view
 from portal.web.data import uow
 from portal.web.staff import jobs_view
@@ -74,6 +81,11 @@ def _filter() -> FilterForm:
 @bp.get(STAFF)
 @staff_required
 def index():  # noqa: ANN201
+    return _index()
+
+
+def _index(upload: MailingsForm | None = None, row_errors=None, status_code: int = 200
+           ):  # noqa: ANN001, ANN202
     form = _filter()
     status = form.estado.data if form.validate() and form.estado.data else None
     after = request.args.get("despues", type=int, default=0) or 0
@@ -86,7 +98,67 @@ def index():  # noqa: ANN201
     run_form = RunForm(formdata=None, data={"run_on": clock.today()})
     more = rows[-1].id if len(rows) >= collections.PAGE else None
     return render_template("collections/index.html", rows=rows, form=form, run_form=run_form,
-                           jobs=recent, status=status, more=more)
+                           jobs=recent, status=status, more=more,
+                           upload=upload or MailingsForm(formdata=None),
+                           row_errors=row_errors or [],
+                           errors=_errors(upload) if upload is not None else []), status_code
+
+
+#: A row error of the post office's file, in the staff's words (`RowError.code`).
+ROW_ERRORS = {
+    "missing": _l("missing"),
+    "invalid": _l("not valid"),
+    "not_found": _l("no such demand"),
+    "twice": _l("the same demand twice in the file"),
+    "future": _l("a day to come"),
+    "before_mailing": _l("before the mailing"),
+    "other_mailing": _l("this demand's mailing is recorded with another number or date"),
+    "too_many": _l("more rows than one file takes (5,000)"),
+}
+ROW_FIELDS = {"demand": _l("Demand"), "number": _l("Certified-mail number"),
+              "mailed_on": _l("Mailing date"), "received_on": _l("Date on the return receipt"),
+              "cost": _l("Postage"), "columns": _l("Columns"), "rows": _l("Rows")}
+
+
+@bp.post(f"{STAFF}/envios")
+@staff_required
+def record_mailings():  # noqa: ANN201
+    """The post office's CSV (columns requerimiento, numero, enviado, and optionally acuse
+    and franqueo): all rows recorded, or none and each row's errors."""
+    upload = MailingsForm()
+    if not upload.validate():
+        return _index(upload, status_code=400)
+    name = (upload.file.data.filename or "").lower()
+    raw = upload.file.data.stream.read()
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = None
+    if not name.endswith((".csv", ".txt")) or text is None:
+        upload.file.errors = [_("Upload a .csv file (a spreadsheet saved as CSV, UTF-8).")]
+        return _index(upload, status_code=400)
+    rows, problems = collections.read_mailings(text.splitlines())
+    if not problems and not rows:
+        upload.file.errors = [_("The file has no rows.")]
+        return _index(upload, status_code=400)
+    if not problems:
+        try:
+            with uow() as w:
+                collections.record_mailings(w, current_user, rows)
+        except Forbidden:
+            abort(403)
+        except InvalidInput as exc:
+            problems = exc.params.get("errors", [])
+    if problems:
+        shown = [(p.line, str(ROW_FIELDS.get(p.field, p.field)),
+                  str(ROW_ERRORS.get(p.code.split(":")[0], p.code))
+                  + (": " + p.code.split(":", 1)[1] if ":" in p.code else ""))
+                 for p in problems]
+        upload.file.errors = [_("Nothing was recorded: correct the rows listed and upload the "
+                                "file again.")]
+        return _index(upload, shown, 400)
+    flash(_("Mailings recorded: %(n)s.", n=len(rows)), "success")
+    return redirect(url_for("collections.index"), 303)
 
 
 @bp.post(f"{STAFF}/correr")

@@ -194,4 +194,40 @@ ES = {
     "No demand with this status.": "Ningún requerimiento con este estado.",
     "Collections: demand letters and the court list":
         "Cobros: requerimientos de pago y la lista para el tribunal",
+    # the post office's file
+    "The post office's CSV file": "El archivo CSV del correo",
+    "Choose the CSV file to upload.": "Escoja el archivo CSV que va a subir.",
+    "Record the mailings": "Registrar los envíos",
+    "missing": "falta",
+    "not valid": "no es válido",
+    "no such demand": "no existe ese requerimiento",
+    "the same demand twice in the file": "el mismo requerimiento dos veces en el archivo",
+    "a day to come": "un día futuro",
+    "before the mailing": "antes del envío",
+    "this demand's mailing is recorded with another number or date":
+        "el envío de este requerimiento está registrado con otro número u otra fecha",
+    "more rows than one file takes (5,000)": "más filas de las que admite un archivo (5,000)",
+    "Demand": "Requerimiento",
+    "Postage": "Franqueo",
+    "Columns": "Columnas",
+    "Rows": "Filas",
+    "Upload a .csv file (a spreadsheet saved as CSV, UTF-8).":
+        "Suba un archivo .csv (una hoja de cálculo guardada como CSV, UTF-8).",
+    "The file has no rows.": "El archivo no tiene filas.",
+    "Nothing was recorded: correct the rows listed and upload the file again.":
+        "Nada se registró: corrija las filas de la lista y suba el archivo otra vez.",
+    "Mailings recorded: %(n)s.": "Envíos registrados: %(n)s.",
+    "Record the post office's mailings": "Registrar los envíos del correo",
+    "A CSV file with one row per demand mailed: the columns requerimiento (the demand's "
+    "number), numero (the certified-mail number) and enviado (the mailing date, "
+    "year-month-day), and optionally acuse (the return receipt's date) and franqueo (the "
+    "postage charged to the account). Every row is recorded, or none.":
+        "Un archivo CSV con una fila por requerimiento enviado: las columnas requerimiento (el "
+        "número del requerimiento), numero (el número del correo certificado) y enviado (la "
+        "fecha de envío, año-mes-día) y, si los hay, acuse (la fecha del acuse de recibo) y "
+        "franqueo (el franqueo cargado a la cuenta). Se registran todas las filas o ninguna.",
+    "The rows to correct": "Las filas que hay que corregir",
+    "Line of the file": "Línea del archivo",
+    "Column": "Columna",
+    "Problem": "Problema",
 }

@@ -265,3 +265,44 @@ def test_read_only_staff_see_the_pages_without_their_buttons(demo_app):
     html = client.get(f"/personal/presupuestos/version/{v1}").get_data(as_text=True)
     assert "$2,400,000.00" in html  # the demo's total to assess, seen
     assert "Enmendar" not in html and "Redactar" not in html
+
+
+def test_budget_and_role_pages_are_valid_html(demo_app, tmp_path):
+    """Every budget page and the role form, in both languages, with and without errors,
+    through the Nu HTML Checker (tests/web/test_html_valid.py's, in one JVM call)."""
+    from tests.web.test_html_valid import vnu_errors, vnu_missing
+    if vnu_missing():
+        pytest.skip(vnu_missing())
+    staff = login(demo_app, "staff")
+    v1 = _demo_version(demo_app)
+    page = staff.get(f"/personal/presupuestos/version/{v1}").get_data(as_text=True)
+    token = csrf_token(page)
+    v2 = int(staff.post(f"/personal/presupuestos/version/{v1}/enmendar",
+                        data={"csrf_token": token}).headers["Location"].split("/")[-2])
+    with demo_app.app_context(), UnitOfWork(database()) as w:
+        own = w.session.scalar(select(User.id).where(User.email == "staff@demo.pr"))
+        other = w.session.scalar(select(User.id).where(User.email == "cashier@demo.pr"))
+    files = []
+    for lang in ("es", "en"):
+        q = f"?lang={lang}"
+        pages = {p: staff.get(p + q) for p in (
+            "/personal/presupuestos", "/personal/presupuestos/nuevo",
+            f"/personal/presupuestos/version/{v1}", f"/personal/presupuestos/version/{v2}",
+            f"/personal/presupuestos/version/{v2}/editar",
+            f"/personal/presupuestos/version/{v2}/adoptar",
+            f"/personal/presupuestos/version/{v2}/comparar", f"/personal/persona/{other}",
+            "/personal/tasacion")}
+        pages["new-errors"] = staff.post("/personal/presupuestos/nuevo" + q, data={
+            "csrf_token": token, "fiscal_year": "2027", "save": "y",
+            **_lines(line_0=("project", "", "x", "abc", "-1"))})
+        pages["adopt-errors"] = staff.post(f"/personal/presupuestos/version/{v2}/adoptar{q}",
+                                           data={"csrf_token": token, "adopted_on": "x"})
+        pages["role-errors"] = staff.post(f"/personal/persona/{own}/funcion{q}",
+                                          data={"csrf_token": token, "role": "read_only"})
+        for k, (name, r) in enumerate(pages.items()):
+            assert r.status_code in (200, 400), (name, r.status_code)
+            f = tmp_path / f"{lang}-{k}.html"
+            f.write_text(r.get_data(as_text=True), encoding="utf-8")
+            files.append(f)
+    errors = vnu_errors(files)
+    assert errors == [], "\n".join(errors)

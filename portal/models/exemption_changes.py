@@ -2,8 +2,9 @@
 
 A report is a fact: what was reported, by whom, when, and how it stood against its deadline
 (December 31 of the change's year, R-B9) are written once and never changed; a report is
-never deleted. Only its status moves, and only forward (filed -> acknowledged by staff), each
-move audit-logged by the service (portal/services/exemption_changes.py).
+never deleted. Only its status moves, and only forward (filed -> acknowledged by staff); the
+lender that forwards it to the CRIM records when, once. Each is audit-logged by the service
+(portal/services/exemption_changes.py).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ class ExemptionChangeReport(Base):
         CheckConstraint("(status = 'acknowledged') = (acknowledged_at IS NOT NULL)",
                         name="acknowledged"),
         CheckConstraint("language IN ('es', 'en')", name="language"),
+        CheckConstraint("forwarded_at IS NULL OR lender_id IS NOT NULL", name="forwarded"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True, comment="Surrogate key")
@@ -66,6 +68,10 @@ class ExemptionChangeReport(Base):
     lender_id: Mapped[int | None] = mapped_column(
         ForeignKey("lenders.id"), index=True,
         comment="The lender of a loan on the parcel that forwards it to the CRIM (R-B9)")
+    forwarded_at: Mapped[datetime | None] = mapped_column(
+        UTCDateTime(), comment="When the lender recorded forwarding it to the CRIM (R-B9)")
+    forwarded_by_id: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id"), comment="The lender's user who recorded it")
     status: Mapped[str] = mapped_column(String(16), default="filed",
                                         comment="filed or acknowledged (forward only)")
     acknowledged_at: Mapped[datetime | None] = mapped_column(
@@ -84,7 +90,7 @@ class ExemptionChangeReport(Base):
             if CHANGE_STATUSES.index(new) <= CHANGE_STATUSES.index(old):
                 raise ImmutableRowError(self.__tablename__, "update",
                                         f"status {old} -> {new} is not forward")
-        for once in ("acknowledged_at", "acknowledged_by_id"):
+        for once in ("acknowledged_at", "acknowledged_by_id", "forwarded_at", "forwarded_by_id"):
             if once in changes and changes[once][0] is not None:
                 raise ImmutableRowError(self.__tablename__, "update", f"{once} is set once")
 

@@ -219,5 +219,24 @@ def acknowledge(uow: UnitOfWork, user: Any, report_id: int | str) -> ExemptionCh
     return row
 
 
+def forward(uow: UnitOfWork, user: Any, report_id: int | str) -> ExemptionChangeReport:
+    """The lender records that it forwarded the report to the CRIM (R-B9; RULES.md R-B21),
+    once, audit-logged. Only a user of the report's lender: anyone else `NotFound`."""
+    rid = access.parse_id(report_id)
+    row = uow.session.get(ExemptionChangeReport, rid, with_for_update=True)
+    if row is None or row.lender_id is None or getattr(user, "id", None) is None \
+            or uow.session.scalar(_lender_ids(user).where(Lender.id == row.lender_id)) is None:
+        raise NotFound()
+    if row.forwarded_at is not None:
+        raise Conflict("already_forwarded")
+    before = audit.snapshot(row)
+    row.forwarded_at = clock.now()
+    row.forwarded_by_id = user.id
+    uow.session.flush()
+    audit.record(uow, user, "exemption_change.forwarded", row, before=before,
+                 after=audit.snapshot(row))
+    return row
+
+
 def current_fiscal_year(on: date) -> date:
     return params.fiscal_year_start(on)

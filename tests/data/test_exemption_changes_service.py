@@ -188,3 +188,25 @@ def test_a_report_is_never_changed_back_edited_or_deleted(world):
     with world.uow() as uow:
         again = uow.session.get(ExemptionChangeReport, row.id)
         assert (again.status, again.late, again.details) == ("acknowledged", False, "")
+
+
+def test_the_lender_records_forwarding_once(world):
+    row, _ = _report(world, parcel="C", kind="moved", change_date=date(2026, 6, 1))
+    plain, _ = _report(world, parcel="A")  # no loan: nothing to forward
+    for who, rid in ((world.bob, row.id), (world.alice, row.id), (world.staff, row.id),
+                     (world.lender_user, plain.id), (world.lender_user, 999999)):
+        with pytest.raises(NotFound), world.uow() as uow:
+            changes.forward(uow, who, rid)
+    with world.uow() as uow:
+        done = changes.forward(uow, world.lender_user, row.id)
+        assert done.forwarded_by_id == world.lender_user.id
+        assert done.forwarded_at == clock.now()
+    with pytest.raises(Conflict), world.uow() as uow:
+        changes.forward(uow, world.lender_user, row.id)
+    with pytest.raises(ImmutableRowError), world.uow() as uow:
+        uow.session.get(ExemptionChangeReport, row.id).forwarded_at = None
+        uow.session.flush()
+    with world.uow() as uow:
+        rec = uow.session.scalar(select(AuditRecord).where(
+            AuditRecord.action == "exemption_change.forwarded"))
+        assert rec.actor_id == world.lender_user.id and rec.before["forwarded_at"] is None

@@ -82,8 +82,19 @@ def test_owner_reports_the_house_rented_out_and_sees_deadline_and_consequences(d
     lhtml = lender.get("/prestamista/cambios").get_data(as_text=True)
     assert number in lhtml
     assert lender.get(f"/cambios/{m.group(1)}").status_code == 200
+    assert 'href="/prestamista/prestamos"' in lhtml
     assert 'href="/prestamista/cambios"' in lender.get("/prestamista/prestamos").get_data(
         as_text=True)
+    # ... and records that it forwarded it to the CRIM, once (R-B9).
+    forward = f"/prestamista/cambios/{m.group(1)}/enviada"
+    assert owner.post(forward, data={"csrf_token": token}).status_code == 404  # not a lender
+    r = lender.post(forward, data={"csrf_token": csrf_token(lhtml)}, follow_redirects=True)
+    assert "como enviada al CRIM" in r.get_data(as_text=True)
+    assert "30 de noviembre de 2026" in r.get_data(as_text=True)
+    r = lender.post(forward, data={"csrf_token": csrf_token(lhtml)}, follow_redirects=True)
+    assert "ya estaba registrada como enviada" in r.get_data(as_text=True)
+    assert "registró que la envió el 30 de noviembre de 2026" in owner.get(
+        f"/cambios/{m.group(1)}").get_data(as_text=True)
 
     # Staff sees it, acknowledges it once.
     staff = login(demo_app, "staff")

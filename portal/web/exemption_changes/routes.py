@@ -113,7 +113,8 @@ def confirmation(report_id: int):  # noqa: ANN201
     f = formats()
     return render_template("exemption_changes/confirmation.html", row=row, parcel=parcel,
                            outcome=outcome, steps=f.trace(outcome.trace), f=f,
-                           kind_short=KIND_SHORT, status_labels=STATUS_LABELS)
+                           kind_short=KIND_SHORT, status_labels=STATUS_LABELS,
+                           pr_date=clock.legal_date)
 
 
 @bp.get("/personal/cambios")
@@ -161,4 +162,27 @@ def lender_list():  # noqa: ANN201
     with uow() as w:
         rows, total = changes.for_lender(w, current_user)
     return render_template("exemption_changes/lender.html", rows=rows, total=total,
-                           kind_short=KIND_SHORT, f=formats(), today=clock.today())
+                           kind_short=KIND_SHORT, f=formats(), today=clock.today(),
+                           form=ActionForm(), pr_date=clock.legal_date)
+
+
+@bp.post("/prestamista/cambios/<id:report_id>/enviada")
+@login_required
+def forward(report_id: int):  # noqa: ANN201
+    """The lender records that it forwarded the report to the CRIM (R-B9), once."""
+    if not current_user.is_lender:
+        abort(404)
+    if not ActionForm().validate_on_submit():
+        abort(400)
+    try:
+        with uow() as w:
+            w.info["ip"] = request.remote_addr
+            number = changes.forward(w, current_user, report_id).number
+    except NotFound:
+        abort(404)
+    except Conflict:
+        flash(_("That report was already recorded as forwarded."), "info")
+    else:
+        flash(_("Report %(number)s recorded as forwarded to the CRIM.", number=number),
+              "success")
+    return redirect(url_for("exemption_changes.lender_list"), 303)

@@ -224,6 +224,14 @@ ES = {
         "exoneración residencial; usted envía cada uno al CRIM antes del 1 de enero siguiente "
         "al cambio (a más tardar el 31 de diciembre).",
     "Forward it by": "Enviarla a más tardar el",
+    "Forwarded to the CRIM": "Enviada al CRIM",
+    "Record %(number)s as forwarded": "Registrar %(number)s como enviada",
+    "That report was already recorded as forwarded.":
+        "Esa notificación ya estaba registrada como enviada.",
+    "Report %(number)s recorded as forwarded to the CRIM.":
+        "Se registró la notificación %(number)s como enviada al CRIM.",
+    "The lender recorded that it forwarded it on %(date)s.":
+        "El acreedor hipotecario registró que la envió el %(date)s.",
     "No change reports from your loans' owners.":
         "No hay notificaciones de cambio de los dueños de sus préstamos.",
     # --- The email -----------------------------------------------------------------------

@@ -304,3 +304,49 @@ def test_staff_pages_are_staff_only(demo_app: Flask):
     for path in ("/personal/exoneraciones", "/personal/exoneraciones/1"):
         assert owner.get(path).status_code == 404
     assert login(demo_app, "owner").get("/prestamista/exoneraciones").status_code == 404
+
+
+def test_every_exemption_page_is_valid_html(demo_app: Flask, tmp_path):
+    """The Nu HTML Checker finds no error on the exemption's pages, both languages, with and
+    without a form's errors (tests/web/test_html_valid.py's checker)."""
+    from tests.web.test_html_valid import vnu_errors, vnu_missing
+    if vnu_missing():
+        pytest.skip(vnu_missing())
+    ids = _ids(demo_app)
+    owner, staff, lender = (login(demo_app, r) for r in ("owner", "staff", "lender"))
+    cid = _file_home(owner, ids)
+    _upload(owner, cid, pdf_bytes(), "escritura.pdf")
+    pages: dict[str, str] = {}
+    for lang in ("es", "en"):
+        for client in (owner, staff, lender):
+            client.post("/idioma", data={"lang": lang, "csrf_token": csrf_token(
+                client.get("/").get_data(as_text=True))})
+        for slug in ("duenos", "residentes", "uso", "renta", "parte-residencial", "veterano",
+                     "cooperativa", "evidencia", "resultado", "certificar"):
+            pages[f"{lang}-{slug}"] = owner.get(f"/exoneracion/{cid}/paso/{slug}").get_data(
+                as_text=True)
+        pages[f"{lang}-error"] = _post(owner, f"/exoneracion/{cid}/paso/certificar",
+                                       {"full_name": ""}).get_data(as_text=True)
+        pages[f"{lang}-start"] = staff.get(f"/propiedad/{ids['home']}/exoneracion").get_data(
+            as_text=True)
+        pages[f"{lang}-queue"] = staff.get("/personal/exoneraciones").get_data(as_text=True)
+    _answer(owner, cid, "certificar", {"attest": "y", "full_name": "María Rivera Ortiz"})
+    for lang in ("es", "en"):
+        for client in (owner, staff, lender):
+            client.post("/idioma", data={"lang": lang, "csrf_token": csrf_token(
+                client.get("/").get_data(as_text=True))})
+        pages[f"{lang}-receipt"] = owner.get(f"/exoneracion/{cid}/recibo").get_data(
+            as_text=True)
+        pages[f"{lang}-parcel"] = owner.get(f"/propiedad/{ids['home']}").get_data(as_text=True)
+        pages[f"{lang}-review"] = staff.get(f"/personal/exoneraciones/{cid}").get_data(
+            as_text=True)
+        pages[f"{lang}-lender"] = lender.get("/prestamista/exoneraciones").get_data(
+            as_text=True)
+    files = []
+    for name, html in pages.items():
+        assert "<html" in html, name
+        f = tmp_path / f"{name}.html"
+        f.write_text(html, encoding="utf-8")
+        files.append(f)
+    errors = vnu_errors(files)
+    assert errors == [], "\n".join(errors[:40])

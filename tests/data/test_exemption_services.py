@@ -1,0 +1,277 @@
+"""The residential exemption's services (J5): the certification's states move forward only,
+R-B6 across the registry, only the returned steps reopen, the status J6 reads, evidence by
+content stored by hash (folder and an S3-compatible server), on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import io
+import socket
+from datetime import date
+from decimal import Decimal
+
+import pytest
+from sqlalchemy import func, select
+
+from portal import storage
+from portal.models import (
+    ExemptionCertification,
+    ExemptionEvent,
+    ExemptionEvidence,
+    ImmutableRowError,
+    OwnershipShare,
+    Party,
+    PartyMember,
+    PropertyTaxFact,
+    User,
+)
+from portal.services.errors import Conflict, Forbidden, InvalidInput, NotFound
+from portal.services.exemptions import evidence, filings, review
+from portal.services.exemptions.status import exemption_status
+
+from .factory import build
+
+FY = date(2026, 7, 1)
+
+
+def _png() -> bytes:
+    from PIL import Image
+    buf = io.BytesIO()
+    Image.new("RGB", (20, 20), (1, 2, 3)).save(buf, "PNG")
+    return buf.getvalue()
+
+
+def _pdf() -> bytes:
+    from fpdf import FPDF
+    doc = FPDF()
+    doc.add_page()
+    return bytes(doc.output())
+
+
+@pytest.fixture
+def world(database, tmp_path):  # noqa: ANN001, ANN201
+    storage.use(storage.FolderStore(tmp_path / "files"))
+    w = build(database)
+    with w.uow() as uow:
+        s = uow.session
+        alice = Party(kind="person", name="Alice Rivera")
+        s.add(alice)
+        s.flush()
+        s.add(PartyMember(party_id=alice.id, user_id=w.alice.id, role="self"))
+        for key in ("A", "B"):
+            s.add(OwnershipShare(parcel_id=w.parcel[key], party_id=alice.id, share=Decimal(1),
+                                 kind="sole", starts_on=date(2015, 1, 1)))
+            s.add(PropertyTaxFact(parcel_id=w.parcel[key], fiscal_year_start=FY,
+                                  municipality="San Juan", zone="urban",
+                                  land_area_cuerdas=Decimal("0.05"),
+                                  land_valuation=Decimal("4000.00"),
+                                  structure_valuation=Decimal("16000.00"),
+                                  debt_on_january_1=Decimal(0), illustrative=True,
+                                  source="test"))
+        w.alice_party = alice.id
+    yield w
+    storage.use(None)
+
+
+def _user(uow, user):  # noqa: ANN001, ANN202
+    return uow.session.get(User, user.id)
+
+
+def _answer_all(uow, user, cid: int, party: int) -> None:  # noqa: ANN001
+    for step, data in (("owners", {"owners": [party]}), ("occupants", {"occupants": "Alice"}),
+                       ("use", {"use": "home"}), ("rent", {"rent": "no"}),
+                       ("residential", {"residential": "all"}), ("veteran", {"veteran": "no"}),
+                       ("cooperative", {"cooperative": "no"})):
+        filings.save_step(uow, user, cid, step, data)
+
+
+def _filed(world) -> int:  # noqa: ANN001
+    with world.uow() as uow:
+        alice = _user(uow, world.alice)
+        cert = filings.start(uow, alice, world.parcel["A"])
+        _answer_all(uow, alice, cert.id, world.alice_party)
+        filings.file(uow, alice, cert.id, attested=True, full_name="Alice Rivera")
+        return cert.id
+
+
+def test_file_review_return_resubmit_approve_and_the_status_j6_reads(world):
+    cid = _filed(world)
+    with world.uow() as uow:
+        st = exemption_status(uow, world.parcel["A"], FY)
+        assert (st.status, st.filing_number) == ("filed", f"EXR-2026-{cid:06d}")
+        assert [o.name for o in st.owners] == ["Alice Rivera"] and st.pending
+        assert st.filed_on == date(2026, 11, 30)
+        staff = _user(uow, world.staff)
+        review.take_up(uow, staff, cid)
+        review.return_(uow, staff, cid, ["veteran"], "Falta la evidencia.")
+    with world.uow() as uow:
+        alice = _user(uow, world.alice)
+        # Only the returned step (and the documents, the result, the attestation) reopen.
+        with pytest.raises(Conflict) as e:
+            filings.save_step(uow, alice, cid, "use", {"use": "home"})
+        assert e.value.code == "exemption_step_not_returned"
+        filings.save_step(uow, alice, cid, "veteran", {"veteran": "yes",
+                                                        "veteran_amount": "5000.00"})
+        filings.file(uow, alice, cid, attested=True, full_name="Alice Rivera")
+    with world.uow() as uow:
+        staff = _user(uow, world.staff)
+        review.take_up(uow, staff, cid)
+        review.approve(uow, staff, cid)
+        moves = [(e.from_status, e.to_status, e.actor_id) for e in uow.session.scalars(
+            select(ExemptionEvent).where(ExemptionEvent.certification_id == cid)
+            .order_by(ExemptionEvent.id))]
+        cert = uow.session.get(ExemptionCertification, cid)
+        # R-B3: the veteran's 5,000 comes off first; the figures follow the answer.
+        assert filings.figures(uow, cert).comparison.result.veteran_exemption_amount == \
+            Decimal("516.50")
+    a, s = world.alice.id, world.staff.id
+    assert moves == [("draft", "filed", a), ("filed", "under_review", s),
+                     ("under_review", "returned", s), ("returned", "resubmitted", a),
+                     ("resubmitted", "under_review", s), ("under_review", "approved", s)]
+    with world.uow() as uow:
+        st = exemption_status(uow, world.parcel["A"], date(2027, 7, 1))  # R-B15: continues
+        assert st.approved and st.continued_from == FY
+        assert exemption_status(uow, world.parcel["B"], FY) is None
+
+
+def test_states_move_forward_only(world):
+    cid = _filed(world)
+    with world.uow() as uow:
+        with pytest.raises(Conflict):  # a filed certification is not approved unreviewed
+            review.approve(uow, _user(uow, world.staff), cid)
+    with pytest.raises(ImmutableRowError), world.uow() as uow:
+        uow.session.get(ExemptionCertification, cid).status = "draft"
+        uow.session.flush()
+    with pytest.raises(ImmutableRowError), world.uow() as uow:
+        uow.session.get(ExemptionCertification, cid).filing_number = "EXR-0000-000000"
+        uow.session.flush()
+    with pytest.raises(ImmutableRowError), world.uow() as uow:
+        uow.session.delete(uow.session.scalars(select(ExemptionEvent)).first())
+        uow.session.flush()
+
+
+def test_one_dwelling_per_owner_across_the_registry_r_b6(world):
+    _filed(world)  # Alice's exemption on A is pending
+    with world.uow() as uow:
+        alice = _user(uow, world.alice)
+        from portal.services import parcels
+        parcels.claim(uow, alice, "040-000-000-02", world.codes["B"])  # she owns B too
+    with world.uow() as uow:
+        alice = _user(uow, world.alice)
+        cert = filings.start(uow, alice, world.parcel["B"])
+        with pytest.raises(Conflict) as e:
+            filings.save_step(uow, alice, cert.id, "owners", {"owners": [world.alice_party]})
+    assert e.value.code == "one_dwelling"
+    assert e.value.params["conflicts"] == [("Alice Rivera", "040-000-000-01", "filed")]
+
+
+def test_only_an_owner_files_and_others_do_not_see_it(world):
+    cid = _filed(world)
+    with world.uow() as uow:
+        bob, lender = _user(uow, world.bob), _user(uow, world.lender_user)
+        with pytest.raises(NotFound):
+            filings.get_for_view(uow, bob, cid)
+        with pytest.raises(NotFound):  # no loan on A: the lender does not see it
+            filings.get_for_view(uow, lender, cid)
+        with pytest.raises(NotFound):
+            evidence.read(uow, bob, cid, 1)
+        with pytest.raises(Forbidden):  # staff review; they do not file
+            filings.start(uow, _user(uow, world.staff), world.parcel["A"])
+        with pytest.raises(Forbidden):  # a staff role that is not a reviewer
+            staff = _user(uow, world.staff)
+            staff.staff_role = "cashier"
+            review.take_up(uow, staff, cid)
+
+
+def test_filing_refuses_what_the_law_refuses(world):
+    with world.uow() as uow:
+        alice = _user(uow, world.alice)
+        cert = filings.start(uow, alice, world.parcel["A"])
+        _answer_all(uow, alice, cert.id, world.alice_party)
+        filings.save_step(uow, alice, cert.id, "rent", {"rent": "yes", "rent_part": "todo"})
+        with pytest.raises(Conflict) as e:  # R-B7: rent received
+            filings.file(uow, alice, cert.id, attested=True, full_name="Alice Rivera")
+        assert e.value.code == "exemption_not_eligible"
+        filings.save_step(uow, alice, cert.id, "rent", {"rent": "no"})
+        with pytest.raises(InvalidInput) as e:  # R-B12: the attestation's name
+            filings.file(uow, alice, cert.id, attested=True, full_name="Someone Else")
+        assert e.value.params["field"] == "full_name"
+        with pytest.raises(InvalidInput):
+            filings.file(uow, alice, cert.id, attested=False, full_name="Alice Rivera")
+        with pytest.raises(InvalidInput):  # not an owner on record
+            filings.save_step(uow, alice, cert.id, "owners", {"owners": [999999]})
+
+
+def test_evidence_is_checked_by_content_and_nothing_is_stored_on_refusal(world, tmp_path):
+    with world.uow() as uow:
+        alice = _user(uow, world.alice)
+        cid = filings.start(uow, alice, world.parcel["A"]).id
+    bad = {"evidence_type": b"MZ\x90\x00" + b"\x00" * 64,  # an executable named .pdf
+           "evidence_empty": b"",
+           "evidence_corrupt": _png()[:30],  # a PNG cut short
+           "evidence_too_large": b"%PDF-1.4\n" + b"0" * evidence.MAX_BYTES}
+    for code, data in bad.items():
+        with world.uow() as uow, pytest.raises(InvalidInput) as e:
+            evidence.add(uow, _user(uow, world.alice), cid, data, "recibo.pdf")
+        assert e.value.code == code
+    assert not (tmp_path / "files").exists() or not any((tmp_path / "files").rglob("*"))
+    with world.uow() as uow:
+        alice = _user(uow, world.alice)
+        row = evidence.add(uow, alice, cid, _png(), "../../etc/foto.png")
+        again = evidence.add(uow, alice, cid, _png(), "otra.png")
+        pdf = evidence.add(uow, alice, cid, _pdf(), "escritura.pdf")
+        assert row.sha256 == again.sha256  # stored once, by its hash
+        assert (row.content_type, pdf.content_type) == ("image/png", "application/pdf")
+        assert row.filename == "foto.png"
+        got, data = evidence.read(uow, alice, cid, pdf.id)
+        assert got.id == pdf.id and data.startswith(b"%PDF")
+    with world.uow() as uow:
+        n = uow.session.scalar(select(func.count()).select_from(ExemptionEvidence))
+    assert n == 3
+
+
+def test_at_most_ten_files(world):
+    with world.uow() as uow:
+        alice = _user(uow, world.alice)
+        cid = filings.start(uow, alice, world.parcel["A"]).id
+        from PIL import Image
+        for k in range(evidence.MAX_FILES):
+            buf = io.BytesIO()
+            Image.new("RGB", (8, 8), (k, 0, 0)).save(buf, "PNG")
+            evidence.add(uow, alice, cid, buf.getvalue(), f"{k}.png")
+        with pytest.raises(InvalidInput) as e:
+            evidence.add(uow, alice, cid, _pdf(), "once.pdf")
+    assert e.value.code == "evidence_too_many"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_s3_compatible_store_against_motos_server(monkeypatch):
+    """The same interface on an S3-compatible server (moto's, on localhost)."""
+    pytest.importorskip("moto.server")
+    import boto3
+    from moto.server import ThreadedMotoServer
+    port = _free_port()
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port)
+    server.start()
+    try:
+        for k, v in {"AWS_ACCESS_KEY_ID": "test", "AWS_SECRET_ACCESS_KEY": "test",
+                     "AWS_DEFAULT_REGION": "us-east-1"}.items():
+            monkeypatch.setenv(k, v)
+        endpoint = f"http://127.0.0.1:{port}"
+        boto3.client("s3", endpoint_url=endpoint).create_bucket(Bucket="evidencia")
+        monkeypatch.setenv("STORAGE_S3_BUCKET", "evidencia")
+        monkeypatch.setenv("STORAGE_S3_ENDPOINT_URL", endpoint)
+        store = storage.store()
+        assert isinstance(store, storage.S3Store)
+        key = store.put(_png())
+        assert store.exists(key) and store.get(key) == _png()
+        assert store.put(_png()) == key
+        assert not store.exists("0" * 64)
+        with pytest.raises(ValueError):
+            store.get("../secret")
+    finally:
+        server.stop()

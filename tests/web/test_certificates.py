@@ -330,3 +330,23 @@ def test_a_demand_mailed_after_it_supersedes_it(demo_app, owner_parcel):
         w.session.add(Notice(parcel_id=owner_parcel, fiscal_year_id=fy.id, kind="demand",
                              language="es", amount=Decimal("100.00"), mailed_on=TODAY))
     assert _standing(demo_app, code) == "superseded"
+
+
+@pytest.mark.parametrize("value", ["\x00", "２０２６-１２-０１", "9" * 400, "2026-12-01\x00",
+                                   "1e309", "NaN", "'; DROP TABLE debt_certificates; --"])
+def test_hostile_input_is_refused_plainly(demo_app, owner_parcel, value):
+    """Odd values in every field and id: a message or a 404, never a 500, nothing written."""
+    owner = login(demo_app, "owner")
+    before = _count(demo_app)
+    r = _issue(owner, owner_parcel, value)
+    assert r.status_code == 400, r.status_code
+    visitor = demo_app.test_client()
+    # (a NUL byte anywhere in a request is the portal's plain 400, before any view)
+    assert visitor.get("/verificar", query_string={"codigo": value}).status_code in (400, 404)
+    page = visitor.get("/verificar").get_data(as_text=True)
+    r = visitor.post("/verificar", data={"csrf_token": csrf_token(page), "code": value})
+    assert r.status_code in (400, 404), r.status_code
+    for path in (f"/propiedad/{owner_parcel}/certificados/{'9' * 30}.pdf",
+                 f"/propiedad/{'9' * 30}/certificados", "/propiedad/0/certificados/0.pdf"):
+        assert owner.get(path).status_code == 404, path
+    assert _count(demo_app) == before

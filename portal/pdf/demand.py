@@ -1,5 +1,6 @@
-"""A bilingual letter: the demand for payment (R-A12, R-A17), in the addressee's language
-first and then in the other, in one tagged PDF.
+"""Documents in sequence in one tagged PDF: the demand for payment (R-A12, R-A17) in the
+addressee's language first and then in the other (`render_bilingual`), and the court packet
+of a Rule 60 claim (R-A13: the statement, the demand, the receipt of mailing; `render_all`).
 
 The same layout as every document (`layout.Layout`): the first version is laid out as any
 document, with its footnotes; the second starts on a new page, inside a /Sect whose /Lang is
@@ -17,28 +18,29 @@ from portal.pdf.model import Document
 LANG_TAGS = {"es": "es-PR", "en": "en-US"}
 
 
-class _BilingualLayout(Layout):
-    def __init__(self, first: Document, lang: str, second: Document, second_lang: str) -> None:
+class _SequenceLayout(Layout):
+    def __init__(self, first: Document, lang: str, rest: list[tuple[Document, str]]) -> None:
         super().__init__(first, lang)
-        self.second, self.second_lang = second, second_lang
-        self._second_done = False
+        self.rest = rest
+        self._in_rest = False
 
     def footnotes(self) -> None:
         super().footnotes()
-        if self._second_done:
+        if self._in_rest:
             return
-        self._second_done = True
+        self._in_rest = True
         first = self.doc
-        with use_language(self.second_lang):
-            self.doc, self.refs = self.second, {}
-            self.new_page()
-            with self.pdf.element("Sect", lang=LANG_TAGS[self.second_lang]):
-                self._version(self.second)
-                super().footnotes()
+        for doc, lang in self.rest:
+            with use_language(lang):
+                self.doc, self.refs = doc, {}
+                self.new_page()
+                with self.pdf.element("Sect", lang=LANG_TAGS[lang]):
+                    self._version(doc)
+                    super().footnotes()
         self.doc = first
 
     def _version(self, doc: Document) -> None:
-        """The second version's blocks, as `Layout.render` lays out the first's."""
+        """A later document's blocks, as `Layout.render` lays out the first's."""
         self.heading(_clean(doc.title), "H1", 16, 12)
         if doc.subtitle:
             self.paragraph(doc.subtitle, 9.5, GREY)
@@ -55,6 +57,8 @@ class _BilingualLayout(Layout):
                 self.heading(doc.rows_heading, "H2", 11.5, 20)
             self.amounts(doc.rows)
             self.pdf.y += 3
+        for table in doc.all_tables():
+            self.table(table)
         for note in doc.notes:
             self.need(2 * self.leading(8.5))
             self.paragraph(self.why_text(note), 8.5)
@@ -63,5 +67,11 @@ class _BilingualLayout(Layout):
 
 def render_bilingual(first: Document, lang: str, second: Document, second_lang: str) -> bytes:
     """One PDF: `first` in `lang` (the document's /Lang), then `second` in `second_lang`."""
+    return render_all(first, lang, [(second, second_lang)])
+
+
+def render_all(first: Document, lang: str, rest: list[tuple[Document, str]]) -> bytes:
+    """One PDF: `first` in `lang`, then each of `rest` (a document and its language) from a
+    new page, each with its own footnotes."""
     with use_language(lang) as lang:
-        return _BilingualLayout(first, lang, second, second_lang).render()
+        return _SequenceLayout(first, lang, rest).render()

@@ -219,3 +219,29 @@ def test_the_post_offices_file_in_the_staffs_language(app, lang):
     with app.app_context(), UnitOfWork(database()) as w:
         assert w.session.get(Notice, ids[1]).certified_mail_number == "9400 2"
         assert str(w.session.get(Notice, ids[0]).acknowledged_on) == "2026-11-30"
+
+
+def test_the_court_packet_of_a_claimable_demand(app, tmp_path):
+    """R-A13: for the demo's demand mailed 2026-09-22 (claimable since 10-08): one PDF with the
+    statement, the demand and the receipt of mailing; refused for a demand not claimable;
+    404 for anyone but staff."""
+    staff = login(app, "staff")
+    court = staff.get("/personal/cobros/tribunal").get_data(as_text=True)
+    ids = [int(x) for x in re.findall(r'href="/personal/cobros/(\d+)"', court)]
+    assert ids, "the demo has demands past their window"
+    r = staff.get(f"/personal/cobros/{ids[0]}/expediente.pdf")
+    assert r.status_code == 200 and r.mimetype == "application/pdf"
+    path = tmp_path / "packet.pdf"
+    path.write_bytes(r.data)
+    text = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True,
+                          check=True).stdout
+    for title in ("Estado de cuenta", "Requerimiento de pago", "Constancia de envío"):
+        assert title in text, title
+    if os.environ.get("J9_SHOTS"):
+        (Path(os.environ["J9_SHOTS"]) / "packet-es.pdf").write_bytes(r.data)
+    _run(app, staff)
+    queued = _letters(app)[0][0]
+    assert staff.get(f"/personal/cobros/{queued}/expediente.pdf").status_code == 303
+    for role in ("owner", "lessee", "lender", "other"):
+        assert login(app, role).get(f"/personal/cobros/{ids[0]}/expediente.pdf"
+                                    ).status_code == 404

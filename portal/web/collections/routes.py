@@ -25,9 +25,10 @@ from flask_login import current_user, login_required
 from portal import clock
 from portal.i18n import current_language, formats
 from portal.jobs import queue
-from portal.pdf.demand import render_bilingual
+from portal.pdf.demand import render_all, render_bilingual
 from portal.services import collections, jobs
 from portal.services.errors import Conflict, Forbidden, InvalidInput, NotFound
+from portal.web.account import views as account_views
 from portal.web.collections.forms import (
     ClaimForm,
     FilterForm,
@@ -36,7 +37,12 @@ from portal.web.collections.forms import (
     ReceiptForm,
     RunForm,
 )
-from portal.web.collections.views import STATUS_LABELS, letter_document, row_view
+from portal.web.collections.views import (
+    STATUS_LABELS,
+    letter_document,
+    mailing_document,
+    row_view,
+)
 from portal.web.data import uow
 from portal.web.staff import jobs_view
 from portal.web.staff.routes import staff_required
@@ -309,6 +315,38 @@ def letter_pdf(notice_id: int):  # noqa: ANN201
     response.headers["Content-Type"] = "application/pdf"
     name = f"requerimiento-{lf.notice.id}.pdf" if current_language() == "es" else \
         f"demand-letter-{lf.notice.id}.pdf"
+    response.headers["Content-Disposition"] = f'inline; filename="{name}"'
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get(f"{STAFF}/<id:notice_id>/expediente.pdf")
+@staff_required
+def packet_pdf(notice_id: int):  # noqa: ANN201
+    """The court packet of a Rule 60 claim (R-A13), in the staff's language: the statement of
+    account today, the demand as it was sent, and the receipt of mailing. Only for a demand
+    that may be claimed (its last day passed, what it listed still owed)."""
+    lang = current_language()
+    today = clock.today()
+    try:
+        with uow() as w:
+            lf = collections.letter(w, current_user, notice_id)
+    except NotFound:
+        abort(404)
+    stop = lf.timeline.stop
+    if lf.notice.mailed_on is None or stop is None or stop.stage != "claimable":
+        flash(_("A court packet is for a demand whose last day has passed and that is still "
+                "owed."), "error")
+        return redirect(url_for("collections.demand", notice_id=notice_id), 303)
+    v = account_views.parcel_view(current_user, lf.parcel.id, today)
+    if v is None:
+        abort(404)
+    statement = account_views.statement_document(v)
+    data = render_all(statement, lang, [(letter_document(lf, lang), lang),
+                                        (mailing_document(lf, lang), lang)])
+    response = make_response(data)
+    response.headers["Content-Type"] = "application/pdf"
+    name = (f"expediente-{notice_id}.pdf" if lang == "es" else f"court-packet-{notice_id}.pdf")
     response.headers["Content-Disposition"] = f'inline; filename="{name}"'
     response.headers["Cache-Control"] = "no-store"
     return response

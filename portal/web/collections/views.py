@@ -167,4 +167,33 @@ def letter_document(lf: collections.LetterFacts, lang: str) -> Document:
                         on=on, rows_heading=_("What is demanded"))
 
 
-__all__ = ["STATUS_LABELS", "letter_document", "row_view", "shown", "timeline_view", "whys"]
+def mailing_document(lf: collections.LetterFacts, lang: str) -> Document:
+    """The receipt of mailing for a court packet (R-A12, R-A13): the certified-mail number,
+    the mailing and return-receipt dates, the last day to pay and the first day of the claim."""
+    with use_language(lang):
+        n = lf.notice
+        stop = lf.timeline.stop
+        facts = [(_("Parcel"), lf.parcel.catastro),
+                 (_("To"), lf.addressee.name if lf.addressee else _("The payer of the account")),
+                 (_("Demand"), str(n.id)),
+                 (_("Certified-mail number"), n.certified_mail_number or "—"),
+                 (_("Mailing date"), date_long(n.mailed_on) if n.mailed_on else "—"),
+                 (_("Date on the return receipt"),
+                  date_long(n.acknowledged_on) if n.acknowledged_on else
+                  _("none recorded: the 15 days run from mailing")),
+                 (_("Last day to pay"), date_long(stop.last_day) if stop else "—"),
+                 (_("May be claimed from"), date_long(stop.court_claim_from) if stop else "—")]
+        rows = []
+        if stop is not None:
+            rows.append(Row(_("What the demand listed, owed today"), money(stop.today),
+                            [Why(_("Payments by the last day stop the claim only if nothing "
+                                   "is left owed on what the demand listed."),
+                                 _ref("R-A13"))], strong=True))
+        return Document(_("Receipt of mailing"), _("Certified mail with return receipt"),
+                        facts, rows=rows,
+                        reference=_("Demand %(id)s · Parcel %(catastro)s", id=n.id,
+                                    catastro=lf.parcel.catastro), on=lf.timeline.today)
+
+
+__all__ = ["STATUS_LABELS", "letter_document", "mailing_document", "row_view", "shown",
+           "timeline_view", "whys"]

@@ -230,4 +230,18 @@ ES = {
     "Line of the file": "Línea del archivo",
     "Column": "Columna",
     "Problem": "Problema",
+    # the court packet
+    "none recorded: the 15 days run from mailing":
+        "no se ha registrado: los 15 días se cuentan desde el envío",
+    "Payments by the last day stop the claim only if nothing is left owed on what the demand "
+    "listed.":
+        "Lo pagado a más tardar el último día detiene la reclamación solo si no se adeuda nada "
+        "de lo que incluía el requerimiento.",
+    "Receipt of mailing": "Constancia de envío",
+    "A court packet is for a demand whose last day has passed and that is still owed.":
+        "El expediente para el tribunal es para un requerimiento cuyo último día pasó y que "
+        "todavía se adeuda.",
+    "The court packet (PDF: the statement, the demand and the receipt of mailing)":
+        "El expediente para el tribunal (PDF: el estado de cuenta, el requerimiento y la "
+        "constancia de envío)",
 }

@@ -48,7 +48,7 @@ STAFF = {"staff.lookup", "staff.person", "payments.office", "payments.refund",
          "staff.reset_two_factor",
          "collections.index", "collections.start_run", "collections.court",  # J9
          "collections.demand", "collections.record_mailing", "collections.record_receipt",
-         "collections.record_claim", "collections.packet_pdf",
+         "collections.record_claim", "collections.packet_pdf", "collections.record_mailings",
          "staff.budgets_page", "staff.budget_new", "staff.budget_version", "staff.budget_edit",
          "staff.budget_adopt", "staff.budget_amend", "staff.budget_compare", "staff.set_role",
          "exemption_changes.staff_list", "exemption_changes.acknowledge",

@@ -350,3 +350,21 @@ def test_hostile_input_is_refused_plainly(demo_app, owner_parcel, value):
                  f"/propiedad/{'9' * 30}/certificados", "/propiedad/0/certificados/0.pdf"):
         assert owner.get(path).status_code == 404, path
     assert _count(demo_app) == before
+
+
+@pytest.mark.postgres
+def test_issue_and_verify_on_postgresql(tmp_path):
+    """The same on PostgreSQL (NUMERIC amounts, the PDF as bytea, the throttle's upsert)."""
+    from tests.web.conftest import demo_on_postgresql
+    with demo_on_postgresql(tmp_path) as (app, _result):
+        pid = parcel_ids(app)["owner"][0]
+        owner = login(app, "owner")
+        code = _issued_code(owner, _issue(owner, pid, "2026-12-10"))
+        listing = owner.get(f"/propiedad/{pid}/certificados").get_data(as_text=True)
+        pdf_url = re.search(r'href="(/propiedad/\d+/certificados/\d+\.pdf)"', listing).group(1)
+        assert owner.get(pdf_url).data[:4] == b"%PDF"
+        page = app.test_client().get(f"/verificar?codigo={code}").get_data(as_text=True)
+        assert "Certificación válida" in page
+        with app.app_context(), UnitOfWork(database()) as w:
+            payoff = w.session.scalar(select(DebtCertificate.payoff))
+        assert isinstance(payoff, Decimal) and payoff.as_tuple().exponent == -2

@@ -39,7 +39,8 @@ EXEMPTION = {"exemption.step", "exemption.upload", "exemption.remove_evidence",
              "exemption.receipt_pdf"}
 CHECKOUT = {"payments.success", "payments.cancel", "payments.receipt", "payments.receipt_pdf",
             "payments.payment_receipt", "payments.payment_receipt_pdf"}
-LENDER = {"exemption.lender_list", "lender.loans", "exemption_changes.lender_list"}
+LENDER = {"exemption.lender_list", "lender.loans", "exemption_changes.lender_list",
+          "exemption_changes.forward"}
 STAFF = {"staff.lookup", "staff.person", "payments.office", "payments.refund",
          "staff.roll_page", "staff.job", "staff.compute_roll", "staff.publish_roll",
          "staff.roll_imports", "staff.roll_import_upload", "staff.roll_import",

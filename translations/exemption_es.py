@@ -289,10 +289,15 @@ ES = {
     "Step %(n)s of %(of)s": "Paso %(n)s de %(of)s",
     "Steps": "Pasos",
     "Still to answer: %(steps)s.": "Falta por contestar: %(steps)s.",
-    "The CRIM bills the year in {n} bills ({dates}); paying a bill early takes off {rate} of "
-    "it.":
-        "El CRIM factura el año en {n} facturas ({dates}); pagar una factura por adelantado "
-        "le resta {rate}.",
+    "The CRIM bills the year in {n} bills, the first on {first} and the last on {last}; "
+    "paying a bill early takes off {rate} of it.":
+        "El CRIM factura el año en {n} facturas, la primera el {first} y la última el {last}; "
+        "pagar una factura por adelantado le resta {rate}.",
+    "Residential exemption: a step is pending": "Exoneración residencial: falta un paso",
+    "Residential exemption: returned, fix and resubmit":
+        "Exoneración residencial: devuelta, corrija y vuelva a enviarla",
+    "Only a reviewer or an administrator decides a certification (R-B13).":
+        "Solo un revisor o un administrador decide una certificación (R-B13).",
     "The CRIM has the residential part's valuation on file: %(amount)s. It is the one used.":
         "El CRIM tiene en su registro la valoración de la parte residencial: %(amount)s. Es la "
         "que se usa.",

@@ -93,9 +93,9 @@ def compare(x: ExemptionInput, fy_start: date) -> BillComparison:
     without, with_ = bills(net_without, fy_start, rate), bills(res.net_tax, fy_start, rate)
     t = Trace()
     t.extend(res.trace)
-    t.add("R-B10", N_("The CRIM bills the year in {n} bills ({dates}); paying a bill early "
-                      "takes off {rate} of it."), n=len(with_),
-          dates=", ".join(b.issued_on.isoformat() for b in with_), rate=Rate(rate))
+    t.add("R-B10", N_("The CRIM bills the year in {n} bills, the first on {first} and the "
+                      "last on {last}; paying a bill early takes off {rate} of it."),
+          n=len(with_), first=with_[0].issued_on, last=with_[-1].issued_on, rate=Rate(rate))
     return BillComparison(fy_start, x.tax_rate, rate, res, net_without, without, with_, t)
 
 

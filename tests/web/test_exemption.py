@@ -232,6 +232,8 @@ def test_the_wizard_keeps_answers_and_says_why(demo_app: Flask):
     again = login(demo_app, "owner")
     assert "Ana (hija)" in again.get(f"/exoneracion/{cid}/paso/residentes").get_data(
         as_text=True)
+    dashboard = again.get("/mis-propiedades").get_data(as_text=True)  # the badge
+    assert "Exoneración residencial: falta un paso" in dashboard
     r = again.get(f"/propiedad/{ids['home']}/exoneracion")
     assert r.status_code == 302 and r.headers["Location"].endswith("/paso/uso")
     page = again.get(f"/exoneracion/{cid}/paso/uso").get_data(as_text=True)

@@ -80,3 +80,19 @@ def exemption_status(uow: UnitOfWork, parcel_id: int, fiscal_year_start: date | 
     return ExemptionStatus(cert.id, cert.status, cert.filing_number, cert.fiscal_year_start,
                            cert.filed_on, tuple(ExemptionOwnerRef(p, n) for p, n in owners),
                            continued)
+
+
+def pending_steps(uow: UnitOfWork, parcel_ids: list[int], fiscal_year_start: date
+                  ) -> dict[int, str]:
+    """{parcel id: status} of the parcels (among `parcel_ids`, already visible to the
+    caller) whose certification for the year waits on its owner: a draft, or returned (the
+    dashboard's badge). One statement."""
+    if not parcel_ids:
+        return {}
+    c = ExemptionCertification
+    rows = uow.session.execute(
+        select(c.parcel_id, c.status).where(
+            c.parcel_id.in_([int(p) for p in parcel_ids]),
+            c.fiscal_year_start == _as_fy(fiscal_year_start),
+            c.status.in_(("draft", "returned"))))
+    return {pid: st for pid, st in rows}

@@ -155,4 +155,4 @@ def receipt_document(cert: Any, parcel: Any, owners: list[str], f: Figures,
     return pdf.Document(title=_("Residential exemption certification %(number)s",
                                 number=cert.filing_number or ""),
                         subtitle=_("District Assessments Portal"), facts=facts, rows=rows,
-                        notes=notes, reference=cert.filing_number or "", on=cert.filed_on)
+                        notes=notes, on=cert.filed_on)

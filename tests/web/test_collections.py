@@ -245,3 +245,19 @@ def test_the_court_packet_of_a_claimable_demand(app, tmp_path):
     for role in ("owner", "lessee", "lender", "other"):
         assert login(app, role).get(f"/personal/cobros/{ids[0]}/expediente.pdf"
                                     ).status_code == 404
+
+
+def test_read_only_staff_see_collections_and_change_nothing(app):
+    """Every staff role sees the pages; a read-only one gets no button and a 403 (R-A12's
+    records are for those who collect: `collections.COLLECT`)."""
+    from portal.models import User
+    with app.app_context(), UnitOfWork(database()) as w:
+        staff = w.session.scalar(select(User).where(User.email == "staff@demo.pr"))
+        staff.staff_role = "read_only"
+    client = login(app, "staff")
+    page = client.get("/personal/cobros").get_data(as_text=True)
+    assert "/personal/cobros/correr" not in page and "/personal/cobros/envios" not in page
+    r = client.post("/personal/cobros/correr", data={"csrf_token": csrf_token(page),
+                                                      "run_on": "2026-11-30"})
+    assert r.status_code == 403
+    assert _letters(app) == []

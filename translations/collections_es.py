@@ -244,4 +244,7 @@ ES = {
     "The court packet (PDF: the statement, the demand and the receipt of mailing)":
         "El expediente para el tribunal (PDF: el estado de cuenta, el requerimiento y la "
         "constancia de envío)",
+    "Your staff role sees collections; another role runs them and records mailings.":
+        "Con su función puede ver los cobros; correr el proceso y registrar los envíos les "
+        "toca a otras funciones del personal.",
 }

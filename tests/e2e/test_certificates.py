@@ -85,6 +85,8 @@ def test_j10_owner_downloads_and_a_visitor_verifies(live, page, browser, lang, t
         shown = v.locator("main").inner_text()
         assert w["payoff"] in shown and "$" in shown
         _clean(v)
+        # on a 375 px phone nothing runs off the side
+        assert v.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         # the QR code's address opens the same answer, in the browser's language (this
         # visitor's is Spanish); a wrong code says so plainly
         v.goto(f"{url}/verificar?codigo={code}")

@@ -75,9 +75,12 @@ def upgrade() -> None:
     )
     op.create_index('ix_roll_import_rows_import_catastro', 'roll_import_rows', ['import_id', 'catastro'], unique=False)
     op.create_index('ix_roll_import_rows_import_change', 'roll_import_rows', ['import_id', 'change', 'row_number'], unique=False)
+    # The import finds parties by email (portal/models/roll_imports.py, PARTY_EMAIL_INDEX).
+    op.create_index('ix_parties_email', 'parties', ['email'], unique=False)
 
 
 def downgrade() -> None:
+    op.drop_index('ix_parties_email', table_name='parties')
     op.drop_index('ix_roll_import_rows_import_change', table_name='roll_import_rows')
     op.drop_index('ix_roll_import_rows_import_catastro', table_name='roll_import_rows')
     op.drop_table('roll_import_rows')

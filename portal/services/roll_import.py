@@ -32,7 +32,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from sqlalchemy import and_, delete, exists, func, select, update
+from sqlalchemy import ARRAY, and_, any_, delete, exists, func, literal, select, update
 
 from portal import clock
 from portal import roll_import as parse
@@ -273,11 +273,11 @@ class ImportWork:
                         errors.append(_error_row(self.import_id, e))
                     c["errors"] += 1
         current = {}
-        for ids in facts.in_batches([r.parcel.catastro for r in good]):
+        for among in _among(uow, Parcel.catastro, [r.parcel.catastro for r in good]):
             for p in uow.session.execute(select(Parcel.id, Parcel.catastro,
                                                 *[getattr(Parcel, k)
                                                   for k in parse.ParcelRow.FACTS])
-                                         .where(Parcel.catastro.in_(ids))):
+                                         .where(among)):
                 current[p.catastro] = p
         staged = []
         for r in good:
@@ -397,10 +397,10 @@ class ImportWork:
 
     def _write_changed(self, uow: UnitOfWork, rows: list[tuple[int, parse.ParcelRow]]
                        ) -> None:
-        before = {p.id: p for ids in facts.in_batches([pid for pid, _ in rows])
+        before = {p.id: p for among in _among(uow, Parcel.id, [pid for pid, _ in rows])
                   for p in uow.session.execute(select(
                       Parcel.id, *[getattr(Parcel, k) for k in parse.ParcelRow.FACTS])
-                      .where(Parcel.id.in_(ids)))}
+                      .where(among))}
         uow.session.execute(update(Parcel), [{"id": pid, **r.facts()} for pid, r in rows])
         for pid, r in rows:  # each changed parcel's facts, before and after (DESIGN.md 6)
             old = before[pid]
@@ -437,9 +437,9 @@ class _Parties:
                          [o.email for o in r.owners] + [r.lease.lessee_email if r.lease
                                                         else None] if e})
         self.by_email: dict[str, int] = {}
-        for chunk in facts.in_batches(emails):
+        for among in _among(uow, Party.email, emails):
             for pid, email in uow.session.execute(
-                    select(func.min(Party.id), Party.email).where(Party.email.in_(chunk))
+                    select(func.min(Party.id), Party.email).where(among)
                     .group_by(Party.email)):
                 self.by_email[email] = pid
         self.new: list[dict[str, Any]] = []
@@ -463,6 +463,19 @@ class _Parties:
             if r[key] < 0:
                 r[key] = self.ids[-r[key] - 1]
         return rows
+
+
+def _among(uow: UnitOfWork, column: Any, values: list[Any]) -> Iterator[Any]:
+    """Conditions that together select `column IN values`: on PostgreSQL one array
+    parameter (`= ANY(...)`: psycopg prepares a statement of 500 parameters slowly, and a
+    batch is one statement); elsewhere IN lists of at most `facts.IN_BATCH`."""
+    if not values:
+        return
+    if uow.session.get_bind().dialect.name == "postgresql":
+        yield column == any_(literal(values, ARRAY(column.type)))
+        return
+    for chunk in facts.in_batches(values):
+        yield column.in_(chunk)
 
 
 def _error_row(import_id: int, e: parse.RowError) -> dict[str, Any]:

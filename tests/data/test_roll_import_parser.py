@@ -172,3 +172,12 @@ def test_the_template_reads_back_without_errors(tmp_path):
         path = _file(tmp_path, ri.template_rows(lang), name=f"t-{lang}.csv")
         [r] = _rows(path)
         assert r.errors == () and r.parcel.zone == "urban"
+
+
+def test_a_parsed_row_reads_back_from_its_staged_json(tmp_path):
+    row = GOOD[:]
+    row[14:20] = ["Lessee Ñ", "l@example.pr", "no", "C-9", "2026-07-01", "2027-06-30"]
+    [r] = _rows(_file(tmp_path, [HEAD_ES, row]))
+    assert ri.ParcelRow.from_json(r.parcel.to_json()) == r.parcel
+    [plain] = _rows(_file(tmp_path, [HEAD_ES, GOOD], name="plain.csv"))
+    assert ri.ParcelRow.from_json(plain.parcel.to_json()) == plain.parcel

@@ -28,7 +28,7 @@ class _Date(DateField):
 class CertificateForm(FlaskForm):
     good_through = _Date(_l("Good through"), validators=[
         InputRequired(message=_l("Enter the date the certificate must hold through."))])
-    submit = SubmitField(_l("Issue the certificate (PDF)"))
+    submit = SubmitField(_l("Issue the certificate"))
 
     def __init__(self, *args: Any, today: date | None = None, last: date | None = None,
                  **kwargs: Any) -> None:

@@ -82,7 +82,7 @@ ES = {
         "Plazos que aún no vencen el %(date)s (aparte)",
     "Interest per day after %(date)s": "Intereses por día después del %(date)s",
     "Interest to %(date)s": "Intereses hasta el %(date)s",
-    "Issue the certificate (PDF)": "Emitir la certificación (PDF)",
+    "Issue the certificate": "Emitir la certificación",
     "Issued": "Emitidas",
     "Item": "Partida",
     "Its date has passed: ask the owner for a new certificate.":

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
 
-from portal.core.calendar import add_months, roll_over
+from portal.core.calendar import add_months, is_working_day, roll_over
 from portal.core.collection import Demand
 from portal.core.deadlines import grace_day
 from portal.core.explain import N_, Trace
@@ -51,6 +51,8 @@ STEPS = ("notified", "due", "delinquent", "demand_queued", "demand_mailed", "rec
 RULE_OF_STEP = {"notified": "R-A4", "due": "R-A4", "delinquent": "R-A6",
                 "demand_queued": "R-A12", "demand_mailed": "R-A12", "received": "R-A12",
                 "window_ends": "R-A13", "claimable": "R-A13", "claimed": "R-A13"}
+#: R-A17 (policy): a queued demand is mailed within this many working days.
+MAIL_WITHIN_WORKING_DAYS = 5
 #: What the next step is, as `NextStop.step`.
 NEXT_STEPS = ("delinquent", "demand_queued", "claimable", "claimed")
 
@@ -124,6 +126,18 @@ class Timeline:
                               "court. Paid today, {amount} pays everything the demand "
                               "listed."), amount=n.amount)
         return t
+
+
+def mail_by(queued_on: date, closed_days: frozenset[date] = frozenset()) -> date:
+    """R-A17, 23 LPRA § 6432(d) (policy): the last day to mail a demand queued on
+    `queued_on`: the 5th working day after it (weekends, Puerto Rico holidays and days the
+    Board declares closed do not count)."""
+    day, left = queued_on, MAIL_WITHIN_WORKING_DAYS
+    while left:
+        day += timedelta(days=1)
+        if is_working_day(day, closed_days):
+            left -= 1
+    return day
 
 
 def next_run_day(after: date, grace: int, closed_days: frozenset[date] = frozenset()) -> date:
@@ -210,8 +224,9 @@ def timeline(account: Account, today: date, *, notified_on: date | None = None,
                 nxt = NextStop("claimed", active.today, today, "R-A13")
     elif stage == "demand_queued":
         steps.append(Step("demand_queued", queued_on, True))
-        steps.extend(Step(k, None, False) for k in ("demand_mailed", "received", "window_ends",
-                                                    "claimable", "claimed"))
+        steps.append(Step("demand_mailed", mail_by(queued_on, closed), False))  # R-A17
+        steps.extend(Step(k, None, False) for k in ("received", "window_ends", "claimable",
+                                                    "claimed"))
         listed = offer(account, today, demand=Demand(queued_on, ZERO), with_later=False).stop
         nxt = NextStop("claimable", listed.today, None, "R-A13")
     elif stage == "delinquent":

@@ -247,4 +247,6 @@ ES = {
     "Your staff role sees collections; another role runs them and records mailings.":
         "Con su función puede ver los cobros; correr el proceso y registrar los envíos les "
         "toca a otras funciones del personal.",
+    "Mail it by (5 working days, R-A17)":
+        "Último día para enviarlo (5 días laborables, R-A17)",
 }

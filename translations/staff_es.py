@@ -56,7 +56,7 @@ ES = {
     "Confirm that you checked the version.": "Confirme que revisó la versión.",
     "Cost": "Costo",
     "Cost in version %(n)s": "Costo en la versión %(n)s",
-    "Date the Board adopted it": "Fecha en que la Junta la adoptó",
+    "Date the Board adopted it": "Fecha en que la Junta lo adoptó",
     "Description in English": "Descripción en inglés",
     "Description in Spanish": "Descripción en español",
     "Draft a fiscal year's budget": "Redactar el presupuesto de un año fiscal",
@@ -105,6 +105,9 @@ ES = {
         "R-A3: la Junta puede fijar directamente la cantidad de una propiedad; el resto del "
         "total se reparte por unidades de beneficio. Deje estas filas vacías si no fija "
         "ninguna.",
+    "Decides residential exemption certifications; changes no budget, roll or payment.":
+        "Decide las certificaciones de exención residencial; no cambia presupuestos, "
+        "registros de derramas ni pagos.",
     "Read only": "Solo lectura",
     "Records office payments and refunds credits.":
         "Registra pagos en la oficina y reembolsa créditos.",

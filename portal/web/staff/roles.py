@@ -22,7 +22,8 @@ ROLE_LABELS = {
     "administrator": (_l("Administrator"),
                       _l("Everything: budgets, the roll, payments, roles and two-step "
                          "verification resets.")),
-    "reviewer": (_l("Reviewer"), _l("Sees every staff page; changes nothing.")),
+    "reviewer": (_l("Reviewer"), _l("Decides residential exemption certifications; changes "
+                                    "no budget, roll or payment.")),
     "cashier": (_l("Cashier"), _l("Records office payments and refunds credits.")),
     "read_only": (_l("Read only"), _l("Sees every staff page; changes nothing.")),
 }

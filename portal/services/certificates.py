@@ -138,11 +138,13 @@ def issue(uow: UnitOfWork, user: Any, parcel_id: int | str, good_through: date, 
         check_good_through(today, good_through)
     except CertificateDateError as exc:
         raise InvalidInput(exc.code, last=exc.last) from None
+    # The marks first: a fact written while the content is read then counts as later, so
+    # the certificate is superseded rather than valid without it.
+    marks = _marks(uow, parcel.id)
     content = _content(uow, user, parcel, today, good_through)
     code = new_code()
     link = f"{verify_url}?codigo={display(code)}"
     document = render(content, display(code), link, lang)
-    marks = _marks(uow, parcel.id)
     cert = DebtCertificate(
         parcel_id=parcel.id, issued_at=clock.now(), issued_on=today, issued_by_id=user.id,
         good_through=good_through, total_due=content.total_due,

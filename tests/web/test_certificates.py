@@ -368,3 +368,20 @@ def test_issue_and_verify_on_postgresql(tmp_path):
         with app.app_context(), UnitOfWork(database()) as w:
             payoff = w.session.scalar(select(DebtCertificate.payoff))
         assert isinstance(payoff, Decimal) and payoff.as_tuple().exponent == -2
+
+
+def test_the_payer_of_a_leased_parcel_is_its_lessee(demo_app):
+    """R-A16 (as the lease provides): staff's certificate of the lessee's Authority parcel
+    names the lessee as the payer."""
+    from portal.models import Lease, Party
+    pid = parcel_ids(demo_app)["lessee"][0]
+    staff = login(demo_app, "staff")
+    _issued_code(staff, _issue(staff, pid, "2026-12-10"))
+    with demo_app.app_context(), UnitOfWork(database()) as w:
+        content = json.loads(w.session.scalar(
+            select(DebtCertificate.content).where(DebtCertificate.parcel_id == pid)))
+        lessee = w.session.scalar(select(Party.name).join(Lease, Lease.lessee_party_id
+                                                          == Party.id)
+                                  .where(Lease.parcel_id == pid))
+    assert content["payer"] == "lessee"
+    assert content["payer_names"] == [lessee]

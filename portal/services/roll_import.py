@@ -32,7 +32,18 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from sqlalchemy import ARRAY, and_, any_, delete, exists, func, literal, select, update
+from sqlalchemy import (
+    ARRAY,
+    and_,
+    any_,
+    case,
+    delete,
+    exists,
+    func,
+    literal,
+    select,
+    update,
+)
 
 from portal import clock
 from portal import roll_import as parse
@@ -349,9 +360,10 @@ class ImportWork:
 
     # -- pass 2 ---------------------------------------------------------------------------
     def _write_batch(self, uow: UnitOfWork) -> int:
-        staged = uow.session.execute(
+        staged = uow.session.execute(  # (a "same" row's data is not read: nothing to write)
             select(RollImportRow.id, RollImportRow.change, RollImportRow.parcel_id,
-                   RollImportRow.data)
+                   case((RollImportRow.change == "same", None),
+                        else_=RollImportRow.data).label("data"))
             .where(RollImportRow.import_id == self.import_id, RollImportRow.id > self.after)
             .order_by(RollImportRow.id).limit(BATCH)).all()
         if not staged:

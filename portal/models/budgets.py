@@ -100,7 +100,34 @@ class BudgetVersion(Base):
                                     "an adopted version is never deleted (R-A1)")
 
 
-class BudgetLine(Base):
+class _PartOfAVersion:
+    """A row of a budget version (a line, a fixed amount): frozen with its version once it
+    is adopted (R-A1) — never edited, deleted or added to. `_row_name` names it."""
+
+    _row_name = "row"  # (the class sets `version`, `version_id` and `__tablename__`)
+
+    def _frozen(self, session: Session) -> bool:
+        version = self.version
+        if version is None:
+            version = session.get(BudgetVersion, self.version_id)
+        return version is not None and version.status == "adopted" and version not in session.new
+
+    def _check_update(self, changes: dict[str, tuple[Any, Any]]) -> None:
+        if self.version is not None and self.version.status == "adopted":
+            raise ImmutableRowError(self.__tablename__, "update",
+                                    f"a {self._row_name} of an adopted version is never "
+                                    "edited (R-A1)")
+
+    def _check_delete(self) -> None:
+        self._check_update({})
+
+    def _check_insert(self, session: Session) -> None:
+        if self._frozen(session):
+            raise ImmutableRowError(self.__tablename__, "insert",
+                                    f"an adopted version takes no new {self._row_name}s (R-A1)")
+
+
+class BudgetLine(_PartOfAVersion, Base):
     """A line of a budget version (R-A1 (1), (2), (5)), with the part financed by assessments."""
 
     __tablename__ = "budget_lines"
@@ -129,27 +156,10 @@ class BudgetLine(Base):
     def description(self, language: str) -> str:
         return self.description_en if language == "en" else self.description_es
 
-    def _frozen(self, session: Session) -> bool:
-        version = self.version
-        if version is None:
-            version = session.get(BudgetVersion, self.version_id)
-        return version is not None and version.status == "adopted" and version not in session.new
-
-    def _check_update(self, changes: dict[str, tuple[Any, Any]]) -> None:
-        if self.version is not None and self.version.status == "adopted":
-            raise ImmutableRowError(self.__tablename__, "update",
-                                    "a line of an adopted version is never edited (R-A1)")
-
-    def _check_delete(self) -> None:
-        self._check_update({})
-
-    def _check_insert(self, session: Session) -> None:
-        if self._frozen(session):
-            raise ImmutableRowError(self.__tablename__, "insert",
-                                    "an adopted version takes no new lines (R-A1)")
+    _row_name = "line"
 
 
-class BudgetFixedAmount(Base):
+class BudgetFixedAmount(_PartOfAVersion, Base):
     """A parcel's amount fixed directly by the Board in a budget version (R-A3); the rest of
     the total is shared by benefit units. Frozen with its version once adopted (R-A1)."""
 
@@ -170,22 +180,4 @@ class BudgetFixedAmount(Base):
 
     version: Mapped[BudgetVersion] = relationship(back_populates="fixed_amounts")
 
-    def _frozen(self, session: Session) -> bool:
-        version = self.version
-        if version is None:
-            version = session.get(BudgetVersion, self.version_id)
-        return version is not None and version.status == "adopted" and version not in session.new
-
-    def _check_update(self, changes: dict[str, tuple[Any, Any]]) -> None:
-        if self.version is not None and self.version.status == "adopted":
-            raise ImmutableRowError(self.__tablename__, "update",
-                                    "a fixed amount of an adopted version is never edited "
-                                    "(R-A1)")
-
-    def _check_delete(self) -> None:
-        self._check_update({})
-
-    def _check_insert(self, session: Session) -> None:
-        if self._frozen(session):
-            raise ImmutableRowError(self.__tablename__, "insert",
-                                    "an adopted version takes no new fixed amounts (R-A1)")
+    _row_name = "fixed amount"

@@ -88,14 +88,7 @@ def draft(uow: UnitOfWork, staff: Any, fiscal_year: FiscalYear, lines: list[Line
                             created_by_id=staff.id)
     uow.session.add(version)
     uow.session.flush()
-    for position, ln in enumerate(lines, start=1):
-        uow.session.add(BudgetLine(version_id=version.id, position=position, kind=ln.kind,
-                                   description_es=ln.description_es,
-                                   description_en=ln.description_en, amount=ln.amount,
-                                   financed_by_assessments=ln.financed_by_assessments))
-    for parcel_id, amount, reason in fixed_rows:
-        uow.session.add(BudgetFixedAmount(version_id=version.id, parcel_id=parcel_id,
-                                          amount=amount, reason=reason))
+    _write_content(uow, version, lines, fixed_rows)
     uow.session.flush()
     audit.record(uow, staff, "budget.drafted", version, after=_content(uow, version))
     return version
@@ -186,14 +179,7 @@ def update_draft(uow: UnitOfWork, staff: Any, version_id: int, lines: list[LineI
     for row in fixed_amounts(uow, version.id):
         uow.session.delete(row)
     uow.session.flush()
-    for position, ln in enumerate(lines, start=1):
-        uow.session.add(BudgetLine(version_id=version.id, position=position, kind=ln.kind,
-                                   description_es=ln.description_es,
-                                   description_en=ln.description_en, amount=ln.amount,
-                                   financed_by_assessments=ln.financed_by_assessments))
-    for parcel_id, amount, reason in fixed_rows:
-        uow.session.add(BudgetFixedAmount(version_id=version.id, parcel_id=parcel_id,
-                                          amount=amount, reason=reason))
+    _write_content(uow, version, lines, fixed_rows)
     version.reference = reference
     version.total_to_assess = total
     uow.session.flush()
@@ -234,6 +220,19 @@ def amend(uow: UnitOfWork, staff: Any, version_id: int) -> BudgetVersion:
     audit.record(uow, staff, "budget.amendment_started", copy,
                  after={"amends": source.id, "version": copy.version})
     return copy
+
+
+def _write_content(uow: UnitOfWork, version: BudgetVersion, lines: list[LineInput],
+                   fixed_rows: list[tuple[int, Decimal, str]]) -> None:
+    """A draft's lines (in their order) and fixed amounts (`_fixed_rows`)."""
+    for position, ln in enumerate(lines, start=1):
+        uow.session.add(BudgetLine(version_id=version.id, position=position, kind=ln.kind,
+                                   description_es=ln.description_es,
+                                   description_en=ln.description_en, amount=ln.amount,
+                                   financed_by_assessments=ln.financed_by_assessments))
+    for parcel_id, amount, reason in fixed_rows:
+        uow.session.add(BudgetFixedAmount(version_id=version.id, parcel_id=parcel_id,
+                                          amount=amount, reason=reason))
 
 
 def fixed_amounts(uow: UnitOfWork, version_id: int) -> list[BudgetFixedAmount]:

@@ -78,13 +78,9 @@ def budget_new():  # noqa: ANN201
         return _edit_page(form, choices=choices)
     chosen = next((s for s in starts if str(s.year) == form.fiscal_year.data
                    and s not in taken), None)
-    form.validate()
-    if chosen is None:
-        form.fiscal_year.errors = [_("Choose a fiscal year.")]
-    errors = _errors_of(form)
-    lines, fixed, row_errors = _read(form)
-    if errors or row_errors:
-        return _edit_page(form, choices=choices, errors=errors + row_errors), 400
+    lines, fixed, errors = _submitted(form, None if chosen else _("Choose a fiscal year."))
+    if errors:
+        return _edit_page(form, choices=choices, errors=errors), 400
     try:
         with uow() as w:
             fy = budgets.ensure_fiscal_year(w, chosen)
@@ -132,11 +128,9 @@ def budget_edit(version_id: int):  # noqa: ANN201
     form = BudgetForm()
     if _grows(form):
         return _edit_page(form, view=view)
-    form.validate()
-    errors = _errors_of(form)
-    lines, fixed, row_errors = _read(form)
-    if errors or row_errors:
-        return _edit_page(form, view=view, errors=errors + row_errors), 400
+    lines, fixed, errors = _submitted(form)
+    if errors:
+        return _edit_page(form, view=view, errors=errors), 400
     try:
         with uow() as w:
             budgets.update_draft(w, current_user, version_id, lines,
@@ -396,6 +390,18 @@ def _read(form: BudgetForm) -> tuple[list[LineInput], list[FixedInput],
         if not items:
             fixed.append(FixedInput(catastro, amount, reason))
     return lines, fixed, items
+
+
+def _submitted(form: BudgetForm, fiscal_year_error: str | None = None
+               ) -> tuple[list[LineInput], list[FixedInput], list[tuple[str | None, str]]]:
+    """The sent form validated (its own fields first: validation resets their errors) and
+    read: lines, fixed amounts and every error for the summary."""
+    form.validate()
+    if fiscal_year_error:
+        form.fiscal_year.errors = [fiscal_year_error]
+    errors = _errors_of(form)
+    lines, fixed, row_errors = _read(form)
+    return lines, fixed, errors + row_errors
 
 
 def _errors_of(form: Any) -> list[tuple[str | None, str]]:

@@ -88,12 +88,12 @@ class BudgetForm(FlaskForm):
 
 class DayField(DateField):
     """A date written YYYY-MM-DD (the browser's date input sends that), with the portal's own
-    message for anything else; empty (or blank) is left to DataRequired (one message)."""
+    message for anything else; empty (or blank) is left to InputRequired (one message)."""
 
     def process_formdata(self, valuelist: list[str]) -> None:
         text = "".join(valuelist or []).strip()
-        if not text:
-            self.data = None
+        if not text:  # blanks are no input: InputRequired says so
+            self.data, self.raw_data = None, []
             return
         try:
             self.data = date.fromisoformat(text) if len(text) == 10 else None
@@ -107,7 +107,7 @@ class AdoptForm(FlaskForm):
     """The Board's adoption of a version (R-A1), confirmed; a late one confirmed apart."""
 
     adopted_on = DayField(_l("Date the Board adopted it"), validators=[
-        DataRequired(message=_l("Write the date the Board adopted it."))])  # (" " too)
+        InputRequired(message=_l("Write the date the Board adopted it."))])
     confirm = BooleanField(
         _l("I checked its lines and totals: once adopted, this version is never edited"),
         validators=[DataRequired(message=_l("Confirm that you checked the version."))])

@@ -186,6 +186,22 @@ def test_collections_pages_are_valid_html(app, tmp_path):
             f = tmp_path / f"{lang}-{re.sub(r'[^a-z0-9]+', '_', path)}.html"
             f.write_text(r.get_data(as_text=True))
             files.append(f)
+    import io
+    token = csrf_token(staff.get("/personal/cobros").get_data(as_text=True))
+    for name, text in (("errors", f"requerimiento,numero,enviado\n{nid},,2026-13-01\n"),
+                       ("form", "")):
+        r = staff.post("/personal/cobros/envios", data={
+            "csrf_token": token, "file": (io.BytesIO(text.encode()), "correo.csv")},
+            content_type="multipart/form-data")
+        assert r.status_code == 400
+        f = tmp_path / f"upload-{name}.html"
+        f.write_text(r.get_data(as_text=True))
+        files.append(f)
+    r = staff.post(f"/personal/cobros/{nid}/envio", data={"csrf_token": token,
+                                                        "mailed_on": "x"})
+    f = tmp_path / "mailing-errors.html"
+    f.write_text(r.get_data(as_text=True))
+    files.append(f)
     assert vnu_errors(files) == []
 
 

@@ -10,6 +10,7 @@ from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from wtforms import DateField, DecimalField, SelectField, StringField, SubmitField
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
+from wtforms.widgets import TextInput
 
 DATE_MESSAGE = _l("Write the date as year-month-day, for example 2026-11-30.")
 #: A postage cost above this is a typing error (NUMERIC(14, 2) holds more).
@@ -17,7 +18,10 @@ MAX_COST = Decimal("1000.00")
 
 
 class IsoDateField(DateField):
-    """A year-month-day date whose refusal says how to write it."""
+    """A year-month-day date whose refusal says how to write it. A text input (not
+    type=date): what was typed is shown again as typed, which a date input may not hold."""
+
+    widget = TextInput()
 
     def process_formdata(self, valuelist):  # noqa: ANN001, ANN201
         try:

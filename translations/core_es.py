@@ -17,12 +17,8 @@ ES = {
         "Ningún plazo está en mora: no corren intereses (los intereses corren solo sobre el principal en mora, desde su vencimiento).",
     "Interest owed as of {as_of}: {interest}. No interest is charged on interest, fees or costs.":
         "Intereses adeudados al {as_of}: {interest}. No se cobran intereses sobre intereses, cargos ni costas.",
-    "the principal unpaid at the end of the last timely day":
-        "el principal no pagado al cierre del último día a tiempo",
     "One late fee: {rate} x {base_text} ({base}) = {fee}; {owed} still owed.":
         "Un solo cargo por demora: {rate} x {base_text} ({base}) = {fee}; aún se adeudan {owed}.",
-    "Every installment was paid by its last timely day: no late fee.":
-        "Cada plazo se pagó a más tardar en su último día a tiempo: no hay cargo por demora.",
     "{date}: {description}, {amount}; {owed} still owed.":
         "{date}: {description}, {amount}; aún se adeudan {owed}.",
     "No collection cost has been recorded on this account.":
@@ -31,8 +27,6 @@ ES = {
         "Plazo {number}, vence el {due}: {owed} (pague a más tardar el {last_day} para estar a tiempo).",
     "Installment {number}, due {due}: {owed} still owed; it is on time until {last_day}.":
         "Plazo {number}, vencido el {due}: aún se adeudan {owed}; está a tiempo hasta el {last_day}.",
-    "Installment {number}, due {due}, of {amount}: {owed} of its principal is unpaid since its last timely day, {last_day}.":
-        "Plazo {number}, vencido el {due}, de {amount}: {owed} de su principal sigue sin pagar desde su último día a tiempo, el {last_day}.",
     "No installment is in this group.":
         "Ningún plazo está en este grupo.",
     "The year was paid in one lump sum on {date}, by the deadline {deadline}: discount of {rate} = {discount}.":

@@ -216,10 +216,6 @@ ES = {
     "This is exactly how the law applies your payment today, %(date)s.":
         "Así exactamente aplica la ley su pago hoy, %(date)s.",
     "This parcel has no credit to refund.": "Esta propiedad no tiene crédito para reembolsar.",
-    "This payment goes first to the old debt (rule R-A10): interest, late fees and costs, then "
-    "the overdue installments.":
-        "Este pago se aplica primero a la deuda vieja (regla R-A10): intereses, cargos por "
-        "demora y costas, y luego los plazos vencidos.",
     "This test payment is finished.": "Este pago de prueba terminó.",
     "Total:": "Total:",
     "We are confirming your payment with the payment service. This page will show it as soon "
@@ -229,7 +225,6 @@ ES = {
     "We have not received this payment yet.": "Todavía no hemos recibido este pago.",
     "We received your payment of %(amount)s on %(date)s (%(method)s). Status: %(status)s.":
         "Recibimos su pago de %(amount)s el %(date)s (%(method)s). Estado: %(status)s.",
-    "What": "Qué",
     "What is due now": "Lo que vence ahora",
     "What is due now:": "Lo que vence ahora:",
     "Write at most two decimals (the cents).": "Escriba a lo sumo dos decimales (los centavos).",
@@ -286,8 +281,6 @@ ES = {
         "No forma parte de la cantidad pagada: reduce lo que cuesta el año.",
     "Total paid": "Total pagado",
     "Total to pay": "Total a pagar",
-    "More than this account's pay-off of {payoff}.":
-        "Más que la cantidad para saldar de esta cuenta, {payoff}.",
     "Nothing is owed on this account.": "Esta cuenta no debe nada.",
     "The lump-sum discount of {discount} was granted on {date} (rule R-A11).":
         "El descuento por pago global de {discount} se concedió el {date} (regla R-A11).",
@@ -328,14 +321,6 @@ ES = {
     "Prevented": "Evitada",
     # Two payers, one bill: someone else's payment of the same account is not finished.
     "Another person with access": "Otra persona con acceso",
-    "%(name)s paid parcel %(parcels)s from a bank account on %(date)s at %(time)s; the bank "
-    "is still processing that payment.":
-        "%(name)s pagó la parcela %(parcels)s desde una cuenta de banco el %(date)s a las "
-        "%(time)s; el banco todavía está procesando ese pago.",
-    "%(name)s started paying parcel %(parcels)s on %(date)s at %(time)s and has not finished "
-    "yet.":
-        "%(name)s comenzó a pagar la parcela %(parcels)s el %(date)s a las %(time)s y todavía "
-        "no ha terminado.",
     "Someone else is already paying this": "Otra persona ya está pagando esto",
     "If both payments go through, both are charged. What is paid beyond what is owed stays "
     "as a credit on the account, which the office can refund. If you can, ask the other "

@@ -105,7 +105,6 @@ ES = {
     "Give read access": "Dar acceso de lectura",
     "Go to my parcels": "Ir a mis propiedades",
     "Go to the home page": "Ir a la página principal",
-    "Good through": "Válido hasta",
     "Hello %(name)s,": "Saludos, %(name)s:",
     "Hello,": "Saludos:",
     "Home": "Inicio",
@@ -122,15 +121,10 @@ ES = {
     "Interest owed": "Intereses adeudados",
     "Interest to date": "Intereses a la fecha",
     "Language": "Idioma",
-    "Last timely day": "Último día a tiempo",
     "Late fee owed": "Cargo por demora adeudado",
     "Late fees": "Cargos por demora",
     "Leased parcels": "Propiedades arrendadas",
     "Lenders: the parcels of your loans.": "Prestamistas: las propiedades de sus préstamos.",
-    "Lessees: the balance of the parcel you lease, what is late and what stops the next "
-    "collection step.":
-        "Arrendatarios: el balance de la propiedad que arrienda, lo que está atrasado y lo que "
-        "detiene el próximo paso de cobro.",
     "Letters and numbers; dashes and spaces do not matter.":
         "Letras y números; los guiones y espacios no importan.",
     "Line": "Partida",
@@ -215,8 +209,6 @@ ES = {
         "notificación e intente de nuevo.",
     "The catastro number is at most 32 characters.":
         "El número de catastro tiene 32 caracteres como máximo.",
-    "The email or the password is not correct.":
-        "El correo electrónico o la contraseña no es correcto.",
     "The form may have expired. Go back, reload the page and try again.":
         "Puede que el formulario haya expirado. Regrese, recargue la página e intente de nuevo.",
     "The link works for 2 hours and only once. If you did not ask for it, ignore this message: "

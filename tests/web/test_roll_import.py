@@ -178,3 +178,28 @@ def test_the_pages_are_valid_html_in_both_languages(app, tmp_path):
         f.write_text(html)
         files.append(f)
     assert vnu_errors(files) == []
+
+
+def test_the_import_pages_need_the_second_step_and_are_404_for_others(app):
+    """The staff-pages walk of tests/web/test_two_factor.py skips the pages of an import
+    (the demo has none): here they are walked with one."""
+    from tests.web.test_two_factor import _password_only
+    staff = login(app, "staff")
+    location = _upload(staff, _csv([_row(1)])).headers["Location"]
+    paths = [location, location + "/nuevas", location + "/cambiadas",
+             location + "/no-listadas", location + "/informe.csv"]
+    for path in paths:
+        assert staff.get(path).status_code == 200, path
+    half, went = _password_only(app)
+    assert went.endswith("/cuenta/verificar")
+    for path in paths:
+        r = half.get(path)
+        assert r.status_code == 302 and "/cuenta/entrar" in r.headers["Location"], path
+    for role in ("owner", "lessee", "lender"):
+        other = login(app, role)
+        for path in [*paths, "/personal/padron", "/personal/padron/guia"]:
+            assert other.get(path).status_code == 404, (role, path)
+        token = csrf_token(other.get("/mis-propiedades").get_data(as_text=True))
+        assert other.post(location + "/importar", data={"csrf_token": token}
+                          ).status_code == 404
+    assert _count(app, RollImport) == 1

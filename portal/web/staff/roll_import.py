@@ -290,7 +290,9 @@ def roll_import(import_id: int):  # noqa: ANN201
     return response
 
 
-@bp.get("/padron/<id:import_id>/<any(nuevas, cambiadas, 'no-listadas'):kind>")
+@bp.get("/padron/<id:import_id>/nuevas", defaults={"kind": "nuevas"})
+@bp.get("/padron/<id:import_id>/cambiadas", defaults={"kind": "cambiadas"})
+@bp.get("/padron/<id:import_id>/no-listadas", defaults={"kind": "no-listadas"})
 @staff_required
 def roll_import_changes(import_id: int, kind: str):  # noqa: ANN201
     page = _page_number()

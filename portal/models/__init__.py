@@ -27,6 +27,7 @@ from portal.models.exemptions import (
 from portal.models.jobs import Job
 from portal.models.ledger import LedgerEntry, Payment, PaymentAllocation
 from portal.models.lenders import Lender, Loan
+from portal.models.lender_orgs import LenderApiToken, LenderInvitation, LoanFigures
 from portal.models.notices import Notice
 from portal.models.parcels import DepositOrder, Lease, OwnershipShare, Parcel
 from portal.models.parties import Party, PartyMember
@@ -48,6 +49,7 @@ __all__ = [
     "BudgetFixedAmount",
     "ExemptionCertification", "ExemptionEvent", "ExemptionEvidence", "ExemptionOwner",
     "PropertyTaxFact",
+    "LenderApiToken", "LenderInvitation", "LoanFigures",
     "ExemptionChangeReport",
 ]
 

@@ -67,7 +67,7 @@ def test_staff_upload_see_the_report_fix_the_file_and_import(app):
     assert page.status_code == 200 and "Refresh" not in page.headers  # the check has ended
     assert "1 fila tiene errores" in html
     assert "unidades_beneficio" in html and "No es un número" in html
-    assert "No se importó nada" in html and "Importar el padrón<" not in html
+    assert "No se importó nada" in html and "Importar el padrón</button>" not in html
     report = staff.get(r.headers["Location"] + "/informe.csv")
     assert report.mimetype == "text/csv"
     lines = list(csv.reader(io.StringIO(report.get_data(as_text=True).lstrip("\ufeff"))))
@@ -85,7 +85,7 @@ def test_staff_upload_see_the_report_fix_the_file_and_import(app):
     r = _upload(staff, _csv(rows, ";"))
     location = r.headers["Location"]
     html = staff.get(location).get_data(as_text=True)
-    assert "Propiedades nuevas: 120" in html and "Importar el padrón" in html
+    assert "Propiedades nuevas: 120" in html and "Importar el padrón</button>" in html
     new = staff.get(location + "/nuevas?pagina=3").get_data(as_text=True)
     assert "050-000-001-19" in new and "050-000-000-00" not in new
     assert "Página 3 de 3" in new and "nuevas?pagina=2" in new and "pagina=4" not in new
@@ -202,4 +202,25 @@ def test_the_import_pages_need_the_second_step_and_are_404_for_others(app):
         token = csrf_token(other.get("/mis-propiedades").get_data(as_text=True))
         assert other.post(location + "/importar", data={"csrf_token": token}
                           ).status_code == 404
+    assert _count(app, RollImport) == 1
+
+
+def test_only_an_administrator_uploads_or_imports(app):
+    """Uploading and importing are the administrator's (access.MANAGE); a reviewer reads the
+    imports and their reports, and is refused (403) the two posts."""
+    from portal.models import User
+    staff = login(app, "staff")
+    location = _upload(staff, _csv([_row(1)])).headers["Location"]
+    with app.app_context(), UnitOfWork(database()) as w:
+        user = w.session.scalar(select(User).where(User.email == "staff@demo.pr"))
+        user.staff_role = "reviewer"
+    html = staff.get("/personal/padron").get_data(as_text=True)
+    assert "Solo un administrador sube e importa el padrón" in html and 'type="file"' not in html
+    page = staff.get(location).get_data(as_text=True)
+    assert "Importar el padrón</button>" not in page
+    token = csrf_token(page)
+    assert staff.post(location + "/importar", data={"csrf_token": token}).status_code == 403
+    r = staff.post("/personal/padron", data={"csrf_token": token, "file": (
+        io.BytesIO(_csv([_row(2)])), "p.csv")}, content_type="multipart/form-data")
+    assert r.status_code == 403
     assert _count(app, RollImport) == 1

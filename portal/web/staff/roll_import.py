@@ -36,14 +36,14 @@ from wtforms import SubmitField
 from portal import clock
 from portal import roll_import as parse
 from portal.jobs import queue
-from portal.services import jobs
+from portal.services import access, jobs
 from portal.services import roll_import as service
 from portal.services.errors import Conflict, Forbidden, NotFound
 from portal.web.data import uow
 from portal.web.locale import select_language
 from portal.web.staff.forms import ActionForm
 from portal.web.staff.jobs_view import job_view
-from portal.web.staff.routes import REFRESH_SECONDS, bp, staff_required
+from portal.web.staff.routes import REFRESH_SECONDS, bp, staff_required, staff_role
 
 log = logging.getLogger(__name__)
 
@@ -223,7 +223,7 @@ def _too_large() -> str:
 
 
 @bp.post("/padron")
-@staff_required
+@staff_role(*access.MANAGE)
 def roll_import_upload():  # noqa: ANN201
     form = UploadForm()
     valid = form.validate_on_submit()
@@ -361,7 +361,7 @@ def roll_import_report_csv(import_id: int):  # noqa: ANN201
 
 
 @bp.post("/padron/<id:import_id>/importar")
-@staff_required
+@staff_role(*access.MANAGE)
 def roll_import_start(import_id: int):  # noqa: ANN201
     if not ActionForm().validate_on_submit():
         abort(400)

@@ -74,6 +74,8 @@ ES = {
     "Back to the import": "Volver a la importación",
     "An import counts each row twice: once when it is checked, once when it is written.":
         "Una importación cuenta cada fila dos veces: cuando se revisa y cuando se escribe.",
+    "Only an administrator uploads and imports the roll; you can read the imports and their reports.":
+        "Solo un administrador sube e importa el padrón; usted puede ver las importaciones y sus informes.",
     # statuses
     "Uploaded: waiting for its check": "Subido: en espera de la revisión",
     "Being checked": "En revisión",

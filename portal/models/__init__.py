@@ -5,6 +5,7 @@ Importing this package registers every table on `Base.metadata` (the Alembic tar
 
 from portal.models.access import AccessCode, ClaimAttempt, ParcelInvitation, ParcelLink
 from portal.models.assessments import Assessment, AssessmentRoll, Installment, RollLine
+from portal.models.attachments import AttachmentNotice, Auction, AuctionResult, TaxDebt
 from portal.models.audit import AuditRecord
 from portal.models.base import AppendOnly, Base, ImmutableRowError, UTCDateTime
 from portal.models.collections import CourtClaim, DemandLetter
@@ -50,6 +51,7 @@ __all__ = [
     "ExemptionCertification", "ExemptionEvent", "ExemptionEvidence", "ExemptionOwner",
     "PropertyTaxFact",
     "LenderApiToken", "LenderInvitation", "LoanFigures",
+    "AttachmentNotice", "Auction", "AuctionResult", "TaxDebt",
     "ExemptionChangeReport",
 ]
 

@@ -18,6 +18,7 @@ list until staff records the claim filed (`CourtClaim`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
@@ -470,7 +471,7 @@ def _row_errors(uow: UnitOfWork, row: MailingRow, today: date, seen: set[int]
                 ) -> list[RowError]:
     out: list[RowError] = []
     n = None
-    if not row.demand.isdigit() or int(row.demand) > access.MAX_ID:
+    if not (row.demand.isascii() and row.demand.isdigit()) or int(row.demand) > access.MAX_ID:
         out.append(RowError(row.line, "demand", "invalid" if row.demand else "missing"))
     else:
         n = uow.session.get(Notice, int(row.demand))
@@ -499,19 +500,18 @@ def _row_errors(uow: UnitOfWork, row: MailingRow, today: date, seen: set[int]
             out.append(RowError(row.line, "received_on", "future"))
         elif mailed is not None and received < mailed:
             out.append(RowError(row.line, "received_on", "before_mailing"))
-    if row.cost:
-        try:
-            cost = Decimal(row.cost)
-            if not cost.is_finite() or cost < 0 or cost > 1000 or cost != round(cost, 2):
-                raise ValueError
-        except (ArithmeticError, ValueError):
-            out.append(RowError(row.line, "cost", "invalid"))
+    if row.cost and (not _AMOUNT.match(row.cost) or Decimal(row.cost) > 1000):
+        out.append(RowError(row.line, "cost", "invalid"))
     return out
+
+
+#: A postage amount: ASCII digits, at most two decimals (no "1e3", "NaN", full-width digits).
+_AMOUNT = re.compile(r"^[0-9]{1,4}(\.[0-9]{1,2})?$")
 
 
 def _iso(text: str) -> date | None:
     try:
-        return date.fromisoformat(text) if len(text) == 10 else None
+        return date.fromisoformat(text) if len(text) == 10 and text.isascii() else None
     except ValueError:
         return None
 

@@ -276,5 +276,11 @@ def test_the_post_offices_file_records_every_row_or_none(world):
     with pytest.raises(InvalidInput) as info, world.uow() as uow:
         collections.record_mailings(uow, _staff(uow, world), collections.read_mailings(other)[0])
     assert [e.code for e in info.value.params["errors"]] == ["other_mailing"]
+    odd = [good[0], "１２,9400 1,２０２６-１１-２０,,１２", f"{ids['C']},9400 3,2026-11-20,,1e2",
+           f"{ids['C']},9400 3,2026-11-20,,7.001"]
+    with pytest.raises(InvalidInput) as info, world.uow() as uow:
+        collections.record_mailings(uow, _staff(uow, world), collections.read_mailings(odd)[0])
+    assert {(e.line, e.field) for e in info.value.params["errors"]} == {
+        (2, "demand"), (2, "mailed_on"), (2, "cost"), (3, "cost"), (4, "demand"), (4, "cost")}
     assert collections.read_mailings(["numero,enviado"])[1][0].code == "missing:demand"
     assert collections.read_mailings([])[1][0].field == "columns"

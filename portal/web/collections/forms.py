@@ -3,15 +3,24 @@ filed, and the list's filter."""
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from wtforms import DateField, DecimalField, SelectField, StringField, SubmitField
-from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
+from wtforms.validators import (
+    DataRequired,
+    InputRequired,
+    Length,
+    NumberRange,
+    Optional,
+    StopValidation,
+)
 from wtforms.widgets import TextInput
 
+COST_MESSAGE = _l("Write an amount from 0.00 to 1,000.00.")
 DATE_MESSAGE = _l("Write the date as year-month-day, for example 2026-11-30.")
 #: A postage cost above this is a typing error (NUMERIC(14, 2) holds more).
 MAX_COST = Decimal("1000.00")
@@ -36,6 +45,17 @@ def _date(label) -> DateField:  # noqa: ANN001
                         validators=[InputRequired(message=DATE_MESSAGE)])
 
 
+#: What a postage amount may be written as: ASCII digits, at most two decimals.
+AMOUNT = re.compile(r"^[0-9]{1,4}(\.[0-9]{1,2})?$")
+
+
+def _plain_amount(form, field) -> None:  # noqa: ANN001
+    """Whole cents written in ASCII digits (no "1e3", no full-width digits, no 7.001)."""
+    raw = (field.raw_data or [""])[0].strip()
+    if raw and not AMOUNT.match(raw):
+        raise StopValidation(str(COST_MESSAGE))
+
+
 class RunForm(FlaskForm):
     run_on = _date(_l("Day of the run"))
     submit = SubmitField(_l("Start the collections run"))
@@ -47,9 +67,8 @@ class MailingForm(FlaskForm):
         Length(max=40, message=_l("Write at most 40 characters."))])
     mailed_on = _date(_l("Mailing date"))
     cost = DecimalField(_l("Postage charged to the account (optional)"), places=2,
-                        validators=[Optional(), NumberRange(
-                            min=Decimal("0"), max=MAX_COST,
-                            message=_l("Write an amount from 0.00 to 1,000.00."))])
+                        validators=[_plain_amount, Optional(), NumberRange(
+                            min=Decimal("0"), max=MAX_COST, message=COST_MESSAGE)])
     submit = SubmitField(_l("Record the mailing"))
 
 

@@ -26,7 +26,7 @@ from portal import clock
 from portal.i18n import current_language, formats
 from portal.jobs import queue
 from portal.pdf.demand import render_all, render_bilingual
-from portal.services import collections, jobs
+from portal.services import access, collections, jobs
 from portal.services.errors import Conflict, Forbidden, InvalidInput, NotFound
 from portal.web.account import views as account_views
 from portal.web.collections.forms import (
@@ -77,6 +77,12 @@ def _errors(form) -> list[tuple[str | None, str]]:  # noqa: ANN001
     return out
 
 
+def _after() -> int:
+    """The list's page: the id after which it starts (a bad or huge value is the first page)."""
+    value = request.args.get("despues", type=int, default=0) or 0
+    return value if 0 < value <= access.MAX_ID else 0
+
+
 def _filter() -> FilterForm:
     form = FilterForm(request.args)
     form.estado.choices = [("", _("Every status"))] + [
@@ -94,11 +100,11 @@ def _index(upload: MailingsForm | None = None, row_errors=None, status_code: int
            ):  # noqa: ANN001, ANN202
     form = _filter()
     status = form.estado.data if form.validate() and form.estado.data else None
-    after = request.args.get("despues", type=int, default=0) or 0
+    after = _after()
     f = formats()
     with uow() as w:
         rows = [row_view(r, f) for r in collections.demands(w, current_user, status=status,
-                                                             after=max(0, after))]
+                                                             after=after)]
         recent = [jobs_view.job_view(j) for j in jobs.recent(w, current_user, limit=40)
                   if j.kind == collections.KIND][:5]
     run_form = RunForm(formdata=None, data={"run_on": clock.today()})
@@ -197,10 +203,10 @@ def start_run():  # noqa: ANN201
 @staff_required
 def court():  # noqa: ANN201
     f = formats()
-    after = request.args.get("despues", type=int, default=0) or 0
+    after = _after()
     with uow() as w:
         rows = [row_view(r, f) for r in collections.court_list(w, current_user,
-                                                               after=max(0, after))]
+                                                               after=after)]
     more = rows[-1].id if len(rows) >= collections.PAGE else None
     return render_template("collections/court.html", rows=rows, more=more)
 

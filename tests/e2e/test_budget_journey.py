@@ -1,6 +1,7 @@
 """J8's budget steps in a real browser, in Spanish and in English (PRODUCT.md J8, R-A1, R-A3):
 the staff drafts the next fiscal year's budget (adding a line without JavaScript's help),
-adopts it, amends it and sees the two versions side by side; every page axe-clean.
+adopts it, amends it and sees the two versions side by side; every page clean under axe and
+HTML_CodeSniffer.
 `BUDGET_SHOTS=<folder>` also writes a screenshot of each page at 375 and 1,280 px."""
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import REASON, axe_violations, second_step
+from tests.e2e.conftest import REASON, axe_violations, htmlcs_errors, second_step
 
 expect = pytest.importorskip("playwright.sync_api",
                              reason="playwright is not installed").expect
@@ -40,6 +41,8 @@ WORDS = {
 def _check(page, name: str, lang: str) -> None:  # noqa: ANN001
     violations = axe_violations(page)
     assert violations == [], f"{page.url}: {violations}"
+    errors = htmlcs_errors(page)  # HTML_CodeSniffer (WCAG2AA), the second engine
+    assert errors == [], f"{page.url}: {errors}"
     shots = os.environ.get("BUDGET_SHOTS")
     if shots:
         for width in (375, 1280):

@@ -247,6 +247,7 @@ def test_an_administrator_sets_a_staff_members_role(demo_app):
                        ("boss", "Escoja una función")):
         r = staff.post(own, data={"csrf_token": csrf_token(page), "role": role})
         assert r.status_code == 400 and text in r.get_data(as_text=True), role
+        assert "<title>Error:" in r.get_data(as_text=True)
     assert _one(demo_app, select(User.staff_role).where(
         User.email == "staff@demo.pr"))[0] == "administrator"
     # someone who is not staff has no role to set

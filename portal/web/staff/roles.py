@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from flask import abort, flash, g, redirect, url_for
+from flask import abort, flash, g, redirect, render_template, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user
@@ -13,6 +13,7 @@ from flask_login import current_user
 from portal.models.users import STAFF_ROLES
 from portal.services import access, staff_roles
 from portal.services.errors import Conflict, Forbidden, InvalidInput, NotFound
+from portal.web.account import views
 from portal.web.data import uow
 from portal.web.staff.forms import RoleForm
 from portal.web.staff.routes import bp, staff_role
@@ -60,7 +61,7 @@ def panel(user_id: int, form: RoleForm | None = None) -> SimpleNamespace | None:
 @bp.post("/persona/<id:user_id>/funcion")
 @staff_role(access.ADMINISTRATOR)
 def set_role(user_id: int):  # noqa: ANN201
-    from portal.web.staff.two_factor_reset import person_page
+    from portal.web.staff.two_factor_reset import ResetTwoFactorForm
     form = _form(None)
     valid = form.validate_on_submit()
     if valid and form.role.data not in STAFF_ROLES:
@@ -82,6 +83,9 @@ def set_role(user_id: int):  # noqa: ANN201
                   "success")
             return redirect(url_for("staff.person", user_id=user_id), 303)
     g.role_panel = panel(user_id, form)
-    if g.role_panel is None:
+    p = views.staff_person(current_user, user_id)
+    if g.role_panel is None or p is None:
         abort(404)
-    return person_page(user_id, status=400)
+    # the person's page, with `errors` so that its title says "Error:" (base.html)
+    return render_template("staff/person.html", p=p, reset_form=ResetTwoFactorForm(),
+                           errors=form.role.errors), 400

@@ -74,6 +74,21 @@ OWNER_KINDS = {"privado": "private", "privada": "private", "private": "private",
                "publico": "public", "publica": "public", "public": "public"}
 YES = {"si", "s", "yes", "y", "1", "true", "verdadero", "x"}
 NO = {"no", "n", "0", "false", "falso", ""}
+#: Puerto Rico's 78 municipalities, as the roll stores them; a row's is matched without
+#: regard to case or accents ("mayaguez" is Mayagüez).
+MUNICIPALITIES = (
+    "Adjuntas", "Aguada", "Aguadilla", "Aguas Buenas", "Aibonito", "Añasco", "Arecibo",
+    "Arroyo", "Barceloneta", "Barranquitas", "Bayamón", "Cabo Rojo", "Caguas", "Camuy",
+    "Canóvanas", "Carolina", "Cataño", "Cayey", "Ceiba", "Ciales", "Cidra", "Coamo", "Comerío",
+    "Corozal", "Culebra", "Dorado", "Fajardo", "Florida", "Guánica", "Guayama", "Guayanilla",
+    "Guaynabo", "Gurabo", "Hatillo", "Hormigueros", "Humacao", "Isabela", "Jayuya",
+    "Juana Díaz", "Juncos", "Lajas", "Lares", "Las Marías", "Las Piedras", "Loíza", "Luquillo",
+    "Manatí", "Maricao", "Maunabo", "Mayagüez", "Moca", "Morovis", "Naguabo", "Naranjito",
+    "Orocovis", "Patillas", "Peñuelas", "Ponce", "Quebradillas", "Rincón", "Río Grande",
+    "Sabana Grande", "Salinas", "San Germán", "San Juan", "San Lorenzo", "San Sebastián",
+    "Santa Isabel", "Toa Alta", "Toa Baja", "Trujillo Alto", "Utuado", "Vega Alta",
+    "Vega Baja", "Vieques", "Villalba", "Yabucoa", "Yauco",
+)
 #: Several owners in one cell are separated by this (names, emails and shares alike).
 SEPARATOR = "|"
 
@@ -88,7 +103,8 @@ NUMBERS = {"land_area_cuerdas": (6, 6), "land_valuation": (12, 2),
 #: words them in both languages).
 CODES = (
     "required", "too_long", "not_a_number", "negative", "too_many_decimals", "too_large",
-    "not_a_zone", "not_an_owner_kind", "not_yes_no", "bad_catastro", "bad_email",
+    "not_a_municipality", "not_a_zone", "not_an_owner_kind", "not_yes_no", "bad_catastro",
+    "bad_email",
     "bad_date", "dates_reversed", "owners_mismatch", "bad_share", "shares_sum",
     "lease_without_lessee", "lessee_without_start", "wrong_column_count", "duplicate",
 )
@@ -296,6 +312,7 @@ def sniff_head(data: bytes) -> None:
     header(next(csv.reader([first], delimiter=delimiter)))
 
 
+_MUNICIPALITIES = {normal(m): m for m in MUNICIPALITIES}
 _NAMES = {**{normal(c.es): c.key for c in COLUMNS}, **{normal(c.en): c.key for c in COLUMNS}}
 
 
@@ -451,6 +468,11 @@ def parse_row(number: int, cols: list[tuple[str, str]], cells: list[str]) -> Row
         c.fail("catastro", "bad_catastro")
     address = c.text("address", True)
     municipality = c.text("municipality", True)
+    if municipality:
+        known = _MUNICIPALITIES.get(normal(municipality))
+        if known is None:
+            c.fail("municipality", "not_a_municipality")
+        municipality = known or municipality
     zone = c.choice("zone", ZONES, "not_a_zone")
     area = c.number("land_area_cuerdas")
     land = c.number("land_valuation")

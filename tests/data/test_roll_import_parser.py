@@ -77,6 +77,14 @@ def test_an_english_header_in_another_order_and_a_lease(tmp_path):
     assert [o.share for o in r.parcel.owners] == ["1.000000"]
 
 
+def test_a_municipality_is_stored_as_spelt_on_the_roll(tmp_path):
+    row = GOOD[:]
+    row[2] = "  SAN   german "
+    [r] = _rows(_file(tmp_path, [HEAD_ES, row]))
+    assert r.errors == () and r.parcel.municipality == "San Germán"
+    assert len(ri.MUNICIPALITIES) == 78
+
+
 def test_equal_shares_when_none_are_given_sum_to_one(tmp_path):
     row = GOOD[:]
     row[11:14] = ["A|B|C", "", ""]
@@ -87,7 +95,8 @@ def test_equal_shares_when_none_are_given_sum_to_one(tmp_path):
 BAD = [
     ("catastro", "", "required"), ("catastro", "40-12-3", "bad_catastro"),
     ("direccion", "", "required"), ("direccion", "x" * 301, "too_long"),
-    ("zona", "centro", "not_a_zone"), ("tipo_dueno", "iglesia", "not_an_owner_kind"),
+    ("municipio", "Sn Juan", "not_a_municipality"), ("zona", "centro", "not_a_zone"),
+    ("tipo_dueno", "iglesia", "not_an_owner_kind"),
     ("cuerdas", "1/4", "not_a_number"), ("cuerdas", "0,25", "not_a_number"),
     ("valor_terreno", "-5", "negative"), ("valor_terreno", "10.005", "too_many_decimals"),
     ("valor_estructuras", "1" * 13, "too_large"), ("unidades_beneficio", "", "required"),

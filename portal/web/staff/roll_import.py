@@ -64,6 +64,8 @@ ROW_REASONS = {
     "negative": _l("It cannot be negative."),
     "too_many_decimals": _l("Too many decimals: write at most %(places)s."),
     "too_large": _l("Too large: at most %(digits)s digits before the period."),
+    "not_a_municipality": _l("Not one of Puerto Rico's 78 municipalities: check the "
+                             "spelling (accents are optional)."),
     "not_a_zone": _l("Not a zone: write urbana, suburbana or rural."),
     "not_an_owner_kind": _l("Not an owner kind: write privado, autoridad or publico."),
     "not_yes_no": _l("Write sí or no."),
@@ -118,7 +120,8 @@ COLUMN_HELP = {
                    "or spaces (040-012-345-67). Each parcel once; it is what matches a row to "
                    "a parcel already on the roll."),
     "address": _l("The street address (at most 300 characters)."),
-    "municipality": _l("The municipality, for example San Juan."),
+    "municipality": _l("One of Puerto Rico's 78 municipalities, for example San Juan "
+                       "(accents are optional: Mayaguez is Mayagüez)."),
     "zone": _l("urbana, suburbana or rural (urban, suburban or rural)."),
     "land_area_cuerdas": _l("The land's area in cuerdas, up to 6 decimals, with a period "
                             "for decimals."),

@@ -102,6 +102,8 @@ ES = {
     "It cannot be negative.": "No puede ser negativo.",
     "Too many decimals: write at most %(places)s.": "Demasiados decimales: escriba %(places)s como máximo.",
     "Too large: at most %(digits)s digits before the period.": "Demasiado grande: %(digits)s dígitos como máximo antes del punto.",
+    "Not one of Puerto Rico's 78 municipalities: check the spelling (accents are optional).":
+        "No es uno de los 78 municipios de Puerto Rico: revise cómo está escrito (los acentos son opcionales).",
     "Not a zone: write urbana, suburbana or rural.": "No es una zona: escriba urbana, suburbana o rural.",
     "Not an owner kind: write privado, autoridad or publico.": "No es un tipo de dueño: escriba privado, autoridad o publico.",
     "Write sí or no.": "Escriba sí o no.",
@@ -155,7 +157,8 @@ ES = {
     "The parcel's catastro number (CRIM): 11 digits, with or without dashes or spaces (040-012-345-67). Each parcel once; it is what matches a row to a parcel already on the roll.":
         "El número de catastro de la propiedad (CRIM): 11 dígitos, con o sin guiones o espacios (040-012-345-67). Cada propiedad una sola vez; es lo que une una fila con una propiedad que ya está en el padrón.",
     "The street address (at most 300 characters).": "La dirección física (300 caracteres como máximo).",
-    "The municipality, for example San Juan.": "El municipio, por ejemplo, San Juan.",
+    "One of Puerto Rico's 78 municipalities, for example San Juan (accents are optional: Mayaguez is Mayagüez).":
+        "Uno de los 78 municipios de Puerto Rico, por ejemplo, San Juan (los acentos son opcionales: Mayaguez es Mayagüez).",
     "urbana, suburbana or rural (urban, suburban or rural).": "urbana, suburbana o rural (en inglés: urban, suburban o rural).",
     "The land's area in cuerdas, up to 6 decimals, with a period for decimals.":
         "La cabida del terreno en cuerdas, hasta 6 decimales, con punto para los decimales.",

@@ -1,0 +1,216 @@
+"""Property-tax attachment and auction (R-C1–R-C8) and the lessee's deposit order (R-A14):
+the services record the core's figures, refuse bad input with nothing changed, audit every
+change, keep the rows append-only, and show the auction minimum only to staff and the
+debtor (R-C5)."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+import pytest
+from sqlalchemy import func, select
+
+from portal.models import (
+    AttachmentNotice,
+    Auction,
+    AuctionResult,
+    AuditRecord,
+    DepositOrder,
+    ImmutableRowError,
+    TaxDebt,
+    User,
+)
+from portal.services import attachments, deposit_orders
+from portal.services.errors import Conflict, Forbidden, InvalidInput, NotFound
+
+from .factory import build
+
+D = Decimal
+AMOUNTS = {"taxes": D("1200.00"), "surcharges": D("60.00"), "interest": D("90.50"),
+           "penalties": D("25.00")}
+
+
+@pytest.fixture
+def world(database):
+    return build(database)
+
+
+def _u(uow, user):
+    return uow.session.get(User, user.id)
+
+
+def _count(world, model):
+    with world.uow() as uow:
+        return uow.session.scalar(select(func.count()).select_from(model))
+
+
+def _notice(world, **kw):
+    args = {"fiscal_years": "2024-2025", "amounts": AMOUNTS,
+            "notified_on": date(2026, 11, 2), "delivery": "certified_mail",
+            "certified_mail_number": "9407 1000 0000 0001", "custody_costs": D("15.00"), **kw}
+    with world.uow() as uow:
+        n = attachments.record_notice(uow, _u(uow, world.staff), world.parcel["A"], **args)
+        return n.id
+
+
+def test_a_notice_states_the_core_figures(world):
+    """R-C1, R-C3: fee = 10 % of the tax principal 1,200.00 (surcharges excluded) = 120.00,
+    plus custody 15.00 = 135.00; the notice's total = 1,200 + 60 + 90.50 + 25 + 135 =
+    1,510.50. R-C2, R-C7: mailed Monday 2026-11-02: 30 days = 2026-12-02 (a Wednesday, no
+    roll-over), the earliest sale 2026-12-03."""
+    nid = _notice(world)
+    with world.uow() as uow:
+        n = uow.session.get(AttachmentNotice, nid)
+        assert (n.dunning_fee, n.total) == (D("135.00"), D("1510.50"))
+        assert (n.last_day, n.earliest_sale_on) == (date(2026, 12, 2), date(2026, 12, 3))
+        debt = uow.session.get(TaxDebt, n.debt_id)
+        assert debt.creditor == "treasury" and debt.taxes == D("1200.00")
+        actions = set(uow.session.scalars(select(AuditRecord.action)))
+        assert {"tax_debt.recorded", "attachment_notice.recorded"} <= actions
+        n.total = D("1.00")
+        with pytest.raises(ImmutableRowError):
+            uow.session.flush()
+        uow.session.rollback()
+
+
+def test_the_last_day_rolls_over_a_weekend(world):
+    """R-C2: notified 2026-10-02 (Friday): day 30 is Sunday 2026-11-01, rolled to Monday
+    2026-11-02; sale from 2026-11-03."""
+    nid = _notice(world, notified_on=date(2026, 10, 2))
+    with world.uow() as uow:
+        n = uow.session.get(AttachmentNotice, nid)
+        assert (n.last_day, n.earliest_sale_on) == (date(2026, 11, 2), date(2026, 11, 3))
+
+
+@pytest.mark.parametrize("kw, field", [
+    ({"delivery": "fax"}, "delivery"),
+    ({"certified_mail_number": " "}, "certified_mail_number"),
+    ({"notified_on": date(2026, 12, 25)}, "notified_on"),
+    ({"custody_costs": D("-1.00")}, "custody_costs"),
+    ({"custody_costs": D("1.005")}, "custody_costs"),
+    ({"amounts": {**AMOUNTS, "taxes": D("0.00")}}, "taxes"),
+    ({"amounts": {**AMOUNTS, "interest": D("NaN")}}, "interest"),
+    ({"fiscal_years": ""}, "fiscal_years"),
+])
+def test_bad_input_changes_nothing(world, kw, field):
+    with pytest.raises(InvalidInput) as exc:
+        _notice(world, **kw)
+    assert exc.value.params["field"] == field
+    assert _count(world, TaxDebt) == _count(world, AttachmentNotice) == 0
+
+
+def test_only_staff_who_may_record(world):
+    with world.uow() as uow, pytest.raises(Forbidden):
+        attachments.record_notice(uow, _u(uow, world.alice), world.parcel["A"],
+                                  fiscal_years="2024", amounts=AMOUNTS,
+                                  notified_on=date(2026, 11, 2), delivery="personal")
+    with world.uow() as uow:
+        staff = _u(uow, world.staff)
+        staff.staff_role = "read_only"
+    with pytest.raises(Forbidden):
+        _notice(world)
+    assert _count(world, TaxDebt) == 0
+
+
+def _auction(world, parcel="A", **kw):
+    args = {"fiscal_years": "2023-2024, 2024-2025", "appraised_on": date(2026, 10, 1),
+            "real_value": D("90000.00"), "mortgage_amount": D("88000.00"),
+            "amounts": {**AMOUNTS, "costs": D("40.00")}, **kw}
+    with world.uow() as uow:
+        return attachments.record_auction(uow, _u(uow, world.staff), world.parcel[parcel],
+                                          **args).id
+
+
+def test_the_auction_minimum_and_its_results(world):
+    """R-C4: equity 90,000 − 88,000 = 2,000; credit 1,200 + 60 + 90.50 + 25 + 40 = 1,415.50;
+    floor 1,200 + 60 + 90.50 = 1,350.50; minimum = max(min(2,000, 1,415.50), 1,350.50) =
+    1,415.50. R-C6: no bid → adjudicated to the CRIM at the minimum; a sale below the
+    minimum is refused; a sale at 1,500.00 leaves no shortfall."""
+    aid = _auction(world)
+    with world.uow() as uow:
+        a = uow.session.get(Auction, aid)
+        assert (a.equity, a.credit, a.floor, a.minimum) == (
+            D("2000.00"), D("1415.50"), D("1350.50"), D("1415.50"))
+    with world.uow() as uow, pytest.raises(InvalidInput) as exc:
+        attachments.record_result(uow, _u(uow, world.staff), aid, held_on=date(2026, 11, 20),
+                                  bids=2, price=D("1415.49"))
+    assert exc.value.code == "below_minimum" and _count(world, AuctionResult) == 0
+    with world.uow() as uow:
+        r = attachments.record_result(uow, _u(uow, world.staff), aid,
+                                      held_on=date(2026, 11, 20), bids=0)
+        assert (r.outcome, r.price, r.shortfall) == ("adjudicated_to_crim", D("1415.50"),
+                                                     D("0.00"))
+    with world.uow() as uow, pytest.raises(Conflict):
+        attachments.record_result(uow, _u(uow, world.staff), aid, held_on=date(2026, 11, 20),
+                                  bids=1, price=D("2000.00"))
+    other = _auction(world, parcel="B", real_value=D("200000.00"), mortgage_amount=D("0.00"))
+    with world.uow() as uow:
+        r = attachments.record_result(uow, _u(uow, world.staff), other,
+                                      held_on=date(2026, 11, 20), bids=3, price=D("1500.00"))
+        assert (r.outcome, r.price, r.shortfall) == ("sold", D("1500.00"), D("0.00"))
+
+
+def test_equity_below_the_floor(world):
+    """R-C4: a fully mortgaged parcel (equity 0) still has the property's floor as minimum."""
+    aid = _auction(world, mortgage_amount=D("95000.00"))
+    with world.uow() as uow:
+        a = uow.session.get(Auction, aid)
+        assert (a.equity, a.minimum) == (D("0.00"), D("1350.50"))
+
+
+def test_r_c5_the_minimum_only_for_staff_and_the_debtor(world):
+    """R-C5: staff and the owner (Alice, parcel A) read the auction; Bob (another owner) gets
+    404; the lender of C and the lessee's view of D see the parcel but no section-C figure."""
+    _auction(world)
+    _auction(world, parcel="C")
+    with world.uow() as uow:
+        staff, alice, bob = (_u(uow, u) for u in (world.staff, world.alice, world.bob))
+        lender = _u(uow, world.lender_user)
+        for user in (staff, alice):
+            s = attachments.parcel_summary(uow, user, world.parcel["A"])
+            assert s.debts[0].auctions[0].minimum.minimum == D("1415.50")
+        with pytest.raises(NotFound):
+            attachments.parcel_summary(uow, bob, world.parcel["A"])
+        assert attachments.parcel_summary(uow, lender, world.parcel["C"]) is None
+        assert not attachments.may_see_minimum(uow, lender, world.parcel["C"])
+        assert not attachments.may_see_minimum(uow, None, world.parcel["A"])
+
+
+def test_paid_once(world):
+    aid = _auction(world)
+    with world.uow() as uow:
+        debt_id = uow.session.get(Auction, aid).debt_id
+        attachments.mark_paid(uow, _u(uow, world.staff), debt_id, date(2026, 11, 25))
+    with world.uow() as uow, pytest.raises(Conflict):
+        attachments.mark_paid(uow, _u(uow, world.staff), debt_id, date(2026, 11, 26))
+    with world.uow() as uow, pytest.raises(Conflict):  # a paid debt goes to no auction
+        attachments.record_result(uow, _u(uow, world.staff), aid, held_on=date(2026, 11, 26),
+                                  bids=0)
+
+
+def test_deposit_order_on_a_leased_authority_parcel(world):
+    """R-A14: recorded on D's lease, one in force at a time, lifted once; refused for a
+    private parcel (A) and an Authority parcel with no lease (E), nothing changed."""
+    with world.uow() as uow:
+        staff = _u(uow, world.staff)
+        o = deposit_orders.record(uow, staff, world.parcel["D"], court="TPI San Juan",
+                                  case_number="SJ2026CV01234", ordered_on=date(2026, 11, 10))
+        oid = o.id
+    for pid, code in ((world.parcel["A"], "not_authority"), (world.parcel["E"], "no_lease"),
+                      (world.parcel["D"], "order_in_force")):
+        with world.uow() as uow, pytest.raises(Conflict) as exc:
+            deposit_orders.record(uow, _u(uow, world.staff), pid, court="TPI",
+                                  case_number="X1", ordered_on=date(2026, 11, 12))
+        assert exc.value.code == code
+    assert _count(world, DepositOrder) == 1
+    with world.uow() as uow, pytest.raises(InvalidInput):
+        deposit_orders.lift(uow, _u(uow, world.staff), oid, date(2026, 11, 9))
+    with world.uow() as uow:
+        deposit_orders.lift(uow, _u(uow, world.staff), oid, date(2026, 11, 28))
+    with world.uow() as uow, pytest.raises(Conflict):
+        deposit_orders.lift(uow, _u(uow, world.staff), oid, date(2026, 11, 29))
+    with world.uow() as uow:
+        actions = list(uow.session.scalars(select(AuditRecord.action).where(
+            AuditRecord.action.like("deposit_order.%"))))
+        assert actions == ["deposit_order.recorded", "deposit_order.lifted"]

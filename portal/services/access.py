@@ -452,3 +452,28 @@ def lender_loans(uow: UnitOfWork, user: Any, *, offset: int = 0, limit: int | No
 def lender_loan_count(uow: UnitOfWork, user: Any) -> int:
     """How many active loans the lenders the user works for hold."""
     return uow.session.scalar(_LENDER_LOAN_COUNT, _rel_params(user)) or 0
+
+
+def lender_loans_query(*columns: Any) -> Select:
+    """SQL over `loans`: the active loans on :today of the lenders the user :uid works for
+    (parameters: `lender_loan_params`), for the portfolio's statements (portal.services.lenders)
+    to join, filter and sort."""
+    return _lender_loans(*columns)
+
+
+def lender_loan_params(user: Any) -> dict[str, Any]:
+    """The bound parameters of `lender_loans_query` for the user; `NotFound` for no one."""
+    return _rel_params(user)
+
+
+def linked_parcels_of(uow: UnitOfWork, user: Any, parcel_ids: Sequence[int]
+                      ) -> list[tuple[Parcel, str]]:
+    """`linked_parcels` for these parcels only (the ones the user is linked to among them),
+    so that a lender's payment for 200 of its 5,000 loans reads those 200."""
+    if user is None or getattr(user, "id", None) is None or not parcel_ids:
+        return []
+    rel = relations(uow, user, list(parcel_ids))
+    if not rel:
+        return []
+    parcels = uow.session.scalars(_PARCELS, {"pids": list(rel)}).all()
+    return [(p, rel[p.id]) for p in parcels]

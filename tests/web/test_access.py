@@ -41,6 +41,7 @@ CHECKOUT = {"payments.success", "payments.cancel", "payments.receipt", "payments
             "payments.payment_receipt", "payments.payment_receipt_pdf"}
 LENDER = {"exemption.lender_list", "lender.loans", "exemption_changes.lender_list",
           "exemption_changes.forward"}
+LENDER |= {"lender.export", "lender.pay_filtered", "lender.pay_file"}  # J7: the portfolio
 STAFF = {"staff.lookup", "staff.person", "payments.office", "payments.refund",
          "staff.roll_page", "staff.job", "staff.compute_roll", "staff.publish_roll",
          "staff.roll_imports", "staff.roll_import_upload", "staff.roll_import",
@@ -162,6 +163,7 @@ def test_role_pages(world, role):
     client = _client(app, role)
     expect = {
         "/prestamista/prestamos": 200 if role == "lender" else 404,
+        "/prestamista/prestamos.csv": 200 if role == "lender" else 404,
         "/personal/buscar": 200 if role == "staff" else 404,
         "/personal/buscar?q=demo.pr": 200 if role == "staff" else 404,
         "/personal/persona/1": 200 if role == "staff" else 404,

@@ -4,6 +4,7 @@ and reads only its page; the dashboard counts the loans and links to the list.""
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 import pytest
 from sqlalchemy import event
@@ -59,9 +60,10 @@ def test_the_list_goes_page_by_page(demo_app):
 
 
 def test_a_page_reads_only_its_loans(demo_app, monkeypatch):
-    """A page reads and computes the accounts of its own loans only, in the same statements
-    for page 1 as for the last page; 50 loans fit one page and need no count."""
-    from portal.services import facts
+    """The figures are computed by the core once per loan and day (in batches); after that a
+    page reads no account at all and costs the same statements for page 1 as for the last
+    page, whatever the number of loans (J7)."""
+    from portal.services import facts, lenders
     read: list[int] = []
     load_many = facts.load_many
 
@@ -70,15 +72,15 @@ def test_a_page_reads_only_its_loans(demo_app, monkeypatch):
         read.append(len(parcel_ids))
         return load_many(uow, parcel_ids, *args, **kwargs)
     monkeypatch.setattr(facts, "load_many", spy)
-    client = login(demo_app, "lender")
-    before, _ = _statements(demo_app, client, "/prestamista/prestamos")
     add_loans(demo_app, EXTRA)
+    client = login(demo_app, "lender")
+    _statements(demo_app, client, "/prestamista/prestamos")
+    assert sum(read) == 125 and max(read) <= lenders.BATCH  # every loan, once, in batches
+    read.clear()
     first, _ = _statements(demo_app, client, "/prestamista/prestamos")
     last, html = _statements(demo_app, client, "/prestamista/prestamos?page=3")
-    assert first == last == before + 1
+    assert first == last and read == []
     assert len(_loan_numbers(html)) == 25
-    assert read == [PER_PAGE, PER_PAGE, 25]
-
 
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_the_dashboard_of_many_loans_links_to_the_list(demo_app, lang):
@@ -119,3 +121,117 @@ def test_the_large_portfolio_pages_are_valid_html(demo_app, tmp_path):
         f.write_text(client.get(path).get_data(as_text=True), encoding="utf-8")
         files.append(f)
     assert vnu_errors(files) == []
+
+
+# --- J7: filters, sort, totals, export, one payment for many loans -------------------------
+
+def _all_pages(client, query: str) -> list[str]:  # noqa: ANN001
+    html = client.get(f"/prestamista/prestamos?{query}").get_data(as_text=True)
+    pages = int(m.group(1)) if (m := re.search(r"Página \d+ de (\d+)", html)) else 1
+    out = [html] + [client.get(f"/prestamista/prestamos?{query}&page={n}").get_data(as_text=True)
+                    for n in range(2, pages + 1)]
+    return out
+
+
+def _money(text: str) -> Decimal:
+    return Decimal(text.replace("$", "").replace(",", "").replace("\xa0", "").strip())
+
+
+def test_filters_totals_and_sort_come_from_the_figures(demo_app):
+    """The totals are the filtered set's (SQL sums over every page, not the page shown); the
+    status filter selects only that status; the sort by due now is ordered (J7)."""
+    from portal.db import UnitOfWork
+    from portal.services import lenders
+    from portal.services.users import find_by_email
+    from portal.web.data import database
+    add_loans(demo_app, EXTRA)
+    client = login(demo_app, "lender")
+    client.get("/prestamista/prestamos")  # the figures of the day
+    with demo_app.app_context(), UnitOfWork(database()) as w:
+        user = find_by_email(w, "lender@demo.pr")
+        every = list(lenders.rows(w, user, lenders.Query()))
+        overdue = lenders.portfolio(w, user, lenders.Query(status="overdue"))
+        by_due = lenders.portfolio(w, user, lenders.Query(sort="due", desc=True))
+        found = lenders.portfolio(w, user, lenders.Query(q="ZZ-000"))
+        big = lenders.portfolio(w, user, lenders.Query(due_min=Decimal("100.00")))
+    assert len(every) == 125
+    expect = [r for r in every if r.status == "overdue"]
+    assert overdue.count == len(expect) > 0
+    assert overdue.due_total == sum((r.due_now for r in expect), Decimal("0.00"))
+    assert {r.status for r in overdue.rows} == {"overdue"}
+    dues = [r.due_now for r in by_due.rows]
+    assert dues == sorted(dues, reverse=True) and dues[0] == max(r.due_now for r in every)
+    assert found.count == 10 and all(r.loan_number.startswith("ZZ-000") for r in found.rows)
+    assert big.count == sum(1 for r in every if r.due_now >= Decimal("100.00"))
+    # the page says the same totals
+    html = client.get("/prestamista/prestamos?estado=overdue").get_data(as_text=True)
+    assert f"{len(expect)} préstamo" in html
+    shown = re.search(r"portal-money\">([^<]+)</strong>", html)
+    assert shown and _money(shown.group(1)) == overdue.due_total
+
+
+def test_odd_filters_are_refused_with_a_message(demo_app):
+    client = login(demo_app, "lender")
+    for query in ("minimo=abc", "maximo=-5", "estado=nada", "orden=password", "vence=2"):
+        r = client.get(f"/prestamista/prestamos?{query}")
+        assert r.status_code == 400, query
+        assert "Traceback" not in r.get_data(as_text=True)
+    r = client.get("/prestamista/prestamos?minimo=abc&lang=en")
+    assert "Write an amount in dollars" in r.get_data(as_text=True)
+
+
+def test_the_export_is_the_filtered_set_with_no_formulas(demo_app):
+    from portal.services.lenders import safe_cell
+    client = login(demo_app, "lender")
+    r = client.get("/prestamista/prestamos.csv?estado=overdue")
+    assert r.status_code == 200 and r.mimetype == "text/csv"
+    lines = r.get_data(as_text=True).lstrip("\ufeff").splitlines()
+    page = client.get("/prestamista/prestamos?estado=overdue").get_data(as_text=True)
+    n = int(re.search(r"(\d+) préstamos?\b", page).group(1))
+    assert len(lines) == n + 1 and lines[0].startswith("Préstamo,")
+    assert all(",vencido," in ln for ln in lines[1:])
+    for bad in ("=HYPERLINK(1)", "+1", "-2", "@SUM(A1)", "\tx"):
+        assert safe_cell(bad) == "'" + bad
+    assert safe_cell("CAT-1") == "CAT-1" and safe_cell(None) == ""
+
+
+def test_one_payment_for_the_filtered_loans(demo_app):
+    """The filter's loans with something due go to the payments' review, all at once."""
+    from tests.web.conftest import csrf_token
+    client = login(demo_app, "lender")
+    page = client.get("/prestamista/prestamos?estado=overdue").get_data(as_text=True)
+    total = _money(re.search(r'portal-money">([^<]+)</strong>', page).group(1))
+    r = client.post("/prestamista/pagar", data={"csrf_token": csrf_token(page),
+                                                "estado": "overdue"})
+    assert r.status_code == 200
+    html = r.get_data(as_text=True)
+    assert 'action="/pagar/confirmar"' in html
+    expected = re.search(r'name="expected_total" value="([^"]+)"', html).group(1)
+    assert Decimal(expected) == total > 0
+    assert html.count('value="due_now"') == len(re.findall(r'portal-status--overdue', page))
+
+
+def test_one_payment_for_a_file_of_loan_numbers(demo_app):
+    import io
+
+    from tests.web.conftest import csrf_token
+    client = login(demo_app, "lender")
+    page = client.get("/prestamista/prestamos?sort=due&orden=due&dir=desc").get_data(as_text=True)
+    numbers = _loan_numbers(page)[:3]
+    data = ("Préstamo\r\n" + "\r\n".join(numbers) + "\r\n").encode("utf-8-sig")
+    r = client.post("/prestamista/pagar/archivo", data={
+        "csrf_token": csrf_token(page), "file": (io.BytesIO(data), "loans.csv")},
+        content_type="multipart/form-data")
+    assert r.status_code == 200 and 'action="/pagar/confirmar"' in r.get_data(as_text=True)
+    r = client.post("/prestamista/pagar/archivo", data={
+        "csrf_token": csrf_token(page),
+        "file": (io.BytesIO(b"NOT-MINE-1;x\r\n"), "loans.csv")},
+        content_type="multipart/form-data", follow_redirects=True)
+    assert "NOT-MINE-1" in r.get_data(as_text=True)  # named back, nothing about anyone else's
+
+
+def test_the_menu_offers_a_lender_no_parcel_to_add(demo_app):
+    html = login(demo_app, "lender").get("/prestamista/prestamos").get_data(as_text=True)
+    assert "Añadir una propiedad" not in html
+    assert "Añadir una propiedad" in login(demo_app, "owner").get("/").get_data(as_text=True) \
+        or "Añadir una propiedad" in login(demo_app, "owner").get("/cuenta").get_data(as_text=True)

@@ -1,0 +1,289 @@
+"""A lender's portfolio at scale (J7): filters, sort, totals and pages in SQL; the CSV export
+streamed in batches; the parcels of a filtered set for one payment.
+
+Each loan's figures (status, this year's assessment, due now, next due date) are computed by
+the core (`accounts._summaries`: the parcel's statement and offer, R-A5–A8), once per loan and
+day, and kept in `loan_figures`; a loan is computed again when its figures are of another day
+or a ledger entry of its parcel was written after them (a payment, a fee). So a page of a
+lender with 5,000 loans reads one page of rows and two aggregates, whatever the number of
+loans; only loans whose figures are out of date are computed, in batches (constant memory).
+See docs/LENDERS.md.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from datetime import date, timedelta
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import and_, delete, exists, func, insert, or_
+
+from portal import clock
+from portal.db import UnitOfWork
+from portal.models import LedgerEntry, Loan, LoanFigures, Parcel
+from portal.services import access, accounts
+from portal.services.accounts import fiscal_year_on
+
+L, F, P, E = Loan.__table__, LoanFigures.__table__, Parcel.__table__, LedgerEntry.__table__
+
+STATUSES = ("current", "pending", "overdue", "none")
+#: The columns a portfolio may be sorted by (a whitelist: nothing else reaches ORDER BY).
+SORTS = {
+    "loan": L.c.loan_number, "catastro": P.c.catastro, "municipality": P.c.municipality,
+    "status": F.c.status, "annual": F.c.annual, "due": F.c.due_now, "next_due": F.c.next_due,
+}
+PER_PAGE = 50
+BATCH = 500
+#: One payment covers at most this many loans (the payments' review lists each one).
+MAX_PAY = 200
+
+
+@dataclass(frozen=True)
+class Query:
+    """What the lender asked for: filters (all optional), the sort and the page."""
+
+    q: str = ""  # the start of a loan number or a catastro number
+    status: str = ""
+    municipality: str = ""
+    due_min: Decimal | None = None
+    due_max: Decimal | None = None
+    due_within: int | None = None  # the next due date within this many days
+    sort: str = "loan"
+    desc: bool = False
+    page: int = 1
+
+
+@dataclass(frozen=True)
+class Row:
+    loan_id: int
+    loan_number: str
+    parcel_id: int
+    catastro: str
+    address: str
+    municipality: str
+    status: str
+    annual: Decimal | None
+    due_now: Decimal
+    next_due: date | None
+
+
+@dataclass(frozen=True)
+class Page:
+    rows: list[Row]
+    count: int  # loans matching the filters
+    due_total: Decimal  # their amounts due now, summed in SQL
+    annual_total: Decimal
+    page: int
+    pages: int
+    as_of: date
+
+
+_ROW_COLUMNS = (L.c.id, L.c.loan_number, P.c.id, P.c.catastro, P.c.address, P.c.municipality,
+                F.c.status, F.c.annual, F.c.due_now, F.c.next_due)
+
+
+# --- the figures of the day ----------------------------------------------------------------
+
+def _stale(today: date) -> Any:
+    """SQL: the user's loans whose figures are missing, of another day, or older than a
+    ledger entry of the parcel."""
+    newer = exists().where(E.c.parcel_id == L.c.parcel_id, E.c.created_at > F.c.computed_at)
+    return (access.lender_loans_query(L.c.id, L.c.lender_id, *P.c)
+            .join(P, P.c.id == L.c.parcel_id)
+            .outerjoin(F, F.c.loan_id == L.c.id)
+            .where(or_(F.c.loan_id.is_(None), F.c.as_of != today, newer))
+            .order_by(L.c.id))
+
+
+def refresh(uow: UnitOfWork, user: Any, today: date | None = None) -> int:
+    """Compute the figures of the user's loans that are out of date (`_stale`), in batches of
+    `BATCH`; how many were computed. The core computes each (accounts' summaries)."""
+    today = today or clock.today()
+    params = access.lender_loan_params(user)
+    fy = fiscal_year_on(uow, today)
+    done = 0
+    while True:
+        rows = uow.session.execute(_stale(today).limit(BATCH), params).all()
+        if not rows:
+            return done
+        parcels = [(access.ParcelRecord._make(r[2:]), "lender") for r in rows]
+        summaries = accounts._summaries(uow, parcels, today, fy) if fy is not None else []
+        ids = [r[0] for r in rows]
+        uow.session.execute(delete(F).where(F.c.loan_id.in_(ids)))
+        now = clock.now()
+        values = []
+        for i, r in enumerate(rows):
+            s = summaries[i] if summaries else None
+            values.append({
+                "loan_id": r[0], "lender_id": r[1], "as_of": today, "computed_at": now,
+                "status": s.status if s is not None else "none",
+                "annual": s.annual if s is not None else None,
+                "due_now": s.due_now if s is not None else Decimal("0.00"),
+                "next_due": s.next_due_date if s is not None else None})
+        uow.session.execute(insert(F), values)
+        uow.session.flush()
+        done += len(rows)
+        if len(rows) < BATCH:
+            return done
+
+
+# --- filters, sort, pages ------------------------------------------------------------------
+
+def _where(query: Query, today: date) -> list[Any]:
+    out = []
+    q = query.q.strip()
+    if q:
+        out.append(or_(L.c.loan_number.startswith(q, autoescape=True),
+                       P.c.catastro.startswith(q, autoescape=True)))
+    if query.status:
+        out.append(F.c.status == query.status)
+    if query.municipality:
+        out.append(P.c.municipality == query.municipality)
+    if query.due_min is not None:
+        out.append(F.c.due_now >= query.due_min)
+    if query.due_max is not None:
+        out.append(F.c.due_now <= query.due_max)
+    if query.due_within is not None:
+        out.append(and_(F.c.next_due.is_not(None),
+                        F.c.next_due <= today + timedelta(days=query.due_within)))
+    return out
+
+
+def _filtered(query: Query, today: date, *columns: Any) -> Any:
+    return (access.lender_loans_query(*columns)
+            .join(P, P.c.id == L.c.parcel_id)
+            .join(F, F.c.loan_id == L.c.id)
+            .where(*_where(query, today)))
+
+
+def _ordered(stmt: Any, query: Query) -> Any:
+    col = SORTS.get(query.sort, SORTS["loan"])
+    first = col.desc() if query.desc else col.asc()
+    return stmt.order_by(first, L.c.loan_number, L.c.id)
+
+
+def portfolio(uow: UnitOfWork, user: Any, query: Query, today: date | None = None) -> Page:
+    """One page of the user's loans as `query` asks, with the filtered set's count and
+    totals (SQL aggregates, not the rows read)."""
+    today = today or clock.today()
+    refresh(uow, user, today)
+    params = access.lender_loan_params(user)
+    count, due, annual = uow.session.execute(
+        _filtered(query, today, func.count(), func.coalesce(func.sum(F.c.due_now), 0),
+                  func.coalesce(func.sum(F.c.annual), 0)), params).one()
+    pages = max(1, -(-count // PER_PAGE))
+    page = min(max(1, query.page), pages)
+    stmt = _ordered(_filtered(query, today, *_ROW_COLUMNS), query)
+    rows = [Row(*r) for r in uow.session.execute(
+        stmt.limit(PER_PAGE).offset((page - 1) * PER_PAGE), params)]
+    return Page(rows, count, Decimal(due).quantize(Decimal("0.01")),
+                Decimal(annual).quantize(Decimal("0.01")), page, pages, today)
+
+
+def municipalities(uow: UnitOfWork, user: Any) -> list[str]:
+    """The municipalities of the user's loans (the filter's choices)."""
+    stmt = (access.lender_loans_query(P.c.municipality).distinct()
+            .join(P, P.c.id == L.c.parcel_id).order_by(P.c.municipality))
+    return list(uow.session.scalars(stmt, access.lender_loan_params(user)))
+
+
+def rows(uow: UnitOfWork, user: Any, query: Query, today: date | None = None
+         ) -> Iterator[Row]:
+    """Every loan `query` selects, in its order, read in batches of `BATCH` (the export)."""
+    today = today or clock.today()
+    refresh(uow, user, today)
+    result = uow.session.execute(
+        _ordered(_filtered(query, today, *_ROW_COLUMNS), query)
+        .execution_options(yield_per=BATCH), access.lender_loan_params(user))
+    for r in result:
+        yield Row(*r)
+
+
+# --- one payment for many loans ------------------------------------------------------------
+
+def parcels_to_pay(uow: UnitOfWork, user: Any, query: Query, today: date | None = None
+                   ) -> tuple[list[int], int]:
+    """The parcels of the loans `query` selects that have something due now (at most
+    `MAX_PAY`), and how many such loans there are in all."""
+    today = today or clock.today()
+    refresh(uow, user, today)
+    params = access.lender_loan_params(user)
+    due = Query(**{**query.__dict__, "due_min": max(query.due_min or Decimal("0.01"),
+                                                        Decimal("0.01"))})
+    total = uow.session.scalar(_filtered(due, today, func.count()), params) or 0
+    ids = list(uow.session.scalars(
+        _ordered(_filtered(due, today, P.c.id), due).limit(MAX_PAY), params))
+    return list(dict.fromkeys(ids)), total
+
+
+def parcels_of_loans(uow: UnitOfWork, user: Any, numbers: Sequence[str]
+                     ) -> tuple[list[int], list[str]]:
+    """The parcels of the user's loans with these numbers, and the numbers not found among
+    the user's loans (nothing is said about anyone else's)."""
+    wanted = list(dict.fromkeys(n.strip() for n in numbers if n.strip()))
+    found: dict[str, int] = {}
+    params = access.lender_loan_params(user)
+    for i in range(0, len(wanted), BATCH):
+        chunk = wanted[i:i + BATCH]
+        for number, pid in uow.session.execute(
+                access.lender_loans_query(L.c.loan_number, L.c.parcel_id)
+                .where(L.c.loan_number.in_(chunk)), params):
+            found[number] = pid
+    return list(dict.fromkeys(found[n] for n in wanted if n in found)), \
+        [n for n in wanted if n not in found]
+
+
+def read_loan_numbers(data: bytes, limit: int = MAX_PAY) -> list[str]:
+    """Loan numbers from an uploaded CSV: the first column of each row (UTF-8 with or without
+    BOM, or Windows-1252; comma or semicolon), a header row "loan…"/"préstamo…" skipped.
+    ValueError("too_many") beyond `limit`, ValueError("empty") for none."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = data.decode("cp1252", errors="replace")
+    out = []
+    for line in text.splitlines():
+        cell = line.replace(";", ",").split(",")[0].strip().strip('"').strip()
+        if not cell or cell.lower().startswith(("loan", "préstamo", "prestamo")):
+            continue
+        out.append(cell)
+        if len(out) > limit:
+            raise ValueError("too_many")
+    if not out:
+        raise ValueError("empty")
+    return out
+
+
+# --- CSV ------------------------------------------------------------------------------------
+
+_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+
+
+def safe_cell(value: Any) -> str:
+    """A CSV cell that a spreadsheet will not run: text beginning with =, +, -, @, a tab or
+    a carriage return is prefixed with an apostrophe (OWASP's CSV injection advice)."""
+    text = "" if value is None else str(value)
+    return "'" + text if text.startswith(_FORMULA) else text
+
+
+def csv_lines(header: Sequence[str], records: Iterable[Sequence[Any]]) -> Iterator[str]:
+    """The CSV's text line by line (CRLF, as RFC 4180), every cell through `safe_cell`; a
+    UTF-8 BOM first so that spreadsheets read the accents."""
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow([safe_cell(h) for h in header])
+    yield "\ufeff" + buf.getvalue()
+    for rec in records:
+        buf.seek(0)
+        buf.truncate()
+        w.writerow([safe_cell(v) for v in rec])
+        yield buf.getvalue()
+
+
+__all__ = ["MAX_PAY", "PER_PAGE", "SORTS", "STATUSES", "Page", "Query", "Row", "csv_lines",
+           "municipalities", "parcels_of_loans", "parcels_to_pay", "portfolio",
+           "read_loan_numbers", "refresh", "rows", "safe_cell"]

@@ -1,0 +1,74 @@
+"""The lender's forms: the portfolio's filters (GET), one payment for a CSV of loan numbers,
+a member's invitation and an API token."""
+
+from __future__ import annotations
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField, FileRequired
+from wtforms import SelectField, StringField, SubmitField
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import DataRequired, Email, Length, Optional
+
+from portal.services.lenders import SORTS
+
+STATUS_CHOICES = [SelectChoice("", _l("Any status")), SelectChoice("current", _l("up to date")),
+                  SelectChoice("pending", _l("pending")), SelectChoice("overdue", _l("overdue")),
+                  SelectChoice("none", _l("no assessment"))]
+WITHIN_CHOICES = [SelectChoice("", _l("Any date")), SelectChoice("7", _l("Within 7 days")),
+                  SelectChoice("30", _l("Within 30 days")),
+                  SelectChoice("90", _l("Within 90 days"))]
+
+
+class FilterForm(FlaskForm):
+    class Meta:
+        csrf = False  # a GET filter changes nothing
+
+    q = StringField(_l("Loan or catastro number"), validators=[
+        Optional(), Length(max=40, message=_l("Write at most 40 characters."))])
+    estado = SelectField(_l("Status"), choices=STATUS_CHOICES, validate_choice=True,
+                         default="")
+    municipio = SelectField(_l("Municipality"), choices=[], validate_choice=True, default="")
+    minimo = StringField(_l("Due now, at least"), validators=[
+        Optional(), Length(max=20, message=_l("Write at most 20 characters."))])
+    maximo = StringField(_l("Due now, at most"), validators=[
+        Optional(), Length(max=20, message=_l("Write at most 20 characters."))])
+    vence = SelectField(_l("Next due date"), choices=WITHIN_CHOICES, validate_choice=True,
+                        default="")
+    orden = SelectField(_l("Sort by"), choices=[SelectChoice(k, k) for k in SORTS],
+                        validate_choice=True, default="loan")
+    dir = SelectField(_l("Order"), choices=[SelectChoice("asc", _l("Ascending")),
+                                            SelectChoice("desc", _l("Descending"))],
+                      validate_choice=True, default="asc")
+
+
+class LoansFileForm(FlaskForm):
+    file = FileField(_l("A CSV file of loan numbers"), validators=[
+        FileRequired(message=_l("Choose the CSV file to upload."))])
+    submit = SubmitField(_l("Pay for these loans"))
+
+
+class InviteForm(FlaskForm):
+    email = StringField(_l("Email"), validators=[
+        DataRequired(message=_l("Write the email address.")),
+        Length(max=254, message=_l("Write at most 254 characters.")),
+        Email(message=_l("Enter an email like nombre@ejemplo.com."),
+              check_deliverability=False)])
+    role = SelectField(_l("Role"), choices=[SelectChoice("employee", _l("Clerk")),
+                                            SelectChoice("administrator", _l("Administrator"))],
+                       validate_choice=True)
+    submit = SubmitField(_l("Send the invitation"))
+
+
+class TokenForm(FlaskForm):
+    name = StringField(_l("Name of the token"), validators=[
+        DataRequired(message=_l("Write a name for the token.")),
+        Length(max=80, message=_l("Write at most 80 characters."))])
+    scope = SelectField(_l("What it may do"), choices=[
+        SelectChoice("read", _l("Read loans")), SelectChoice("write", _l("Read and write"))],
+        validate_choice=True)
+    days = SelectField(_l("Good for"), choices=[
+        SelectChoice("30", _l("30 days")), SelectChoice("90", _l("90 days")),
+        SelectChoice("365", _l("365 days"))],
+        validate_choice=True, default="90")
+    submit = SubmitField(_l("Create the token"))

@@ -293,6 +293,14 @@ ES = {
     "paying a bill early takes off {rate} of it.":
         "El CRIM factura el año en {n} facturas, la primera el {first} y la última el {last}; "
         "pagar una factura por adelantado le resta {rate}.",
+    "Approving it also approves the payment plan requested: %(n)s monthly payments from "
+    "%(date)s (R-B16).":
+        "Al aprobarla se aprueba también el plan de pagos solicitado: %(n)s pagos mensuales "
+        "desde el %(date)s (R-B16).",
+    "The owner of parcel %(catastro)s resubmitted the residential exemption certification "
+    "%(number)s for fiscal year %(fiscal_year)s, corrected.":
+        "El dueño de la propiedad %(catastro)s volvió a enviar, corregida, la certificación de "
+        "exoneración residencial %(number)s para el año fiscal %(fiscal_year)s.",
     "Residential exemption: a step is pending": "Exoneración residencial: falta un paso",
     "Residential exemption: returned, fix and resubmit":
         "Exoneración residencial: devuelta, corrija y vuelva a enviarla",

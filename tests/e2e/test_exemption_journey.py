@@ -3,10 +3,11 @@ the residential-exemption certification for her home with a photo and a PDF, see
 with and without the exemption, gets the receipt; staff returns it, she fixes only the
 documents and resubmits, staff approves; she and the lender see it approved. axe-core runs on
 every page of the journey (WCAG 2.1 AA). `EXEMPTION_SHOTS=DIR` also saves a screenshot of
-each page (375 and 1,280 px are taken by tests/e2e/test_layout.py's pattern: here 1,280)."""
+each page; `EXEMPTION_WIDTHS=all` runs both languages at 375 and 1,280 px."""
 
 from __future__ import annotations
 
+import email.policy
 import os
 import re
 from pathlib import Path
@@ -70,8 +71,9 @@ def _files(tmp_path: Path) -> tuple[Path, Path]:
 
 
 class Journey:
-    def __init__(self, page, url: str, lang: str, shots: str | None):  # noqa: ANN001
-        self.page, self.url, self.lang = page, url, lang
+    def __init__(self, page, url: str, lang: str, width: int, shots: str | None):  # noqa: ANN001
+        self.page, self.url, self.lang, self.width = page, url, lang, width
+        page.set_viewport_size({"width": width, "height": 900})
         self.w = WORDS[lang]
         self.shots = Path(shots) if shots else None
         self.n = 0
@@ -81,11 +83,13 @@ class Journey:
         self.page.wait_for_load_state()
         violations = axe_violations(self.page)
         assert violations == [], f"{self.page.url}: {violations}"
+        wide = self.page.evaluate("() => document.documentElement.scrollWidth > innerWidth")
+        assert not wide, f"{self.page.url}: wider than the {self.width} px screen"
         if self.shots:
             self.shots.mkdir(parents=True, exist_ok=True)
             self.n += 1
-            self.page.screenshot(path=str(self.shots / f"{self.lang}-{self.n:02d}-{name}.png"),
-                                 full_page=True)
+            self.page.screenshot(path=str(
+                self.shots / f"{self.lang}-{self.width}-{self.n:02d}-{name}.png"), full_page=True)
 
     def sign_in(self, email: str, staff: bool = False) -> None:
         p = self.page
@@ -117,10 +121,15 @@ class Journey:
         expect(self.page.locator("main")).to_contain_text(path.name)
 
 
-@pytest.mark.parametrize("lang", ["es", "en"])
-def test_j5_file_return_resubmit_approve(live, page, lang, tmp_path):
+#: Spanish on a phone, English on a desktop (EXEMPTION_WIDTHS=all: both widths each).
+WIDTHS = ([("es", 375), ("en", 1280)] if os.environ.get("EXEMPTION_WIDTHS") != "all" else
+          [(lang, w) for lang in ("es", "en") for w in (375, 1280)])
+
+
+@pytest.mark.parametrize("lang,width", WIDTHS)
+def test_j5_file_return_resubmit_approve(live, page, lang, width, tmp_path):
     app, url = live
-    j = Journey(page, url, lang, os.environ.get("EXEMPTION_SHOTS"))
+    j = Journey(page, url, lang, width, os.environ.get("EXEMPTION_SHOTS"))
     w = j.w
     photo, deed = _files(tmp_path)
     j.sign_in("owner@demo.pr")
@@ -164,6 +173,9 @@ def test_j5_file_return_resubmit_approve(live, page, lang, tmp_path):
     number = re.search(r"EXR-\d{4}-\d{6}", page.locator("main").inner_text()).group(0)
     receipt = page.url
     j.check("receipt")
+    first = sorted(Path(app.config["OUTBOX_DIR"]).glob("*.eml"))[-2]  # the owner's, then the bank's
+    subject = email.message_from_bytes(first.read_bytes(), policy=email.policy.default)["Subject"]
+    assert subject.endswith({"es": "radicada", "en": "filed"}[lang]), subject
 
     j.sign_in("staff@demo.pr", staff=True)
     page.goto(f"{url}/personal/exoneraciones?lang={lang}")

@@ -466,11 +466,12 @@ def missing_steps(cert: ExemptionCertification, facts: PropertyTaxFact) -> list[
 # --- filing -------------------------------------------------------------------------------
 
 def file(uow: UnitOfWork, user: Any, cert_id: int | str, *, attested: bool,
-         full_name: str) -> ExemptionCertification:
+         full_name: str, language: str | None = None) -> ExemptionCertification:
     """File (or resubmit) the certification: every step answered, no unmet requirement, the
     R-B12 attestation (the box and the full name typed as the account's or an owner's
-    name). A first filing gets its filing number and date (R-B13: the Puerto Rico day);
-    where the parcel has a loan it goes to the lender (R-B9)."""
+    name); `language`: the one the filer used (the receipt's and the emails'). A first
+    filing gets its filing number and date (R-B13: the Puerto Rico day); where the parcel
+    has a loan it goes to the lender (R-B9)."""
     cert, parcel = get_for_owner(uow, user, cert_id)
     facts = facts_service.facts_for(uow, cert.parcel_id, cert.fiscal_year_start)
     _require_editable(cert, "attest", facts)
@@ -493,6 +494,8 @@ def file(uow: UnitOfWork, user: Any, cert_id: int | str, *, attested: bool,
     if name.lower() not in names:
         raise InvalidInput("attest_name_mismatch", field="full_name")
     cert.attested_name, cert.attested_at = name, clock.now()
+    if language in ("es", "en"):  # the receipt and the decisions in the filer's language
+        cert.language = language
     if cert.status == "draft":
         loan = active_loan(uow, cert.parcel_id, clock.today())
         cert.loan_id = loan[0].id if loan else None

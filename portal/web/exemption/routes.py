@@ -208,7 +208,8 @@ def step(cert_id: int, slug: str):  # noqa: ANN201
                     with w.session.begin_nested():
                         filings.file(w, current_user, cert.id,
                                      attested=bool(form.attest.data),
-                                     full_name=form.full_name.data or "")
+                                     full_name=form.full_name.data or "",
+                                     language=current_language())
                     _notify_filed(w, cert, parcel)
                     flash(_("Your certification was filed. Keep its number: %(number)s.",
                             number=cert.filing_number), "success")
@@ -303,7 +304,10 @@ def upload(cert_id: int):  # noqa: ANN201
         if file is None or not getattr(file, "filename", None):
             error = _("Choose a document to upload.")
         else:
-            data = file.read(evidence.MAX_BYTES + 1)
+            try:
+                data = file.read(evidence.MAX_BYTES + 1)
+            finally:
+                file.close()
             try:
                 with w.session.begin_nested():
                     row = evidence.add(w, current_user, cert.id, data, file.filename)

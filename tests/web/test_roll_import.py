@@ -89,6 +89,7 @@ def test_staff_upload_see_the_report_fix_the_file_and_import(app):
     new = staff.get(location + "/nuevas?pagina=3").get_data(as_text=True)
     assert "050-000-001-19" in new and "050-000-000-00" not in new
     assert "Página 3 de 3" in new and "nuevas?pagina=2" in new and "pagina=4" not in new
+    assert "120 propiedades" in new
     assert staff.get(location + "/nuevas?pagina=4").status_code == 404
     assert staff.get(location + "/no-listadas").status_code == 200
     token = csrf_token(html)

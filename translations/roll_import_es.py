@@ -48,8 +48,8 @@ ES = {
     "Parcels on the roll the file does not list: %(n)s": "Propiedades del padrón que el archivo no incluye: %(n)s",
     "Parcels the file does not list stay on the roll as they are: an import never deletes a parcel.":
         "Las propiedades que el archivo no incluye se quedan en el padrón como están: una importación nunca borra una propiedad.",
-    ("%(num)d row has errors", "%(num)d rows have errors"):
-        ("%(num)d fila tiene errores", "%(num)d filas tienen errores", "%(num)d filas tienen errores"),
+    ("%(num)s row has errors", "%(num)s rows have errors"):
+        ("%(num)s fila tiene errores", "%(num)s filas tienen errores", "%(num)s filas tienen errores"),
     "Nothing was imported. Correct the rows listed below in the file and upload it again.":
         "No se importó nada. Corrija en el archivo las filas que aparecen abajo y vuelva a subirlo.",
     "The report lists the first %(kept)s of %(n)s errors.": "El informe muestra los primeros %(kept)s de %(n)s errores.",
@@ -67,8 +67,8 @@ ES = {
     "New parcels": "Propiedades nuevas",
     "Parcels whose facts change": "Propiedades cuyos datos cambian",
     "Parcels on the roll the file does not list": "Propiedades del padrón que el archivo no incluye",
-    ("%(num)d parcel", "%(num)d parcels"):
-        ("%(num)d propiedad", "%(num)d propiedades", "%(num)d propiedades"),
+    ("%(num)s parcel", "%(num)s parcels"):
+        ("%(num)s propiedad", "%(num)s propiedades", "%(num)s propiedades"),
     "What changes": "Qué cambia",
     "None.": "Ninguna.",
     "Back to the import": "Volver a la importación",

@@ -34,6 +34,7 @@ from portal.models import (
     Assessment,
     AssessmentRoll,
     Budget,
+    BudgetFixedAmount,
     BudgetVersion,
     FiscalYear,
     Installment,
@@ -109,6 +110,11 @@ def computable(uow: UnitOfWork, staff: Any, version_id: int
     version, fy = _version(uow, version_id)
     if version.status != "adopted":
         raise Conflict("budget_not_adopted")
+    if uow.session.scalar(select(BudgetFixedAmount.id).where(
+            BudgetFixedAmount.version_id == version.id).limit(1)) is not None:
+        # R-A3's fixed amounts are not applied by `Computation` yet: refused rather than a
+        # roll that shares them out by units (docs/STAFF.md)
+        raise Conflict("roll_fixed_amounts")
     roll = uow.session.scalar(select(AssessmentRoll).where(
         AssessmentRoll.budget_version_id == version.id))
     if roll is not None and roll.status == "published":

@@ -195,3 +195,19 @@ def test_only_an_administrator_changes_a_budget(world, role):
                 attempt()
     with world.uow() as uow:
         assert uow.session.get(BudgetVersion, vid).status == "draft"
+
+
+def test_a_version_with_fixed_amounts_is_not_computed_yet(world):
+    """R-A3's fixed amounts are stored and checked, but the roll's computation does not
+    apply them yet (docs/STAFF.md): such a version is refused, not shared out by units."""
+    from portal.services import roll
+    vid = _draft(world, fixed=[FixedInput("040-000-000-01", D("100.00"))])
+    plain = _draft(world, fy_start=date(2028, 7, 1))
+    with clock.fixed(at(date(2027, 6, 1))), world.uow() as uow:
+        budgets.adopt(uow, _staff(uow, world), vid, date(2027, 6, 1))
+        budgets.adopt(uow, _staff(uow, world), plain, date(2027, 6, 1))
+    with clock.fixed(at(date(2027, 6, 2))), world.uow() as uow:
+        with pytest.raises(Conflict) as err:
+            roll.computable(uow, _staff(uow, world), vid)
+        assert err.value.code == "roll_fixed_amounts"
+        assert roll.computable(uow, _staff(uow, world), plain)[0].id == plain  # without them

@@ -308,3 +308,27 @@ def test_budget_and_role_pages_are_valid_html(demo_app, tmp_path):
             files.append(f)
     errors = vnu_errors(files)
     assert errors == [], "\n".join(errors)
+
+
+def test_the_roll_page_explains_why_a_version_with_fixed_amounts_is_not_computed(demo_app):
+    from portal.models import Job, Parcel
+    staff = login(demo_app, "staff")
+    with demo_app.app_context(), UnitOfWork(database()) as w:
+        catastro = w.session.scalar(select(Parcel.catastro).where(
+            Parcel.owner_kind == "private").order_by(Parcel.id))
+    page = staff.get("/personal/presupuestos/nuevo").get_data(as_text=True)
+    r = staff.post("/personal/presupuestos/nuevo", data={
+        "csrf_token": csrf_token(page), "fiscal_year": "2027", "save": "y", **GOOD,
+        "fixed-0-catastro": catastro, "fixed-0-amount": "1,000.00"})
+    assert r.status_code == 303, r.get_data(as_text=True)[:2000]
+    vid = int(r.headers["Location"].rsplit("/", 1)[1])
+    html = staff.get(r.headers["Location"]).get_data(as_text=True)
+    assert "no aplica todavía las cantidades fijadas por la Junta" in html
+    adopt = staff.get(f"/personal/presupuestos/version/{vid}/adoptar").get_data(as_text=True)
+    staff.post(f"/personal/presupuestos/version/{vid}/adoptar", data={
+        "csrf_token": csrf_token(adopt), "adopted_on": "2026-11-30", "confirm": "y"})
+    jobs_before = _count(demo_app, Job)
+    r = staff.post(f"/personal/tasacion/version/{vid}/calcular",
+                   data={"csrf_token": csrf_token(adopt)}, follow_redirects=True)
+    assert "no las aplica todavía (R-A3)" in r.get_data(as_text=True)
+    assert _count(demo_app, Job) == jobs_before

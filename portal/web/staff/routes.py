@@ -134,7 +134,7 @@ def _start(kind: str, params: dict):  # noqa: ANN202
     except NotFound:
         abort(404)
     except Conflict as exc:
-        flash(error_message(exc.code), "error")
+        flash(str(ROLL_CONFLICTS.get(exc.code) or error_message(exc.code)), "error")
         return redirect(url_for("staff.roll_page"))
     try:
         queue.enqueue(job_id)
@@ -157,6 +157,12 @@ def job(job_id: int):  # noqa: ANN201
     return response
 
 
+#: Refusals of a job's input this page explains itself (the others: jobs_view.ERRORS).
+ROLL_CONFLICTS = {
+    "roll_fixed_amounts": _l("This budget version has amounts fixed by the Board, and the roll's "
+                             "computation does not apply them yet (R-A3): it is not computed. "
+                             "Amend the budget without them, or wait for that change."),
+}
 #: How many of the latest jobs the roll page lists; how often a running job's page reloads.
 JOBS_SHOWN = 10
 REFRESH_SECONDS = 3

@@ -130,6 +130,16 @@ ES = {
         "(R-A1). Una versión adoptada nunca se edita: una enmienda es una versión nueva, que "
         "se adopta a su vez. El registro de derramas se calcula a partir de una versión "
         "adoptada.",
+    "The roll's computation does not apply amounts fixed by the Board yet (R-A3): a version "
+    "with them is not computed.":
+        "El cálculo del registro de derramas no aplica todavía las cantidades fijadas por la "
+        "Junta (R-A3): una versión que las tenga no se calcula.",
+    "This budget version has amounts fixed by the Board, and the roll's computation does not "
+    "apply them yet (R-A3): it is not computed. Amend the budget without them, or wait for "
+    "that change.":
+        "Esta versión del presupuesto tiene cantidades fijadas por la Junta, y el cálculo del "
+        "registro de derramas no las aplica todavía (R-A3): no se calcula. Enmiende el "
+        "presupuesto sin ellas, o espere ese cambio.",
     "The draft is saved.": "Se guardó el borrador.",
     "The draft is saved. Check it, then adopt it when the Board does.":
         "Se guardó el borrador. Revíselo y adóptelo cuando la Junta lo adopte.",

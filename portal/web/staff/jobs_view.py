@@ -30,6 +30,8 @@ ERRORS = {
     "forbidden": _l("Your account may not do this."),
     "calc": _l("The calculation refused the roll's figures: check the parcels' benefit "
                "units and the budget's total."),
+    "import_has_errors": _l("This file has errors: correct them in the file and upload it "
+                            "again. Nothing was imported."),
     jobs.UNEXPECTED: _l("The job stopped on an unexpected error (the worker's log has it). "
                         "Starting it again is safe: it goes on from its last finished batch."),
 }

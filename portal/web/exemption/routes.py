@@ -102,6 +102,12 @@ CONFLICTS = {
 }
 
 
+def _require_form() -> None:
+    """A button's form (its CSRF token only): 400 when it does not validate."""
+    if not STEP_FORMS["result"]().validate_on_submit():
+        abort(400)
+
+
 def _fy() -> date:
     return filings.certification_year(clock.today())
 
@@ -134,9 +140,7 @@ def start_page(parcel_id: int):  # noqa: ANN201
 @bp.post("/propiedad/<id:parcel_id>/exoneracion")
 @login_required
 def start(parcel_id: int):  # noqa: ANN201
-    form = STEP_FORMS["result"]()
-    if not form.validate_on_submit():
-        abort(400)
+    _require_form()
     try:
         with uow() as w:
             w.info["ip"] = request.remote_addr
@@ -326,9 +330,7 @@ def upload(cert_id: int):  # noqa: ANN201
 @bp.post("/exoneracion/<id:cert_id>/evidencia/<id:evidence_id>/quitar")
 @login_required
 def remove_evidence(cert_id: int, evidence_id: int):  # noqa: ANN201
-    form = STEP_FORMS["result"]()
-    if not form.validate_on_submit():
-        abort(400)
+    _require_form()
     try:
         with uow() as w:
             w.info["ip"] = request.remote_addr
@@ -362,9 +364,7 @@ def evidence_file(cert_id: int, evidence_id: int):  # noqa: ANN201
 @bp.post("/exoneracion/<id:cert_id>/retirar")
 @login_required
 def withdraw(cert_id: int):  # noqa: ANN201
-    form = STEP_FORMS["result"]()
-    if not form.validate_on_submit():
-        abort(400)
+    _require_form()
     try:
         with uow() as w:
             w.info["ip"] = request.remote_addr
@@ -571,8 +571,7 @@ def _staff_action(cert_id: int, action, done: str | None = None) -> object:  # n
 @bp.post("/personal/exoneraciones/<id:cert_id>/revisar")
 @staff_role(*review.REVIEWERS)
 def take_up(cert_id: int):  # noqa: ANN201
-    if not STEP_FORMS["result"]().validate_on_submit():
-        abort(400)
+    _require_form()
     return _staff_action(cert_id, lambda w: review.take_up(w, current_user, cert_id))
 
 

@@ -275,3 +275,15 @@ def test_s3_compatible_store_against_motos_server(monkeypatch):
             store.get("../secret")
     finally:
         server.stop()
+
+
+def test_no_certification_without_the_crims_facts_and_rate(world):
+    """Without the year's facts, or a rate for their municipality, no figure can be computed:
+    the certification does not start (the page says to call the Authority)."""
+    with world.uow() as uow:
+        fact = uow.session.scalar(select(PropertyTaxFact).where(
+            PropertyTaxFact.parcel_id == world.parcel["A"]))
+        fact.municipality = "Atlantis"
+    with world.uow() as uow, pytest.raises(NotFound) as e:
+        filings.start(uow, _user(uow, world.alice), world.parcel["A"])
+    assert e.value.code == "no_property_tax_facts"

@@ -14,6 +14,8 @@ from decimal import Decimal
 from sqlalchemy import case, func, insert, literal, select
 
 from portal import clock
+from portal.core import property_tax
+from portal.core.errors import CalcError, ParameterNotFound
 from portal.db import UnitOfWork
 from portal.models import Parcel, PropertyTaxFact, UTCDateTime
 from portal.services.errors import NotFound
@@ -35,9 +37,18 @@ def facts_for(uow: UnitOfWork, parcel_id: int, fy_start: date) -> PropertyTaxFac
 
 
 def has_facts(uow: UnitOfWork, parcel_id: int, fy_start: date) -> bool:
-    return uow.session.scalar(select(func.count()).select_from(PropertyTaxFact).where(
+    """Are the CRIM's facts on file for the year, with a tax rate for their municipality
+    (without both, no figure can be computed: the certification cannot be filed online)?"""
+    municipality = uow.session.scalar(select(PropertyTaxFact.municipality).where(
         PropertyTaxFact.parcel_id == int(parcel_id),
-        PropertyTaxFact.fiscal_year_start == fy_start)) > 0
+        PropertyTaxFact.fiscal_year_start == fy_start))
+    if municipality is None:
+        return False
+    try:
+        property_tax.tax_rate(municipality, fy_start)
+    except (CalcError, ParameterNotFound):
+        return False
+    return True
 
 
 def load_demo(uow: UnitOfWork, fy_start: date, *, debt_parcel_ids: tuple[int, ...] = ()

@@ -156,7 +156,8 @@ def start(uow: UnitOfWork, user: Any, parcel_id: int | str) -> ExemptionCertific
     existing = current(uow, parcel.id, fy)
     if existing is not None:
         return existing
-    facts_service.facts_for(uow, parcel.id, fy)
+    if not facts_service.has_facts(uow, parcel.id, fy):
+        raise NotFound("no_property_tax_facts")
     cert = ExemptionCertification(parcel_id=parcel.id, fiscal_year_start=fy, status="draft",
                                   created_by_id=user.id,
                                   language=getattr(user, "language", "es") or "es",

@@ -125,3 +125,5 @@ def _register_blueprints(app: Flask) -> None:
     app.register_blueprint(collections_bp)
     from portal.web.exemption.routes import bp as exemption_bp  # J5
     app.register_blueprint(exemption_bp)
+    from portal.web.lender_api.routes import bp as lender_api_bp  # J7: the lenders' API
+    app.register_blueprint(lender_api_bp)

@@ -477,3 +477,11 @@ def linked_parcels_of(uow: UnitOfWork, user: Any, parcel_ids: Sequence[int]
         return []
     parcels = uow.session.scalars(_PARCELS, {"pids": list(rel)}).all()
     return [(p, rel[p.id]) for p in parcels]
+
+
+def loans_of_lender_query(*columns: Any) -> Select:
+    """SQL over `loans`: the active loans on :today of the lender :lender_id (an API token
+    acts for its lender, not for a user)."""
+    return (select(*columns).select_from(_LOANS)
+            .where(_LOANS.c.lender_id == bindparam("lender_id"), _LOANS.c.starts_on <= _TODAY,
+                   or_(_LOANS.c.ends_on.is_(None), _LOANS.c.ends_on >= _TODAY)))

@@ -459,7 +459,8 @@ def _load(uow: UnitOfWork, parcels_n: int, users_n: int, progress: Progress) -> 
         s.flush()
         lender = Lender(party_id=bank.id, code="BHC")
         s.add(lender)
-        s.add(PartyMember(party_id=bank.id, user_id=people["lender"].id, role="employee"))
+        # J7: the demo lender's user administers the bank's organisation (users, API tokens)
+        s.add(PartyMember(party_id=bank.id, user_id=people["lender"].id, role="administrator"))
         s.flush()
         # Four homes stay unclaimed, without a loan: their codes are printed (J1).
         free = [(pid, sp) for pid, sp in rows if sp.kind == "home" and not sp.featured

@@ -82,17 +82,33 @@ class Page:
     as_of: date
 
 
+@dataclass(frozen=True)
+class LenderScope:
+    """The loans of one lender (an API token's), instead of a signed-in user's lenders'."""
+
+    lender_id: int
+
+
+def _base(who: Any) -> tuple[Any, dict[str, Any]]:
+    """(the statement builder over the active loans, its parameters) for a user (their
+    lenders' loans, `access.lender_loans_query`) or a `LenderScope`."""
+    if isinstance(who, LenderScope):
+        return access.loans_of_lender_query, {"lender_id": who.lender_id,
+                                              "today": clock.today()}
+    return access.lender_loans_query, access.lender_loan_params(who)
+
+
 _ROW_COLUMNS = (L.c.id, L.c.loan_number, P.c.id, P.c.catastro, P.c.address, P.c.municipality,
                 F.c.status, F.c.annual, F.c.due_now, F.c.next_due)
 
 
 # --- the figures of the day ----------------------------------------------------------------
 
-def _stale(today: date) -> Any:
-    """SQL: the user's loans whose figures are missing, of another day, or older than a
-    ledger entry of the parcel."""
+def _stale(base: Any, today: date) -> Any:
+    """SQL: the loans whose figures are missing, of another day, or older than a ledger
+    entry of the parcel."""
     newer = exists().where(E.c.parcel_id == L.c.parcel_id, E.c.created_at > F.c.computed_at)
-    return (access.lender_loans_query(L.c.id, L.c.lender_id, *P.c)
+    return (base(L.c.id, L.c.lender_id, *P.c)
             .join(P, P.c.id == L.c.parcel_id)
             .outerjoin(F, F.c.loan_id == L.c.id)
             .where(or_(F.c.loan_id.is_(None), F.c.as_of != today, newer))
@@ -103,11 +119,11 @@ def refresh(uow: UnitOfWork, user: Any, today: date | None = None) -> int:
     """Compute the figures of the user's loans that are out of date (`_stale`), in batches of
     `BATCH`; how many were computed. The core computes each (accounts' summaries)."""
     today = today or clock.today()
-    params = access.lender_loan_params(user)
+    base, params = _base(user)
     fy = fiscal_year_on(uow, today)
     done = 0
     while True:
-        rows = uow.session.execute(_stale(today).limit(BATCH), params).all()
+        rows = uow.session.execute(_stale(base, today).limit(BATCH), params).all()
         if not rows:
             return done
         parcels = [(access.ParcelRecord._make(r[2:]), "lender") for r in rows]
@@ -153,8 +169,8 @@ def _where(query: Query, today: date) -> list[Any]:
     return out
 
 
-def _filtered(query: Query, today: date, *columns: Any) -> Any:
-    return (access.lender_loans_query(*columns)
+def _filtered(base: Any, query: Query, today: date, *columns: Any) -> Any:
+    return (base(*columns)
             .join(P, P.c.id == L.c.parcel_id)
             .join(F, F.c.loan_id == L.c.id)
             .where(*_where(query, today)))
@@ -171,13 +187,13 @@ def portfolio(uow: UnitOfWork, user: Any, query: Query, today: date | None = Non
     totals (SQL aggregates, not the rows read)."""
     today = today or clock.today()
     refresh(uow, user, today)
-    params = access.lender_loan_params(user)
+    base, params = _base(user)
     count, due, annual = uow.session.execute(
-        _filtered(query, today, func.count(), func.coalesce(func.sum(F.c.due_now), 0),
+        _filtered(base, query, today, func.count(), func.coalesce(func.sum(F.c.due_now), 0),
                   func.coalesce(func.sum(F.c.annual), 0)), params).one()
     pages = max(1, -(-count // PER_PAGE))
     page = min(max(1, query.page), pages)
-    stmt = _ordered(_filtered(query, today, *_ROW_COLUMNS), query)
+    stmt = _ordered(_filtered(base, query, today, *_ROW_COLUMNS), query)
     rows = [Row(*r) for r in uow.session.execute(
         stmt.limit(PER_PAGE).offset((page - 1) * PER_PAGE), params)]
     return Page(rows, count, Decimal(due).quantize(Decimal("0.01")),
@@ -186,9 +202,10 @@ def portfolio(uow: UnitOfWork, user: Any, query: Query, today: date | None = Non
 
 def municipalities(uow: UnitOfWork, user: Any) -> list[str]:
     """The municipalities of the user's loans (the filter's choices)."""
-    stmt = (access.lender_loans_query(P.c.municipality).distinct()
+    base, params = _base(user)
+    stmt = (base(P.c.municipality).distinct()
             .join(P, P.c.id == L.c.parcel_id).order_by(P.c.municipality))
-    return list(uow.session.scalars(stmt, access.lender_loan_params(user)))
+    return list(uow.session.scalars(stmt, params))
 
 
 def rows(uow: UnitOfWork, user: Any, query: Query, today: date | None = None
@@ -196,9 +213,10 @@ def rows(uow: UnitOfWork, user: Any, query: Query, today: date | None = None
     """Every loan `query` selects, in its order, read in batches of `BATCH` (the export)."""
     today = today or clock.today()
     refresh(uow, user, today)
+    base, params = _base(user)
     result = uow.session.execute(
-        _ordered(_filtered(query, today, *_ROW_COLUMNS), query)
-        .execution_options(yield_per=BATCH), access.lender_loan_params(user))
+        _ordered(_filtered(base, query, today, *_ROW_COLUMNS), query)
+        .execution_options(yield_per=BATCH), params)
     for r in result:
         yield Row(*r)
 
@@ -211,12 +229,12 @@ def parcels_to_pay(uow: UnitOfWork, user: Any, query: Query, today: date | None 
     `MAX_PAY`), and how many such loans there are in all."""
     today = today or clock.today()
     refresh(uow, user, today)
-    params = access.lender_loan_params(user)
+    base, params = _base(user)
     due = Query(**{**query.__dict__, "due_min": max(query.due_min or Decimal("0.01"),
                                                         Decimal("0.01"))})
-    total = uow.session.scalar(_filtered(due, today, func.count()), params) or 0
+    total = uow.session.scalar(_filtered(base, due, today, func.count()), params) or 0
     ids = list(uow.session.scalars(
-        _ordered(_filtered(due, today, P.c.id), due).limit(MAX_PAY), params))
+        _ordered(_filtered(base, due, today, P.c.id), due).limit(MAX_PAY), params))
     return list(dict.fromkeys(ids)), total
 
 
@@ -226,11 +244,11 @@ def parcels_of_loans(uow: UnitOfWork, user: Any, numbers: Sequence[str]
     the user's loans (nothing is said about anyone else's)."""
     wanted = list(dict.fromkeys(n.strip() for n in numbers if n.strip()))
     found: dict[str, int] = {}
-    params = access.lender_loan_params(user)
+    base, params = _base(user)
     for i in range(0, len(wanted), BATCH):
         chunk = wanted[i:i + BATCH]
         for number, pid in uow.session.execute(
-                access.lender_loans_query(L.c.loan_number, L.c.parcel_id)
+                base(L.c.loan_number, L.c.parcel_id)
                 .where(L.c.loan_number.in_(chunk)), params):
             found[number] = pid
     return list(dict.fromkeys(found[n] for n in wanted if n in found)), \
@@ -284,6 +302,26 @@ def csv_lines(header: Sequence[str], records: Iterable[Sequence[Any]]) -> Iterat
         yield buf.getvalue()
 
 
-__all__ = ["MAX_PAY", "PER_PAGE", "SORTS", "STATUSES", "Page", "Query", "Row", "csv_lines",
-           "municipalities", "parcels_of_loans", "parcels_to_pay", "portfolio",
+def loan(uow: UnitOfWork, who: Any, loan_id: int | None = None, *,
+         number: str | None = None, today: date | None = None) -> Row:
+    """One of `who`'s loans (by id, or by loan number), with its figures; NotFound for any
+    other (another lender's loan is not found, as no loan is)."""
+    from portal.services.errors import NotFound
+    today = today or clock.today()
+    base, params = _base(who)
+    stmt = (base(*_ROW_COLUMNS).join(P, P.c.id == L.c.parcel_id)
+            .outerjoin(F, F.c.loan_id == L.c.id))
+    if loan_id is not None:
+        stmt = stmt.where(L.c.id == int(loan_id))
+    else:
+        stmt = stmt.where(L.c.loan_number == (number or ""))
+    refresh(uow, who, today)
+    found = uow.session.execute(stmt.limit(1), params).first()
+    if found is None:
+        raise NotFound()
+    return Row(*found)
+
+
+__all__ = ["MAX_PAY", "PER_PAGE", "SORTS", "STATUSES", "LenderScope", "Page", "Query", "Row",
+           "csv_lines", "loan", "municipalities", "parcels_of_loans", "parcels_to_pay", "portfolio",
            "read_loan_numbers", "refresh", "rows", "safe_cell"]

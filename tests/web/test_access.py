@@ -42,6 +42,11 @@ CHECKOUT = {"payments.success", "payments.cancel", "payments.receipt", "payments
 LENDER = {"exemption.lender_list", "lender.loans", "exemption_changes.lender_list",
           "exemption_changes.forward"}
 LENDER |= {"lender.export", "lender.pay_filtered", "lender.pay_file"}  # J7: the portfolio
+LENDER |= {"lender.organisation", "lender.invite", "lender.withdraw", "lender.remove",  # J7
+           "lender.set_role", "lender.create_token", "lender.revoke_token"}
+SIGNED_IN |= {"lender.invitation"}  # J7: only the invited email's user (tests/web/test_lender_api.py)
+#: J7: the lenders' API, by Bearer token only (never the session: tests/web/test_lender_api.py)
+TOKEN_API = {"lender_api.loans", "lender_api.loan"}
 STAFF = {"staff.lookup", "staff.person", "payments.office", "payments.refund",
          "staff.roll_page", "staff.job", "staff.compute_roll", "staff.publish_roll",
          "staff.roll_imports", "staff.roll_import_upload", "staff.roll_import",
@@ -66,7 +71,7 @@ ROLES = ("anonymous", "owner", "lessee", "lender", "staff", "other")
 def test_every_route_is_classified(app: Flask):
     known = PUBLIC_GET | PUBLIC_POST | SIGNED_IN | PARCEL | CHECKOUT | LENDER | STAFF \
         | EXEMPTION \
-        | SIGNED_WEBHOOK | TWO_FACTOR
+        | SIGNED_WEBHOOK | TWO_FACTOR | TOKEN_API
     endpoints = {r.endpoint for r in app.url_map.iter_rules()}
     assert endpoints - known == set(), "classify the new routes in tests/web/test_access.py"
 
@@ -164,6 +169,8 @@ def test_role_pages(world, role):
     expect = {
         "/prestamista/prestamos": 200 if role == "lender" else 404,
         "/prestamista/prestamos.csv": 200 if role == "lender" else 404,
+        "/prestamista/organizacion": 200 if role == "lender" else 404,
+        "/prestamista/invitacion/no-such-invitation": 404,
         "/personal/buscar": 200 if role == "staff" else 404,
         "/personal/buscar?q=demo.pr": 200 if role == "staff" else 404,
         "/personal/persona/1": 200 if role == "staff" else 404,

@@ -184,3 +184,4 @@ def pay_file():  # noqa: ANN201
     flash(message, "error")
     return redirect(url_for("lender.loans"), 303)
 
+from portal.web.lender import organisation  # noqa: E402,F401  (its routes, on this blueprint)

@@ -1,0 +1,218 @@
+"""A lender's organisation and API (J7): users and roles, invitations, removal; API tokens
+(shown once, stored hashed, scoped, expiring, revocable, last use shown); the JSON API with
+Bearer tokens and RFC 9457 problems in the caller's language; another lender sees nothing."""
+
+from __future__ import annotations
+
+import email
+import hashlib
+import re
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import select
+
+from portal import clock
+from tests.web.conftest import csrf_token, login, outbox
+
+
+def _new_token(client, name: str = "Escrow", scope: str = "read", days: str = "90") -> str:  # noqa: ANN001
+    page = client.get("/prestamista/organizacion").get_data(as_text=True)
+    r = client.post("/prestamista/organizacion/tokens", data={
+        "csrf_token": csrf_token(page), "name": name, "scope": scope, "days": days})
+    assert r.status_code == 200, r.status_code
+    return re.search(r'id="new-token">([^<]+)<', r.get_data(as_text=True)).group(1)
+
+
+def _db(app):  # noqa: ANN001, ANN202
+    from portal.db import UnitOfWork
+    from portal.web.data import database
+    with app.app_context():
+        return UnitOfWork(database())
+
+
+def test_a_token_is_shown_once_stored_hashed_and_read_by_the_api(demo_app):
+    from portal.models import AuditRecord, LenderApiToken
+    client = login(demo_app, "lender")
+    secret = _new_token(client)
+    assert secret.startswith("pdl_") and len(secret) > 40
+    page = client.get("/prestamista/organizacion").get_data(as_text=True)
+    assert secret not in page and secret[:12] in page and "Nunca se ha usado" in page
+    with _db(demo_app) as w:
+        tok = w.session.scalar(select(LenderApiToken))
+        assert tok.token_hash == hashlib.sha256(secret.encode()).hexdigest()
+        assert secret not in str(w.session.scalars(select(AuditRecord.after)).all())
+        assert w.session.scalar(select(AuditRecord).where(
+            AuditRecord.action == "lender.token_created")) is not None
+    api = demo_app.test_client()  # no session: the token alone
+    r = api.get("/api/v1/loans", headers={"Authorization": f"Bearer {secret}"})
+    assert r.status_code == 200, r.get_data(as_text=True)
+    body = r.get_json()
+    assert body["count"] == 50 and len(body["items"]) == 50
+    assert isinstance(body["totals"]["due_now"], str)  # money as a string
+    assert sum(__import__("decimal").Decimal(i["due_now"]) for i in body["items"]) \
+        == __import__("decimal").Decimal(body["totals"]["due_now"])
+    one = body["items"][0]["loan_number"]
+    r = api.get(f"/api/v1/loans/{one}", headers={"Authorization": f"Bearer {secret}"})
+    assert r.status_code == 200 and r.get_json()["loan_number"] == one
+    with _db(demo_app) as w:
+        assert w.session.scalar(select(LenderApiToken.last_used_at)) is not None
+    assert "Nunca se ha usado" not in client.get("/prestamista/organizacion").get_data(as_text=True)
+
+
+@pytest.mark.parametrize(("lang", "title"), [("es", "No autenticado"),
+                                             ("en", "Not authenticated")])
+def test_the_api_without_or_with_a_bad_token_is_401_problem_json(demo_app, lang, title):
+    api = demo_app.test_client()
+    for headers in ({}, {"Authorization": "Bearer pdl_nope"}, {"Authorization": "Basic x"}):
+        r = api.get("/api/v1/loans", headers={**headers, "Accept-Language": lang})
+        assert r.status_code == 401
+        assert r.mimetype == "application/problem+json"
+        body = r.get_json()
+        assert body["status"] == 401 and body["title"] == title and body["type"]
+        assert r.headers["WWW-Authenticate"].startswith("Bearer")
+
+
+def test_expired_and_revoked_tokens_are_refused(demo_app):
+    from portal.models import LenderApiToken
+    client = login(demo_app, "lender")
+    old, gone = _new_token(client, "Old", days="30"), _new_token(client, "Gone")
+    page = client.get("/prestamista/organizacion").get_data(as_text=True)
+    with _db(demo_app) as w:
+        gone_id = w.session.scalar(select(LenderApiToken.id).where(LenderApiToken.name == "Gone"))
+    r = client.post(f"/prestamista/organizacion/tokens/{gone_id}/revocar",
+                    data={"csrf_token": csrf_token(page)})
+    assert r.status_code == 303
+    api = demo_app.test_client()
+    assert api.get("/api/v1/loans", headers={"Authorization": f"Bearer {gone}"}).status_code == 401
+    assert api.get("/api/v1/loans", headers={"Authorization": f"Bearer {old}"}).status_code == 200
+    with clock.fixed(clock.now() + timedelta(days=31)):
+        r = api.get("/api/v1/loans", headers={"Authorization": f"Bearer {old}"})
+    assert r.status_code == 401
+
+
+def test_a_read_token_may_not_write(demo_app):
+    from portal.db import UnitOfWork
+    from portal.services import lender_tokens
+    from portal.services.errors import Forbidden
+    from portal.web.data import database
+    secret = _new_token(login(demo_app, "lender"))
+    with demo_app.app_context(), UnitOfWork(database()) as w:
+        with pytest.raises(Forbidden):
+            lender_tokens.authenticate(w, secret, write=True)
+        assert lender_tokens.authenticate(w, secret).scope == "read"
+
+
+def test_odd_api_parameters_are_400_with_the_field(demo_app):
+    secret = _new_token(login(demo_app, "lender"))
+    api = demo_app.test_client()
+    for query, field in (("page=0", "page"), ("page=x", "page"), ("status=paid", "status"),
+                         ("sort=password", "sort"), ("order=up", "order"), ("page=99", "page")):
+        r = api.get(f"/api/v1/loans?{query}", headers={"Authorization": f"Bearer {secret}"})
+        assert r.status_code == 400, query
+        assert r.mimetype == "application/problem+json" and r.get_json()["field"] == field
+
+
+def test_another_lenders_token_sees_none_of_these_loans(demo_app):
+    """A token of lender B: B's loans only; A's loan numbers are 404 as no loan is."""
+    from portal.models import Lender, LenderApiToken, Loan, Parcel, Party, PartyMember, User
+    from portal.services import lender_tokens
+    with _db(demo_app) as w:
+        s = w.session
+        a_loan = s.scalar(select(Loan.loan_number).limit(1))
+        other = s.scalar(select(User).where(User.email == "user00001@demo.pr"))
+        party = Party(kind="organisation", name="Banco B")
+        s.add(party)
+        s.flush()
+        b = Lender(party_id=party.id, code="BBB")
+        s.add(b)
+        s.flush()
+        s.add(PartyMember(party_id=party.id, user_id=other.id, role="administrator"))
+        pid = s.scalar(select(Parcel.id).order_by(Parcel.id.desc()).limit(1))
+        s.add(Loan(lender_id=b.id, parcel_id=pid, loan_number="B-1",
+                   starts_on=clock.today() - timedelta(days=30)))
+        s.flush()
+        _tok, secret = lender_tokens.create_token(w, other, b.id, "B", "read", 30)
+        a_token = s.scalar(select(LenderApiToken.id).where(LenderApiToken.lender_id != b.id))
+    api = demo_app.test_client()
+    h = {"Authorization": f"Bearer {secret}"}
+    body = api.get("/api/v1/loans", headers=h).get_json()
+    assert [i["loan_number"] for i in body["items"]] == ["B-1"]
+    r = api.get(f"/api/v1/loans/{a_loan}", headers=h)
+    assert r.status_code == 404 and r.mimetype == "application/problem+json"
+    assert a_token is None  # (no token of A was made here)
+    # B's administrator, signed in, cannot see or revoke A's tokens
+    a_secret = _new_token(login(demo_app, "lender"))
+    with _db(demo_app) as w:
+        a_id = w.session.scalar(select(LenderApiToken.id).where(
+            LenderApiToken.token_hash == hashlib.sha256(a_secret.encode()).hexdigest()))
+    b_client = login(demo_app, "other")
+    page = b_client.get("/prestamista/organizacion").get_data(as_text=True)
+    assert a_secret[:12] not in page
+    r = b_client.post(f"/prestamista/organizacion/tokens/{a_id}/revocar",
+                      data={"csrf_token": csrf_token(page)})
+    assert r.status_code == 404
+    assert api.get("/api/v1/loans", headers={"Authorization": f"Bearer {a_secret}"}
+                   ).status_code == 200
+
+
+def test_invite_accept_change_role_and_remove(demo_app, tmp_path):
+    from portal.models import AuditRecord, PartyMember, User
+    admin = login(demo_app, "lender")
+    page = admin.get("/prestamista/organizacion").get_data(as_text=True)
+    r = admin.post("/prestamista/organizacion/invitar", data={
+        "csrf_token": csrf_token(page), "email": "User00001@Demo.pr", "role": "employee"})
+    assert r.status_code == 303
+    mails = [email.message_from_bytes(p.read_bytes()) for p in outbox(demo_app)]
+    [msg] = [m for m in mails if m["To"] == "user00001@demo.pr"]
+    body = msg.get_payload(decode=True).decode()
+    assert "le invita" in body  # in the inviter's language
+    link = re.search(r"(/prestamista/invitacion/[\w-]+)", body).group(1)
+    assert login(demo_app, "owner").get(link).status_code == 404  # not the invited email
+    clerk = login(demo_app, "other")
+    page = clerk.get(link).get_data(as_text=True)
+    assert clerk.post(link, data={"csrf_token": csrf_token(page)}).status_code == 303
+    assert clerk.get("/prestamista/prestamos").status_code == 200
+    org = clerk.get("/prestamista/organizacion").get_data(as_text=True)
+    assert "Crear el token" not in org  # a clerk creates no token
+    assert clerk.post("/prestamista/organizacion/tokens", data={
+        "csrf_token": csrf_token(org), "name": "x", "scope": "read", "days": "30"}
+        ).status_code == 403
+    with _db(demo_app) as w:
+        m = w.session.scalar(select(PartyMember).join(User, User.id == PartyMember.user_id)
+                             .where(User.email == "user00001@demo.pr"))
+        mid, role = m.id, m.role
+        admin_mid = w.session.scalar(select(PartyMember.id).join(
+            User, User.id == PartyMember.user_id).where(User.email == "lender@demo.pr"))
+    assert role == "employee"
+    page = admin.get("/prestamista/organizacion").get_data(as_text=True)
+    r = admin.post(f"/prestamista/organizacion/usuario/{admin_mid}/quitar",
+                   data={"csrf_token": csrf_token(page)}, follow_redirects=True)
+    assert "al menos un administrador" in r.get_data(as_text=True)  # the last administrator
+    r = admin.post(f"/prestamista/organizacion/usuario/{mid}/quitar",
+                   data={"csrf_token": csrf_token(page)})
+    assert r.status_code == 303
+    assert login(demo_app, "other").get("/prestamista/prestamos").status_code == 404
+    with _db(demo_app) as w:
+        actions = set(w.session.scalars(select(AuditRecord.action)
+                                        .where(AuditRecord.action.like("lender.%"))))
+    assert {"lender.invited", "lender.invitation_accepted", "lender.member_removed"} <= actions
+
+
+@pytest.mark.parametrize("role", ["owner", "lender", "staff", "other"])
+def test_a_session_never_opens_the_api(demo_app, role):
+    """The API reads only the Bearer token: a signed-in browser's cookie gets 401."""
+    r = login(demo_app, role).get("/api/v1/loans")
+    assert r.status_code == 401 and r.mimetype == "application/problem+json"
+
+
+def test_the_api_is_rate_limited_with_retry_after(demo_app, monkeypatch):
+    from portal.web.lender_api import routes
+    monkeypatch.setattr(routes, "PER_TOKEN", (3, 60))
+    secret = _new_token(login(demo_app, "lender"))
+    api = demo_app.test_client()
+    codes = [api.get("/api/v1/loans?status=overdue",
+                     headers={"Authorization": f"Bearer {secret}"}) for _ in range(4)]
+    assert [r.status_code for r in codes] == [200, 200, 200, 429]
+    assert int(codes[-1].headers["Retry-After"]) >= 1
+    assert codes[-1].get_json()["title"] == "Demasiadas solicitudes"

@@ -1,0 +1,148 @@
+"""Reviewed Puerto Rico Spanish for the lenders' pages, emails and API (J7: the portfolio,
+the organisation and its tokens). Terms as docs/GLOSSARY.md: propiedad, derrama, vence,
+préstamo, acreedor hipotecario ("prestamista" in the menus, as the portal says elsewhere).
+
+Apply with (under the catalog lock):
+    make translations
+    .venv/bin/python scripts/fill_catalog.py translations/es/LC_MESSAGES/messages.po translations/lenders_es.py
+    make catalogs
+"""
+
+ES = {
+    "%(lender)s invites you to work for it on the District Assessments Portal":
+        "%(lender)s le invita a trabajar para su organización en el Portal de Derramas del "
+        "Distrito",
+    "30 days": "30 días",
+    "365 days": "365 días",
+    "90 days": "90 días",
+    "A CSV file of loan numbers": "Un archivo CSV con números de préstamo",
+    "A program uses a token to read your loans through the portal's API (%(url)s), with the "
+    "header Authorization: Bearer and the token.":
+        "Un programa usa un token para leer sus préstamos mediante la API del portal "
+        "(%(url)s), con el encabezado Authorization: Bearer y el token.",
+    "API tokens": "Tokens de la API",
+    "Accept the invitation": "Aceptar la invitación",
+    "An administrator of %(lender)s invites you to see its loans and act for it on the "
+    "District Assessments Portal.":
+        "Un administrador de %(lender)s le invita a ver sus préstamos y a actuar en su "
+        "nombre en el Portal de Derramas del Distrito.",
+    "An organisation keeps at least one administrator.":
+        "La organización tiene que conservar al menos un administrador.",
+    "Any date": "Cualquier fecha",
+    "Ascending": "Ascendente",
+    "Clear the filters": "Quitar los filtros",
+    "Clerk": "Oficinista",
+    "Copy it now: it is shown only this once. The portal keeps only a fingerprint of it.":
+        "Cópielo ahora: se muestra solo esta vez. El portal guarda solo una huella de él.",
+    "Create a token": "Crear un token",
+    "Create the token": "Crear el token",
+    "Descending": "Descendente",
+    "Download these loans (CSV)": "Descargar estos préstamos (CSV)",
+    "Due now, at least": "Adeudado ahora, desde",
+    "Due now, at most": "Adeudado ahora, hasta",
+    "Due now, in all:": "Adeudado ahora, en total:",
+    "Expires": "Vence",
+    "Find loans": "Buscar préstamos",
+    "Good for": "Válido por",
+    "If you do not expect this invitation, ignore this message.":
+        "Si no esperaba esta invitación, ignore este mensaje.",
+    "Invalid parameter": "Parámetro no válido",
+    "Invitation": "Invitación",
+    "Invitation to work for %(lender)s": "Invitación a trabajar para %(lender)s",
+    "Invitations not yet accepted": "Invitaciones aún sin aceptar",
+    "Invite a user": "Invitar a un usuario",
+    "Last used": "Último uso",
+    "Loan or catastro number": "Número de préstamo o de catastro",
+    "Loans found": "Préstamos encontrados",
+    "Make a clerk": "Hacer oficinista",
+    "Make an administrator": "Hacer administrador",
+    "May": "Puede",
+    "Name": "Nombre",
+    "Name of the token": "Nombre del token",
+    "No loan matches these filters.": "Ningún préstamo cumple con estos filtros.",
+    "Not allowed": "No permitido",
+    "Not authenticated": "No autenticado",
+    "Not found": "No encontrado",
+    "Nothing is due now on the loans the file names.":
+        "Los préstamos que nombra el archivo no adeudan nada ahora.",
+    "Nothing is due now on the loans these filters select.":
+        "Los préstamos de estos filtros no adeudan nada ahora.",
+    "One loan number per row, in the first column; at most %(max)s.":
+        "Un número de préstamo por fila, en la primera columna; %(max)s como máximo.",
+    "One payment for the loans found with something due (at most %(max)s); you review it "
+    "before paying.":
+        "Un solo pago para los préstamos encontrados que adeudan algo (%(max)s como máximo); "
+        "usted lo revisa antes de pagar.",
+    "Order": "Orden",
+    "Pay for a list of loan numbers (CSV)": "Pagar una lista de números de préstamo (CSV)",
+    "Pay for these loans": "Pagar estos préstamos",
+    "Pay what is due now on these loans": "Pagar lo adeudado ahora en estos préstamos",
+    "Read and write": "Leer y escribir",
+    "Read loans": "Leer préstamos",
+    "Remove": "Quitar",
+    "Revoke": "Revocar",
+    "Send a valid API token: the header Authorization: Bearer and the token. A token that "
+    "expired or was revoked is refused.":
+        "Envíe un token válido de la API: el encabezado Authorization: Bearer y el token. Se "
+        "rechaza un token vencido o revocado.",
+    "Send the invitation": "Enviar la invitación",
+    "Sign in (or create an account) with this email, then open this link within 14 days to "
+    "accept:":
+        "Entre (o cree una cuenta) con este correo electrónico y abra este enlace dentro de "
+        "14 días para aceptar:",
+    "Since": "Desde",
+    "Sort by": "Ordenar por",
+    "State": "Estado del token",
+    "The file names more than %(max)s loans; one payment covers at most %(max)s.":
+        "El archivo nombra más de %(max)s préstamos; un pago cubre %(max)s como máximo.",
+    "The file names no loan numbers: one per row, in the first column.":
+        "El archivo no nombra ningún número de préstamo: uno por fila, en la primera columna.",
+    "The invitation was sent to %(email)s.": "Se envió la invitación a %(email)s.",
+    "The invitation was withdrawn.": "Se retiró la invitación.",
+    "The parameter %(name)s is not valid.": "El parámetro %(name)s no es válido.",
+    "The role was changed.": "Se cambió la función.",
+    "The token was revoked: it is refused from now on.":
+        "Se revocó el token: desde ahora se rechaza.",
+    "The user no longer works for your organisation on the portal.":
+        "El usuario ya no trabaja para su organización en el portal.",
+    "There is no loan of your organisation with this number.":
+        "Su organización no tiene ningún préstamo con este número.",
+    "These filters select %(num)s loans with something due; one payment covers at most "
+    "%(max)s. Narrow the filters.":
+        "Estos filtros eligen %(num)s préstamos que adeudan algo; un pago cubre %(max)s como "
+        "máximo. Limite más los filtros.",
+    "These loan numbers are not among your loans: %(numbers)s.":
+        "Estos números de préstamo no están entre sus préstamos: %(numbers)s.",
+    "This token may only read. Create a token that may write.":
+        "Este token solo puede leer. Cree un token que pueda escribir.",
+    "This year's assessments, in all:": "Derramas de este año, en total:",
+    "Too many requests": "Demasiadas solicitudes",
+    "Too many requests: try again in %(seconds)s seconds.":
+        "Demasiadas solicitudes: intente de nuevo en %(seconds)s segundos.",
+    "User": "Usuario",
+    "Users": "Usuarios",
+    "What it may do": "Qué puede hacer",
+    "Withdraw": "Retirar",
+    "Within 30 days": "Dentro de 30 días",
+    "Within 7 days": "Dentro de 7 días",
+    "Within 90 days": "Dentro de 90 días",
+    "Write a name for the token.": "Escriba un nombre para el token.",
+    "Write an amount in dollars, for example 1,500.00.":
+        "Escriba una cantidad en dólares, por ejemplo 1,500.00.",
+    "Write at most 20 characters.": "Escriba 20 caracteres como máximo.",
+    "Write at most 254 characters.": "Escriba 254 caracteres como máximo.",
+    "Write at most 80 characters.": "Escriba 80 caracteres como máximo.",
+    "Write the email address.": "Escriba el correo electrónico.",
+    "You are invited with the role: %(role)s.": "Se le invita con la función: %(role)s.",
+    "You now work for this lender on the portal.":
+        "Ahora trabaja para este acreedor en el portal.",
+    "Your new API token": "Su nuevo token de la API",
+    "Your organisation": "Su organización",
+    "Your organisation: %(lender)s": "Su organización: %(lender)s",
+    "Your role: %(role)s.": "Su función: %(role)s.",
+    "Active": "Activo",
+    "Expired": "Vencido",
+    "Revoked": "Revocado",
+    "Never used": "Nunca se ha usado",
+    "good until %(date)s": "válida hasta el %(date)s",
+}

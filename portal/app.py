@@ -127,3 +127,5 @@ def _register_blueprints(app: Flask) -> None:
     app.register_blueprint(exemption_bp)
     from portal.web.lender_api.routes import bp as lender_api_bp  # J7: the lenders' API
     app.register_blueprint(lender_api_bp)
+    from portal.web.attachments.routes import bp as attachments_bp  # R-A14, R-C1–R-C8
+    app.register_blueprint(attachments_bp)

@@ -711,6 +711,10 @@ def _featured_history(uow: UnitOfWork, b: _Builder, fy: Any, people: dict[str, U
         s.add(order)
         s.flush()
         audit.record(uow, staff, "deposit_order.recorded", order, after=audit.snapshot(order))
+    # The owner's home owes property taxes: a Treasury notice of attachment and a CRIM
+    # auction's minimum (R-C1–R-C5; portal/services/attachments.py).
+    from portal.services import attachments
+    attachments.load_demo(uow, staff, featured["home"])
     b.tick("featured", 1, 1)
 
 

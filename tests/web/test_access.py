@@ -60,7 +60,10 @@ STAFF = {"staff.lookup", "staff.person", "payments.office", "payments.refund",
          "staff.budget_adopt", "staff.budget_amend", "staff.budget_compare", "staff.set_role",
          "exemption_changes.staff_list", "exemption_changes.acknowledge",
          "exemption.queue", "exemption.review_page", "exemption.take_up",  # J5
-         "exemption.approve", "exemption.return_to_owner"}
+         "exemption.approve", "exemption.return_to_owner",
+         "attachments.index", "attachments.parcel", "attachments.record_notice",  # R-C, R-A14
+         "attachments.record_auction", "attachments.record_result", "attachments.record_paid",
+         "attachments.record_deposit_order", "attachments.lift_deposit_order"}
 #: The second step of signing in and one's own two-factor settings (tests/web/test_two_factor.py)
 TWO_FACTOR = {"auth.verify", "auth.two_factor_enrol", "auth.two_factor", "auth.two_factor_codes",
               "auth.two_factor_disable"}
@@ -179,6 +182,8 @@ def test_role_pages(world, role):
         "/personal/cobros": 200 if role == "staff" else 404,
         "/personal/cobros/tribunal": 200 if role == "staff" else 404,
         "/personal/cobros/999999": 404,
+        "/personal/embargos": 200 if role == "staff" else 404,
+        "/personal/embargos/propiedad/999999": 404,
         "/cobros/requerimiento/999999.pdf": 404,
         "/personal/trabajos/999999": 404,
         "/personal/exoneraciones": 200 if role == "staff" else 404,

@@ -27,7 +27,10 @@ WALKED = {"account.claim", "account.grant", "account.revoke", "account.revoke_em
           "payments.review",
           "payments.confirm", "payments.sandbox", "payments.sandbox_bank", "payments.office",
           "payments.refund", "payments.webhook", "staff.compute_roll", "staff.publish_roll",
-          "staff.reset_two_factor", "certificates.issue", "certificates.verify"}
+          "staff.reset_two_factor", "certificates.issue", "certificates.verify",
+          "attachments.record_notice", "attachments.record_auction", "attachments.record_result",
+          "attachments.record_paid", "attachments.record_deposit_order",
+          "attachments.lift_deposit_order"}
 OWN_ONLY = {"account.language"}  # and every `auth.*` route
 
 
@@ -162,6 +165,23 @@ def test_no_role_writes_to_someone_elses_object(scene, role):
                                          good_through="2026-12-05"))
         if _certificates(app) != issued:
             problems.append("payoff certificate: one was issued")
+        # Attachments, auctions and deposit orders are staff's to record (R-C1–R-C8, R-A14;
+        # tests/web/test_attachment_pages.py): 404 for everyone else, nothing written.
+        for path, data in ((f"/personal/embargos/propiedad/{theirs}/aviso",
+                            {"fiscal_years": "2024", "taxes": "10", "delivery": "personal",
+                             "notified_on": "2026-11-02"}),
+                           (f"/personal/embargos/propiedad/{theirs}/subasta",
+                            {"fiscal_years": "2024", "taxes": "10", "real_value": "1",
+                             "mortgage_amount": "0", "appraised_on": "2026-11-02",
+                             "auction_number": "1"}),
+                           ("/personal/embargos/subasta/1/resultado",
+                            {"a1-held_on": "2026-11-20", "a1-bids": "0"}),
+                           ("/personal/embargos/deuda/1/pagada", {"d1-paid_on": "2026-11-20"}),
+                           (f"/personal/embargos/propiedad/{ids['leased']}/orden-deposito",
+                            {"court": "TPI", "case_number": "X", "ordered_on": "2026-11-20"}),
+                           ("/personal/embargos/orden-deposito/1/levantar",
+                            {"o1-lifted_on": "2026-11-20"})):
+            check(path, post(path, **data))
     # An account the role may not pay (the owner's is the lender's to pay too): the pay
     # form answers 400, "not one you can pay".
     unpayable = ids["keys"][ids["leased"] if role in ("owner", "lender") else ids["parcel"]]

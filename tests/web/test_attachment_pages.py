@@ -1,0 +1,196 @@
+"""The staff's attachment pages under /personal/embargos (R-C1–R-C8, R-A14) on the demo
+District: the list, a parcel's debts with the core's figures and "why this amount?", a
+notice of attachment and an auction recorded through the forms, bad input refused with a
+clear message in the staff's language and nothing changed, an auction's result, a deposit
+order recorded and lifted; and the debtor's section of the parcel page."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from flask import Flask
+from sqlalchemy import func, select
+
+from tests.web.conftest import csrf_token, login, parcel_ids
+
+#: The demo's figures (portal/services/attachments.load_demo): the notice's fee 10 % of
+#: 2,840.00 + 35.00 custody = 319.00 and total 3,662.65 (R-C1, R-C3); the auction's
+#: minimum min(185,000 − 162,450.18, 3,970.19) = 3,970.19, above the floor 3,775.19 (R-C4).
+FEE, TOTAL, MINIMUM = "$319.00", "$3,662.65", "$3,970.19"
+
+
+def _count(app: Flask, model) -> int:  # noqa: ANN001
+    from portal.db import UnitOfWork
+    from portal.web.data import database
+    with app.app_context(), UnitOfWork(database()) as w:
+        return w.session.scalar(select(func.count()).select_from(model))
+
+
+def _home(app: Flask) -> int:
+    from portal.db import UnitOfWork
+    from portal.models import TaxDebt
+    from portal.web.data import database
+    with app.app_context(), UnitOfWork(database()) as w:
+        return w.session.scalar(select(TaxDebt.parcel_id).limit(1))
+
+
+def _with_lang(client, lang: str) -> None:  # noqa: ANN001
+    page = client.get("/").get_data(as_text=True)
+    client.post("/idioma", data={"csrf_token": csrf_token(page), "lang": lang})
+
+
+def test_the_list_and_the_parcel_page(demo_app):
+    staff = login(demo_app, "staff")
+    home = _home(demo_app)
+    html = staff.get("/personal/embargos").get_data(as_text=True)
+    assert "Embargos y subastas" in html and f"/personal/embargos/propiedad/{home}" in html
+    assert "/personal/embargos" in staff.get("/personal/buscar").get_data(as_text=True)
+    page = staff.get(f"/personal/embargos/propiedad/{home}")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    for text in (FEE, TOTAL, MINIMUM, "R-C2", "R-C3", "R-C4", "16 de diciembre de 2026",
+                 "17 de diciembre de 2026"):
+        assert text in html, text
+    assert html.count('class="portal-why"') >= 3  # the fee, the term, the minimum
+
+
+def test_find_a_parcel_by_catastro(demo_app):
+    staff = login(demo_app, "staff")
+    r = staff.get("/personal/embargos?catastro=999-999-999-99")
+    assert r.status_code == 400
+    assert "Ninguna propiedad tiene ese número de catastro." in r.get_data(as_text=True)
+
+
+def test_record_a_notice_through_the_form(demo_app):
+    from portal.models import AttachmentNotice, TaxDebt
+    staff = login(demo_app, "staff")
+    pid = parcel_ids(demo_app)["owner"][1]
+    url = f"/personal/embargos/propiedad/{pid}"
+    token = csrf_token(staff.get(url).get_data(as_text=True))
+    form = {"csrf_token": token, "fiscal_years": "2024-2025", "taxes": "$1,000.00",
+            "surcharges": "50", "interest": "", "delivery": "personal",
+            "notified_on": "2026-11-02"}
+    before = _count(demo_app, TaxDebt), _count(demo_app, AttachmentNotice)
+    for bad, message in (({"taxes": "mil"}, "Escriba una cantidad"),
+                         ({"taxes": "10.005"}, "Escriba una cantidad"),
+                         ({"notified_on": "2026-13-01"}, "año-mes-día"),
+                         ({"notified_on": "2026-12-25"}, "no puede ser un día por venir"),
+                         ({"delivery": "certified_mail"}, "número del correo certificado"),
+                         ({"delivery": "fax"}, "Cómo se notificó")):
+        r = staff.post(f"{url}/aviso", data={**form, **bad})
+        assert r.status_code == 400, bad
+        html = r.get_data(as_text=True)
+        assert message in html and 'id="error-summary"' in html, (bad, message)
+        assert "Traceback" not in html
+    assert (_count(demo_app, TaxDebt), _count(demo_app, AttachmentNotice)) == before
+    r = staff.post(f"{url}/aviso", data=form)
+    assert r.status_code == 303
+    html = staff.get(r.headers["Location"]).get_data(as_text=True)
+    # R-C3: 10 % of 1,000.00 = 100.00; R-C1: 1,000 + 50 + 100 = 1,150.00; R-C2: 2026-12-02.
+    assert "$100.00" in html and "$1,150.00" in html and "2 de diciembre de 2026" in html
+
+
+def test_bad_input_in_english(demo_app):
+    staff = login(demo_app, "staff")
+    _with_lang(staff, "en")
+    pid = parcel_ids(demo_app)["owner"][1]
+    url = f"/personal/embargos/propiedad/{pid}"
+    token = csrf_token(staff.get(url).get_data(as_text=True))
+    r = staff.post(f"{url}/subasta", data={"csrf_token": token, "fiscal_years": "2022",
+                                           "taxes": "100", "appraised_on": "2026-11-01",
+                                           "real_value": "-5", "mortgage_amount": "0",
+                                           "auction_number": "12"})
+    assert r.status_code == 400
+    html = r.get_data(as_text=True)
+    assert "Write an amount such as 1,234.50" in html
+    assert "from 1 to 9" in html
+
+
+def test_an_auction_and_its_result(demo_app):
+    from portal.models import AuctionResult
+    staff = login(demo_app, "staff")
+    pid = parcel_ids(demo_app)["owner"][1]
+    url = f"/personal/embargos/propiedad/{pid}"
+    token = csrf_token(staff.get(url).get_data(as_text=True))
+    r = staff.post(f"{url}/subasta", data={
+        "csrf_token": token, "fiscal_years": "2022-2023", "taxes": "1000", "surcharges": "50",
+        "interest": "100", "costs": "20", "appraised_on": "2026-11-01",
+        "real_value": "50000", "mortgage_amount": "49500", "auction_number": "1"})
+    assert r.status_code == 303
+    html = staff.get(url).get_data(as_text=True)
+    # R-C4: equity 500.00 < credit 1,170.00, but the floor is 1,150.00.
+    assert "$500.00" in html and "$1,170.00" in html and "$1,150.00" in html
+    auction_id = int(re.findall(r"/personal/embargos/subasta/(\d+)/resultado", html)[-1])
+    p = f"a{auction_id}-"
+    result = f"/personal/embargos/subasta/{auction_id}/resultado"
+    r = staff.post(result, data={"csrf_token": token, p + "held_on": "2026-11-20",
+                                 p + "bids": "2", p + "price": "1149.99"})
+    assert r.status_code == 400
+    assert "por debajo del tipo mínimo de subasta" in r.get_data(as_text=True)
+    assert _count(demo_app, AuctionResult) == 0
+    r = staff.post(result, data={"csrf_token": token, p + "held_on": "2026-11-20",
+                                 p + "bids": "0"})
+    assert r.status_code == 303
+    html = staff.get(url).get_data(as_text=True)
+    assert "Adjudicada al CRIM" in html
+    r = staff.post(result, data={"csrf_token": token, p + "held_on": "2026-11-20",
+                                 p + "bids": "0"})
+    assert r.status_code == 303 and _count(demo_app, AuctionResult) == 1  # once
+
+
+def test_deposit_order_recorded_and_lifted(demo_app):
+    """R-A14: the demo's leased Authority parcel with an order in force: a second one is
+    refused; lifted, then a new order is recorded; the lessee's parcel page shows it."""
+    from portal.db import UnitOfWork
+    from portal.models import DepositOrder, Lease
+    from portal.web.data import database
+    with demo_app.app_context(), UnitOfWork(database()) as w:
+        order_id, pid = w.session.execute(
+            select(DepositOrder.id, Lease.parcel_id).join(Lease)
+            .where(DepositOrder.lifted_on.is_(None))).first()
+    staff = login(demo_app, "staff")
+    url = f"/personal/embargos/propiedad/{pid}"
+    html = staff.get(url).get_data(as_text=True)
+    assert "en vigor" in html
+    token = csrf_token(html)
+    form = {"csrf_token": token, "court": "TPI Sala de Bayamón", "case_number": "BY2026CV7",
+            "ordered_on": "2026-11-25"}
+    r = staff.post(f"{url}/orden-deposito", data=form)
+    assert r.status_code == 303 and _count(demo_app, DepositOrder) == 1
+    assert "ya tiene una orden de consignación en vigor" in staff.get(url).get_data(
+        as_text=True)
+    lift = f"/personal/embargos/orden-deposito/{order_id}/levantar"
+    r = staff.post(lift, data={"csrf_token": token, f"o{order_id}-lifted_on": "2026-01-01"})
+    assert r.status_code == 400
+    r = staff.post(lift, data={"csrf_token": token, f"o{order_id}-lifted_on": "2026-11-24"})
+    assert r.status_code == 303
+    r = staff.post(f"{url}/orden-deposito", data=form)
+    assert r.status_code == 303 and _count(demo_app, DepositOrder) == 2
+    r = staff.post(f"{url}/orden-deposito", data={**form, "court": ""})
+    assert r.status_code == 400 and "Escriba el tribunal" in r.get_data(as_text=True)
+
+
+def test_the_debtor_sees_the_section_on_the_parcel_page(demo_app):
+    owner = login(demo_app, "owner")
+    home = _home(demo_app)
+    html = owner.get(f"/propiedad/{home}").get_data(as_text=True)
+    assert "Embargo por contribuciones sobre la propiedad" in html
+    for text in (FEE, TOTAL, MINIMUM, "16 de diciembre de 2026"):
+        assert text in html, text
+    assert "/personal/embargos" not in html  # no staff form
+
+
+@pytest.mark.parametrize("role", ["owner", "lessee", "lender", "other"])
+def test_staff_pages_are_404_for_everyone_else(demo_app, role):
+    client = login(demo_app, role)
+    home = _home(demo_app)
+    for path in ("/personal/embargos", f"/personal/embargos/propiedad/{home}"):
+        assert client.get(path).status_code == 404
+    token = csrf_token(client.get("/").get_data(as_text=True))
+    for path in (f"/personal/embargos/propiedad/{home}/aviso",
+                 f"/personal/embargos/propiedad/{home}/subasta",
+                 "/personal/embargos/subasta/1/resultado", "/personal/embargos/deuda/1/pagada",
+                 f"/personal/embargos/propiedad/{home}/orden-deposito",
+                 "/personal/embargos/orden-deposito/1/levantar"):
+        assert client.post(path, data={"csrf_token": token}).status_code == 404

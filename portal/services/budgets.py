@@ -189,6 +189,34 @@ def update_draft(uow: UnitOfWork, staff: Any, version_id: int, lines: list[LineI
     return version
 
 
+def discard_draft(uow: UnitOfWork, staff: Any, version_id: int) -> FiscalYear:
+    """Delete a draft version with its lines and fixed amounts (drafted by mistake, or an
+    amendment the Board did not adopt); the budget goes too when it has no version left.
+    An adopted version is never deleted (`Conflict("budget_adopted")`, R-A1). The audit
+    record keeps what the draft held. Returns its fiscal year."""
+    access.require_staff_role(staff, *access.MANAGE)
+    version = uow.session.get(BudgetVersion, access.parse_id(version_id))
+    if version is None:
+        raise NotFound()
+    if version.status == "adopted":
+        raise Conflict("budget_adopted")
+    budget = uow.session.get(Budget, version.budget_id)
+    fy = uow.session.get(FiscalYear, budget.fiscal_year_id)
+    before = _content(uow, version)
+    for row in [*lines(uow, version.id), *fixed_amounts(uow, version.id)]:
+        uow.session.delete(row)
+    uow.session.flush()
+    uow.session.delete(version)
+    uow.session.flush()
+    if uow.session.scalar(select(BudgetVersion.id).where(
+            BudgetVersion.budget_id == budget.id).limit(1)) is None:
+        uow.session.delete(budget)
+        uow.session.flush()
+    audit.record(uow, staff, "budget.draft_discarded", object_type="budget_versions",
+                 object_id=before["id"], before=before)
+    return fy
+
+
 def amend(uow: UnitOfWork, staff: Any, version_id: int) -> BudgetVersion:
     """R-A1: an amendment of the adopted version `version_id` — a new draft version with a
     copy of its lines and fixed amounts, edited and adopted in turn; the adopted version

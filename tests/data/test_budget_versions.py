@@ -211,3 +211,20 @@ def test_a_version_with_fixed_amounts_is_not_computed_yet(world):
             roll.computable(uow, _staff(uow, world), vid)
         assert err.value.code == "roll_fixed_amounts"
         assert roll.computable(uow, _staff(uow, world), plain)[0].id == plain  # without them
+
+
+def test_discard_a_draft_and_its_budget_when_it_was_the_only_version(world):
+    vid = _draft(world, fixed=[FixedInput("040-000-000-01", D("100.00"))])
+    with world.uow() as uow:
+        fy = budgets.discard_draft(uow, _staff(uow, world), vid)
+        assert fy.starts_on == date(2027, 7, 1)
+    with world.uow() as uow:
+        assert uow.session.get(BudgetVersion, vid) is None
+        years = dict((fy.label, vs) for fy, vs in budgets.overview(uow, _staff(uow, world)))
+        assert years["2027-2028"] == []  # the budget went with its only version
+        with pytest.raises(Conflict):  # an adopted version is never deleted (R-A1)
+            budgets.discard_draft(uow, _staff(uow, world), world.version_id)
+    again = _draft(world)  # the year can be drafted again
+    with world.uow() as uow:
+        with pytest.raises(Forbidden):
+            budgets.discard_draft(uow, _staff(uow, world, "read_only"), again)

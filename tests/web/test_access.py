@@ -58,6 +58,7 @@ STAFF = {"staff.lookup", "staff.person", "payments.office", "payments.refund",
          "collections.record_claim", "collections.packet_pdf", "collections.record_mailings",
          "staff.budgets_page", "staff.budget_new", "staff.budget_version", "staff.budget_edit",
          "staff.budget_adopt", "staff.budget_amend", "staff.budget_compare", "staff.set_role",
+         "staff.budget_discard",
          "exemption_changes.staff_list", "exemption_changes.acknowledge",
          "exemption.queue", "exemption.review_page", "exemption.take_up",  # J5
          "exemption.approve", "exemption.return_to_owner",
@@ -307,6 +308,7 @@ STAFF_CHANGES = {
     "staff.reset_two_factor": {"administrator"}, "staff.set_role": {"administrator"},
     "staff.budget_new": {"administrator"}, "staff.budget_edit": {"administrator"},
     "staff.budget_adopt": {"administrator"}, "staff.budget_amend": {"administrator"},
+    "staff.budget_discard": {"administrator"},
     "payments.office": {"administrator", "cashier"},
     "payments.refund": {"administrator", "cashier"},
 }
@@ -380,7 +382,13 @@ def test_every_staff_page_opens_for_every_staff_role(demo_app, role):
 def test_staff_changes_refuse_the_roles_that_may_not(demo_app, role):
     """Each state-changing staff route, posted as a role that may not use it with a form
     that would otherwise be accepted: refused, and nothing changes."""
+    from portal.db import UnitOfWork
+    from portal.services import budgets, users
+    from portal.web.data import database
     ids = _staff_ids(demo_app)
+    with demo_app.app_context(), UnitOfWork(database()) as w:  # a draft to discard
+        ids["draft_id"] = budgets.amend(w, users.find_by_email(w, "staff@demo.pr"),
+                                        ids["version_id"]).id
     pid = sorted(_visible(demo_app)["lessee"])[0]
     client = login(demo_app, STAFF_ROLE_EMAILS[role])
     office = client.get(f"/personal/pagos/oficina/{pid}").get_data(as_text=True)
@@ -403,6 +411,8 @@ def test_staff_changes_refuse_the_roles_that_may_not(demo_app, role):
                                {"adopted_on": "2026-12-01", "confirm": "y", "late": "y"}),
         "staff.budget_amend": (f"/personal/presupuestos/version/{ids['version_id']}/enmendar",
                                {}),
+        "staff.budget_discard": (f"/personal/presupuestos/version/{ids['draft_id']}/descartar",
+                                 {}),
         "payments.office": (f"/personal/pagos/oficina/{pid}",
                             {"account": account.group(1) if account else "", "amount": "1.00",
                              "method": "cash", "payer_name": "Ana"}),
@@ -434,6 +444,7 @@ def test_budget_and_role_pages_are_404_for_non_staff(world, role):
         assert client.get(gets[endpoint]).status_code == 404, endpoint
     ids = _staff_ids(app)
     for path in (f"/personal/presupuestos/version/{ids['version_id']}/enmendar",
+                 f"/personal/presupuestos/version/{ids['version_id']}/descartar",
                  f"/personal/persona/{ids['owner']}/funcion", "/personal/presupuestos/nuevo"):
         assert client.post(path, data={"csrf_token": token, "role": "administrator"}
                            ).status_code == 404, path

@@ -93,6 +93,7 @@ def test_budget_and_role_forms_take_odd_input(demo_app: Flask, error_log: ErrorL
             r = p.get(path.format(odd))
             p.expect(r.status_code in (400, 404), f"GET {path.format(odd)} -> {r.status_code}")
         p.post(f"/personal/presupuestos/version/{odd}/enmendar", {"csrf_token": p.token})
+        p.post(f"/personal/presupuestos/version/{odd}/descartar", {"csrf_token": p.token})
         p.post(f"/personal/persona/{odd}/funcion", {"csrf_token": p.token, "role": "cashier"})
     role = f"/personal/persona/{reviewer}/funcion"
     p.form(role, {"role": "reviewer"}, VALUES, fields=["role"])

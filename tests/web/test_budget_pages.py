@@ -332,3 +332,30 @@ def test_the_roll_page_explains_why_a_version_with_fixed_amounts_is_not_computed
                    data={"csrf_token": csrf_token(adopt)}, follow_redirects=True)
     assert "no las aplica todavía (R-A3)" in r.get_data(as_text=True)
     assert _count(demo_app, Job) == jobs_before
+
+
+def test_a_draft_is_discarded_and_an_adopted_version_never(demo_app):
+    staff = login(demo_app, "staff")
+    v1 = _demo_version(demo_app)
+    page = staff.get(f"/personal/presupuestos/version/{v1}").get_data(as_text=True)
+    assert "Descartar este borrador" not in page  # adopted: nothing to discard
+    r = staff.post(f"/personal/presupuestos/version/{v1}/enmendar",
+                   data={"csrf_token": csrf_token(page)})
+    v2 = int(r.headers["Location"].split("/")[-2])
+    page = staff.get(f"/personal/presupuestos/version/{v2}").get_data(as_text=True)
+    assert "Descartar el borrador de la versión 2" in page
+    r = staff.post(f"/personal/presupuestos/version/{v2}/descartar",
+                   data={"csrf_token": csrf_token(page)}, follow_redirects=True)
+    assert "Se descartó el borrador de 2026-2027." in r.get_data(as_text=True)
+    assert _count(demo_app, BudgetVersion, BudgetVersion.id == v2) == 0
+    assert _count(demo_app, BudgetLine, BudgetLine.version_id == v2) == 0
+    rec = _one(demo_app, select(AuditRecord.before).where(
+        AuditRecord.action == "budget.draft_discarded"))[0]
+    assert rec["version"] == 2 and len(rec["lines"]) == 5
+    r = staff.post(f"/personal/presupuestos/version/{v1}/descartar",
+                   data={"csrf_token": csrf_token(page)}, follow_redirects=True)
+    assert "Una versión adoptada nunca se elimina" in r.get_data(as_text=True)
+    assert _count(demo_app, BudgetVersion, BudgetVersion.id == v1) == 1
+    # the amendment can be started again
+    assert staff.post(f"/personal/presupuestos/version/{v1}/enmendar",
+                      data={"csrf_token": csrf_token(page)}).status_code == 303

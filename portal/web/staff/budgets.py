@@ -206,6 +206,24 @@ def budget_amend(version_id: int):  # noqa: ANN201
     return redirect(url_for("staff.budget_edit", version_id=new_id), 303)
 
 
+@bp.post("/presupuestos/version/<id:version_id>/descartar")
+@staff_role(*access.MANAGE)
+def budget_discard(version_id: int):  # noqa: ANN201
+    if not ActionForm().validate_on_submit():
+        abort(400)
+    try:
+        with uow() as w:
+            fy = budgets.discard_draft(w, current_user, version_id)
+            label = fy.label
+    except (Forbidden, NotFound):
+        abort(404)
+    except Conflict:
+        flash(_("An adopted version is never deleted (R-A1)."), "error")
+        return redirect(url_for("staff.budget_version", version_id=version_id), 303)
+    flash(_("The draft of %(label)s was discarded.", label=label), "success")
+    return redirect(url_for("staff.budgets_page"), 303)
+
+
 @bp.get("/presupuestos/version/<id:version_id>/comparar")
 @staff_required
 def budget_compare(version_id: int):  # noqa: ANN201

@@ -59,6 +59,15 @@ ES = {
     "Date the Board adopted it": "Fecha en que la Junta lo adoptó",
     "Description in English": "Descripción en inglés",
     "Description in Spanish": "Descripción en español",
+    "An adopted version is never deleted (R-A1).":
+        "Una versión adoptada nunca se elimina (R-A1).",
+    "Discard draft version %(n)s": "Descartar el borrador de la versión %(n)s",
+    "Discard this draft": "Descartar este borrador",
+    "The draft of %(label)s was discarded.": "Se descartó el borrador de %(label)s.",
+    "The draft's lines and fixed amounts are deleted; the audit log keeps what it held. An "
+    "adopted version is never deleted.":
+        "Se eliminan las partidas y las cantidades fijas del borrador; el registro de "
+        "auditoría guarda lo que tenía. Una versión adoptada nunca se elimina.",
     "Draft a fiscal year's budget": "Redactar el presupuesto de un año fiscal",
     "Edit the draft": "Editar el borrador",
     "Edit the draft: version %(n)s of %(label)s":

@@ -301,6 +301,9 @@ ES = {
     "%(number)s for fiscal year %(fiscal_year)s, corrected.":
         "El dueño de la propiedad %(catastro)s volvió a enviar, corregida, la certificación de "
         "exoneración residencial %(number)s para el año fiscal %(fiscal_year)s.",
+    "Last day:": "Último día:",
+    "Spouses are both owners (R-B5): choose both.":
+        "Ambos cónyuges son dueños (R-B5): escoja a los dos.",
     "Residential exemption: a step is pending": "Exoneración residencial: falta un paso",
     "Residential exemption: returned, fix and resubmit":
         "Exoneración residencial: devuelta, corrija y vuelva a enviarla",

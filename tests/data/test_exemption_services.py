@@ -287,3 +287,40 @@ def test_no_certification_without_the_crims_facts_and_rate(world):
     with world.uow() as uow, pytest.raises(NotFound) as e:
         filings.start(uow, _user(uow, world.alice), world.parcel["A"])
     assert e.value.code == "no_property_tax_facts"
+
+
+def test_a_couple_has_one_exemption_r_b5_r_b6(world):
+    """Spouses are both owners: both are named; and a spouse's exemption elsewhere blocks the
+    other's filing (a couple has one exemption)."""
+    with world.uow() as uow:
+        s = uow.session
+        carlos = Party(kind="person", name="Carlos Vega")
+        s.add(carlos)
+        s.flush()
+        share = s.scalar(select(OwnershipShare).where(
+            OwnershipShare.parcel_id == world.parcel["A"]))
+        share.kind, share.share = "spouse", Decimal("0.5")
+        s.add(OwnershipShare(parcel_id=world.parcel["A"], party_id=carlos.id,
+                             share=Decimal("0.5"), kind="spouse", starts_on=date(2015, 1, 1)))
+        s.add(OwnershipShare(parcel_id=world.parcel["C"], party_id=carlos.id, share=Decimal(1),
+                             kind="sole", starts_on=date(2015, 1, 1)))
+        other = ExemptionCertification(parcel_id=world.parcel["C"], fiscal_year_start=FY,
+                                       status="draft", created_by_id=world.bob.id, answers={})
+        s.add(other)
+        s.flush()
+        from portal.models import ExemptionOwner
+        s.add(ExemptionOwner(certification_id=other.id, party_id=carlos.id))
+        s.flush()
+        other.status = "filed"
+        carlos_id = carlos.id
+    with world.uow() as uow:
+        alice = _user(uow, world.alice)
+        cert = filings.start(uow, alice, world.parcel["A"])
+        with pytest.raises(InvalidInput) as e:
+            filings.save_step(uow, alice, cert.id, "owners", {"owners": [world.alice_party]})
+        assert e.value.code == "both_spouses"
+        with pytest.raises(Conflict) as e:
+            filings.save_step(uow, alice, cert.id, "owners",
+                              {"owners": [world.alice_party, carlos_id]})
+        assert e.value.params["conflicts"] == [("Carlos Vega", "040-000-000-03", "filed")]
+        assert filings.spouses_of(uow, [world.alice_party]) == {carlos_id}

@@ -206,6 +206,7 @@ def one_dwelling_conflicts(uow: UnitOfWork, cert: ExemptionCertification,
     an approved or pending exemption on another parcel for the same year."""
     if not party_ids:
         return []
+    party_ids = sorted(set(party_ids) | spouses_of(uow, party_ids))
     other = ExemptionCertification
     rows = uow.session.execute(
         select(Party.name, Parcel.catastro, other.status)
@@ -217,6 +218,20 @@ def one_dwelling_conflicts(uow: UnitOfWork, cert: ExemptionCertification,
                other.status.in_(EXEMPTION_HOLDING))
         .order_by(Party.name, Parcel.catastro)).all()
     return [(n, c, s) for n, c, s in rows]
+
+
+def spouses_of(uow: UnitOfWork, party_ids: list[int]) -> set[int]:
+    """R-B5: the parties who hold a spouse's share (the marital community) of some parcel
+    together with one of `party_ids` (a couple has one exemption)."""
+    a, b = OwnershipShare.__table__.alias("a"), OwnershipShare.__table__.alias("b")
+    today = clock.today()
+    rows = uow.session.execute(
+        select(b.c.party_id).select_from(a).join(b, b.c.parcel_id == a.c.parcel_id)
+        .where(a.c.party_id.in_(party_ids), a.c.kind == "spouse", b.c.kind == "spouse",
+               b.c.party_id.notin_(party_ids),
+               or_(a.c.ends_on.is_(None), a.c.ends_on >= today),
+               or_(b.c.ends_on.is_(None), b.c.ends_on >= today)).distinct())
+    return {pid for (pid,) in rows}
 
 
 def _decimal(value: Any, field: str, *, lo: Decimal = Decimal(0), hi: Decimal | None = None,
@@ -249,6 +264,11 @@ def save_step(uow: UnitOfWork, user: Any, cert_id: int | str, step: str,
         chosen = sorted({int(x) for x in data.get("owners", [])})
         if not chosen or not set(chosen) <= on_record:
             raise InvalidInput(field="owners")
+        spouses_here = {pid for pid, _n, kind in owners_on_record(uow, cert.parcel_id,
+                                                                   clock.today())
+                        if kind == "spouse"}
+        if spouses_here & set(chosen) and not spouses_here <= set(chosen):
+            raise InvalidInput("both_spouses", field="owners")  # R-B5: both are owners
         conflicts = one_dwelling_conflicts(uow, cert, chosen)
         if conflicts:
             raise Conflict("one_dwelling", conflicts=conflicts)

@@ -60,6 +60,7 @@ def _install(state) -> None:  # noqa: ANN001
 
 
 ERRORS = {
+    "both_spouses": N_("Spouses are both owners (R-B5): choose both."),
     "owners": N_("Choose the owners who file, from the owners on record."),
     "use": N_("Choose one answer."),
     "deed_date": N_("Enter the date of the deed."),
@@ -224,8 +225,8 @@ def step(cert_id: int, slug: str):  # noqa: ANN201
             except InvalidInput as exc:
                 field = exc.params.get("field")
                 target = form[field] if field in form._fields else None
-                msg = _(ERRORS.get(field, N_("Check this answer.")),
-                        most=exc.params.get("most", ""))
+                msg = _(ERRORS.get(exc.code if exc.code in ERRORS else field,
+                                   N_("Check this answer.")), most=exc.params.get("most", ""))
                 (target.errors if target is not None else form.form_errors).append(msg)
             except Conflict as exc:
                 if exc.code == "one_dwelling":

@@ -163,22 +163,12 @@ def update_draft(uow: UnitOfWork, staff: Any, version_id: int, lines: list[LineI
                  ) -> BudgetVersion:
     """Replace a draft's lines, reference and fixed amounts; an adopted version is never
     edited (`Conflict("budget_adopted")`, R-A1)."""
-    access.require_staff_role(staff, *access.MANAGE)
-    version = uow.session.get(BudgetVersion, access.parse_id(version_id))
-    if version is None:
-        raise NotFound()
-    if version.status == "adopted":
-        raise Conflict("budget_adopted")
+    version = _draft_of(uow, staff, version_id)
     core_lines = _core_lines(lines)
     total = sum((ln.financed_by_assessments for ln in core_lines), Decimal("0.00"))
     fixed_rows = _fixed_rows(uow, fixed, total)
     before = _content(uow, version)
-    for row in list(uow.session.scalars(select(BudgetLine).where(
-            BudgetLine.version_id == version.id))):
-        uow.session.delete(row)
-    for row in fixed_amounts(uow, version.id):
-        uow.session.delete(row)
-    uow.session.flush()
+    _delete_content(uow, version)
     _write_content(uow, version, lines, fixed_rows)
     version.reference = reference
     version.total_to_assess = total
@@ -194,18 +184,11 @@ def discard_draft(uow: UnitOfWork, staff: Any, version_id: int) -> FiscalYear:
     amendment the Board did not adopt); the budget goes too when it has no version left.
     An adopted version is never deleted (`Conflict("budget_adopted")`, R-A1). The audit
     record keeps what the draft held. Returns its fiscal year."""
-    access.require_staff_role(staff, *access.MANAGE)
-    version = uow.session.get(BudgetVersion, access.parse_id(version_id))
-    if version is None:
-        raise NotFound()
-    if version.status == "adopted":
-        raise Conflict("budget_adopted")
+    version = _draft_of(uow, staff, version_id)
     budget = uow.session.get(Budget, version.budget_id)
     fy = uow.session.get(FiscalYear, budget.fiscal_year_id)
     before = _content(uow, version)
-    for row in [*lines(uow, version.id), *fixed_amounts(uow, version.id)]:
-        uow.session.delete(row)
-    uow.session.flush()
+    _delete_content(uow, version)
     uow.session.delete(version)
     uow.session.flush()
     if uow.session.scalar(select(BudgetVersion.id).where(
@@ -248,6 +231,24 @@ def amend(uow: UnitOfWork, staff: Any, version_id: int) -> BudgetVersion:
     audit.record(uow, staff, "budget.amendment_started", copy,
                  after={"amends": source.id, "version": copy.version})
     return copy
+
+
+def _draft_of(uow: UnitOfWork, staff: Any, version_id: int | str) -> BudgetVersion:
+    """The draft version `version_id`, for an administrator to change (`access.MANAGE`);
+    `Conflict("budget_adopted")` for an adopted one (R-A1: never edited)."""
+    access.require_staff_role(staff, *access.MANAGE)
+    version = uow.session.get(BudgetVersion, access.parse_id(version_id))
+    if version is None:
+        raise NotFound()
+    if version.status == "adopted":
+        raise Conflict("budget_adopted")
+    return version
+
+
+def _delete_content(uow: UnitOfWork, version: BudgetVersion) -> None:
+    for row in [*lines(uow, version.id), *fixed_amounts(uow, version.id)]:
+        uow.session.delete(row)
+    uow.session.flush()
 
 
 def _write_content(uow: UnitOfWork, version: BudgetVersion, lines: list[LineInput],

@@ -324,3 +324,21 @@ def test_a_couple_has_one_exemption_r_b5_r_b6(world):
                               {"owners": [world.alice_party, carlos_id]})
         assert e.value.params["conflicts"] == [("Carlos Vega", "040-000-000-03", "filed")]
         assert filings.spouses_of(uow, [world.alice_party]) == {carlos_id}
+
+
+def test_withdraw_then_file_anew_but_never_undo_an_approval(world):
+    cid = _filed(world)
+    with world.uow() as uow:
+        filings.withdraw(uow, _user(uow, world.alice), cid)
+    with world.uow() as uow:
+        assert exemption_status(uow, world.parcel["A"], FY) is None  # withdrawn: not shown
+        alice = _user(uow, world.alice)
+        again = filings.start(uow, alice, world.parcel["A"])
+        assert again.id != cid and again.status == "draft"
+        _answer_all(uow, alice, again.id, world.alice_party)  # R-B6: a withdrawn one holds none
+        filings.file(uow, alice, again.id, attested=True, full_name="Alice Rivera")
+        staff = _user(uow, world.staff)
+        review.take_up(uow, staff, again.id)
+        review.approve(uow, staff, again.id)
+    with world.uow() as uow, pytest.raises(Conflict):
+        filings.withdraw(uow, _user(uow, world.alice), again.id)

@@ -20,7 +20,7 @@ from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import and_, delete, exists, func, insert, or_
+from sqlalchemy import and_, delete, exists, func, insert, or_, select
 
 from portal import clock
 from portal.db import UnitOfWork
@@ -322,6 +322,66 @@ def loan(uow: UnitOfWork, who: Any, loan_id: int | None = None, *,
     return Row(*found)
 
 
+# --- what to retain (R-B10) ------------------------------------------------------------------
+
+def fiscal_year_start(today: date) -> date:
+    """July 1 opening the fiscal year of `today` (R-B15)."""
+    return date(today.year if today.month >= 7 else today.year - 1, 7, 1)
+
+
+def retentions(uow: UnitOfWork, parcel_ids: Sequence[int], fy_start: date
+               ) -> dict[int, Any]:
+    """{parcel id: the core's R-B10 retention (`core.lender.retention`) or None} for these
+    parcels (the caller's own loans'), from the CRIM's facts of the year (one statement)
+    and the parcel's approved certification's answers where it has one (else the whole
+    property as the residence, no veteran's exemption)."""
+    from portal.core.errors import CalcError
+    from portal.core.lender import retention
+    from portal.models import ExemptionCertification, PropertyTaxFact
+    from portal.services.exemptions.filings import exemption_input
+    ids = list(dict.fromkeys(int(p) for p in parcel_ids))
+    if not ids:
+        return {}
+    facts = {f.parcel_id: f for f in uow.session.scalars(select(PropertyTaxFact).where(
+        PropertyTaxFact.parcel_id.in_(ids), PropertyTaxFact.fiscal_year_start == fy_start))}
+    answers = dict(uow.session.execute(
+        select(ExemptionCertification.parcel_id, ExemptionCertification.answers).where(
+            ExemptionCertification.parcel_id.in_(list(facts)),
+            ExemptionCertification.fiscal_year_start == fy_start,
+            ExemptionCertification.status == "approved")).all()) if facts else {}
+    out: dict[int, Any] = {}
+    for pid in ids:
+        f = facts.get(pid)
+        try:
+            out[pid] = retention(exemption_input(answers.get(pid) or {}, f), fy_start) \
+                if f is not None else None
+        except CalcError:  # (ParameterNotFound too: a year or municipality without rate)
+            out[pid] = None
+    return out
+
+
+def owner_view(uow: UnitOfWork, user: Any, parcel_id: int, today: date | None = None
+               ) -> list[tuple[str, Any]]:
+    """For the parcel page (the owner's, a delegate's, the lender's): each lender with an
+    active loan on the parcel and what it pays the CRIM bill by bill (R-B10 case (i));
+    empty when the user may not see the parcel or there is no loan."""
+    from portal.models import Lender, Party
+    if access.relation(uow, user, parcel_id) is None:
+        return []
+    today = today or clock.today()
+    names = list(uow.session.scalars(
+        select(Party.name).join(Lender, Lender.party_id == Party.id)
+        .join(Loan, Loan.lender_id == Lender.id)
+        .where(Loan.parcel_id == int(parcel_id), Loan.starts_on <= today,
+               or_(Loan.ends_on.is_(None), Loan.ends_on >= today))
+        .order_by(Party.name).distinct()))
+    if not names:
+        return []
+    r = retentions(uow, [parcel_id], fiscal_year_start(today)).get(int(parcel_id))
+    return [(n, r) for n in names]
+
+
 __all__ = ["MAX_PAY", "PER_PAGE", "SORTS", "STATUSES", "LenderScope", "Page", "Query", "Row",
            "csv_lines", "loan", "municipalities", "parcels_of_loans", "parcels_to_pay", "portfolio",
-           "read_loan_numbers", "refresh", "rows", "safe_cell"]
+           "read_loan_numbers", "refresh", "rows", "safe_cell", "fiscal_year_start",
+           "owner_view", "retentions"]

@@ -17,7 +17,7 @@ EXTRA = 75  # the demo lender's 50 loans + 75 = 125 loans: three pages
 
 
 def _loan_numbers(html: str) -> list[str]:
-    return re.findall(r'<th scope="row"[^>]*>([A-Z]+-[\d-]+)</th>', html)
+    return re.findall(r'<th scope="row"[^>]*>(?:<a [^>]*>)?([A-Z]+-[\d-]+)(?:</a>)?</th>', html)
 
 
 def _statements(app, client, path: str) -> tuple[int, str]:  # noqa: ANN001
@@ -235,3 +235,76 @@ def test_the_menu_offers_a_lender_no_parcel_to_add(demo_app):
     assert "Añadir una propiedad" not in html
     assert "Añadir una propiedad" in login(demo_app, "owner").get("/").get_data(as_text=True) \
         or "Añadir una propiedad" in login(demo_app, "owner").get("/cuenta").get_data(as_text=True)
+
+
+# --- J7 item 4: what to retain (R-B10) -----------------------------------------------------
+
+def _a_loan_with_facts(app):  # noqa: ANN001, ANN202
+    """(loan id, parcel id, the core's retention) of a demo loan whose parcel has the CRIM's
+    facts for the year."""
+    from sqlalchemy import select
+
+    from portal.core.lender import retention
+    from portal.db import UnitOfWork
+    from portal.models import Loan, PropertyTaxFact
+    from portal.services.exemptions.filings import exemption_input
+    from portal.web.data import database
+    with app.app_context(), UnitOfWork(database()) as w:
+        row = w.session.execute(
+            select(Loan.id, Loan.parcel_id, PropertyTaxFact)
+            .join(PropertyTaxFact, PropertyTaxFact.parcel_id == Loan.parcel_id)
+            .order_by(Loan.loan_number).limit(1)).first()
+        assert row is not None, "a demo loan's parcel has property-tax facts"
+        return row[0], row[1], retention(exemption_input({}, row[2]), row[2].fiscal_year_start)
+
+
+def test_a_loan_page_says_what_to_pay_or_retain_per_bill(demo_app):
+    loan_id, _pid, expected = _a_loan_with_facts(demo_app)
+    client = login(demo_app, "lender")
+    html = client.get(f"/prestamista/prestamos/{loan_id}").get_data(as_text=True)
+    assert len(expected.bills) == 2
+    for b in expected.bills:
+        assert f"${b.with_exemption.amount:,.2f}" in html
+        assert f"${b.new_structure:,.2f}" in html
+    assert "R-B10" in html and "portal-why" in html  # why this amount?
+    english = client.get(f"/prestamista/prestamos/{loan_id}?lang=en").get_data(as_text=True)
+    assert "New structure bought with a certification: retain" in english
+    # another user, and an unknown loan: not found
+    assert login(demo_app, "owner").get(f"/prestamista/prestamos/{loan_id}").status_code == 404
+    assert client.get("/prestamista/prestamos/999999").status_code == 404
+
+
+def test_the_export_has_the_retention_of_each_loan(demo_app):
+    loan_id, pid, expected = _a_loan_with_facts(demo_app)
+    client = login(demo_app, "lender")
+    lines = client.get("/prestamista/prestamos.csv").get_data(as_text=True).splitlines()
+    import csv
+    rows = list(csv.reader(lines))
+    header = rows[0]
+    assert header[9] == "Por pagar, factura con la exoneración (i)"
+    page = client.get(f"/prestamista/prestamos/{loan_id}").get_data(as_text=True)
+    number = re.search(r"<h1>Préstamo ([^<]+)</h1>", page).group(1)
+    [mine] = [r for r in rows if r[0] == number]
+    first = expected.bills[0]
+    assert mine[9] == f"{first.with_exemption.amount:.2f}"
+    assert mine[11] == f"{first.new_structure:.2f}"
+    assert mine[12] == f"{expected.total_with_exemption:.2f}"
+
+
+def test_the_owner_sees_what_the_lender_pays(demo_app):
+    """The parcel page of a parcel with a loan tells its owner what the bank pays the CRIM."""
+    from sqlalchemy import select
+
+    from portal.db import UnitOfWork
+    from portal.models import Loan, ParcelLink, PropertyTaxFact, User
+    from portal.web.data import database
+    with demo_app.app_context(), UnitOfWork(database()) as w:
+        pid = w.session.scalar(
+            select(ParcelLink.parcel_id).join(User, User.id == ParcelLink.user_id)
+            .join(Loan, Loan.parcel_id == ParcelLink.parcel_id)
+            .join(PropertyTaxFact, PropertyTaxFact.parcel_id == ParcelLink.parcel_id)
+            .where(User.email == "owner@demo.pr", ParcelLink.role == "owner").limit(1))
+    if pid is None:
+        pytest.skip("no demo owner's parcel carries a loan")
+    html = login(demo_app, "owner").get(f"/propiedad/{pid}").get_data(as_text=True)
+    assert "Lo que su acreedor hipotecario paga al CRIM" in html

@@ -27,6 +27,7 @@ from portal import clock
 from portal.core.offer import ChoiceError
 from portal.i18n import LOCALES, current_language
 from portal.services import lenders
+from portal.services.errors import NotFound
 from portal.web.data import uow
 from portal.web.lender.forms import FilterForm, LoansFileForm
 from portal.web.payments.amounts import parse_amount
@@ -39,6 +40,14 @@ register_request_context(bp)
 
 #: The query string's names, as the filter form's fields.
 FILTERS = ("q", "estado", "municipio", "minimo", "maximo", "vence", "orden", "dir")
+
+
+@bp.app_template_global("lender_owner_view")
+def owner_view(parcel_id: int) -> list:
+    """For the parcel page's include (templates/lender/_owner_view.html): each lender with a
+    loan on the parcel and what it pays the CRIM (R-B10); only for a parcel the user sees."""
+    with uow() as w:
+        return lenders.owner_view(w, current_user, parcel_id)
 
 
 def _lender_only() -> None:
@@ -101,11 +110,53 @@ def loans():  # noqa: ANN201
                            max_pay=lenders.MAX_PAY), 400 if errors else 200
 
 
-def _csv_rows(rows: Any) -> Any:
+@bp.get("/prestamos/<id:loan_id>")
+@login_required
+def loan(loan_id: int):  # noqa: ANN201
+    """One loan: its parcel's figures and what to pay or retain for each CRIM bill (R-B10)."""
+    _lender_only()
+    today = clock.today()
+    fy = lenders.fiscal_year_start(today)
+    try:
+        with uow() as w:
+            row = lenders.loan(w, current_user, loan_id)
+            retention = lenders.retentions(w, [row.parcel_id], fy)[row.parcel_id]
+    except NotFound:
+        abort(404)
+    return render_template("lender/loan.html", row=row, retention=retention, today=today,
+                           fy_label=f"{fy.year}-{fy.year + 1}")
+
+
+def _money(value: Decimal | None) -> str:
+    return "" if value is None else f"{value:.2f}"
+
+
+def _csv_rows(w: Any, rows: Any, fy: Any) -> Any:
+    """The export's records, the R-B10 figures of each batch of loans read together."""
+    batch: list[lenders.Row] = []
+
+    def flush() -> Any:
+        kept = lenders.retentions(w, [r.parcel_id for r in batch], fy)
+        for r in batch:
+            ret = kept.get(r.parcel_id)
+            bills = ret.bills if ret is not None else []
+            first = bills[0] if bills else None
+            yield (r.loan_number, r.catastro, r.address, r.municipality, status_label(r.status),
+                   _money(r.annual), _money(r.due_now),
+                   r.next_due.isoformat() if r.next_due else "",
+                   _money(first.billed_with) if first else "",
+                   _money(first.with_exemption.amount) if first else "",
+                   _money(first.without_exemption.amount) if first else "",
+                   _money(first.new_structure) if first else "",
+                   _money(ret.total_with_exemption) if ret is not None else "",
+                   _money(ret.total_new_structure) if ret is not None else "")
     for r in rows:
-        yield (r.loan_number, r.catastro, r.address, r.municipality, status_label(r.status),
-               "" if r.annual is None else f"{r.annual:.2f}", f"{r.due_now:.2f}",
-               r.next_due.isoformat() if r.next_due else "")
+        batch.append(r)
+        if len(batch) >= lenders.BATCH:
+            yield from flush()
+            batch = []
+    if batch:
+        yield from flush()
 
 
 @bp.get("/prestamos.csv")
@@ -119,12 +170,19 @@ def export():  # noqa: ANN201
     if query is None:
         abort(400)
     header = (_("Loan"), _("Catastro number"), _("Address"), _("Municipality"), _("Status"),
-              _("This year's assessment"), _("Due now"), _("Next due date"))
+              _("This year's assessment"), _("Due now"), _("Next due date"),
+              _("CRIM bill with the exemption (first bill)"),
+              _("To pay, bill with the exemption (i)"),
+              _("To pay, bill without it, with the certification (ii)"),
+              _("To retain, new structure (iii)"),
+              _("To pay in the year, case (i)"), _("To retain in the year, case (iii)"))
     user = current_user._get_current_object()
+    fy = lenders.fiscal_year_start(clock.today())
 
     def generate():  # noqa: ANN202
         with uow() as w:
-            yield from lenders.csv_lines(header, _csv_rows(lenders.rows(w, user, query)))
+            yield from lenders.csv_lines(header,
+                                         _csv_rows(w, lenders.rows(w, user, query), fy))
     name = f"prestamos-{clock.today().isoformat()}.csv"
     return Response(stream_with_context(generate()), mimetype="text/csv",
                     headers={"Content-Disposition": f'attachment; filename="{name}"'})

@@ -9,6 +9,56 @@ Apply with (under the catalog lock):
 """
 
 ES = {
+    "%(lender)s holds a loan on this parcel; the CRIM's facts for this year are not on file, "
+    "so the portal cannot say what it pays.":
+        "%(lender)s tiene un préstamo sobre esta propiedad; los datos del CRIM de este año no "
+        "están en el portal, así que no puede decir cuánto paga.",
+    "%(lender)s pays your property tax from the escrow account: for each CRIM bill, the bill "
+    "less the prepayment discount (R-B10).":
+        "%(lender)s paga su contribución sobre la propiedad de la cuenta de reserva: por cada "
+        "factura del CRIM, la factura menos el descuento por pago anticipado (R-B10).",
+    "(i) Bill issued with the exemption: pay": "(i) Factura emitida con la exoneración: pagar",
+    "(ii) Bill issued without it: pay, with the certification":
+        "(ii) Factura emitida sin ella: pagar, con la certificación",
+    "(iii) New structure bought with a certification: retain":
+        "(iii) Estructura nueva adquirida con certificación: retener",
+    "A bill issued with the exemption, {bill}: the lender pays it less the prepayment "
+    "discount, {amount}.":
+        "Una factura emitida con la exoneración, {bill}: el acreedor hipotecario la paga menos "
+        "el descuento por pago anticipado, {amount}.",
+    "A bill issued without it, {bill}: the lender deducts the exemption and the discount and "
+    "pays {amount} with the certification.":
+        "Una factura emitida sin ella, {bill}: el acreedor hipotecario rebaja la exoneración y "
+        "el descuento, y paga {amount} con la certificación.",
+    "A new structure bought after January 1 with a certification: the lender retains the tax "
+    "above the exemption, {amount} for the year.":
+        "Una estructura nueva adquirida después del 1 de enero con certificación: el acreedor "
+        "hipotecario retiene la contribución en exceso de la exoneración, {amount} en el año.",
+    "Bill of %(date)s: %(amount)s": "Factura del %(date)s: %(amount)s",
+    "CRIM bill": "Factura del CRIM",
+    "CRIM bill with the exemption (first bill)":
+        "Factura del CRIM con la exoneración (primera factura)",
+    "For each CRIM bill, what the lender pays in each case of the law (R-B10). The residential "
+    "exemption lowers the property tax only, never the District's assessment.":
+        "Por cada factura del CRIM, lo que paga el acreedor hipotecario en cada caso de la ley "
+        "(R-B10). La exoneración residencial reduce solo la contribución sobre la propiedad, "
+        "nunca la derrama del Distrito.",
+    "Loan %(number)s": "Préstamo %(number)s",
+    "Property tax: what to pay or retain, fiscal year %(year)s":
+        "Contribución sobre la propiedad: qué pagar o retener, año fiscal %(year)s",
+    "The CRIM's property-tax facts for this parcel and year are not on file, so the portal "
+    "cannot say what to pay or retain.":
+        "Los datos de contribución sobre la propiedad del CRIM para esta propiedad y año no "
+        "están en el portal, así que no puede decir qué pagar o retener.",
+    "To pay in the year, case (i)": "Por pagar en el año, caso (i)",
+    "To pay, bill with the exemption (i)": "Por pagar, factura con la exoneración (i)",
+    "To pay, bill without it, with the certification (ii)":
+        "Por pagar, factura sin ella, con la certificación (ii)",
+    "To retain in the year, case (iii)": "Por retener en el año, caso (iii)",
+    "To retain, new structure (iii)": "Por retener, estructura nueva (iii)",
+    "What to pay or retain": "Qué pagar o retener",
+    "What your lender pays the CRIM": "Lo que su acreedor hipotecario paga al CRIM",
+    "bill %(bill)s, discount %(discount)s": "factura %(bill)s, descuento %(discount)s",
     "%(lender)s invites you to work for it on the District Assessments Portal":
         "%(lender)s le invita a trabajar para su organización en el Portal de Derramas del "
         "Distrito",

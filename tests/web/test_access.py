@@ -41,7 +41,7 @@ CHECKOUT = {"payments.success", "payments.cancel", "payments.receipt", "payments
             "payments.payment_receipt", "payments.payment_receipt_pdf"}
 LENDER = {"exemption.lender_list", "lender.loans", "exemption_changes.lender_list",
           "exemption_changes.forward"}
-LENDER |= {"lender.export", "lender.pay_filtered", "lender.pay_file"}  # J7: the portfolio
+LENDER |= {"lender.export", "lender.pay_filtered", "lender.pay_file", "lender.loan"}  # J7
 LENDER |= {"lender.organisation", "lender.invite", "lender.withdraw", "lender.remove",  # J7
            "lender.set_role", "lender.create_token", "lender.revoke_token"}
 SIGNED_IN |= {"lender.invitation"}  # J7: only the invited email's user (tests/web/test_lender_api.py)
@@ -174,6 +174,7 @@ def test_role_pages(world, role):
         "/prestamista/prestamos": 200 if role == "lender" else 404,
         "/prestamista/prestamos.csv": 200 if role == "lender" else 404,
         "/prestamista/organizacion": 200 if role == "lender" else 404,
+        "/prestamista/prestamos/999999": 404,
         "/prestamista/invitacion/no-such-invitation": 404,
         "/personal/buscar": 200 if role == "staff" else 404,
         "/personal/buscar?q=demo.pr": 200 if role == "staff" else 404,

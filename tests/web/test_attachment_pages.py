@@ -194,3 +194,41 @@ def test_staff_pages_are_404_for_everyone_else(demo_app, role):
                  f"/personal/embargos/propiedad/{home}/orden-deposito",
                  "/personal/embargos/orden-deposito/1/levantar"):
         assert client.post(path, data={"csrf_token": token}).status_code == 404
+
+
+def test_the_lessee_sees_the_deposit_order_but_no_minimum(demo_app):
+    """R-A14 and R-C5: staff record a deposit order and a CRIM auction on the lessee's
+    Authority parcel: its page, as the lessee sees it, shows the order and nothing of the
+    auction (the Authority is the debtor, not the lessee)."""
+    staff = login(demo_app, "staff")
+    [leased] = parcel_ids(demo_app)["lessee"]
+    url = f"/personal/embargos/propiedad/{leased}"
+    token = csrf_token(staff.get(url).get_data(as_text=True))
+    r = staff.post(f"{url}/orden-deposito", data={
+        "csrf_token": token, "court": "TPI Sala de Carolina", "case_number": "CA2026CV0042",
+        "ordered_on": "2026-11-27"})
+    assert r.status_code == 303
+    r = staff.post(f"{url}/subasta", data={
+        "csrf_token": token, "fiscal_years": "2024-2025", "taxes": "2,345.67",
+        "appraised_on": "2026-11-02", "real_value": "80000", "mortgage_amount": "0",
+        "auction_number": "1"})
+    assert r.status_code == 303
+    assert "$2,345.67" in staff.get(url).get_data(as_text=True)
+    lessee = login(demo_app, "lessee")
+    html = lessee.get(f"/propiedad/{leased}").get_data(as_text=True)
+    assert "CA2026CV0042" in html and "consignar en el tribunal las rentas" in html
+    assert "2,345.67" not in html and "Embargo por contribuciones" not in html
+
+
+def test_read_only_staff_see_but_do_not_record(demo_app):
+    from portal.models import TaxDebt
+    client = login(demo_app, "readonly@demo.pr")
+    home = _home(demo_app)
+    url = f"/personal/embargos/propiedad/{home}"
+    html = client.get(url).get_data(as_text=True)
+    assert MINIMUM in html and f"{url}/aviso" not in html  # no form for this role
+    before = _count(demo_app, TaxDebt)
+    r = client.post(f"{url}/aviso", data={
+        "csrf_token": csrf_token(html), "fiscal_years": "2024", "taxes": "10",
+        "delivery": "personal", "notified_on": "2026-11-02"})
+    assert r.status_code == 403 and _count(demo_app, TaxDebt) == before

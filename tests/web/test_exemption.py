@@ -164,10 +164,13 @@ def test_j5_file_return_resubmit_approve(demo_app: Flask):
     # The lender sees it on its list (R-B9); another owner does not see it at all.
     lender = login(app, "lender")
     assert number in lender.get("/prestamista/exoneraciones").get_data(as_text=True)
-    other = login(app, "other")
-    for path in (f"/exoneracion/{cid}/recibo", f"/exoneracion/{cid}/recibo.pdf",
-                 f"/exoneracion/{cid}/paso/duenos", f"/exoneracion/{cid}/evidencia/1"):
-        assert other.get(path).status_code == 404, path
+    for role in ("other", "lessee"):
+        other = login(app, role)
+        for path in (f"/exoneracion/{cid}/recibo", f"/exoneracion/{cid}/recibo.pdf",
+                     f"/exoneracion/{cid}/paso/duenos", f"/exoneracion/{cid}/evidencia/1"):
+            assert other.get(path).status_code == 404, (role, path)
+        r = _post(other, f"/exoneracion/{cid}/retirar", {}, "/")
+        assert r.status_code == 404, role
 
     # Staff: the queue, the review, return with a reason (only the documents reopen).
     staff = login(app, "staff")
@@ -379,3 +382,28 @@ def test_uploads_up_to_10_mb_pass_the_portals_smaller_request_limit(demo_app: Fl
     assert "El archivo es mayor de 10 MB" in html and "grande.pdf" not in html
     import gc
     gc.collect()  # the test client's spooled files, inside this test's warning filter
+
+
+def test_only_reviewers_decide_and_files_are_served_as_what_they_are(demo_app: Flask):
+    """R-B13: a cashier or a read-only staff member sees the filing, is refused its decisions
+    (403) and nothing changes; its documents are served with their type, never sniffed."""
+    ids = _ids(demo_app)
+    owner = login(demo_app, "owner")
+    cid = _file_home(owner, ids)
+    html = _upload(owner, cid, png_bytes(), "foto.png")
+    eid = int(re.search(rf"/exoneracion/{cid}/evidencia/(\d+)", html).group(1))
+    r = owner.get(f"/exoneracion/{cid}/evidencia/{eid}")
+    assert r.status_code == 200 and r.mimetype == "image/png" and r.data == png_bytes()
+    assert r.headers["X-Content-Type-Options"] == "nosniff"
+    _answer(owner, cid, "evidencia", {})
+    _answer(owner, cid, "resultado", {})
+    _answer(owner, cid, "certificar", {"attest": "y", "full_name": "María Rivera Ortiz"})
+    for email in ("cashier@demo.pr", "readonly@demo.pr"):
+        staff = login(demo_app, email)
+        page = f"/personal/exoneraciones/{cid}"
+        assert staff.get(page).status_code == 200
+        assert staff.get(f"/exoneracion/{cid}/evidencia/{eid}").status_code == 200
+        for action in ("revisar", "aprobar", "devolver"):
+            assert _post(staff, f"{page}/{action}", {"reasons": "evidence"},
+                         page).status_code == 403, (email, action)
+    assert "Radicada" in owner.get(f"/exoneracion/{cid}/recibo").get_data(as_text=True)

@@ -97,10 +97,10 @@ def test_bad_input_in_english(demo_app):
     pid = parcel_ids(demo_app)["owner"][1]
     url = f"/personal/embargos/propiedad/{pid}"
     token = csrf_token(staff.get(url).get_data(as_text=True))
-    r = staff.post(f"{url}/subasta", data={"csrf_token": token, "fiscal_years": "2022",
-                                           "taxes": "100", "appraised_on": "2026-11-01",
-                                           "real_value": "-5", "mortgage_amount": "0",
-                                           "auction_number": "12"})
+    r = staff.post(f"{url}/subasta", data={"csrf_token": token, "s-fiscal_years": "2022",
+                                           "s-taxes": "100", "s-appraised_on": "2026-11-01",
+                                           "s-real_value": "-5", "s-mortgage_amount": "0",
+                                           "s-auction_number": "12"})
     assert r.status_code == 400
     html = r.get_data(as_text=True)
     assert "Write an amount such as 1,234.50" in html
@@ -114,9 +114,9 @@ def test_an_auction_and_its_result(demo_app):
     url = f"/personal/embargos/propiedad/{pid}"
     token = csrf_token(staff.get(url).get_data(as_text=True))
     r = staff.post(f"{url}/subasta", data={
-        "csrf_token": token, "fiscal_years": "2022-2023", "taxes": "1000", "surcharges": "50",
-        "interest": "100", "costs": "20", "appraised_on": "2026-11-01",
-        "real_value": "50000", "mortgage_amount": "49500", "auction_number": "1"})
+        "csrf_token": token, "s-fiscal_years": "2022-2023", "s-taxes": "1000",
+        "s-surcharges": "50", "s-interest": "100", "s-costs": "20", "s-appraised_on": "2026-11-01",
+        "s-real_value": "50000", "s-mortgage_amount": "49500", "s-auction_number": "1"})
     assert r.status_code == 303
     html = staff.get(url).get_data(as_text=True)
     # R-C4: equity 500.00 < credit 1,170.00, but the floor is 1,150.00.
@@ -209,9 +209,9 @@ def test_the_lessee_sees_the_deposit_order_but_no_minimum(demo_app):
         "ordered_on": "2026-11-27"})
     assert r.status_code == 303
     r = staff.post(f"{url}/subasta", data={
-        "csrf_token": token, "fiscal_years": "2024-2025", "taxes": "2,345.67",
-        "appraised_on": "2026-11-02", "real_value": "80000", "mortgage_amount": "0",
-        "auction_number": "1"})
+        "csrf_token": token, "s-fiscal_years": "2024-2025", "s-taxes": "2,345.67",
+        "s-appraised_on": "2026-11-02", "s-real_value": "80000", "s-mortgage_amount": "0",
+        "s-auction_number": "1"})
     assert r.status_code == 303
     assert "$2,345.67" in staff.get(url).get_data(as_text=True)
     lessee = login(demo_app, "lessee")
@@ -232,3 +232,32 @@ def test_read_only_staff_see_but_do_not_record(demo_app):
         "csrf_token": csrf_token(html), "fiscal_years": "2024", "taxes": "10",
         "delivery": "personal", "notified_on": "2026-11-02"})
     assert r.status_code == 403 and _count(demo_app, TaxDebt) == before
+
+
+def test_the_pages_are_valid_html(demo_app, tmp_path):
+    """vnu on the list, a parcel's page (the demo's debts, every form), its error page, the
+    deposit orders' page and the owner's parcel page with its section, in both languages."""
+    from tests.web.test_html_valid import vnu_errors, vnu_missing
+    if vnu_missing():
+        pytest.skip(vnu_missing())
+    home = _home(demo_app)
+    [leased] = parcel_ids(demo_app)["lessee"]
+    staff, owner = login(demo_app, "staff"), login(demo_app, "owner")
+    files = []
+    for lang in ("es", "en"):
+        _with_lang(staff, lang)
+        _with_lang(owner, lang)
+        url = f"/personal/embargos/propiedad/{home}"
+        html = staff.get(url).get_data(as_text=True)
+        bad = staff.post(f"{url}/aviso", data={"csrf_token": csrf_token(html), "taxes": "x",
+                                               "delivery": "fax", "notified_on": "mañana"})
+        assert bad.status_code == 400
+        pages = {"index": staff.get("/personal/embargos"), "parcel": staff.get(url),
+                 "error": bad, "leased": staff.get(f"/personal/embargos/propiedad/{leased}"),
+                 "owner": owner.get(f"/propiedad/{home}")}
+        for name, r in pages.items():
+            f = tmp_path / f"{name}-{lang}.html"
+            f.write_text(r.get_data(as_text=True), encoding="utf-8")
+            files.append(f)
+    errors = vnu_errors(files)
+    assert errors == [], "\n".join(errors[:40])

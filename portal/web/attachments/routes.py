@@ -90,7 +90,7 @@ def _page(parcel_id: int, status: int = 200, errors=None,  # noqa: ANN001
     defaults = {
         "notice": NoticeForm(formdata=None, data={"notified_on": today,
                                                   "delivery": "certified_mail"}),
-        "auction": AuctionForm(formdata=None, data={"appraised_on": today,
+        "auction": AuctionForm(prefix="s", formdata=None, data={"appraised_on": today,
                                                     "auction_number": 1}),
         "deposit": DepositOrderForm(formdata=None, data={"ordered_on": today}),
     }
@@ -175,7 +175,7 @@ def record_notice(parcel_id: int):  # noqa: ANN201
 @bp.post(f"{STAFF}/propiedad/<id:parcel_id>/subasta")
 @staff_required
 def record_auction(parcel_id: int):  # noqa: ANN201
-    form = AuctionForm()
+    form = AuctionForm(prefix="s")  # "s-": its fields' ids differ from the notice's
     if form.validate():
         try:
             with uow() as w:

@@ -30,7 +30,10 @@ WALKED = {"account.claim", "account.grant", "account.revoke", "account.revoke_em
           "staff.reset_two_factor", "certificates.issue", "certificates.verify",
           "attachments.record_notice", "attachments.record_auction", "attachments.record_result",
           "attachments.record_paid", "attachments.record_deposit_order",
-          "attachments.lift_deposit_order"}
+          "attachments.lift_deposit_order",
+          "exemption.start", "exemption.step", "exemption.upload", "exemption.remove_evidence",
+          "exemption.withdraw", "exemption.take_up", "exemption.approve",
+          "exemption.return_to_owner"}
 OWN_ONLY = {"account.language"}  # and every `auth.*` route
 
 
@@ -108,6 +111,38 @@ def _certificates(app: Flask) -> int:
         return w.session.scalar(select(func.count()).select_from(DebtCertificate))
 
 
+def _exemption_filed(app: Flask, parcel_id: int) -> int:
+    """The demo owner's residential-exemption certification of `parcel_id`, filed (J5)."""
+    from portal.db import UnitOfWork
+    from portal.services import users
+    from portal.services.exemptions import filings
+    from portal.web.data import database
+    with app.app_context(), UnitOfWork(database()) as w:
+        owner = users.find_by_email(w, "owner@demo.pr")
+        cert = filings.start(w, owner, parcel_id)
+        party = filings.owners_on_record(w, parcel_id, cert.fiscal_year_start)[0][0]
+        for step, data in (("owners", {"owners": [party]}), ("use", {"use": "home"}),
+                           ("rent", {"rent": "no"}), ("residential", {"residential": "all"}),
+                           ("veteran", {"veteran": "no"}), ("cooperative", {"cooperative": "no"})):
+            filings.save_step(w, owner, cert.id, step, data)
+        filings.file(w, owner, cert.id, attested=True, full_name="María Rivera Ortiz")
+        return cert.id
+
+
+def _exemption_rows(app: Flask) -> tuple[int, ...]:
+    from sqlalchemy import func, select
+
+    from portal.db import UnitOfWork
+    from portal.models import ExemptionCertification, ExemptionEvent, ExemptionEvidence
+    from portal.web.data import database
+    with app.app_context(), UnitOfWork(database()) as w:
+        statuses = tuple(w.session.scalars(select(ExemptionCertification.status)
+                                           .order_by(ExemptionCertification.id)))
+        return (*statuses, *(w.session.scalar(select(func.count()).select_from(m))
+                             for m in (ExemptionCertification, ExemptionEvent,
+                                       ExemptionEvidence)))
+
+
 def _refused(r, role: str, codes=(403, 404)) -> bool:  # noqa: ANN001
     if role == "anonymous":
         return r.status_code == 302 and "/cuenta/entrar" in r.headers["Location"]
@@ -182,6 +217,27 @@ def test_no_role_writes_to_someone_elses_object(scene, role):
                            ("/personal/embargos/orden-deposito/1/levantar",
                             {"o1-lifted_on": "2026-11-20"})):
             check(path, post(path, **data))
+    # The residential exemption (J5, tests/web/test_exemption.py): only an owner of the
+    # parcel starts or changes a certification, only a reviewer decides one; nothing is
+    # written for anyone else.
+    if role != "owner":
+        cid = _exemption_filed(app, ids["parcel"])
+    exemption_before = _exemption_rows(app)
+    check("start an exemption", post(f"/propiedad/{theirs}/exoneracion"))
+    if role != "owner":
+        for path, data in ((f"/exoneracion/{cid}/paso/duenos", {"owners": "1"}),
+                           (f"/exoneracion/{cid}/paso/certificar",
+                            {"attest": "y", "full_name": "María Rivera Ortiz"}),
+                           (f"/exoneracion/{cid}/evidencia", {}),
+                           (f"/exoneracion/{cid}/evidencia/1/quitar", {}),
+                           (f"/exoneracion/{cid}/retirar", {})):
+            check(path, post(path, **data))
+        if role != "staff":
+            for action in ("revisar", "aprobar", "devolver"):
+                check(f"exemption {action}", post(f"/personal/exoneraciones/{cid}/{action}",
+                                                  reasons="evidence"))
+    if _exemption_rows(app) != exemption_before:
+        problems.append("a residential-exemption certification changed")
     # An account the role may not pay (the owner's is the lender's to pay too): the pay
     # form answers 400, "not one you can pay".
     unpayable = ids["keys"][ids["leased"] if role in ("owner", "lender") else ids["parcel"]]

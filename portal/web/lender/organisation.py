@@ -44,9 +44,9 @@ def _page(invite_form: InviteForm | None = None, token_form: TokenForm | None = 
               for f in form for e in f.errors]
     return render_template("lender/organisation.html", lender_name=name, role=role,
                            people=people, invites=invites, tokens=token_rows,
-                           invite_form=invite_form or InviteForm(),
-                           token_form=token_form or TokenForm(), secret=secret,
-                           role_label=_role_label, errors=errors, me=current_user.id), status
+                           invite_form=invite_form or InviteForm(formdata=None),
+                           token_form=token_form or TokenForm(formdata=None), secret=secret,
+                           role_label=_role_label, errors=errors, me=current_user.email), status
 
 
 @bp.get("/organizacion")

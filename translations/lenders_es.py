@@ -9,6 +9,9 @@ Apply with (under the catalog lock):
 """
 
 ES = {
+    "(i) With the exemption: pay": "(i) Con la exoneración: pagar",
+    "(ii) Without it: pay": "(ii) Sin ella: pagar",
+    "(iii) New structure: retain": "(iii) Estructura nueva: retener",
     "%(lender)s holds a loan on this parcel; the CRIM's facts for this year are not on file, "
     "so the portal cannot say what it pays.":
         "%(lender)s tiene un préstamo sobre esta propiedad; los datos del CRIM de este año no "

@@ -239,8 +239,6 @@ ES = {
     "Reasons to return it": "Razones para devolverla",
     "Remove %(name)s": "Quitar %(name)s",
     "Rent": "Renta",
-    "Request the payment plan for the property tax owed on January 1.":
-        "Solicite el plan de pagos para la contribución adeudada el 1 de enero.",
     "Residential exemption": "Exoneración residencial",
     "Residential exemption %(number)s approved": "Exoneración residencial %(number)s aprobada",
     "Residential exemption %(number)s filed": "Exoneración residencial %(number)s radicada",
@@ -302,6 +300,10 @@ ES = {
         "El dueño de la propiedad %(catastro)s volvió a enviar, corregida, la certificación de "
         "exoneración residencial %(number)s para el año fiscal %(fiscal_year)s.",
     "Last day:": "Último día:",
+    "Pay the property tax owed on January 1 in full to the CRIM (R-B11).":
+        "Pague completa al CRIM la contribución adeudada el 1 de enero (R-B11).",
+    "Staff is reviewing the certification and the payment plan you requested (R-B16).":
+        "El personal está revisando la certificación y el plan de pagos que solicitó (R-B16).",
     "Spouses are both owners (R-B5): choose both.":
         "Ambos cónyuges son dueños (R-B5): escoja a los dos.",
     "Residential exemption: a step is pending": "Exoneración residencial: falta un paso",

@@ -302,6 +302,14 @@ def test_debt_on_january_1_asks_for_a_plan_r_b11(demo_app: Flask):
     assert r.status_code == 422  # at most 12 (R-B16)
     assert _answer(owner, cid, "deuda", {"plan": "request", "plan_payments": "6",
                                          "plan_first_due": "2027-01-15"}).endswith("/evidencia")
+    _answer(owner, cid, "evidencia", {})
+    _answer(owner, cid, "resultado", {})
+    _answer(owner, cid, "certificar", {"attest": "y", "full_name": "María Rivera Ortiz"})
+    page = owner.get(f"/propiedad/{ids['home']}").get_data(as_text=True)
+    assert "el plan de pagos que solicitó" in page  # the exemption is pending with the plan
+    staff = login(demo_app, "staff")
+    review = staff.get(f"/personal/exoneraciones/{cid}").get_data(as_text=True)
+    assert "6 pagos mensuales desde el 15 de enero de 2027" in review
 
 
 def test_staff_pages_are_staff_only(demo_app: Flask):

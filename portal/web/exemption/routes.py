@@ -652,8 +652,9 @@ def exemption_summary(parcel_id: int, relation: str) -> dict | None:
                 out["saving"] = fig.comparison.saving
                 out["net"], out["gross"] = (fig.comparison.result.net_tax,
                                             fig.comparison.net_without)
-                if fig.plan_last_day and st.pending:
-                    out["deadline"] = fig.plan_last_day
+                if fig.plan_last_day and st.pending \
+                        and (cert.answers or {}).get("plan") == "pay_in_full":
+                    out["deadline"] = fig.plan_last_day  # R-B11: paid in full by then
         if st.status == "draft":
             out["next_step"] = _("Finish and file the certification.")
             out["deadline"] = property_tax.filing_deadline(fy, closed)
@@ -664,10 +665,16 @@ def exemption_summary(parcel_id: int, relation: str) -> dict | None:
             out["link"] = url_for("exemption.receipt", cert_id=cert.id)
             out["link_text"] = _("See what to fix")
         else:
-            if st.pending:
+            plan = (cert.answers or {}).get("plan")
+            if st.pending and out["deadline"]:
+                out["next_step"] = _("Pay the property tax owed on January 1 in full to the "
+                                     "CRIM (R-B11).")
+            elif st.pending and plan == "request":
+                out["next_step"] = _("Staff is reviewing the certification and the payment "
+                                     "plan you requested (R-B16).")
+            elif st.pending:
                 out["next_step"] = _("Staff is reviewing the certification; nothing to do "
-                                     "for now.") if not out["deadline"] else _(
-                    "Request the payment plan for the property tax owed on January 1.")
+                                     "for now.")
             if relation != "lender" or cert.loan_id is not None:
                 out["link"] = url_for("exemption.receipt", cert_id=cert.id)
                 out["link_text"] = _("See the certification and its receipt")

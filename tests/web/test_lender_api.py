@@ -216,3 +216,56 @@ def test_the_api_is_rate_limited_with_retry_after(demo_app, monkeypatch):
     assert [r.status_code for r in codes] == [200, 200, 200, 429]
     assert int(codes[-1].headers["Retry-After"]) >= 1
     assert codes[-1].get_json()["title"] == "Demasiadas solicitudes"
+
+
+#: The lenders' POST routes (J7), walked here as every other role (tests/web/test_access_writes.py
+#: walks the other routes).
+LENDER_POSTS = ("/prestamista/pagar", "/prestamista/pagar/archivo",
+                "/prestamista/organizacion/invitar", "/prestamista/organizacion/tokens",
+                "/prestamista/organizacion/invitacion/{inv}/retirar",
+                "/prestamista/organizacion/usuario/{member}/quitar",
+                "/prestamista/organizacion/usuario/{member}/rol",
+                "/prestamista/organizacion/tokens/{token}/revocar")
+
+
+def _lender_tables(app) -> tuple:  # noqa: ANN001
+    from sqlalchemy import func
+
+    from portal.models import LenderApiToken, LenderInvitation, PartyMember
+    from portal.models.payments_ext import Checkout
+    with _db(app) as w:
+        s = w.session
+        return (tuple(s.execute(select(PartyMember.id, PartyMember.role,
+                                       PartyMember.revoked_at)).all()),
+                tuple(s.execute(select(LenderApiToken.id, LenderApiToken.revoked_at)).all()),
+                tuple(s.execute(select(LenderInvitation.id,
+                                       LenderInvitation.revoked_at)).all()),
+                s.scalar(select(func.count()).select_from(Checkout)))
+
+
+@pytest.mark.parametrize("role", ["anonymous", "owner", "lessee", "staff", "other"])
+def test_the_lenders_posts_refuse_everyone_else(demo_app, role):
+    """Every J7 POST, as someone who works for no lender, on the bank's own objects: 404
+    (anonymous: sent to sign in), and nothing changes."""
+    from portal.models import PartyMember, User
+    admin = login(demo_app, "lender")
+    _new_token(admin)
+    page = admin.get("/prestamista/organizacion").get_data(as_text=True)
+    admin.post("/prestamista/organizacion/invitar", data={
+        "csrf_token": csrf_token(page), "email": "nobody@example.pr", "role": "employee"})
+    from portal.models import LenderApiToken, LenderInvitation
+    with _db(demo_app) as w:
+        ids = {"token": w.session.scalar(select(LenderApiToken.id)),
+               "inv": w.session.scalar(select(LenderInvitation.id)),
+               "member": w.session.scalar(select(PartyMember.id).join(
+                   User, User.id == PartyMember.user_id).where(User.email == "lender@demo.pr"))}
+    before = _lender_tables(demo_app)
+    client = demo_app.test_client() if role == "anonymous" else login(demo_app, role)
+    tok = csrf_token(client.get("/cuenta/entrar" if role == "anonymous" else "/")
+                     .get_data(as_text=True))
+    for path in LENDER_POSTS:
+        r = client.post(path.format(**ids), data={
+            "csrf_token": tok, "estado": "overdue", "name": "x", "scope": "write",
+            "days": "30", "email": "x@example.pr", "role": "administrator"})
+        assert r.status_code == (302 if role == "anonymous" else 404), (role, path, r.status_code)
+    assert _lender_tables(demo_app) == before

@@ -393,5 +393,32 @@ def payments_reconcile(limit: int) -> None:
     sys.exit(reconcile_command(create_app(), limit))
 
 
+@main.group()
+def lenders() -> None:
+    """Mortgage lenders (J7)."""
+
+
+@lenders.command("figures")
+def lenders_figures() -> None:
+    """Compute today's figures of every lender's loans that are out of date (the portfolio's
+    filters and totals read them), lender by lender in batches: run it nightly so that the
+    first page of the day costs what the others do."""
+    from sqlalchemy import select
+
+    from portal import db as database
+    from portal.db import UnitOfWork
+    from portal.models import Lender
+    from portal.services import lenders as lender_service
+
+    data = database.get_database()
+    with UnitOfWork(data) as uow:
+        ids = list(uow.session.scalars(select(Lender.id).order_by(Lender.id)))
+    total = 0
+    for lender_id in ids:
+        with UnitOfWork(data) as uow:
+            total += lender_service.refresh(uow, lender_service.LenderScope(lender_id))
+    click.echo(f"{total} loans computed for {len(ids)} lenders.")
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

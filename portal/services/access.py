@@ -322,6 +322,10 @@ ADMINISTRATOR, REVIEWER, CASHIER, READ_ONLY = STAFF_ROLES
 #: payments office and refunds, the cashier's too.
 MANAGE = (ADMINISTRATOR,)
 TAKE_PAYMENTS = (CASHIER, ADMINISTRATOR)
+#: Decisions on a person's filing or access (exemption reviews, change reports, access codes).
+REVIEW = (ADMINISTRATOR, REVIEWER)
+#: Recording what happened (a demand queued, mailed, received): every role but read-only.
+RECORD = (ADMINISTRATOR, REVIEWER, CASHIER)
 
 
 def staff_role(user: Any) -> str | None:

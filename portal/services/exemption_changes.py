@@ -202,7 +202,7 @@ def for_lender(uow: UnitOfWork, user: Any, *, offset: int = 0, limit: int = PAGE
 
 def acknowledge(uow: UnitOfWork, user: Any, report_id: int | str) -> ExemptionChangeReport:
     """Staff acknowledges a filed report (filed -> acknowledged, once; audit-logged)."""
-    access.require_staff(user)
+    access.require_staff_role(user, *access.REVIEW)
     rid = access.parse_id(report_id)
     row = uow.session.get(ExemptionChangeReport, rid, with_for_update=True)
     if row is None:

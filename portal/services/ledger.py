@@ -175,7 +175,7 @@ def record_cost(uow: UnitOfWork, staff: Any, parcel_id: int, fiscal_year_id: int
                 amount: Decimal, on: date, cost_kind: str = "certified_mail",
                 description: str = "") -> LedgerEntry:
     """R-A9: a collection cost or attorney's fee recorded by staff, dated `on`."""
-    access.require_staff(staff)
+    access.require_staff_role(staff, *access.MANAGE)
     amount = _amount(amount)
     if cost_kind not in COST_KINDS:
         raise InvalidInput("invalid", field="cost_kind")
@@ -201,7 +201,7 @@ def record_adjustment(uow: UnitOfWork, staff: Any, parcel_id: int, fiscal_year_i
     debit adds to what is owed (a cost to the core), a credit is the core's adjustment
     (applied like a payment, R-A10, but not principal paid for R-A11). Staff only; the
     reason is required."""
-    access.require_staff(staff)
+    access.require_staff_role(staff, *access.MANAGE)
     amount = _amount(amount)
     if direction not in ("debit", "credit"):
         raise InvalidInput("invalid", field="direction")
@@ -230,6 +230,8 @@ def reverse_entry(uow: UnitOfWork, actor: Any, entry_id: int, reason: str) -> Le
         raise NotFound()
     if actor is not None and not access.is_staff(actor) and entry.kind != "payment":
         access.require_staff(actor)
+    if access.is_staff(actor):
+        access.require_staff_role(actor, *access.TAKE_PAYMENTS)  # docs/STAFF.md
     if uow.session.scalar(select(LedgerEntry.id).where(LedgerEntry.reverses_id == entry.id)):
         raise Conflict("already_reversed")
     lock_account(uow, entry.parcel_id)
@@ -352,7 +354,7 @@ def record_office_payment(uow: UnitOfWork, staff: Any, parcel_id: int, fiscal_ye
     it at once. `completed_at` (default now) is when it was received."""
     import uuid
 
-    access.require_staff(staff)
+    access.require_staff_role(staff, *access.TAKE_PAYMENTS)
     amount = _amount(amount)
     if method not in ("cash", "check", "lender", "bank"):
         raise InvalidInput("invalid", field="method")

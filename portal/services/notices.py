@@ -18,7 +18,7 @@ from portal.services.errors import Conflict, InvalidInput, NotFound
 def queue_demand(uow: UnitOfWork, staff: Any, parcel_id: int, fiscal_year_id: int,
                  as_of: date | None = None, language: str = "es") -> Notice:
     """R-A12: demand all amounts then due (only for an account with delinquent principal)."""
-    access.require_staff(staff)
+    access.require_staff_role(staff, *access.RECORD)
     as_of = as_of or clock.today()
     fy = uow.session.get(FiscalYear, int(fiscal_year_id))
     if fy is None or uow.session.get(Parcel, int(parcel_id)) is None:
@@ -42,7 +42,7 @@ def record_mailing(uow: UnitOfWork, staff: Any, notice_id: int, mailed_on: date,
                    certified_mail_number: str, cost: Decimal | None = None) -> Notice:
     """The demand went out by certified mail on `mailed_on`; its cost (R-A9), if given, is
     charged to the account on that date."""
-    access.require_staff(staff)
+    access.require_staff_role(staff, *access.RECORD)
     notice = uow.session.get(Notice, int(notice_id))
     if notice is None:
         raise NotFound()
@@ -66,7 +66,7 @@ def record_mailing(uow: UnitOfWork, staff: Any, notice_id: int, mailed_on: date,
 def record_acknowledgment(uow: UnitOfWork, staff: Any, notice_id: int,
                           acknowledged_on: date) -> Notice:
     """The return receipt came back, signed on `acknowledged_on` (R-A12)."""
-    access.require_staff(staff)
+    access.require_staff_role(staff, *access.RECORD)
     notice = uow.session.get(Notice, int(notice_id))
     if notice is None:
         raise NotFound()

@@ -171,7 +171,7 @@ def claim(uow: UnitOfWork, user: Any, catastro: str, code: str) -> Parcel:
 def issue_code(uow: UnitOfWork, staff: Any, parcel_id: int) -> str:
     """Staff: a new access code for the parcel (any earlier one stops working). The plain
     code is returned once, to print on the notice; only its hash is kept."""
-    access.require_staff(staff)
+    access.require_staff_role(staff, *access.REVIEW)
     parcel = uow.session.get(Parcel, int(parcel_id))
     if parcel is None:
         raise NotFound()
@@ -192,7 +192,7 @@ def issue_code(uow: UnitOfWork, staff: Any, parcel_id: int) -> str:
 
 def revoke_codes(uow: UnitOfWork, staff: Any, parcel_id: int) -> int:
     """Staff: withdraw the parcel's codes without issuing a new one."""
-    access.require_staff(staff)
+    access.require_staff_role(staff, *access.REVIEW)
     n = 0
     for old in uow.session.scalars(select(AccessCode).where(
             AccessCode.parcel_id == int(parcel_id), AccessCode.revoked_at.is_(None))):
@@ -299,7 +299,7 @@ def revoke_email(uow: UnitOfWork, manager: Any, parcel_id: int, email: str) -> N
 def staff_link(uow: UnitOfWork, staff: Any, parcel_id: int, user_id: int,
                role: str = "owner") -> ParcelLink:
     """Staff link a user to a parcel directly (e.g. after checking papers at the office)."""
-    access.require_staff(staff)
+    access.require_staff_role(staff, *access.REVIEW)
     if role not in ("owner", "lessee", "delegate"):
         raise InvalidInput("invalid", field="role")
     if uow.session.get(Parcel, int(parcel_id)) is None or uow.session.get(User, int(user_id)) \

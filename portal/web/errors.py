@@ -9,6 +9,8 @@ from flask.globals import request_ctx
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
+from portal.services import errors as service_errors
+
 log = logging.getLogger(__name__)
 
 PAGES = {400: "errors/400.html", 403: "errors/403.html", 404: "errors/404.html",
@@ -68,5 +70,9 @@ def init_app(app: Flask) -> None:
     def unexpected(exc: Exception):  # noqa: ANN202
         if isinstance(exc, HTTPException):  # pragma: no cover - handled above
             return http_error(exc)
+        if isinstance(exc, service_errors.NotFound):  # a service's refusal a view did not
+            return _render(404)                         # catch: what it means, not a 500
+        if isinstance(exc, service_errors.Forbidden):  # (e.g. a staff role without the right)
+            return _render(403)
         log.exception("unhandled error on %s %s", request.method, request.path)
         return _render(InternalServerError.code)

@@ -415,3 +415,32 @@ def test_only_reviewers_decide_and_files_are_served_as_what_they_are(demo_app: F
             assert _post(staff, f"{page}/{action}", {"reasons": "evidence"},
                          page).status_code == 403, (email, action)
     assert "Radicada" in owner.get(f"/exoneracion/{cid}/recibo").get_data(as_text=True)
+
+
+def test_the_queue_filters_and_pages(demo_app: Flask):
+    """Staff's queue: by status, municipality and days since filing, 50 a page with links."""
+    from portal.db import UnitOfWork
+    from portal.models import ExemptionCertification, Parcel
+    from portal.web.data import database
+    with demo_app.app_context(), UnitOfWork(database()) as w:
+        pids = list(w.session.scalars(select(Parcel.id).order_by(Parcel.id).limit(55)))
+        for k, pid in enumerate(pids):
+            c = ExemptionCertification(parcel_id=pid, fiscal_year_start=date(2026, 7, 1),
+                                       status="draft", created_by_id=1, answers={})
+            w.session.add(c)
+            w.session.flush()
+            c.status = "filed"
+            c.filing_number = f"EXR-2026-{c.id:06d}"
+            c.filed_on = date(2026, 11, 30 - k % 20)
+    staff = login(demo_app, "staff")
+    page = staff.get("/personal/exoneraciones?status=filed").get_data(as_text=True)
+    assert "55 certificaciones" in page and "Página 1 de 2" in page
+    assert "page=2" in page and "status=filed" in page
+    second = staff.get("/personal/exoneraciones?status=filed&page=2").get_data(as_text=True)
+    assert second.count("EXR-2026-") == 5
+    old = staff.get("/personal/exoneraciones?age=19").get_data(as_text=True)
+    assert "2 certificaciones" in old  # k = 19, 39: filed on November 11
+    assert staff.get("/personal/exoneraciones?status=approved").get_data(
+        as_text=True).count("EXR-2026-") == 0
+    r = staff.get("/personal/exoneraciones?age=-3")
+    assert r.status_code == 422  # a clear message, nothing filtered

@@ -143,6 +143,13 @@ def set_role(uow: UnitOfWork, user: Any, lender_id: int, member_id: int, role: s
     audit.record(uow, user, "lender.role_changed", m, before=before, after=audit.snapshot(m))
 
 
+def _written(uow: UnitOfWork, user: Any, action: str, row: Any) -> None:
+    """Add a new row carrying a secret's hash and audit-log it without the hash."""
+    uow.session.add(row)
+    uow.session.flush()
+    audit.record(uow, user, action, row, after=audit.snapshot(row, exclude=("token_hash",)))
+
+
 # --- invitations -----------------------------------------------------------------------------
 
 def invite(uow: UnitOfWork, user: Any, lender_id: int, email: str, role: str
@@ -157,10 +164,7 @@ def invite(uow: UnitOfWork, user: Any, lender_id: int, email: str, role: str
     inv = LenderInvitation(lender_id=int(lender_id), email=email, role=role,
                            token_hash=_hash(secret), invited_by_id=_uid(user),
                            expires_at=clock.now() + timedelta(days=INVITATION_DAYS))
-    uow.session.add(inv)
-    uow.session.flush()
-    audit.record(uow, user, "lender.invited", inv,
-                 after=audit.snapshot(inv, exclude=("token_hash",)))
+    _written(uow, user, "lender.invited", inv)
     return inv, secret
 
 
@@ -234,10 +238,7 @@ def create_token(uow: UnitOfWork, user: Any, lender_id: int, name: str, scope: s
     tok = LenderApiToken(lender_id=int(lender_id), name=name, prefix=secret[:12],
                          token_hash=_hash(secret), scope=scope, created_by_id=_uid(user),
                          expires_at=clock.now() + timedelta(days=days))
-    uow.session.add(tok)
-    uow.session.flush()
-    audit.record(uow, user, "lender.token_created", tok,
-                 after=audit.snapshot(tok, exclude=("token_hash",)))
+    _written(uow, user, "lender.token_created", tok)
     return tok, secret
 
 

@@ -4,6 +4,8 @@ API tokens (an administrator's; shown once). Thin: validate, call
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import abort, current_app, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
@@ -93,49 +95,42 @@ def invite():  # noqa: ANN201
     return redirect(url_for("lender.organisation"), 303)
 
 
-@bp.post("/organizacion/invitacion/<id:invitation_id>/retirar")
-@login_required
-def withdraw(invitation_id: int):  # noqa: ANN201
+def _act(change: Any, done: str, *args: Any):  # noqa: ANN202
+    """Run the service's `change(uow, user, lender_id, *args)` for the user's lender; on
+    success say `done` and go back to the organisation's page."""
     lender_id = _lender_id()
     try:
         with uow() as w:
             w.info["ip"] = request.remote_addr
-            org.withdraw(w, current_user, lender_id, invitation_id)
-    except (NotFound, Forbidden) as exc:
+            change(w, current_user, lender_id, *args)
+    except (NotFound, Forbidden, Conflict) as exc:
         return _refused(exc)
-    flash(_("The invitation was withdrawn."), "success")
+    flash(done, "success")
     return redirect(url_for("lender.organisation"), 303)
+
+
+@bp.post("/organizacion/invitacion/<id:invitation_id>/retirar")
+@login_required
+def withdraw(invitation_id: int):  # noqa: ANN201
+    return _act(org.withdraw, _("The invitation was withdrawn."), invitation_id)
 
 
 @bp.post("/organizacion/usuario/<id:member_id>/quitar")
 @login_required
 def remove(member_id: int):  # noqa: ANN201
-    lender_id = _lender_id()
-    try:
-        with uow() as w:
-            w.info["ip"] = request.remote_addr
-            org.remove_member(w, current_user, lender_id, member_id)
-    except (NotFound, Forbidden, Conflict) as exc:
-        return _refused(exc)
-    flash(_("The user no longer works for your organisation on the portal."), "success")
-    return redirect(url_for("lender.organisation"), 303)
+    return _act(org.remove_member,
+                _("The user no longer works for your organisation on the portal."), member_id)
 
 
 @bp.post("/organizacion/usuario/<id:member_id>/rol")
 @login_required
 def set_role(member_id: int):  # noqa: ANN201
-    lender_id = _lender_id()
     role = request.form.get("role", "")
     if role not in org.ROLES:
+        if not current_user.is_lender:
+            abort(404)
         abort(400)
-    try:
-        with uow() as w:
-            w.info["ip"] = request.remote_addr
-            org.set_role(w, current_user, lender_id, member_id, role)
-    except (NotFound, Forbidden, Conflict) as exc:
-        return _refused(exc)
-    flash(_("The role was changed."), "success")
-    return redirect(url_for("lender.organisation"), 303)
+    return _act(org.set_role, _("The role was changed."), member_id, role)
 
 
 @bp.route("/invitacion/<secret>", methods=["GET", "POST"])
@@ -182,12 +177,5 @@ def create_token():  # noqa: ANN201
 @bp.post("/organizacion/tokens/<id:token_id>/revocar")
 @login_required
 def revoke_token(token_id: int):  # noqa: ANN201
-    lender_id = _lender_id()
-    try:
-        with uow() as w:
-            w.info["ip"] = request.remote_addr
-            org.revoke_token(w, current_user, lender_id, token_id)
-    except (NotFound, Forbidden) as exc:
-        return _refused(exc)
-    flash(_("The token was revoked: it is refused from now on."), "success")
-    return redirect(url_for("lender.organisation"), 303)
+    return _act(org.revoke_token, _("The token was revoked: it is refused from now on."),
+                token_id)

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from portal import storage
-from tests.e2e.conftest import REASON, axe_violations, second_step
+from tests.e2e.conftest import REASON, axe_violations, htmlcs_errors, second_step
 
 expect = pytest.importorskip("playwright.sync_api",
                              reason="playwright is not installed").expect
@@ -79,10 +79,13 @@ class Journey:
         self.n = 0
 
     def check(self, name: str) -> None:
-        """axe on the page (and a screenshot when asked)."""
+        """axe and HTML_CodeSniffer on the page, no sideways scrolling (and a screenshot
+        when asked)."""
         self.page.wait_for_load_state()
         violations = axe_violations(self.page)
         assert violations == [], f"{self.page.url}: {violations}"
+        errors = htmlcs_errors(self.page)  # a second engine (tests/e2e/test_htmlcs.py)
+        assert errors == [], f"{self.page.url}: {errors}"
         wide = self.page.evaluate("() => document.documentElement.scrollWidth > innerWidth")
         assert not wide, f"{self.page.url}: wider than the {self.width} px screen"
         if self.shots:

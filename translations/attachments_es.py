@@ -14,11 +14,11 @@ says (scripts/fill_catalog.py), under /tmp/catalog.lock.
 
 ES = {
     # services/attachments.py: how the 30 days are counted (R-C2, R-C7)
-    "Notified on {notified} (the day of personal delivery or of certified mailing, R-C7): 30 "
+    "Notified on {notified} (the day of personal delivery or of certified mailing): 30 "
     "days to pay in full, the last day rolled over to the next working day: {last}. A sale "
     "may take place from {sale}, without further notice.":
         "Notificado el {notified} (el día de la entrega personal o del envío por correo "
-        "certificado, R-C7): 30 días para pagar en su totalidad, con el último día corrido al "
+        "certificado): 30 días para pagar en su totalidad, con el último día corrido al "
         "próximo día laborable: {last}. La venta puede celebrarse desde el {sale}, sin más "
         "aviso.",
     # web/attachments/forms.py
@@ -233,6 +233,23 @@ ES = {
     "are not District assessments, and they are paid to the creditor, not on this portal.":
         "Deudas de contribuciones sobre esta propiedad con el CRIM o el Departamento de "
         "Hacienda: no son derramas del Distrito y se pagan al acreedor, no en este portal.",
+    # web/attachments/views.py: the notice's PDF
+    "Pay the notice's total in full by %(last)s: otherwise the parcel, or the part strictly "
+    "sufficient to pay the debt, may be sold at public auction from %(sale)s, without further "
+    "notice.":
+        "Pague el total de la notificación a más tardar el %(last)s; de lo contrario, la "
+        "propiedad, o la parte estrictamente suficiente para pagar la deuda, puede venderse en "
+        "pública subasta desde el %(sale)s, sin más aviso.",
+    "To stop the sale, pay the amount in the notice plus what has accrued up to the day of "
+    "payment, the dunning agent's fee and the custody costs.":
+        "Para detener la venta, pague la cantidad de la notificación más lo acumulado hasta el "
+        "día del pago, los honorarios del agente de rentas internas y los gastos de custodia.",
+    "The notice date, and what stops the sale":
+        "La fecha de la notificación y lo que detiene la venta",
+    "Everything the notice states as due and unpaid.":
+        "Todo lo que la notificación indica como adeudado y no pagado.",
+    "The notice of attachment (PDF, in both languages)":
+        "La notificación de embargo (PDF, en ambos idiomas)",
     "Attachments and auctions; lessees' deposit orders":
         "Embargos y subastas; órdenes de consignación de arrendatarios",
 }

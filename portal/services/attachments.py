@@ -259,8 +259,8 @@ class ParcelAttachments:
 
 
 #: R-C2, R-C7: how the term is counted (the dates are the core's `deadlines`).
-TERM = N_("Notified on {notified} (the day of personal delivery or of certified mailing, "
-          "R-C7): 30 days to pay in full, the last day rolled over to the next working day: "
+TERM = N_("Notified on {notified} (the day of personal delivery or of certified "
+          "mailing): 30 days to pay in full, the last day rolled over to the next working day: "
           "{last}. A sale may take place from {sale}, without further notice.")
 
 

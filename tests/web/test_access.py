@@ -31,6 +31,7 @@ PARCEL = {"account.parcel", "account.statement_pdf", "account.grant", "account.r
           "account.access_page", "payments.history",
           "collections.letter_pdf",  # per demand: staff, payer, owner (test_collections.py)
           "exemption_changes.new",
+          "attachments.notice_pdf",  # staff and the debtor only (test_attachment_pages.py)
           "exemption.start_page", "exemption.start"}  # J5; per certification below
 #: Per certification (J5): its owner, the parcel's delegates, its lender and staff see it;
 #: anyone else 404 (tests/web/test_exemption.py walks them as another owner).

@@ -261,3 +261,48 @@ def test_the_pages_are_valid_html(demo_app, tmp_path):
             files.append(f)
     errors = vnu_errors(files)
     assert errors == [], "\n".join(errors[:40])
+
+
+def test_the_notice_pdf(demo_app, tmp_path):
+    """The notice of attachment as a tagged bilingual PDF (R-C1–R-C3, R-C7), for the debtor
+    and staff: the reader's language first, the core's figures, no rule id alone, no auction
+    minimum (R-C5); 404 for anyone else."""
+    import shutil
+    import subprocess
+    if shutil.which("pdftotext") is None or shutil.which("pdfinfo") is None:
+        pytest.skip("poppler-utils missing")
+    from portal.db import UnitOfWork
+    from portal.models import AttachmentNotice
+    from portal.web.data import database
+    with demo_app.app_context(), UnitOfWork(database()) as w:
+        n = w.session.scalars(select(AttachmentNotice)).first()
+        home, debt = n.parcel_id, n.debt_id
+    path = f"/propiedad/{home}/embargos/{debt}.pdf"
+    owner = login(demo_app, "owner")
+    assert path in owner.get(f"/propiedad/{home}").get_data(as_text=True)
+    r = owner.get(path)
+    assert r.status_code == 200 and r.mimetype == "application/pdf"
+    pdf = tmp_path / "notice.pdf"
+    pdf.write_bytes(r.data)
+    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True,
+                          check=True).stdout
+    info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True,
+                          check=True).stdout
+    assert "Tagged:          yes" in info
+    es, _sep, en = text.partition("Notice of attachment")
+    assert "Notificación de embargo" in es and "16 de diciembre de 2026" in es
+    assert "December 16, 2026" in en
+    assert "Department of the Treasury" in en and "by certified mail" in en  # each its own
+    assert "Departamento de Hacienda" in es and "Contribuciones" in es
+    for amount in (FEE, TOTAL):
+        assert amount in es and amount in en
+    assert "3,970.19" not in text
+    # A rule id only in a footnote, with its statute ("(regla del portal R-C2)").
+    bare = re.sub(r"\((regla del portal|the portal's rule) R-C\d\)", "", text)
+    assert not re.search(r"R-C\d", bare), bare
+    assert "La fecha de la notificación y lo que detiene la venta" in es
+    assert "The notice date, and what stops the sale" in en
+    for role in ("lessee", "lender", "other"):
+        assert login(demo_app, role).get(path).status_code == 404, role
+    assert demo_app.test_client().get(path).status_code == 302
+    assert login(demo_app, "staff").get(path).status_code == 200

@@ -8,13 +8,23 @@ The figures are the core's, read through the service; R-C5 is the service's
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    abort,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from flask_login import current_user
+from flask_login import current_user, login_required
 
 from portal import clock
-from portal.i18n import formats
+from portal.i18n import current_language, formats
+from portal.pdf.attachment import render_notice
 from portal.services import access, attachments, deposit_orders
 from portal.services.errors import Conflict, Forbidden, InvalidInput, NotFound
 from portal.web.attachments.forms import (
@@ -26,7 +36,7 @@ from portal.web.attachments.forms import (
     PaidForm,
     ResultForm,
 )
-from portal.web.attachments.views import summary_view
+from portal.web.attachments.views import notice_document, summary_view
 from portal.web.collections.routes import _errors
 from portal.web.data import uow
 from portal.web.staff.routes import staff_required
@@ -307,3 +317,30 @@ def attachment_summary(parcel_id: int):  # noqa: ANN201
 @bp.record_once
 def _globals(state) -> None:  # noqa: ANN001
     state.app.jinja_env.globals.update(attachment_summary=attachment_summary)
+
+
+@bp.get("/propiedad/<id:parcel_id>/embargos/<id:debt_id>.pdf")
+@login_required
+def notice_pdf(parcel_id: int, debt_id: int):  # noqa: ANN201
+    """The notice of attachment as recorded (R-C1–R-C3, R-C7), the reader's language first:
+    for staff and the debtor (R-C5, the service decides); 404 for anyone else."""
+    first = current_language()
+    second = "en" if first == "es" else "es"
+    with uow() as w:
+        try:
+            s = attachments.parcel_summary(w, current_user, parcel_id)
+            parcel = access.get_parcel(w, current_user, parcel_id)
+        except NotFound:
+            abort(404)
+        if s is None:
+            abort(404)
+        docs = [notice_document(s, debt_id, parcel, lang) for lang in (first, second)]
+    if docs[0] is None:
+        abort(404)
+    response = make_response(render_notice(docs[0], first, docs[1], second))
+    response.headers["Content-Type"] = "application/pdf"
+    name = (f"notificacion-de-embargo-{debt_id}.pdf" if first == "es"
+            else f"notice-of-attachment-{debt_id}.pdf")
+    response.headers["Content-Disposition"] = f'inline; filename="{name}"'
+    response.headers["Cache-Control"] = "no-store"
+    return response

@@ -7,28 +7,30 @@ from datetime import date
 from types import SimpleNamespace
 from typing import Any
 
-from flask_babel import lazy_gettext as _l
-
-from portal.i18n import Formats
+from portal.core.explain import N_
+from portal.core.rules import RULES
+from portal.i18n import Formats, formats, translate, use_language
+from portal.i18n import gettext as _
+from portal.pdf import Document, Ref, Row, Why, whys
 from portal.services.attachments import ParcelAttachments
 
-CREDITORS = {"crim": _l("CRIM (Municipal Revenue Collection Center)"),
-             "treasury": _l("Department of the Treasury")}
-DELIVERIES = {"personal": _l("in person"), "certified_mail": _l("by certified mail")}
-OUTCOMES = {"adjudicated_to_crim": _l("Adjudicated to the CRIM at the minimum (no bids)"),
-            "sold": _l("Sold")}
-ITEMS = {"taxes": _l("Taxes"), "surcharges": _l("Surcharges"), "interest": _l("Interest"),
-         "penalties": _l("Penalties"), "levies": _l("Levies"), "fines": _l("Fines"),
-         "costs": _l("Costs")}
+CREDITORS = {"crim": N_("CRIM (Municipal Revenue Collection Center)"),
+             "treasury": N_("Department of the Treasury")}
+DELIVERIES = {"personal": N_("in person"), "certified_mail": N_("by certified mail")}
+OUTCOMES = {"adjudicated_to_crim": N_("Adjudicated to the CRIM at the minimum (no bids)"),
+            "sold": N_("Sold")}
+ITEMS = {"taxes": N_("Taxes"), "surcharges": N_("Surcharges"), "interest": N_("Interest"),
+         "penalties": N_("Penalties"), "levies": N_("Levies"), "fines": N_("Fines"),
+         "costs": N_("Costs")}
 
 
 def _notice(nv: Any, f: Formats) -> SimpleNamespace:
     n = nv.notice
     return SimpleNamespace(
         id=n.id, notified_text=f.date_long(n.notified_on),
-        delivery_text=str(DELIVERIES.get(n.delivery, n.delivery)),
+        delivery_text=translate(DELIVERIES[n.delivery]),
         number=n.certified_mail_number,
-        items=[(str(ITEMS[k]), f.money(v)) for k, v in nv.figures],
+        items=[(translate(ITEMS[k]), f.money(v)) for k, v in nv.figures],
         fee_text=f.money(n.dunning_fee), total_text=f.money(n.total),
         last_day=n.last_day, sale_on=n.earliest_sale_on,
         sale_text=f.date_long(n.earliest_sale_on),
@@ -38,7 +40,7 @@ def _notice(nv: Any, f: Formats) -> SimpleNamespace:
 def _auction(av: Any, f: Formats) -> SimpleNamespace:
     a, m, r = av.auction, av.minimum, av.result
     result = None if r is None else SimpleNamespace(
-        outcome_text=str(OUTCOMES.get(r.outcome, r.outcome)), held_text=f.date_long(r.held_on),
+        outcome_text=translate(OUTCOMES[r.outcome]), held_text=f.date_long(r.held_on),
         bids=r.bids, price_text=f.money(r.price), shortfall=r.shortfall,
         shortfall_text=f.money(r.shortfall))
     return SimpleNamespace(
@@ -58,13 +60,68 @@ def summary_view(s: ParcelAttachments | None, f: Formats) -> SimpleNamespace | N
     for dv in s.debts:
         d = dv.debt
         debts.append(SimpleNamespace(
-            id=d.id, creditor=d.creditor, creditor_text=str(CREDITORS[d.creditor]),
+            id=d.id, creditor=d.creditor, creditor_text=translate(CREDITORS[d.creditor]),
             years=d.fiscal_years,
-            amounts=[(str(ITEMS[k]), f.money(getattr(d, k))) for k in ITEMS
+            amounts=[(translate(ITEMS[k]), f.money(getattr(d, k))) for k in ITEMS
                      if getattr(d, k) or k == "taxes"],
             paid=d.paid_on is not None,
             paid_text=f.date_long(d.paid_on) if d.paid_on else None,
             notice=_notice(dv.notice, f) if dv.notice else None,
             auctions=[_auction(a, f) for a in dv.auctions]))
     today: date = s.today
-    return SimpleNamespace(debts=debts, today=today, relation=s.relation)
+    return SimpleNamespace(debts=debts, today=today, relation=s.relation,
+                           parcel_id=s.parcel_id)
+
+
+#: RULES.md's second revision (R-C7, R-C8) where the core's registry has no entry yet.
+REVISION_2 = {"R-C7": ("13 LPRA § 33262(b), (e), (j)",
+                       N_("The notice date, and what stops the sale"))}
+
+
+def _ref(rule_id: str) -> Ref:
+    rule = RULES.get(rule_id)
+    if rule is None:
+        source, title = REVISION_2[rule_id]
+        return Ref(rule_id, source, translate(title))
+    return Ref(rule.id, rule.source, translate(rule.title))
+
+
+def notice_document(s: ParcelAttachments, debt_id: int, parcel: Any, lang: str
+                    ) -> Document | None:
+    """The notice of attachment of the debt `debt_id` in `lang`, from the service's summary
+    (staff's or the debtor's: R-C5 decided there); None when the debt has no notice."""
+    with use_language(lang):
+        f = formats(lang)
+        v = summary_view(s, f)
+        d = next((d for d in v.debts if d.id == debt_id and d.notice), None) if v else None
+        if d is None:
+            return None
+        n = d.notice
+        facts = [(_("Parcel"), parcel.catastro), (_("Address"), parcel.address or "—"),
+                 (_("Creditor"), d.creditor_text), (_("Fiscal years owed"), d.years),
+                 (_("Notice date"), f"{n.notified_text} · {n.delivery_text}")]
+        if n.number:
+            facts.append((_("Certified-mail number"), n.number))
+        rows = [Row(label, amount) for label, amount in n.items]
+        rows.append(Row(_("Dunning agent's fee, with custody costs"), n.fee_text,
+                        whys(n.why_fee)))
+        rows.append(Row(_("Total stated in the notice"), n.total_text,
+                        [Why(_("Everything the notice states as due and unpaid."),
+                             _ref("R-C1"))], strong=True))
+        body: list[str | Why] = [
+            Why(_("Pay the notice's total in full by %(last)s: otherwise the parcel, or the "
+                  "part strictly sufficient to pay the debt, may be sold at public auction "
+                  "from %(sale)s, without further notice.",
+                  last=f.date_long(n.last_day), sale=n.sale_text), _ref("R-C2")),
+            Why(_("To stop the sale, pay the amount in the notice plus what has accrued up to "
+                  "the day of payment, the dunning agent's fee and the custody costs."),
+                _ref("R-C7")),
+            *whys(n.why_term)]
+        notes: list[str | Why] = [
+            _("Property-tax debts of this parcel with the CRIM or the Department of the "
+              "Treasury: they are not District assessments, and they are paid to the "
+              "creditor, not on this portal.")]
+        return Document(_("Notice of attachment"), d.creditor_text, facts, rows=rows,
+                        body=body, notes=notes,
+                        reference=_("Parcel %(catastro)s", catastro=parcel.catastro),
+                        on=s.today, rows_heading=_("Total stated in the notice"))

@@ -52,6 +52,7 @@ class Query:
     due_min: Decimal | None = None
     due_max: Decimal | None = None
     due_within: int | None = None  # the next due date within this many days
+    certification: str = ""  # the year's residential exemption: approved, pending or none
     sort: str = "loan"
     desc: bool = False
     page: int = 1
@@ -149,8 +150,27 @@ def refresh(uow: UnitOfWork, user: Any, today: date | None = None) -> int:
 
 # --- filters, sort, pages ------------------------------------------------------------------
 
+#: The portfolio's certification filter (J5's states, R-B6): "approved", "pending" (filed,
+#: under review, returned or resubmitted) or "none" (neither) for the fiscal year of today.
+CERTIFICATIONS = ("approved", "pending", "none")
+
+
+def _certified(kind: str, today: date) -> Any:
+    from portal.models import ExemptionCertification
+    from portal.models.exemptions import EXEMPTION_HOLDING, EXEMPTION_PENDING
+    C = ExemptionCertification.__table__  # noqa: N806
+    statuses = {"approved": ("approved",), "pending": EXEMPTION_PENDING,
+                "none": EXEMPTION_HOLDING}[kind]
+    found = exists().where(C.c.parcel_id == L.c.parcel_id,
+                           C.c.fiscal_year_start == fiscal_year_start(today),
+                           C.c.status.in_(statuses))
+    return ~found if kind == "none" else found
+
+
 def _where(query: Query, today: date) -> list[Any]:
     out = []
+    if query.certification:
+        out.append(_certified(query.certification, today))
     q = query.q.strip()
     if q:
         out.append(or_(L.c.loan_number.startswith(q, autoescape=True),
@@ -381,7 +401,7 @@ def owner_view(uow: UnitOfWork, user: Any, parcel_id: int, today: date | None = 
     return [(n, r) for n in names]
 
 
-__all__ = ["MAX_PAY", "PER_PAGE", "SORTS", "STATUSES", "LenderScope", "Page", "Query", "Row",
-           "csv_lines", "loan", "municipalities", "parcels_of_loans", "parcels_to_pay", "portfolio",
-           "read_loan_numbers", "refresh", "rows", "safe_cell", "fiscal_year_start",
-           "owner_view", "retentions"]
+__all__ = ["CERTIFICATIONS", "MAX_PAY", "PER_PAGE", "SORTS", "STATUSES", "LenderScope", "Page",
+           "Query", "Row", "csv_lines", "fiscal_year_start", "loan", "municipalities",
+           "owner_view", "parcels_of_loans", "parcels_to_pay", "portfolio", "read_loan_numbers",
+           "refresh", "retentions", "rows", "safe_cell"]

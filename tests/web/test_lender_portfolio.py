@@ -308,3 +308,40 @@ def test_the_owner_sees_what_the_lender_pays(demo_app):
         pytest.skip("no demo owner's parcel carries a loan")
     html = login(demo_app, "owner").get(f"/propiedad/{pid}").get_data(as_text=True)
     assert "Lo que su acreedor hipotecario paga al CRIM" in html
+
+
+def test_the_certification_filter_follows_the_exemption_filings(demo_app):
+    """A certification filed on a loan's parcel (J5) moves that loan from "none filed" to
+    "filed, not yet decided" (R-B6: approved or pending)."""
+    from portal.db import UnitOfWork
+    from portal.services import access, users
+    from portal.services.exemptions import filings
+    from portal.web.data import database
+
+    def file_one() -> None:  # the owner's certification of a parcel the bank lends on
+        with demo_app.app_context(), UnitOfWork(database()) as w:
+            owner = users.find_by_email(w, "owner@demo.pr")
+            bank = users.find_by_email(w, "lender@demo.pr")
+            lent = {p.id for p, _ in access.linked_parcels(w, bank)}
+            pid = min(p.id for p, rel in access.linked_parcels(w, owner)
+                      if rel == "owner" and p.id in lent)
+            cert = filings.start(w, owner, pid)
+            party = filings.owners_on_record(w, pid, cert.fiscal_year_start)[0][0]
+            for step, data in (("owners", {"owners": [party]}), ("use", {"use": "home"}),
+                               ("rent", {"rent": "no"}), ("residential", {"residential": "all"}),
+                               ("veteran", {"veteran": "no"}),
+                               ("cooperative", {"cooperative": "no"})):
+                filings.save_step(w, owner, cert.id, step, data)
+            filings.file(w, owner, cert.id, attested=True, full_name="María Rivera Ortiz")
+    client = login(demo_app, "lender")
+
+    def count(kind: str) -> int:
+        html = client.get(f"/prestamista/prestamos?exoneracion={kind}").get_data(as_text=True)
+        m = re.search(r"(\d+) préstamos?\b", html)
+        return int(m.group(1)) if m else 0
+    before = (count("pending"), count("none"), count("approved"))
+    file_one()
+    after = (count("pending"), count("none"), count("approved"))
+    assert after[0] == before[0] + 1 and after[1] == before[1] - 1 and after[2] == before[2]
+    assert sum(after) == 50
+    assert client.get("/prestamista/prestamos?exoneracion=maybe").status_code == 400

@@ -33,6 +33,10 @@ class FilterForm(FlaskForm):
         Optional(), Length(max=20, message=_l("Write at most 20 characters."))])
     maximo = StringField(_l("Due now, at most"), validators=[
         Optional(), Length(max=20, message=_l("Write at most 20 characters."))])
+    exoneracion = SelectField(_l("Residential exemption this year"), choices=[
+        SelectChoice("", _l("Any")), SelectChoice("approved", _l("Approved")),
+        SelectChoice("pending", _l("Filed, not yet decided")),
+        SelectChoice("none", _l("None filed"))], validate_choice=True, default="")
     vence = SelectField(_l("Next due date"), choices=WITHIN_CHOICES, validate_choice=True,
                         default="")
     orden = SelectField(_l("Sort by"), choices=[SelectChoice(k, k) for k in SORTS],

@@ -39,7 +39,8 @@ bp = Blueprint("lender", __name__, url_prefix="/prestamista")
 register_request_context(bp)
 
 #: The query string's names, as the filter form's fields.
-FILTERS = ("q", "estado", "municipio", "minimo", "maximo", "vence", "orden", "dir")
+FILTERS = ("q", "estado", "municipio", "minimo", "maximo", "exoneracion", "vence", "orden",
+           "dir")
 
 
 @bp.app_template_global("lender_owner_view")
@@ -81,6 +82,7 @@ def _filters(args: Any, municipalities: list[str]) -> tuple[FilterForm, lenders.
         q=form.q.data or "", status=form.estado.data or "", municipality=form.municipio.data or "",
         due_min=amounts["minimo"], due_max=amounts["maximo"],
         due_within=int(form.vence.data) if form.vence.data else None,
+        certification=form.exoneracion.data or "",
         sort=form.orden.data or "loan", desc=form.dir.data == "desc", page=max(1, page))
 
 

@@ -5,7 +5,8 @@ act as someone); rate-limited per token and per address (portal.services.throttl
 as RFC 9457 `application/problem+json`, in the caller's language (Accept-Language: es or en,
 Spanish by default). Money is a string with two decimals (never a JSON float).
 
-    GET /api/v1/loans?page=&status=&municipality=&q=&sort=&order=   the loans, 50 a page
+    GET /api/v1/loans?page=&status=&municipality=&certification=&q=&sort=&order=
+                                                                     the loans, 50 a page
     GET /api/v1/loans/<loan number>                                  one loan
 """
 
@@ -123,10 +124,13 @@ def _query() -> lenders.Query | str:
         return "sort"
     if a.get("order", "asc") not in ("asc", "desc"):
         return "order"
+    if a.get("certification", "") not in ("", *lenders.CERTIFICATIONS):
+        return "certification"
     if len(a.get("q", "")) > 40 or len(a.get("municipality", "")) > 60:
         return "q" if len(a.get("q", "")) > 40 else "municipality"
     return lenders.Query(q=a.get("q", ""), status=a.get("status", ""),
                          municipality=a.get("municipality", ""), sort=a.get("sort", "loan"),
+                         certification=a.get("certification", ""),
                          desc=a.get("order") == "desc", page=int(page))
 
 

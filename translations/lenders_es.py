@@ -9,6 +9,10 @@ Apply with (under the catalog lock):
 """
 
 ES = {
+    "Any": "Cualquiera",
+    "Filed, not yet decided": "Presentada, sin decidir aún",
+    "None filed": "Ninguna presentada",
+    "Residential exemption this year": "Exoneración residencial de este año",
     "(i) With the exemption: pay": "(i) Con la exoneración: pagar",
     "(ii) Without it: pay": "(ii) Sin ella: pagar",
     "(iii) New structure: retain": "(iii) Estructura nueva: retener",

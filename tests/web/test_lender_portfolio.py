@@ -345,3 +345,32 @@ def test_the_certification_filter_follows_the_exemption_filings(demo_app):
     assert after[0] == before[0] + 1 and after[1] == before[1] - 1 and after[2] == before[2]
     assert sum(after) == 50
     assert client.get("/prestamista/prestamos?exoneracion=maybe").status_code == 400
+
+
+@pytest.mark.skipif(vnu_missing() is not None, reason=vnu_missing() or "")
+def test_the_j7_pages_are_valid_html(demo_app, tmp_path):
+    """The portfolio filtered and with an error, a loan's page, the organisation with a new
+    token, in both languages: valid HTML (vnu)."""
+    from tests.web.conftest import csrf_token
+    loan_id, _pid, _r = _a_loan_with_facts(demo_app)
+    client = login(demo_app, "lender")
+    pages = []
+    for lang in ("es", "en"):
+        for path in ("/prestamista/prestamos?estado=overdue&orden=due&dir=desc",
+                     "/prestamista/prestamos?minimo=abc", f"/prestamista/prestamos/{loan_id}",
+                     "/prestamista/organizacion"):
+            pages.append(client.get(f"{path}{'&' if '?' in path else '?'}lang={lang}")
+                         .get_data(as_text=True))
+    org = client.get("/prestamista/organizacion").get_data(as_text=True)
+    pages.append(client.post("/prestamista/organizacion/tokens", data={
+        "csrf_token": csrf_token(org), "name": "vnu", "scope": "read", "days": "30"}
+        ).get_data(as_text=True))
+    pages.append(client.post("/prestamista/organizacion/tokens", data={
+        "csrf_token": csrf_token(org), "name": "", "scope": "read", "days": "30"}
+        ).get_data(as_text=True))  # the error page
+    files = []
+    for n, html in enumerate(pages):
+        f = tmp_path / f"j7-{n}.html"
+        f.write_text(html, encoding="utf-8")
+        files.append(f)
+    assert vnu_errors(files) == []

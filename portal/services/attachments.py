@@ -342,3 +342,13 @@ def load_demo(uow: UnitOfWork, staff: Any, parcel_id: int) -> None:
                                 "costs": Decimal("120.00")},
                        appraised_on=date(2026, 11, 2), real_value=Decimal("185000.00"),
                        mortgage_amount=Decimal("162450.18"))
+
+
+def parcel_of(uow: UnitOfWork, staff: Any, kind: str, object_id: int) -> int:
+    """The parcel of a debt ("debt") or an auction ("auction"), for staff (`NotFound`)."""
+    access.require_staff(staff)
+    model = {"debt": TaxDebt, "auction": Auction}[kind]
+    row = uow.session.get(model, access.parse_id(object_id))
+    if row is None:
+        raise NotFound()
+    return row.parcel_id

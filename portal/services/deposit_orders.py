@@ -93,3 +93,12 @@ def lift(uow: UnitOfWork, staff: Any, order_id: int, lifted_on: date) -> Deposit
     audit.record(uow, staff, "deposit_order.lifted", order, before=before,
                  after=audit.snapshot(order))
     return order
+
+
+def parcel_of(uow: UnitOfWork, staff: Any, order_id: int) -> int:
+    """The parcel of a deposit order's lease, for staff (`NotFound`)."""
+    access.require_staff(staff)
+    order = uow.session.get(DepositOrder, access.parse_id(order_id))
+    if order is None:
+        raise NotFound()
+    return uow.session.get(Lease, order.lease_id).parcel_id

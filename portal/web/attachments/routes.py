@@ -206,19 +206,20 @@ def record_auction(parcel_id: int):  # noqa: ANN201
     return _page(parcel_id, 400, _errors(form), auction=form)
 
 
-def _parcel_of(model, object_id: int) -> int:  # noqa: ANN001
-    with uow() as w:
-        row = w.session.get(model, access.parse_id(object_id))
-        if row is None:
-            abort(404)
-        return row.parcel_id
+def _parcel_of(kind: str, object_id: int) -> int:
+    try:
+        with uow() as w:
+            if kind == "order":
+                return deposit_orders.parcel_of(w, current_user, object_id)
+            return attachments.parcel_of(w, current_user, kind, object_id)
+    except (NotFound, Forbidden):
+        abort(404)
 
 
 @bp.post(f"{STAFF}/subasta/<id:auction_id>/resultado")
 @staff_required
 def record_result(auction_id: int):  # noqa: ANN201
-    from portal.models import Auction
-    pid = _parcel_of(Auction, auction_id)
+    pid = _parcel_of("auction", auction_id)
     form = ResultForm(prefix=f"a{auction_id}")
     form.object_id = auction_id
     if form.validate():
@@ -238,8 +239,7 @@ def record_result(auction_id: int):  # noqa: ANN201
 @bp.post(f"{STAFF}/deuda/<id:debt_id>/pagada")
 @staff_required
 def record_paid(debt_id: int):  # noqa: ANN201
-    from portal.models import TaxDebt
-    pid = _parcel_of(TaxDebt, debt_id)
+    pid = _parcel_of("debt", debt_id)
     form = PaidForm(prefix=f"d{debt_id}")
     form.object_id = debt_id
     if form.validate():
@@ -276,12 +276,7 @@ def record_deposit_order(parcel_id: int):  # noqa: ANN201
 @bp.post(f"{STAFF}/orden-deposito/<id:order_id>/levantar")
 @staff_required
 def lift_deposit_order(order_id: int):  # noqa: ANN201
-    from portal.models import DepositOrder, Lease
-    with uow() as w:
-        order = w.session.get(DepositOrder, access.parse_id(order_id))
-        if order is None:
-            abort(404)
-        pid = w.session.get(Lease, order.lease_id).parcel_id
+    pid = _parcel_of("order", order_id)
     form = LiftForm(prefix=f"o{order_id}")
     form.object_id = order_id
     if form.validate():

@@ -95,8 +95,8 @@ ES = {
     "The auction's result is recorded.": "Se registró el resultado de la subasta.",
     "The debt is recorded as paid in full.": "Se registró la deuda como pagada en su totalidad.",
     "The deposit order is recorded.": "Se registró la orden de consignación.",
-    "The order ends on or after its date, and not on a day to come.":
-        "La orden termina en su fecha o después, y no en un día por venir.",
+    "The order ends on or after the day it was ordered.":
+        "La orden termina el día en que se ordenó o después.",
     "The deposit order is lifted.": "La orden de consignación quedó sin efecto.",
     # web/attachments/views.py
     "CRIM (Municipal Revenue Collection Center)":

@@ -51,6 +51,8 @@ DEBT_AMOUNTS = ("taxes", "surcharges", "interest", "penalties", "levies", "fines
 #: What a notice of attachment states besides the dunning fee (R-C1; no costs: R-C3's
 #: custody costs are in the fee's total).
 NOTICE_AMOUNTS = DEBT_AMOUNTS[:-1]
+#: What the CRIM's debt for an auction lists (R-C4's credit).
+AUCTION_AMOUNTS = ("taxes", "surcharges", "interest", "penalties", "costs")
 #: Rows the staff's list shows at most.
 PAGE = 50
 

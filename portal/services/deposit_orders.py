@@ -84,9 +84,10 @@ def lift(uow: UnitOfWork, staff: Any, order_id: int, lifted_on: date) -> Deposit
         raise NotFound()
     if order.lifted_on is not None:
         raise Conflict("already_lifted")
-    if not isinstance(lifted_on, date) or lifted_on > clock.today() \
-            or lifted_on < order.ordered_on:
-        raise InvalidInput("invalid", field="lifted_on")
+    if not isinstance(lifted_on, date) or lifted_on > clock.today():
+        raise InvalidInput("future", field="lifted_on")
+    if lifted_on < order.ordered_on:
+        raise InvalidInput("before_order", field="lifted_on")
     before = audit.snapshot(order)
     order.lifted_on = lifted_on
     uow.session.flush()

@@ -3,16 +3,17 @@ open a parcel from /personal/embargos by its catastro number, send the notice fo
 mistake (the error summary), then record a Treasury notice of attachment and see the
 core's figures; the owner sees the notice, its 30 days and the demo home's auction minimum
 on the parcel page. Every page axe- and HTML_CodeSniffer-clean, at 1,280 and 375 px (no
-sideways scroll). Screenshots go to $ATTACHMENT_SHOTS when it is set (for review)."""
+sideways scroll). Screenshots go to $J9_SHOTS when it is set (for review)."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 
-from tests.e2e.conftest import REASON, axe_violations, htmlcs_errors, second_step
+from tests.e2e.conftest import REASON
+
+# The journeys' checks: axe, HTML_CodeSniffer, no sideways scroll at 1,280 and 375 px, and
+# the screenshots to $J9_SHOTS; signing in (staff through the second step).
+from tests.e2e.test_collections_journey import _clean, _sign_in
 
 expect = pytest.importorskip("playwright.sync_api",
                              reason="playwright is not installed").expect
@@ -34,38 +35,6 @@ WORDS = {
            "errors": "Please correct the fields", "section": "Property-tax attachment",
            "last": "December 2, 2026", "home_last": "December 16, 2026"},
 }
-SHOTS = os.environ.get("ATTACHMENT_SHOTS")
-
-
-def _shot(page, name: str) -> None:  # noqa: ANN001
-    if SHOTS:
-        Path(SHOTS).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=f"{SHOTS}/{name}.png", full_page=True)
-
-
-def _clean(page, name: str) -> None:  # noqa: ANN001
-    page.evaluate("() => document.querySelectorAll('details').forEach(d => d.open = true)")
-    assert axe_violations(page) == [], page.url
-    assert htmlcs_errors(page) == [], page.url
-    for width in (1280, 375):
-        page.set_viewport_size({"width": width, "height": 900})
-        wide = page.evaluate("() => document.documentElement.scrollWidth")
-        assert wide <= width, f"{page.url} scrolls sideways at {width} px ({wide})"
-        _shot(page, f"{name}-{width}")
-    page.set_viewport_size({"width": 1280, "height": 900})
-
-
-def _sign_in(page, url: str, address: str, lang: str) -> None:  # noqa: ANN001
-    page.context.clear_cookies()
-    page.goto(f"{url}/cuenta/entrar?lang={lang}")
-    page.locator("#email").fill(address)
-    page.locator("#password").fill("Distrito2026!")
-    page.locator("main button[type=submit], main input[type=submit]").first.click()
-    if address.startswith("staff"):
-        second_step(page)
-    page.wait_for_url("**/mis-propiedades")
-
-
 def _parcels(app) -> tuple[int, str, int]:  # noqa: ANN001
     """The owner's second parcel (id, catastro) and the demo home with its debts."""
     from sqlalchemy import select

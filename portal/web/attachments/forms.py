@@ -56,14 +56,19 @@ def _years() -> StringField:
         Length(max=120, message=_l("Write at most 120 characters."))])
 
 
-class NoticeForm(FlaskForm):
-    """R-C1, R-C3, R-C7: the Treasury's debt and its notice of attachment."""
+class _DebtForm(FlaskForm):
+    """What every debt states (R-C1, R-C4): the fiscal years and the amounts they share."""
 
     fiscal_years = _years()
     taxes = _money(_l("Taxes (principal)"), required=True)
     surcharges = _money(_l("Surcharges"))
     interest = _money(_l("Interest"))
     penalties = _money(_l("Penalties"))
+
+
+class NoticeForm(_DebtForm):
+    """R-C1, R-C3, R-C7: the Treasury's debt and its notice of attachment."""
+
     levies = _money(_l("Levies"))
     fines = _money(_l("Fines"))
     custody_costs = _money(_l("Custody and deposit costs"))
@@ -77,14 +82,9 @@ class NoticeForm(FlaskForm):
     submit = SubmitField(_l("Record the notice of attachment"))
 
 
-class AuctionForm(FlaskForm):
+class AuctionForm(_DebtForm):
     """R-C4, R-C8: the CRIM's debt and the auction of the attached parcel."""
 
-    fiscal_years = _years()
-    taxes = _money(_l("Taxes (principal)"), required=True)
-    surcharges = _money(_l("Surcharges"))
-    interest = _money(_l("Interest"))
-    penalties = _money(_l("Penalties"))
     costs = _money(_l("Costs"))
     appraised_on = _date(_l("Appraisal date"))
     real_value = _money(_l("Real value by the appraisal"), required=True)

@@ -59,6 +59,7 @@ FIELD_ERRORS = {
     "required": _l("Write the certified-mail number of a notice served by mail."),
     "below_minimum": _l("A sale may not be below the auction minimum (R-C4)."),
     "before_appraisal": _l("The auction is held after the appraisal."),
+    "before_order": _l("The order ends on or after the day it was ordered."),
     "invalid": _l("This value is not valid."),
 }
 
@@ -158,52 +159,51 @@ def _done(parcel_id: int, message: str, anchor: str = ""):  # noqa: ANN202
     return redirect(url_for("attachments.parcel", parcel_id=parcel_id) + anchor, 303)
 
 
+def _submit(parcel_id: int, form, key: str, change, message: str,  # noqa: ANN001
+            anchor=""):  # noqa: ANN001, ANN202
+    """Validate `form`, make `change(w)` in one transaction and go back to the parcel's page
+    with `message` (`anchor`: a fragment, or a function of the change's result); else the
+    page again with the form's errors (400: the service's refusal on its field), nothing
+    changed."""
+    if form.validate():
+        try:
+            with uow() as w:
+                result = change(w)
+            return _done(parcel_id, message, anchor(result) if callable(anchor) else anchor)
+        except InvalidInput as exc:
+            _service_error(form, exc)
+        except (NotFound, Forbidden, Conflict) as exc:
+            return _refused(url_for("attachments.parcel", parcel_id=parcel_id), exc)
+    return _page(parcel_id, 400, _errors(form), **{key: form})
+
+
+def _debt_anchor(row) -> str:  # noqa: ANN001
+    return f"#debt-{row.debt_id}"
+
+
 @bp.post(f"{STAFF}/propiedad/<id:parcel_id>/aviso")
 @staff_required
 def record_notice(parcel_id: int):  # noqa: ANN201
     form = NoticeForm()
-    if form.validate():
-        try:
-            with uow() as w:
-                n = attachments.record_notice(
-                    w, current_user, parcel_id, fiscal_years=form.fiscal_years.data,
-                    amounts=_amounts(form, ("taxes", "surcharges", "interest", "penalties",
-                                            "levies", "fines")),
-                    notified_on=form.notified_on.data, delivery=form.delivery.data,
-                    certified_mail_number=form.certified_mail_number.data,
-                    custody_costs=form.custody_costs.data or attachments.ZERO)
-                debt_id = n.debt_id
-            return _done(parcel_id, _("The notice of attachment is recorded."),
-                         f"#debt-{debt_id}")
-        except InvalidInput as exc:
-            _service_error(form, exc)
-        except (NotFound, Forbidden) as exc:
-            return _refused(url_for("attachments.parcel", parcel_id=parcel_id), exc)
-    return _page(parcel_id, 400, _errors(form), notice=form)
+    return _submit(parcel_id, form, "notice", lambda w: attachments.record_notice(
+        w, current_user, parcel_id, fiscal_years=form.fiscal_years.data,
+        amounts=_amounts(form, attachments.NOTICE_AMOUNTS),
+        notified_on=form.notified_on.data, delivery=form.delivery.data,
+        certified_mail_number=form.certified_mail_number.data,
+        custody_costs=form.custody_costs.data or attachments.ZERO),
+        _("The notice of attachment is recorded."), _debt_anchor)
 
 
 @bp.post(f"{STAFF}/propiedad/<id:parcel_id>/subasta")
 @staff_required
 def record_auction(parcel_id: int):  # noqa: ANN201
     form = AuctionForm(prefix="s")  # "s-": its fields' ids differ from the notice's
-    if form.validate():
-        try:
-            with uow() as w:
-                a = attachments.record_auction(
-                    w, current_user, parcel_id, fiscal_years=form.fiscal_years.data,
-                    amounts=_amounts(form, ("taxes", "surcharges", "interest", "penalties",
-                                            "costs")),
-                    appraised_on=form.appraised_on.data, real_value=form.real_value.data,
-                    mortgage_amount=form.mortgage_amount.data,
-                    auction_number=form.auction_number.data)
-                debt_id = a.debt_id
-            return _done(parcel_id, _("The auction and its minimum are recorded."),
-                         f"#debt-{debt_id}")
-        except InvalidInput as exc:
-            _service_error(form, exc)
-        except (NotFound, Forbidden) as exc:
-            return _refused(url_for("attachments.parcel", parcel_id=parcel_id), exc)
-    return _page(parcel_id, 400, _errors(form), auction=form)
+    return _submit(parcel_id, form, "auction", lambda w: attachments.record_auction(
+        w, current_user, parcel_id, fiscal_years=form.fiscal_years.data,
+        amounts=_amounts(form, attachments.AUCTION_AMOUNTS),
+        appraised_on=form.appraised_on.data, real_value=form.real_value.data,
+        mortgage_amount=form.mortgage_amount.data, auction_number=form.auction_number.data),
+        _("The auction and its minimum are recorded."), _debt_anchor)
 
 
 def _parcel_of(kind: str, object_id: int) -> int:
@@ -216,80 +216,51 @@ def _parcel_of(kind: str, object_id: int) -> int:
         abort(404)
 
 
+def _object_form(form_class, prefix: str, object_id: int):  # noqa: ANN001, ANN202
+    """A form of one object on the parcel's page (its own prefix: unique ids there)."""
+    form = form_class(prefix=f"{prefix}{object_id}")
+    form.object_id = object_id
+    return form
+
+
 @bp.post(f"{STAFF}/subasta/<id:auction_id>/resultado")
 @staff_required
 def record_result(auction_id: int):  # noqa: ANN201
     pid = _parcel_of("auction", auction_id)
-    form = ResultForm(prefix=f"a{auction_id}")
-    form.object_id = auction_id
-    if form.validate():
-        try:
-            with uow() as w:
-                attachments.record_result(w, current_user, auction_id,
-                                          held_on=form.held_on.data, bids=form.bids.data,
-                                          price=form.price.data)
-            return _done(pid, _("The auction's result is recorded."))
-        except InvalidInput as exc:
-            _service_error(form, exc)
-        except (NotFound, Forbidden, Conflict) as exc:
-            return _refused(url_for("attachments.parcel", parcel_id=pid), exc)
-    return _page(pid, 400, _errors(form), result=form)
+    form = _object_form(ResultForm, "a", auction_id)
+    return _submit(pid, form, "result", lambda w: attachments.record_result(
+        w, current_user, auction_id, held_on=form.held_on.data, bids=form.bids.data,
+        price=form.price.data), _("The auction's result is recorded."))
 
 
 @bp.post(f"{STAFF}/deuda/<id:debt_id>/pagada")
 @staff_required
 def record_paid(debt_id: int):  # noqa: ANN201
     pid = _parcel_of("debt", debt_id)
-    form = PaidForm(prefix=f"d{debt_id}")
-    form.object_id = debt_id
-    if form.validate():
-        try:
-            with uow() as w:
-                attachments.mark_paid(w, current_user, debt_id, form.paid_on.data)
-            return _done(pid, _("The debt is recorded as paid in full."))
-        except InvalidInput as exc:
-            _service_error(form, exc)
-        except (NotFound, Forbidden, Conflict) as exc:
-            return _refused(url_for("attachments.parcel", parcel_id=pid), exc)
-    return _page(pid, 400, _errors(form), paid=form)
+    form = _object_form(PaidForm, "d", debt_id)
+    return _submit(pid, form, "paid", lambda w: attachments.mark_paid(
+        w, current_user, debt_id, form.paid_on.data),
+        _("The debt is recorded as paid in full."))
 
 
 @bp.post(f"{STAFF}/propiedad/<id:parcel_id>/orden-deposito")
 @staff_required
 def record_deposit_order(parcel_id: int):  # noqa: ANN201
     form = DepositOrderForm()
-    if form.validate():
-        try:
-            with uow() as w:
-                deposit_orders.record(w, current_user, parcel_id, court=form.court.data,
-                                      case_number=form.case_number.data,
-                                      ordered_on=form.ordered_on.data,
-                                      notes=form.notes.data or "")
-            return _done(parcel_id, _("The deposit order is recorded."), "#deposit")
-        except InvalidInput as exc:
-            _service_error(form, exc)
-        except (NotFound, Forbidden, Conflict) as exc:
-            return _refused(url_for("attachments.parcel", parcel_id=parcel_id), exc)
-    return _page(parcel_id, 400, _errors(form), deposit=form)
+    return _submit(parcel_id, form, "deposit", lambda w: deposit_orders.record(
+        w, current_user, parcel_id, court=form.court.data, case_number=form.case_number.data,
+        ordered_on=form.ordered_on.data, notes=form.notes.data or ""),
+        _("The deposit order is recorded."), "#deposit")
 
 
 @bp.post(f"{STAFF}/orden-deposito/<id:order_id>/levantar")
 @staff_required
 def lift_deposit_order(order_id: int):  # noqa: ANN201
     pid = _parcel_of("order", order_id)
-    form = LiftForm(prefix=f"o{order_id}")
-    form.object_id = order_id
-    if form.validate():
-        try:
-            with uow() as w:
-                deposit_orders.lift(w, current_user, order_id, form.lifted_on.data)
-            return _done(pid, _("The deposit order is lifted."), "#deposit")
-        except InvalidInput:
-            form.lifted_on.errors = [_("The order ends on or after its date, and not on a day "
-                                       "to come.")]
-        except (NotFound, Forbidden, Conflict) as exc:
-            return _refused(url_for("attachments.parcel", parcel_id=pid), exc)
-    return _page(pid, 400, _errors(form), lift=form)
+    form = _object_form(LiftForm, "o", order_id)
+    return _submit(pid, form, "lift", lambda w: deposit_orders.lift(
+        w, current_user, order_id, form.lifted_on.data),
+        _("The deposit order is lifted."), "#deposit")
 
 
 # --- The parcel page's section (templates/attachments/_owner.html) ---------------------------

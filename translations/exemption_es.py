@@ -300,6 +300,10 @@ ES = {
         "El dueño de la propiedad %(catastro)s volvió a enviar, corregida, la certificación de "
         "exoneración residencial %(number)s para el año fiscal %(fiscal_year)s.",
     "Last day:": "Último día:",
+    "The cooperative chose the cooperatives law's exemption instead: the residential "
+    "exemption does not apply to the unit.":
+        "La cooperativa eligió en su lugar la exención de la ley de cooperativas: la "
+        "exoneración residencial no aplica a la unidad.",
     "Pay the property tax owed on January 1 in full to the CRIM (R-B11).":
         "Pague completa al CRIM la contribución adeudada el 1 de enero (R-B11).",
     "Staff is reviewing the certification and the payment plan you requested (R-B16).":

@@ -27,6 +27,7 @@ from portal.core.exemption import (
     ExemptionInput,
     eligibility,
 )
+from portal.core.explain import N_
 from portal.core.money import ZERO, cents
 from portal.core.params import closed_days, fiscal_year_start
 from portal.db import UnitOfWork
@@ -422,6 +423,7 @@ class Figures:
     eligibility: EligibilityResult
     debt: Decimal
     plan_last_day: date | None  # R-B11: the 30th day after filing (rolled)
+    cooperative_law: bool = False  # R-B4: the cooperative chose the other exemption
 
 
 def exemption_input(answers: dict[str, Any], facts: PropertyTaxFact) -> ExemptionInput:
@@ -467,13 +469,23 @@ def figures(uow: UnitOfWork, cert: ExemptionCertification) -> Figures:
         payment_plan_approved=cert.status == "approved")
     filed = cert.filed_on or clock.today()
     last = property_tax.plan_last_day(filed, _closed()) if owes else None
-    return Figures(comparison, eligibility(e), facts.debt_on_january_1 if owes else ZERO, last)
+    coop_law = a.get("cooperative") == "yes" and a.get("coop_election") == "cooperative_law"
+    return Figures(comparison, eligibility(e), facts.debt_on_january_1 if owes else ZERO, last,
+                   coop_law)
+
+
+COOPERATIVE_LAW = N_("The cooperative chose the cooperatives law's exemption instead: the "
+                     "residential exemption does not apply to the unit.")
 
 
 def blocking_reasons(f: Figures) -> list[tuple[str, str]]:
     """The unmet requirements that stop a filing: all but R-B11 when a plan is requested
-    (its approval is pending with the exemption, R-B16)."""
-    return [(rule, msg) for rule, msg in f.eligibility.reasons if rule != "R-B11"]
+    (its approval is pending with the exemption, R-B16); and a cooperative that chose the
+    cooperatives law's exemption instead (R-B4)."""
+    out = [(rule, msg) for rule, msg in f.eligibility.reasons if rule != "R-B11"]
+    if f.cooperative_law:
+        out.append(("R-B4", COOPERATIVE_LAW))
+    return out
 
 
 def missing_steps(cert: ExemptionCertification, facts: PropertyTaxFact) -> list[str]:

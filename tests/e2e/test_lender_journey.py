@@ -118,11 +118,15 @@ def test_j7_lender_filters_exports_pays_and_creates_a_token(live, page, lang):
     _clean(page)
     page.locator("main").get_by_label(w["name"]).fill("Escrow " + lang)
     page.locator("main").get_by_role("button", name=w["create"]).click()
-    secret = page.locator("#new-token").inner_text()
+    secret = page.locator("#new-token").input_value()
     assert secret.startswith("pdl_") and w["once"] in page.locator("main").inner_text()
     _clean(page)
     _shot(page, f"org-{lang}-1280")
     page.set_viewport_size({"width": 375, "height": 800})
     _shot(page, f"org-{lang}-375")
+    wide = page.evaluate("""() => [...document.querySelectorAll('main *')]
+        .filter(e => e.getBoundingClientRect().right > 375)
+        .map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))""")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375, wide[:8]
     page.reload()
     assert secret not in page.content()  # shown once

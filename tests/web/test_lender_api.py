@@ -21,7 +21,7 @@ def _new_token(client, name: str = "Escrow", scope: str = "read", days: str = "9
     r = client.post("/prestamista/organizacion/tokens", data={
         "csrf_token": csrf_token(page), "name": name, "scope": scope, "days": days})
     assert r.status_code == 200, r.status_code
-    return re.search(r'id="new-token">([^<]+)<', r.get_data(as_text=True)).group(1)
+    return re.search(r'id="new-token"[^>]* value="([^"]+)"', r.get_data(as_text=True)).group(1)
 
 
 def _db(app):  # noqa: ANN001, ANN202

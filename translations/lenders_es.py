@@ -9,6 +9,7 @@ Apply with (under the catalog lock):
 """
 
 ES = {
+    "The token": "El token",
     "Any": "Cualquiera",
     "Filed, not yet decided": "Presentada, sin decidir aún",
     "None filed": "Ninguna presentada",

@@ -39,7 +39,7 @@ from portal.web.exemption.forms import (
     ReturnForm,
     choices,
 )
-from portal.web.extensions import csrf
+from portal.web.extensions import csrf, shared_limit
 from portal.web.staff.routes import staff_required, staff_role
 
 bp = Blueprint("exemption", __name__)
@@ -297,7 +297,10 @@ def _returned(w, cert) -> dict:  # noqa: ANN001
 @bp.post("/exoneracion/<id:cert_id>/evidencia")
 @csrf.exempt  # the form below checks its CSRF token itself, after the larger limit is set
 @login_required
+@shared_limit("RATELIMIT_SIGNIN", key=lambda: f"exemption-upload:{current_user.get_id()}")
 def upload(cert_id: int):  # noqa: ANN201
+    """One document (10 MB at most) a request; as many a minute per user as sign-in tries
+    (RATELIMIT_SIGNIN: uploads are large)."""
     form = EvidenceForm()
     if not form.validate_on_submit():
         abort(400)

@@ -20,7 +20,7 @@ from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import and_, delete, exists, func, insert, or_, select
+from sqlalchemy import and_, exists, func, or_, select
 
 from portal import clock
 from portal.db import UnitOfWork
@@ -103,6 +103,12 @@ _ROW_COLUMNS = (L.c.id, L.c.loan_number, P.c.id, P.c.catastro, P.c.address, P.c.
                 F.c.status, F.c.annual, F.c.due_now, F.c.next_due)
 
 
+def _upsert(uow: UnitOfWork) -> Any:
+    from sqlalchemy.dialects import postgresql, sqlite
+    dialect = uow.session.get_bind().dialect.name
+    return (postgresql.insert if dialect == "postgresql" else sqlite.insert)(F)
+
+
 # --- the figures of the day ----------------------------------------------------------------
 
 def _stale(base: Any, today: date) -> Any:
@@ -129,8 +135,6 @@ def refresh(uow: UnitOfWork, user: Any, today: date | None = None) -> int:
             return done
         parcels = [(access.ParcelRecord._make(r[2:]), "lender") for r in rows]
         summaries = accounts._summaries(uow, parcels, today, fy) if fy is not None else []
-        ids = [r[0] for r in rows]
-        uow.session.execute(delete(F).where(F.c.loan_id.in_(ids)))
         now = clock.now()
         values = []
         for i, r in enumerate(rows):
@@ -141,7 +145,13 @@ def refresh(uow: UnitOfWork, user: Any, today: date | None = None) -> int:
                 "annual": s.annual if s is not None else None,
                 "due_now": s.due_now if s is not None else Decimal("0.00"),
                 "next_due": s.next_due_date if s is not None else None})
-        uow.session.execute(insert(F), values)
+        # An upsert: two pages of the same lender computing at once both write, neither fails.
+        stmt = _upsert(uow)
+        uow.session.execute(stmt.on_conflict_do_update(
+            index_elements=[F.c.loan_id],
+            set_={c: stmt.excluded[c] for c in ("lender_id", "as_of", "status", "annual",
+                                                "due_now", "next_due", "computed_at")}),
+            values)
         uow.session.flush()
         done += len(rows)
         if len(rows) < BATCH:

@@ -51,4 +51,6 @@ ES = {
         "Se reembolsaron {amount} del crédito el {date}.",
     "The adjustment of {amount} on {date} ({description}), with any credit, paid everything owed; {credit} was left over.":
         "El ajuste de {amount} del {date} ({description}), junto con cualquier crédito, cubrió todo lo adeudado; sobraron {credit}.",
+    "The Board fixed this parcel's assessment at {amount}; the rest of the total is shared by benefit units among the other parcels.":
+        'La Junta fijó la derrama de esta propiedad en {amount}; el resto del total se reparte por unidades de beneficio entre las demás propiedades.',
 }

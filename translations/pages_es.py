@@ -111,4 +111,8 @@ ES = {
     "This portal is in Spanish first. It is also in English:":
         "Este portal está primero en español. También está en inglés:",
     "Read it in English": "Léalo en inglés",
+    "The Board fixed this parcel's assessment at %(amount)s; the rest of the total is shared by benefit units among the other parcels.":
+        'La Junta fijó la derrama de esta propiedad en %(amount)s; el resto del total se reparte por unidades de beneficio entre las demás propiedades.',
+    'The roll gives each parcel below the amount the Board fixed, and shares the rest of the total by benefit units among the other parcels (R-A3).':
+        'La tasación le asigna a cada propiedad de abajo la cantidad que fijó la Junta y reparte el resto del total por unidades de beneficio entre las demás propiedades (R-A3).',
 }

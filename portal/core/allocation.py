@@ -122,10 +122,13 @@ def explain_share(parcel_id: str, amount: Decimal, units: Decimal, total_units: 
 
 
 def apportion_roll(total: Decimal, units: Sequence[Decimal], assessable: Sequence[bool],
-                   ids: Sequence[int | str]) -> array:
+                   ids: Sequence[int | str],
+                   fixed: Mapping[int | str, Decimal] | None = None) -> array:
     """R-A2 + R-A3 over a whole roll given by position, in little memory: the same cents as
-    `assessment_roll` (no fixed amounts) for parcels `ids[k]` with `units[k]`, assessed when
-    `assessable[k]` (`is_assessable`). Returns the cents of each position, -1 where exempt.
+    `assessment_roll` for parcels `ids[k]` with `units[k]`, assessed when `assessable[k]`
+    (`is_assessable`), and the Board's `fixed` amounts by parcel id (23 LPRA § 6432(a),
+    (b)(3)-(4): fixed amounts first, the rest shared by units; a fixed amount on an exempt
+    parcel is ignored, as there). Returns the cents of each position, -1 where exempt.
 
     As `allocate`: every share floored to cents, then the leftover cents one each to the
     largest remainders, ties broken by id as text ascending; the shares sum to the total.
@@ -136,16 +139,28 @@ def apportion_roll(total: Decimal, units: Sequence[Decimal], assessable: Sequenc
         raise CalcError("units, assessable and ids must have one entry per parcel",
                         field="parcels")
     total_cents = to_cents_int(total)
+    out = array("q", (0 if assessable[k] else -1 for k in range(n)))
+    shared = bytearray(assessable)  # assessed and not fixed: takes a share by units
+    if fixed:
+        fixed_cents = 0
+        for k in range(n):
+            if assessable[k] and ids[k] in fixed:
+                out[k] = to_cents_int(fixed[ids[k]])
+                fixed_cents += out[k]
+                shared[k] = 0
+        if fixed_cents > total_cents:
+            raise CalcError(f"fixed amounts ({from_cents_int(fixed_cents)}) exceed the total "
+                            f"({total})", field="parcels")
+        total_cents -= fixed_cents
     places = 0
     for k in range(n):
-        if assessable[k]:
+        if shared[k]:
             if units[k] < 0:
                 raise CalcError("benefit units must not be negative", field=f"weights.{ids[k]}")
             places = max(places, -units[k].as_tuple().exponent)
     scale = 10 ** places
-    scaled = [int(units[k] * scale) if assessable[k] else 0 for k in range(n)]
+    scaled = [int(units[k] * scale) if shared[k] else 0 for k in range(n)]
     denominator = sum(scaled)
-    out = array("q", (0 if assessable[k] else -1 for k in range(n)))
     if denominator == 0:
         if total_cents:
             raise CalcError("an amount is left to apportion but no parcel takes a share "
@@ -155,20 +170,31 @@ def apportion_roll(total: Decimal, units: Sequence[Decimal], assessable: Sequenc
     remainders = [0] * n
     floored = 0
     for k in range(n):
-        if assessable[k]:
+        if shared[k]:
             out[k], remainders[k] = divmod(total_cents * scaled[k], denominator)
             floored += out[k]
     del scaled
     leftover = total_cents - floored
     if leftover:
-        live = [r for k, r in enumerate(remainders) if assessable[k]]
+        live = [r for k, r in enumerate(remainders) if shared[k]]
         live.sort(reverse=True)
         threshold = live[leftover - 1]
         del live
-        above = [k for k in range(n) if assessable[k] and remainders[k] > threshold]
+        above = [k for k in range(n) if shared[k] and remainders[k] > threshold]
         tied = sorted((str(ids[k]), k) for k in range(n)
-                      if assessable[k] and remainders[k] == threshold)
+                      if shared[k] and remainders[k] == threshold)
         for k in above + [k for _, k in tied[:leftover - len(above)]]:
             out[k] += 1
-    assert sum(c for c in out if c > 0) == total_cents, "R-A3: shares must sum to the total"
+    assert sum(c for k, c in enumerate(out) if shared[k]) == total_cents, \
+        "R-A3: shares must sum to the total"
     return out
+
+
+def explain_fixed(amount: Decimal) -> Trace:
+    """The one-parcel "why this amount?" of R-A3 (23 LPRA § 6432(a), (b)(3)-(4)) for a parcel
+    whose amount the Board fixed."""
+    t = Trace()
+    t.add("R-A3", N_("The Board fixed this parcel's assessment at {amount}; the rest of the "
+                     "total is shared by benefit units among the other parcels."), amount=amount)
+    return t
+

@@ -14,10 +14,10 @@ from datetime import date
 from decimal import Decimal
 from typing import Any, NamedTuple
 
-from sqlalchemy import ColumnElement, Select, and_, bindparam, or_, select
+from sqlalchemy import ColumnElement, Select, and_, bindparam, func, or_, select
 
 from portal import clock
-from portal.core.allocation import explain_share
+from portal.core.allocation import explain_fixed, explain_share
 from portal.core.collection import Demand
 from portal.core.explain import Trace
 from portal.core.money import ZERO
@@ -36,6 +36,7 @@ from portal.db import UnitOfWork
 from portal.models import (
     Assessment,
     AssessmentRoll,
+    BudgetFixedAmount,
     BudgetLine,
     BudgetVersion,
     DepositOrder,
@@ -73,6 +74,19 @@ _BUDGET = (select(BudgetVersion, AssessmentRoll, BudgetLine)
            .outerjoin(BudgetLine, BudgetLine.version_id == BudgetVersion.id)
            .where(BudgetVersion.id == bindparam("version_id"))
            .order_by(BudgetLine.position))
+
+
+def _fixed_amounts(version_id: Any, parcel_id: Any) -> tuple[Any, Any]:
+    """SQL (scalar subqueries): the Board's fixed amounts of the version (R-A3), in all, and
+    the parcel's (NULL when its amount is not fixed)."""
+    fx = BudgetFixedAmount.__table__
+    return (select(func.sum(fx.c.amount)).where(fx.c.version_id == version_id)
+            .scalar_subquery(),
+            select(fx.c.amount).where(fx.c.version_id == version_id, fx.c.parcel_id == parcel_id)
+            .scalar_subquery())
+
+
+_FIXED = select(*_fixed_amounts(bindparam("version_id"), bindparam("parcel_id")))
 
 # The lease in force on :as_of (the latest to start) and its deposit order in force (R-A14).
 _LEASES, _DEPOSITS = Lease.__table__, DepositOrder.__table__
@@ -130,7 +144,7 @@ def _account_rows(fiscal_year: ColumnElement[bool], *, staff: bool) -> Select:
     relation = access.relation_to_pid(staff=staff)
     return (select(relation, _PARCELS, fy, a, v, r, _LEASES, _DEPOSITS, n,
                    facts.installments_json(a.c.id), facts.entries_json(_PARCELS.c.id, fy.c.id),
-                   _budget_lines_json(v.c.id))
+                   _budget_lines_json(v.c.id), *_fixed_amounts(v.c.id, _PARCELS.c.id))
             .select_from(_PARCELS)
             .outerjoin(fy, fiscal_year)
             .outerjoin(a, and_(a.c.parcel_id == _PARCELS.c.id, a.c.fiscal_year_id == fy.c.id,
@@ -237,7 +251,9 @@ class AccountView:
     budget_lines: list[BudgetLine] = field(default_factory=list)
     roll: AssessmentRoll | None = None
     benefit_units: Decimal = ZERO
-    total_units: Decimal = ZERO
+    total_units: Decimal = ZERO  # of the parcels sharing `pool` by units (R-A3)
+    pool: Decimal = ZERO  # the roll's total less the Board's fixed amounts (R-A3)
+    fixed_amount: Decimal | None = None  # this parcel's amount, if the Board fixed it (R-A3)
     share: Decimal | None = None  # the parcel's fraction of the total (annual / roll total)
     installments: list = field(default_factory=list)  # core Installment
     statement: Statement | None = None
@@ -257,6 +273,7 @@ class AccountView:
     offer: Offer | None = None
     rules: StatementRules | None = None
     facts: AccountFacts | None = None
+    fixed_row: tuple = ()  # (the version's fixed amounts in all, the parcel's) as read (R-A3)
 
     @property
     def status(self) -> str:
@@ -270,8 +287,10 @@ class AccountView:
     def share_trace(self) -> Trace:
         if self.assessment is None or self.roll is None:
             return Trace()
+        if self.fixed_amount is not None:
+            return explain_fixed(self.fixed_amount)
         return explain_share(str(self.parcel.id), self.assessment.annual_amount,
-                             self.benefit_units, self.total_units, self.roll.total)
+                             self.benefit_units, self.total_units, self.pool)
 
     @property
     def annual(self) -> Decimal | None:
@@ -376,7 +395,8 @@ def _account_records(uow: UnitOfWork, user: Any, parcel_id: int | str, fiscal_ye
             uow, _ACCOUNT_OF[staff], {**params, "fy": given.id if given else None}, as_of)
     if view.fiscal_year is None:
         return view, None, None, None, None
-    installments, entries, budget_lines = lists
+    installments, entries, budget_lines, *fixed = lists
+    view.fixed_row = tuple(fixed)
     account = facts.facts_from_json(pid, view.fiscal_year, a, installments, entries)
     facts.measure_lump_sums(uow, [account])
     budgeted = version is not None and roll is not None
@@ -392,14 +412,14 @@ def _read_account(uow: UnitOfWork, stmt: Select, params: dict[str, Any], as_of: 
     not see the parcel (or there is no such parcel: no row)."""
     rows = uow.session.execute(stmt, params).all()
     relation = access.visible_relation(rows[0][0] if rows else None)
-    records = [_cut(row[1:-3], *_ACCOUNT_RECORDS) for row in rows]
+    records = [_cut(row[1:-5], *_ACCOUNT_RECORDS) for row in rows]
     parcel, fy, a, version, roll, lease, deposit_order, _ = records[0]
     view = AccountView(parcel=parcel, relation=relation, as_of=as_of, fiscal_year=fy,
                        benefit_units=parcel.benefit_units)
     _set_lease(view, lease, deposit_order)
     # Each demand once (several leases or orders in force repeat them), in order.
     view.demands = list({n.id: n for *_, n in records if n is not None}.values())
-    return view, a, version, roll, tuple(rows[0][-3:])
+    return view, a, version, roll, tuple(rows[0][-5:])
 
 
 def _budget(uow: UnitOfWork, view: AccountView, a: Assessment, rows: bool,
@@ -418,8 +438,11 @@ def _budget(uow: UnitOfWork, view: AccountView, a: Assessment, rows: bool,
         lines = [ln for _, _, ln in found if ln is not None]
     view.budget_version, view.roll, view.budget_lines = version, roll, lines
     view.total_units = roll.total_units
-    if roll.total:
-        view.share = (a.annual_amount / roll.total).quantize(Decimal("1e-8"))
+    fixed_total, view.fixed_amount = view.fixed_row or uow.session.execute(
+        _FIXED, {"version_id": version.id, "parcel_id": a.parcel_id}).one()
+    view.pool = roll.total - (fixed_total or ZERO)  # R-A3: what is shared by units
+    if view.pool and view.fixed_amount is None:  # the parcel's part of what units share
+        view.share = (a.annual_amount / view.pool).quantize(Decimal("1e-8"))
 
 
 def _history(uow: UnitOfWork, current: Assessment, rows: bool = False) -> list[Assessment]:

@@ -110,11 +110,6 @@ def computable(uow: UnitOfWork, staff: Any, version_id: int
     version, fy = _version(uow, version_id)
     if version.status != "adopted":
         raise Conflict("budget_not_adopted")
-    if uow.session.scalar(select(BudgetFixedAmount.id).where(
-            BudgetFixedAmount.version_id == version.id).limit(1)) is not None:
-        # R-A3's fixed amounts are not applied by `Computation` yet: refused rather than a
-        # roll that shares them out by units (docs/STAFF.md)
-        raise Conflict("roll_fixed_amounts")
     roll = uow.session.scalar(select(AssessmentRoll).where(
         AssessmentRoll.budget_version_id == version.id))
     if roll is not None and roll.status == "published":
@@ -165,12 +160,16 @@ class Computation:
             assessable.append(is_assessable(ParcelFacts(str(p.id), p.benefit_units,
                                                         p.owner_kind, p.transferred,
                                                         p.tax_incentive_exempt)))
+        fixed = dict(uow.session.execute(select(  # R-A3: the Board's, first
+            BudgetFixedAmount.parcel_id, BudgetFixedAmount.amount).where(
+                BudgetFixedAmount.version_id == version.id)).all())
         try:
-            cents = apportion_roll(version.total_to_assess, units, assessable, ids)
+            cents = apportion_roll(version.total_to_assess, units, assessable, ids, fixed)
         except CalcError as exc:
             raise InvalidInput("calc", field=exc.field, message=exc.message) from exc
         self.ids, self.cents = ids, cents
-        total_units = sum((u for u, a in zip(units, assessable) if a), ZERO)
+        total_units = sum((u for i, u, a in zip(ids, units, assessable)  # the units sharing
+                           if a and i not in fixed), ZERO)
         assessed = sum(assessable)
         del units, same
         on = min(max(fy.starts_on, clock.today()), fy.ends_on)

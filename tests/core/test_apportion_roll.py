@@ -46,3 +46,38 @@ def test_ties_go_to_the_smaller_id_as_text():
     # 1.00 over three equal parcels: 33 cents each and one left, to "10" (before "2", "9").
     cents = apportion_roll(Decimal("1.00"), [Decimal(1)] * 3, [True] * 3, [9, 10, 2])
     assert list(cents) == [33, 34, 33]
+
+
+fixed_parcel = st.tuples(st.decimals(min_value=0, max_value=500, places=2),
+                         st.sampled_from(OWNERS), st.booleans(),
+                         st.one_of(st.none(), st.decimals(min_value=0, max_value=5000, places=2)))
+
+
+@given(st.decimals(min_value=0, max_value=10**5, places=2), st.lists(fixed_parcel, max_size=40))
+def test_with_the_boards_fixed_amounts_the_same_cents_as_assessment_roll(total, rows):
+    """R-A3: fixed amounts first (an exempt parcel's is ignored), the rest by units."""
+    facts = [ParcelFacts(str(k + 1), u, o, t, fixed_amount=f)
+             for k, (u, o, t, f) in enumerate(rows)]
+    ids = [k + 1 for k in range(len(rows))]
+    assessable = [o == "private" or t for _, o, t, _ in rows]
+    fixed = {k + 1: f for k, (_, _, _, f) in enumerate(rows) if f is not None}
+    try:
+        expected = assessment_roll(total, facts)
+    except CalcError:
+        with pytest.raises(CalcError):
+            apportion_roll(total, [u for u, *_ in rows], assessable, ids, fixed)
+        return
+    cents = apportion_roll(total, [u for u, *_ in rows], assessable, ids, fixed)
+    got = {str(k + 1): from_cents_int(c) for k, c in enumerate(cents) if c >= 0}
+    assert got == expected.assessments
+    assert sum(got.values(), Decimal(0)) == total
+
+
+def test_a_fixed_amount_is_kept_and_the_rest_is_shared_by_units():
+    # 1,000.00: parcel 1 fixed at 400.00; 600.00 over parcels 2 and 3 (1 and 2 units).
+    cents = apportion_roll(Decimal("1000.00"), [Decimal(5), Decimal(1), Decimal(2)],
+                           [True] * 3, [1, 2, 3], {1: Decimal("400.00")})
+    assert list(cents) == [40000, 20000, 40000]
+    with pytest.raises(CalcError):
+        apportion_roll(Decimal("100.00"), [Decimal(1)] * 2, [True] * 2, [1, 2],
+                       {1: Decimal("100.01")})

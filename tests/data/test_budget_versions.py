@@ -197,20 +197,52 @@ def test_only_an_administrator_changes_a_budget(world, role):
         assert uow.session.get(BudgetVersion, vid).status == "draft"
 
 
-def test_a_version_with_fixed_amounts_is_not_computed_yet(world):
-    """R-A3's fixed amounts are stored and checked, but the roll's computation does not
-    apply them yet (docs/STAFF.md): such a version is refused, not shared out by units."""
+def test_a_version_with_fixed_amounts_is_computed_with_them(world):
+    """R-A3: the fixed parcel gets the Board's amount; the rest is shared by units."""
+    from sqlalchemy import select
+
+    from portal.models import AssessmentRoll, Parcel, RollLine
     from portal.services import roll
     vid = _draft(world, fixed=[FixedInput("040-000-000-01", D("100.00"))])
-    plain = _draft(world, fy_start=date(2028, 7, 1))
     with clock.fixed(at(date(2027, 6, 1))), world.uow() as uow:
         budgets.adopt(uow, _staff(uow, world), vid, date(2027, 6, 1))
-        budgets.adopt(uow, _staff(uow, world), plain, date(2027, 6, 1))
     with clock.fixed(at(date(2027, 6, 2))), world.uow() as uow:
-        with pytest.raises(Conflict) as err:
-            roll.computable(uow, _staff(uow, world), vid)
-        assert err.value.code == "roll_fixed_amounts"
-        assert roll.computable(uow, _staff(uow, world), plain)[0].id == plain  # without them
+        roll.compute(uow, _staff(uow, world), vid)
+    with world.uow() as uow:
+        r = uow.session.scalar(select(AssessmentRoll).where(
+            AssessmentRoll.budget_version_id == vid))
+        lines = {c: (amount, units) for c, amount, units in uow.session.execute(
+            select(Parcel.catastro, RollLine.amount, RollLine.benefit_units)
+            .join(RollLine, RollLine.parcel_id == Parcel.id)
+            .where(RollLine.roll_id == r.id, RollLine.exempt.is_(False)))}
+        assert lines["040-000-000-01"][0] == D("100.00")
+        assert sum(a for a, _ in lines.values()) == r.total
+        others = {c: v for c, v in lines.items() if c != "040-000-000-01"}
+        assert r.total_units == sum(u for _, u in others.values())  # the units sharing the rest
+        pool = r.total - D("100.00")
+        for amount, units in others.values():  # each within a cent of its share of the rest
+            assert abs(amount - pool * units / r.total_units) < D("0.01")
+        roll_id = r.id
+        fixed_id = uow.session.scalar(select(Parcel.id).where(Parcel.catastro == "040-000-000-01"))
+        shared_id = uow.session.scalar(select(Parcel.id).where(
+            Parcel.catastro == next(iter(others))))
+    with clock.fixed(at(date(2027, 6, 2))), world.uow() as uow:
+        roll.publish(uow, _staff(uow, world), roll_id)
+    from portal.models import Assessment
+    from portal.services import accounts
+    views = {}
+    with world.uow() as uow:  # the parcel page's "why this amount?" (its budget part)
+        for pid in (fixed_id, shared_id):
+            a = uow.session.scalar(select(Assessment).where(
+                Assessment.parcel_id == pid, Assessment.budget_version_id == vid))
+            view = accounts.AccountView(parcel=uow.session.get(Parcel, pid), relation="staff",
+                                        as_of=date(2027, 7, 2), fiscal_year=None, assessment=a)
+            accounts._budget(uow, view, a, rows=False)
+            views[pid] = view
+    assert views[fixed_id].fixed_amount == D("100.00") and views[fixed_id].share is None
+    assert "fixed" in views[fixed_id].share_trace.steps[0].message
+    assert views[shared_id].fixed_amount is None and views[shared_id].pool == pool
+    assert views[shared_id].share_trace.steps[0].params["pool"] == pool
 
 
 def test_discard_a_draft_and_its_budget_when_it_was_the_only_version(world):

@@ -310,7 +310,7 @@ def test_budget_and_role_pages_are_valid_html(demo_app, tmp_path):
     assert errors == [], "\n".join(errors)
 
 
-def test_the_roll_page_explains_why_a_version_with_fixed_amounts_is_not_computed(demo_app):
+def test_a_version_with_fixed_amounts_says_how_the_roll_uses_them_and_is_computed(demo_app):
     from portal.models import Job, Parcel
     staff = login(demo_app, "staff")
     with demo_app.app_context(), UnitOfWork(database()) as w:
@@ -323,15 +323,15 @@ def test_the_roll_page_explains_why_a_version_with_fixed_amounts_is_not_computed
     assert r.status_code == 303, r.get_data(as_text=True)[:2000]
     vid = int(r.headers["Location"].rsplit("/", 1)[1])
     html = staff.get(r.headers["Location"]).get_data(as_text=True)
-    assert "no aplica todavía las cantidades fijadas por la Junta" in html
+    assert "le asigna a cada propiedad de abajo la cantidad que fijó la Junta" in html
     adopt = staff.get(f"/personal/presupuestos/version/{vid}/adoptar").get_data(as_text=True)
     staff.post(f"/personal/presupuestos/version/{vid}/adoptar", data={
         "csrf_token": csrf_token(adopt), "adopted_on": "2026-11-30", "confirm": "y"})
     jobs_before = _count(demo_app, Job)
     r = staff.post(f"/personal/tasacion/version/{vid}/calcular",
-                   data={"csrf_token": csrf_token(adopt)}, follow_redirects=True)
-    assert "no las aplica todavía (R-A3)" in r.get_data(as_text=True)
-    assert _count(demo_app, Job) == jobs_before
+                   data={"csrf_token": csrf_token(adopt)})
+    assert r.status_code in (302, 303) and "/personal/trabajos/" in r.headers["Location"]
+    assert _count(demo_app, Job) == jobs_before + 1  # the computation is queued (R-A3 applied)
 
 
 def test_a_draft_is_discarded_and_an_adopted_version_never(demo_app):

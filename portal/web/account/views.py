@@ -264,7 +264,8 @@ def parcel_view(user: Any, parcel_id: int, today: date) -> ParcelPage | None:
             parcel_units=acct.benefit_units, total_units=acct.total_units,
             share=acct.share, units_text=f.number(acct.benefit_units),
             total_units_text=f.number(acct.total_units),
-            share_text=f.percent(acct.share) if acct.share is not None else "—")
+            share_text=f.percent(acct.share) if acct.share is not None else "—",
+            fixed_text=money(acct.fixed_amount) if acct.fixed_amount is not None else None)
     if acct.collection is not None:
         c = acct.collection  # the last demand mailed, and what stops the claim (R-A18)
         v.demand = SimpleNamespace(mailed_on=c.mailed_on, amount=c.demand.amount,

@@ -158,11 +158,7 @@ def job(job_id: int):  # noqa: ANN201
 
 
 #: Refusals of a job's input this page explains itself (the others: jobs_view.ERRORS).
-ROLL_CONFLICTS = {
-    "roll_fixed_amounts": _l("This budget version has amounts fixed by the Board, and the roll's "
-                             "computation does not apply them yet (R-A3): it is not computed. "
-                             "Amend the budget without them, or wait for that change."),
-}
+ROLL_CONFLICTS: dict[str, str] = {}
 #: How many of the latest jobs the roll page lists; how often a running job's page reloads.
 JOBS_SHOWN = 10
 REFRESH_SECONDS = 3

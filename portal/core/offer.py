@@ -158,12 +158,13 @@ class LumpSumOption:
 
 @dataclass(frozen=True)
 class StopOption:
-    """R-A13, R-A17, R-A18: the amount that, paid by a day, leaves nothing owed on the items a
-    demand listed (the installments delinquent when it was mailed, with their fees and
-    interest, and the costs recorded by then), so the court claim is stopped. R-A10 pays all
-    interest and late fees first, then costs oldest first, then delinquent principal in due
-    order, so that amount is: all interest and late fees to that day, the costs recorded by
-    the mailing, and the demanded installments' principal, less any credit."""
+    """R-A13, R-A17, R-A18 (23 LPRA § 6432(d)): the amount that, paid by a day, leaves
+    nothing owed on the items a demand listed (the installments delinquent when it was
+    mailed, with their fees and interest, and the costs recorded by then), so the court claim
+    is stopped. R-A10 pays all interest and late fees first, then costs oldest first, then
+    delinquent principal in due order, so that amount is: all interest and late fees to that
+    day, the costs recorded by the mailing, and the demanded installments' principal, less
+    any credit."""
 
     demand: Demand
     on: date

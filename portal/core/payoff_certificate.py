@@ -245,8 +245,8 @@ def ranking(mortgages: Sequence[RankedLien]) -> Ranking:
 def certificate(catastro: str, payer: str, payer_names: Sequence[str], issued_on: date,
                 good_through: date, years: Sequence[YearFigures],
                 mortgages: Sequence[RankedLien] = ()) -> CertificateContent:
-    """R-A19: the certificate's content. `years`: `year_figures` of each fiscal year with
-    something owed or credited, and of the year of the issue date."""
+    """R-A19 (23 LPRA § 6432(e)): the certificate's content. `years`: `year_figures` of each
+    fiscal year with something owed or credited, and of the year of the issue date."""
     check_good_through(issued_on, good_through)
     return CertificateContent(catastro, payer, tuple(payer_names), issued_on, good_through,
                               tuple(years), ranking(mortgages))

@@ -75,16 +75,20 @@ def _staff_paths(app: Flask) -> list[str]:
     paths = []
     gets = [r for r in app.url_map.iter_rules()
             if r.endpoint in STAFF and "GET" in (r.methods or ())]
-    from portal.models import Job, RollImport
+    from portal.models import ExemptionCertification, Job, RollImport
     with app.app_context(), _uow(app) as w:  # a job the demo's roll recorded, if any
         job_id = w.session.scalar(select(func.min(Job.id)))
+        # a filed residential-exemption certification, if any (the demo has none:
+        # tests/web/test_exemption.py walks the review page with one)
+        cert_id = w.session.scalar(select(func.min(ExemptionCertification.id)))
         # an uploaded roll file, if any (the demo has none: tests/web/test_roll_import.py
         # walks those pages with one)
         import_id = w.session.scalar(select(func.min(RollImport.id)))
     skipped = 0
     for rule in gets:
         if ("<id:job_id>" in rule.rule and job_id is None) or (
-                "<id:import_id>" in rule.rule and import_id is None):
+                "<id:import_id>" in rule.rule and import_id is None) or (
+                "<id:cert_id>" in rule.rule and cert_id is None):
             skipped += 1
             continue
         path = re.sub(r"<id:parcel_id>", str(pid), rule.rule)

@@ -33,7 +33,13 @@ WALKED = {"account.claim", "account.grant", "account.revoke", "account.revoke_em
           "attachments.lift_deposit_order",
           "exemption.start", "exemption.step", "exemption.upload", "exemption.remove_evidence",
           "exemption.withdraw", "exemption.take_up", "exemption.approve",
-          "exemption.return_to_owner"}
+          "exemption.return_to_owner",
+          "collections.start_run", "collections.record_mailings", "collections.record_mailing",
+          "collections.record_receipt", "collections.record_claim",
+          "exemption_changes.new", "exemption_changes.acknowledge", "exemption_changes.forward",
+          "staff.budget_new", "staff.budget_edit", "staff.budget_adopt", "staff.budget_amend",
+          "staff.budget_discard", "staff.set_role", "staff.roll_import_upload",
+          "staff.roll_import_start"}
 OWN_ONLY = {"account.language"}  # and every `auth.*` route
 
 
@@ -217,6 +223,32 @@ def test_no_role_writes_to_someone_elses_object(scene, role):
                            ("/personal/embargos/orden-deposito/1/levantar",
                             {"o1-lifted_on": "2026-11-20"})):
             check(path, post(path, **data))
+        # The Board's year and collections are staff's (tests/web/test_budget_pages.py,
+        # test_collections.py, test_roll_import*.py): 404 for everyone else, nothing written.
+        for path, data in (("/personal/cobros/correr", {"on": "2026-11-30"}),
+                           ("/personal/cobros/envios", {}),
+                           ("/personal/cobros/1/envio", {"mailed_on": "2026-11-30",
+                                                          "tracking": "9400"}),
+                           ("/personal/cobros/1/acuse", {"received_on": "2026-11-30"}),
+                           ("/personal/cobros/1/reclamacion", {"filed_on": "2026-11-30",
+                                                                "case_number": "X"}),
+                           ("/personal/presupuestos/nuevo", {"fiscal_year": "2027", "save": "y"}),
+                           ("/personal/presupuestos/version/1/editar", {"save": "y"}),
+                           ("/personal/presupuestos/version/1/adoptar",
+                            {"adopted_on": "2026-11-30", "confirm": "y"}),
+                           ("/personal/presupuestos/version/1/enmendar", {}),
+                           ("/personal/presupuestos/version/1/descartar", {}),
+                           ("/personal/persona/1/funcion", {"role": "read_only"}),
+                           ("/personal/padron", {}),
+                           ("/personal/padron/1/importar", {}),
+                           ("/personal/cambios/1/acuse", {})):
+            check(path, post(path, **data))
+        # A change report is an owner's (or staff's) to file (R-B17), and the forwarding
+        # lender's to mark forwarded (R-B21; tests/web/test_exemption_changes.py).
+        check("report a change", post(f"/propiedad/{theirs}/cambio", kind="rented",
+                                      changed_on="2026-11-01", details="x"))
+        if role != "lender":
+            check("forward a change", post("/prestamista/cambios/1/enviada"))
     # The residential exemption (J5, tests/web/test_exemption.py): only an owner of the
     # parcel starts or changes a certification, only a reviewer decides one; nothing is
     # written for anyone else.

@@ -300,6 +300,8 @@ ES = {
         "El dueño de la propiedad %(catastro)s volvió a enviar, corregida, la certificación de "
         "exoneración residencial %(number)s para el año fiscal %(fiscal_year)s.",
     "Last day:": "Último día:",
+    "Residential exemption certifications of your loans":
+        "Certificaciones de exoneración residencial de sus préstamos",
     "The cooperative chose the cooperatives law's exemption instead: the residential "
     "exemption does not apply to the unit.":
         "La cooperativa eligió en su lugar la exención de la ley de cooperativas: la "

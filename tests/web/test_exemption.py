@@ -163,6 +163,7 @@ def test_j5_file_return_resubmit_approve(demo_app: Flask):
 
     # The lender sees it on its list (R-B9); another owner does not see it at all.
     lender = login(app, "lender")
+    assert "/prestamista/exoneraciones" in lender.get("/mis-propiedades").get_data(as_text=True)
     assert number in lender.get("/prestamista/exoneraciones").get_data(as_text=True)
     for role in ("other", "lessee"):
         other = login(app, role)

@@ -13,6 +13,7 @@ from flask import Flask
 from sqlalchemy import func, select
 
 from tests.web.conftest import csrf_token, login, parcel_ids
+from tests.web.test_hostile_input import error_log  # noqa: F401 (the fixture)
 
 #: The demo's figures (portal/services/attachments.load_demo): the notice's fee 10 % of
 #: 2,840.00 + 35.00 custody = 319.00 and total 3,662.65 (R-C1, R-C3); the auction's
@@ -306,3 +307,34 @@ def test_the_notice_pdf(demo_app, tmp_path):
         assert login(demo_app, role).get(path).status_code == 404, role
     assert demo_app.test_client().get(path).status_code == 302
     assert login(demo_app, "staff").get(path).status_code == 200
+
+
+def test_hostile_input_never_a_500(demo_app, error_log):  # noqa: F811
+    """Every field of every staff form, odd values (empty, 100,000 characters, NUL, emoji,
+    NaN, huge numbers, twice, as an array), odd ids in the paths: never a 500 (the harness of
+    tests/web/test_hostile_input.py)."""
+    from tests.web.test_hostile_input import IDS, QUICK, Probe
+    p = Probe(demo_app, "staff", error_log)
+    home = _home(demo_app)
+    [leased] = parcel_ids(demo_app)["lessee"]
+    base = f"/personal/embargos/propiedad/{home}"
+    p.form(f"{base}/aviso", {"fiscal_years": "2024", "taxes": "10", "surcharges": "1",
+                             "delivery": "certified_mail", "certified_mail_number": "1",
+                             "custody_costs": "1", "notified_on": "2026-11-02"}, QUICK)
+    p.form(f"{base}/subasta", {"s-fiscal_years": "2024", "s-taxes": "10",
+                               "s-real_value": "100", "s-mortgage_amount": "0",
+                               "s-appraised_on": "2026-11-02", "s-auction_number": "1"}, QUICK)
+    p.form("/personal/embargos/subasta/1/resultado",
+           {"a1-held_on": "2026-11-20", "a1-bids": "1", "a1-price": "1"}, QUICK)
+    p.form(f"/personal/embargos/propiedad/{leased}/orden-deposito",
+           {"court": "TPI", "case_number": "X", "ordered_on": "2026-11-20", "notes": ""}, QUICK)
+    p.form("/personal/embargos/deuda/1/pagada", {"d1-paid_on": "2026-11-20"}, QUICK)
+    for value in QUICK:
+        p.get("/personal/embargos", query_string={"catastro": value, "despues": value})
+    for odd in IDS:
+        for path in ("/personal/embargos/propiedad/{}", "/propiedad/{}/embargos/{}.pdf"):
+            p.get(path.format(odd, odd))
+        for path in ("/personal/embargos/subasta/{}/resultado", "/personal/embargos/deuda/{}/"
+                     "pagada", "/personal/embargos/orden-deposito/{}/levantar"):
+            p.post(path.format(odd), {"csrf_token": p.token})
+    p.report()

@@ -75,8 +75,10 @@ def index():  # noqa: ANN201
             return redirect(url_for("attachments.parcel", parcel_id=pid), 303)
         find.catastro.errors = [_("No parcel has that catastro number.")]
     after = request.args.get("despues", type=int, default=0) or 0
+    if not 0 < after <= access.MAX_ID:  # an odd "older than" is the first page
+        after = 0
     with uow() as w:
-        rows = attachments.recent(w, current_user, after=max(0, after))
+        rows = attachments.recent(w, current_user, after=after)
     more = rows[-1][0].id if len(rows) >= attachments.PAGE else None
     status = 200 if not find.errors else 400
     return render_template("attachments/index.html", rows=rows, find=find, more=more,

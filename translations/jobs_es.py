@@ -62,4 +62,7 @@ ES = {
     "draft": "borrador",
     "not computed": "sin calcular",
     "published": "publicado",
+    "Queue the demands of the delinquent accounts":
+        "Preparar los requerimientos de las cuentas en mora",
+    "Back to the parcel-roll imports": "Volver a las importaciones del padrón",
 }

@@ -15,7 +15,12 @@ from portal import clock
 from portal.services import jobs
 
 KINDS = {"roll.compute": _l("Compute the roll"), "roll.publish": _l("Publish the roll"),
-         "roll.import": _l("Import the parcel roll")}
+         "roll.import": _l("Import the parcel roll"),
+         "collections.run": _l("Queue the demands of the delinquent accounts")}
+#: Where a job's page leads back to, by kind: (endpoint, link text).
+BACK = {"roll.import": ("staff.roll_imports", _l("Back to the parcel-roll imports")),
+        "collections.run": ("collections.index", _l("Back to collections"))}
+ROLL_BACK = ("staff.roll_page", _l("Back to the assessment roll"))
 STATUSES = {"queued": _l("Waiting for the worker"), "running": _l("Running"),
             "succeeded": _l("Finished"), "failed": _l("Failed")}
 #: A failed job's message by its error code (ServiceError.code, or jobs.UNEXPECTED).
@@ -60,6 +65,7 @@ class JobView:
     roll_id: int | None
     created_on: date  # the Puerto Rico date it was started
     started_by: str
+    back: tuple[str, str] = ("", "")  # the page it belongs to: (endpoint, link text)
 
 
 def job_view(job) -> JobView:  # noqa: ANN001
@@ -81,4 +87,5 @@ def job_view(job) -> JobView:  # noqa: ANN001
                    job.done, job.total, f.percent, progress, rate, left,
                    error_message(job.error_code),
                    (job.result or {}).get("roll_id") or job.params.get("roll_id"),
-                   clock.legal_date(job.created_at), getattr(job, "started_by", ""))
+                   clock.legal_date(job.created_at), getattr(job, "started_by", ""),
+                   BACK.get(job.kind, ROLL_BACK))

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import os
 import re
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
+from portal import clock
 from tests.e2e.conftest import REASON, axe_violations, htmlcs_errors
 
 expect = pytest.importorskip("playwright.sync_api",
@@ -28,14 +30,15 @@ WORDS = {
            "pay": "Pagar lo adeudado ahora en estos préstamos", "confirm": "Pagar",
            "org": "Su organización", "name": "Nombre del token", "create": "Crear el token",
            "once": "se muestra solo esta vez", "retain": "qué pagar o retener",
-           "add": "Añadir una propiedad"},
+           "add": "Añadir una propiedad", "thanks": "Gracias: recibimos su pago."},
     "en": {"email": "Email", "password": "Password", "sign_in": "Sign in",
            "status": "Status", "overdue": "overdue", "show": "Show",
            "download": "Download these loans (CSV)",
            "pay": "Pay what is due now on these loans", "confirm": "Pay",
            "org": "Your organisation", "name": "Name of the token",
            "create": "Create the token", "once": "shown only this once",
-           "retain": "what to pay or retain", "add": "Add a parcel"},
+           "retain": "what to pay or retain", "add": "Add a parcel",
+           "thanks": "Thank you: your payment was received."},
 }
 
 
@@ -78,7 +81,8 @@ def test_j7_lender_filters_exports_pays_and_creates_a_token(live, page, lang):
     main.get_by_role("button", name=w["show"], exact=True).click()
     page.wait_for_url("**estado=overdue**")
     rows = main.locator("tbody tr")
-    assert rows.count() > 0
+    rows_before = rows.count()
+    assert rows_before > 0
     for i in range(rows.count()):
         assert w["overdue"] in rows.nth(i).inner_text()
     _clean(page)
@@ -100,6 +104,18 @@ def test_j7_lender_filters_exports_pays_and_creates_a_token(live, page, lang):
     # tables for headers attributes; that page is the payments', left to them).
     assert axe_violations(page) == []
     _shot(page, f"pay-{lang}-1280")
+    total = page.locator("input[name='expected_total']").get_attribute("value")
+    # The payment comes a minute after the figures were computed (the tests' clock stands
+    # still unless moved): its ledger entries are newer, so the figures are computed again.
+    clock.set_fixed(clock.now() + timedelta(minutes=1))
+    form.locator("button[type=submit]").first.click()  # "Pay $…": the sandbox's checkout
+    page.wait_for_url("**/pagos/prueba/**")
+    page.locator("button[value='card_succeeds']").click()
+    expect(page.locator("main")).to_contain_text(w["thanks"])
+    assert f"{float(total):,.2f}" in page.locator("main").inner_text()
+    # paid: the overdue loans' figures are computed again (a ledger entry is newer)
+    page.goto(url + "/prestamista/prestamos?estado=overdue")
+    assert page.locator("main tbody tr").count() < rows_before
     # a loan's page: what to pay or retain per bill
     page.goto(url + "/prestamista/prestamos")
     page.locator("main tbody tr th a").first.click()

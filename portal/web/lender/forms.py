@@ -12,6 +12,10 @@ from wtforms.validators import DataRequired, Email, Length, Optional
 
 from portal.services.lenders import SORTS
 
+#: The sort's choices (the phone's stacked table has no column headers to click).
+SORT_LABELS = {"loan": _l("Loan"), "catastro": _l("Parcel"), "municipality": _l("Municipality"),
+               "status": _l("Status"), "annual": _l("This year's assessment"),
+               "due": _l("Due now"), "next_due": _l("Next due date")}
 STATUS_CHOICES = [SelectChoice("", _l("Any status")), SelectChoice("current", _l("up to date")),
                   SelectChoice("pending", _l("pending")), SelectChoice("overdue", _l("overdue")),
                   SelectChoice("none", _l("no assessment"))]
@@ -39,7 +43,7 @@ class FilterForm(FlaskForm):
         SelectChoice("none", _l("None filed"))], validate_choice=True, default="")
     vence = SelectField(_l("Next due date"), choices=WITHIN_CHOICES, validate_choice=True,
                         default="")
-    orden = SelectField(_l("Sort by"), choices=[SelectChoice(k, k) for k in SORTS],
+    orden = SelectField(_l("Sort by"), choices=[SelectChoice(k, SORT_LABELS[k]) for k in SORTS],
                         validate_choice=True, default="loan")
     dir = SelectField(_l("Order"), choices=[SelectChoice("asc", _l("Ascending")),
                                             SelectChoice("desc", _l("Descending"))],

@@ -55,6 +55,18 @@ def test_a_token_is_shown_once_stored_hashed_and_read_by_the_api(demo_app):
     one = body["items"][0]["loan_number"]
     r = api.get(f"/api/v1/loans/{one}", headers={"Authorization": f"Bearer {secret}"})
     assert r.status_code == 200 and r.get_json()["loan_number"] == one
+    # the retention per bill is the loan page's (the core's), money as strings
+    from tests.web.test_lender_portfolio import _a_loan_with_facts
+    loan_id, _pid, expected = _a_loan_with_facts(demo_app)
+    page = login(demo_app, "lender").get(f"/prestamista/prestamos/{loan_id}").get_data(
+        as_text=True)
+    number = re.search(r"<h1>Préstamo ([^<]+)</h1>", page).group(1)
+    ret = api.get(f"/api/v1/loans/{number}", headers={"Authorization": f"Bearer {secret}"}
+                  ).get_json()["retention"]
+    assert [b["pay_billed_with_exemption"] for b in ret["bills"]] == \
+        [f"{b.with_exemption.amount:.2f}" for b in expected.bills]
+    assert [b["retain_new_structure"] for b in ret["bills"]] == \
+        [f"{b.new_structure:.2f}" for b in expected.bills]
     with _db(demo_app) as w:
         assert w.session.scalar(select(LenderApiToken.last_used_at)) is not None
     assert "Nunca se ha usado" not in client.get("/prestamista/organizacion").get_data(as_text=True)

@@ -7,7 +7,8 @@ Spanish by default). Money is a string with two decimals (never a JSON float).
 
     GET /api/v1/loans?page=&status=&municipality=&certification=&q=&sort=&order=
                                                                      the loans, 50 a page
-    GET /api/v1/loans/<loan number>                                  one loan
+    GET /api/v1/loans/<loan number>            one loan, with what to pay or retain per
+                                               CRIM bill in the three cases (R-B10)
 """
 
 from __future__ import annotations
@@ -154,9 +155,26 @@ def loans():  # noqa: ANN201
 def loan(number: str):  # noqa: ANN201
     if len(number) > 40:
         return problem("not_found")
+    fy = lenders.fiscal_year_start(clock.today())
     try:
         with uow() as w:
             row = lenders.loan(w, lenders.LenderScope(g.token_lender_id), number=number)
+            kept = lenders.retentions(w, [row.parcel_id], fy)[row.parcel_id]
     except NotFound:
         return problem("not_found")
-    return jsonify({**_loan(row), "as_of": clock.today().isoformat()})
+    return jsonify({**_loan(row), "as_of": clock.today().isoformat(),
+                    "retention": _retention(kept, fy)})
+
+
+def _retention(r: Any, fy: Any) -> dict[str, Any] | None:
+    """R-B10 per CRIM bill (core.lender.retention); None without the CRIM's facts."""
+    if r is None:
+        return None
+    return {"fiscal_year": f"{fy.year}-{fy.year + 1}", "rules": ["R-B10"],
+            "bills": [{"issued_on": b.issued_on.isoformat(),
+                       "billed_with_exemption": _money(b.billed_with),
+                       "billed_without_exemption": _money(b.billed_without),
+                       "prepayment_discount": _money(b.with_exemption.discount),
+                       "pay_billed_with_exemption": _money(b.with_exemption.amount),
+                       "pay_billed_without_exemption": _money(b.without_exemption.amount),
+                       "retain_new_structure": _money(b.new_structure)} for b in r.bills]}

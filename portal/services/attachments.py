@@ -57,15 +57,19 @@ AUCTION_AMOUNTS = ("taxes", "surcharges", "interest", "penalties", "costs")
 PAGE = 50
 
 
-def may_see_minimum(uow: UnitOfWork, user: Any, parcel_id: int) -> bool:
+def may_see_minimum(uow: UnitOfWork, user: Any, parcel_id: int,
+                    relation: str | None = None) -> bool:
     """R-C5, 21 LPRA § 5105: the auction minimum (and the rest of section C's figures, which
     the portal shows to the taxpayer concerned and to staff) is for staff and the debtor —
     the parcel's owner — only: not a lessee, a lender, a delegate, another owner or the
-    public. The one place that decides (`core.auction.may_see_minimum`)."""
+    public. The one place that decides (`core.auction.may_see_minimum`). `relation`: the
+    user's relation to the parcel when the caller has just read it (else read here)."""
     if user is None or getattr(user, "id", None) is None:
         return False
     staff = access.is_staff(user)
-    debtor = not staff and access.relation(uow, user, parcel_id) == "owner"
+    if not staff and relation is None:
+        relation = access.relation(uow, user, parcel_id)
+    debtor = not staff and relation == "owner"
     return core_auction.may_see_minimum(staff, debtor)
 
 
@@ -277,7 +281,7 @@ def parcel_summary(uow: UnitOfWork, user: Any, parcel_id: int) -> ParcelAttachme
     (R-C5: None for anyone else, even one who may see the parcel; `NotFound` when the user
     may not see the parcel at all). The figures are the core's."""
     _parcel, relation = access.get_parcel_and_relation(uow, user, parcel_id, rows=True)
-    if not may_see_minimum(uow, user, _parcel.id):
+    if not may_see_minimum(uow, user, _parcel.id, relation):
         return None
     debts = list(uow.session.scalars(select(TaxDebt).where(TaxDebt.parcel_id == _parcel.id)
                                      .order_by(TaxDebt.id)))

@@ -250,6 +250,8 @@ ES = {
         "Todo lo que la notificación indica como adeudado y no pagado.",
     "The notice of attachment (PDF, in both languages)":
         "La notificación de embargo (PDF, en ambos idiomas)",
+    "Record a notice, an auction or its result for this parcel":
+        "Registrar una notificación, una subasta o su resultado para esta propiedad",
     "Attachments and auctions; lessees' deposit orders":
         "Embargos y subastas; órdenes de consignación de arrendatarios",
 }

@@ -338,3 +338,10 @@ def test_hostile_input_never_a_500(demo_app, error_log):  # noqa: F811
                      "pagada", "/personal/embargos/orden-deposito/{}/levantar"):
             p.post(path.format(odd), {"csrf_token": p.token})
     p.report()
+
+
+def test_staff_see_the_section_with_a_link_to_record(demo_app):
+    home = _home(demo_app)
+    html = login(demo_app, "staff").get(f"/propiedad/{home}").get_data(as_text=True)
+    assert MINIMUM in html and f'href="/personal/embargos/propiedad/{home}"' in html
+    assert "Registrar una notificación, una subasta o su resultado" in html

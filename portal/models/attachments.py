@@ -32,7 +32,15 @@ DELIVERIES = ("personal", "certified_mail")
 OUTCOMES = ("adjudicated_to_crim", "sold")
 
 
-class TaxDebt(Base):
+class _Recorded:
+    """Who recorded the row (staff) and when: every table here."""
+
+    created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"),
+                                                      comment="Staff who recorded it")
+    created_at: Mapped[datetime] = created_at()
+
+
+class TaxDebt(_Recorded, Base):
     """A property-tax debt of the CRIM or the Treasury on a parcel (R-C1, R-C4 inputs)."""
 
     __tablename__ = "tax_debts"
@@ -59,12 +67,9 @@ class TaxDebt(Base):
     fines: Mapped[Decimal] = money("Fines owed (R-C1)")
     costs: Mapped[Decimal] = money("Collection costs owed (R-C4 credit)")
     paid_on: Mapped[date | None] = mapped_column(Date, comment="Day it was paid in full")
-    created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"),
-                                                      comment="Staff who recorded it")
-    created_at: Mapped[datetime] = created_at()
 
 
-class AttachmentNotice(AppendOnly, Base):
+class AttachmentNotice(_Recorded, AppendOnly, Base):
     """R-C1, R-C2, R-C3, R-C7: the Treasury's notice of attachment of a debt."""
 
     __tablename__ = "attachment_notices"
@@ -93,12 +98,9 @@ class AttachmentNotice(AppendOnly, Base):
     last_day: Mapped[date] = mapped_column(Date, comment="Last day to pay in full (R-C2)")
     earliest_sale_on: Mapped[date] = mapped_column(Date,
                                                    comment="First day of a possible sale (R-C2)")
-    created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"),
-                                                      comment="Staff who recorded it")
-    created_at: Mapped[datetime] = created_at()
 
 
-class Auction(AppendOnly, Base):
+class Auction(_Recorded, AppendOnly, Base):
     """R-C4, R-C8: one of the CRIM's auctions of an attached parcel, with its minimum."""
 
     __tablename__ = "auctions"
@@ -124,12 +126,9 @@ class Auction(AppendOnly, Base):
     credit: Mapped[Decimal] = money("Credit: taxes, surcharges, interest, penalties, costs")
     floor: Mapped[Decimal] = money("Taxes, surcharges and interest owed by the property")
     minimum: Mapped[Decimal] = money("The auction minimum (R-C4); confidential (R-C5)")
-    created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"),
-                                                      comment="Staff who recorded it")
-    created_at: Mapped[datetime] = created_at()
 
 
-class AuctionResult(AppendOnly, Base):
+class AuctionResult(_Recorded, AppendOnly, Base):
     """R-C6: what happened at an auction."""
 
     __tablename__ = "auction_results"
@@ -148,6 +147,3 @@ class AuctionResult(AppendOnly, Base):
     price: Mapped[Decimal] = money("Adjudication price: the minimum, or the sale price")
     shortfall: Mapped[Decimal] = money(
         "Taxes, surcharges and interest not covered by a sale to a third party (R-C6, R-C8)")
-    created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"),
-                                                      comment="Staff who recorded it")
-    created_at: Mapped[datetime] = created_at()

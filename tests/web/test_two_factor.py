@@ -75,7 +75,7 @@ def _staff_paths(app: Flask) -> list[str]:
     paths = []
     gets = [r for r in app.url_map.iter_rules()
             if r.endpoint in STAFF and "GET" in (r.methods or ())]
-    from portal.models import ExemptionCertification, Job, RollImport
+    from portal.models import ExemptionCertification, Job, Notice, RollImport
     with app.app_context(), _uow(app) as w:  # a job the demo's roll recorded, if any
         job_id = w.session.scalar(select(func.min(Job.id)))
         # a filed residential-exemption certification, if any (the demo has none:
@@ -84,6 +84,8 @@ def _staff_paths(app: Flask) -> list[str]:
         # an uploaded roll file, if any (the demo has none: tests/web/test_roll_import.py
         # walks those pages with one)
         import_id = w.session.scalar(select(func.min(RollImport.id)))
+        # a demand the demo queued or mailed (the collections pages open demands only)
+        demand_id = w.session.scalar(select(func.min(Notice.id)).where(Notice.kind == "demand"))
     skipped = 0
     for rule in gets:
         if ("<id:job_id>" in rule.rule and job_id is None) or (
@@ -94,6 +96,7 @@ def _staff_paths(app: Flask) -> list[str]:
         path = re.sub(r"<id:parcel_id>", str(pid), rule.rule)
         path = re.sub(r"<id:job_id>", str(job_id), path)
         path = re.sub(r"<id:import_id>", str(import_id), path)
+        path = re.sub(r"<id:notice_id>", str(demand_id), path)
         paths.append(re.sub(r"<id:[a-z_]+>", "1", path))
     assert len(paths) == len(gets) - skipped
     # and what staff open from there: another person's parcel, the lookup with a query

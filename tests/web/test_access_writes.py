@@ -41,6 +41,13 @@ WALKED = {"account.claim", "account.grant", "account.revoke", "account.revoke_em
           "staff.budget_discard", "staff.set_role", "staff.roll_import_upload",
           "staff.roll_import_start"}
 OWN_ONLY = {"account.language"}  # and every `auth.*` route
+#: J7: the lenders' POST routes are walked as every other role on the bank's own objects in
+#: tests/web/test_lender_api.py (test_the_lenders_posts_refuse_everyone_else); accepting an
+#: invitation acts only with the emailed secret for the invited email (404 otherwise, tested
+#: there too).
+WALKED |= {"lender.pay_filtered", "lender.pay_file", "lender.invite", "lender.withdraw",
+           "lender.remove", "lender.set_role", "lender.create_token", "lender.revoke_token"}
+OWN_ONLY |= {"lender.invitation"}
 
 
 def test_every_post_route_is_walked(app: Flask):

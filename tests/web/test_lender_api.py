@@ -237,7 +237,8 @@ LENDER_POSTS = ("/prestamista/pagar", "/prestamista/pagar/archivo",
                 "/prestamista/organizacion/invitacion/{inv}/retirar",
                 "/prestamista/organizacion/usuario/{member}/quitar",
                 "/prestamista/organizacion/usuario/{member}/rol",
-                "/prestamista/organizacion/tokens/{token}/revocar")
+                "/prestamista/organizacion/tokens/{token}/revocar",
+                "/prestamista/invitacion/not-the-emailed-secret")
 
 
 def _lender_tables(app) -> tuple:  # noqa: ANN001

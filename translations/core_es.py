@@ -53,4 +53,18 @@ ES = {
         "El ajuste de {amount} del {date} ({description}), junto con cualquier crédito, cubrió todo lo adeudado; sobraron {credit}.",
     "The Board fixed this parcel's assessment at {amount}; the rest of the total is shared by benefit units among the other parcels.":
         'La Junta fijó la derrama de esta propiedad en {amount}; el resto del total se reparte por unidades de beneficio entre las demás propiedades.',
+    'When a demand is sent and what it states': 'Cuándo se envía el requerimiento y qué dice',
+    'What stops the court claim': 'Qué detiene la reclamación en el tribunal',
+    'The payoff certificate': 'La certificación de deuda',
+    'Where the certification goes, and its filing date': 'A dónde va la certificación y su fecha de presentación',
+    'What the certification states': 'Qué dice la certificación',
+    'Judged on January 1; continues year to year': 'Se juzga al 1 de enero; continúa de año en año',
+    'The payment plan': 'El plan de pago',
+    'What a change report states': 'Qué dice un informe de cambio',
+    'From when a change counts': 'Desde cuándo cuenta un cambio',
+    'A surviving spouse keeps the exemption': 'El cónyuge supérstite conserva la exoneración',
+    'Co-owners and cooperatives': 'Condueños y cooperativas',
+    'What the lender records and forwards': 'Qué anota y remite el acreedor hipotecario',
+    'The notice date, and what stops the sale': 'La fecha de la notificación y lo que detiene la venta',
+    'The mortgage balance, the auction number and a shortfall': 'El balance de las hipotecas, el número de subasta y lo que falte',
 }

@@ -115,11 +115,13 @@ def filing_deadline(fy_start: date, closed_days: tuple[date, ...] = ()) -> date:
 
 
 def plan_terms(fy_start: date) -> tuple[int, Decimal]:
-    """R-B16: (the most monthly payments a plan may have, its down-payment rate)."""
+    """R-B16, Exoneración residencial (g): (the most monthly payments a plan may have, its
+    down-payment rate)."""
     return (int(params.for_fiscal_year("plan_max_payments", fy_start)),
             Decimal(params.for_fiscal_year("plan_down_payment_rate", fy_start)))
 
 
 def judged_on(fy_start: date) -> date:
-    """R-B15: fiscal year Y-Y+1 is judged on January 1 of Y (use and debt)."""
+    """R-B15, Exoneración residencial (b), (d), (g): fiscal year Y-Y+1 is judged on January 1
+    of Y (use and debt)."""
     return date(fy_start.year, 1, 1)

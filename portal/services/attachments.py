@@ -156,8 +156,9 @@ def minimum_of(debt: Any, real_value: Decimal, mortgage_amount: Decimal
 def record_auction(uow: UnitOfWork, staff: Any, parcel_id: int, *, fiscal_years: str,
                    amounts: dict[str, Decimal], appraised_on: date, real_value: Decimal,
                    mortgage_amount: Decimal, auction_number: int = 1) -> Auction:
-    """R-C4, R-C8: a CRIM debt on the parcel and the auction of the attached parcel, with its
-    minimum from the appraisal (the mortgages' balance at the appraisal date)."""
+    """R-C4, R-C8 (21 LPRA § 5105): a CRIM debt on the parcel and the auction of the attached
+    parcel, with its minimum from the appraisal (the mortgages' balance at the appraisal
+    date)."""
     access.require_staff_role(staff, *RECORD)
     appraised_on = _day("appraised_on", appraised_on)
     value = _money("real_value", real_value)
@@ -215,7 +216,8 @@ def record_result(uow: UnitOfWork, staff: Any, auction_id: int, *, held_on: date
 
 
 def mark_paid(uow: UnitOfWork, staff: Any, debt_id: int, paid_on: date) -> TaxDebt:
-    """The debt was paid in full on `paid_on` (R-C7 stops the sale); recorded once."""
+    """The debt was paid in full on `paid_on` (R-C7, 13 LPRA § 33262(b), (e), (j): paying
+    stops the sale); recorded once."""
     access.require_staff_role(staff, *RECORD)
     debt = uow.session.get(TaxDebt, access.parse_id(debt_id))
     if debt is None:

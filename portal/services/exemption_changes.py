@@ -220,8 +220,9 @@ def acknowledge(uow: UnitOfWork, user: Any, report_id: int | str) -> ExemptionCh
 
 
 def forward(uow: UnitOfWork, user: Any, report_id: int | str) -> ExemptionChangeReport:
-    """The lender records that it forwarded the report to the CRIM (R-B9; RULES.md R-B21),
-    once, audit-logged. Only a user of the report's lender: anyone else `NotFound`."""
+    """The lender records that it forwarded the report to the CRIM (R-B9; R-B21,
+    Exoneración residencial (e), (f): by December 31, fixed), once, audit-logged. Only a
+    user of the report's lender: anyone else `NotFound`."""
     rid = access.parse_id(report_id)
     row = uow.session.get(ExemptionChangeReport, rid, with_for_update=True)
     if row is None or row.lender_id is None or getattr(user, "id", None) is None \

@@ -204,7 +204,11 @@ def _require_editable(cert: ExemptionCertification, step: str, facts: PropertyTa
 def one_dwelling_conflicts(uow: UnitOfWork, cert: ExemptionCertification,
                            party_ids: list[int]) -> list[tuple[str, str, str]]:
     """R-B6 (c): (owner's name, other parcel's catastro, its status) for each owner who holds
-    an approved or pending exemption on another parcel for the same year."""
+    an approved or pending exemption on another parcel for the same year. R-B20 (a)-(c):
+    spouses count as one owner (a spouse's exemption elsewhere is the couple's); only the
+    owners who claim this home are checked, so a co-owner who lives elsewhere may claim their
+    own home while the resident co-owners take the whole cap here (the core's cap is the
+    dwelling's, whoever the owners)."""
     if not party_ids:
         return []
     party_ids = sorted(set(party_ids) | spouses_of(uow, party_ids))
@@ -503,8 +507,11 @@ def file(uow: UnitOfWork, user: Any, cert_id: int | str, *, attested: bool,
     """File (or resubmit) the certification: every step answered, no unmet requirement, the
     R-B12 attestation (the box and the full name typed as the account's or an owner's
     name); `language`: the one the filer used (the receipt's and the emails'). A first
-    filing gets its filing number and date (R-B13: the Puerto Rico day); where the parcel
-    has a loan it goes to the lender (R-B9)."""
+    filing gets its filing number and date (R-B13, Exoneración residencial (e), (g): the
+    Puerto Rico day); where the parcel has a loan it goes to the lender (R-B9). What it
+    states is R-B14's list (e): the owners, the use on January 1, rent, the residential part,
+    the veterans' amount, a cooperative's share and election, any R-B8 statement, the debt on
+    January 1 and any plan: the wizard's steps (`STEPS`), every one answered."""
     cert, parcel = get_for_owner(uow, user, cert_id)
     facts = facts_service.facts_for(uow, cert.parcel_id, cert.fiscal_year_start)
     _require_editable(cert, "attest", facts)

@@ -73,16 +73,8 @@ def summary_view(s: ParcelAttachments | None, f: Formats) -> SimpleNamespace | N
                            parcel_id=s.parcel_id)
 
 
-#: RULES.md's second revision (R-C7, R-C8) where the core's registry has no entry yet.
-REVISION_2 = {"R-C7": ("13 LPRA § 33262(b), (e), (j)",
-                       N_("The notice date, and what stops the sale"))}
-
-
 def _ref(rule_id: str) -> Ref:
-    rule = RULES.get(rule_id)
-    if rule is None:
-        source, title = REVISION_2[rule_id]
-        return Ref(rule_id, source, translate(title))
+    rule = RULES[rule_id]
     return Ref(rule.id, rule.source, translate(rule.title))
 
 

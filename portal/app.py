@@ -105,8 +105,10 @@ def _register_blueprints(app: Flask) -> None:
     from portal.web.certificates.routes import bp as certificates_bp
     from portal.web.lender.routes import bp as lender_bp
     from portal.web.lessee.routes import bp as lessee_bp
-    from portal.web.staff import two_factor_reset  # noqa: F401 - its route on staff_bp
-    from portal.web.staff import roll_import  # noqa: F401 - its routes on staff_bp
+    from portal.web.staff import (
+        roll_import,  # noqa: F401 - its routes on staff_bp
+        two_factor_reset,  # noqa: F401 - its route on staff_bp
+    )
     from portal.web.staff.routes import bp as staff_bp
     for bp in (account_bp, auth_bp, lessee_bp, lender_bp, staff_bp, certificates_bp):
         app.register_blueprint(bp)

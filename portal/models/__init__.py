@@ -8,7 +8,6 @@ from portal.models.assessments import Assessment, AssessmentRoll, Installment, R
 from portal.models.attachments import AttachmentNotice, Auction, AuctionResult, TaxDebt
 from portal.models.audit import AuditRecord
 from portal.models.base import AppendOnly, Base, ImmutableRowError, UTCDateTime
-from portal.models.collections import CourtClaim, DemandLetter
 from portal.models.budgets import (
     Budget,
     BudgetFixedAmount,
@@ -17,6 +16,7 @@ from portal.models.budgets import (
     FiscalYear,
 )
 from portal.models.certificates import DebtCertificate
+from portal.models.collections import CourtClaim, DemandLetter
 from portal.models.exemption_changes import ExemptionChangeReport
 from portal.models.exemptions import (
     ExemptionCertification,
@@ -27,8 +27,8 @@ from portal.models.exemptions import (
 )
 from portal.models.jobs import Job
 from portal.models.ledger import LedgerEntry, Payment, PaymentAllocation
-from portal.models.lenders import Lender, Loan
 from portal.models.lender_orgs import LenderApiToken, LenderInvitation, LoanFigures
+from portal.models.lenders import Lender, Loan
 from portal.models.notices import Notice
 from portal.models.parcels import DepositOrder, Lease, OwnershipShare, Parcel
 from portal.models.parties import Party, PartyMember

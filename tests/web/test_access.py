@@ -45,7 +45,8 @@ LENDER = {"exemption.lender_list", "lender.loans", "exemption_changes.lender_lis
 LENDER |= {"lender.export", "lender.pay_filtered", "lender.pay_file", "lender.loan"}  # J7
 LENDER |= {"lender.organisation", "lender.invite", "lender.withdraw", "lender.remove",  # J7
            "lender.set_role", "lender.create_token", "lender.revoke_token"}
-SIGNED_IN |= {"lender.invitation"}  # J7: only the invited email's user (tests/web/test_lender_api.py)
+# J7: only the invited email's user (tests/web/test_lender_api.py)
+SIGNED_IN |= {"lender.invitation"}
 #: J7: the lenders' API, by Bearer token only (never the session: tests/web/test_lender_api.py)
 TOKEN_API = {"lender_api.loans", "lender_api.loan"}
 STAFF = {"staff.lookup", "staff.person", "payments.office", "payments.refund",

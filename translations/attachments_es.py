@@ -254,4 +254,5 @@ ES = {
         "Registrar una notificación, una subasta o su resultado para esta propiedad",
     "Attachments and auctions; lessees' deposit orders":
         "Embargos y subastas; órdenes de consignación de arrendatarios",
+    "The debts, the notice and the auction": "Las deudas, la notificación y la subasta",
 }

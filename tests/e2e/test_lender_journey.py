@@ -25,14 +25,14 @@ pytestmark = [pytest.mark.browser,
 
 WORDS = {
     "es": {"email": "Correo electrónico", "password": "Contraseña", "sign_in": "Entrar",
-           "status": "Estado", "overdue": "vencido", "show": "Mostrar",
+           "status": "Estado", "overdue": "vencido", "show": "Mostrar", "find": "Buscar préstamos",
            "download": "Descargar estos préstamos (CSV)",
            "pay": "Pagar lo adeudado ahora en estos préstamos", "confirm": "Pagar",
            "org": "Su organización", "name": "Nombre del token", "create": "Crear el token",
            "once": "se muestra solo esta vez", "retain": "qué pagar o retener",
            "add": "Añadir una propiedad", "thanks": "Gracias: recibimos su pago."},
     "en": {"email": "Email", "password": "Password", "sign_in": "Sign in",
-           "status": "Status", "overdue": "overdue", "show": "Show",
+           "status": "Status", "overdue": "overdue", "show": "Show", "find": "Find loans",
            "download": "Download these loans (CSV)",
            "pay": "Pay what is due now on these loans", "confirm": "Pay",
            "org": "Your organisation", "name": "Name of the token",
@@ -77,6 +77,7 @@ def test_j7_lender_filters_exports_pays_and_creates_a_token(live, page, lang):
     _clean(page)
     _shot(page, f"loans-{lang}-1280")
     main = page.locator("main")
+    main.locator("summary", has_text=w["find"]).click()  # the filters, folded until used
     main.get_by_label(w["status"], exact=True).select_option("overdue")
     main.get_by_role("button", name=w["show"], exact=True).click()
     page.wait_for_url("**estado=overdue**")

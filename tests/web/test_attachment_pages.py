@@ -345,3 +345,30 @@ def test_staff_see_the_section_with_a_link_to_record(demo_app):
     html = login(demo_app, "staff").get(f"/propiedad/{home}").get_data(as_text=True)
     assert MINIMUM in html and f'href="/personal/embargos/propiedad/{home}"' in html
     assert "Registrar una notificación, una subasta o su resultado" in html
+
+
+def test_the_deposit_order_is_shown_until_the_debt_is_paid(demo_app):
+    """R-A14: "until the debt is paid": the demo's leased parcel with an order in force shows
+    it while its account has amounts past due; paid off at the office, the page no longer
+    shows it (the order stays on record until staff lift it)."""
+    from decimal import Decimal
+
+    from portal.db import UnitOfWork
+    from portal.models import Assessment, DepositOrder, Lease
+    from portal.services import accounts, ledger, users
+    from portal.web.data import database
+    with demo_app.app_context(), UnitOfWork(database()) as w:
+        pid, case = w.session.execute(
+            select(Lease.parcel_id, DepositOrder.case_number).join(Lease)
+            .where(DepositOrder.lifted_on.is_(None))).first()
+    client = login(demo_app, "staff")
+    assert case in client.get(f"/propiedad/{pid}").get_data(as_text=True)
+    with demo_app.app_context(), UnitOfWork(database()) as w:
+        staff = users.find_by_email(w, "staff@demo.pr")
+        view = accounts.statement_for(w, staff, pid, with_payments=False)
+        fy_id = w.session.scalar(select(Assessment.fiscal_year_id).where(
+            Assessment.parcel_id == pid).order_by(Assessment.id.desc()))
+        ledger.record_office_payment(w, staff, pid, fy_id, view.payoff_amount
+                                     or Decimal("10000.00"), reference="R-A14 test")
+    html = client.get(f"/propiedad/{pid}").get_data(as_text=True)
+    assert case not in html

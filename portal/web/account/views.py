@@ -207,7 +207,10 @@ def parcel_view(user: Any, parcel_id: int, today: date) -> ParcelPage | None:
         parcel=acct.parcel, relation=acct.relation, relation_label=relation_label(acct.relation),
         status=acct.status, fiscal_year=acct.fiscal_year.label if acct.fiscal_year else "—",
         as_of=acct.as_of, today=today, annual=acct.annual,
-        deposit_order=acct.deposit_order, as_of_text=f.date_long(acct.as_of))
+        # R-A14: the lessee deposits the rents in court until the debt is paid: the order is
+        # shown while the account has amounts past due (staff record its lifting apart).
+        deposit_order=acct.deposit_order if acct.status == accounts.STATUS_OVERDUE else None,
+        as_of_text=f.date_long(acct.as_of))
     if acct.lease is not None:
         v.lease = SimpleNamespace(contract=acct.lease.contract_number,
                                   lessee_pays=acct.lease.lessee_pays, payer=acct.payer)

@@ -12,7 +12,7 @@ what `Layout` already does, in each version's language).
 from __future__ import annotations
 
 from portal.i18n import use_language
-from portal.pdf.layout import GREY, Layout, _clean
+from portal.pdf.layout import Layout
 from portal.pdf.model import Document
 
 LANG_TAGS = {"es": "es-PR", "en": "en-US"}
@@ -35,34 +35,9 @@ class _SequenceLayout(Layout):
                 self.doc, self.refs = doc, {}
                 self.new_page()
                 with self.pdf.element("Sect", lang=LANG_TAGS[lang]):
-                    self._version(doc)
+                    self.blocks(doc)
                     super().footnotes()
         self.doc = first
-
-    def _version(self, doc: Document) -> None:
-        """A later document's blocks, as `Layout.render` lays out the first's."""
-        self.heading(_clean(doc.title), "H1", 16, 12)
-        if doc.subtitle:
-            self.paragraph(doc.subtitle, 9.5, GREY)
-        self.pdf.y += 2.5
-        if doc.facts:
-            self.facts([(_clean(a), _clean(b)) for a, b in doc.facts])
-            self.pdf.y += 3
-        for paragraph in doc.body:
-            self.need(2 * self.leading(10))
-            self.paragraph(self.why_text(paragraph), 10)
-            self.pdf.y += 2
-        if doc.rows:
-            if doc.rows_heading:
-                self.heading(doc.rows_heading, "H2", 11.5, 20)
-            self.amounts(doc.rows)
-            self.pdf.y += 3
-        for table in doc.all_tables():
-            self.table(table)
-        for note in doc.notes:
-            self.need(2 * self.leading(8.5))
-            self.paragraph(self.why_text(note), 8.5)
-            self.pdf.y += 1.2
 
 
 def render_bilingual(first: Document, lang: str, second: Document, second_lang: str) -> bytes:

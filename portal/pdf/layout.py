@@ -376,20 +376,10 @@ class Layout:
                         self.lines(MARGIN, self.wrap(text, self.width, "", 8.5), "", 8.5)
 
     # -- the document ---------------------------------------------------------------------
-    def render(self) -> bytes:
-        doc, pdf = self.doc, self.pdf
-        title = _clean(doc.title)
-        pdf.set_lang("es-PR" if self.lang == "es" else "en-US")
-        pdf.set_title(title)
-        pdf.set_author(self.issuer.name)
-        pdf.set_subject(_clean(doc.subtitle) or title)
-        pdf.set_creator(_("District Assessments Portal"))
-        pdf.set_creation_date(clock.now())
-        pdf.viewer_preferences = ViewerPreferences(display_doc_title=True)
-        pdf.set_xmp_metadata(xmp(title, self.issuer.name, "es-PR" if self.lang == "es"
-                                 else "en-US", _("District Assessments Portal")))
-        self.new_page()
-        self.heading(title, "H1", 16, 12)
+    def blocks(self, doc: Document) -> None:
+        """A document's blocks, in order: title, subtitle, facts, body, amounts, tables,
+        notes (its footnotes are laid out apart)."""
+        self.heading(_clean(doc.title), "H1", 16, 12)
         if doc.subtitle:
             self.paragraph(doc.subtitle, 9.5, GREY)
         self.pdf.y += 2.5
@@ -407,11 +397,25 @@ class Layout:
             self.pdf.y += 3
         for table in doc.all_tables():
             self.table(table)
-        if doc.notes:
-            for note in doc.notes:
-                self.need(2 * self.leading(8.5))
-                self.paragraph(self.why_text(note), 8.5)
-                self.pdf.y += 1.2
+        for note in doc.notes:
+            self.need(2 * self.leading(8.5))
+            self.paragraph(self.why_text(note), 8.5)
+            self.pdf.y += 1.2
+
+    def render(self) -> bytes:
+        doc, pdf = self.doc, self.pdf
+        title = _clean(doc.title)
+        pdf.set_lang("es-PR" if self.lang == "es" else "en-US")
+        pdf.set_title(title)
+        pdf.set_author(self.issuer.name)
+        pdf.set_subject(_clean(doc.subtitle) or title)
+        pdf.set_creator(_("District Assessments Portal"))
+        pdf.set_creation_date(clock.now())
+        pdf.viewer_preferences = ViewerPreferences(display_doc_title=True)
+        pdf.set_xmp_metadata(xmp(title, self.issuer.name, "es-PR" if self.lang == "es"
+                                 else "en-US", _("District Assessments Portal")))
+        self.new_page()
+        self.blocks(doc)
         self.footnotes()
         self.page_furniture()
         return bytes(pdf.output())

@@ -628,21 +628,28 @@ def lender_contacts(uow: UnitOfWork, cert: ExemptionCertification) -> list[tuple
     return [(e, lang) for e, lang in rows]
 
 
-def lender_certifications(uow: UnitOfWork, user: Any, limit: int = 500) -> list[tuple[
-        ExemptionCertification, str, str]]:
-    """(certification, catastro, loan number) of the filed certifications on the loans of the
-    lenders the user works for, newest first (R-B9: the lender's list)."""
+def lender_certifications(uow: UnitOfWork, user: Any, *, offset: int = 0, limit: int = 50
+                          ) -> tuple[list[tuple[ExemptionCertification, str, str]], int]:
+    """A page of (certification, catastro, loan number) of the filed certifications on the
+    loans of the lenders the user works for, newest first (R-B9: the lender's list), and how
+    many there are in all."""
     from portal.models import PartyMember
     c = ExemptionCertification
-    return [(cert, cat, num) for cert, cat, num in uow.session.execute(
+    where = (PartyMember.user_id == user.id, PartyMember.revoked_at.is_(None),
+             c.status.notin_(("draft", "withdrawn")))
+    base = (select(c.id).join(Loan, Loan.id == c.loan_id)
+            .join(Lender, Lender.id == Loan.lender_id)
+            .join(PartyMember, PartyMember.party_id == Lender.party_id).where(*where))
+    total = uow.session.scalar(select(func.count()).select_from(base.subquery())) or 0
+    rows = [(cert, cat, num) for cert, cat, num in uow.session.execute(
         select(c, Parcel.catastro, Loan.loan_number)
         .join(Loan, Loan.id == c.loan_id)
         .join(Lender, Lender.id == Loan.lender_id)
         .join(PartyMember, PartyMember.party_id == Lender.party_id)
         .join(Parcel, Parcel.id == c.parcel_id)
-        .where(PartyMember.user_id == user.id, PartyMember.revoked_at.is_(None),
-               c.status.notin_(("draft", "withdrawn")))
-        .order_by(c.filed_on.desc(), c.id.desc()).limit(limit)).all()]
+        .where(*where)
+        .order_by(c.filed_on.desc(), c.id.desc()).offset(offset).limit(limit)).all()]
+    return rows, total
 
 
 def for_status(uow: UnitOfWork, status: Any) -> ExemptionCertification:

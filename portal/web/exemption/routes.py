@@ -476,10 +476,20 @@ def _notify_decided(w, cert, parcel) -> None:  # noqa: ANN001
 def lender_list():  # noqa: ANN201
     if not getattr(current_user, "is_lender", False):
         abort(404)
+    page = min(max(1, request.args.get("pagina", 1, type=int) or 1), 10**6)
     with uow() as w:
-        rows = filings.lender_certifications(w, current_user)
+        rows, total = filings.lender_certifications(
+            w, current_user, offset=(page - 1) * LENDER_PAGE, limit=LENDER_PAGE)
+    pages = max(1, -(-total // LENDER_PAGE))
+    if page > pages:
+        abort(404)
     return render_template("exemption/lender.html", rows=rows, f=formats(),
-                           status_label=present.status_label)
+                           status_label=present.status_label, page=page, pages=pages,
+                           total=total)
+
+
+#: Certifications a page of the lender's list shows.
+LENDER_PAGE = 50
 
 
 # --- staff ----------------------------------------------------------------------------------

@@ -67,4 +67,6 @@ ES = {
     'What the lender records and forwards': 'Qué anota y remite el acreedor hipotecario',
     'The notice date, and what stops the sale': 'La fecha de la notificación y lo que detiene la venta',
     'The mortgage balance, the auction number and a shortfall': 'El balance de las hipotecas, el número de subasta y lo que falte',
+    "Exempt valuation {exempt_value} (at most {cap}) x tax rate {rate} = exemption of {amount}; tax {gross} becomes {net}.":
+        "Valoración exonerada {exempt_value} (hasta {cap}) x tipo contributivo {rate} = exoneración de {amount}; la contribución de {gross} queda en {net}.",
 }

@@ -92,9 +92,9 @@ def residential_exemption(x: ExemptionInput) -> ExemptionResult:
     exemption_amount = cents(exempt * x.tax_rate)
     veteran_amount = cents(w * x.tax_rate)
     net = max(ZERO, gross - exemption_amount - veteran_amount)
-    t.add("R-B1", N_("Exempt valuation {exempt} (at most {cap}) x tax rate {rate} = exemption "
-                     "of {amount}; tax {gross} becomes {net}."),
-          exempt=exempt, cap=x.residential_cap, rate=Rate(x.tax_rate),
+    t.add("R-B1", N_("Exempt valuation {exempt_value} (at most {cap}) x tax rate {rate} = "
+                     "exemption of {amount}; tax {gross} becomes {net}."),
+          exempt_value=exempt, cap=x.residential_cap, rate=Rate(x.tax_rate),
           amount=exemption_amount, gross=gross, net=net)
     return ExemptionResult(exempt, taxable, gross, exemption_amount, veteran_amount, net,
                            cents(r), t)

@@ -1,4 +1,4 @@
-"""The parcel roll's import at scale (issue 14 items 4 and 9): write an N-parcel CSV file,
+"""The parcel roll's import at scale: write an N-parcel CSV file,
 streaming, then import it as the staff's jobs run it, then compute and publish the roll.
 A script that prints figures, not a timed test.
 

@@ -1,5 +1,5 @@
 """The roll at island scale: import, compute and publish N parcels; parcels/s per stage and
-peak memory (issue 14, item 9). A script that prints figures, not a timed test.
+peak memory. A script that prints figures, not a timed test.
 
     .venv/bin/python bench/roll_bench.py [--parcels 100000] [--postgres [SERVER_URL]]
 

@@ -1,4 +1,4 @@
-"""Uploaded files, stored by content hash behind one interface (issue 13: evidence).
+"""Uploaded files, stored by content hash behind one interface (evidence).
 
 `store()` gives the configured store: the instance folder by default (`<instance>/files/`,
 two levels of hash prefixes), or an S3-compatible object store when `STORAGE_S3_BUCKET` is

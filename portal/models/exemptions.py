@@ -39,7 +39,7 @@ from portal.models.base import AppendOnly, Base, ImmutableRowError, UTCDateTime,
 
 EXEMPTION_STATUSES = ("draft", "filed", "under_review", "returned", "resubmitted", "approved",
                       "withdrawn")
-#: R-B13, issue 13: states move forward only (a returned filing is resubmitted, then reviewed
+#: R-B13: states move forward only (a returned filing is resubmitted, then reviewed
 #: again); a draft, a filing or a returned one may be withdrawn by its owner.
 EXEMPTION_TRANSITIONS = {
     "draft": {"filed", "withdrawn"},

@@ -1,4 +1,4 @@
-"""The parcel roll's imports (issue 14 item 4): an uploaded CSV file (kept in the instance
+"""The parcel roll's imports: an uploaded CSV file (kept in the instance
 folder, named by its id), its check's report (the rows refused and why) and its staged rows
 (each valid row, parsed, with what it would change on the roll). See docs/ROLL_IMPORT.md."""
 

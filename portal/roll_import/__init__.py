@@ -1,4 +1,4 @@
-"""The parcel roll's CSV file, read and checked row by row (issue 14 item 4; R-A2, R-A3,
+"""The parcel roll's CSV file, read and checked row by row (R-A2, R-A3,
 R-A16). Pure: the standard library only, no database, no Flask.
 
 - `sniff(path)`: the file's encoding (UTF-8 with or without BOM, else Windows-1252: a strict

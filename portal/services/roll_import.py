@@ -1,4 +1,4 @@
-"""The parcel roll's import (issue 14 item 4; R-A2, R-A3, R-A16; DESIGN.md 1, 6, 7): a CSV
+"""The parcel roll's import (R-A2, R-A3, R-A16; DESIGN.md 1, 6, 7): a CSV
 file checked in full before anything is written, then written in batches.
 
 - `register(uow, staff, source, filename, folder)`: the uploaded file, streamed into the

@@ -1,5 +1,5 @@
 """R-A4's explanation of a schedule says when the installments fall due for that parcel: the
-1st of each month, or, after a late notice, the first ones all on one day (issue 12)."""
+1st of each month, or, after a late notice, the first ones all on one day."""
 
 from __future__ import annotations
 

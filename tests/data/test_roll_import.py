@@ -1,4 +1,4 @@
-"""The roll import as a job (issue 14 item 4; R-A2, R-A3, R-A16): pass 1 checks the whole file
+"""The roll import as a job (R-A2, R-A3, R-A16): pass 1 checks the whole file
 and stores the report and the dry run (new, changed, same, not listed) without touching the
 roll; pass 2 writes only a file without errors, a batch per transaction; the same file twice
 changes nothing the second time; a batch interrupted leaves nothing half-written. On SQLite

@@ -1,4 +1,4 @@
-"""Property tests of the roll import (issue 14 item 10; R-A2, R-A3): for any small roll file,
+"""Property tests of the roll import (R-A2, R-A3): for any small roll file,
 an import of it with an error changes nothing, and importing a valid one twice changes
 nothing the second time; whatever the delimiter or encoding, the parcels written are the
 file's. On SQLite (a fresh database per example)."""

@@ -1,4 +1,4 @@
-"""J5 in a real browser, in Spanish and English (PRODUCT.md, issue 13): the demo owner files
+"""J5 in a real browser, in Spanish and English (PRODUCT.md): the demo owner files
 the residential-exemption certification for her home with a photo and a PDF, sees the bill
 with and without the exemption, gets the receipt; staff returns it, she fixes only the
 documents and resubmits, staff approves; she and the lender see it approved. axe-core runs on

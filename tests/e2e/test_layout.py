@@ -1,4 +1,4 @@
-"""Every main page fits at 375, 768 and 1,280 px (issue 12), measured in the browser: nothing
+"""Every main page fits at 375, 768 and 1,280 px, measured in the browser: nothing
 is wider than the viewport, no box's content spills out of it (a fieldset's title, a table
 in its wrapper, a card's text), and nothing needs sideways scrolling inside its box. And the
 error summary of a form sent with errors takes the focus, links each error to its field and

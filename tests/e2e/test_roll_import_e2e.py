@@ -1,4 +1,4 @@
-"""J8's roll import in a real browser, in Spanish and in English (issue 14 items 4 and 10):
+"""J8's roll import in a real browser, in Spanish and in English:
 staff download the template, read the guide, upload a 1,000-parcel CSV with one bad row, see
 the per-row report, fix the file, upload it again, see the dry run and import it; the roll
 then has the 1,000 parcels. Every page clean under axe and HTML_CodeSniffer, at 1,280 and

@@ -1,4 +1,4 @@
-"""A payment's page words its state (issue 12): a declined card says nothing was charged,
+"""A payment's page words its state: a declined card says nothing was charged,
 when it was attempted and how to try again (never "Date —"); a bank payment still
 processing says how it is being applied and its "Total in process", never "Total paid"."""
 

@@ -317,7 +317,7 @@ def test_an_office_name_or_reference_too_long_is_refused_not_cut(app, world, lan
     tok = sign_in(client, "staff@example.com", lang=lang)
     pid = world.parcel_ids[1]
     form = client.get(f"/personal/pagos/oficina/{pid}").text
-    # No maxlength: the browser would cut what was typed without a word (issue 12); the
+    # No maxlength: the browser would cut what was typed without a word; the
     # form says the limit instead.
     assert "maxlength" not in form
     name, ref = "María " + "x" * 200, "1" * 61
@@ -438,7 +438,7 @@ def test_installment_choices_show_dates_in_words(app, world):
     sign_in(client)
     page = client.get(f"/pagar?parcela={world.parcel_ids[1]}")
     labels = " ".join(_installment_labels(page.text, world.key(1)))
-    # Dates in the long form, as on every page (issue 12): "vence 1 de julio de 2026".
+    # Dates in the long form, as on every page: "vence 1 de julio de 2026".
     assert re.search(r"\(vence \d+ de [a-z]+ de 2026\)", labels), labels
     assert not re.search(r"\d+ [a-z]{3,4}\.? 2026", labels), labels
     assert not re.search(r"\d\d?/\d\d?/\d{4}", labels)

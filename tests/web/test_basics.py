@@ -18,7 +18,7 @@ def test_home_is_spanish_by_default(client):
 
 
 def test_accept_language_english_is_not_a_choice(client):
-    """Spanish until the visitor chooses (issue 12): the switch to English is offered."""
+    """Spanish until the visitor chooses: the switch to English is offered."""
     html = client.get("/", headers={"Accept-Language": "en-US,en;q=0.9"}).get_data(as_text=True)
     assert '<html lang="es">' in html
     assert "Saltar al contenido principal" in html

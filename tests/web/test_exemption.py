@@ -1,4 +1,4 @@
-"""J5: the residential-exemption certification online, through the web (issue 13).
+"""J5: the residential-exemption certification online, through the web.
 
 The demo owner files for her home (a photo and a PDF), sees the bill with and without the
 exemption (the same figures as `portal calc residential_exemption`), gets a receipt (page,

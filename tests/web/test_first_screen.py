@@ -1,4 +1,4 @@
-"""The parcel page answers first (issue 12): the status and the one thing to do next, with
+"""The parcel page answers first: the status and the one thing to do next, with
 the pay button, before any detail; zero figures summed up, the long details collapsed; the
 address formatted once; the error summary of a form sent with errors."""
 

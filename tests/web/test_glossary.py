@@ -1,4 +1,4 @@
-"""One term per concept in each language (issue 12, docs/GLOSSARY.md): the catalogs follow the
+"""One term per concept in each language (docs/GLOSSARY.md): the catalogs follow the
 glossary. The Spanish is the catalog's translations, the English its msgids; a variant the
 glossary lists under "not" fails, unless the message is exempted below with its reason."""
 

@@ -182,7 +182,7 @@ def test_every_amount_on_the_parcel_page_answers_why(demo_app):
     block = html.split('<dl class="portal-amounts">', 1)[1].split("</dl>", 1)[0]
     items = block.split("<div>")[1:]
     # The figures that are not zero are listed, each explained; the zero ones are summed up
-    # in one line after the list (issue 12).
+    # in one line after the list.
     assert len(items) >= 4
     for item in items:
         assert "<details" in item and "R-A" in item, item[:200]

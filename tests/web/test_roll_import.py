@@ -1,4 +1,4 @@
-"""The staff's roll-import pages (issue 14 item 4, J8): upload a CSV, see its check's report
+"""The staff's roll-import pages (J8): upload a CSV, see its check's report
 (paged, downloadable with formula cells neutralised) and its dry run, import it; bad uploads
 get a clear message in the staff's language and store nothing; the template and the guide
 in both languages. The jobs run in-process (Huey's immediate mode)."""

@@ -36,7 +36,7 @@ TITLES = {
     "result": N_("Your bill with and without the exemption"),
     "attest": N_("Warning and certification"),
 }
-#: Why each question is asked (issue 13: the wizard says why), with its rule.
+#: Why each question is asked (the wizard says why), with its rule.
 WHY_ASKED = {
     "owners": N_("Both spouses are owners and a couple has one exemption; every co-owner is "
                  "named, and no owner may hold the exemption on another home (R-B5, R-B6)."),

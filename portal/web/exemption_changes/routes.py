@@ -38,7 +38,7 @@ def _parcel_or_404(w, parcel_id: int):  # noqa: ANN001, ANN202
 
 def _context(w, parcel) -> dict:  # noqa: ANN001
     """What the form's pages show of the parcel: this year's deadline, the loan, the
-    exemption on file (J5's status, when that area is there)."""
+    exemption on file (`exemption_status`, J5)."""
     today = clock.today()
     this_year = changes.preview("other", today, today)
     return {"parcel": parcel, "today": today, "this_year": this_year,

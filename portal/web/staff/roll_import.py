@@ -1,4 +1,4 @@
-"""Staff: import the parcel roll from a CSV file (issue 14 item 4; J8; DESIGN.md 7). The
+"""Staff: import the parcel roll from a CSV file (J8; DESIGN.md 7). The
 upload is kept and checked in the background (a `roll.import` dry run); its page shows the
 job's progress (reloading itself while it runs, no JavaScript), the per-row report (paged,
 downloadable as CSV) and what the import would change (new, changed, not listed); the

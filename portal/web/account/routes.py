@@ -13,7 +13,6 @@ from flask import (
     abort,
     current_app,
     flash,
-    make_response,
     redirect,
     render_template,
     request,
@@ -39,6 +38,7 @@ from portal.web.account import views
 from portal.web.account.forms import ClaimForm, GrantForm, RevokeEmailForm
 from portal.web.data import external_url, uow
 from portal.web.extensions import shared_limit
+from portal.web.pdf_response import pdf_response
 
 bp = Blueprint("account", __name__)
 
@@ -128,13 +128,9 @@ def statement_pdf(parcel_id: int):  # noqa: ANN201
     if v is None:
         abort(404)
     data = views.statement_pdf(v, current_language())
-    resp = make_response(data)
-    resp.headers["Content-Type"] = "application/pdf"
     name = ("estado-de-cuenta" if current_language() == "es" else "statement") + \
         f"-{v.parcel.catastro}-{today.isoformat()}.pdf"
-    resp.headers["Content-Disposition"] = f'inline; filename="{name}"'
-    resp.headers["Cache-Control"] = "no-store"
-    return resp
+    return pdf_response(data, name)
 
 
 @bp.route("/propiedad/reclamar", methods=["GET", "POST"])

@@ -12,7 +12,6 @@ from flask import (
     Blueprint,
     abort,
     flash,
-    make_response,
     redirect,
     render_template,
     request,
@@ -39,6 +38,7 @@ from portal.web.attachments.forms import (
 from portal.web.attachments.views import notice_document, summary_view
 from portal.web.collections.routes import _errors
 from portal.web.data import uow
+from portal.web.pdf_response import pdf_response
 from portal.web.staff.routes import staff_required
 
 bp = Blueprint("attachments", __name__)
@@ -305,10 +305,6 @@ def notice_pdf(parcel_id: int, debt_id: int):  # noqa: ANN201
         docs = [notice_document(s, debt_id, parcel, lang) for lang in (first, second)]
     if docs[0] is None:
         abort(404)
-    response = make_response(render_notice(docs[0], first, docs[1], second))
-    response.headers["Content-Type"] = "application/pdf"
     name = (f"notificacion-de-embargo-{debt_id}.pdf" if first == "es"
             else f"notice-of-attachment-{debt_id}.pdf")
-    response.headers["Content-Disposition"] = f'inline; filename="{name}"'
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    return pdf_response(render_notice(docs[0], first, docs[1], second), name)

@@ -15,7 +15,6 @@ from flask import (
     Blueprint,
     abort,
     flash,
-    make_response,
     redirect,
     render_template,
     request,
@@ -31,6 +30,7 @@ from portal.services import certificates, throttle
 from portal.services.errors import InvalidInput, NotFound
 from portal.web.certificates.forms import CertificateForm, VerifyForm
 from portal.web.data import external_url, uow
+from portal.web.pdf_response import pdf_response
 
 bp = Blueprint("certificates", __name__)
 
@@ -105,13 +105,9 @@ def pdf(parcel_id: int, certificate_id: int):  # noqa: ANN201
             data, lang, issued_on = cert.document, cert.language, cert.issued_on
     except NotFound:
         abort(404)
-    resp = make_response(data)
-    resp.headers["Content-Type"] = "application/pdf"
     name = ("certificacion-de-deuda" if lang == "es" else "payoff-certificate") + \
         f"-{catastro}-{issued_on.isoformat()}.pdf"
-    resp.headers["Content-Disposition"] = f'inline; filename="{name}"'
-    resp.headers["Cache-Control"] = "no-store"
-    return resp
+    return pdf_response(data, name)
 
 
 @bp.route("/verificar", methods=["GET", "POST"])

@@ -12,7 +12,6 @@ from flask import (
     Blueprint,
     abort,
     flash,
-    make_response,
     redirect,
     render_template,
     request,
@@ -44,6 +43,7 @@ from portal.web.collections.views import (
     row_view,
 )
 from portal.web.data import uow
+from portal.web.pdf_response import pdf_response
 from portal.web.staff import jobs_view
 from portal.web.staff.routes import staff_required
 
@@ -317,13 +317,9 @@ def letter_pdf(notice_id: int):  # noqa: ANN201
     second = "en" if first == "es" else "es"
     data = render_bilingual(letter_document(lf, first), first, letter_document(lf, second),
                             second)
-    response = make_response(data)
-    response.headers["Content-Type"] = "application/pdf"
     name = f"requerimiento-{lf.notice.id}.pdf" if current_language() == "es" else \
         f"demand-letter-{lf.notice.id}.pdf"
-    response.headers["Content-Disposition"] = f'inline; filename="{name}"'
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    return pdf_response(data, name)
 
 
 @bp.get(f"{STAFF}/<id:notice_id>/expediente.pdf")
@@ -350,9 +346,5 @@ def packet_pdf(notice_id: int):  # noqa: ANN201
     statement = account_views.statement_document(v)
     data = render_all(statement, lang, [(letter_document(lf, lang), lang),
                                         (mailing_document(lf, lang), lang)])
-    response = make_response(data)
-    response.headers["Content-Type"] = "application/pdf"
     name = (f"expediente-{notice_id}.pdf" if lang == "es" else f"court-packet-{notice_id}.pdf")
-    response.headers["Content-Disposition"] = f'inline; filename="{name}"'
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    return pdf_response(data, name)

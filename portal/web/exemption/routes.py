@@ -40,6 +40,7 @@ from portal.web.exemption.forms import (
     choices,
 )
 from portal.web.extensions import csrf, shared_limit
+from portal.web.pdf_response import pdf_response
 from portal.web.staff.routes import staff_required, staff_role
 
 bp = Blueprint("exemption", __name__)
@@ -419,13 +420,8 @@ def receipt_pdf(cert_id: int):  # noqa: ANN201
     lang = current_language()
     doc = present.receipt_document(v["cert"], v["parcel"], v["owners"], v["fig"],
                                    v["loan"][1] if v["loan"] else None)
-    resp = make_response(pdf.render(doc, lang))
-    resp.headers["Content-Type"] = "application/pdf"
     name = "exoneracion" if lang == "es" else "exemption"
-    resp.headers["Content-Disposition"] = \
-        f'inline; filename="{name}-{v["cert"].filing_number}.pdf"'
-    resp.headers["Cache-Control"] = "no-store"
-    return resp
+    return pdf_response(pdf.render(doc, lang), f"{name}-{v['cert'].filing_number}.pdf")
 
 
 # --- emails ---------------------------------------------------------------------------------

@@ -44,6 +44,7 @@ from portal.web.extensions import csrf
 from portal.web.payments import emails, present
 from portal.web.payments.amounts import parse_amount
 from portal.web.payments.gateways import gateway
+from portal.web.pdf_response import pdf_response
 from portal.web.request_context import as_provider
 from portal.web.request_context import register as register_request_context
 
@@ -420,12 +421,8 @@ def _payment_receipt(payment_id: int) -> present.ReceiptView | int:
 
 def _pdf_response(v: present.ReceiptView):  # noqa: ANN202
     data = emails.receipt_pdf(v, current_language())
-    resp = make_response(data)
-    resp.headers["Content-Type"] = "application/pdf"
     name = ("recibo" if current_language() == "es" else "receipt") + f"-{v.number}.pdf"
-    resp.headers["Content-Disposition"] = f'inline; filename="{name}"'
-    resp.headers["Cache-Control"] = "no-store"
-    return resp
+    return pdf_response(data, name)
 
 
 @bp.get("/pagos/<id:checkout_id>/recibo")

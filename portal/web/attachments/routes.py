@@ -36,8 +36,8 @@ from portal.web.attachments.forms import (
     ResultForm,
 )
 from portal.web.attachments.views import notice_document, summary_view
-from portal.web.collections.routes import _errors
 from portal.web.data import uow
+from portal.web.form_errors import form_errors
 from portal.web.pdf_response import pdf_response
 from portal.web.staff.routes import staff_required
 
@@ -82,7 +82,7 @@ def index():  # noqa: ANN201
     more = rows[-1][0].id if len(rows) >= attachments.PAGE else None
     status = 200 if not find.errors else 400
     return render_template("attachments/index.html", rows=rows, find=find, more=more,
-                           errors=_errors(find)), status
+                           errors=form_errors(find)), status
 
 
 def _page(parcel_id: int, status: int = 200, errors=None,  # noqa: ANN001
@@ -176,7 +176,7 @@ def _submit(parcel_id: int, form, key: str, change, message: str,  # noqa: ANN00
             _service_error(form, exc)
         except (NotFound, Forbidden, Conflict) as exc:
             return _refused(url_for("attachments.parcel", parcel_id=parcel_id), exc)
-    return _page(parcel_id, 400, _errors(form), **{key: form})
+    return _page(parcel_id, 400, form_errors(form), **{key: form})
 
 
 def _debt_anchor(row) -> str:  # noqa: ANN001

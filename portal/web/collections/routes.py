@@ -43,6 +43,7 @@ from portal.web.collections.views import (
     row_view,
 )
 from portal.web.data import uow
+from portal.web.form_errors import form_errors
 from portal.web.pdf_response import pdf_response
 from portal.web.staff import jobs_view
 from portal.web.staff.routes import staff_required
@@ -64,17 +65,6 @@ CONFLICTS = {
     "no_fiscal_year": _l("No fiscal year includes that day: the run needs the year's "
                          "assessments."),
 }
-
-
-def _errors(form) -> list[tuple[str | None, str]]:  # noqa: ANN001
-    out: list[tuple[str | None, str]] = []
-    for f in form:
-        for e in f.errors or []:
-            if f.type == "CSRFTokenField":
-                out.append((None, _("The form expired: send it again.")))
-            elif f.type != "SubmitField":
-                out.append(("#" + f.id, f"{f.label.text}: {e}"))
-    return out
 
 
 def _after() -> int:
@@ -113,7 +103,7 @@ def _index(upload: MailingsForm | None = None, row_errors=None, status_code: int
                            jobs=recent, status=status, more=more,
                            upload=upload or MailingsForm(formdata=None),
                            row_errors=row_errors or [],
-                           errors=_errors(upload) if upload is not None else []), status_code
+                           errors=form_errors(upload) if upload is not None else []), status_code
 
 
 #: A row error of the post office's file, in the staff's words (`RowError.code`).
@@ -178,7 +168,7 @@ def record_mailings():  # noqa: ANN201
 def start_run():  # noqa: ANN201
     form = RunForm()
     if not form.validate():
-        flash(" ".join(e for _h, e in _errors(form)), "error")
+        flash(" ".join(e for _h, e in form_errors(form)), "error")
         return redirect(url_for("collections.index"), 303)
     try:
         with uow() as w:
@@ -265,7 +255,7 @@ def record_mailing(notice_id: int):  # noqa: ANN201
             form.mailed_on.errors = [_("The mailing date cannot be a day to come.")]
         except (NotFound, Forbidden, Conflict) as exc:
             return _refused(notice_id, exc)
-    return _demand_page(notice_id, mailing=form, errors=_errors(form), status=400)
+    return _demand_page(notice_id, mailing=form, errors=form_errors(form), status=400)
 
 
 @bp.post(f"{STAFF}/<id:notice_id>/acuse")
@@ -282,7 +272,7 @@ def record_receipt(notice_id: int):  # noqa: ANN201
                                          "mailing and not a day to come.")]
         except (NotFound, Forbidden, Conflict) as exc:
             return _refused(notice_id, exc)
-    return _demand_page(notice_id, receipt=form, errors=_errors(form), status=400)
+    return _demand_page(notice_id, receipt=form, errors=form_errors(form), status=400)
 
 
 @bp.post(f"{STAFF}/<id:notice_id>/reclamacion")
@@ -300,7 +290,7 @@ def record_claim(notice_id: int):  # noqa: ANN201
                                       "day to pay, and not on a day to come.")]
         except (NotFound, Forbidden, Conflict) as exc:
             return _refused(notice_id, exc)
-    return _demand_page(notice_id, claim=form, errors=_errors(form), status=400)
+    return _demand_page(notice_id, claim=form, errors=form_errors(form), status=400)
 
 
 @bp.get("/cobros/requerimiento/<id:notice_id>.pdf")

@@ -31,6 +31,7 @@ from portal.services import access, budgets
 from portal.services.budgets import FixedInput, LineInput
 from portal.services.errors import Conflict, Forbidden, InvalidInput, NotFound
 from portal.web.data import uow
+from portal.web.form_errors import form_errors
 from portal.web.payments.amounts import parse_amount
 from portal.web.present import line_kind_label
 from portal.web.staff.forms import (
@@ -159,12 +160,12 @@ def budget_adopt(version_id: int):  # noqa: ANN201
         return _adopt_page(view, form)
     form = AdoptForm()
     if not form.validate():
-        return _adopt_page(view, form, errors=_errors_of(form)), 400
+        return _adopt_page(view, form, errors=form_errors(form)), 400
     late = budgets.is_late(view.fiscal_year, view.version, form.adopted_on.data)
     if late and not form.late.data:
         form.late.errors = [_("The fiscal year has begun: check this box to record a late "
                               "adoption.")]
-        return _adopt_page(view, form, errors=_errors_of(form)), 400
+        return _adopt_page(view, form, errors=form_errors(form)), 400
     try:
         with uow() as w:
             budgets.adopt(w, current_user, version_id, form.adopted_on.data, late=late)
@@ -176,7 +177,7 @@ def budget_adopt(version_id: int):  # noqa: ANN201
                 else _("Check the adoption date.")) if exc.code == "calc" else \
             _("Check the adoption date.")
         form.adopted_on.errors = [text]
-        return _adopt_page(view, form, errors=_errors_of(form)), 400
+        return _adopt_page(view, form, errors=form_errors(form)), 400
     except Conflict as exc:
         flash(str(_CONFLICTS.get(exc.code, _("This version cannot be adopted now."))), "error")
         return redirect(url_for("staff.budget_version", version_id=version_id), 303)
@@ -417,23 +418,9 @@ def _submitted(form: BudgetForm, fiscal_year_error: str | None = None
     form.validate()
     if fiscal_year_error:
         form.fiscal_year.errors = [fiscal_year_error]
-    errors = _errors_of(form)
+    errors = form_errors(form)
     lines, fixed, row_errors = _read(form)
     return lines, fixed, errors + row_errors
-
-
-def _errors_of(form: Any) -> list[tuple[str | None, str]]:
-    """A validated form's own errors (not the rows'), for the error summary."""
-    out: list[tuple[str | None, str]] = []
-    for f in form:
-        if f.type in ("FieldList", "SubmitField"):
-            continue
-        for e in f.errors or []:
-            if f.type == "CSRFTokenField":
-                out.append((None, _("The form expired: send it again.")))
-            else:
-                out.append(("#" + f.id, f"{f.label.text}: {e}"))
-    return out
 
 
 def _service_error(form: BudgetForm, exc: InvalidInput) -> list[tuple[str | None, str]]:

@@ -13,7 +13,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
 from portal.core.money import parse_money
-from portal.web.collections.forms import _date
+from portal.web.collections.forms import iso_date_field
 
 AMOUNT_MESSAGE = _l("Write an amount such as 1,234.50 (not negative, at most two decimals).")
 #: NUMERIC(14, 2): the largest amount the tables hold.
@@ -78,7 +78,7 @@ class NoticeForm(_DebtForm):
         validators=[InputRequired(message=_l("Choose how the notice was served."))])
     certified_mail_number = StringField(_l("Certified-mail number"), validators=[
         Optional(), Length(max=40, message=_l("Write at most 40 characters."))])
-    notified_on = _date(_l("Notice date"))
+    notified_on = iso_date_field(_l("Notice date"))
     submit = SubmitField(_l("Record the notice of attachment"))
 
 
@@ -86,7 +86,7 @@ class AuctionForm(_DebtForm):
     """R-C4, R-C8: the CRIM's debt and the auction of the attached parcel."""
 
     costs = _money(_l("Costs"))
-    appraised_on = _date(_l("Appraisal date"))
+    appraised_on = iso_date_field(_l("Appraisal date"))
     real_value = _money(_l("Real value by the appraisal"), required=True)
     mortgage_amount = _money(_l("Balance of the recorded mortgages at the appraisal date"),
                              required=True)
@@ -99,7 +99,7 @@ class AuctionForm(_DebtForm):
 class ResultForm(FlaskForm):
     """R-C6: the auction's result."""
 
-    held_on = _date(_l("Day of the auction"))
+    held_on = iso_date_field(_l("Day of the auction"))
     bids = IntegerField(_l("Bids received"), validators=[
         InputRequired(message=_l("Write how many bids were received (0 if none).")),
         NumberRange(min=0, max=10000, message=_l("Write a whole number from 0 to 10,000."))])
@@ -108,7 +108,7 @@ class ResultForm(FlaskForm):
 
 
 class PaidForm(FlaskForm):
-    paid_on = _date(_l("Day it was paid in full"))
+    paid_on = iso_date_field(_l("Day it was paid in full"))
     submit = SubmitField(_l("Record the payment in full"))
 
 
@@ -121,14 +121,14 @@ class DepositOrderForm(FlaskForm):
     case_number = StringField(_l("Case number"), validators=[
         DataRequired(message=_l("Write the court's case number.")),
         Length(max=40, message=_l("Write at most 40 characters."))])
-    ordered_on = _date(_l("Date of the order"))
+    ordered_on = iso_date_field(_l("Date of the order"))
     notes = TextAreaField(_l("Notes (optional)"), validators=[
         Optional(), Length(max=2000, message=_l("Write at most 2,000 characters."))])
     submit = SubmitField(_l("Record the deposit order"))
 
 
 class LiftForm(FlaskForm):
-    lifted_on = _date(_l("Day the order ends"))
+    lifted_on = iso_date_field(_l("Day the order ends"))
     submit = SubmitField(_l("Lift the order"))
 
 

@@ -40,7 +40,8 @@ class IsoDateField(DateField):
             raise ValueError(str(DATE_MESSAGE)) from None
 
 
-def _date(label) -> DateField:  # noqa: ANN001
+def iso_date_field(label) -> DateField:  # noqa: ANN001
+    """A required date written year-month-day in ASCII digits (also the attachments' forms)."""
     return IsoDateField(label, format="%Y-%m-%d",
                         validators=[InputRequired(message=DATE_MESSAGE)])
 
@@ -57,7 +58,7 @@ def _plain_amount(form, field) -> None:  # noqa: ANN001
 
 
 class RunForm(FlaskForm):
-    run_on = _date(_l("Day of the run"))
+    run_on = iso_date_field(_l("Day of the run"))
     submit = SubmitField(_l("Start the collections run"))
 
 
@@ -65,7 +66,7 @@ class MailingForm(FlaskForm):
     certified_mail_number = StringField(_l("Certified-mail number"), validators=[
         DataRequired(message=_l("Write the number on the certified-mail receipt.")),
         Length(max=40, message=_l("Write at most 40 characters."))])
-    mailed_on = _date(_l("Mailing date"))
+    mailed_on = iso_date_field(_l("Mailing date"))
     cost = DecimalField(_l("Postage charged to the account (optional)"), places=2,
                         validators=[_plain_amount, Optional(), NumberRange(
                             min=Decimal("0"), max=MAX_COST, message=COST_MESSAGE)])
@@ -73,12 +74,12 @@ class MailingForm(FlaskForm):
 
 
 class ReceiptForm(FlaskForm):
-    received_on = _date(_l("Date on the return receipt"))
+    received_on = iso_date_field(_l("Date on the return receipt"))
     submit = SubmitField(_l("Record the return receipt"))
 
 
 class ClaimForm(FlaskForm):
-    filed_on = _date(_l("Day the claim was filed"))
+    filed_on = iso_date_field(_l("Day the claim was filed"))
     case_number = StringField(_l("Case number"), validators=[
         DataRequired(message=_l("Write the court's case number.")),
         Length(max=40, message=_l("Write at most 40 characters."))])

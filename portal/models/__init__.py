@@ -27,6 +27,7 @@ from portal.models.exemptions import (
 )
 from portal.models.jobs import Job
 from portal.models.ledger import LedgerEntry, Payment, PaymentAllocation
+from portal.models.lender_intents import LenderAcquisition, LenderIntent
 from portal.models.lender_orgs import LenderApiToken, LenderInvitation, LoanFigures
 from portal.models.lenders import Lender, Loan
 from portal.models.notices import Notice
@@ -53,6 +54,7 @@ __all__ = [
     "LenderApiToken", "LenderInvitation", "LoanFigures",
     "AttachmentNotice", "Auction", "AuctionResult", "TaxDebt",
     "ExemptionChangeReport",
+    "LenderAcquisition", "LenderIntent",
 ]
 
 # Tables that only payments need (checkouts, provider events, ...), on the same metadata.

@@ -1,0 +1,122 @@
+"""R-B10 (iii), R-B21: a lender reports an acquisition of a new structure on one of its loans
+(by a user or an API token); another lender's loan is not found; bad dates are refused with
+the field named; each report is audit-logged."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+from types import SimpleNamespace
+
+import pytest
+from sqlalchemy import select
+
+from portal.db import UnitOfWork
+from portal.models import AuditRecord, Lender, LenderAcquisition, Loan, Party, PartyMember
+from portal.services import lender_acquisitions, users
+from portal.services.errors import InvalidInput, NotFound
+
+
+@pytest.fixture
+def db(tmp_path, demo_db, fixed_today):  # noqa: ANN001, ANN201
+    """The demo District in a throwaway copy, on the tests' day (no app needed)."""
+    import shutil
+
+    from portal.db import Database
+    path = tmp_path / "demo.db"
+    shutil.copyfile(demo_db[0], path)
+    database = Database(f"sqlite:///{path}")
+    yield database
+    database.dispose()
+
+
+def _first_loan(w: UnitOfWork) -> Loan:
+    return w.session.scalars(select(Loan).order_by(Loan.loan_number)).first()
+
+
+def _other_lender(w: UnitOfWork):  # noqa: ANN202
+    """A second bank with one loan and one clerk (user00001@demo.pr)."""
+    party = Party(kind="organisation", name="Banco Otro")
+    w.session.add(party)
+    w.session.flush()
+    lender = Lender(party_id=party.id, code="OTRO")
+    w.session.add(lender)
+    w.session.flush()
+    clerk = users.find_by_email(w, "user00001@demo.pr")
+    w.session.add(PartyMember(party_id=party.id, user_id=clerk.id, role="employee"))
+    w.session.add(Loan(lender_id=lender.id, parcel_id=_first_loan(w).parcel_id,
+                       loan_number="OT-1", starts_on=date(2020, 1, 1)))
+    w.session.flush()
+    return lender, clerk
+
+
+def test_a_lenders_user_reports_an_acquisition(db):
+    with UnitOfWork(db) as w:
+        user = users.find_by_email(w, "lender@demo.pr")
+        loan = _first_loan(w)
+        row = lender_acquisitions.report(w, user, loan.loan_number,
+                                         acquired_on=date(2026, 10, 27))
+        assert (row.loan_id, row.parcel_id, row.reported_by_id) == (loan.id, loan.parcel_id,
+                                                                     user.id)
+        views = lender_acquisitions.for_loan(w, user, loan.id)
+        assert [v.deadline.last_day for v in views] == [date(2026, 11, 27)]  # Thanksgiving
+        assert views[0].deadline.overdue and views[0].deadline.days_left == -3
+        audit = w.session.scalars(select(AuditRecord).where(
+            AuditRecord.action == "lender.acquisition_reported")).all()
+        assert [(a.actor_id, a.object_id) for a in audit] == [(user.id, str(row.id))]
+
+
+def test_an_api_token_reports_for_its_lender(db):
+    with UnitOfWork(db) as w:
+        loan = _first_loan(w)
+        token = SimpleNamespace(id=None, lender_id=loan.lender_id)
+        from portal.models import LenderApiToken
+        owner = users.find_by_email(w, "lender@demo.pr")
+        tok = LenderApiToken(lender_id=loan.lender_id, name="t", prefix="pdl_x",
+                             token_hash="0" * 64, scope="write", created_by_id=owner.id,
+                             expires_at=datetime(2027, 1, 1, tzinfo=UTC))
+        w.session.add(tok)
+        w.session.flush()
+        token.id = tok.id
+        row = lender_acquisitions.report(w, token, loan.loan_number,
+                                         acquired_on=date(2026, 11, 30))
+        assert (row.reported_by_id, row.reported_by_token_id) == (None, tok.id)
+        audit = w.session.scalars(select(AuditRecord).where(
+            AuditRecord.action == "lender.acquisition_reported")).one()
+        assert f'"token_id": {tok.id}' in audit.after or audit.after.get("token_id") == tok.id
+
+
+def test_another_lenders_loan_is_not_found(db):
+    with UnitOfWork(db) as w:
+        other, clerk = _other_lender(w)
+        mine = _first_loan(w)
+        with pytest.raises(NotFound):
+            lender_acquisitions.report(w, clerk, mine.loan_number, acquired_on=date(2026, 5, 1))
+        with pytest.raises(NotFound):
+            lender_acquisitions.report(w, SimpleNamespace(id=1, lender_id=other.id),
+                                       mine.loan_number, acquired_on=date(2026, 5, 1))
+        with pytest.raises(NotFound):
+            lender_acquisitions.for_loan(w, clerk, mine.id)
+        with pytest.raises(NotFound):
+            lender_acquisitions.report(w, users.find_by_email(w, "owner@demo.pr"),
+                                       mine.loan_number, acquired_on=date(2026, 5, 1))
+        assert w.session.scalars(select(LenderAcquisition)).all() == []
+
+
+@pytest.mark.parametrize(("day", "code"), [(date(2026, 12, 1), "future"),
+                                           (date(2025, 12, 31), "before_year")])
+def test_bad_dates_name_the_field(db, day, code):
+    with UnitOfWork(db) as w:
+        user = users.find_by_email(w, "lender@demo.pr")
+        with pytest.raises(InvalidInput) as exc:
+            lender_acquisitions.report(w, user, _first_loan(w).loan_number, acquired_on=day)
+        assert (exc.value.code, exc.value.params["field"]) == (code, "acquired_on")
+        assert w.session.scalars(select(LenderAcquisition)).all() == []
+
+
+def test_a_certification_of_another_parcel_is_refused(db):
+    with UnitOfWork(db) as w:
+        user = users.find_by_email(w, "lender@demo.pr")
+        with pytest.raises(InvalidInput) as exc:
+            lender_acquisitions.report(w, user, _first_loan(w).loan_number,
+                                       acquired_on=date(2026, 5, 1), certification_id=999999)
+        assert exc.value.params["field"] == "certification_id"

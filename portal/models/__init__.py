@@ -27,6 +27,7 @@ from portal.models.exemptions import (
 )
 from portal.models.jobs import Job
 from portal.models.ledger import LedgerEntry, Payment, PaymentAllocation
+from portal.models.lender_batches import LenderBatch, LenderBatchRow
 from portal.models.lender_intents import LenderAcquisition, LenderIntent
 from portal.models.lender_orgs import LenderApiToken, LenderInvitation, LoanFigures
 from portal.models.lenders import Lender, Loan
@@ -55,6 +56,7 @@ __all__ = [
     "AttachmentNotice", "Auction", "AuctionResult", "TaxDebt",
     "ExemptionChangeReport",
     "LenderAcquisition", "LenderIntent",
+    "LenderBatch", "LenderBatchRow",
 ]
 
 # Tables that only payments need (checkouts, provider events, ...), on the same metadata.

@@ -30,7 +30,7 @@ from sqlalchemy.exc import IntegrityError
 from portal import clock
 from portal.db import Database, UnitOfWork
 from portal.models import Job, User
-from portal.services import access, audit, roll, roll_import
+from portal.services import access, audit, lender_batches, roll, roll_import, roll_notices
 from portal.services import collections as collections_service
 from portal.services.errors import InvalidInput, NotFound, ServiceError
 
@@ -63,7 +63,11 @@ KINDS: dict[str, Callable[[Any, dict[str, Any]], Work]] = {
                                                       _optional_date(p.get("notice_date"))),
     "roll.import": lambda staff, p: roll_import.ImportWork(staff, int(p["import_id"]),
                                                            bool(p.get("dry_run"))),
+    lender_batches.KIND: lender_batches.work,
+    "roll.notify": lambda staff, p: roll_notices.Notification(staff, int(p["roll_id"])),
 }
+#: The kinds a lender's user starts (not staff): their `CHECKS` say who may.
+LENDER_KINDS = (lender_batches.KIND,)
 
 
 #: What `submit` checks before queueing a job of each kind (the work checks it again when it
@@ -74,6 +78,8 @@ CHECKS: dict[str, Callable[[UnitOfWork, Any, dict[str, Any]], Any]] = {
     "roll.publish": lambda uow, staff, p: roll.publishable(uow, staff, int(p["roll_id"])),
     "roll.import": lambda uow, staff, p: roll_import.importable(uow, staff, int(p["import_id"]),
                                                                 bool(p.get("dry_run"))),
+    lender_batches.KIND: lender_batches.runnable,
+    "roll.notify": lambda uow, staff, p: roll_notices.notifiable(uow, staff, int(p["roll_id"])),
 }
 
 
@@ -87,7 +93,8 @@ def submit(uow: UnitOfWork, user: Any, kind: str, params: dict[str, Any]) -> Job
     """A job for `kind` over `params`, queued; the job already queued or running for the
     same input if there is one. The caller enqueues its id once this unit of work commits.
     Raises what `CHECKS` raises (NotFound, Conflict) for input the job would refuse."""
-    access.require_staff(user)
+    if kind not in LENDER_KINDS:
+        access.require_staff(user)
     if kind not in KINDS:
         raise InvalidInput("invalid", field="kind")
     CHECKS[kind](uow, user, params)

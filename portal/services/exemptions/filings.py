@@ -549,6 +549,51 @@ def file(uow: UnitOfWork, user: Any, cert_id: int | str, *, attested: bool,
     return cert
 
 
+def file_for_lender(uow: UnitOfWork, actor: Any, *, parcel_id: int, fy: date, loan_id: int,
+                    answers: dict[str, Any], attested_name: str, created_by_id: int,
+                    language: str = "es") -> tuple[ExemptionCertification, Figures]:
+    """R-B9, R-B21: the certification a lender files in bulk for the owner of a parcel of
+    its loan `loan_id`: the year's draft or returned certification is completed (a new
+    draft where there is none), with the same checks as `file` (every step answered, R-B6's
+    one dwelling, no unmet requirement) and the same figures (`figures`). The attestation is
+    the lender's officer's (R-B21: that the lender holds the certification the owner signed,
+    R-B12). `Conflict("exemption_not_editable")` for one already filed or decided."""
+    facts = facts_service.facts_for(uow, parcel_id, fy)
+    cert = current(uow, parcel_id, fy)
+    if cert is None:
+        cert = ExemptionCertification(parcel_id=parcel_id, fiscal_year_start=fy,
+                                      status="draft", created_by_id=created_by_id,
+                                      language=language if language in ("es", "en") else "es",
+                                      answers={}, step=STEPS[0], returned_steps=[])
+        uow.session.add(cert)
+        uow.session.flush()
+        audit.record(uow, actor, "exemption.draft_started", cert,
+                     after={"parcel_id": parcel_id, "fiscal_year": fy, "loan_id": loan_id})
+    elif cert.status not in EDITABLE:
+        raise Conflict("exemption_not_editable")
+    owners = sorted({int(x) for x in answers.get("owners", [])})
+    cert.answers = {**answers, "owners": owners}
+    _set_owners(uow, cert, owners)
+    if missing_steps(cert, facts):
+        raise Conflict("exemption_incomplete", steps=missing_steps(cert, facts))
+    f = figures(uow, cert)
+    if f.eligibility.reasons and one_dwelling_conflicts(uow, cert, owners):
+        raise Conflict("one_dwelling", conflicts=one_dwelling_conflicts(uow, cert, owners))
+    if blocking_reasons(f):
+        raise Conflict("exemption_not_eligible", reasons=blocking_reasons(f))
+    cert.attested_name, cert.attested_at = attested_name, clock.now()
+    cert.loan_id = loan_id
+    if cert.status == "draft":
+        cert.filed_at, cert.filed_on = clock.now(), clock.today()
+        _move(uow, actor, cert, "filed")
+        cert.filing_number = f"EXR-{cert.fiscal_year_start.year}-{cert.id:06d}"
+    else:
+        _move(uow, actor, cert, "resubmitted")
+        cert.returned_steps = []
+    cert.step = "attest"
+    return cert, f
+
+
 def withdraw(uow: UnitOfWork, user: Any, cert_id: int | str) -> ExemptionCertification:
     cert, _parcel = get_for_owner(uow, user, cert_id)
     if "withdrawn" not in _allowed(cert.status):

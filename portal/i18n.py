@@ -35,7 +35,7 @@ from babel.numbers import (
     get_minus_sign_symbol,
 )
 
-from portal.core.explain import Rate, Step, Trace, translator
+from portal.core.explain import Localized, Rate, Step, Trace, translator
 from portal.core.rules import RULES
 
 LANGUAGES = ("es", "en")
@@ -318,6 +318,8 @@ class Formats:
             return _babel_percent(value.value, self._locale)
         if cls is str:  # a marked message (e.g. "the whole installment")
             return self.tr.gettext(value)
+        if cls is Localized:  # people's words in both languages
+            return value.text(self.lang)
         with use_language(self.lang):
             return fmt_value(value, name)
 

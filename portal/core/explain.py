@@ -45,6 +45,18 @@ class Rate:
         return f"{pct:f}%"
 
 
+@dataclass(frozen=True)
+class Localized:
+    """A text given in both languages by people (a closed day's reason staff typed): shown
+    in the reader's language, never looked up in the catalogs."""
+
+    es: str
+    en: str
+
+    def text(self, lang: str) -> str:
+        return (self.es if lang == "es" else self.en) or self.es or self.en
+
+
 def default_format(value: Any) -> str:
     if isinstance(value, Decimal):
         return fmt_display(value)
@@ -65,7 +77,8 @@ class Step:
         tr = translator(lang)
         text = tr.gettext(self.message)
         # A text parameter is itself a marked message (e.g. "the whole installment").
-        return text.format(**{k: tr.gettext(v) if isinstance(v, str) else fmt(v)
+        return text.format(**{k: tr.gettext(v) if isinstance(v, str)
+                              else v.text(lang) if isinstance(v, Localized) else fmt(v)
                               for k, v in self.params.items()})
 
 

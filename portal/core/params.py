@@ -15,12 +15,17 @@ Every value carries its `reference` (the statute's clause, or the resolution) an
 that reference was `last_checked`. This file holds the only defaults of the Board's
 parameters: `statement_rules(fy)` gives a statement's rules for a fiscal year from them.
 A file that breaks these rules is a `ParameterFileError` naming the file and the parameter.
+
+Values adopted as data: a `ParameterSet` is the files' values with the values staff recorded
+from a Board's (or the Authority's) resolution on top (`with_values`), and the days the Board
+declared closed; the core reads it and never the database (the services build it).
 """
 
 from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
@@ -306,10 +311,7 @@ def statement_rules(fy_start: date) -> dict[str, Any]:
     """The keyword arguments of `StatementRules` for the fiscal year opening on `fy_start`,
     from these parameters (the one place their values live), with the Board's closed days.
     `ParameterNotFound` when one has no value for that year."""
-    out: dict[str, Any] = {name: for_fiscal_year(name, fy_start) for name in STATEMENT_RULES}
-    out["lump_sum_deadline"] = lump_sum_deadline(out["lump_sum_deadline"], fy_start)
-    out["closed_days"] = frozenset(c.day for c in closed_days())
-    return out
+    return ParameterSet.files().statement_rules(fy_start)
 
 
 def listing(on: date) -> list[dict[str, Any]]:
@@ -337,9 +339,19 @@ def listing(on: date) -> list[dict[str, Any]]:
 
 @dataclass(frozen=True)
 class ClosedDay:
+    """A day the Board declared closed (a hurricane, an outage): a last day to act that falls
+    on it rolls over to the next working day (RULES.md Conventions, 1 LPRA § 72). The reason
+    is the Board's, in both languages; `reference` names the resolution."""
+
     day: date
-    reason: str
+    reason_es: str
+    reason_en: str
     reference: str
+
+    def reason(self, lang: str) -> str:
+        """The reason in `lang` ("es" or "en"), else the other one."""
+        return (self.reason_es if lang == "es" else self.reason_en) or self.reason_es \
+            or self.reason_en
 
 
 @lru_cache(maxsize=1)
@@ -347,4 +359,177 @@ def closed_days() -> tuple[ClosedDay, ...]:
     """Days the Board declared closed (RULES.md Conventions), from closed_days.toml."""
     with (PARAMETER_DIR / "closed_days.toml").open("rb") as fh:
         data = tomllib.load(fh)
-    return tuple(ClosedDay(c["day"], c["reason"], c["reference"]) for c in data.get("closed", []))
+    return tuple(ClosedDay(c["day"], c["reason_es"], c["reason_en"], c["reference"])
+                 for c in data.get("closed", []))
+
+
+# --- Values adopted as data ---------------------------------------------------------------
+
+#: The parameters staff may record a Board's or the Authority's adopted value for, with the
+#: bounds a value must keep (inclusive). A statute's value is the law's: never edited here.
+EDITABLE_BY = ("board", "authority")
+BOUNDS: dict[str, tuple[Decimal, Decimal]] = {
+    "late_fee_rate": (Decimal("0"), Decimal("0.25")),
+    "interest_rate": (Decimal("0"), Decimal("0.25")),
+    "lump_sum_discount_rate": (Decimal("0"), Decimal("0.25")),
+}
+
+
+class AdoptedValueError(ValueError):
+    """A value that cannot be adopted: `code` (unknown, statute, invalid, out_of_range), the
+    parameter it is about (`field`) and the bounds when it is out of them."""
+
+    def __init__(self, code: str, field: str, **params: Any):
+        super().__init__(f"{field}: {code}")
+        self.code = code
+        self.field = field
+        self.params = params
+
+
+@dataclass(frozen=True)
+class AdoptedValue:
+    """A value the Board (or the Authority) adopted for one fiscal year, recorded as data
+    rather than in the files: it replaces that year's value from `effective_on`."""
+
+    name: str
+    fiscal_year: str  # "2026-2027"
+    value: Any  # as the parameter's type reads it ("0.07" for a decimal, 12 for an int)
+    reference: str  # the resolution: "Resolución 2026-14 (2026-11-20)"
+    effective_on: date
+    last_checked: date
+
+
+class ParameterSet:
+    """The parameters (the files' values) with any values adopted as data on top: what a
+    statement, a deadline or a page reads. Immutable; `with_values` gives a new set.
+
+    R-A7, R-A8, R-A11: a rate the Board (or the Authority) adopts for a fiscal year is the
+    year's value from its effective date, with its resolution as the reference. A day the
+    Board declares closed moves every last day that falls on it (RULES.md Conventions).
+    """
+
+    def __init__(self, parameters: dict[str, Parameter],
+                 closed: tuple[ClosedDay, ...]) -> None:
+        self.parameters = parameters
+        self.closed = tuple(sorted(closed, key=lambda c: c.day))
+        self._rules: dict[date, dict[str, Any]] = {}
+
+    @classmethod
+    def files(cls) -> ParameterSet:
+        """The parameters as the files give them (no value adopted as data)."""
+        return _files_set()
+
+    def with_values(self, values: Iterable[AdoptedValue] = (),
+                    closed: Iterable[ClosedDay] = (), *, as_of: date | None = None
+                    ) -> ParameterSet:
+        """This set with `values` adopted on top (each replacing its fiscal year's value;
+        of two for the same year, the later effective one, then the later given) and the
+        days in `closed` declared closed too. With `as_of`, a value effective after that
+        day is not in force yet. `AdoptedValueError` for a statute's or unknown parameter."""
+        latest: dict[tuple[str, str], AdoptedValue] = {}
+        for v in values:
+            if as_of is not None and v.effective_on > as_of:
+                continue
+            check_adoptable(self.parameters, v.name)
+            fiscal_year_of_label(v.fiscal_year)
+            key = (v.name, v.fiscal_year)
+            seen = latest.get(key)
+            if seen is None or v.effective_on >= seen.effective_on:
+                latest[key] = v
+        out = dict(self.parameters)
+        for (name, label), v in latest.items():
+            out[name] = _replace_year(out[name], label, v)
+        days = {c.day: c for c in self.closed}
+        for c in closed:
+            days[c.day] = c
+        return ParameterSet(out, tuple(days.values()))
+
+    def parameter(self, name: str) -> Parameter:
+        try:
+            return self.parameters[name]
+        except KeyError:
+            raise ParameterNotFound(f"unknown parameter '{name}'", field=name) from None
+
+    def value(self, name: str, on: date) -> Any:
+        return self.parameter(name).at(on).value
+
+    def for_fiscal_year(self, name: str, fy_start: date) -> Any:
+        return self.parameter(name).for_fiscal_year(fy_start).value
+
+    def closed_days(self) -> tuple[ClosedDay, ...]:
+        return self.closed
+
+    def closed_dates(self) -> frozenset[date]:
+        return frozenset(c.day for c in self.closed)
+
+    def statement_rules(self, fy_start: date) -> dict[str, Any]:
+        """The keyword arguments of `StatementRules` for the fiscal year opening on
+        `fy_start` (see the module's `statement_rules`)."""
+        found = self._rules.get(fy_start)
+        if found is None:
+            found = {name: self.for_fiscal_year(name, fy_start) for name in STATEMENT_RULES}
+            found["lump_sum_deadline"] = lump_sum_deadline(found["lump_sum_deadline"],
+                                                           fy_start)
+            found["closed_days"] = self.closed_dates()
+            self._rules[fy_start] = found
+        return dict(found)
+
+
+def check_adoptable(parameters: dict[str, Parameter], name: str) -> Parameter:
+    p = parameters.get(name)
+    if p is None:
+        raise AdoptedValueError("unknown", name)
+    if p.set_by not in EDITABLE_BY:
+        raise AdoptedValueError("statute" if p.set_by == STATUTE else "not_editable", name)
+    return p
+
+
+def parse_adopted(name: str, text: str) -> Any:
+    """R-A7, R-A8, R-A11: the value staff typed for an adoptable parameter, in its type and
+    within its `BOUNDS` ("0.07", or "7%" for a rate); `AdoptedValueError` otherwise."""
+    p = check_adoptable(load(), name)
+    raw = (text or "").strip().replace(",", ".")
+    if not raw:
+        raise AdoptedValueError("required", name)
+    if p.type == "decimal":
+        percent = raw.endswith("%")
+        try:
+            value = Decimal(raw.rstrip("%").strip())
+        except InvalidOperation:
+            raise AdoptedValueError("invalid", name) from None
+        if not value.is_finite():
+            raise AdoptedValueError("invalid", name)
+        if percent:
+            value = value / 100
+        low, high = BOUNDS.get(name, (Decimal("0"), Decimal("1")))
+        if not low <= value <= high or value.as_tuple().exponent < -6:
+            raise AdoptedValueError("out_of_range", name, low=low, high=high)
+        return str(value.normalize()) if value else "0"
+    if p.type == "int":
+        if not raw.isdigit():
+            raise AdoptedValueError("invalid", name)
+        return int(raw)
+    raise AdoptedValueError("not_editable", name)
+
+
+def _replace_year(p: Parameter, label: str, v: AdoptedValue) -> Parameter:
+    """`p` with fiscal year `label`'s value replaced by the adopted one."""
+    try:
+        value = _convert(p.type, v.value, p.name)
+    except (TypeError, ValueError, InvalidOperation):
+        raise AdoptedValueError("invalid", p.name) from None
+    values = []
+    for old in p.values:
+        years = tuple(y for y in old.fiscal_years if y != label)
+        if years:
+            values.append(DatedValue(fiscal_year_of_label(years[0]), old.value, old.reference,
+                                     old.last_checked, years))
+    values.append(DatedValue(fiscal_year_of_label(label), value, v.reference, v.last_checked,
+                             (label,)))
+    values.sort(key=lambda d: d.start)
+    return Parameter(p.name, p.description, p.rule, p.type, p.set_by, tuple(values))
+
+
+@lru_cache(maxsize=1)
+def _files_set() -> ParameterSet:
+    return ParameterSet(load(), closed_days())

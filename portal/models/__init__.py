@@ -8,6 +8,7 @@ from portal.models.assessments import Assessment, AssessmentRoll, Installment, R
 from portal.models.attachments import AttachmentNotice, Auction, AuctionResult, TaxDebt
 from portal.models.audit import AuditRecord
 from portal.models.base import AppendOnly, Base, ImmutableRowError, UTCDateTime
+from portal.models.board_parameters import BoardParameterValue
 from portal.models.budgets import (
     Budget,
     BudgetFixedAmount,
@@ -36,6 +37,7 @@ from portal.models.parcels import DepositOrder, Lease, OwnershipShare, Parcel
 from portal.models.parties import Party, PartyMember
 from portal.models.receipts import ReceiptSequence
 from portal.models.roll_imports import RollImport, RollImportError, RollImportRow
+from portal.models.roll_notices import NoticeDelivery, NoticePrintFile
 from portal.models.security import RecoveryCode, ThrottleHit, WebSession
 from portal.models.users import User
 
@@ -47,6 +49,7 @@ __all__ = [
     "OwnershipShare", "Parcel", "ParcelInvitation", "ParcelLink", "Party", "PartyMember", "Payment",
     "PaymentAllocation", "ReceiptSequence", "RecoveryCode", "RollLine", "ThrottleHit",
     "RollImport", "RollImportError", "RollImportRow",
+    "NoticeDelivery", "NoticePrintFile",
     "UTCDateTime", "User", "WebSession",
     "DebtCertificate",
     "BudgetFixedAmount",
@@ -56,6 +59,7 @@ __all__ = [
     "AttachmentNotice", "Auction", "AuctionResult", "TaxDebt",
     "ExemptionChangeReport",
     "LenderAcquisition", "LenderIntent",
+    "BoardParameterValue",
     "LenderBatch", "LenderBatchRow",
 ]
 

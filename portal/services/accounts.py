@@ -397,7 +397,8 @@ def _account_records(uow: UnitOfWork, user: Any, parcel_id: int | str, fiscal_ye
         return view, None, None, None, None
     installments, entries, budget_lines, *fixed = lists
     view.fixed_row = tuple(fixed)
-    account = facts.facts_from_json(pid, view.fiscal_year, a, installments, entries)
+    account = facts.facts_from_json(pid, view.fiscal_year, a, installments, entries,
+                                    rules=facts.rules_for(view.fiscal_year.starts_on, uow))
     facts.measure_lump_sums(uow, [account])
     budgeted = version is not None and roll is not None
     lines = _budget_lines(version.id, budget_lines) if budgeted else None
@@ -594,7 +595,8 @@ def dashboard(uow: UnitOfWork, user: Any, as_of: date | None = None, *, loans: b
         if seen is not None:
             seen[1] = access.strongest((seen[1], row[0]))
             continue
-        account = (facts.facts_from_json(parcel.id, fy, a, row[-2], row[-1])
+        account = (facts.facts_from_json(parcel.id, fy, a, row[-2], row[-1],
+                                         rules=facts.rules_for(fy.starts_on, uow))
                    if fy is not None else None)
         linked[parcel.id] = [parcel, row[0], fy, account]
     if not linked:

@@ -249,8 +249,8 @@ class DemandRow:
     addressee: str = ""
 
 
-def _rules(fy: FiscalYear) -> Any:
-    return facts.rules_for(fy.starts_on)
+def _rules(uow: UnitOfWork, fy: FiscalYear) -> Any:
+    return facts.rules_for(fy.starts_on, uow)
 
 
 def _status(n: Notice, claim: CourtClaim | None, today: date, closed: Iterable[date]
@@ -295,7 +295,7 @@ def demands(uow: UnitOfWork, staff: Any, *, status: str | None = None,
     for rows in _pages(uow, stmt, limit):
         for n, letter, catastro, claim, name in rows:
             fy = uow.session.get(FiscalYear, n.fiscal_year_id)
-            st, last, first = _status(n, claim, today, _rules(fy).closed_days)
+            st, last, first = _status(n, claim, today, _rules(uow, fy).closed_days)
             row = DemandRow(n, letter, catastro, claim, last, first, st, addressee=name or "")
             if st == "claimable":
                 stop = _stop(uow, n, today)
@@ -365,7 +365,7 @@ def record_claim(uow: UnitOfWork, staff: Any, notice_id: int, filed_on: date,
     if n.mailed_on is None:
         raise Conflict("not_mailed")
     fy = uow.session.get(FiscalYear, n.fiscal_year_id)
-    first = deadline("court_claim", n.mailed_on, closed_days=_rules(fy).closed_days)
+    first = deadline("court_claim", n.mailed_on, closed_days=_rules(uow, fy).closed_days)
     if filed_on < first or filed_on > clock.today():
         raise InvalidInput("invalid", field="filed_on", first=first)
     if uow.session.scalar(select(CourtClaim.id).where(CourtClaim.notice_id == n.id)):

@@ -555,7 +555,7 @@ def _load(uow: UnitOfWork, parcels_n: int, users_n: int, progress: Progress) -> 
 
 def _bulk_payments(uow: UnitOfWork, b: _Builder, fy: Any, rows: list[tuple[int, _Spec]]
                    ) -> None:
-    rules = facts.rules_for(fy.starts_on)
+    rules = facts.rules_for(fy.starts_on, uow)
     today = date(2026, 11, 30)
     specs = dict(rows)
     ids = list(specs)

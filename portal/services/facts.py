@@ -26,7 +26,6 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal
-from functools import lru_cache
 from typing import Any, NamedTuple
 
 from sqlalchemy import Text, and_, bindparam, exists, select
@@ -53,16 +52,17 @@ from portal.core.statement import (
 from portal.db import UnitOfWork
 from portal.models import Assessment, FiscalYear, Installment, LedgerEntry, Parcel
 from portal.models import Payment as PaymentRow
+from portal.services import board_parameters
 
 INFORMATIONAL = ("charge", "discount")
 
 
-@lru_cache(maxsize=32)
-def rules_for(fiscal_year_start: date) -> StatementRules:
+def rules_for(fiscal_year_start: date, uow: UnitOfWork) -> StatementRules:
     """The rules of every statement of the fiscal year: each field from the parameters
-    adopted for that year (`params.statement_rules`, with the days the Board declared
-    closed); none from StatementRules' defaults, which are `portal calc`'s (section D)."""
-    return StatementRules(**params.statement_rules(fiscal_year_start))
+    adopted for that year, with the values and closed days the staff recorded from the
+    Board's resolutions (`board_parameters.rules_for`, read per unit of work); none from
+    StatementRules' defaults, which are `portal calc`'s (section D)."""
+    return board_parameters.rules_for(uow, fiscal_year_start)
 
 
 def installment_count(fiscal_year_start: date) -> int:
@@ -475,10 +475,11 @@ def load_many(uow: UnitOfWork, parcel_ids: Iterable[int], fiscal_year: FiscalYea
             for row in uow.session.execute(_ACCOUNTS_JSON, {"ids": batch,
                                                             "fy": fiscal_year.id}):
                 a = AssessmentRecord._make(row[1:-2]) if row[1] is not None else None
-                out[row[0]] = facts_from_json(row[0], fiscal_year, a, row[-2], row[-1])
+                out[row[0]] = facts_from_json(row[0], fiscal_year, a, row[-2], row[-1],
+                                              rules=rules_for(fiscal_year.starts_on, uow))
         measure_lump_sums(uow, out.values())
         return out
-    rules = rules_for(fiscal_year.starts_on)
+    rules = rules_for(fiscal_year.starts_on, uow)
     out = {pid: AccountFacts(pid, fiscal_year, None, rules=rules) for pid in ids}
     if not ids:
         return out
@@ -615,12 +616,12 @@ def entries_json(parcel_id: Any, fiscal_year_id: Any) -> Any:
 
 
 def facts_from_json(parcel_id: int, fiscal_year: Any, assessment: Any,
-                    installments: str | None, entries: str | None) -> AccountFacts:
+                    installments: str | None, entries: str | None, *,
+                    rules: StatementRules) -> AccountFacts:
     """An account's facts from `installments_json` and `entries_json` values: the rows the
     statements above give, in their order (installments by due date and number, entries in
     posting order: legal date, id)."""
-    facts = AccountFacts(parcel_id, fiscal_year, assessment,
-                         rules=rules_for(fiscal_year.starts_on))
+    facts = AccountFacts(parcel_id, fiscal_year, assessment, rules=rules)
     if assessment is not None:
         aid = assessment.id
         facts.installment_rows = sorted(

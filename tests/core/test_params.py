@@ -236,18 +236,19 @@ def test_constants_in_code_agree_with_the_parameters() -> None:
 def test_no_account_is_computed_with_a_default_of_code() -> None:
     """StatementRules' defaults are `portal calc`'s (RULES.md section D: "rules missing from
     `rules` take the defaults of R-A6-R-A11"), not any year's: every account's rules come
-    field by field from the values adopted for its fiscal year (`facts.rules_for`), so a
+    field by field from the values adopted for its fiscal year (`facts.rules_for`, through
+    the `ParameterSet` of the files and the recorded resolutions), so a
     year the Board adopted no value for is an error, never a default applied in silence."""
     from portal.core.statement import StatementRules
-    from portal.services.facts import rules_for
 
     fields = {f.name for f in dataclasses.fields(StatementRules)}
     assert set(params.statement_rules(date(2026, 7, 1))) == fields
-    rules = rules_for(date(2026, 7, 1))
+    files = params.ParameterSet.files()
+    rules = StatementRules(**files.statement_rules(date(2026, 7, 1)))
     assert rules.lump_sum_discount_rate == Decimal("0.02")
     assert StatementRules().lump_sum_discount_rate == 0  # calc's default, never an account's
     with pytest.raises(ParameterNotFound, match="interest_rate|late_fee_rate|lump_sum"):
-        rules_for(date(2031, 7, 1))
+        files.statement_rules(date(2031, 7, 1))
 
 
 def test_the_demo_and_the_test_worlds_have_adopted_values_for_their_fiscal_years() -> None:
@@ -374,7 +375,7 @@ def test_closed_days_are_dated_with_a_reason_and_reference() -> None:
     assert days, "the demo declares at least one closed day"
     for c in days:
         assert isinstance(c.day, date)
-        assert c.reason.strip() and c.reference.strip()
+        assert c.reason_es.strip() and c.reason_en.strip() and c.reference.strip()
 
 
 @pytest.mark.parametrize(("on", "start", "label"), [

@@ -76,8 +76,8 @@ def test_with_a_fixed_lump_sum_deadline_the_quote_is_what_is_charged(demo_db, mo
     (R-A11; test_offer.py works such an account in cents)."""
     original = facts.rules_for
 
-    def fixed_deadline(start):
-        return replace(original(start), lump_sum_deadline=date(2026, 12, 15))
+    def fixed_deadline(start, uow):
+        return replace(original(start, uow), lump_sum_deadline=date(2026, 12, 15))
 
     monkeypatch.setattr(facts, "rules_for", fixed_deadline)
     on = date(2026, 11, 30)

@@ -29,7 +29,7 @@ from portal.core.exemption import (
 )
 from portal.core.explain import N_
 from portal.core.money import ZERO, cents
-from portal.core.params import closed_days, fiscal_year_start
+from portal.core.params import fiscal_year_start
 from portal.db import UnitOfWork
 from portal.models import (
     ExemptionCertification,
@@ -44,7 +44,7 @@ from portal.models import (
     PropertyTaxFact,
 )
 from portal.models.exemptions import EXEMPTION_HOLDING
-from portal.services import access, audit
+from portal.services import access, audit, board_parameters
 from portal.services.errors import Conflict, Forbidden, InvalidInput, NotFound
 from portal.services.exemptions import facts as facts_service
 
@@ -64,8 +64,8 @@ def certification_year(on: date) -> date:
     return fiscal_year_start(on)
 
 
-def _closed() -> tuple[date, ...]:
-    return tuple(c.day for c in closed_days())
+def _closed(uow: UnitOfWork) -> tuple[date, ...]:
+    return tuple(sorted(board_parameters.parameter_set(uow).closed_dates()))
 
 
 # --- reading ------------------------------------------------------------------------------
@@ -472,7 +472,7 @@ def figures(uow: UnitOfWork, cert: ExemptionCertification) -> Figures:
         payment_plan_filed_in_time=plan == "request",
         payment_plan_approved=cert.status == "approved")
     filed = cert.filed_on or clock.today()
-    last = property_tax.plan_last_day(filed, _closed()) if owes else None
+    last = property_tax.plan_last_day(filed, _closed(uow)) if owes else None
     coop_law = a.get("cooperative") == "yes" and a.get("coop_election") == "cooperative_law"
     return Figures(comparison, eligibility(e), facts.debt_on_january_1 if owes else ZERO, last,
                    coop_law)

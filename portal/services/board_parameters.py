@@ -1,0 +1,316 @@
+"""The Board's parameters by fiscal year, recorded by staff (R-A7, R-A8, R-A11, J8), and the
+days the Board declared closed (RULES.md Conventions).
+
+Storage is append-only (`BoardParameterValue`): a change is a new row, and a parameter's
+value for a fiscal year is its latest row in effect (by effective date, then by id). Only a
+value the Board or the Authority adopts may be recorded; a statute's value is the law's and
+the page shows it read-only with its clause.
+
+`parameter_set(uow)` is what every service reads parameters through: the files' values with
+the rows on top (`portal.core.params.ParameterSet.with_values`). It reads the table once per
+unit of work (a few dozen rows a year), so a change is in force on the next request of every
+web worker; the set built from the same rows is shared (`_build`, keyed by the rows
+themselves), never a process-wide value another worker would not see.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from functools import lru_cache
+from typing import Any
+
+from sqlalchemy import select
+
+from portal import clock
+from portal.core import params
+from portal.core.params import (
+    AdoptedValue,
+    AdoptedValueError,
+    ClosedDay,
+    ParameterSet,
+    fiscal_year_label,
+    fiscal_year_of_label,
+    fiscal_year_start,
+)
+from portal.core.statement import StatementRules
+from portal.db import UnitOfWork
+from portal.models import BoardParameterValue, User
+from portal.models.board_parameters import CLOSED_DAY
+from portal.services import access, audit
+from portal.services.errors import InvalidInput
+
+#: The parameters a statement or a deadline reads, in the order the page lists them.
+LISTED = ("grace_day", "late_fee_rate", "late_fee_base", "interest_rate",
+          "lump_sum_discount_rate", "lump_sum_deadline", "installment_count")
+MAX_RESOLUTION = 40
+MAX_REASON = 200
+MAX_CLOSED_SPAN = 31  # days one declaration may close at once
+
+_ROWS = select(BoardParameterValue).order_by(BoardParameterValue.id)
+_INFO_KEY = "board_parameters"
+
+
+def reference(resolution_number: str) -> str:
+    """How a recorded value names its resolution (the Board's resolutions are in Spanish)."""
+    return f"Resolución {resolution_number}"
+
+
+def editable() -> tuple[str, ...]:
+    """The listed parameters staff may record a value for (the Board's or the Authority's)."""
+    return tuple(n for n in LISTED if params.parameter(n).set_by in params.EDITABLE_BY)
+
+
+# --- reading ------------------------------------------------------------------------------
+
+def _record(row: Any) -> tuple:
+    return (row.id, row.fiscal_year, row.name, row.value, row.effective_on,
+            row.resolution_number, row.resolution_date, row.reason_es, row.reason_en)
+
+
+@lru_cache(maxsize=16)
+def _build(records: tuple[tuple, ...], today: date) -> ParameterSet:
+    values, closed = [], []
+    for _id, fy, name, value, effective, number, resolved, reason_es, reason_en in records:
+        if effective > today:
+            continue
+        if name == CLOSED_DAY:
+            closed.append(ClosedDay(date.fromisoformat(value), reason_es, reason_en,
+                                    reference(number)))
+            continue
+        kind = params.parameter(name).type
+        values.append(AdoptedValue(name, fy, int(value) if kind == "int" else value,
+                                   reference(number), effective, resolved))
+    return ParameterSet.files().with_values(values, closed, as_of=today)
+
+
+def parameter_set(uow: UnitOfWork) -> ParameterSet:
+    """The parameters in force today: the files' values with the recorded ones on top, read
+    once per unit of work."""
+    today = clock.today()
+    found = uow.info.get(_INFO_KEY)
+    if found is not None and found[0] == today:
+        return found[1]
+    rows = tuple(_record(r) for r in uow.session.scalars(_ROWS))
+    ps = _build(rows, today)
+    uow.info[_INFO_KEY] = (today, ps)
+    return ps
+
+
+@lru_cache(maxsize=64)
+def _rules(ps: ParameterSet, fy_start: date) -> StatementRules:
+    return StatementRules(**ps.statement_rules(fy_start))
+
+
+def rules_for(uow: UnitOfWork, fy_start: date) -> StatementRules:
+    """The rules of every statement of the fiscal year opening on `fy_start`, from the
+    parameters in force (`parameter_set`): R-A6 to R-A11 with the declared closed days."""
+    return _rules(parameter_set(uow), fy_start)
+
+
+def closed_days(uow: UnitOfWork) -> tuple[ClosedDay, ...]:
+    """Every day the Board declared closed (the files' and the recorded ones), by day."""
+    return parameter_set(uow).closed_days()
+
+
+@dataclass
+class Change:
+    """One recorded row as the page shows it: value, effective date, resolution, who, when."""
+
+    value: str
+    effective_on: date
+    resolution_number: str
+    resolution_date: date
+    by: str
+    at: datetime
+    in_force: bool = False
+    reason_es: str = ""
+    reason_en: str = ""
+
+
+@dataclass
+class ParameterView:
+    name: str
+    rule: str
+    set_by: str
+    type: str
+    editable: bool
+    value: Any = None
+    reference: str = ""
+    error: str = ""
+    changes: list[Change] = field(default_factory=list)
+
+
+@dataclass
+class ClosedView:
+    day: ClosedDay
+    change: Change | None = None  # None: from the files
+
+
+@dataclass
+class YearView:
+    label: str
+    starts_on: date
+    parameters: list[ParameterView]
+    closed: list[ClosedView]
+
+
+def _who(uow: UnitOfWork, ids: set[int]) -> dict[int, str]:
+    if not ids:
+        return {}
+    rows = uow.session.execute(select(User.id, User.email).where(User.id.in_(sorted(ids))))
+    return {uid: email for uid, email in rows}
+
+
+def fiscal_years(today: date | None = None) -> list[date]:
+    """The fiscal years the page offers: the current one, the next, and the two before."""
+    first = fiscal_year_start(today or clock.today())
+    return [date(first.year + k, 7, 1) for k in (1, 0, -1, -2)]
+
+
+def year_view(uow: UnitOfWork, staff: Any, fy_start: date) -> YearView:
+    """The parameters of one fiscal year as in force today, each with its reference and the
+    recorded changes (who, when), and the days declared closed within the year."""
+    access.require_staff(staff)
+    label = fiscal_year_label(fy_start)
+    ps = parameter_set(uow)
+    rows = list(uow.session.scalars(_ROWS.where(BoardParameterValue.fiscal_year == label)))
+    who = _who(uow, {r.created_by_id for r in rows if r.created_by_id is not None})
+    today = clock.today()
+    editable_names = editable()
+    out = []
+    for name in LISTED:
+        p = ps.parameter(name)
+        v = ParameterView(name, p.rule, p.set_by, p.type, name in editable_names)
+        try:
+            dv = p.for_fiscal_year(fy_start)
+        except params.ParameterNotFound:
+            v.error = "none"
+        else:
+            v.value, v.reference = dv.value, dv.reference
+        mine = [r for r in rows if r.name == name]
+        in_force = _in_force(mine, today)
+        v.changes = [_change(r, who, r is in_force) for r in reversed(mine)]
+        out.append(v)
+    end = date(fy_start.year + 1, 6, 30)
+    recorded = {date.fromisoformat(r.value): r for r in rows if r.name == CLOSED_DAY}
+    closed = [ClosedView(c, _change(recorded[c.day], who, True) if c.day in recorded else None)
+              for c in ps.closed_days() if fy_start <= c.day <= end]
+    return YearView(label, fy_start, out, closed)
+
+
+def _in_force(rows: list[Any], today: date) -> Any:
+    best = None
+    for r in rows:
+        if r.effective_on <= today and (best is None or r.effective_on >= best.effective_on):
+            best = r
+    return best
+
+
+def _change(r: Any, who: dict[int, str], in_force: bool) -> Change:
+    return Change(r.value, r.effective_on, r.resolution_number, r.resolution_date,
+                  who.get(r.created_by_id, ""), r.created_at, in_force, r.reason_es,
+                  r.reason_en)
+
+
+# --- writing ------------------------------------------------------------------------------
+
+def _resolution(number: str, resolved_on: date | None) -> str:
+    number = (number or "").strip()
+    if not number:
+        raise InvalidInput("required", field="resolution_number")
+    if len(number) > MAX_RESOLUTION:
+        raise InvalidInput("too_long", field="resolution_number", most=MAX_RESOLUTION)
+    if resolved_on is None:
+        raise InvalidInput("required", field="resolution_date")
+    if resolved_on > clock.today():
+        raise InvalidInput("future", field="resolution_date")
+    return number
+
+
+def adopt(uow: UnitOfWork, staff: Any, fy_start: date, name: str, text: str,
+          effective_on: date | None, resolution_number: str, resolution_date: date | None
+          ) -> BoardParameterValue:
+    """R-A7, R-A8, R-A11: record the value the Board (or the Authority) adopted for `name` in
+    the fiscal year opening on `fy_start`: typed and within its bounds
+    (`params.parse_adopted`), effective on a day no earlier than the resolution and no later
+    than the year's last day. A new row (the old ones stay); audit-logged with the value it
+    replaces. `InvalidInput` naming the field otherwise; nothing is written then."""
+    access.require_staff_role(staff, *access.MANAGE)
+    fy_start = fiscal_year_of_label(fiscal_year_label(fy_start))
+    if name not in editable():
+        raise InvalidInput("not_editable", field="name")
+    try:
+        value = params.parse_adopted(name, text)
+    except AdoptedValueError as exc:
+        raise InvalidInput(exc.code, field="value", **{k: str(v) for k, v in
+                                                       exc.params.items()}) from None
+    number = _resolution(resolution_number, resolution_date)
+    if effective_on is None:
+        raise InvalidInput("required", field="effective_on")
+    assert resolution_date is not None
+    if effective_on < resolution_date:
+        raise InvalidInput("before_resolution", field="effective_on")
+    if effective_on > date(fy_start.year + 1, 6, 30):
+        raise InvalidInput("after_year", field="effective_on")
+    try:
+        before = parameter_set(uow).for_fiscal_year(name, fy_start)
+    except params.ParameterNotFound:
+        before = None
+    row = BoardParameterValue(fiscal_year=fiscal_year_label(fy_start), name=name,
+                              value=str(value), effective_on=effective_on,
+                              resolution_number=number, resolution_date=resolution_date,
+                              created_by_id=getattr(staff, "id", None))
+    uow.session.add(row)
+    uow.session.flush()
+    uow.info.pop(_INFO_KEY, None)
+    audit.record(uow, staff, "board_parameter.adopted", row,
+                 before={"value": before} if before is not None else None,
+                 after=audit.snapshot(row))
+    return row
+
+
+def declare_closed(uow: UnitOfWork, staff: Any, first: date | None, last: date | None,
+                   reason_es: str, reason_en: str, resolution_number: str,
+                   resolution_date: date | None) -> list[BoardParameterValue]:
+    """RULES.md Conventions: record the days `first` to `last` (one day when `last` is
+    None) the Board declared closed, with its reason in both languages and its resolution.
+    In force at once: a last day to act on one of them moves to the next working day on the
+    next request. Audit-logged, one record per day; a day already declared is refused."""
+    access.require_staff_role(staff, *access.MANAGE)
+    if first is None:
+        raise InvalidInput("required", field="first_day")
+    last = last or first
+    if last < first:
+        raise InvalidInput("before_first", field="last_day")
+    if (last - first).days >= MAX_CLOSED_SPAN:
+        raise InvalidInput("too_many_days", field="last_day", most=MAX_CLOSED_SPAN)
+    reasons = {}
+    for key, text in (("reason_es", reason_es), ("reason_en", reason_en)):
+        text = (text or "").strip()
+        if not text:
+            raise InvalidInput("required", field=key)
+        if len(text) > MAX_REASON:
+            raise InvalidInput("too_long", field=key, most=MAX_REASON)
+        reasons[key] = text
+    number = _resolution(resolution_number, resolution_date)
+    taken = parameter_set(uow).closed_dates()
+    days = [date.fromordinal(d) for d in range(first.toordinal(), last.toordinal() + 1)]
+    if any(d in taken for d in days):
+        raise InvalidInput("already_closed", field="first_day",
+                           day=next(d for d in days if d in taken).isoformat())
+    today = clock.today()
+    rows = []
+    for d in days:
+        row = BoardParameterValue(
+            fiscal_year=fiscal_year_label(fiscal_year_start(d)), name=CLOSED_DAY,
+            value=d.isoformat(), effective_on=today, resolution_number=number,
+            resolution_date=resolution_date, created_by_id=getattr(staff, "id", None),
+            **reasons)
+        uow.session.add(row)
+        rows.append(row)
+    uow.session.flush()
+    uow.info.pop(_INFO_KEY, None)
+    for row in rows:
+        audit.record(uow, staff, "board_parameter.closed_day", row, after=audit.snapshot(row))
+    return rows

@@ -1,0 +1,116 @@
+"""The assessment notice (J8; R-A4, R-A5): one notice as a tagged PDF (`render_notice`), and a
+batch of notices in one tagged PDF for the mail (`render_print_file`).
+
+Both use the layout of every document (`layout.Layout`): measured, wrapped, paginated text,
+the Authority at the top of every page, the rules as footnotes. In the print file each
+notice starts on a new page, inside a /Sect whose /Lang is its language (a screen reader
+switches voice), with its own footnotes; each page's header names the Authority in the
+notice's language and its footer counts the notice's own pages ("Aviso de tasación ·
+Propiedad … · Página 1 de 2"), so each notice can be folded into its envelope as is. The
+caller (`services.roll_notices`) words the notices (the layer words nothing of its own but
+what `Layout` already does, in each notice's language).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from portal import clock
+from portal.i18n import gettext as _
+from portal.i18n import use_language
+from portal.pdf.authority import issuer
+from portal.pdf.layout import BOTTOM, GREY, MARGIN, TOP, Layout
+from portal.pdf.model import Document
+
+LANG_TAGS = {"es": "es-PR", "en": "en-US"}
+
+
+def render_notice(doc: Document, lang: str) -> bytes:
+    """One notice, in `lang`."""
+    from portal.pdf import render
+    return render(doc, lang)
+
+
+class _PrintLayout(Layout):
+    """The first notice laid out as any document; the others after it, each from a new page
+    and in its own language; the page furniture drawn per notice."""
+
+    def __init__(self, docs: Sequence[tuple[Document, str]]) -> None:
+        first, lang = docs[0]
+        super().__init__(first, lang)
+        self.rest = list(docs[1:])
+        self.spans: list[tuple[int, Document, str]] = [(1, first, lang)]  # first page, doc
+        self._in_rest = False
+        # The header band is as tall as the tallest of the Authority's names and contacts in
+        # the file's languages, so no notice's first line is drawn under its header.
+        bands = []
+        for other in dict.fromkeys(lang for _doc, lang in docs):
+            with use_language(other):
+                self.issuer = issuer(first.on or clock.today(), other)
+                name, contact = self.header_lines()
+                bands.append(TOP + len(name) * self.leading(9)
+                             + len(contact) * self.leading(7.5) + 5)
+        self.head_band = max(bands)
+        self.issuer = issuer(first.on or clock.today(), lang)
+
+    def footnotes(self) -> None:
+        super().footnotes()
+        if self._in_rest:
+            return
+        self._in_rest = True
+        for doc, lang in self.rest:
+            with use_language(lang):
+                self.doc, self.refs = doc, {}
+                self.new_page()
+                self.spans.append((self.pdf.page, doc, lang))
+                with self.pdf.element("Sect", lang=LANG_TAGS[lang]):
+                    self.blocks(doc)
+                    super().footnotes()
+        self.doc = self.spans[0][1]
+
+    def page_furniture(self) -> None:
+        pdf = self.pdf
+        last = pdf.page
+        ends = [start - 1 for start, _, _ in self.spans[1:]] + [last]
+        first_doc, first_lang = self.doc, self.lang
+        for (start, doc, lang), end in zip(self.spans, ends):
+            with use_language(lang):
+                self.doc, self.lang = doc, lang
+                self.issuer = issuer(doc.on or clock.today(), lang)
+                self._furniture(start, end)
+        self.doc, self.lang = first_doc, first_lang
+        pdf.page = last
+
+    def _furniture(self, start: int, end: int) -> None:
+        """The Authority at the top and "page N of M" at the foot of the pages `start` to
+        `end` (one notice's), numbered from 1, as `Layout.page_furniture` does a document's."""
+        pdf = self.pdf
+        total = end - start + 1
+        name, contact = self.header_lines()
+        for number in range(start, end + 1):
+            pdf.page = number
+            pdf.current_font_is_set_on_page = False
+            with pdf.artifact("Header"):
+                y = TOP
+                for line in name:
+                    self.text(MARGIN, y, line, "B", 9)
+                    y += self.leading(9)
+                for line in contact:
+                    self.text(MARGIN, y, line, "", 7.5, color=GREY)
+                    y += self.leading(7.5)
+            self.rule(self.head_band - 2.5, grey=120, width=0.3)
+            with pdf.artifact("Footer"):
+                page = _("Page %(num)d of %(total)s", num=number - start + 1, total=total)
+                foot = " · ".join(x for x in (self.doc.title, self.doc.reference, page) if x)
+                y = pdf.h - BOTTOM
+                for line in self.wrap(foot, self.width, "", 8):
+                    self.text(MARGIN, y, line, "", 8, color=GREY)
+                    y += self.leading(8)
+
+
+def render_print_file(docs: Sequence[tuple[Document, str]]) -> bytes:
+    """The notices `docs` (each a document and its language) in one PDF, in order."""
+    if not docs:
+        raise ValueError("a print file holds at least one notice")
+    with use_language(docs[0][1]):
+        return _PrintLayout(docs).render()

@@ -1,0 +1,261 @@
+"""The assessment notices of a published roll (J8; R-A4, R-A5, R-A16): printed with a new
+access code only for unclaimed parcels, emailed once to each linked payer in their language,
+idempotent, and the notice PDF in both languages (long address, amendment) printing cleanly."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from datetime import date
+from decimal import Decimal
+from email import message_from_bytes
+from email.policy import default as email_policy
+
+import pytest
+from sqlalchemy import func, select
+
+from portal import clock, storage
+from portal.models import (
+    AccessCode,
+    NoticeDelivery,
+    NoticePrintFile,
+    OwnershipShare,
+    Parcel,
+    Party,
+    User,
+)
+from portal.services import budgets, jobs, parcels, roll, roll_notices
+from portal.services.budgets import LineInput
+from portal.services.errors import Conflict, Forbidden, NotFound
+from tests.web.test_documents import LONG_ADDRESS, check, pages_of
+
+from .factory import at, build
+
+POPPLER = pytest.mark.skipif(shutil.which("pdftotext") is None or shutil.which("pdfinfo")
+                             is None, reason="poppler-utils (pdftotext, pdfinfo) missing")
+BASE = "http://127.0.0.1:5000"
+LONG_NAME = "Sucesión de Doña Carmen Milagros Rodríguez de la Fuente y Otros Herederos"
+
+
+@pytest.fixture
+def world(database, tmp_path):
+    w = build(database)
+    with w.uow() as uow:
+        s = uow.session
+        c = s.get(Parcel, w.parcel["C"])
+        c.address = LONG_ADDRESS
+        owner = Party(kind="person", name=LONG_NAME, language="en")
+        s.add(owner)
+        s.flush()
+        s.add(OwnershipShare(parcel_id=c.id, party_id=owner.id, share=Decimal("1"),
+                             starts_on=date(2001, 1, 1)))
+        s.get(User, w.bob.id).language = "en"
+    storage.use(storage.FolderStore(tmp_path / "files"))
+    yield w
+    storage.use(None)
+
+
+@pytest.fixture
+def config(tmp_path):
+    return {"MAIL_FROM": "Portal <portal@example.pr>", "OUTBOX_DIR": str(tmp_path / "outbox"),
+            "PORTAL_BASE_URL": BASE, "MAIL_SERVER": None}
+
+
+def outbox(config) -> list:
+    folder = __import__("pathlib").Path(config["OUTBOX_DIR"])
+    return [message_from_bytes(p.read_bytes(), policy=email_policy)
+            for p in sorted(folder.glob("*.eml"))] if folder.exists() else []
+
+
+def _notify(world, config, roll_id=None):
+    with clock.fixed(at(date(2026, 6, 11))), world.uow() as uow:
+        staff = uow.session.get(User, world.staff.id)
+        return roll_notices.notify(uow, staff, roll_id or world.roll_id, config)
+
+
+def _count(uow, model, *where):
+    return uow.session.scalar(select(func.count()).select_from(model).where(*where))
+
+
+def text_of(data: bytes, tmp_path) -> str:
+    path = tmp_path / "text.pdf"
+    path.write_bytes(data)
+    return subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True,
+                          text=True, check=True).stdout
+
+
+def test_codes_only_for_unclaimed_parcels_and_emails_once_in_each_language(world, config):
+    with world.uow() as uow:
+        codes_before = _count(uow, AccessCode)
+    result = _notify(world, config)
+    # A and B are claimed (emails to Alice and Bob); C has no account and no code: a new one;
+    # D (leased, the lessee pays) has no account but a live code: kept, never a second.
+    assert result == {"roll_id": world.roll_id, "emails": 2, "printed": 4, "codes": 1}
+    with world.uow() as uow:
+        assert _count(uow, AccessCode) == codes_before + 1
+        new = uow.session.scalar(select(AccessCode).order_by(AccessCode.id.desc()).limit(1))
+        assert new.parcel_id == world.parcel["C"] and new.revoked_at is None
+        for key in ("A", "B", "D"):
+            assert _count(uow, AccessCode, AccessCode.parcel_id == world.parcel[key],
+                          AccessCode.revoked_at.is_(None)) == 1
+        printed = uow.session.scalars(select(NoticeDelivery).where(
+            NoticeDelivery.channel == "print")).all()
+        assert [d.access_code_id is not None for d in printed].count(True) == 1
+        assert {d.language for d in printed} == {"es", "en"}  # C's owner reads English
+    mails = outbox(config)
+    assert sorted(str(m["To"]) for m in mails) == ["alice@test.pr", "bob@test.pr"]
+    by_to = {str(m["To"]): m for m in mails}
+    assert by_to["alice@test.pr"]["Content-Language"] == "es-PR"
+    assert by_to["bob@test.pr"]["Content-Language"] == "en-US"
+    alice = by_to["alice@test.pr"].get_content()
+    bob = by_to["bob@test.pr"].get_content()
+    assert "040-000-000-01" in alice and "$1,000.00" in alice
+    assert f"{BASE}/propiedad/{world.parcel['A']}" in alice
+    assert "is due on July 1, 2026" in bob and "$3,000.00" in bob
+    assert "Derrama de la propiedad" in str(by_to["alice@test.pr"]["Subject"])
+
+
+def test_sending_again_changes_nothing(world, config):
+    _notify(world, config)
+    with world.uow() as uow:
+        before = (_count(uow, AccessCode), _count(uow, NoticeDelivery),
+                  _count(uow, NoticePrintFile))
+    again = _notify(world, config)
+    assert again == {"roll_id": world.roll_id, "emails": 0, "printed": 0, "codes": 0}
+    with world.uow() as uow:
+        assert (_count(uow, AccessCode), _count(uow, NoticeDelivery),
+                _count(uow, NoticePrintFile)) == before
+    assert len(outbox(config)) == 2
+
+
+def test_a_batch_that_fails_sends_no_email_and_issues_no_code(world, config, monkeypatch):
+    def broken(_docs):
+        raise RuntimeError("printer on fire")
+    monkeypatch.setattr(roll_notices, "render_print_file", broken)
+    with pytest.raises(RuntimeError), clock.fixed(at(date(2026, 6, 11))), world.uow() as uow:
+        roll_notices.notify(uow, uow.session.get(User, world.staff.id), world.roll_id, config)
+    with world.uow() as uow:
+        assert _count(uow, NoticeDelivery) == 0
+        assert _count(uow, AccessCode, AccessCode.parcel_id == world.parcel["C"]) == 0
+    assert outbox(config) == []
+
+
+def test_the_job_kind_is_registered_and_checks_its_roll(world):
+    assert "roll.notify" in jobs.KINDS
+    with world.uow() as uow:
+        staff = uow.session.get(User, world.staff.id)
+        job = jobs.submit(uow, staff, "roll.notify", {"roll_id": world.roll_id})
+        assert job.status == "queued"
+        with pytest.raises(NotFound):
+            jobs.submit(uow, staff, "roll.notify", {"roll_id": 999999})
+        with pytest.raises(Forbidden):
+            roll_notices.notifiable(uow, uow.session.get(User, world.alice.id), world.roll_id)
+
+
+@POPPLER
+def test_the_printed_code_claims_the_parcel(world, config, tmp_path):
+    _notify(world, config)
+    with world.uow() as uow:
+        f = uow.session.scalars(select(NoticePrintFile)).one()
+        data = storage.store().get(f.storage_key)
+    text = text_of(data, tmp_path)
+    codes = re.findall(r"\b[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}\b", text)
+    assert codes and len(set(codes)) == 1  # C's, and no one else's
+    assert "Assessment notice" in text and "Aviso de derrama" in text
+    with clock.fixed(at(date(2026, 6, 20))), world.uow() as uow:
+        dave = User(email="dave@test.pr", name="Dave", password_hash="x", language="es")
+        uow.session.add(dave)
+        uow.session.flush()
+        parcels.claim(uow, dave, "040-000-000-03", codes[0])
+
+
+@POPPLER
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_notice_prints_cleanly_in_both_languages(world, config, lang, tmp_path):
+    _notify(world, config)
+    with world.uow() as uow:
+        loaded = roll_notices.staff_notice(uow, uow.session.get(User, world.staff.id),
+                                           world.roll_id, world.parcel["C"])
+    f, state, printed_on = loaded
+    assert state == "printed"
+    with __import__("portal.i18n", fromlist=["use_language"]).use_language(lang):
+        doc = roll_notices.document(f, BASE, state, None, printed_on)
+    data = roll_notices.notice_pdf(loaded, lang, BASE)
+    check(doc, data, lang, tmp_path, min_pages=1)
+    words = " ".join(b.text for _, _, boxes in pages_of(data, tmp_path) for b in boxes)
+    assert "Calle Fortaleza" in words and "Rodríguez" in words
+    assert ("$6,000.00" in words) and ("Installment schedule" in words
+                                        if lang == "en" else "plazos" in words)
+
+
+def _amend(world, total: str, day: date) -> int:
+    with clock.fixed(at(day)), world.uow() as uow:
+        staff = uow.session.get(User, world.staff.id)
+        fy = uow.session.get(budgets.FiscalYear, world.fy_id)
+        v2 = budgets.draft(uow, staff, fy, [
+            LineInput("project", "Proyecto", "Project", Decimal("15000.00"), Decimal(total)),
+            LineInput("maintenance", "Mantenimiento", "Maintenance", Decimal("2000.00"),
+                      Decimal("2000.00")),
+        ], reference="Res. 2", effective_on=day)
+        budgets.adopt(uow, staff, v2.id, day)
+        r2 = roll.compute(uow, staff, v2.id)
+        roll.publish(uow, staff, r2.id, day)
+        return r2.id
+
+
+@POPPLER
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_an_amendment_notice_shows_old_and_new_amounts(world, config, lang, tmp_path):
+    _notify(world, config)
+    r2 = _amend(world, "12400.00", date(2026, 12, 15))
+    with clock.fixed(at(date(2026, 12, 16))), world.uow() as uow:
+        result = roll_notices.notify(uow, uow.session.get(User, world.staff.id), r2, config)
+    assert result["printed"] == 4 and result["codes"] == 0  # C keeps the code it was sent
+    with world.uow() as uow:
+        loaded = roll_notices.staff_notice(uow, uow.session.get(User, world.staff.id), r2,
+                                           world.parcel["B"])
+    f = loaded[0]
+    assert (f.previous, f.annual) == (Decimal("3000.00"), Decimal("3600.00"))
+    with __import__("portal.i18n", fromlist=["use_language"]).use_language(lang):
+        doc = roll_notices.document(f, BASE, loaded[1], None, loaded[2])
+    data = roll_notices.notice_pdf(loaded, lang, BASE)
+    check(doc, data, lang, tmp_path, min_pages=1)
+    words = " ".join(b.text for _, _, boxes in pages_of(data, tmp_path) for b in boxes)
+    assert "$3,000.00" in words and "$3,600.00" in words and "$600.00" in words
+    mails = {str(m["To"]): m for m in outbox(config)[2:]}
+    assert set(mails) == {"alice@test.pr", "bob@test.pr"}
+    assert "$3,000.00" in mails["bob@test.pr"].get_content()
+
+
+def test_a_notice_is_found_only_by_its_payers_and_staff(world, config):
+    _notify(world, config)
+    with world.uow() as uow:
+        s = uow.session
+        f, _state, _on = roll_notices.latest_notice(s.get(User, world.alice.id) and uow,
+                                                    s.get(User, world.alice.id),
+                                                    world.parcel["A"])
+        assert f.catastro == "040-000-000-01"
+        with pytest.raises(NotFound):
+            roll_notices.latest_notice(uow, s.get(User, world.alice.id), world.parcel["B"])
+        with pytest.raises(NotFound):
+            roll_notices.latest_notice(uow, s.get(User, world.lender_user.id),
+                                       world.parcel["C"])
+        with pytest.raises(Forbidden):
+            roll_notices.staff_notice(uow, s.get(User, world.alice.id), world.roll_id,
+                                      world.parcel["A"])
+
+
+def test_an_unpublished_roll_has_no_notices_to_send(world):
+    with clock.fixed(at(date(2026, 12, 15))), world.uow() as uow:
+        staff = uow.session.get(User, world.staff.id)
+        fy = uow.session.get(budgets.FiscalYear, world.fy_id)
+        v2 = budgets.draft(uow, staff, fy, [
+            LineInput("project", "Proyecto", "Project", Decimal("15000.00"),
+                      Decimal("12000.00"))], reference="Res. 3",
+            effective_on=date(2026, 12, 15))
+        budgets.adopt(uow, staff, v2.id, date(2026, 12, 15))
+        r2 = roll.compute(uow, staff, v2.id)
+        with pytest.raises(Conflict) as err:
+            roll_notices.notifiable(uow, staff, r2.id)
+        assert err.value.code == "roll_not_published"

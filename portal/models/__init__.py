@@ -37,6 +37,7 @@ from portal.models.parcels import DepositOrder, Lease, OwnershipShare, Parcel
 from portal.models.parties import Party, PartyMember
 from portal.models.receipts import ReceiptSequence
 from portal.models.roll_imports import RollImport, RollImportError, RollImportRow
+from portal.models.roll_notices import NoticeDelivery, NoticePrintFile
 from portal.models.security import RecoveryCode, ThrottleHit, WebSession
 from portal.models.users import User
 
@@ -48,6 +49,7 @@ __all__ = [
     "OwnershipShare", "Parcel", "ParcelInvitation", "ParcelLink", "Party", "PartyMember", "Payment",
     "PaymentAllocation", "ReceiptSequence", "RecoveryCode", "RollLine", "ThrottleHit",
     "RollImport", "RollImportError", "RollImportRow",
+    "NoticeDelivery", "NoticePrintFile",
     "UTCDateTime", "User", "WebSession",
     "DebtCertificate",
     "BudgetFixedAmount",

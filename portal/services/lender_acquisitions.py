@@ -18,10 +18,9 @@ from sqlalchemy import select
 
 from portal import clock
 from portal.core.acquisition import NoticeDeadline, acquired_on_problem, lender_notice
-from portal.core.params import closed_days
 from portal.db import UnitOfWork
 from portal.models import ExemptionCertification, LenderAcquisition, Loan, User
-from portal.services import access, audit
+from portal.services import access, audit, board_parameters
 from portal.services.errors import InvalidInput, NotFound
 
 
@@ -39,8 +38,9 @@ def _is_token(who: Any) -> bool:
     return not isinstance(who, User) and getattr(who, "lender_id", None) is not None
 
 
-def _closed() -> tuple[date, ...]:
-    return tuple(c.day for c in closed_days())
+def _closed(uow: UnitOfWork) -> tuple[date, ...]:
+    """The days the Board declared closed (the parameter files' and the recorded ones)."""
+    return tuple(c.day for c in board_parameters.closed_days(uow))
 
 
 def find_loan(uow: UnitOfWork, who: Any, *, loan_id: int | None = None,
@@ -114,9 +114,10 @@ class AcquisitionView:
     deadline: NoticeDeadline
 
 
-def deadline(acquired_on: date, today: date | None = None) -> NoticeDeadline:
+def deadline(uow: UnitOfWork, acquired_on: date, today: date | None = None
+             ) -> NoticeDeadline:
     """R-B10 (iii), R-B21: the rolled 30-day notice deadline with the Board's closed days."""
-    return lender_notice(acquired_on, today or clock.today(), _closed())
+    return lender_notice(acquired_on, today or clock.today(), _closed(uow))
 
 
 def for_loan(uow: UnitOfWork, who: Any, loan_id: int, today: date | None = None
@@ -139,7 +140,7 @@ def _views(uow: UnitOfWork, loan_ids: Sequence[int], today: date | None
     if not ids:
         return {}
     today = today or clock.today()
-    closed = _closed()
+    closed = _closed(uow)
     out: dict[int, list[AcquisitionView]] = {}
     for a in uow.session.scalars(
             select(LenderAcquisition).where(LenderAcquisition.loan_id.in_(ids))

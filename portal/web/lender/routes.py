@@ -27,7 +27,6 @@ from portal import clock
 from portal.core.offer import ChoiceError
 from portal.i18n import LOCALES, current_language
 from portal.services import lenders
-from portal.services.errors import NotFound
 from portal.web.data import uow
 from portal.web.lender.forms import FilterForm, LoansFileForm
 from portal.web.payments.amounts import parse_amount
@@ -115,18 +114,9 @@ def loans():  # noqa: ANN201
 @bp.get("/prestamos/<id:loan_id>")
 @login_required
 def loan(loan_id: int):  # noqa: ANN201
-    """One loan: its parcel's figures and what to pay or retain for each CRIM bill (R-B10)."""
-    _lender_only()
-    today = clock.today()
-    fy = lenders.fiscal_year_start(today)
-    try:
-        with uow() as w:
-            row = lenders.loan(w, current_user, loan_id)
-            retention = lenders.retentions(w, [row.parcel_id], fy)[row.parcel_id]
-    except NotFound:
-        abort(404)
-    return render_template("lender/loan.html", row=row, retention=retention, today=today,
-                           fy_label=f"{fy.year}-{fy.year + 1}")
+    """One loan: its parcel's figures, what to pay or retain for each CRIM bill (R-B10), its
+    acquisitions and what the lender will pay (`intents.loan_page`)."""
+    return intents.loan_page(loan_id)
 
 
 def _money(value: Decimal | None) -> str:
@@ -244,4 +234,5 @@ def pay_file():  # noqa: ANN201
     flash(message, "error")
     return redirect(url_for("lender.loans"), 303)
 
-from portal.web.lender import organisation  # noqa: E402,F401  (its routes, on this blueprint)
+# The loan's page and the organisation's routes, on this blueprint.
+from portal.web.lender import batches, intents, organisation  # noqa: E402,F401

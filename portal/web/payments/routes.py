@@ -41,6 +41,7 @@ from portal.services.errors import Forbidden, InvalidInput, NotFound, ServiceErr
 from portal.web.auth.two_factor import staff_second_factor
 from portal.web.data import database, uow
 from portal.web.extensions import csrf
+from portal.web.lender.marks import account_marks
 from portal.web.payments import emails, present
 from portal.web.payments.amounts import parse_amount
 from portal.web.payments.gateways import gateway
@@ -137,7 +138,8 @@ def _choose_page(accounts, values=None, errors=None, offers=None, status=200):  
     return render_template("payments/choose.html", accounts=[_account_view(a) for a in accounts],
                            values=values or {}, errors=errors or {},
                            payoff_offers=offers or {}, today=clock.today(),
-                           unfinished=unfinished), status
+                           unfinished=unfinished,
+                           lender_marks=account_marks([a.key for a in accounts])), status
 
 
 def _account_view(a: service.PayableAccount) -> dict[str, Any]:
@@ -175,9 +177,10 @@ def choose():  # noqa: ANN201
 
 
 def _review_page(accounts, priced, values, notice=None, status=200, *,  # noqa: ANN001, ANN202
-                 others=None, confirm_error=None):
+                 others=None, confirm_error=None, lender_error=None):
     """The review; `others`: someone else's payments of the same accounts not finished
-    (read here when not given): the page says who and when, and asks to confirm."""
+    (read here when not given): the page says who and when, and asks to confirm; so too
+    for what a lender said it will pay (J7, `account_marks`)."""
     if others is None:
         with uow() as w:
             others = service.others_paying(w, current_user, [p.account for p in priced.parts])
@@ -200,7 +203,8 @@ def _review_page(accounts, priced, values, notice=None, status=200, *,  # noqa: 
     return render_template("payments/review.html", parts=parts, total=priced.total,
                            values=values, notice=notice, today=clock.today(),
                            others=present.others_paying(others, catastro),
-                           confirm_error=confirm_error), status
+                           confirm_error=confirm_error, lender_error=lender_error,
+                           lender_marks=account_marks([p.account for p in priced.parts])), status
 
 
 def _back_to_choices():  # noqa: ANN202
@@ -244,6 +248,10 @@ def confirm():  # noqa: ANN201
         expected = None
     if expected != priced.total:
         return _review_page(accounts, priced, chosen, present.error_text("changed"), 409)
+    if request.form.get("lender_ok") != "yes" and account_marks(
+            [p.account for p in priced.parts]):
+        return _review_page(accounts, priced, chosen, status=409, lender_error=_(
+            "Your bank said it will pay this. To pay it yourself, check the box below."))
     parcels = sorted({p.label for p in priced.parts})
     description = _("District benefit assessment, parcel %(catastro)s",
                     catastro=", ".join(parcels))

@@ -1,0 +1,63 @@
+"""What a lender said it will pay (J7), as the owner's pages show it: the parcel page's
+notice and the pay pages' guard against paying twice ("Your bank said it will pay this").
+No route here, and no import of the lender's blueprint: the payments' pages use it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from flask_babel import gettext as _
+from flask_login import current_user
+
+from portal import clock
+from portal.payments.service import parse_key
+from portal.services import access, lender_intents
+from portal.services.errors import NotFound
+from portal.services.facts import fiscal_year_on
+from portal.web.data import uow
+
+
+def item_label(kind: str, crim_half: int | None = None, number: int | None = None) -> str:
+    """What an intent or an item covers, in the user's language."""
+    if kind == "crim_bill":
+        return (_("CRIM property-tax bill of July 1") if crim_half == 1
+                else _("CRIM property-tax bill of January 1"))
+    if kind == "district_installment":
+        return _("District installment %(number)s", number=number)
+    return _("What is due now to the District")
+
+
+def _shown(v: lender_intents.IntentView) -> dict[str, Any]:
+    return {"id": v.id, "lender": v.lender_name, "amount": v.amount,
+            "what": item_label(v.kind, v.crim_half, v.installment_number),
+            "date": clock.legal_date(v.marked_at), "parcel_id": v.parcel_id,
+            "key": f"{v.parcel_id}-{v.fiscal_year_id}"}
+
+
+def parcel_marks(parcel_id: int) -> list[dict[str, Any]]:
+    """The intents in force on the parcel this fiscal year, for a user who sees the parcel
+    (else none)."""
+    with uow() as w:
+        if access.relation(w, current_user, parcel_id) is None:
+            return []
+        fy = fiscal_year_on(w, clock.today())
+        if fy is None:
+            return []
+        return [_shown(v) for v in lender_intents.for_parcel(w, parcel_id, fy)]
+
+
+def account_marks(keys: Iterable[str]) -> list[dict[str, Any]]:
+    """The District intents in force on these accounts ("parcel-fiscal year" keys) of
+    lenders the user does not work for: the pay pages show them and ask to confirm."""
+    accounts = []
+    for k in keys:
+        try:
+            accounts.append(parse_key(k))
+        except NotFound:  # (a key the user may not pay is refused by the payments)
+            continue
+    if not accounts:
+        return []
+    with uow() as w:
+        found = lender_intents.for_accounts(w, current_user, accounts)
+    return [_shown(v) for views in found.values() for v in views]

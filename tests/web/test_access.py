@@ -45,6 +45,8 @@ LENDER = {"exemption.lender_list", "lender.loans", "exemption_changes.lender_lis
 LENDER |= {"lender.export", "lender.pay_filtered", "lender.pay_file", "lender.loan"}  # J7
 LENDER |= {"lender.organisation", "lender.invite", "lender.withdraw", "lender.remove",  # J7
            "lender.set_role", "lender.create_token", "lender.revoke_token"}
+LENDER |= {"lender.report_acquisition", "lender.mark_intents",  # J7, R-B10 (iii)
+           "lender.withdraw_intent"}  # (walked per role in tests/web/test_lender_intents.py)
 # J7: only the invited email's user (tests/web/test_lender_api.py)
 SIGNED_IN |= {"lender.invitation"}
 #: J7: the lenders' API, by Bearer token only (never the session: tests/web/test_lender_api.py)

@@ -48,6 +48,9 @@ OWN_ONLY = {"account.language"}  # and every `auth.*` route
 WALKED |= {"lender.pay_filtered", "lender.pay_file", "lender.invite", "lender.withdraw",
            "lender.remove", "lender.set_role", "lender.create_token", "lender.revoke_token"}
 OWN_ONLY |= {"lender.invitation"}
+#: J7, R-B10 (iii): a loan's acquisition and intents to pay, walked as every other role (and
+#: another bank's clerk) in tests/web/test_lender_intents.py (test_no_one_else_touches_the_loan).
+WALKED |= {"lender.report_acquisition", "lender.mark_intents", "lender.withdraw_intent"}
 
 
 def test_every_post_route_is_walked(app: Flask):

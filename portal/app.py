@@ -108,6 +108,7 @@ def _register_blueprints(app: Flask) -> None:
     from portal.web.staff import (
         roll_import,  # noqa: F401 - its routes on staff_bp
         roll_notices,  # noqa: F401 - its routes on staff_bp (and the account's)
+        roll_review,  # noqa: F401 - its routes on staff_bp
         two_factor_reset,  # noqa: F401 - its route on staff_bp
     )
     from portal.web.staff.routes import bp as staff_bp

@@ -53,6 +53,8 @@ SIGNED_IN |= {"lender.invitation"}
 TOKEN_API = {"lender_api.loans", "lender_api.loan"}
 STAFF = {"staff.lookup", "staff.person", "payments.office", "payments.refund",
          "staff.roll_page", "staff.job", "staff.compute_roll", "staff.publish_roll",
+         "staff.roll_review", "staff.roll_review_differences",  # J8: any staff role reads
+         "staff.roll_review_differences_csv",
          "staff.roll_imports", "staff.roll_import_upload", "staff.roll_import",
          "staff.roll_import_changes", "staff.roll_import_report_csv", "staff.roll_import_start",
          "staff.roll_import_template", "staff.roll_import_guide",

@@ -1,0 +1,145 @@
+"""The roll's review before publication (J8): why a parcel is exempt (R-A2), and the
+histogram of the shares (R-A3) with the geometry of its chart.
+
+Pure: the service gives the figures it read with aggregate queries (a count per owner kind,
+the smallest and largest share, a count per bin), never the lines themselves, so a roll of
+1.5 million parcels is reviewed from a few numbers. Amounts are handled as integer cents
+(`portal.core.money`), so the bins' edges are exact and no amount is ever rounded here.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from portal.core.allocation import ParcelFacts, is_assessable
+from portal.core.explain import N_
+
+#: Why a parcel is exempt (R-A2), by code: the rule's own words.
+EXEMPT_REASONS: dict[str, str] = {
+    "authority": N_("Land of the Authority, not sold, leased, subleased or otherwise "
+                    "transferred as a private parcel."),
+    "public": N_("Land of another public owner, not transferred as a private parcel."),
+    # The line says exempt but the parcel's facts now say it is assessed: the parcel changed
+    # after the roll was computed (an import), so the roll is to be computed again.
+    "changed": N_("The parcel's facts changed after the roll was computed: compute the roll "
+                  "again."),
+}
+
+
+def exemption_reason(owner: str, transferred: bool) -> str | None:
+    """R-A2, 23 LPRA § 6432(a), (c): why a parcel is exempt, as a code of `EXEMPT_REASONS`
+    ("authority": the Authority's land not transferred; "public": another public owner's,
+    not transferred), or None when it is assessed (`allocation.is_assessable`, the same test
+    the roll's computation applies). An incentives-program exemption is never a reason."""
+    if is_assessable(ParcelFacts("", Decimal(0), owner, transferred)):
+        return None
+    return "authority" if owner == "authority" else "public"
+
+
+#: The bins' widths in cents, smallest first: 1, 2, 2.5 and 5 times a power of ten.
+STEPS: tuple[int, ...] = tuple(sorted({m * 10 ** k for k in range(16) for m in (1, 2, 5)}
+                                      | {25 * 10 ** k for k in range(15)}))
+MOST_BINS = 12
+
+
+def bin_edges(low: int, high: int, most: int = MOST_BINS) -> list[int]:
+    """The edges, in cents, of at most `most` bins of one round width (1, 2, 2.5 or 5 times a
+    power of ten dollars or cents) covering `low`..`high` (cents): the first edge is a
+    multiple of the width at or below `low`, the last at or above `high`. Bin k holds the
+    amounts from edge k up to (not including) edge k+1; the last bin includes its upper edge.
+    Every share equal: a single bin from `low` to `high`."""
+    if low > high:
+        raise ValueError("low must not be above high")
+    if most < 1:
+        raise ValueError("at least one bin")
+    if low == high:
+        return [low, high]
+    for step in STEPS:
+        start = (low // step) * step
+        n = max(1, -(-(high - start) // step))
+        if n <= most:
+            return [start + k * step for k in range(n + 1)]
+    raise ValueError("amounts too large to bin")  # pragma: no cover - beyond any money
+
+
+def bin_index(amount: int, edges: Sequence[int]) -> int:
+    """The bin of `amount` (cents) among `edges` (`bin_edges`): the same rule as the SQL the
+    service groups by (`amount < edge[k+1]` for bin k, the last bin closed)."""
+    if not edges[0] <= amount <= edges[-1]:
+        raise ValueError("amount outside the bins")
+    return min(bisect_right(edges, amount) - 1, len(edges) - 2)
+
+
+@dataclass(frozen=True)
+class Bar:
+    """One bin's bar in the chart's coordinates (the SVG's user units)."""
+
+    index: int
+    low: int  # cents
+    high: int  # cents
+    count: int
+    x: int
+    y: int
+    width: int
+    height: int
+    label_y: int  # the count written above the bar
+
+
+@dataclass(frozen=True)
+class Tick:
+    """An edge written under the axis: its amount (cents) and where."""
+
+    amount: int
+    x: int
+
+
+@dataclass(frozen=True)
+class Chart:
+    width: int
+    height: int
+    baseline: int  # the axis' y
+    left: int
+    right: int
+    bars: list[Bar]
+    ticks: list[Tick]
+    tick_y: int
+    largest: int  # the tallest bar's count
+
+
+WIDTH, HEIGHT = 720, 260
+MARGIN_TOP, MARGIN_BOTTOM, MARGIN_SIDE = 24, 36, 36
+GAP = 2  # between bars
+
+
+def chart(edges: Sequence[int], counts: Sequence[int], *, width: int = WIDTH,
+          height: int = HEIGHT) -> Chart:
+    """The bars of a histogram: one per bin, heights in proportion to the counts (a bin
+    with any parcel at least one unit tall), the counts above them and the edges under the
+    axis (every edge when there are at most six bins, every second one otherwise, always the
+    first and the last). Integer coordinates in a `width` × `height` box."""
+    if len(edges) != len(counts) + 1 or not counts:
+        raise ValueError("one count per bin")
+    if any(c < 0 for c in counts):
+        raise ValueError("counts must not be negative")
+    left, right = MARGIN_SIDE, width - MARGIN_SIDE
+    baseline = height - MARGIN_BOTTOM
+    tallest = baseline - MARGIN_TOP
+    n = len(counts)
+    slot = (right - left) // n
+    largest = max(counts)
+    bars = []
+    for k, count in enumerate(counts):
+        h = 0 if largest == 0 else max(1 if count else 0, count * tallest // largest)
+        x = left + k * slot
+        bars.append(Bar(k, edges[k], edges[k + 1], count, x + GAP // 2, baseline - h,
+                        slot - GAP, h, baseline - h - 6))
+    every = 1 if n <= 6 else 2
+    ticks = [Tick(edges[k], left + k * slot) for k in range(n + 1)
+             if k % every == 0 or k == n]
+    if n % every and len(ticks) > 1 and ticks[-1].x - ticks[-2].x < slot * every:
+        ticks.pop(-2)  # the last edge's label would touch the one before it
+    return Chart(width, height, baseline, left, left + n * slot, bars, ticks, baseline + 22,
+                 largest)

@@ -1,0 +1,127 @@
+"""Staff: a roll's review between computing and publishing (J8): the total assessed against
+the budget's total to assess, the counts, the exempt parcels and why (R-A2), the Board's
+fixed amounts (R-A3), the largest shares and their histogram (an SVG with the same figures in
+a table); for an amendment, the differences per parcel (R-A5), paged and as a CSV file.
+Every staff role may read it; publishing stays on the roll's page (an administrator's).
+The figures come from `portal/services/roll_review.py`; this module renders them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from decimal import Decimal
+
+from flask import Response, abort, render_template, request, stream_with_context
+from flask_babel import gettext as _
+from flask_login import current_user
+
+from portal.core.money import from_cents_int
+from portal.core.roll_review import EXEMPT_REASONS
+from portal.i18n import money as fmt_money
+from portal.i18n import number as fmt_number
+from portal.services import lenders
+from portal.services import roll_review as service
+from portal.services.errors import NotFound
+from portal.web.data import uow
+from portal.web.locale import select_language
+from portal.web.staff.routes import bp, staff_required
+
+PER_PAGE = 50
+
+
+def _page_number() -> int:
+    page = request.args.get("pagina", 1, type=int) or 1
+    if page < 1:
+        abort(404)
+    return page
+
+
+def _pages(total: int, page: int) -> int:
+    pages = max(1, -(-total // PER_PAGE))
+    if page > pages:
+        abort(404)
+    return pages
+
+
+def signed(amount: Decimal) -> str:
+    """A change: "+$1,000.00", "-$550.00", "$0.00"."""
+    return ("+" if amount > 0 else "") + fmt_money(amount)
+
+
+def edge(cents: int) -> str:
+    """A bin's edge (cents) under the chart's axis, short: "$1,200" for whole dollars."""
+    if cents % 100 == 0:
+        return "$" + fmt_number(cents // 100)
+    return fmt_money(from_cents_int(cents))
+
+
+def reason_text(code: str) -> str:
+    return _(EXEMPT_REASONS.get(code, code))
+
+
+@bp.get("/tasacion/<id:roll_id>/revision")
+@staff_required
+def roll_review(roll_id: int):  # noqa: ANN201
+    page = _page_number()
+    try:
+        with uow() as w:
+            view = service.review(w, current_user, roll_id)
+            exempt = service.exempt_page(w, current_user, roll_id, limit=PER_PAGE,
+                                         offset=(page - 1) * PER_PAGE)
+            changes = service.differences(w, current_user, roll_id) if view.amendment \
+                else None
+            w.session.expunge_all()
+    except NotFound:
+        abort(404)
+    pages = _pages(view.exempt, page)
+    return render_template("staff/roll_review.html", view=view, exempt=exempt, page=page,
+                           pages=pages, changes=changes, reason_text=reason_text,
+                           signed=signed, edge=edge)
+
+
+@bp.get("/tasacion/<id:roll_id>/diferencias")
+@staff_required
+def roll_review_differences(roll_id: int):  # noqa: ANN201
+    page = _page_number()
+    try:
+        with uow() as w:
+            view = service.review(w, current_user, roll_id)
+            changes = service.differences(w, current_user, roll_id)
+            if changes is None:
+                raise NotFound()
+            rows = service.differences_page(w, current_user, roll_id, limit=PER_PAGE,
+                                            offset=(page - 1) * PER_PAGE)
+            w.session.expunge_all()
+    except NotFound:
+        abort(404)
+    pages = _pages(changes.changed, page)
+    return render_template("staff/roll_review_differences.html", view=view, changes=changes,
+                           rows=rows, page=page, pages=pages, signed=signed)
+
+
+@bp.get("/tasacion/<id:roll_id>/diferencias.csv")
+@staff_required
+def roll_review_differences_csv(roll_id: int):  # noqa: ANN201
+    try:
+        with uow() as w:
+            if service.differences(w, current_user, roll_id) is None:
+                raise NotFound()
+    except NotFound:
+        abort(404)
+    user = current_user._get_current_object()
+    head = [_("Catastro number"), _("Previous amount"), _("New amount"), _("Increase"),
+            _("Decrease")]
+
+    def records() -> Iterator[list[str]]:
+        with uow() as w:
+            for d in service.all_differences(w, user, roll_id):
+                # the change in two columns: a cell starting with "-" would be neutralised
+                # as a formula (safe_cell), and each column then adds up to its total
+                yield [d.catastro, "" if d.old is None else str(d.old), str(d.new),
+                       str(d.change) if d.change > 0 else "",
+                       str(-d.change) if d.change < 0 else ""]
+
+    name = (f"diferencias-registro-{roll_id}.csv" if select_language() == "es"
+            else f"roll-differences-{roll_id}.csv")
+    return Response(stream_with_context(lenders.csv_lines(head, records())),
+                    mimetype="text/csv",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})

@@ -1,0 +1,297 @@
+"""The roll's review page (J8) and an amendment's differences per parcel (R-A5), on a small
+roll with known numbers: the total to assess $1,000.00, the Board's $100.00 on one parcel and
+$900.00 shared by 10 benefit units (90, 180, 270, 360), three parcels exempt (R-A2) for two
+reasons; then an amendment to $1,100.00 with the fixed amount cut to $50.00: four parcels
+up, one down."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from datetime import date
+from decimal import Decimal
+
+import pytest
+from flask import Flask
+from sqlalchemy import select
+
+from portal.core import roll_review as core
+from portal.db import Database, UnitOfWork, upgrade
+from portal.models import AssessmentRoll, Parcel
+from portal.services import budgets, roll, roll_review, two_factor, users
+from portal.services.budgets import FixedInput, LineInput
+from portal.services.demo import STAFF_TOTP_SECRET
+from portal.services.errors import NotFound
+from portal.web.data import database
+from tests.web.conftest import PASSWORD, TODAY, login
+
+ADMIN, READER = "admin@review.pr", "reader@review.pr"
+#: catastro: (owner kind, transferred, units, incentives-exempt)
+PARCELS = {
+    "100-000-000-01": ("private", False, "1", False),
+    "100-000-000-02": ("private", False, "2", False),
+    "100-000-000-03": ("private", False, "3", True),  # still assessed (R-A2)
+    "100-000-000-04": ("private", False, "4", False),  # the Board's fixed amount
+    "100-000-000-05": ("authority", False, "5", False),  # exempt
+    "100-000-000-06": ("authority", True, "4", False),  # transferred: assessed
+    "100-000-000-07": ("public", False, "1", False),  # exempt
+    "100-000-000-08": ("public", False, "0", False),  # exempt
+}
+FY = date(2026, 7, 1)
+
+
+def _line(total: str) -> list[LineInput]:
+    return [LineInput("project", "Paseo", "Promenade", Decimal(total), Decimal(total))]
+
+
+def build(w: UnitOfWork) -> tuple[object, int]:
+    """The staff, the parcels and version 1 adopted and computed: (admin, roll id)."""
+    s = w.session
+    admin = None
+    for email, role in ((ADMIN, "administrator"), (READER, "read_only")):
+        u = users.register(w, email, PASSWORD, "Staff", "es")
+        u.email_confirmed_at = u.created_at
+        u.is_staff, u.staff_role = True, role
+        two_factor.enrol_with_secret(w, u, STAFF_TOTP_SECRET)
+        admin = admin or u
+    for catastro, (owner, transferred, units, incentive) in PARCELS.items():
+        s.add(Parcel(catastro=catastro, address=f"Calle {catastro[-2:]}",
+                     municipality="San Juan", owner_kind=owner, transferred=transferred,
+                     benefit_units=Decimal(units), tax_incentive_exempt=incentive))
+    s.flush()
+    fy = budgets.ensure_fiscal_year(w, FY)
+    v1 = budgets.draft(w, admin, fy, _line("1000.00"), reference="Res. 2026-1",
+                       fixed=[FixedInput("100-000-000-04", Decimal("100.00"), "Acuerdo")])
+    budgets.adopt(w, admin, v1.id, TODAY, late=True)  # after the year began
+    return admin, roll.compute(w, admin, v1.id).id
+
+
+def amend(w: UnitOfWork, admin: object) -> int:
+    """Version 2 ($1,100.00; the fixed amount $50.00) adopted and computed: its roll's id."""
+    fy = budgets.ensure_fiscal_year(w, FY)
+    v2 = budgets.draft(w, admin, fy, _line("1100.00"), reference="Res. 2026-2",
+                       effective_on=TODAY,
+                       fixed=[FixedInput("100-000-000-04", Decimal("50.00"), "Acuerdo")])
+    budgets.adopt(w, admin, v2.id, TODAY)
+    return roll.compute(w, admin, v2.id).id
+
+
+def check_first_roll(w: UnitOfWork, admin: object, roll_id: int) -> None:
+    v = roll_review.review(w, admin, roll_id)
+    assert (v.lines, v.assessed, v.exempt, v.fixed) == (8, 5, 3, 1) and v.complete
+    assert v.total_assessed == v.total_to_assess == Decimal("1000.00") and v.balanced
+    assert v.reasons == [("public", 2), ("authority", 1)]
+    assert [(t.catastro[-2:], t.amount) for t in v.top] == [
+        ("06", Decimal("360.00")), ("03", Decimal("270.00")), ("02", Decimal("180.00")),
+        ("04", Decimal("100.00")), ("01", Decimal("90.00"))]
+    assert [(f.catastro, f.amount, f.line_amount) for f in v.fixed_amounts] == [
+        ("100-000-000-04", Decimal("100.00"), Decimal("100.00"))]
+    # $25 bins from $75 to $375: 90, 100, 180, 270 and 360 each in its own
+    assert (v.bins[0].low, v.bins[-1].high, len(v.bins)) == (Decimal("75.00"),
+                                                             Decimal("375.00"), 12)
+    assert sum(b.count for b in v.bins) == v.assessed
+    assert [k for k, b in enumerate(v.bins) if b.count] == [0, 1, 4, 7, 11]
+    assert not v.amendment and roll_review.differences(w, admin, roll_id) is None
+    exempt = roll_review.exempt_page(w, admin, roll_id, limit=2, offset=0)
+    assert [(e.catastro[-2:], e.reason) for e in exempt] == [("05", "authority"),
+                                                            ("07", "public")]
+    assert [e.catastro[-2:] for e in roll_review.exempt_page(w, admin, roll_id, limit=2,
+                                                            offset=2)] == ["08"]
+
+
+EXPECTED_CHANGES = [("06", "360.00", "420.00", "60.00"), ("04", "100.00", "50.00", "-50.00"),
+                    ("03", "270.00", "315.00", "45.00"), ("02", "180.00", "210.00", "30.00"),
+                    ("01", "90.00", "105.00", "15.00")]
+
+
+def check_amendment(w: UnitOfWork, admin: object, roll_id: int) -> None:
+    v = roll_review.review(w, admin, roll_id)
+    assert v.amendment and v.balanced and v.total_assessed == Decimal("1100.00")
+    d = roll_review.differences(w, admin, roll_id)
+    assert (d.changed, d.increased, d.decreased) == (5, 4, 1)
+    assert (d.increases, d.decreases, d.net) == (Decimal("150.00"), Decimal("50.00"),
+                                                 Decimal("100.00"))
+    rows = roll_review.differences_page(w, admin, roll_id, limit=50, offset=0)
+    assert [(r.catastro[-2:], str(r.old), str(r.new), str(r.change)) for r in rows] \
+        == EXPECTED_CHANGES
+    assert list(roll_review.all_differences(w, admin, roll_id)) == rows
+    assert roll_review.differences_page(w, admin, roll_id, limit=2, offset=1) == rows[1:3]
+
+
+@pytest.fixture
+def world(app: Flask):  # noqa: ANN201
+    with app.app_context(), UnitOfWork(database()) as w:
+        admin, roll_id = build(w)
+    return app, roll_id
+
+
+def _amend(app: Flask) -> int:
+    with app.app_context(), UnitOfWork(database()) as w:
+        return amend(w, users.find_by_email(w, ADMIN))
+
+
+def test_the_figures_of_a_small_roll(world):
+    app, roll_id = world
+    with app.app_context(), UnitOfWork(database()) as w:
+        check_first_roll(w, users.find_by_email(w, ADMIN), roll_id)
+
+
+def test_an_amendments_differences_before_and_after_publication(world):
+    app, first = world
+    with app.app_context(), UnitOfWork(database()) as w:
+        admin = users.find_by_email(w, ADMIN)
+        roll.publish(w, admin, first)
+    second = _amend(app)
+    with app.app_context(), UnitOfWork(database()) as w:
+        admin = users.find_by_email(w, ADMIN)
+        check_amendment(w, admin, second)
+        roll.publish(w, admin, second)
+    with app.app_context(), UnitOfWork(database()) as w:  # the same once published
+        check_amendment(w, users.find_by_email(w, ADMIN), second)
+
+
+def test_the_review_page_in_both_languages(world):
+    app, roll_id = world
+    client = login(app, ADMIN)
+    html = client.get(f"/personal/tasacion/{roll_id}/revision").get_data(as_text=True)
+    assert "Revisión del registro 2026-2027, versión 1" in html
+    assert "suman el total a imponer del presupuesto, al centavo" in html
+    assert html.count("$1,000.00") >= 2  # the sum of the shares and the total to assess
+    assert "Terreno de la Autoridad" in html and "Terreno de otro dueño público" in html
+    assert re.search(r'<svg role="img" aria-labelledby="hist-title hist-desc"', html)
+    assert html.count("<rect ") == 12 and "$75" in html and "$375" in html
+    assert "Publicar el registro" in html  # a link to the roll's page, for an administrator
+    en = client.get(f"/personal/tasacion/{roll_id}/revision?lang=en").get_data(as_text=True)
+    assert "The shares add up to the budget's total to assess, to the cent" in en
+    assert "Land of the Authority, not sold" in en and "The ten largest shares" in en
+    assert "$75.00 to less than $100.00" in en and "$350.00 to $375.00" in en
+    roll_page = client.get("/personal/tasacion?lang=en").get_data(as_text=True)
+    assert f"/personal/tasacion/{roll_id}/revision" in roll_page
+
+
+def test_the_differences_pages_and_their_csv(world):
+    app, first = world
+    with app.app_context(), UnitOfWork(database()) as w:
+        roll.publish(w, users.find_by_email(w, ADMIN), first)
+    second = _amend(app)
+    client = login(app, READER)
+    page = client.get(f"/personal/tasacion/{second}/revision?lang=en").get_data(as_text=True)
+    assert "Parcels whose amount changes" in page and "+$150.00" in page
+    assert "Publish the roll" not in page  # read-only staff: no publishing
+    html = client.get(f"/personal/tasacion/{second}/diferencias?lang=en").get_data(
+        as_text=True)
+    found = re.findall(r">(100-000-000-0\d)</a>", html)
+    assert [c[-2:] for c in found] == [c for c, *_ in EXPECTED_CHANGES]
+    assert "-$50.00" in html and "+$60.00" in html
+    r = client.get(f"/personal/tasacion/{second}/diferencias.csv?lang=en")
+    assert r.status_code == 200 and r.mimetype == "text/csv"
+    assert 'filename="roll-differences-' in r.headers["Content-Disposition"]
+    rows = list(csv.reader(io.StringIO(r.get_data(as_text=True).lstrip("\ufeff"))))
+    assert rows[0] == ["Catastro number", "Previous amount", "New amount", "Increase",
+                       "Decrease"]
+    assert rows[1] == ["100-000-000-06", "360.00", "420.00", "60.00", ""]
+    assert rows[2] == ["100-000-000-04", "100.00", "50.00", "", "50.00"]
+    # a roll that amends nothing has no differences
+    assert client.get(f"/personal/tasacion/{first}/diferencias").status_code == 404
+    assert client.get(f"/personal/tasacion/{first}/diferencias.csv").status_code == 404
+
+
+def test_roles_and_a_roll_that_does_not_exist(world):
+    app, roll_id = world
+    for path in (f"/personal/tasacion/{roll_id}/revision", "/personal/tasacion/999/revision",
+                 "/personal/tasacion/999/diferencias", "/personal/tasacion/999/diferencias.csv"):
+        assert app.test_client().get(path).status_code in (302, 303, 404)  # sign in first
+    reader = login(app, READER)
+    assert reader.get(f"/personal/tasacion/{roll_id}/revision").status_code == 200
+    for path in ("/personal/tasacion/999/revision", "/personal/tasacion/999/diferencias",
+                 "/personal/tasacion/999/diferencias.csv",
+                 f"/personal/tasacion/{roll_id}/revision?pagina=9",
+                 f"/personal/tasacion/{roll_id}/revision?pagina=-1"):
+        assert reader.get(path).status_code == 404, path
+    with app.app_context(), UnitOfWork(database()) as w:
+        owner = users.register(w, "owner@review.pr", PASSWORD, "Ana", "es")
+        owner.email_confirmed_at = owner.created_at
+        with pytest.raises(NotFound):
+            roll_review.review(w, users.find_by_email(w, ADMIN), 999)
+    assert login(app, "owner@review.pr").get(
+        f"/personal/tasacion/{roll_id}/revision").status_code == 404
+
+
+def test_the_same_figures_on_postgresql(tmp_path):
+    from portal import clock
+    from tests.data.pg import throwaway_database
+    with throwaway_database() as url, clock.fixed(TODAY):
+        upgrade(url, "head")
+        db = Database(url)
+        try:
+            with UnitOfWork(db) as w:
+                admin, first = build(w)
+            with UnitOfWork(db) as w:
+                admin = users.find_by_email(w, ADMIN)
+                check_first_roll(w, admin, first)
+                roll.publish(w, admin, first)
+            with UnitOfWork(db) as w:
+                second = amend(w, users.find_by_email(w, ADMIN))
+            with UnitOfWork(db) as w:
+                check_amendment(w, users.find_by_email(w, ADMIN), second)
+                assert w.session.scalar(select(AssessmentRoll.status).where(
+                    AssessmentRoll.id == second)) == "computed"
+        finally:
+            db.dispose()
+
+
+# --- the pure helpers (portal/core/roll_review.py) -------------------------------------------
+
+def test_exemption_reasons_agree_with_the_rule():
+    assert core.exemption_reason("private", False) is None
+    assert core.exemption_reason("authority", True) is None
+    assert core.exemption_reason("public", True) is None
+    assert core.exemption_reason("authority", False) == "authority"
+    assert core.exemption_reason("public", False) == "public"
+
+
+@pytest.mark.parametrize(("low", "high", "edges"), [
+    (9000, 36000, list(range(7500, 37501, 2500))),
+    (0, 100, list(range(0, 101, 10))),
+    (12345, 12345, [12345, 12345]),
+    (1, 2, [1, 2]),
+    (0, 120_000_000, list(range(0, 120_000_001, 10_000_000))),
+    (0, 120_000_001, list(range(0, 140_000_001, 20_000_000))),
+])
+def test_bins_have_round_edges(low, high, edges):
+    assert core.bin_edges(low, high) == edges
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_every_amount_falls_in_one_bin_of_at_most_twelve(seed):
+    import random
+    rnd = random.Random(seed)
+    amounts = [rnd.randrange(0, 10 ** rnd.randrange(1, 10)) for _ in range(200)]
+    edges = core.bin_edges(min(amounts), max(amounts))
+    assert 2 <= len(edges) <= 13 and edges[0] <= min(amounts) and edges[-1] >= max(amounts)
+    widths = {b - a for a, b in zip(edges, edges[1:])}
+    assert len(widths) <= 1
+    counts = [0] * (len(edges) - 1)
+    for a in amounts:
+        k = core.bin_index(a, edges)
+        assert edges[k] <= a and (a < edges[k + 1] or k == len(counts) - 1)
+        counts[k] += 1
+    assert sum(counts) == len(amounts)
+
+
+def test_the_chart_geometry():
+    c = core.chart(list(range(0, 1201, 100)), [0, 1, 2, 4, 8, 4, 2, 1, 0, 0, 1, 5])
+    tallest = c.baseline - core.MARGIN_TOP
+    assert [b.height for b in c.bars][:5] == [0, tallest // 8, tallest // 4, tallest // 2,
+                                              tallest]
+    assert all(b.y + b.height == c.baseline and b.width > 0 for b in c.bars)
+    assert all(a.x + a.width < b.x for a, b in zip(c.bars, c.bars[1:]))
+    assert c.bars[-1].x + c.bars[-1].width <= c.right <= c.width
+    assert [t.amount for t in c.ticks] == list(range(0, 1201, 200))
+    one = core.chart([500, 500], [7])
+    assert len(one.bars) == 1 and one.bars[0].height == tallest
+    tiny = core.chart([0, 10, 20], [1000, 1])
+    assert tiny.bars[1].height == 1  # a bin with a parcel is never invisible
+    with pytest.raises(ValueError):
+        core.chart([0, 10], [1, 2])

@@ -633,11 +633,11 @@ def exemption_summary(parcel_id: int, relation: str) -> dict | None:
     from portal.core import property_tax
     from portal.services.exemptions.status import exemption_status
     fy, today = _fy(), clock.today()
-    closed = filings._closed()
     out: dict = {"fy_label": present.fy_label(fy), "today": today, "status": None,
                  "filing_number": None, "continued_from": None, "saving": None,
                  "next_step": None, "deadline": None, "link": None, "link_text": None}
     with uow() as w:
+        closed = filings._closed(w)
         st = exemption_status(w, parcel_id, fy)
         if st is None or st.status == "draft" and relation != "owner":
             if relation != "owner" or not facts_service.has_facts(w, parcel_id, fy):

@@ -144,7 +144,6 @@ REASONS: dict[str, str] = {
     "already_filed": N_("A certification with other answers is already on file for this "
                         "property and year."),
     "cannot_compute": N_("The exemption cannot be computed from these values."),
-    "too_long": N_("This value is too long."),
 }
 #: An upload refused as a whole (message ids).
 FILE_REASONS: dict[str, str] = {
@@ -615,6 +614,10 @@ class Processing:
 
     def step(self, uow: UnitOfWork) -> int:
         s = uow.session
+        # The write transaction opens first: SQLite's driver begins one only at the first
+        # write, and a row's savepoint taken before it would commit when released.
+        s.execute(update(LenderBatch).where(LenderBatch.id == self.batch_id)
+                  .values(status="running").execution_options(synchronize_session=False))
         rows = list(s.scalars(select(LenderBatchRow).where(
             LenderBatchRow.batch_id == self.batch_id, LenderBatchRow.outcome.is_(None))
             .order_by(LenderBatchRow.row_number).limit(STEP)))

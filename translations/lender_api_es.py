@@ -160,6 +160,31 @@ ES = {
     "The certification's filing number, of an accepted row (or of the one already on file).":
         "El número de radicación de la certificación, de una fila aceptada (o de la que ya "
         "estaba radicada).",
+    # --- acquisitions (R-B10 case iii) ---
+    "Report an acquisition": "Informar una adquisición",
+    "The loan's parcel was bought after January 1 as a new structure with a certification "
+    "(R-B10 case iii): the answer carries the last day to notify the CRIM, 30 days after the "
+    "acquisition, rolled to a business day. Needs a token that may write.":
+        "La propiedad del préstamo se compró después del 1 de enero como estructura nueva con "
+        "una certificación (R-B10 caso iii): la respuesta trae el último día para notificarlo "
+        "al CRIM, 30 días después de la adquisición (o el próximo día laborable). Requiere un "
+        "token que pueda escribir.",
+    "The deed date of the new structure's acquisition (YYYY-MM-DD), on or after January 1 "
+    "of this year and not after today.":
+        "La fecha de la escritura de la adquisición de la estructura nueva (AAAA-MM-DD), del "
+        "1 de enero de este año en adelante y no después de hoy.",
+    "Optional: the residential-exemption certification of the loan's parcel it was bought "
+    "with.":
+        "Opcional: la certificación de exoneración residencial de la propiedad del préstamo "
+        "con la que se compró.",
+    "The last day to notify the CRIM: 30 days after the acquisition, rolled to a business "
+    "day.":
+        "El último día para notificar al CRIM: 30 días después de la adquisición (o el "
+        "próximo día laborable).",
+    "Days left today (negative once it has passed).":
+        "Días que quedan hoy (negativo después de pasado).",
+    "This certification is not of this loan's parcel.":
+        "Esta certificación no es de la propiedad de este préstamo.",
     # --- the reference page ---
     "The lenders' API: reference": "La API de los prestamistas: referencia",
     "The same description as an OpenAPI 3.1 document, for programs:":

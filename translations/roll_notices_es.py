@@ -80,6 +80,8 @@ ES = {
     "page:":
         "Vea el aviso, los plazos y por qué es esta la cantidad, y pague, en la página de la "
         "propiedad:",
+    # templates/account/parcel.html
+    "Download the assessment notice (PDF)": "Descargar el aviso de derrama (PDF)",
     # web/staff/roll_notices.py, templates/staff/roll_notices.html
     "Publish the roll first: its notices are sent once it is published.":
         "Publique primero el registro: sus avisos se envían una vez publicado.",

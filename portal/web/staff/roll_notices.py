@@ -22,7 +22,7 @@ from portal.i18n import current_language
 from portal.jobs import queue
 from portal.services import access, jobs
 from portal.services import roll_notices as service
-from portal.services.errors import Conflict, NotFound
+from portal.services.errors import Conflict, Forbidden, NotFound
 from portal.web.account.routes import bp as account_bp
 from portal.web.data import uow
 from portal.web.pdf_response import pdf_response
@@ -93,13 +93,16 @@ def roll_notice_pdf(roll_id: int, parcel_id: int):  # noqa: ANN201
 
 
 @bp.get("/tasacion/<id:roll_id>/avisos/archivos/<id:file_id>.pdf")
-@staff_role(*access.MANAGE)
+@staff_required
 def roll_notice_file(roll_id: int, file_id: int):  # noqa: ANN201
+    """An administrator's (403 for other staff: the file holds the new access codes)."""
     try:
         with uow() as w:
             data = service.print_file(w, current_user, roll_id, file_id)
     except NotFound:
         abort(404)
+    except Forbidden:
+        abort(403)
     return pdf_response(data, f"avisos-{roll_id}-{file_id}.pdf")
 
 

@@ -83,7 +83,8 @@ class RollLine(Base):
     )
 
     id: Mapped[int] = mapped_column(primary_key=True, comment="Surrogate key")
-    roll_id: Mapped[int] = mapped_column(ForeignKey("assessment_rolls.id"), index=True,
+    # (looked up by roll through `uq_roll_lines_roll_id_parcel_id`: no index of its own)
+    roll_id: Mapped[int] = mapped_column(ForeignKey("assessment_rolls.id"),
                                          comment="The roll")
     parcel_id: Mapped[int] = mapped_column(ForeignKey("parcels.id"), index=True,
                                            comment="The parcel")
@@ -106,7 +107,8 @@ class Assessment(AppendOnly, Base):
     )
 
     id: Mapped[int] = mapped_column(primary_key=True, comment="Surrogate key")
-    parcel_id: Mapped[int] = mapped_column(ForeignKey("parcels.id"), index=True,
+    # (looked up by parcel through `uq_assessments_parcel_id_budget_version_id`)
+    parcel_id: Mapped[int] = mapped_column(ForeignKey("parcels.id"),
                                            comment="The parcel assessed")
     fiscal_year_id: Mapped[int] = mapped_column(ForeignKey("fiscal_years.id"), index=True,
                                                 comment="The fiscal year")
@@ -146,7 +148,8 @@ class Installment(AppendOnly, Base):
     )
 
     id: Mapped[int] = mapped_column(primary_key=True, comment="Surrogate key")
-    assessment_id: Mapped[int] = mapped_column(ForeignKey("assessments.id"), index=True,
+    # (looked up by assessment through `uq_installments_assessment_id_number`)
+    assessment_id: Mapped[int] = mapped_column(ForeignKey("assessments.id"),
                                                comment="The assessment")
     number: Mapped[int] = mapped_column(Integer, comment="1..12 (13 for a late increase)")
     due_date: Mapped[date] = mapped_column(Date, comment="Due on the 1st of the month (R-A4)")

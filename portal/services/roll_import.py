@@ -61,8 +61,10 @@ from portal.models import (
 from portal.services import access, audit, bulk, facts
 from portal.services.errors import Conflict, NotFound
 
-#: Rows per batch (one transaction each, and one step of the job).
-BATCH = 2000
+#: Rows per batch (one transaction each, and one step of the job): 5,000 rows are a few
+#: seconds' work, fewer transactions than 2,000 (bench/import_bench.py), far within
+#: `jobs.STALE`.
+BATCH = 5000
 #: Errors the report keeps (every one is counted): a file wrong in every row says so at once.
 MAX_ERRORS = 10_000
 
@@ -217,10 +219,14 @@ class ImportWork:
         self.counts = {"rows": 0, "error_rows": 0, "errors": 0, "new": 0, "changed": 0,
                        "same": 0}
         self.written = {"new": 0, "changed": 0}
+        self.recheck = False  # pass 2 compares each batch with the roll (no pass 1 ran)
+        self.resumed = 0  # rows a check of the same file already did (`jobs.run` counts them)
 
     # -- begin ----------------------------------------------------------------------------
     def begin(self, uow: UnitOfWork) -> int:
         imp = importable(uow, self.staff, self.import_id, self.dry_run)
+        if not self.dry_run and _checked(imp):
+            return self._begin_checked(uow, imp)
         uow.session.execute(delete(RollImportError).where(
             RollImportError.import_id == imp.id))
         uow.session.execute(delete(RollImportRow).where(RollImportRow.import_id == imp.id))
@@ -242,6 +248,30 @@ class ImportWork:
         self.rows = parse.read(imp.stored_path, fmt)
         self.estimate = fmt.rows
         return fmt.rows if self.dry_run else 2 * fmt.rows
+
+    def _begin_checked(self, uow: UnitOfWork, imp: RollImport) -> int:
+        """An import of a file its last check found without error (the dry run, or an
+        import stopped midway): its staged rows are the file's, once the file is seen
+        unchanged (its checksum), so pass 1 is not run again; pass 2 compares each batch
+        with the roll as it is then (`recheck`), so what changed on the roll since the
+        check (another import, this one stopped midway) is seen."""
+        try:
+            fmt = parse.sniff(imp.stored_path)
+            if fmt.sha256 != imp.sha256:
+                raise parse.FileProblem("file_changed")
+        except parse.FileProblem as exc:
+            self._file_problem(uow, imp, exc)
+            return 0
+        except OSError:
+            self._file_problem(uow, imp, parse.FileProblem("file_changed"))
+            return 0
+        c = self.counts
+        c.update(rows=imp.rows, error_rows=imp.error_rows, errors=imp.errors)
+        self.recheck, self.resumed, self.phase = True, imp.rows, "write"
+        imp.status = "importing"
+        imp.as_of = self.as_of = clock.today()
+        uow.session.flush()
+        return 2 * imp.rows
 
     def _file_problem(self, uow: UnitOfWork, imp: RollImport, exc: parse.FileProblem) -> None:
         imp.status, imp.file_error, imp.file_error_params = "invalid", exc.code, exc.params
@@ -283,13 +313,7 @@ class ImportWork:
                     if c["errors"] < MAX_ERRORS:
                         errors.append(_error_row(self.import_id, e))
                     c["errors"] += 1
-        current = {}
-        for among in _among(uow, Parcel.catastro, [r.parcel.catastro for r in good]):
-            for p in uow.session.execute(select(Parcel.id, Parcel.catastro,
-                                                *[getattr(Parcel, k)
-                                                  for k in parse.ParcelRow.FACTS])
-                                         .where(among)):
-                current[p.catastro] = p
+        current = self._current(uow, [r.parcel.catastro for r in good])
         staged = []
         for r in good:
             p = current.get(r.parcel.catastro)
@@ -303,6 +327,18 @@ class ImportWork:
         bulk.insert_rows(uow, RollImportError, errors)
         bulk.insert_rows(uow, RollImportRow, staged)
         self._save_counts(uow)
+
+    @staticmethod
+    def _current(uow: UnitOfWork, catastros: list[str]) -> dict[str, Any]:
+        """{catastro: the parcel's id and facts} of those on the roll among `catastros`."""
+        current = {}
+        for among in _among(uow, Parcel.catastro, catastros):
+            for p in uow.session.execute(select(Parcel.id, Parcel.catastro,
+                                                *[getattr(Parcel, k)
+                                                  for k in parse.ParcelRow.FACTS])
+                                         .where(among)):
+                current[p.catastro] = p
+        return current
 
     def _save_counts(self, uow: UnitOfWork) -> None:
         c = self.counts
@@ -362,6 +398,7 @@ class ImportWork:
     def _write_batch(self, uow: UnitOfWork) -> int:
         staged = uow.session.execute(  # (a "same" row's data is not read: nothing to write)
             select(RollImportRow.id, RollImportRow.change, RollImportRow.parcel_id,
+                   RollImportRow.data if self.recheck else
                    case((RollImportRow.change == "same", None),
                         else_=RollImportRow.data).label("data"))
             .where(RollImportRow.import_id == self.import_id, RollImportRow.id > self.after)
@@ -369,9 +406,13 @@ class ImportWork:
         if not staged:
             self.phase = "done"
             return 0
-        new = [parse.ParcelRow.from_json(s.data) for s in staged if s.change == "new"]
-        changed = [(s.parcel_id, parse.ParcelRow.from_json(s.data)) for s in staged
-                   if s.change == "changed"]
+        if self.recheck:
+            new, changed = self._compared(uow, [parse.ParcelRow.from_json(s.data)
+                                                for s in staged])
+        else:
+            new = [parse.ParcelRow.from_json(s.data) for s in staged if s.change == "new"]
+            changed = [(s.parcel_id, parse.ParcelRow.from_json(s.data)) for s in staged
+                       if s.change == "changed"]
         if new:
             self._write_new(uow, new)
         if changed:
@@ -380,6 +421,25 @@ class ImportWork:
         self.written["changed"] += len(changed)
         self.after = staged[-1].id
         return len(staged)
+
+    def _compared(self, uow: UnitOfWork, rows: list[parse.ParcelRow]
+                  ) -> tuple[list[parse.ParcelRow], list[tuple[int, parse.ParcelRow]]]:
+        """A batch of staged rows compared with the roll as it is (`recheck`): the new ones
+        and the (parcel id, row) of the changed ones; the counts are what it finds."""
+        current = self._current(uow, [r.catastro for r in rows])
+        new, changed = [], []
+        for r in rows:
+            p = current.get(r.catastro)
+            if p is None:
+                new.append(r)
+            elif _compare(r, p):
+                changed.append((p.id, r))
+        c = self.counts
+        c["new"] += len(new)
+        c["changed"] += len(changed)
+        c["same"] += len(rows) - len(new) - len(changed)
+        self._save_counts(uow)
+        return new, changed
 
     def _write_new(self, uow: UnitOfWork, rows: list[parse.ParcelRow]) -> None:
         ids = bulk.insert_rows(uow, Parcel, [{"catastro": r.catastro, **r.facts()}
@@ -475,6 +535,14 @@ class _Parties:
             if r[key] < 0:
                 r[key] = self.ids[-r[key] - 1]
         return rows
+
+
+def _checked(imp: RollImport) -> bool:
+    """Whether the import's staged rows are a whole check of its file that found no error
+    (a check's status once it ended valid, and an import's after it: pass 1 runs again
+    otherwise)."""
+    return (imp.status in ("valid", "importing", "imported") and imp.checked_at is not None
+            and not imp.errors and not imp.error_rows and imp.file_error is None)
 
 
 def _among(uow: UnitOfWork, column: Any, values: list[Any]) -> Iterator[Any]:

@@ -45,6 +45,8 @@ LENDER = {"exemption.lender_list", "lender.loans", "exemption_changes.lender_lis
 LENDER |= {"lender.export", "lender.pay_filtered", "lender.pay_file", "lender.loan"}  # J7
 LENDER |= {"lender.organisation", "lender.invite", "lender.withdraw", "lender.remove",  # J7
            "lender.set_role", "lender.create_token", "lender.revoke_token"}
+LENDER |= {"lender.batches", "lender.batch_upload", "lender.batch_template",  # J7: bulk
+           "lender.batch_guide", "lender.batch", "lender.batch_report", "lender.batch_failed"}
 LENDER |= {"lender.report_acquisition", "lender.mark_intents",  # J7, R-B10 (iii)
            "lender.withdraw_intent"}  # (walked per role in tests/web/test_lender_intents.py)
 # J7: only the invited email's user (tests/web/test_lender_api.py)
@@ -180,6 +182,12 @@ def test_role_pages(world, role):
         "/prestamista/prestamos": 200 if role == "lender" else 404,
         "/prestamista/prestamos.csv": 200 if role == "lender" else 404,
         "/prestamista/organizacion": 200 if role == "lender" else 404,
+        "/prestamista/certificaciones/lote": 200 if role == "lender" else 404,
+        "/prestamista/certificaciones/lote/guia": 200 if role == "lender" else 404,
+        "/prestamista/certificaciones/lote/plantilla.csv": 200 if role == "lender" else 404,
+        "/prestamista/certificaciones/lote/999999": 404,
+        "/prestamista/certificaciones/lote/999999/informe.csv": 404,
+        "/prestamista/certificaciones/lote/999999/fallidas.csv": 404,
         "/prestamista/prestamos/999999": 404,
         "/prestamista/invitacion/no-such-invitation": 404,
         "/personal/buscar": 200 if role == "staff" else 404,

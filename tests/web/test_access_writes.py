@@ -48,6 +48,10 @@ OWN_ONLY = {"account.language"}  # and every `auth.*` route
 WALKED |= {"lender.pay_filtered", "lender.pay_file", "lender.invite", "lender.withdraw",
            "lender.remove", "lender.set_role", "lender.create_token", "lender.revoke_token"}
 OWN_ONLY |= {"lender.invitation"}
+#: J7: the bulk certifications' upload, walked as every other role (404, no batch written)
+#: and as another lender (its own batch, none of these loans filed) in
+#: tests/web/test_lender_batches.py (test_only_the_lenders_members_upload_or_see_a_batch).
+WALKED |= {"lender.batch_upload"}
 #: J7, R-B10 (iii): a loan's acquisition and intents to pay, walked as every other role (and
 #: another bank's clerk) in tests/web/test_lender_intents.py (test_no_one_else_touches_the_loan).
 WALKED |= {"lender.report_acquisition", "lender.mark_intents", "lender.withdraw_intent"}

@@ -53,6 +53,9 @@ LENDER |= {"lender.report_acquisition", "lender.mark_intents",  # J7, R-B10 (iii
 SIGNED_IN |= {"lender.invitation"}
 #: J7: the lenders' API, by Bearer token only (never the session: tests/web/test_lender_api.py)
 TOKEN_API = {"lender_api.loans", "lender_api.loan"}
+TOKEN_API |= {"lender_api.submit_batch", "lender_api.batch", "lender_api.batch_rows",  # J7
+              "lender_api.report_acquisition"}  # tests/web/test_lender_api_batches.py
+PUBLIC_GET |= {"lender_api.openapi", "lender_api.reference"}  # the API's description
 STAFF = {"staff.lookup", "staff.person", "payments.office", "payments.refund",
          "staff.roll_page", "staff.job", "staff.compute_roll", "staff.publish_roll",
          "staff.roll_review", "staff.roll_review_differences",  # J8: any staff role reads

@@ -48,6 +48,9 @@ OWN_ONLY = {"account.language"}  # and every `auth.*` route
 WALKED |= {"lender.pay_filtered", "lender.pay_file", "lender.invite", "lender.withdraw",
            "lender.remove", "lender.set_role", "lender.create_token", "lender.revoke_token"}
 OWN_ONLY |= {"lender.invitation"}
+#: J7: the API's POST routes take a Bearer token only: walked with every role's session (401)
+#: and with another lender's token (404) in tests/web/test_lender_api_batches.py.
+WALKED |= {"lender_api.submit_batch", "lender_api.report_acquisition"}
 #: J7: the bulk certifications' upload, walked as every other role (404, no batch written)
 #: and as another lender (its own batch, none of these loans filed) in
 #: tests/web/test_lender_batches.py (test_only_the_lenders_members_upload_or_see_a_batch).

@@ -9,15 +9,24 @@ Spanish by default). Money is a string with two decimals (never a JSON float).
                                                                      the loans, 50 a page
     GET /api/v1/loans/<loan number>            one loan, with what to pay or retain per
                                                CRIM bill in the three cases (R-B10)
+    POST /api/v1/certification-batches, GET .../<id>, GET .../<id>/rows   (batches.py)
+    GET /api/v1/openapi.json, GET /api/v1/docs  the OpenAPI 3.1 document and its page,
+                                               public (reference.py)
+
+Parameters and bodies are validated by the Pydantic models of schemas.py, the same ones the
+OpenAPI document is made from (openapi.py).
 """
 
 from __future__ import annotations
 
 import logging
+import re
 from decimal import Decimal
 from typing import Any
 
 from flask import Blueprint, g, jsonify, make_response, request
+from pydantic import ValidationError
+from werkzeug.exceptions import HTTPException
 
 from portal import clock, i18n
 from portal.core.explain import N_
@@ -25,6 +34,7 @@ from portal.services import lender_tokens, lenders, throttle
 from portal.services.errors import Forbidden, NotFound
 from portal.web.data import uow
 from portal.web.extensions import csrf
+from portal.web.lender_api import schemas
 
 log = logging.getLogger(__name__)
 
@@ -42,27 +52,49 @@ PROBLEMS = {
                            N_("This token may only read. Create a token that may write.")),
     "not_found": (404, N_("Not found"), N_("There is no loan of your organisation with "
                                            "this number.")),
+    "batch_not_found": (404, N_("Not found"), N_("There is no batch of your organisation "
+                                                 "with this number.")),
     "invalid_parameter": (400, N_("Invalid parameter"),
                           N_("The parameter %(name)s is not valid.")),
+    "invalid_header": (400, N_("Invalid header"),
+                       N_("The header %(name)s is missing or not valid.")),
+    "invalid_body": (422, N_("Invalid body"),
+                     N_("The body is not valid: see each field's error.")),
+    "idempotency_key_reused": (409, N_("Key already used"),
+                               N_("This Idempotency-Key was used with another body. Use a "
+                                  "new key for a new batch.")),
     "rate_limited": (429, N_("Too many requests"),
                      N_("Too many requests: try again in %(seconds)s seconds.")),
+    "http": (400, N_("Request not valid"), N_("The request cannot be answered as sent.")),
 }
+#: Answered without a token (the API's description).
+PUBLIC = {"lender_api.openapi", "lender_api.reference"}
 
 
 def _language() -> str:
     return request.accept_languages.best_match(["es", "en"], default="es") or "es"
 
 
-def problem(code: str, headers: dict[str, str] | None = None, **params: Any):  # noqa: ANN201
-    """An RFC 9457 problem in the caller's language (`type` names the kind of problem)."""
-    status, title, detail = PROBLEMS[code]
+def problem(code: str, headers: dict[str, str] | None = None,  # noqa: ANN201
+            errors: Any = None, status: int | None = None, **params: Any):
+    """An RFC 9457 problem in the caller's language (`type` names the kind of problem);
+    `errors`: a ValidationError, each of whose errors becomes {field, detail}, or a list of
+    (field, message id)."""
+    default, title, detail = PROBLEMS[code]
+    status = status or default
     lang = _language()
     with i18n.use_language(lang):
         body = {"type": f"https://portal.example.pr/problemas/{code.replace('_', '-')}",
                 "title": i18n.gettext(title), "status": status,
                 "detail": i18n.gettext(detail, **params) if params else i18n.gettext(detail)}
+        if isinstance(errors, ValidationError):
+            body["errors"] = schemas.field_errors(errors)
+        elif errors is not None:  # [(field, message id)]
+            body["errors"] = [{"field": f, "detail": i18n.gettext(m)} for f, m in errors]
     if "name" in params:
-        body["field"] = params["name"]  # which query parameter
+        body["field"] = params["name"]  # which parameter or header
+    elif body.get("errors"):
+        body["field"] = body["errors"][0]["field"]
     resp = make_response(jsonify(body), status)
     resp.mimetype = "application/problem+json"
     resp.headers["Content-Language"] = lang
@@ -81,6 +113,8 @@ def _limited(w: Any, key: str, limit: tuple[int, int]) -> Any:
 @bp.before_request
 def _authenticate():  # noqa: ANN202
     """The token (g.token_lender_id), or the problem that refuses the request."""
+    if request.endpoint in PUBLIC:
+        return None
     header = request.headers.get("Authorization", "")
     scheme, _, secret = header.partition(" ")
     with uow() as w:
@@ -102,6 +136,18 @@ def _authenticate():  # noqa: ANN202
     return refused
 
 
+@bp.errorhandler(HTTPException)
+def _http_problem(exc: HTTPException):  # noqa: ANN202
+    """What the app refuses before a view runs (a NUL byte, a body too large, a method not
+    allowed) as a problem too, with the status the app chose."""
+    code = exc.code or 500
+    if code < 400:
+        return exc
+    headers = {k: v for k, v in exc.get_response().headers.items()
+               if k in ("Allow", "Retry-After")}
+    return problem("http", headers, status=code)
+
+
 def _money(value: Decimal | None) -> str | None:
     return None if value is None else f"{value:.2f}"
 
@@ -113,33 +159,30 @@ def _loan(r: lenders.Row) -> dict[str, Any]:
             "next_due_date": r.next_due.isoformat() if r.next_due else None}
 
 
-def _query() -> lenders.Query | str:
-    """The query from the parameters, or the name of the first invalid one."""
-    a = request.args
-    page = a.get("page", "1")
-    if not page.isdigit() or not 0 < int(page) < 2**31:
-        return "page"
-    if a.get("status", "") not in ("", *lenders.STATUSES):
-        return "status"
-    if a.get("sort", "loan") not in lenders.SORTS:
-        return "sort"
-    if a.get("order", "asc") not in ("asc", "desc"):
-        return "order"
-    if a.get("certification", "") not in ("", *lenders.CERTIFICATIONS):
-        return "certification"
-    if len(a.get("q", "")) > 40 or len(a.get("municipality", "")) > 60:
-        return "q" if len(a.get("q", "")) > 40 else "municipality"
-    return lenders.Query(q=a.get("q", ""), status=a.get("status", ""),
-                         municipality=a.get("municipality", ""), sort=a.get("sort", "loan"),
-                         certification=a.get("certification", ""),
-                         desc=a.get("order") == "desc", page=int(page))
+def parameters(model: type[schemas.BaseModel]) -> Any:
+    """The query's parameters validated by `model`, or the 400 problem naming the first
+    invalid one (and listing each)."""
+    try:
+        return model.model_validate(request.args.to_dict())
+    except ValidationError as exc:
+        first = schemas.field_path(tuple(exc.errors()[0]["loc"]))
+        return problem("invalid_parameter", errors=exc, name=first)
+
+
+def _query() -> Any:
+    """The portfolio's query from the parameters (schemas.LoansQuery), or the problem."""
+    p = parameters(schemas.LoansQuery)
+    if not isinstance(p, schemas.LoansQuery):
+        return p
+    return lenders.Query(q=p.q, status=p.status, municipality=p.municipality, sort=p.sort,
+                         certification=p.certification, desc=p.order == "desc", page=p.page)
 
 
 @bp.get("/loans")
 def loans():  # noqa: ANN201
     query = _query()
-    if isinstance(query, str):
-        return problem("invalid_parameter", name=query)
+    if not isinstance(query, lenders.Query):
+        return query
     with uow() as w:
         page = lenders.portfolio(w, lenders.LenderScope(g.token_lender_id), query)
     if query.page > page.pages:
@@ -153,7 +196,7 @@ def loans():  # noqa: ANN201
 
 @bp.get("/loans/<string:number>")
 def loan(number: str):  # noqa: ANN201
-    if len(number) > 40:
+    if not re.fullmatch(schemas.LOAN_NUMBER, number):
         return problem("not_found")
     fy = lenders.fiscal_year_start(clock.today())
     try:
@@ -178,3 +221,6 @@ def _retention(r: Any, fy: Any) -> dict[str, Any] | None:
                        "pay_billed_with_exemption": _money(b.with_exemption.amount),
                        "pay_billed_without_exemption": _money(b.without_exemption.amount),
                        "retain_new_structure": _money(b.new_structure)} for b in r.bills]}
+
+
+from portal.web.lender_api import acquisitions, batches, reference  # noqa: E402, F401

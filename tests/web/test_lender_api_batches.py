@@ -1,0 +1,375 @@
+"""The lenders' API's write side (J7, R-B9, R-B21): batches of certifications by a write token,
+with an Idempotency-Key; validation errors as RFC 9457 problems with each field's path in
+the caller's language; the OpenAPI 3.1 document made from the validating schemas; the CSV
+and the API file the same records; another lender's token sees none of it."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from sqlalchemy import func, select
+
+from portal import clock
+from portal.db import UnitOfWork
+from portal.jobs import queue
+from portal.web.data import database
+from tests.web.conftest import login, make_app
+from tests.web.test_lender_api import _new_token
+
+BATCHES = "/api/v1/certification-batches"
+
+
+@pytest.fixture
+def app(demo_app: Flask):  # noqa: ANN201
+    with demo_app.app_context():
+        queue.use_immediate(database())
+    yield demo_app
+    queue.reset()
+
+
+def _h(secret: str, key: str | None = "k-1", lang: str = "es") -> dict[str, str]:
+    out = {"Authorization": f"Bearer {secret}", "Accept-Language": lang}
+    if key is not None:
+        out["Idempotency-Key"] = key
+    return out
+
+
+def rows_for(app: Flask, n: int) -> list[dict[str, str]]:
+    """Rows for `n` of the demo bank's loans, as its officer would fill them in: the
+    parcel's owners on record, the open fiscal year, a residence, attested."""
+    from portal.models import Lender, Loan, OwnershipShare, Parcel, Party
+    from portal.services import lender_batches
+    from portal.services.exemptions import filings
+    fy = filings.certification_year(clock.today())
+    with app.app_context(), UnitOfWork(database()) as w:
+        s = w.session
+        bank = s.scalar(select(Lender.id).order_by(Lender.id).limit(1))
+        loans = s.execute(select(Loan.loan_number, Parcel.id, Parcel.catastro)
+                          .join(Parcel, Parcel.id == Loan.parcel_id)
+                          .where(Loan.lender_id == bank).order_by(Loan.loan_number)
+                          .limit(n)).all()
+        out = []
+        for number, pid, catastro in loans:
+            names = s.scalars(select(Party.name).join(
+                OwnershipShare, OwnershipShare.party_id == Party.id)
+                .where(OwnershipShare.parcel_id == pid, Party.kind == "person")
+                .order_by(Party.name)).all()
+            row = dict.fromkeys(lender_batches.COLUMNS, "")
+            row.update(loan_number=number, catastro=catastro,
+                       fiscal_year=lender_batches.fiscal_year_label(fy),
+                       owners=" | ".join(names), residential_use="yes",
+                       officer_name="Ana Rivera Soto", officer_attests="yes")
+            out.append(row)
+    return out
+
+
+def _count(app: Flask, model) -> int:  # noqa: ANN001
+    with app.app_context(), UnitOfWork(database()) as w:
+        return w.session.scalar(select(func.count()).select_from(model))
+
+
+def test_a_batch_is_accepted_processed_and_reported(app):
+    from portal.models import LenderBatch
+    secret = _new_token(login(app, "lender"), scope="write")
+    api = app.test_client()
+    rows = rows_for(app, 5)
+    r = api.post(BATCHES, json={"rows": rows}, headers=_h(secret, "batch-1"))
+    assert r.status_code == 202, r.get_data(as_text=True)
+    body = r.get_json()
+    assert r.headers["Location"].endswith(f"{BATCHES}/{body['id']}")
+    assert body["source"] == "api" and body["counts"]["rows"] == 5
+    status = api.get(f"{BATCHES}/{body['id']}", headers=_h(secret)).get_json()
+    assert status["status"] == "done"  # (the queue runs at once in the tests)
+    c = status["counts"]
+    assert c["processed"] == 5 and c["accepted"] + c["rejected"] + c["duplicate"] == 5
+    report = api.get(f"{BATCHES}/{body['id']}/rows", headers=_h(secret)).get_json()
+    assert [i["row_number"] for i in report["items"]] == [1, 2, 3, 4, 5]
+    assert [i["loan_number"] for i in report["items"]] == [x["loan_number"] for x in rows]
+    for item in report["items"]:
+        if item["outcome"] == "accepted":
+            assert isinstance(item["exemption"], str) and item["reason"] is None
+        else:
+            assert item["reason"] and item["column"]
+    accepted = api.get(f"{BATCHES}/{body['id']}/rows?outcome=accepted",
+                       headers=_h(secret)).get_json()["items"]
+    assert len(accepted) == c["accepted"]
+    # the same key and body: the same batch, nothing new (200); another body: 409
+    again = api.post(BATCHES, data=json.dumps({"rows": rows}, indent=2),
+                     headers={**_h(secret, "batch-1"), "Content-Type": "application/json"})
+    assert again.status_code == 200 and again.get_json()["id"] == body["id"]
+    assert _count(app, LenderBatch) == 1
+    other = api.post(BATCHES, json={"rows": rows[:4]}, headers=_h(secret, "batch-1", "en"))
+    assert other.status_code == 409 and other.mimetype == "application/problem+json"
+    assert other.get_json()["title"] == "Key already used"
+    assert _count(app, LenderBatch) == 1
+    # the same rows under a new key: a new batch whose rows are already filed
+    third = api.post(BATCHES, json={"rows": rows}, headers=_h(secret, "batch-2"))
+    assert third.status_code == 202
+    c3 = api.get(f"{BATCHES}/{third.get_json()['id']}", headers=_h(secret)).get_json()
+    assert c3["counts"]["accepted"] == 0
+    assert c3["counts"]["duplicate"] == c["accepted"]
+
+
+@pytest.mark.parametrize(("lang", "required", "too_long", "unknown"), [
+    ("es", "Este campo es obligatorio.", "Esto es muy largo: 500 caracteres como máximo.",
+     "Este campo no es uno de los campos de la API."),
+    ("en", "This field is required.", "This is too long: at most 500 characters.",
+     "This field is not one of the API's fields.")])
+def test_an_invalid_body_is_422_with_each_fields_path(app, lang, required, too_long, unknown):
+    from portal.models import LenderBatch
+    secret = _new_token(login(app, "lender"), scope="write")
+    api = app.test_client()
+    rows = rows_for(app, 4)
+    del rows[1]["fiscal_year"]
+    rows[3]["owners"] = "x" * 501
+    rows[2]["color"] = "azul"
+    r = api.post(BATCHES, json={"rows": rows}, headers=_h(secret, lang=lang))
+    assert r.status_code == 422 and r.mimetype == "application/problem+json"
+    body = r.get_json()
+    assert r.headers["Content-Language"] == lang
+    assert {(e["field"], e["detail"]) for e in body["errors"]} == {
+        ("rows[1].fiscal_year", required), ("rows[3].owners", too_long),
+        ("rows[2].color", unknown)}
+    assert body["field"] == body["errors"][0]["field"]
+    for bad, field in (({"rows": []}, "rows"), ({}, "rows"), ({"rows": [1]}, "rows[0]"),
+                       ({"rows": [{"loan_number": 5}]}, "rows[0].loan_number"),
+                       ({"rows": rows[:1] * 1001}, "rows")):
+        r = api.post(BATCHES, json=bad, headers=_h(secret, lang=lang))
+        assert r.status_code == 422, bad
+        assert field in {e["field"] for e in r.get_json()["errors"]}
+    r = api.post(BATCHES, data="{not json", headers=_h(secret, lang=lang))
+    assert r.status_code == 400 and r.get_json()["errors"]
+    assert _count(app, LenderBatch) == 0
+
+
+def test_the_key_is_required_and_a_read_token_may_not_post(app):
+    from portal.models import LenderBatch
+    admin = login(app, "lender")
+    write, read = _new_token(admin, "W", scope="write"), _new_token(admin, "R")
+    api = app.test_client()
+    rows = rows_for(app, 1)
+    for key in (None, "", "has space", "x" * 201):
+        h = _h(write, key)
+        if key == "":
+            h["Idempotency-Key"] = ""
+        r = api.post(BATCHES, json={"rows": rows}, headers=h)
+        assert r.status_code == 400 and r.get_json()["field"] == "Idempotency-Key", key
+    r = api.post(BATCHES, json={"rows": rows}, headers=_h(read))
+    assert r.status_code == 403 and r.mimetype == "application/problem+json"
+    r = api.post(BATCHES, json={"rows": rows}, headers={"Idempotency-Key": "k"})
+    assert r.status_code == 401 and r.headers["WWW-Authenticate"].startswith("Bearer")
+    assert _count(app, LenderBatch) == 0
+    # a read token reads the batches
+    r = api.post(BATCHES, json={"rows": rows}, headers=_h(write))
+    assert api.get(r.headers["Location"], headers=_h(read)).status_code == 200
+
+
+@pytest.mark.parametrize("role", ["anonymous", "owner", "lender", "staff", "other"])
+def test_a_session_never_posts_to_the_api(app, role):
+    """The API's POSTs are walked as every role with its browser session: no token, 401,
+    nothing recorded (tests/web/test_access_writes.py lists them as walked here)."""
+    from portal.models import LenderAcquisition, LenderBatch
+    client = app.test_client() if role == "anonymous" else login(app, role)
+    row = rows_for(app, 1)[0]
+    r = client.post(BATCHES, json={"rows": [row]}, headers={"Idempotency-Key": "k"})
+    assert r.status_code == 401 and r.mimetype == "application/problem+json"
+    r = client.post(f"/api/v1/loans/{row['loan_number']}/acquisitions",
+                    json={"acquired_on": "2026-11-02"})
+    assert r.status_code == 401 and r.mimetype == "application/problem+json"
+    assert _count(app, LenderBatch) == _count(app, LenderAcquisition) == 0
+
+
+@pytest.mark.parametrize(("lang", "future", "form"), [
+    ("es", "La fecha no puede ser posterior a hoy.", "Escriba la fecha así: AAAA-MM-DD."),
+    ("en", "The date cannot be later than today.", "Write the date as YYYY-MM-DD.")])
+def test_an_acquisition_is_reported_with_its_notice_deadline(app, lang, future, form):
+    """R-B10 (iii), R-B21: the answer carries the rolled 30-day deadline, the service's."""
+    from datetime import date
+
+    from portal.models import AuditRecord, LenderAcquisition
+    from portal.services import lender_acquisitions
+    admin = login(app, "lender")
+    write, read = _new_token(admin, "W", scope="write"), _new_token(admin, "R")
+    api = app.test_client()
+    number = rows_for(app, 1)[0]["loan_number"]
+    url = f"/api/v1/loans/{number}/acquisitions"
+    r = api.post(url, json={"acquired_on": "2026-11-02"}, headers=_h(write, None, lang))
+    assert r.status_code == 201, r.get_data(as_text=True)
+    body = r.get_json()
+    with app.app_context(), UnitOfWork(database()) as w:
+        due = lender_acquisitions.deadline(w, date(2026, 11, 2))
+        assert w.session.scalar(select(AuditRecord).where(
+            AuditRecord.action == "lender.acquisition_reported")) is not None
+    assert body["notice_deadline"] == {"last_day": due.last_day.isoformat(),
+                                       "days_left": due.days_left, "overdue": due.overdue}
+    assert body["loan_number"] == number and body["acquired_on"] == "2026-11-02"
+    for sent, field, detail in (({"acquired_on": "2026-12-25"}, "acquired_on", future),
+                                ({"acquired_on": "25/11/2026"}, "acquired_on", form),
+                                ({"acquired_on": 1764460800}, "acquired_on", form)):
+        r = api.post(url, json=sent, headers=_h(write, None, lang))
+        assert r.status_code == 422 and r.mimetype == "application/problem+json", sent
+        assert r.get_json()["errors"] == [{"field": field, "detail": detail}], sent
+    assert api.post(url, json={"acquired_on": "2026-11-02"}, headers=_h(read, None)
+                    ).status_code == 403
+    r = api.post("/api/v1/loans/NOT-A-LOAN/acquisitions", json={"acquired_on": "2026-11-02"},
+                 headers=_h(write, None))
+    assert r.status_code == 404
+    assert _count(app, LenderAcquisition) == 1
+
+
+def test_another_lenders_token_sees_none_of_these_batches(app):
+    from portal.models import Lender, Party, PartyMember, User
+    from portal.services import lender_tokens
+    from tests.web.test_lender_api import _db
+    a = _new_token(login(app, "lender"), scope="write")
+    api = app.test_client()
+    r = api.post(BATCHES, json={"rows": rows_for(app, 2)}, headers=_h(a))
+    batch = r.headers["Location"]
+    with _db(app) as w:
+        s = w.session
+        other = s.scalar(select(User).where(User.email == "user00001@demo.pr"))
+        party = Party(kind="organisation", name="Banco B")
+        s.add(party)
+        s.flush()
+        b = Lender(party_id=party.id, code="BBB")
+        s.add(b)
+        s.flush()
+        s.add(PartyMember(party_id=party.id, user_id=other.id, role="administrator"))
+        _tok, b_secret = lender_tokens.create_token(w, other, b.id, "B", "write", 30)
+    for path in (batch, f"{batch}/rows", f"{batch}/rows?outcome=rejected"):
+        r = api.get(path, headers=_h(b_secret))
+        assert r.status_code == 404 and r.mimetype == "application/problem+json", path
+        assert api.get(path, headers=_h(a)).status_code == 200
+    # B's rows naming A's loans are rejected with the neutral reason, nothing about them
+    rows = rows_for(app, 2)
+    r = api.post(BATCHES, json={"rows": rows}, headers=_h(b_secret, "b-1", "en"))
+    report = api.get(f"{r.headers['Location']}/rows", headers=_h(b_secret, lang="en")
+                     ).get_json()["items"]
+    assert {(i["outcome"], i["exemption"]) for i in report} == {("rejected", None)}
+    assert {i["reason"] for i in report} == {
+        "This is not one of your loans (check the loan number and the catastro number)."}
+    r = api.post(f"/api/v1/loans/{rows[0]['loan_number']}/acquisitions",
+                 json={"acquired_on": "2026-11-02"}, headers=_h(b_secret, None))
+    assert r.status_code == 404 and r.mimetype == "application/problem+json"
+    for path in (f"{BATCHES}/0", f"{BATCHES}/99999999999", f"{BATCHES}/12345/rows"):
+        assert api.get(path, headers=_h(a)).status_code == 404
+
+
+def test_the_csv_and_the_api_file_the_same_records(demo_db, tmp_path: Path, fixed_today):
+    """The same rows, once as a CSV upload and once through the API, each on its own copy of
+    the demo District: the same outcome, reason and figures per row."""
+    from portal.models import ExemptionCertification, LenderBatchRow
+    from portal.services import lender_batches, users
+
+    def records(app: Flask) -> list[tuple]:
+        with app.app_context(), UnitOfWork(database()) as w:
+            rows = w.session.execute(
+                select(LenderBatchRow.loan_number, LenderBatchRow.outcome,
+                       LenderBatchRow.error_column, LenderBatchRow.reason,
+                       LenderBatchRow.exemption_amount, LenderBatchRow.net_tax,
+                       LenderBatchRow.raw_values)
+                .order_by(LenderBatchRow.row_number)).all()
+            certs = w.session.execute(
+                select(ExemptionCertification.parcel_id, ExemptionCertification.status,
+                       ExemptionCertification.answers)
+                .order_by(ExemptionCertification.parcel_id,
+                          ExemptionCertification.id)).all()
+        return [tuple(r) for r in rows], [(p, st, json.dumps(a, sort_keys=True))
+                                          for p, st, a in certs]
+
+    apps = []
+    for name in ("csv", "api"):
+        (tmp_path / name).mkdir()
+        a = make_app(tmp_path / name, demo_db[0])
+        a.config["DEMO"] = demo_db[1]
+        apps.append(a)
+    by_csv, by_api = apps
+    rows = rows_for(by_csv, 12)
+    rows[3]["residential_use"] = "maybe"
+    rows[5]["fiscal_year"] = "2019"
+    rows[7]["residential_fraction"] = "0.5"
+    out = io.StringIO()
+    w = csv.DictWriter(out, fieldnames=list(lender_batches.COLUMNS), lineterminator="\r\n")
+    w.writeheader()
+    w.writerows(rows)
+    try:
+        with by_csv.app_context():
+            queue.use_immediate(database())
+            with UnitOfWork(database()) as uow:
+                user = users.find_by_email(uow, "lender@demo.pr")
+                job = lender_batches.submit_csv(uow, user, out.getvalue().encode(),
+                                                "b.csv").job_id
+            queue.enqueue(job)
+        queue.reset()
+        with by_api.app_context():
+            queue.use_immediate(database())
+        secret = _new_token(login(by_api, "lender"), scope="write")
+        r = by_api.test_client().post(BATCHES, json={"rows": rows}, headers=_h(secret))
+        assert r.status_code == 202
+        csv_records, api_records = records(by_csv), records(by_api)
+        assert csv_records == api_records
+        outcomes = {r[1] for r in csv_records[0]}
+        assert "rejected" in outcomes and len(csv_records[0]) == 12
+    finally:
+        queue.reset()
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_document_is_openapi_3_1_made_from_the_validating_schemas(app, lang):
+    from openapi_spec_validator import OpenAPIV31SpecValidator
+
+    from portal.web.lender_api import schemas
+    r = app.test_client().get("/api/v1/openapi.json", headers={"Accept-Language": lang})
+    assert r.status_code == 200 and r.headers["Content-Language"] == lang  # no token
+    doc = r.get_json()
+    OpenAPIV31SpecValidator(doc).validate()
+    assert doc["openapi"].startswith("3.1")
+    assert doc["components"]["securitySchemes"]["bearer"] == {
+        **doc["components"]["securitySchemes"]["bearer"], "type": "http", "scheme": "bearer"}
+    ops = [(m, p, op) for p, ms in doc["paths"].items() for m, op in ms.items()]
+    assert {(m, p) for m, p, _ in ops} >= {
+        ("get", "/loans"), ("get", "/loans/{loan_number}"), ("post", "/certification-batches"),
+        ("get", "/certification-batches/{batch_id}"),
+        ("get", "/certification-batches/{batch_id}/rows"),
+        ("post", "/loans/{loan_number}/acquisitions")}
+    for m, p, op in ops:
+        if p == "/openapi.json":
+            continue
+        codes = set(op["responses"])
+        assert {"400", "401", "429"} <= codes, (m, p)
+        assert op["responses"]["429"]["headers"]["Retry-After"]["required"] is True
+        assert op["responses"]["401"]["content"].keys() == {"application/problem+json"}
+        if m == "post":
+            assert {"403", "422"} <= codes
+    post = doc["paths"]["/certification-batches"]["post"]
+    assert {"409", "202"} <= set(post["responses"])
+    assert [p["name"] for p in post["parameters"] if p["in"] == "header"] == ["Idempotency-Key"]
+    # the body's columns are the validating model's, the CSV template's
+    row = doc["components"]["schemas"]["CertificationRow"]
+    model = schemas.row_model().model_json_schema()
+    assert list(row["properties"]) == list(model["properties"])
+    assert row["required"] == model["required"] and row["additionalProperties"] is False
+    assert doc["components"]["schemas"]["CertificationBatchIn"]["properties"]["rows"][
+        "maxItems"] == 1000
+    money = doc["components"]["schemas"]["Loan"]["properties"]["due_now"]["anyOf"][0]
+    assert money["type"] == "string" and money["pattern"]
+    words = {"es": "Sus préstamos", "en": "Your loans"}[lang]
+    assert doc["paths"]["/loans"]["get"]["summary"] == words
+
+
+@pytest.mark.parametrize(("lang", "title"), [("es", "La API de los prestamistas: referencia"),
+                                             ("en", "The lenders' API: reference")])
+def test_the_reference_page_is_the_document_rendered(app, lang, title):
+    r = app.test_client().get(f"/api/v1/docs?lang={lang}")
+    assert r.status_code == 200 and r.mimetype == "text/html"
+    page = r.get_data(as_text=True)
+    assert f"<h1 class=\"margin-top-4\">{title}</h1>" in page
+    for text in ("POST /api/v1/certification-batches", "Idempotency-Key", "Retry-After",
+                 "CertificationRow", "fiscal_year", "/api/v1/openapi.json"):
+        assert text in page, text
+    assert "http://" not in page.replace("http://localhost", "")  # nothing from elsewhere

@@ -106,6 +106,7 @@ def _register_blueprints(app: Flask) -> None:
     from portal.web.lender.routes import bp as lender_bp
     from portal.web.lessee.routes import bp as lessee_bp
     from portal.web.staff import (
+        board_parameters,  # noqa: F401 - its routes on staff_bp
         roll_import,  # noqa: F401 - its routes on staff_bp
         roll_notices,  # noqa: F401 - its routes on staff_bp (and the account's)
         roll_review,  # noqa: F401 - its routes on staff_bp

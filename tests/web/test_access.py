@@ -70,6 +70,7 @@ STAFF = {"staff.lookup", "staff.person", "payments.office", "payments.refund",
          "staff.budgets_page", "staff.budget_new", "staff.budget_version", "staff.budget_edit",
          "staff.budget_adopt", "staff.budget_amend", "staff.budget_compare", "staff.set_role",
          "staff.budget_discard",
+         "staff.parameters_page", "staff.parameter_edit",  # J8: the Board's parameters
          "exemption_changes.staff_list", "exemption_changes.acknowledge",
          "exemption.queue", "exemption.review_page", "exemption.take_up",  # J5
          "exemption.approve", "exemption.return_to_owner",
@@ -327,11 +328,13 @@ STAFF_CHANGES = {
     "staff.budget_new": {"administrator"}, "staff.budget_edit": {"administrator"},
     "staff.budget_adopt": {"administrator"}, "staff.budget_amend": {"administrator"},
     "staff.budget_discard": {"administrator"},
+    "staff.parameter_edit": {"administrator"},
     "payments.office": {"administrator", "cashier"},
     "payments.refund": {"administrator", "cashier"},
 }
 #: Pages that are only a form for one of those changes: 403 to the roles that may not.
-STAFF_FORM_PAGES = {"staff.budget_new", "staff.budget_edit", "staff.budget_adopt"}
+STAFF_FORM_PAGES = {"staff.budget_new", "staff.budget_edit", "staff.budget_adopt",
+                    "staff.parameter_edit"}
 
 
 def _staff_ids(app: Flask) -> dict[str, int]:
@@ -359,6 +362,7 @@ def _staff_gets(app: Flask) -> dict[str, str]:
             continue
         path = rule.rule.replace("<id:parcel_id>", str(pid))
         path = path.replace("<id:user_id>", str(ids["owner"]))
+        path = path.replace("<fy>", "2026-2027").replace("<name>", "interest_rate")
         for name in ("version_id", "roll_id", "job_id"):
             path = path.replace(f"<id:{name}>", str(ids[name]))
         out[rule.endpoint] = re.sub(r"<id:[a-z_]+>", "1", path)
@@ -431,6 +435,9 @@ def test_staff_changes_refuse_the_roles_that_may_not(demo_app, role):
                                {}),
         "staff.budget_discard": (f"/personal/presupuestos/version/{ids['draft_id']}/descartar",
                                  {}),
+        "staff.parameter_edit": ("/personal/parametros/2026-2027/interest_rate",
+                                 {"value": "0.07", "effective_on": "2026-11-30",
+                                  "resolution_number": "1", "resolution_date": "2026-11-30"}),
         "payments.office": (f"/personal/pagos/oficina/{pid}",
                             {"account": account.group(1) if account else "", "amount": "1.00",
                              "method": "cash", "payer_name": "Ana"}),
@@ -458,11 +465,14 @@ def test_budget_and_role_pages_are_404_for_non_staff(world, role):
     token = csrf_token(client.get("/").get_data(as_text=True))
     gets = _staff_gets(app)
     for endpoint in ("staff.budgets_page", "staff.budget_new", "staff.budget_version",
-                     "staff.budget_edit", "staff.budget_adopt", "staff.budget_compare"):
+                     "staff.budget_edit", "staff.budget_adopt", "staff.budget_compare",
+                     "staff.parameters_page", "staff.parameter_edit"):
         assert client.get(gets[endpoint]).status_code == 404, endpoint
     ids = _staff_ids(app)
     for path in (f"/personal/presupuestos/version/{ids['version_id']}/enmendar",
                  f"/personal/presupuestos/version/{ids['version_id']}/descartar",
-                 f"/personal/persona/{ids['owner']}/funcion", "/personal/presupuestos/nuevo"):
+                 f"/personal/persona/{ids['owner']}/funcion", "/personal/presupuestos/nuevo",
+                 "/personal/parametros/2026-2027/interest_rate",
+                 "/personal/parametros/2026-2027/closed_day"):
         assert client.post(path, data={"csrf_token": token, "role": "administrator"}
                            ).status_code == 404, path

@@ -39,6 +39,7 @@ WALKED = {"account.claim", "account.grant", "account.revoke", "account.revoke_em
           "exemption_changes.new", "exemption_changes.acknowledge", "exemption_changes.forward",
           "staff.budget_new", "staff.budget_edit", "staff.budget_adopt", "staff.budget_amend",
           "staff.budget_discard", "staff.set_role", "staff.roll_import_upload",
+          "staff.parameter_edit",
           "staff.roll_import_start"}
 OWN_ONLY = {"account.language"}  # and every `auth.*` route
 #: J7: the lenders' POST routes are walked as every other role on the bank's own objects in
@@ -258,6 +259,12 @@ def test_no_role_writes_to_someone_elses_object(scene, role):
                            ("/personal/persona/1/funcion", {"role": "read_only"}),
                            ("/personal/padron", {}),
                            ("/personal/padron/1/importar", {}),
+                           ("/personal/parametros/2026-2027/interest_rate",
+                            {"value": "0.07", "effective_on": "2026-11-30",
+                             "resolution_number": "1", "resolution_date": "2026-11-30"}),
+                           ("/personal/parametros/2026-2027/closed_day",
+                            {"first_day": "2026-12-10", "reason_es": "x", "reason_en": "x",
+                             "resolution_number": "1", "resolution_date": "2026-11-30"}),
                            ("/personal/cambios/1/acuse", {})):
             check(path, post(path, **data))
         # A change report is an owner's (or staff's) to file (R-B17), and the forwarding

@@ -14,6 +14,7 @@ from types import SimpleNamespace
 from typing import Any, NamedTuple
 
 from portal import clock, pdf
+from portal.core.closures import explain_deadline_extension, explain_extensions
 from portal.core.explain import N_, Trace
 from portal.core.installments import explain_schedule
 from portal.core.rules import RULES
@@ -28,7 +29,7 @@ from portal.i18n import (
     translate,
 )
 from portal.i18n import fast_gettext as _
-from portal.services import access, accounts, parcels, users
+from portal.services import access, accounts, board_parameters, parcels, users
 from portal.services.errors import Forbidden, NotFound
 from portal.web.collections import views as collection_views
 from portal.web.data import uow
@@ -200,6 +201,7 @@ def parcel_view(user: Any, parcel_id: int, today: date) -> ParcelPage | None:
         with uow() as w:
             acct = accounts.statement_for(w, user, parcel_id, as_of=today,
                                           with_payments=False, rows=True)
+            closed = board_parameters.closed_days(w)
     except NotFound:
         return None
     st = acct.statement
@@ -221,6 +223,10 @@ def parcel_view(user: Any, parcel_id: int, today: date) -> ParcelPage | None:
     share = acct.share_trace
     v.annual_why = _budget_steps(acct, f) + f.trace(share)
     schedule = explain_schedule(acct.annual, acct.installments, acct.assessment.notified_on)
+    if acct.rules is not None:  # R-A6: which last days a day the Board declared closed moved
+        schedule.extend(explain_extensions(
+            ((i.number, i.due_date, i.last_timely_day) for i in st.installments),
+            acct.rules.grace_day, closed))
     cost_texts = {k: _cost_text(e) for k, e in enumerate(acct.costs) if e.kind == "cost"}
     v.amounts = statement_amounts(st, cost_texts, f)
     v.shown_amounts = [a for a in v.amounts if a.amount or a.key == "total_due_now"]
@@ -241,7 +247,8 @@ def parcel_view(user: Any, parcel_id: int, today: date) -> ParcelPage | None:
         q = acct.lump_sum
         v.lump = SimpleNamespace(eligible=q.eligible, discount=q.discount,
                                  amount_due=q.amount, deadline=q.deadline,
-                                 why=f.trace(q.trace()), amount_due_text=money(q.amount),
+                                 why=f.trace(_lump_trace(q, acct, closed)),
+                                 amount_due_text=money(q.amount),
                                  discount_text=money(q.discount))
     if o is not None:
         # The payoff today (what the pay page accepts) and good through a later day (with
@@ -321,6 +328,19 @@ def answer(acct: accounts.AccountView, f: Formats) -> SimpleNamespace | None:
         a.lump = SimpleNamespace(amount_text=money(q.amount), discount_text=money(q.discount),
                                  deadline=q.deadline)
     return a
+
+
+def _lump_trace(q: Any, acct: accounts.AccountView, closed: Any) -> Trace:
+    """R-A11: the lump sum's explanation, with the declared closed day that moved its
+    deadline, if one did."""
+    t = q.trace()
+    first = acct.installments[0].due_date if acct.installments else None
+    unrolled = acct.rules.lump_sum_deadline if acct.rules is not None else None
+    unrolled = unrolled or first
+    if q.deadline is not None and unrolled is not None:
+        t.extend(explain_deadline_extension(N_("The lump-sum deadline"), unrolled, q.deadline,
+                                            closed))
+    return t
 
 
 class ScheduleRow(NamedTuple):

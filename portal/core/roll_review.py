@@ -75,7 +75,8 @@ def bin_index(amount: int, edges: Sequence[int]) -> int:
 
 @dataclass(frozen=True)
 class Bar:
-    """One bin's bar in the chart's coordinates (the SVG's user units)."""
+    """One bin's bar in the chart's coordinates (the SVG's user units): a row, from the axis
+    to the right, its range written left of the axis and its count after the bar."""
 
     index: int
     low: int  # cents
@@ -85,61 +86,46 @@ class Bar:
     y: int
     width: int
     height: int
-    label_y: int  # the count written above the bar
-
-
-@dataclass(frozen=True)
-class Tick:
-    """An edge written under the axis: its amount (cents) and where."""
-
-    amount: int
-    x: int
+    text_y: int  # the baseline of the row's two texts
+    count_x: int  # where the count starts
 
 
 @dataclass(frozen=True)
 class Chart:
     width: int
     height: int
-    baseline: int  # the axis' y
-    left: int
-    right: int
+    axis_x: int  # the axis (the bars start there); the ranges end just left of it
+    label_x: int
+    top: int
+    bottom: int
     bars: list[Bar]
-    ticks: list[Tick]
-    tick_y: int
-    largest: int  # the tallest bar's count
+    largest: int  # the longest bar's count
 
 
-WIDTH, HEIGHT = 720, 260
-MARGIN_TOP, MARGIN_BOTTOM, MARGIN_SIDE = 24, 36, 36
-GAP = 2  # between bars
+WIDTH = 400  # a phone shows it at about 0.86 scale: its text stays legible
+ROW = 24
+LABELS = 156  # room for a range such as "$1,250,000–$1,500,000"
+COUNTS = 64  # room for a count such as "1,500,000" after the longest bar
+PAD = 6
 
 
-def chart(edges: Sequence[int], counts: Sequence[int], *, width: int = WIDTH,
-          height: int = HEIGHT) -> Chart:
-    """The bars of a histogram: one per bin, heights in proportion to the counts (a bin
-    with any parcel at least one unit tall), the counts above them and the edges under the
-    axis (every edge when there are at most six bins, every second one otherwise, always the
-    first and the last). Integer coordinates in a `width` × `height` box."""
+def chart(edges: Sequence[int], counts: Sequence[int], *, width: int = WIDTH) -> Chart:
+    """The bars of a histogram drawn as rows, one per bin from the lowest amounts down:
+    lengths in proportion to the counts (a bin with any parcel at least one unit long), the
+    bin's range left of the axis and its count after the bar, so no text overlaps another
+    whatever the figures. Integer coordinates in a `width`-wide box."""
     if len(edges) != len(counts) + 1 or not counts:
         raise ValueError("one count per bin")
     if any(c < 0 for c in counts):
         raise ValueError("counts must not be negative")
-    left, right = MARGIN_SIDE, width - MARGIN_SIDE
-    baseline = height - MARGIN_BOTTOM
-    tallest = baseline - MARGIN_TOP
-    n = len(counts)
-    slot = (right - left) // n
+    axis = LABELS
+    longest = width - axis - COUNTS
     largest = max(counts)
     bars = []
     for k, count in enumerate(counts):
-        h = 0 if largest == 0 else max(1 if count else 0, count * tallest // largest)
-        x = left + k * slot
-        bars.append(Bar(k, edges[k], edges[k + 1], count, x + GAP // 2, baseline - h,
-                        slot - GAP, h, baseline - h - 6))
-    every = 1 if n <= 6 else 2
-    ticks = [Tick(edges[k], left + k * slot) for k in range(n + 1)
-             if k % every == 0 or k == n]
-    if n % every and len(ticks) > 1 and ticks[-1].x - ticks[-2].x < slot * every:
-        ticks.pop(-2)  # the last edge's label would touch the one before it
-    return Chart(width, height, baseline, left, left + n * slot, bars, ticks, baseline + 22,
-                 largest)
+        length = 0 if largest == 0 else max(1 if count else 0, count * longest // largest)
+        y = PAD + k * ROW
+        bars.append(Bar(k, edges[k], edges[k + 1], count, axis, y + 3, length, ROW - 6,
+                        y + ROW // 2 + 5, axis + length + PAD))
+    bottom = PAD + len(counts) * ROW
+    return Chart(width, bottom + PAD, axis, axis - PAD, PAD, bottom, bars, largest)

@@ -160,7 +160,7 @@ def test_the_review_page_in_both_languages(world):
     assert html.count("$1,000.00") >= 2  # the sum of the shares and the total to assess
     assert "Terreno de la Autoridad" in html and "Terreno de otro dueño público" in html
     assert re.search(r'<svg role="img" aria-labelledby="hist-title hist-desc"', html)
-    assert html.count("<rect ") == 12 and "$75" in html and "$375" in html
+    assert html.count("<rect ") == 12 and "$75–$100" in html and "$350–$375" in html
     assert "Publicar el registro" in html  # a link to the roll's page, for an administrator
     en = client.get(f"/personal/tasacion/{roll_id}/revision?lang=en").get_data(as_text=True)
     assert "The shares add up to the budget's total to assess, to the cent" in en
@@ -282,16 +282,16 @@ def test_every_amount_falls_in_one_bin_of_at_most_twelve(seed):
 
 def test_the_chart_geometry():
     c = core.chart(list(range(0, 1201, 100)), [0, 1, 2, 4, 8, 4, 2, 1, 0, 0, 1, 5])
-    tallest = c.baseline - core.MARGIN_TOP
-    assert [b.height for b in c.bars][:5] == [0, tallest // 8, tallest // 4, tallest // 2,
-                                              tallest]
-    assert all(b.y + b.height == c.baseline and b.width > 0 for b in c.bars)
-    assert all(a.x + a.width < b.x for a, b in zip(c.bars, c.bars[1:]))
-    assert c.bars[-1].x + c.bars[-1].width <= c.right <= c.width
-    assert [t.amount for t in c.ticks] == list(range(0, 1201, 200))
+    longest = c.width - core.LABELS - core.COUNTS
+    assert [b.width for b in c.bars][:5] == [0, longest // 8, longest // 4, longest // 2,
+                                             longest]
+    assert all(b.x == c.axis_x and b.count_x > b.x + b.width for b in c.bars)
+    assert all(b.count_x + len(f"{b.count:,}") * 9 <= c.width for b in c.bars)
+    assert all(a.y + a.height < b.y for a, b in zip(c.bars, c.bars[1:]))  # rows apart
+    assert c.label_x < c.axis_x and c.bars[-1].y + c.bars[-1].height <= c.bottom < c.height
     one = core.chart([500, 500], [7])
-    assert len(one.bars) == 1 and one.bars[0].height == tallest
-    tiny = core.chart([0, 10, 20], [1000, 1])
-    assert tiny.bars[1].height == 1  # a bin with a parcel is never invisible
+    assert len(one.bars) == 1 and one.bars[0].width == longest
+    tiny = core.chart([0, 10, 20], [1_500_000, 1])
+    assert tiny.bars[1].width == 1  # a bin with a parcel is never invisible
     with pytest.raises(ValueError):
         core.chart([0, 10], [1, 2])

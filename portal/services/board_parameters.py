@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
@@ -117,13 +118,14 @@ def closed_days(uow: UnitOfWork) -> tuple[ClosedDay, ...]:
 class Change:
     """One recorded row as the page shows it: value, effective date, resolution, who, when."""
 
-    value: str
+    value: Any  # in the parameter's type (a Decimal for a rate); a closed day's ISO day
     effective_on: date
     resolution_number: str
     resolution_date: date
     by: str
     at: datetime
     in_force: bool = False
+    pending: bool = False  # takes effect after today
     reason_es: str = ""
     reason_en: str = ""
 
@@ -190,11 +192,12 @@ def year_view(uow: UnitOfWork, staff: Any, fy_start: date) -> YearView:
             v.value, v.reference = dv.value, dv.reference
         mine = [r for r in rows if r.name == name]
         in_force = _in_force(mine, today)
-        v.changes = [_change(r, who, r is in_force) for r in reversed(mine)]
+        v.changes = [_change(r, who, r is in_force, p.type, today) for r in reversed(mine)]
         out.append(v)
     end = date(fy_start.year + 1, 6, 30)
     recorded = {date.fromisoformat(r.value): r for r in rows if r.name == CLOSED_DAY}
-    closed = [ClosedView(c, _change(recorded[c.day], who, True) if c.day in recorded else None)
+    closed = [ClosedView(c, _change(recorded[c.day], who, True, "date", today)
+                         if c.day in recorded else None)
               for c in ps.closed_days() if fy_start <= c.day <= end]
     return YearView(label, fy_start, out, closed)
 
@@ -207,10 +210,15 @@ def _in_force(rows: list[Any], today: date) -> Any:
     return best
 
 
-def _change(r: Any, who: dict[int, str], in_force: bool) -> Change:
-    return Change(r.value, r.effective_on, r.resolution_number, r.resolution_date,
-                  who.get(r.created_by_id, ""), r.created_at, in_force, r.reason_es,
-                  r.reason_en)
+def _change(r: Any, who: dict[int, str], in_force: bool, kind: str, today: date) -> Change:
+    value: Any = r.value
+    if kind == "decimal":
+        value = Decimal(r.value)
+    elif kind == "int":
+        value = int(r.value)
+    return Change(value, r.effective_on, r.resolution_number, r.resolution_date,
+                  who.get(r.created_by_id, ""), r.created_at, in_force,
+                  r.effective_on > today, r.reason_es, r.reason_en)
 
 
 # --- writing ------------------------------------------------------------------------------

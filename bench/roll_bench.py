@@ -14,13 +14,17 @@ database on the server, dropped afterwards), then:
   (`services.jobs.run`: `roll.Computation`, `roll.Publication`, a batch of `roll.CHUNK`
   parcels per transaction with the job's progress), without the notices' PDFs.
 
-Each stage prints its parcels/s (wall clock), its CPU seconds, the resident memory at its
-end and the process's peak so far (`ru_maxrss`).
+Each stage prints its parcels/s (wall clock), its CPU seconds, the PostgreSQL server's CPU
+seconds for the bench's database (its backends, read from /proc: the server runs on this
+machine; "-" on SQLite), the resident memory at its end and the process's peak so far
+(`ru_maxrss`). On a machine shared with other work the wall clock varies with the load; the
+two CPU figures do not, and their sum bounds what the stage costs on two idle cores.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import resource
 import shutil
@@ -46,6 +50,42 @@ from portal.services.budgets import LineInput  # noqa: E402
 
 IMPORT_BATCH = 5000
 FY_START = date(2026, 7, 1)
+
+
+class Server:
+    """CPU seconds the PostgreSQL server's processes spent on the bench's database (each
+    backend's user + system time from /proc; a backend that ended counts what it was last
+    seen with)."""
+
+    def __init__(self) -> None:
+        self.conninfo: str | None = None
+        self.seen: dict[int, int] = {}
+
+    def watch(self, url: str) -> None:
+        from sqlalchemy.engine import make_url
+        u = make_url(url)
+        if u.get_backend_name() == "postgresql":
+            self.conninfo = u.set(drivername="postgresql").render_as_string(
+                hide_password=False)
+
+    def seconds(self) -> float | None:
+        if self.conninfo is None:
+            return None
+        import psycopg
+        with psycopg.connect(self.conninfo) as conn:
+            pids = [r[0] for r in conn.execute(
+                "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+                "AND pid <> pg_backend_pid()")]
+        for pid in pids:
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue  # not on this machine, or just ended
+            self.seen[pid] = int(fields[11]) + int(fields[12])  # utime, stime
+        return sum(self.seen.values()) / os.sysconf("SC_CLK_TCK")
+
+
+SERVER = Server()
 
 
 def _rss_mib() -> float:
@@ -89,14 +129,18 @@ class Stage:
         self.name, self.parcels = name, parcels
 
     def __enter__(self) -> Stage:
+        self.server = SERVER.seconds()
         self.wall, self.cpu = time.perf_counter(), time.process_time()
         return self
 
     def __exit__(self, *exc: object) -> None:
         wall = time.perf_counter() - self.wall
         cpu = time.process_time() - self.cpu
+        server = SERVER.seconds()
+        self.seconds = wall
+        used = f"{server - self.server:7.1f} s" if server is not None else "      -  "
         print(f"{self.name:<8} {self.parcels:>10,} parcels {wall:8.1f} s "
-              f"{self.parcels / wall:>10,.0f} parcels/s  CPU {cpu:7.1f} s  "
+              f"{self.parcels / wall:>10,.0f} parcels/s  CPU {cpu:7.1f} s  server {used}  "
               f"RSS {_rss_mib():7.0f} MiB  peak {_peak_mib():7.0f} MiB", flush=True)
 
 
@@ -111,6 +155,7 @@ def _job(database: Database, staff_id: int, kind: str, params: dict, n: int) -> 
 
 
 def run(url: str, n: int) -> None:
+    SERVER.watch(url)
     upgrade(url, "head")
     database = Database(url)
     with clock.fixed(date(2026, 5, 20)), UnitOfWork(database) as uow:

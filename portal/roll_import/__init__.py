@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -114,19 +115,27 @@ FILE_CODES = ("empty", "not_text", "missing_columns", "unknown_columns", "repeat
 _CATASTRO = re.compile(r"^\d{3}-\d{3}-\d{3}-\d{2}$")
 _EMAIL = re.compile(r"^[^@\s|;,]+@[^@\s|;,]+\.[^@\s|;,]+$")
 _NUMBER = re.compile(r"^[+-]?(\d+|\d{1,3}(,\d{3})+)?(\.\d+)?$")
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+_SPACES = re.compile(r"[\s\-]+")
+_GROUPS = re.compile(r"[\s\-\u2010-\u2015.]+")
+_ACCENTS = str.maketrans("áéíóúüñ", "aeiouun")
+#: Distinct cell values remembered by the reader's pure helpers (most cells of a roll repeat:
+#: zones, kinds, yes/no, valuations): a row is checked without redoing their work.
+REMEMBERED = 65536
 
 
+@lru_cache(maxsize=REMEMBERED)
 def normal(text: str) -> str:
     """A header or a choice as compared: lower case, no accents, spaces and dashes as `_`."""
     t = (text or "").strip().lower()
-    t = t.translate(str.maketrans("áéíóúüñ", "aeiouun"))
-    return re.sub(r"[\s\-]+", "_", t)
+    t = t.translate(_ACCENTS)
+    return _SPACES.sub("_", t)
 
 
 def normalise_catastro(text: str) -> str:
     """Groups joined by dashes ("040 012 345 67" and "04001234567" are "040-012-345-67"), as
     `services.parcels.normalise_catastro` stores it (the same rule, kept pure here)."""
-    groups = [g for g in re.split(r"[\s\-\u2010-\u2015.]+", (text or "").strip()) if g]
+    groups = [g for g in _GROUPS.split((text or "").strip()) if g]
     if len(groups) == 1 and groups[0].isdigit() and len(groups[0]) == 11:
         d = groups[0]
         groups = [d[:3], d[3:6], d[6:9], d[9:]]
@@ -378,31 +387,12 @@ class _Checker:
         return v
 
     def number(self, key: str) -> str:
-        raw = self.values.get(key, "").strip()
-        v = raw.replace("$", "").replace(" ", "").replace("\u00a0", "")
-        if not v:
-            self.fail(key, "required")
-            return "0"
-        if not _NUMBER.match(v) or v in ("+", "-", ".") or "." == v[-1:]:
-            self.fail(key, "not_a_number")
-            return "0"
-        try:
-            d = Decimal(v.replace(",", ""))
-        except InvalidOperation:
-            self.fail(key, "not_a_number")
-            return "0"
         digits, places = NUMBERS[key]
-        if d < 0:
-            self.fail(key, "negative")
-            return "0"
-        if -d.as_tuple().exponent > places and d != d.quantize(Decimal(1).scaleb(-places)):
-            self.fail(key, "too_many_decimals", places=places)
-            return "0"
-        if d >= Decimal(10) ** digits:
-            self.fail(key, "too_large", digits=digits)
-            return "0"
-        q = d.quantize(Decimal(1).scaleb(-places))
-        return str(q)
+        value, code = _number(self.values.get(key, ""), digits, places)
+        if code is not None:
+            self.fail(key, code, **({"places": places} if code == "too_many_decimals" else
+                                    {"digits": digits} if code == "too_large" else {}))
+        return value
 
     def choice(self, key: str, choices: dict[str, str], code: str) -> str:
         v = normal(self.values.get(key, ""))
@@ -439,12 +429,42 @@ class _Checker:
         if not v:
             return None
         try:
-            if re.fullmatch(r"\d{4}-\d{2}-\d{2}", v):
+            if _ISO_DAY.fullmatch(v):
                 return date.fromisoformat(v).isoformat()
         except ValueError:
             pass
         self.fail(key, "bad_date")
         return None
+
+
+@lru_cache(maxsize=REMEMBERED)
+def _number(cell: str, digits: int, places: int) -> tuple[str, str | None]:
+    """A number cell read: (its value as text at `places` decimals, None), or ("0", why
+    not: a message id)."""
+    v = cell.strip().replace("$", "").replace(" ", "").replace("\u00a0", "")
+    if not v:
+        return "0", "required"
+    if not _NUMBER.match(v) or v in ("+", "-", ".") or "." == v[-1:]:
+        return "0", "not_a_number"
+    try:
+        d = Decimal(v.replace(",", ""))
+    except InvalidOperation:
+        return "0", "not_a_number"
+    if d < 0:
+        return "0", "negative"
+    quantum = Decimal(1).scaleb(-places)
+    if -d.as_tuple().exponent > places and d != d.quantize(quantum):
+        return "0", "too_many_decimals"
+    if d >= Decimal(10) ** digits:
+        return "0", "too_large"
+    return str(d.quantize(quantum)), None
+
+
+@lru_cache(maxsize=16)
+def _equal_shares(n: int) -> tuple[Decimal, ...]:
+    """`n` equal shares at six decimals, the first owner taking what is left over."""
+    each = (Decimal(1) / n).quantize(Decimal("0.000001"), rounding="ROUND_DOWN")
+    return (each + (Decimal(1) - each * n), *([each] * (n - 1)))
 
 
 def _split(value: str) -> list[str]:
@@ -525,9 +545,7 @@ def _owners(c: _Checker) -> tuple[Owner, ...]:
             c.fail("owner_shares", "shares_sum", total=str(sum(values)))
             return ()
     else:  # equal shares; the first owner takes what six decimals leave over
-        each = (Decimal(1) / len(names)).quantize(Decimal("0.000001"), rounding="ROUND_DOWN")
-        values = [each] * len(names)
-        values[0] += Decimal(1) - each * len(names)
+        values = list(_equal_shares(len(names)))
     return tuple(Owner(n, e, str(s)) for n, e, s in zip(names, checked_emails, values))
 
 

@@ -57,11 +57,12 @@ bench: setup
 	$(PY) bench/web_bench.py
 	$(PY) bench/roll_bench.py
 
-# The roll at island scale on PostgreSQL (import, compute, publish 1.5 million parcels on a
-# throwaway database; `make bench-roll PARCELS=300000` for less).
+# The roll at island scale on PostgreSQL, the whole path: a 1.5-million-parcel CSV checked,
+# imported, computed and published on a throwaway database, each stage and the total printed
+# (`make bench-roll PARCELS=300000` for less; docs/ROLL_IMPORT.md).
 PARCELS ?= 1500000
 bench-roll: setup
-	$(PY) bench/roll_bench.py --parcels $(PARCELS) --postgres $(PG)
+	$(PY) bench/import_bench.py --parcels $(PARCELS) --postgres $(PG)
 	$(PY) bench/pdf_bench.py
 
 clean:

@@ -4,11 +4,13 @@ steps), drafts the fiscal year's budget with its lines and adopts it, downloads 
 template and uploads a 1,000-parcel file built from it with one bad row (Windows-1252 with
 semicolons in Spanish, UTF-8 with a BOM and commas in English), reads the per-row report in
 the page's language, uploads the corrected file, reads the dry run and imports it, computes
-the roll (the job's page with its progress), reads the roll's figures, publishes it; an owner
-of one imported parcel claims it with its access code and sees the assessment and its
-installments; the administrator amends the budget mid-year (a higher total), adopts it,
-computes and publishes the amendment; the owner sees the new amount and installments (R-A5:
-the increase spread over the installments due after the amendment takes effect).
+the roll (the job's page with its progress), reads the roll's figures and its review (the
+shares add up to the total to assess, to the cent) and publishes it. An owner of one
+imported parcel claims it with its access code (issued by `parcels.issue_code`, as staff
+issue one for a notice) and sees the assessment and its installments. The administrator
+amends the budget mid-year (a higher total), adopts the amendment, computes it, reviews its
+differences per parcel and publishes it; the owner sees the new amount and installments
+(R-A5: the increase spread over the installments due after the amendment takes effect).
 
 Every page visited is checked by axe; the pages' HTML goes through the Nu HTML Checker once
 at the end. The jobs run as the other browser tests run them: Huey's immediate mode, in the
@@ -63,7 +65,9 @@ WORDS = {
            "roll": "Registro de derramas: calcular y publicar",
            "compute": "Calcular el registro", "publish": "Publicar el registro",
            "finished": "Terminado", "of": "1,000 de 1,000 propiedades",
-           "published": "publicado", "claim": "Añadir una propiedad",
+           "published": "publicado", "claim": "Añadir una propiedad", "review": "Revisar",
+           "balanced": "Las derramas suman el total a imponer del presupuesto, al centavo",
+           "changes": "Propiedades cuya cantidad cambia", "net": "Cambio neto",
            "year": "Derrama de este año:", "zone": "centro", "column": "zona",
            "reason": "No es una zona: escriba urbana, suburbana o rural."},
     "en": {"email": "Email", "password": "Password", "sign_in": "Sign in",
@@ -79,7 +83,9 @@ WORDS = {
            "roll": "Assessment roll: compute and publish",
            "compute": "Compute the roll", "publish": "Publish the roll",
            "finished": "Finished", "of": "1,000 of 1,000 parcels",
-           "published": "published", "claim": "Add a parcel",
+           "published": "published", "claim": "Add a parcel", "review": "Review",
+           "balanced": "The shares add up to the budget's total to assess, to the cent",
+           "changes": "Parcels whose amount changes", "net": "Net change",
            "year": "This year's assessment:", "zone": "downtown", "column": "zone",
            "reason": "Not a zone: write urbana, suburbana or rural."},
 }
@@ -238,7 +244,8 @@ def _schedule(page) -> list[str]:  # noqa: ANN001
 def _compute_and_publish(page, j: Journey, lang: str, version: int, first: bool
                          ) -> None:  # noqa: ANN001
     """On the roll page: compute the version's roll (its job's page, with the progress),
-    read the roll's figures, publish it (its job's page), and see it published."""
+    read the roll's figures and its review, publish it (its job's page), and see it
+    published."""
     w = WORDS[lang]
     main = page.locator("main")
     _tasks(page, j, w["roll"])
@@ -255,9 +262,25 @@ def _compute_and_publish(page, j: Journey, lang: str, version: int, first: bool
     page.locator("main p a").last.click()  # back to the roll's page
     row = main.locator("tbody tr").nth(version - 1)
     total = TOTAL_1 if version == 1 else TOTAL_2
-    expect(row).to_contain_text(money(total))  # the total assessed: the budget's
+    expect(row).to_contain_text(money(total))  # the total to assess
     expect(row.locator("td").nth(3)).to_have_text("1,000")  # every parcel assessed
     expect(row.locator("td").nth(4)).to_have_text("0")
+    # The review: the shares add up to the total to assess, to the cent (R-A3); for the
+    # amendment, every parcel's amount changes and the net change is the budget's (R-A5)
+    row.get_by_role("link", name=w["review"]).click()
+    expect(main).to_contain_text(w["balanced"])
+    figures = main.locator("dl.portal-amounts").nth(1)
+    expect(figures.locator("dd").nth(0)).to_have_text(money(total))
+    expect(figures.locator("dd").nth(1)).to_have_text(money(total))
+    expect(figures.locator("dd").nth(2)).to_have_text("1,000")
+    if version > 1:
+        changes = main.locator("dl.portal-amounts").nth(2)
+        expect(changes.locator("div").filter(has_text=w["changes"])).to_contain_text("1,000")
+        expect(changes.locator("div").filter(has_text=w["net"])).to_contain_text(
+            "+" + money(TOTAL_2 - TOTAL_1))
+    j.seen(page, f"{lang}-review-{version}")
+    _tasks(page, j, w["roll"])
+    row = main.locator("tbody tr").nth(version - 1)
     row.get_by_role("button", name=w["publish"]).click()
     page.wait_for_url("**/personal/trabajos/**")
     expect(main.locator("dl")).to_contain_text(w["finished"])

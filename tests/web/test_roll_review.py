@@ -67,10 +67,11 @@ def build(w: UnitOfWork) -> tuple[object, int]:
     return admin, roll.compute(w, admin, v1.id).id
 
 
-def amend(w: UnitOfWork, admin: object) -> int:
-    """Version 2 ($1,100.00; the fixed amount $50.00) adopted and computed: its roll's id."""
+def amend(w: UnitOfWork, admin: object, total: str = "1100.00") -> int:
+    """The next version (by default $1,100.00; the fixed amount $50.00) adopted and
+    computed: its roll's id."""
     fy = budgets.ensure_fiscal_year(w, FY)
-    v2 = budgets.draft(w, admin, fy, _line("1100.00"), reference="Res. 2026-2",
+    v2 = budgets.draft(w, admin, fy, _line(total), reference="Res. 2026-2",
                        effective_on=TODAY,
                        fixed=[FixedInput("100-000-000-04", Decimal("50.00"), "Acuerdo")])
     budgets.adopt(w, admin, v2.id, TODAY)
@@ -119,6 +120,17 @@ def check_amendment(w: UnitOfWork, admin: object, roll_id: int) -> None:
     assert roll_review.differences_page(w, admin, roll_id, limit=2, offset=1) == rows[1:3]
 
 
+def check_third(w: UnitOfWork, admin: object, roll_id: int) -> None:
+    """Version 3 ($1,200.00) against version 2's amounts, not version 1's (which 2
+    superseded): $1,150.00 by units, 115, 230, 345, 460; the fixed $50.00 unchanged."""
+    rows = roll_review.differences_page(w, admin, roll_id, limit=50, offset=0)
+    assert [(r.catastro[-2:], str(r.old), str(r.change)) for r in rows] == [
+        ("06", "420.00", "40.00"), ("03", "315.00", "30.00"), ("02", "210.00", "20.00"),
+        ("01", "105.00", "10.00")]
+    d = roll_review.differences(w, admin, roll_id)
+    assert (d.changed, d.increases, d.decreases) == (4, Decimal("100.00"), Decimal(0))
+
+
 @pytest.fixture
 def world(app: Flask):  # noqa: ANN201
     with app.app_context(), UnitOfWork(database()) as w:
@@ -149,6 +161,9 @@ def test_an_amendments_differences_before_and_after_publication(world):
         roll.publish(w, admin, second)
     with app.app_context(), UnitOfWork(database()) as w:  # the same once published
         check_amendment(w, users.find_by_email(w, ADMIN), second)
+        third = amend(w, users.find_by_email(w, ADMIN), "1200.00")
+    with app.app_context(), UnitOfWork(database()) as w:
+        check_third(w, users.find_by_email(w, ADMIN), third)
 
 
 def test_the_review_page_in_both_languages(world):
@@ -237,6 +252,11 @@ def test_the_same_figures_on_postgresql(tmp_path):
                 check_amendment(w, users.find_by_email(w, ADMIN), second)
                 assert w.session.scalar(select(AssessmentRoll.status).where(
                     AssessmentRoll.id == second)) == "computed"
+                roll.publish(w, users.find_by_email(w, ADMIN), second)
+            with UnitOfWork(db) as w:
+                third = amend(w, users.find_by_email(w, ADMIN), "1200.00")
+            with UnitOfWork(db) as w:
+                check_third(w, users.find_by_email(w, ADMIN), third)
         finally:
             db.dispose()
 

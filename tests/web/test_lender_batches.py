@@ -453,3 +453,53 @@ def test_a_clerk_uploads_too(app):
 def test_the_portfolio_links_to_the_uploads(app):
     html = login(app, "lender").get("/prestamista/prestamos").get_data(as_text=True)
     assert PAGE in html
+
+
+def add_homes(app: Flask, n: int, prefix: str = "090") -> list[dict[str, str]]:
+    """`n` more loans of the demo bank, each on a new home with one owner (a person) and the
+    CRIM's facts of the open year, written in bulk; a row for each, as its officer fills it."""
+    from portal.models import Lender, Loan, OwnershipShare, Parcel, Party, PropertyTaxFact
+    from portal.services import bulk
+    from portal.services.exemptions import filings
+    fy = filings.certification_year(clock.today())
+    catastros = [f"{prefix}-{k // 1000:03d}-{k % 1000:03d}-00" for k in range(n)]
+    with _db(app) as w:
+        bank = w.session.scalar(select(Lender.id).order_by(Lender.id).limit(1))
+        pids = bulk.insert_rows(w, Parcel, [
+            {"catastro": c, "address": f"Calle Luna {k}", "municipality": "San Juan",
+             "zone": "urban", "land_area_cuerdas": Decimal("0.250000"),
+             "land_valuation": Decimal("6000.00"), "structure_valuation": Decimal("14000.00"),
+             "owner_kind": "private", "transferred": False, "tax_incentive_exempt": False,
+             "benefit_units": Decimal("1.0000")} for k, c in enumerate(catastros)],
+            return_ids=True)
+        owners = bulk.insert_rows(w, Party, [
+            {"kind": "person", "name": f"Dueña Peñuelas {prefix}-{k:04d}", "language": "es"}
+            for k in range(n)], return_ids=True)
+        bulk.insert_rows(w, OwnershipShare, [
+            {"parcel_id": p, "party_id": o, "share": Decimal(1), "kind": "sole",
+             "starts_on": date(2015, 1, 1)} for p, o in zip(pids, owners)])
+        bulk.insert_rows(w, PropertyTaxFact, [
+            {"parcel_id": p, "fiscal_year_start": fy, "municipality": "San Juan",
+             "zone": "urban", "land_area_cuerdas": Decimal("0.250000"),
+             "land_valuation": Decimal("6000.00"), "structure_valuation": Decimal("14000.00"),
+             "debt_on_january_1": Decimal(0), "illustrative": True, "source": "test"}
+            for p in pids])
+        bulk.insert_rows(w, Loan, [
+            {"lender_id": bank, "parcel_id": p, "loan_number": f"L-{prefix}-{k:04d}",
+             "starts_on": date(2020, 1, 1)} for k, p in enumerate(pids)])
+    return [{"loan_number": f"L-{prefix}-{k:04d}", "catastro": c,
+             "fiscal_year": f"{fy.year}-{fy.year + 1}",
+             "owners": f"Dueña Peñuelas {prefix}-{k:04d}", "residential_use": "sí",
+             "veteran_amount": "0", "officer_name": "María Ortiz Colón",
+             "officer_attests": "sí"} for k, c in enumerate(catastros)]
+
+
+def test_many_new_homes_filed_in_one_upload(app):
+    rows = add_homes(app, 60)
+    client = login(app, "lender")
+    bid = batch_of(upload(client, to_csv(rows, encoding="cp1252", delimiter=";")))
+    assert {o for o, _c, _r in _outcomes(app, bid).values()} == {"accepted"}
+    html = client.get(f"{PAGE}/{bid}?resultado=accepted&pagina=2").get_data(as_text=True)
+    assert "L-090-0050" in html and "L-090-0049" not in html
+    assert client.get(f"{PAGE}/{bid}?pagina=3").status_code == 404
+    assert client.get(f"{PAGE}/{bid}?resultado=nada").status_code == 400

@@ -473,7 +473,10 @@ def document(f: NoticeFacts, base: str, code_state: str, code: str | None = None
     else:
         body.append(_("See this parcel, its installments and how to pay at %(link)s.",
                       link=link))
-    schedule = explain_schedule(f.annual, f.installments, f.notified_on)
+    # R-A4's "equal monthly installments" holds for a first publication; an amendment's
+    # installments are explained by R-A5 (the difference spread over the unpaid ones).
+    schedule = Trace() if amended else explain_schedule(f.annual, f.installments,
+                                                        f.notified_on)
     notes: list[str | pdf.Why] = [*pdf.whys(fm.trace(schedule)),
                                   _("Every amount is computed from the law over the account's "
                                     "facts; the notes at the end name the rule and the "

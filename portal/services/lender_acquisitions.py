@@ -34,7 +34,8 @@ class LoanRef:
     loan_number: str
 
 
-def _is_token(who: Any) -> bool:
+def is_token(who: Any) -> bool:
+    """An API token (with `.lender_id`), not a user."""
     return not isinstance(who, User) and getattr(who, "lender_id", None) is not None
 
 
@@ -49,7 +50,7 @@ def find_loan(uow: UnitOfWork, who: Any, *, loan_id: int | None = None,
     lender's loan is not found, as no loan is)."""
     L = Loan.__table__  # noqa: N806
     cols = (L.c.id, L.c.lender_id, L.c.parcel_id, L.c.loan_number)
-    if _is_token(who):
+    if is_token(who):
         stmt = access.loans_of_lender_query(*cols)
         params = {"lender_id": int(who.lender_id), "today": clock.today()}
     else:
@@ -87,7 +88,7 @@ def report(uow: UnitOfWork, who: Any, loan_number: str, *, acquired_on: date,
             ExemptionCertification.parcel_id == ref.parcel_id))
         if found is None:
             raise InvalidInput("certification", field="certification_id")
-    token = _is_token(who)
+    token = is_token(who)
     row = LenderAcquisition(
         lender_id=ref.lender_id, loan_id=ref.id, parcel_id=ref.parcel_id,
         acquired_on=acquired_on, certification_id=certification_id,
@@ -152,4 +153,4 @@ def _views(uow: UnitOfWork, loan_ids: Sequence[int], today: date | None
 
 
 __all__ = ["AcquisitionView", "LoanRef", "deadline", "find_loan", "for_loan", "for_loans",
-           "report"]
+           "is_token", "report"]

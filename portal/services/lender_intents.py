@@ -25,7 +25,7 @@ from portal.db import UnitOfWork
 from portal.models import FiscalYear, Installment, Lender, LenderIntent, Party, PartyMember
 from portal.services import audit, facts, lenders
 from portal.services.errors import InvalidInput, NotFound
-from portal.services.lender_acquisitions import LoanRef, find_loan
+from portal.services.lender_acquisitions import LoanRef, find_loan, is_token
 
 #: An item's key, as the loan page's form posts it: "crim-1", "crim-2", "due_now",
 #: "inst-<installment id>".
@@ -145,6 +145,8 @@ def mark(uow: UnitOfWork, who: Any, loan_id: int, keys: Iterable[str],
     year's items now: an installment already paid, nothing due now, no CRIM facts; "empty"
     for none. NotFound: not `who`'s loan. Audit-logged per intent."""
     today = today or clock.today()
+    if is_token(who):  # a lender's user marks (and is named on the mark), not a token
+        raise NotFound()
     wanted = list(dict.fromkeys(k.strip() for k in keys if k and k.strip()))
     if not wanted:
         raise InvalidInput("empty", field="items")
@@ -174,6 +176,8 @@ def mark(uow: UnitOfWork, who: Any, loan_id: int, keys: Iterable[str],
 def withdraw(uow: UnitOfWork, who: Any, loan_id: int, intent_id: int) -> LenderIntent:
     """Withdraw one of the loan's intents (sets `withdrawn_at`; nothing is deleted). NotFound:
     not `who`'s loan, or not an intent of it still in force."""
+    if is_token(who):
+        raise NotFound()
     ref = find_loan(uow, who, loan_id=loan_id)
     row = uow.session.get(LenderIntent, int(intent_id))
     if row is None or row.loan_id != ref.id or row.withdrawn_at is not None:

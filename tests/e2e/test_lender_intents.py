@@ -8,13 +8,13 @@ $J7_SHOTS when it is set (looked at by hand, not compared)."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 from sqlalchemy import select
 
 from tests.e2e.conftest import REASON, axe_violations
+from tests.e2e.test_lender_journey import _shot  # (screenshots to $J7_SHOTS)
 
 expect = pytest.importorskip("playwright.sync_api",
                              reason="playwright is not installed").expect
@@ -34,13 +34,6 @@ WORDS = {
            "mark": "We will pay these", "notice": "Your bank said it will pay this",
            "confirm_box": "I know my bank said it will pay this"},
 }
-
-
-def _shot(page, name: str) -> None:  # noqa: ANN001
-    folder = os.environ.get("J7_SHOTS")
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
 
 
 def _clean(page, pages: list[Path], folder: Path, name: str) -> None:  # noqa: ANN001

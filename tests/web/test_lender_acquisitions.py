@@ -120,3 +120,25 @@ def test_a_certification_of_another_parcel_is_refused(db):
             lender_acquisitions.report(w, user, _first_loan(w).loan_number,
                                        acquired_on=date(2026, 5, 1), certification_id=999999)
         assert exc.value.params["field"] == "certification_id"
+
+
+def test_only_the_lenders_users_mark_what_it_will_pay(db):
+    """J7: another lender's clerk, the owner and an API token may not mark (nor withdraw)
+    the bank's loan's items; its own user may."""
+    from portal.services import lender_intents
+    with UnitOfWork(db) as w:
+        _other, clerk = _other_lender(w)
+        loan = _first_loan(w)
+        for who in (clerk, users.find_by_email(w, "owner@demo.pr"),
+                    SimpleNamespace(id=1, lender_id=loan.lender_id)):
+            with pytest.raises(NotFound):
+                lender_intents.mark(w, who, loan.id, ["crim-1"])
+            with pytest.raises(NotFound):
+                lender_intents.withdraw(w, who, loan.id, 1)
+        from portal.models import LenderIntent
+        assert w.session.scalars(select(LenderIntent)).all() == []
+        mine = users.find_by_email(w, "lender@demo.pr")
+        [row] = lender_intents.mark(w, mine, loan.id, ["crim-1"])
+        assert (row.kind, row.crim_half, row.marked_by_id) == ("crim_bill", 1, mine.id)
+        assert [v.id for v in lender_intents.for_parcel(w, loan.parcel_id, row.fiscal_year_id)
+                ] == [row.id]

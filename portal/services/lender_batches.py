@@ -251,13 +251,16 @@ def submit(uow: UnitOfWork, who: Any, rows: list[dict[str, str]], *, source: str
     uow.session.add(batch)
     uow.session.flush()
     numbers = row_numbers or list(range(1, len(rows) + 1))
+    # PostgreSQL's COPY (bulk.insert_rows) takes the JSON's text; SQLite's path encodes it.
+    as_text = uow.session.get_bind().dialect.name == "postgresql"
     values = []
     for number, row in zip(numbers, rows):
         clean = _clean(row)
         values.append({"batch_id": batch.id, "row_number": int(number),
                        "loan_number": clean["loan_number"][:40],
                        "catastro": clean["catastro"][:40],
-                       "fiscal_year": clean["fiscal_year"][:20], "raw_values": clean})
+                       "fiscal_year": clean["fiscal_year"][:20],
+                       "raw_values": json.dumps(clean) if as_text else clean})
     bulk.insert_rows(uow, LenderBatchRow, values)
     from portal.services import jobs  # jobs registers this module's work
     user = uow.session.get(User, s.user_id)

@@ -503,3 +503,42 @@ def test_many_new_homes_filed_in_one_upload(app):
     assert "L-090-0050" in html and "L-090-0049" not in html
     assert client.get(f"{PAGE}/{bid}?pagina=3").status_code == 404
     assert client.get(f"{PAGE}/{bid}?resultado=nada").status_code == 400
+
+
+def _same_records(app: Flask, rows: list[dict[str, str]]) -> tuple:
+    """Submit the rows as the bank's user, run the job (a step per transaction), then the
+    same rows again: (outcomes of each, the filing numbers and exemptions computed)."""
+    from portal.models import LenderBatchRow
+    from portal.services import jobs, users
+    from portal.services import lender_batches as lb
+    out = []
+    for _ in range(2):
+        with _db(app) as w:
+            bank = users.find_by_email(w, "lender@demo.pr")
+            batch = lb.submit(w, bank, rows, source="csv", filename="pg.csv")
+            bid, job_id = batch.id, batch.job_id
+        assert jobs.run(database_of(app), job_id).status == "succeeded"
+        with _db(app) as w:
+            out.append(sorted(w.session.execute(
+                select(LenderBatchRow.row_number, LenderBatchRow.outcome,
+                       LenderBatchRow.reason, LenderBatchRow.exemption_amount,
+                       LenderBatchRow.net_tax)
+                .where(LenderBatchRow.batch_id == bid)).all()))
+    return tuple(tuple(tuple(r) for r in o) for o in out)
+
+
+@pytest.mark.postgres
+def test_on_postgresql_the_same_records_as_on_sqlite(tmp_path, app, monkeypatch):
+    from portal.services import lender_batches as lb
+    from tests.web.conftest import demo_on_postgresql
+    monkeypatch.setattr(lb, "STEP", 7)  # several transactions
+    sent = add_homes(app, 20)
+    sent[4] = dict(sent[4], officer_attests="no")
+    on_sqlite = _same_records(app, sent)
+    with demo_on_postgresql(tmp_path) as (pg, _result):
+        add_homes(pg, 20)
+        on_pg = _same_records(pg, sent)
+    assert on_pg == on_sqlite
+    first, second = on_sqlite
+    assert [o for _n, o, *_ in first].count("accepted") == 19
+    assert [o for _n, o, *_ in second].count("duplicate") == 19

@@ -81,7 +81,9 @@ def kind(schema: dict[str, Any]) -> str:
         return out
     parts = [t + (f" ({schema['format']})" if "format" in schema else "")]
     if "minimum" in schema or "maximum" in schema or "exclusiveMaximum" in schema:
-        top = schema.get("maximum", schema.get("exclusiveMaximum"))
+        top = schema.get("maximum")
+        if top is None and "exclusiveMaximum" in schema:  # an integer's largest
+            top = schema["exclusiveMaximum"] - 1
         parts.append(f"{schema.get('minimum', '')}…{'' if top is None else top}")
     if "maxLength" in schema:
         parts.append(f"≤ {schema['maxLength']}")

@@ -16,10 +16,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from portal import clock
-from portal.i18n import gettext as _
 from portal.i18n import use_language
 from portal.pdf.authority import issuer
-from portal.pdf.layout import BOTTOM, GREY, MARGIN, TOP, Layout
+from portal.pdf.layout import TOP, Layout
 from portal.pdf.model import Document
 
 LANG_TAGS = {"es": "es-PR", "en": "en-US"}
@@ -68,7 +67,9 @@ class _PrintLayout(Layout):
                     super().footnotes()
         self.doc = self.spans[0][1]
 
-    def page_furniture(self) -> None:
+    def page_furniture(self, first: int = 1, last: int | None = None) -> None:
+        """Each notice's pages with its own Authority header (in its language) and page
+        count (`first`, `last`: as `Layout`'s, unused: the file is drawn whole)."""
         pdf = self.pdf
         last = pdf.page
         ends = [start - 1 for start, _, _ in self.spans[1:]] + [last]
@@ -77,35 +78,9 @@ class _PrintLayout(Layout):
             with use_language(lang):
                 self.doc, self.lang = doc, lang
                 self.issuer = issuer(doc.on or clock.today(), lang)
-                self._furniture(start, end)
+                super().page_furniture(start, end)
         self.doc, self.lang = first_doc, first_lang
         pdf.page = last
-
-    def _furniture(self, start: int, end: int) -> None:
-        """The Authority at the top and "page N of M" at the foot of the pages `start` to
-        `end` (one notice's), numbered from 1, as `Layout.page_furniture` does a document's."""
-        pdf = self.pdf
-        total = end - start + 1
-        name, contact = self.header_lines()
-        for number in range(start, end + 1):
-            pdf.page = number
-            pdf.current_font_is_set_on_page = False
-            with pdf.artifact("Header"):
-                y = TOP
-                for line in name:
-                    self.text(MARGIN, y, line, "B", 9)
-                    y += self.leading(9)
-                for line in contact:
-                    self.text(MARGIN, y, line, "", 7.5, color=GREY)
-                    y += self.leading(7.5)
-            self.rule(self.head_band - 2.5, grey=120, width=0.3)
-            with pdf.artifact("Footer"):
-                page = _("Page %(num)d of %(total)s", num=number - start + 1, total=total)
-                foot = " · ".join(x for x in (self.doc.title, self.doc.reference, page) if x)
-                y = pdf.h - BOTTOM
-                for line in self.wrap(foot, self.width, "", 8):
-                    self.text(MARGIN, y, line, "", 8, color=GREY)
-                    y += self.leading(8)
 
 
 def render_print_file(docs: Sequence[tuple[Document, str]]) -> bytes:

@@ -171,13 +171,16 @@ class Layout:
         if self.repeat is not None:
             self.table_head(self.repeat, repeated=True)
 
-    def page_furniture(self) -> None:
+    def page_furniture(self, first: int = 1, last: int | None = None) -> None:
         """The Authority at the top of each page and "page N of M" at its foot (artifacts),
-        drawn once every page exists, so the total is known."""
+        drawn once every page exists, so the total is known. `first` to `last`: only those
+        pages, numbered from 1 (one document of several in a file)."""
         pdf = self.pdf
-        total = pdf.page
+        end = pdf.page
+        last = end if last is None else last
+        total = last - first + 1
         name, contact = self.header_lines()
-        for number in range(1, total + 1):
+        for number in range(first, last + 1):
             pdf.page = number
             pdf.current_font_is_set_on_page = False
             with pdf.artifact("Header"):
@@ -190,13 +193,13 @@ class Layout:
                     y += self.leading(7.5)
             self.rule(self.head_band - 2.5, grey=120, width=0.3)
             with pdf.artifact("Footer"):
-                page = _("Page %(num)d of %(total)s", num=number, total=total)
+                page = _("Page %(num)d of %(total)s", num=number - first + 1, total=total)
                 foot = " · ".join(x for x in (self.doc.title, self.doc.reference, page) if x)
                 y = pdf.h - BOTTOM
                 for line in self.wrap(foot, self.width, "", 8):
                     self.text(MARGIN, y, line, "", 8, color=GREY)
                     y += self.leading(8)
-        pdf.page = total
+        pdf.page = end
 
     # -- blocks ---------------------------------------------------------------------------
     def marker(self, ref: Ref | None) -> str:

@@ -163,6 +163,10 @@ def test_the_printed_code_claims_the_parcel(world, config, tmp_path):
     codes = re.findall(r"\b[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}\b", text)
     assert codes and len(set(codes)) == 1  # C's, and no one else's
     assert "Assessment notice" in text and "Aviso de derrama" in text
+    # each notice counts its own pages, in its own language (C's owner reads English)
+    assert "Parcel 040-000-000-03 · Page 1 of" in text
+    assert "Propiedad 040-000-000-01 · Página 1 de" in text
+    assert "Página 1 de 8" not in text and "Página 5 de" not in text
     with clock.fixed(at(date(2026, 6, 20))), world.uow() as uow:
         dave = User(email="dave@test.pr", name="Dave", password_hash="x", language="es")
         uow.session.add(dave)

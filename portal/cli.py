@@ -52,9 +52,13 @@ def calc(name: str | None) -> None:
 @main.command("params")
 @click.option("--on", "on", default=None, metavar="YYYY-MM-DD",
               help="The day (default: today, from the portal's clock).")
-def params_command(on: str | None) -> None:
+@click.option("--recorded", is_flag=True,
+              help="With the values and closed days staff recorded in the database.")
+def params_command(on: str | None, recorded: bool = False) -> None:
     """Print the Board's and the statutes' parameters in force on a day, as JSON: who sets
-    each, its value (or why there is none), its reference and when that was last checked."""
+    each, its value (or why there is none), its reference and when that was last checked;
+    of the parameter files, or with `--recorded` as the portal uses them (the values and
+    closed days recorded from the Board's resolutions on top)."""
     import json
     from datetime import date
 
@@ -68,10 +72,19 @@ def params_command(on: str | None) -> None:
         except ValueError:
             click.echo(f"error: --on: {on!r} is not a date (YYYY-MM-DD)", err=True)
             sys.exit(2)
-    rows = params.listing(day)
+    ps = params.ParameterSet.files()
+    if recorded:
+        from portal import clock
+        from portal.db import UnitOfWork
+        from portal.services import board_parameters
+        with clock.fixed(day), UnitOfWork() as uow:
+            ps = board_parameters.parameter_set(uow)
+    rows = params.listing(day, ps.parameters)
     out = {"on": day.isoformat(),
            "fiscal_year": params.fiscal_year_label(params.fiscal_year_start(day)),
-           "parameters": rows}
+           "parameters": rows,
+           "closed_days": [{"day": c.day, "reason_es": c.reason_es, "reason_en": c.reason_en,
+                            "reference": c.reference} for c in ps.closed_days()]}
     click.echo(json.dumps(out, ensure_ascii=False, indent=2, default=_json_value))
 
 

@@ -314,11 +314,12 @@ def statement_rules(fy_start: date) -> dict[str, Any]:
     return ParameterSet.files().statement_rules(fy_start)
 
 
-def listing(on: date) -> list[dict[str, Any]]:
+def listing(on: date, parameters: dict[str, Parameter] | None = None) -> list[dict[str, Any]]:
     """Every parameter as of `on`, for people (`portal params`): who sets it, its value for
-    that day (or why there is none), the reference and when it was last checked."""
+    that day (or why there is none), the reference and when it was last checked. Of the
+    files, or of `parameters` (a `ParameterSet`'s, with the recorded values)."""
     rows = []
-    for name, p in sorted(load().items()):
+    for name, p in sorted((parameters if parameters is not None else load()).items()):
         row: dict[str, Any] = {"name": name, "rule": p.rule, "set_by": p.set_by,
                                "description": p.description}
         if p.adopted:

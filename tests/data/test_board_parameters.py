@@ -131,3 +131,35 @@ def test_a_declared_closed_day_moves_the_last_timely_day_at_once(database):
             board_parameters.declare_closed(w, _staff(w, world), date(2026, 12, 11), None,
                                             "x", "y", "1", date(2026, 11, 29))
         assert exc.value.code == "already_closed"
+
+
+def test_portal_params_recorded_lists_what_the_portal_uses(sqlite_database, monkeypatch):
+    import json
+
+    from click.testing import CliRunner
+
+    from portal.cli import main
+    from portal.db import reset_databases
+
+    world = build(sqlite_database)
+    with world.uow() as w:
+        board_parameters.adopt(w, _staff(w, world), FY_START, "interest_rate", "8%",
+                               date(2026, 11, 30), "2026-14", date(2026, 11, 20))
+        board_parameters.declare_closed(w, _staff(w, world), date(2026, 12, 10), None,
+                                        "Huracán Ernesto", "Hurricane Ernesto", "2026-15",
+                                        date(2026, 11, 29))
+    monkeypatch.setenv("DATABASE_URL", sqlite_database.engine.url.render_as_string())
+    reset_databases()
+    try:
+        files = json.loads(CliRunner().invoke(main, ["params", "--on", "2026-12-01"]).output)
+        result = CliRunner().invoke(main, ["params", "--on", "2026-12-01", "--recorded"])
+    finally:
+        reset_databases()
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    rate = {r["name"]: r for r in out["parameters"]}["interest_rate"]
+    assert rate["value"] == "0.08" and rate["reference"] == "Resolución 2026-14"
+    assert {r["name"]: r for r in files["parameters"]}["interest_rate"]["value"] == "0.10"
+    assert {"day": "2026-12-10", "reason_es": "Huracán Ernesto",
+            "reason_en": "Hurricane Ernesto", "reference": "Resolución 2026-15"} in \
+        out["closed_days"]

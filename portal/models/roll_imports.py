@@ -107,6 +107,8 @@ class RollImportRow(Base):
         CheckConstraint("change IN ('new', 'changed', 'same')", name="change"),
         Index("ix_roll_import_rows_import_catastro", "import_id", "catastro"),
         Index("ix_roll_import_rows_import_change", "import_id", "change", "row_number"),
+        # pass 2 walks an import's rows by id, a batch at a time (migration p0021)
+        Index("ix_roll_import_rows_import_id", "import_id", "id"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True, comment="Surrogate key")

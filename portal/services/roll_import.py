@@ -234,15 +234,8 @@ class ImportWork:
         for k in ("rows", "error_rows", "errors", "new_count", "changed_count", "same_count",
                   "removed_count"):
             setattr(imp, k, 0)
-        try:
-            fmt = parse.sniff(imp.stored_path)
-            if fmt.sha256 != imp.sha256:
-                raise parse.FileProblem("file_changed")
-        except parse.FileProblem as exc:
-            self._file_problem(uow, imp, exc)
-            return 0
-        except OSError:
-            self._file_problem(uow, imp, parse.FileProblem("file_changed"))
+        fmt = self._sniff(uow, imp)
+        if fmt is None:
             return 0
         imp.encoding, imp.delimiter = fmt.encoding, fmt.delimiter
         self.rows = parse.read(imp.stored_path, fmt)
@@ -255,15 +248,7 @@ class ImportWork:
         unchanged (its checksum), so pass 1 is not run again; pass 2 compares each batch
         with the roll as it is then (`recheck`), so what changed on the roll since the
         check (another import, this one stopped midway) is seen."""
-        try:
-            fmt = parse.sniff(imp.stored_path)
-            if fmt.sha256 != imp.sha256:
-                raise parse.FileProblem("file_changed")
-        except parse.FileProblem as exc:
-            self._file_problem(uow, imp, exc)
-            return 0
-        except OSError:
-            self._file_problem(uow, imp, parse.FileProblem("file_changed"))
+        if self._sniff(uow, imp) is None:
             return 0
         c = self.counts
         c.update(rows=imp.rows, error_rows=imp.error_rows, errors=imp.errors)
@@ -272,6 +257,20 @@ class ImportWork:
         imp.as_of = self.as_of = clock.today()
         uow.session.flush()
         return 2 * imp.rows
+
+    def _sniff(self, uow: UnitOfWork, imp: RollImport) -> parse.FileFormat | None:
+        """The stored file's format, once its checksum is the upload's; None (the import
+        refused as a whole, `file_problem`) when it is not, or it is not the roll's CSV."""
+        try:
+            fmt = parse.sniff(imp.stored_path)
+            if fmt.sha256 != imp.sha256:
+                raise parse.FileProblem("file_changed")
+            return fmt
+        except parse.FileProblem as exc:
+            self._file_problem(uow, imp, exc)
+        except OSError:
+            self._file_problem(uow, imp, parse.FileProblem("file_changed"))
+        return None
 
     def _file_problem(self, uow: UnitOfWork, imp: RollImport, exc: parse.FileProblem) -> None:
         imp.status, imp.file_error, imp.file_error_params = "invalid", exc.code, exc.params
@@ -349,7 +348,9 @@ class ImportWork:
 
     def _end_check(self, uow: UnitOfWork) -> None:
         """The whole file is read: the repeated catastro numbers (every listing after the
-        first is an error) and the parcels the file does not list, by SQL."""
+        first is an error) and the parcels the file does not list, by SQL (on the staged
+        rows' fresh statistics: the table has just grown by the whole file)."""
+        bulk.analyze(uow, RollImportRow)
         first = (select(RollImportRow.catastro, func.min(RollImportRow.row_number).label("first"))
                  .where(RollImportRow.import_id == self.import_id)
                  .group_by(RollImportRow.catastro)

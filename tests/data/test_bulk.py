@@ -40,7 +40,11 @@ def _share(parcel_id: int, party_id: int) -> dict:
             "kind": "sole", "starts_on": date(2026, 7, 1), "ends_on": None}
 
 
-def test_rows_with_their_ids_and_a_missing_key_refuses_the_whole_batch(database):
+@pytest.mark.parametrize("by_batch", [True, False], ids=["keys-by-batch", "keys-by-row"])
+def test_rows_with_their_ids_and_a_missing_key_refuses_the_whole_batch(database, monkeypatch,
+                                                                       by_batch):
+    if not by_batch:  # a role that may not set session_replication_role: the per-row checks
+        monkeypatch.setattr(bulk, "_keys_by_batch", lambda conn, table: False)
     with UnitOfWork(database) as uow:
         parcel_ids = bulk.insert_rows(uow, Parcel, _parcels(3), return_ids=True)
         [party_id] = bulk.insert_rows(uow, Party, [{"kind": "person", "name": "Ana",

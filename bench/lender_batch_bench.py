@@ -150,10 +150,15 @@ def run(url: str, n: int) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rows", type=int, default=10_000)
+    ap.add_argument("--step", type=int, default=None,
+                    help="rows per transaction (default: lender_batches.STEP)")
     ap.add_argument("--postgres", metavar="SERVER_URL", nargs="?",
                     const="postgresql+psycopg://postgres@127.0.0.1:5432/test",
                     help="run on a throwaway database on this PostgreSQL server")
     args = ap.parse_args()
+    if args.step:
+        from portal.services import lender_batches
+        lender_batches.STEP = args.step
     if args.postgres:
         with _postgres_database(args.postgres) as url:
             run(url, args.rows)

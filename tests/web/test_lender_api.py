@@ -125,21 +125,29 @@ def test_odd_api_parameters_are_400_with_the_field(demo_app):
         assert r.mimetype == "application/problem+json" and r.get_json()["field"] == field
 
 
+def second_lender(w, email: str = "user00001@demo.pr"):  # noqa: ANN001, ANN201
+    """Lender B ("Banco B"), administered by the demo user `email`: (the lender, the user)."""
+    from portal.models import Lender, Party, PartyMember, User
+    s = w.session
+    other = s.scalar(select(User).where(User.email == email))
+    party = Party(kind="organisation", name="Banco B")
+    s.add(party)
+    s.flush()
+    b = Lender(party_id=party.id, code="BBB")
+    s.add(b)
+    s.flush()
+    s.add(PartyMember(party_id=party.id, user_id=other.id, role="administrator"))
+    return b, other
+
+
 def test_another_lenders_token_sees_none_of_these_loans(demo_app):
     """A token of lender B: B's loans only; A's loan numbers are 404 as no loan is."""
-    from portal.models import Lender, LenderApiToken, Loan, Parcel, Party, PartyMember, User
+    from portal.models import LenderApiToken, Loan, Parcel
     from portal.services import lender_tokens
     with _db(demo_app) as w:
         s = w.session
         a_loan = s.scalar(select(Loan.loan_number).limit(1))
-        other = s.scalar(select(User).where(User.email == "user00001@demo.pr"))
-        party = Party(kind="organisation", name="Banco B")
-        s.add(party)
-        s.flush()
-        b = Lender(party_id=party.id, code="BBB")
-        s.add(b)
-        s.flush()
-        s.add(PartyMember(party_id=party.id, user_id=other.id, role="administrator"))
+        b, other = second_lender(w)
         pid = s.scalar(select(Parcel.id).order_by(Parcel.id.desc()).limit(1))
         s.add(Loan(lender_id=b.id, parcel_id=pid, loan_number="B-1",
                    starts_on=clock.today() - timedelta(days=30)))

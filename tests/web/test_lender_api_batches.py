@@ -223,23 +223,16 @@ def test_an_acquisition_is_reported_with_its_notice_deadline(app, lang, future, 
 
 
 def test_another_lenders_token_sees_none_of_these_batches(app):
-    from portal.models import Lender, Party, PartyMember, User
+    """Lender B's token: A's batch and its rows are 404, A's loans in B's rows are rejected
+    with the neutral reason, an acquisition on A's loan is 404."""
     from portal.services import lender_tokens
-    from tests.web.test_lender_api import _db
+    from tests.web.test_lender_api import _db, second_lender
     a = _new_token(login(app, "lender"), scope="write")
     api = app.test_client()
     r = api.post(BATCHES, json={"rows": rows_for(app, 2)}, headers=_h(a))
     batch = r.headers["Location"]
     with _db(app) as w:
-        s = w.session
-        other = s.scalar(select(User).where(User.email == "user00001@demo.pr"))
-        party = Party(kind="organisation", name="Banco B")
-        s.add(party)
-        s.flush()
-        b = Lender(party_id=party.id, code="BBB")
-        s.add(b)
-        s.flush()
-        s.add(PartyMember(party_id=party.id, user_id=other.id, role="administrator"))
+        b, other = second_lender(w)
         _tok, b_secret = lender_tokens.create_token(w, other, b.id, "B", "write", 30)
     for path in (batch, f"{batch}/rows", f"{batch}/rows?outcome=rejected"):
         r = api.get(path, headers=_h(b_secret))

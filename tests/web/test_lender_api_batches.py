@@ -366,3 +366,35 @@ def test_the_reference_page_is_the_document_rendered(app, lang, title):
                  "CertificationRow", "fiscal_year", "/api/v1/openapi.json"):
         assert text in page, text
     assert "http://" not in page.replace("http://localhost", "")  # nothing from elsewhere
+
+
+@pytest.mark.postgres
+def test_on_postgresql_the_api_files_the_same_records_as_on_sqlite(app, tmp_path):
+    """The same rows through the API on PostgreSQL and on SQLite: the same per-row report;
+    the key's uniqueness and the same-key answers hold there too."""
+    from tests.web.conftest import demo_on_postgresql
+
+    def through_the_api(a: Flask, rows: list[dict[str, str]]) -> list[tuple]:
+        with a.app_context():
+            queue.use_immediate(database())
+        secret = _new_token(login(a, "lender"), scope="write")
+        api = a.test_client()
+        r = api.post(BATCHES, json={"rows": rows}, headers=_h(secret, "pg-1"))
+        assert r.status_code == 202, r.get_data(as_text=True)[:300]
+        again = api.post(BATCHES, json={"rows": rows}, headers=_h(secret, "pg-1"))
+        assert again.status_code == 200 and again.get_json()["id"] == r.get_json()["id"]
+        assert api.post(BATCHES, json={"rows": rows[:1]}, headers=_h(secret, "pg-1")
+                        ).status_code == 409
+        items = api.get(f"{r.headers['Location']}/rows", headers=_h(secret, lang="en")
+                        ).get_json()["items"]
+        queue.reset()
+        return [(i["loan_number"], i["outcome"], i["column"], i["reason"], i["exemption"],
+                 i["tax_with_exemption"]) for i in items]
+
+    rows = rows_for(app, 8)
+    rows[2]["officer_attests"] = "no"
+    on_sqlite = through_the_api(app, rows)
+    with demo_on_postgresql(tmp_path) as (pg, _result):
+        on_pg = through_the_api(pg, rows)
+    assert on_pg == on_sqlite and len(on_pg) == 8
+    assert ("rejected", "officer_attests") in {(o, c) for _n, o, c, *_ in on_pg}

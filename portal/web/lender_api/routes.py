@@ -10,6 +10,7 @@ Spanish by default). Money is a string with two decimals (never a JSON float).
     GET /api/v1/loans/<loan number>            one loan, with what to pay or retain per
                                                CRIM bill in the three cases (R-B10)
     POST /api/v1/certification-batches, GET .../<id>, GET .../<id>/rows   (batches.py)
+    POST /api/v1/loans/<loan number>/acquisitions                    (acquisitions.py)
     GET /api/v1/openapi.json, GET /api/v1/docs  the OpenAPI 3.1 document and its page,
                                                public (reference.py)
 

@@ -185,6 +185,12 @@ ES = {
         "Días que quedan hoy (negativo después de pasado).",
     "This certification is not of this loan's parcel.":
         "Esta certificación no es de la propiedad de este préstamo.",
+    # --- the organisation's page ---
+    "The API's reference: every operation, its parameters and answers":
+        "La referencia de la API: cada operación, sus parámetros y respuestas",
+    "a token that may write also files batches of certifications and reports acquisitions.":
+        "un token que puede escribir también radica lotes de certificaciones e informa "
+        "adquisiciones.",
     # --- the reference page ---
     "The lenders' API: reference": "La API de los prestamistas: referencia",
     "The same description as an OpenAPI 3.1 document, for programs:":

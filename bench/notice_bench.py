@@ -102,11 +102,12 @@ def main() -> None:
                 work.begin(uow)
                 work._email = lambda *a, **k: None  # no email: the rendering is measured
                 spent = cpu(lambda step=work.step, u=uow: step(u))
+                codes = work.counts["codes"]
                 uow.rollback()
             db_copy.dispose()
             best = spent if best is None else min(best, spent)
-        print(f"one step of the job (a batch of {min(n, roll_notices.CHUNK)}, codes for the "
-              f"unclaimed parcels included): "
+        print(f"one step of the job (a batch of {min(n, roll_notices.CHUNK)}, with "
+              f"{codes} new access codes): "
               f"{min(n, roll_notices.CHUNK) / best:.0f} notices/s per core")
         storage.use(None)
         database.dispose()

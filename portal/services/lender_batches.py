@@ -46,6 +46,7 @@ from portal.db import UnitOfWork
 from portal.i18n import gettext, translate, use_language
 from portal.models import (
     ExemptionCertification,
+    Job,
     Lender,
     LenderApiToken,
     LenderBatch,
@@ -335,6 +336,9 @@ def get(uow: UnitOfWork, who: Any, batch_id: int) -> LenderBatch:
     batch = uow.session.get(LenderBatch, bid)
     if batch is None or batch.lender_id != s.lender_id:
         raise NotFound()
+    if batch.status in ("queued", "running") and batch.job_id is not None:
+        if uow.session.scalar(select(Job.status).where(Job.id == batch.job_id)) == "failed":
+            batch.status = "failed"  # its job stopped: the rows it processed stay processed
     return batch
 
 

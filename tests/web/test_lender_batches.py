@@ -343,6 +343,8 @@ def test_a_batch_failing_midway_leaves_nothing_of_that_batch(app, monkeypatch):
                                 .where(ExemptionCertification.status == "filed")) >= 2
     outcomes = _outcomes(app, bid)
     assert [outcomes[n][0] for n in sorted(outcomes)] == ["accepted"] * 2 + [None] * 4
+    page = login(app, "lender").get(f"{PAGE}/{bid}")
+    assert "Refresh" not in page.headers and "Detenido" in page.get_data(as_text=True)
     # run again: it goes on from row 3, and files each row once
     monkeypatch.setattr(filings, "file_for_lender", real)
     with _db(app) as w:

@@ -52,7 +52,6 @@ from portal.core.statement import (
 from portal.db import UnitOfWork
 from portal.models import Assessment, FiscalYear, Installment, LedgerEntry, Parcel
 from portal.models import Payment as PaymentRow
-from portal.services import board_parameters
 
 INFORMATIONAL = ("charge", "discount")
 
@@ -61,7 +60,10 @@ def rules_for(fiscal_year_start: date, uow: UnitOfWork) -> StatementRules:
     """The rules of every statement of the fiscal year: each field from the parameters
     adopted for that year, with the values and closed days the staff recorded from the
     Board's resolutions (`board_parameters.rules_for`, read per unit of work); none from
-    StatementRules' defaults, which are `portal calc`'s (section D)."""
+    StatementRules' defaults, which are `portal calc`'s (section D). Imported here, not at
+    the top: `board_parameters` checks staff roles (`access`), which reads this module."""
+    from portal.services import board_parameters
+
     return board_parameters.rules_for(uow, fiscal_year_start)
 
 

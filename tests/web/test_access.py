@@ -32,6 +32,7 @@ PARCEL = {"account.parcel", "account.statement_pdf", "account.grant", "account.r
           "collections.letter_pdf",  # per demand: staff, payer, owner (test_collections.py)
           "exemption_changes.new",
           "attachments.notice_pdf",  # staff and the debtor only (test_attachment_pages.py)
+          "account.assessment_notice_pdf",  # its payers and staff (test_roll_notices_web.py)
           "exemption.start_page", "exemption.start"}  # J5; per certification below
 #: Per certification (J5): its owner, the parcel's delegates, its lender and staff see it;
 #: anyone else 404 (tests/web/test_exemption.py walks them as another owner).
@@ -63,6 +64,8 @@ STAFF = {"staff.lookup", "staff.person", "payments.office", "payments.refund",
          "staff.roll_imports", "staff.roll_import_upload", "staff.roll_import",
          "staff.roll_import_changes", "staff.roll_import_report_csv", "staff.roll_import_start",
          "staff.roll_import_template", "staff.roll_import_guide",
+         "staff.roll_notices", "staff.send_roll_notices",  # J8: the notices (any staff reads;
+         "staff.roll_notice_pdf", "staff.roll_notice_file",  # tests/web/test_roll_notices_web.py)
          "staff.reset_two_factor",
          "collections.index", "collections.start_run", "collections.court",  # J9
          "collections.demand", "collections.record_mailing", "collections.record_receipt",
@@ -328,6 +331,7 @@ STAFF_CHANGES = {
     "staff.budget_new": {"administrator"}, "staff.budget_edit": {"administrator"},
     "staff.budget_adopt": {"administrator"}, "staff.budget_amend": {"administrator"},
     "staff.budget_discard": {"administrator"},
+    "staff.send_roll_notices": {"administrator"},
     "staff.parameter_edit": {"administrator"},
     "payments.office": {"administrator", "cashier"},
     "payments.refund": {"administrator", "cashier"},
@@ -435,6 +439,7 @@ def test_staff_changes_refuse_the_roles_that_may_not(demo_app, role):
                                {}),
         "staff.budget_discard": (f"/personal/presupuestos/version/{ids['draft_id']}/descartar",
                                  {}),
+        "staff.send_roll_notices": (f"/personal/tasacion/{ids['roll_id']}/avisos/enviar", {}),
         "staff.parameter_edit": ("/personal/parametros/2026-2027/interest_rate",
                                  {"value": "0.07", "effective_on": "2026-11-30",
                                   "resolution_number": "1", "resolution_date": "2026-11-30"}),

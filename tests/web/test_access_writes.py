@@ -40,7 +40,7 @@ WALKED = {"account.claim", "account.grant", "account.revoke", "account.revoke_em
           "staff.budget_new", "staff.budget_edit", "staff.budget_adopt", "staff.budget_amend",
           "staff.budget_discard", "staff.set_role", "staff.roll_import_upload",
           "staff.parameter_edit",
-          "staff.roll_import_start"}
+          "staff.roll_import_start", "staff.send_roll_notices"}
 OWN_ONLY = {"account.language"}  # and every `auth.*` route
 #: J7: the lenders' POST routes are walked as every other role on the bank's own objects in
 #: tests/web/test_lender_api.py (test_the_lenders_posts_refuse_everyone_else); accepting an
@@ -49,13 +49,13 @@ OWN_ONLY = {"account.language"}  # and every `auth.*` route
 WALKED |= {"lender.pay_filtered", "lender.pay_file", "lender.invite", "lender.withdraw",
            "lender.remove", "lender.set_role", "lender.create_token", "lender.revoke_token"}
 OWN_ONLY |= {"lender.invitation"}
-#: J7: the API's POST routes take a Bearer token only: walked with every role's session (401)
-#: and with another lender's token (404) in tests/web/test_lender_api_batches.py.
-WALKED |= {"lender_api.submit_batch", "lender_api.report_acquisition"}
 #: J7: the bulk certifications' upload, walked as every other role (404, no batch written)
 #: and as another lender (its own batch, none of these loans filed) in
 #: tests/web/test_lender_batches.py (test_only_the_lenders_members_upload_or_see_a_batch).
 WALKED |= {"lender.batch_upload"}
+#: J7: the API's POST routes take a Bearer token only: walked with every role's session (401)
+#: and with another lender's token (404) in tests/web/test_lender_api_batches.py.
+WALKED |= {"lender_api.submit_batch", "lender_api.report_acquisition"}
 #: J7, R-B10 (iii): a loan's acquisition and intents to pay, walked as every other role (and
 #: another bank's clerk) in tests/web/test_lender_intents.py (test_no_one_else_touches_the_loan).
 WALKED |= {"lender.report_acquisition", "lender.mark_intents", "lender.withdraw_intent"}
@@ -214,6 +214,7 @@ def test_no_role_writes_to_someone_elses_object(scene, role):
         # starts one (tests/web/test_staff_roll.py: and no job is recorded).
         check("compute the roll", post("/personal/tasacion/version/1/calcular"))
         check("publish the roll", post("/personal/tasacion/1/publicar"))
+        check("send the roll's notices", post("/personal/tasacion/1/avisos/enviar"))
         # Nobody but staff turns off someone's two-factor sign-in (the demo's staff member).
         check("reset two-factor", post("/personal/persona/1/dos-pasos/restablecer",
                                        reason="x", checked="y"))

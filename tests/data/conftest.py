@@ -21,9 +21,7 @@ TODAY = date(2026, 11, 30)
 def cheap_hashing(monkeypatch):
     """Tests need not pay for strong hashing: the same functions, a lower cost."""
     from portal import passwords
-    from portal.services import parcels
 
-    monkeypatch.setitem(parcels._SCRYPT, "n", 2 ** 8)
     monkeypatch.setattr(passwords, "SCRYPT", (2 ** 8, 8, 1))
 
 

@@ -124,6 +124,15 @@ def test_code_hashing():
     assert parcels.check_code(h, " abcd efgh jk23 ")
     assert not parcels.check_code(h, "ABCDEFGHJK24")
     assert not parcels.check_code("garbage", "ABCDEFGHJK23")
+    assert h.startswith("sha256$") and h != parcels.hash_code("ABCDEFGHJK23")  # salted
+    # A code stored as scrypt (n in the hash) still checks, and only the right one.
+    import hashlib
+    salt = bytes(range(16))
+    digest = hashlib.scrypt(b"ABCDEFGHJK23", salt=salt, n=256, r=8, p=1, dklen=32).hex()
+    old = f"scrypt$256${salt.hex()}${digest}"
+    assert parcels.check_code(old, "abcd-efgh-jk23")
+    assert not parcels.check_code(old, "ABCDEFGHJK24")
+    assert not parcels.check_code("sha256$zz$00", "ABCDEFGHJK23")
     code = parcels.generate_code()
     assert len(code) == 14 and code.count("-") == 2
     assert set(code.replace("-", "")) <= set(parcels.CODE_ALPHABET)

@@ -49,12 +49,10 @@ def _check(page, name: str, folder: Path, pages: list[Path]) -> None:  # noqa: A
 def test_j8_send_the_notices_and_download_one(live, page, lang, tmp_path, monkeypatch):
     from portal import storage
     from portal.jobs import queue
-    from portal.services import parcels
     from portal.web.data import database
     app, url = live
     w = WORDS[lang]
     storage.use(storage.FolderStore(tmp_path / "files"))
-    monkeypatch.setitem(parcels._SCRYPT, "n", 2 ** 8)  # the codes' hashing, cheaper in a test
     with app.app_context():
         queue.use_immediate(database())
     pages: list[Path] = []

@@ -279,6 +279,16 @@ def authenticate(uow: UnitOfWork, secret: str | None, *, write: bool = False
     return tok
 
 
+def authenticated(uow: UnitOfWork, token_id: int) -> LenderApiToken:
+    """The token `authenticate` accepted earlier in this request, read again in the request's
+    next unit of work (its id kept on `flask.g`); Unauthorized if it was revoked or expired
+    in between."""
+    tok = uow.session.get(LenderApiToken, int(token_id))
+    if tok is None or tok.revoked_at is not None or tok.expires_at <= clock.now():
+        raise Unauthorized()
+    return tok
+
+
 def status(tok: LenderApiToken, now: datetime | None = None) -> str:
     """"active", "expired" or "revoked" (the tokens' list)."""
     now = now or clock.now()

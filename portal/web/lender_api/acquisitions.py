@@ -16,8 +16,7 @@ from pydantic import ValidationError
 
 from portal import clock
 from portal.core.explain import N_
-from portal.models import LenderApiToken
-from portal.services import lender_acquisitions
+from portal.services import lender_acquisitions, lender_tokens
 from portal.services.errors import InvalidInput, NotFound
 from portal.web.data import uow
 from portal.web.lender_api import schemas
@@ -51,7 +50,7 @@ def report_acquisition(number: str):  # noqa: ANN201
         return problem("invalid_body", errors=exc)
     try:
         with uow() as w:
-            tok = w.session.get(LenderApiToken, g.token_id)
+            tok = lender_tokens.authenticated(w, g.token_id)
             row = lender_acquisitions.report(w, tok, number, acquired_on=body.acquired_on,
                                              certification_id=body.certification_id)
             due = lender_acquisitions.deadline(w, row.acquired_on, clock.today())

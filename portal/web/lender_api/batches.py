@@ -25,7 +25,7 @@ from sqlalchemy import select
 from portal import i18n
 from portal.jobs import queue
 from portal.models import LenderApiToken, LenderBatch
-from portal.services import lender_batches
+from portal.services import lender_batches, lender_tokens
 from portal.services.errors import Conflict, NotFound
 from portal.web.data import uow
 from portal.web.lender_api import schemas
@@ -51,9 +51,7 @@ def _install(state) -> None:  # noqa: ANN001
 
 
 def _token(w: Any) -> LenderApiToken:
-    tok = w.session.get(LenderApiToken, g.token_id)
-    assert tok is not None  # authenticated in this request
-    return tok
+    return lender_tokens.authenticated(w, g.token_id)
 
 
 def _batch(b: LenderBatch) -> dict[str, Any]:

@@ -149,6 +149,12 @@ def _http_problem(exc: HTTPException):  # noqa: ANN202
     return problem("http", headers, status=code)
 
 
+@bp.errorhandler(lender_tokens.Unauthorized)
+def _token_gone(_exc: Exception):  # noqa: ANN202
+    """A token revoked or expired between the request's check and its work."""
+    return problem("invalid_token", {"WWW-Authenticate": 'Bearer realm="api"'})
+
+
 def _money(value: Decimal | None) -> str | None:
     return None if value is None else f"{value:.2f}"
 

@@ -8,8 +8,8 @@
   is refused for a while (`ClaimRateLimited`, with `retry_after` seconds); the owner typing
   the right code succeeds however many others guessed wrong. Failed attempts are committed
   even though the claim raises, so they count.
-- Only the code's hash is stored (scrypt); staff issue and rotate codes (`issue_code`), the
-  plain code is returned once, to print.
+- Only the code's hash is stored (salted SHA-256, `hash_code`); staff issue and rotate codes
+  (`issue_code`), the plain code is returned once, to print.
 """
 
 from __future__ import annotations

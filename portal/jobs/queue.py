@@ -73,6 +73,16 @@ def enqueue(job_id: int) -> None:
     _queue["run"](int(job_id))
 
 
+def enqueue_or_leave(job_id: int) -> None:
+    """`enqueue` from a request: if the queue is down, the job stays queued in the database
+    and the worker's recovery (every minute, `services.jobs.recover`) enqueues it again, so
+    the request still answers with the job's page."""
+    try:
+        enqueue(job_id)
+    except Exception:
+        log.exception("job %s: not enqueued", job_id)
+
+
 def _database() -> Database:
     return _queue.get("database") or get_database()
 

@@ -211,6 +211,22 @@ def test_the_queue_runs_a_job_in_immediate_mode(world):
         assert uow.session.get(Job, job_id).status == "succeeded"
 
 
+def test_a_job_a_request_cannot_enqueue_stays_queued_for_recovery(world, monkeypatch):
+    """The queue down (Redis unreachable): the request goes on, the job stays queued, and
+    the worker's recovery names it to enqueue again."""
+    version_id = _version(world)
+    job_id = _submit(world, "roll.compute", version_id=version_id)
+
+    def down(_job_id: int) -> None:
+        raise ConnectionError("queue down")
+
+    monkeypatch.setattr(queue, "enqueue", down)
+    queue.enqueue_or_leave(job_id)  # does not raise
+    with world.uow() as uow:
+        assert uow.session.get(Job, job_id).status == "queued"
+    assert job_id in jobs.recover(world.database)
+
+
 def test_a_years_first_publication_killed_midway_goes_on_after_its_last_parcel(world,
                                                                                monkeypatch):
     """No other roll of the year: nothing to look up; it resumes after its own last

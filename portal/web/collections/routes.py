@@ -6,8 +6,6 @@ render."""
 
 from __future__ import annotations
 
-import logging
-
 from flask import (
     Blueprint,
     abort,
@@ -47,8 +45,6 @@ from portal.web.form_errors import form_errors
 from portal.web.pdf_response import pdf_response
 from portal.web.staff import jobs_view
 from portal.web.staff.routes import staff_required
-
-log = logging.getLogger(__name__)
 
 bp = Blueprint("collections", __name__)
 STAFF = "/personal/cobros"
@@ -182,10 +178,7 @@ def start_run():  # noqa: ANN201
     except Conflict as exc:
         flash(str(CONFLICTS.get(exc.code, _("The run cannot start now."))), "error")
         return redirect(url_for("collections.index"), 303)
-    try:
-        queue.enqueue(job_id)
-    except Exception:  # the queue is down: the job stays queued; recovery enqueues it again
-        log.exception("job %s: not enqueued", job_id)
+    queue.enqueue_or_leave(job_id)
     return redirect(url_for("staff.job", job_id=job_id), 303)
 
 

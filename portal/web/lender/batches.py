@@ -7,7 +7,6 @@ Thin: validate, call `portal.services.lender_batches`, render. Only a lender's m
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 from flask import (
@@ -33,8 +32,6 @@ from portal.services.errors import InvalidInput, NotFound
 from portal.web.data import uow
 from portal.web.form_errors import form_errors
 from portal.web.lender.routes import bp
-
-log = logging.getLogger(__name__)
 
 PER_PAGE = 50
 #: Seconds between reloads of a batch's page while its job runs (as the staff job's page).
@@ -106,10 +103,7 @@ def batch_upload():  # noqa: ANN201
         params = {k: v for k, v in e.params.items() if k != "field"}
         text = gettext(msg, **params) if params else translate(msg)
         return _upload_page(form, [("#" + form.file.id, text)], 400)
-    try:
-        queue.enqueue(job_id)
-    except Exception:  # the queue is down: the job stays queued; recovery enqueues it again
-        log.exception("job %s: not enqueued", job_id)
+    queue.enqueue_or_leave(job_id)
     return redirect(url_for("lender.batch", batch_id=batch_id), 303)
 
 

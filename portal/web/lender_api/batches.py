@@ -14,7 +14,6 @@ parcel and fiscal year).
 
 from __future__ import annotations
 
-import logging
 import re
 from typing import Any
 
@@ -30,8 +29,6 @@ from portal.services.errors import Conflict, NotFound
 from portal.web.data import uow
 from portal.web.lender_api import schemas
 from portal.web.lender_api.routes import _language, _money, bp, parameters, problem
-
-log = logging.getLogger(__name__)
 
 #: A batch of 1,000 rows is about 1 MiB of JSON; the app's limit for forms is lower.
 MAX_BODY = 16 * 1024 * 1024
@@ -98,10 +95,7 @@ def submit_batch():  # noqa: ANN201
             return problem("idempotency_key_reused")
         raise
     if not again and job_id is not None:
-        try:
-            queue.enqueue(job_id)
-        except Exception:  # the queue is down: the job stays queued; recovery enqueues it
-            log.exception("job %s: not enqueued", job_id)
+        queue.enqueue_or_leave(job_id)
     resp = jsonify(answer)
     resp.status_code = 200 if again else 202
     resp.headers["Location"] = url_for("lender_api.batch", batch_id=answer["id"])

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import csv
 import io
-import logging
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -44,8 +43,6 @@ from portal.web.locale import select_language
 from portal.web.staff.forms import ActionForm
 from portal.web.staff.jobs_view import job_view
 from portal.web.staff.routes import REFRESH_SECONDS, bp, staff_required, staff_role
-
-log = logging.getLogger(__name__)
 
 #: The largest file the page takes (a roll of about 2 million parcels); larger ones: the
 #: command line, `portal roll import FILE`.
@@ -256,10 +253,7 @@ def roll_import_upload():  # noqa: ANN201
 
 
 def _enqueue(job_id: int) -> None:
-    try:
-        queue.enqueue(job_id)
-    except Exception:  # the queue is down: the job stays queued; recovery enqueues it again
-        log.exception("job %s: not enqueued", job_id)
+    queue.enqueue_or_leave(job_id)
 
 
 @bp.get("/padron/<id:import_id>")

@@ -11,8 +11,6 @@ service (`portal/services/roll_notices.py`) does the work; this module calls it 
 
 from __future__ import annotations
 
-import logging
-
 from flask import abort, current_app, flash, redirect, render_template, request, url_for
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
@@ -28,8 +26,6 @@ from portal.web.data import uow
 from portal.web.pdf_response import pdf_response
 from portal.web.staff.forms import ActionForm
 from portal.web.staff.routes import bp, staff_required, staff_role
-
-log = logging.getLogger(__name__)
 
 CONFLICTS = {"roll_not_published": _l("Publish the roll first: its notices are sent once it "
                                       "is published.")}
@@ -71,10 +67,7 @@ def send_roll_notices(roll_id: int):  # noqa: ANN201
     except Conflict as exc:
         flash(str(CONFLICTS.get(exc.code, CONFLICTS["roll_not_published"])), "error")
         return redirect(url_for("staff.roll_notices", roll_id=roll_id), 303)
-    try:
-        queue.enqueue(job_id)
-    except Exception:  # the queue is down: the job stays queued; recovery enqueues it again
-        log.exception("job %s: not enqueued", job_id)
+    queue.enqueue_or_leave(job_id)
     return redirect(url_for("staff.job", job_id=job_id), 303)
 
 

@@ -10,7 +10,6 @@ the role form (`roles.py`) add their routes to this blueprint."""
 
 from __future__ import annotations
 
-import logging
 from functools import wraps
 
 from flask import (
@@ -37,8 +36,6 @@ from portal.web.auth.two_factor import staff_second_factor
 from portal.web.data import uow
 from portal.web.staff.forms import ActionForm, LookupForm
 from portal.web.staff.jobs_view import error_message, job_view
-
-log = logging.getLogger(__name__)
 
 bp = Blueprint("staff", __name__, url_prefix="/personal")
 
@@ -136,10 +133,7 @@ def _start(kind: str, params: dict):  # noqa: ANN202
     except Conflict as exc:
         flash(str(ROLL_CONFLICTS.get(exc.code) or error_message(exc.code)), "error")
         return redirect(url_for("staff.roll_page"))
-    try:
-        queue.enqueue(job_id)
-    except Exception:  # the queue is down: the job stays queued; recovery enqueues it again
-        log.exception("job %s: not enqueued", job_id)
+    queue.enqueue_or_leave(job_id)
     return redirect(url_for("staff.job", job_id=job_id))
 
 

@@ -120,12 +120,22 @@ def pay(world: World, parcel_key: str, amount: str, day: date, hh: int = 12,
 
 
 class QueryCounter:
+    """The statements run while it is open: `count` of them, and `account_reads`, those
+    that are not the Board's recorded parameters (`board_parameters`: one small read per
+    unit of work, whatever the number of parcels)."""
+
     def __init__(self, database: Database):
         self.engine = database.engine
         self.count = 0
+        self.statements: list[str] = []
 
-    def _hit(self, *_args) -> None:
+    def _hit(self, _conn, _cursor, statement: str, *_args) -> None:  # noqa: ANN001
         self.count += 1
+        self.statements.append(statement)
+
+    @property
+    def account_reads(self) -> int:
+        return sum("board_parameter_values" not in s for s in self.statements)
 
     def __enter__(self) -> QueryCounter:
         event.listen(self.engine, "before_cursor_execute", self._hit)

@@ -75,7 +75,7 @@ def _staff_paths(app: Flask) -> list[str]:
     paths = []
     gets = [r for r in app.url_map.iter_rules()
             if r.endpoint in STAFF and "GET" in (r.methods or ())]
-    from portal.models import ExemptionCertification, Job, Notice, RollImport
+    from portal.models import ExemptionCertification, Job, Notice, NoticePrintFile, RollImport
     with app.app_context(), _uow(app) as w:  # a job the demo's roll recorded, if any
         job_id = w.session.scalar(select(func.min(Job.id)))
         # a filed residential-exemption certification, if any (the demo has none:
@@ -86,17 +86,23 @@ def _staff_paths(app: Flask) -> list[str]:
         import_id = w.session.scalar(select(func.min(RollImport.id)))
         # a demand the demo queued or mailed (the collections pages open demands only)
         demand_id = w.session.scalar(select(func.min(Notice.id)).where(Notice.kind == "demand"))
+        # a roll's print file of notices, if any (the demo has none: tests/web/
+        # test_roll_notices_web.py opens one)
+        file_id = w.session.scalar(select(func.min(NoticePrintFile.id)))
     skipped = 0
     for rule in gets:
         if ("<id:job_id>" in rule.rule and job_id is None) or (
                 "<id:import_id>" in rule.rule and import_id is None) or (
-                "<id:cert_id>" in rule.rule and cert_id is None):
+                "<id:cert_id>" in rule.rule and cert_id is None) or (
+                "<id:file_id>" in rule.rule and file_id is None) or (
+                "/diferencias" in rule.rule):  # an amendment's: test_roll_review.py
             skipped += 1
             continue
         path = re.sub(r"<id:parcel_id>", str(pid), rule.rule)
         path = re.sub(r"<id:job_id>", str(job_id), path)
         path = re.sub(r"<id:import_id>", str(import_id), path)
         path = re.sub(r"<id:notice_id>", str(demand_id), path)
+        path = path.replace("<fy>", "2026-2027").replace("<name>", "interest_rate")
         paths.append(re.sub(r"<id:[a-z_]+>", "1", path))
     assert len(paths) == len(gets) - skipped
     # and what staff open from there: another person's parcel, the lookup with a query

@@ -32,6 +32,7 @@ from portal.services.errors import InvalidInput, NotFound
 from portal.web.data import uow
 from portal.web.form_errors import form_errors
 from portal.web.lender.routes import bp
+from portal.web.paging import page_count
 
 PER_PAGE = 50
 #: Seconds between reloads of a batch's page while its job runs (as the staff job's page).
@@ -160,9 +161,7 @@ def batch(batch_id: int):  # noqa: ANN201
             w.session.expunge_all()
     except NotFound:
         abort(404)
-    pages = max(1, -(-count // PER_PAGE))
-    if page > pages:
-        abort(404)
+    pages = page_count(count, page, PER_PAGE)
     active = b.status in ("queued", "running")
     percent = 100 * b.processed // b.total if b.total else 100
     response = make_response(render_template(

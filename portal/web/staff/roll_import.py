@@ -40,6 +40,7 @@ from portal.services import roll_import as service
 from portal.services.errors import Conflict, Forbidden, NotFound
 from portal.web.data import uow
 from portal.web.locale import select_language
+from portal.web.paging import page_count, page_number
 from portal.web.staff.forms import ActionForm
 from portal.web.staff.jobs_view import job_view
 from portal.web.staff.routes import REFRESH_SECONDS, bp, staff_required, staff_role
@@ -172,13 +173,6 @@ def _folder() -> Path:
     return Path(current_app.config["INSTANCE_PATH"]) / "roll_imports"
 
 
-def _page_number() -> int:
-    page = request.args.get("pagina", 1, type=int) or 1
-    if page < 1:
-        abort(404)
-    return page
-
-
 @bp.get("/padron")
 @staff_required
 def roll_imports():  # noqa: ANN201
@@ -259,7 +253,7 @@ def _enqueue(job_id: int) -> None:
 @bp.get("/padron/<id:import_id>")
 @staff_required
 def roll_import(import_id: int):  # noqa: ANN201
-    page = _page_number()
+    page = page_number()
     try:
         with uow() as w:
             imp = service.get(w, current_user, import_id)
@@ -270,9 +264,7 @@ def roll_import(import_id: int):  # noqa: ANN201
     except NotFound:
         abort(404)
     stored = min(imp.errors, service.MAX_ERRORS) if not imp.file_error else 0
-    pages = max(1, -(-stored // PER_PAGE))
-    if page > pages:
-        abort(404)
+    pages = page_count(stored, page, PER_PAGE)
     view = job_view(job) if job is not None else None
     rows = [(e.row_number, e.column_name, e.value, row_reason(e.code, e.figures))
             for e in errors]
@@ -292,7 +284,7 @@ def roll_import(import_id: int):  # noqa: ANN201
 @bp.get("/padron/<id:import_id>/no-listadas", defaults={"kind": "no-listadas"})
 @staff_required
 def roll_import_changes(import_id: int, kind: str):  # noqa: ANN201
-    page = _page_number()
+    page = page_number()
     change = CHANGE_SLUGS[kind]
     try:
         with uow() as w:
@@ -304,9 +296,7 @@ def roll_import_changes(import_id: int, kind: str):  # noqa: ANN201
         abort(404)
     total = {"new": imp.new_count, "changed": imp.changed_count,
              "removed": imp.removed_count}[change]
-    pages = max(1, -(-total // PER_PAGE))
-    if page > pages:
-        abort(404)
+    pages = page_count(total, page, PER_PAGE)
     rows = [(c.row, c.catastro, c.address, ", ".join(str(FIELDS.get(f, f))
                                                      for f in c.changed)) for c in items]
     return render_template("staff/roll_import_changes.html", imp=imp, kind=kind,

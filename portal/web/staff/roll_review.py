@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from decimal import Decimal
 
-from flask import Response, abort, render_template, request, stream_with_context
+from flask import Response, abort, render_template, stream_with_context
 from flask_babel import gettext as _
 from flask_login import current_user
 
@@ -23,23 +23,10 @@ from portal.services import roll_review as service
 from portal.services.errors import NotFound
 from portal.web.data import uow
 from portal.web.locale import select_language
+from portal.web.paging import page_count, page_number
 from portal.web.staff.routes import bp, staff_required
 
 PER_PAGE = 50
-
-
-def _page_number() -> int:
-    page = request.args.get("pagina", 1, type=int) or 1
-    if page < 1:
-        abort(404)
-    return page
-
-
-def _pages(total: int, page: int) -> int:
-    pages = max(1, -(-total // PER_PAGE))
-    if page > pages:
-        abort(404)
-    return pages
 
 
 def signed(amount: Decimal) -> str:
@@ -61,7 +48,7 @@ def reason_text(code: str) -> str:
 @bp.get("/tasacion/<id:roll_id>/revision")
 @staff_required
 def roll_review(roll_id: int):  # noqa: ANN201
-    page = _page_number()
+    page = page_number()
     try:
         with uow() as w:
             view = service.review(w, current_user, roll_id)
@@ -72,7 +59,7 @@ def roll_review(roll_id: int):  # noqa: ANN201
             w.session.expunge_all()
     except NotFound:
         abort(404)
-    pages = _pages(view.exempt, page)
+    pages = page_count(view.exempt, page, PER_PAGE)
     return render_template("staff/roll_review.html", view=view, exempt=exempt, page=page,
                            pages=pages, changes=changes, reason_text=reason_text,
                            signed=signed, edge=edge)
@@ -81,7 +68,7 @@ def roll_review(roll_id: int):  # noqa: ANN201
 @bp.get("/tasacion/<id:roll_id>/diferencias")
 @staff_required
 def roll_review_differences(roll_id: int):  # noqa: ANN201
-    page = _page_number()
+    page = page_number()
     try:
         with uow() as w:
             view = service.review(w, current_user, roll_id)
@@ -93,7 +80,7 @@ def roll_review_differences(roll_id: int):  # noqa: ANN201
             w.session.expunge_all()
     except NotFound:
         abort(404)
-    pages = _pages(changes.changed, page)
+    pages = page_count(changes.changed, page, PER_PAGE)
     return render_template("staff/roll_review_differences.html", view=view, changes=changes,
                            rows=rows, page=page, pages=pages, signed=signed)
 

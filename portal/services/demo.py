@@ -34,7 +34,7 @@ from datetime import time as dtime
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import String, cast, func, select, update
 
 from portal import clock, passwords
 from portal.core import payment_states as states
@@ -61,6 +61,7 @@ from portal.models import (
     PartyMember,
     Payment,
     PaymentAllocation,
+    ReceiptSequence,
     User,
 )
 from portal.services import (
@@ -544,6 +545,7 @@ def _load(uow: UnitOfWork, parcels_n: int, users_n: int, progress: Progress) -> 
         _bulk_users(uow, b, extra, [pid for pid, sp in rows
                                     if not sp.featured and sp.kind in ("home", "shop", "lot")
                                     and pid not in free_ids])
+    _receipts_in_date_order(uow)
     bulk.analyze(uow, Parcel, ParcelLink, Loan, Assessment, Installment, LedgerEntry, Payment,
                  PaymentAllocation, Notice, User, PartyMember, Lease)
     s.add(AuditRecord(actor_id=staff.id, action="demo.loaded", object_type="database",
@@ -551,6 +553,36 @@ def _load(uow: UnitOfWork, parcels_n: int, users_n: int, progress: Progress) -> 
     result.parcels = len(rows)
     result.users = len(SIGN_INS) + extra
     return result
+
+
+def _receipts_in_date_order(uow: UnitOfWork) -> None:
+    """Renumber the demo's receipts in the order their payments were completed, as a real year
+    numbers them (`ledger.next_receipt_numbers` at each success): the demo writes its history
+    out of order (the generated accounts in blocks, then the featured ones event by event), so
+    receipt 2026-000001 would otherwise be a November payment. Each year keeps the same numbers
+    1..n of its counter, only permuted: two set-based statements (a unique index forbids a
+    permutation in one), then a check that every number of the counter is used once."""
+    P = Payment.__table__
+    year = func.substr(P.c.receipt_number, 1, 4, type_=String)
+    numbered = P.c.receipt_number.is_not(None)
+    # Aside: the year and the row's id, unique and never a receipt number's form.
+    uow.session.execute(update(P).where(numbered)
+                        .values(receipt_number=year + "#" + cast(P.c.id, String)))
+    ranked = (select(P.c.id, year.label("year"),
+                     func.row_number().over(partition_by=year,
+                                            order_by=(P.c.completed_at, P.c.id)).label("n"))
+              .where(numbered).cte("ranked"))
+    postgres = uow.session.get_bind().dialect.name == "postgresql"
+    digits = (func.lpad(cast(ranked.c.n, String), 6, "0") if postgres
+              else func.substr("000000" + cast(ranked.c.n, String), -6))
+    uow.session.execute(update(P).where(P.c.id == ranked.c.id)
+                        .values(receipt_number=ranked.c.year + "-" + digits))
+    counted = dict(uow.session.execute(select(year, func.count()).where(numbered)
+                                       .group_by(year)).all())
+    issued = {str(y): last for y, last in uow.session.execute(
+        select(ReceiptSequence.year, ReceiptSequence.last)).all()}
+    if counted != issued:
+        raise RuntimeError(f"demo receipts {counted} do not match the counters {issued}")
 
 
 def _bulk_payments(uow: UnitOfWork, b: _Builder, fy: Any, rows: list[tuple[int, _Spec]]

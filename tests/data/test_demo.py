@@ -40,15 +40,17 @@ def test_demo_loads_once_and_if_empty_skips(database):
 
 def test_demo_payments_are_numbered_without_gaps(database):
     """The demo's payments (bulk-inserted and featured) get receipt numbers from the year's
-    one counter, as at each success: 2026-000001 to 2026-N, none missing, none twice."""
+    one counter, as at each success: 2026-000001 to 2026-N, none missing, none twice, and in
+    the order the payments were completed (the demo writes its history out of order)."""
     from portal.models import Payment, ReceiptSequence
 
     demo.load(database, parcels_n=MIN)
     with database.unit_of_work() as uow:
-        numbers = uow.session.scalars(select(Payment.receipt_number).where(
-            Payment.status == "succeeded")).all()
+        rows = uow.session.execute(select(Payment.receipt_number).where(
+            Payment.status == "succeeded").order_by(Payment.completed_at, Payment.id)).all()
+        numbers = [n for (n,) in rows]
         last = uow.session.get(ReceiptSequence, 2026).last
-        assert sorted(numbers) == [f"2026-{k:06d}" for k in range(1, last + 1)]
+        assert numbers == [f"2026-{k:06d}" for k in range(1, last + 1)]
         assert len(numbers) > 100
 
 

@@ -17,13 +17,19 @@ statutes), so documents share one glyph set, and the embedded subset of a glyph 
 once per process (`SharedFont`): fpdf2 would run fontTools' subsetter on every file, most of
 a short document's time. fpdf2's output calls the subsetter through its module global
 `fpdf.output.ftsubset`; `_Subsets` stands in for it and hands any other font to fontTools.
+The font's objects in the file (the widths, the ToUnicode map, the CIDToGIDMap and the
+subset, compressed) are the same for every file with the same glyph map: `TaggedOutput`
+writes them from contents made once per process (`_font_parts`), byte for byte what fpdf2's
+output would write, and the repertoire's glyph map is built once per font file.
 """
 
 from __future__ import annotations
 
 import copy
 import io
+import logging
 import threading
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -33,7 +39,10 @@ from fontTools import subset as ftsubset
 from fontTools import ttLib
 from fpdf import FPDF
 from fpdf.fonts import SubsetMap, TTFFont
-from fpdf.syntax import PDFArray, PDFObject, PDFString
+from fpdf.output import CIDSystemInfo, OutputProducer, PDFFont
+from fpdf.syntax import Name, PDFArray, PDFContentStream, PDFObject, PDFString
+
+log = logging.getLogger(__name__)
 
 
 class PageRef:
@@ -195,6 +204,11 @@ class TaggedPDF(FPDF):
         yield
         self._out("EMC")
 
+    def output(self, name: object = "", **kwargs: object) -> bytearray | None:  # type: ignore[override]
+        """The file, with the fonts' objects written by `TaggedOutput`."""
+        kwargs.setdefault("output_producer_class", TaggedOutput)
+        return super().output(name, **kwargs)  # type: ignore[arg-type]
+
     @contextmanager
     def artifact(self, kind: str | None = None) -> Iterator[None]:
         """What is drawn inside is not content (a page's header, footer, a rule)."""
@@ -211,7 +225,7 @@ class TaggedPDF(FPDF):
 #: one glyph set, and its subset is made once).
 REPERTOIRE = ("".join(chr(c) for c in range(0x20, 0x7F))
               + "\u00a0ÁÉÍÓÚÜÑáéíóúüñ¿¡§·—–−‘’“”°ªº×…•")
-_FONTS: dict[Path, tuple[TTFFont, bytes]] = {}
+_FONTS: dict[Path, tuple[TTFFont, bytes, dict]] = {}
 _SUBSETS: dict[tuple[Path, frozenset[str]], tuple[bytes, dict[str, int]]] = {}
 _LOCK = threading.Lock()
 MAX_SUBSETS = 32
@@ -259,6 +273,126 @@ class SharedFont:
         pass
 
 
+#: The options fpdf2 subsets a font with (the tables it drops are not used by a PDF viewer).
+_OPTIONS = ftsubset.Options(notdef_outline=True, recommended_glyphs=True)
+_OPTIONS.drop_tables += ["FFTM", "GDEF", "GPOS", "GSUB", "MATH", "hdmx", "meta", "sbix", "CBDT",
+                         "CBLC", "EBDT", "EBLC", "EBSC", "SVG ", "CPAL", "COLR"]
+#: A font's PDF objects' contents by (font file, glyph map): the widths, the ToUnicode CMap,
+#: the CIDToGIDMap and the font file (both compressed), the font file's length.
+_PARTS: dict[tuple, tuple[str, bytes, bytes, bytes, int]] = {}
+
+
+class _Packed(PDFContentStream):
+    """A stream whose contents are already compressed (made once per process)."""
+
+    def __init__(self, packed: bytes, length1: int | None = None) -> None:
+        PDFObject.__init__(self)
+        self._contents = packed
+        self.filter = Name("FlateDecode")
+        self.length = len(packed)
+        if length1 is not None:
+            self.length1 = length1
+
+
+def _font_parts(font: TTFFont) -> tuple[str, bytes, bytes, bytes, int]:
+    """What fpdf2's output writes for a shared font's glyph map, made once per process: the
+    same objects (Type0 font, CIDFontType2 with its widths, ToUnicode, CIDToGIDMap, the
+    subset as FontFile2) with the same contents, which fpdf2 would build again, and compress
+    again, in every file."""
+    shared: SharedFont = font.ttfont  # type: ignore[assignment]
+    glyphs = [(cid, g) for g, cid in font.subset.items() if g is not None]
+    key = (shared.path, tuple(sorted((cid, g.glyph_id, g.glyph_name, g.glyph_width, g.unicode)
+                                     for cid, g in glyphs)))
+    with _LOCK:
+        found = _PARTS.get(key)
+    if found is not None:
+        return found
+    shared.subset_to(frozenset(g.glyph_name for _cid, g in glyphs), _OPTIONS)
+    assert shared.subset is not None
+    data, glyph_ids = shared.subset
+    cid_to_gid = bytearray(256 * 256 * 2)
+    chars = []
+    for cid, g in sorted(glyphs, key=lambda item: item[0]):
+        gid = glyph_ids[g.glyph_name]
+        cid_to_gid[cid * 2], cid_to_gid[cid * 2 + 1] = gid >> 8, gid & 0xFF
+    for g, cid in font.subset.items():  # fpdf2's order
+        if g is not None and isinstance(g.unicode, tuple) and g.unicode:
+            chars.append(f"<{cid:04X}> <{''.join(_utf16(u) for u in g.unicode)}>\n")
+    cmap = ("/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n/CIDSystemInfo\n"
+            "<</Registry (Adobe)\n/Ordering (UCS)\n/Supplement 0\n>> def\n"
+            "/CMapName /Adobe-Identity-UCS def\n/CMapType 2 def\n1 begincodespacerange\n"
+            "<0000> <FFFF>\nendcodespacerange\n"
+            f"{fpdf.output._build_cmap_blocks(chars, 'bfchar')}"
+            "endcmap\nCMapName currentdict /CMap defineresource pop\nend\nend")
+    found = (fpdf.output._tt_font_widths(font), cmap.encode("latin-1"),
+             zlib.compress(bytes(cid_to_gid)), zlib.compress(data), len(data))
+    with _LOCK:
+        if len(_PARTS) >= MAX_SUBSETS:
+            _PARTS.pop(next(iter(_PARTS)))
+        _PARTS[key] = found
+    return found
+
+
+def _utf16(code: int) -> str:
+    if code > 0xFFFF:  # a surrogate pair
+        return f"{0xD800 | (code - 0x10000) >> 10:04X}{0xDC00 | (code & 0x3FF):04X}"
+    return f"{code:04X}"
+
+
+class TaggedOutput(OutputProducer):
+    """fpdf2's output, with the objects of the shared fonts (`add_cached_font`) from
+    `_font_parts`: a short document's file is mostly its fonts, the same in every file."""
+
+    def _add_fonts(self, *args: object) -> dict:  # type: ignore[override]
+        fonts = self.fpdf.fonts
+        shared = {k: f for k, f in fonts.items() if isinstance(f, TTFFont)
+                  and isinstance(f.ttfont, SharedFont) and not f.color_font and not f.is_cff}
+        every = dict(fonts)  # fpdf2's own output for the others (none, as a rule)
+        for k in shared:
+            del fonts[k]
+        try:
+            out = super()._add_fonts(*args)  # type: ignore[arg-type]
+        finally:
+            fonts.clear()
+            fonts.update(every)
+        for font in sorted(shared.values(), key=lambda f: f.i):
+            out[font.i] = self._shared_font(font)
+        return out
+
+    def _shared_font(self, font: TTFFont) -> PDFFont:
+        if font.missing_glyphs:
+            log.warning("font %s lacks %s", font.name,
+                        ", ".join(f"U+{c:04X}" for c in font.missing_glyphs[:10]))
+        widths, cmap, cid_to_gid, data, length = _font_parts(font)
+        name = f"MPDFAA+{font.name}"
+        composite = PDFFont(subtype="Type0", base_font=name, encoding="Identity-H")
+        self._add_pdf_obj(composite, "fonts")
+        cid_font = PDFFont(subtype="CIDFontType2", base_font=name,
+                           d_w=font.desc.missing_width, w=widths)
+        self._add_pdf_obj(cid_font, "fonts")
+        composite.descendant_fonts = PDFArray([cid_font])
+        to_unicode = PDFContentStream(cmap)
+        self._add_pdf_obj(to_unicode, "fonts")
+        composite.to_unicode = to_unicode
+        system = CIDSystemInfo()
+        self._add_pdf_obj(system, "fonts")
+        cid_font.c_i_d_system_info = system
+        desc = font.desc
+        desc.font_name = Name(name)
+        self._add_pdf_obj(desc, "fonts")
+        cid_font.font_descriptor = desc
+        mapping = _Packed(cid_to_gid)
+        self._add_pdf_obj(mapping, "fonts")
+        cid_font.c_i_d_to_g_i_d_map = mapping
+        stream = _Packed(data, length)
+        self._add_pdf_obj(stream, "fonts")
+        desc.font_file2 = stream
+        font.subset.pick.cache_clear()
+        font.subset.get_glyph.cache_clear()
+        font.close()
+        return composite
+
+
 class _Subsetter:
     def __init__(self, options: object) -> None:
         self.options = options
@@ -293,8 +427,13 @@ def add_cached_font(pdf: FPDF, family: str, style: str, path: Path) -> TTFFont:
             data = path.read_bytes()
             loader = FPDF()
             loader.add_font("f", "", str(path))
-            cached = _FONTS[path] = (loader.fonts["f"], data)
-    template, data = cached
+            first = loader.fonts["f"]
+            first.subset = SubsetMap(first)
+            for char in REPERTOIRE:
+                first.subset.pick(ord(char))
+            picked = dict(first.subset.__dict__)  # the repertoire's glyph map, made once
+            cached = _FONTS[path] = (first, data, picked)
+    template, data, picked = cached
     font = copy.copy(template)
     font.i = len(pdf.fonts) + 1
     font.fontkey = f"{family.lower()}{style.upper()}"
@@ -302,9 +441,9 @@ def add_cached_font(pdf: FPDF, family: str, style: str, path: Path) -> TTFFont:
     font.desc = copy.copy(template.desc)  # a PDF object: numbered anew in each file
     font._hbfont = None
     font.missing_glyphs = []
-    font.subset = SubsetMap(font)
-    for char in REPERTOIRE:
-        font.subset.pick(ord(char))
+    font.subset = subset = SubsetMap.__new__(SubsetMap)
+    subset.__dict__.update(picked, font=font, _reserved=list(picked["_reserved"]),
+                           _char_id_per_glyph=dict(picked["_char_id_per_glyph"]))
     font.biggest_size_pt = 0
     pdf.fonts[font.fontkey] = font
     return font

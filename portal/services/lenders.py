@@ -7,7 +7,11 @@ day, and kept in `loan_figures`; a loan is computed again when its figures are o
 or a ledger entry of its parcel was written after them (a payment, a fee). So a page of a
 lender with 5,000 loans reads one page of rows and two aggregates, whatever the number of
 loans; only loans whose figures are out of date are computed, in batches (constant memory).
-See docs/LENDERS.md.
+
+Each row also carries the loan's latest acquisition of a new structure (R-B10 iii, R-B21) with
+its 30-day notice deadline, rolled by the core (`core.acquisition.lender_notice`, through
+`lender_acquisitions.deadline`): the date comes with the page's rows (a correlated subquery),
+the deadline is computed for the rows read. See docs/LENDERS.md.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
@@ -23,12 +27,19 @@ from typing import Any
 from sqlalchemy import and_, exists, func, or_, select
 
 from portal import clock
+from portal.core.acquisition import NoticeDeadline
 from portal.db import UnitOfWork
-from portal.models import LedgerEntry, Loan, LoanFigures, Parcel
-from portal.services import access, accounts
+from portal.models import LedgerEntry, LenderAcquisition, Loan, LoanFigures, Parcel
+from portal.services import access, accounts, lender_acquisitions
 from portal.services.accounts import fiscal_year_on
 
 L, F, P, E = Loan.__table__, LoanFigures.__table__, Parcel.__table__, LedgerEntry.__table__
+A = LenderAcquisition.__table__
+
+#: SQL: the date of the loan's latest reported acquisition (R-B10 iii), NULL for none. By the
+#: loan (never the parcel): another lender's loan on the same parcel has its own.
+ACQUIRED = (select(func.max(A.c.acquired_on)).where(A.c.loan_id == L.c.id)
+            .correlate(L).scalar_subquery())
 
 STATUSES = ("current", "pending", "overdue", "none")
 #: The columns a portfolio may be sorted by (a whitelist: nothing else reaches ORDER BY).
@@ -36,6 +47,11 @@ SORTS = {
     "loan": L.c.loan_number, "catastro": P.c.catastro, "municipality": P.c.municipality,
     "status": F.c.status, "annual": F.c.annual, "due": F.c.due_now, "next_due": F.c.next_due,
 }
+#: The page's sort by the acquisition notice's last day (not offered by the API, whose loans
+#: carry no acquisition): by the acquisition's date, the same order (`_notice_bounds`).
+NOTICE_SORT = "notice"
+#: The acquisition filter: a loan with one reported, its notice overdue, or due within N days.
+NOTICES = ("reported", "overdue")
 PER_PAGE = 50
 BATCH = 500
 #: One payment covers at most this many loans (the payments' review lists each one).
@@ -53,6 +69,8 @@ class Query:
     due_max: Decimal | None = None
     due_within: int | None = None  # the next due date within this many days
     certification: str = ""  # the year's residential exemption: approved, pending or none
+    notice: str = ""  # the latest acquisition: "reported" (any) or its notice "overdue"
+    notice_within: int | None = None  # its notice's last day within this many days
     sort: str = "loan"
     desc: bool = False
     page: int = 1
@@ -70,6 +88,8 @@ class Row:
     annual: Decimal | None
     due_now: Decimal
     next_due: date | None
+    acquired_on: date | None = None  # the latest acquisition of a new structure, if any
+    notice: NoticeDeadline | None = None  # its notice's last day (rolled), seen on the day
 
 
 @dataclass(frozen=True)
@@ -100,7 +120,16 @@ def _base(who: Any) -> tuple[Any, dict[str, Any]]:
 
 
 _ROW_COLUMNS = (L.c.id, L.c.loan_number, P.c.id, P.c.catastro, P.c.address, P.c.municipality,
-                F.c.status, F.c.annual, F.c.due_now, F.c.next_due)
+                F.c.status, F.c.annual, F.c.due_now, F.c.next_due,
+                ACQUIRED.label("acquired_on"))
+
+
+def _with_notice(uow: UnitOfWork, found: Sequence[Any], today: date) -> Row:
+    """A row read with `_ROW_COLUMNS`, with its acquisition's notice deadline (the core's)."""
+    row = Row(*found)
+    if row.acquired_on is None:
+        return row
+    return replace(row, notice=lender_acquisitions.deadline(uow, row.acquired_on, today))
 
 
 def _upsert(uow: UnitOfWork) -> Any:
@@ -177,8 +206,35 @@ def _certified(kind: str, today: date) -> Any:
     return ~found if kind == "none" else found
 
 
-def _where(query: Query, today: date) -> list[Any]:
+def _last_acquired(uow: UnitOfWork, day: date, today: date) -> date:
+    """The latest acquisition date whose notice's last day (the core's, rolled) is on or
+    before `day`. A later acquisition never has an earlier last day (30 days on, then rolled
+    forward to a working day), so an acquisition's last day is on or before `day` exactly
+    when it was acquired on or before this date: the filter in SQL is the core's answer."""
+    acquired = day
+    while lender_acquisitions.deadline(uow, acquired, today).last_day > day:
+        acquired -= timedelta(days=1)
+    return acquired
+
+
+def _notice_where(uow: UnitOfWork, query: Query, today: date) -> list[Any]:
+    """SQL for the acquisition filter: overdue from the day after the last day; due within N
+    days: the last day from today to today + N (R-B10 iii, R-B21)."""
     out = []
+    if query.notice == "reported":
+        out.append(ACQUIRED.is_not(None))
+    if query.notice == "overdue" or query.notice_within is not None:
+        overdue = _last_acquired(uow, today - timedelta(days=1), today)
+        if query.notice == "overdue":
+            out.append(ACQUIRED <= overdue)
+        if query.notice_within is not None:
+            out.append(and_(ACQUIRED > overdue, ACQUIRED <= _last_acquired(
+                uow, today + timedelta(days=query.notice_within), today)))
+    return out
+
+
+def _where(uow: UnitOfWork, query: Query, today: date) -> list[Any]:
+    out = _notice_where(uow, query, today)
     if query.certification:
         out.append(_certified(query.certification, today))
     q = query.q.strip()
@@ -199,14 +255,17 @@ def _where(query: Query, today: date) -> list[Any]:
     return out
 
 
-def _filtered(base: Any, query: Query, today: date, *columns: Any) -> Any:
+def _filtered(uow: UnitOfWork, base: Any, query: Query, today: date, *columns: Any) -> Any:
     return (base(*columns)
             .join(P, P.c.id == L.c.parcel_id)
             .join(F, F.c.loan_id == L.c.id)
-            .where(*_where(query, today)))
+            .where(*_where(uow, query, today)))
 
 
 def _ordered(stmt: Any, query: Query) -> Any:
+    if query.sort == NOTICE_SORT:  # loans without an acquisition last, either way
+        first = ACQUIRED.desc() if query.desc else ACQUIRED.asc()
+        return stmt.order_by(ACQUIRED.is_(None), first, L.c.loan_number, L.c.id)
     col = SORTS.get(query.sort, SORTS["loan"])
     first = col.desc() if query.desc else col.asc()
     return stmt.order_by(first, L.c.loan_number, L.c.id)
@@ -219,12 +278,12 @@ def portfolio(uow: UnitOfWork, user: Any, query: Query, today: date | None = Non
     refresh(uow, user, today)
     base, params = _base(user)
     count, due, annual = uow.session.execute(
-        _filtered(base, query, today, func.count(), func.coalesce(func.sum(F.c.due_now), 0),
+        _filtered(uow, base, query, today, func.count(), func.coalesce(func.sum(F.c.due_now), 0),
                   func.coalesce(func.sum(F.c.annual), 0)), params).one()
     pages = max(1, -(-count // PER_PAGE))
     page = min(max(1, query.page), pages)
-    stmt = _ordered(_filtered(base, query, today, *_ROW_COLUMNS), query)
-    rows = [Row(*r) for r in uow.session.execute(
+    stmt = _ordered(_filtered(uow, base, query, today, *_ROW_COLUMNS), query)
+    rows = [_with_notice(uow, r, today) for r in uow.session.execute(
         stmt.limit(PER_PAGE).offset((page - 1) * PER_PAGE), params)]
     return Page(rows, count, Decimal(due).quantize(Decimal("0.01")),
                 Decimal(annual).quantize(Decimal("0.01")), page, pages, today)
@@ -245,10 +304,10 @@ def rows(uow: UnitOfWork, user: Any, query: Query, today: date | None = None
     refresh(uow, user, today)
     base, params = _base(user)
     result = uow.session.execute(
-        _ordered(_filtered(base, query, today, *_ROW_COLUMNS), query)
+        _ordered(_filtered(uow, base, query, today, *_ROW_COLUMNS), query)
         .execution_options(yield_per=BATCH), params)
     for r in result:
-        yield Row(*r)
+        yield _with_notice(uow, r, today)
 
 
 # --- one payment for many loans ------------------------------------------------------------
@@ -262,9 +321,9 @@ def parcels_to_pay(uow: UnitOfWork, user: Any, query: Query, today: date | None 
     base, params = _base(user)
     due = Query(**{**query.__dict__, "due_min": max(query.due_min or Decimal("0.01"),
                                                         Decimal("0.01"))})
-    total = uow.session.scalar(_filtered(base, due, today, func.count()), params) or 0
+    total = uow.session.scalar(_filtered(uow, base, due, today, func.count()), params) or 0
     ids = list(uow.session.scalars(
-        _ordered(_filtered(base, due, today, P.c.id), due).limit(MAX_PAY), params))
+        _ordered(_filtered(uow, base, due, today, P.c.id), due).limit(MAX_PAY), params))
     return list(dict.fromkeys(ids)), total
 
 
@@ -349,7 +408,7 @@ def loan(uow: UnitOfWork, who: Any, loan_id: int | None = None, *,
     found = uow.session.execute(stmt.limit(1), params).first()
     if found is None:
         raise NotFound()
-    return Row(*found)
+    return _with_notice(uow, found, today)
 
 
 # --- what to retain (R-B10) ------------------------------------------------------------------
@@ -411,7 +470,7 @@ def owner_view(uow: UnitOfWork, user: Any, parcel_id: int, today: date | None = 
     return [(n, r) for n in names]
 
 
-__all__ = ["CERTIFICATIONS", "MAX_PAY", "PER_PAGE", "SORTS", "STATUSES", "LenderScope", "Page",
-           "Query", "Row", "csv_lines", "fiscal_year_start", "loan", "municipalities",
-           "owner_view", "parcels_of_loans", "parcels_to_pay", "portfolio", "read_loan_numbers",
-           "refresh", "retentions", "rows", "safe_cell"]
+__all__ = ["ACQUIRED", "CERTIFICATIONS", "MAX_PAY", "NOTICES", "NOTICE_SORT", "PER_PAGE", "SORTS",
+           "STATUSES", "LenderScope", "Page", "Query", "Row", "csv_lines", "fiscal_year_start",
+           "loan", "municipalities", "owner_view", "parcels_of_loans", "parcels_to_pay",
+           "portfolio", "read_loan_numbers", "refresh", "retentions", "rows", "safe_cell"]

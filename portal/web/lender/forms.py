@@ -10,18 +10,26 @@ from wtforms import SelectField, StringField, SubmitField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Email, Length, Optional
 
-from portal.services.lenders import SORTS
+from portal.services.lenders import NOTICE_SORT, SORTS
 
 #: The sort's choices (the phone's stacked table has no column headers to click).
 SORT_LABELS = {"loan": _l("Loan"), "catastro": _l("Parcel"), "municipality": _l("Municipality"),
                "status": _l("Status"), "annual": _l("This year's assessment"),
-               "due": _l("Due now"), "next_due": _l("Next due date")}
+               "due": _l("Due now"), "next_due": _l("Next due date"),
+               NOTICE_SORT: _l("Last day to notify the CRIM")}
 STATUS_CHOICES = [SelectChoice("", _l("Any status")), SelectChoice("current", _l("up to date")),
                   SelectChoice("pending", _l("pending")), SelectChoice("overdue", _l("overdue")),
                   SelectChoice("none", _l("no assessment"))]
 WITHIN_CHOICES = [SelectChoice("", _l("Any date")), SelectChoice("7", _l("Within 7 days")),
                   SelectChoice("30", _l("Within 30 days")),
                   SelectChoice("90", _l("Within 90 days"))]
+#: The acquisition notice's filter (R-B10 iii, R-B21): "reported", "overdue" or a number of
+#: days (its last day from today to today + N).
+NOTICE_CHOICES = [SelectChoice("", _l("Any")),
+                  SelectChoice("reported", _l("An acquisition reported")),
+                  SelectChoice("7", _l("Last day within 7 days")),
+                  SelectChoice("30", _l("Last day within 30 days")),
+                  SelectChoice("overdue", _l("Notice overdue"))]
 
 
 class FilterForm(FlaskForm):
@@ -43,7 +51,10 @@ class FilterForm(FlaskForm):
         SelectChoice("none", _l("None filed"))], validate_choice=True, default="")
     vence = SelectField(_l("Next due date"), choices=WITHIN_CHOICES, validate_choice=True,
                         default="")
-    orden = SelectField(_l("Sort by"), choices=[SelectChoice(k, SORT_LABELS[k]) for k in SORTS],
+    adquisicion = SelectField(_l("Acquisition: notice to the CRIM"), choices=NOTICE_CHOICES,
+                              validate_choice=True, default="")
+    orden = SelectField(_l("Sort by"), choices=[SelectChoice(k, SORT_LABELS[k])
+                                                for k in (*SORTS, NOTICE_SORT)],
                         validate_choice=True, default="loan")
     dir = SelectField(_l("Order"), choices=[SelectChoice("asc", _l("Ascending")),
                                             SelectChoice("desc", _l("Descending"))],

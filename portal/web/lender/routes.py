@@ -25,7 +25,7 @@ from wtforms.fields.choices import SelectChoice
 
 from portal import clock
 from portal.core.offer import ChoiceError
-from portal.i18n import LOCALES, current_language
+from portal.i18n import LOCALES, current_language, days_left
 from portal.services import lenders
 from portal.web.data import uow
 from portal.web.lender.forms import FilterForm, LoansFileForm
@@ -38,8 +38,8 @@ bp = Blueprint("lender", __name__, url_prefix="/prestamista")
 register_request_context(bp)
 
 #: The query string's names, as the filter form's fields.
-FILTERS = ("q", "estado", "municipio", "minimo", "maximo", "exoneracion", "vence", "orden",
-           "dir")
+FILTERS = ("q", "estado", "municipio", "minimo", "maximo", "exoneracion", "vence",
+           "adquisicion", "orden", "dir")
 
 
 @bp.app_template_global("lender_owner_view")
@@ -77,11 +77,14 @@ def _filters(args: Any, municipalities: list[str]) -> tuple[FilterForm, lenders.
     if not ok:
         return form, None
     page = args.get("page", 1, type=int) or 1
+    notice = form.adquisicion.data or ""
     return form, lenders.Query(
         q=form.q.data or "", status=form.estado.data or "", municipality=form.municipio.data or "",
         due_min=amounts["minimo"], due_max=amounts["maximo"],
         due_within=int(form.vence.data) if form.vence.data else None,
         certification=form.exoneracion.data or "",
+        notice=notice if notice in lenders.NOTICES else "",
+        notice_within=int(notice) if notice.isdigit() else None,
         sort=form.orden.data or "loan", desc=form.dir.data == "desc", page=max(1, page))
 
 
@@ -123,6 +126,16 @@ def _money(value: Decimal | None) -> str:
     return "" if value is None else f"{value:.2f}"
 
 
+def _notice_cells(r: lenders.Row) -> tuple[str, str, str, str]:
+    """The export's acquisition cells (R-B10 iii, R-B21): the date, the notice's last day,
+    how far it is ("12 days left", "3 days ago") and "in time" or "overdue"; empty without."""
+    n = r.notice
+    if n is None:
+        return ("", "", "", "")
+    return (n.acquired_on.isoformat(), n.last_day.isoformat(), days_left(n.last_day, n.on),
+            _("overdue") if n.overdue else _("in time"))
+
+
 def _csv_rows(w: Any, rows: Any, fy: Any) -> Any:
     """The export's records, the R-B10 figures of each batch of loans read together."""
     batch: list[lenders.Row] = []
@@ -141,7 +154,8 @@ def _csv_rows(w: Any, rows: Any, fy: Any) -> Any:
                    _money(first.without_exemption.amount) if first else "",
                    _money(first.new_structure) if first else "",
                    _money(ret.total_with_exemption) if ret is not None else "",
-                   _money(ret.total_new_structure) if ret is not None else "")
+                   _money(ret.total_new_structure) if ret is not None else "",
+                   *_notice_cells(r))
     for r in rows:
         batch.append(r)
         if len(batch) >= lenders.BATCH:
@@ -167,7 +181,9 @@ def export():  # noqa: ANN201
               _("To pay, bill with the exemption (i)"),
               _("To pay, bill without it, with the certification (ii)"),
               _("To retain, new structure (iii)"),
-              _("To pay in the year, case (i)"), _("To retain in the year, case (iii)"))
+              _("To pay in the year, case (i)"), _("To retain in the year, case (iii)"),
+              _("Acquired on"), _("Last day to notify the CRIM"),
+              _("Days left to notify the CRIM"), _("Notice to the CRIM"))
     user = current_user._get_current_object()
     fy = lenders.fiscal_year_start(clock.today())
 

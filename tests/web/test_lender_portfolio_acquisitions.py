@@ -26,6 +26,8 @@ DAY = date(2026, 11, 30)
 #: on the 30th, overdue 3 days. Acquired 20 November: + 30 is Sunday 20 December, rolled to
 #: Monday the 21st; on the 30th, 21 days left.
 OVERDUE, IN_TIME = date(2026, 10, 27), date(2026, 11, 20)
+#: One deed date a loan for the demo bank's 50 loans, 1 October to 30 November.
+SPREAD = [date(2026, 10, 1) + timedelta(days=round(k * 60 / 49)) for k in range(50)]
 
 
 def _db(app):  # noqa: ANN001, ANN202
@@ -122,7 +124,7 @@ def test_the_filter_and_the_sort_are_the_cores_answer(demo_app):
     or due within 7 or 30 days are those the core's deadline says, and the sort by the last
     day is in the core's order."""
     numbers = _numbers(demo_app)
-    days = [date(2026, 10, 1) + timedelta(days=round(k * 60 / 49)) for k in range(50)]
+    days = SPREAD
     _report(demo_app, list(zip(numbers, days, strict=True)))
     with clock.fixed(DAY), UnitOfWork(_db(demo_app)) as w:  # the last day of 14 November
         from portal.services import board_parameters
@@ -254,3 +256,31 @@ def test_the_portfolio_with_acquisitions_is_valid_html(demo_app, tmp_path):
             f.write_text(client.get(path).get_data(as_text=True), encoding="utf-8")
             files.append(f)
     assert vnu_errors(files) == []
+
+
+def _answers(app) -> dict:  # noqa: ANN001
+    """The acquisition filters' and sorts' loans, with one acquisition a loan on 50 days."""
+    numbers = _numbers(app)
+    days = SPREAD
+    _report(app, list(zip(numbers, days, strict=True)))
+    out: dict = {}
+    for today in (DAY, date(2026, 12, 14)):
+        with clock.fixed(today), UnitOfWork(_db(app)) as w:
+            user = users.find_by_email(w, "lender@demo.pr")
+            for name, query in (("overdue", {"notice": "overdue"}), ("7", {"notice_within": 7}),
+                                ("30", {"notice_within": 30}),
+                                ("asc", {"sort": "notice"}),
+                                ("desc", {"sort": "notice", "desc": True})):
+                out[(today, name)] = [(r.loan_number, r.notice) for r in lenders.rows(
+                    w, user, lenders.Query(**query))]
+    return out
+
+
+@pytest.mark.postgres
+def test_the_acquisition_filters_on_postgresql_match_sqlite(tmp_path, demo_app):
+    from tests.web.conftest import demo_on_postgresql
+    on_sqlite = _answers(demo_app)
+    assert on_sqlite[(DAY, "overdue")] and on_sqlite[(DAY, "30")]
+    with demo_on_postgresql(tmp_path) as (app, _result):
+        on_pg = _answers(app)
+    assert on_pg == on_sqlite

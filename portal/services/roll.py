@@ -416,6 +416,8 @@ class Publication:
         uow.session.flush()
         audit.record(uow, self.staff, "roll.published", roll, before=before,
                      after={**audit.snapshot(roll), "assessments_written": written})
+        from portal.services import roll_notices  # the notices' job, in this unit of work
+        roll_notices.start_after_publication(uow, self.staff, roll)
         return roll
 
 

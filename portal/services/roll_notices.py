@@ -1,8 +1,10 @@
 """The assessment notices of a published roll (J8; R-A4, R-A5, R-A16): printed for the mail,
 emailed to the linked payers, and rendered on demand.
 
-`Notification` is the work of the job "roll.notify" (`services.jobs`): after a roll (or an
-amendment) is published, it goes over the roll's notices (the `Notice` rows of kind
+`Notification` is the work of the job "roll.notify" (`services.jobs`), which the roll's
+publication submits itself (`start_after_publication`, in the unit of work that marks the
+roll published; an administrator starts it again to send what was not sent): it goes over
+the roll's notices (the `Notice` rows of kind
 "assessment" that `roll.Publication` wrote) a batch of `CHUNK` parcels at a time, by parcel
 id, and for each notice not yet delivered:
 
@@ -59,6 +61,7 @@ from portal.models import (
     BudgetVersion,
     FiscalYear,
     Installment,
+    Job,
     Lease,
     Notice,
     NoticeDelivery,
@@ -359,6 +362,44 @@ class Notification:
 
     def job_result(self) -> dict[str, Any]:
         return {"roll_id": self.roll_id, **self.counts}
+
+
+#: The job that sends a roll's notices (`services.jobs.KINDS`).
+KIND = "roll.notify"
+
+
+def _notify_keys(roll_ids: Sequence[int]) -> dict[str, int]:
+    from portal.services import jobs  # (jobs imports this module)
+    return {jobs.checksum(KIND, {"roll_id": int(r)}): int(r) for r in roll_ids}
+
+
+def start_after_publication(uow: UnitOfWork, staff: Any, roll: AssessmentRoll) -> Job:
+    """The roll's "roll.notify" job, submitted by the publication that has just marked
+    `roll` published, in the same unit of work (a publication that fails starts nothing).
+    A notify job of the roll already queued, running or finished is the one: nothing new
+    (sending is idempotent anyway, `notice_deliveries`). The worker runs it once this unit
+    of work commits: its recovery pass enqueues every queued job each minute
+    (`services.jobs.recover`)."""
+    from portal.services import jobs  # (jobs imports this module)
+    params = {"roll_id": int(roll.id)}
+    found = uow.session.scalar(select(Job).where(
+        Job.kind == KIND, Job.input_checksum == jobs.checksum(KIND, params),
+        Job.status != "failed").order_by(Job.id.desc()).limit(1))
+    return found if found is not None else jobs.submit(uow, staff, KIND, params)
+
+
+def notify_jobs(uow: UnitOfWork, staff: Any, roll_ids: Sequence[int]) -> dict[int, Job]:
+    """The latest "roll.notify" job of each of `roll_ids` that has one (staff): the one
+    the publication started, or a later one an administrator started to send again."""
+    access.require_staff(staff)
+    keys = _notify_keys(roll_ids)
+    if not keys:
+        return {}
+    out: dict[int, Job] = {}
+    for job in uow.session.scalars(select(Job).where(
+            Job.kind == KIND, Job.input_checksum.in_(list(keys))).order_by(Job.id)):
+        out[keys[job.input_checksum]] = job
+    return out
 
 
 def notify(uow: UnitOfWork, staff: Any, roll_id: int,

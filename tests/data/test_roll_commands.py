@@ -38,7 +38,8 @@ def test_compute_and_publish_from_the_command_line(sqlite_database, monkeypatch)
             assert r.exit_code == 0, r.output
             assert "succeeded" in r.output and "5/5" in r.output  # the bar's done/total
             with world.uow() as uow:
-                roll_id = uow.session.scalar(select(Job.result)).get("roll_id")
+                roll_id = uow.session.scalar(select(Job.result).where(
+                    Job.kind == "roll.compute")).get("roll_id")
             r = runner.invoke(main, ["roll", "publish", str(roll_id), "--staff",
                                      "staff@test.pr", "--notice-date", "2026-12-15"])
             assert r.exit_code == 0, r.output
@@ -50,7 +51,9 @@ def test_compute_and_publish_from_the_command_line(sqlite_database, monkeypatch)
     finally:
         reset_databases()
     with world.uow() as uow:
-        assert uow.session.scalar(select(func.count()).select_from(Job)) == 2
+        # The factory's publication and this one each started their notices' job.
+        assert list(uow.session.scalars(select(Job.kind).order_by(Job.id))) == [
+            "roll.notify", "roll.compute", "roll.publish", "roll.notify"]
         current = uow.session.scalar(select(func.count()).select_from(Assessment).where(
             Assessment.budget_version_id == version_id))
         assert current == 4  # the four assessed parcels amended (E stays exempt)

@@ -16,7 +16,8 @@ from portal.services import jobs
 
 KINDS = {"roll.compute": _l("Compute the roll"), "roll.publish": _l("Publish the roll"),
          "roll.import": _l("Import the parcel roll"),
-         "collections.run": _l("Queue the demands of the delinquent accounts")}
+         "collections.run": _l("Queue the demands of the delinquent accounts"),
+         "roll.notify": _l("Send the roll's notices")}
 #: Where a job's page leads back to, by kind: (endpoint, link text).
 BACK = {"roll.import": ("staff.roll_imports", _l("Back to the parcel-roll imports")),
         "collections.run": ("collections.index", _l("Back to collections"))}
@@ -66,6 +67,7 @@ class JobView:
     created_on: date  # the Puerto Rico date it was started
     started_by: str
     back: tuple[str, str] = ("", "")  # the page it belongs to: (endpoint, link text)
+    kind_code: str = ""  # the job's kind as stored (e.g. "roll.publish")
 
 
 def job_view(job) -> JobView:  # noqa: ANN001
@@ -88,4 +90,4 @@ def job_view(job) -> JobView:  # noqa: ANN001
                    error_message(job.error_code),
                    (job.result or {}).get("roll_id") or job.params.get("roll_id"),
                    clock.legal_date(job.created_at), getattr(job, "started_by", ""),
-                   BACK.get(job.kind, ROLL_BACK))
+                   BACK.get(job.kind, ROLL_BACK), job.kind)

@@ -1,6 +1,7 @@
 """The assessment notices of a published roll (J8; R-A4, R-A5, R-A16), on the staff's
 blueprint: the roll's notices page (how many were printed and emailed, how many access codes
-were issued, the print files), the button that starts the "roll.notify" job, a parcel's
+were issued, the print files, the "roll.notify" job that publishing the roll started), the
+button that starts that job again (to send what was not sent), a parcel's
 notice as a PDF (`/personal/tasacion/<roll>/avisos/<parcel>.pdf`, in the payer's language or
 `?idioma=`) and a print file's PDF (administrators only: it holds the new access codes).
 
@@ -25,6 +26,7 @@ from portal.web.account.routes import bp as account_bp
 from portal.web.data import uow
 from portal.web.pdf_response import pdf_response
 from portal.web.staff.forms import ActionForm
+from portal.web.staff.jobs_view import job_view
 from portal.web.staff.routes import bp, staff_required, staff_role
 
 CONFLICTS = {"roll_not_published": _l("Publish the roll first: its notices are sent once it "
@@ -46,11 +48,14 @@ def roll_notices(roll_id: int):  # noqa: ANN201
     try:
         with uow() as w:
             s = service.summary(w, current_user, roll_id, limit=FILES_SHOWN)
+            found = service.notify_jobs(w, current_user, [s.roll.id]).get(s.roll.id)
+            sending = job_view(found) if found is not None else None
     except NotFound:
         abort(404)
     made_on = {f.id: clock.legal_date(f.created_at) for f in s.files}
     return render_template("staff/roll_notices.html", s=s, made_on=made_on, form=ActionForm(),
-                           can_send=access.has_staff_role(current_user, *access.MANAGE))
+                           can_send=access.has_staff_role(current_user, *access.MANAGE),
+                           sending=sending)
 
 
 @bp.post("/tasacion/<id:roll_id>/avisos/enviar")

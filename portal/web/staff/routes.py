@@ -30,6 +30,7 @@ from portal.jobs import queue
 from portal.payments import disputes as payment_disputes
 from portal.services import access, jobs
 from portal.services import roll as roll_service
+from portal.services import roll_notices as notices_service
 from portal.services.errors import Conflict, NotFound
 from portal.web.account import views
 from portal.web.auth.two_factor import staff_second_factor
@@ -104,8 +105,10 @@ def roll_page():  # noqa: ANN201
     with uow() as w:
         versions = roll_service.overview(w, current_user)
         recent = [job_view(j) for j in jobs.recent(w, current_user, limit=JOBS_SHOWN)]
+        sending = {r: job_view(j) for r, j in notices_service.notify_jobs(
+            w, current_user, [v.roll.id for v in versions if v.roll is not None]).items()}
     return render_template("staff/roll.html", versions=versions, jobs=recent,
-                           form=ActionForm())
+                           form=ActionForm(), sending=sending)
 
 
 @bp.post("/tasacion/version/<id:version_id>/calcular")
@@ -143,9 +146,12 @@ def job(job_id: int):  # noqa: ANN201
     try:
         with uow() as w:
             view = job_view(jobs.get(w, current_user, job_id))
+            found = (notices_service.notify_jobs(w, current_user, [view.roll_id])
+                     if view.kind_code == "roll.publish" and view.roll_id else {})
+            sending = job_view(found[view.roll_id]) if found else None
     except NotFound:
         abort(404)
-    response = make_response(render_template("staff/job.html", job=view))
+    response = make_response(render_template("staff/job.html", job=view, sending=sending))
     if view.active:
         response.headers["Refresh"] = str(REFRESH_SECONDS)
     return response

@@ -193,6 +193,19 @@ def test_the_export_has_the_notice_columns(demo_app, monkeypatch):
         assert list(csv.reader(text.lstrip("\ufeff").splitlines()))[1][-2] == "'-3"
 
 
+
+def test_one_payment_for_the_loans_the_notice_filter_selects(demo_app):
+    """The acquisition filter rides along to "pay what is due now on these loans"."""
+    numbers = _numbers(demo_app)
+    _report(demo_app, [(n, OVERDUE) for n in numbers[:20]] + [(numbers[20], IN_TIME)])
+    with clock.fixed(DAY), UnitOfWork(_db(demo_app)) as w:
+        user = users.find_by_email(w, "lender@demo.pr")
+        overdue = {r.parcel_id: r.due_now for r in lenders.rows(
+            w, user, lenders.Query(notice="overdue"))}
+        ids, total = lenders.parcels_to_pay(w, user, lenders.Query(notice="overdue"))
+    assert len(overdue) == 20 and ids  # some of them owe something now
+    assert sorted(ids) == sorted(p for p, due in overdue.items() if due > 0) and total == len(ids)
+
 def _other_lender(app) -> str:  # noqa: ANN001
     """A second bank with a loan ("OT-1") on the parcel of the demo bank's first loan, and
     its clerk (user00001@demo.pr); the clerk's email."""

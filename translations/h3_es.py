@@ -27,4 +27,9 @@ ES = {
         "arrendatario que paga) que tiene cuenta. Al enviarlos de nuevo no se imprime ni se "
         "envía nada dos veces: solo se envía lo que faltaba (un trabajo que se detuvo, quien paga "
         "una propiedad y la reclamó en línea después).",
+    # services/closed_days.py (the demand letter, the statement), templates/email/
+    # assessment_notice.txt
+    "The demand's last day to pay": "El último día para pagar el requerimiento",
+    "To pay it on time, pay it by %(date)s.":
+        "Para pagarlo a tiempo, páguelo a más tardar el %(date)s.",
 }

@@ -45,8 +45,13 @@ lint: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports --no-cache
 
+# The suite in TEST_WORKERS processes (pytest-xdist; a test file stays in one process, so its
+# module fixtures are built once): every test makes its own databases, ports and folders.
+# `make test TEST_WORKERS=0` runs it in this one process.
+TEST_WORKERS ?= 2
+
 test: setup lint
-	env -u PORTAL_TODAY $(PY) -m pytest $(PYTEST_ARGS)
+	env -u PORTAL_TODAY $(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 # The property tests with many more examples, unseeded (nightly-style; not part of `make test`).
 test-deep: setup

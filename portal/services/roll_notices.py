@@ -45,13 +45,15 @@ from sqlalchemy import event, func, or_, select
 from portal import clock, pdf, storage
 from portal.config import mail_settings
 from portal.core.allocation import explain_fixed, explain_share
+from portal.core.deadlines import timely_payment
 from portal.core.explain import N_, Trace
 from portal.core.installments import Installment as CoreInstallment
 from portal.core.installments import explain_schedule
 from portal.core.money import ZERO
+from portal.core.params import ClosedDay
 from portal.core.rules import RULES
 from portal.db import UnitOfWork
-from portal.i18n import Formats, format_address, translate, use_language
+from portal.i18n import Formats, format_address, formats, translate, use_language
 from portal.i18n import gettext as _
 from portal.models import (
     AccessCode,
@@ -73,7 +75,7 @@ from portal.models import (
     User,
 )
 from portal.pdf.assessment_notice import render_notice, render_print_file
-from portal.services import access, audit, bulk, parcels
+from portal.services import access, audit, board_parameters, bulk, closed_days, parcels
 from portal.services.errors import Conflict, NotFound
 
 #: Notices per batch: one print file each (a few hundred pages), one transaction.
@@ -112,6 +114,17 @@ class NoticeFacts:
     previous_installments: list[CoreInstallment] = field(default_factory=list)
     effective_on: date | None = None
     credit: Decimal = ZERO
+    grace: int = 10  # R-A6's day G, and the days the Board declared closed: the last days
+    closed: tuple[ClosedDay, ...] = ()
+
+    def last_day(self, item: CoreInstallment) -> date:
+        """R-A6: the installment's last timely day (day G, rolled), as the statement's."""
+        return timely_payment(item.due_date, self.grace, frozenset(c.day for c in self.closed))
+
+    def extended(self, items: Sequence[CoreInstallment]) -> Trace:
+        """The declared closed days that moved the last timely days of `items`."""
+        return closed_days.installments(((i.number, i.due_date, self.last_day(i))
+                                         for i in items), self.grace, self.closed)
 
 
 @dataclass
@@ -136,6 +149,8 @@ class _Roll:
         fixed_total = uow.session.scalar(select(func.sum(BudgetFixedAmount.amount)).where(
             BudgetFixedAmount.version_id == self.version.id)) or ZERO
         self.pool = roll.total - fixed_total  # R-A3: what is shared by units
+        self.grace = board_parameters.rules_for(uow, self.fy.starts_on).grace_day
+        self.closed = closed_days.declared(uow)
 
 
 def _installments(uow: UnitOfWork, assessment_ids: Sequence[int]
@@ -207,7 +222,7 @@ def _facts(uow: UnitOfWork, r: _Roll, rows: Sequence[Any]) -> list[NoticeFacts]:
             total_units=r.total_units, pool=r.pool, fixed=fixed.get(p.id),
             previous=prev.annual_amount if prev is not None else None,
             previous_installments=items.get(prev.id, []) if prev is not None else [],
-            effective_on=a.effective_on, credit=a.credit))
+            effective_on=a.effective_on, credit=a.credit, grace=r.grace, closed=r.closed))
     return out
 
 
@@ -415,10 +430,12 @@ def notify(uow: UnitOfWork, staff: Any, roll_id: int,
 
 def email_context(f: NoticeFacts, a: Addressee, base: str) -> dict[str, Any]:
     first = f.installments[0] if f.installments else None
+    extended = [s.text for s in formats(a.language).trace(f.extended([first]))] if first else []
     return {"name": a.name, "catastro": f.catastro, "fiscal_year": f.fiscal_year,
             "amount": f.annual, "previous": f.previous, "count": len(f.installments),
             "first_amount": first.amount if first else None,
             "first_due": first.due_date if first else None,
+            "first_last": f.last_day(first) if first else None, "extended": extended,
             "link": base + PARCEL_PATH.format(id=f.parcel_id)}
 
 
@@ -446,11 +463,12 @@ def _why(f: NoticeFacts, fm: Formats) -> list[pdf.Why]:
             *pdf.whys(fm.trace(share))]
 
 
-def _schedule(items: Sequence[CoreInstallment], fm: Formats, heading: str) -> pdf.Table:
-    return pdf.Table(head=(_("No."), _("Due date"), _("Amount")),
-                     rows=[(str(i.number), fm.date_long(i.due_date), fm.money(i.amount))
-                           for i in items],
-                     widths=(12, 60, 30), align="LLR", heading=heading)
+def _schedule(f: NoticeFacts, items: Sequence[CoreInstallment], fm: Formats, heading: str
+              ) -> pdf.Table:
+    return pdf.Table(head=(_("No."), _("Due date"), _("Last timely day"), _("Amount")),
+                     rows=[(str(i.number), fm.date_long(i.due_date),
+                            fm.date_long(f.last_day(i)), fm.money(i.amount)) for i in items],
+                     widths=(10, 44, 44, 28), align="LLLR", heading=heading)
 
 
 def document(f: NoticeFacts, base: str, code_state: str, code: str | None = None,
@@ -518,14 +536,15 @@ def document(f: NoticeFacts, base: str, code_state: str, code: str | None = None
     # installments are explained by R-A5 (the difference spread over the unpaid ones).
     schedule = Trace() if amended else explain_schedule(f.annual, f.installments,
                                                         f.notified_on)
+    schedule.extend(f.extended(f.installments))  # R-A6: a closed day that moved a last day
     notes: list[str | pdf.Why] = [*pdf.whys(fm.trace(schedule)),
                                   _("Every amount is computed from the law over the account's "
                                     "facts; the notes at the end name the rule and the "
                                     "statute behind each.")]
-    tables = [_schedule(f.installments, fm, _("New installment schedule") if amended
+    tables = [_schedule(f, f.installments, fm, _("New installment schedule") if amended
                         else _("Installment schedule"))]
     if amended and f.previous_installments:
-        tables.append(_schedule(f.previous_installments, fm,
+        tables.append(_schedule(f, f.previous_installments, fm,
                                 _("Installment schedule before the amendment")))
     return pdf.Document(
         title=_("Amended assessment notice") if amended else _("Assessment notice"),

@@ -14,7 +14,6 @@ from types import SimpleNamespace
 from typing import Any, NamedTuple
 
 from portal import clock, pdf
-from portal.core.closures import explain_deadline_extension, explain_extensions
 from portal.core.explain import N_, Trace
 from portal.core.installments import explain_schedule
 from portal.core.rules import RULES
@@ -29,7 +28,7 @@ from portal.i18n import (
     translate,
 )
 from portal.i18n import fast_gettext as _
-from portal.services import access, accounts, board_parameters, parcels, users
+from portal.services import access, accounts, closed_days, parcels, users
 from portal.services.errors import Forbidden, NotFound
 from portal.web.collections import views as collection_views
 from portal.web.data import uow
@@ -177,6 +176,7 @@ class ParcelPage:
     costs: list[dict] = field(default_factory=list)
     installments: list[ScheduleRow] = field(default_factory=list)
     schedule_why: list[ShownStep] = field(default_factory=list)
+    extended_why: list[ShownStep] = field(default_factory=list)  # R-A6: the closed days' moves
     lump: SimpleNamespace | None = None
     payoff: SimpleNamespace | None = None
     budget: SimpleNamespace | None = None
@@ -201,7 +201,7 @@ def parcel_view(user: Any, parcel_id: int, today: date) -> ParcelPage | None:
         with uow() as w:
             acct = accounts.statement_for(w, user, parcel_id, as_of=today,
                                           with_payments=False, rows=True)
-            closed = board_parameters.closed_days(w)
+            closed = closed_days.declared(w)
     except NotFound:
         return None
     st = acct.statement
@@ -224,9 +224,11 @@ def parcel_view(user: Any, parcel_id: int, today: date) -> ParcelPage | None:
     v.annual_why = _budget_steps(acct, f) + f.trace(share)
     schedule = explain_schedule(acct.annual, acct.installments, acct.assessment.notified_on)
     if acct.rules is not None:  # R-A6: which last days a day the Board declared closed moved
-        schedule.extend(explain_extensions(
+        extended = closed_days.installments(
             ((i.number, i.due_date, i.last_timely_day) for i in st.installments),
-            acct.rules.grace_day, closed))
+            acct.rules.grace_day, closed)
+        schedule.extend(extended)
+        v.extended_why = f.trace(extended)
     cost_texts = {k: _cost_text(e) for k, e in enumerate(acct.costs) if e.kind == "cost"}
     v.amounts = statement_amounts(st, cost_texts, f)
     v.shown_amounts = [a for a in v.amounts if a.amount or a.key == "total_due_now"]
@@ -280,7 +282,8 @@ def parcel_view(user: Any, parcel_id: int, today: date) -> ParcelPage | None:
         c = acct.collection  # the last demand mailed, and what stops the claim (R-A18)
         v.demand = SimpleNamespace(mailed_on=c.mailed_on, amount=c.demand.amount,
                                    last_day=c.last_day, court_from=c.court_claim_from,
-                                   stage=c.stage, why=f.trace(c.trace()),
+                                   stage=c.stage, why=f.trace(c.trace()) + f.trace(
+                                       closed_days.demand(c.mailed_on, c.last_day, closed)),
                                    mailed_text=f.date_long(c.mailed_on),
                                    amount_text=money(c.demand.amount),
                                    court_from_text=f.date_long(c.court_claim_from),
@@ -335,11 +338,8 @@ def _lump_trace(q: Any, acct: accounts.AccountView, closed: Any) -> Trace:
     deadline, if one did."""
     t = q.trace()
     first = acct.installments[0].due_date if acct.installments else None
-    unrolled = acct.rules.lump_sum_deadline if acct.rules is not None else None
-    unrolled = unrolled or first
-    if q.deadline is not None and unrolled is not None:
-        t.extend(explain_deadline_extension(N_("The lump-sum deadline"), unrolled, q.deadline,
-                                            closed))
+    deadline = acct.rules.lump_sum_deadline if acct.rules is not None else None
+    t.extend(closed_days.lump_sum(q, first, deadline, closed))
     return t
 
 
@@ -495,6 +495,7 @@ def statement_document(v: ParcelPage) -> pdf.Document:
             text += " " + _("Nothing is owed any more on what the demand listed: the claim "
                             "in court is stopped.")
         rows.append(pdf.Row(_("Collection"), "", [pdf.Why(text), *pdf.whys(v.demand.why)]))
+    notes.extend(pdf.whys(v.extended_why))  # R-A6: a last timely day a closed day moved
     if v.arrears_warning:
         notes.append(_("This account has amounts past due: any payment goes first to "
                        "interest, late fees and costs, then to the oldest installment."))

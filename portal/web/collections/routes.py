@@ -23,7 +23,7 @@ from portal import clock
 from portal.i18n import current_language, formats
 from portal.jobs import queue
 from portal.pdf.demand import render_all, render_bilingual
-from portal.services import access, collections, jobs
+from portal.services import access, closed_days, collections, jobs
 from portal.services.errors import Conflict, Forbidden, InvalidInput, NotFound
 from portal.web.account import views as account_views
 from portal.web.collections.forms import (
@@ -294,12 +294,13 @@ def letter_pdf(notice_id: int):  # noqa: ANN201
     try:
         with uow() as w:
             lf = collections.letter(w, current_user, notice_id)
+            closed = closed_days.declared(w)
     except NotFound:
         abort(404)
     first = lf.notice.language if lf.notice.language in ("es", "en") else "es"
     second = "en" if first == "es" else "es"
-    data = render_bilingual(letter_document(lf, first), first, letter_document(lf, second),
-                            second)
+    data = render_bilingual(letter_document(lf, first, closed), first,
+                            letter_document(lf, second, closed), second)
     name = f"requerimiento-{lf.notice.id}.pdf" if current_language() == "es" else \
         f"demand-letter-{lf.notice.id}.pdf"
     return pdf_response(data, name)
@@ -316,6 +317,7 @@ def packet_pdf(notice_id: int):  # noqa: ANN201
     try:
         with uow() as w:
             lf = collections.letter(w, current_user, notice_id)
+            closed = closed_days.declared(w)
     except NotFound:
         abort(404)
     stop = lf.timeline.stop
@@ -327,7 +329,7 @@ def packet_pdf(notice_id: int):  # noqa: ANN201
     if v is None:
         abort(404)
     statement = account_views.statement_document(v)
-    data = render_all(statement, lang, [(letter_document(lf, lang), lang),
+    data = render_all(statement, lang, [(letter_document(lf, lang, closed), lang),
                                         (mailing_document(lf, lang), lang)])
     name = (f"expediente-{notice_id}.pdf" if lang == "es" else f"court-packet-{notice_id}.pdf")
     return pdf_response(data, name)

@@ -16,7 +16,7 @@ from portal.core.rules import RULES
 from portal.i18n import Formats, date_long, formats, money, translate, use_language
 from portal.i18n import gettext as _
 from portal.pdf import Document, Ref, Row, Why, whys
-from portal.services import collections
+from portal.services import closed_days, collections
 from portal.web.data import uow
 
 #: The steps of the timeline, in the owner's words.
@@ -108,7 +108,8 @@ def _ref(rule_id: str) -> Ref:
     return Ref(rule.id, rule.source, translate(rule.title))
 
 
-def letter_document(lf: collections.LetterFacts, lang: str) -> Document:
+def letter_document(lf: collections.LetterFacts, lang: str,
+                    closed: tuple[closed_days.ClosedDay, ...] = ()) -> Document:
     """The demand letter in `lang` (the caller renders one per language, the addressee's
     first): every amount due with its rule, the interest per day, the last day (once mailed)
     and the amount that, paid by which day, stops the next step (the timeline's sentence)."""
@@ -159,6 +160,9 @@ def letter_document(lf: collections.LetterFacts, lang: str) -> Document:
         ]
         body += [Why(s.text, _ref(s.rule) if s.rule in RULES else None)
                  for s in f.trace(tl.trace())]
+        if tl.stop is not None:  # R-A13: the day the Board declared closed that moved it
+            body += [Why(s.text, _ref(s.rule)) for s in f.trace(closed_days.demand(
+                n.mailed_on, tl.stop.last_day, closed))]
         notes: list[str | Why] = [
             _("Pay online at the portal, or at the Authority's office. A payment goes first "
               "to interest, then late fees, then costs, then the oldest principal."),

@@ -1,18 +1,23 @@
 """The lenders' bulk certifications at scale (J7): a 10,000-row CSV submitted and processed
 as the background job runs it. A script that prints figures, not a timed test.
 
-    .venv/bin/python bench/lender_batch_bench.py [--rows 10000] [--postgres [SERVER_URL]]
+    .venv/bin/python bench/lender_batch_bench.py [--rows 10000] [--step N] [--one-by-one]
+                                                 [--postgres [SERVER_URL]]
 
 On a fresh database (SQLite in a temporary folder; with `--postgres` a throwaway database
 on the server), a lender with `--rows` active loans, each on a home with one owner and the
 CRIM's facts of the open fiscal year, is written in bulk. Then, each stage printing rows/s,
-CPU seconds, the resident memory at its end and the process's peak:
+the bench's CPU seconds and the rows per second of them (the wall clock depends on what
+else runs on the machine), the PostgreSQL server's CPU seconds with `--postgres`, the
+resident memory at its end and the process's peak:
 
 - `submit`: the CSV (Windows-1252, semicolons, CRLF, as Excel in Puerto Rico saves it)
   decoded and recorded with its rows (`lender_batches.submit_csv`);
 - `process`: the `lender.certifications` job (`services.jobs.run`), a step of
-  `lender_batches.STEP` rows per transaction; the resident memory is sampled after each step
-  (constant memory: it should not grow with the rows done);
+  `lender_batches.STEP` rows per transaction, filed together (`exemptions.batch_filing`;
+  `--one-by-one`: through the single filing's path, a row at a time, to compare); the
+  resident memory is sampled after each step (constant memory: it should not grow with the
+  rows done);
 - `again`: the same file a second time (every row "duplicate": nothing filed).
 
 Target: `process` at 1,000 rows/s or more on the development machine.
@@ -32,7 +37,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from roll_bench import FY_START, _peak_mib, _rss_mib, _sqlite_database  # noqa: E402
+from roll_bench import FY_START, SERVER, _peak_mib, _rss_mib, _sqlite_database  # noqa: E402
 from web_bench import _postgres_database  # noqa: E402
 
 from portal import clock  # noqa: E402
@@ -44,7 +49,10 @@ TODAY = date(2026, 11, 30)
 def _world(database: Database, n: int) -> None:
     """A lender, its user, and `n` loans on homes with one owner and the year's facts."""
     from portal.models import (
+        ExemptionCertification,
+        ExemptionOwner,
         Lender,
+        LenderBatchRow,
         Loan,
         OwnershipShare,
         Parcel,
@@ -86,6 +94,9 @@ def _world(database: Database, n: int) -> None:
         bulk.insert_rows(uow, Loan, [
             {"lender_id": lender.id, "parcel_id": p, "loan_number": f"BNK-{i:06d}",
              "starts_on": date(2020, 1, 1)} for i, p in enumerate(pids)])
+        # the planner's statistics, as a database in service has them
+        bulk.analyze(uow, Parcel, Party, OwnershipShare, PropertyTaxFact, Loan,
+                     ExemptionCertification, ExemptionOwner, LenderBatchRow)
 
 
 def _csv(n: int) -> bytes:
@@ -103,18 +114,28 @@ def _csv(n: int) -> bytes:
     return buf.getvalue().encode("cp1252")
 
 
-def _line(name: str, rows: int, wall: float, cpu: float) -> None:
+def _line(name: str, rows: int, wall: float, cpu: float, server: float | None) -> None:
+    also = f"  server cpu {server:6.2f} s" if server is not None else ""
     print(f"{name:8s} {rows:7d} rows {wall:7.2f} s  {rows / wall:8.0f} rows/s  "
-          f"cpu {cpu:6.2f} s  rss {_rss_mib():6.1f} MiB  peak {_peak_mib():6.1f} MiB",
-          flush=True)
+          f"cpu {cpu:6.2f} s ({rows / max(cpu, 1e-9):6.0f} rows/s){also}  "
+          f"rss {_rss_mib():6.1f} MiB  peak {_peak_mib():6.1f} MiB", flush=True)
 
 
-def run(url: str, n: int) -> None:
+def _server_since(start: float | None) -> float | None:
+    now = SERVER.seconds()
+    return None if now is None or start is None else now - start
+
+
+def run(url: str, n: int, *, one_by_one: bool = False) -> None:
     from portal.models import LenderBatch, User
     from portal.services import jobs
     from portal.services import lender_batches as lb
+    if one_by_one:
+        jobs.KINDS[lb.KIND] = lambda _user, params: lb.Processing(
+            int(params["batch_id"]), one_by_one=True)
     upgrade(url, "head")
     database = Database(url)
+    SERVER.watch(url)
     with clock.fixed(TODAY):
         t = time.perf_counter()
         _world(database, n)
@@ -124,17 +145,18 @@ def run(url: str, n: int) -> None:
         for name in ("submit+process", "again"):
             with UnitOfWork(database) as uow:
                 user = uow.session.query(User).filter_by(email="banco@bench.pr").one()
-                t, c = time.perf_counter(), time.process_time()
+                t, c, srv = time.perf_counter(), time.process_time(), SERVER.seconds()
                 batch = lb.submit_csv(uow, user, data, "bench.csv")
                 job_id, batch_id = batch.job_id, batch.id
-            _line("submit", n, time.perf_counter() - t, time.process_time() - c)
+            _line("submit", n, time.perf_counter() - t, time.process_time() - c,
+                  _server_since(srv))
             samples: list[float] = []
-            t, c = time.perf_counter(), time.process_time()
+            t, c, srv = time.perf_counter(), time.process_time(), SERVER.seconds()
             job = jobs.run(database, job_id,
                            progress=lambda done, total, s=samples: s.append(_rss_mib()))
             wall, cpu = time.perf_counter() - t, time.process_time() - c
             assert job.status == "succeeded", (job.error_code, job.error_params)
-            _line("process" if name != "again" else "again", n, wall, cpu)
+            _line("process" if name != "again" else "again", n, wall, cpu, _server_since(srv))
             with UnitOfWork(database) as uow:
                 b = uow.session.get(LenderBatch, batch_id)
                 print(f"         accepted {b.accepted}, rejected {b.rejected}, "
@@ -152,6 +174,8 @@ def main() -> None:
     ap.add_argument("--rows", type=int, default=10_000)
     ap.add_argument("--step", type=int, default=None,
                     help="rows per transaction (default: lender_batches.STEP)")
+    ap.add_argument("--one-by-one", action="store_true",
+                    help="file through the single filing's path, a row at a time")
     ap.add_argument("--postgres", metavar="SERVER_URL", nargs="?",
                     const="postgresql+psycopg://postgres@127.0.0.1:5432/test",
                     help="run on a throwaway database on this PostgreSQL server")
@@ -161,10 +185,10 @@ def main() -> None:
         lender_batches.STEP = args.step
     if args.postgres:
         with _postgres_database(args.postgres) as url:
-            run(url, args.rows)
+            run(url, args.rows, one_by_one=args.one_by_one)
     else:
         with _sqlite_database() as url:
-            run(url, args.rows)
+            run(url, args.rows, one_by_one=args.one_by_one)
 
 
 if __name__ == "__main__":

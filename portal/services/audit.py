@@ -126,8 +126,9 @@ def record(uow: UnitOfWork, actor: Any, action: str, obj: Any = None, *,
 
 
 def bulk(uow: UnitOfWork, actor: Any, action: str, object_type: str,
-         items: Iterable[tuple[Any, dict | None]]) -> int:
-    """Many records at once (a batch): items are (object_id, after)."""
+         items: Iterable[tuple[Any, dict | None]], *, before: dict | None = None) -> int:
+    """Many records at once (a batch): items are (object_id, after); `before`, the same for
+    each."""
     from sqlalchemy import insert
 
     from portal import clock
@@ -137,7 +138,8 @@ def bulk(uow: UnitOfWork, actor: Any, action: str, object_type: str,
     for oid, after in items:
         actor_id, ip, after = _who(uow, actor, after)
         rows.append({"actor_id": actor_id, "action": action, "object_type": object_type,
-                     "object_id": str(oid), "before": None,
+                     "object_id": str(oid),
+                     "before": _json(before) if before is not None else None,
                      "after": _json(after) if after is not None else None, "ip": ip,
                      "at": now})
     if rows:

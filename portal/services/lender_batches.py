@@ -35,7 +35,7 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from sqlalchemy import func, or_, select, update
+from sqlalchemy import bindparam, func, or_, select, update
 
 from portal import clock, csv_text
 from portal.core import property_tax
@@ -63,7 +63,7 @@ from portal.models.exemptions import EXEMPTION_HOLDING
 from portal.roll_import import NO, YES, normal, normalise_catastro
 from portal.services import audit, bulk, lenders
 from portal.services.errors import Conflict, InvalidInput, NotFound, ServiceError
-from portal.services.exemptions import filings
+from portal.services.exemptions import batch_filing, filings
 
 #: The fields of a row (the CSV's columns and the API's keys), in the template's order.
 COLUMNS: tuple[str, ...] = (
@@ -162,7 +162,7 @@ OUTCOME_LABELS = {"accepted": N_("Accepted"), "rejected": N_("Rejected"),
 MAX_API_ROWS = 1000
 MAX_CSV_ROWS = 20000
 #: Rows per transaction of the job.
-STEP = 250
+STEP = 500
 #: Rows read at a time for the report's CSV.
 READ = 500
 MAX_VALUE = 500
@@ -602,14 +602,48 @@ def _name(text: str) -> str:
     return " ".join(normal(text).replace("_", " ").split())
 
 
+@dataclass
+class _Row:
+    """A row of the step and its outcome, written back with the step's others at once."""
+
+    id: int
+    values: dict[str, Any]
+    outcome: str | None = None
+    column: str | None = None
+    reason: str | None = None
+    params: dict[str, Any] | None = None
+    on_file: batch_filing.OnFile | None = None
+    comparison: property_tax.BillComparison | None = None
+
+    def written(self) -> dict[str, Any]:
+        fig = self.comparison.result if self.comparison is not None else None
+        return {"row_id": self.id, "v_outcome": self.outcome, "v_error_column": self.column,
+                "v_reason": self.reason, "v_reason_params": self.params,
+                "v_certification_id": self.on_file.id if self.on_file is not None else None,
+                "v_exemption_amount": fig.exemption_amount if fig is not None else None,
+                "v_net_tax": fig.net_tax if fig is not None else None}
+
+
+#: A step's rows' outcomes, one statement for the step (`_Row.written`).
+_ROW_UPDATE = (update(LenderBatchRow.__table__)
+               .where(LenderBatchRow.__table__.c.id == bindparam("row_id"))
+               .values({c: bindparam(f"v_{c}") for c in (
+                   "outcome", "error_column", "reason", "reason_params", "certification_id",
+                   "exemption_amount", "net_tax")}))
+
+
 class Processing:
     """The job's work (`services.jobs`, kind "lender.certifications"): the batch's rows not
     yet processed, `STEP` at a time by row number, each step one transaction (all or
-    nothing per batch of rows; a re-run goes on from the first row left)."""
+    nothing per batch of rows; a re-run goes on from the first row left). A step reads what
+    its rows need in a few statements, checks each row in order and files the accepted ones
+    together (`exemptions.batch_filing.Step`); `one_by_one`: through the single filing's
+    path instead, a row at a time (`batch_filing.OneByOne`: the same records)."""
 
-    def __init__(self, batch_id: int):
+    def __init__(self, batch_id: int, *, one_by_one: bool = False):
         self.batch_id = int(batch_id)
         self.resumed = 0
+        self.one_by_one = one_by_one
 
     def begin(self, uow: UnitOfWork) -> int:
         batch = uow.session.get(LenderBatch, self.batch_id)
@@ -622,25 +656,33 @@ class Processing:
     def step(self, uow: UnitOfWork) -> int:
         s = uow.session
         # The write transaction opens first: SQLite's driver begins one only at the first
-        # write, and a row's savepoint taken before it would commit when released.
+        # write (a row's savepoint taken before it would commit when released), and the new
+        # certifications' ids are reserved inside it (`batch_filing`).
         s.execute(update(LenderBatch).where(LenderBatch.id == self.batch_id)
                   .values(status="running").execution_options(synchronize_session=False))
-        rows = list(s.scalars(select(LenderBatchRow).where(
-            LenderBatchRow.batch_id == self.batch_id, LenderBatchRow.outcome.is_(None))
-            .order_by(LenderBatchRow.row_number).limit(STEP)))
+        rows = [_Row(rid, dict(values or {})) for rid, values in s.execute(
+            select(LenderBatchRow.id, LenderBatchRow.raw_values).where(
+                LenderBatchRow.batch_id == self.batch_id, LenderBatchRow.outcome.is_(None))
+            .order_by(LenderBatchRow.row_number).limit(STEP))]
         if not rows:
             return 0
         batch = s.get(LenderBatch, self.batch_id)
         today = clock.today()
-        loans = self._loans(uow, batch.lender_id, {r.loan_number for r in rows}, today)
-        parcels = {pid for _lid, pid, _cat in loans.values()}
-        facts = self._facts(uow, parcels, filings.certification_year(today))
-        owners = self._owners(uow, parcels, today)
+        fy = filings.certification_year(today)
+        loans = self._loans(uow, batch.lender_id,
+                            {r.values.get("loan_number", "") for r in rows}, today)
+        catastros = {pid: cat for _lid, pid, cat in loans.values()}
+        facts = self._facts(uow, set(catastros), fy)
+        owners = self._owners(uow, set(catastros), today)
+        who = {"actor_id": batch.created_by_id, "created_by_id": batch.created_by_id}
+        filer: Any = (batch_filing.OneByOne(uow, fy, **who) if self.one_by_one else
+                      batch_filing.Step(uow, fy, catastros=catastros, owners=owners, **who))
         counts = {"accepted": 0, "rejected": 0, "duplicate": 0}
         for row in rows:
-            self._one(uow, batch, row, today, loans, facts, owners)
+            self._one(filer, row, today, loans, facts, owners)
             counts[row.outcome] += 1
-        s.flush()
+        filer.write()
+        s.execute(_ROW_UPDATE, [r.written() for r in rows])
         s.execute(update(LenderBatch).where(LenderBatch.id == self.batch_id).values(
             processed=LenderBatch.processed + len(rows),
             accepted=LenderBatch.accepted + counts["accepted"],
@@ -679,12 +721,13 @@ class Processing:
         return {num: (lid, pid, cat) for num, lid, pid, cat in rows}
 
     @staticmethod
-    def _facts(uow: UnitOfWork, parcels: set[int], fy: date) -> dict[int, PropertyTaxFact]:
+    def _facts(uow: UnitOfWork, parcels: set[int], fy: date) -> dict[int, Any]:
+        """parcel -> its CRIM facts of the year (a row with the model's columns)."""
         if not parcels:
             return {}
-        return {f.parcel_id: f for f in uow.session.scalars(select(PropertyTaxFact).where(
-            PropertyTaxFact.parcel_id.in_(sorted(parcels)),
-            PropertyTaxFact.fiscal_year_start == fy))}
+        t = PropertyTaxFact.__table__
+        return {f.parcel_id: f for f in uow.session.execute(select(t).where(
+            t.c.parcel_id.in_(sorted(parcels)), t.c.fiscal_year_start == fy))}
 
     @staticmethod
     def _owners(uow: UnitOfWork, parcels: set[int], today: date
@@ -700,30 +743,26 @@ class Processing:
                 .where(OwnershipShare.parcel_id.in_(sorted(parcels)),
                        OwnershipShare.starts_on <= today,
                        or_(OwnershipShare.ends_on.is_(None), OwnershipShare.ends_on >= today),
-                       Party.kind == "person")):
+                       Party.kind == "person")
+                .order_by(OwnershipShare.parcel_id, Party.name, Party.id)):
             out.setdefault(parcel_id, []).append((pid, name, kind))
         return out
 
-    def _one(self, uow: UnitOfWork, batch: LenderBatch, row: LenderBatchRow, today: date,
-             loans: dict[str, tuple[int, int, str]], facts: dict[int, PropertyTaxFact],
+    def _one(self, filer: Any, row: _Row, today: date,
+             loans: dict[str, tuple[int, int, str]], facts: dict[int, Any],
              owners: dict[int, list[tuple[int, str, str]]]) -> None:
         """Check and file one row; its outcome on `row`."""
         try:
-            cert, fig = self._file(uow, batch, row, today, loans, facts, owners)
+            row.on_file, row.comparison = self._file(filer, row, today, loans, facts, owners)
         except RowRefused as r:
-            row.outcome, row.error_column, row.reason = "rejected", r.column, r.reason
-            row.reason_params = json.loads(json.dumps(r.params, default=str)) or None
-            return
-        row.certification_id = cert.id
-        row.exemption_amount = fig.result.exemption_amount
-        row.net_tax = fig.result.net_tax
-        row.error_column = row.reason = row.reason_params = None
+            row.outcome, row.column, row.reason = "rejected", r.column, r.reason
+            row.params = json.loads(json.dumps(r.params, default=str)) or None
 
-    def _file(self, uow: UnitOfWork, batch: LenderBatch, row: LenderBatchRow, today: date,
-              loans: dict[str, tuple[int, int, str]], facts: dict[int, PropertyTaxFact],
+    def _file(self, filer: Any, row: _Row, today: date,
+              loans: dict[str, tuple[int, int, str]], facts: dict[int, Any],
               owners: dict[int, list[tuple[int, str, str]]]
-              ) -> tuple[ExemptionCertification, property_tax.BillComparison]:
-        v = row.raw_values or {}
+              ) -> tuple[batch_filing.OnFile, property_tax.BillComparison]:
+        v = row.values
         found = loans.get(v.get("loan_number", ""))
         if not v.get("loan_number") or not v.get("catastro"):
             raise RowRefused("loan_number" if not v.get("loan_number") else "catastro",
@@ -742,24 +781,21 @@ class Processing:
                                               checked.fy)
         except (CalcError, ParameterNotFound):
             raise RowRefused(None, "cannot_compute") from None
-        existing = filings.current(uow, parcel_id, checked.fy)
+        existing = filer.on_file(parcel_id)
         if existing is not None and existing.status in EXEMPTION_HOLDING:
-            if existing.loan_id == loan_id and same_answers(existing.answers or {}, answers):
+            if existing.loan_id == loan_id and same_answers(existing.answers, answers):
                 row.outcome = "duplicate"
                 return existing, comparison
             raise RowRefused(None, "already_filed")
         if fact.debt_on_january_1 > 0:
             raise RowRefused(None, "owes_property_tax")
         try:
-            with uow.session.begin_nested():
-                cert, fig = filings.file_for_lender(
-                    uow, batch.created_by_id, parcel_id=parcel_id, fy=checked.fy,
-                    loan_id=loan_id, answers=answers, attested_name=checked.officer,
-                    created_by_id=batch.created_by_id)
+            filed, fig = filer.file(batch_filing.LenderFiling(
+                parcel_id, loan_id, answers, checked.officer), fact, comparison)
         except ServiceError as e:
             raise _refusal(e) from None
         row.outcome = "accepted"
-        return cert, fig.comparison
+        return filed, fig.comparison
 
     @staticmethod
     def _owner_ids(text: str, on_record: list[tuple[int, str, str]]) -> list[int]:
@@ -812,10 +848,11 @@ __all__ = ["COLUMNS", "MAX_API_ROWS", "OUTCOMES", "Processing", "REASONS", "body
            "submit", "submit_csv", "template_csv"]
 
 
-def process(uow: UnitOfWork, batch_id: int) -> LenderBatch:
+def process(uow: UnitOfWork, batch_id: int, *, one_by_one: bool = False) -> LenderBatch:
     """Process a whole batch inside this unit of work (the demo, the bench, tests); a
-    worker runs `Processing` through `services.jobs.run` instead, a step per transaction."""
-    w = Processing(batch_id)
+    worker runs `Processing` through `services.jobs.run` instead, a step per transaction.
+    `one_by_one`: through the single filing's path (`Processing`)."""
+    w = Processing(batch_id, one_by_one=one_by_one)
     w.begin(uow)
     while w.step(uow):
         pass

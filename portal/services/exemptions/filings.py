@@ -10,6 +10,7 @@ parcel owed property tax on January 1). Every state change goes through `_move`:
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal, InvalidOperation
@@ -204,39 +205,96 @@ def _require_editable(cert: ExemptionCertification, step: str, facts: PropertyTa
 def one_dwelling_conflicts(uow: UnitOfWork, cert: ExemptionCertification,
                            party_ids: list[int]) -> list[tuple[str, str, str]]:
     """R-B6 (c): (owner's name, other parcel's catastro, its status) for each owner who holds
-    an approved or pending exemption on another parcel for the same year. R-B20 (a)-(c):
-    spouses count as one owner (a spouse's exemption elsewhere is the couple's); only the
-    owners who claim this home are checked, so a co-owner who lives elsewhere may claim their
-    own home while the resident co-owners take the whole cap here (the core's cap is the
-    dwelling's, whoever the owners)."""
+    an approved or pending exemption on another parcel for the same year
+    (`dwelling_conflicts`, over what `spouse_pairs` and `exemptions_held` read)."""
     if not party_ids:
         return []
-    party_ids = sorted(set(party_ids) | spouses_of(uow, party_ids))
+    pairs = spouse_pairs(uow, party_ids)
+    claim = claimants(party_ids, pairs)
+    held = exemptions_held(uow, sorted(claim), cert.fiscal_year_start)
+    return dwelling_conflicts(cert.parcel_id, party_ids, pairs, held)
+
+
+@dataclass(frozen=True)
+class Held:
+    """An owner named on a certification that holds (or may still get) the year's exemption
+    (R-B6: approved or pending)."""
+
+    party_id: int
+    name: str
+    parcel_id: int
+    catastro: str
+    status: str
+
+
+def claimants(party_ids: Iterable[int], pairs: Mapping[int, set[int]]) -> set[int]:
+    """R-B20 (a)-(c): the owners who claim a home and their spouses (a couple has one
+    exemption: a spouse's exemption elsewhere is the couple's)."""
+    out = {int(p) for p in party_ids}
+    for p in list(out):
+        out |= pairs.get(p, set())
+    return out
+
+
+def dwelling_conflicts(parcel_id: int, party_ids: Iterable[int],
+                       pairs: Mapping[int, set[int]], held: Iterable[Held]
+                       ) -> list[tuple[str, str, str]]:
+    """R-B6 (c), pure: (name, catastro, status) of each exemption held on another parcel by
+    one of the owners who claim this home or their spouses (`claimants`), in `held`'s order.
+    Only the owners who claim this home are checked, so a co-owner who lives elsewhere may
+    claim their own home while the resident co-owners take the whole cap here (the core's
+    cap is the dwelling's, whoever the owners)."""
+    claim = claimants(party_ids, pairs)
+    return [(h.name, h.catastro, h.status) for h in held
+            if h.party_id in claim and h.parcel_id != parcel_id]
+
+
+def exemptions_held(uow: UnitOfWork, party_ids: list[int], fy: date) -> list[Held]:
+    """Every approved or pending certification of the fiscal year naming one of
+    `party_ids`, one per owner named, by name and catastro."""
+    if not party_ids:
+        return []
+    ids = sorted(set(party_ids))
     other = ExemptionCertification
+    # only the owners' index narrows it (the year and the status are read, not asked: with
+    # statistics older than the year's filings a planner would read them all)
     rows = uow.session.execute(
-        select(Party.name, Parcel.catastro, other.status)
-        .join(ExemptionOwner, ExemptionOwner.party_id == Party.id)
+        select(ExemptionOwner.party_id, Party.name, other.parcel_id, Parcel.catastro,
+               other.status, other.fiscal_year_start)
+        .join(Party, Party.id == ExemptionOwner.party_id)
         .join(other, other.id == ExemptionOwner.certification_id)
         .join(Parcel, Parcel.id == other.parcel_id)
-        .where(ExemptionOwner.party_id.in_(party_ids), other.parcel_id != cert.parcel_id,
-               other.fiscal_year_start == cert.fiscal_year_start,
-               other.status.in_(EXEMPTION_HOLDING))
+        .where(ExemptionOwner.party_id.in_(ids))
         .order_by(Party.name, Parcel.catastro)).all()
-    return [(n, c, s) for n, c, s in rows]
+    rows = [r[:5] for r in rows if r[5] == fy and r[4] in EXEMPTION_HOLDING]
+    return [Held(*r) for r in rows]
+
+
+def spouse_pairs(uow: UnitOfWork, party_ids: Iterable[int]) -> dict[int, set[int]]:
+    """R-B5: party -> the other parties who hold a spouse's share (the marital community) of
+    some parcel together with it, for each of `party_ids` that has one."""
+    ids = sorted({int(p) for p in party_ids})
+    out: dict[int, set[int]] = {}
+    if not ids:
+        return out
+    a, b = OwnershipShare.__table__.alias("a"), OwnershipShare.__table__.alias("b")
+    today = clock.today()
+    rows = uow.session.execute(
+        select(a.c.party_id, b.c.party_id).select_from(a)
+        .join(b, b.c.parcel_id == a.c.parcel_id)
+        .where(a.c.party_id.in_(ids), a.c.kind == "spouse", b.c.kind == "spouse",
+               b.c.party_id != a.c.party_id,
+               or_(a.c.ends_on.is_(None), a.c.ends_on >= today),
+               or_(b.c.ends_on.is_(None), b.c.ends_on >= today)).distinct())
+    for pid, spouse in rows:
+        out.setdefault(pid, set()).add(spouse)
+    return out
 
 
 def spouses_of(uow: UnitOfWork, party_ids: list[int]) -> set[int]:
     """R-B5: the parties who hold a spouse's share (the marital community) of some parcel
     together with one of `party_ids` (a couple has one exemption)."""
-    a, b = OwnershipShare.__table__.alias("a"), OwnershipShare.__table__.alias("b")
-    today = clock.today()
-    rows = uow.session.execute(
-        select(b.c.party_id).select_from(a).join(b, b.c.parcel_id == a.c.parcel_id)
-        .where(a.c.party_id.in_(party_ids), a.c.kind == "spouse", b.c.kind == "spouse",
-               b.c.party_id.notin_(party_ids),
-               or_(a.c.ends_on.is_(None), a.c.ends_on >= today),
-               or_(b.c.ends_on.is_(None), b.c.ends_on >= today)).distinct())
-    return {pid for (pid,) in rows}
+    return claimants(party_ids, spouse_pairs(uow, party_ids)) - set(party_ids)
 
 
 def _decimal(value: Any, field: str, *, lo: Decimal = Decimal(0), hi: Decimal | None = None,
@@ -455,11 +513,27 @@ def exemption_input(answers: dict[str, Any], facts: PropertyTaxFact) -> Exemptio
 def figures(uow: UnitOfWork, cert: ExemptionCertification) -> Figures:
     facts = facts_service.facts_for(uow, cert.parcel_id, cert.fiscal_year_start)
     a = cert.answers or {}
+    others = one_dwelling_conflicts(uow, cert, [int(x) for x in a.get("owners", [])])
     try:
-        comparison = property_tax.compare(exemption_input(a, facts), cert.fiscal_year_start)
+        return figures_of(a, facts, cert.fiscal_year_start, other_exemption=bool(others),
+                          approved=cert.status == "approved",
+                          filed_on=cert.filed_on or clock.today(),
+                          closed_days=lambda: _closed(uow))
     except (CalcError, ParameterNotFound) as e:
         raise InvalidInput("calc", field=getattr(e, "field", None), message=str(e)) from None
-    others = one_dwelling_conflicts(uow, cert, [int(x) for x in a.get("owners", [])])
+
+
+def figures_of(a: dict[str, Any], facts: Any, fy: date, *, other_exemption: bool,
+               approved: bool, filed_on: date, closed_days: Callable[[], tuple[date, ...]],
+               comparison: property_tax.BillComparison | None = None) -> Figures:
+    """The figures, pure: the core's bill without and with the exemption from the answers
+    and the CRIM's facts, and the eligibility checks (R-B1 to R-B11); `other_exemption`: an
+    owner holds one on another parcel (R-B6, `dwelling_conflicts`); `closed_days` are read
+    only when the parcel owed property tax on January 1 (R-B11's last day); `comparison`,
+    when the caller computed it already from the same answers and facts. The core's
+    `CalcError`/`ParameterNotFound` are the caller's to word."""
+    if comparison is None:
+        comparison = property_tax.compare(exemption_input(a, facts), fy)
     owes = facts.debt_on_january_1 > 0
     plan = a.get("plan")
     e = Eligibility(
@@ -467,12 +541,11 @@ def figures(uow: UnitOfWork, cert: ExemptionCertification) -> Figures:
         rent_received=a.get("rent") == "yes",
         new_structure_available_to_buyer=a.get("use") == "new_structure",
         temporary_absence_reason=a.get("absence_reason") if a.get("use") == "away" else None,
-        other_exemption_elsewhere=bool(others),
+        other_exemption_elsewhere=other_exemption,
         owes_property_tax_jan_1=owes and plan != "pay_in_full",
         payment_plan_filed_in_time=plan == "request",
-        payment_plan_approved=cert.status == "approved")
-    filed = cert.filed_on or clock.today()
-    last = property_tax.plan_last_day(filed, _closed(uow)) if owes else None
+        payment_plan_approved=approved)
+    last = property_tax.plan_last_day(filed_on, closed_days()) if owes else None
     coop_law = a.get("cooperative") == "yes" and a.get("coop_election") == "cooperative_law"
     return Figures(comparison, eligibility(e), facts.debt_on_january_1 if owes else ZERO, last,
                    coop_law)
@@ -493,7 +566,11 @@ def blocking_reasons(f: Figures) -> list[tuple[str, str]]:
 
 
 def missing_steps(cert: ExemptionCertification, facts: PropertyTaxFact) -> list[str]:
-    a = cert.answers or {}
+    return missing_steps_of(cert.answers or {}, facts)
+
+
+def missing_steps_of(a: dict[str, Any], facts: Any) -> list[str]:
+    """The steps these answers leave unanswered (pure)."""
     needed = {"owners": "owners", "use": "use", "absence": "absence_reason", "rent": "rent",
               "residential": "residential", "veteran": "veteran", "cooperative": "cooperative",
               "debt": "plan"}
@@ -541,7 +618,7 @@ def file(uow: UnitOfWork, user: Any, cert_id: int | str, *, attested: bool,
         cert.loan_id = loan[0].id if loan else None
         cert.filed_at, cert.filed_on = clock.now(), clock.today()
         _move(uow, user, cert, "filed")
-        cert.filing_number = f"EXR-{cert.fiscal_year_start.year}-{cert.id:06d}"
+        cert.filing_number = filing_number(cert.fiscal_year_start, cert.id)
     else:
         _move(uow, user, cert, "resubmitted")
         cert.returned_steps = []
@@ -552,12 +629,14 @@ def file(uow: UnitOfWork, user: Any, cert_id: int | str, *, attested: bool,
 def file_for_lender(uow: UnitOfWork, actor: Any, *, parcel_id: int, fy: date, loan_id: int,
                     answers: dict[str, Any], attested_name: str, created_by_id: int,
                     language: str = "es") -> tuple[ExemptionCertification, Figures]:
-    """R-B9, R-B21: the certification a lender files in bulk for the owner of a parcel of
-    its loan `loan_id`: the year's draft or returned certification is completed (a new
-    draft where there is none), with the same checks as `file` (every step answered, R-B6's
-    one dwelling, no unmet requirement) and the same figures (`figures`). The attestation is
-    the lender's officer's (R-B21: that the lender holds the certification the owner signed,
-    R-B12). `Conflict("exemption_not_editable")` for one already filed or decided."""
+    """R-B9, R-B21: the certification a lender files for the owner of a parcel of its loan
+    `loan_id`: the year's draft or returned certification is completed (a new draft where
+    there is none), with the same checks as `file` (every step answered, then
+    `lender_checks`: R-B6's one dwelling, no unmet requirement) and the same figures. The
+    attestation is the lender's officer's (R-B21: that the lender holds the certification
+    the owner signed, R-B12). `Conflict("exemption_not_editable")` for one already filed or
+    decided. A step of a lender's batch files its new certifications at once instead
+    (`exemptions.batch_filing`), with the same checks."""
     facts = facts_service.facts_for(uow, parcel_id, fy)
     cert = current(uow, parcel_id, fy)
     if cert is None:
@@ -568,7 +647,7 @@ def file_for_lender(uow: UnitOfWork, actor: Any, *, parcel_id: int, fy: date, lo
         uow.session.add(cert)
         uow.session.flush()
         audit.record(uow, actor, "exemption.draft_started", cert,
-                     after={"parcel_id": parcel_id, "fiscal_year": fy, "loan_id": loan_id})
+                     after=draft_started_after(parcel_id, fy, loan_id))
     elif cert.status not in EDITABLE:
         raise Conflict("exemption_not_editable")
     owners = sorted({int(x) for x in answers.get("owners", [])})
@@ -576,22 +655,64 @@ def file_for_lender(uow: UnitOfWork, actor: Any, *, parcel_id: int, fy: date, lo
     _set_owners(uow, cert, owners)
     if missing_steps(cert, facts):
         raise Conflict("exemption_incomplete", steps=missing_steps(cert, facts))
-    f = figures(uow, cert)
-    if f.eligibility.reasons and one_dwelling_conflicts(uow, cert, owners):
-        raise Conflict("one_dwelling", conflicts=one_dwelling_conflicts(uow, cert, owners))
-    if blocking_reasons(f):
-        raise Conflict("exemption_not_eligible", reasons=blocking_reasons(f))
+    conflicts = one_dwelling_conflicts(uow, cert, owners)
+    try:
+        f = lender_checks(cert.answers, facts, fy, conflicts=conflicts,
+                          approved=cert.status == "approved",
+                          filed_on=cert.filed_on or clock.today(),
+                          closed_days=lambda: _closed(uow))
+    except (CalcError, ParameterNotFound) as e:
+        raise InvalidInput("calc", field=getattr(e, "field", None), message=str(e)) from None
     cert.attested_name, cert.attested_at = attested_name, clock.now()
     cert.loan_id = loan_id
     if cert.status == "draft":
         cert.filed_at, cert.filed_on = clock.now(), clock.today()
         _move(uow, actor, cert, "filed")
-        cert.filing_number = f"EXR-{cert.fiscal_year_start.year}-{cert.id:06d}"
+        cert.filing_number = filing_number(cert.fiscal_year_start, cert.id)
     else:
         _move(uow, actor, cert, "resubmitted")
         cert.returned_steps = []
     cert.step = "attest"
     return cert, f
+
+
+def lender_checks(answers: dict[str, Any], facts: Any, fy: date, *,
+                  conflicts: list[tuple[str, str, str]], approved: bool, filed_on: date,
+                  closed_days: Callable[[], tuple[date, ...]],
+                  comparison: property_tax.BillComparison | None = None) -> Figures:
+    """A lender's filing's checks once every step is answered, pure (the single filing's and
+    a batch's, `exemptions.batch_filing`): the figures (`figures_of`), then R-B6's one
+    dwelling (`conflicts`, from `dwelling_conflicts`) and no unmet requirement
+    (`blocking_reasons`): `Conflict("one_dwelling")` or
+    `Conflict("exemption_not_eligible")`."""
+    f = figures_of(answers, facts, fy, other_exemption=bool(conflicts), approved=approved,
+                   filed_on=filed_on, closed_days=closed_days, comparison=comparison)
+    if f.eligibility.reasons and conflicts:
+        raise Conflict("one_dwelling", conflicts=conflicts)
+    if blocking_reasons(f):
+        raise Conflict("exemption_not_eligible", reasons=blocking_reasons(f))
+    return f
+
+
+def filing_number(fy: date, cert_id: int) -> str:
+    """A filing's number: `EXR-<FY start year>-<id>` (R-B13)."""
+    return f"EXR-{fy.year}-{cert_id:06d}"
+
+
+def draft_started_after(parcel_id: int, fy: date, loan_id: int) -> dict[str, Any]:
+    """The audit record's `after` of the draft a lender's filing starts."""
+    return {"parcel_id": parcel_id, "fiscal_year": fy, "loan_id": loan_id}
+
+
+def moved_audit(old: str, to: str, reasons: list[str] | None = None, note: str = ""
+                ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(before, after) of the audit record of a state change (`_move`)."""
+    return {"status": old}, {"status": to, "reasons": list(reasons or []), "note": note}
+
+
+def actor_id(user: Any) -> int | None:
+    """The id of who acts: a user, or a user's id."""
+    return user if isinstance(user, int) else getattr(user, "id", None)
 
 
 def withdraw(uow: UnitOfWork, user: Any, cert_id: int | str) -> ExemptionCertification:
@@ -616,11 +737,10 @@ def _move(uow: UnitOfWork, user: Any, cert: ExemptionCertification, to: str, *,
         raise Conflict("exemption_state", status=old)
     cert.status = to
     uow.session.add(ExemptionEvent(certification_id=cert.id, from_status=old, to_status=to,
-                                   actor_id=getattr(user, "id", None),
-                                   reasons=list(reasons or []), note=note))
-    audit.record(uow, user, f"exemption.{to}", cert,
-                 before={"status": old},
-                 after={"status": to, "reasons": list(reasons or []), "note": note})
+                                   actor_id=actor_id(user), reasons=list(reasons or []),
+                                   note=note))
+    before, after = moved_audit(old, to, reasons, note)
+    audit.record(uow, user, f"exemption.{to}", cert, before=before, after=after)
     uow.session.flush()
 
 

@@ -13,12 +13,15 @@ process (one core; CPU time, so the other work on a shared machine counts little
 - one whole step of the job (read, word, issue no code, render the print file, store it,
   record the deliveries; no email is sent) on a copy of the database.
 
-Prints notices per second (CPU) for each, the best of `--rounds`.
+Prints notices per second (CPU) for each, the best of `--rounds`, and the load average at
+the start and the end (the machine may be shared: CPU time moves less than the wall clock,
+but not nothing).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import sys
 import tempfile
@@ -55,6 +58,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
     clock.set_fixed(TODAY)
+    print("load average at the start: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         url = f"sqlite:///{folder / 'bench.db'}"
@@ -111,6 +115,7 @@ def main() -> None:
               f"{min(n, roll_notices.CHUNK) / best:.0f} notices/s per core")
         storage.use(None)
         database.dispose()
+    print("load average at the end: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
 
 
 if __name__ == "__main__":

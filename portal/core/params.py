@@ -6,6 +6,9 @@ set it, never hard-coded." So a parameter is one of two kinds (`set_by`):
 
 - `statute`: a value the law itself fixes (the grace day 10, 12 installments, the residential
   cap). Each value takes effect on its `start` date and holds until the next one: open-ended.
+  With `adoptable_by = "board"` (or `"authority"`) the statute's value is a default that body
+  may replace for a fiscal year ("or as otherwise determined by the Board", § 6432(d)): the
+  dated value holds unless a value adopted for that year (`with_values`) replaces it.
 - `board`, `authority` or `crim`: a value that body adopts for named fiscal years
   (`fiscal_years = ["2025-2026", "2026-2027"]`). It holds for exactly those years; a day in a
   fiscal year with no adopted value is a `ParameterNotFound` naming the parameter and the
@@ -43,7 +46,7 @@ SET_BY = (STATUTE, *ADOPTED)
 BODY = {"board": "Board", "authority": "Authority", "crim": "CRIM"}
 
 _FY_LABEL = re.compile(r"^(\d{4})-(\d{4})$")
-_PARAMETER_KEYS = {"description", "rule", "type", "set_by", "values"}
+_PARAMETER_KEYS = {"description", "rule", "type", "set_by", "adoptable_by", "values"}
 _VALUE_KEYS = {"start", "fiscal_years", "value", "reference", "last_checked"}
 
 
@@ -91,11 +94,18 @@ class Parameter:
     type: str
     set_by: str
     values: tuple[DatedValue, ...]  # sorted by start
+    adoptable_by: str | None = None  # a statute's default this body may replace per year
 
     @property
     def adopted(self) -> bool:
         """Set per fiscal year (by the Board, the Authority or the CRIM), not by statute."""
         return self.set_by in ADOPTED
+
+    @property
+    def adopter(self) -> str | None:
+        """The body that adopts this parameter's value for a fiscal year: `set_by` for an
+        adopted one, `adoptable_by` for a statute's default; None when only the law sets it."""
+        return self.set_by if self.adopted else self.adoptable_by
 
     def fiscal_years(self) -> tuple[str, ...]:
         """The fiscal years with an adopted value, in order (empty for a statute's)."""
@@ -105,9 +115,13 @@ class Parameter:
         """The value in force on `on`; `ParameterNotFound` naming the parameter when none."""
         if self.adopted:
             return self.for_fiscal_year(fiscal_year_start(on))
+        if self.adoptable_by is not None:
+            replaced = self._adopted_for(fiscal_year_label(fiscal_year_start(on)))
+            if replaced is not None:
+                return replaced
         found = None
         for v in self.values:
-            if v.start <= on:
+            if v.open_ended and v.start <= on:
                 found = v
         if found is None:
             first = self.values[0].start if self.values else None
@@ -124,13 +138,19 @@ class Parameter:
         if not self.adopted:
             return self.at(fy_start)
         label = fiscal_year_label(fiscal_year_start(fy_start))
-        for v in self.values:
-            if label in v.fiscal_years:
-                return v
+        found = self._adopted_for(label)
+        if found is not None:
+            return found
         raise ParameterNotFound(
             f"no value of '{self.name}' was adopted for fiscal year {label} "
             f"(the {BODY[self.set_by]} adopted one for {_spans(self.fiscal_years()) or 'none'})",
             field=self.name)
+
+    def _adopted_for(self, label: str) -> DatedValue | None:
+        for v in self.values:
+            if label in v.fiscal_years:
+                return v
+        return None
 
 
 def _spans(labels: tuple[str, ...]) -> str:
@@ -223,6 +243,10 @@ def _read_parameter(name: str, spec: dict[str, Any]) -> Parameter:
     set_by = spec.get("set_by")
     if set_by not in SET_BY:
         raise ValueError(f"set_by must be one of {', '.join(SET_BY)}, not {set_by!r}")
+    adoptable_by = spec.get("adoptable_by")
+    if adoptable_by is not None and (set_by != STATUTE or adoptable_by not in ADOPTED):
+        raise ValueError("adoptable_by names the body (board, authority, crim) that may "
+                         "replace a statute's value for a fiscal year")
     for key in ("description", "rule", "type"):
         if not isinstance(spec.get(key), str) or not spec[key].strip():
             raise ValueError(f"no {key}")
@@ -244,7 +268,7 @@ def _read_parameter(name: str, spec: dict[str, Any]) -> Parameter:
     if len(set(starts)) != len(starts):
         raise ValueError("two values take effect the same day")
     return Parameter(name, spec["description"], spec["rule"], spec["type"], set_by,
-                     tuple(values))
+                     tuple(values), adoptable_by)
 
 
 def read_file(path: Path) -> dict[str, Parameter]:
@@ -324,6 +348,8 @@ def listing(on: date, parameters: dict[str, Parameter] | None = None) -> list[di
                                "description": p.description}
         if p.adopted:
             row["fiscal_years"] = list(p.fiscal_years())
+        elif p.adoptable_by:
+            row["adoptable_by"] = p.adoptable_by
         try:
             v = p.at(on)
         except ParameterNotFound as exc:
@@ -366,14 +392,24 @@ def closed_days() -> tuple[ClosedDay, ...]:
 
 # --- Values adopted as data ---------------------------------------------------------------
 
-#: The parameters staff may record a Board's or the Authority's adopted value for, with the
-#: bounds a value must keep (inclusive). A statute's value is the law's: never edited here.
+#: The parameters staff may record a Board's or the Authority's adopted value for (set by
+#: that body, or a statute's default it may replace: `Parameter.adopter`), with the bounds a
+#: value must keep (inclusive). A value only the law sets is never edited here.
 EDITABLE_BY = ("board", "authority")
 BOUNDS: dict[str, tuple[Decimal, Decimal]] = {
     "late_fee_rate": (Decimal("0"), Decimal("0.25")),
     "interest_rate": (Decimal("0"), Decimal("0.25")),
     "lump_sum_discount_rate": (Decimal("0"), Decimal("0.25")),
 }
+#: Whole-number parameters the Board may set, with their bounds (inclusive). R-A6: "a G
+#: beyond the month's end means its last day", so any day of a month, 1 to 31, is a grace
+#: day. R-A4: at most one installment a month within the fiscal year, so 1 to 12.
+INT_BOUNDS: dict[str, tuple[int, int]] = {
+    "grace_day": (1, 31),
+    "installment_count": (1, 12),
+}
+FIRST_INSTALLMENT_DUE = "first_installment_due"
+_MONTH_DAY = re.compile(r"^(?:(\d{4})-)?(\d{1,2})-(\d{1,2})$")
 
 
 class AdoptedValueError(ValueError):
@@ -480,18 +516,28 @@ def check_adoptable(parameters: dict[str, Parameter], name: str) -> Parameter:
     p = parameters.get(name)
     if p is None:
         raise AdoptedValueError("unknown", name)
-    if p.set_by not in EDITABLE_BY:
+    if p.adopter not in EDITABLE_BY:
         raise AdoptedValueError("statute" if p.set_by == STATUTE else "not_editable", name)
     return p
 
 
-def parse_adopted(name: str, text: str) -> Any:
-    """R-A7, R-A8, R-A11: the value staff typed for an adoptable parameter, in its type and
-    within its `BOUNDS` ("0.07", or "7%" for a rate); `AdoptedValueError` otherwise."""
+def parse_adopted(name: str, text: str, fy_start: date | None = None) -> Any:
+    """R-A4, R-A6, R-A7, R-A8, R-A11: the value staff typed for an adoptable parameter, in
+    its type and within its bounds: a rate ("0.07", or "7%") within `BOUNDS`, a whole number
+    within `INT_BOUNDS`, a choice among the type's, a lump-sum deadline
+    ("first_installment_due", or a day "08-31" / "2026-08-31", within the fiscal year opening
+    on `fy_start` when given, read as "08-31"). `AdoptedValueError` otherwise."""
     p = check_adoptable(load(), name)
-    raw = (text or "").strip().replace(",", ".")
+    raw = (text or "").strip()
     if not raw:
         raise AdoptedValueError("required", name)
+    if p.type.startswith("choice:"):
+        if raw not in p.type.split(":", 1)[1].split(","):
+            raise AdoptedValueError("invalid", name)
+        return raw
+    if name == "lump_sum_deadline":
+        return _parse_deadline(raw, fy_start)
+    raw = raw.replace(",", ".")
     if p.type == "decimal":
         percent = raw.endswith("%")
         try:
@@ -507,10 +553,35 @@ def parse_adopted(name: str, text: str) -> Any:
             raise AdoptedValueError("out_of_range", name, low=low, high=high)
         return str(value.normalize()) if value else "0"
     if p.type == "int":
-        if not raw.isdigit():
+        if not raw.isascii() or not raw.isdigit():
             raise AdoptedValueError("invalid", name)
+        low_int, high_int = INT_BOUNDS.get(name, (0, 10**6))
+        if not low_int <= int(raw) <= high_int:
+            raise AdoptedValueError("out_of_range", name, low=low_int, high=high_int)
         return int(raw)
     raise AdoptedValueError("not_editable", name)
+
+
+def _parse_deadline(raw: str, fy_start: date | None) -> str:
+    """R-A11's last day as `lump_sum_deadline()` reads it: the first installment's due date,
+    or a month-day ("08-31") that is a day of the fiscal year opening on `fy_start` (a day
+    given with its year must be within that year)."""
+    if raw == FIRST_INSTALLMENT_DUE:
+        return raw
+    m = _MONTH_DAY.match(raw)
+    if m is None:
+        raise AdoptedValueError("invalid", "lump_sum_deadline")
+    year, month, day = m.groups()
+    spec = f"{int(month):02d}-{int(day):02d}"
+    start = fiscal_year_start(fy_start) if fy_start is not None else date(2027, 7, 1)
+    try:
+        found = lump_sum_deadline(spec, start)  # a year with a February 29 if none given
+        given = date(int(year), int(month), int(day)) if year else found
+    except ValueError:
+        raise AdoptedValueError("invalid", "lump_sum_deadline") from None
+    if fy_start is not None and given != found:
+        raise AdoptedValueError("outside_year", "lump_sum_deadline")
+    return spec
 
 
 def _replace_year(p: Parameter, label: str, v: AdoptedValue) -> Parameter:
@@ -521,6 +592,9 @@ def _replace_year(p: Parameter, label: str, v: AdoptedValue) -> Parameter:
         raise AdoptedValueError("invalid", p.name) from None
     values = []
     for old in p.values:
+        if old.open_ended:  # a statute's default: it holds for the other years
+            values.append(old)
+            continue
         years = tuple(y for y in old.fiscal_years if y != label)
         if years:
             values.append(DatedValue(fiscal_year_of_label(years[0]), old.value, old.reference,
@@ -528,7 +602,8 @@ def _replace_year(p: Parameter, label: str, v: AdoptedValue) -> Parameter:
     values.append(DatedValue(fiscal_year_of_label(label), value, v.reference, v.last_checked,
                              (label,)))
     values.sort(key=lambda d: d.start)
-    return Parameter(p.name, p.description, p.rule, p.type, p.set_by, tuple(values))
+    return Parameter(p.name, p.description, p.rule, p.type, p.set_by, tuple(values),
+                     p.adoptable_by)
 
 
 @lru_cache(maxsize=1)

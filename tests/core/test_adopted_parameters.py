@@ -65,8 +65,8 @@ def test_a_year_with_no_value_in_the_files_can_be_adopted():
     assert ps.statement_rules(date(2027, 7, 1))["interest_rate"] == Decimal("0.05")
 
 
-@pytest.mark.parametrize("name", ["grace_day", "installment_count", "late_fee_base",
-                                  "lump_sum_deadline", "crim_prepayment_discount_rate"])
+@pytest.mark.parametrize("name", ["demand_payment_days", "residential_cap",
+                                  "crim_prepayment_discount_rate"])
 def test_a_statutes_or_the_crims_value_is_never_adopted_here(name):
     with pytest.raises(AdoptedValueError):
         FILES.with_values([_value(name, "1")])

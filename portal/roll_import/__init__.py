@@ -26,7 +26,7 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 #: Bytes read at a time while sniffing.
 CHUNK = 1 << 20
@@ -169,15 +169,13 @@ class RowError:
     params: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
-class Owner:
+class Owner(NamedTuple):
     name: str
     email: str | None
     share: str  # a decimal as text, 0 < share <= 1
 
 
-@dataclass(frozen=True)
-class LeaseRow:
+class LeaseRow(NamedTuple):
     lessee_name: str
     lessee_email: str | None
     lessee_pays: bool
@@ -186,10 +184,11 @@ class LeaseRow:
     ends_on: str | None
 
 
-@dataclass(frozen=True)
-class ParcelRow:
+class ParcelRow(NamedTuple):
     """One parcel as the file gives it, checked and normalised (numbers as text, quantized
-    to the stored scale, so two reads of the same file give equal rows)."""
+    to the stored scale, so two reads of the same file give equal rows). A named tuple, as
+    are its owners and lease: one is built per row of the file, and again per staged row by
+    the import (a tenth of the cost of a frozen dataclass's `__init__`)."""
 
     catastro: str
     address: str
@@ -212,35 +211,31 @@ class ParcelRow:
 
     def facts(self) -> dict[str, Any]:
         """The parcel's columns as stored (Decimals for numbers)."""
-        out: dict[str, Any] = {}
-        for k in self.FACTS:
-            v = getattr(self, k)
-            out[k] = Decimal(v) if k in NUMBERS else v
-        return out
+        (_, address, municipality, zone, area, land, structure, kind, transferred,
+         incentive, units) = self[:11]
+        return {"address": address, "municipality": municipality, "zone": zone,
+                "land_area_cuerdas": Decimal(area), "land_valuation": Decimal(land),
+                "structure_valuation": Decimal(structure), "owner_kind": kind,
+                "transferred": transferred, "tax_incentive_exempt": incentive,
+                "benefit_units": Decimal(units)}
 
     def to_json(self) -> str:
-        """The row as compact JSON (a list in field order: staged for pass 2). Written by
-        hand, not `dataclasses.asdict`, which deep-copies: a tenth of the check's time."""
-        lease = self.lease
-        return json.dumps([
-            self.catastro, self.address, self.municipality, self.zone,
-            self.land_area_cuerdas, self.land_valuation, self.structure_valuation,
-            self.owner_kind, self.transferred, self.tax_incentive_exempt, self.benefit_units,
-            [[o.name, o.email, o.share] for o in self.owners],
-            None if lease is None else [lease.lessee_name, lease.lessee_email,
-                                        lease.lessee_pays, lease.contract, lease.starts_on,
-                                        lease.ends_on]], separators=(",", ":"),
-            ensure_ascii=False)
+        """The row as compact JSON (staged for pass 2): a list in field order, the owners a
+        list of [name, email, share], the lease a list or null (named tuples are JSON
+        arrays)."""
+        return _dumps(self)
 
     @classmethod
     def from_json(cls, text: str) -> ParcelRow:
         *facts, owners, lease = json.loads(text)
-        return cls(*facts, tuple(Owner(*o) for o in owners),
+        return cls(*facts, tuple([Owner(*o) for o in owners]),
                    LeaseRow(*lease) if lease is not None else None)
 
 
-@dataclass(frozen=True)
-class Row:
+_dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+
+
+class Row(NamedTuple):
     number: int
     parcel: ParcelRow | None
     errors: tuple[RowError, ...] = ()
@@ -358,10 +353,12 @@ def read(path: str | Path, fmt: FileFormat) -> Iterator[Row]:
             cols = header(next(reader))
         except StopIteration:
             raise FileProblem("empty") from None
+        names = {k: h for k, h in cols if k}
+        keys = [k for k, _ in cols]
         for number, cells in enumerate(reader, start=2):
-            if not any(c.strip() for c in cells):
+            if not (cells and cells[0].strip()) and not any(c.strip() for c in cells):
                 continue  # a blank line (Excel leaves some at the end)
-            yield parse_row(number, cols, cells)
+            yield parse_row(number, cols, cells, names, keys)
 
 
 def _cut(value: str) -> str:
@@ -467,18 +464,27 @@ def _equal_shares(n: int) -> tuple[Decimal, ...]:
     return (each + (Decimal(1) - each * n), *([each] * (n - 1)))
 
 
+@lru_cache(maxsize=16)
+def _equal_share_texts(n: int) -> tuple[str, ...]:
+    return tuple(map(str, _equal_shares(n)))
+
+
 def _split(value: str) -> list[str]:
     return [p.strip() for p in value.split(SEPARATOR)] if value.strip() else []
 
 
-def parse_row(number: int, cols: list[tuple[str, str]], cells: list[str]) -> Row:
-    """One record checked against every rule of its columns (all its errors, not the first)."""
-    names = {k: h for k, h in cols if k}
+def parse_row(number: int, cols: list[tuple[str, str]], cells: list[str],
+              names: dict[str, str] | None = None, keys: list[str] | None = None) -> Row:
+    """One record checked against every rule of its columns (all its errors, not the first).
+    `names` ({field: header as written}) and `keys` (the field of each column, "" for a
+    blank one) are the header's, worked out once by `read`."""
     if len(cells) != len(cols):
         return Row(number, None, (RowError(number, "", _cut((";" if len(cells) < 2 else ",")
                                                            .join(cells)), "wrong_column_count",
                                            {"expected": len(cols), "found": len(cells)}),))
-    values = {k: v for (k, _), v in zip(cols, cells) if k}
+    if names is None or keys is None:
+        names, keys = {k: h for k, h in cols if k}, [k for k, _ in cols]
+    values = dict(zip(keys, cells))  # (a blank column's "" is never looked up)
     c = _Checker(number, names, values)
     raw_catastro = values.get("catastro", "").strip()
     catastro = normalise_catastro(raw_catastro)
@@ -544,12 +550,19 @@ def _owners(c: _Checker) -> tuple[Owner, ...]:
         if sum(values) != 1:
             c.fail("owner_shares", "shares_sum", total=str(sum(values)))
             return ()
+        texts: tuple[str, ...] = tuple(map(str, values))
     else:  # equal shares; the first owner takes what six decimals leave over
-        values = list(_equal_shares(len(names)))
-    return tuple(Owner(n, e, str(s)) for n, e, s in zip(names, checked_emails, values))
+        texts = _equal_share_texts(len(names))
+    return tuple([Owner(n, e, s) for n, e, s in zip(names, checked_emails, texts)])
+
+
+_LEASE_KEYS = ("lessee_name", "lessee_email", "lessee_pays", "lease_contract", "lease_starts",
+               "lease_ends")
 
 
 def _lease(c: _Checker) -> LeaseRow | None:
+    if not "".join([c.values.get(k, "") for k in _LEASE_KEYS]).strip():
+        return None  # no lease (most rows): nothing to check
     name = c.text("lessee_name")
     email = c.email("lessee_email", c.values.get("lessee_email", ""))
     pays = c.yes_no("lessee_pays", default=True)

@@ -165,15 +165,21 @@ class Computation:
         version, fy, roll = computable(uow, self.staff, self.version_id)
         ids, units, assessable = array("q"), [], bytearray()
         same: dict[Decimal, Decimal] = {}  # one object per distinct value: most repeat
-        for p in uow.session.execute(select(
+        # R-A2's answer by owner kind, transferred and incentives (what it reads of a parcel)
+        verdicts: dict[tuple[str, bool, bool], bool] = {}
+        for p in uow.session.connection().execute(select(
                 Parcel.id, Parcel.benefit_units, Parcel.owner_kind, Parcel.transferred,
                 Parcel.tax_incentive_exempt).order_by(Parcel.id).execution_options(
                     yield_per=CHUNK)):
             ids.append(p.id)
             units.append(same.setdefault(p.benefit_units, p.benefit_units))
-            assessable.append(is_assessable(ParcelFacts(str(p.id), p.benefit_units,
-                                                        p.owner_kind, p.transferred,
-                                                        p.tax_incentive_exempt)))
+            kind = (p.owner_kind, p.transferred, p.tax_incentive_exempt)
+            verdict = verdicts.get(kind)
+            if verdict is None:
+                verdict = verdicts[kind] = is_assessable(ParcelFacts(
+                    str(p.id), p.benefit_units, p.owner_kind, p.transferred,
+                    p.tax_incentive_exempt))
+            assessable.append(verdict)
         fixed = dict(uow.session.execute(select(  # R-A3: the Board's, first
             BudgetFixedAmount.parcel_id, BudgetFixedAmount.amount).where(
                 BudgetFixedAmount.version_id == version.id)).all())
@@ -206,7 +212,8 @@ class Computation:
         return roll.assessed_count + roll.exempt_count
 
     def step(self, uow: UnitOfWork) -> int:
-        parcels = uow.session.execute(
+        bulk.batch_commit(uow)
+        parcels = uow.session.connection().execute(
             select(Parcel.id, Parcel.benefit_units).where(Parcel.id > self.after)
             .order_by(Parcel.id).limit(CHUNK)).all()
         if not parcels:
@@ -232,6 +239,7 @@ class Computation:
         roll = uow.session.get(AssessmentRoll, self.roll_id)
         roll.computed_at = clock.now()
         roll.computed_by_id = self.staff.id
+        bulk.analyze(uow, RollLine)  # (the review's pages, the publication: fresh statistics)
         uow.session.flush()
         audit.record(uow, self.staff, "roll.computed", roll, after=audit.snapshot(roll))
         return roll
@@ -282,7 +290,8 @@ class Publication:
     def step(self, uow: UnitOfWork) -> int:
         if self.published:
             return 0
-        lines = uow.session.execute(
+        bulk.batch_commit(uow)
+        lines = uow.session.connection().execute(
             select(RollLine.parcel_id, RollLine.amount, RollLine.exempt,
                    RollLine.benefit_units, RollLine.payer)
             .where(RollLine.roll_id == self.roll_id, RollLine.parcel_id > self.after)
@@ -393,13 +402,16 @@ class Publication:
                                 "amount": base["annual_amount"], "language": "es",
                                 "created_at": now, "created_by_id": staff.id,
                                 "mailed_on": notice_date})
+        # The assessments just written, and their parcels, checked and locked by that insert:
+        # no key of theirs to check again (bulk.py).
+        mine = {"assessment_id": ids, "parcel_id": [p[0]["parcel_id"] for p in plans]}
         if copy:
             bulk.copy_lines(uow, Installment, INSTALLMENT_COLUMNS, inst_rows,
-                            {"assessment_id": ids})
+                            {"assessment_id": ids}, known=mine)
         else:
-            bulk.insert_rows(uow, Installment, inst_rows)
-        bulk.insert_rows(uow, LedgerEntry, ledger_rows)
-        bulk.insert_rows(uow, Notice, notice_rows)
+            bulk.insert_rows(uow, Installment, inst_rows, known=mine)
+        bulk.insert_rows(uow, LedgerEntry, ledger_rows, known=mine)
+        bulk.insert_rows(uow, Notice, notice_rows, known=mine)
 
     def finish(self, uow: UnitOfWork) -> AssessmentRoll:
         roll = uow.session.get(AssessmentRoll, self.roll_id)

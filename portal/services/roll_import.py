@@ -281,6 +281,7 @@ class ImportWork:
 
     # -- step -----------------------------------------------------------------------------
     def step(self, uow: UnitOfWork) -> int:
+        bulk.batch_commit(uow)
         if self.phase == "check":
             batch = self._next_batch()
             if batch:
@@ -332,7 +333,7 @@ class ImportWork:
         """{catastro: the parcel's id and facts} of those on the roll among `catastros`."""
         current = {}
         for among in _among(uow, Parcel.catastro, catastros):
-            for p in uow.session.execute(select(Parcel.id, Parcel.catastro,
+            for p in uow.session.connection().execute(select(Parcel.id, Parcel.catastro,
                                                 *[getattr(Parcel, k)
                                                   for k in parse.ParcelRow.FACTS])
                                          .where(among)):
@@ -397,7 +398,8 @@ class ImportWork:
 
     # -- pass 2 ---------------------------------------------------------------------------
     def _write_batch(self, uow: UnitOfWork) -> int:
-        staged = uow.session.execute(  # (a "same" row's data is not read: nothing to write)
+        # (a "same" row's data is not read: nothing to write)
+        staged = uow.session.connection().execute(
             select(RollImportRow.id, RollImportRow.change, RollImportRow.parcel_id,
                    RollImportRow.data if self.recheck else
                    case((RollImportRow.change == "same", None),
@@ -465,8 +467,9 @@ class ImportWork:
                                "ends_on": date.fromisoformat(ls.ends_on) if ls.ends_on
                                else None})
         people.write()
-        bulk.insert_rows(uow, OwnershipShare, people.resolve(shares, "party_id"))
-        bulk.insert_rows(uow, Lease, people.resolve(leases, "lessee_party_id"))
+        mine = {"parcel_id": ids, "party_id": people.ids, "lessee_party_id": people.ids}
+        bulk.insert_rows(uow, OwnershipShare, people.resolve(shares, "party_id"), known=mine)
+        bulk.insert_rows(uow, Lease, people.resolve(leases, "lessee_party_id"), known=mine)
 
     def _write_changed(self, uow: UnitOfWork, rows: list[tuple[int, parse.ParcelRow]]
                        ) -> None:
@@ -511,7 +514,7 @@ class _Parties:
                                                         else None] if e})
         self.by_email: dict[str, int] = {}
         for among in _among(uow, Party.email, emails):
-            for pid, email in uow.session.execute(
+            for pid, email in uow.session.connection().execute(
                     select(func.min(Party.id), Party.email).where(among)
                     .group_by(Party.email)):
                 self.by_email[email] = pid

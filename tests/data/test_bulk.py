@@ -82,3 +82,29 @@ def test_copy_text_goes_in_as_written_and_its_keys_are_checked(database):
     with pytest.raises(ValueError), UnitOfWork(database) as uow:  # every key's values given
         bulk.copy_lines(uow, OwnershipShare, cols, [], {"parcel_id": parcel_ids})
     assert _count(database, OwnershipShare) == 2
+
+
+def test_numbers_days_and_instants_go_in_as_given_and_known_keys_are_not_looked_up(database):
+    """The values `insert_rows` gives COPY as text come back as they went in; a key the
+    caller names as written by its own transaction (`known`) is taken as it is, while the
+    row's other keys are still checked."""
+    from datetime import UTC, datetime
+    at = datetime(2026, 7, 1, 13, 45, 30, 123456, tzinfo=UTC)
+    with UnitOfWork(database) as uow:
+        parcel_ids = bulk.insert_rows(uow, Parcel, _parcels(2), return_ids=True)
+        [party_id] = bulk.insert_rows(uow, Party, [{"kind": "person", "name": "Ana",
+                                                    "email": None, "language": "es"}],
+                                      return_ids=True)
+        bulk.insert_rows(uow, OwnershipShare,
+                         [{**_share(p, party_id), "share": Decimal("0.5"), "created_at": at}
+                          for p in parcel_ids],
+                         known={"parcel_id": parcel_ids, "party_id": [party_id]})
+        got = uow.session.execute(select(OwnershipShare.share, OwnershipShare.starts_on,
+                                         OwnershipShare.created_at)
+                                  .order_by(OwnershipShare.id)).all()
+    assert got == [(Decimal("0.500000"), date(2026, 7, 1), at)] * 2
+    with pytest.raises(REFUSED), UnitOfWork(database) as uow:
+        more = bulk.insert_rows(uow, Parcel, _parcels(1, start=20), return_ids=True)
+        bulk.insert_rows(uow, OwnershipShare, [_share(more[0], party_id + 1000)],
+                         known={"parcel_id": more})
+    assert (_count(database, Parcel), _count(database, OwnershipShare)) == (2, 2)

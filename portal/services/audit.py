@@ -128,20 +128,27 @@ def record(uow: UnitOfWork, actor: Any, action: str, obj: Any = None, *,
 def bulk(uow: UnitOfWork, actor: Any, action: str, object_type: str,
          items: Iterable[tuple[Any, dict | None]], *, before: dict | None = None) -> int:
     """Many records at once (a batch): items are (object_id, after); `before`, the same for
-    each."""
-    from sqlalchemy import insert
+    each. Written by `services.bulk` (COPY on PostgreSQL)."""
+    import json
 
     from portal import clock
+    from portal.services import bulk as bulk_rows
 
     now = clock.now()
+    # PostgreSQL's COPY takes the JSON's text; SQLite's path encodes it
+    text = uow.session.get_bind().dialect.name == "postgresql"
+
+    def js(value: Any) -> Any:
+        if value is None:
+            return None
+        return json.dumps(_json(value)) if text else _json(value)
+
     rows = []
     for oid, after in items:
         actor_id, ip, after = _who(uow, actor, after)
         rows.append({"actor_id": actor_id, "action": action, "object_type": object_type,
-                     "object_id": str(oid),
-                     "before": _json(before) if before is not None else None,
-                     "after": _json(after) if after is not None else None, "ip": ip,
-                     "at": now})
+                     "object_id": str(oid), "before": js(before), "after": js(after),
+                     "ip": ip, "at": now})
     if rows:
-        uow.session.execute(insert(AuditRecord), rows)
+        bulk_rows.insert_rows(uow, AuditRecord, rows)
     return len(rows)

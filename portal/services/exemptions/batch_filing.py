@@ -14,7 +14,8 @@ statements, whatever the number of rows:
   core's figures and the eligibility), and what it files counts for the rows after it (a
   certification filed earlier in the step is on file, its owners hold the year's exemption);
 - `write` inserts the new certifications (filing numbers from ids reserved first), their
-  owners, their events and audit records, a statement each.
+  owners, their events and audit records, a statement each (`services.bulk`: COPY on
+  PostgreSQL).
 
 A parcel whose certification of the year is a draft (the owner started the wizard) or was
 returned is completed by the single path itself (`OneByOne`), after what the step holds is
@@ -29,18 +30,19 @@ owns the transaction (a step of the job: all or nothing).
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from sqlalchemy import func, insert, select, text
+from sqlalchemy import func, select, text
 
 from portal import clock
 from portal.core import property_tax
 from portal.core.errors import CalcError, ParameterNotFound
 from portal.db import UnitOfWork
 from portal.models import ExemptionCertification, ExemptionEvent, ExemptionOwner
-from portal.services import audit
+from portal.services import audit, bulk
 from portal.services.errors import Conflict, InvalidInput
 from portal.services.exemptions import filings
 
@@ -199,9 +201,11 @@ class Step:
         if not self.pending:
             return
         pending, self.pending = self.pending, []
-        s = self.uow.session
         ids = _new_ids(self.uow, ExemptionCertification, len(pending))
         now, today = clock.now(), clock.today()
+        # PostgreSQL's COPY (`bulk.insert_rows`) takes the JSON's text; SQLite's path encodes it
+        js: Any = (json.dumps if self.uow.session.get_bind().dialect.name == "postgresql"
+                   else (lambda v: v))
         certs, owners, events = [], [], []
         for new, cid in zip(pending, ids):
             new.on_file.id = cid
@@ -209,21 +213,20 @@ class Step:
             certs.append({
                 "id": cid, "parcel_id": f.parcel_id, "fiscal_year_start": self.fy,
                 "status": "filed", "created_by_id": self.created_by_id, "language": "es",
-                "answers": new.on_file.answers, "step": "attest",
+                "answers": js(new.on_file.answers), "step": "attest",
                 "filing_number": filings.filing_number(self.fy, cid), "filed_at": now,
                 "filed_on": today, "loan_id": f.loan_id, "attested_name": f.attested_name,
                 "attested_at": now, "plan_payments": None, "plan_first_due": None,
-                "returned_steps": [], "decided_by_id": None, "decided_at": None,
+                "returned_steps": js([]), "decided_by_id": None, "decided_at": None,
                 "created_at": now, "updated_at": now})
             owners.extend({"certification_id": cid, "party_id": pid, "created_at": now}
                           for pid in new.owners)
             events.append({"certification_id": cid, "from_status": "draft",
                            "to_status": "filed", "actor_id": filings.actor_id(self.actor_id),
-                           "reasons": [], "note": "", "created_at": now})
-        s.execute(insert(ExemptionCertification.__table__), certs)
-        if owners:
-            s.execute(insert(ExemptionOwner.__table__), owners)
-        s.execute(insert(ExemptionEvent.__table__), events)
+                           "reasons": js([]), "note": "", "created_at": now})
+        bulk.insert_rows(self.uow, ExemptionCertification, certs)
+        bulk.insert_rows(self.uow, ExemptionOwner, owners)
+        bulk.insert_rows(self.uow, ExemptionEvent, events)
         audit.bulk(self.uow, self.actor_id, "exemption.draft_started", OBJECT_TYPE,
                    [(n.on_file.id, filings.draft_started_after(n.filing.parcel_id, self.fy,
                                                                n.filing.loan_id))

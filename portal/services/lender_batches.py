@@ -10,8 +10,9 @@ its progress, and a per-row report.
 - `Processing` is the job's work: rows in batches of `STEP` by row number, each batch in one
   transaction with its progress (`services.jobs`: all or nothing per batch; re-running it
   skips the rows already processed). Each row is checked (`check_row`: a reason code and the
-  column, worded in the reader's language when shown) and filed through the single filing's
-  own path (`filings.file_for_lender`: the same checks and the core's figures, R-B1 to R-B12).
+  column, worded in the reader's language when shown) and filed with the single filing's
+  rules (`filings.file_for_lender`: the same checks and the core's figures, R-B1 to R-B12),
+  the step's rows together (`exemptions.batch_filing.Step`: a few statements a step).
 - Idempotent by loan + parcel + fiscal year: a row whose certification for that loan, parcel
   and year is already on file with the same answers is a "duplicate" (nothing new), so the
   same file uploaded twice files nothing the second time.

@@ -3,8 +3,12 @@ days the Board declared closed (RULES.md Conventions).
 
 Storage is append-only (`BoardParameterValue`): a change is a new row, and a parameter's
 value for a fiscal year is its latest row in effect (by effective date, then by id). Only a
-value the Board or the Authority adopts may be recorded; a statute's value is the law's and
-the page shows it read-only with its clause.
+value the Board or the Authority adopts may be recorded: a rate they set, or a statute's
+default the statute leaves to them (the grace day, the installments, the late fee's base, the
+lump-sum deadline: `adoptable_by` in the files); a value only the law sets is shown read-only
+with its clause. A recorded value is in force from its effective day: every statement computed
+from then on reads it for the whole fiscal year, as with the rates. The number of
+installments cannot change once the year's installments are written (`roll_written`).
 
 `parameter_set(uow)` is what every service reads parameters through: the files' values with
 the rows on top (`portal.core.params.ParameterSet.with_values`). It reads the table once per
@@ -36,7 +40,7 @@ from portal.core.params import (
 )
 from portal.core.statement import StatementRules
 from portal.db import UnitOfWork
-from portal.models import BoardParameterValue, User
+from portal.models import Assessment, AssessmentRoll, BoardParameterValue, FiscalYear, User
 from portal.models.board_parameters import CLOSED_DAY
 from portal.services import access, audit
 from portal.services.errors import InvalidInput
@@ -59,7 +63,24 @@ def reference(resolution_number: str) -> str:
 
 def editable() -> tuple[str, ...]:
     """The listed parameters staff may record a value for (the Board's or the Authority's)."""
-    return tuple(n for n in LISTED if params.parameter(n).set_by in params.EDITABLE_BY)
+    return tuple(n for n in LISTED if params.parameter(n).adopter in params.EDITABLE_BY)
+
+
+def roll_written(uow: UnitOfWork, fy_start: date) -> bool:
+    """R-A4, R-A5: whether the installments of the fiscal year opening on `fy_start` are
+    written: a roll of the year is published (`roll.rolls`), or one is being published (an
+    assessment of the year exists). Their number is fixed from then on: an amendment changes
+    amounts, never the count."""
+    from portal.services import roll  # roll reads the facts, which read this module
+
+    fy = uow.session.scalar(select(FiscalYear).where(FiscalYear.starts_on == fy_start))
+    if fy is None:
+        return False
+    if any(r.status == "published" for r in roll.rolls(uow, fy)):
+        return True
+    return uow.session.scalar(select(Assessment.id).join(
+        AssessmentRoll, AssessmentRoll.id == Assessment.roll_id).where(
+        AssessmentRoll.fiscal_year_id == fy.id).limit(1)) is not None
 
 
 # --- reading ------------------------------------------------------------------------------
@@ -141,6 +162,10 @@ class ParameterView:
     reference: str = ""
     error: str = ""
     changes: list[Change] = field(default_factory=list)
+    adoptable_by: str | None = None  # the body that may replace the statute's default
+    default: Any = None  # the statute's value (`adoptable_by`), with its clause
+    default_reference: str = ""
+    count_fixed: bool = False  # installment_count: the year's installments are written
 
 
 @dataclass
@@ -183,13 +208,19 @@ def year_view(uow: UnitOfWork, staff: Any, fy_start: date) -> YearView:
     out = []
     for name in LISTED:
         p = ps.parameter(name)
-        v = ParameterView(name, p.rule, p.set_by, p.type, name in editable_names)
+        v = ParameterView(name, p.rule, p.set_by, p.type, name in editable_names,
+                          adoptable_by=p.adoptable_by)
         try:
             dv = p.for_fiscal_year(fy_start)
         except params.ParameterNotFound:
             v.error = "none"
         else:
             v.value, v.reference = dv.value, dv.reference
+        if p.adoptable_by is not None:
+            default = params.parameter(name).at(fy_start)
+            v.default, v.default_reference = default.value, default.reference
+        if name == "installment_count":
+            v.count_fixed = roll_written(uow, fy_start)
         mine = [r for r in rows if r.name == name]
         in_force = _in_force(mine, today)
         v.changes = [_change(r, who, r is in_force, p.type, today) for r in reversed(mine)]
@@ -239,20 +270,23 @@ def _resolution(number: str, resolved_on: date | None) -> str:
 def adopt(uow: UnitOfWork, staff: Any, fy_start: date, name: str, text: str,
           effective_on: date | None, resolution_number: str, resolution_date: date | None
           ) -> BoardParameterValue:
-    """R-A7, R-A8, R-A11: record the value the Board (or the Authority) adopted for `name` in
-    the fiscal year opening on `fy_start`: typed and within its bounds
+    """R-A4, R-A6, R-A7, R-A8, R-A11: record the value the Board (or the Authority) adopted
+    for `name` in the fiscal year opening on `fy_start`: typed and within its bounds
     (`params.parse_adopted`), effective on a day no earlier than the resolution and no later
-    than the year's last day. A new row (the old ones stay); audit-logged with the value it
+    than the year's last day; the number of installments only while the year's are not
+    written (`roll_written`). A new row (the old ones stay); audit-logged with the value it
     replaces. `InvalidInput` naming the field otherwise; nothing is written then."""
     access.require_staff_role(staff, *access.MANAGE)
     fy_start = fiscal_year_of_label(fiscal_year_label(fy_start))
     if name not in editable():
         raise InvalidInput("not_editable", field="name")
     try:
-        value = params.parse_adopted(name, text)
+        value = params.parse_adopted(name, text, fy_start)
     except AdoptedValueError as exc:
         raise InvalidInput(exc.code, field="value", **{k: str(v) for k, v in
                                                        exc.params.items()}) from None
+    if name == "installment_count" and roll_written(uow, fy_start):
+        raise InvalidInput("roll_published", field="value")
     number = _resolution(resolution_number, resolution_date)
     if effective_on is None:
         raise InvalidInput("required", field="effective_on")

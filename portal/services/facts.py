@@ -67,8 +67,15 @@ def rules_for(fiscal_year_start: date, uow: UnitOfWork) -> StatementRules:
     return board_parameters.rules_for(uow, fiscal_year_start)
 
 
-def installment_count(fiscal_year_start: date) -> int:
-    return int(params.value("installment_count", fiscal_year_start))
+def installment_count(fiscal_year_start: date, uow: UnitOfWork | None = None) -> int:
+    """R-A4: the number of installments of the fiscal year; with `uow`, the value in force
+    (one the Board adopted for the year, recorded by staff, else the statute's)."""
+    if uow is None:
+        return int(params.value("installment_count", fiscal_year_start))
+    from portal.services import board_parameters
+
+    return int(board_parameters.parameter_set(uow).for_fiscal_year("installment_count",
+                                                                   fiscal_year_start))
 
 
 def _posting(entry: Any) -> tuple[date, int]:

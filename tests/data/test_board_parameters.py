@@ -80,7 +80,7 @@ def test_the_rows_are_never_updated_or_deleted(database):
     ({"resolution_date": date(2026, 12, 1)}, "resolution_date"),
     ({"effective_on": date(2026, 11, 1)}, "effective_on"),
     ({"effective_on": date(2027, 7, 1)}, "effective_on"),
-    ({"name": "grace_day"}, "name"), ({"name": "installment_count"}, "name")])
+    ({"name": "grace_day", "text": "32"}, "value"), ({"name": "demand_payment_days"}, "name")])
 def test_a_refused_change_writes_nothing(sqlite_database, kwargs, field):
     world = build(sqlite_database)
     args = {"name": "interest_rate", "text": "0.08", "effective_on": date(2026, 11, 30),

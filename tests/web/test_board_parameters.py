@@ -50,10 +50,10 @@ def test_the_list_shows_each_value_with_its_reference_and_who_sets_it(demo_app):
     text = _text(html)
     assert "Board parameters for 2026-2027" in text
     assert "10%" in text and "5%" in text and "2%" in text  # interest, late fee, discount
-    assert "23 LPRA § 6432(d)" in text  # a statute's clause, read-only
-    assert "Statute (read-only)" in text
+    assert "23 LPRA § 6432(d)" in text  # a statute's clause, with its default
+    assert "The statute's default: 10" in text
     assert f'/personal/parametros/{FY}/interest_rate"' in html
-    assert f'/personal/parametros/{FY}/grace_day"' not in html  # the law's: not editable
+    assert f'/personal/parametros/{FY}/grace_day"' in html  # the Board may replace it
     assert "Portal outage" not in text  # the demo's closed day is in 2025-2026
     older = _text(staff.get("/personal/parametros?fy=2025-2026&lang=en").get_data(
         as_text=True))
@@ -130,7 +130,7 @@ def test_only_the_administrator_records_and_every_staff_role_sees(demo_app):
     assert owner.post(f"/personal/parametros/{FY}/interest_rate", data={
         "csrf_token": token, "value": "0.07"}).status_code == 404
     staff = login(demo_app, "staff")
-    assert staff.get(f"/personal/parametros/{FY}/grace_day").status_code == 404  # statute
+    assert staff.get(f"/personal/parametros/{FY}/demand_payment_days").status_code == 404
     assert staff.get(f"/personal/parametros/{FY}/nope").status_code == 404
     assert staff.get("/personal/parametros/2026/interest_rate").status_code == 404
 

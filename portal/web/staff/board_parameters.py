@@ -2,9 +2,11 @@
 declared closed (RULES.md Conventions).
 
 `/personal/parametros` lists a fiscal year's parameters, each value with its reference, who
-recorded it and when; a statute's value is shown read-only with its clause.
+recorded it and when; a value only the law sets is shown read-only with its clause, and a
+statute's default the Board (or the Authority) may replace is shown with that clause too.
 `/personal/parametros/<fy>/<name>` records a new value the Board (or the Authority) adopted,
-with its effective date and resolution; `/personal/parametros/<fy>/closed_day` declares days
+with its effective date and resolution (an input for the parameter's type: a rate, a number,
+a choice, a day); `/personal/parametros/<fy>/closed_day` declares days
 closed, with the Board's reason in Spanish and English. Recording is the administrator's
 (`staff_role`); every staff role sees the pages. Thin: the service
 (`portal.services.board_parameters`) checks and writes, audit-logged; a change is in force
@@ -23,7 +25,7 @@ from flask_babel import lazy_gettext as _l
 from flask_login import current_user
 from flask_wtf import FlaskForm
 from wtforms import StringField, SubmitField
-from wtforms.validators import InputRequired, Length
+from wtforms.validators import InputRequired, Length, Optional
 
 from portal import clock
 from portal.core import params
@@ -58,11 +60,14 @@ CHOICES = {
     "unpaid": _l("the unpaid part"),
     "first_installment_due": _l("the first installment's due date"),
 }
+#: The lump-sum deadline's choice of a fixed day (its `deadline_day` field says which).
+A_DAY = "day"
 
 _MESSAGES = {
     ("value", "required"): _l("Write the new value."),
     ("value", "invalid"): _l("Write a rate such as 0.07 or 7%."),
     ("value", "out_of_range"): _l("Write a rate from %(low)s to %(high)s."),
+    ("deadline_day", "required"): _l("Write the last day for the lump sum."),
     ("resolution_number", "required"): _l("Write the resolution's number."),
     ("resolution_number", "too_long"): _l("Write at most %(most)s characters."),
     ("resolution_date", "required"): _l("Write the resolution's date."),
@@ -80,6 +85,23 @@ _MESSAGES = {
     ("reason_es", "too_long"): _l("Write at most %(most)s characters."),
     ("reason_en", "too_long"): _l("Write at most %(most)s characters."),
 }
+#: A value's refusal by parameter, where its type is not a rate's.
+_VALUE_MESSAGES = {
+    ("grace_day", "invalid"): _l("Write a day of the month from 1 to 31."),
+    ("grace_day", "out_of_range"): _l("Write a day of the month from 1 to 31."),
+    ("installment_count", "invalid"): _l("Write a number of installments from 1 to 12."),
+    ("installment_count", "out_of_range"): _l(
+        "Write a number of installments from 1 to 12."),
+    ("installment_count", "roll_published"): _l(
+        "The installments of this fiscal year are already written: its roll is published. "
+        "Their number cannot change now; an amendment changes the amounts, not the number "
+        "of installments."),
+    ("late_fee_base", "required"): _l("Choose what the late fee is measured on."),
+    ("late_fee_base", "invalid"): _l("Choose what the late fee is measured on."),
+    ("lump_sum_deadline", "required"): _l("Choose the last day for the lump sum."),
+    ("lump_sum_deadline", "invalid"): _l("Write a day that exists, such as 2026-08-31."),
+    ("lump_sum_deadline", "outside_year"): _l("Write a day within fiscal year %(label)s."),
+}
 
 
 class _Resolution(FlaskForm):
@@ -95,10 +117,20 @@ class ValueForm(_Resolution):
     """A value the Board (or the Authority) adopted for a fiscal year."""
 
     value = StringField(_l("New value"), validators=[
-        InputRequired(message=_l("Write the new value.")), Length(max=20)])
+        InputRequired(message=_l("Write the new value.")), Length(max=40)])
     effective_on = DayField(_l("Takes effect on"), validators=[
         InputRequired(message=_l("Write the day it takes effect."))])
+    deadline_day = DayField(_l("The last day"), validators=[Optional()])
     submit = SubmitField(_l("Record the new value"))
+
+    def text(self, name: str) -> str:
+        """The value as the service reads it: the lump-sum deadline's day when one is
+        chosen, else the value as written."""
+        value = self.value.data or ""
+        if name == "lump_sum_deadline" and value == A_DAY:
+            day = self.deadline_day.data
+            return day.isoformat() if day is not None else ""
+        return value
 
 
 class ClosedDayForm(_Resolution):
@@ -118,8 +150,9 @@ class ClosedDayForm(_Resolution):
     submit = SubmitField(_l("Declare closed"))
 
 
-def shown_value(name: str, value: Any) -> str:
-    """A parameter's value as people read it: a rate as a percentage, a choice in words."""
+def shown_value(name: str, value: Any, fy_start: date | None = None) -> str:
+    """A parameter's value as people read it: a rate as a percentage, a choice in words, the
+    lump-sum deadline's month-day as the day of the fiscal year opening on `fy_start`."""
     f = formats()
     if value is None:
         return "—"
@@ -129,6 +162,12 @@ def shown_value(name: str, value: Any) -> str:
         return f.number(value)
     if value in CHOICES:
         return str(CHOICES[value])
+    if name == "lump_sum_deadline" and fy_start is not None:
+        try:
+            day = params.lump_sum_deadline(value, fy_start)
+        except ValueError:
+            return str(value)
+        return f.date_long(day) if day is not None else str(value)
     return str(value)
 
 
@@ -167,13 +206,17 @@ def parameter_edit(fy: str, name: str):  # noqa: ANN201
         return _value_page(form, fy_start, name)
     if not form.validate():
         return _value_page(form, fy_start, name, form_errors(form)), 400
+    if name == "lump_sum_deadline" and form.value.data == A_DAY and not form.text(name):
+        return _value_page(form, fy_start, name, _service_error(
+            form, InvalidInput("required", field="deadline_day"))), 400
     try:
         with uow() as w:
-            board_parameters.adopt(w, current_user, fy_start, name, form.value.data or "",
+            board_parameters.adopt(w, current_user, fy_start, name, form.text(name),
                                    form.effective_on.data, form.resolution_number.data or "",
                                    form.resolution_date.data)
     except InvalidInput as exc:
-        return _value_page(form, fy_start, name, _service_error(form, exc)), 400
+        return _value_page(form, fy_start, name,
+                           _service_error(form, exc, name, fiscal_year_label(fy_start))), 400
     except Forbidden:
         abort(403)
     flash(_("The new value is recorded. Statements and deadlines use it from now on."),
@@ -187,9 +230,18 @@ def _value_page(form: ValueForm, fy_start: date, name: str,
         view = board_parameters.year_view(w, current_user, fy_start)
     p = next(p for p in view.parameters if p.name == name)
     low, high = params.BOUNDS.get(name, (Decimal("0"), Decimal("1")))
+    choices = p.type.split(":", 1)[1].split(",") if p.type.startswith("choice:") else []
+    bounds = params.INT_BOUNDS.get(name)
+    if bounds is not None:
+        form.value.render_kw = {"type": "number", "min": bounds[0], "max": bounds[1],
+                                "inputmode": "numeric"}
+    if name == "lump_sum_deadline":
+        choices = [params.FIRST_INSTALLMENT_DUE, A_DAY]
     return render_template("staff/board_parameter_edit.html", form=form, view=view, p=p,
                            label=NAMES[name], shown=shown_value, errors=errors or [],
-                           low=formats().percent(low), high=formats().percent(high))
+                           low=formats().percent(low), high=formats().percent(high),
+                           int_bounds=bounds, choices=choices,
+                           choice_names=CHOICES, set_by=SET_BY)
 
 
 def _closed_day(fy_start: date):  # noqa: ANN202
@@ -220,11 +272,21 @@ def _closed_page(form: ClosedDayForm, fy_start: date, errors: list | None = None
                            label=fiscal_year_label(fy_start), errors=errors or [])
 
 
-def _service_error(form: FlaskForm, exc: InvalidInput) -> list[tuple[str | None, str]]:
-    """The service's refusal as the error summary and its field show it."""
+def _service_error(form: FlaskForm, exc: InvalidInput, parameter: str = "",
+                   label: str = "") -> list[tuple[str | None, str]]:
+    """The service's refusal as the error summary and its field show it (a value's in the
+    words of `parameter`'s type; a lump-sum deadline's day on its day field)."""
     name = str(exc.params.get("field", ""))
     message = _MESSAGES.get((name, exc.code))
-    values = {k: v for k, v in exc.params.items() if k != "field"}
+    if name == "value" and (parameter, exc.code) in _VALUE_MESSAGES:
+        message = _VALUE_MESSAGES[(parameter, exc.code)]
+        chosen = getattr(form, "value", None)
+        if parameter == "lump_sum_deadline" and chosen is not None and chosen.data == A_DAY:
+            name = "deadline_day"
+    values = {k: v for k, v in exc.params.items()
+              if k != "field" and not (parameter in params.INT_BOUNDS and k in ("low", "high"))}
+    if message is not None and "%(label)s" in str(message):
+        values["label"] = label
     f = formats()
     for k in ("low", "high"):
         if k in values:

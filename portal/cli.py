@@ -205,6 +205,22 @@ def _run_job(kind: str, params: dict, staff_email: str) -> None:
         click.echo(f"job {job.id} failed: {job.error_code} {job.error_params or ''}", err=True)
         sys.exit(1)
     click.echo(f"job {job.id} {job.status}: {job.result}")
+    if kind == "roll.publish":
+        _say_notices(data, int(params["roll_id"]), staff_email)
+
+
+def _say_notices(data, roll_id: int, staff_email: str) -> None:  # noqa: ANN001
+    """After a publication: the notices' job it started (`roll_notices.start_after_publication`),
+    which a worker runs (`portal worker`, or `make run`'s)."""
+    from portal.db import UnitOfWork
+    from portal.services import roll_notices, users
+
+    with UnitOfWork(data) as uow:
+        staff = users.find_by_email(uow, staff_email)
+        found = roll_notices.notify_jobs(uow, staff, [roll_id]).get(roll_id)
+        if found is not None:
+            click.echo(f"job {found.id} {found.kind} {found.status}: the notices and emails "
+                       "of this publication (`portal worker` runs it)")
 
 
 @roll_group.command("compute")

@@ -43,6 +43,7 @@ def test_compute_and_publish_from_the_command_line(sqlite_database, monkeypatch)
             r = runner.invoke(main, ["roll", "publish", str(roll_id), "--staff",
                                      "staff@test.pr", "--notice-date", "2026-12-15"])
             assert r.exit_code == 0, r.output
+            assert "roll.notify queued" in r.output  # the notices' job the publication started
             r = runner.invoke(main, ["roll", "publish", str(roll_id), "--staff",
                                      "alice@test.pr"])
             assert r.exit_code == 2 and "no staff account" in r.output

@@ -247,3 +247,12 @@ def test_the_pages_are_valid_html(demo_app, tmp_path):
             files.append(f)
     errors = vnu_errors(files)
     assert errors == [], "\n".join(errors[:40])
+
+
+def test_the_deadlines_form_starts_from_the_day_in_force(demo_app):
+    staff = login(demo_app, "staff")
+    assert _post(staff, "lump_sum_deadline", value="day",
+                 deadline_day="2026-12-15").status_code == 303
+    html = staff.get(f"/personal/parametros/{FY}/lump_sum_deadline").get_data(as_text=True)
+    assert 'value="2026-12-15"' in html
+    assert re.search(r'<option value="day" selected>', html)

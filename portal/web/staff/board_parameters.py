@@ -202,7 +202,8 @@ def parameter_edit(fy: str, name: str):  # noqa: ANN201
         abort(404)
     form = ValueForm()
     if request.method == "GET":
-        form = ValueForm(formdata=None, data={"effective_on": clock.today()})
+        form = ValueForm(formdata=None, data={"effective_on": clock.today(),
+                                              "deadline_day": _deadline_day(fy_start, name)})
         return _value_page(form, fy_start, name)
     if not form.validate():
         return _value_page(form, fy_start, name, form_errors(form)), 400
@@ -222,6 +223,15 @@ def parameter_edit(fy: str, name: str):  # noqa: ANN201
     flash(_("The new value is recorded. Statements and deadlines use it from now on."),
           "success")
     return redirect(url_for("staff.parameters_page", fy=fiscal_year_label(fy_start)), 303)
+
+
+def _deadline_day(fy_start: date, name: str) -> date | None:
+    """The lump-sum deadline's fixed day in force for the year, to start its form from."""
+    if name != "lump_sum_deadline":
+        return None
+    with uow() as w:
+        spec = board_parameters.parameter_set(w).for_fiscal_year(name, fy_start)
+    return params.lump_sum_deadline(spec, fy_start)
 
 
 def _value_page(form: ValueForm, fy_start: date, name: str,

@@ -272,7 +272,7 @@ class Publication:
             raise Conflict("roll_incomplete")
         self.version, self.fy = _version(uow, roll.budget_version_id)
         self.notice_date = self.notice_date or clock.today()
-        self.count = facts.installment_count(self.fy.starts_on)
+        self.count = facts.installment_count(self.fy.starts_on, uow)
         self.effective = self.version.effective_on or self.notice_date
         # The year's first publication (no other roll of the year has written assessments)
         # has no current assessment to look up: it goes on after its own last parcel (its

@@ -188,3 +188,37 @@ def test_a_decrease_on_the_day_of_a_payment_is_credited_the_next_day(world):
         credit = uow.session.scalar(select(LedgerEntry).where(LedgerEntry.rule == "R-A5"))
         assert credit is not None and credit.legal_date == date(2026, 8, 21)
         assert ledger.verify_allocations(uow, world.parcel["A"], world.fy_id) == []
+
+
+def test_publication_writes_the_number_of_installments_the_board_adopted(world):
+    """R-A4: "payable in equal monthly installments or as otherwise determined by the Board"
+    (§ 6432(d)): a count the Board adopted for a year before its roll is written is the
+    number of installments its publication writes; the year before keeps the statute's 12."""
+    from portal.services import board_parameters
+
+    fy_start = date(2027, 7, 1)
+    with clock.fixed(at(date(2027, 5, 20))), world.uow() as uow:
+        staff = uow.session.get(User, world.staff.id)
+        fy = budgets.ensure_fiscal_year(uow, fy_start)
+        v = budgets.draft(uow, staff, fy, [
+            LineInput("project", "Proyecto", "Project", Decimal("15000.00"),
+                      Decimal("10000.00"))], reference="Res. 9")
+        budgets.adopt(uow, staff, v.id, date(2027, 5, 20))
+        board_parameters.adopt(uow, staff, fy_start, "installment_count", "10",
+                               date(2027, 5, 20), "2027-3", date(2027, 5, 19))
+        version_id, fy_id = v.id, fy.id
+    with clock.fixed(at(date(2027, 6, 10))), world.uow() as uow:
+        staff = uow.session.get(User, world.staff.id)
+        r = roll.compute(uow, staff, version_id)
+        roll.publish(uow, staff, r.id, date(2027, 6, 10))
+        new = select(Assessment.id).where(Assessment.budget_version_id == version_id)
+        counts = uow.session.execute(
+            select(Installment.assessment_id, func.count()).where(
+                Installment.assessment_id.in_(new)).group_by(Installment.assessment_id)).all()
+        assert len(counts) == 4 and {n for _, n in counts} == {10}
+        total = uow.session.scalar(select(func.sum(Installment.amount)).where(
+            Installment.assessment_id.in_(new)))
+        assert total == Decimal("10000.00")
+        old = select(Assessment.id).where(Assessment.budget_version_id == world.version_id)
+        assert _count(uow, Installment, Installment.assessment_id.in_(old)) == 48
+        assert fy_id != world.fy_id

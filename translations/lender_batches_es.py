@@ -94,6 +94,10 @@ ES = {
     "Accepted": "Aceptada",
     "Rejected": "Rechazada",
     "Already filed": "Ya presentada",
+    # a batch's counts (the badge above is one row's outcome)
+    "Rows accepted": "Filas aceptadas",
+    "Rows rejected": "Filas rechazadas",
+    "Rows already filed": "Filas ya presentadas",
     "All rows": "Todas las filas",
     "Waiting to start": "En espera",
     "Processed": "Procesado",

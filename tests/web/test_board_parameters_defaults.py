@@ -256,3 +256,15 @@ def test_the_deadlines_form_starts_from_the_day_in_force(demo_app):
     html = staff.get(f"/personal/parametros/{FY}/lump_sum_deadline").get_data(as_text=True)
     assert 'value="2026-12-15"' in html
     assert re.search(r'<option value="day" selected>', html)
+
+
+def test_a_bad_value_is_said_with_the_forms_other_errors(demo_app):
+    """One round: a value out of bounds and a missing resolution are refused together."""
+    staff = login(demo_app, "staff")
+    r = _post(staff, "grace_day", value="40", resolution_number="", resolution_date="")
+    assert r.status_code == 400
+    text = _text(r.get_data(as_text=True))
+    assert "Escriba un día del mes del 1 al 31." in text
+    assert "Escriba el número de la resolución." in text
+    assert text.index("Escriba un día del mes") < text.index("Escriba el número de la resolución")
+    assert _count(demo_app, BoardParameterValue) == 0

@@ -206,7 +206,10 @@ def parameter_edit(fy: str, name: str):  # noqa: ANN201
                                               "deadline_day": _deadline_day(fy_start, name)})
         return _value_page(form, fy_start, name)
     if not form.validate():
-        return _value_page(form, fy_start, name, form_errors(form)), 400
+        errors = form_errors(form)
+        if not form.value.errors:  # the value's own check too: every error at once
+            errors = _value_error(form, fy_start, name) + errors
+        return _value_page(form, fy_start, name, errors), 400
     if name == "lump_sum_deadline" and form.value.data == A_DAY and not form.text(name):
         return _value_page(form, fy_start, name, _service_error(
             form, InvalidInput("required", field="deadline_day"))), 400
@@ -223,6 +226,18 @@ def parameter_edit(fy: str, name: str):  # noqa: ANN201
     flash(_("The new value is recorded. Statements and deadlines use it from now on."),
           "success")
     return redirect(url_for("staff.parameters_page", fy=fiscal_year_label(fy_start)), 303)
+
+
+def _value_error(form: ValueForm, fy_start: date, name: str) -> list[tuple[str | None, str]]:
+    """The value's refusal by its type and bounds (`params.parse_adopted`, what the service
+    applies), for a form refused for its other fields: said with theirs, not after them."""
+    try:
+        params.parse_adopted(name, form.text(name), fy_start)
+    except params.AdoptedValueError as exc:
+        refusal = InvalidInput(exc.code, field="value",
+                               **{k: str(v) for k, v in exc.params.items()})
+        return _service_error(form, refusal, name, fiscal_year_label(fy_start))
+    return []
 
 
 def _deadline_day(fy_start: date, name: str) -> date | None:

@@ -146,7 +146,9 @@ def worker(workers: int) -> None:
     from portal.jobs import queue
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
-    for name in ("huey", "huey.consumer"):  # one line per job is ours; theirs per task
+    # One line per job is ours; theirs are per task (huey) and per font subset (fontTools,
+    # under the PDFs of the notices and letters).
+    for name in ("huey", "huey.consumer", "fontTools"):
         logging.getLogger(name).setLevel(logging.WARNING)
     queue.worker(workers)
 

@@ -9,7 +9,7 @@ inscritas, adjudicar; orden de consignación de las rentas (R-A14, as web_es.py 
 "consignar en el tribunal las rentas"); arrendatario, propiedad, año fiscal (docs/GLOSSARY.md).
 "Recargos" and "penalidades" only as the statute's own list of what the CRIM or the Treasury
 claims, never for the District's late fee (cargo por demora). Apply as translations/web_es.py
-says (scripts/fill_catalog.py), under /tmp/catalog.lock.
+says (scripts/fill_catalog.py).
 """
 
 ES = {

@@ -1,7 +1,7 @@
 """Reviewed Puerto Rico Spanish for the payoff certificate (certificación de deuda, J10,
 R-A19): the PDF, the parcel's certificates page and the public verification page.
 
-Apply with (under the catalog lock, see the working agreement):
+Apply with:
     make translations
     .venv/bin/python scripts/fill_catalog.py translations/es/LC_MESSAGES/messages.po translations/certificates_es.py
     make catalogs

@@ -4,7 +4,7 @@ claims in court (reclamación en el tribunal, Regla 60), the owner's timeline an
 
 Terms follow docs/GLOSSARY.md: requerimiento (de pago), reclamación en el tribunal, en mora,
 cargo por demora, intereses, costas de cobro, deuda vencida, plazo, arrendatario, propiedad.
-Apply as translations/web_es.py says (scripts/fill_catalog.py), under /tmp/catalog.lock.
+Apply as translations/web_es.py says (scripts/fill_catalog.py).
 """
 
 ES = {

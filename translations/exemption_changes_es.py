@@ -1,7 +1,7 @@
 """Reviewed Puerto Rico Spanish for the change reports of the residential exemption (J6):
 the core's explanations (portal/core/exemption_changes.py), the pages, the email.
 
-Apply (under /tmp/catalog.lock) with:
+Apply with:
     make translations
     .venv/bin/python scripts/fill_catalog.py translations/es/LC_MESSAGES/messages.po translations/exemption_changes_es.py
     make catalogs

@@ -1,10 +1,10 @@
-"""Reviewed Puerto Rico Spanish for the residential exemption's certification (J5, issue 13):
+"""Reviewed Puerto Rico Spanish for the residential exemption's certification (J5):
 the wizard, the receipt (page, PDF, emails), the lender's list and the staff's review.
 
 Terms: exoneración residencial, contribución sobre la propiedad, radicar / radicación,
 propiedad (parcel, docs/GLOSSARY.md), año fiscal, acreedor hipotecario (the lender, as the
 statute says), plan de pagos, pagos mensuales (never "cuotas": that is the District's plazo).
-Apply with the catalog lock (see the working agreement in README / docs).
+Apply as translations/web_es.py says (scripts/fill_catalog.py).
 """
 
 ES = {

@@ -1,4 +1,4 @@
-"""Reviewed Puerto Rico Spanish that makes the catalog follow docs/GLOSSARY.md (issue 12):
+"""Reviewed Puerto Rico Spanish that makes the catalog follow docs/GLOSSARY.md:
 one term per concept (tests/web/test_glossary.py).
 
 Apply with:

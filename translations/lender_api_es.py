@@ -3,7 +3,7 @@ messages, its OpenAPI document (summaries, descriptions, the schemas' fields) an
 reference page. Terms as docs/GLOSSARY.md and translations/lenders_es.py: "la API", "token",
 préstamo, lote (a batch), fila (a row), certificación, encabezado (a header), cuerpo (a body).
 
-Apply with (under the catalog lock):
+Apply with:
     make translations
     .venv/bin/python scripts/fill_catalog.py translations/es/LC_MESSAGES/messages.po translations/lender_api_es.py
     make catalogs

@@ -3,7 +3,7 @@ upload page, the column guide, a batch's report and the reasons a row is rejecte
 docs/GLOSSARY.md: propiedad, préstamo, número de catastro, exoneración residencial, año
 fiscal, radicar ("presentada" for a certification on file, as the exemption's pages say).
 
-Apply with (under the catalog lock):
+Apply with:
     make translations
     .venv/bin/python scripts/fill_catalog.py translations/es/LC_MESSAGES/messages.po translations/lender_batches_es.py
     make catalogs

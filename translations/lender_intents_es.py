@@ -2,7 +2,7 @@
 R-B21) and its intents to pay (J7), on the loan's page and the owner's pages. Terms as
 docs/GLOSSARY.md: propiedad, derrama, plazo, vencido, acreedor hipotecario, CRIM.
 
-Apply with (under the catalog lock):
+Apply with:
     make translations
     .venv/bin/python scripts/fill_catalog.py translations/es/LC_MESSAGES/messages.po translations/lender_intents_es.py
     make catalogs

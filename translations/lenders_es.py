@@ -2,7 +2,7 @@
 the organisation and its tokens). Terms as docs/GLOSSARY.md: propiedad, derrama, vence,
 préstamo, acreedor hipotecario ("prestamista" in the menus, as the portal says elsewhere).
 
-Apply with (under the catalog lock):
+Apply with:
     make translations
     .venv/bin/python scripts/fill_catalog.py translations/es/LC_MESSAGES/messages.po translations/lenders_es.py
     make catalogs

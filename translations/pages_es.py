@@ -1,7 +1,8 @@
-"""Reviewed Puerto Rico Spanish for the pages of issue 12 (the parcel page's first screen, the
-pay page and dashboard, receipts' states, the error summary) and the Spanish fixes it lists.
+"""Reviewed Puerto Rico Spanish for the pages an owner reads first (the parcel page's first
+screen, the pay page and dashboard, receipts' states, the error summary) and fixes of Spanish
+the catalog held before.
 
-Apply with (under the catalog lock):
+Apply with:
     make translations
     .venv/bin/python scripts/fill_catalog.py translations/es/LC_MESSAGES/messages.po translations/pages_es.py
     make catalogs
@@ -57,7 +58,7 @@ ES = {
     "Try the payment again": "Intentar el pago de nuevo",
     # --- New: the error summary --------------------------------------------------------------
     "Error:": "Error:",
-    # --- Fixes of Spanish already in the catalog (issue 12) ----------------------------------
+    # --- Fixes of Spanish already in the catalog ----------------------------------
     "The email or the password is not correct.":
         "El correo electrónico o la contraseña no son correctos.",
     "More than this account's pay-off of {payoff}.":

@@ -1,7 +1,7 @@
-"""Reviewed Puerto Rico Spanish for the parcel roll's import (issue 14 item 4): the staff's
+"""Reviewed Puerto Rico Spanish for the parcel roll's import (J8): the staff's
 pages, the column guide, the per-row report's reasons.
 
-Apply with (under the lock, see the working agreement):
+Apply with:
     make translations
     .venv/bin/python scripts/fill_catalog.py translations/es/LC_MESSAGES/messages.po translations/roll_import_es.py
     make catalogs

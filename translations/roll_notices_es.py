@@ -5,7 +5,7 @@ under /personal/tasacion/<roll>/avisos.
 Terms (docs/GLOSSARY.md): derrama (assessment), propiedad (parcel, never "parcela"), plazo
 (installment), año fiscal, la Junta, enmienda / enmendada, crédito, dueño, arrendatario,
 código de acceso, reclamar la propiedad (claim it online). Apply as translations/web_es.py
-says (scripts/fill_catalog.py), under /tmp/catalog.lock.
+says (scripts/fill_catalog.py).
 """
 
 ES = {

@@ -1,4 +1,4 @@
-"""Reviewed Puerto Rico Spanish for sign-in security's messages (issue 11).
+"""Reviewed Puerto Rico Spanish for sign-in security's messages.
 
 Apply with:
     make translations

@@ -1,5 +1,5 @@
-"""Reviewed Puerto Rico Spanish for the staff's budgets pages and staff roles (issue 14
-items 2 and 8: portal/web/staff/budgets.py, roles.py, templates/staff/budget*.html and
+"""Reviewed Puerto Rico Spanish for the staff's budgets pages and staff roles (J8:
+portal/web/staff/budgets.py, roles.py, templates/staff/budget*.html and
 _role.html). Terms: presupuesto, versión (femenino: adoptada), partida (a budget line),
 derrama (assessment), año fiscal, Junta (the Board), enmienda / enmendar, cantidad fija (an
 amount the Board fixes, R-A3), propiedad (parcel), función (a staff role).

@@ -4,8 +4,7 @@ and emails (J8; R-A4, R-A6, R-A11, RULES.md Conventions).
 
 Terms (docs/GLOSSARY.md): registro (the roll, as "Registro de derramas"), avisos, trabajo
 (a background job), publicar, enviar; último día para pagar a tiempo (last timely day), la
-Junta, día declarado cerrado. Apply as translations/web_es.py says (scripts/fill_catalog.py),
-under /tmp/catalog.lock.
+Junta, día declarado cerrado. Apply as translations/web_es.py says (scripts/fill_catalog.py).
 """
 
 ES = {

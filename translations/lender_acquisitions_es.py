@@ -3,9 +3,9 @@
 Terms as docs/GLOSSARY.md and translations/lender_intents_es.py: adquisición, notificación
 al CRIM, último día, vencida (the notice: feminine), informar (to report).
 
-Apply with (under the catalog lock):
+Apply with:
     make translations
-    .venv/bin/python scripts/fill_catalog.py translations/es/LC_MESSAGES/messages.po translations/h4_es.py
+    .venv/bin/python scripts/fill_catalog.py translations/es/LC_MESSAGES/messages.po translations/lender_acquisitions_es.py
     make catalogs
 """
 

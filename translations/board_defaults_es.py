@@ -6,7 +6,7 @@ installments (R-A4).
 Terms (docs/GLOSSARY.md): plazo (installment, never "cuota"), cargo por demora (late fee,
 never "recargo"), pago global (lump sum), año fiscal, registro de derramas (the roll), la
 Junta, la Autoridad, resolución. Apply as translations/web_es.py says
-(scripts/fill_catalog.py), under /tmp/catalog.lock.
+(scripts/fill_catalog.py).
 """
 
 ES = {

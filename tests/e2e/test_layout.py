@@ -81,6 +81,10 @@ def test_the_error_summary_takes_focus_and_links_each_error(live, page, lang):
     page.locator("main form [type=submit]").first.click()
     page.wait_for_load_state()
     assert page.title().startswith("Error: ") and page.title()[len("Error: "):] == title
+    # `autofocus` is applied at the browser's next rendering update after load, not at load:
+    # wait for it (up to 5 s), then the summary must hold the focus.
+    page.wait_for_function("() => document.activeElement"
+                           " && document.activeElement.id === 'error-summary'", timeout=5000)
     assert page.evaluate("() => document.activeElement.id") == "error-summary"
     links = page.locator("#error-summary a")
     targets = [links.nth(k).get_attribute("href") for k in range(links.count())]

@@ -71,6 +71,14 @@ def test_no_element_is_wider_than_the_viewport_or_its_box(live, browser, role):
     assert problems == {}, problems
 
 
+def _summary_takes_focus(page) -> None:  # noqa: ANN001
+    """The error summary holds the focus. Its `autofocus` is applied at the browser's next
+    rendering update after load, not at load: wait for it (up to 5 s), then assert."""
+    page.wait_for_function("() => document.activeElement"
+                           " && document.activeElement.id === 'error-summary'", timeout=5000)
+    assert page.evaluate("() => document.activeElement.id") == "error-summary"
+
+
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_the_error_summary_takes_focus_and_links_each_error(live, page, lang):
     _app, url = live
@@ -81,11 +89,7 @@ def test_the_error_summary_takes_focus_and_links_each_error(live, page, lang):
     page.locator("main form [type=submit]").first.click()
     page.wait_for_load_state()
     assert page.title().startswith("Error: ") and page.title()[len("Error: "):] == title
-    # `autofocus` is applied at the browser's next rendering update after load, not at load:
-    # wait for it (up to 5 s), then the summary must hold the focus.
-    page.wait_for_function("() => document.activeElement"
-                           " && document.activeElement.id === 'error-summary'", timeout=5000)
-    assert page.evaluate("() => document.activeElement.id") == "error-summary"
+    _summary_takes_focus(page)
     links = page.locator("#error-summary a")
     targets = [links.nth(k).get_attribute("href") for k in range(links.count())]
     assert sorted(targets) == ["#catastro", "#code"]
@@ -113,7 +117,7 @@ def test_the_pay_page_error_summary_links_the_amount(live, page):
     page.locator("main form.usa-form [type=submit]").last.click()
     page.wait_for_load_state()
     assert page.title().startswith("Error: ")
-    assert page.evaluate("() => document.activeElement.id") == "error-summary"
+    _summary_takes_focus(page)
     page.locator(f"#error-summary a[href='#amount-{key}']").click()
     assert page.evaluate("() => document.activeElement.id") == f"amount-{key}"
     assert amount.get_attribute("aria-invalid") == "true"

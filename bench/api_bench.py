@@ -48,14 +48,14 @@ def _rows(n: int) -> list[dict[str, str]]:
 
 
 def _token(database: Database) -> str:
+    from portal.lenders import tokens
     from portal.models import Lender, PartyMember, User
-    from portal.services import lender_tokens
     with UnitOfWork(database) as uow:
         s = uow.session
         user = s.query(User).filter_by(email="banco@bench.pr").one()
         s.query(PartyMember).filter_by(user_id=user.id).update({"role": "administrator"})
         lender = s.query(Lender).one()
-        _tok, secret = lender_tokens.create_token(uow, user, lender.id, "bench", "write", 30)
+        _tok, secret = tokens.create_token(uow, user, lender.id, "bench", "write", 30)
     return secret
 
 

@@ -56,11 +56,12 @@ from sqlalchemy import func, select  # noqa: E402
 from web_bench import _postgres_database  # noqa: E402
 
 from portal import clock  # noqa: E402
-from portal import roll_import as ri  # noqa: E402
 from portal.db import Database, UnitOfWork, upgrade  # noqa: E402
 from portal.models import Lease, OwnershipShare, Parcel, Party, RollImport, User  # noqa: E402
-from portal.services import budgets, roll_import, users  # noqa: E402
-from portal.services.budgets import LineInput  # noqa: E402
+from portal.people import users  # noqa: E402
+from portal.roll import budgets, roll_import
+from portal.roll import roll_csv as ri  # noqa: E402
+from portal.roll.budgets import LineInput  # noqa: E402
 
 
 def write_csv(path: Path, n: int) -> None:

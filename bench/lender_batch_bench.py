@@ -48,6 +48,7 @@ TODAY = date(2026, 11, 30)
 
 def _world(database: Database, n: int) -> None:
     """A lender, its user, and `n` loans on homes with one owner and the year's facts."""
+    from portal.accounts import bulk
     from portal.models import (
         ExemptionCertification,
         ExemptionOwner,
@@ -61,7 +62,6 @@ def _world(database: Database, n: int) -> None:
         PropertyTaxFact,
         User,
     )
-    from portal.services import bulk
     with UnitOfWork(database) as uow:
         s = uow.session
         user = User(email="banco@bench.pr", password_hash="x", name="Oficial")
@@ -100,7 +100,7 @@ def _world(database: Database, n: int) -> None:
 
 
 def _csv(n: int) -> bytes:
-    from portal.services.lender_batches import COLUMNS, HEADERS
+    from portal.lenders.batches import COLUMNS, HEADERS
     buf = io.StringIO()
     w = csv.writer(buf, delimiter=";", lineterminator="\r\n")
     w.writerow([HEADERS["es"][c] for c in COLUMNS])
@@ -127,11 +127,11 @@ def _server_since(start: float | None) -> float | None:
 
 
 def run(url: str, n: int, *, one_by_one: bool = False) -> None:
+    from portal.jobs import runner
+    from portal.lenders import batches as lb
     from portal.models import LenderBatch, User
-    from portal.services import jobs
-    from portal.services import lender_batches as lb
     if one_by_one:
-        jobs.KINDS[lb.KIND] = lambda _user, params: lb.Processing(
+        runner.KINDS[lb.KIND] = lambda _user, params: lb.Processing(
             int(params["batch_id"]), one_by_one=True)
     upgrade(url, "head")
     database = Database(url)
@@ -152,7 +152,7 @@ def run(url: str, n: int, *, one_by_one: bool = False) -> None:
                   _server_since(srv))
             samples: list[float] = []
             t, c, srv = time.perf_counter(), time.process_time(), SERVER.seconds()
-            job = jobs.run(database, job_id,
+            job = runner.run(database, job_id,
                            progress=lambda done, total, s=samples: s.append(_rss_mib()))
             wall, cpu = time.perf_counter() - t, time.process_time() - c
             assert job.status == "succeeded", (job.error_code, job.error_params)
@@ -181,8 +181,8 @@ def main() -> None:
                     help="run on a throwaway database on this PostgreSQL server")
     args = ap.parse_args()
     if args.step:
-        from portal.services import lender_batches
-        lender_batches.STEP = args.step
+        from portal.lenders import batches
+        batches.STEP = args.step
     if args.postgres:
         with _postgres_database(args.postgres) as url:
             run(url, args.rows, one_by_one=args.one_by_one)

@@ -36,10 +36,11 @@ from sqlalchemy import select  # noqa: E402
 
 from portal import clock, storage  # noqa: E402
 from portal.db import Database, UnitOfWork, upgrade  # noqa: E402
+from portal.demo import district  # noqa: E402
 from portal.i18n import use_language  # noqa: E402
 from portal.models import AssessmentRoll, Notice, User  # noqa: E402
 from portal.pdf.assessment_notice import render_notice, render_print_file  # noqa: E402
-from portal.services import demo, roll_notices  # noqa: E402
+from portal.roll import notices  # noqa: E402
 
 TODAY = date(2026, 11, 30)
 TARGET = 50.0
@@ -65,21 +66,21 @@ def main() -> None:
         upgrade(url, "head")
         database = Database(url)
         t0 = time.perf_counter()
-        demo.load(database, users_n=len(demo.SIGN_INS) + 2)
+        district.load(database, users_n=len(district.SIGN_INS) + 2)
         print(f"demo loaded in {time.perf_counter() - t0:.1f} s")
         with UnitOfWork(database) as uow:
             roll = uow.session.scalar(select(AssessmentRoll).where(
                 AssessmentRoll.status == "published").order_by(AssessmentRoll.id))
-            rows = uow.session.execute(roll_notices._notice_rows(roll.id)
+            rows = uow.session.execute(notices._notice_rows(roll.id)
                                        .order_by(Notice.parcel_id).limit(args.notices)).all()
-            facts = roll_notices._facts(uow, roll_notices._Roll(uow, roll), rows)
+            facts = notices._facts(uow, notices._Roll(uow, roll), rows)
             staff = uow.session.scalar(select(User).where(User.email == "staff@demo.pr"))
             staff_id, roll_id = staff.id, roll.id
         n = len(facts)
         docs = []
         for f in facts:
             with use_language(f.language):
-                docs.append((roll_notices.document(f, BASE, "claimed"), f.language))
+                docs.append((notices.document(f, BASE, "claimed"), f.language))
         langs = {lang for _, lang in docs}
         first = cpu(lambda: render_notice(*docs[0]))
         print(f"{n} notices ({', '.join(sorted(langs))}); the first render (fonts read, "
@@ -101,7 +102,7 @@ def main() -> None:
             shutil.copyfile(folder / "bench.db", copy)
             db_copy = Database(f"sqlite:///{copy}")
             with UnitOfWork(db_copy) as uow:
-                work = roll_notices.Notification(uow.session.get(User, staff_id), roll_id,
+                work = notices.Notification(uow.session.get(User, staff_id), roll_id,
                                                  {"PORTAL_BASE_URL": BASE})
                 work.begin(uow)
                 work._email = lambda *a, **k: None  # no email: the rendering is measured
@@ -110,9 +111,9 @@ def main() -> None:
                 uow.rollback()
             db_copy.dispose()
             best = spent if best is None else min(best, spent)
-        print(f"one step of the job (a batch of {min(n, roll_notices.CHUNK)}, with "
+        print(f"one step of the job (a batch of {min(n, notices.CHUNK)}, with "
               f"{codes} new access codes): "
-              f"{min(n, roll_notices.CHUNK) / best:.0f} notices/s per core")
+              f"{min(n, notices.CHUNK) / best:.0f} notices/s per core")
         storage.use(None)
         database.dispose()
     print("load average at the end: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))

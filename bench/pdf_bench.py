@@ -30,9 +30,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from portal import clock, i18n, pdf  # noqa: E402
+from portal.accounts import statements  # noqa: E402
 from portal.app import create_app  # noqa: E402
 from portal.db import Database, reset_databases, upgrade  # noqa: E402
-from portal.services import accounts, demo, users  # noqa: E402
+from portal.demo import district  # noqa: E402
+from portal.people import users  # noqa: E402
 
 TODAY = date(2026, 11, 30)
 TARGET = 20.0
@@ -44,7 +46,7 @@ def statement_documents(folder: Path) -> tuple[dict[str, pdf.Document], object, 
     url = f"sqlite:///{folder / 'bench.db'}"
     upgrade(url, "head")
     database = Database(url)
-    demo.load(database, users_n=len(demo.SIGN_INS) + 2)
+    district.load(database, users_n=len(district.SIGN_INS) + 2)
     database.dispose()
     app = create_app({"TESTING": True, "SECRET_KEY": "bench", "DATABASE_URL": url,
                       "INSTANCE_PATH": str(folder / "instance"), "MAIL_SERVER": None,
@@ -53,7 +55,7 @@ def statement_documents(folder: Path) -> tuple[dict[str, pdf.Document], object, 
     with app.app_context():
         with uow() as w:
             owner = users.find_by_email(w, "owner@demo.pr")
-            pid = next(s.parcel.id for s in accounts.dashboard(w, owner, TODAY)
+            pid = next(s.parcel.id for s in statements.dashboard(w, owner, TODAY)
                        if s.status == "overdue")
         for lang in ("es", "en"):
             with i18n.use_language(lang):
@@ -95,7 +97,7 @@ def main() -> None:
                    TARGET)
 
         from web_bench import sign_in
-        client = sign_in(app, "owner@demo.pr", demo.DEMO_PASSWORD)
+        client = sign_in(app, "owner@demo.pr", district.DEMO_PASSWORD)
         url = f"/propiedad/{pid}/estado-de-cuenta.pdf"
         assert client.get(url).status_code == 200 and client.get("/").status_code == 200
         report("through the app: home page", lambda: client.get("/"), "statement PDF",

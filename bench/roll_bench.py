@@ -43,10 +43,13 @@ from sqlalchemy import func, select  # noqa: E402
 from web_bench import _postgres_database  # noqa: E402
 
 from portal import clock  # noqa: E402
+from portal.accounts import bulk
 from portal.db import Database, UnitOfWork, reset_databases, upgrade  # noqa: E402
+from portal.jobs import runner
 from portal.models import Assessment, Installment, Parcel, User  # noqa: E402
-from portal.services import budgets, bulk, jobs, users  # noqa: E402
-from portal.services.budgets import LineInput  # noqa: E402
+from portal.people import users  # noqa: E402
+from portal.roll import budgets
+from portal.roll.budgets import LineInput  # noqa: E402
 
 IMPORT_BATCH = 5000
 FY_START = date(2026, 7, 1)
@@ -147,9 +150,9 @@ class Stage:
 def _job(database: Database, staff_id: int, kind: str, params: dict, n: int) -> dict:
     """Submit and run one job as the worker runs it, timed as a stage; its result."""
     with UnitOfWork(database) as uow:
-        job_id = jobs.submit(uow, uow.session.get(User, staff_id), kind, params).id
+        job_id = runner.submit(uow, uow.session.get(User, staff_id), kind, params).id
     with Stage(kind.split(".")[1], n):
-        job = jobs.run(database, job_id)
+        job = runner.run(database, job_id)
     assert job is not None and job.status == "succeeded", (job.error_code, job.error_params)
     return job.result
 

@@ -37,10 +37,12 @@ from sqlalchemy import text  # noqa: E402
 from web_bench import _postgres_database  # noqa: E402
 
 from portal import clock  # noqa: E402
+from portal.accounts import bulk
 from portal.db import Database, UnitOfWork, upgrade  # noqa: E402
 from portal.models import Assessment, Parcel, User  # noqa: E402
-from portal.services import budgets, bulk, roll, roll_review, users  # noqa: E402
-from portal.services.budgets import LineInput  # noqa: E402
+from portal.people import users  # noqa: E402
+from portal.roll import budgets, review, roll
+from portal.roll.budgets import LineInput  # noqa: E402
 
 FY_START = date(2026, 7, 1)
 PER_PAGE = 50
@@ -112,16 +114,16 @@ def run(url: str, n: int) -> None:
 
     with UnitOfWork(database) as uow:
         staff = users.find_by_email(uow, "staff@bench.pr")
-        r1 = _timed("review, version 1", lambda: roll_review.review(uow, staff, first))
-        r2 = _timed("review, version 2", lambda: roll_review.review(uow, staff, second))
-        d = _timed("differences: totals", lambda: roll_review.differences(uow, staff, second))
-        _timed("differences: first page", lambda: roll_review.differences_page(
+        r1 = _timed("review, version 1", lambda: review.review(uow, staff, first))
+        r2 = _timed("review, version 2", lambda: review.review(uow, staff, second))
+        d = _timed("differences: totals", lambda: review.differences(uow, staff, second))
+        _timed("differences: first page", lambda: review.differences_page(
             uow, staff, second, limit=PER_PAGE, offset=0))
         deep = max(0, (d.changed // PER_PAGE - 1) * PER_PAGE)
-        _timed("differences: last page", lambda: roll_review.differences_page(
+        _timed("differences: last page", lambda: review.differences_page(
             uow, staff, second, limit=PER_PAGE, offset=deep))
         rows = _timed("differences: every row streamed",
-                      lambda: sum(1 for _ in roll_review.all_differences(uow, staff, second)))
+                      lambda: sum(1 for _ in review.all_differences(uow, staff, second)))
     print(f"version 1: {r1.assessed:,} assessed, {r1.exempt:,} exempt, balanced "
           f"{r1.balanced}, {len(r1.bins)} bins; version 2: balanced {r2.balanced}; "
           f"{d.changed:,} parcels changed ({rows:,} rows streamed), +{d.increases} "

@@ -41,9 +41,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from portal import clock  # noqa: E402
+from portal.accounts import statements  # noqa: E402
 from portal.app import create_app  # noqa: E402
 from portal.db import UnitOfWork, get_database, reset_databases, upgrade  # noqa: E402
-from portal.services import accounts, demo, users  # noqa: E402
+from portal.demo import district  # noqa: E402
+from portal.people import users  # noqa: E402
 
 TODAY = date(2026, 11, 30)  # the demo's fiscal year 2026-2027
 
@@ -53,7 +55,7 @@ def owner_parcel(url: str, statuses: tuple[str, ...]) -> int:
     delinquent one, with late fees, interest, a certified-mail cost and a demand)."""
     with UnitOfWork(get_database(url)) as w:
         owner = users.find_by_email(w, "owner@demo.pr")
-        return next(s.parcel.id for s in accounts.dashboard(w, owner, TODAY)
+        return next(s.parcel.id for s in statements.dashboard(w, owner, TODAY)
                     if s.status in statuses)
 
 
@@ -176,8 +178,8 @@ def _run_in(url: str, tmp: Path, parcels: int, users_n: int, runs: int, bank_loa
                       "INSTANCE_PATH": str(tmp / "instance"), "OUTBOX_DIR": str(tmp / "out")})
     counter = Counter(get_database(url).engine)
     clock.set_fixed(TODAY)
-    owner = sign_in(app, "owner@demo.pr", demo.DEMO_PASSWORD)
-    lender = sign_in(app, "lender@demo.pr", demo.DEMO_PASSWORD)
+    owner = sign_in(app, "owner@demo.pr", district.DEMO_PASSWORD)
+    lender = sign_in(app, "lender@demo.pr", district.DEMO_PASSWORD)
     parcel_id = owner_parcel(url, ("overdue",))
     current_id = owner_parcel(url, ("current", "pending"))
     pages = [

@@ -28,9 +28,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from portal import clock, db  # noqa: E402
+from portal.accounts import statements  # noqa: E402
+from portal.demo import district  # noqa: E402
 from portal.models import AssessmentRoll, Budget, BudgetVersion, FiscalYear  # noqa: E402
-from portal.services import accounts, budgets, demo, roll, users  # noqa: E402
-from portal.services.budgets import LineInput  # noqa: E402
+from portal.people import users  # noqa: E402
+from portal.roll import budgets, roll  # noqa: E402
+from portal.roll.budgets import LineInput  # noqa: E402
 
 TODAY = date(2026, 11, 30)
 PG_SERVER = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
@@ -88,7 +91,7 @@ def main() -> None:
         db.upgrade(url)
         database = db.Database(url)
         t = time.process_time()
-        result = demo.load(database, parcels_n=args.parcels, users_n=args.users)
+        result = district.load(database, parcels_n=args.parcels, users_n=args.users)
         print(f"demo: {result.parcels} parcels, {result.users} users loaded in "
               f"{result.seconds:.1f} s ({time.process_time() - t:.1f} s CPU) on {args.database}")
         clock.set_fixed(TODAY)
@@ -97,15 +100,15 @@ def main() -> None:
             generic = users.find_by_email(uow, "user00001@demo.pr") or owner
             lender = users.find_by_email(uow, "lender@demo.pr")
             staff = users.find_by_email(uow, "staff@demo.pr")
-            shop = accounts.dashboard(uow, owner)[1].parcel.id
+            shop = statements.dashboard(uow, owner)[1].parcel.id
         print(f"{'what':<42}{'SQL':>5}{'median ms':>12}")
         for label, fn in (
-            ("dashboard, demo owner (3 parcels)", lambda u: accounts.dashboard(u, owner)),
-            ("dashboard, generic owner", lambda u: accounts.dashboard(u, generic)),
+            ("dashboard, demo owner (3 parcels)", lambda u: statements.dashboard(u, owner)),
+            ("dashboard, generic owner", lambda u: statements.dashboard(u, generic)),
             ("parcel page (statement_for), delinquent",
-             lambda u: accounts.statement_for(u, owner, shop, with_payments=False, rows=True)),
+             lambda u: statements.statement_for(u, owner, shop, with_payments=False, rows=True)),
             ("lender portfolio (50 loans)",
-             lambda u: accounts.lender_portfolio(u, lender, offset=0, limit=50)),
+             lambda u: statements.lender_portfolio(u, lender, offset=0, limit=50)),
             ("load_user", lambda u: users.load_user(u, owner.id)),
         ):
             n, ms = measure(database, args.runs, fn)

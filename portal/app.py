@@ -87,6 +87,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if "TRUSTED_HOSTS" not in test_config:
         app.config["TRUSTED_HOSTS"] = config.trusted_hosts(app.config["PORTAL_BASE_URL"])
 
+    from portal import domains  # noqa: F401 - every job kind registered
     from portal.web import errors, extensions, locale, session_store
     from portal.web.converters import IdConverter
     app.url_map.converters["id"] = IdConverter

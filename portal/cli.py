@@ -75,10 +75,10 @@ def params_command(on: str | None, recorded: bool = False) -> None:
     ps = params.ParameterSet.files()
     if recorded:
         from portal import clock
+        from portal.accounts import in_force
         from portal.db import UnitOfWork
-        from portal.services import board_parameters
         with clock.fixed(day), UnitOfWork() as uow:
-            ps = board_parameters.parameter_set(uow)
+            ps = in_force.parameter_set(uow)
     rows = params.listing(day, ps.parameters)
     out = {"on": day.isoformat(),
            "fiscal_year": params.fiscal_year_label(params.fiscal_year_start(day)),
@@ -143,6 +143,7 @@ def worker(workers: int) -> None:
     queue is SQLite in the instance folder, or Redis when REDIS_URL is set."""
     import logging
 
+    from portal import domains  # noqa: F401 - every job kind registered
     from portal.jobs import queue
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
@@ -173,9 +174,11 @@ def _run_job(kind: str, params: dict, staff_email: str) -> None:
     )
 
     from portal import db as database
+    from portal import domains  # noqa: F401 - every job kind registered
+    from portal.accounts.errors import ServiceError
     from portal.db import UnitOfWork
-    from portal.services import jobs, users
-    from portal.services.errors import ServiceError
+    from portal.jobs import runner
+    from portal.people import users
 
     data = database.get_database()
     try:
@@ -184,7 +187,7 @@ def _run_job(kind: str, params: dict, staff_email: str) -> None:
             if staff is None or not staff.is_staff:
                 click.echo(f"error: --staff: {staff_email!r} is no staff account", err=True)
                 sys.exit(2)
-            job_id = jobs.submit(uow, staff, kind, params).id
+            job_id = runner.submit(uow, staff, kind, params).id
     except ServiceError as exc:
         click.echo(f"error: {exc.code} {exc.params or ''}", err=True)
         sys.exit(1)
@@ -199,7 +202,7 @@ def _run_job(kind: str, params: dict, staff_email: str) -> None:
             rate = f"{done / elapsed:,.0f}/s" if elapsed and done else ""
             bar.update(task, completed=done, total=total or None, rate=rate)
 
-        job = jobs.run(data, job_id, progress=progress)
+        job = runner.run(data, job_id, progress=progress)
     if job is None:
         click.echo(f"job {job_id} is running elsewhere (a worker has it)", err=True)
         sys.exit(1)
@@ -215,11 +218,12 @@ def _say_notices(data, roll_id: int, staff_email: str) -> None:  # noqa: ANN001
     """After a publication: the notices' job it started (`roll_notices.start_after_publication`),
     which a worker runs (`portal worker`, or `make run`'s)."""
     from portal.db import UnitOfWork
-    from portal.services import roll_notices, users
+    from portal.people import users
+    from portal.roll import notices
 
     with UnitOfWork(data) as uow:
         staff = users.find_by_email(uow, staff_email)
-        found = roll_notices.notify_jobs(uow, staff, [roll_id]).get(roll_id)
+        found = notices.notify_jobs(uow, staff, [roll_id]).get(roll_id)
         if found is not None:
             click.echo(f"job {found.id} {found.kind} {found.status}: the notices and emails "
                        "of this publication (`portal worker` runs it)")
@@ -267,10 +271,11 @@ def roll_import_file(path: str, staff_email: str, dry_run: bool) -> None:
 
     from portal import config
     from portal import db as database
+    from portal.accounts.errors import ServiceError
     from portal.db import UnitOfWork
     from portal.models import RollImport
-    from portal.services import roll_import, users
-    from portal.services.errors import ServiceError
+    from portal.people import users
+    from portal.roll import roll_import
 
     folder = Path(config.settings(with_key=False)["INSTANCE_PATH"]) / "roll_imports"
     data = database.get_database()
@@ -374,8 +379,8 @@ def db_current() -> None:
 def demo(if_empty: bool, parcels_n: int, users_n: int, migrate: bool) -> None:
     """Load the demo District (FY 2026-2027) and print its sign-ins and access codes."""
     from portal import db as database
-    from portal.services import demo as demo_service
-    from portal.services.errors import ServiceError
+    from portal.accounts.errors import ServiceError
+    from portal.demo import district as demo_service
 
     if migrate:
         database.upgrade(None, "head")
@@ -438,8 +443,8 @@ def lenders_figures() -> None:
 
     from portal import db as database
     from portal.db import UnitOfWork
+    from portal.lenders import portfolio as lender_service
     from portal.models import Lender
-    from portal.services import lenders as lender_service
 
     data = database.get_database()
     with UnitOfWork(data) as uow:

@@ -7,7 +7,7 @@ standard library only; no database, no Flask).
 - The delimiter: a semicolon when the header line has more of them than commas (Excel in a
   Spanish locale), else a comma. CRLF and LF alike (`csv` reads both).
 
-The roll's import (`portal.roll_import`) decides a file's encoding the same way, streamed
+The roll's import (`portal.roll.roll_csv`) decides a file's encoding the same way, streamed
 over a file on disk; this is the same rule for an upload held in memory.
 """
 

@@ -41,12 +41,12 @@ def build_app(folder: Path):  # noqa: ANN201
     from portal import clock
     from portal.app import create_app
     from portal.db import Database, upgrade
-    from portal.services import demo
+    from portal.demo import district
     clock.set_fixed(DAY)
     url = f"sqlite:///{folder / 'portal.db'}"
     upgrade(url, "head")
     database = Database(url)
-    demo.load(database)
+    district.load(database)
     database.dispose()
     return create_app({"SECRET_KEY": "screenshots", "DATABASE_URL": url,
                        "INSTANCE_PATH": str(folder / "instance"),

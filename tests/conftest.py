@@ -20,6 +20,8 @@ import os
 
 from hypothesis import HealthCheck, settings
 
+import portal.domains  # noqa: F401 - every background job kind registered, as in the app
+
 settings.register_profile("ci", derandomize=True, max_examples=200, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("deep", derandomize=False, max_examples=2000, deadline=None,

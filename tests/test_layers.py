@@ -112,7 +112,7 @@ def test_web_code_fetches_by_id_only_through_the_access_policy():
         for n, line in enumerate(path.read_text().splitlines(), 1):
             if BY_ID.search(line):
                 found.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
-    assert found == [], "use portal.services.access: " + "; ".join(found)
+    assert found == [], "use portal.accounts.access: " + "; ".join(found)
 
 
 # --- passwords without the web stack --------------------------------------------------------

@@ -16,7 +16,7 @@ from portal import clock
 from portal.db import reset_databases, upgrade
 from portal.models import User
 from portal.models.payments_ext import Checkout
-from portal.services.users import hash_password
+from portal.people.users import hash_password
 from tests.payments.conftest import make_app
 from tests.payments.factory import seed, sqlite_database
 from tests.payments.test_web import PASSWORD, SEPT_5, pay_in_sandbox, sign_in

@@ -10,12 +10,12 @@ from portal.cli import main
 
 def test_the_nightly_figures(tmp_path, monkeypatch):
     from portal import db
-    from portal.services import demo
+    from portal.demo import district
     url = f"sqlite:///{tmp_path / 'p.db'}"
     monkeypatch.setenv("DATABASE_URL", url)
     with clock.fixed(clock.now().replace(year=2026, month=11, day=30)):
         db.upgrade(url, "head")
-        demo.load(db.Database(url))
+        district.load(db.Database(url))
         runner = CliRunner()
         first = runner.invoke(main, ["lenders", "figures"])
         again = runner.invoke(main, ["lenders", "figures"])

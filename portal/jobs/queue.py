@@ -20,7 +20,7 @@ from huey import Huey, RedisHuey, SqliteHuey, crontab
 
 from portal import config
 from portal.db import Database, get_database
-from portal.services import jobs
+from portal.jobs import runner
 
 log = logging.getLogger(__name__)
 
@@ -88,13 +88,13 @@ def _database() -> Database:
 
 
 def _run_job(job_id: int) -> None:
-    job = jobs.run(_database(), job_id)
+    job = runner.run(_database(), job_id)
     if job is not None:
         log.info("job %s %s: %s (%s/%s)", job.id, job.kind, job.status, job.done, job.total)
 
 
 def _recover() -> None:
-    for job_id in jobs.recover(_database()):
+    for job_id in runner.recover(_database()):
         enqueue(job_id)
 
 

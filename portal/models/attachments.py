@@ -12,7 +12,7 @@ auctions (RULES.md section C, R-C1–R-C8); the lessee's deposit orders (R-A14) 
 - `Auction` (append-only): one of the CRIM's auctions of the attached parcel (21 LPRA
   § 5105): the appraisal's inputs (real value, mortgage balance at the appraisal date, R-C8)
   and the minimum of R-C4 computed by the core. Confidential (R-C5): only
-  `portal.services.attachments.may_see_minimum` decides who reads it.
+  `portal.collections.attachments.may_see_minimum` decides who reads it.
 - `AuctionResult` (append-only): the auction's result (R-C6): adjudicated to the CRIM at the
   minimum, or sold at a price, and the shortfall still owed after a sale to a third party.
 """

@@ -4,7 +4,7 @@ A report is a fact: what was reported, by whom, when, and how it stood against i
 (December 31 of the change's year, R-B9) are written once and never changed; a report is
 never deleted. Only its status moves, and only forward (filed -> acknowledged by staff); the
 lender that forwards it to the CRIM records when, once. Each is audit-logged by the service
-(portal/services/exemption_changes.py).
+(portal/exemptions/changes.py).
 """
 
 from __future__ import annotations

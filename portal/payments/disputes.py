@@ -18,11 +18,11 @@ from typing import Any
 from sqlalchemy import select
 
 from portal import clock
+from portal.accounts import access, audit
 from portal.core.money import from_minor_units
 from portal.db import UnitOfWork
 from portal.models import Parcel, Payment
 from portal.models.payments_ext import Checkout, CheckoutPayment, Dispute
-from portal.services import access, audit
 
 log = logging.getLogger(__name__)
 

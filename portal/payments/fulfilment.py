@@ -31,6 +31,7 @@ from typing import Any
 from sqlalchemy import select
 
 from portal import clock
+from portal.accounts import audit
 from portal.core import payment_states as states
 from portal.core.money import ZERO
 from portal.db import UnitOfWork
@@ -38,7 +39,6 @@ from portal.models import Payment
 from portal.models.payments_ext import Checkout, CheckoutPayment, PaymentRefund
 from portal.payments import ledger
 from portal.payments.gateway import CheckoutSession, Gateway
-from portal.services import audit
 
 log = logging.getLogger(__name__)
 

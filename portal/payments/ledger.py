@@ -1,6 +1,6 @@
 """Payments' door to the append-only ledger (DESIGN.md 1, 3): the data layer's services.
 
-Posting, reversing and refunding are `portal.services.ledger` functions (one implementation
+Posting, reversing and refunding are `portal.accounts.ledger` functions (one implementation
 for the whole portal); this module adds what a checkout needs around them:
 
 - `lock_accounts`: lock every account (its `parcels` row, SELECT ... FOR UPDATE on PostgreSQL)
@@ -27,13 +27,13 @@ from typing import Any
 
 from sqlalchemy import select
 
+from portal.accounts import facts as facts_service
+from portal.accounts import ledger as data_ledger
+from portal.accounts.facts import AccountFacts
 from portal.core.statement import Application
 from portal.db import UnitOfWork
 from portal.models import FiscalYear, LedgerEntry, Parcel, PaymentAllocation
 from portal.models import Payment as PaymentRow
-from portal.services import facts as facts_service
-from portal.services import ledger as data_ledger
-from portal.services.facts import AccountFacts
 
 
 def lock_accounts(uow: UnitOfWork, parcel_ids: Iterable[int]) -> None:

@@ -16,14 +16,14 @@ from typing import Any
 from sqlalchemy import func, select
 
 from portal import clock
+from portal.accounts import access
+from portal.accounts.errors import NotFound
 from portal.core import payment_states as states
 from portal.core.money import ZERO
 from portal.db import UnitOfWork
 from portal.models import FiscalYear, LedgerEntry, Parcel, Payment, PaymentAllocation
 from portal.models.payments_ext import Checkout, CheckoutPayment, PaymentRefund
 from portal.payments import ledger
-from portal.services import access
-from portal.services.errors import NotFound
 
 
 @dataclass

@@ -24,13 +24,13 @@ from typing import Any
 from sqlalchemy import func, select
 
 from portal import clock
+from portal.accounts import audit
+from portal.accounts import ledger as data_ledger
 from portal.core.money import ZERO, from_minor_units
 from portal.db import UnitOfWork
 from portal.models import LedgerEntry
 from portal.models.payments_ext import Checkout, PaymentRefund, RefundFailure
 from portal.payments import fulfilment, ledger
-from portal.services import audit
-from portal.services import ledger as data_ledger
 
 log = logging.getLogger(__name__)
 

@@ -28,6 +28,8 @@ from sqlalchemy import and_, or_, select
 from sqlalchemy.exc import IntegrityError
 
 from portal import clock
+from portal.accounts import access, audit, facts, statements
+from portal.accounts.errors import Forbidden, InvalidInput, NotFound
 from portal.core import offer as core_offer
 from portal.core import payment_states as states
 from portal.core.money import ZERO, to_minor_units
@@ -36,8 +38,6 @@ from portal.models import FiscalYear, Parcel, Payment
 from portal.models.payments_ext import Checkout, CheckoutPayment
 from portal.payments import fulfilment, ledger
 from portal.payments.gateway import CheckoutRequest, Gateway, GatewayError
-from portal.services import access, accounts, audit, facts
-from portal.services.errors import Forbidden, InvalidInput, NotFound
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +87,7 @@ def account_offers(uow: UnitOfWork, parcels: Sequence[tuple[Parcel, str]], on: d
     ids = [p.id for p, _ in parcels]
     for fy in years:
         loaded = facts.load_many(uow, ids, fy)
-        demands = accounts.demands_of(uow, ids, fy.id) if ids else {}
+        demands = statements.demands_of(uow, ids, fy.id) if ids else {}
         current = on <= fy.ends_on
         for parcel, rel in parcels:
             f = loaded[parcel.id]

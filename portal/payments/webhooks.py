@@ -36,13 +36,13 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from portal import clock
+from portal.accounts import access, audit
+from portal.accounts.errors import NotFound
 from portal.core.money import from_minor_units
 from portal.db import Database, UnitOfWork
 from portal.models.payments_ext import Checkout, ProviderEvent
 from portal.payments import disputes, fulfilment, refund_failures
 from portal.payments.gateway import Gateway, GatewayError
-from portal.services import access, audit
-from portal.services.errors import NotFound
 
 log = logging.getLogger(__name__)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from werkzeug.routing import IntegerConverter
 
-from portal.services.access import MAX_ID
+from portal.accounts.access import MAX_ID
 
 
 class IdConverter(IntegerConverter):

@@ -9,7 +9,7 @@ from flask.globals import request_ctx
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-from portal.services import errors as service_errors
+from portal.accounts import errors as service_errors
 
 log = logging.getLogger(__name__)
 

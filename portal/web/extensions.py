@@ -19,8 +19,8 @@ from flask_login import LoginManager
 from flask_wtf.csrf import CSRFProtect
 from limits import parse_many
 
+from portal.accounts import throttle
 from portal.core.explain import N_
-from portal.services import throttle
 from portal.web.data import uow
 
 csrf = CSRFProtect()

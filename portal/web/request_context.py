@@ -1,7 +1,7 @@
 """Who acts in this request, for the audit log: the request's address and its signed-in user.
 
 Services never import Flask, so the web layer tells them: before each request it sets the
-audit's `Actor` (`portal.services.audit.acting`) and resets it after. The user is read only
+audit's `Actor` (`portal.accounts.audit.acting`) and resets it after. The user is read only
 when a record is written, and only if the request has already loaded it (every signed-in
 route has): writing a record never loads a user inside a transaction. The provider's webhook
 acts as "provider" (`as_provider`).
@@ -15,7 +15,7 @@ from typing import Any
 
 from flask import Blueprint, g, has_request_context, request
 
-from portal.services import audit
+from portal.accounts import audit
 
 
 def _signed_in_id() -> int | None:

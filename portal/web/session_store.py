@@ -30,7 +30,7 @@ from flask.sessions import SessionInterface, SessionMixin
 from flask_login import user_logged_in
 
 from portal import clock
-from portal.services import users
+from portal.people import users
 from portal.web.data import uow
 
 HOST_COOKIE = "__Host-session"

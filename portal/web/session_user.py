@@ -5,7 +5,7 @@ loaded apart only when the session did not read it."""
 
 from __future__ import annotations
 
-from portal.services import users
+from portal.people import users
 from portal.web import session_store
 from portal.web.data import uow
 

@@ -1,4 +1,4 @@
-"""The demo's attachment figures (portal/services/attachments.load_demo), as anyone can check
+"""The demo's attachment figures (portal/collections/attachments.load_demo), as anyone can check
 them with `portal calc`: the figures the pages, the PDF and the tests show are the core's
 public operations' (R-C2, R-C3, R-C4)."""
 

@@ -252,7 +252,7 @@ def test_no_account_is_computed_with_a_default_of_code() -> None:
 
 
 def test_the_demo_and_the_test_worlds_have_adopted_values_for_their_fiscal_years() -> None:
-    from portal.services.demo import FY_START as DEMO
+    from portal.demo.district import FY_START as DEMO
     from tests.data.factory import FY_START as DATA
     from tests.payments.factory import FY_START as PAYMENTS
 

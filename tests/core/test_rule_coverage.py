@@ -7,17 +7,19 @@ import pkgutil
 import re
 
 import portal.core
-import portal.services
 from portal.core.rules import RULES
 
+DOMAINS = ("accounts", "people", "jobs", "payments", "exemptions", "roll", "collections",
+           "lenders")
 CLAUSE = re.compile(r"(LPRA §|Exoneración residencial|\((?:[a-g])\))")
 
 
 def _documented_objects():
-    """The core's functions and classes, and the services' (the rules of a procedure, such as
-    R-B13's filing date or R-B21's forwarding, are kept where the procedure runs)."""
+    """The core's functions and classes, and the domains' services' (the rules of a procedure,
+    such as R-B13's filing date or R-B21's forwarding, are kept where the procedure runs)."""
+    domains = [importlib.import_module(f"portal.{d}") for d in DOMAINS]
     for info in [*pkgutil.iter_modules(portal.core.__path__, "portal.core."),
-                 *pkgutil.walk_packages(portal.services.__path__, "portal.services.")]:
+                 *(i for d in domains for i in pkgutil.walk_packages(d.__path__, d.__name__ + "."))]:
         module = importlib.import_module(info.name)
         for _, obj in inspect.getmembers(module, lambda o: inspect.isfunction(o)
                                          or inspect.isclass(o)):

@@ -9,11 +9,13 @@ from decimal import Decimal
 from sqlalchemy import event
 
 from portal import clock
+from portal.accounts import ledger, parcels
 from portal.core import payment_states as states
 from portal.db import Database, UnitOfWork
 from portal.models import Lease, Lender, Loan, Parcel, Party, PartyMember, Payment, User
-from portal.services import budgets, ledger, parcels, roll, users
-from portal.services.budgets import LineInput
+from portal.people import users
+from portal.roll import budgets, roll
+from portal.roll.budgets import LineInput
 
 FY_START = date(2026, 7, 1)
 PASSWORD = "correct horse battery"

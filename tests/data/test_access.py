@@ -6,9 +6,9 @@ from datetime import date
 
 import pytest
 
+from portal.accounts import access, parcels, statements
+from portal.accounts.errors import Forbidden, NotFound
 from portal.models import Notice
-from portal.services import access, accounts, parcels
-from portal.services.errors import Forbidden, NotFound
 
 from .factory import build, pay
 
@@ -28,7 +28,7 @@ def test_linked_user_sees_a_and_not_b(world):
             with pytest.raises(NotFound):
                 access.get_parcel(uow, world.alice, pid)
         with pytest.raises(NotFound):
-            accounts.statement_for(uow, world.alice, b)
+            statements.statement_for(uow, world.alice, b)
         with pytest.raises(NotFound):
             access.visible_payments(uow, world.alice, b)
         with pytest.raises(NotFound):
@@ -39,7 +39,7 @@ def test_linked_user_sees_a_and_not_b(world):
 
 def test_search_takes_percent_and_underscore_as_written(world):
     """Staff search: "%" and "_" are characters to find, not wildcards that match all."""
-    from portal.services import users
+    from portal.people import users
     with world.uow() as uow:
         staff = world.staff
         assert len(access.search_parcels(uow, staff, "040-000")) == 5
@@ -71,7 +71,7 @@ def test_staff_see_every_parcel(world):
         assert ids == set(world.parcel.values())
         for pid in world.parcel.values():
             assert access.relation(uow, world.staff, pid) == "staff"
-            assert accounts.statement_for(uow, world.staff, pid).parcel.id == pid
+            assert statements.statement_for(uow, world.staff, pid).parcel.id == pid
         assert access.linked_parcels(uow, world.staff) == []  # staff's own dashboard
 
 
@@ -89,7 +89,7 @@ def test_lender_sees_active_loans_only(world):
             access.get_parcel(uow, world.lender_user, world.parcel["B"])
         assert [p.id for _, p in access.lender_loans(uow, world.lender_user).loans] == \
             [world.parcel["C"]]
-        rows, total = accounts.lender_portfolio(uow, world.lender_user)
+        rows, total = statements.lender_portfolio(uow, world.lender_user)
         assert [r.loan.loan_number for r in rows] == ["L-1"] and total == 1
 
 
@@ -118,7 +118,7 @@ def test_lender_loans_come_page_by_page_with_the_count(world):
             page = access.lender_loans(uow, user, offset=offset, limit=2)
             assert [loan.loan_number for loan, _ in page.loans] == numbers[offset:offset + 2]
             assert page.total == 3, offset
-        portfolio = accounts.lender_portfolio(uow, user, offset=2, limit=2)
+        portfolio = statements.lender_portfolio(uow, user, offset=2, limit=2)
         assert [s.loan.loan_number for s in portfolio.summaries] == ["L-2"]
         assert portfolio.total == 3
         assert access.lender_loans(uow, world.alice) == ([], 0)  # works for no lender
@@ -132,7 +132,7 @@ def test_grant_read_access_and_revoke(world):
         link_id = link.id
     with world.uow() as uow:
         assert access.relation(uow, world.bob, a) == "delegate"
-        assert accounts.statement_for(uow, world.bob, a).relation == "delegate"
+        assert statements.statement_for(uow, world.bob, a).relation == "delegate"
         with pytest.raises(Forbidden):  # a delegate sees but does not manage
             parcels.grant(uow, world.bob, a, "lender@test.pr")
         assert [u.email for _, u in parcels.links(uow, world.bob, a)] == ["bob@test.pr"]

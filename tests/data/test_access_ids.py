@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from portal.services import access
-from portal.services.errors import NotFound
+from portal.accounts import access
+from portal.accounts.errors import NotFound
 
 
 @pytest.mark.parametrize("value", ["abc", "", None, "0", "-1", 0, 2**63, "9" * 30,

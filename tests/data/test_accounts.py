@@ -8,11 +8,12 @@ from decimal import Decimal
 import pytest
 
 from portal import clock
+from portal.accounts import access, facts, ledger, parcels, statements
 from portal.core import params
 from portal.core.installments import schedule
 from portal.core.statement import Cost, Payment, StatementRules, evaluate
 from portal.models import Lender, Loan, PartyMember, User
-from portal.services import access, accounts, facts, ledger, parcels
+from portal.people import users
 
 from .factory import FY_START, QueryCounter, at, build, pay
 
@@ -36,7 +37,7 @@ def test_roll_amounts_follow_the_units_and_the_law(world):
     """R-A2: the leased Authority parcel and the incentive-exempt one pay; unleased Authority
     land does not. R-A3: the total is shared by units, exactly."""
     with world.uow() as uow:
-        views = {k: accounts.statement_for(uow, world.staff, pid)
+        views = {k: statements.statement_for(uow, world.staff, pid)
                  for k, pid in world.parcel.items()}
     assert views["E"].assessment is None and views["E"].status == "none"
     annual = {k: v.annual for k, v in views.items() if v.assessment is not None}
@@ -62,7 +63,7 @@ def test_statement_for_reproduces_the_core(world):
     pay(world, "B", "30.00", date(2026, 11, 11), hh=23)  # 23:00 PR = Nov 12 UTC
     as_of = date(2026, 11, 30)
     with world.uow() as uow:
-        view = accounts.statement_for(uow, world.bob, world.parcel["B"], as_of=as_of)
+        view = statements.statement_for(uow, world.bob, world.parcel["B"], as_of=as_of)
     inst = schedule(Decimal("3000.00"), FY_START, 12, date(2026, 6, 10))
     expected = evaluate(as_of, inst,
                         [Payment(date(2026, 7, 3), Decimal("250.00")),
@@ -104,13 +105,13 @@ def test_lump_sum_before_the_deadline_earns_the_discount(world):
     rate = params.value("lump_sum_discount_rate", FY_START)
     assert rate == Decimal("0.02")
     with clock.fixed(date(2026, 6, 20)), world.uow() as uow:
-        before = accounts.statement_for(uow, world.alice, world.parcel["A"])
+        before = statements.statement_for(uow, world.alice, world.parcel["A"])
     assert before.lump_sum.eligible and before.lump_sum.amount == Decimal("980.00")
     assert (before.lump_sum.discount, before.lump_sum.deadline) == (Decimal("20.00"),
                                                                     date(2026, 7, 1))
     pay(world, "A", "980.00", date(2026, 6, 25), lump_sum=True)
     with world.uow() as uow:
-        view = accounts.statement_for(uow, world.alice, world.parcel["A"])
+        view = statements.statement_for(uow, world.alice, world.parcel["A"])
     assert view.statement.discount == Decimal("20.00")
     assert view.statement.payoff == 0 and view.status == "current"
     assert all(i.status == "paid" for i in view.statement.installments)
@@ -119,28 +120,28 @@ def test_lump_sum_before_the_deadline_earns_the_discount(world):
 
 def test_statuses_current_pending_overdue(world):
     with clock.fixed(date(2026, 7, 5)), world.uow() as uow:
-        assert accounts.statement_for(uow, world.alice, world.parcel["A"]).status == "pending"
+        assert statements.statement_for(uow, world.alice, world.parcel["A"]).status == "pending"
     with clock.fixed(date(2026, 7, 14)), world.uow() as uow:
-        assert accounts.statement_for(uow, world.alice, world.parcel["A"]).status == "overdue"
+        assert statements.statement_for(uow, world.alice, world.parcel["A"]).status == "overdue"
     with clock.fixed(date(2026, 6, 30)), world.uow() as uow:
-        rows = accounts.dashboard(uow, world.alice)
+        rows = statements.dashboard(uow, world.alice)
     assert [(r.status, r.next_due_date, r.next_due_amount) for r in rows] == \
         [("current", date(2026, 7, 1), Decimal("83.34"))]
 
 
 def test_dashboard_queries_do_not_grow_with_parcels(world, database):
     with QueryCounter(database) as one, world.uow() as uow:
-        accounts.dashboard(uow, world.bob)
+        statements.dashboard(uow, world.bob)
     with world.uow() as uow:
         for key in ("C", "D", "E"):
             parcels.grant(uow, world.staff, world.parcel[key], "bob@test.pr")
     with QueryCounter(database) as four, world.uow() as uow:
-        rows = accounts.dashboard(uow, world.bob)
+        rows = statements.dashboard(uow, world.bob)
     assert len(rows) == 4
     assert four.account_reads == one.account_reads == 1, (one.statements, four.statements)
     assert four.count == one.count <= 2  # and the Board's recorded parameters, once
     with QueryCounter(database) as page, world.uow() as uow:
-        accounts.statement_for(uow, world.bob, world.parcel["B"])
+        statements.statement_for(uow, world.bob, world.parcel["B"])
     assert page.account_reads <= 9, page.statements
 
 
@@ -169,30 +170,30 @@ def test_dashboard_reads_what_the_linked_parcels_and_their_facts_say(world):
                 pairs = access.linked_parcels(uow, user)
                 fy = facts.fiscal_year_on(uow, day)
                 orm = facts.load_many(uow, [p.id for p, _ in pairs], fy) if fy else {}
-                expected = [_summary(s) for s in accounts._summarise(pairs, orm, day, fy)]
-                got = [_summary(s) for s in accounts.dashboard(uow, user)]
+                expected = [_summary(s) for s in statements._summarise(pairs, orm, day, fy)]
+                got = [_summary(s) for s in statements.dashboard(uow, user)]
                 assert got == expected, (user.email, day)
                 assert len({g[0] for g in got}) == len(got)
         with world.uow() as uow:
-            bob = {s.parcel.id: s.relation for s in accounts.dashboard(uow, world.bob)}
+            bob = {s.parcel.id: s.relation for s in statements.dashboard(uow, world.bob)}
         assert bob[world.parcel["B"]] == "owner" and "lender" in bob.values()
 
 
 def test_fiscal_year_by_label_and_none(world):
     with world.uow() as uow:
-        v = accounts.statement_for(uow, world.alice, world.parcel["A"], fiscal_year="2026-2027")
+        v = statements.statement_for(uow, world.alice, world.parcel["A"], fiscal_year="2026-2027")
         assert v.fiscal_year.label == "2026-2027"
-        v = accounts.statement_for(uow, world.alice, world.parcel["A"],
+        v = statements.statement_for(uow, world.alice, world.parcel["A"],
                                    as_of=FY_START + timedelta(days=400))
         assert v.fiscal_year is None and v.statement is None and v.status == "none"
 
 
 def test_load_user_is_one_statement_and_knows_lenders(world, database):
     with QueryCounter(database) as q, world.uow() as uow:
-        lender = accounts.load_user(uow, world.lender_user.id)
-        alice = accounts.load_user(uow, str(world.alice.id))
-        assert accounts.load_user(uow, "nobody") is None
-        assert accounts.load_user(uow, 999999) is None
+        lender = users.load_user(uow, world.lender_user.id)
+        alice = users.load_user(uow, str(world.alice.id))
+        assert users.load_user(uow, "nobody") is None
+        assert users.load_user(uow, 999999) is None
     assert q.count == 3
     assert lender.is_lender and len(lender.lender_ids) == 1
     assert not alice.is_lender and alice.is_active and alice.get_id() == str(world.alice.id)
@@ -201,9 +202,9 @@ def test_load_user_is_one_statement_and_knows_lenders(world, database):
 def test_statement_for_without_payments_and_with_the_payoff_statement(world, database):
     pay(world, "A", "83.34", date(2026, 7, 2))
     with QueryCounter(database) as full, world.uow() as uow:
-        v = accounts.statement_for(uow, world.alice, world.parcel["A"])
+        v = statements.statement_for(uow, world.alice, world.parcel["A"])
     with QueryCounter(database) as lean, world.uow() as uow:
-        w = accounts.statement_for(uow, world.alice, world.parcel["A"], with_payments=False)
+        w = statements.statement_for(uow, world.alice, world.parcel["A"], with_payments=False)
     assert len(v.payments) == 1 and w.payments == []
     assert lean.count == full.count - 1
     assert w.payoff_statement.as_of == w.payoff_through

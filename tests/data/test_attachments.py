@@ -11,6 +11,8 @@ from decimal import Decimal
 import pytest
 from sqlalchemy import func, select
 
+from portal.accounts.errors import Conflict, Forbidden, InvalidInput, NotFound
+from portal.collections import attachments, deposit_orders
 from portal.models import (
     AttachmentNotice,
     Auction,
@@ -21,8 +23,6 @@ from portal.models import (
     TaxDebt,
     User,
 )
-from portal.services import attachments, deposit_orders
-from portal.services.errors import Conflict, Forbidden, InvalidInput, NotFound
 
 from .factory import build
 

@@ -1,4 +1,4 @@
-"""The Board's parameters recorded as data (portal.services.board_parameters; R-A6, R-A7,
+"""The Board's parameters recorded as data (portal.accounts.board_parameters; R-A6, R-A7,
 R-A8, R-A11), on SQLite and PostgreSQL: a change is a new row, audit-logged, and the next
 unit of work of any process sees it; the rows are never updated or deleted; a refused
 change writes nothing; a declared closed day moves a statement's last timely day."""
@@ -12,11 +12,12 @@ import pytest
 from sqlalchemy import func, select
 
 from portal import clock
+from portal.accounts import statements
+from portal.accounts.errors import Forbidden, InvalidInput
+from portal.accounts.facts import rules_for
 from portal.db import Database, UnitOfWork
 from portal.models import AuditRecord, BoardParameterValue, ImmutableRowError, User
-from portal.services import accounts, board_parameters
-from portal.services.errors import Forbidden, InvalidInput
-from portal.services.facts import rules_for
+from portal.roll import board_parameters
 
 from .factory import FY_START, build
 
@@ -113,7 +114,7 @@ def test_a_declared_closed_day_moves_the_last_timely_day_at_once(database):
 
     def last_day() -> date:
         with world.uow() as w:
-            acct = accounts.statement_for(w, w.session.get(User, world.alice.id),
+            acct = statements.statement_for(w, w.session.get(User, world.alice.id),
                                           world.parcel["A"], as_of=clock.today())
             return next(i.last_timely_day for i in acct.statement.installments
                         if i.due_date == date(2026, 12, 1))

@@ -11,11 +11,11 @@ import pytest
 from sqlalchemy import select
 
 from portal import clock
+from portal.accounts.errors import Conflict, Forbidden, InvalidInput
 from portal.db import UnitOfWork
 from portal.models import AuditRecord, BudgetLine, BudgetVersion, ImmutableRowError, User
-from portal.services import budgets
-from portal.services.budgets import FixedInput, LineInput
-from portal.services.errors import Conflict, Forbidden, InvalidInput
+from portal.roll import budgets
+from portal.roll.budgets import FixedInput, LineInput
 from tests.data.factory import at, build
 
 D = Decimal
@@ -202,7 +202,7 @@ def test_a_version_with_fixed_amounts_is_computed_with_them(world):
     from sqlalchemy import select
 
     from portal.models import AssessmentRoll, Parcel, RollLine
-    from portal.services import roll
+    from portal.roll import roll
     vid = _draft(world, fixed=[FixedInput("040-000-000-01", D("100.00"))])
     with clock.fixed(at(date(2027, 6, 1))), world.uow() as uow:
         budgets.adopt(uow, _staff(uow, world), vid, date(2027, 6, 1))
@@ -228,16 +228,16 @@ def test_a_version_with_fixed_amounts_is_computed_with_them(world):
             Parcel.catastro == next(iter(others))))
     with clock.fixed(at(date(2027, 6, 2))), world.uow() as uow:
         roll.publish(uow, _staff(uow, world), roll_id)
+    from portal.accounts import statements
     from portal.models import Assessment
-    from portal.services import accounts
     views = {}
     with world.uow() as uow:  # the parcel page's "why this amount?" (its budget part)
         for pid in (fixed_id, shared_id):
             a = uow.session.scalar(select(Assessment).where(
                 Assessment.parcel_id == pid, Assessment.budget_version_id == vid))
-            view = accounts.AccountView(parcel=uow.session.get(Parcel, pid), relation="staff",
+            view = statements.AccountView(parcel=uow.session.get(Parcel, pid), relation="staff",
                                         as_of=date(2027, 7, 2), fiscal_year=None, assessment=a)
-            accounts._budget(uow, view, a, rows=False)
+            statements._budget(uow, view, a, rows=False)
             views[pid] = view
     assert views[fixed_id].fixed_amount == D("100.00") and views[fixed_id].share is None
     assert "fixed" in views[fixed_id].share_trace.steps[0].message

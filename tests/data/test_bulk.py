@@ -14,10 +14,10 @@ import pytest
 from sqlalchemy import func, select, text
 from sqlalchemy.exc import IntegrityError
 
+from portal.accounts import bulk
 from portal.db import UnitOfWork
 from portal.models import Parcel, Party
 from portal.models.parcels import OwnershipShare
-from portal.services import bulk
 
 #: What a refused key raises: the batch check's, or the database's own (a raw cursor's).
 ON = "sole\t2026-07-01\t2026-07-01 00:00:00+00\n"  # kind, starts_on, created_at

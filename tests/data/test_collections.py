@@ -12,9 +12,11 @@ import pytest
 from sqlalchemy import func, select
 
 from portal import clock
+from portal.accounts import audit, facts
+from portal.accounts.errors import Conflict, Forbidden, InvalidInput, NotFound
+from portal.collections import demands
+from portal.jobs import runner
 from portal.models import DemandLetter, Job, Notice, Party, User
-from portal.services import audit, collections, facts, jobs
-from portal.services.errors import Conflict, Forbidden, InvalidInput, NotFound
 
 from .factory import at, build, pay
 
@@ -37,16 +39,16 @@ def _letters(world, *where):
 
 def _run_job(world, run_on: date = TODAY) -> Job:
     with world.uow() as uow:
-        job_id = jobs.submit(uow, _staff(uow, world), collections.KIND,
+        job_id = runner.submit(uow, _staff(uow, world), demands.KIND,
                              {"run_on": run_on.isoformat()}).id
-    return jobs.run(world.database, job_id)
+    return runner.run(world.database, job_id)
 
 
 def test_the_run_demands_every_delinquent_account_once_a_day(world, monkeypatch):
     """R-A12: A, B, C and D owe every installment since July (nobody paid): four demands,
     each the statement's figures as of the run's day, as NUMERIC; the same day again is a
     no-op (R-A17: idempotent), in batches of two accounts (CHUNK)."""
-    monkeypatch.setattr(collections, "CHUNK", 2)
+    monkeypatch.setattr(demands, "CHUNK", 2)
     pay(world, "B", "10000.00", date(2026, 7, 5))  # B pays the whole year: not delinquent
     job = _run_job(world)
     assert job.status == "succeeded", job.error_code
@@ -79,7 +81,7 @@ def test_the_run_demands_every_delinquent_account_once_a_day(world, monkeypatch)
 def test_a_failed_batch_leaves_the_batches_before_it_and_nothing_of_its_own(world, monkeypatch):
     """All or nothing per batch: the second batch fails on its second demand; the first
     batch's demands stay, none of the second's; running again completes it."""
-    monkeypatch.setattr(collections, "CHUNK", 2)
+    monkeypatch.setattr(demands, "CHUNK", 2)
     real = audit.record
     calls = {"n": 0}
 
@@ -90,15 +92,15 @@ def test_a_failed_batch_leaves_the_batches_before_it_and_nothing_of_its_own(worl
                 raise RuntimeError("disk full")
         return real(uow, actor, action, *a, **kw)
 
-    monkeypatch.setattr(collections.audit, "record", flaky)
+    monkeypatch.setattr(demands.audit, "record", flaky)
     job = _run_job(world)
-    assert job.status == "failed" and job.error_code == jobs.UNEXPECTED
+    assert job.status == "failed" and job.error_code == runner.UNEXPECTED
     assert job.done == 2
     assert _letters(world) == 2
     with world.uow() as uow:
         assert uow.session.scalar(select(func.count()).select_from(Notice).where(
             Notice.kind == "demand")) == 2
-    monkeypatch.setattr(collections.audit, "record", real)
+    monkeypatch.setattr(demands.audit, "record", real)
     assert _run_job(world).status == "succeeded"
     assert _letters(world) == 4
 
@@ -108,12 +110,12 @@ def test_a_new_delinquency_gets_a_new_demand_and_old_ones_none(world):
     2026-12-11, December's installment is delinquent too (its day G, 12-10, has passed): a
     new demand for each account."""
     with world.uow() as uow:
-        collections.run(uow, _staff(uow, world), TODAY)
+        demands.run(uow, _staff(uow, world), TODAY)
     assert _letters(world) == 4
     with clock.fixed(at(date(2026, 12, 1))), world.uow() as uow:
-        assert collections.run(uow, _staff(uow, world)).demands == 0
+        assert demands.run(uow, _staff(uow, world)).demands == 0
     with clock.fixed(at(date(2026, 12, 11))), world.uow() as uow:
-        assert collections.run(uow, _staff(uow, world)).demands == 4
+        assert demands.run(uow, _staff(uow, world)).demands == 4
     assert _letters(world) == 8
 
 
@@ -121,13 +123,13 @@ def test_only_staff_run_and_not_for_a_day_to_come(world):
     with world.uow() as uow:
         alice = uow.session.get(User, world.alice.id)
         with pytest.raises(Forbidden):
-            jobs.submit(uow, alice, collections.KIND, {"run_on": TODAY.isoformat()})
+            runner.submit(uow, alice, demands.KIND, {"run_on": TODAY.isoformat()})
         staff = _staff(uow, world)
         for bad in ("2026-12-01", "tomorrow", None):
             with pytest.raises(InvalidInput):
-                jobs.submit(uow, staff, collections.KIND, {"run_on": bad})
+                runner.submit(uow, staff, demands.KIND, {"run_on": bad})
         with pytest.raises(Conflict):  # no fiscal year on that day
-            jobs.submit(uow, staff, collections.KIND, {"run_on": "2020-01-02"})
+            runner.submit(uow, staff, demands.KIND, {"run_on": "2020-01-02"})
 
 
 def test_mailing_receipt_window_court_list_and_claim(world):
@@ -135,84 +137,84 @@ def test_mailing_receipt_window_court_list_and_claim(world):
     so the last day is 11-20 and the account is claimable from 11-21; on the court list
     today (11-30) with what the demand listed still owed; claimed once, not before 11-21."""
     with clock.fixed(at(date(2026, 11, 3))), world.uow() as uow:
-        collections.run(uow, _staff(uow, world))
+        demands.run(uow, _staff(uow, world))
     with world.uow() as uow:
         staff = _staff(uow, world)
         a = uow.session.scalar(select(Notice).where(
             Notice.parcel_id == world.parcel["A"], Notice.kind == "demand"))
         with pytest.raises(InvalidInput):
-            collections.record_mailing(uow, staff, a.id, date(2026, 12, 1), "9400 1")
-        collections.record_mailing(uow, staff, a.id, date(2026, 11, 4), "9400 0000 0000 01",
+            demands.record_mailing(uow, staff, a.id, date(2026, 12, 1), "9400 1")
+        demands.record_mailing(uow, staff, a.id, date(2026, 11, 4), "9400 0000 0000 01",
                                    Decimal("7.00"))
         with pytest.raises(Conflict):
-            collections.record_mailing(uow, staff, a.id, date(2026, 11, 4), "9400 2")
+            demands.record_mailing(uow, staff, a.id, date(2026, 11, 4), "9400 2")
         with pytest.raises(InvalidInput):  # a receipt before the mailing
-            collections.record_receipt(uow, staff, a.id, date(2026, 11, 3))
-        collections.record_receipt(uow, staff, a.id, date(2026, 11, 9))
+            demands.record_receipt(uow, staff, a.id, date(2026, 11, 3))
+        demands.record_receipt(uow, staff, a.id, date(2026, 11, 9))
         a_id = a.id
     with world.uow() as uow:
         staff = _staff(uow, world)
-        rows = {r.notice.id: r for r in collections.demands(uow, staff)}
+        rows = {r.notice.id: r for r in demands.demands(uow, staff)}
         assert rows[a_id].last_day == date(2026, 11, 20)
         assert rows[a_id].claimable_from == date(2026, 11, 21)
-        court = collections.court_list(uow, staff)
+        court = demands.court_list(uow, staff)
         assert [r.notice.id for r in court] == [a_id]
         assert court[0].stop_amount > 0
-        queued = collections.demands(uow, staff, status="queued")
+        queued = demands.demands(uow, staff, status="queued")
         assert a_id not in {r.notice.id for r in queued} and len(queued) == 3
     with clock.fixed(at(date(2026, 11, 20))), world.uow() as uow:
         staff = _staff(uow, world)
-        assert collections.court_list(uow, staff) == []  # the last day: not yet
-        assert collections.demands(uow, staff, status="received")[0].notice.id == a_id
+        assert demands.court_list(uow, staff) == []  # the last day: not yet
+        assert demands.demands(uow, staff, status="received")[0].notice.id == a_id
     with world.uow() as uow:
         staff = _staff(uow, world)
         with pytest.raises(InvalidInput):
-            collections.record_claim(uow, staff, a_id, date(2026, 11, 20), "SJ2026CV001")
-        collections.record_claim(uow, staff, a_id, date(2026, 11, 25), "SJ2026CV001")
+            demands.record_claim(uow, staff, a_id, date(2026, 11, 20), "SJ2026CV001")
+        demands.record_claim(uow, staff, a_id, date(2026, 11, 25), "SJ2026CV001")
     with world.uow() as uow:
         staff = _staff(uow, world)
         with pytest.raises(Conflict):
-            collections.record_claim(uow, staff, a_id, date(2026, 11, 26), "SJ2026CV002")
-        assert collections.court_list(uow, staff) == []
-        assert collections.demands(uow, staff, status="claimed")[0].notice.id == a_id
+            demands.record_claim(uow, staff, a_id, date(2026, 11, 26), "SJ2026CV002")
+        assert demands.court_list(uow, staff) == []
+        assert demands.demands(uow, staff, status="claimed")[0].notice.id == a_id
 
 
 def test_paying_what_the_demand_listed_takes_it_off_the_court_list(world):
     """R-A18: paid in full (here the whole year) the demand is not claimable any more."""
     with clock.fixed(at(date(2026, 11, 3))), world.uow() as uow:
-        collections.run(uow, _staff(uow, world))
+        demands.run(uow, _staff(uow, world))
         a = uow.session.scalar(select(Notice).where(
             Notice.parcel_id == world.parcel["A"], Notice.kind == "demand"))
-        collections.record_mailing(uow, _staff(uow, world), a.id, date(2026, 11, 3), "1")
+        demands.record_mailing(uow, _staff(uow, world), a.id, date(2026, 11, 3), "1")
     pay(world, "A", "10000.00", date(2026, 11, 29))
     with world.uow() as uow:
-        assert collections.court_list(uow, _staff(uow, world)) == []
+        assert demands.court_list(uow, _staff(uow, world)) == []
 
 
 def test_who_may_read_a_demand_letter(world):
     """The owner (A: Alice) and staff; not another owner (Bob), not the lender (its loan is
     on C), not an unknown id: NotFound, as for a letter that does not exist."""
     with world.uow() as uow:
-        collections.run(uow, _staff(uow, world), TODAY)
+        demands.run(uow, _staff(uow, world), TODAY)
         ids = {n.parcel_id: n.id for n in uow.session.scalars(select(Notice).where(
             Notice.kind == "demand"))}
     a, c = ids[world.parcel["A"]], ids[world.parcel["C"]]
     with world.uow() as uow:
         s = uow.session
-        got = collections.letter(uow, s.get(User, world.alice.id), a)
+        got = demands.letter(uow, s.get(User, world.alice.id), a)
         assert got.parcel.id == world.parcel["A"]
         assert got.timeline.next is not None and got.timeline.next.amount > 0
-        assert collections.letter(uow, _staff(uow, world), c).parcel.id == world.parcel["C"]
+        assert demands.letter(uow, _staff(uow, world), c).parcel.id == world.parcel["C"]
         for user, nid in ((world.bob, a), (world.lender_user, c), (world.alice, c),
                           (world.alice, 10**6), (None, a)):
             with pytest.raises(NotFound):
-                collections.letter(uow, s.get(User, user.id) if user else None, nid)
+                demands.letter(uow, s.get(User, user.id) if user else None, nid)
 
 
 def test_the_run_reads_the_accounts_a_batch_at_a_time(world, monkeypatch):
     """Constant memory: each step loads at most CHUNK accounts' facts, by key, never every
     parcel at once (docs/JOBS.md, "Batches and memory")."""
-    monkeypatch.setattr(collections, "CHUNK", 2)
+    monkeypatch.setattr(demands, "CHUNK", 2)
     sizes: list[int] = []
     real = facts.load_many
 
@@ -221,15 +223,15 @@ def test_the_run_reads_the_accounts_a_batch_at_a_time(world, monkeypatch):
         sizes.append(len(ids))
         return real(uow, ids, fy, **kw)
 
-    monkeypatch.setattr(collections.facts, "load_many", spy)
+    monkeypatch.setattr(demands.facts, "load_many", spy)
     with world.uow() as uow:
-        assert collections.run(uow, _staff(uow, world), TODAY).demands == 4
+        assert demands.run(uow, _staff(uow, world), TODAY).demands == 4
     assert sizes == [2, 2]
 
 
 def _queued(world) -> dict[str, int]:
     with world.uow() as uow:
-        collections.run(uow, _staff(uow, world), TODAY)
+        demands.run(uow, _staff(uow, world), TODAY)
         return {k: uow.session.scalar(select(Notice.id).where(
             Notice.parcel_id == world.parcel[k], Notice.kind == "demand")) for k in "ABCD"}
 
@@ -245,11 +247,11 @@ def test_the_post_offices_file_records_every_row_or_none(world):
            f"{ids['D']},9400 04,2026-11-20,2026-11-19,abc",  # receipt before mailing; cost
            "999999,9400 05,2026-11-20,,",                    # no such demand
            f"{ids['A']},9400 01,2026-11-20,,"]               # the same demand twice
-    rows, problems = collections.read_mailings(bad)
+    rows, problems = demands.read_mailings(bad)
     assert problems == [] and len(rows) == 6
     with pytest.raises(InvalidInput) as info:
         with world.uow() as uow:
-            collections.record_mailings(uow, _staff(uow, world), rows)
+            demands.record_mailings(uow, _staff(uow, world), rows)
     found = {(e.line, e.field, e.code) for e in info.value.params["errors"]}
     assert found == {(3, "number", "missing"), (4, "mailed_on", "future"),
                      (5, "received_on", "before_mailing"), (5, "cost", "invalid"),
@@ -260,10 +262,10 @@ def test_the_post_offices_file_records_every_row_or_none(world):
             f"{ids['A']},9400 01,2026-11-20,2026-11-24,7.00", "",
             f"{ids['B']},9400 02,2026-11-21,,"]
     for _ in range(2):  # the same file again: a no-op
-        rows, problems = collections.read_mailings(good)
+        rows, problems = demands.read_mailings(good)
         assert problems == [] and len(rows) == 2
         with world.uow() as uow:
-            collections.record_mailings(uow, _staff(uow, world), rows)
+            demands.record_mailings(uow, _staff(uow, world), rows)
     with world.uow() as uow:
         a, b = uow.session.get(Notice, ids["A"]), uow.session.get(Notice, ids["B"])
         assert (str(a.mailed_on), a.certified_mail_number, str(a.acknowledged_on)) == (
@@ -274,13 +276,13 @@ def test_the_post_offices_file_records_every_row_or_none(world):
             LedgerEntry.parcel_id == world.parcel["A"], LedgerEntry.kind == "cost")) == 1
     other = [good[0], f"{ids['A']},9400 99,2026-11-20,,"]
     with pytest.raises(InvalidInput) as info, world.uow() as uow:
-        collections.record_mailings(uow, _staff(uow, world), collections.read_mailings(other)[0])
+        demands.record_mailings(uow, _staff(uow, world), demands.read_mailings(other)[0])
     assert [e.code for e in info.value.params["errors"]] == ["other_mailing"]
     odd = [good[0], "１２,9400 1,２０２６-１１-２０,,１２", f"{ids['C']},9400 3,2026-11-20,,1e2",
            f"{ids['C']},9400 3,2026-11-20,,7.001"]
     with pytest.raises(InvalidInput) as info, world.uow() as uow:
-        collections.record_mailings(uow, _staff(uow, world), collections.read_mailings(odd)[0])
+        demands.record_mailings(uow, _staff(uow, world), demands.read_mailings(odd)[0])
     assert {(e.line, e.field) for e in info.value.params["errors"]} == {
         (2, "demand"), (2, "mailed_on"), (2, "cost"), (3, "cost"), (4, "demand"), (4, "cost")}
-    assert collections.read_mailings(["numero,enviado"])[1][0].code == "missing:demand"
-    assert collections.read_mailings([])[1][0].field == "columns"
+    assert demands.read_mailings(["numero,enviado"])[1][0].code == "missing:demand"
+    assert demands.read_mailings([])[1][0].field == "columns"

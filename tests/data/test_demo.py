@@ -11,13 +11,15 @@ from click.testing import CliRunner
 from sqlalchemy import func, select
 
 from portal import clock, db
+from portal.accounts import access, ledger, parcels, statements
+from portal.accounts.errors import Conflict
 from portal.cli import main
 from portal.core.money import cents
+from portal.demo import district
 from portal.models import AuditRecord, Lease, Parcel, User
-from portal.services import access, accounts, demo, ledger, parcels, users
-from portal.services.errors import Conflict
+from portal.people import users
 
-MIN = demo.MIN_PARCELS
+MIN = district.MIN_PARCELS
 
 
 def _count(database, model):
@@ -26,15 +28,15 @@ def _count(database, model):
 
 
 def test_demo_loads_once_and_if_empty_skips(database):
-    first = demo.load(database, parcels_n=MIN, if_empty=True)
+    first = district.load(database, parcels_n=MIN, if_empty=True)
     assert first.loaded and first.parcels == MIN and len(first.codes) == 5
     counts = (_count(database, Parcel), _count(database, User), _count(database, AuditRecord))
-    second = demo.load(database, parcels_n=MIN, if_empty=True)
+    second = district.load(database, parcels_n=MIN, if_empty=True)
     assert not second.loaded
     assert (_count(database, Parcel), _count(database, User),
             _count(database, AuditRecord)) == counts
     with pytest.raises(Conflict) as err:
-        demo.load(database, parcels_n=MIN)
+        district.load(database, parcels_n=MIN)
     assert err.value.code == "database_not_empty"
 
 
@@ -44,7 +46,7 @@ def test_demo_payments_are_numbered_without_gaps(database):
     the order the payments were completed (the demo writes its history out of order)."""
     from portal.models import Payment, ReceiptSequence
 
-    demo.load(database, parcels_n=MIN)
+    district.load(database, parcels_n=MIN)
     with database.unit_of_work() as uow:
         rows = uow.session.execute(select(Payment.receipt_number).where(
             Payment.status == "succeeded").order_by(Payment.completed_at, Payment.id)).all()
@@ -55,45 +57,45 @@ def test_demo_payments_are_numbered_without_gaps(database):
 
 
 def test_demo_accounts_for_the_journeys(database):
-    result = demo.load(database, parcels_n=MIN)
+    result = district.load(database, parcels_n=MIN)
     with database.unit_of_work() as uow:
-        owner = users.authenticate(uow, "owner@demo.pr", demo.DEMO_PASSWORD)
-        lessee = users.authenticate(uow, "lessee@demo.pr", demo.DEMO_PASSWORD)
-        lender = users.authenticate(uow, "lender@demo.pr", demo.DEMO_PASSWORD)
-        staff = users.authenticate(uow, "staff@demo.pr", demo.DEMO_PASSWORD)
+        owner = users.authenticate(uow, "owner@demo.pr", district.DEMO_PASSWORD)
+        lessee = users.authenticate(uow, "lessee@demo.pr", district.DEMO_PASSWORD)
+        lender = users.authenticate(uow, "lender@demo.pr", district.DEMO_PASSWORD)
+        staff = users.authenticate(uow, "staff@demo.pr", district.DEMO_PASSWORD)
         assert owner and lessee and lender and staff and staff.is_staff and lender.is_lender
-        rows = accounts.dashboard(uow, owner)
+        rows = statements.dashboard(uow, owner)
         assert [r.status for r in rows] == ["current", "overdue", "current", "current"]
-        shop = accounts.statement_for(uow, owner, rows[1].parcel.id)
+        shop = statements.statement_for(uow, owner, rows[1].parcel.id)
         st = shop.statement
         assert [i.status for i in st.installments[:5]] == \
             ["paid", "paid", "delinquent", "delinquent", "delinquent"]
-        assert st.late_fees > 0 and st.interest > 0 and st.costs == demo.CERTIFIED_MAIL
+        assert st.late_fees > 0 and st.interest > 0 and st.costs == district.CERTIFIED_MAIL
         assert shop.collection.stage == "claimable"
-        lot = accounts.statement_for(uow, owner, rows[2].parcel.id)
+        lot = statements.statement_for(uow, owner, rows[2].parcel.id)
         assert lot.statement.discount > 0 and lot.statement.payoff == 0
         # J3 on the demo: Authority land bought in November, notified 2026-11-16 (R-A4: the
         # first installments fall due 2026-12-01), so R-A11's lump sum is still open.
         _lump_sum_open(uow, owner, rows[3].parcel.id)
         # J4: the lessee of the leased Authority parcel.
-        (leased,) = accounts.dashboard(uow, lessee)
-        view = accounts.statement_for(uow, lessee, leased.parcel.id)
+        (leased,) = statements.dashboard(uow, lessee)
+        view = statements.statement_for(uow, lessee, leased.parcel.id)
         assert view.relation == "lessee" and view.payer == "lessee"
         assert view.parcel.owner_kind == "authority" and view.parcel.transferred
         assert view.statement.late_fees > 0 and view.statement.interest > 0
-        assert view.statement.costs == demo.CERTIFIED_MAIL
+        assert view.statement.costs == district.CERTIFIED_MAIL
         assert view.collection.stage == "demand_window"
         assert view.collection.last_day == date(2026, 12, 2)
         assert view.payoff_amount >= view.statement.payoff > view.statement.total_due_now
         assert {"R-A7", "R-A8", "R-A9"} <= set(view.trace.rules)
         # The lender's 50 loans; staff see everything; the incentive-exempt hotel pays.
-        assert accounts.lender_portfolio(uow, lender).total == 50
-        assert len(accounts.lender_portfolio(uow, lender).summaries) == 50
+        assert statements.lender_portfolio(uow, lender).total == 50
+        assert len(statements.lender_portfolio(uow, lender).summaries) == 50
         assert len(access.visible_parcels(uow, staff)) == MIN
         hotel = uow.session.scalar(select(Parcel).where(Parcel.tax_incentive_exempt.is_(True)))
-        assert accounts.statement_for(uow, staff, hotel.id).annual > 0
+        assert statements.statement_for(uow, staff, hotel.id).annual > 0
         assert uow.session.scalar(select(func.count()).select_from(Lease)) >= 2
-        fy = accounts.fiscal_years(uow)[0]
+        fy = statements.fiscal_years(uow)[0]
         assert fy.label == "2026-2027" and fy.starts_on == date(2026, 7, 1)
         version = shop.budget_version
         assert version.status == "adopted" and len(shop.budget_lines) >= 4
@@ -107,7 +109,7 @@ def test_demo_accounts_for_the_journeys(database):
         for catastro, code, _ in (result.codes[0], result.codes[-1]):
             parcels.claim(uow, newcomer, catastro, code)
     with database.unit_of_work() as uow:
-        rows = {r.parcel.catastro: r for r in accounts.dashboard(uow, newcomer)}
+        rows = {r.parcel.catastro: r for r in statements.dashboard(uow, newcomer)}
         assert set(rows) == {result.codes[0][0], result.codes[-1][0]}
         assert rows[result.codes[0][0]].annual > Decimal(0)
         _lump_sum_open(uow, newcomer, rows[result.codes[-1][0]].parcel.id)
@@ -120,8 +122,8 @@ def _lump_sum_open(uow, user, parcel_id):
     from portal.payments import service
     today = date(2026, 11, 30)
     with clock.fixed(today):
-        view = accounts.statement_for(uow, user, parcel_id)
-        assert view.assessment.notified_on == demo.LATE_NOTICE_DATE
+        view = statements.statement_for(uow, user, parcel_id)
+        assert view.assessment.notified_on == district.LATE_NOTICE_DATE
         assert view.parcel.owner_kind == "private"
         assert view.installments[0].due_date == date(2026, 12, 1)
         assert [i.due_date for i in view.installments[:6]] == [date(2026, 12, 1)] * 6
@@ -148,7 +150,7 @@ def test_commands_migrate_and_load(tmp_path, monkeypatch):
     assert db.current_revision(url) is not None
     out = runner.invoke(main, ["demo", "--if-empty", "--parcels", "40"])
     assert out.exit_code == 0, out.output
-    assert "owner@demo.pr" in out.output and demo.DEMO_PASSWORD in out.output
+    assert "owner@demo.pr" in out.output and district.DEMO_PASSWORD in out.output
     out = runner.invoke(main, ["demo", "--if-empty", "--parcels", "40"])
     assert out.exit_code == 0 and "nothing loaded" in out.output
     out = runner.invoke(main, ["demo", "--parcels", "40"])

@@ -13,9 +13,9 @@ import pytest
 from sqlalchemy import select
 
 from portal import clock
+from portal.accounts.errors import Conflict, Forbidden, InvalidInput, NotFound
+from portal.exemptions import changes as changes
 from portal.models import AuditRecord, ExemptionChangeReport, ImmutableRowError, ParcelLink
-from portal.services import exemption_changes as changes
-from portal.services.errors import Conflict, Forbidden, InvalidInput, NotFound
 
 from .factory import at, build
 

@@ -13,6 +13,9 @@ import pytest
 from sqlalchemy import func, select
 
 from portal import storage
+from portal.accounts.errors import Conflict, Forbidden, InvalidInput, NotFound
+from portal.exemptions import evidence, filings, review
+from portal.exemptions.status import exemption_status
 from portal.models import (
     ExemptionCertification,
     ExemptionEvent,
@@ -24,9 +27,6 @@ from portal.models import (
     PropertyTaxFact,
     User,
 )
-from portal.services.errors import Conflict, Forbidden, InvalidInput, NotFound
-from portal.services.exemptions import evidence, filings, review
-from portal.services.exemptions.status import exemption_status
 
 from .factory import build
 
@@ -153,7 +153,7 @@ def test_one_dwelling_per_owner_across_the_registry_r_b6(world):
     _filed(world)  # Alice's exemption on A is pending
     with world.uow() as uow:
         alice = _user(uow, world.alice)
-        from portal.services import parcels
+        from portal.accounts import parcels
         parcels.claim(uow, alice, "040-000-000-02", world.codes["B"])  # she owns B too
     with world.uow() as uow:
         alice = _user(uow, world.alice)

@@ -12,11 +12,12 @@ import pytest
 from sqlalchemy import func, select
 
 from portal import clock
-from portal.jobs import queue
+from portal.accounts import bulk
+from portal.accounts.errors import Conflict, Forbidden, NotFound
+from portal.jobs import queue, runner
 from portal.models import Assessment, AssessmentRoll, Installment, Job, Parcel, RollLine, User
-from portal.services import budgets, bulk, jobs, roll
-from portal.services.budgets import LineInput
-from portal.services.errors import Conflict, Forbidden, NotFound
+from portal.roll import budgets, roll
+from portal.roll.budgets import LineInput
 
 from .factory import at, build
 
@@ -51,7 +52,7 @@ def _version(world, adopt: bool = True) -> int:
 
 def _submit(world, kind: str, **params) -> int:
     with world.uow() as uow:
-        return jobs.submit(uow, uow.session.get(User, world.staff.id), kind, params).id
+        return runner.submit(uow, uow.session.get(User, world.staff.id), kind, params).id
 
 
 def _count(world, model, *where) -> int:
@@ -63,7 +64,7 @@ def test_compute_and_publish_as_jobs_with_progress(world):
     version_id = _version(world)
     seen: list[tuple[int, int]] = []
     with clock.fixed(at(EFFECTIVE)):
-        job = jobs.run(world.database, _submit(world, "roll.compute", version_id=version_id),
+        job = runner.run(world.database, _submit(world, "roll.compute", version_id=version_id),
                        progress=lambda d, t: seen.append((d, t)))
     parcels = 5 + EXTRA
     assert (job.status, job.done, job.total, job.error_code) == ("succeeded", parcels, parcels,
@@ -73,17 +74,17 @@ def test_compute_and_publish_as_jobs_with_progress(world):
     roll_id = job.result["roll_id"]
     assert _count(world, RollLine, RollLine.roll_id == roll_id) == parcels
     with clock.fixed(at(EFFECTIVE)):
-        job = jobs.run(world.database, _submit(world, "roll.publish", roll_id=roll_id))
+        job = runner.run(world.database, _submit(world, "roll.publish", roll_id=roll_id))
     assert (job.status, job.done, job.total) == ("succeeded", parcels, parcels)
     assessments, installments = _count(world, Assessment), _count(world, Installment)
     assert assessments == 4 + 4 + EXTRA  # v1's four, their amendments, the new parcels
     with world.uow() as uow:
         assert uow.session.get(AssessmentRoll, roll_id).status == "published"
-        shown = jobs.Figures(uow.session.get(Job, job.id))
+        shown = runner.Figures(uow.session.get(Job, job.id))
         assert shown.percent == 100 and shown.seconds_left is None
     # Publishing again (a new job for the same input: the first has ended) changes nothing.
     with clock.fixed(at(EFFECTIVE)):
-        again = jobs.run(world.database, _submit(world, "roll.publish", roll_id=roll_id))
+        again = runner.run(world.database, _submit(world, "roll.publish", roll_id=roll_id))
     assert again.status == "succeeded" and again.id != job.id
     assert (_count(world, Assessment), _count(world, Installment)) == (assessments,
                                                                         installments)
@@ -96,11 +97,11 @@ def test_the_same_input_while_queued_is_one_job_and_only_staff_start_one(world):
     with pytest.raises(NotFound):
         _submit(world, "roll.compute", version_id=version_id + 1000)
     with world.uow() as uow, pytest.raises(Forbidden):
-        jobs.submit(uow, uow.session.get(User, world.alice.id), "roll.compute",
+        runner.submit(uow, uow.session.get(User, world.alice.id), "roll.compute",
                     {"version_id": version_id})
     with clock.fixed(at(EFFECTIVE)):
-        assert jobs.run(world.database, first).status == "succeeded"
-        assert jobs.run(world.database, first) is None  # ended: nobody runs it again
+        assert runner.run(world.database, first).status == "succeeded"
+        assert runner.run(world.database, first) is None  # ended: nobody runs it again
 
 
 def test_two_starts_at_the_same_instant_are_one_job(world, monkeypatch):
@@ -108,7 +109,7 @@ def test_two_starts_at_the_same_instant_are_one_job(world, monkeypatch):
     and its insert): the unique key refuses the insert, and it gets the first's job."""
     version_id = _version(world)
     first = _submit(world, "roll.compute", version_id=version_id)
-    real = jobs.select
+    real = runner.select
     calls = {"n": 0}
 
     def blind_once(*args):  # noqa: ANN002, ANN202 - the look-up misses the first time
@@ -116,7 +117,7 @@ def test_two_starts_at_the_same_instant_are_one_job(world, monkeypatch):
         stmt = real(*args)
         return stmt.where(Job.id < 0) if calls["n"] == 1 and args == (Job,) else stmt
 
-    monkeypatch.setattr(jobs, "select", blind_once)
+    monkeypatch.setattr(runner, "select", blind_once)
     assert _submit(world, "roll.compute", version_id=version_id) == first
     assert _count(world, Job, Job.kind == "roll.compute") == 1
 
@@ -131,7 +132,7 @@ def test_input_the_job_would_refuse_is_refused_and_a_failure_is_recorded(world):
         staff = uow.session.get(User, world.staff.id)
         roll.publish(uow, staff, roll.compute(uow, staff, version_id).id)
     with clock.fixed(at(EFFECTIVE)):
-        job = jobs.run(world.database, job_id)
+        job = runner.run(world.database, job_id)
     assert (job.status, job.error_code, job.active_key) == ("failed", "roll_published", None)
 
 
@@ -151,14 +152,14 @@ def _killed_at_insert(world, monkeypatch, job_id: int, nth: int) -> None:
 
     monkeypatch.setattr(bulk, "insert_rows", dies)
     with clock.fixed(at(EFFECTIVE)), pytest.raises(Killed):
-        jobs.run(world.database, job_id)
+        runner.run(world.database, job_id)
     monkeypatch.setattr(bulk, "insert_rows", real)
 
 
 def test_a_job_killed_midway_leaves_whole_batches_and_runs_again(world, monkeypatch):
     version_id = _version(world)
     with clock.fixed(at(EFFECTIVE)):
-        roll_id = jobs.run(world.database, _submit(world, "roll.compute",
+        roll_id = runner.run(world.database, _submit(world, "roll.compute",
                                                    version_id=version_id)).result["roll_id"]
     job_id = _submit(world, "roll.publish", roll_id=roll_id)
     # The 6th insert is the second batch's installments: its assessments are written.
@@ -175,12 +176,12 @@ def test_a_job_killed_midway_leaves_whole_batches_and_runs_again(world, monkeypa
     with world.uow() as uow:
         queued = list(uow.session.scalars(select(Job.id).where(Job.kind == "roll.notify")))
     with clock.fixed(at(EFFECTIVE)):
-        assert jobs.recover(world.database) == queued
-        assert jobs.run(world.database, job_id) is None
-    later = at(EFFECTIVE) + jobs.STALE + timedelta(seconds=1)
+        assert runner.recover(world.database) == queued
+        assert runner.run(world.database, job_id) is None
+    later = at(EFFECTIVE) + runner.STALE + timedelta(seconds=1)
     with clock.fixed(later):
-        assert jobs.recover(world.database) == [*queued, job_id]
-        job = jobs.run(world.database, job_id)
+        assert runner.recover(world.database) == [*queued, job_id]
+        job = runner.run(world.database, job_id)
     assert (job.status, job.done, job.attempts) == ("succeeded", 5 + EXTRA, 2)
     assert _count(world, Assessment) == 4 + 4 + EXTRA
     assert _count(world, Installment) == 12 * (4 + 4 + EXTRA)
@@ -196,7 +197,7 @@ def test_a_computation_stopped_midway_is_not_published(world, monkeypatch):
         roll_id = r.id
     assert _count(world, RollLine, RollLine.roll_id == roll_id) == 10
     with clock.fixed(at(EFFECTIVE)):
-        job = jobs.run(world.database, _submit(world, "roll.publish", roll_id=roll_id))
+        job = runner.run(world.database, _submit(world, "roll.publish", roll_id=roll_id))
     assert (job.status, job.error_code) == ("failed", "roll_incomplete")
     assert _count(world, Assessment) == 4
 
@@ -227,7 +228,7 @@ def test_a_job_a_request_cannot_enqueue_stays_queued_for_recovery(world, monkeyp
     queue.enqueue_or_leave(job_id)  # does not raise
     with world.uow() as uow:
         assert uow.session.get(Job, job_id).status == "queued"
-    assert job_id in jobs.recover(world.database)
+    assert job_id in runner.recover(world.database)
 
 
 def test_a_years_first_publication_killed_midway_goes_on_after_its_last_parcel(world,
@@ -244,15 +245,15 @@ def test_a_years_first_publication_killed_midway_goes_on_after_its_last_parcel(w
         budgets.adopt(uow, staff, v.id, date(2025, 5, 20))
         version_id, fy_id = v.id, fy.id
     with clock.fixed(at(day)):
-        roll_id = jobs.run(world.database, _submit(world, "roll.compute",
+        roll_id = runner.run(world.database, _submit(world, "roll.compute",
                                                    version_id=version_id)).result["roll_id"]
     job_id = _submit(world, "roll.publish", roll_id=roll_id, notice_date="2025-06-10")
     _killed_at_insert(world, monkeypatch, job_id, 6)  # in the second batch
     year = (Assessment.fiscal_year_id == fy_id,)
     assert _count(world, Assessment, *year) == 9  # the first batch: ten parcels, E exempt
-    with clock.fixed(at(EFFECTIVE) + jobs.STALE + timedelta(seconds=1)):  # (the kill's day)
+    with clock.fixed(at(EFFECTIVE) + runner.STALE + timedelta(seconds=1)):  # (the kill's day)
         seen = []
-        job = jobs.run(world.database, job_id, progress=lambda d, t: seen.append(d))
+        job = runner.run(world.database, job_id, progress=lambda d, t: seen.append(d))
     assert seen[0] == 10 and job.done == job.total == 5 + EXTRA
     assert _count(world, Assessment, *year) == 4 + EXTRA
     with world.uow() as uow:

@@ -9,6 +9,8 @@ import pytest
 from sqlalchemy import func, select, update
 
 from portal import clock
+from portal.accounts import facts, ledger, statements
+from portal.accounts.errors import Conflict, InvalidInput
 from portal.core import payment_states as states
 from portal.core.statement import Cost, Refund
 from portal.models import (
@@ -24,8 +26,6 @@ from portal.models import (
     User,
 )
 from portal.payments import service as payment_service
-from portal.services import accounts, facts, ledger
-from portal.services.errors import Conflict, InvalidInput
 
 from .factory import at, build, fail_debit, pay
 
@@ -116,7 +116,7 @@ def test_a_payment_at_2330_on_day_g_is_timely(world):
         assert p.completed_at.tzinfo is not None
         assert p.completed_at.date() == date(2026, 8, 11)  # UTC
         assert ledger.posted_entry(uow, pid).legal_date == date(2026, 8, 10)
-        view = accounts.statement_for(uow, world.alice, world.parcel["A"],
+        view = statements.statement_for(uow, world.alice, world.parcel["A"],
                                       as_of=date(2026, 8, 31))
     assert view.statement.late_fees == 0 and view.statement.installments[1].status == "paid"
 
@@ -223,7 +223,7 @@ def test_a_bounced_lump_sum_takes_its_discount_with_it(world):
         entry = ledger.posted_entry(uow, pid)
         ledger.reverse_entry(uow, None, entry.id, "ach_failed")
     with clock.fixed(at(date(2026, 7, 2))), world.uow() as uow:
-        view = accounts.statement_for(uow, world.alice, world.parcel["A"])
+        view = statements.statement_for(uow, world.alice, world.parcel["A"])
         reversals = uow.session.scalars(select(LedgerEntry).where(
             LedgerEntry.kind == "reversal").order_by(LedgerEntry.id)).all()
         assert [(r.amount, r.legal_date) for r in reversals] == \
@@ -268,8 +268,8 @@ def _pages(world, key, user, day):
     (both reads), the dashboard and the pay page; they must agree. Returns the figures."""
     pid = world.parcel[key]
     with clock.fixed(at(day, 18)), world.uow() as uow:
-        views = [accounts.statement_for(uow, user, pid, rows=rows) for rows in (False, True)]
-        [row] = [s for s in accounts.dashboard(uow, user) if s.parcel.id == pid]
+        views = [statements.statement_for(uow, user, pid, rows=rows) for rows in (False, True)]
+        [row] = [s for s in statements.dashboard(uow, user) if s.parcel.id == pid]
         [pay_page] = [a for a in payment_service.payable_accounts(uow, user, parcel_id=pid)
                       if a.fiscal_year.id == world.fy_id]
     got = [_figures(v.statement) for v in views] + [_figures(row.statement),
@@ -306,7 +306,7 @@ def test_a_failed_debit_counts_until_the_day_the_failure_is_known(world):
         after["interest"]
     # Looked at as of a day before the failure, the debit still counts.
     with clock.fixed(at(date(2026, 8, 25))), world.uow() as uow:
-        past = accounts.statement_for(uow, world.alice, world.parcel["A"],
+        past = statements.statement_for(uow, world.alice, world.parcel["A"],
                                       as_of=date(2026, 8, 19))
     assert _figures(past.statement) == before
 
@@ -466,7 +466,7 @@ def test_a_reversed_cost_or_adjustment_drops_out_from_the_reversal_date(world):
         from portal.payments import receipts
         receipt = receipts.build_for_payment(uow, uow.session.get(PaymentRow, pid))
         assert receipt.parts[0].cost_descriptions == {cost.id: "attorney_fees"}
-        st = accounts.statement_for(uow, world.bob, b).statement
+        st = statements.statement_for(uow, world.bob, b).statement
         assert all(ln.kind != "cost" for a in st.applications for ln in a.lines)
         adj = ledger.record_adjustment(uow, _staff(uow, world), b, world.fy_id,
                                        Decimal("40.00"), "credit", "typed twice")

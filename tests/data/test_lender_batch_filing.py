@@ -16,7 +16,10 @@ import pytest
 from sqlalchemy import select, text
 
 from portal import clock
+from portal.accounts import bulk
 from portal.db import Database, UnitOfWork
+from portal.exemptions import filings
+from portal.lenders import batches as lb
 from portal.models import (
     AuditRecord,
     Base,
@@ -30,9 +33,6 @@ from portal.models import (
     Party,
     User,
 )
-from portal.services import bulk
-from portal.services import lender_batches as lb
-from portal.services.exemptions import filings
 
 N = 24  # homes of the bank's loans (k = 0 .. N-1), and two more parcels without a loan
 
@@ -290,8 +290,8 @@ def test_a_step_stopped_midway_leaves_nothing_and_runs_again(database, monkeypat
                                                              one_by_one):
     """All or nothing per step, on either path: a failure after some rows of a step were
     filed leaves none of that step; running again files each row once."""
-    from portal.services import jobs
-    from portal.services.exemptions import batch_filing
+    from portal.exemptions import batch_filing
+    from portal.jobs import runner
     monkeypatch.setattr(lb, "STEP", 4)
     _world(database)
     calls = {"n": 0}
@@ -306,13 +306,13 @@ def test_a_step_stopped_midway_leaves_nothing_and_runs_again(database, monkeypat
 
     monkeypatch.setattr(batch_filing.OneByOne if one_by_one else batch_filing.Step,
                         "file" if one_by_one else "write", failing)
-    monkeypatch.setitem(jobs.KINDS, lb.KIND, lambda _u, p: lb.Processing(
+    monkeypatch.setitem(runner.KINDS, lb.KIND, lambda _u, p: lb.Processing(
         int(p["batch_id"]), one_by_one=one_by_one))
     with UnitOfWork(database) as uow:
         officer = uow.session.scalar(select(User).where(User.email == "oficial@banco.pr"))
         batch = lb.submit(uow, officer, _rows(), source="csv", filename="lote.csv")
         bid, job_id = batch.id, batch.job_id
-    assert jobs.run(database, job_id).status == "failed"
+    assert runner.run(database, job_id).status == "failed"
     with UnitOfWork(database) as uow:
         b = uow.session.get(LenderBatch, bid)
         assert (b.processed, b.accepted) == (4, 2)

@@ -12,9 +12,10 @@ import pytest
 from sqlalchemy import func, select
 
 from portal import clock, storage
+from portal.jobs import runner
 from portal.models import Assessment, AssessmentRoll, Job, Notice, NoticeDelivery, User
-from portal.services import budgets, jobs, roll_notices
-from portal.services.budgets import LineInput
+from portal.roll import budgets, notices
+from portal.roll.budgets import LineInput
 
 from .factory import at, build
 
@@ -26,7 +27,7 @@ BASE = "http://127.0.0.1:5000"
 def world(database, tmp_path, monkeypatch):
     config = {"MAIL_FROM": "Portal <portal@example.pr>", "OUTBOX_DIR": str(tmp_path / "outbox"),
               "PORTAL_BASE_URL": BASE, "MAIL_SERVER": None}
-    monkeypatch.setattr(roll_notices, "mail_settings", lambda: config)  # the worker's
+    monkeypatch.setattr(notices, "mail_settings", lambda: config)  # the worker's
     storage.use(storage.FolderStore(tmp_path / "files"))
     w = build(database)
     yield w
@@ -44,13 +45,13 @@ def _amendment(world) -> int:
         budgets.adopt(uow, staff, v.id, DAY)
         version_id = v.id
     with clock.fixed(at(DAY)):
-        return jobs.run(world.database, _submit(world, "roll.compute",
+        return runner.run(world.database, _submit(world, "roll.compute",
                                                 version_id=version_id)).result["roll_id"]
 
 
 def _submit(world, kind: str, **params) -> int:
     with world.uow() as uow:
-        return jobs.submit(uow, uow.session.get(User, world.staff.id), kind, params).id
+        return runner.submit(uow, uow.session.get(User, world.staff.id), kind, params).id
 
 
 def _notify_jobs(world, roll_id: int) -> list[Job]:
@@ -73,38 +74,38 @@ def test_publishing_starts_the_notices_job_which_sends_them(world):
     roll_id = _amendment(world)
     assert _notify_jobs(world, roll_id) == []
     with clock.fixed(at(DAY)):
-        published = jobs.run(world.database, _submit(world, "roll.publish", roll_id=roll_id))
+        published = runner.run(world.database, _submit(world, "roll.publish", roll_id=roll_id))
     assert published.status == "succeeded"
     [notify] = _notify_jobs(world, roll_id)
     assert (notify.status, notify.created_by_id) == ("queued", world.staff.id)
     # The worker's recovery pass finds it (the queue carries only ids).
     with clock.fixed(at(DAY)):
-        assert notify.id in jobs.recover(world.database)
-        done = jobs.run(world.database, notify.id)
+        assert notify.id in runner.recover(world.database)
+        done = runner.run(world.database, notify.id)
     assert done.status == "succeeded" and done.result["roll_id"] == roll_id
     assert done.result["printed"] > 0 and _deliveries(world, roll_id) >= done.result["printed"]
     with world.uow() as uow:  # the pages find it
         staff = uow.session.get(User, world.staff.id)
-        shown = roll_notices.notify_jobs(uow, staff, [roll_id, world.roll_id])
+        shown = notices.notify_jobs(uow, staff, [roll_id, world.roll_id])
         assert shown[roll_id].id == notify.id
 
 
 def test_publishing_again_starts_no_second_notices_job(world):
     roll_id = _amendment(world)
     with clock.fixed(at(DAY)):
-        jobs.run(world.database, _submit(world, "roll.publish", roll_id=roll_id))
-        again = jobs.run(world.database, _submit(world, "roll.publish", roll_id=roll_id))
+        runner.run(world.database, _submit(world, "roll.publish", roll_id=roll_id))
+        again = runner.run(world.database, _submit(world, "roll.publish", roll_id=roll_id))
     assert again.status == "succeeded"
     [notify] = _notify_jobs(world, roll_id)
     with clock.fixed(at(DAY)):
-        jobs.run(world.database, notify.id)
-        jobs.run(world.database, _submit(world, "roll.publish", roll_id=roll_id))
+        runner.run(world.database, notify.id)
+        runner.run(world.database, _submit(world, "roll.publish", roll_id=roll_id))
     assert [j.id for j in _notify_jobs(world, roll_id)] == [notify.id]  # done: still the one
     # A publication's finish run again finds the job (queued, running or done): nothing new.
     with clock.fixed(at(DAY)), world.uow() as uow:
         staff = uow.session.get(User, world.staff.id)
         r = uow.session.get(AssessmentRoll, roll_id)
-        assert roll_notices.start_after_publication(uow, staff, r).id == notify.id
+        assert notices.start_after_publication(uow, staff, r).id == notify.id
     assert len(_notify_jobs(world, roll_id)) == 1
 
 
@@ -116,23 +117,23 @@ def test_the_one_transaction_publication_starts_it_too(world):
 
 def test_a_publication_that_fails_starts_nothing(world, monkeypatch):
     roll_id = _amendment(world)
-    real = roll_notices.start_after_publication
+    real = notices.start_after_publication
 
     def then_fails(uow, staff, r):  # noqa: ANN001, ANN202 - the job is written, then
         real(uow, staff, r)  # the publication's last step fails: all of it rolls back
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(roll_notices, "start_after_publication", then_fails)
+    monkeypatch.setattr(notices, "start_after_publication", then_fails)
     with clock.fixed(at(DAY)):
-        failed = jobs.run(world.database, _submit(world, "roll.publish", roll_id=roll_id))
-    assert (failed.status, failed.error_code) == ("failed", jobs.UNEXPECTED)
+        failed = runner.run(world.database, _submit(world, "roll.publish", roll_id=roll_id))
+    assert (failed.status, failed.error_code) == ("failed", runner.UNEXPECTED)
     assert _notify_jobs(world, roll_id) == []
     with world.uow() as uow:
         assert uow.session.get(AssessmentRoll, roll_id).status != "published"
-    monkeypatch.setattr(roll_notices, "start_after_publication", real)
+    monkeypatch.setattr(notices, "start_after_publication", real)
     with clock.fixed(at(DAY)):  # run again, it publishes and starts the job once
-        assert jobs.run(world.database, failed.id) is None  # ended
-        jobs.run(world.database, _submit(world, "roll.publish", roll_id=roll_id))
+        assert runner.run(world.database, failed.id) is None  # ended
+        runner.run(world.database, _submit(world, "roll.publish", roll_id=roll_id))
     assert len(_notify_jobs(world, roll_id)) == 1
 
 
@@ -141,6 +142,6 @@ def test_an_incomplete_roll_is_not_published_and_starts_nothing(world, monkeypat
     with world.uow() as uow:  # a computation stopped midway: fewer lines than its counts
         uow.session.get(AssessmentRoll, roll_id).exempt_count += 1
     with clock.fixed(at(DAY)):
-        failed = jobs.run(world.database, _submit(world, "roll.publish", roll_id=roll_id))
+        failed = runner.run(world.database, _submit(world, "roll.publish", roll_id=roll_id))
     assert (failed.status, failed.error_code) == ("failed", "roll_incomplete")
     assert _notify_jobs(world, roll_id) == []

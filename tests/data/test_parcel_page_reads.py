@@ -12,9 +12,9 @@ from decimal import Decimal
 import pytest
 
 from portal import clock
+from portal.accounts import access, ledger, statements
+from portal.accounts.errors import NotFound
 from portal.models import Lease, Lender, Loan, Notice, Party, PartyMember
-from portal.services import access, accounts, ledger
-from portal.services.errors import NotFound
 
 from .factory import QueryCounter, at, build, pay
 
@@ -27,7 +27,7 @@ def world(database):
 
 
 def _read(uow, user, pid, *, rows):
-    return accounts.statement_for(uow, user, pid, as_of=AS_OF, with_payments=False, rows=rows)
+    return statements.statement_for(uow, user, pid, as_of=AS_OF, with_payments=False, rows=rows)
 
 
 def _ids(xs):

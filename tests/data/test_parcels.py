@@ -8,9 +8,10 @@ import pytest
 from sqlalchemy import func, select
 
 from portal import clock
+from portal.accounts import access, parcels
+from portal.accounts.errors import ClaimRateLimited, ClaimRefused, Forbidden
 from portal.models import AccessCode, AuditRecord, ClaimAttempt, ParcelLink, User
-from portal.services import access, parcels, users
-from portal.services.errors import ClaimRateLimited, ClaimRefused, Forbidden
+from portal.people import users
 
 from .factory import PASSWORD, build
 

@@ -9,6 +9,8 @@ import pytest
 from sqlalchemy import func, select
 
 from portal import clock
+from portal.accounts import bulk, ledger, statements
+from portal.accounts.errors import Conflict, Forbidden
 from portal.core.installments import Installment as CoreInstallment
 from portal.core.installments import amend
 from portal.models import (
@@ -20,9 +22,8 @@ from portal.models import (
     RollLine,
     User,
 )
-from portal.services import accounts, budgets, bulk, ledger, roll
-from portal.services.budgets import LineInput
-from portal.services.errors import Conflict, Forbidden
+from portal.roll import budgets, roll
+from portal.roll.budgets import LineInput
 
 from .factory import FY_START, at, build, pay
 
@@ -63,7 +64,7 @@ def test_published_roll_wrote_the_facts(world):
 
 def _amendment(world, uow, total: str, effective: date):
     staff = uow.session.get(User, world.staff.id)
-    fy = uow.session.get(accounts.FiscalYear, world.fy_id)
+    fy = uow.session.get(statements.FiscalYear, world.fy_id)
     v2 = budgets.draft(uow, staff, fy, [
         LineInput("project", "Proyecto", "Project", Decimal("15000.00"), Decimal(total)),
         LineInput("maintenance", "Mantenimiento", "Maintenance", Decimal("2000.00"),
@@ -108,14 +109,14 @@ def test_amendment_supersedes_and_keeps_paid_installments(world):
         pay(world, "A", "83.34", day)
     eff = date(2026, 12, 15)
     with clock.fixed(at(eff)), world.uow() as uow:
-        before = accounts.statement_for(uow, world.alice, world.parcel["A"])
+        before = statements.statement_for(uow, world.alice, world.parcel["A"])
         old = [CoreInstallment(i.number, i.due_date, i.amount, st.status == "paid")
                for i, st in zip(before.installments, before.statement.installments)]
         staff, v2 = _amendment(world, uow, "12400.00", eff)
         r2 = roll.compute(uow, staff, v2.id)
         roll.publish(uow, staff, r2.id)
     with clock.fixed(at(eff)), world.uow() as uow:
-        after = accounts.statement_for(uow, world.alice, world.parcel["A"])
+        after = statements.statement_for(uow, world.alice, world.parcel["A"])
         assert after.assessment.supersedes_id == before.assessment.id
         assert [a.id for a in after.history] == [before.assessment.id]
         assert after.budget_version.version == 2
@@ -141,7 +142,7 @@ def test_a_decrease_never_cuts_below_what_was_paid_ahead(world):
         r2 = roll.compute(uow, staff, v2.id)
         roll.publish(uow, staff, r2.id)
     with clock.fixed(at(eff)), world.uow() as uow:
-        view = accounts.statement_for(uow, world.alice, world.parcel["A"])
+        view = statements.statement_for(uow, world.alice, world.parcel["A"])
         assert view.annual == Decimal("166.67")
         assert ledger.verify_allocations(uow, world.parcel["A"], world.fy_id) == []
         # What could not be absorbed is a credit on the account (R-A5), an adjustment.
@@ -157,20 +158,20 @@ def test_an_increase_after_a_lump_sum_keeps_its_discount(world):
     pay(world, "A", "980.00", date(2026, 6, 25), lump_sum=True)  # 1,000 less 2 %
     eff = date(2026, 12, 15)
     with clock.fixed(at(eff)), world.uow() as uow:
-        before = accounts.statement_for(uow, world.alice, world.parcel["A"])
+        before = statements.statement_for(uow, world.alice, world.parcel["A"])
         assert before.statement.discount == Decimal("20.00") and before.statement.payoff == 0
         staff, v2 = _amendment(world, uow, "12400.00", eff)
         roll.publish(uow, staff, roll.compute(uow, staff, v2.id).id)
     with clock.fixed(at(eff)), world.uow() as uow:
         for rows in (False, True):
-            after = accounts.statement_for(uow, world.alice, world.parcel["A"], rows=rows)
+            after = statements.statement_for(uow, world.alice, world.parcel["A"], rows=rows)
             assert after.annual == Decimal("1200.00")
             st = after.statement
             assert st.applications[0].lump_sum == "granted" and st.discount == Decimal("20.00")
             assert st.payoff == Decimal("200.00")  # the increase, in full
             assert [i.number for i in st.installments if i.status != "paid"] == [13]
         assert ledger.verify_allocations(uow, world.parcel["A"], world.fy_id) == []
-        (summary,) = [s for s in accounts.dashboard(uow, world.alice)
+        (summary,) = [s for s in statements.dashboard(uow, world.alice)
                       if s.parcel.id == world.parcel["A"]]
         assert summary.payoff == Decimal("200.00")
 
@@ -194,7 +195,7 @@ def test_publication_writes_the_number_of_installments_the_board_adopted(world):
     """R-A4: "payable in equal monthly installments or as otherwise determined by the Board"
     (§ 6432(d)): a count the Board adopted for a year before its roll is written is the
     number of installments its publication writes; the year before keeps the statute's 12."""
-    from portal.services import board_parameters
+    from portal.roll import board_parameters
 
     fy_start = date(2027, 7, 1)
     with clock.fixed(at(date(2027, 5, 20))), world.uow() as uow:

@@ -13,8 +13,8 @@ from portal import clock
 from portal.cli import main
 from portal.db import reset_databases
 from portal.models import Assessment, Job, User
-from portal.services import budgets
-from portal.services.budgets import LineInput
+from portal.roll import budgets
+from portal.roll.budgets import LineInput
 
 from .factory import at, build
 

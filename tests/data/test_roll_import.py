@@ -15,7 +15,9 @@ import pytest
 from sqlalchemy import func, select
 
 from portal import clock
-from portal import roll_import as ri
+from portal.accounts import bulk
+from portal.accounts.errors import Conflict, Forbidden, NotFound
+from portal.jobs import runner
 from portal.models import (
     AuditRecord,
     Job,
@@ -26,8 +28,9 @@ from portal.models import (
     RollImport,
     User,
 )
-from portal.services import bulk, jobs, roll_import, users
-from portal.services.errors import Conflict, Forbidden, NotFound
+from portal.people import users
+from portal.roll import roll_csv as ri
+from portal.roll import roll_import
 
 HEAD = [c.es for c in ri.COLUMNS]
 
@@ -80,9 +83,9 @@ def _upload(world, data: bytes, name: str = "padron.csv") -> int:
 
 def _run(world, import_id: int, dry_run: bool) -> Job:
     with _uow(world["database"]) as uow:
-        job_id = jobs.submit(uow, uow.session.get(User, world["staff"]), "roll.import",
+        job_id = runner.submit(uow, uow.session.get(User, world["staff"]), "roll.import",
                              {"import_id": import_id, "dry_run": dry_run}).id
-    job = jobs.run(world["database"], job_id)
+    job = runner.run(world["database"], job_id)
     assert job.status == "succeeded", (job.error_code, job.error_params)
     return job
 
@@ -200,7 +203,7 @@ def test_a_file_with_an_error_changes_nothing_and_its_report_names_each_row(worl
             (6, "catastro", "040-000-000-10", "duplicate", {"first": 4})]
         assert [e.row_number for e in roll_import.all_errors(uow, staff, import_id)] == [5, 6]
         with pytest.raises(Conflict) as exc:  # the import is refused at once
-            jobs.submit(uow, staff, "roll.import", {"import_id": import_id, "dry_run": False})
+            runner.submit(uow, staff, "roll.import", {"import_id": import_id, "dry_run": False})
         assert exc.value.code == "import_has_errors"
     # Even run directly, pass 1 finds the errors again and pass 2 writes nothing.
     work = roll_import.ImportWork(None, import_id)
@@ -224,7 +227,7 @@ def test_a_batch_interrupted_leaves_nothing_half_written_and_the_job_goes_on(wor
     import_id = _upload(world, _csv(FILE))
     _run(world, import_id, dry_run=True)
     with _uow(world["database"]) as uow:
-        job_id = jobs.submit(uow, uow.session.get(User, world["staff"]), "roll.import",
+        job_id = runner.submit(uow, uow.session.get(User, world["staff"]), "roll.import",
                              {"import_id": import_id, "dry_run": False}).id
     real, calls = bulk.insert_rows, []
 
@@ -237,7 +240,7 @@ def test_a_batch_interrupted_leaves_nothing_half_written_and_the_job_goes_on(wor
 
     monkeypatch.setattr(bulk, "insert_rows", dies)
     with pytest.raises(Killed):
-        jobs.run(world["database"], job_id)
+        runner.run(world["database"], job_id)
     monkeypatch.setattr(bulk, "insert_rows", real)
     # The first batch of three rows (same, changed, 040-000-000-10) is written whole; of the
     # second (-11, -12 and its lease, -13) nothing: no parcel without its owners or lease.
@@ -245,9 +248,9 @@ def test_a_batch_interrupted_leaves_nothing_half_written_and_the_job_goes_on(wor
     cats = [p[0] for p in facts["parcels"]]
     assert cats == ["040-000-000-01", "040-000-000-02", "040-000-000-03", "040-000-000-10"]
     assert (facts["shares"], facts["leases"]) == (2, 0)
-    with clock.fixed(clock.now() + jobs.STALE + timedelta(seconds=1)):
-        assert jobs.recover(world["database"]) == [job_id]
-        job = jobs.run(world["database"], job_id)
+    with clock.fixed(clock.now() + runner.STALE + timedelta(seconds=1)):
+        assert runner.recover(world["database"]) == [job_id]
+        job = runner.run(world["database"], job_id)
     assert (job.status, job.attempts) == ("succeeded", 2)
     imp = _get(world, import_id)
     assert (imp.status, imp.new_count, imp.same_count) == ("imported", 3, 3)
@@ -274,7 +277,7 @@ def test_only_staff_see_or_start_an_import(world):
         with pytest.raises((Forbidden, NotFound)):
             roll_import.get(uow, owner, import_id)
         with pytest.raises((Forbidden, NotFound)):
-            jobs.submit(uow, owner, "roll.import", {"import_id": import_id, "dry_run": True})
+            runner.submit(uow, owner, "roll.import", {"import_id": import_id, "dry_run": True})
         with pytest.raises((Forbidden, NotFound)):
             roll_import.register(uow, owner, io.BytesIO(b"x"), "x.csv", world["folder"])
         staff = uow.session.get(User, world["staff"])

@@ -9,10 +9,10 @@ import csv
 from click.testing import CliRunner
 from sqlalchemy import func, select
 
-from portal import roll_import as ri
 from portal.cli import main
 from portal.db import reset_databases
 from portal.models import Job, Parcel
+from portal.roll import roll_csv as ri
 
 from .factory import build
 

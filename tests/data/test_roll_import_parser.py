@@ -1,4 +1,4 @@
-"""The roll file's reader (portal/roll_import, pure): encodings (UTF-8 with and without a
+"""The roll file's reader (portal/roll/roll_csv, pure): encodings (UTF-8 with and without a
 BOM, Windows-1252), comma or semicolon, CRLF, a header in either language, and each reason a
 row or a file is refused (R-A2 owner kinds, R-A3 benefit units, R-A16 leases)."""
 
@@ -9,7 +9,7 @@ from decimal import Decimal
 
 import pytest
 
-from portal import roll_import as ri
+from portal.roll import roll_csv as ri
 
 HEAD_ES = [c.es for c in ri.COLUMNS]
 HEAD_EN = [c.en for c in ri.COLUMNS]

@@ -15,10 +15,12 @@ from hypothesis import strategies as st
 from sqlalchemy import func, select
 
 from portal import db
-from portal import roll_import as ri
 from portal.db import UnitOfWork
+from portal.jobs import runner
 from portal.models import Lease, OwnershipShare, Parcel, Party, User
-from portal.services import jobs, roll_import, users
+from portal.people import users
+from portal.roll import roll_csv as ri
+from portal.roll import roll_import
 
 HEAD = [c.es for c in ri.COLUMNS]
 NAMES = st.sampled_from(["Ana Rivera", "José Ortiz", "Carmen Vélez", "Luis Peña"])
@@ -67,9 +69,9 @@ def _import(database: db.Database, staff_id: int, data: bytes, folder) -> str:  
     with UnitOfWork(database) as uow:
         staff = uow.session.get(User, staff_id)
         import_id = roll_import.register(uow, staff, io.BytesIO(data), "p.csv", folder).id
-        job_id = jobs.submit(uow, staff, "roll.import",
+        job_id = runner.submit(uow, staff, "roll.import",
                              {"import_id": import_id, "dry_run": False}).id
-    return jobs.run(database, job_id).result["status"]
+    return runner.run(database, job_id).result["status"]
 
 
 @settings(max_examples=20, deadline=None,

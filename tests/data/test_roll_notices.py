@@ -16,6 +16,9 @@ import pytest
 from sqlalchemy import func, select
 
 from portal import clock, storage
+from portal.accounts import parcels
+from portal.accounts.errors import Conflict, Forbidden, NotFound
+from portal.jobs import runner
 from portal.models import (
     AccessCode,
     NoticeDelivery,
@@ -25,9 +28,8 @@ from portal.models import (
     Party,
     User,
 )
-from portal.services import budgets, jobs, parcels, roll, roll_notices
-from portal.services.budgets import LineInput
-from portal.services.errors import Conflict, Forbidden, NotFound
+from portal.roll import budgets, notices, roll
+from portal.roll.budgets import LineInput
 from tests.web.test_documents import LONG_ADDRESS, check, pages_of
 
 from .factory import at, build
@@ -71,7 +73,7 @@ def outbox(config) -> list:
 def _notify(world, config, roll_id=None):
     with clock.fixed(at(date(2026, 6, 11))), world.uow() as uow:
         staff = uow.session.get(User, world.staff.id)
-        return roll_notices.notify(uow, staff, roll_id or world.roll_id, config)
+        return notices.notify(uow, staff, roll_id or world.roll_id, config)
 
 
 def _count(uow, model, *where):
@@ -132,9 +134,9 @@ def test_sending_again_changes_nothing(world, config):
 def test_a_batch_that_fails_sends_no_email_and_issues_no_code(world, config, monkeypatch):
     def broken(_docs):
         raise RuntimeError("printer on fire")
-    monkeypatch.setattr(roll_notices, "render_print_file", broken)
+    monkeypatch.setattr(notices, "render_print_file", broken)
     with pytest.raises(RuntimeError), clock.fixed(at(date(2026, 6, 11))), world.uow() as uow:
-        roll_notices.notify(uow, uow.session.get(User, world.staff.id), world.roll_id, config)
+        notices.notify(uow, uow.session.get(User, world.staff.id), world.roll_id, config)
     with world.uow() as uow:
         assert _count(uow, NoticeDelivery) == 0
         assert _count(uow, AccessCode, AccessCode.parcel_id == world.parcel["C"]) == 0
@@ -142,15 +144,15 @@ def test_a_batch_that_fails_sends_no_email_and_issues_no_code(world, config, mon
 
 
 def test_the_job_kind_is_registered_and_checks_its_roll(world):
-    assert "roll.notify" in jobs.KINDS
+    assert "roll.notify" in runner.KINDS
     with world.uow() as uow:
         staff = uow.session.get(User, world.staff.id)
-        job = jobs.submit(uow, staff, "roll.notify", {"roll_id": world.roll_id})
+        job = runner.submit(uow, staff, "roll.notify", {"roll_id": world.roll_id})
         assert job.status == "queued"
         with pytest.raises(NotFound):
-            jobs.submit(uow, staff, "roll.notify", {"roll_id": 999999})
+            runner.submit(uow, staff, "roll.notify", {"roll_id": 999999})
         with pytest.raises(Forbidden):
-            roll_notices.notifiable(uow, uow.session.get(User, world.alice.id), world.roll_id)
+            notices.notifiable(uow, uow.session.get(User, world.alice.id), world.roll_id)
 
 
 @POPPLER
@@ -179,13 +181,13 @@ def test_the_printed_code_claims_the_parcel(world, config, tmp_path):
 def test_the_notice_prints_cleanly_in_both_languages(world, config, lang, tmp_path):
     _notify(world, config)
     with world.uow() as uow:
-        loaded = roll_notices.staff_notice(uow, uow.session.get(User, world.staff.id),
+        loaded = notices.staff_notice(uow, uow.session.get(User, world.staff.id),
                                            world.roll_id, world.parcel["C"])
     f, state, printed_on = loaded
     assert state == "printed"
     with __import__("portal.i18n", fromlist=["use_language"]).use_language(lang):
-        doc = roll_notices.document(f, BASE, state, None, printed_on)
-    data = roll_notices.notice_pdf(loaded, lang, BASE)
+        doc = notices.document(f, BASE, state, None, printed_on)
+    data = notices.notice_pdf(loaded, lang, BASE)
     check(doc, data, lang, tmp_path, min_pages=1)
     words = " ".join(b.text for _, _, boxes in pages_of(data, tmp_path) for b in boxes)
     assert "Calle Fortaleza" in words and "Rodríguez" in words
@@ -214,16 +216,16 @@ def test_an_amendment_notice_shows_old_and_new_amounts(world, config, lang, tmp_
     _notify(world, config)
     r2 = _amend(world, "12400.00", date(2026, 12, 15))
     with clock.fixed(at(date(2026, 12, 16))), world.uow() as uow:
-        result = roll_notices.notify(uow, uow.session.get(User, world.staff.id), r2, config)
+        result = notices.notify(uow, uow.session.get(User, world.staff.id), r2, config)
     assert result["printed"] == 4 and result["codes"] == 0  # C keeps the code it was sent
     with world.uow() as uow:
-        loaded = roll_notices.staff_notice(uow, uow.session.get(User, world.staff.id), r2,
+        loaded = notices.staff_notice(uow, uow.session.get(User, world.staff.id), r2,
                                            world.parcel["B"])
     f = loaded[0]
     assert (f.previous, f.annual) == (Decimal("3000.00"), Decimal("3600.00"))
     with __import__("portal.i18n", fromlist=["use_language"]).use_language(lang):
-        doc = roll_notices.document(f, BASE, loaded[1], None, loaded[2])
-    data = roll_notices.notice_pdf(loaded, lang, BASE)
+        doc = notices.document(f, BASE, loaded[1], None, loaded[2])
+    data = notices.notice_pdf(loaded, lang, BASE)
     check(doc, data, lang, tmp_path, min_pages=1)
     words = " ".join(b.text for _, _, boxes in pages_of(data, tmp_path) for b in boxes)
     assert "$3,000.00" in words and "$3,600.00" in words and "$600.00" in words
@@ -236,17 +238,17 @@ def test_a_notice_is_found_only_by_its_payers_and_staff(world, config):
     _notify(world, config)
     with world.uow() as uow:
         s = uow.session
-        f, _state, _on = roll_notices.latest_notice(s.get(User, world.alice.id) and uow,
+        f, _state, _on = notices.latest_notice(s.get(User, world.alice.id) and uow,
                                                     s.get(User, world.alice.id),
                                                     world.parcel["A"])
         assert f.catastro == "040-000-000-01"
         with pytest.raises(NotFound):
-            roll_notices.latest_notice(uow, s.get(User, world.alice.id), world.parcel["B"])
+            notices.latest_notice(uow, s.get(User, world.alice.id), world.parcel["B"])
         with pytest.raises(NotFound):
-            roll_notices.latest_notice(uow, s.get(User, world.lender_user.id),
+            notices.latest_notice(uow, s.get(User, world.lender_user.id),
                                        world.parcel["C"])
         with pytest.raises(Forbidden):
-            roll_notices.staff_notice(uow, s.get(User, world.alice.id), world.roll_id,
+            notices.staff_notice(uow, s.get(User, world.alice.id), world.roll_id,
                                       world.parcel["A"])
 
 
@@ -261,5 +263,5 @@ def test_an_unpublished_roll_has_no_notices_to_send(world):
         budgets.adopt(uow, staff, v2.id, date(2026, 12, 15))
         r2 = roll.compute(uow, staff, v2.id)
         with pytest.raises(Conflict) as err:
-            roll_notices.notifiable(uow, staff, r2.id)
+            notices.notifiable(uow, staff, r2.id)
         assert err.value.code == "roll_not_published"

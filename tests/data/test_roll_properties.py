@@ -34,9 +34,10 @@ from hypothesis import strategies as st
 from sqlalchemy import func, select, text
 
 from portal import clock
-from portal import roll_import as ri
+from portal.accounts import bulk
 from portal.core.allocation import ParcelFacts, is_assessable
 from portal.db import Database, UnitOfWork
+from portal.jobs import runner
 from portal.models import (
     Assessment,
     AssessmentRoll,
@@ -46,8 +47,10 @@ from portal.models import (
     Parcel,
     User,
 )
-from portal.services import budgets, bulk, jobs, roll, roll_import, users
-from portal.services.budgets import FixedInput, LineInput
+from portal.people import users
+from portal.roll import budgets, roll, roll_import
+from portal.roll import roll_csv as ri
+from portal.roll.budgets import FixedInput, LineInput
 
 HEAD = [c.es for c in ri.COLUMNS]
 FY_START = date(2026, 7, 1)
@@ -148,11 +151,11 @@ class District:
             budgets.adopt(uow, staff, v.id, DAY)
             return v.id
 
-    def run(self, kind: str, progress=None, **params) -> jobs.Job:  # noqa: ANN001
+    def run(self, kind: str, progress=None, **params) -> runner.Job:  # noqa: ANN001
         """A job submitted and run by a worker (`jobs.run`), a batch per transaction."""
         with self.uow() as uow:
-            job_id = jobs.submit(uow, self.staff(uow), kind, params).id
-        return jobs.run(self.database, job_id, progress=progress)
+            job_id = runner.submit(uow, self.staff(uow), kind, params).id
+        return runner.run(self.database, job_id, progress=progress)
 
     def roll_id(self, version_id: int) -> int:
         with self.uow() as uow:
@@ -291,7 +294,7 @@ def test_a_stage_interrupted_from_its_progress_in_one_transaction_leaves_nothing
             before = d.checksums()
             try:
                 with d.uow() as uow:
-                    jobs.run_here(uow, d.staff(uow), stage, params, progress=progress)
+                    runner.run_here(uow, d.staff(uow), stage, params, progress=progress)
             except Interrupted:
                 event(f"{stage}: interrupted")
                 after = d.checksums()
@@ -347,7 +350,7 @@ def test_a_job_whose_batch_fails_keeps_whole_batches_and_ends_as_an_uninterrupte
             monkeypatch.setattr(bulk, "insert_rows", real)
             event(f"{stage}: {'failed midway' if calls['n'] >= at else 'ended'}")
             if calls["n"] >= at:  # it failed midway
-                assert (job.status, job.error_code) == ("failed", jobs.UNEXPECTED)
+                assert (job.status, job.error_code) == ("failed", runner.UNEXPECTED)
                 assert d.checksums(tables) == committed[-1]
                 job = d.run(stage, **params)
             assert job.status == "succeeded"
@@ -374,10 +377,10 @@ def test_a_job_submitted_in_a_failed_unit_of_work_is_not_kept(database):
         budgets.adopt(uow, staff, v.id, DAY)
         staff_id, version_id = staff.id, v.id
     with UnitOfWork(database) as uow:
-        before = uow.session.scalar(select(func.count()).select_from(jobs.Job))
+        before = uow.session.scalar(select(func.count()).select_from(runner.Job))
     with pytest.raises(Interrupted), UnitOfWork(database) as uow:
-        jobs.submit(uow, uow.session.get(User, staff_id), "roll.compute",
+        runner.submit(uow, uow.session.get(User, staff_id), "roll.compute",
                     {"version_id": version_id})
         raise Interrupted()
     with UnitOfWork(database) as uow:
-        assert uow.session.scalar(select(func.count()).select_from(jobs.Job)) == before
+        assert uow.session.scalar(select(func.count()).select_from(runner.Job)) == before

@@ -16,9 +16,10 @@ from decimal import Decimal
 from sqlalchemy import event, func, select
 
 from portal import clock
+from portal.accounts import bulk, facts, statements
 from portal.models import Assessment, AssessmentRoll, Installment, Parcel, User
-from portal.services import accounts, budgets, bulk, facts, roll
-from portal.services.budgets import LineInput
+from portal.roll import budgets, roll
+from portal.roll.budgets import LineInput
 
 from .factory import at, build
 
@@ -57,7 +58,7 @@ def _add_parcels(world, n: int) -> None:
 def _amend(world, total: str, effective: date) -> int:
     with clock.fixed(at(effective)), world.uow() as uow:
         staff = uow.session.get(User, world.staff.id)
-        fy = uow.session.get(accounts.FiscalYear, world.fy_id)
+        fy = uow.session.get(statements.FiscalYear, world.fy_id)
         v = budgets.draft(uow, staff, fy, [
             LineInput("project", "Proyecto", "Project", Decimal("90000.00"), Decimal(total))],
             reference="Res. 2", effective_on=effective)
@@ -98,7 +99,7 @@ def test_a_roll_larger_than_a_statement_computes_and_publishes(database, monkeyp
         assert uow.session.get(AssessmentRoll, roll_id).status == "published"
         assert uow.session.scalar(select(func.count()).select_from(Assessment)) == 4 + 4 + EXTRA
         # The accounts of the whole roll load too (the payments' and the pages' reads).
-        loaded = facts.load_many(uow, list(current), accounts.FiscalYear(
+        loaded = facts.load_many(uow, list(current), statements.FiscalYear(
             id=world.fy_id, starts_on=date(2026, 7, 1), ends_on=date(2027, 6, 30),
             label="2026-2027"))
         assert sum(len(f.installment_rows) for f in loaded.values()) == 12 * len(current)

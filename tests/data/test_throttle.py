@@ -9,9 +9,10 @@ import pytest
 from sqlalchemy import func, select
 
 from portal import clock, db
+from portal.accounts import parcels, throttle
+from portal.accounts.errors import ClaimRateLimited, ClaimRefused
 from portal.models.security import ThrottleHit
-from portal.services import parcels, throttle, users
-from portal.services.errors import ClaimRateLimited, ClaimRefused
+from portal.people import users
 
 from .factory import PASSWORD, build
 

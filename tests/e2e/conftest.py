@@ -127,7 +127,7 @@ def live(tmp_path, demo_db, fixed_today):  # noqa: ANN001, ANN201, F811
 
 def second_step(page, secret: str | None = None) -> None:  # noqa: ANN001
     """On `/cuenta/verificar`: type the authenticator's code (the demo staff's secret)."""
-    from portal.services.demo import STAFF_TOTP_SECRET
+    from portal.demo.district import STAFF_TOTP_SECRET
     from tests.web.conftest import totp_code
     page.wait_for_url("**/cuenta/verificar**")
     page.locator("#code").fill(totp_code(secret or STAFF_TOTP_SECRET))

@@ -39,9 +39,10 @@ def _parcels(app) -> tuple[int, str, int]:  # noqa: ANN001
     """The owner's second parcel (id, catastro) and the demo home with its debts."""
     from sqlalchemy import select
 
+    from portal.accounts import access
     from portal.db import UnitOfWork
     from portal.models import Parcel, TaxDebt
-    from portal.services import access, users
+    from portal.people import users
     from portal.web.data import database
     with app.app_context(), UnitOfWork(database()) as w:
         owner = users.find_by_email(w, "owner@demo.pr")

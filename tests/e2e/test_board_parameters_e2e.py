@@ -107,8 +107,9 @@ def test_j8_record_a_rate_and_declare_a_day_closed(live, page, lang, tmp_path):
     _check(page, "parameters-after", lang, folder, pages)
 
     # The parcel page says why the last timely day moved
+    from portal.accounts import access
     from portal.db import UnitOfWork
-    from portal.services import access, users
+    from portal.people import users
     from portal.web.data import database
     with app.app_context(), UnitOfWork(database()) as uow:
         owner = users.find_by_email(uow, "owner@demo.pr")

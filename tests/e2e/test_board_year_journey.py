@@ -135,7 +135,7 @@ def journey(tmp_path, schema_db) -> Iterator[Journey]:  # noqa: ANN001
     the jobs run at once in the server (Huey's immediate mode)."""
     from portal.db import reset_databases
     from portal.jobs import queue
-    from portal.services import two_factor, users
+    from portal.people import two_factor, users
     from portal.web.data import database
     from tests.web.conftest import make_app
     clock.set_fixed(clock.pr_instant(MAY))
@@ -215,8 +215,8 @@ def _roll_file(path: Path, template: list[list[str]], lang: str, bad: bool) -> N
 def _current(j: Journey, catastro: str) -> tuple[Decimal, list[Decimal]]:
     """The parcel's current assessment (the one no amendment supersedes) and its
     installments' amounts, as the database holds them (the core computed them)."""
+    from portal.accounts import facts
     from portal.models import Installment, Parcel
-    from portal.services import facts
     with j.uow() as w:
         pid = w.session.scalar(select(Parcel.id).where(Parcel.catastro == catastro))
         fy = facts.fiscal_year_on(w, clock.today())
@@ -293,9 +293,9 @@ def _compute_and_publish(page, j: Journey, lang: str, version: int, first: bool
 
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_j8_the_boards_year_from_budget_to_amendment(journey, browser, lang, tmp_path):
+    from portal.accounts import parcels as parcel_service
     from portal.models import Parcel
-    from portal.services import parcels as parcel_service
-    from portal.services import users
+    from portal.people import users
     j, w = journey, WORDS[lang]
     with j.uow() as u:  # each signs in in the journey's language
         for email in (STAFF, OWNER):

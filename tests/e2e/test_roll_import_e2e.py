@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
-from portal import roll_import as ri
+from portal.roll import roll_csv as ri
 from tests.e2e.conftest import REASON, axe_violations, htmlcs_errors, second_step
 
 expect = pytest.importorskip("playwright.sync_api",

@@ -38,8 +38,9 @@ def _amend_and_compute(app) -> int:  # noqa: ANN001
     """Version 2 of the demo's budget ($1,000.00 more on its first line), adopted on the
     demo's day and computed: its roll's id."""
     from portal.db import UnitOfWork
-    from portal.services import budgets, roll, users
-    from portal.services.budgets import LineInput
+    from portal.people import users
+    from portal.roll import budgets, roll
+    from portal.roll.budgets import LineInput
     from portal.web.data import database
     with app.app_context(), UnitOfWork(database()) as w:
         staff = users.find_by_email(w, "staff@demo.pr")

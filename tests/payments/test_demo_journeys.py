@@ -26,12 +26,12 @@ PASSWORD = "Distrito2026!"
 
 @pytest.fixture(scope="module")
 def demo_file(tmp_path_factory, schema_template):
-    from portal.services import demo
+    from portal.demo import district
     path = tmp_path_factory.mktemp("pay_demo") / "demo.db"
     shutil.copyfile(schema_template, path)
     database = Database(f"sqlite:///{path}")
     with clock.fixed(TODAY):
-        demo.load(database, parcels_n=60)
+        district.load(database, parcels_n=60)
     database.dispose()
     return path
 

@@ -18,7 +18,7 @@ from sqlalchemy import select
 from portal import clock
 from portal.db import reset_databases
 from portal.models import User
-from portal.services.users import hash_password
+from portal.people.users import hash_password
 from tests.e2e import conftest as e2e_conftest
 from tests.e2e.conftest import REASON, Server, axe_violations
 

@@ -11,14 +11,14 @@ import pytest
 from sqlalchemy import func, select
 
 from portal import clock
+from portal.accounts import facts as facts_service
+from portal.accounts import statements
 from portal.core.offer import Choice
 from portal.models import LedgerEntry, Payment, PaymentAllocation
 from portal.models.payments_ext import Checkout, ProviderEvent
 from portal.payments import ledger, service
 from portal.payments.gateway import GatewayError, StripeGateway
 from portal.payments.reconcile import reconcile
-from portal.services import accounts
-from portal.services import facts as facts_service
 
 from . import stripe_server
 from .factory import add_cost, seed
@@ -46,7 +46,7 @@ def pages(world, n=0):
     with world.uow() as uow:
         owner = world.user(uow)
         [pay] = [a for a in service.payable_accounts(uow, owner) if a.key == world.key(n)]
-        view = accounts.statement_for(uow, owner, world.parcel_ids[n], rows=True)
+        view = statements.statement_for(uow, owner, world.parcel_ids[n], rows=True)
     assert (pay.offer.due_now, pay.offer.payoff) == (view.statement.total_due_now,
                                                      view.statement.payoff)
     assert pay.offer.payoff_through_amount == view.payoff_amount

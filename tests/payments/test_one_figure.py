@@ -12,22 +12,22 @@ from datetime import date
 import pytest
 
 from portal import clock
+from portal.accounts import access, facts, statements
 from portal.core.offer import Choice, price
 from portal.db import Database, reset_databases
-from portal.services import access, accounts, facts
-from portal.services.users import find_by_email
+from portal.people.users import find_by_email
 
 DAYS = (date(2026, 11, 30), date(2026, 12, 1), date(2026, 12, 11), date(2027, 2, 20))
 
 
 @pytest.fixture(scope="module")
 def demo_db(tmp_path_factory, schema_template):
-    from portal.services import demo
+    from portal.demo import district
     path = tmp_path_factory.mktemp("one_figure") / "demo.db"
     shutil.copyfile(schema_template, path)
     database = Database(f"sqlite:///{path}")
     with clock.fixed(date(2026, 11, 30)):
-        demo.load(database, parcels_n=60)
+        district.load(database, parcels_n=60)
     yield database
     database.dispose()
     reset_databases()
@@ -40,7 +40,7 @@ def _compare(uow, staff, parcels, on):
         and a.fiscal_year.starts_on <= on}
     checked = 0
     for p in parcels:
-        view = accounts.statement_for(uow, staff, p.id, as_of=on, rows=True)
+        view = statements.statement_for(uow, staff, p.id, as_of=on, rows=True)
         if view.offer is None or p.id not in offers:
             continue
         page, pay = view.offer, offers[p.id]

@@ -14,12 +14,12 @@ import pytest
 from sqlalchemy import select
 
 from portal import clock
+from portal.accounts import ledger as data_ledger
 from portal.core.offer import Choice
 from portal.db import Database
 from portal.models import Payment, ReceiptSequence
 from portal.models.payments_ext import Checkout
 from portal.payments import receipts, service
-from portal.services import ledger as data_ledger
 from tests.data import pg
 
 from . import test_concurrency_pg as concurrency

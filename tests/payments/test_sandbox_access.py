@@ -27,7 +27,7 @@ from portal.models import (
     User,
 )
 from portal.models.payments_ext import Checkout, SandboxSession
-from portal.services.users import hash_password
+from portal.people.users import hash_password
 
 from .conftest import make_app
 from .factory import seed

@@ -17,7 +17,7 @@ from portal.db import reset_databases
 from portal.models import Parcel, Payment, User
 from portal.models.payments_ext import CheckoutPayment
 from portal.payments.gateway import DESCRIPTION_MAX, CheckoutRequest, fit_description
-from portal.services.users import hash_password
+from portal.people.users import hash_password
 
 from . import stripe_server
 from .conftest import WEBHOOK_SECRET, make_app

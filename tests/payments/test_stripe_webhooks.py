@@ -13,14 +13,14 @@ import pytest
 from sqlalchemy import func, select
 
 from portal import clock
+from portal.accounts import facts as facts_service
 from portal.core.offer import Choice
 from portal.db import reset_databases
 from portal.models import FiscalYear, LedgerEntry, Payment, User
 from portal.models.payments_ext import Checkout, Dispute, PaymentRefund, RefundFailure
 from portal.payments import ledger, service
 from portal.payments.gateway import StripeGateway
-from portal.services import facts as facts_service
-from portal.services.users import hash_password
+from portal.people.users import hash_password
 from tests.web.conftest import second_step
 
 from . import stripe_server

@@ -16,7 +16,7 @@ from portal import clock
 from portal.db import reset_databases
 from portal.models import LedgerEntry, User
 from portal.models.payments_ext import Checkout
-from portal.services.users import hash_password
+from portal.people.users import hash_password
 from tests.web.conftest import second_step
 
 from . import stripe_server
@@ -588,8 +588,8 @@ def test_lump_sum_receipt_shows_the_discount_apart_and_then_that_it_was_granted(
             pdf = client.get(receipt.request.path + ".pdf")
             assert pdf.status_code == 200
             with w.uow() as uow:
-                from portal.services import accounts
-                view = accounts.statement_for(uow, w.user(uow), w.parcel_ids[0])
+                from portal.accounts import statements
+                view = statements.statement_for(uow, w.user(uow), w.parcel_ids[0])
             assert view.lump_sum is None  # no "not available" quote once granted
             choose = text(client.get("/pagar").text)
             assert "not available" not in choose

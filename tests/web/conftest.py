@@ -80,7 +80,7 @@ def outbox(app: Flask) -> list[Path]:
     return sorted(folder.glob("*.eml")) if folder.exists() else []
 
 
-# --- The demo District (portal.services.demo), loaded once per session ---------------------
+# --- The demo District (portal.demo.district), loaded once per session ---------------------
 
 PASSWORD = "Distrito2026!"
 ROLES = {"owner": "owner@demo.pr", "lessee": "lessee@demo.pr", "lender": "lender@demo.pr",
@@ -91,12 +91,12 @@ ROLES = {"owner": "owner@demo.pr", "lessee": "lessee@demo.pr", "lender": "lender
 def demo_db(tmp_path_factory: pytest.TempPathFactory, schema_db: Path):
     """A migrated SQLite file with the demo District, and the demo's result (codes)."""
     from portal.db import Database
-    from portal.services import demo
+    from portal.demo import district
     path = tmp_path_factory.mktemp("demo") / "demo.db"
     shutil.copyfile(schema_db, path)
     database = Database(f"sqlite:///{path}")
     with clock.fixed(TODAY):
-        result = demo.load(database, users_n=len(demo.SIGN_INS) + 2)
+        result = district.load(database, users_n=len(district.SIGN_INS) + 2)
     database.dispose()
     return path, result
 
@@ -112,7 +112,7 @@ def demo_app(tmp_path: Path, demo_db, fixed_today: date) -> Iterator[Flask]:
 def login(app: Flask, role_or_email: str, password: str = PASSWORD) -> FlaskClient:
     """A test client signed in as a demo role (owner, lessee, lender, staff, other); staff
     through the second step too, with the demo's TOTP secret."""
-    from portal.services.demo import STAFF_TOTP_SECRET
+    from portal.demo.district import STAFF_TOTP_SECRET
     client = app.test_client()
     email = ROLES.get(role_or_email, role_or_email)
     page = client.get("/cuenta/entrar").get_data(as_text=True)
@@ -146,8 +146,9 @@ def second_step(client: FlaskClient, secret: str, lang: str | None = None) -> st
 
 def parcel_ids(app: Flask) -> dict[str, list[int]]:
     """{role: the parcel ids on that role's dashboard} (read through the services)."""
+    from portal.accounts import access
     from portal.db import UnitOfWork
-    from portal.services import access, users
+    from portal.people import users
     from portal.web.data import database
     out: dict[str, list[int]] = {}
     with app.app_context(), UnitOfWork(database()) as w:
@@ -178,12 +179,12 @@ def demo_on_postgresql(tmp_path: Path, **demo_options):  # noqa: ANN003, ANN201
     """(app, the demo's result): the demo District loaded into a throwaway PostgreSQL
     database (tests/data/pg.py) on the demo's date, and an app serving it."""
     from portal.db import Database
-    from portal.services import demo
+    from portal.demo import district
     from tests.data.pg import throwaway_database
     with throwaway_database() as url, clock.fixed(TODAY):
         upgrade(url, "head")
         database = Database(url)
-        result = demo.load(database, **demo_options)
+        result = district.load(database, **demo_options)
         database.dispose()
         app = create_app({"TESTING": True, "SECRET_KEY": "pg", "DATABASE_URL": url,
                           "INSTANCE_PATH": str(tmp_path / "instance"),

@@ -101,9 +101,10 @@ def _client(app: Flask, role: str):  # noqa: ANN202
 
 def _visible(app: Flask) -> dict[str, set[int]]:
     """What each role may see, read through the access policy (the dashboard and loans)."""
+    from portal.accounts import access
     from portal.db import UnitOfWork
     from portal.models import Parcel
-    from portal.services import access, users
+    from portal.people import users
     from portal.web.data import database
     from tests.web.conftest import ROLES as EMAILS
     out: dict[str, set[int]] = {"anonymous": set()}
@@ -246,8 +247,9 @@ def test_role_pages(world, role):
 @pytest.mark.parametrize("role", ROLES)
 def test_receipts_of_others_parcels_are_404(world, role):
     """Receipts of payments on a parcel the role may not see answer 404 (never leak)."""
+    from portal.accounts import access
     from portal.db import UnitOfWork
-    from portal.services import access, users
+    from portal.people import users
     from portal.web.data import database
     app, vis, catastro, _probes = world
     with app.app_context(), UnitOfWork(database()) as w:
@@ -319,7 +321,7 @@ def test_ids_out_of_range_are_404(world, role):
 
 # --- Staff roles (docs/STAFF.md): every STAFF route walked as each role ---------------------
 
-#: The demo's staff sign-ins by role (portal/services/demo.py).
+#: The demo's staff sign-ins by role (portal/demo/district.py).
 STAFF_ROLE_EMAILS = {"administrator": "staff@demo.pr", "reviewer": "reviewer@demo.pr",
                      "cashier": "cashier@demo.pr", "read_only": "readonly@demo.pr"}
 #: The staff routes that change something and the roles that may use them; any other staff
@@ -409,7 +411,8 @@ def test_staff_changes_refuse_the_roles_that_may_not(demo_app, role):
     """Each state-changing staff route, posted as a role that may not use it with a form
     that would otherwise be accepted: refused, and nothing changes."""
     from portal.db import UnitOfWork
-    from portal.services import budgets, users
+    from portal.people import users
+    from portal.roll import budgets
     from portal.web.data import database
     ids = _staff_ids(demo_app)
     with demo_app.app_context(), UnitOfWork(database()) as w:  # a draft to discard

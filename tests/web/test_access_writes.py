@@ -68,9 +68,10 @@ def test_every_post_route_is_walked(app: Flask):
 
 
 def _ids(app: Flask) -> dict:
+    from portal.accounts import access, parcels
     from portal.db import UnitOfWork
     from portal.models import ParcelLink
-    from portal.services import access, parcels, users
+    from portal.people import users
     from portal.web.data import database
     from tests.web.conftest import ROLES as EMAILS
     with app.app_context(), UnitOfWork(database()) as w:
@@ -138,8 +139,8 @@ def _certificates(app: Flask) -> int:
 def _exemption_filed(app: Flask, parcel_id: int) -> int:
     """The demo owner's residential-exemption certification of `parcel_id`, filed (J5)."""
     from portal.db import UnitOfWork
-    from portal.services import users
-    from portal.services.exemptions import filings
+    from portal.exemptions import filings
+    from portal.people import users
     from portal.web.data import database
     with app.app_context(), UnitOfWork(database()) as w:
         owner = users.find_by_email(w, "owner@demo.pr")

@@ -15,7 +15,7 @@ from sqlalchemy import func, select
 from tests.web.conftest import csrf_token, login, parcel_ids
 from tests.web.test_hostile_input import error_log  # noqa: F401 (the fixture)
 
-#: The demo's figures (portal/services/attachments.load_demo): the notice's fee 10 % of
+#: The demo's figures (portal/collections/attachments.load_demo): the notice's fee 10 % of
 #: 2,840.00 + 35.00 custody = 319.00 and total 3,662.65 (R-C1, R-C3); the auction's
 #: minimum min(185,000 − 162,450.18, 3,970.19) = 3,970.19, above the floor 3,775.19 (R-C4).
 FEE, TOTAL, MINIMUM = "$319.00", "$3,662.65", "$3,970.19"
@@ -353,9 +353,10 @@ def test_the_deposit_order_is_shown_until_the_debt_is_paid(demo_app):
     shows it (the order stays on record until staff lift it)."""
     from decimal import Decimal
 
+    from portal.accounts import ledger, statements
     from portal.db import UnitOfWork
     from portal.models import Assessment, DepositOrder, Lease
-    from portal.services import accounts, ledger, users
+    from portal.people import users
     from portal.web.data import database
     with demo_app.app_context(), UnitOfWork(database()) as w:
         pid, case = w.session.execute(
@@ -365,7 +366,7 @@ def test_the_deposit_order_is_shown_until_the_debt_is_paid(demo_app):
     assert case in client.get(f"/propiedad/{pid}").get_data(as_text=True)
     with demo_app.app_context(), UnitOfWork(database()) as w:
         staff = users.find_by_email(w, "staff@demo.pr")
-        view = accounts.statement_for(w, staff, pid, with_payments=False)
+        view = statements.statement_for(w, staff, pid, with_payments=False)
         fy_id = w.session.scalar(select(Assessment.fiscal_year_id).where(
             Assessment.parcel_id == pid).order_by(Assessment.id.desc()))
         ledger.record_office_payment(w, staff, pid, fy_id, view.payoff_amount

@@ -1,6 +1,6 @@
 """R-C5 (21 LPRA § 5105): the auction minimum is confidential between the CRIM and the
 debtor. On the demo District, the owner's home has a CRIM auction (minimum $3,970.19:
-portal/services/attachments.load_demo) and, added here, the lessee's Authority parcel has one
+portal/collections/attachments.load_demo) and, added here, the lessee's Authority parcel has one
 (minimum $1,111.11: its owner, the Authority, is the debtor, not the lessee).
 
 For every role — anonymous, the owner (the debtor), the lessee, the lender (who lends on the
@@ -50,15 +50,16 @@ def _text(r, tmp: Path) -> str:  # noqa: ANN001
 def _scene(app: Flask) -> dict:
     """The two parcels, the leased one's auction, the delegate, a certificate of the home
     issued by its owner (and its code), the demo's ids to substitute."""
+    from portal.collections import attachments
     from portal.db import UnitOfWork
     from portal.models import Job, Lease, Notice, TaxDebt
-    from portal.services import attachments, users
+    from portal.people import users
     from portal.web.data import database
     with app.app_context(), UnitOfWork(database()) as w:
         s = w.session
         home = s.scalar(select(TaxDebt.parcel_id).limit(1))
         lessee = users.find_by_email(w, "lessee@demo.pr")
-        from portal.services import access
+        from portal.accounts import access
         leased = next(p.id for p, rel in access.linked_parcels(w, lessee) if rel == "lessee")
         assert s.scalar(select(Lease.id).where(Lease.parcel_id == leased))
         attachments.record_auction(
@@ -156,10 +157,10 @@ def test_the_public_verification_shows_no_minimum(demo_app):
 
 def test_the_lenders_api_shows_no_minimum(demo_app):
     """The lenders' JSON API (J7), with a token of the demo bank, for the home's loan."""
-    lender_tokens = pytest.importorskip("portal.services.lender_tokens")
+    lender_tokens = pytest.importorskip("portal.lenders.tokens")
     from portal.db import UnitOfWork
     from portal.models import Loan
-    from portal.services import users
+    from portal.people import users
     from portal.web.data import database
     sc = _scene(demo_app)
     with demo_app.app_context(), UnitOfWork(database()) as w:

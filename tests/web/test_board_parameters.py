@@ -16,10 +16,10 @@ from flask import Flask
 from sqlalchemy import func, select
 
 from portal import clock
+from portal.accounts import in_force
+from portal.accounts.facts import rules_for
 from portal.db import UnitOfWork
 from portal.models import AuditRecord, BoardParameterValue
-from portal.services import board_parameters
-from portal.services.facts import rules_for
 from portal.web.data import database
 from tests.web.conftest import csrf_token, login, parcel_ids
 
@@ -188,7 +188,7 @@ def test_several_days_at_once_are_one_row_each(demo_app):
     staff = login(demo_app, "staff")
     assert _declare(staff, last_day="2026-12-12").status_code == 303
     with demo_app.app_context(), UnitOfWork(database()) as w:
-        days = [c.day for c in board_parameters.closed_days(w)]
+        days = [c.day for c in in_force.closed_days(w)]
     assert [d for d in days if d.year == 2026] == [date(2026, 12, 10), date(2026, 12, 11),
                                                    date(2026, 12, 12)]
     assert _count(demo_app, BoardParameterValue) == 3

@@ -18,10 +18,11 @@ from flask import Flask
 from sqlalchemy import func, select
 
 from portal import clock
+from portal.accounts import facts, in_force, ledger, statements
+from portal.accounts.facts import rules_for
 from portal.db import UnitOfWork
 from portal.models import AuditRecord, BoardParameterValue, FiscalYear
-from portal.services import accounts, board_parameters, facts, ledger, users
-from portal.services.facts import rules_for
+from portal.people import users
 from portal.web.data import database
 from tests.web.conftest import csrf_token, login, parcel_ids
 
@@ -65,7 +66,7 @@ def _december(app: Flask, pid: int):  # noqa: ANN202
     """Installment 6 (due 2026-12-01) of the owner's parcel, on a statement of LATER."""
     with clock.fixed(LATER), app.app_context(), UnitOfWork(database()) as w:
         owner = users.find_by_email(w, "owner@demo.pr")
-        st = accounts.statement_for(w, owner, pid, as_of=LATER).statement
+        st = statements.statement_for(w, owner, pid, as_of=LATER).statement
     return next(i for i in st.installments if i.number == 6), st
 
 
@@ -130,7 +131,7 @@ def test_the_lump_sum_deadline_is_a_choice_or_a_day_of_the_year(demo_app):
     with demo_app.app_context(), UnitOfWork(database()) as w:
         assert rules_for(FY_START, w).lump_sum_deadline == date(2026, 12, 15)
         owner = users.find_by_email(w, "owner@demo.pr")
-        assert accounts.statement_for(w, owner, pid).statement.lump_sum_deadline == \
+        assert statements.statement_for(w, owner, pid).statement.lump_sum_deadline == \
             date(2026, 12, 15)
     listing = _text(staff.get(f"/personal/parametros?fy={FY}&lang=es").get_data(as_text=True))
     assert "15 de diciembre de 2026" in listing
@@ -151,7 +152,7 @@ def test_the_number_of_installments_for_a_year_not_yet_on_the_roll(demo_app):
     with demo_app.app_context(), UnitOfWork(database()) as w:
         assert facts.installment_count(NEXT_START, w) == 10
         assert facts.installment_count(FY_START, w) == 12
-        assert board_parameters.parameter_set(w).for_fiscal_year(
+        assert in_force.parameter_set(w).for_fiscal_year(
             "installment_count", NEXT_START) == 10
     page = _text(staff.get(f"/personal/parametros?fy={NEXT}&lang=en").get_data(as_text=True))
     assert "Resolución 2026-20" in page

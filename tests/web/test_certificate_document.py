@@ -18,11 +18,12 @@ from fpdf.syntax import PDFString
 from sqlalchemy import select
 
 from portal import i18n
+from portal.collections import certificates
 from portal.core.payoff_certificate import CertificateContent
 from portal.db import UnitOfWork
 from portal.models import DebtCertificate
 from portal.pdf.certificate import modules
-from portal.services import certificates, users
+from portal.people import users
 from portal.web.data import database
 from tests.web.conftest import parcel_ids
 from tests.web.test_documents import check, no_missing_glyph, pages_of, pdfinfo  # noqa: F401

@@ -13,9 +13,11 @@ import pytest
 from sqlalchemy import func, select
 
 from portal import clock
+from portal.accounts import ledger
+from portal.collections import certificates
 from portal.db import UnitOfWork
 from portal.models import AuditRecord, DebtCertificate, FiscalYear
-from portal.services import certificates, ledger, users
+from portal.people import users
 from portal.web.data import database
 from tests.web.conftest import TODAY, csrf_token, login, parcel_ids
 
@@ -257,11 +259,11 @@ def test_the_delinquent_parcel_states_its_collection_and_every_category(demo_app
     """The demo owner's delinquent parcel: the certificate's figures are the account's
     statement as of the good-through date (the parcel page's pay-off figure, good through the
     same day, is the certificate's)."""
-    from portal.services import accounts
+    from portal.accounts import statements
     owner = login(demo_app, "owner")
     with demo_app.app_context(), UnitOfWork(database()) as w:
         user = users.find_by_email(w, "owner@demo.pr")
-        views = {pid: accounts.statement_for(w, user, pid, as_of=TODAY)
+        views = {pid: statements.statement_for(w, user, pid, as_of=TODAY)
                  for pid in parcel_ids(demo_app)["owner"]}
     pid, view = max(views.items(), key=lambda kv: kv[1].statement.interest)
     assert view.statement.interest > 0

@@ -23,7 +23,8 @@ from portal.core.calendar import within_days
 from portal.core.deadlines import grace_day
 from portal.db import UnitOfWork
 from portal.models import AssessmentRoll, Notice
-from portal.services import board_parameters, roll_notices, users
+from portal.people import users
+from portal.roll import board_parameters, notices
 from portal.web.data import database
 from tests.web.conftest import login, parcel_ids
 
@@ -105,14 +106,14 @@ def test_the_notice_email_names_the_closed_day(demo_app: Flask, tmp_path):
         with demo_app.app_context(), UnitOfWork(database()) as w:
             roll_id = w.session.scalar(select(AssessmentRoll.id).where(
                 AssessmentRoll.status == "published").order_by(AssessmentRoll.id))
-            first = roll_notices._facts(w, roll_notices._Roll(
+            first = notices._facts(w, notices._Roll(
                 w, w.session.get(AssessmentRoll, roll_id)),
-                w.session.execute(roll_notices._notice_rows(roll_id).limit(1)).all()
+                w.session.execute(notices._notice_rows(roll_id).limit(1)).all()
             )[0].installments[0]
         _declare(demo_app, grace_day(first.due_date, 10))
         with demo_app.app_context(), UnitOfWork(database()) as w:
             staff = users.find_by_email(w, "staff@demo.pr")
-            sent = roll_notices.notify(w, staff, roll_id, config)
+            sent = notices.notify(w, staff, roll_id, config)
     finally:
         storage.use(None)
     assert sent["emails"] > 0

@@ -138,9 +138,10 @@ def test_the_owner_sees_the_timeline_and_downloads_the_letter_nobody_else(app):
 @pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils missing")
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_the_demand_letter_is_bilingual_tagged_and_whole(app, lang, tmp_path):
+    from portal.collections import demands
     from portal.i18n import use_language
     from portal.pdf.demand import render_bilingual
-    from portal.services import collections, users
+    from portal.people import users
     from portal.web.collections.views import letter_document
     from tests.web.test_documents import check
     staff = login(app, "staff")
@@ -149,7 +150,7 @@ def test_the_demand_letter_is_bilingual_tagged_and_whole(app, lang, tmp_path):
     second = "en" if lang == "es" else "es"
     with app.app_context(), use_language(lang):
         with UnitOfWork(database()) as w:
-            lf = collections.letter(w, users.find_by_email(w, "staff@demo.pr"), nid)
+            lf = demands.letter(w, users.find_by_email(w, "staff@demo.pr"), nid)
         first_doc, second_doc = letter_document(lf, lang), letter_document(lf, second)
         data = render_bilingual(first_doc, lang, second_doc, second)
     check(first_doc, data, lang, tmp_path, min_pages=2)

@@ -303,7 +303,7 @@ def test_the_form_shows_the_exemption_on_file(demo_app):
     """J5's exemption_status: an approved certification of the parcel is named on the form."""
     from portal.db import UnitOfWork
     from portal.models import ExemptionCertification
-    from portal.services import users
+    from portal.people import users
     from portal.web.data import database
     pid = _home(demo_app)
     owner = login(demo_app, "owner")

@@ -9,8 +9,8 @@ from tests.web.test_access_writes import _exemption_filed
 
 
 def test_the_lenders_certifications_page_by_page(demo_app):
-    from portal.services import users
-    from portal.services.exemptions import filings
+    from portal.exemptions import filings
+    from portal.people import users
     from portal.web.data import database
     owner_parcels = set(parcel_ids(demo_app)["owner"])
     [lent, *_] = sorted(owner_parcels & set(parcel_ids(demo_app)["lender"]))

@@ -202,7 +202,7 @@ def _payable(app: Flask, role: str) -> list[tuple[str, Any, list[int], Any]]:
     from portal import clock
     from portal.db import UnitOfWork
     from portal.payments import service
-    from portal.services import users
+    from portal.people import users
     from portal.web.data import database
     from tests.web.conftest import ROLES as EMAILS
     with app.app_context(), UnitOfWork(database()) as w:
@@ -545,9 +545,9 @@ def test_webhook_signed_odd_events(stripe_app: Flask, error_log: ErrorLog):
 def test_on_postgresql(tmp_path, error_log: ErrorLog):
     """PostgreSQL refuses text with a NUL byte and ids past its INTEGER, where SQLite takes
     them: the same odd input, on the server production runs."""
-    from portal.services import demo
+    from portal.demo import district
     from tests.web.conftest import demo_on_postgresql
-    with demo_on_postgresql(tmp_path, users_n=len(demo.SIGN_INS) + 2) as (app, _demo):
+    with demo_on_postgresql(tmp_path, users_n=len(district.SIGN_INS) + 2) as (app, _demo):
         _postgres_probes(app, error_log)
 
 

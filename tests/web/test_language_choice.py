@@ -5,7 +5,7 @@ who chose nothing gets Spanish, whatever the browser asks for, and is offered th
 from __future__ import annotations
 
 from portal.db import UnitOfWork
-from portal.services import users
+from portal.people import users
 from portal.web.data import database
 from tests.web.conftest import PASSWORD, ROLES, csrf_token, second_step
 
@@ -48,7 +48,7 @@ def test_a_language_link_on_the_sign_in_page_is_a_choice_too(demo_app):
 
 
 def test_the_choice_survives_the_second_step(demo_app):
-    from portal.services.demo import STAFF_TOTP_SECRET
+    from portal.demo.district import STAFF_TOTP_SECRET
     email = ROLES["staff"]
     before = _stored(demo_app, email)
     other = "en" if before == "es" else "es"

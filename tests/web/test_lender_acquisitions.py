@@ -10,10 +10,11 @@ from types import SimpleNamespace
 import pytest
 from sqlalchemy import select
 
+from portal.accounts.errors import InvalidInput, NotFound
 from portal.db import UnitOfWork
+from portal.lenders import acquisitions
 from portal.models import AuditRecord, Lender, LenderAcquisition, Loan, Party, PartyMember
-from portal.services import lender_acquisitions, users
-from portal.services.errors import InvalidInput, NotFound
+from portal.people import users
 
 
 @pytest.fixture
@@ -53,11 +54,11 @@ def test_a_lenders_user_reports_an_acquisition(db):
     with UnitOfWork(db) as w:
         user = users.find_by_email(w, "lender@demo.pr")
         loan = _first_loan(w)
-        row = lender_acquisitions.report(w, user, loan.loan_number,
+        row = acquisitions.report(w, user, loan.loan_number,
                                          acquired_on=date(2026, 10, 27))
         assert (row.loan_id, row.parcel_id, row.reported_by_id) == (loan.id, loan.parcel_id,
                                                                      user.id)
-        views = lender_acquisitions.for_loan(w, user, loan.id)
+        views = acquisitions.for_loan(w, user, loan.id)
         assert [v.deadline.last_day for v in views] == [date(2026, 11, 27)]  # Thanksgiving
         assert views[0].deadline.overdue and views[0].deadline.days_left == -3
         audit = w.session.scalars(select(AuditRecord).where(
@@ -77,7 +78,7 @@ def test_an_api_token_reports_for_its_lender(db):
         w.session.add(tok)
         w.session.flush()
         token.id = tok.id
-        row = lender_acquisitions.report(w, token, loan.loan_number,
+        row = acquisitions.report(w, token, loan.loan_number,
                                          acquired_on=date(2026, 11, 30))
         assert (row.reported_by_id, row.reported_by_token_id) == (None, tok.id)
         audit = w.session.scalars(select(AuditRecord).where(
@@ -90,14 +91,14 @@ def test_another_lenders_loan_is_not_found(db):
         other, clerk = _other_lender(w)
         mine = _first_loan(w)
         with pytest.raises(NotFound):
-            lender_acquisitions.report(w, clerk, mine.loan_number, acquired_on=date(2026, 5, 1))
+            acquisitions.report(w, clerk, mine.loan_number, acquired_on=date(2026, 5, 1))
         with pytest.raises(NotFound):
-            lender_acquisitions.report(w, SimpleNamespace(id=1, lender_id=other.id),
+            acquisitions.report(w, SimpleNamespace(id=1, lender_id=other.id),
                                        mine.loan_number, acquired_on=date(2026, 5, 1))
         with pytest.raises(NotFound):
-            lender_acquisitions.for_loan(w, clerk, mine.id)
+            acquisitions.for_loan(w, clerk, mine.id)
         with pytest.raises(NotFound):
-            lender_acquisitions.report(w, users.find_by_email(w, "owner@demo.pr"),
+            acquisitions.report(w, users.find_by_email(w, "owner@demo.pr"),
                                        mine.loan_number, acquired_on=date(2026, 5, 1))
         assert w.session.scalars(select(LenderAcquisition)).all() == []
 
@@ -108,7 +109,7 @@ def test_bad_dates_name_the_field(db, day, code):
     with UnitOfWork(db) as w:
         user = users.find_by_email(w, "lender@demo.pr")
         with pytest.raises(InvalidInput) as exc:
-            lender_acquisitions.report(w, user, _first_loan(w).loan_number, acquired_on=day)
+            acquisitions.report(w, user, _first_loan(w).loan_number, acquired_on=day)
         assert (exc.value.code, exc.value.params["field"]) == (code, "acquired_on")
         assert w.session.scalars(select(LenderAcquisition)).all() == []
 
@@ -117,7 +118,7 @@ def test_a_certification_of_another_parcel_is_refused(db):
     with UnitOfWork(db) as w:
         user = users.find_by_email(w, "lender@demo.pr")
         with pytest.raises(InvalidInput) as exc:
-            lender_acquisitions.report(w, user, _first_loan(w).loan_number,
+            acquisitions.report(w, user, _first_loan(w).loan_number,
                                        acquired_on=date(2026, 5, 1), certification_id=999999)
         assert exc.value.params["field"] == "certification_id"
 
@@ -125,20 +126,20 @@ def test_a_certification_of_another_parcel_is_refused(db):
 def test_only_the_lenders_users_mark_what_it_will_pay(db):
     """J7: another lender's clerk, the owner and an API token may not mark (nor withdraw)
     the bank's loan's items; its own user may."""
-    from portal.services import lender_intents
+    from portal.lenders import intents
     with UnitOfWork(db) as w:
         _other, clerk = _other_lender(w)
         loan = _first_loan(w)
         for who in (clerk, users.find_by_email(w, "owner@demo.pr"),
                     SimpleNamespace(id=1, lender_id=loan.lender_id)):
             with pytest.raises(NotFound):
-                lender_intents.mark(w, who, loan.id, ["crim-1"])
+                intents.mark(w, who, loan.id, ["crim-1"])
             with pytest.raises(NotFound):
-                lender_intents.withdraw(w, who, loan.id, 1)
+                intents.withdraw(w, who, loan.id, 1)
         from portal.models import LenderIntent
         assert w.session.scalars(select(LenderIntent)).all() == []
         mine = users.find_by_email(w, "lender@demo.pr")
-        [row] = lender_intents.mark(w, mine, loan.id, ["crim-1"])
+        [row] = intents.mark(w, mine, loan.id, ["crim-1"])
         assert (row.kind, row.crim_half, row.marked_by_id) == ("crim_bill", 1, mine.id)
-        assert [v.id for v in lender_intents.for_parcel(w, loan.parcel_id, row.fiscal_year_id)
+        assert [v.id for v in intents.for_parcel(w, loan.parcel_id, row.fiscal_year_id)
                 ] == [row.id]

@@ -104,15 +104,15 @@ def test_expired_and_revoked_tokens_are_refused(demo_app):
 
 
 def test_a_read_token_may_not_write(demo_app):
+    from portal.accounts.errors import Forbidden
     from portal.db import UnitOfWork
-    from portal.services import lender_tokens
-    from portal.services.errors import Forbidden
+    from portal.lenders import tokens
     from portal.web.data import database
     secret = _new_token(login(demo_app, "lender"))
     with demo_app.app_context(), UnitOfWork(database()) as w:
         with pytest.raises(Forbidden):
-            lender_tokens.authenticate(w, secret, write=True)
-        assert lender_tokens.authenticate(w, secret).scope == "read"
+            tokens.authenticate(w, secret, write=True)
+        assert tokens.authenticate(w, secret).scope == "read"
 
 
 def test_odd_api_parameters_are_400_with_the_field(demo_app):
@@ -142,8 +142,8 @@ def second_lender(w, email: str = "user00001@demo.pr"):  # noqa: ANN001, ANN201
 
 def test_another_lenders_token_sees_none_of_these_loans(demo_app):
     """A token of lender B: B's loans only; A's loan numbers are 404 as no loan is."""
+    from portal.lenders import tokens
     from portal.models import LenderApiToken, Loan, Parcel
-    from portal.services import lender_tokens
     with _db(demo_app) as w:
         s = w.session
         a_loan = s.scalar(select(Loan.loan_number).limit(1))
@@ -152,7 +152,7 @@ def test_another_lenders_token_sees_none_of_these_loans(demo_app):
         s.add(Loan(lender_id=b.id, parcel_id=pid, loan_number="B-1",
                    starts_on=clock.today() - timedelta(days=30)))
         s.flush()
-        _tok, secret = lender_tokens.create_token(w, other, b.id, "B", "read", 30)
+        _tok, secret = tokens.create_token(w, other, b.id, "B", "read", 30)
         a_token = s.scalar(select(LenderApiToken.id).where(LenderApiToken.lender_id != b.id))
     api = demo_app.test_client()
     h = {"Authorization": f"Bearer {secret}"}

@@ -42,9 +42,9 @@ def _h(secret: str, key: str | None = "k-1", lang: str = "es") -> dict[str, str]
 def rows_for(app: Flask, n: int) -> list[dict[str, str]]:
     """Rows for `n` of the demo bank's loans, as its officer would fill them in: the
     parcel's owners on record, the open fiscal year, a residence, attested."""
+    from portal.exemptions import filings
+    from portal.lenders import batches
     from portal.models import Lender, Loan, OwnershipShare, Parcel, Party
-    from portal.services import lender_batches
-    from portal.services.exemptions import filings
     fy = filings.certification_year(clock.today())
     with app.app_context(), UnitOfWork(database()) as w:
         s = w.session
@@ -59,9 +59,9 @@ def rows_for(app: Flask, n: int) -> list[dict[str, str]]:
                 OwnershipShare, OwnershipShare.party_id == Party.id)
                 .where(OwnershipShare.parcel_id == pid, Party.kind == "person")
                 .order_by(Party.name)).all()
-            row = dict.fromkeys(lender_batches.COLUMNS, "")
+            row = dict.fromkeys(batches.COLUMNS, "")
             row.update(loan_number=number, catastro=catastro,
-                       fiscal_year=lender_batches.fiscal_year_label(fy),
+                       fiscal_year=batches.fiscal_year_label(fy),
                        owners=" | ".join(names), residential_use="yes",
                        officer_name="Ana Rivera Soto", officer_attests="yes")
             out.append(row)
@@ -191,8 +191,8 @@ def test_an_acquisition_is_reported_with_its_notice_deadline(app, lang, future, 
     """R-B10 (iii), R-B21: the answer carries the rolled 30-day deadline, the service's."""
     from datetime import date
 
+    from portal.lenders import acquisitions
     from portal.models import AuditRecord, LenderAcquisition
-    from portal.services import lender_acquisitions
     admin = login(app, "lender")
     write, read = _new_token(admin, "W", scope="write"), _new_token(admin, "R")
     api = app.test_client()
@@ -202,7 +202,7 @@ def test_an_acquisition_is_reported_with_its_notice_deadline(app, lang, future, 
     assert r.status_code == 201, r.get_data(as_text=True)
     body = r.get_json()
     with app.app_context(), UnitOfWork(database()) as w:
-        due = lender_acquisitions.deadline(w, date(2026, 11, 2))
+        due = acquisitions.deadline(w, date(2026, 11, 2))
         assert w.session.scalar(select(AuditRecord).where(
             AuditRecord.action == "lender.acquisition_reported")) is not None
     assert body["notice_deadline"] == {"last_day": due.last_day.isoformat(),
@@ -225,7 +225,7 @@ def test_an_acquisition_is_reported_with_its_notice_deadline(app, lang, future, 
 def test_another_lenders_token_sees_none_of_these_batches(app):
     """Lender B's token: A's batch and its rows are 404, A's loans in B's rows are rejected
     with the neutral reason, an acquisition on A's loan is 404."""
-    from portal.services import lender_tokens
+    from portal.lenders import tokens
     from tests.web.test_lender_api import _db, second_lender
     a = _new_token(login(app, "lender"), scope="write")
     api = app.test_client()
@@ -233,7 +233,7 @@ def test_another_lenders_token_sees_none_of_these_batches(app):
     batch = r.headers["Location"]
     with _db(app) as w:
         b, other = second_lender(w)
-        _tok, b_secret = lender_tokens.create_token(w, other, b.id, "B", "write", 30)
+        _tok, b_secret = tokens.create_token(w, other, b.id, "B", "write", 30)
     for path in (batch, f"{batch}/rows", f"{batch}/rows?outcome=rejected"):
         r = api.get(path, headers=_h(b_secret))
         assert r.status_code == 404 and r.mimetype == "application/problem+json", path
@@ -256,8 +256,9 @@ def test_another_lenders_token_sees_none_of_these_batches(app):
 def test_the_csv_and_the_api_file_the_same_records(demo_db, tmp_path: Path, fixed_today):
     """The same rows, once as a CSV upload and once through the API, each on its own copy of
     the demo District: the same outcome, reason and figures per row."""
+    from portal.lenders import batches
     from portal.models import ExemptionCertification, LenderBatchRow
-    from portal.services import lender_batches, users
+    from portal.people import users
 
     def records(app: Flask) -> list[tuple]:
         with app.app_context(), UnitOfWork(database()) as w:
@@ -287,7 +288,7 @@ def test_the_csv_and_the_api_file_the_same_records(demo_db, tmp_path: Path, fixe
     rows[5]["fiscal_year"] = "2019"
     rows[7]["residential_fraction"] = "0.5"
     out = io.StringIO()
-    w = csv.DictWriter(out, fieldnames=list(lender_batches.COLUMNS), lineterminator="\r\n")
+    w = csv.DictWriter(out, fieldnames=list(batches.COLUMNS), lineterminator="\r\n")
     w.writeheader()
     w.writerows(rows)
     try:
@@ -295,7 +296,7 @@ def test_the_csv_and_the_api_file_the_same_records(demo_db, tmp_path: Path, fixe
             queue.use_immediate(database())
             with UnitOfWork(database()) as uow:
                 user = users.find_by_email(uow, "lender@demo.pr")
-                job = lender_batches.submit_csv(uow, user, out.getvalue().encode(),
+                job = batches.submit_csv(uow, user, out.getvalue().encode(),
                                                 "b.csv").job_id
             queue.enqueue(job)
         queue.reset()

@@ -51,8 +51,8 @@ def _db(app: Flask):  # noqa: ANN202
 def good_rows(app: Flask, n: int, lang: str = "es") -> list[dict[str, str]]:
     """Rows for `n` of the demo bank's loans whose parcels have owners who are people and
     the CRIM's facts of the open year, as its officer fills them in."""
+    from portal.exemptions import filings
     from portal.models import Lender, Loan, Parcel, PropertyTaxFact
-    from portal.services.exemptions import filings
     fy = filings.certification_year(clock.today())
     yes = "sí" if lang == "es" else "yes"
     with _db(app) as w:
@@ -88,7 +88,7 @@ def good_rows(app: Flask, n: int, lang: str = "es") -> list[dict[str, str]]:
 
 def to_csv(rows: list[dict[str, str]], *, lang: str = "es", delimiter: str = ",",
            encoding: str = "utf-8", bom: bool = False, newline: str = "\r\n") -> bytes:
-    from portal.services.lender_batches import COLUMNS, HEADERS
+    from portal.lenders.batches import COLUMNS, HEADERS
     buf = io.StringIO()
     w = csv.writer(buf, delimiter=delimiter, lineterminator=newline)
     w.writerow([HEADERS[lang][c] for c in COLUMNS])
@@ -176,8 +176,8 @@ def _another_lender(app: Flask) -> tuple[str, str]:
 
 
 def test_every_reason_a_row_is_refused(app):
+    from portal.lenders import batches as lb
     from portal.models import OwnershipShare, Parcel, Party, PropertyTaxFact
-    from portal.services import lender_batches as lb
     rows = good_rows(app, 25)
     b_loan, b_catastro = _another_lender(app)
     fy = int(rows[0]["fiscal_year"][:4])
@@ -249,15 +249,15 @@ def test_every_reason_a_row_is_refused(app):
         report = "".join(lb_report(app, bid, lang))
         assert "not_your_loan" not in report
     # the filing's other refusals map onto reasons too
-    from portal.services.errors import Conflict
+    from portal.accounts.errors import Conflict
     assert lb._refusal(Conflict("exemption_not_eligible", reasons=[("R-B1", "x")])).params \
         == {"rules": "R-B1"}
     assert lb._refusal(Conflict("calc")).reason == "cannot_compute"
 
 
 def lb_report(app: Flask, bid: int, lang: str, only_failed: bool = False) -> list[str]:
-    from portal.services import lender_batches as lb
-    from portal.services import users
+    from portal.lenders import batches as lb
+    from portal.people import users
     with _db(app) as w:
         bank = users.find_by_email(w, "lender@demo.pr")
         return list(lb.report_csv(w, bank, bid, only_failed=only_failed, lang=lang))
@@ -311,10 +311,11 @@ def test_the_same_file_twice_files_nothing_new(app):
 # --- all or nothing per batch of rows ---------------------------------------------------------
 
 def test_a_batch_failing_midway_leaves_nothing_of_that_batch(app, monkeypatch):
+    from portal.exemptions import batch_filing
+    from portal.jobs import runner
+    from portal.lenders import batches as lb
     from portal.models import ExemptionCertification, LenderBatch
-    from portal.services import jobs, users
-    from portal.services import lender_batches as lb
-    from portal.services.exemptions import batch_filing
+    from portal.people import users
     rows = good_rows(app, 6)
     monkeypatch.setattr(lb, "STEP", 2)
     real = batch_filing.Step.write
@@ -332,7 +333,7 @@ def test_a_batch_failing_midway_leaves_nothing_of_that_batch(app, monkeypatch):
         batch = lb.submit(w, bank, rows, source="csv", filename="x.csv")
         bid, job_id = batch.id, batch.job_id
     before = _certifications(app)
-    job = jobs.run(database_of(app), job_id)
+    job = runner.run(database_of(app), job_id)
     assert job.status == "failed"
     # the first step (rows 1-2) committed; the second (rows 3-4) left nothing
     assert _certifications(app) == before + 2
@@ -393,7 +394,7 @@ def test_failed_rows_round_trip_and_formulas_are_neutralised(app):
 
 
 def test_the_template_and_the_guide(app):
-    from portal.services.lender_batches import COLUMNS, HEADERS
+    from portal.lenders.batches import COLUMNS, HEADERS
     client = login(app, "lender")
     for lang in ("es", "en"):
         t = client.get(f"{PAGE}/plantilla.csv?lang={lang}")
@@ -460,9 +461,9 @@ def test_the_portfolio_links_to_the_uploads(app):
 def add_homes(app: Flask, n: int, prefix: str = "090") -> list[dict[str, str]]:
     """`n` more loans of the demo bank, each on a new home with one owner (a person) and the
     CRIM's facts of the open year, written in bulk; a row for each, as its officer fills it."""
+    from portal.accounts import bulk
+    from portal.exemptions import filings
     from portal.models import Lender, Loan, OwnershipShare, Parcel, Party, PropertyTaxFact
-    from portal.services import bulk
-    from portal.services.exemptions import filings
     fy = filings.certification_year(clock.today())
     catastros = [f"{prefix}-{k // 1000:03d}-{k % 1000:03d}-00" for k in range(n)]
     with _db(app) as w:
@@ -510,16 +511,17 @@ def test_many_new_homes_filed_in_one_upload(app):
 def _same_records(app: Flask, rows: list[dict[str, str]]) -> tuple:
     """Submit the rows as the bank's user, run the job (a step per transaction), then the
     same rows again: (outcomes of each, the filing numbers and exemptions computed)."""
+    from portal.jobs import runner
+    from portal.lenders import batches as lb
     from portal.models import LenderBatchRow
-    from portal.services import jobs, users
-    from portal.services import lender_batches as lb
+    from portal.people import users
     out = []
     for _ in range(2):
         with _db(app) as w:
             bank = users.find_by_email(w, "lender@demo.pr")
             batch = lb.submit(w, bank, rows, source="csv", filename="pg.csv")
             bid, job_id = batch.id, batch.job_id
-        assert jobs.run(database_of(app), job_id).status == "succeeded"
+        assert runner.run(database_of(app), job_id).status == "succeeded"
         with _db(app) as w:
             out.append(sorted(w.session.execute(
                 select(LenderBatchRow.row_number, LenderBatchRow.outcome,
@@ -531,7 +533,7 @@ def _same_records(app: Flask, rows: list[dict[str, str]]) -> tuple:
 
 @pytest.mark.postgres
 def test_on_postgresql_the_same_records_as_on_sqlite(tmp_path, app, monkeypatch):
-    from portal.services import lender_batches as lb
+    from portal.lenders import batches as lb
     from tests.web.conftest import demo_on_postgresql
     monkeypatch.setattr(lb, "STEP", 7)  # several transactions
     sent = add_homes(app, 20)

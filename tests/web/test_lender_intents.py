@@ -43,7 +43,7 @@ def _items(html: str) -> list[str]:
 
 def _key(demo_app, pid: int) -> str:  # noqa: ANN001
     from portal import clock
-    from portal.services.facts import fiscal_year_on
+    from portal.accounts.facts import fiscal_year_on
     from portal.web.data import database
     with demo_app.app_context(), UnitOfWork(database()) as w:
         return f"{pid}-{fiscal_year_on(w, clock.today()).id}"

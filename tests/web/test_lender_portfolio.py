@@ -63,7 +63,8 @@ def test_a_page_reads_only_its_loans(demo_app, monkeypatch):
     """The figures are computed by the core once per loan and day (in batches); after that a
     page reads no account at all and costs the same statements for page 1 as for the last
     page, whatever the number of loans (J7)."""
-    from portal.services import facts, lenders
+    from portal.accounts import facts
+    from portal.lenders import portfolio
     read: list[int] = []
     load_many = facts.load_many
 
@@ -75,7 +76,7 @@ def test_a_page_reads_only_its_loans(demo_app, monkeypatch):
     add_loans(demo_app, EXTRA)
     client = login(demo_app, "lender")
     _statements(demo_app, client, "/prestamista/prestamos")
-    assert sum(read) == 125 and max(read) <= lenders.BATCH  # every loan, once, in batches
+    assert sum(read) == 125 and max(read) <= portfolio.BATCH  # every loan, once, in batches
     read.clear()
     first, _ = _statements(demo_app, client, "/prestamista/prestamos")
     last, html = _statements(demo_app, client, "/prestamista/prestamos?page=3")
@@ -141,19 +142,19 @@ def test_filters_totals_and_sort_come_from_the_figures(demo_app):
     """The totals are the filtered set's (SQL sums over every page, not the page shown); the
     status filter selects only that status; the sort by due now is ordered (J7)."""
     from portal.db import UnitOfWork
-    from portal.services import lenders
-    from portal.services.users import find_by_email
+    from portal.lenders import portfolio
+    from portal.people.users import find_by_email
     from portal.web.data import database
     add_loans(demo_app, EXTRA)
     client = login(demo_app, "lender")
     client.get("/prestamista/prestamos")  # the figures of the day
     with demo_app.app_context(), UnitOfWork(database()) as w:
         user = find_by_email(w, "lender@demo.pr")
-        every = list(lenders.rows(w, user, lenders.Query()))
-        overdue = lenders.portfolio(w, user, lenders.Query(status="overdue"))
-        by_due = lenders.portfolio(w, user, lenders.Query(sort="due", desc=True))
-        found = lenders.portfolio(w, user, lenders.Query(q="ZZ-000"))
-        big = lenders.portfolio(w, user, lenders.Query(due_min=Decimal("100.00")))
+        every = list(portfolio.rows(w, user, portfolio.Query()))
+        overdue = portfolio.portfolio(w, user, portfolio.Query(status="overdue"))
+        by_due = portfolio.portfolio(w, user, portfolio.Query(sort="due", desc=True))
+        found = portfolio.portfolio(w, user, portfolio.Query(q="ZZ-000"))
+        big = portfolio.portfolio(w, user, portfolio.Query(due_min=Decimal("100.00")))
     assert len(every) == 125
     expect = [r for r in every if r.status == "overdue"]
     assert overdue.count == len(expect) > 0
@@ -181,7 +182,7 @@ def test_odd_filters_are_refused_with_a_message(demo_app):
 
 
 def test_the_export_is_the_filtered_set_with_no_formulas(demo_app):
-    from portal.services.lenders import safe_cell
+    from portal.lenders.portfolio import safe_cell
     client = login(demo_app, "lender")
     r = client.get("/prestamista/prestamos.csv?estado=overdue")
     assert r.status_code == 200 and r.mimetype == "text/csv"
@@ -246,8 +247,8 @@ def _a_loan_with_facts(app):  # noqa: ANN001, ANN202
 
     from portal.core.lender import retention
     from portal.db import UnitOfWork
+    from portal.exemptions.filings import exemption_input
     from portal.models import Loan, PropertyTaxFact
-    from portal.services.exemptions.filings import exemption_input
     from portal.web.data import database
     with app.app_context(), UnitOfWork(database()) as w:
         row = w.session.execute(
@@ -313,9 +314,10 @@ def test_the_owner_sees_what_the_lender_pays(demo_app):
 def test_the_certification_filter_follows_the_exemption_filings(demo_app):
     """A certification filed on a loan's parcel (J5) moves that loan from "none filed" to
     "filed, not yet decided" (R-B6: approved or pending)."""
+    from portal.accounts import access
     from portal.db import UnitOfWork
-    from portal.services import access, users
-    from portal.services.exemptions import filings
+    from portal.exemptions import filings
+    from portal.people import users
     from portal.web.data import database
 
     def file_one() -> None:  # the owner's certification of a parcel the bank lends on

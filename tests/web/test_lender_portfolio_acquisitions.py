@@ -15,8 +15,9 @@ from sqlalchemy import select
 
 from portal import clock
 from portal.db import UnitOfWork
+from portal.lenders import acquisitions, portfolio
 from portal.models import Loan
-from portal.services import lender_acquisitions, lenders, users
+from portal.people import users
 from tests.web.conftest import add_loans, login
 from tests.web.test_html_valid import vnu_errors, vnu_missing
 from tests.web.test_lender_portfolio import _statements
@@ -41,13 +42,13 @@ def _numbers(app) -> list[str]:  # noqa: ANN001
         return list(w.session.scalars(select(Loan.loan_number).order_by(Loan.loan_number)))
 
 
-def _report(app, acquisitions: list[tuple[str, date]], email: str = "lender@demo.pr"  # noqa: ANN001
+def _report(app, reported: list[tuple[str, date]], email: str = "lender@demo.pr"  # noqa: ANN001
             ) -> None:
     """Each (loan number, deed date) reported by the lender's user, on the loan page's path."""
     with clock.fixed(DAY), UnitOfWork(_db(app)) as w:
         user = users.find_by_email(w, email)
-        for number, day in acquisitions:
-            lender_acquisitions.report(w, user, number, acquired_on=day)
+        for number, day in reported:
+            acquisitions.report(w, user, number, acquired_on=day)
 
 
 def _row(html: str, number: str) -> str:
@@ -127,29 +128,29 @@ def test_the_filter_and_the_sort_are_the_cores_answer(demo_app):
     days = SPREAD
     _report(demo_app, list(zip(numbers, days, strict=True)))
     with clock.fixed(DAY), UnitOfWork(_db(demo_app)) as w:  # the last day of 14 November
-        from portal.services import board_parameters
+        from portal.roll import board_parameters
         board_parameters.declare_closed(w, users.find_by_email(w, "staff@demo.pr"),
                                         date(2026, 12, 14), None, "Cierre", "Closed", "2026-20",
                                         date(2026, 11, 29))
     for today in (DAY, date(2026, 12, 7), date(2026, 12, 14), date(2026, 12, 28)):
         with clock.fixed(today), UnitOfWork(_db(demo_app)) as w:
             user = users.find_by_email(w, "lender@demo.pr")
-            notice = {n: lender_acquisitions.deadline(w, d, today)
+            notice = {n: acquisitions.deadline(w, d, today)
                       for n, d in zip(numbers, days, strict=True)}
             assert date(2026, 12, 14) not in {x.last_day for x in notice.values()}
 
             def selected(w=w, user=user, **query: object) -> list[str]:  # noqa: ANN001
-                return [r.loan_number for r in lenders.rows(w, user, lenders.Query(**query))]
+                return [r.loan_number for r in portfolio.rows(w, user, portfolio.Query(**query))]
             assert selected(notice="overdue") == [n for n in numbers if notice[n].overdue]
             for within in (7, 30):
                 assert selected(notice_within=within) == [
                     n for n in numbers
                     if 0 <= notice[n].days_left <= within], (today, within)
-            rows = list(lenders.rows(w, user, lenders.Query(sort="notice")))
+            rows = list(portfolio.rows(w, user, portfolio.Query(sort="notice")))
             assert [r.notice for r in rows] == [notice[r.loan_number] for r in rows]
             last = [r.notice.last_day for r in rows]
             assert last == sorted(last)
-            page = lenders.portfolio(w, user, lenders.Query(sort="notice", desc=True))
+            page = portfolio.portfolio(w, user, portfolio.Query(sort="notice", desc=True))
             assert [r.notice.last_day for r in page.rows] == sorted(last, reverse=True)
             assert page.count == 50
 
@@ -200,9 +201,9 @@ def test_one_payment_for_the_loans_the_notice_filter_selects(demo_app):
     _report(demo_app, [(n, OVERDUE) for n in numbers[:20]] + [(numbers[20], IN_TIME)])
     with clock.fixed(DAY), UnitOfWork(_db(demo_app)) as w:
         user = users.find_by_email(w, "lender@demo.pr")
-        overdue = {r.parcel_id: r.due_now for r in lenders.rows(
-            w, user, lenders.Query(notice="overdue"))}
-        ids, total = lenders.parcels_to_pay(w, user, lenders.Query(notice="overdue"))
+        overdue = {r.parcel_id: r.due_now for r in portfolio.rows(
+            w, user, portfolio.Query(notice="overdue"))}
+        ids, total = portfolio.parcels_to_pay(w, user, portfolio.Query(notice="overdue"))
     assert len(overdue) == 20 and ids  # some of them owe something now
     assert sorted(ids) == sorted(p for p, due in overdue.items() if due > 0) and total == len(ids)
 
@@ -284,8 +285,8 @@ def _answers(app) -> dict:  # noqa: ANN001
                                 ("30", {"notice_within": 30}),
                                 ("asc", {"sort": "notice"}),
                                 ("desc", {"sort": "notice", "desc": True})):
-                out[(today, name)] = [(r.loan_number, r.notice) for r in lenders.rows(
-                    w, user, lenders.Query(**query))]
+                out[(today, name)] = [(r.loan_number, r.notice) for r in portfolio.rows(
+                    w, user, portfolio.Query(**query))]
     return out
 
 

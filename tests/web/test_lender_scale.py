@@ -16,43 +16,43 @@ EXTRA = 1200  # the demo bank's 50 loans + 1,200
 
 def _check(app) -> dict:  # noqa: ANN001
     from portal.db import UnitOfWork
-    from portal.services import lenders
-    from portal.services.users import find_by_email
+    from portal.lenders import portfolio
+    from portal.people.users import find_by_email
     from portal.web.data import database
     add_loans(app, EXTRA)
     with app.app_context(), UnitOfWork(database()) as w:
         user = find_by_email(w, "lender@demo.pr")
-        computed = lenders.refresh(w, user)
+        computed = portfolio.refresh(w, user)
         assert computed == 50 + EXTRA
-        assert lenders.refresh(w, user) == 0  # the figures of the day are kept
-        every = list(lenders.rows(w, user, lenders.Query()))
+        assert portfolio.refresh(w, user) == 0  # the figures of the day are kept
+        every = list(portfolio.rows(w, user, portfolio.Query()))
         out = {"count": len(every)}
-        for status in lenders.STATUSES:
-            page = lenders.portfolio(w, user, lenders.Query(status=status))
+        for status in portfolio.STATUSES:
+            page = portfolio.portfolio(w, user, portfolio.Query(status=status))
             mine = [r for r in every if r.status == status]
             assert page.count == len(mine)
             assert page.due_total == sum((r.due_now for r in mine), Decimal("0.00"))
             out[status] = (page.count, page.due_total)
         # every page of a sort by due now, descending: each loan once, in order
         seen: list = []
-        first = lenders.portfolio(w, user, lenders.Query(sort="due", desc=True))
+        first = portfolio.portfolio(w, user, portfolio.Query(sort="due", desc=True))
         for n in range(1, first.pages + 1):
-            seen += lenders.portfolio(w, user, lenders.Query(sort="due", desc=True,
+            seen += portfolio.portfolio(w, user, portfolio.Query(sort="due", desc=True,
                                                               page=n)).rows
         assert len(seen) == len(every) == first.count
         assert len({r.loan_id for r in seen}) == len(seen)
         dues = [r.due_now for r in seen]
         assert dues == sorted(dues, reverse=True)
         town = every[0].municipality
-        by_town = lenders.portfolio(w, user, lenders.Query(municipality=town))
+        by_town = portfolio.portfolio(w, user, portfolio.Query(municipality=town))
         assert by_town.count == sum(1 for r in every if r.municipality == town)
-        assert lenders.portfolio(w, user, lenders.Query(q="ZZ-01")).count == 100
-        band = lenders.portfolio(w, user, lenders.Query(due_min=Decimal("1.00"),
+        assert portfolio.portfolio(w, user, portfolio.Query(q="ZZ-01")).count == 100
+        band = portfolio.portfolio(w, user, portfolio.Query(due_min=Decimal("1.00"),
                                                         due_max=Decimal("500.00")))
         assert band.count == sum(1 for r in every if 1 <= r.due_now <= 500)
-        ids, total = lenders.parcels_to_pay(w, user, lenders.Query(status="overdue"))
-        assert total == out["overdue"][0] and len(ids) <= lenders.MAX_PAY
-        out["annual"] = lenders.portfolio(w, user, lenders.Query()).annual_total
+        ids, total = portfolio.parcels_to_pay(w, user, portfolio.Query(status="overdue"))
+        assert total == out["overdue"][0] and len(ids) <= portfolio.MAX_PAY
+        out["annual"] = portfolio.portfolio(w, user, portfolio.Query()).annual_total
     return out
 
 

@@ -61,7 +61,7 @@ def test_pdf_says_it_in_the_readers_language(demo_app, lang, words):
     from portal import clock
     from portal.web.account import views
     owner_ids = parcel_ids(demo_app)["owner"]
-    from portal.services import users
+    from portal.people import users
     from portal.web.data import uow
     with demo_app.app_context(), i18n.use_language(lang):
         with uow() as w:
@@ -194,7 +194,7 @@ def test_every_amount_on_the_parcel_page_answers_why(demo_app):
 
 
 def test_wrong_codes_are_rate_limited_with_a_clear_message(demo_app):
-    from portal.services import parcels
+    from portal.accounts import parcels
     client = login(demo_app, "user00002@demo.pr")
     catastro = demo_app.config["DEMO"].codes[2][0]
     page = client.get("/propiedad/reclamar").get_data(as_text=True)

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import func, select
 
+from portal.accounts.errors import InvalidInput
 from portal.models import User
-from portal.services import passwords_policy, users
-from portal.services.errors import InvalidInput
+from portal.people import password_policy, users
 from tests.web.conftest import PASSWORD as DEMO_PASSWORD
 from tests.web.conftest import csrf_token, login
 
@@ -50,11 +50,11 @@ def test_the_service_refuses_them_too(password):
 
 
 def test_spanish_variants_are_normalised_before_the_list():
-    assert passwords_policy.normalise("¡Boricua2026!") == "boricua"
-    assert passwords_policy.normalise("Puerto Rico 1952") == "puertorico"
-    assert passwords_policy.normalise("CONTRASEÑA#123") == "contrasena"
+    assert password_policy.normalise("¡Boricua2026!") == "boricua"
+    assert password_policy.normalise("Puerto Rico 1952") == "puertorico"
+    assert password_policy.normalise("CONTRASEÑA#123") == "contrasena"
     for pw in ("MiClave2026!!", "TeAmo123456789", "Borinquen2026", "puertorico#1952"):
-        assert passwords_policy.problems(pw) == [passwords_policy.COMMON], pw
+        assert password_policy.problems(pw) == [password_policy.COMMON], pw
 
 
 def test_own_email_or_name_is_refused(app, client):
@@ -100,7 +100,7 @@ def test_a_reset_refuses_weak_passwords_and_the_users_own_email(demo_app):
 
 
 def test_the_demo_password_stays_valid(demo_app):
-    assert passwords_policy.problems(DEMO_PASSWORD, "owner@demo.pr", "María Rivera Ortiz") == []
+    assert password_policy.problems(DEMO_PASSWORD, "owner@demo.pr", "María Rivera Ortiz") == []
     login(demo_app, "owner", DEMO_PASSWORD)
 
 

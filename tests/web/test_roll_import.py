@@ -12,10 +12,10 @@ import pytest
 from flask import Flask
 from sqlalchemy import func, select
 
-from portal import roll_import as ri
 from portal.db import UnitOfWork
 from portal.jobs import queue
 from portal.models import Parcel, RollImport
+from portal.roll import roll_csv as ri
 from portal.web.data import database
 from portal.web.staff import roll_import as pages
 from tests.web.conftest import csrf_token, login

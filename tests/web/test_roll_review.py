@@ -16,13 +16,14 @@ import pytest
 from flask import Flask
 from sqlalchemy import select
 
+from portal.accounts.errors import NotFound
 from portal.core import roll_review as core
 from portal.db import Database, UnitOfWork, upgrade
+from portal.demo.district import STAFF_TOTP_SECRET
 from portal.models import AssessmentRoll, Parcel
-from portal.services import budgets, roll, roll_review, two_factor, users
-from portal.services.budgets import FixedInput, LineInput
-from portal.services.demo import STAFF_TOTP_SECRET
-from portal.services.errors import NotFound
+from portal.people import two_factor, users
+from portal.roll import budgets, review, roll
+from portal.roll.budgets import FixedInput, LineInput
 from portal.web.data import database
 from tests.web.conftest import PASSWORD, TODAY, login
 
@@ -79,7 +80,7 @@ def amend(w: UnitOfWork, admin: object, total: str = "1100.00") -> int:
 
 
 def check_first_roll(w: UnitOfWork, admin: object, roll_id: int) -> None:
-    v = roll_review.review(w, admin, roll_id)
+    v = review.review(w, admin, roll_id)
     assert (v.lines, v.assessed, v.exempt, v.fixed) == (8, 5, 3, 1) and v.complete
     assert v.total_assessed == v.total_to_assess == Decimal("1000.00") and v.balanced
     assert v.reasons == [("public", 2), ("authority", 1)]
@@ -93,11 +94,11 @@ def check_first_roll(w: UnitOfWork, admin: object, roll_id: int) -> None:
                                                              Decimal("375.00"), 12)
     assert sum(b.count for b in v.bins) == v.assessed
     assert [k for k, b in enumerate(v.bins) if b.count] == [0, 1, 4, 7, 11]
-    assert not v.amendment and roll_review.differences(w, admin, roll_id) is None
-    exempt = roll_review.exempt_page(w, admin, roll_id, limit=2, offset=0)
+    assert not v.amendment and review.differences(w, admin, roll_id) is None
+    exempt = review.exempt_page(w, admin, roll_id, limit=2, offset=0)
     assert [(e.catastro[-2:], e.reason) for e in exempt] == [("05", "authority"),
                                                             ("07", "public")]
-    assert [e.catastro[-2:] for e in roll_review.exempt_page(w, admin, roll_id, limit=2,
+    assert [e.catastro[-2:] for e in review.exempt_page(w, admin, roll_id, limit=2,
                                                             offset=2)] == ["08"]
 
 
@@ -107,27 +108,27 @@ EXPECTED_CHANGES = [("06", "360.00", "420.00", "60.00"), ("04", "100.00", "50.00
 
 
 def check_amendment(w: UnitOfWork, admin: object, roll_id: int) -> None:
-    v = roll_review.review(w, admin, roll_id)
+    v = review.review(w, admin, roll_id)
     assert v.amendment and v.balanced and v.total_assessed == Decimal("1100.00")
-    d = roll_review.differences(w, admin, roll_id)
+    d = review.differences(w, admin, roll_id)
     assert (d.changed, d.increased, d.decreased) == (5, 4, 1)
     assert (d.increases, d.decreases, d.net) == (Decimal("150.00"), Decimal("50.00"),
                                                  Decimal("100.00"))
-    rows = roll_review.differences_page(w, admin, roll_id, limit=50, offset=0)
+    rows = review.differences_page(w, admin, roll_id, limit=50, offset=0)
     assert [(r.catastro[-2:], str(r.old), str(r.new), str(r.change)) for r in rows] \
         == EXPECTED_CHANGES
-    assert list(roll_review.all_differences(w, admin, roll_id)) == rows
-    assert roll_review.differences_page(w, admin, roll_id, limit=2, offset=1) == rows[1:3]
+    assert list(review.all_differences(w, admin, roll_id)) == rows
+    assert review.differences_page(w, admin, roll_id, limit=2, offset=1) == rows[1:3]
 
 
 def check_third(w: UnitOfWork, admin: object, roll_id: int) -> None:
     """Version 3 ($1,200.00) against version 2's amounts, not version 1's (which 2
     superseded): $1,150.00 by units, 115, 230, 345, 460; the fixed $50.00 unchanged."""
-    rows = roll_review.differences_page(w, admin, roll_id, limit=50, offset=0)
+    rows = review.differences_page(w, admin, roll_id, limit=50, offset=0)
     assert [(r.catastro[-2:], str(r.old), str(r.change)) for r in rows] == [
         ("06", "420.00", "40.00"), ("03", "315.00", "30.00"), ("02", "210.00", "20.00"),
         ("01", "105.00", "10.00")]
-    d = roll_review.differences(w, admin, roll_id)
+    d = review.differences(w, admin, roll_id)
     assert (d.changed, d.increases, d.decreases) == (4, Decimal("100.00"), Decimal(0))
 
 
@@ -228,7 +229,7 @@ def test_roles_and_a_roll_that_does_not_exist(world):
         owner = users.register(w, "owner@review.pr", PASSWORD, "Ana", "es")
         owner.email_confirmed_at = owner.created_at
         with pytest.raises(NotFound):
-            roll_review.review(w, users.find_by_email(w, ADMIN), 999)
+            review.review(w, users.find_by_email(w, ADMIN), 999)
     assert login(app, "owner@review.pr").get(
         f"/personal/tasacion/{roll_id}/revision").status_code == 404
 

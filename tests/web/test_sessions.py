@@ -23,7 +23,7 @@ EMAIL = "ana@example.com"
 
 def _add_user(app, email_addr: str = EMAIL) -> int:  # noqa: ANN001
     from portal.db import UnitOfWork
-    from portal.services import users
+    from portal.people import users
     from portal.web.data import database
     with app.app_context(), UnitOfWork(database()) as w:
         user = users.register(w, email=email_addr, password=PASSWORD, name="Ana")

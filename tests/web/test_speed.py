@@ -12,7 +12,8 @@ from tests.web.conftest import parcel_ids
 
 
 def test_hot_services_build_no_statements(demo_app, monkeypatch):
-    from portal.services import accounts, users
+    from portal.accounts import statements
+    from portal.people import users
     from portal.web.data import uow
     built = []
     init, generate = selectable.Select.__init__, base.Generative._generate
@@ -27,20 +28,21 @@ def test_hot_services_build_no_statements(demo_app, monkeypatch):
     pid = parcel_ids(demo_app)["lessee"][0]
     with demo_app.app_context(), uow() as w:
         lessee = users.find_by_email(w, "lessee@demo.pr")
-        accounts.dashboard(w, lessee, clock.today())
-        accounts.statement_for(w, lessee, pid, with_payments=False, rows=True)
+        statements.dashboard(w, lessee, clock.today())
+        statements.statement_for(w, lessee, pid, with_payments=False, rows=True)
         monkeypatch.setattr(selectable.Select, "__init__", count("select", init))
         monkeypatch.setattr(base.Generative, "_generate", count("generate", generate))
         monkeypatch.setattr(orm_util.AliasedClass, "__init__", count("aliased", alias_init))
-        accounts.dashboard(w, lessee, clock.today())
-        accounts.statement_for(w, lessee, pid, with_payments=False, rows=True)
+        statements.dashboard(w, lessee, clock.today())
+        statements.statement_for(w, lessee, pid, with_payments=False, rows=True)
     assert built == [], built
 
 
 def test_every_request_and_lender_services_build_no_statements(demo_app, monkeypatch):
     """`load_user` (every request), the lender's loans and portfolio: statements built once;
     the dashboard's facts are plain rows with what the core reads."""
-    from portal.services import access, accounts, users
+    from portal.accounts import access, statements
+    from portal.people import users
     from portal.web.data import uow
     built = []
     init, generate = selectable.Select.__init__, base.Generative._generate
@@ -55,14 +57,14 @@ def test_every_request_and_lender_services_build_no_statements(demo_app, monkeyp
         lender = users.find_by_email(w, "lender@demo.pr")
         users.load_user(w, lender.id)
         loans = access.lender_loans(w, lender)
-        portfolio = accounts.lender_portfolio(w, lender, clock.today())
+        portfolio = statements.lender_portfolio(w, lender, clock.today())
         monkeypatch.setattr(selectable.Select, "__init__", count("select", init))
         monkeypatch.setattr(base.Generative, "_generate", count("generate", generate))
         again = users.load_user(w, lender.id)
         assert again is lender and again.is_lender
         assert access.lender_loans(w, lender) == loans
         assert [(s.parcel.id, s.status, s.due_now, s.loan) for s in
-                accounts.lender_portfolio(w, lender, clock.today()).summaries] == \
+                statements.lender_portfolio(w, lender, clock.today()).summaries] == \
             [(s.parcel.id, s.status, s.due_now, s.loan) for s in portfolio.summaries]
     assert built == [], built
     assert len(loans.loans) == loans.total == 50
@@ -70,7 +72,8 @@ def test_every_request_and_lender_services_build_no_statements(demo_app, monkeyp
 
 def test_dashboard_rows_match_orm_facts(demo_app):
     """The read-only row facts (`rows=True`) give the same statements as the ORM objects."""
-    from portal.services import access, facts, users
+    from portal.accounts import access, facts
+    from portal.people import users
     from portal.web.data import uow
     with demo_app.app_context(), uow() as w:
         lender = users.find_by_email(w, "lender@demo.pr")

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from portal.services import access
-from portal.services.errors import Forbidden
+from portal.accounts import access
+from portal.accounts.errors import Forbidden
 
 
 class _Staff:
@@ -33,12 +33,12 @@ def test_each_group_admits_its_roles_only(roles, allowed):
 
 
 @pytest.mark.parametrize("call", [
-    lambda s: __import__("portal.services.parcels", fromlist=["x"]).issue_code(None, s, 1),
-    lambda s: __import__("portal.services.notices", fromlist=["x"]).record_mailing(
+    lambda s: __import__("portal.accounts.parcels", fromlist=["x"]).issue_code(None, s, 1),
+    lambda s: __import__("portal.collections.mailing", fromlist=["x"]).record_mailing(
         None, s, 1, None, ""),
-    lambda s: __import__("portal.services.ledger", fromlist=["x"]).record_cost(
+    lambda s: __import__("portal.accounts.ledger", fromlist=["x"]).record_cost(
         None, s, 1, 1, None, ""),
-    lambda s: __import__("portal.services.exemption_changes", fromlist=["x"]).acknowledge(
+    lambda s: __import__("portal.exemptions.changes", fromlist=["x"]).acknowledge(
         None, s, 1),
 ])
 def test_read_only_staff_change_nothing(call):
@@ -54,7 +54,7 @@ def test_an_uncaught_refusal_is_the_403_page(app):
 
     @app.get("/_t/notfound")
     def _notfound():  # noqa: ANN202
-        from portal.services.errors import NotFound
+        from portal.accounts.errors import NotFound
         raise NotFound()
 
     client = app.test_client()

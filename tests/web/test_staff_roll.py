@@ -12,10 +12,11 @@ from flask import Flask
 from sqlalchemy import func, select
 
 from portal.db import UnitOfWork
-from portal.jobs import queue
+from portal.jobs import queue, runner
 from portal.models import Assessment, AssessmentRoll, Installment, Job
-from portal.services import budgets, jobs, users
-from portal.services.budgets import LineInput
+from portal.people import users
+from portal.roll import budgets
+from portal.roll.budgets import LineInput
 from portal.web.data import database
 from tests.web.conftest import csrf_token, login
 
@@ -90,7 +91,7 @@ def test_a_running_jobs_page_reloads_itself_and_shows_its_progress(app):
     version_id = _amend(app)
     with app.app_context(), UnitOfWork(database()) as w:
         staff_user = users.find_by_email(w, "staff@demo.pr")
-        job = jobs.submit(w, staff_user, "roll.compute", {"version_id": version_id})
+        job = runner.submit(w, staff_user, "roll.compute", {"version_id": version_id})
         job_id = job.id
     staff = login(app, "staff")
     r = staff.get(f"/personal/trabajos/{job_id}?lang=en")

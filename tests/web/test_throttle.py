@@ -10,7 +10,7 @@ import pytest
 
 from portal.app import create_app
 from portal.db import reset_databases
-from portal.services import users
+from portal.people import users
 from tests.web.conftest import PASSWORD, csrf_token
 
 LIMIT = users.SIGNIN_ACCOUNT[0]

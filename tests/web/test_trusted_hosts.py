@@ -21,7 +21,7 @@ PASSWORD = "Tortuga verde bajo la lluvia"
 def prod_app(tmp_path, schema_db, fixed_today):  # noqa: ANN001, ANN201
     """As deployed: no SERVER_NAME, PORTAL_BASE_URL set, no CSRF field to scrape."""
     from portal.db import UnitOfWork, reset_databases
-    from portal.services import users
+    from portal.people import users
     from portal.web.data import database
     app = make_app(tmp_path, schema_db, SERVER_NAME=None, PORTAL_BASE_URL=BASE,
                    WTF_CSRF_ENABLED=False)

@@ -12,8 +12,8 @@ from flask import Flask
 from sqlalchemy import func, select
 
 from portal import clock
-from portal.services import two_factor as service
-from portal.services.demo import STAFF_TOTP_SECRET
+from portal.demo.district import STAFF_TOTP_SECRET
+from portal.people import two_factor as service
 from tests.web.conftest import PASSWORD, csrf_token, login, parcel_ids, second_step, totp_code
 from tests.web.test_access import STAFF
 
@@ -180,7 +180,7 @@ def test_a_wrong_code_is_refused_and_counted(demo_app):
     assert 'aria-invalid="true"' in html
     assert client.get("/mis-propiedades").status_code == 302  # still not signed in
     assert _audit(demo_app, service.FAILED, "staff@demo.pr") == [{"kind": "totp"}]
-    from portal.services import throttle
+    from portal.accounts import throttle
     uid = _user(demo_app, "staff@demo.pr").id
     with demo_app.app_context(), _uow(demo_app) as w:
         assert throttle.count(w, f"two_factor:user:{uid}", 900) == 1
@@ -339,7 +339,7 @@ def test_the_password_step_expires(demo_app):
 
 def test_a_new_password_ends_the_pending_step(demo_app):
     client, _ = _password_only(demo_app)
-    from portal.services import users
+    from portal.people import users
     with demo_app.app_context(), _uow(demo_app) as w:
         users.set_password(w, _user(demo_app, "staff@demo.pr").id, "otra frase bastante larga")
     r = client.get("/cuenta/verificar")

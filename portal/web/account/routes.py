@@ -24,16 +24,17 @@ from flask_babel import ngettext
 from flask_login import current_user, login_required
 
 from portal import clock, mail
-from portal.core.explain import N_
-from portal.i18n import LANGUAGES, current_language, formats
-from portal.services import access, parcels, users
-from portal.services.errors import (
+from portal.accounts import access, parcels
+from portal.accounts.errors import (
     ClaimRateLimited,
     ClaimRefused,
     Forbidden,
     NotFound,
     ServiceError,
 )
+from portal.core.explain import N_
+from portal.i18n import LANGUAGES, current_language, formats
+from portal.people import users
 from portal.web.account import views
 from portal.web.account.forms import ClaimForm, GrantForm, RevokeEmailForm
 from portal.web.data import external_url, uow

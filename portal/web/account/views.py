@@ -14,6 +14,8 @@ from types import SimpleNamespace
 from typing import Any, NamedTuple
 
 from portal import clock, pdf
+from portal.accounts import access, closed_days, parcels, statements
+from portal.accounts.errors import Forbidden, NotFound
 from portal.core.explain import N_, Trace
 from portal.core.installments import explain_schedule
 from portal.core.rules import RULES
@@ -28,8 +30,7 @@ from portal.i18n import (
     translate,
 )
 from portal.i18n import fast_gettext as _
-from portal.services import access, accounts, closed_days, parcels, users
-from portal.services.errors import Forbidden, NotFound
+from portal.people import users
 from portal.web.collections import views as collection_views
 from portal.web.data import uow
 from portal.web.present import (
@@ -88,7 +89,7 @@ def _deadline_text(day: date | None, today: date, memo: dict) -> tuple[str, str]
     return text
 
 
-def _row(s: accounts.ParcelSummary, today: date | None = None, memo: dict | None = None
+def _row(s: statements.ParcelSummary, today: date | None = None, memo: dict | None = None
          ) -> Row:
     p = s.parcel
     nxt = s.offer.next_due if s.offer is not None else None
@@ -140,7 +141,7 @@ def dashboard_rows(user: Any, today: date, *, loans: bool = True) -> tuple[list[
         if loans and getattr(user, "is_lender", False):
             count = access.lender_loan_count(w, user)
             listed_apart = count if count > LOANS_PER_PAGE else 0
-        summaries = accounts.dashboard(w, user, today, loans=loans and not listed_apart)
+        summaries = statements.dashboard(w, user, today, loans=loans and not listed_apart)
         return [_row(s, today, memo) for s in summaries], listed_apart
 
 
@@ -148,7 +149,7 @@ def lender_rows(user: Any, today: date, page: int) -> tuple[list[Row], int]:
     """Page `page` of the lender's list (only its loans are read and computed), and how many
     loans there are in all."""
     with uow() as w:
-        summaries, total = accounts.lender_portfolio(
+        summaries, total = statements.lender_portfolio(
             w, user, today, offset=(page - 1) * LOANS_PER_PAGE, limit=LOANS_PER_PAGE)
     memo: dict = {}
     return [_row(s, today, memo) for s in summaries], total
@@ -199,7 +200,7 @@ def parcel_view(user: Any, parcel_id: int, today: date) -> ParcelPage | None:
     lang = current_language()
     try:
         with uow() as w:
-            acct = accounts.statement_for(w, user, parcel_id, as_of=today,
+            acct = statements.statement_for(w, user, parcel_id, as_of=today,
                                           with_payments=False, rows=True)
             closed = closed_days.declared(w)
     except NotFound:
@@ -211,7 +212,7 @@ def parcel_view(user: Any, parcel_id: int, today: date) -> ParcelPage | None:
         as_of=acct.as_of, today=today, annual=acct.annual,
         # R-A14: the lessee deposits the rents in court until the debt is paid: the order is
         # shown while the account has amounts past due (staff record its lifting apart).
-        deposit_order=acct.deposit_order if acct.status == accounts.STATUS_OVERDUE else None,
+        deposit_order=acct.deposit_order if acct.status == statements.STATUS_OVERDUE else None,
         as_of_text=f.date_long(acct.as_of))
     if acct.lease is not None:
         v.lease = SimpleNamespace(contract=acct.lease.contract_number,
@@ -233,7 +234,7 @@ def parcel_view(user: Any, parcel_id: int, today: date) -> ParcelPage | None:
     v.amounts = statement_amounts(st, cost_texts, f)
     v.shown_amounts = [a for a in v.amounts if a.amount or a.key == "total_due_now"]
     v.zero_labels = [a.label for a in v.amounts if not a.amount and a.key != "total_due_now"]
-    v.arrears_warning = acct.status == accounts.STATUS_OVERDUE  # R-A10: old debt first
+    v.arrears_warning = acct.status == statements.STATUS_OVERDUE  # R-A10: old debt first
     owed = {c.index: c.owed for c in st.cost_items}
     for k, e in enumerate(acct.costs):
         if e.kind == "cost":
@@ -295,7 +296,7 @@ def parcel_view(user: Any, parcel_id: int, today: date) -> ParcelPage | None:
     return v
 
 
-def answer(acct: accounts.AccountView, f: Formats) -> SimpleNamespace | None:
+def answer(acct: statements.AccountView, f: Formats) -> SimpleNamespace | None:
     """What the parcel page says first: the account's status and the one thing to do next,
     with the offer's figures (`core.offer`) worded here. `kind`:
     - "demand": past due, a demand in its window: what stops the court claim, by its last day;
@@ -333,7 +334,7 @@ def answer(acct: accounts.AccountView, f: Formats) -> SimpleNamespace | None:
     return a
 
 
-def _lump_trace(q: Any, acct: accounts.AccountView, closed: Any) -> Trace:
+def _lump_trace(q: Any, acct: statements.AccountView, closed: Any) -> Trace:
     """R-A11: the lump sum's explanation, with the declared closed day that moved its
     deadline, if one did."""
     t = q.trace()
@@ -397,7 +398,7 @@ def line_text(kind_label: str, description: str) -> str:
     return f"{kind_label}: {description}"
 
 
-def _budget_steps(acct: accounts.AccountView, f: Formats) -> list[ShownStep]:
+def _budget_steps(acct: statements.AccountView, f: Formats) -> list[ShownStep]:
     if acct.budget_version is None:
         return []
     t = Trace()

@@ -2,7 +2,7 @@
 the staff's pages under /personal/embargos (the list of debts, a parcel's debts with their
 notices, auctions and results, and its deposit orders, each with its form) and the parcel
 page's section for the debtor (`attachment_summary`, templates/attachments/_owner.html).
-Thin: validate with WTForms, call `portal.services.attachments` / `deposit_orders`, render.
+Thin: validate with WTForms, call `portal.collections.attachments` / `deposit_orders`, render.
 The figures are the core's, read through the service; R-C5 is the service's
 (`may_see_minimum`): a page never decides it."""
 
@@ -22,10 +22,11 @@ from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
 
 from portal import clock
+from portal.accounts import access
+from portal.accounts.errors import Conflict, Forbidden, InvalidInput, NotFound
+from portal.collections import attachments, deposit_orders
 from portal.i18n import current_language, formats
 from portal.pdf.attachment import render_notice
-from portal.services import access, attachments, deposit_orders
-from portal.services.errors import Conflict, Forbidden, InvalidInput, NotFound
 from portal.web.attachments.forms import (
     AuctionForm,
     DepositOrderForm,

@@ -7,12 +7,12 @@ from datetime import date
 from types import SimpleNamespace
 from typing import Any
 
+from portal.collections.attachments import ParcelAttachments
 from portal.core.explain import N_
 from portal.core.rules import RULES
 from portal.i18n import Formats, formats, translate, use_language
 from portal.i18n import gettext as _
 from portal.pdf import Document, Ref, Row, Why, whys
-from portal.services.attachments import ParcelAttachments
 
 CREDITORS = {"crim": N_("CRIM (Municipal Revenue Collection Center)"),
              "treasury": N_("Department of the Treasury")}

@@ -8,9 +8,9 @@ from flask_wtf import FlaskForm
 from wtforms import EmailField, PasswordField, StringField, SubmitField
 from wtforms.validators import Email, EqualTo, InputRequired, Length, ValidationError
 
-from portal.services import passwords_policy
+from portal.people import password_policy
 
-MIN_PASSWORD = passwords_policy.MIN_LENGTH
+MIN_PASSWORD = password_policy.MIN_LENGTH
 
 
 def strong_password(form, field) -> None:  # noqa: ANN001
@@ -21,10 +21,10 @@ def strong_password(form, field) -> None:  # noqa: ANN001
         email = form.email.data or ""
     if "name" in form:
         name = form.name.data or ""
-    found = passwords_policy.problems(field.data or "", email, name)
+    found = password_policy.problems(field.data or "", email, name)
     if found:
-        num = MIN_PASSWORD if found[0] == passwords_policy.TOO_SHORT \
-            else passwords_policy.MAX_LENGTH
+        num = MIN_PASSWORD if found[0] == password_policy.TOO_SHORT \
+            else password_policy.MAX_LENGTH
         raise ValidationError(" ".join(gettext(m, num=num) for m in found))
 
 

@@ -17,9 +17,10 @@ from flask_babel import ngettext
 from flask_login import current_user, login_required, login_user, logout_user
 
 from portal import mail
+from portal.accounts import throttle
+from portal.accounts.errors import Conflict, InvalidInput, NotFound
 from portal.i18n import LANGUAGES, current_language
-from portal.services import throttle, users
-from portal.services.errors import Conflict, InvalidInput, NotFound
+from portal.people import users
 from portal.web import session_store
 from portal.web.account import views
 from portal.web.account.routes import safe_next

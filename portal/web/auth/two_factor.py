@@ -29,9 +29,9 @@ from wtforms import StringField, SubmitField
 from wtforms.validators import InputRequired, Length
 
 from portal import clock
-from portal.services import two_factor as service
-from portal.services import users
-from portal.services.errors import Conflict, NotFound
+from portal.accounts.errors import Conflict, NotFound
+from portal.people import two_factor as service
+from portal.people import users
 from portal.web.account.routes import safe_next
 from portal.web.auth import routes
 from portal.web.auth.routes import bp

@@ -25,9 +25,10 @@ from flask_babel import ngettext
 from flask_login import current_user, login_required
 
 from portal import clock
+from portal.accounts import throttle
+from portal.accounts.errors import InvalidInput, NotFound
+from portal.collections import certificates
 from portal.i18n import current_language, formats
-from portal.services import certificates, throttle
-from portal.services.errors import InvalidInput, NotFound
 from portal.web.certificates.forms import CertificateForm, VerifyForm
 from portal.web.data import external_url, uow
 from portal.web.pdf_response import pdf_response

@@ -1,7 +1,7 @@
 """Collections (J9): the staff's pages under /personal/cobros (start the delinquency run as a
 background job, the demands by status, one demand with its mailing, return receipt and claim,
 the court list) and the demand letter's PDF, for staff and for the account's payer or owner
-(404 for anyone else). Thin: validate with WTForms, call `portal.services.collections`,
+(404 for anyone else). Thin: validate with WTForms, call `portal.collections.demands`,
 render."""
 
 from __future__ import annotations
@@ -20,11 +20,12 @@ from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
 
 from portal import clock
+from portal.accounts import access, closed_days
+from portal.accounts.errors import Conflict, Forbidden, InvalidInput, NotFound
+from portal.collections import demands
 from portal.i18n import current_language, formats
-from portal.jobs import queue
+from portal.jobs import queue, runner
 from portal.pdf.demand import render_all, render_bilingual
-from portal.services import access, closed_days, collections, jobs
-from portal.services.errors import Conflict, Forbidden, InvalidInput, NotFound
 from portal.web.account import views as account_views
 from portal.web.collections.forms import (
     ClaimForm,
@@ -50,7 +51,7 @@ bp = Blueprint("collections", __name__)
 STAFF = "/personal/cobros"
 
 # The job page names this kind and its refusals (the staff's jobs view reads these tables).
-jobs_view.KINDS.setdefault(collections.KIND, _l("Collections run: demand letters"))
+jobs_view.KINDS.setdefault(demands.KIND, _l("Collections run: demand letters"))
 jobs_view.ERRORS.setdefault("no_fiscal_year", _l("No fiscal year includes that day: the run "
                                                  "needs the year's assessments."))
 
@@ -89,12 +90,12 @@ def _index(upload: MailingsForm | None = None, row_errors=None, status_code: int
     after = _after()
     f = formats()
     with uow() as w:
-        rows = [row_view(r, f) for r in collections.demands(w, current_user, status=status,
+        rows = [row_view(r, f) for r in demands.demands(w, current_user, status=status,
                                                              after=after)]
-        recent = [jobs_view.job_view(j) for j in jobs.recent(w, current_user, limit=40)
-                  if j.kind == collections.KIND][:5]
+        recent = [jobs_view.job_view(j) for j in runner.recent(w, current_user, limit=40)
+                  if j.kind == demands.KIND][:5]
     run_form = RunForm(formdata=None, data={"run_on": clock.today()})
-    more = rows[-1].id if len(rows) >= collections.PAGE else None
+    more = rows[-1].id if len(rows) >= demands.PAGE else None
     return render_template("collections/index.html", rows=rows, form=form, run_form=run_form,
                            jobs=recent, status=status, more=more,
                            upload=upload or MailingsForm(formdata=None),
@@ -135,14 +136,14 @@ def record_mailings():  # noqa: ANN201
     if not name.endswith((".csv", ".txt")) or text is None:
         upload.file.errors = [_("Upload a .csv file (a spreadsheet saved as CSV, UTF-8).")]
         return _index(upload, status_code=400)
-    rows, problems = collections.read_mailings(text.splitlines())
+    rows, problems = demands.read_mailings(text.splitlines())
     if not problems and not rows:
         upload.file.errors = [_("The file has no rows.")]
         return _index(upload, status_code=400)
     if not problems:
         try:
             with uow() as w:
-                collections.record_mailings(w, current_user, rows)
+                demands.record_mailings(w, current_user, rows)
         except Forbidden:
             abort(403)
         except InvalidInput as exc:
@@ -168,7 +169,7 @@ def start_run():  # noqa: ANN201
         return redirect(url_for("collections.index"), 303)
     try:
         with uow() as w:
-            job_id = jobs.submit(w, current_user, collections.KIND,
+            job_id = runner.submit(w, current_user, demands.KIND,
                                  {"run_on": form.run_on.data.isoformat()}).id
     except Forbidden:
         abort(403)
@@ -188,9 +189,9 @@ def court():  # noqa: ANN201
     f = formats()
     after = _after()
     with uow() as w:
-        rows = [row_view(r, f) for r in collections.court_list(w, current_user,
+        rows = [row_view(r, f) for r in demands.court_list(w, current_user,
                                                                after=after)]
-    more = rows[-1].id if len(rows) >= collections.PAGE else None
+    more = rows[-1].id if len(rows) >= demands.PAGE else None
     return render_template("collections/court.html", rows=rows, more=more)
 
 
@@ -198,7 +199,7 @@ def _demand_page(notice_id: int, *, mailing=None, receipt=None, claim=None,  # n
                  errors=None, status: int = 200):  # noqa: ANN202
     f = formats()
     with uow() as w:
-        found = [r for r in collections.demands(w, current_user, after=notice_id - 1, limit=1)
+        found = [r for r in demands.demands(w, current_user, after=notice_id - 1, limit=1)
                  if r.notice.id == notice_id]
         if not found:
             abort(404)
@@ -240,7 +241,7 @@ def record_mailing(notice_id: int):  # noqa: ANN201
     if form.validate():
         try:
             with uow() as w:
-                collections.record_mailing(w, current_user, notice_id, form.mailed_on.data,
+                demands.record_mailing(w, current_user, notice_id, form.mailed_on.data,
                                            form.certified_mail_number.data.strip(),
                                            form.cost.data)
             return _done(notice_id, _("The mailing is recorded: the 15 days run from it."))
@@ -258,7 +259,7 @@ def record_receipt(notice_id: int):  # noqa: ANN201
     if form.validate():
         try:
             with uow() as w:
-                collections.record_receipt(w, current_user, notice_id, form.received_on.data)
+                demands.record_receipt(w, current_user, notice_id, form.received_on.data)
             return _done(notice_id, _("The return receipt is recorded."))
         except InvalidInput:
             form.received_on.errors = [_("The return receipt's date must be on or after the "
@@ -275,7 +276,7 @@ def record_claim(notice_id: int):  # noqa: ANN201
     if form.validate():
         try:
             with uow() as w:
-                collections.record_claim(w, current_user, notice_id, form.filed_on.data,
+                demands.record_claim(w, current_user, notice_id, form.filed_on.data,
                                          form.case_number.data.strip())
             return _done(notice_id, _("The claim in court is recorded."))
         except InvalidInput:
@@ -293,7 +294,7 @@ def letter_pdf(notice_id: int):  # noqa: ANN201
     payer and owner (and their delegate); 404 for anyone else."""
     try:
         with uow() as w:
-            lf = collections.letter(w, current_user, notice_id)
+            lf = demands.letter(w, current_user, notice_id)
             closed = closed_days.declared(w)
     except NotFound:
         abort(404)
@@ -316,7 +317,7 @@ def packet_pdf(notice_id: int):  # noqa: ANN201
     today = clock.today()
     try:
         with uow() as w:
-            lf = collections.letter(w, current_user, notice_id)
+            lf = demands.letter(w, current_user, notice_id)
             closed = closed_days.declared(w)
     except NotFound:
         abort(404)

@@ -11,12 +11,13 @@ from typing import Any
 from flask_babel import lazy_gettext as _l
 
 from portal import clock
+from portal.accounts import closed_days
+from portal.collections import demands
 from portal.core.collection_timeline import mail_by
 from portal.core.rules import RULES
 from portal.i18n import Formats, date_long, formats, money, translate, use_language
 from portal.i18n import gettext as _
 from portal.pdf import Document, Ref, Row, Why, whys
-from portal.services import closed_days, collections
 from portal.web.data import uow
 
 #: The steps of the timeline, in the owner's words.
@@ -59,8 +60,8 @@ def timeline_view(acct: Any, today: date, f: Formats | None = None) -> SimpleNam
     claims = []
     if demands:
         with uow() as w:
-            claims = collections.claims_of(w, [n.id for n in demands])
-    tl = collections.account_timeline(acct.offer.account, today, acct.assessment.notified_on,
+            claims = demands.claims_of(w, [n.id for n in demands])
+    tl = demands.account_timeline(acct.offer.account, today, acct.assessment.notified_on,
                                       demands, claims)
     if tl.stage in ("current", "paid") and not demands:
         return None  # up to date: the page's first screen says what is next
@@ -81,7 +82,7 @@ def shown(tl: Any, today: date, f: Formats) -> SimpleNamespace:
                            sentence=" ".join(s.text for s in f.trace(tl.trace())))
 
 
-def row_view(r: collections.DemandRow, f: Formats) -> SimpleNamespace:
+def row_view(r: demands.DemandRow, f: Formats) -> SimpleNamespace:
     """A demand on the staff's lists."""
     n, dl = r.notice, r.letter
     queued_on = dl.run_on if dl is not None else clock.legal_date(n.created_at)
@@ -108,7 +109,7 @@ def _ref(rule_id: str) -> Ref:
     return Ref(rule.id, rule.source, translate(rule.title))
 
 
-def letter_document(lf: collections.LetterFacts, lang: str,
+def letter_document(lf: demands.LetterFacts, lang: str,
                     closed: tuple[closed_days.ClosedDay, ...] = ()) -> Document:
     """The demand letter in `lang` (the caller renders one per language, the addressee's
     first): every amount due with its rule, the interest per day, the last day (once mailed)
@@ -175,7 +176,7 @@ def letter_document(lf: collections.LetterFacts, lang: str,
                         on=on, rows_heading=_("What is demanded"))
 
 
-def mailing_document(lf: collections.LetterFacts, lang: str) -> Document:
+def mailing_document(lf: demands.LetterFacts, lang: str) -> Document:
     """The receipt of mailing for a court packet (R-A12, R-A13): the certified-mail number,
     the mailing and return-receipt dates, the last day to pay and the first day of the claim."""
     with use_language(lang):

@@ -12,8 +12,8 @@ from portal import pdf
 from portal.core.exemption import CERTIFICATION_WARNING
 from portal.core.explain import N_
 from portal.core.params import fiscal_year_label
+from portal.exemptions.filings import Figures
 from portal.i18n import ShownStep, date_long, formats, money
-from portal.services.exemptions.filings import Figures
 
 #: The wizard's step slugs in the URL (Spanish first, like every path of the portal).
 SLUGS = {"owners": "duenos", "occupants": "residentes", "use": "uso", "absence": "ausencia",

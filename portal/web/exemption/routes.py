@@ -22,13 +22,13 @@ from flask_login import current_user, login_required
 from markupsafe import Markup
 
 from portal import clock, mail, pdf
+from portal.accounts import access
+from portal.accounts.errors import Conflict, Forbidden, InvalidInput, NotFound, ServiceError
 from portal.core.exemption import CERTIFICATION_WARNING
 from portal.core.explain import N_
+from portal.exemptions import evidence, filings, review
+from portal.exemptions import tax_facts as facts_service
 from portal.i18n import current_language, date_long, formats
-from portal.services import access
-from portal.services.errors import Conflict, Forbidden, InvalidInput, NotFound, ServiceError
-from portal.services.exemptions import evidence, filings, review
-from portal.services.exemptions import facts as facts_service
 from portal.web.data import external_url, uow
 from portal.web.exemption import present
 from portal.web.exemption.forms import (
@@ -631,7 +631,7 @@ def exemption_summary(parcel_id: int, relation: str) -> dict | None:
     if relation not in ("owner", "delegate", "staff", "lender"):
         return None
     from portal.core import property_tax
-    from portal.services.exemptions.status import exemption_status
+    from portal.exemptions.status import exemption_status
     fy, today = _fy(), clock.today()
     out: dict = {"fy_label": present.fy_label(fy), "today": today, "status": None,
                  "filing_number": None, "continued_from": None, "saving": None,
@@ -693,7 +693,7 @@ def exemption_summary(parcel_id: int, relation: str) -> dict | None:
 def exemption_pending(parcel_ids: list[int]) -> dict[int, str]:
     """The dashboard's badge: {parcel id: status} of the signed-in owner's parcels whose
     certification waits on them (a draft to finish, or one staff returned)."""
-    from portal.services.exemptions.status import pending_steps
+    from portal.exemptions.status import pending_steps
     if not current_user.is_authenticated or current_user.is_staff:
         return {}
     with uow() as w:

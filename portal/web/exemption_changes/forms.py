@@ -12,7 +12,7 @@ from wtforms.validators import InputRequired, Length, Optional, ValidationError
 
 from portal import clock
 from portal.core.explain import N_
-from portal.services.exemption_changes import DETAILS_MAX, NAME_MAX
+from portal.exemptions.changes import DETAILS_MAX, NAME_MAX
 
 #: The kinds of change, in the order the form lists them (RULES.md R-B17).
 KIND_LABELS = (

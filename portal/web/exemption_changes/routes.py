@@ -1,6 +1,6 @@
 """Change reports of the residential exemption (J6; R-B5, R-B9, R-B12).
 
-Thin: validate with WTForms, call `portal.services.exemption_changes`, render. The owner's
+Thin: validate with WTForms, call `portal.exemptions.changes`, render. The owner's
 form has two steps that work without JavaScript: what changed and when, then what follows
 (the deadline, the days left, the consequences, from the core) and "send". A spouse's death
 with an original titleholder asks only to confirm the home is still used as such (R-B5).
@@ -14,11 +14,11 @@ from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
 from portal import clock, mail
+from portal.accounts.errors import Conflict, Forbidden, InvalidInput, NotFound
 from portal.core.exemption import FALSE_STATEMENT_WARNING
 from portal.core.explain import N_
+from portal.exemptions import changes as changes
 from portal.i18n import current_language, formats
-from portal.services import exemption_changes as changes
-from portal.services.errors import Conflict, Forbidden, InvalidInput, NotFound
 from portal.web.data import external_url, uow
 from portal.web.exemption_changes.forms import KIND_LABELS, KIND_SHORT, ChangeForm
 from portal.web.staff.forms import ActionForm

@@ -2,7 +2,7 @@
 column guide in both languages, the latest batches), a batch's page with its progress while
 the job runs and its per-row report (paged, filtered by outcome), the report and the failed
 rows as CSV (the failed rows with the same columns and the error, to fix and upload again).
-Thin: validate, call `portal.services.lender_batches`, render. Only a lender's members
+Thin: validate, call `portal.lenders.batches`, render. Only a lender's members
 (administrator or clerk); anyone else gets 404."""
 
 from __future__ import annotations
@@ -25,10 +25,10 @@ from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from wtforms import SubmitField
 
+from portal.accounts.errors import InvalidInput, NotFound
 from portal.i18n import current_language, gettext, translate
 from portal.jobs import queue
-from portal.services import lender_batches as service
-from portal.services.errors import InvalidInput, NotFound
+from portal.lenders import batches as service
 from portal.web.data import uow
 from portal.web.form_errors import form_errors
 from portal.web.lender.routes import bp

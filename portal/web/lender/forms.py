@@ -10,7 +10,7 @@ from wtforms import SelectField, StringField, SubmitField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Email, Length, Optional
 
-from portal.services.lenders import NOTICE_SORT, SORTS
+from portal.lenders.portfolio import NOTICE_SORT, SORTS
 
 #: The sort's choices (the phone's stacked table has no column headers to click).
 SORT_LABELS = {"loan": _l("Loan"), "catastro": _l("Parcel"), "municipality": _l("Municipality"),

@@ -1,7 +1,7 @@
 """A loan's page, its acquisition of a new structure (R-B10 iii, R-B21: the 30-day notice
 deadline, rolled) and its intents to pay (J7: what the lender says it will pay, so that the
-owner does not pay it twice). Thin: validate, call `portal.services.lender_acquisitions` and
-`portal.services.lender_intents`, render."""
+owner does not pay it twice). Thin: validate, call `portal.lenders.acquisitions` and
+`portal.lenders.intents`, render."""
 
 from __future__ import annotations
 
@@ -15,9 +15,9 @@ from flask_wtf import FlaskForm
 from wtforms import SubmitField
 
 from portal import clock
+from portal.accounts.errors import InvalidInput, NotFound
+from portal.lenders import acquisitions, intents, portfolio
 from portal.payments import service as payments
-from portal.services import lender_acquisitions, lender_intents, lenders
-from portal.services.errors import InvalidInput, NotFound
 from portal.web.collections.forms import iso_date_field
 from portal.web.data import uow
 from portal.web.lender import marks
@@ -56,20 +56,20 @@ def loan_page(loan_id: int, *, acq_form: AcquisitionForm | None = None,
     their notice deadlines and what the lender said it will pay."""
     _lender_only()
     today = clock.today()
-    fy = lenders.fiscal_year_start(today)
+    fy = portfolio.fiscal_year_start(today)
     try:
         with uow() as w:
-            row = lenders.loan(w, current_user, loan_id)
-            retention = lenders.retentions(w, [row.parcel_id], fy)[row.parcel_id]
-            acquisitions = lender_acquisitions.for_loan(w, current_user, loan_id, today)
-            opts = lender_intents.options(w, current_user, loan_id, today)
+            row = portfolio.loan(w, current_user, loan_id)
+            retention = portfolio.retentions(w, [row.parcel_id], fy)[row.parcel_id]
+            reported = acquisitions.for_loan(w, current_user, loan_id, today)
+            opts = intents.options(w, current_user, loan_id, today)
             paying = _owner_paying(w, opts)
     except NotFound:
         abort(404)
     marked = opts.marked_keys()
     return render_template(
         "lender/loan.html", row=row, retention=retention, today=today,
-        fy_label=f"{fy.year}-{fy.year + 1}", acquisitions=acquisitions,
+        fy_label=f"{fy.year}-{fy.year + 1}", acquisitions=reported,
         acq_form=acq_form or AcquisitionForm(formdata=None), errors=errors or [],
         items=[i for i in opts.items if i.key not in marked],
         intents=[i for i in opts.marked if i.withdrawn_at is None],
@@ -78,7 +78,7 @@ def loan_page(loan_id: int, *, acq_form: AcquisitionForm | None = None,
         legal_date=clock.legal_date), status
 
 
-def _owner_paying(w: Any, opts: lender_intents.Options) -> list[Any]:
+def _owner_paying(w: Any, opts: intents.Options) -> list[Any]:
     """Someone else's payment of the loan's District account not finished (the owner's,
     usually): the lender is told, and may not mark it (the guard against paying twice)."""
     if opts.fiscal_year is None:
@@ -98,8 +98,8 @@ def report_acquisition(loan_id: int):  # noqa: ANN201
     try:
         with uow() as w:
             w.info["ip"] = request.remote_addr
-            ref = lender_acquisitions.find_loan(w, current_user, loan_id=loan_id)
-            lender_acquisitions.report(w, current_user, ref.loan_number,
+            ref = acquisitions.find_loan(w, current_user, loan_id=loan_id)
+            acquisitions.report(w, current_user, ref.loan_number,
                                        acquired_on=form.acquired_on.data)
     except NotFound:
         abort(404)
@@ -129,13 +129,13 @@ def mark_intents(loan_id: int):  # noqa: ANN201
     try:
         with uow() as w:
             w.info["ip"] = request.remote_addr
-            opts = lender_intents.options(w, current_user, loan_id)
+            opts = intents.options(w, current_user, loan_id)
             if _owner_paying(w, opts) and any(not k.startswith("crim-") for k in keys):
                 message = _("Someone else is already paying the District's account of this "
                             "parcel. Wait until that payment ends before marking its "
                             "installments.")
                 return loan_page(loan_id, errors=[("#intent-items", message)], status=409)
-            lender_intents.mark(w, current_user, loan_id, keys)
+            intents.mark(w, current_user, loan_id, keys)
     except NotFound:
         abort(404)
     except InvalidInput as exc:
@@ -159,7 +159,7 @@ def withdraw_intent(loan_id: int, intent_id: int):  # noqa: ANN201
     try:
         with uow() as w:
             w.info["ip"] = request.remote_addr
-            lender_intents.withdraw(w, current_user, loan_id, intent_id)
+            intents.withdraw(w, current_user, loan_id, intent_id)
     except NotFound:
         abort(404)
     flash(_("Withdrawn: the owner no longer sees that you will pay it."), "success")

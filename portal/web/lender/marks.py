@@ -11,10 +11,11 @@ from flask_babel import gettext as _
 from flask_login import current_user
 
 from portal import clock
+from portal.accounts import access
+from portal.accounts.errors import NotFound
+from portal.accounts.facts import fiscal_year_on
+from portal.lenders import intents
 from portal.payments.service import parse_key
-from portal.services import access, lender_intents
-from portal.services.errors import NotFound
-from portal.services.facts import fiscal_year_on
 from portal.web.data import uow
 
 
@@ -28,7 +29,7 @@ def item_label(kind: str, crim_half: int | None = None, number: int | None = Non
     return _("What is due now to the District")
 
 
-def _shown(v: lender_intents.IntentView) -> dict[str, Any]:
+def _shown(v: intents.IntentView) -> dict[str, Any]:
     return {"id": v.id, "lender": v.lender_name, "amount": v.amount,
             "what": item_label(v.kind, v.crim_half, v.installment_number),
             "date": clock.legal_date(v.marked_at), "parcel_id": v.parcel_id,
@@ -44,7 +45,7 @@ def parcel_marks(parcel_id: int) -> list[dict[str, Any]]:
         fy = fiscal_year_on(w, clock.today())
         if fy is None:
             return []
-        return [_shown(v) for v in lender_intents.for_parcel(w, parcel_id, fy)]
+        return [_shown(v) for v in intents.for_parcel(w, parcel_id, fy)]
 
 
 def account_marks(keys: Iterable[str]) -> list[dict[str, Any]]:
@@ -59,5 +60,5 @@ def account_marks(keys: Iterable[str]) -> list[dict[str, Any]]:
     if not accounts:
         return []
     with uow() as w:
-        found = lender_intents.for_accounts(w, current_user, accounts)
+        found = intents.for_accounts(w, current_user, accounts)
     return [_shown(v) for views in found.values() for v in views]

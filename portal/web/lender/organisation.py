@@ -1,6 +1,6 @@
 """The lender's organisation (J7): its users and roles, invitations by email, removal, and
 API tokens (an administrator's; shown once). Thin: validate, call
-`portal.services.lender_tokens`, render."""
+`portal.lenders.tokens`, render."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
 from portal import clock, mail
+from portal.accounts.errors import Conflict, Forbidden, NotFound
 from portal.i18n import current_language
-from portal.services import lender_tokens as org
-from portal.services.errors import Conflict, Forbidden, NotFound
+from portal.lenders import tokens as org
 from portal.web.data import external_url, uow
 from portal.web.lender.forms import InviteForm, TokenForm
 from portal.web.lender.routes import bp

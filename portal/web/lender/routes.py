@@ -1,5 +1,5 @@
 """The lender's portfolio (J7, only for users of a lender organisation): its loans filtered,
-sorted, totalled and paged on the server (portal.services.lenders), the CSV export streamed,
+sorted, totalled and paged on the server (portal.lenders.portfolio), the CSV export streamed,
 and one payment for a filtered set or for a CSV of loan numbers."""
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from wtforms.fields.choices import SelectChoice
 from portal import clock
 from portal.core.offer import ChoiceError
 from portal.i18n import LOCALES, current_language, days_left
-from portal.services import lenders
+from portal.lenders import portfolio
 from portal.web.data import uow
 from portal.web.lender.forms import FilterForm, LoansFileForm
 from portal.web.payments.amounts import parse_amount
@@ -47,7 +47,7 @@ def owner_view(parcel_id: int) -> list:
     """For the parcel page's include (templates/lender/_owner_view.html): each lender with a
     loan on the parcel and what it pays the CRIM (R-B10); only for a parcel the user sees."""
     with uow() as w:
-        return lenders.owner_view(w, current_user, parcel_id)
+        return portfolio.owner_view(w, current_user, parcel_id)
 
 
 def _lender_only() -> None:
@@ -55,7 +55,7 @@ def _lender_only() -> None:
         abort(404)
 
 
-def _filters(args: Any, municipalities: list[str]) -> tuple[FilterForm, lenders.Query | None]:
+def _filters(args: Any, municipalities: list[str]) -> tuple[FilterForm, portfolio.Query | None]:
     """The filter form from the query string, and the query it asks for (None: an error,
     shown on its field)."""
     form = FilterForm(MultiDict({k: args.get(k, "") for k in FILTERS if args.get(k)}))
@@ -78,12 +78,12 @@ def _filters(args: Any, municipalities: list[str]) -> tuple[FilterForm, lenders.
         return form, None
     page = args.get("page", 1, type=int) or 1
     notice = form.adquisicion.data or ""
-    return form, lenders.Query(
+    return form, portfolio.Query(
         q=form.q.data or "", status=form.estado.data or "", municipality=form.municipio.data or "",
         due_min=amounts["minimo"], due_max=amounts["maximo"],
         due_within=int(form.vence.data) if form.vence.data else None,
         certification=form.exoneracion.data or "",
-        notice=notice if notice in lenders.NOTICES else "",
+        notice=notice if notice in portfolio.NOTICES else "",
         notice_within=int(notice) if notice.isdigit() else None,
         sort=form.orden.data or "loan", desc=form.dir.data == "desc", page=max(1, page))
 
@@ -100,18 +100,18 @@ def _args(query_args: Any, **changes: Any) -> dict[str, Any]:
 def loans():  # noqa: ANN201
     _lender_only()
     page_arg = request.args.get("page", 1, type=int)
-    if page_arg is not None and page_arg > 2**31 // lenders.PER_PAGE:
+    if page_arg is not None and page_arg > 2**31 // portfolio.PER_PAGE:
         abort(404)
     with uow() as w:
-        places = lenders.municipalities(w, current_user)
+        places = portfolio.municipalities(w, current_user)
         form, query = _filters(request.args, places)
-        result = lenders.portfolio(w, current_user, query) if query is not None else None
+        result = portfolio.portfolio(w, current_user, query) if query is not None else None
     if result is not None and (page_arg or 1) > result.pages:
         abort(404)
     errors = [(f"#{f.id}", e) for f in form for e in f.errors]
     return render_template("lender/loans.html", form=form, result=result, today=clock.today(),
                            errors=errors, args=_args(request.args), file_form=LoansFileForm(),
-                           max_pay=lenders.MAX_PAY), 400 if errors else 200
+                           max_pay=portfolio.MAX_PAY), 400 if errors else 200
 
 
 @bp.get("/prestamos/<id:loan_id>")
@@ -126,7 +126,7 @@ def _money(value: Decimal | None) -> str:
     return "" if value is None else f"{value:.2f}"
 
 
-def _notice_cells(r: lenders.Row) -> tuple[str, str, str, str]:
+def _notice_cells(r: portfolio.Row) -> tuple[str, str, str, str]:
     """The export's acquisition cells (R-B10 iii, R-B21): the date, the notice's last day,
     how far it is ("12 days left", "3 days ago") and "in time" or "overdue"; empty without."""
     n = r.notice
@@ -138,10 +138,10 @@ def _notice_cells(r: lenders.Row) -> tuple[str, str, str, str]:
 
 def _csv_rows(w: Any, rows: Any, fy: Any) -> Any:
     """The export's records, the R-B10 figures of each batch of loans read together."""
-    batch: list[lenders.Row] = []
+    batch: list[portfolio.Row] = []
 
     def flush() -> Any:
-        kept = lenders.retentions(w, [r.parcel_id for r in batch], fy)
+        kept = portfolio.retentions(w, [r.parcel_id for r in batch], fy)
         for r in batch:
             ret = kept.get(r.parcel_id)
             bills = ret.bills if ret is not None else []
@@ -158,7 +158,7 @@ def _csv_rows(w: Any, rows: Any, fy: Any) -> Any:
                    *_notice_cells(r))
     for r in rows:
         batch.append(r)
-        if len(batch) >= lenders.BATCH:
+        if len(batch) >= portfolio.BATCH:
             yield from flush()
             batch = []
     if batch:
@@ -172,7 +172,7 @@ def export():  # noqa: ANN201
     spreadsheet would run as a formula are neutralised (`lenders.safe_cell`)."""
     _lender_only()
     with uow() as w:
-        form, query = _filters(request.args, lenders.municipalities(w, current_user))
+        form, query = _filters(request.args, portfolio.municipalities(w, current_user))
     if query is None:
         abort(400)
     header = (_("Loan"), _("Catastro number"), _("Address"), _("Municipality"), _("Status"),
@@ -185,12 +185,12 @@ def export():  # noqa: ANN201
               _("Acquired on"), _("Last day to notify the CRIM"),
               _("Days left to notify the CRIM"), _("Notice to the CRIM"))
     user = current_user._get_current_object()
-    fy = lenders.fiscal_year_start(clock.today())
+    fy = portfolio.fiscal_year_start(clock.today())
 
     def generate():  # noqa: ANN202
         with uow() as w:
-            yield from lenders.csv_lines(header,
-                                         _csv_rows(w, lenders.rows(w, user, query), fy))
+            yield from portfolio.csv_lines(header,
+                                         _csv_rows(w, portfolio.rows(w, user, query), fy))
     name = f"prestamos-{clock.today().isoformat()}.csv"
     return Response(stream_with_context(generate()), mimetype="text/csv",
                     headers={"Content-Disposition": f'attachment; filename="{name}"'})
@@ -202,13 +202,13 @@ def pay_filtered():  # noqa: ANN201
     """One payment for what is due now on the loans the filter selects (at most MAX_PAY)."""
     _lender_only()
     with uow() as w:
-        form, query = _filters(request.form, lenders.municipalities(w, current_user))
+        form, query = _filters(request.form, portfolio.municipalities(w, current_user))
         if query is None:
             abort(400)
-        parcel_ids, total = lenders.parcels_to_pay(w, current_user, query)
-    if total > lenders.MAX_PAY:
+        parcel_ids, total = portfolio.parcels_to_pay(w, current_user, query)
+    if total > portfolio.MAX_PAY:
         flash(_("These filters select %(num)s loans with something due; one payment covers "
-                "at most %(max)s. Narrow the filters.", num=total, max=lenders.MAX_PAY),
+                "at most %(max)s. Narrow the filters.", num=total, max=portfolio.MAX_PAY),
               "warning")
         return redirect(url_for("lender.loans", **_args(request.form)), 303)
     page = review_many(parcel_ids) if parcel_ids else None
@@ -227,15 +227,15 @@ def pay_file():  # noqa: ANN201
     message = None
     if form.validate_on_submit():
         try:
-            numbers = lenders.read_loan_numbers(form.file.data.read(lenders.MAX_PAY * 64 + 1))
+            numbers = portfolio.read_loan_numbers(form.file.data.read(portfolio.MAX_PAY * 64 + 1))
         except ValueError as exc:
             message = (_("The file names more than %(max)s loans; one payment covers at most "
-                         "%(max)s.", max=lenders.MAX_PAY) if str(exc) == "too_many"
+                         "%(max)s.", max=portfolio.MAX_PAY) if str(exc) == "too_many"
                        else _("The file names no loan numbers: one per row, in the first "
                               "column."))
         else:
             with uow() as w:
-                parcel_ids, unknown = lenders.parcels_of_loans(w, current_user, numbers)
+                parcel_ids, unknown = portfolio.parcels_of_loans(w, current_user, numbers)
             if unknown:
                 message = _("These loan numbers are not among your loans: %(numbers)s.",
                             numbers=", ".join(unknown[:20]) + ("…" if len(unknown) > 20 else ""))

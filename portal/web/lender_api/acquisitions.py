@@ -1,7 +1,7 @@
 """The API's report of an acquisition of a new structure (R-B10 case iii, R-B21): a write
 token of the lender tells that a loan's parcel was bought after January 1 with a
 certification; the answer carries the 30-day notice deadline, rolled to a business day
-(portal.services.lender_acquisitions, the loan page's own path).
+(portal.lenders.acquisitions, the loan page's own path).
 
     POST /api/v1/loans/<loan number>/acquisitions   {"acquired_on": "YYYY-MM-DD"}: 201
 """
@@ -15,9 +15,9 @@ from flask import g, jsonify, request
 from pydantic import ValidationError
 
 from portal import clock
+from portal.accounts.errors import InvalidInput, NotFound
 from portal.core.explain import N_
-from portal.services import lender_acquisitions, lender_tokens
-from portal.services.errors import InvalidInput, NotFound
+from portal.lenders import acquisitions, tokens
 from portal.web.data import uow
 from portal.web.lender_api import schemas
 from portal.web.lender_api.routes import bp, problem
@@ -50,10 +50,10 @@ def report_acquisition(number: str):  # noqa: ANN201
         return problem("invalid_body", errors=exc)
     try:
         with uow() as w:
-            tok = lender_tokens.authenticated(w, g.token_id)
-            row = lender_acquisitions.report(w, tok, number, acquired_on=body.acquired_on,
+            tok = tokens.authenticated(w, g.token_id)
+            row = acquisitions.report(w, tok, number, acquired_on=body.acquired_on,
                                              certification_id=body.certification_id)
-            due = lender_acquisitions.deadline(w, row.acquired_on, clock.today())
+            due = acquisitions.deadline(w, row.acquired_on, clock.today())
             answer = {"id": row.id, "loan_number": number, "acquired_on":
                       row.acquired_on.isoformat(), "certification_id": row.certification_id,
                       "reported_at": row.reported_at.isoformat(),

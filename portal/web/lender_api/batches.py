@@ -1,5 +1,5 @@
 """The API's batches of residential-exemption certifications (J7, R-B9, R-B10): the same
-batches as the CSV upload's (portal.services.lender_batches), filed by a write token.
+batches as the CSV upload's (portal.lenders.batches), filed by a write token.
 
     POST /api/v1/certification-batches            {"rows": [...]}, Idempotency-Key: 202
     GET  /api/v1/certification-batches/<id>       its status and counts
@@ -22,10 +22,10 @@ from pydantic import ValidationError
 from sqlalchemy import select
 
 from portal import i18n
+from portal.accounts.errors import Conflict, NotFound
 from portal.jobs import queue
+from portal.lenders import batches, tokens
 from portal.models import LenderApiToken, LenderBatch
-from portal.services import lender_batches, lender_tokens
-from portal.services.errors import Conflict, NotFound
 from portal.web.data import uow
 from portal.web.lender_api import schemas
 from portal.web.lender_api.routes import _language, _money, bp, parameters, problem
@@ -48,7 +48,7 @@ def _install(state) -> None:  # noqa: ANN001
 
 
 def _token(w: Any) -> LenderApiToken:
-    return lender_tokens.authenticated(w, g.token_id)
+    return tokens.authenticated(w, g.token_id)
 
 
 def _batch(b: LenderBatch) -> dict[str, Any]:
@@ -63,7 +63,7 @@ def _row(r: Any, filings: dict[int, str]) -> dict[str, Any]:
     return {"row_number": r.row_number, "loan_number": r.loan_number or None,
             "catastro": r.catastro or None, "fiscal_year": r.fiscal_year or None,
             "outcome": r.outcome, "column": r.error_column,
-            "reason": lender_batches.reason_text(r) or None,
+            "reason": batches.reason_text(r) or None,
             "exemption": _money(r.exemption_amount), "tax_with_exemption": _money(r.net_tax),
             "filing_number": filings.get(r.certification_id) if r.certification_id else None}
 
@@ -87,8 +87,8 @@ def submit_batch():  # noqa: ANN201
             again = w.session.scalar(select(LenderBatch.id).where(
                 LenderBatch.lender_id == tok.lender_id,
                 LenderBatch.idempotency_key == key)) is not None
-            batch = lender_batches.submit(w, tok, rows, source="api", idempotency_key=key,
-                                          body_hash=lender_batches.body_hash_of(rows))
+            batch = batches.submit(w, tok, rows, source="api", idempotency_key=key,
+                                          body_hash=batches.body_hash_of(rows))
             answer, job_id = _batch(batch), batch.job_id
     except Conflict as exc:
         if exc.code == "idempotency_key_reused":
@@ -108,7 +108,7 @@ def batch(batch_id: int):  # noqa: ANN201
         return problem("batch_not_found")
     try:
         with uow() as w:
-            answer = _batch(lender_batches.get(w, _token(w), batch_id))
+            answer = _batch(batches.get(w, _token(w), batch_id))
     except NotFound:
         return problem("batch_not_found")
     return jsonify(answer)
@@ -123,9 +123,9 @@ def batch_rows(batch_id: int):  # noqa: ANN201
         return p
     try:
         with uow() as w, i18n.use_language(_language()):
-            rows = lender_batches.rows_page(w, _token(w), batch_id, outcome=p.outcome or None,
+            rows = batches.rows_page(w, _token(w), batch_id, outcome=p.outcome or None,
                                             offset=(p.page - 1) * PER_PAGE, limit=PER_PAGE)
-            filings = lender_batches.filing_numbers(w, rows)
+            filings = batches.filing_numbers(w, rows)
             items = [_row(r, filings) for r in rows]
     except NotFound:
         return problem("batch_not_found")

@@ -1,7 +1,7 @@
 """The lenders' JSON API, `/api/v1/` (J7): a lender's loans for a program, authenticated by
-`Authorization: Bearer <token>` (an administrator's token, portal.services.lender_tokens),
+`Authorization: Bearer <token>` (an administrator's token, portal.lenders.tokens),
 never by the session cookie; CSRF-exempt (no cookie is read, so no cross-site request can
-act as someone); rate-limited per token and per address (portal.services.throttle); errors
+act as someone); rate-limited per token and per address (portal.accounts.throttle); errors
 as RFC 9457 `application/problem+json`, in the caller's language (Accept-Language: es or en,
 Spanish by default). Money is a string with two decimals (never a JSON float).
 
@@ -30,9 +30,10 @@ from pydantic import ValidationError
 from werkzeug.exceptions import HTTPException
 
 from portal import clock, i18n
+from portal.accounts import throttle
+from portal.accounts.errors import Forbidden, NotFound
 from portal.core.explain import N_
-from portal.services import lender_tokens, lenders, throttle
-from portal.services.errors import Forbidden, NotFound
+from portal.lenders import portfolio, tokens
 from portal.web.data import uow
 from portal.web.extensions import csrf
 from portal.web.lender_api import schemas
@@ -123,10 +124,10 @@ def _authenticate():  # noqa: ANN202
         if refused is not None:
             return refused
         try:
-            tok = lender_tokens.authenticate(
+            tok = tokens.authenticate(
                 w, secret.strip() if scheme.lower() == "bearer" else None,
                 write=request.method not in ("GET", "HEAD"))
-        except lender_tokens.Unauthorized:
+        except tokens.Unauthorized:
             log.info("api: token refused from %s", request.remote_addr)
             return problem("invalid_token", {"WWW-Authenticate": 'Bearer realm="api"'})
         except Forbidden:
@@ -149,7 +150,7 @@ def _http_problem(exc: HTTPException):  # noqa: ANN202
     return problem("http", headers, status=code)
 
 
-@bp.errorhandler(lender_tokens.Unauthorized)
+@bp.errorhandler(tokens.Unauthorized)
 def _token_gone(_exc: Exception):  # noqa: ANN202
     """A token revoked or expired between the request's check and its work."""
     return problem("invalid_token", {"WWW-Authenticate": 'Bearer realm="api"'})
@@ -159,7 +160,7 @@ def _money(value: Decimal | None) -> str | None:
     return None if value is None else f"{value:.2f}"
 
 
-def _loan(r: lenders.Row) -> dict[str, Any]:
+def _loan(r: portfolio.Row) -> dict[str, Any]:
     return {"loan_number": r.loan_number, "catastro": r.catastro, "address": r.address,
             "municipality": r.municipality, "status": r.status,
             "annual_assessment": _money(r.annual), "due_now": _money(r.due_now),
@@ -181,17 +182,17 @@ def _query() -> Any:
     p = parameters(schemas.LoansQuery)
     if not isinstance(p, schemas.LoansQuery):
         return p
-    return lenders.Query(q=p.q, status=p.status, municipality=p.municipality, sort=p.sort,
+    return portfolio.Query(q=p.q, status=p.status, municipality=p.municipality, sort=p.sort,
                          certification=p.certification, desc=p.order == "desc", page=p.page)
 
 
 @bp.get("/loans")
 def loans():  # noqa: ANN201
     query = _query()
-    if not isinstance(query, lenders.Query):
+    if not isinstance(query, portfolio.Query):
         return query
     with uow() as w:
-        page = lenders.portfolio(w, lenders.LenderScope(g.token_lender_id), query)
+        page = portfolio.portfolio(w, portfolio.LenderScope(g.token_lender_id), query)
     if query.page > page.pages:
         return problem("invalid_parameter", name="page")
     return jsonify({"as_of": page.as_of.isoformat(), "page": page.page, "pages": page.pages,
@@ -205,11 +206,11 @@ def loans():  # noqa: ANN201
 def loan(number: str):  # noqa: ANN201
     if not re.fullmatch(schemas.LOAN_NUMBER, number):
         return problem("not_found")
-    fy = lenders.fiscal_year_start(clock.today())
+    fy = portfolio.fiscal_year_start(clock.today())
     try:
         with uow() as w:
-            row = lenders.loan(w, lenders.LenderScope(g.token_lender_id), number=number)
-            kept = lenders.retentions(w, [row.parcel_id], fy)[row.parcel_id]
+            row = portfolio.loan(w, portfolio.LenderScope(g.token_lender_id), number=number)
+            kept = portfolio.retentions(w, [row.parcel_id], fy)[row.parcel_id]
     except NotFound:
         return problem("not_found")
     return jsonify({**_loan(row), "as_of": clock.today().isoformat(),

@@ -18,20 +18,20 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from portal import i18n
 from portal.core.explain import N_
-from portal.services import lender_batches, lenders
+from portal.lenders import batches, portfolio
 
 Money = Annotated[str, Field(pattern=r"^-?[0-9]+\.[0-9]{2}$",
                              description=N_("An amount in dollars, two decimals, as a string."),
                              examples=["1234.50"])]
 LOAN_NUMBER = r"^[^/\x00-\x1f\x7f]{1,40}$"  # as the loans table holds them, no slash
 #: A row's values are text as in the CSV (the batch's service reads them as the CSV's cells).
-CELL_MAX = lender_batches.MAX_VALUE
+CELL_MAX = batches.MAX_VALUE
 CELL = r"^[^\x00]*$"  # no NUL byte (nothing a person types; PostgreSQL's text refuses it)
 #: Idempotency-Key: printable ASCII, no spaces (a UUID fits).
 IDEMPOTENCY_KEY = r"^[!-~]{1,200}$"
 #: The columns a row must have (the others may be left out, as empty cells); a required
 #: column sent empty is the row's rejection, as in the CSV.
-REQUIRED_COLUMNS = lender_batches.REQUIRED
+REQUIRED_COLUMNS = batches.REQUIRED
 
 
 class _In(BaseModel):
@@ -44,9 +44,9 @@ class _Out(BaseModel):
 
 # --- requests ---------------------------------------------------------------------------------
 
-Sort = Literal[tuple(lenders.SORTS)]  # type: ignore[valid-type]
-Status = Literal[("", *lenders.STATUSES)]  # type: ignore[valid-type]
-Certification = Literal[("", *lenders.CERTIFICATIONS)]  # type: ignore[valid-type]
+Sort = Literal[tuple(portfolio.SORTS)]  # type: ignore[valid-type]
+Status = Literal[("", *portfolio.STATUSES)]  # type: ignore[valid-type]
+Certification = Literal[("", *portfolio.CERTIFICATIONS)]  # type: ignore[valid-type]
 
 
 class _Query(BaseModel):
@@ -72,7 +72,7 @@ class RowsQuery(_Query):
     """`GET /certification-batches/{id}/rows`'s query parameters."""
 
     page: int = Field(1, ge=1, lt=2**31, description=N_("The page, 50 rows a page."))
-    outcome: Literal[("", *lender_batches.OUTCOMES)] = Field(  # type: ignore[valid-type]
+    outcome: Literal[("", *batches.OUTCOMES)] = Field(  # type: ignore[valid-type]
         "", description=N_("Only the rows with this outcome."))
 
 
@@ -83,9 +83,9 @@ def row_model() -> type[BaseModel]:
     silently empty cell)."""
     fields: dict[str, Any] = {
         c: (Annotated[str, Field(max_length=CELL_MAX, pattern=CELL,
-                                 description=lender_batches.GUIDE.get(c))],
+                                 description=batches.GUIDE.get(c))],
             ... if c in REQUIRED_COLUMNS else "")
-        for c in lender_batches.COLUMNS}
+        for c in batches.COLUMNS}
     return create_model("CertificationRow", __base__=_In, **fields)
 
 
@@ -93,7 +93,7 @@ def row_model() -> type[BaseModel]:
 def batch_model() -> type[BaseModel]:
     """`POST /certification-batches`'s body: up to `MAX_API_ROWS` rows."""
     rows = Annotated[list[row_model()],  # type: ignore[valid-type]
-                     Field(min_length=1, max_length=lender_batches.MAX_API_ROWS)]
+                     Field(min_length=1, max_length=batches.MAX_API_ROWS)]
     return create_model("CertificationBatchIn", __base__=_In, rows=(rows, ...))
 
 

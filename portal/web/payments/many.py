@@ -9,9 +9,9 @@ from collections.abc import Sequence
 from flask_login import current_user
 
 from portal import clock
+from portal.accounts import access
 from portal.core import offer as core_offer
 from portal.payments import service
-from portal.services import access
 from portal.web.data import uow
 from portal.web.payments import routes
 

@@ -27,6 +27,8 @@ from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
 from portal import clock
+from portal.accounts import access
+from portal.accounts.errors import Forbidden, InvalidInput, NotFound, ServiceError
 from portal.core import offer as core_offer
 from portal.core import payment_states as states
 from portal.core.explain import N_
@@ -36,8 +38,6 @@ from portal.i18n import LOCALES, current_language, date_long, format_address
 from portal.payments import fulfilment, receipts, service
 from portal.payments.gateway import GatewayError, SandboxGateway
 from portal.payments.webhooks import handle_webhook, process_event, sandbox_event
-from portal.services import access
-from portal.services.errors import Forbidden, InvalidInput, NotFound, ServiceError
 from portal.web.auth.two_factor import staff_second_factor
 from portal.web.data import database, uow
 from portal.web.extensions import csrf

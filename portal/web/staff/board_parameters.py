@@ -9,7 +9,7 @@ with its effective date and resolution (an input for the parameter's type: a rat
 a choice, a day); `/personal/parametros/<fy>/closed_day` declares days
 closed, with the Board's reason in Spanish and English. Recording is the administrator's
 (`staff_role`); every staff role sees the pages. Thin: the service
-(`portal.services.board_parameters`) checks and writes, audit-logged; a change is in force
+(`portal.accounts.board_parameters`) checks and writes, audit-logged; a change is in force
 on the next request.
 """
 
@@ -28,11 +28,12 @@ from wtforms import StringField, SubmitField
 from wtforms.validators import InputRequired, Length, Optional
 
 from portal import clock
+from portal.accounts import access, in_force
+from portal.accounts.errors import Forbidden, InvalidInput
 from portal.core import params
 from portal.core.params import fiscal_year_label, fiscal_year_of_label, fiscal_year_start
 from portal.i18n import formats
-from portal.services import access, board_parameters
-from portal.services.errors import Forbidden, InvalidInput
+from portal.roll import board_parameters
 from portal.web.data import uow
 from portal.web.form_errors import form_errors
 from portal.web.staff.forms import DayField
@@ -245,7 +246,7 @@ def _deadline_day(fy_start: date, name: str) -> date | None:
     if name != "lump_sum_deadline":
         return None
     with uow() as w:
-        spec = board_parameters.parameter_set(w).for_fiscal_year(name, fy_start)
+        spec = in_force.parameter_set(w).for_fiscal_year(name, fy_start)
     return params.lump_sum_deadline(spec, fy_start)
 
 

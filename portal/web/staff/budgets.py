@@ -4,7 +4,7 @@ year's budget with its lines and any parcel amounts the Board fixes; edit a draf
 copied from it: an adopted version is never edited); two versions side by side.
 
 Thin: the forms are read here (money as the reader writes it, "$1,250,000.00" too, parsed
-to Decimal once by `payments.amounts.parse_amount`), the services (`portal.services.budgets`)
+to Decimal once by `payments.amounts.parse_amount`), the services (`portal.roll.budgets`)
 check and write, audit-logged. Changing a budget is the administrator's (`staff_role`); every
 staff role sees the pages. Without JavaScript: "Add a line" sends the form back with one more
 blank row.
@@ -22,14 +22,15 @@ from flask_babel import lazy_gettext as _l
 from flask_login import current_user
 
 from portal import clock
+from portal.accounts import access
+from portal.accounts.errors import Conflict, Forbidden, InvalidInput, NotFound
 from portal.core.budget import LINE_KINDS
 from portal.core.offer import ChoiceError
 from portal.core.params import fiscal_year_label, fiscal_year_start
 from portal.i18n import LOCALES, current_language, date_long
 from portal.i18n import money as fmt_money
-from portal.services import access, budgets
-from portal.services.budgets import FixedInput, LineInput
-from portal.services.errors import Conflict, Forbidden, InvalidInput, NotFound
+from portal.roll import budgets
+from portal.roll.budgets import FixedInput, LineInput
 from portal.web.data import uow
 from portal.web.form_errors import form_errors
 from portal.web.payments.amounts import parse_amount

@@ -12,7 +12,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from portal import clock
-from portal.services import jobs
+from portal.jobs import runner
 
 KINDS = {"roll.compute": _l("Compute the roll"), "roll.publish": _l("Publish the roll"),
          "roll.import": _l("Import the parcel roll"),
@@ -38,7 +38,7 @@ ERRORS = {
                "units and the budget's total."),
     "import_has_errors": _l("This file has errors: correct them in the file and upload it "
                             "again. Nothing was imported."),
-    jobs.UNEXPECTED: _l("The job stopped on an unexpected error (the worker's log has it). "
+    runner.UNEXPECTED: _l("The job stopped on an unexpected error (the worker's log has it). "
                         "Starting it again is safe: it goes on from its last finished batch."),
 }
 
@@ -46,7 +46,7 @@ ERRORS = {
 def error_message(code: str | None) -> str:
     if code is None:
         return ""
-    return str(ERRORS.get(code, ERRORS[jobs.UNEXPECTED]))
+    return str(ERRORS.get(code, ERRORS[runner.UNEXPECTED]))
 
 
 @dataclass(frozen=True)
@@ -71,7 +71,7 @@ class JobView:
 
 
 def job_view(job) -> JobView:  # noqa: ANN001
-    f = jobs.Figures(job)
+    f = runner.Figures(job)
     if job.total:
         progress = _("%(done)s of %(total)s parcels", done=format_decimal(job.done),
                      total=format_decimal(job.total))

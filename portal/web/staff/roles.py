@@ -10,9 +10,10 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user
 
+from portal.accounts import access
+from portal.accounts.errors import Conflict, Forbidden, InvalidInput, NotFound
 from portal.models.users import STAFF_ROLES
-from portal.services import access, staff_roles
-from portal.services.errors import Conflict, Forbidden, InvalidInput, NotFound
+from portal.people import staff_roles
 from portal.web.account import views
 from portal.web.data import uow
 from portal.web.staff.forms import RoleForm

@@ -3,7 +3,7 @@ upload is kept and checked in the background (a `roll.import` dry run); its page
 job's progress (reloading itself while it runs, no JavaScript), the per-row report (paged,
 downloadable as CSV) and what the import would change (new, changed, not listed); the
 "Import" button starts the import job. The column guide and the template are here too.
-The service (`portal/services/roll_import.py`) does the work; this module validates,
+The service (`portal/roll/roll_import.py`) does the work; this module validates,
 calls it and renders."""
 
 from __future__ import annotations
@@ -33,11 +33,11 @@ from flask_wtf.file import FileField, FileRequired
 from wtforms import SubmitField
 
 from portal import clock
-from portal import roll_import as parse
-from portal.jobs import queue
-from portal.services import access, jobs
-from portal.services import roll_import as service
-from portal.services.errors import Conflict, Forbidden, NotFound
+from portal.accounts import access
+from portal.accounts.errors import Conflict, Forbidden, NotFound
+from portal.jobs import queue, runner
+from portal.roll import roll_csv as parse
+from portal.roll import roll_import as service
 from portal.web.data import uow
 from portal.web.locale import select_language
 from portal.web.paging import page_count, page_number
@@ -53,7 +53,7 @@ PER_PAGE = 50
 #: The change lists' names in the address, and the service's.
 CHANGE_SLUGS = {"nuevas": "new", "cambiadas": "changed", "no-listadas": "removed"}
 
-#: Why a row was refused, by its message id (portal/roll_import CODES), in the reader's words.
+#: Why a row was refused, by its message id (portal/roll/roll_csv CODES), in the reader's words.
 ROW_REASONS = {
     "required": _l("This column is required: write a value."),
     "too_long": _l("Too long: write at most %(max)s characters."),
@@ -238,7 +238,7 @@ def roll_import_upload():  # noqa: ANN201
         with uow() as w:
             imp = service.register(w, current_user, upload.stream, name, _folder())
             import_id = imp.id
-            job_id = jobs.submit(w, current_user, "roll.import",
+            job_id = runner.submit(w, current_user, "roll.import",
                                  {"import_id": import_id, "dry_run": True}).id
     except Forbidden:
         abort(403)
@@ -354,7 +354,7 @@ def roll_import_start(import_id: int):  # noqa: ANN201
         abort(400)
     try:
         with uow() as w:
-            job_id = jobs.submit(w, current_user, "roll.import",
+            job_id = runner.submit(w, current_user, "roll.import",
                                  {"import_id": import_id, "dry_run": False}).id
     except NotFound:
         abort(404)

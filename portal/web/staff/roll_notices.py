@@ -7,7 +7,7 @@ notice as a PDF (`/personal/tasacion/<roll>/avisos/<parcel>.pdf`, in the payer's
 
 The parcel's own download (`/propiedad/<parcel>/aviso-de-tasacion.pdf`, its owner's or
 paying lessee's, 404 for anyone else) is on the account blueprint, from here too. The
-service (`portal/services/roll_notices.py`) does the work; this module calls it and renders.
+service (`portal/roll/notices.py`) does the work; this module calls it and renders.
 """
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
 
 from portal import clock
+from portal.accounts import access
+from portal.accounts.errors import Conflict, Forbidden, NotFound
 from portal.i18n import current_language
-from portal.jobs import queue
-from portal.services import access, jobs
-from portal.services import roll_notices as service
-from portal.services.errors import Conflict, Forbidden, NotFound
+from portal.jobs import queue, runner
+from portal.roll import notices as service
 from portal.web.account.routes import bp as account_bp
 from portal.web.data import uow
 from portal.web.pdf_response import pdf_response
@@ -66,7 +66,7 @@ def send_roll_notices(roll_id: int):  # noqa: ANN201
         abort(400)
     try:
         with uow() as w:
-            job_id = jobs.submit(w, current_user, "roll.notify", {"roll_id": roll_id}).id
+            job_id = runner.submit(w, current_user, "roll.notify", {"roll_id": roll_id}).id
     except NotFound:
         abort(404)
     except Conflict as exc:

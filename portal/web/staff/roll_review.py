@@ -3,7 +3,7 @@ the budget's total to assess, the counts, the exempt parcels and why (R-A2), the
 fixed amounts (R-A3), the largest shares and their histogram (an SVG with the same figures in
 a table); for an amendment, the differences per parcel (R-A5), paged and as a CSV file.
 Every staff role may read it; publishing stays on the roll's page (an administrator's).
-The figures come from `portal/services/roll_review.py`; this module renders them."""
+The figures come from `portal/roll/review.py`; this module renders them."""
 
 from __future__ import annotations
 
@@ -14,13 +14,13 @@ from flask import Response, abort, render_template, stream_with_context
 from flask_babel import gettext as _
 from flask_login import current_user
 
+from portal.accounts.errors import NotFound
 from portal.core.money import from_cents_int
 from portal.core.roll_review import EXEMPT_REASONS
 from portal.i18n import money as fmt_money
 from portal.i18n import number as fmt_number
-from portal.services import lenders
-from portal.services import roll_review as service
-from portal.services.errors import NotFound
+from portal.lenders import portfolio
+from portal.roll import review as service
 from portal.web.data import uow
 from portal.web.locale import select_language
 from portal.web.paging import page_count, page_number
@@ -109,6 +109,6 @@ def roll_review_differences_csv(roll_id: int):  # noqa: ANN201
 
     name = (f"diferencias-registro-{roll_id}.csv" if select_language() == "es"
             else f"roll-differences-{roll_id}.csv")
-    return Response(stream_with_context(lenders.csv_lines(head, records())),
+    return Response(stream_with_context(portfolio.csv_lines(head, records())),
                     mimetype="text/csv",
                     headers={"Content-Disposition": f'attachment; filename="{name}"'})

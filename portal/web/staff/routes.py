@@ -26,12 +26,12 @@ from flask import (
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
 
-from portal.jobs import queue
+from portal.accounts import access
+from portal.accounts.errors import Conflict, NotFound
+from portal.jobs import queue, runner
 from portal.payments import disputes as payment_disputes
-from portal.services import access, jobs
-from portal.services import roll as roll_service
-from portal.services import roll_notices as notices_service
-from portal.services.errors import Conflict, NotFound
+from portal.roll import notices as notices_service
+from portal.roll import roll as roll_service
 from portal.web.account import views
 from portal.web.auth.two_factor import staff_second_factor
 from portal.web.data import uow
@@ -104,7 +104,7 @@ def person(user_id: int):  # noqa: ANN201
 def roll_page():  # noqa: ANN201
     with uow() as w:
         versions = roll_service.overview(w, current_user)
-        recent = [job_view(j) for j in jobs.recent(w, current_user, limit=JOBS_SHOWN)]
+        recent = [job_view(j) for j in runner.recent(w, current_user, limit=JOBS_SHOWN)]
         sending = {r: job_view(j) for r, j in notices_service.notify_jobs(
             w, current_user, [v.roll.id for v in versions if v.roll is not None]).items()}
     return render_template("staff/roll.html", versions=versions, jobs=recent,
@@ -130,7 +130,7 @@ def _start(kind: str, params: dict):  # noqa: ANN202
         abort(400)
     try:
         with uow() as w:
-            job_id = jobs.submit(w, current_user, kind, params).id
+            job_id = runner.submit(w, current_user, kind, params).id
     except NotFound:
         abort(404)
     except Conflict as exc:
@@ -145,7 +145,7 @@ def _start(kind: str, params: dict):  # noqa: ANN202
 def job(job_id: int):  # noqa: ANN201
     try:
         with uow() as w:
-            view = job_view(jobs.get(w, current_user, job_id))
+            view = job_view(runner.get(w, current_user, job_id))
             found = (notices_service.notify_jobs(w, current_user, [view.roll_id])
                      if view.kind_code == "roll.publish" and view.roll_id else {})
             sending = job_view(found[view.roll_id]) if found else None

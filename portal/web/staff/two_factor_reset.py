@@ -13,8 +13,8 @@ from wtforms import BooleanField, SubmitField, TextAreaField
 from wtforms.validators import DataRequired, InputRequired, Length
 
 from portal import mail
-from portal.services import two_factor
-from portal.services.errors import Conflict, Forbidden, NotFound
+from portal.accounts.errors import Conflict, Forbidden, NotFound
+from portal.people import two_factor
 from portal.web.account import views
 from portal.web.data import uow
 from portal.web.staff.routes import bp, staff_required

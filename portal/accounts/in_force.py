@@ -1,0 +1,93 @@
+"""The Board's parameters in force (R-A7, R-A8, R-A11, J8) and the days it declared closed
+(docs/rules/README.md, "Closed days"): what every service reads parameters through.
+
+Storage is append-only (`BoardParameterValue`: staff record a value with
+`portal.roll.board_parameters`); a parameter's value for a fiscal year is its latest row in
+effect (by effective date, then by id). A recorded value is in force from its effective day:
+every statement computed from then on reads it for the whole fiscal year.
+
+`parameter_set(uow)` is the files' values with the rows on top
+(`portal.core.params.ParameterSet.with_values`). It reads the table once per unit of work (a
+few dozen rows a year), so a change is in force on the next request of every web worker; the
+set built from the same rows is shared (`_build`, keyed by the rows themselves), never a
+process-wide value another worker would not see.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from functools import lru_cache
+from typing import Any
+
+from sqlalchemy import select
+
+from portal import clock
+from portal.core import params
+from portal.core.params import AdoptedValue, ClosedDay, ParameterSet
+from portal.core.statement import StatementRules
+from portal.db import UnitOfWork
+from portal.models import BoardParameterValue
+from portal.models.board_parameters import CLOSED_DAY
+
+_ROWS = select(BoardParameterValue).order_by(BoardParameterValue.id)
+_INFO_KEY = "board_parameters"
+
+
+def reference(resolution_number: str) -> str:
+    """How a recorded value names its resolution (the Board's resolutions are in Spanish)."""
+    return f"Resolución {resolution_number}"
+
+
+def _record(row: Any) -> tuple:
+    return (row.id, row.fiscal_year, row.name, row.value, row.effective_on,
+            row.resolution_number, row.resolution_date, row.reason_es, row.reason_en)
+
+
+@lru_cache(maxsize=16)
+def _build(records: tuple[tuple, ...], today: date) -> ParameterSet:
+    values, closed = [], []
+    for _id, fy, name, value, effective, number, resolved, reason_es, reason_en in records:
+        if effective > today:
+            continue
+        if name == CLOSED_DAY:
+            closed.append(ClosedDay(date.fromisoformat(value), reason_es, reason_en,
+                                    reference(number)))
+            continue
+        kind = params.parameter(name).type
+        values.append(AdoptedValue(name, fy, int(value) if kind == "int" else value,
+                                   reference(number), effective, resolved))
+    return ParameterSet.files().with_values(values, closed, as_of=today)
+
+
+def parameter_set(uow: UnitOfWork) -> ParameterSet:
+    """The parameters in force today: the files' values with the recorded ones on top, read
+    once per unit of work."""
+    today = clock.today()
+    found = uow.info.get(_INFO_KEY)
+    if found is not None and found[0] == today:
+        return found[1]
+    rows = tuple(_record(r) for r in uow.session.scalars(_ROWS))
+    ps = _build(rows, today)
+    uow.info[_INFO_KEY] = (today, ps)
+    return ps
+
+
+@lru_cache(maxsize=64)
+def _rules(ps: ParameterSet, fy_start: date) -> StatementRules:
+    return StatementRules(**ps.statement_rules(fy_start))
+
+
+def rules_for(uow: UnitOfWork, fy_start: date) -> StatementRules:
+    """The rules of every statement of the fiscal year opening on `fy_start`, from the
+    parameters in force (`parameter_set`): R-A6 to R-A11 with the declared closed days."""
+    return _rules(parameter_set(uow), fy_start)
+
+
+def forget(uow: UnitOfWork) -> None:
+    """Read the table again on the next `parameter_set` (after recording a value)."""
+    uow.info.pop(_INFO_KEY, None)
+
+
+def closed_days(uow: UnitOfWork) -> tuple[ClosedDay, ...]:
+    """Every day the Board declared closed (the files' and the recorded ones), by day."""
+    return parameter_set(uow).closed_days()

@@ -1,0 +1,603 @@
+"""Collections (J9): the delinquency run, the demands' mailing and return receipt, the list of
+claims that can go to court, the claims filed, and the owner's collection timeline.
+
+The run (R-A12, R-A17) is a background job (`collections.run`, `Run`): for every account
+delinquent after day G on the run's day, a demand `Notice` (kind "demand": all amounts then
+due) and its `DemandLetter` (what it demanded, by category, as of that day). It reads the
+accounts a batch at a time by parcel id (`id > last ORDER BY id LIMIT CHUNK`: never a list of
+every parcel), each batch in its own transaction with the job's progress (all or nothing per
+batch); re-running the same day creates nothing twice (one letter per account and run day;
+an account whose delinquent installments an earlier demand already listed gets no new one:
+R-A18, new delinquencies get new demands).
+
+The mailing (certified-mail number, date, its postage as an R-A9 cost) and the return
+receipt are recorded on the notice (`portal.collections.mailing`); the 15 days run from
+mailing (R-A13); from the day after the rolled last day a demand not paid is on the court
+list until staff records the claim filed (`CourtClaim`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import func, or_, select
+
+from portal import clock
+from portal.accounts import access, audit, facts
+from portal.accounts.errors import Conflict, InvalidInput, NotFound
+from portal.collections import mailing
+from portal.core.collection import Demand, may_be_demanded
+from portal.core.collection_timeline import Timeline, interest_per_day, timeline
+from portal.core.deadlines import deadline
+from portal.core.statement import Statement
+from portal.db import UnitOfWork
+from portal.jobs import runner
+from portal.models import (
+    Assessment,
+    CourtClaim,
+    DemandLetter,
+    FiscalYear,
+    Job,
+    Lease,
+    Notice,
+    OwnershipShare,
+    Parcel,
+    Party,
+)
+
+#: Accounts per batch (one transaction, one step of the job).
+CHUNK = 500
+#: Rows the staff's lists show at most per page.
+PAGE = 50
+KIND = "collections.run"
+STATUSES = ("queued", "mailed", "received", "claimable", "claimed", "paid")
+#: Who may see a demand letter besides staff: the payer and the owner (R-A17: the payer, with
+#: a copy to the owner) and whom the owner delegated; not a lender.
+LETTER_RELATIONS = ("staff", "owner", "lessee", "delegate")
+#: Who may run collections and record mailings, receipts and claims: every staff role but
+#: read-only (docs/STAFF.md); every staff role sees the lists.
+COLLECT = (access.ADMINISTRATOR, access.REVIEWER, access.CASHIER)
+
+
+def _fiscal_year(uow: UnitOfWork, on: date) -> FiscalYear:
+    fy = uow.session.scalar(select(FiscalYear).where(FiscalYear.starts_on <= on,
+                                                     FiscalYear.ends_on >= on))
+    if fy is None:
+        raise Conflict("no_fiscal_year")
+    return fy
+
+
+def runnable(uow: UnitOfWork, staff: Any, params: dict[str, Any]) -> FiscalYear:
+    """What `jobs.submit` checks: staff who may collect, a valid day not in the future, a
+    fiscal year on it."""
+    access.require_staff_role(staff, *COLLECT)
+    run_on = _run_on(params)
+    return _fiscal_year(uow, run_on)
+
+
+def _run_on(params: dict[str, Any]) -> date:
+    try:
+        run_on = date.fromisoformat(str(params.get("run_on")))
+    except ValueError:
+        raise InvalidInput("invalid", field="run_on") from None
+    if run_on > clock.today():
+        raise InvalidInput("invalid", field="run_on")
+    return run_on
+
+
+def demanded_numbers(st: Statement, on: date) -> set[int]:
+    """R-A12: the installments a demand dated `on` lists: those past their rolled day G then."""
+    return {i.number for i in st.installments if i.last_timely_day < on}
+
+
+@dataclass
+class RunResult:
+    run_on: date
+    demands: int  # letters of that day, in all (this run and any before it the same day)
+
+    def job_result(self) -> dict[str, Any]:
+        return {"run_on": self.run_on.isoformat(), "demands": self.demands}
+
+
+class Run:
+    """R-A12, R-A17: the delinquency run of one day, a batch of accounts per step (module
+    doc). `begin` counts the accounts of the fiscal year; each `step` reads the next `CHUNK`
+    by parcel id and writes their demands; `finish` counts the day's letters."""
+
+    def __init__(self, staff: Any, run_on: date):
+        self.staff = staff
+        self.run_on = run_on
+        self.job_id: int | None = None
+        self.after = 0
+        self.fiscal_year_id = 0
+
+    def begin(self, uow: UnitOfWork) -> int:
+        fy = runnable(uow, self.staff, {"run_on": self.run_on.isoformat()})
+        self.fiscal_year_id = fy.id
+        self.after = 0
+        # The job this work runs as, when it runs as one (its letters name it).
+        self.job_id = uow.session.scalar(select(Job.id).where(
+            Job.kind == KIND, Job.status == "running").order_by(Job.id.desc()).limit(1))
+        return uow.session.scalar(
+            select(func.count(func.distinct(Assessment.parcel_id)))
+            .where(Assessment.fiscal_year_id == fy.id)) or 0
+
+    def step(self, uow: UnitOfWork) -> int:
+        fy = uow.session.get(FiscalYear, self.fiscal_year_id)
+        ids = list(uow.session.scalars(
+            select(Assessment.parcel_id).where(Assessment.fiscal_year_id == fy.id,
+                                               Assessment.parcel_id > self.after)
+            .group_by(Assessment.parcel_id).order_by(Assessment.parcel_id).limit(CHUNK)))
+        if not ids:
+            return 0
+        accounts = facts.load_many(uow, ids, fy)
+        earlier: dict[int, list[Notice]] = {}
+        for n in uow.session.scalars(select(Notice).where(
+                Notice.parcel_id.in_(ids), Notice.fiscal_year_id == fy.id,
+                Notice.kind == "demand")):
+            earlier.setdefault(n.parcel_id, []).append(n)
+        done_today = set(uow.session.scalars(select(DemandLetter.parcel_id).where(
+            DemandLetter.parcel_id.in_(ids), DemandLetter.fiscal_year_id == fy.id,
+            DemandLetter.run_on == self.run_on)))
+        due: list[tuple[int, Statement, set[int]]] = []
+        for pid in ids:
+            acct = accounts[pid]
+            if acct.assessment is None or pid in done_today:
+                continue
+            st = acct.evaluate(self.run_on)
+            if not may_be_demanded(st.delinquent_principal):
+                continue
+            delinquent = {i.number for i in st.installments if i.status == "delinquent"}
+            covered: set[int] = set()
+            for n in earlier.get(pid, []):
+                covered |= demanded_numbers(st, n.mailed_on or clock.legal_date(n.created_at))
+            if delinquent <= covered:
+                continue  # R-A18: an earlier demand listed them all
+            due.append((pid, st, delinquent))
+        to = _addressees(uow, [pid for pid, *_ in due], self.run_on)
+        for pid, st, delinquent in due:
+            party_id, language = to.get(pid, (None, "es"))
+            notice = Notice(parcel_id=pid, fiscal_year_id=fy.id, kind="demand",
+                            assessment_id=accounts[pid].assessment.id,
+                            addressee_party_id=party_id, language=language,
+                            amount=st.total_due_now, created_by_id=getattr(self.staff, "id",
+                                                                           None))
+            uow.session.add(notice)
+            uow.session.flush()
+            letter = DemandLetter(
+                notice_id=notice.id, parcel_id=pid, fiscal_year_id=fy.id, run_on=self.run_on,
+                job_id=self.job_id, interest=st.interest, late_fees=st.late_fees,
+                costs=st.costs, delinquent_principal=st.delinquent_principal, credit=st.credit,
+                total=st.total_due_now, installments=",".join(str(n) for n in sorted(
+                    delinquent)))
+            uow.session.add(letter)
+            uow.session.flush()
+            audit.record(uow, self.staff, "demand.queued", notice,
+                         after={**audit.snapshot(notice), "letter": audit.snapshot(letter)})
+        self.after = ids[-1]
+        return len(ids)
+
+    def finish(self, uow: UnitOfWork) -> RunResult:
+        count = uow.session.scalar(select(func.count()).select_from(DemandLetter).where(
+            DemandLetter.run_on == self.run_on)) or 0
+        audit.record(uow, self.staff, "collections.run", object_type="collections",
+                     object_id=self.run_on.isoformat(), after={"demands": count})
+        return RunResult(self.run_on, count)
+
+
+def work(staff: Any, params: dict[str, Any]) -> Run:
+    """The job kind's work (`jobs.KINDS["collections.run"]`)."""
+    return Run(staff, _run_on(params))
+
+
+def run(uow: UnitOfWork, staff: Any, run_on: date | None = None) -> RunResult:
+    """The run start to end in this unit of work (tests; the job runs the same `Run` a batch
+    per transaction)."""
+    r = Run(staff, run_on or clock.today())
+    r.begin(uow)
+    while r.step(uow):
+        pass
+    return r.finish(uow)
+
+
+def _addressees(uow: UnitOfWork, ids: list[int], on: date) -> dict[int, tuple[int, str]]:
+    """R-A16, R-A17: to whom each parcel's demand goes (the paying lessee of a lease in force,
+    else the owner with the oldest share in force) and in which language (the party's)."""
+    out: dict[int, tuple[int, str]] = {}
+    if not ids:
+        return out
+    for ids_ in facts.in_batches(ids):
+        owners = uow.session.execute(
+            select(OwnershipShare.parcel_id, Party.id, Party.language)
+            .join(Party, Party.id == OwnershipShare.party_id)
+            .where(OwnershipShare.parcel_id.in_(ids_), OwnershipShare.starts_on <= on,
+                   or_(OwnershipShare.ends_on.is_(None), OwnershipShare.ends_on >= on))
+            .order_by(OwnershipShare.parcel_id, OwnershipShare.id.desc()))
+        for pid, party_id, lang in owners:
+            out[pid] = (party_id, lang)
+        kinds = dict(uow.session.execute(select(Parcel.id, Parcel.owner_kind)
+                                         .where(Parcel.id.in_(ids_))).all())
+        leases = uow.session.execute(
+            select(Lease.parcel_id, Lease.lessee_pays, Party.id, Party.language)
+            .join(Party, Party.id == Lease.lessee_party_id)
+            .where(Lease.parcel_id.in_(ids_), Lease.starts_on <= on,
+                   or_(Lease.ends_on.is_(None), Lease.ends_on >= on))
+            .order_by(Lease.parcel_id, Lease.starts_on))
+        for pid, lessee_pays, party_id, lang in leases:
+            if lessee_pays or kinds.get(pid) in ("authority", "public"):
+                out[pid] = (party_id, lang)
+    return out
+
+
+# --- The staff's lists -------------------------------------------------------------------
+
+@dataclass
+class DemandRow:
+    """A demand on the staff's list, with its window (R-A13) once mailed."""
+
+    notice: Notice
+    letter: DemandLetter | None
+    catastro: str
+    claim: CourtClaim | None
+    last_day: date | None = None
+    claimable_from: date | None = None
+    status: str = "queued"
+    stop_amount: Decimal | None = None  # what it listed, still owed today (claimable rows)
+    addressee: str = ""
+
+
+def _rules(uow: UnitOfWork, fy: FiscalYear) -> Any:
+    return facts.rules_for(fy.starts_on, uow)
+
+
+def _status(n: Notice, claim: CourtClaim | None, today: date, closed: Iterable[date]
+            ) -> tuple[str, date | None, date | None]:
+    if n.mailed_on is None:
+        return "queued", None, None
+    last = deadline("demand_payment", n.mailed_on, closed_days=closed)
+    first = deadline("court_claim", n.mailed_on, closed_days=closed)
+    if claim is not None:
+        return "claimed", last, first
+    if today >= first:
+        return "claimable", last, first
+    return ("received" if n.acknowledged_on else "mailed"), last, first
+
+
+_LIST = (select(Notice, DemandLetter, Parcel.catastro, CourtClaim, Party.name)
+         .join(Parcel, Parcel.id == Notice.parcel_id)
+         .outerjoin(DemandLetter, DemandLetter.notice_id == Notice.id)
+         .outerjoin(CourtClaim, CourtClaim.notice_id == Notice.id)
+         .outerjoin(Party, Party.id == Notice.addressee_party_id)
+         .where(Notice.kind == "demand"))
+
+
+def demands(uow: UnitOfWork, staff: Any, *, status: str | None = None,
+            today: date | None = None, after: int = 0, limit: int = PAGE) -> list[DemandRow]:
+    """The demands by id (a page of `limit` after the id `after`), each with its status on
+    `today`: queued (not mailed), mailed, received (the return receipt is in), claimable
+    (R-A13: from the day after the rolled last day, not claimed; the amount it listed still
+    owed), claimed. `status` filters (claimable: only those still owed)."""
+    access.require_staff(staff)
+    today = today or clock.today()
+    if status is not None and status not in STATUSES:
+        raise InvalidInput("invalid", field="status")
+    stmt = _LIST.where(Notice.id > after).order_by(Notice.id)
+    if status == "queued":
+        stmt = stmt.where(Notice.mailed_on.is_(None))
+    elif status == "claimed":
+        stmt = stmt.where(CourtClaim.id.is_not(None))
+    elif status in ("mailed", "received", "claimable"):
+        stmt = stmt.where(Notice.mailed_on.is_not(None), CourtClaim.id.is_(None))
+    out: list[DemandRow] = []
+    for rows in _pages(uow, stmt, limit):
+        for n, letter, catastro, claim, name in rows:
+            fy = uow.session.get(FiscalYear, n.fiscal_year_id)
+            st, last, first = _status(n, claim, today, _rules(uow, fy).closed_days)
+            row = DemandRow(n, letter, catastro, claim, last, first, st, addressee=name or "")
+            if st == "claimable":
+                stop = _stop(uow, n, today)
+                if stop is None or stop.today <= 0:
+                    row.status = "paid"
+                else:
+                    row.stop_amount = stop.today
+            if status is None or row.status == status:
+                out.append(row)
+                if len(out) >= limit:
+                    return out
+    return out
+
+
+def _pages(uow: UnitOfWork, stmt: Any, limit: int) -> Iterator[list[Any]]:
+    """The rows of `stmt` (ordered by notice id) a page at a time, by key."""
+    after = 0
+    while True:
+        rows = uow.session.execute(stmt.where(Notice.id > after).limit(limit)).all()
+        if not rows:
+            return
+        yield rows
+        after = rows[-1][0].id
+
+
+def court_list(uow: UnitOfWork, staff: Any, *, today: date | None = None, after: int = 0,
+               limit: int = PAGE) -> list[DemandRow]:
+    """R-A13: the demands whose last day has passed, not paid (what they listed is still
+    owed) and not yet claimed: the claims that can go to court under Rule 60, whatever the
+    amount."""
+    return demands(uow, staff, status="claimable", today=today, after=after, limit=limit)
+
+
+def _stop(uow: UnitOfWork, n: Notice, today: date) -> Any:
+    fy = uow.session.get(FiscalYear, n.fiscal_year_id)
+    acct = facts.load(uow, n.parcel_id, fy)
+    if acct.assessment is None or n.mailed_on is None:
+        return None
+    return acct.offer(today, demand=Demand(n.mailed_on, n.amount or Decimal(0),
+                                           n.acknowledged_on), with_later=False).stop
+
+
+def record_mailing(uow: UnitOfWork, staff: Any, notice_id: int, mailed_on: date,
+                   certified_mail_number: str, cost: Decimal | None = None) -> Notice:
+    """R-A12, R-A17: the demand went out by certified mail (its postage an R-A9 cost)."""
+    access.require_staff_role(staff, *COLLECT)
+    _demand(uow, notice_id)
+    return mailing.record_mailing(uow, staff, notice_id, mailed_on, certified_mail_number,
+                                  cost)
+
+
+def record_receipt(uow: UnitOfWork, staff: Any, notice_id: int, received_on: date) -> Notice:
+    """R-A12: the return receipt came back, signed on `received_on` (not after today)."""
+    access.require_staff_role(staff, *COLLECT)
+    if received_on > clock.today():
+        raise InvalidInput("invalid", field="acknowledged_on")
+    _demand(uow, notice_id)
+    return mailing.record_acknowledgment(uow, staff, notice_id, received_on)
+
+
+def record_claim(uow: UnitOfWork, staff: Any, notice_id: int, filed_on: date,
+                 case_number: str) -> CourtClaim:
+    """R-A13: staff filed the Rule 60 claim; only for a mailed demand whose window ended,
+    on or after the first day it may be claimed, not after today, once."""
+    access.require_staff_role(staff, *COLLECT)
+    n = _demand(uow, notice_id)
+    if n.mailed_on is None:
+        raise Conflict("not_mailed")
+    fy = uow.session.get(FiscalYear, n.fiscal_year_id)
+    first = deadline("court_claim", n.mailed_on, closed_days=_rules(uow, fy).closed_days)
+    if filed_on < first or filed_on > clock.today():
+        raise InvalidInput("invalid", field="filed_on", first=first)
+    if uow.session.scalar(select(CourtClaim.id).where(CourtClaim.notice_id == n.id)):
+        raise Conflict("already_claimed")
+    claim = CourtClaim(notice_id=n.id, parcel_id=n.parcel_id, fiscal_year_id=n.fiscal_year_id,
+                       filed_on=filed_on, case_number=case_number,
+                       created_by_id=getattr(staff, "id", None))
+    uow.session.add(claim)
+    uow.session.flush()
+    audit.record(uow, staff, "demand.claimed", claim, after=audit.snapshot(claim))
+    return claim
+
+
+#: The columns of the post office's file (the first row names them; Spanish or English).
+MAILING_COLUMNS = {"demand": ("requerimiento", "demand"),
+                   "number": ("numero", "número", "certified_mail_number"),
+                   "mailed_on": ("enviado", "mailed_on"),
+                   "received_on": ("acuse", "received_on"),
+                   "cost": ("franqueo", "cost")}
+MAX_MAILING_ROWS = 5000
+
+
+@dataclass(frozen=True)
+class MailingRow:
+    """One row of the post office's file, as read: `line` its line number (the header is 1)."""
+
+    line: int
+    demand: str
+    number: str
+    mailed_on: str
+    received_on: str = ""
+    cost: str = ""
+
+
+@dataclass(frozen=True)
+class RowError:
+    line: int
+    field: str  # demand | number | mailed_on | received_on | cost | columns | rows
+    code: str  # missing | invalid | not_found | future | before_mailing | other_mailing | ...
+
+
+def read_mailings(lines: Iterable[str]) -> tuple[list[MailingRow], list[RowError]]:
+    """The rows of a CSV from the post office (R-A12: the certified-mail number, the mailing
+    date and, when it came back, the return receipt's date of each demand), with the errors
+    of its shape: a missing column, more than MAX_MAILING_ROWS rows."""
+    import csv
+
+    reader = csv.reader(lines)
+    header = next(reader, None)
+    if header is None:
+        return [], [RowError(1, "columns", "missing")]
+    names = [h.strip().lower().lstrip("\ufeff") for h in header]
+    where: dict[str, int] = {}
+    for key, aliases in MAILING_COLUMNS.items():
+        for k, name in enumerate(names):
+            if name in aliases:
+                where[key] = k
+    missing = [k for k in ("demand", "number", "mailed_on") if k not in where]
+    if missing:
+        return [], [RowError(1, "columns", "missing:" + ",".join(missing))]
+    rows: list[MailingRow] = []
+    for line, cells in enumerate(reader, 2):
+        if not any(c.strip() for c in cells):
+            continue
+        if len(rows) >= MAX_MAILING_ROWS:
+            return [], [RowError(line, "rows", "too_many")]
+
+        def cell(key: str, cells: list[str] = cells) -> str:
+            k = where.get(key)
+            return cells[k].strip() if k is not None and k < len(cells) else ""
+        rows.append(MailingRow(line, cell("demand"), cell("number"), cell("mailed_on"),
+                               cell("received_on"), cell("cost")))
+    return rows, []
+
+
+def record_mailings(uow: UnitOfWork, staff: Any, rows: list[MailingRow]) -> list[RowError]:
+    """R-A12: the mailings (and return receipts) of a post office file, all or nothing: with
+    any error nothing is recorded (the caller's unit of work is rolled back: raise
+    InvalidInput) and every row's errors are returned. A row already recorded the same way
+    (same number and mailing date) changes nothing, so the same file again is a no-op."""
+    access.require_staff_role(staff, *COLLECT)
+    errors: list[RowError] = []
+    today = clock.today()
+    seen: set[int] = set()
+    for row in rows:
+        found = _row_errors(uow, row, today, seen)
+        if found:
+            errors += found
+            continue
+        n = uow.session.get(Notice, int(row.demand))
+        mailed = date.fromisoformat(row.mailed_on)
+        if n.mailed_on is None:
+            record_mailing(uow, staff, n.id, mailed, row.number,
+                           Decimal(row.cost) if row.cost else None)
+        if row.received_on and n.acknowledged_on is None:
+            record_receipt(uow, staff, n.id, date.fromisoformat(row.received_on))
+    if errors:
+        raise InvalidInput("mailings", errors=errors)
+    return []
+
+
+def _row_errors(uow: UnitOfWork, row: MailingRow, today: date, seen: set[int]
+                ) -> list[RowError]:
+    out: list[RowError] = []
+    n = None
+    if not (row.demand.isascii() and row.demand.isdigit()) or int(row.demand) > access.MAX_ID:
+        out.append(RowError(row.line, "demand", "invalid" if row.demand else "missing"))
+    else:
+        n = uow.session.get(Notice, int(row.demand))
+        if n is None or n.kind != "demand":
+            out.append(RowError(row.line, "demand", "not_found"))
+            n = None
+        elif n.id in seen:
+            out.append(RowError(row.line, "demand", "twice"))
+        else:
+            seen.add(n.id)
+    if not row.number or len(row.number) > 40:
+        out.append(RowError(row.line, "number", "invalid" if row.number else "missing"))
+    mailed = _iso(row.mailed_on)
+    if mailed is None:
+        out.append(RowError(row.line, "mailed_on", "invalid" if row.mailed_on else "missing"))
+    elif mailed > today:
+        out.append(RowError(row.line, "mailed_on", "future"))
+    elif n is not None and n.mailed_on is not None and (
+            n.mailed_on != mailed or n.certified_mail_number != row.number):
+        out.append(RowError(row.line, "mailed_on", "other_mailing"))
+    if row.received_on:
+        received = _iso(row.received_on)
+        if received is None:
+            out.append(RowError(row.line, "received_on", "invalid"))
+        elif received > today:
+            out.append(RowError(row.line, "received_on", "future"))
+        elif mailed is not None and received < mailed:
+            out.append(RowError(row.line, "received_on", "before_mailing"))
+    if row.cost and (not _AMOUNT.match(row.cost) or Decimal(row.cost) > 1000):
+        out.append(RowError(row.line, "cost", "invalid"))
+    return out
+
+
+#: A postage amount: ASCII digits, at most two decimals (no "1e3", "NaN", full-width digits).
+_AMOUNT = re.compile(r"^[0-9]{1,4}(\.[0-9]{1,2})?$")
+
+
+def _iso(text: str) -> date | None:
+    try:
+        return date.fromisoformat(text) if len(text) == 10 and text.isascii() else None
+    except ValueError:
+        return None
+
+
+def _demand(uow: UnitOfWork, notice_id: int) -> Notice:
+    n = uow.session.get(Notice, access.parse_id(notice_id))
+    if n is None or n.kind != "demand":
+        raise NotFound()
+    return n
+
+
+# --- One demand, and the account's timeline --------------------------------------------------
+
+@dataclass
+class LetterFacts:
+    """What the demand letter says (R-A17): the notice, its letter's amounts, the parcel, the
+    addressee, the account's timeline today (the amount that stops the next step) and the
+    interest each day adds."""
+
+    notice: Notice
+    letter: DemandLetter | None
+    parcel: Parcel
+    fiscal_year: FiscalYear
+    addressee: Party | None
+    timeline: Timeline
+    interest_per_day: Decimal
+    statement: Statement
+    claim: CourtClaim | None = None
+    lines: list[Any] = field(default_factory=list)
+
+
+def letter(uow: UnitOfWork, user: Any, notice_id: int, today: date | None = None
+           ) -> LetterFacts:
+    """A demand letter's facts for staff, its payer or the owner (NotFound for anyone else:
+    another owner, a lender, the public)."""
+    today = today or clock.today()
+    n = _demand(uow, notice_id)
+    if access.relation(uow, user, n.parcel_id) not in LETTER_RELATIONS:
+        raise NotFound()
+    fy = uow.session.get(FiscalYear, n.fiscal_year_id)
+    acct = facts.load(uow, n.parcel_id, fy)
+    if acct.assessment is None:
+        raise NotFound()
+    dl = uow.session.scalar(select(DemandLetter).where(DemandLetter.notice_id == n.id))
+    claim = uow.session.scalar(select(CourtClaim).where(CourtClaim.notice_id == n.id))
+    on = dl.run_on if dl is not None else clock.legal_date(n.created_at)
+    st = acct.evaluate(on)
+    tl = account_timeline(acct.account(on=today), today, acct.assessment.notified_on, [n],
+                          [claim] if claim else [])
+    party = uow.session.get(Party, n.addressee_party_id) if n.addressee_party_id else None
+    return LetterFacts(n, dl, uow.session.get(Parcel, n.parcel_id), fy, party, tl,
+                       interest_per_day(st), st, claim)
+
+
+def account_timeline(account: Any, today: date, notified_on: date | None,
+                     demand_notices: list[Any], claims: list[Any]) -> Timeline:
+    """The core's timeline (`core.collection_timeline`) from an account's demand notices (in
+    the order sent) and its claims: the last demand mailed, a later one still queued, and
+    the claim filed for that demand."""
+    mailed = [n for n in demand_notices if n.mailed_on is not None]
+    last = mailed[-1] if mailed else None
+    demand = (Demand(last.mailed_on, last.amount or Decimal(0), last.acknowledged_on)
+              if last is not None else None)
+    queued = [n for n in demand_notices if n.mailed_on is None
+              and (last is None or n.id > last.id)]
+    queued_on = clock.legal_date(queued[0].created_at) if queued else None
+    claimed_on = next((c.filed_on for c in claims if last is not None
+                       and c.notice_id == last.id), None)
+    return timeline(account, today, notified_on=notified_on, demand=demand,
+                    queued_on=queued_on, claimed_on=claimed_on)
+
+
+def claims_of(uow: UnitOfWork, notice_ids: list[int]) -> list[CourtClaim]:
+    """The claims filed for these demands (the parcel page's timeline)."""
+    if not notice_ids:
+        return []
+    return list(uow.session.scalars(select(CourtClaim).where(
+        CourtClaim.notice_id.in_(notice_ids))))
+
+
+__all__ = ["CHUNK", "KIND", "DemandRow", "LetterFacts", "MailingRow", "RowError", "Run",
+           "RunResult", "account_timeline", "claims_of", "court_list", "demands", "letter",
+           "read_mailings", "record_claim", "record_mailing", "record_mailings",
+           "record_receipt", "run", "runnable", "work"]
+
+
+runner.register("collections.run", work, runnable)

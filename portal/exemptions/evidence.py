@@ -1,0 +1,130 @@
+"""Evidence of a certification (R-B14: the veteran's exemption, an R-B8 statement, the
+residential part ...): PDF, JPEG or PNG, checked by content, at most 10 MB each and 10
+files, stored by content hash (`portal.storage`).
+
+The type is read from the bytes (the file's signature), never from its name or the browser's
+word, and the file must open: Pillow decodes the whole image, pypdf reads the PDF's pages
+(maintained libraries rather than hand-written parsers: docs/EXEMPTION.md). Anything else is
+an `InvalidInput` with a stable code, and nothing is stored.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from sqlalchemy import func, select
+
+from portal import clock, storage
+from portal.accounts import audit
+from portal.accounts.errors import Conflict, InvalidInput, NotFound
+from portal.db import UnitOfWork
+from portal.exemptions import filings
+from portal.models import ExemptionCertification, ExemptionEvidence
+
+MAX_BYTES = 10 * 1024 * 1024
+MAX_FILES = 10
+SIGNATURES = ((b"%PDF-", "application/pdf"), (b"\xff\xd8\xff", "image/jpeg"),
+              (b"\x89PNG\r\n\x1a\n", "image/png"))
+
+
+def sniff(data: bytes) -> str | None:
+    """The type its first bytes say, among the three accepted."""
+    for magic, kind in SIGNATURES:
+        if data.startswith(magic):
+            return kind
+    return None
+
+
+def _opens(data: bytes, kind: str) -> bool:
+    """Does the file actually open as what its signature says?"""
+    try:
+        if kind == "application/pdf":
+            from pypdf import PdfReader
+            reader = PdfReader(io.BytesIO(data), strict=False)
+            return len(reader.pages) > 0
+        from PIL import Image
+        with Image.open(io.BytesIO(data)) as img:
+            expected = {"image/jpeg": "JPEG", "image/png": "PNG"}[kind]
+            if img.format != expected:
+                return False
+            if img.width * img.height > 100_000_000:  # a decompression bomb
+                return False
+            img.load()
+        return True
+    except Exception:  # noqa: BLE001 - any failure to read means "corrupt"
+        return False
+
+
+def check(data: bytes) -> str:
+    """The content type of an acceptable file; `InvalidInput` with code `evidence_empty`,
+    `evidence_too_large`, `evidence_type` or `evidence_corrupt` otherwise."""
+    if not data:
+        raise InvalidInput("evidence_empty", field="file")
+    if len(data) > MAX_BYTES:
+        raise InvalidInput("evidence_too_large", field="file", most=MAX_BYTES // (1024 * 1024))
+    kind = sniff(data)
+    if kind is None:
+        raise InvalidInput("evidence_type", field="file")
+    if not _opens(data, kind):
+        raise InvalidInput("evidence_corrupt", field="file")
+    return kind
+
+
+def _clean_name(name: str | None) -> str:
+    base = (name or "").replace("\\", "/").rsplit("/", 1)[-1]
+    base = "".join(c for c in base if c.isprintable()).strip()
+    return base[:200] or "archivo"
+
+
+def add(uow: UnitOfWork, user: Any, cert_id: int | str, data: bytes,
+        filename: str | None) -> ExemptionEvidence:
+    """Check and store one file for the certification (a draft, or one returned to its
+    owner). At most `MAX_FILES` files."""
+    cert, _parcel = filings.get_for_owner(uow, user, cert_id)
+    if cert.status not in filings.EDITABLE:
+        raise Conflict("exemption_not_editable")
+    count = uow.session.scalar(select(func.count()).select_from(ExemptionEvidence).where(
+        ExemptionEvidence.certification_id == cert.id, ExemptionEvidence.removed_at.is_(None)))
+    if count >= MAX_FILES:
+        raise InvalidInput("evidence_too_many", field="file", most=MAX_FILES)
+    kind = check(data)
+    key = storage.store().put(data)
+    row = ExemptionEvidence(certification_id=cert.id, sha256=key, content_type=kind,
+                            size_bytes=len(data), filename=_clean_name(filename),
+                            uploaded_by_id=user.id)
+    uow.session.add(row)
+    uow.session.flush()
+    audit.record(uow, user, "exemption.evidence_added", row,
+                 after={"certification_id": cert.id, "sha256": key, "type": kind,
+                        "size": len(data)})
+    return row
+
+
+def remove(uow: UnitOfWork, user: Any, cert_id: int | str, evidence_id: int | str) -> None:
+    """Take a file off a draft or a returned certification (the row stays, marked)."""
+    cert, _parcel = filings.get_for_owner(uow, user, cert_id)
+    if cert.status not in filings.EDITABLE:
+        raise Conflict("exemption_not_editable")
+    row = _row(uow, cert, evidence_id)
+    row.removed_at = clock.now()
+    audit.record(uow, user, "exemption.evidence_removed", row,
+                 after={"certification_id": cert.id})
+
+
+def _row(uow: UnitOfWork, cert: ExemptionCertification, evidence_id: int | str
+         ) -> ExemptionEvidence:
+    from portal.accounts.access import parse_id
+    row = uow.session.get(ExemptionEvidence, parse_id(evidence_id))
+    if row is None or row.certification_id != cert.id or row.removed_at is not None:
+        raise NotFound()
+    return row
+
+
+def read(uow: UnitOfWork, user: Any, cert_id: int | str, evidence_id: int | str
+         ) -> tuple[ExemptionEvidence, bytes]:
+    """(row, bytes) of a file, for anyone who may see the certification (`NotFound` for
+    anyone else, and for a file of another certification)."""
+    cert, _parcel, _rel = filings.get_for_view(uow, user, cert_id)
+    row = _row(uow, cert, evidence_id)
+    return row, storage.store().get(row.sha256)

@@ -1,0 +1,865 @@
+"""A lender's bulk residential-exemption certifications (J7, R-B9, R-B21): a CSV upload or an
+API request of up to thousands of rows, one row per loan, processed as a background job with
+its progress, and a per-row report.
+
+- `submit` records the batch (status "queued") and its rows as sent (`bulk.insert_rows`),
+  and the job that processes it (`jobs.submit`, kind "lender.certifications"); the caller
+  enqueues `batch.job_id` once the unit of work commits. For the API, the same idempotency
+  key and body (its SHA-256) for the same lender are the same batch; the same key with another
+  body is `Conflict("idempotency_key_reused")`.
+- `Processing` is the job's work: rows in batches of `STEP` by row number, each batch in one
+  transaction with its progress (`services.jobs`: all or nothing per batch; re-running it
+  skips the rows already processed). Each row is checked (`check_row`: a reason code and the
+  column, worded in the reader's language when shown) and filed with the single filing's
+  rules (`filings.file_for_lender`: the same checks and the core's figures, R-B1 to R-B12),
+  the step's rows together (`exemptions.batch_filing.Step`: a few statements a step).
+- Idempotent by loan + parcel + fiscal year: a row whose certification for that loan, parcel
+  and year is already on file with the same answers is a "duplicate" (nothing new), so the
+  same file uploaded twice files nothing the second time.
+- A loan number that is not one of this lender's active loans, or whose parcel is not the
+  catastro given, gets one neutral reason ("not_your_loan"): nothing is said about the parcel.
+- `report_csv` (every row, or only the failed ones with the same columns plus the error, to
+  fix and upload again) and `template_csv`: every cell through `lenders.safe_cell`.
+
+See docs/LENDERS.md ("Bulk certifications").
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from sqlalchemy import bindparam, func, or_, select, update
+
+from portal import clock, csv_text
+from portal.accounts import audit, bulk
+from portal.accounts.errors import Conflict, InvalidInput, NotFound, ServiceError
+from portal.core import property_tax
+from portal.core.errors import CalcError, ParameterNotFound
+from portal.core.explain import N_
+from portal.core.money import cents
+from portal.db import UnitOfWork
+from portal.exemptions import batch_filing, filings
+from portal.i18n import gettext, translate, use_language
+from portal.jobs import runner
+from portal.lenders import portfolio
+from portal.models import (
+    ExemptionCertification,
+    Job,
+    Lender,
+    LenderApiToken,
+    LenderBatch,
+    LenderBatchRow,
+    Loan,
+    OwnershipShare,
+    Parcel,
+    Party,
+    PartyMember,
+    PropertyTaxFact,
+    User,
+)
+from portal.models.exemptions import EXEMPTION_HOLDING
+from portal.roll.roll_csv import NO, YES, normal, normalise_catastro
+
+#: The fields of a row (the CSV's columns and the API's keys), in the template's order.
+COLUMNS: tuple[str, ...] = (
+    "loan_number", "catastro", "fiscal_year", "owners", "residential_use",
+    "residential_fraction", "residential_valuation", "veteran_amount", "cooperative_share",
+    "acquisition_date", "officer_name", "officer_attests",
+)
+#: The CSV's header per language (a file may use either language's names; case, accents,
+#: spaces and dashes as typed are forgiven, `roll_import.normal`).
+HEADERS: dict[str, dict[str, str]] = {
+    "es": {"loan_number": "numero_prestamo", "catastro": "catastro",
+           "fiscal_year": "ano_fiscal", "owners": "duenos", "residential_use": "uso_residencial",
+           "residential_fraction": "fraccion_residencial",
+           "residential_valuation": "valor_residencial", "veteran_amount": "exencion_veterano",
+           "cooperative_share": "participacion_cooperativa",
+           "acquisition_date": "fecha_adquisicion", "officer_name": "oficial_nombre",
+           "officer_attests": "oficial_certifica"},
+    "en": {c: c for c in COLUMNS},
+}
+#: The report's own columns (after the row's): ignored when a report is uploaded again.
+REPORT_COLUMNS: dict[str, tuple[str, ...]] = {
+    "es": ("fila", "resultado", "columna_error", "motivo", "exoneracion_calculada",
+           "contribucion_con_exoneracion", "numero_radicacion"),
+    "en": ("row", "outcome", "error_column", "reason", "computed_exemption",
+           "tax_with_exemption", "filing_number"),
+}
+REQUIRED = ("loan_number", "catastro", "fiscal_year", "owners", "residential_use",
+            "officer_name", "officer_attests")
+#: What each column holds (the column guide, in the reader's language).
+GUIDE: dict[str, str] = {
+    "loan_number": N_("The loan number, as in your portfolio."),
+    "catastro": N_("The parcel's catastro number (e.g. 040-012-345-67)."),
+    "fiscal_year": N_("The fiscal year of the certification, e.g. 2026-2027 (only the year "
+                      "in course is open)."),
+    "owners": N_("The owners who live in the home, as on record, separated by | (both "
+                 "spouses)."),
+    "residential_use": N_("Yes if the owners lived in it as their main home on January 1; "
+                          "no otherwise."),
+    "residential_fraction": N_("Optional: the part used as the home, from 0 to 1 (e.g. 0.75), "
+                               "when not the whole property."),
+    "residential_valuation": N_("Optional, instead of the fraction: the residential "
+                                "valuation in dollars."),
+    "veteran_amount": N_("Optional: the veteran's exemption in dollars (0 if none)."),
+    "cooperative_share": N_("Optional: for a housing cooperative, the unit's share, from 0 to "
+                            "1."),
+    "acquisition_date": N_("Optional: for a new structure bought after January 1, the deed "
+                           "date (YYYY-MM-DD)."),
+    "officer_name": N_("Full name of the lender's officer who attests."),
+    "officer_attests": N_("Yes: the lender holds the certification the owner signed."),
+}
+#: Why a row was rejected (message ids; `reason_params` fill them in).
+REASONS: dict[str, str] = {
+    "required": N_("This column is required."),
+    "not_your_loan": N_("This is not one of your loans (check the loan number and the "
+                        "catastro number)."),
+    "bad_fiscal_year": N_("Write the fiscal year as 2026-2027."),
+    "fiscal_year_not_open": N_("Only the fiscal year %(open)s is open for certifications."),
+    "owner_not_on_record": N_("%(name)s is not an owner on record of this parcel."),
+    "both_spouses": N_("Both spouses must be named (R-B5)."),
+    "one_dwelling": N_("An owner already holds the residential exemption on another "
+                       "property this year (R-B6)."),
+    "not_yes_no": N_("Write yes or no."),
+    "not_residential": N_("The exemption is only for the owners' main home on January 1 "
+                          "(R-B1)."),
+    "bad_fraction": N_("Write a number from 0 to 1, e.g. 0.75."),
+    "bad_amount": N_("Write an amount in dollars, e.g. 1500.00."),
+    "fraction_and_valuation": N_("Give the fraction or the residential valuation, not both."),
+    "bad_share": N_("Write the unit's share, a number from 0 to 1."),
+    "bad_date": N_("Write the date as YYYY-MM-DD."),
+    "date_in_future": N_("The date cannot be after today."),
+    "bad_name": N_("Write the officer's full name."),
+    "not_attested": N_("The officer must attest (yes) that the lender holds the "
+                       "certification the owner signed (R-B21)."),
+    "no_property_tax_facts": N_("The CRIM's facts for this property and year are not on file "
+                                "yet."),
+    "owes_property_tax": N_("The property owed property tax on January 1: the owner files "
+                            "with a payment plan (R-B11)."),
+    "not_eligible": N_("The certification does not meet %(rules)s."),
+    "already_filed": N_("A certification with other answers is already on file for this "
+                        "property and year."),
+    "cannot_compute": N_("The exemption cannot be computed from these values."),
+}
+#: An upload refused as a whole (message ids).
+FILE_REASONS: dict[str, str] = {
+    "empty": N_("The file is empty."),
+    "not_text": N_("The file is not a CSV (text) file."),
+    "missing_columns": N_("Columns missing: %(columns)s."),
+    "unknown_columns": N_("Unknown columns: %(columns)s."),
+    "repeated_columns": N_("Repeated columns: %(columns)s."),
+    "too_many_rows": N_("At most %(most)s rows per file."),
+    "no_rows": N_("The file has no rows."),
+}
+OUTCOMES = ("accepted", "rejected", "duplicate")
+OUTCOME_LABELS = {"accepted": N_("Accepted"), "rejected": N_("Rejected"),
+                  "duplicate": N_("Already filed")}
+MAX_API_ROWS = 1000
+MAX_CSV_ROWS = 20000
+#: Rows per transaction of the job.
+STEP = 500
+#: Rows read at a time for the report's CSV.
+READ = 500
+MAX_VALUE = 500
+KIND = "lender.certifications"
+#: The answers a lender's row sets: two certifications with the same ones are the same.
+ANSWER_KEYS = ("owners", "use", "deed_date", "residential", "fraction",
+               "residential_valuation", "veteran_amount", "cooperative", "unit_share")
+
+_FY = re.compile(r"^\s*(\d{4})\s*[-/]\s*(\d{2}|\d{4})\s*$")
+_NAMES = {normal(h): key for lang in HEADERS.values() for key, h in lang.items()}
+_IGNORED = {normal(h) for cols in REPORT_COLUMNS.values() for h in cols}
+
+
+# --- who ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Sender:
+    """Who sends or reads: the lender, the user (or the token's creator) to record, the
+    token when it is one."""
+
+    lender_id: int
+    user_id: int
+    token_id: int | None
+
+
+def _sender(uow: UnitOfWork, who: Any) -> Sender:
+    """The lender `who` acts for: an API token's, or the (first) lender a user is a member
+    of (administrator or clerk). NotFound for anyone else (staff, owners)."""
+    if isinstance(who, LenderApiToken) or (hasattr(who, "lender_id")
+                                           and hasattr(who, "token_hash")):
+        return Sender(int(who.lender_id), int(who.created_by_id), int(who.id))
+    uid = getattr(who, "id", None)
+    if uid is None:
+        raise NotFound()
+    lender_id = uow.session.scalar(
+        select(Lender.id).join(PartyMember, PartyMember.party_id == Lender.party_id)
+        .where(PartyMember.user_id == int(uid), PartyMember.revoked_at.is_(None))
+        .order_by(Lender.id).limit(1))
+    if lender_id is None:
+        raise NotFound()
+    return Sender(int(lender_id), int(uid), None)
+
+
+# --- submitting ------------------------------------------------------------------------------
+
+def _clean(row: dict[str, Any]) -> dict[str, str]:
+    out = {}
+    for key in COLUMNS:
+        value = row.get(key)
+        out[key] = "" if value is None else str(value).strip()[:MAX_VALUE]
+    return out
+
+
+def body_hash_of(rows: list[dict[str, Any]]) -> str:
+    """SHA-256 of the rows (keys sorted): what the API compares for an idempotency key."""
+    text = json.dumps(rows, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def submit(uow: UnitOfWork, who: Any, rows: list[dict[str, str]], *, source: str,
+           filename: str | None = None, idempotency_key: str | None = None,
+           body_hash: str | None = None, row_numbers: list[int] | None = None) -> LenderBatch:
+    """Record the batch (status "queued"), its rows as sent and the job that processes it
+    (R-B21: the lender files its owners' certifications in bulk). `row_numbers`: each row's
+    number in its file (the header is row 1); the API's rows are numbered from 1."""
+    if source not in ("csv", "api"):
+        raise InvalidInput(field="source")
+    s = _sender(uow, who)
+    if idempotency_key is not None:
+        idempotency_key = idempotency_key.strip()[:255]
+        found = uow.session.scalar(select(LenderBatch).where(
+            LenderBatch.lender_id == s.lender_id,
+            LenderBatch.idempotency_key == idempotency_key))
+        if found is not None:
+            if body_hash is not None and found.body_hash != body_hash:
+                raise Conflict("idempotency_key_reused")
+            return found
+    if not rows:
+        raise InvalidInput("no_rows", field="rows")
+    most = MAX_API_ROWS if source == "api" else MAX_CSV_ROWS
+    if len(rows) > most:
+        raise InvalidInput("too_many_rows", field="rows", most=most)
+    batch = LenderBatch(lender_id=s.lender_id, created_by_id=s.user_id, token_id=s.token_id,
+                        source=source, filename=(filename or None) and filename[-255:],
+                        idempotency_key=idempotency_key, body_hash=body_hash, status="queued",
+                        total=len(rows), processed=0, accepted=0, rejected=0, duplicates=0)
+    uow.session.add(batch)
+    uow.session.flush()
+    numbers = row_numbers or list(range(1, len(rows) + 1))
+    # PostgreSQL's COPY (bulk.insert_rows) takes the JSON's text; SQLite's path encodes it.
+    as_text = uow.session.get_bind().dialect.name == "postgresql"
+    values = []
+    for number, row in zip(numbers, rows):
+        clean = _clean(row)
+        values.append({"batch_id": batch.id, "row_number": int(number),
+                       "loan_number": clean["loan_number"][:40],
+                       "catastro": clean["catastro"][:40],
+                       "fiscal_year": clean["fiscal_year"][:20],
+                       "raw_values": json.dumps(clean) if as_text else clean})
+    bulk.insert_rows(uow, LenderBatchRow, values)
+    user = uow.session.get(User, s.user_id)
+    batch.job_id = runner.submit(uow, user, KIND, {"batch_id": batch.id}).id
+    audit.record(uow, s.user_id, "lender.batch_submitted", batch,
+                 after={"source": source, "rows": len(rows), "token_id": s.token_id,
+                        "filename": batch.filename})
+    return batch
+
+
+def parse_csv(data: bytes) -> tuple[list[dict[str, str]], list[int]]:
+    """The rows of an uploaded CSV (by field) and their row numbers; InvalidInput with a
+    `FILE_REASONS` code for a file that is not one."""
+    try:
+        records = csv_text.records(data)
+        _n, head = next(records)
+    except ValueError as e:
+        raise InvalidInput(str(e), field="file") from None
+    except StopIteration:
+        raise InvalidInput("empty", field="file") from None
+    cols: list[str | None] = []
+    unknown, repeated, seen = [], [], set()
+    for cell in head:
+        key = _NAMES.get(normal(cell))
+        if key is None:
+            if cell.strip() and normal(cell) not in _IGNORED:
+                unknown.append(cell.strip())
+            cols.append(None)
+            continue
+        if key in seen:
+            repeated.append(cell.strip())
+        seen.add(key)
+        cols.append(key)
+    if unknown:
+        raise InvalidInput("unknown_columns", field="file", columns=", ".join(unknown[:10]))
+    if repeated:
+        raise InvalidInput("repeated_columns", field="file", columns=", ".join(repeated))
+    missing = [HEADERS["es"][k] for k in REQUIRED if k not in seen]
+    if missing:
+        raise InvalidInput("missing_columns", field="file", columns=", ".join(missing))
+    rows, numbers = [], []
+    try:
+        for number, cells in records:
+            rows.append({k: v for k, v in zip(cols, cells) if k is not None})
+            numbers.append(number)
+            if len(rows) > MAX_CSV_ROWS:
+                raise InvalidInput("too_many_rows", field="file", most=MAX_CSV_ROWS)
+    except csv.Error:
+        raise InvalidInput("not_text", field="file") from None
+    if not rows:
+        raise InvalidInput("no_rows", field="file")
+    return rows, numbers
+
+
+def submit_csv(uow: UnitOfWork, user: Any, data: bytes, filename: str) -> LenderBatch:
+    """Decode an uploaded CSV (UTF-8 with or without BOM or Windows-1252; comma or
+    semicolon; CRLF or LF: `portal.csv_text`) and submit its rows."""
+    _sender(uow, user)  # NotFound before reading anything for one who is not a lender's
+    rows, numbers = parse_csv(data)
+    return submit(uow, user, rows, source="csv", filename=filename, row_numbers=numbers)
+
+
+# --- reading ---------------------------------------------------------------------------------
+
+def get(uow: UnitOfWork, who: Any, batch_id: int) -> LenderBatch:
+    """One of the lender's batches; NotFound for another lender's (as for none)."""
+    s = _sender(uow, who)
+    try:
+        bid = int(batch_id)
+    except (TypeError, ValueError):
+        raise NotFound() from None
+    batch = uow.session.get(LenderBatch, bid)
+    if batch is None or batch.lender_id != s.lender_id:
+        raise NotFound()
+    if batch.status in ("queued", "running") and batch.job_id is not None:
+        if uow.session.scalar(select(Job.status).where(Job.id == batch.job_id)) == "failed":
+            batch.status = "failed"  # its job stopped: the rows it processed stay processed
+    return batch
+
+
+def recent(uow: UnitOfWork, who: Any, limit: int = 10) -> list[LenderBatch]:
+    """The lender's latest batches, newest first."""
+    s = _sender(uow, who)
+    return list(uow.session.scalars(select(LenderBatch).where(
+        LenderBatch.lender_id == s.lender_id).order_by(LenderBatch.id.desc()).limit(limit)))
+
+
+def _rows_query(batch_id: int, outcome: str | None) -> Any:
+    q = select(LenderBatchRow).where(LenderBatchRow.batch_id == batch_id)
+    if outcome == "failed":
+        q = q.where(LenderBatchRow.outcome == "rejected")
+    elif outcome is not None:
+        if outcome not in OUTCOMES:
+            raise InvalidInput(field="outcome")
+        q = q.where(LenderBatchRow.outcome == outcome)
+    return q
+
+
+def rows_page(uow: UnitOfWork, who: Any, batch_id: int, *, outcome: str | None = None,
+              offset: int = 0, limit: int = 50) -> list[LenderBatchRow]:
+    """A page of the batch's rows by row number (`outcome`: accepted, rejected, duplicate,
+    or None for all)."""
+    batch = get(uow, who, batch_id)
+    return list(uow.session.scalars(_rows_query(batch.id, outcome)
+                                    .order_by(LenderBatchRow.row_number)
+                                    .offset(max(0, int(offset))).limit(max(1, int(limit)))))
+
+
+def rows_count(uow: UnitOfWork, who: Any, batch_id: int, *, outcome: str | None = None
+               ) -> int:
+    batch = get(uow, who, batch_id)
+    sub = _rows_query(batch.id, outcome).subquery()
+    return uow.session.scalar(select(func.count()).select_from(sub)) or 0
+
+
+def filing_numbers(uow: UnitOfWork, rows: list[LenderBatchRow]) -> dict[int, str]:
+    """certification id -> filing number, for the rows shown."""
+    ids = {r.certification_id for r in rows if r.certification_id}
+    if not ids:
+        return {}
+    return dict(uow.session.execute(
+        select(ExemptionCertification.id, ExemptionCertification.filing_number)
+        .where(ExemptionCertification.id.in_(ids))).all())
+
+
+def reason_text(row: LenderBatchRow) -> str:
+    """The row's reason in the language in force ("" for none)."""
+    if not row.reason:
+        return ""
+    msg = REASONS.get(row.reason, REASONS["cannot_compute"])
+    try:
+        return gettext(msg, **(row.reason_params or {})) if row.reason_params \
+            else translate(msg)
+    except (KeyError, ValueError, TypeError):
+        return translate(msg)
+
+
+def column_header(key: str | None, lang: str) -> str:
+    """A field's header in the language's template ("" for none)."""
+    if not key:
+        return ""
+    return HEADERS.get(lang, HEADERS["es"]).get(key, key)
+
+
+# --- the CSVs --------------------------------------------------------------------------------
+
+def template_csv(lang: str) -> str:
+    """The template: the header in the language and one example row (BOM, CRLF)."""
+    head = [HEADERS.get(lang, HEADERS["es"])[c] for c in COLUMNS]
+    yes = "si" if lang == "es" else "yes"
+    example = ["PR-000123", "040-012-345-67", "2026-2027", "Ana Rivera|Luis Rivera", yes,
+               "", "", "0", "", "", "María Ortiz", yes]
+    return "".join(portfolio.csv_lines(head, [example]))
+
+
+def report_csv(uow: UnitOfWork, who: Any, batch_id: int, *, only_failed: bool,
+               lang: str) -> Iterator[str]:
+    """The batch's report line by line: the row's columns as sent, then (all rows) its
+    number, outcome, error column, reason, computed exemption, tax with it and filing
+    number; only the failed rows: the row's columns and the error (so that they can be
+    fixed and uploaded again). Read in batches (constant memory); every cell through
+    `lenders.safe_cell` (`lenders.csv_lines`)."""
+    batch = get(uow, who, batch_id)
+    heads = [column_header(c, lang) for c in COLUMNS]
+    extra = REPORT_COLUMNS.get(lang, REPORT_COLUMNS["es"])
+    header = heads + ([extra[2], extra[3]] if only_failed else list(extra))
+
+    def records() -> Iterator[list[Any]]:
+        with use_language(lang):
+            last = -1
+            while True:
+                chunk = list(uow.session.scalars(
+                    _rows_query(batch.id, "rejected" if only_failed else None)
+                    .where(LenderBatchRow.row_number > last)
+                    .order_by(LenderBatchRow.row_number).limit(READ)))
+                if not chunk:
+                    return
+                numbers = filing_numbers(uow, chunk)
+                for r in chunk:
+                    raw = [(r.raw_values or {}).get(c, "") for c in COLUMNS]
+                    why = [column_header(r.error_column, lang), reason_text(r)]
+                    if only_failed:
+                        yield raw + why
+                    else:
+                        label = translate(OUTCOME_LABELS[r.outcome]) if r.outcome else ""
+                        yield raw + [r.row_number, label] + why + [
+                            r.exemption_amount if r.exemption_amount is not None else "",
+                            r.net_tax if r.net_tax is not None else "",
+                            numbers.get(r.certification_id or 0, "")]
+                last = chunk[-1].row_number
+
+    return portfolio.csv_lines(header, records())
+
+
+# --- checking a row --------------------------------------------------------------------------
+
+class RowRefused(Exception):
+    def __init__(self, column: str | None, reason: str, **params: Any):
+        super().__init__(reason)
+        self.column, self.reason, self.params = column, reason, params
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A row's answers, ready to file."""
+
+    answers: dict[str, Any]
+    fy: date
+    officer: str
+
+
+def _yes_no(value: str, column: str) -> bool:
+    v = normal(value)
+    if v in YES:
+        return True
+    if v in NO and v:
+        return False
+    raise RowRefused(column, "not_yes_no" if v else "required")
+
+
+def _number(value: str, column: str, reason: str, *, hi: Decimal | None = None,
+            money: bool = False) -> Decimal:
+    try:
+        d = Decimal(value.replace(",", "").replace("$", "").strip())
+    except (InvalidOperation, ValueError):
+        raise RowRefused(column, reason) from None
+    if not d.is_finite() or d < 0 or (hi is not None and d > hi):
+        raise RowRefused(column, reason)
+    if money:
+        if d != cents(d) or d >= Decimal("1e12"):
+            raise RowRefused(column, reason)
+        return cents(d)
+    return d
+
+
+def fiscal_year_of(text: str) -> date | None:
+    """July 1 opening the fiscal year written "2026-2027" (or "2026-27"); None if not so."""
+    m = _FY.match(text or "")
+    if not m:
+        return None
+    first, second = int(m.group(1)), m.group(2)
+    nxt = int(second) if len(second) == 4 else (first + 1) // 100 * 100 + int(second)
+    if nxt != first + 1:
+        return None
+    return date(first, 7, 1)
+
+
+def fiscal_year_label(fy: date) -> str:
+    return f"{fy.year}-{fy.year + 1}"
+
+
+def check_row(v: dict[str, str], today: date) -> Checked:
+    """R-B1 to R-B4, R-B12, R-B21: a row's values as a certification's answers (the
+    wizard's, `filings.save_step`'s), or RowRefused with the column and the reason. The
+    owners are names here (matched against the parcel's by `_owners`)."""
+    for key in REQUIRED:
+        if not v.get(key, "").strip():
+            raise RowRefused(key, "required")
+    fy = fiscal_year_of(v["fiscal_year"])
+    if fy is None:
+        raise RowRefused("fiscal_year", "bad_fiscal_year")
+    open_fy = filings.certification_year(today)
+    if fy != open_fy:
+        raise RowRefused("fiscal_year", "fiscal_year_not_open", open=fiscal_year_label(open_fy))
+    answers: dict[str, Any] = {"occupants": "", "rent": "no", "rent_part": "",
+                               "attested_by": "lender"}
+    home = _yes_no(v["residential_use"], "residential_use")
+    acquired = v.get("acquisition_date", "").strip()
+    if acquired:
+        try:
+            deed = date.fromisoformat(acquired)
+        except ValueError:
+            raise RowRefused("acquisition_date", "bad_date") from None
+        if deed > today:
+            raise RowRefused("acquisition_date", "date_in_future")
+    if not home:
+        raise RowRefused("residential_use", "not_residential")
+    if acquired:
+        answers["use"], answers["deed_date"] = "new_structure", deed.isoformat()
+    else:
+        answers["use"] = "home"
+    fraction, valuation = v.get("residential_fraction", ""), v.get("residential_valuation", "")
+    if fraction and valuation:
+        raise RowRefused("residential_fraction", "fraction_and_valuation")
+    if fraction:
+        f = _number(fraction, "residential_fraction", "bad_fraction", hi=Decimal(1))
+        if f <= 0:
+            raise RowRefused("residential_fraction", "bad_fraction")
+        answers["residential"] = "all" if f == 1 else "fraction"
+        if f != 1:
+            answers["fraction"], answers["fraction_basis"] = str(f), ""
+    elif valuation:
+        answers["residential"] = "valuation"
+        answers["residential_valuation"] = str(_number(valuation, "residential_valuation",
+                                                       "bad_amount", money=True))
+    else:
+        answers["residential"] = "all"
+    vet = v.get("veteran_amount", "")
+    amount = _number(vet, "veteran_amount", "bad_amount", money=True) if vet else cents(0)
+    answers["veteran"] = "yes" if amount > 0 else "no"
+    answers["veteran_amount"] = str(amount)
+    share = v.get("cooperative_share", "")
+    if share:
+        s = _number(share, "cooperative_share", "bad_share", hi=Decimal(1))
+        if s <= 0:
+            raise RowRefused("cooperative_share", "bad_share")
+        answers["cooperative"], answers["unit_share"] = "yes", str(s)
+        answers["coop_election"] = "residential"
+    else:
+        answers["cooperative"] = "no"
+    name = " ".join(v["officer_name"].split())
+    if not 3 <= len(name) <= 200:
+        raise RowRefused("officer_name", "bad_name")
+    if not _yes_no(v["officer_attests"], "officer_attests"):
+        raise RowRefused("officer_attests", "not_attested")
+    return Checked(answers, fy, name)
+
+
+def same_answers(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Two certifications say the same (`ANSWER_KEYS`; owners in any order)."""
+    def key(x: dict[str, Any]) -> list[Any]:
+        out = []
+        for k in ANSWER_KEYS:
+            val = x.get(k)
+            if k == "owners":
+                val = sorted(int(p) for p in (val or []))
+            elif k in ("fraction", "residential_valuation", "veteran_amount", "unit_share") \
+                    and val not in (None, ""):
+                val = Decimal(str(val)).normalize()
+            out.append(val)
+        return out
+    return key(a) == key(b)
+
+
+# --- processing ------------------------------------------------------------------------------
+
+def _name(text: str) -> str:
+    return " ".join(normal(text).replace("_", " ").split())
+
+
+@dataclass
+class _Row:
+    """A row of the step and its outcome, written back with the step's others at once."""
+
+    id: int
+    values: dict[str, Any]
+    outcome: str | None = None
+    column: str | None = None
+    reason: str | None = None
+    params: dict[str, Any] | None = None
+    on_file: batch_filing.OnFile | None = None
+    comparison: property_tax.BillComparison | None = None
+
+    def written(self) -> dict[str, Any]:
+        fig = self.comparison.result if self.comparison is not None else None
+        return {"row_id": self.id, "v_outcome": self.outcome, "v_error_column": self.column,
+                "v_reason": self.reason, "v_reason_params": self.params,
+                "v_certification_id": self.on_file.id if self.on_file is not None else None,
+                "v_exemption_amount": fig.exemption_amount if fig is not None else None,
+                "v_net_tax": fig.net_tax if fig is not None else None}
+
+
+#: A step's rows' outcomes, one statement for the step (`_Row.written`).
+_ROW_UPDATE = (update(LenderBatchRow.__table__)
+               .where(LenderBatchRow.__table__.c.id == bindparam("row_id"))
+               .values({c: bindparam(f"v_{c}") for c in (
+                   "outcome", "error_column", "reason", "reason_params", "certification_id",
+                   "exemption_amount", "net_tax")}))
+
+
+class Processing:
+    """The job's work (`services.jobs`, kind "lender.certifications"): the batch's rows not
+    yet processed, `STEP` at a time by row number, each step one transaction (all or
+    nothing per batch of rows; a re-run goes on from the first row left). A step reads what
+    its rows need in a few statements, checks each row in order and files the accepted ones
+    together (`exemptions.batch_filing.Step`); `one_by_one`: through the single filing's
+    path instead, a row at a time (`batch_filing.OneByOne`: the same records)."""
+
+    def __init__(self, batch_id: int, *, one_by_one: bool = False):
+        self.batch_id = int(batch_id)
+        self.resumed = 0
+        self.one_by_one = one_by_one
+
+    def begin(self, uow: UnitOfWork) -> int:
+        batch = uow.session.get(LenderBatch, self.batch_id)
+        if batch is None:
+            raise NotFound()
+        batch.status = "running"
+        self.resumed = batch.processed
+        return batch.total
+
+    def step(self, uow: UnitOfWork) -> int:
+        s = uow.session
+        # The write transaction opens first: SQLite's driver begins one only at the first
+        # write (a row's savepoint taken before it would commit when released), and the new
+        # certifications' ids are reserved inside it (`batch_filing`).
+        s.execute(update(LenderBatch).where(LenderBatch.id == self.batch_id)
+                  .values(status="running").execution_options(synchronize_session=False))
+        rows = [_Row(rid, dict(values or {})) for rid, values in s.execute(
+            select(LenderBatchRow.id, LenderBatchRow.raw_values).where(
+                LenderBatchRow.batch_id == self.batch_id, LenderBatchRow.outcome.is_(None))
+            .order_by(LenderBatchRow.row_number).limit(STEP))]
+        if not rows:
+            return 0
+        batch = s.get(LenderBatch, self.batch_id)
+        today = clock.today()
+        fy = filings.certification_year(today)
+        loans = self._loans(uow, batch.lender_id,
+                            {r.values.get("loan_number", "") for r in rows}, today)
+        catastros = {pid: cat for _lid, pid, cat in loans.values()}
+        facts = self._facts(uow, set(catastros), fy)
+        owners = self._owners(uow, set(catastros), today)
+        who = {"actor_id": batch.created_by_id, "created_by_id": batch.created_by_id}
+        filer: Any = (batch_filing.OneByOne(uow, fy, **who) if self.one_by_one else
+                      batch_filing.Step(uow, fy, catastros=catastros, owners=owners, **who))
+        counts = {"accepted": 0, "rejected": 0, "duplicate": 0}
+        for row in rows:
+            self._one(filer, row, today, loans, facts, owners)
+            counts[row.outcome] += 1
+        filer.write()
+        s.execute(_ROW_UPDATE, [r.written() for r in rows])
+        s.execute(update(LenderBatch).where(LenderBatch.id == self.batch_id).values(
+            processed=LenderBatch.processed + len(rows),
+            accepted=LenderBatch.accepted + counts["accepted"],
+            rejected=LenderBatch.rejected + counts["rejected"],
+            duplicates=LenderBatch.duplicates + counts["duplicate"])
+            .execution_options(synchronize_session=False))
+        return len(rows)
+
+    def finish(self, uow: UnitOfWork) -> Processing:
+        batch = uow.session.get(LenderBatch, self.batch_id, populate_existing=True)
+        batch.status = "done"
+        batch.finished_at = clock.now()
+        audit.record(uow, batch.created_by_id, "lender.batch_processed", batch,
+                     after={"accepted": batch.accepted, "rejected": batch.rejected,
+                            "duplicates": batch.duplicates, "token_id": batch.token_id})
+        return self
+
+    def job_result(self) -> dict[str, Any]:
+        return {"batch_id": self.batch_id}
+
+    # the step's reads, one query each for the whole step
+
+    @staticmethod
+    def _loans(uow: UnitOfWork, lender_id: int, numbers: set[str], today: date
+               ) -> dict[str, tuple[int, int, str]]:
+        """loan number -> (loan id, parcel id, catastro) of the lender's active loans."""
+        numbers = {n for n in numbers if n}
+        if not numbers:
+            return {}
+        rows = uow.session.execute(
+            select(Loan.loan_number, Loan.id, Loan.parcel_id, Parcel.catastro)
+            .join(Parcel, Parcel.id == Loan.parcel_id)
+            .where(Loan.lender_id == lender_id, Loan.loan_number.in_(sorted(numbers)),
+                   Loan.starts_on <= today, or_(Loan.ends_on.is_(None), Loan.ends_on >= today))
+            .order_by(Loan.starts_on, Loan.id)).all()
+        return {num: (lid, pid, cat) for num, lid, pid, cat in rows}
+
+    @staticmethod
+    def _facts(uow: UnitOfWork, parcels: set[int], fy: date) -> dict[int, Any]:
+        """parcel -> its CRIM facts of the year (a row with the model's columns)."""
+        if not parcels:
+            return {}
+        t = PropertyTaxFact.__table__
+        return {f.parcel_id: f for f in uow.session.execute(select(t).where(
+            t.c.parcel_id.in_(sorted(parcels)), t.c.fiscal_year_start == fy))}
+
+    @staticmethod
+    def _owners(uow: UnitOfWork, parcels: set[int], today: date
+                ) -> dict[int, list[tuple[int, str, str]]]:
+        """parcel -> (party id, name, share kind) of its owners who are people, as
+        `filings.owners_on_record`."""
+        out: dict[int, list[tuple[int, str, str]]] = {}
+        if not parcels:
+            return out
+        for parcel_id, pid, name, kind in uow.session.execute(
+                select(OwnershipShare.parcel_id, Party.id, Party.name, OwnershipShare.kind)
+                .join(OwnershipShare, OwnershipShare.party_id == Party.id)
+                .where(OwnershipShare.parcel_id.in_(sorted(parcels)),
+                       OwnershipShare.starts_on <= today,
+                       or_(OwnershipShare.ends_on.is_(None), OwnershipShare.ends_on >= today),
+                       Party.kind == "person")
+                .order_by(OwnershipShare.parcel_id, Party.name, Party.id)):
+            out.setdefault(parcel_id, []).append((pid, name, kind))
+        return out
+
+    def _one(self, filer: Any, row: _Row, today: date,
+             loans: dict[str, tuple[int, int, str]], facts: dict[int, Any],
+             owners: dict[int, list[tuple[int, str, str]]]) -> None:
+        """Check and file one row; its outcome on `row`."""
+        try:
+            row.on_file, row.comparison = self._file(filer, row, today, loans, facts, owners)
+        except RowRefused as r:
+            row.outcome, row.column, row.reason = "rejected", r.column, r.reason
+            row.params = json.loads(json.dumps(r.params, default=str)) or None
+
+    def _file(self, filer: Any, row: _Row, today: date,
+              loans: dict[str, tuple[int, int, str]], facts: dict[int, Any],
+              owners: dict[int, list[tuple[int, str, str]]]
+              ) -> tuple[batch_filing.OnFile, property_tax.BillComparison]:
+        v = row.values
+        found = loans.get(v.get("loan_number", ""))
+        if not v.get("loan_number") or not v.get("catastro"):
+            raise RowRefused("loan_number" if not v.get("loan_number") else "catastro",
+                             "required")
+        if found is None or normalise_catastro(v["catastro"]) != found[2]:
+            raise RowRefused("loan_number", "not_your_loan")  # nothing about the parcel
+        loan_id, parcel_id, _cat = found
+        checked = check_row(v, today)
+        answers = dict(checked.answers)
+        answers["owners"] = self._owner_ids(v["owners"], owners.get(parcel_id, []))
+        fact = facts.get(parcel_id)
+        if fact is None:
+            raise RowRefused(None, "no_property_tax_facts")
+        try:
+            comparison = property_tax.compare(filings.exemption_input(answers, fact),
+                                              checked.fy)
+        except (CalcError, ParameterNotFound):
+            raise RowRefused(None, "cannot_compute") from None
+        existing = filer.on_file(parcel_id)
+        if existing is not None and existing.status in EXEMPTION_HOLDING:
+            if existing.loan_id == loan_id and same_answers(existing.answers, answers):
+                row.outcome = "duplicate"
+                return existing, comparison
+            raise RowRefused(None, "already_filed")
+        if fact.debt_on_january_1 > 0:
+            raise RowRefused(None, "owes_property_tax")
+        try:
+            filed, fig = filer.file(batch_filing.LenderFiling(
+                parcel_id, loan_id, answers, checked.officer), fact, comparison)
+        except ServiceError as e:
+            raise _refusal(e) from None
+        row.outcome = "accepted"
+        return filed, fig.comparison
+
+    @staticmethod
+    def _owner_ids(text: str, on_record: list[tuple[int, str, str]]) -> list[int]:
+        """R-B5: the owners named (as on record, any case and accents), both spouses."""
+        by_name = {_name(n): pid for pid, n, _k in on_record}
+        chosen = set()
+        for part in text.split("|"):
+            if not part.strip():
+                continue
+            pid = by_name.get(_name(part))
+            if pid is None:
+                raise RowRefused("owners", "owner_not_on_record", name=part.strip()[:80])
+            chosen.add(pid)
+        if not chosen:
+            raise RowRefused("owners", "required")
+        spouses = {pid for pid, _n, kind in on_record if kind == "spouse"}
+        if spouses & chosen and not spouses <= chosen:
+            raise RowRefused("owners", "both_spouses")
+        return sorted(chosen)
+
+
+def _refusal(e: ServiceError) -> RowRefused:
+    """A filing's refusal as a row's reason."""
+    if e.code == "one_dwelling":
+        return RowRefused("owners", "one_dwelling")
+    if e.code == "exemption_not_eligible":
+        rules = sorted({rule for rule, _m in e.params.get("reasons", [])})
+        return RowRefused(None, "not_eligible", rules=", ".join(rules))
+    if e.code in ("exemption_not_editable", "exemption_state"):
+        return RowRefused(None, "already_filed")
+    if e.code == "no_property_tax_facts":
+        return RowRefused(None, "no_property_tax_facts")
+    return RowRefused(None, "cannot_compute")
+
+
+def work(_user: Any, params: dict[str, Any]) -> Processing:
+    """The job's work for `jobs.KINDS`."""
+    return Processing(int(params["batch_id"]))
+
+
+def runnable(uow: UnitOfWork, user: Any, params: dict[str, Any]) -> None:
+    """`jobs.CHECKS`: the batch exists and is the user's lender's."""
+    batch = uow.session.get(LenderBatch, int(params["batch_id"]))
+    if batch is None or batch.lender_id != _sender(uow, user).lender_id:
+        raise NotFound()
+
+
+__all__ = ["COLUMNS", "MAX_API_ROWS", "OUTCOMES", "Processing", "REASONS", "body_hash_of",
+           "check_row", "get", "process", "recent", "report_csv", "rows_count", "rows_page",
+           "submit", "submit_csv", "template_csv"]
+
+
+def process(uow: UnitOfWork, batch_id: int, *, one_by_one: bool = False) -> LenderBatch:
+    """Process a whole batch inside this unit of work (the demo, the bench, tests); a
+    worker runs `Processing` through `services.jobs.run` instead, a step per transaction.
+    `one_by_one`: through the single filing's path (`Processing`)."""
+    w = Processing(batch_id, one_by_one=one_by_one)
+    w.begin(uow)
+    while w.step(uow):
+        pass
+    w.finish(uow)
+    return uow.session.get(LenderBatch, int(batch_id))
+
+
+runner.register(KIND, work, runnable, lender=True)

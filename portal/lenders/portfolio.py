@@ -1,0 +1,477 @@
+"""A lender's portfolio at scale (J7): filters, sort, totals and pages in SQL; the CSV export
+streamed in batches; the parcels of a filtered set for one payment.
+
+Each loan's figures (status, this year's assessment, due now, next due date) are computed by
+the core (`accounts._summaries`: the parcel's statement and offer, R-A5–A8), once per loan and
+day, and kept in `loan_figures`; a loan is computed again when its figures are of another day
+or a ledger entry of its parcel was written after them (a payment, a fee). So a page of a
+lender with 5,000 loans reads one page of rows and two aggregates, whatever the number of
+loans; only loans whose figures are out of date are computed, in batches (constant memory).
+
+Each row also carries the loan's latest acquisition of a new structure (R-B10 iii, R-B21) with
+its 30-day notice deadline, rolled by the core (`core.acquisition.lender_notice`, through
+`lender_acquisitions.deadline`): the date comes with the page's rows (a correlated subquery),
+the deadline is computed for the rows read. See docs/LENDERS.md.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from datetime import date, timedelta
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import and_, exists, func, or_, select
+
+from portal import clock
+from portal.accounts import access, statements
+from portal.accounts.statements import fiscal_year_on
+from portal.core.acquisition import NoticeDeadline
+from portal.db import UnitOfWork
+from portal.lenders import acquisitions
+from portal.models import LedgerEntry, LenderAcquisition, Loan, LoanFigures, Parcel
+
+L, F, P, E = Loan.__table__, LoanFigures.__table__, Parcel.__table__, LedgerEntry.__table__
+A = LenderAcquisition.__table__
+
+#: SQL: the date of the loan's latest reported acquisition (R-B10 iii), NULL for none. By the
+#: loan (never the parcel): another lender's loan on the same parcel has its own.
+ACQUIRED = (select(func.max(A.c.acquired_on)).where(A.c.loan_id == L.c.id)
+            .correlate(L).scalar_subquery())
+
+STATUSES = ("current", "pending", "overdue", "none")
+#: The columns a portfolio may be sorted by (a whitelist: nothing else reaches ORDER BY).
+SORTS = {
+    "loan": L.c.loan_number, "catastro": P.c.catastro, "municipality": P.c.municipality,
+    "status": F.c.status, "annual": F.c.annual, "due": F.c.due_now, "next_due": F.c.next_due,
+}
+#: The page's sort by the acquisition notice's last day (not offered by the API, whose loans
+#: carry no acquisition): by the acquisition's date, the same order (`_notice_bounds`).
+NOTICE_SORT = "notice"
+#: The acquisition filter: a loan with one reported, its notice overdue, or due within N days.
+NOTICES = ("reported", "overdue")
+PER_PAGE = 50
+BATCH = 500
+#: One payment covers at most this many loans (the payments' review lists each one).
+MAX_PAY = 200
+
+
+@dataclass(frozen=True)
+class Query:
+    """What the lender asked for: filters (all optional), the sort and the page."""
+
+    q: str = ""  # the start of a loan number or a catastro number
+    status: str = ""
+    municipality: str = ""
+    due_min: Decimal | None = None
+    due_max: Decimal | None = None
+    due_within: int | None = None  # the next due date within this many days
+    certification: str = ""  # the year's residential exemption: approved, pending or none
+    notice: str = ""  # the latest acquisition: "reported" (any) or its notice "overdue"
+    notice_within: int | None = None  # its notice's last day within this many days
+    sort: str = "loan"
+    desc: bool = False
+    page: int = 1
+
+
+@dataclass(frozen=True)
+class Row:
+    loan_id: int
+    loan_number: str
+    parcel_id: int
+    catastro: str
+    address: str
+    municipality: str
+    status: str
+    annual: Decimal | None
+    due_now: Decimal
+    next_due: date | None
+    acquired_on: date | None = None  # the latest acquisition of a new structure, if any
+    notice: NoticeDeadline | None = None  # its notice's last day (rolled), seen on the day
+
+
+@dataclass(frozen=True)
+class Page:
+    rows: list[Row]
+    count: int  # loans matching the filters
+    due_total: Decimal  # their amounts due now, summed in SQL
+    annual_total: Decimal
+    page: int
+    pages: int
+    as_of: date
+
+
+@dataclass(frozen=True)
+class LenderScope:
+    """The loans of one lender (an API token's), instead of a signed-in user's lenders'."""
+
+    lender_id: int
+
+
+def _base(who: Any) -> tuple[Any, dict[str, Any]]:
+    """(the statement builder over the active loans, its parameters) for a user (their
+    lenders' loans, `access.lender_loans_query`) or a `LenderScope`."""
+    if isinstance(who, LenderScope):
+        return access.loans_of_lender_query, {"lender_id": who.lender_id,
+                                              "today": clock.today()}
+    return access.lender_loans_query, access.lender_loan_params(who)
+
+
+_ROW_COLUMNS = (L.c.id, L.c.loan_number, P.c.id, P.c.catastro, P.c.address, P.c.municipality,
+                F.c.status, F.c.annual, F.c.due_now, F.c.next_due,
+                ACQUIRED.label("acquired_on"))
+
+
+def _with_notice(uow: UnitOfWork, found: Sequence[Any], today: date) -> Row:
+    """A row read with `_ROW_COLUMNS`, with its acquisition's notice deadline (the core's)."""
+    row = Row(*found)
+    if row.acquired_on is None:
+        return row
+    return replace(row, notice=acquisitions.deadline(uow, row.acquired_on, today))
+
+
+def _upsert(uow: UnitOfWork) -> Any:
+    from sqlalchemy.dialects import postgresql, sqlite
+    dialect = uow.session.get_bind().dialect.name
+    return (postgresql.insert if dialect == "postgresql" else sqlite.insert)(F)
+
+
+# --- the figures of the day ----------------------------------------------------------------
+
+def _stale(base: Any, today: date) -> Any:
+    """SQL: the loans whose figures are missing, of another day, or older than a ledger
+    entry of the parcel."""
+    newer = exists().where(E.c.parcel_id == L.c.parcel_id, E.c.created_at > F.c.computed_at)
+    return (base(L.c.id, L.c.lender_id, *P.c)
+            .join(P, P.c.id == L.c.parcel_id)
+            .outerjoin(F, F.c.loan_id == L.c.id)
+            .where(or_(F.c.loan_id.is_(None), F.c.as_of != today, newer))
+            .order_by(L.c.id))
+
+
+def refresh(uow: UnitOfWork, user: Any, today: date | None = None) -> int:
+    """Compute the figures of the user's loans that are out of date (`_stale`), in batches of
+    `BATCH`; how many were computed. The core computes each (accounts' summaries)."""
+    today = today or clock.today()
+    base, params = _base(user)
+    fy = fiscal_year_on(uow, today)
+    done = 0
+    while True:
+        rows = uow.session.execute(_stale(base, today).limit(BATCH), params).all()
+        if not rows:
+            return done
+        parcels = [(access.ParcelRecord._make(r[2:]), "lender") for r in rows]
+        summaries = statements._summaries(uow, parcels, today, fy) if fy is not None else []
+        now = clock.now()
+        values = []
+        for i, r in enumerate(rows):
+            s = summaries[i] if summaries else None
+            values.append({
+                "loan_id": r[0], "lender_id": r[1], "as_of": today, "computed_at": now,
+                "status": s.status if s is not None else "none",
+                "annual": s.annual if s is not None else None,
+                "due_now": s.due_now if s is not None else Decimal("0.00"),
+                "next_due": s.next_due_date if s is not None else None})
+        # An upsert: two pages of the same lender computing at once both write, neither fails.
+        stmt = _upsert(uow)
+        uow.session.execute(stmt.on_conflict_do_update(
+            index_elements=[F.c.loan_id],
+            set_={c: stmt.excluded[c] for c in ("lender_id", "as_of", "status", "annual",
+                                                "due_now", "next_due", "computed_at")}),
+            values)
+        uow.session.flush()
+        done += len(rows)
+        if len(rows) < BATCH:
+            return done
+
+
+# --- filters, sort, pages ------------------------------------------------------------------
+
+#: The portfolio's certification filter (J5's states, R-B6): "approved", "pending" (filed,
+#: under review, returned or resubmitted) or "none" (neither) for the fiscal year of today.
+CERTIFICATIONS = ("approved", "pending", "none")
+
+
+def _certified(kind: str, today: date) -> Any:
+    from portal.models import ExemptionCertification
+    from portal.models.exemptions import EXEMPTION_HOLDING, EXEMPTION_PENDING
+    C = ExemptionCertification.__table__  # noqa: N806
+    statuses = {"approved": ("approved",), "pending": EXEMPTION_PENDING,
+                "none": EXEMPTION_HOLDING}[kind]
+    found = exists().where(C.c.parcel_id == L.c.parcel_id,
+                           C.c.fiscal_year_start == fiscal_year_start(today),
+                           C.c.status.in_(statuses))
+    return ~found if kind == "none" else found
+
+
+def _last_acquired(uow: UnitOfWork, day: date, today: date) -> date:
+    """The latest acquisition date whose notice's last day (the core's, rolled) is on or
+    before `day`. A later acquisition never has an earlier last day (30 days on, then rolled
+    forward to a working day), so an acquisition's last day is on or before `day` exactly
+    when it was acquired on or before this date: the filter in SQL is the core's answer."""
+    acquired = day
+    while acquisitions.deadline(uow, acquired, today).last_day > day:
+        acquired -= timedelta(days=1)
+    return acquired
+
+
+def _notice_where(uow: UnitOfWork, query: Query, today: date) -> list[Any]:
+    """SQL for the acquisition filter: overdue from the day after the last day; due within N
+    days: the last day from today to today + N (R-B10 iii, R-B21)."""
+    out = []
+    if query.notice == "reported":
+        out.append(ACQUIRED.is_not(None))
+    if query.notice == "overdue" or query.notice_within is not None:
+        overdue = _last_acquired(uow, today - timedelta(days=1), today)
+        if query.notice == "overdue":
+            out.append(ACQUIRED <= overdue)
+        if query.notice_within is not None:
+            out.append(and_(ACQUIRED > overdue, ACQUIRED <= _last_acquired(
+                uow, today + timedelta(days=query.notice_within), today)))
+    return out
+
+
+def _where(uow: UnitOfWork, query: Query, today: date) -> list[Any]:
+    out = _notice_where(uow, query, today)
+    if query.certification:
+        out.append(_certified(query.certification, today))
+    q = query.q.strip()
+    if q:
+        out.append(or_(L.c.loan_number.startswith(q, autoescape=True),
+                       P.c.catastro.startswith(q, autoescape=True)))
+    if query.status:
+        out.append(F.c.status == query.status)
+    if query.municipality:
+        out.append(P.c.municipality == query.municipality)
+    if query.due_min is not None:
+        out.append(F.c.due_now >= query.due_min)
+    if query.due_max is not None:
+        out.append(F.c.due_now <= query.due_max)
+    if query.due_within is not None:
+        out.append(and_(F.c.next_due.is_not(None),
+                        F.c.next_due <= today + timedelta(days=query.due_within)))
+    return out
+
+
+def _filtered(uow: UnitOfWork, base: Any, query: Query, today: date, *columns: Any) -> Any:
+    return (base(*columns)
+            .join(P, P.c.id == L.c.parcel_id)
+            .join(F, F.c.loan_id == L.c.id)
+            .where(*_where(uow, query, today)))
+
+
+def _ordered(stmt: Any, query: Query) -> Any:
+    if query.sort == NOTICE_SORT:  # loans without an acquisition last, either way
+        first = ACQUIRED.desc() if query.desc else ACQUIRED.asc()
+        return stmt.order_by(ACQUIRED.is_(None), first, L.c.loan_number, L.c.id)
+    col = SORTS.get(query.sort, SORTS["loan"])
+    first = col.desc() if query.desc else col.asc()
+    return stmt.order_by(first, L.c.loan_number, L.c.id)
+
+
+def portfolio(uow: UnitOfWork, user: Any, query: Query, today: date | None = None) -> Page:
+    """One page of the user's loans as `query` asks, with the filtered set's count and
+    totals (SQL aggregates, not the rows read)."""
+    today = today or clock.today()
+    refresh(uow, user, today)
+    base, params = _base(user)
+    count, due, annual = uow.session.execute(
+        _filtered(uow, base, query, today, func.count(), func.coalesce(func.sum(F.c.due_now), 0),
+                  func.coalesce(func.sum(F.c.annual), 0)), params).one()
+    pages = max(1, -(-count // PER_PAGE))
+    page = min(max(1, query.page), pages)
+    stmt = _ordered(_filtered(uow, base, query, today, *_ROW_COLUMNS), query)
+    rows = [_with_notice(uow, r, today) for r in uow.session.execute(
+        stmt.limit(PER_PAGE).offset((page - 1) * PER_PAGE), params)]
+    return Page(rows, count, Decimal(due).quantize(Decimal("0.01")),
+                Decimal(annual).quantize(Decimal("0.01")), page, pages, today)
+
+
+def municipalities(uow: UnitOfWork, user: Any) -> list[str]:
+    """The municipalities of the user's loans (the filter's choices)."""
+    base, params = _base(user)
+    stmt = (base(P.c.municipality).distinct()
+            .join(P, P.c.id == L.c.parcel_id).order_by(P.c.municipality))
+    return list(uow.session.scalars(stmt, params))
+
+
+def rows(uow: UnitOfWork, user: Any, query: Query, today: date | None = None
+         ) -> Iterator[Row]:
+    """Every loan `query` selects, in its order, read in batches of `BATCH` (the export)."""
+    today = today or clock.today()
+    refresh(uow, user, today)
+    base, params = _base(user)
+    result = uow.session.execute(
+        _ordered(_filtered(uow, base, query, today, *_ROW_COLUMNS), query)
+        .execution_options(yield_per=BATCH), params)
+    for r in result:
+        yield _with_notice(uow, r, today)
+
+
+# --- one payment for many loans ------------------------------------------------------------
+
+def parcels_to_pay(uow: UnitOfWork, user: Any, query: Query, today: date | None = None
+                   ) -> tuple[list[int], int]:
+    """The parcels of the loans `query` selects that have something due now (at most
+    `MAX_PAY`), and how many such loans there are in all."""
+    today = today or clock.today()
+    refresh(uow, user, today)
+    base, params = _base(user)
+    due = Query(**{**query.__dict__, "due_min": max(query.due_min or Decimal("0.01"),
+                                                        Decimal("0.01"))})
+    total = uow.session.scalar(_filtered(uow, base, due, today, func.count()), params) or 0
+    ids = list(uow.session.scalars(
+        _ordered(_filtered(uow, base, due, today, P.c.id), due).limit(MAX_PAY), params))
+    return list(dict.fromkeys(ids)), total
+
+
+def parcels_of_loans(uow: UnitOfWork, user: Any, numbers: Sequence[str]
+                     ) -> tuple[list[int], list[str]]:
+    """The parcels of the user's loans with these numbers, and the numbers not found among
+    the user's loans (nothing is said about anyone else's)."""
+    wanted = list(dict.fromkeys(n.strip() for n in numbers if n.strip()))
+    found: dict[str, int] = {}
+    base, params = _base(user)
+    for i in range(0, len(wanted), BATCH):
+        chunk = wanted[i:i + BATCH]
+        for number, pid in uow.session.execute(
+                base(L.c.loan_number, L.c.parcel_id)
+                .where(L.c.loan_number.in_(chunk)), params):
+            found[number] = pid
+    return list(dict.fromkeys(found[n] for n in wanted if n in found)), \
+        [n for n in wanted if n not in found]
+
+
+def read_loan_numbers(data: bytes, limit: int = MAX_PAY) -> list[str]:
+    """Loan numbers from an uploaded CSV: the first column of each row (UTF-8 with or without
+    BOM, or Windows-1252; comma or semicolon), a header row "loan…"/"préstamo…" skipped.
+    ValueError("too_many") beyond `limit`, ValueError("empty") for none."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = data.decode("cp1252", errors="replace")
+    out = []
+    for line in text.splitlines():
+        cell = line.replace(";", ",").split(",")[0].strip().strip('"').strip()
+        if not cell or cell.lower().startswith(("loan", "préstamo", "prestamo")):
+            continue
+        out.append(cell)
+        if len(out) > limit:
+            raise ValueError("too_many")
+    if not out:
+        raise ValueError("empty")
+    return out
+
+
+# --- CSV ------------------------------------------------------------------------------------
+
+_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+
+
+def safe_cell(value: Any) -> str:
+    """A CSV cell that a spreadsheet will not run: text beginning with =, +, -, @, a tab or
+    a carriage return is prefixed with an apostrophe (OWASP's CSV injection advice)."""
+    text = "" if value is None else str(value)
+    return "'" + text if text.startswith(_FORMULA) else text
+
+
+def csv_lines(header: Sequence[str], records: Iterable[Sequence[Any]]) -> Iterator[str]:
+    """The CSV's text line by line (CRLF, as RFC 4180), every cell through `safe_cell`; a
+    UTF-8 BOM first so that spreadsheets read the accents."""
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow([safe_cell(h) for h in header])
+    yield "\ufeff" + buf.getvalue()
+    for rec in records:
+        buf.seek(0)
+        buf.truncate()
+        w.writerow([safe_cell(v) for v in rec])
+        yield buf.getvalue()
+
+
+def loan(uow: UnitOfWork, who: Any, loan_id: int | None = None, *,
+         number: str | None = None, today: date | None = None) -> Row:
+    """One of `who`'s loans (by id, or by loan number), with its figures; NotFound for any
+    other (another lender's loan is not found, as no loan is)."""
+    from portal.accounts.errors import NotFound
+    today = today or clock.today()
+    base, params = _base(who)
+    stmt = (base(*_ROW_COLUMNS).join(P, P.c.id == L.c.parcel_id)
+            .outerjoin(F, F.c.loan_id == L.c.id))
+    if loan_id is not None:
+        stmt = stmt.where(L.c.id == int(loan_id))
+    else:
+        stmt = stmt.where(L.c.loan_number == (number or ""))
+    refresh(uow, who, today)
+    found = uow.session.execute(stmt.limit(1), params).first()
+    if found is None:
+        raise NotFound()
+    return _with_notice(uow, found, today)
+
+
+# --- what to retain (R-B10) ------------------------------------------------------------------
+
+def fiscal_year_start(today: date) -> date:
+    """July 1 opening the fiscal year of `today` (R-B15)."""
+    return date(today.year if today.month >= 7 else today.year - 1, 7, 1)
+
+
+def retentions(uow: UnitOfWork, parcel_ids: Sequence[int], fy_start: date
+               ) -> dict[int, Any]:
+    """{parcel id: the core's R-B10 retention (`core.lender.retention`) or None} for these
+    parcels (the caller's own loans'), from the CRIM's facts of the year (one statement)
+    and the parcel's approved certification's answers where it has one (else the whole
+    property as the residence, no veteran's exemption)."""
+    from portal.core.errors import CalcError
+    from portal.core.lender import retention
+    from portal.exemptions.filings import exemption_input
+    from portal.models import ExemptionCertification, PropertyTaxFact
+    ids = list(dict.fromkeys(int(p) for p in parcel_ids))
+    if not ids:
+        return {}
+    facts = {f.parcel_id: f for f in uow.session.scalars(select(PropertyTaxFact).where(
+        PropertyTaxFact.parcel_id.in_(ids), PropertyTaxFact.fiscal_year_start == fy_start))}
+    answers = dict(uow.session.execute(
+        select(ExemptionCertification.parcel_id, ExemptionCertification.answers).where(
+            ExemptionCertification.parcel_id.in_(list(facts)),
+            ExemptionCertification.fiscal_year_start == fy_start,
+            ExemptionCertification.status == "approved")).all()) if facts else {}
+    out: dict[int, Any] = {}
+    for pid in ids:
+        f = facts.get(pid)
+        try:
+            out[pid] = retention(exemption_input(answers.get(pid) or {}, f), fy_start) \
+                if f is not None else None
+        except CalcError:  # (ParameterNotFound too: a year or municipality without rate)
+            out[pid] = None
+    return out
+
+
+def owner_view(uow: UnitOfWork, user: Any, parcel_id: int, today: date | None = None
+               ) -> list[tuple[str, Any]]:
+    """For the parcel page (the owner's, a delegate's, the lender's): each lender with an
+    active loan on the parcel and what it pays the CRIM bill by bill (R-B10 case (i));
+    empty when the user may not see the parcel or there is no loan."""
+    from portal.models import Lender, Party
+    if access.relation(uow, user, parcel_id) is None:
+        return []
+    today = today or clock.today()
+    names = list(uow.session.scalars(
+        select(Party.name).join(Lender, Lender.party_id == Party.id)
+        .join(Loan, Loan.lender_id == Lender.id)
+        .where(Loan.parcel_id == int(parcel_id), Loan.starts_on <= today,
+               or_(Loan.ends_on.is_(None), Loan.ends_on >= today))
+        .order_by(Party.name).distinct()))
+    if not names:
+        return []
+    r = retentions(uow, [parcel_id], fiscal_year_start(today)).get(int(parcel_id))
+    return [(n, r) for n in names]
+
+
+__all__ = ["ACQUIRED", "CERTIFICATIONS", "MAX_PAY", "NOTICES", "NOTICE_SORT", "PER_PAGE", "SORTS",
+           "STATUSES", "LenderScope", "Page", "Query", "Row", "csv_lines", "fiscal_year_start",
+           "loan", "municipalities", "owner_view", "parcels_of_loans", "parcels_to_pay",
+           "portfolio", "read_loan_numbers", "refresh", "retentions", "rows", "safe_cell"]

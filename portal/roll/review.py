@@ -1,0 +1,359 @@
+"""The roll's review (J8), between computing and publishing: its figures read with aggregate
+and LIMIT queries only, never every line (a roll may have 1.5 million), and an amendment's
+differences per parcel.
+
+Amounts are compared and added exactly in SQL (`_Amounts`): as NUMERIC on PostgreSQL, as
+integer cents on SQLite, which keeps NUMERIC values as binary floating point (a sum of a
+million of them is exact only in cents). The service turns either into cents, then Decimal.
+
+An amendment's previous amount of a parcel is its assessment under the budget's earlier
+versions that no earlier version supersedes (`_previous`): for a roll still computed, the
+assessment in force, which publishing would supersede; for a published one, the assessment
+it superseded. So the same query serves before and after publication, and for any version.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any, NamedTuple
+
+from sqlalchemy import BigInteger, Numeric, and_, case, cast, exists, func, literal, select
+from sqlalchemy.orm import aliased
+
+from portal.accounts import access
+from portal.accounts.errors import NotFound
+from portal.core import roll_review as core
+from portal.core.money import from_cents_int, to_cents_int
+from portal.db import UnitOfWork
+from portal.models import (
+    Assessment,
+    AssessmentRoll,
+    BudgetFixedAmount,
+    BudgetVersion,
+    FiscalYear,
+    Parcel,
+    RollLine,
+)
+
+#: The largest shares listed.
+TOP = 10
+#: Rows of a streamed export read per round trip.
+STREAM = 2000
+
+
+class _Amounts:
+    """Money in SQL, exact on both databases: NUMERIC as it is on PostgreSQL (a cast per row
+    made the review's queries three times slower there), integer cents on SQLite."""
+
+    def __init__(self, uow: UnitOfWork):
+        self.numeric = uow.session.get_bind().dialect.name == "postgresql"
+
+    def of(self, column: Any) -> Any:
+        return column if self.numeric else cast(func.round(column * 100), BigInteger)
+
+    def literal(self, cents: int) -> Any:
+        return (literal(from_cents_int(cents), Numeric(14, 2)) if self.numeric
+                else literal(cents, BigInteger))
+
+    def cents(self, value: Any) -> int:
+        """A value read back (an amount, or its cents) as integer cents."""
+        return to_cents_int(Decimal(value)) if self.numeric else int(value)
+
+    def amount(self, value: Any) -> Decimal:
+        """A value read back as an amount: PostgreSQL's NUMERIC is one already (two places:
+        the columns' scale), SQLite's cents are turned into one."""
+        return value if self.numeric else from_cents_int(int(value))
+
+
+@dataclass(frozen=True)
+class Share:
+    parcel_id: int
+    catastro: str
+    amount: Decimal
+    benefit_units: Decimal
+
+
+@dataclass(frozen=True)
+class Fixed:
+    """A Board-fixed amount (R-A3) with its parcel and what the roll gives it (None: no line;
+    `exempt`: the parcel is exempt, so the fixed amount is ignored)."""
+
+    parcel_id: int
+    catastro: str
+    amount: Decimal
+    reason: str
+    line_amount: Decimal | None
+    exempt: bool
+
+
+@dataclass(frozen=True)
+class Bin:
+    low: Decimal
+    high: Decimal
+    count: int
+
+
+@dataclass(frozen=True)
+class Review:
+    """What the review page shows of a roll."""
+
+    roll: AssessmentRoll
+    version: BudgetVersion
+    fiscal_year: FiscalYear
+    lines: int
+    assessed: int
+    exempt: int
+    fixed: int
+    total_assessed: Decimal
+    total_to_assess: Decimal
+    reasons: list[tuple[str, int]]  # (EXEMPT_REASONS code, parcels), most first
+    top: list[Share]
+    fixed_amounts: list[Fixed]
+    bins: list[Bin]
+    chart: core.Chart | None
+    amendment: bool
+
+    @property
+    def complete(self) -> bool:
+        """Every line of the computation is written (a job still running has fewer)."""
+        return self.lines == self.roll.assessed_count + self.roll.exempt_count
+
+    @property
+    def balanced(self) -> bool:
+        """R-A3: the shares sum to the version's total to assess, to the cent."""
+        return self.total_assessed == self.total_to_assess
+
+
+def _roll(uow: UnitOfWork, staff: Any, roll_id: int | str
+          ) -> tuple[AssessmentRoll, BudgetVersion, FiscalYear]:
+    access.require_staff(staff)
+    roll = uow.session.get(AssessmentRoll, access.parse_id(roll_id))
+    if roll is None:
+        raise NotFound()
+    return (roll, uow.session.get(BudgetVersion, roll.budget_version_id),
+            uow.session.get(FiscalYear, roll.fiscal_year_id))
+
+
+def review(uow: UnitOfWork, staff: Any, roll_id: int | str) -> Review:
+    """A roll's figures (any staff): the total assessed against the total to assess (R-A3),
+    the counts, the exempt parcels by reason (R-A2), the Board's fixed amounts, the largest
+    shares and the histogram of the shares. `NotFound` for a roll that does not exist."""
+    roll, version, fy = _roll(uow, staff, roll_id)
+    s = uow.session
+    of_roll = RollLine.roll_id == roll.id
+    assessed = RollLine.exempt.is_(False)
+    am = _Amounts(uow)
+    amount = am.of(RollLine.amount)
+    lines, exempt, total, low, high = s.execute(select(
+        func.count(), func.coalesce(func.sum(case((RollLine.exempt.is_(True), 1), else_=0)), 0),
+        func.coalesce(func.sum(case((assessed, amount))), am.literal(0)),
+        func.min(case((assessed, amount))), func.max(case((assessed, amount))))
+        .where(of_roll)).one()
+    fixed_amounts = [Fixed(pid, catastro, amount, reason, line_amount, bool(line_exempt))
+                     for pid, catastro, amount, reason, line_amount, line_exempt in s.execute(
+        select(Parcel.id, Parcel.catastro, BudgetFixedAmount.amount, BudgetFixedAmount.reason,
+               RollLine.amount, RollLine.exempt)
+        .join(Parcel, Parcel.id == BudgetFixedAmount.parcel_id)
+        .outerjoin(RollLine, and_(RollLine.parcel_id == Parcel.id, of_roll))
+        .where(BudgetFixedAmount.version_id == version.id).order_by(Parcel.catastro))]
+    top = [Share(*row) for row in s.execute(
+        select(Parcel.id, Parcel.catastro, RollLine.amount, RollLine.benefit_units)
+        .select_from(RollLine).join(Parcel, Parcel.id == RollLine.parcel_id)
+        .where(of_roll, assessed)
+        .order_by(RollLine.amount.desc(), Parcel.catastro).limit(TOP))]
+    bins, drawn = _histogram(uow, am, roll.id, None if low is None else am.cents(low),
+                             None if high is None else am.cents(high))
+    return Review(roll, version, fy, lines, lines - exempt, exempt,
+                  sum(1 for f in fixed_amounts if f.line_amount is not None and not f.exempt),
+                  am.amount(total), version.total_to_assess,
+                  _reasons(uow, roll.id), top, fixed_amounts, bins, drawn,
+                  _amendment(uow, version, fy))
+
+
+def _histogram(uow: UnitOfWork, am: _Amounts, roll_id: int, low: int | None,
+               high: int | None) -> tuple[list[Bin], core.Chart | None]:
+    """The assessed shares counted per bin (`core.bin_edges`) in one grouped query."""
+    if low is None:
+        return [], None
+    edges = core.bin_edges(low, high)
+    n = len(edges) - 1
+    amount = am.of(RollLine.amount)
+    which = case(*((amount < am.literal(edge), k) for k, edge in enumerate(edges[1:-1])),
+                 else_=n - 1) if n > 1 else literal(0)
+    inner = select(which.label("bin")).where(RollLine.roll_id == roll_id,
+                                             RollLine.exempt.is_(False)).subquery()
+    found = dict(uow.session.execute(select(inner.c.bin, func.count()).group_by(inner.c.bin))
+                 .all())
+    counts = [int(found.get(k, 0)) for k in range(n)]
+    bins = [Bin(from_cents_int(edges[k]), from_cents_int(edges[k + 1]), counts[k])
+            for k in range(n)]
+    return bins, core.chart(edges, counts)
+
+
+def _reasons(uow: UnitOfWork, roll_id: int) -> list[tuple[str, int]]:
+    """R-A2: the exempt lines counted by why (the parcel's owner kind and transfer)."""
+    counts: dict[str, int] = {}
+    for owner, transferred, n in uow.session.execute(
+            select(Parcel.owner_kind, Parcel.transferred, func.count())
+            .select_from(RollLine).join(Parcel, Parcel.id == RollLine.parcel_id)
+            .where(RollLine.roll_id == roll_id, RollLine.exempt.is_(True))
+            .group_by(Parcel.owner_kind, Parcel.transferred)):
+        code = core.exemption_reason(owner, bool(transferred)) or "changed"
+        counts[code] = counts.get(code, 0) + int(n)
+    return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
+@dataclass(frozen=True)
+class ExemptParcel:
+    parcel_id: int
+    catastro: str
+    address: str
+    municipality: str
+    owner_kind: str
+    reason: str  # an EXEMPT_REASONS code
+
+
+def exempt_page(uow: UnitOfWork, staff: Any, roll_id: int | str, *, limit: int, offset: int
+                ) -> list[ExemptParcel]:
+    """A page of the roll's exempt parcels by catastro number, each with why (R-A2)."""
+    roll, _version, _fy = _roll(uow, staff, roll_id)
+    return [ExemptParcel(pid, catastro, address, municipality, owner,
+                         core.exemption_reason(owner, bool(transferred)) or "changed")
+            for pid, catastro, address, municipality, owner, transferred in uow.session.execute(
+                select(Parcel.id, Parcel.catastro, Parcel.address, Parcel.municipality,
+                       Parcel.owner_kind, Parcel.transferred)
+                .join(RollLine, RollLine.parcel_id == Parcel.id)
+                .where(RollLine.roll_id == roll.id, RollLine.exempt.is_(True))
+                .order_by(Parcel.catastro).limit(limit).offset(offset))]
+
+
+# --- An amendment's differences per parcel (R-A5) --------------------------------------------
+
+def _earlier(uow: UnitOfWork, version: BudgetVersion) -> list[int]:
+    """The ids of the budget's versions before this one (a handful)."""
+    return list(uow.session.scalars(select(BudgetVersion.id).where(
+        BudgetVersion.budget_id == version.budget_id, BudgetVersion.version < version.version)))
+
+
+def _amendment(uow: UnitOfWork, version: BudgetVersion, fy: FiscalYear) -> bool:
+    """Whether an earlier version of the year's budget has published assessments: then this
+    roll amends them (R-A5)."""
+    earlier = _earlier(uow, version)
+    return bool(earlier) and uow.session.scalar(select(Assessment.id).where(
+        Assessment.fiscal_year_id == fy.id,
+        Assessment.budget_version_id.in_(earlier)).limit(1)) is not None
+
+
+def _previous(am: _Amounts, fy_id: int, earlier: list[int]) -> Any:
+    """(parcel_id, amount): each parcel's assessment under the earlier versions that no
+    earlier version supersedes. With one earlier version nothing of it supersedes anything
+    of it (an amendment supersedes another version's assessment), so the test is left out:
+    the common case reads the assessments once."""
+    a, later = aliased(Assessment), aliased(Assessment)
+    stmt = select(a.parcel_id.label("parcel_id"), am.of(a.annual_amount).label("amount")).where(
+        a.fiscal_year_id == fy_id, a.budget_version_id.in_(earlier))
+    if len(earlier) > 1:
+        stmt = stmt.where(~exists().where(later.supersedes_id == a.id,
+                                          later.budget_version_id.in_(earlier)))
+    return stmt.subquery()
+
+
+def _changes(uow: UnitOfWork, am: _Amounts, roll: AssessmentRoll, version: BudgetVersion,
+             *, catastro: bool = True) -> Any:
+    """(parcel_id, [catastro,] old amount or None, new amount, change): the roll's parcels
+    whose amount differs from the previous one (a parcel newly assessed counts from 0; an
+    exempt line is 0). Without `catastro` (the totals) the parcels are not joined."""
+    prev = _previous(am, roll.fiscal_year_id, _earlier(uow, version))
+    zero = am.literal(0)
+    new = case((RollLine.exempt.is_(True), zero), else_=am.of(RollLine.amount))
+    change = new - func.coalesce(prev.c.amount, zero)
+    columns = [RollLine.parcel_id.label("parcel_id"), prev.c.amount.label("old"),
+               new.label("new"), change.label("change")]
+    stmt = select(*columns).select_from(RollLine)
+    if catastro:
+        stmt = stmt.add_columns(Parcel.catastro.label("catastro")).join(
+            Parcel, Parcel.id == RollLine.parcel_id)
+    return (stmt.outerjoin(prev, prev.c.parcel_id == RollLine.parcel_id)
+            .where(RollLine.roll_id == roll.id, change != 0))
+
+
+class Difference(NamedTuple):
+    """A parcel's amount before and after the amendment (`old` None: not assessed before).
+    A named tuple: the CSV makes one per changed parcel, and a tuple is made fast."""
+
+    parcel_id: int
+    catastro: str
+    old: Decimal | None
+    new: Decimal
+    change: Decimal
+
+
+@dataclass(frozen=True)
+class Differences:
+    """An amendment's totals: the parcels changed, how many go up and down, by how much."""
+
+    changed: int
+    increased: int
+    decreased: int
+    increases: Decimal
+    decreases: Decimal  # a positive amount: what the decreases take off
+
+    @property
+    def net(self) -> Decimal:
+        return self.increases - self.decreases
+
+
+def differences(uow: UnitOfWork, staff: Any, roll_id: int | str) -> Differences | None:
+    """R-A5: the totals of an amendment's differences per parcel (any staff); None when the
+    roll amends nothing (no earlier version of its year published)."""
+    roll, version, fy = _roll(uow, staff, roll_id)
+    if not _amendment(uow, version, fy):
+        return None
+    am = _Amounts(uow)
+    d = _changes(uow, am, roll, version, catastro=False).subquery()
+    up, down, zero = d.c.change > 0, d.c.change < 0, am.literal(0)
+    changed, increased, decreased, plus, minus = uow.session.execute(select(
+        func.count(), func.coalesce(func.sum(case((up, 1), else_=0)), 0),
+        func.coalesce(func.sum(case((down, 1), else_=0)), 0),
+        func.coalesce(func.sum(case((up, d.c.change), else_=zero)), zero),
+        func.coalesce(func.sum(case((down, -d.c.change), else_=zero)), zero))).one()
+    return Differences(int(changed), int(increased), int(decreased), am.amount(plus),
+                       am.amount(minus))
+
+
+def _ordered(uow: UnitOfWork, roll_id: int | str, staff: Any) -> tuple[Any, _Amounts]:
+    roll, version, fy = _roll(uow, staff, roll_id)
+    if not _amendment(uow, version, fy):
+        raise NotFound()
+    am = _Amounts(uow)
+    d = _changes(uow, am, roll, version).subquery()
+    return select(d).order_by(func.abs(d.c.change).desc(), d.c.catastro), am
+
+
+def _difference(am: _Amounts, row: Any) -> Difference:
+    pid, old, new, change, catastro = row
+    return Difference(pid, catastro, None if old is None else am.amount(old), am.amount(new),
+                      am.amount(change))
+
+
+def differences_page(uow: UnitOfWork, staff: Any, roll_id: int | str, *, limit: int,
+                     offset: int) -> list[Difference]:
+    """A page of an amendment's differences, the largest change (either way) first, then by
+    catastro number. `NotFound` when the roll amends nothing."""
+    stmt, am = _ordered(uow, roll_id, staff)
+    return [_difference(am, r) for r in uow.session.execute(stmt.limit(limit).offset(offset))]
+
+
+def all_differences(uow: UnitOfWork, staff: Any, roll_id: int | str) -> Iterator[Difference]:
+    """Every difference in the page's order, streamed (`STREAM` rows per round trip; a
+    server-side cursor on PostgreSQL): constant memory for any roll."""
+    stmt, am = _ordered(uow, roll_id, staff)
+    for row in uow.session.execute(stmt.execution_options(yield_per=STREAM)):
+        yield _difference(am, row)
+
+
+__all__ = ["TOP", "Bin", "Difference", "Differences", "ExemptParcel", "Fixed", "Review",
+           "Share", "all_differences", "differences", "differences_page",
+           "exempt_page", "review"]

@@ -73,10 +73,13 @@ bench-roll: setup
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache
 
-# Extract new messages into the catalogs (then translate the Spanish ones and `make catalogs`).
+# Extract the messages into translations/messages.pot and update both catalogs from it; then
+# translate the new Spanish entries in translations/es/LC_MESSAGES/messages.po (the only copy of
+# the reviewed Spanish) with any PO editor (poedit, Lokalize, or a text editor), then
+# `make catalogs`. `--width 100` writes the .po files as wide as the Spanish one is committed.
 translations: $(STAMP)
 	$(VENV)/bin/pybabel extract -F babel.cfg -k _l -k N_ --no-location --sort-output -o translations/messages.pot .
-	$(VENV)/bin/pybabel update -i translations/messages.pot -d translations --no-fuzzy-matching --ignore-obsolete
+	$(VENV)/bin/pybabel update -i translations/messages.pot -d translations --no-fuzzy-matching --ignore-obsolete --width 100
 
 bench-core: setup
 	$(PY) bench/core_bench.py

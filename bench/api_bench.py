@@ -68,7 +68,7 @@ def _summary(name: str, times: list[float]) -> float:
 
 def run(url: str, tmp: Path, n: int, runs: int) -> None:
     from portal.app import create_app
-    from portal.web.lender_api import routes
+    from portal.web.lenders_api import routes
     routes.PER_TOKEN = routes.PER_ADDRESS = (1_000_000, 60)  # the bench is one client
     upgrade(url, "head")
     database = Database(url)

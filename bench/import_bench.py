@@ -12,7 +12,7 @@ throwaway database on the server, dropped afterwards):
 - `write`: the CSV (Windows-1252, semicolons, CRLF, as Excel in Puerto Rico saves it; 90 %
   private parcels with one or two owners with emails, 7 % Authority land of which 40 % is
   transferred and leased, 3 % municipal), one row at a time to disk;
-- `check`: the `roll.import` dry run (`services.jobs.run`): pass 1 reads, checks and stages
+- `check`: the `roll.import` dry run (`jobs.runner.run`): pass 1 reads, checks and stages
   every row, a batch of `roll_import.BATCH` per transaction, and counts what would change;
 - `import`: the `roll.import` job of the same import, as the staff's page starts it after
   the check: the file's checksum verified, then pass 2 writes parcels, owners' parties,

@@ -13,7 +13,7 @@ resident memory at its end and the process's peak:
 
 - `submit`: the CSV (Windows-1252, semicolons, CRLF, as Excel in Puerto Rico saves it)
   decoded and recorded with its rows (`lender_batches.submit_csv`);
-- `process`: the `lender.certifications` job (`services.jobs.run`), a step of
+- `process`: the `lender.certifications` job (`jobs.runner.run`), a step of
   `lender_batches.STEP` rows per transaction, filed together (`exemptions.batch_filing`;
   `--one-by-one`: through the single filing's path, a row at a time, to compare); the
   resident memory is sampled after each step (constant memory: it should not grow with the

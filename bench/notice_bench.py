@@ -4,7 +4,7 @@
 
 Loads the demo District into a throwaway SQLite database, reads the facts of the first
 `--notices` notices of its published roll as the job "roll.notify" does (one batch:
-`services.roll_notices._facts`), words each in its payer's language, then times, in this one
+`roll.notices._facts`), words each in its payer's language, then times, in this one
 process (one core; CPU time, so the other work on a shared machine counts little):
 
 - each notice alone as its own PDF (`render_notice`: what the staff's and the owner's

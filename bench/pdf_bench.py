@@ -41,7 +41,7 @@ TARGET = 20.0
 
 
 def statement_documents(folder: Path) -> tuple[dict[str, pdf.Document], object, int]:
-    from portal.web.account import views
+    from portal.web.accounts import views
     from portal.web.data import uow
     url = f"sqlite:///{folder / 'bench.db'}"
     upgrade(url, "head")

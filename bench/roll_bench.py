@@ -11,7 +11,7 @@ database on the server, dropped afterwards), then:
   `bulk.insert_rows` (COPY on PostgreSQL), never a list of N rows; the CSV reader of item 4
   is not built yet, so this stage times the writing only;
 - compute and publish: the budget's roll run as the background jobs run them
-  (`services.jobs.run`: `roll.Computation`, `roll.Publication`, a batch of `roll.CHUNK`
+  (`jobs.runner.run`: `roll.Computation`, `roll.Publication`, a batch of `roll.CHUNK`
   parcels per transaction with the job's progress), without the notices' PDFs.
 
 Each stage prints its parcels/s (wall clock), its CPU seconds, the PostgreSQL server's CPU

@@ -19,7 +19,7 @@ def _calc_help() -> str:
     from portal.core.calc import OPERATIONS
     width = max(len(n) for n in OPERATIONS)
     lines = [f"  {n.ljust(width)}  {summary}" for n, (_, summary) in OPERATIONS.items()]
-    return "\b\nOperations (RULES.md section D):\n" + "\n".join(lines)
+    return "\b\nOperations (docs/rules/D-calc-contract.md):\n" + "\n".join(lines)
 
 
 @click.group()

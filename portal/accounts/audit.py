@@ -128,7 +128,7 @@ def record(uow: UnitOfWork, actor: Any, action: str, obj: Any = None, *,
 def bulk(uow: UnitOfWork, actor: Any, action: str, object_type: str,
          items: Iterable[tuple[Any, dict | None]], *, before: dict | None = None) -> int:
     """Many records at once (a batch): items are (object_id, after); `before`, the same for
-    each. Written by `services.bulk` (COPY on PostgreSQL)."""
+    each. Written by `accounts.bulk` (COPY on PostgreSQL)."""
     import json
 
     from portal import clock

@@ -1,6 +1,6 @@
 """Why a last day moved: the day the Board declared closed behind it, said the same way on the
 parcel page, in the PDFs (the statement, the assessment notice, the demand letter) and in
-the emails (RULES.md Conventions "Last days roll over"; R-A6, R-A11, R-A13).
+the emails (docs/rules/README.md, Conventions "Last days roll over"; R-A6, R-A11, R-A13).
 
 The days come from one source, `in_force.closed_days` (the files' and the recorded
 ones, with their reasons in both languages and their resolutions); the core finds the one

@@ -4,7 +4,7 @@
   the user as its owner (or as the lessee who pays, for a leased public parcel, R-A16).
 - Wrong codes are rate limited for whoever guesses, never for the parcel: after
   `MAX_FAILURES` failed claims in `WINDOW` by the same user, or `MAX_ADDRESS_FAILURES` from
-  the same address (`uow.info["ip"]`, counted in `services.throttle`), that user or address
+  the same address (`uow.info["ip"]`, counted in `accounts.throttle`), that user or address
   is refused for a while (`ClaimRateLimited`, with `retry_after` seconds); the owner typing
   the right code succeeds however many others guessed wrong. Failed attempts are committed
   even though the claim raises, so they count.
@@ -222,7 +222,7 @@ def grant(uow: UnitOfWork, owner: Any, parcel_id: int, email: str,
           role: str = "delegate") -> ParcelLink | None:
     """An owner (or staff) gives another registered person read access to the parcel, as a
     `delegate` or as its `lessee`. None when no account uses that email: an invitation is
-    kept instead (`services.invitations`), which becomes the link when an account with that
+    kept instead (`accounts.invitations`), which becomes the link when an account with that
     email is confirmed; the caller answers the same either way (no account enumeration)."""
     if role not in GRANT_ROLES:
         raise InvalidInput("invalid", field="role")

@@ -1,4 +1,4 @@
-"""Property-tax attachment and auction (RULES.md section C, R-C1–R-C8; docs/ATTACHMENTS.md).
+"""Property-tax attachment and auction (docs/rules/C-attachments-and-auctions.md, R-C1–R-C8; docs/ATTACHMENTS.md).
 
 Staff record, for a parcel:
 

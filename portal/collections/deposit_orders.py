@@ -3,7 +3,7 @@ owns and leases, a court may order the lessee to deposit in court the rents, pro
 products received from it until the debt is paid. Staff record the order (the court, its
 date, the case number) on the lease in force and lift it when the debt is paid; the parcel
 page (owner, lessee, and whoever may see the account) shows the order in force
-(`services.accounts`). Money released under an order is a payment dated the day it is
+(`accounts.statements`). Money released under an order is a payment dated the day it is
 released (R-A18): staff record it at the office like any payment. Every change is
 audit-logged.
 """

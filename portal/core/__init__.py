@@ -1,6 +1,6 @@
-"""The calculation core: the statutes in ../shared/law as pure, tested Python.
+"""The calculation core: the statutes (quoted in docs/rules/) as pure, tested Python.
 
-Rules are cited by the ids of RULES.md (R-A1 ... R-C6). Only the standard library and
+Rules are cited by the ids of docs/rules/ (R-A1 ... R-C8). Only the standard library and
 `holidays` are used here: no Flask, SQLAlchemy, Stripe, network or database.
 """
 

@@ -1,4 +1,4 @@
-"""The calculation interface of RULES.md section D: JSON in, JSON out.
+"""The calculation interface of docs/rules/D-calc-contract.md: JSON in, JSON out.
 
 `run(name, data)` takes the parsed input object and returns the output object; the command
 `portal calc NAME < input.json` is a thin wrapper around it (portal/cli.py). Outputs carry the
@@ -179,7 +179,7 @@ def _rules(r: Reader) -> StatementRules:
 def read_statement_facts(r: Reader) -> tuple[list[Payment], list[Cost], list[Adjustment],
                                              list[Refund]]:
     """The `statement` input's payments (with `reversed_on`), costs, adjustments and refunds
-    (RULES.md section D)."""
+    (docs/rules/D-calc-contract.md)."""
     payments = []
     for p in r.objects("payments", []):
         pay = Payment(p.date("date"), p.money("amount"), p.boolean("lump_sum", False),

@@ -1,4 +1,4 @@
-"""Puerto Rico legal days: when a last day to act rolls over (RULES.md Conventions).
+"""Puerto Rico legal days: when a last day to act rolls over (docs/rules/README.md, Conventions).
 
 1 LPRA § 72: a last day that falls on a Saturday, a Sunday, a Puerto Rico legal holiday
 (the `holidays` calendar for country US, subdivision PR, observed days included) or a day
@@ -60,5 +60,5 @@ def add_months(day: date, months: int) -> date:
 
 
 def within_days(start: date, n: int) -> date:
-    """"Within N days after D": the last good day is D + N (RULES.md Conventions)."""
+    """"Within N days after D": the last good day is D + N (docs/rules/README.md, Conventions)."""
     return start + timedelta(days=n)

@@ -1,4 +1,4 @@
-"""Why a last day moved: the days the Board declared closed (RULES.md Conventions).
+"""Why a last day moved: the days the Board declared closed (docs/rules/README.md, Conventions).
 
 R-A6, 1 LPRA § 72: a last day to act that falls on a day the Board declared closed (a
 hurricane, an outage) rolls over to the next working day. The statement already rolls each

@@ -1,6 +1,6 @@
 """Residential exemption (exoneración residencial): R-B1 to R-B8, R-B11, R-B12.
 
-The statute's text is Spanish and prevails (RULES.md Conventions). The exemption lowers the
+The statute's text is Spanish and prevails (docs/rules/README.md, Conventions). The exemption lowers the
 basic, special and municipal property tax only; it never lowers a District benefit
 assessment (R-A2).
 """
@@ -14,7 +14,7 @@ from portal.core.errors import CalcError
 from portal.core.explain import N_, Rate, Trace
 from portal.core.money import ZERO, cents
 
-CUERDA_M2 = Decimal("3930.395625")  # 1 cuerda in square metres (RULES.md Conventions)
+CUERDA_M2 = Decimal("3930.395625")  # 1 cuerda in square metres (docs/rules/README.md, Conventions)
 ONE = Decimal(1)
 ZONES = ("urban", "suburban", "rural")
 
@@ -53,7 +53,7 @@ def residential_exemption(x: ExemptionInput) -> ExemptionResult:
     The residential part R (R-B2) counts the lot, limited to one cuerda in a rural or
     suburban zone (R-B7). The veteran's exemption W comes off first (R-B3). The exempt
     valuation is cents(min(cap, R, V - W)), the cap being $15,000 of 1957 valuation (R-B1),
-    and every later figure uses that rounded value (RULES.md section D).
+    and every later figure uses that rounded value (docs/rules/D-calc-contract.md).
     """
     if x.zone not in ZONES:
         raise CalcError(f"must be one of {', '.join(ZONES)}", field="zone")

@@ -1,4 +1,4 @@
-"""Change reports of the residential exemption (J6): R-B5, R-B7, R-B9, R-B12 (RULES.md
+"""Change reports of the residential exemption (J6): R-B5, R-B7, R-B9, R-B12 (docs/rules
 R-B17 to R-B19 decide what a report contains and what follows it).
 
 A taxpayer who filed the certification must report any change in the qualifications and any
@@ -10,7 +10,7 @@ date. A late report is accepted and flagged; it does not move the first fiscal y
 affects (R-B18). The explanation of each consequence is a `Trace` of rule ids and catalog
 messages, as every figure of the core is.
 
-Choices where RULES.md leaves the case open (pinned by tests/cases/exemption_changes.yaml):
+Choices where docs/rules leaves the case open (pinned by tests/cases/exemption_changes.yaml):
 - the change affects the first fiscal year whose January 1 comes *after* the change's date
   (R-B15, R-B18): a change on 2026-03-15, or on 2026-01-01 itself, counts from FY 2027-2028,
   the first year judged on a January 1 that the report is due before;
@@ -65,7 +65,7 @@ def change_outcome(f: ChangeFacts) -> ChangeOutcome:
     """R-B9, Exoneración residencial (e): the deadline of a change report (December 31 of the
     change's year, fixed), the days left and whether it is late; R-B7 (d) and R-B5 (b): what
     the change does to the exemption; R-B12 (g)(2): the penalty for intentionally failing to
-    report it. RULES.md R-B17 (what a report states, late reports accepted), R-B18 (from which
+    report it. R-B17 (what a report states, late reports accepted), R-B18 (from which
     fiscal year a change counts; a late report does not move it) and R-B19 (the surviving
     spouse) are the policy followed."""
     if f.kind not in KINDS:

@@ -1,4 +1,4 @@
-"""Reading the JSON inputs of `portal calc` strictly (RULES.md section D).
+"""Reading the JSON inputs of `portal calc` strictly (docs/rules/D-calc-contract.md).
 
 Money is a string (or integer) with at most two decimals, never negative; rates and units are
 decimal strings; `count`, `grace_day` and `number` are integers; ids are strings; dates are

@@ -106,7 +106,7 @@ def amend(installments: Sequence[Installment], new_annual: Decimal,
     shortfall comes off the other remaining installments, earliest first, and what cannot be
     absorbed is a credit. With none remaining an increase is one new installment due the 1st
     of the next month and a decrease is a credit. A paid installment is never rewritten.
-    (Decreases as credits are a policy choice of RULES.md.)
+    (Decreases as credits are a policy choice of docs/rules.)
     """
     items = sorted(installments, key=lambda i: (i.due_date, i.number))
     old_annual = sum((i.amount for i in items), ZERO)

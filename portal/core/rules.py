@@ -1,4 +1,4 @@
-"""The rule ids of RULES.md with their statute clauses and titles, for explanations."""
+"""The rule ids of docs/rules with their statute clauses and titles, for explanations."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The statement of an account: R-A6 to R-A11 (23 LPRA § 6432(d), (f)).
 
 An account is its facts (DESIGN.md 1): installments, payments, costs, adjustments, refunds
-and the rules in force. `evaluate` walks the days in order up to `as_of` exactly as RULES.md
+and the rules in force. `evaluate` walks the days in order up to `as_of` exactly as docs/rules
 "How `statement` evaluates an account" says. On each day:
 
 1. installments due that day fall due;
@@ -466,7 +466,7 @@ def _start(end: date, installments: Sequence[Installment], payments: Sequence[Pa
            ) -> tuple[_Account, _Events]:
     """The account before its first day, and its events up to `end`: payments, costs,
     adjustments and refunds dated later are ignored, and so is a payment reversed by `end`
-    (RULES.md "How `statement` evaluates an account")."""
+    (docs/rules/D-calc-contract.md)."""
     rules = rules or StatementRules()
     acct = _Account(installments, rules)
     annual = sum((i.amount for i in installments), ZERO) if annual is None else annual
@@ -499,7 +499,7 @@ def _start(end: date, installments: Sequence[Installment], payments: Sequence[Pa
 
 def _walk(acct: _Account, events: _Events, days: Sequence[date], close_before: date,
           applications: list[Application]) -> None:
-    """Walk `days` (in order, from `events.days`) as RULES.md says. On each day, the costs
+    """Walk `days` (in order, from `events.days`) as docs/rules says. On each day, the costs
     dated that day are added, a credit applied to each as a payment after accruing interest
     (R-A9, R-A10); then the adjustments, each with any credit, after accruing interest
     (R-A10; not principal paid for R-A11); then the payments, in input order, each after

@@ -70,7 +70,10 @@ from portal.models import (
     User,
 )
 from portal.people import two_factor, users
-from portal.roll import budgets
+from portal.roll import (
+    budgets,
+    roll,  # noqa: F401 - registers the job kinds (compute, publish) run here
+)
 from portal.roll.budgets import LineInput
 
 DEMO_PASSWORD = "Distrito2026!"

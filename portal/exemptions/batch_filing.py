@@ -14,7 +14,7 @@ statements, whatever the number of rows:
   core's figures and the eligibility), and what it files counts for the rows after it (a
   certification filed earlier in the step is on file, its owners hold the year's exemption);
 - `write` inserts the new certifications (filing numbers from ids reserved first), their
-  owners, their events and audit records, a statement each (`services.bulk`: COPY on
+  owners, their events and audit records, a statement each (`accounts.bulk`: COPY on
   PostgreSQL).
 
 A parcel whose certification of the year is a draft (the owner started the wizard) or was

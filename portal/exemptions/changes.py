@@ -1,5 +1,5 @@
 """Change reports of the residential exemption (J6): report, list, acknowledge, the lender's
-list (R-B9; RULES.md R-B17 to R-B19).
+list (R-B9; R-B17 to R-B19).
 
 Only an owner of the parcel (a live owner link) or staff may report; anyone else who cannot
 see the parcel gets `NotFound`, one who sees it without owning it (lessee, delegate, lender)

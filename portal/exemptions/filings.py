@@ -18,7 +18,7 @@ from typing import Any
 
 from sqlalchemy import func, or_, select
 
-from portal import clock
+from portal import clock, money_input
 from portal.accounts import access, audit, in_force
 from portal.accounts.errors import Conflict, Forbidden, InvalidInput, NotFound
 from portal.core import property_tax
@@ -31,7 +31,7 @@ from portal.core.exemption import (
     eligibility,
 )
 from portal.core.explain import N_
-from portal.core.money import ZERO, cents
+from portal.core.money import ZERO
 from portal.core.params import fiscal_year_start
 from portal.db import UnitOfWork
 from portal.exemptions import tax_facts as facts_service
@@ -299,16 +299,19 @@ def spouses_of(uow: UnitOfWork, party_ids: list[int]) -> set[int]:
 
 def _decimal(value: Any, field: str, *, lo: Decimal = Decimal(0), hi: Decimal | None = None,
              money: bool = False) -> Decimal:
+    """A number answer; an amount (`money`) is read by the one parser of typed amounts
+    (`portal.money_input`)."""
+    if money:
+        try:
+            return money_input.parse(str(value if value is not None else ""), "es_PR")
+        except money_input.MoneyInputError as e:
+            raise InvalidInput(f"money_{e.code}", field=field) from None
     try:
         d = Decimal(str(value).strip().replace(",", ""))
     except (InvalidOperation, ValueError):
         raise InvalidInput(field=field) from None
     if not d.is_finite() or d < lo or (hi is not None and d > hi):
         raise InvalidInput(field=field)
-    if money:
-        if d != cents(d) or d >= Decimal("1e12"):
-            raise InvalidInput(field=field)
-        return cents(d)
     return d
 
 

@@ -56,7 +56,7 @@ def exemption_status(uow: UnitOfWork, parcel_id: int, fiscal_year_start: date | 
     """The parcel's certification for the fiscal year (`fiscal_year_start`: its July 1, any
     day in it, or the starting year as an int): the latest one not withdrawn, else the last
     approved one of an earlier year (R-B15), else None. No access check: the caller has
-    already read the parcel through `services.access`."""
+    already read the parcel through `accounts.access`."""
     fy = _as_fy(fiscal_year_start)
     s = uow.session
     base = (select(ExemptionCertification)

@@ -3,9 +3,9 @@ nothing to install or start, `make run` works as it is) and on Redis when `REDIS
 (several web processes and workers on several machines). Why Huey: docs/JOBS.md.
 
 - `enqueue(job_id)`: after the unit of work that wrote the job commits, the web puts its id
-  on the queue; a worker runs `services.jobs.run` on it.
+  on the queue; a worker runs `jobs.runner.run` on it.
 - `worker()`: the consumer (`portal worker`); every minute it also enqueues again the jobs
-  whose message was lost or whose worker died (`services.jobs.recover`).
+  whose message was lost or whose worker died (`jobs.runner.recover`).
 - `use_immediate(database)`: tests run each task at once, in-process (Huey's immediate
   mode), on their database.
 """
@@ -75,7 +75,7 @@ def enqueue(job_id: int) -> None:
 
 def enqueue_or_leave(job_id: int) -> None:
     """`enqueue` from a request: if the queue is down, the job stays queued in the database
-    and the worker's recovery (every minute, `services.jobs.recover`) enqueues it again, so
+    and the worker's recovery (every minute, `jobs.runner.recover`) enqueues it again, so
     the request still answers with the job's page."""
     try:
         enqueue(job_id)

@@ -8,7 +8,7 @@ its progress, and a per-row report.
   key and body (its SHA-256) for the same lender are the same batch; the same key with another
   body is `Conflict("idempotency_key_reused")`.
 - `Processing` is the job's work: rows in batches of `STEP` by row number, each batch in one
-  transaction with its progress (`services.jobs`: all or nothing per batch; re-running it
+  transaction with its progress (`jobs.runner`: all or nothing per batch; re-running it
   skips the rows already processed). Each row is checked (`check_row`: a reason code and the
   column, worded in the reader's language when shown) and filed with the single filing's
   rules (`filings.file_for_lender`: the same checks and the core's figures, R-B1 to R-B12),
@@ -38,7 +38,7 @@ from typing import Any
 
 from sqlalchemy import bindparam, func, or_, select, update
 
-from portal import clock, csv_text
+from portal import clock, csv_text, money_input
 from portal.accounts import audit, bulk
 from portal.accounts.errors import Conflict, InvalidInput, NotFound, ServiceError
 from portal.core import property_tax
@@ -148,6 +148,7 @@ REASONS: dict[str, str] = {
     "already_filed": N_("A certification with other answers is already on file for this "
                         "property and year."),
     "cannot_compute": N_("The exemption cannot be computed from these values."),
+    **{f"money_{code}": text for code, text in money_input.MESSAGES.items()},
 }
 #: An upload refused as a whole (message ids).
 FILE_REASONS: dict[str, str] = {
@@ -486,16 +487,20 @@ def _yes_no(value: str, column: str) -> bool:
 
 def _number(value: str, column: str, reason: str, *, hi: Decimal | None = None,
             money: bool = False) -> Decimal:
+    """A number cell; an amount (`money`) is read by the one parser of typed amounts
+    (`portal.money_input`), its refusal kept as the row's reason (`money_<code>`)."""
+    if money:
+        try:
+            return money_input.parse(value, "es_PR")
+        except money_input.MoneyInputError as e:
+            params = {k: str(v) for k, v in e.params.items()}
+            raise RowRefused(column, f"money_{e.code}", **params) from None
     try:
-        d = Decimal(value.replace(",", "").replace("$", "").strip())
+        d = Decimal(value.replace(",", "").strip())
     except (InvalidOperation, ValueError):
         raise RowRefused(column, reason) from None
     if not d.is_finite() or d < 0 or (hi is not None and d > hi):
         raise RowRefused(column, reason)
-    if money:
-        if d != cents(d) or d >= Decimal("1e12"):
-            raise RowRefused(column, reason)
-        return cents(d)
     return d
 
 
@@ -635,7 +640,7 @@ _ROW_UPDATE = (update(LenderBatchRow.__table__)
 
 
 class Processing:
-    """The job's work (`services.jobs`, kind "lender.certifications"): the batch's rows not
+    """The job's work (`jobs.runner`, kind "lender.certifications"): the batch's rows not
     yet processed, `STEP` at a time by row number, each step one transaction (all or
     nothing per batch of rows; a re-run goes on from the first row left). A step reads what
     its rows need in a few statements, checks each row in order and files the accepted ones
@@ -852,7 +857,7 @@ __all__ = ["COLUMNS", "MAX_API_ROWS", "OUTCOMES", "Processing", "REASONS", "body
 
 def process(uow: UnitOfWork, batch_id: int, *, one_by_one: bool = False) -> LenderBatch:
     """Process a whole batch inside this unit of work (the demo, the bench, tests); a
-    worker runs `Processing` through `services.jobs.run` instead, a step per transaction.
+    worker runs `Processing` through `jobs.runner.run` instead, a step per transaction.
     `one_by_one`: through the single filing's path (`Processing`)."""
     w = Processing(batch_id, one_by_one=one_by_one)
     w.begin(uow)

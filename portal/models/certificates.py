@@ -5,7 +5,7 @@ said (`content`, the core's `CertificateContent` as JSON), the PDF as issued (`d
 byte for byte: a later change of wording or of the Authority's address never rewrites an
 issued document) and the digest of its verification code (never the code itself).
 
-Whether it still holds is decided when it is read (`services.certificates.standing`), from
+Whether it still holds is decided when it is read (`collections.certificates.standing`), from
 the facts recorded after it: the ids of the parcel's last ledger entry and assessment when it
 was issued are kept here (`last_*_id`); any later one (a payment, a cost, an adjustment, a
 refund, a reversal, an amendment), a demand mailed that it does not state, or a later

@@ -1,4 +1,4 @@
-"""Change reports of the residential exemption (J6; R-B9, RULES.md R-B17 to R-B19).
+"""Change reports of the residential exemption (J6; R-B9, R-B17 to R-B19).
 
 A report is a fact: what was reported, by whom, when, and how it stood against its deadline
 (December 31 of the change's year, R-B9) are written once and never changed; a report is

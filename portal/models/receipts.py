@@ -3,7 +3,7 @@
 Every receipt, a checkout's or a payment's recorded without one (the office, the demo), is
 "YYYY-NNNNNN": the Puerto Rico legal date's year of the success and the next number of that
 year's counter. The counter is incremented in one statement (INSERT ... ON CONFLICT DO UPDATE
-... RETURNING, `services.ledger.next_receipt_numbers`) inside the transaction that records
+... RETURNING, `accounts.ledger.next_receipt_numbers`) inside the transaction that records
 the success: a rollback gives the number back, and concurrent successes wait on the row.
 """
 

@@ -59,7 +59,7 @@ def post_payment(uow: UnitOfWork, payment: PaymentRow, author_id: int | None = N
 
 def next_receipt_number(uow: UnitOfWork, day: date) -> str:
     """The next receipt number of `day`'s year, from the one counter every receipt shares
-    (`services.ledger.next_receipt_numbers`): call it after `lock_accounts`."""
+    (`accounts.ledger.next_receipt_numbers`): call it after `lock_accounts`."""
     return data_ledger.next_receipt_number(uow, day)
 
 
@@ -70,7 +70,7 @@ def payment_entry(uow: UnitOfWork, payment_id: int) -> LedgerEntry | None:
 def reverse_payment(uow: UnitOfWork, payment: PaymentRow, why: str,
                     author_id: int | None = None) -> LedgerEntry | None:
     """A failed bank debit: a `reversal` of the payment's entry dated today, the day the
-    failure is known (once; `services.ledger.reverse_entry`)."""
+    failure is known (once; `accounts.ledger.reverse_entry`)."""
     entry = payment_entry(uow, payment.id)
     if entry is None or uow.session.scalar(
             select(LedgerEntry.id).where(LedgerEntry.reverses_id == entry.id)):

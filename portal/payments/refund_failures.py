@@ -3,7 +3,7 @@
 - `record_refund_failure`: a refund we recorded (staff's credit refund, or one made at the
   provider and recorded from `charge.refunded`) that the provider later reports `failed` (or
   `canceled`): the money never reached the payer, so each recorded part is undone by a ledger
-  reversal of its `refund` entry (`services.ledger.reverse_entry`: the account's credit is
+  reversal of its `refund` entry (`accounts.ledger.reverse_entry`: the account's credit is
   back), the payment's and the checkout's refunded amounts go down by it, and a
   `refund_failures` row (unique per part) makes a repeated event, or the second of
   `refund.updated` / `refund.failed`, change nothing. The payment's status stays where the

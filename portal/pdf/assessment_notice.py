@@ -7,7 +7,7 @@ notice starts on a new page, inside a /Sect whose /Lang is its language (a scree
 switches voice), with its own footnotes; each page's header names the Authority in the
 notice's language and its footer counts the notice's own pages ("Aviso de tasación ·
 Propiedad … · Página 1 de 2"), so each notice can be folded into its envelope as is. The
-caller (`services.roll_notices`) words the notices (the layer words nothing of its own but
+caller (`roll.notices`) words the notices (the layer words nothing of its own but
 what `Layout` already does, in each notice's language).
 """
 

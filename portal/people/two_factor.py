@@ -6,7 +6,7 @@ A code is accepted one 30-second step either side of now (`portal.clock.true_now
 real time, which the demo's pinned day does not move), and each
 step once: the step of the last code used is kept in its audit record, and a code of that
 step or an earlier one is refused. Recovery codes (10) are shown once and stored hashed
-(scrypt). Wrong codes are counted per user in the shared throttle (`services.throttle`, which
+(scrypt). Wrong codes are counted per user in the shared throttle (`accounts.throttle`, which
 every web worker sees) and recorded in the audit log ("two_factor.failed"): after
 `MAX_FAILURES` in the last `FAILURE_WINDOW` (a sliding window) every code is refused until
 the count falls below it.

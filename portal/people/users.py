@@ -186,7 +186,7 @@ def _get(uow: UnitOfWork, user_id: int) -> User:
 
 def confirm_email(uow: UnitOfWork, user_id: int) -> User:
     """Mark the email confirmed; the access owners gave to this email before the account
-    existed (`services.invitations`) becomes the user's."""
+    existed (`accounts.invitations`) becomes the user's."""
     user = _get(uow, user_id)
     if user.email_confirmed_at is None:
         user.email_confirmed_at = clock.now()

@@ -248,7 +248,7 @@ def adopt(uow: UnitOfWork, staff: Any, fy_start: date, name: str, text: str,
 def declare_closed(uow: UnitOfWork, staff: Any, first: date | None, last: date | None,
                    reason_es: str, reason_en: str, resolution_number: str,
                    resolution_date: date | None) -> list[BoardParameterValue]:
-    """RULES.md Conventions: record the days `first` to `last` (one day when `last` is
+    """docs/rules/README.md, Conventions: record the days `first` to `last` (one day when `last` is
     None) the Board declared closed, with its reason in both languages and its resolution.
     In force at once: a last day to act on one of them moves to the next working day on the
     next request. Audit-logged, one record per day; a day already declared is refused."""

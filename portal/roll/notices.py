@@ -1,7 +1,7 @@
 """The assessment notices of a published roll (J8; R-A4, R-A5, R-A16): printed for the mail,
 emailed to the linked payers, and rendered on demand.
 
-`Notification` is the work of the job "roll.notify" (`services.jobs`), which the roll's
+`Notification` is the work of the job "roll.notify" (`jobs.runner`), which the roll's
 publication submits itself (`start_after_publication`, in the unit of work that marks the
 roll published; an administrator starts it again to send what was not sent): it goes over
 the roll's notices (the `Notice` rows of kind
@@ -380,7 +380,7 @@ class Notification:
         return {"roll_id": self.roll_id, **self.counts}
 
 
-#: The job that sends a roll's notices (`services.jobs.KINDS`).
+#: The job that sends a roll's notices (`jobs.runner.KINDS`).
 KIND = "roll.notify"
 
 
@@ -394,7 +394,7 @@ def start_after_publication(uow: UnitOfWork, staff: Any, roll: AssessmentRoll) -
     A notify job of the roll already queued, running or finished is the one: nothing new
     (sending is idempotent anyway, `notice_deliveries`). The worker runs it once this unit
     of work commits: its recovery pass enqueues every queued job each minute
-    (`services.jobs.recover`)."""
+    (`jobs.runner.recover`)."""
     params = {"roll_id": int(roll.id)}
     found = uow.session.scalar(select(Job).where(
         Job.kind == KIND, Job.input_checksum == runner.checksum(KIND, params),

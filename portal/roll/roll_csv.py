@@ -134,7 +134,7 @@ def normal(text: str) -> str:
 
 def normalise_catastro(text: str) -> str:
     """Groups joined by dashes ("040 012 345 67" and "04001234567" are "040-012-345-67"), as
-    `services.parcels.normalise_catastro` stores it (the same rule, kept pure here)."""
+    `accounts.parcels.normalise_catastro` stores it (the same rule, kept pure here)."""
     groups = [g for g in _GROUPS.split((text or "").strip()) if g]
     if len(groups) == 1 and groups[0].isdigit() and len(groups[0]) == 11:
         d = groups[0]

@@ -3,7 +3,7 @@ file checked in full before anything is written, then written in batches.
 
 - `register(uow, staff, source, filename, folder)`: the uploaded file, streamed into the
   instance folder (`<folder>/<id>.csv`), and its `RollImport` record.
-- `ImportWork` is the `roll.import` job's work (`services.jobs`): **pass 1** reads the file row
+- `ImportWork` is the `roll.import` job's work (`jobs.runner`): **pass 1** reads the file row
   by row (`portal.roll.roll_csv.read`: constant memory), stores each refused row's errors (the
   report; the first `MAX_ERRORS`, all of them counted) and stages each valid row with what it
   would change on the roll (new, changed, same), a batch of `BATCH` rows per transaction; at
@@ -209,7 +209,7 @@ def _compare(row: parse.ParcelRow, current: Any) -> tuple[str, ...]:
 
 class ImportWork:
     """The `roll.import` job's work (module docstring): `begin`, then `step` until it returns
-    0, then `finish`. Each step is one transaction (`services.jobs.run`)."""
+    0, then `finish`. Each step is one transaction (`jobs.runner.run`)."""
 
     def __init__(self, staff: Any, import_id: int, dry_run: bool = False):
         self.staff, self.import_id, self.dry_run = staff, int(import_id), bool(dry_run)

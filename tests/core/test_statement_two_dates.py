@@ -304,7 +304,7 @@ def test_random_accounts(seed: int) -> None:
 
 
 def _good_through(st: Statement) -> date:
-    """As the pay-off's date (services.accounts.payoff_good_through): ten days ahead, but not
+    """As the pay-off's date (accounts.statements.payoff_good_through): ten days ahead, but not
     past the next last timely day of an installment still owed."""
     through = st.as_of + timedelta(days=10)
     for i in st.installments:

@@ -1,4 +1,4 @@
-"""Bulk inserts (`services.bulk`): a row whose foreign key names no row is refused and its
+"""Bulk inserts (`accounts.bulk`): a row whose foreign key names no row is refused and its
 batch writes nothing, on SQLite and on PostgreSQL — where a COPY may check its foreign keys a
 batch at a time instead of a trigger per row (the same check, the same lock); ids come back
 in row order; COPY text goes in as written."""

@@ -1,4 +1,4 @@
-"""The shared throttle (`services.throttle`) and what it guards: sign-in per account and per
+"""The shared throttle (`accounts.throttle`) and what it guards: sign-in per account and per
 address, and the claim form per guesser (never per parcel). On SQLite and PostgreSQL."""
 
 from __future__ import annotations

@@ -55,22 +55,3 @@ def test_every_message_of_the_catalog_is_still_found_in_the_code():
     stale = sorted(m.id if isinstance(m.id, str) else m.id[0] for m in _catalog()
                    if m.id and (m.id if isinstance(m.id, str) else m.id[0]) not in found)
     assert stale == [], f"in the catalog but not found by the extractor: {stale}"
-
-
-def test_the_reviewed_spanish_files_agree_with_each_other_and_with_the_catalog():
-    """translations/*_es.py are applied to the catalog one file at a time: a message given two
-    different translations in two files would take whichever was applied last (an older
-    wording coming back), and a file that disagrees with the catalog was not applied."""
-    import runpy
-    catalog = {m.id: m.string for m in _catalog() if m.id and isinstance(m.id, str)}
-    seen: dict[str, tuple[str, str]] = {}
-    clashes, unapplied = [], []
-    for path in sorted((ROOT / "translations").glob("*_es.py")):
-        for msgid, msgstr in runpy.run_path(str(path))["ES"].items():
-            if msgid in seen and seen[msgid][1] != msgstr:
-                clashes.append((msgid, seen[msgid][0], path.name))
-            seen.setdefault(msgid, (path.name, msgstr))
-            if msgid in catalog and catalog[msgid] != msgstr:
-                unapplied.append((msgid, path.name))
-    assert clashes == [], f"one message, two translations (keep one): {clashes}"
-    assert unapplied == [], f"apply with scripts/fill_catalog.py: {unapplied}"

@@ -1,4 +1,5 @@
-"""Property-tax attachment and auction (docs/rules/C-attachments-and-auctions.md, R-C1–R-C8; docs/ATTACHMENTS.md).
+"""Property-tax attachment and auction (R-C1–R-C8, docs/rules/C-attachments-and-auctions.md;
+docs/ATTACHMENTS.md).
 
 Staff record, for a parcel:
 

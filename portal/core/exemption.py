@@ -1,6 +1,6 @@
 """Residential exemption (exoneración residencial): R-B1 to R-B8, R-B11, R-B12.
 
-The statute's text is Spanish and prevails (docs/rules/README.md, Conventions). The exemption lowers the
+The statute's text is Spanish and prevails (docs/rules, Conventions). The exemption lowers the
 basic, special and municipal property tax only; it never lowers a District benefit
 assessment (R-A2).
 """
@@ -14,7 +14,7 @@ from portal.core.errors import CalcError
 from portal.core.explain import N_, Rate, Trace
 from portal.core.money import ZERO, cents
 
-CUERDA_M2 = Decimal("3930.395625")  # 1 cuerda in square metres (docs/rules/README.md, Conventions)
+CUERDA_M2 = Decimal("3930.395625")  # 1 cuerda in square metres (docs/rules, Conventions)
 ONE = Decimal(1)
 ZONES = ("urban", "suburban", "rural")
 

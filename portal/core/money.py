@@ -1,7 +1,7 @@
 """Money: `Decimal` amounts, rounded in exactly one place.
 
 Every rounding of money in the portal goes through `cents` (ROUND_HALF_UP to the cent,
-docs/rules/README.md, Conventions). Python's `decimal` rounds half-to-even by default, which is why no
+docs/rules, Conventions). Python's `decimal` rounds half-to-even by default, which is why no
 other code calls `quantize` on money. Integer cents exist only at the Stripe boundary
 (`to_minor_units` / `from_minor_units`).
 """

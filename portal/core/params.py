@@ -367,7 +367,7 @@ def listing(on: date, parameters: dict[str, Parameter] | None = None) -> list[di
 @dataclass(frozen=True)
 class ClosedDay:
     """A day the Board declared closed (a hurricane, an outage): a last day to act that falls
-    on it rolls over to the next working day (docs/rules/README.md, Conventions, 1 LPRA § 72). The reason
+    on it rolls over to the next working day (docs/rules, Conventions, 1 LPRA § 72). The reason
     is the Board's, in both languages; `reference` names the resolution."""
 
     day: date
@@ -383,7 +383,7 @@ class ClosedDay:
 
 @lru_cache(maxsize=1)
 def closed_days() -> tuple[ClosedDay, ...]:
-    """Days the Board declared closed (docs/rules/README.md, Conventions), from closed_days.toml."""
+    """Days the Board declared closed (docs/rules, Conventions), from closed_days.toml."""
     with (PARAMETER_DIR / "closed_days.toml").open("rb") as fh:
         data = tomllib.load(fh)
     return tuple(ClosedDay(c["day"], c["reason_es"], c["reason_en"], c["reference"])
@@ -442,7 +442,7 @@ class ParameterSet:
 
     R-A7, R-A8, R-A11: a rate the Board (or the Authority) adopts for a fiscal year is the
     year's value from its effective date, with its resolution as the reference. A day the
-    Board declares closed moves every last day that falls on it (docs/rules/README.md, Conventions).
+    Board declares closed moves every last day that falls on it (docs/rules, Conventions).
     """
 
     def __init__(self, parameters: dict[str, Parameter],

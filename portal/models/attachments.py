@@ -1,5 +1,5 @@
 """Property-tax debts on a parcel, the Treasury's notices of attachment and the CRIM's
-auctions (docs/rules/C-attachments-and-auctions.md, R-C1–R-C8); the lessee's deposit orders (R-A14) are
+auctions (R-C1–R-C8); the lessee's deposit orders (R-A14) are
 `portal.models.parcels.DepositOrder`.
 
 - `TaxDebt`: what a taxpayer owes the CRIM or the Treasury on a parcel (fiscal years, taxes,
@@ -56,7 +56,7 @@ class TaxDebt(_Recorded, Base):
     parcel_id: Mapped[int] = mapped_column(ForeignKey("parcels.id"), index=True,
                                            comment="The parcel the debt is on")
     creditor: Mapped[str] = mapped_column(String(10),
-                                          comment="crim or treasury (docs/rules/C-attachments-and-auctions.md)")
+                                          comment="crim or treasury (RULES.md section C)")
     fiscal_years: Mapped[str] = mapped_column(String(120),
                                               comment="The fiscal years owed, e.g. 2024-2025")
     taxes: Mapped[Decimal] = money("Tax principal owed (R-C1, R-C3 base)")

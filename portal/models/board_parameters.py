@@ -1,5 +1,5 @@
 """The values the Board (or the Authority) adopted, recorded by staff (R-A7, R-A8, R-A11),
-and the days the Board declared closed (docs/rules/README.md, Conventions). Append-only: a change is a new
+and the days the Board declared closed (docs/rules, Conventions). Append-only: a change is a new
 row; a parameter's value for a fiscal year is its latest effective row."""
 
 from __future__ import annotations

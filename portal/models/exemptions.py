@@ -1,4 +1,4 @@
-"""The residential exemption (exoneración residencial, docs/rules/B-residential-exemption.md): the CRIM's
+"""The residential exemption (exoneración residencial, R-B1–R-B21): the CRIM's
 property-tax facts of a parcel per fiscal year, the owners' certifications (drafts, filings and
 their review), their evidence and the history of each certification's states.
 

@@ -19,7 +19,8 @@ def _documented_objects():
     such as R-B13's filing date or R-B21's forwarding, are kept where the procedure runs)."""
     domains = [importlib.import_module(f"portal.{d}") for d in DOMAINS]
     for info in [*pkgutil.iter_modules(portal.core.__path__, "portal.core."),
-                 *(i for d in domains for i in pkgutil.walk_packages(d.__path__, d.__name__ + "."))]:
+                 *(i for d in domains
+                   for i in pkgutil.walk_packages(d.__path__, d.__name__ + "."))]:
         module = importlib.import_module(info.name)
         for _, obj in inspect.getmembers(module, lambda o: inspect.isfunction(o)
                                          or inspect.isclass(o)):

@@ -30,9 +30,8 @@ from portal.core.installments import Installment, amend, explain_schedule, sched
 from portal.core.lender import CASES, lender_escrow
 from portal.core.liens import KINDS as LIEN_KINDS
 from portal.core.liens import Lien, lien_order
-from portal.core.lump_sum import lump_sum_quote
 from portal.core.money import ZERO, fmt
-from portal.core.offer import Account
+from portal.core.offer import Account, lump_sum_quote
 from portal.core.statement import Adjustment, Cost, Payment, Refund, StatementRules, evaluate
 
 ONE = Decimal(1)

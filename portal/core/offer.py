@@ -18,7 +18,7 @@ Pure: the account's facts in, figures out.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal
@@ -350,6 +350,43 @@ def offer(account: Account, on: date, *, demand: Demand | None = None,
 def lump_sum_discount(rules: StatementRules, annual: Decimal) -> Decimal:
     """R-A11: cents(lump_sum_discount_rate x annual), the same rate for every payer."""
     return cents(rules.lump_sum_discount_rate * annual)
+
+
+@dataclass(frozen=True)
+class LumpSumQuote:
+    """`portal calc lump_sum_quote` (docs/rules/D-calc-contract.md): the offer's lump sum
+    stated as the contract states it."""
+
+    eligible: bool
+    discount: Decimal
+    amount_due: Decimal
+    deadline: date
+    reason: str | None  # why not eligible: "late" | "not_first"
+    trace: Trace
+
+
+def lump_sum_quote(annual: Decimal, discount_rate: Decimal, deadline: date, on: date,
+                   principal_paid: Decimal, closed_days: Iterable[date] = ()) -> LumpSumQuote:
+    """R-A11, 23 LPRA § 6432(f), read from the offer of a year of `annual` due in one
+    installment on `deadline`, of which `principal_paid` is paid: eligible on or before the
+    (rolled) deadline with no principal paid yet, and then the discount and the amount are
+    the offer's (`offer(...).lump_sum`: cents(rate x annual), the same rate for every owner
+    and lessee); otherwise no discount and the year's principal left, not below 0."""
+    rules = StatementRules(lump_sum_discount_rate=discount_rate,
+                           closed_days=frozenset(closed_days))
+    paid = [Payment(on, principal_paid)] if principal_paid > 0 else []
+    account = Account("quote", "quote", "quote", "", [Installment(1, deadline, annual)], paid,
+                      rules=rules, annual=annual)
+    lump = offer(account, on, with_later=False).lump_sum
+    last = lump.deadline or deadline
+    if on <= last and principal_paid <= 0:
+        shown = lump if lump.eligible else LumpSumOption(True, last, ZERO, annual, None,
+                                                          annual=annual)
+        return LumpSumQuote(True, shown.discount, shown.amount, last, None, shown.trace())
+    reason = "late" if on > last else "not_first"
+    shown = LumpSumOption(False, last, ZERO, ZERO, reason, annual=annual)
+    return LumpSumQuote(False, ZERO, max(ZERO, annual - principal_paid), last, reason,
+                        shown.trace())
 
 
 def _lump(account: Account, st: Statement, on: date) -> LumpSumOption:

@@ -13,12 +13,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import func, or_, select
 
-from portal import clock, money_input
+from portal import clock
 from portal.accounts import access, audit, in_force
 from portal.accounts.errors import Conflict, Forbidden, InvalidInput, NotFound
 from portal.core import property_tax
@@ -34,6 +34,7 @@ from portal.core.explain import N_
 from portal.core.money import ZERO
 from portal.core.params import fiscal_year_start
 from portal.db import UnitOfWork
+from portal.exemptions import answers as answers_of
 from portal.exemptions import tax_facts as facts_service
 from portal.models import (
     ExemptionCertification,
@@ -297,22 +298,13 @@ def spouses_of(uow: UnitOfWork, party_ids: list[int]) -> set[int]:
     return claimants(party_ids, spouse_pairs(uow, party_ids)) - set(party_ids)
 
 
-def _decimal(value: Any, field: str, *, lo: Decimal = Decimal(0), hi: Decimal | None = None,
-             money: bool = False) -> Decimal:
-    """A number answer; an amount (`money`) is read by the one parser of typed amounts
-    (`portal.money_input`)."""
-    if money:
-        try:
-            return money_input.parse(str(value if value is not None else ""), "es_PR")
-        except money_input.MoneyInputError as e:
-            raise InvalidInput(f"money_{e.code}", field=field) from None
+def _answer(check: Any, *args: Any) -> Any:
+    """One answer through the one validator of a certification's answers
+    (`portal.exemptions.answers`), its refusal as the service's `InvalidInput`."""
     try:
-        d = Decimal(str(value).strip().replace(",", ""))
-    except (InvalidOperation, ValueError):
-        raise InvalidInput(field=field) from None
-    if not d.is_finite() or d < lo or (hi is not None and d > hi):
-        raise InvalidInput(field=field)
-    return d
+        return check(*args)
+    except answers_of.AnswerRefused as e:
+        raise InvalidInput(e.reason, field=e.field, **e.params) from None
 
 
 def save_step(uow: UnitOfWork, user: Any, cert_id: int | str, step: str,
@@ -348,10 +340,8 @@ def save_step(uow: UnitOfWork, user: Any, cert_id: int | str, step: str,
             raise InvalidInput(field="use")
         answers["use"] = use
         if use == "new_structure":
-            deed = data.get("deed_date")
-            if not isinstance(deed, date):
-                raise InvalidInput(field="deed_date")
-            answers["deed_date"] = deed.isoformat()
+            answers["deed_date"] = _answer(answers_of.deed_date, data.get("deed_date"),
+                                           clock.today()).isoformat()
         else:
             answers.pop("deed_date", None)
         if use != "away":
@@ -379,27 +369,26 @@ def save_step(uow: UnitOfWork, user: Any, cert_id: int | str, step: str,
         answers.pop("fraction", None)
         answers.pop("residential_valuation", None)
         if kind == "fraction":
-            answers["fraction"] = str(_decimal(data.get("fraction"), "fraction",
-                                               lo=Decimal("0.0001"), hi=Decimal(1)))
+            answers["fraction"] = str(_answer(answers_of.fraction, data.get("fraction")))
             answers["fraction_basis"] = str(data.get("fraction_basis", "")).strip()[:500]
         elif kind == "valuation":
-            answers["residential_valuation"] = str(_decimal(
-                data.get("residential_valuation"), "residential_valuation", money=True))
+            answers["residential_valuation"] = str(_answer(
+                answers_of.amount, data.get("residential_valuation"), "residential_valuation"))
     elif step == "veteran":
         vet = data.get("veteran")
         if vet not in ("no", "yes"):
             raise InvalidInput(field="veteran")
         answers["veteran"] = vet
-        answers["veteran_amount"] = str(_decimal(data.get("veteran_amount"), "veteran_amount",
-                                                 money=True)) if vet == "yes" else "0.00"
+        answers["veteran_amount"] = str(_answer(
+            answers_of.amount, data.get("veteran_amount"), "veteran_amount")) \
+            if vet == "yes" else "0.00"
     elif step == "cooperative":
         coop = data.get("cooperative")
         if coop not in ("no", "yes"):
             raise InvalidInput(field="cooperative")
         answers["cooperative"] = coop
         if coop == "yes":
-            answers["unit_share"] = str(_decimal(data.get("unit_share"), "unit_share",
-                                                 lo=Decimal("0.000001"), hi=Decimal(1)))
+            answers["unit_share"] = str(_answer(answers_of.unit_share, data.get("unit_share")))
             election = data.get("coop_election")
             if election not in COOP_ELECTIONS:
                 raise InvalidInput(field="coop_election")

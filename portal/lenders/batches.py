@@ -33,7 +33,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import bindparam, func, or_, select, update
@@ -46,6 +46,7 @@ from portal.core.errors import CalcError, ParameterNotFound
 from portal.core.explain import N_
 from portal.core.money import cents
 from portal.db import UnitOfWork
+from portal.exemptions import answers as answers_of
 from portal.exemptions import batch_filing, filings
 from portal.i18n import gettext, translate, use_language
 from portal.jobs import runner
@@ -485,23 +486,13 @@ def _yes_no(value: str, column: str) -> bool:
     raise RowRefused(column, "not_yes_no" if v else "required")
 
 
-def _number(value: str, column: str, reason: str, *, hi: Decimal | None = None,
-            money: bool = False) -> Decimal:
-    """A number cell; an amount (`money`) is read by the one parser of typed amounts
-    (`portal.money_input`), its refusal kept as the row's reason (`money_<code>`)."""
-    if money:
-        try:
-            return money_input.parse(value, "es_PR")
-        except money_input.MoneyInputError as e:
-            params = {k: str(v) for k, v in e.params.items()}
-            raise RowRefused(column, f"money_{e.code}", **params) from None
+def _answer(check: Any, column: str, *args: Any) -> Any:
+    """One answer through the one validator of a certification's answers
+    (`portal.exemptions.answers`, the wizard's), its refusal as the row's reason in `column`."""
     try:
-        d = Decimal(value.replace(",", "").strip())
-    except (InvalidOperation, ValueError):
-        raise RowRefused(column, reason) from None
-    if not d.is_finite() or d < 0 or (hi is not None and d > hi):
-        raise RowRefused(column, reason)
-    return d
+        return check(*args)
+    except answers_of.AnswerRefused as e:
+        raise RowRefused(column, e.reason, **e.params) from None
 
 
 def fiscal_year_of(text: str) -> date | None:
@@ -537,16 +528,11 @@ def check_row(v: dict[str, str], today: date) -> Checked:
                                "attested_by": "lender"}
     home = _yes_no(v["residential_use"], "residential_use")
     acquired = v.get("acquisition_date", "").strip()
-    if acquired:
-        try:
-            deed = date.fromisoformat(acquired)
-        except ValueError:
-            raise RowRefused("acquisition_date", "bad_date") from None
-        if deed > today:
-            raise RowRefused("acquisition_date", "date_in_future")
+    deed = _answer(answers_of.deed_date, "acquisition_date", acquired, today) if acquired \
+        else None
     if not home:
         raise RowRefused("residential_use", "not_residential")
-    if acquired:
+    if deed is not None:
         answers["use"], answers["deed_date"] = "new_structure", deed.isoformat()
     else:
         answers["use"] = "home"
@@ -554,27 +540,24 @@ def check_row(v: dict[str, str], today: date) -> Checked:
     if fraction and valuation:
         raise RowRefused("residential_fraction", "fraction_and_valuation")
     if fraction:
-        f = _number(fraction, "residential_fraction", "bad_fraction", hi=Decimal(1))
-        if f <= 0:
-            raise RowRefused("residential_fraction", "bad_fraction")
+        f = _answer(answers_of.fraction, "residential_fraction", fraction)
         answers["residential"] = "all" if f == 1 else "fraction"
         if f != 1:
             answers["fraction"], answers["fraction_basis"] = str(f), ""
     elif valuation:
         answers["residential"] = "valuation"
-        answers["residential_valuation"] = str(_number(valuation, "residential_valuation",
-                                                       "bad_amount", money=True))
+        answers["residential_valuation"] = str(_answer(
+            answers_of.amount, "residential_valuation", valuation, "residential_valuation"))
     else:
         answers["residential"] = "all"
     vet = v.get("veteran_amount", "")
-    amount = _number(vet, "veteran_amount", "bad_amount", money=True) if vet else cents(0)
+    amount = _answer(answers_of.amount, "veteran_amount", vet, "veteran_amount") if vet \
+        else cents(0)
     answers["veteran"] = "yes" if amount > 0 else "no"
     answers["veteran_amount"] = str(amount)
     share = v.get("cooperative_share", "")
     if share:
-        s = _number(share, "cooperative_share", "bad_share", hi=Decimal(1))
-        if s <= 0:
-            raise RowRefused("cooperative_share", "bad_share")
+        s = _answer(answers_of.unit_share, "cooperative_share", share)
         answers["cooperative"], answers["unit_share"] = "yes", str(s)
         answers["coop_election"] = "residential"
     else:

@@ -1,0 +1,76 @@
+"""The one validator of a residential-exemption certification's answers (R-B1 to R-B4,
+R-B14, R-B21), used by the owner's wizard (`filings.save_step`), the lender's CSV and the
+lenders' API (`portal.lenders.batches.check_row`).
+
+Each function takes what a person typed (text, or a date or number a form already read) and
+gives the answer as the certification stores it (text), or raises `AnswerRefused` naming
+the answer and the reason (a code the wizard and the batch report both translate).
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from portal import money_input
+
+#: The bounds of the parts a certification states: the residential fraction (R-B3) and a
+#: cooperative unit's share (R-B4), each above 0 and at most the whole.
+FRACTION_MIN = Decimal("0.0001")
+SHARE_MIN = Decimal("0.000001")
+
+
+class AnswerRefused(ValueError):
+    """An answer refused: `field` (the answer) and `reason` (a code), with `params`."""
+
+    def __init__(self, field: str, reason: str, **params: Any) -> None:
+        super().__init__(reason)
+        self.field, self.reason, self.params = field, reason, params
+
+
+def _part(value: Any, field: str, reason: str, lo: Decimal) -> Decimal:
+    text = str(value if value is not None else "").strip()
+    try:
+        d = Decimal(text)
+    except (InvalidOperation, ValueError):
+        raise AnswerRefused(field, reason) from None
+    if not d.is_finite() or d < lo or d > 1 or "e" in text.lower():
+        raise AnswerRefused(field, reason)
+    return d
+
+
+def fraction(value: Any) -> Decimal:
+    """R-B3: the part of the property used as the home, from `FRACTION_MIN` to 1."""
+    return _part(value, "fraction", "bad_fraction", FRACTION_MIN)
+
+
+def unit_share(value: Any) -> Decimal:
+    """R-B4: a cooperative unit's share of the whole, from `SHARE_MIN` to 1."""
+    return _part(value, "unit_share", "bad_share", SHARE_MIN)
+
+
+def amount(value: Any, field: str) -> Decimal:
+    """A dollar amount (the residential valuation, R-B3; the veteran's exemption, R-B14):
+    read by the one parser of typed amounts; refused as `money_<code>`."""
+    text = value if isinstance(value, str) else ("" if value is None else str(value))
+    try:
+        return money_input.parse(text, "es_PR")
+    except money_input.MoneyInputError as e:
+        raise AnswerRefused(field, f"money_{e.code}",
+                            **{k: str(v) for k, v in e.params.items()}) from None
+
+
+def deed_date(value: Any, today: date) -> date:
+    """R-B21: the deed date of a new structure bought after January 1, not after today (a
+    date, or written YYYY-MM-DD)."""
+    if isinstance(value, str):
+        try:
+            value = date.fromisoformat(value.strip())
+        except ValueError:
+            raise AnswerRefused("deed_date", "bad_date") from None
+    if not isinstance(value, date):
+        raise AnswerRefused("deed_date", "bad_date")
+    if value > today:
+        raise AnswerRefused("deed_date", "date_in_future")
+    return value

@@ -88,36 +88,55 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["TRUSTED_HOSTS"] = config.trusted_hosts(app.config["PORTAL_BASE_URL"])
 
     from portal import domains  # noqa: F401 - every job kind registered
-    from portal.web import errors, extensions, locale, session_store
+    from portal.web import errors, extensions, locale, session_store, staff_access
     from portal.web.converters import IdConverter
     app.url_map.converters["id"] = IdConverter
     locale.init_app(app)
     extensions.init_app(app)
     session_store.init_app(app)
     errors.init_app(app)
+    staff_access.init_app(app)
     _security_headers(app)
     _register_blueprints(app)
     return app
 
 
 def _register_blueprints(app: Flask) -> None:
-    from portal.web.account.routes import bp as account_bp
-    from portal.web.auth.routes import bp as auth_bp
-    from portal.web.certificates.routes import bp as certificates_bp
-    from portal.web.lender.routes import bp as lender_bp
-    from portal.web.lessee.routes import bp as lessee_bp
-    from portal.web.staff import (
-        board_parameters,  # noqa: F401 - its routes on staff_bp
-        roll_import,  # noqa: F401 - its routes on staff_bp
-        roll_notices,  # noqa: F401 - its routes on staff_bp (and the account's)
-        roll_review,  # noqa: F401 - its routes on staff_bp
-        two_factor_reset,  # noqa: F401 - its route on staff_bp
-    )
-    from portal.web.staff.routes import bp as staff_bp
-    for bp in (account_bp, auth_bp, lessee_bp, lender_bp, staff_bp, certificates_bp):
-        app.register_blueprint(bp)
-    from portal.web.exemption_changes.routes import bp as exemption_changes_bp  # J6
-    app.register_blueprint(exemption_changes_bp)
+    """One blueprint per package of `portal/web/`, defined in the package's `__init__`: its
+    route modules are imported first (each puts its routes on it), then it is registered."""
+    import portal.web.accounts.leases
+    import portal.web.accounts.lookup
+    import portal.web.accounts.routes
+    import portal.web.collections.attachments  # R-A14, R-C1–R-C8
+    import portal.web.collections.certificates  # J10
+    import portal.web.collections.demands  # J9
+    import portal.web.exemptions.certifications  # J5
+    import portal.web.exemptions.changes  # J6
+    import portal.web.jobs.routes
+    import portal.web.lenders.batches
+    import portal.web.lenders.intents
+    import portal.web.lenders.loans
+    import portal.web.lenders.organisation
+    import portal.web.lenders_api.acquisitions  # J7: the lenders' API
+    import portal.web.lenders_api.batches
+    import portal.web.lenders_api.reference
+    import portal.web.lenders_api.routes
+    import portal.web.payments.routes
+    import portal.web.people.person
+    import portal.web.people.routes
+    import portal.web.people.staff_roles
+    import portal.web.people.two_factor
+    import portal.web.people.two_factor_reset
+    import portal.web.roll.board_parameters
+    import portal.web.roll.budgets
+    import portal.web.roll.notices
+    import portal.web.roll.roll
+    import portal.web.roll.roll_import
+    import portal.web.roll.roll_review
+    web = portal.web
+    for package in (web.accounts, web.people, web.lenders, web.roll, web.jobs, web.exemptions,
+                    web.payments, web.collections, web.lenders_api):
+        app.register_blueprint(package.bp)
     from portal.web.fragments import amounts_list, deadline, schedule_rows, status_badge, why
     from portal.web.present import full_address, status_css, status_label
     app.jinja_env.globals.update(status_label=status_label, status_css=status_css,
@@ -125,13 +144,3 @@ def _register_blueprints(app: Flask) -> None:
                                  schedule_rows=schedule_rows, amounts_list=amounts_list,
                                  status_badge=status_badge, deadline=deadline,
                                  authority_phone=lambda: app.config["AUTHORITY_PHONE"])
-    from portal.web.payments.routes import bp as payments_bp
-    app.register_blueprint(payments_bp)
-    from portal.web.collections.routes import bp as collections_bp  # J9
-    app.register_blueprint(collections_bp)
-    from portal.web.exemption.routes import bp as exemption_bp  # J5
-    app.register_blueprint(exemption_bp)
-    from portal.web.lender_api.routes import bp as lender_api_bp  # J7: the lenders' API
-    app.register_blueprint(lender_api_bp)
-    from portal.web.attachments.routes import bp as attachments_bp  # R-A14, R-C1–R-C8
-    app.register_blueprint(attachments_bp)

@@ -2,7 +2,7 @@
 
 `shared_limit(config_key)` limits a view's POSTs per client address with the limits of a
 setting ("10 per minute;50 per hour"), counted where every worker sees them: Redis when
-`REDIS_URL` is set (Flask-Limiter's storage), else the database (`services.throttle`).
+`REDIS_URL` is set (Flask-Limiter's storage), else the database (`accounts.throttle`).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def load_user(user_id: str):  # noqa: ANN201 - the service's user, or None
 def init_app(app: Flask) -> None:
     csrf.init_app(app)
     login_manager.init_app(app)
-    login_manager.login_view = "auth.sign_in"
+    login_manager.login_view = "people.sign_in"
     login_manager.login_message = N_("Please sign in to see this page.")
     login_manager.localize_callback = gettext
     login_manager.login_message_category = "info"

@@ -23,7 +23,7 @@ from portal.i18n import Formats, ShownStep, formats
 from portal.web.present import status_css, status_label
 
 if TYPE_CHECKING:
-    from portal.web.account.views import ScheduleRow
+    from portal.web.accounts.views import ScheduleRow
     from portal.web.present import Amount
 
 WHY = N_("Why this amount?")
@@ -87,7 +87,7 @@ def schedule_rows(rows: list[ScheduleRow], f: Formats | None = None) -> Markup:
     """The rows of the parcel page's installment schedule (R-A4 to R-A8): number, due date,
     last timely day (with the days left while it can still be paid on time), amount,
     principal, late fee and interest owed, and the status badge. The table's head and
-    caption are in templates/account/parcel.html (its column names are `SCHEDULE_HEAD`).
+    caption are in templates/accounts/parcel.html (its column names are `SCHEDULE_HEAD`).
     Each cell carries its column's name (`data-label`): on a narrow screen the rows stack
     (portal.css), each value under its name, and a paid installment's amounts owed and any
     zero late fee or interest are left out there (`is-paid`, `portal-zero`); the table never

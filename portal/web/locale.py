@@ -5,7 +5,7 @@ user's preference, the session (set by the language switch), and Spanish, the po
 language, otherwise: the browser's Accept-Language is not a choice (a visitor gets Spanish
 until they choose English with the switch every page offers). The last explicit choice
 wins: a switch (or a `?lang=` sign-in form) before signing in becomes the preference at
-sign-in (`auth.routes.finish_sign_in`). `<html lang>` follows it. Inside
+sign-in (`people.sign_in.finish_sign_in`). `<html lang>` follows it. Inside
 `i18n.use_language(lang)` (an email rendered during a page) that language wins.
 """
 

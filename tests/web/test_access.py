@@ -15,74 +15,78 @@ from flask import Flask
 
 from tests.web.conftest import csrf_token, login
 
-PUBLIC_GET = {"account.home", "auth.sign_up", "auth.sign_in", "auth.check_email",
-              "auth.forgot", "auth.confirm", "auth.reset", "static",
-              "certificates.verify"}
-PUBLIC_POST = {"account.language", "auth.sign_up", "auth.sign_in", "auth.resend",
-               "auth.forgot", "auth.reset", "certificates.verify"}
-SIGNED_IN = {"account.dashboard", "account.claim", "lessee.leases", "auth.sign_out",
-             "auth.sign_out_others", "auth.change_password",
+PUBLIC_GET = {"accounts.home", "people.sign_up", "people.sign_in", "people.check_email",
+              "people.forgot", "people.confirm", "people.reset", "static",
+              "collections.certificates_verify"}
+PUBLIC_POST = {"accounts.language", "people.sign_up", "people.sign_in", "people.resend",
+               "people.forgot", "people.reset", "collections.certificates_verify"}
+SIGNED_IN = {"accounts.dashboard", "accounts.claim", "accounts.leases", "people.sign_out",
+             "people.sign_out_others", "people.change_password",
              "payments.choose", "payments.review", "payments.confirm", "payments.sandbox",
              "payments.sandbox_bank",
-             "exemption_changes.confirmation"}  # per report: tests/web/test_exemption_changes.py
-PARCEL = {"account.parcel", "account.statement_pdf", "account.grant", "account.revoke",
-          "account.revoke_email",
-          "certificates.index", "certificates.issue", "certificates.pdf",  # owner or staff only
-          "account.access_page", "payments.history",
+             "exemptions.changes_confirmation"}  # per report: tests/web/test_exemption_changes.py
+PARCEL = {"accounts.parcel", "accounts.statement_pdf", "accounts.grant", "accounts.revoke",
+          "accounts.revoke_email",
+          "collections.certificates_index", "collections.certificates_issue",
+          "collections.certificates_pdf",  # owner or staff only
+          "accounts.access_page", "payments.history",
           "collections.letter_pdf",  # per demand: staff, payer, owner (test_collections.py)
-          "exemption_changes.new",
-          "attachments.notice_pdf",  # staff and the debtor only (test_attachment_pages.py)
-          "account.assessment_notice_pdf",  # its payers and staff (test_roll_notices_web.py)
-          "exemption.start_page", "exemption.start"}  # J5; per certification below
+          "exemptions.changes_new",
+          "collections.attachments_notice_pdf",  # staff and the debtor only
+          # (test_attachment_pages.py)
+          "roll.assessment_notice_pdf",  # its payers and staff (test_roll_notices_web.py)
+          "exemptions.start_page", "exemptions.start"}  # J5; per certification below
 #: Per certification (J5): its owner, the parcel's delegates, its lender and staff see it;
 #: anyone else 404 (tests/web/test_exemption.py walks them as another owner).
-EXEMPTION = {"exemption.step", "exemption.upload", "exemption.remove_evidence",
-             "exemption.evidence_file", "exemption.withdraw", "exemption.receipt",
-             "exemption.receipt_pdf"}
+EXEMPTION = {"exemptions.step", "exemptions.upload", "exemptions.remove_evidence",
+             "exemptions.evidence_file", "exemptions.withdraw", "exemptions.receipt",
+             "exemptions.receipt_pdf"}
 CHECKOUT = {"payments.success", "payments.cancel", "payments.receipt", "payments.receipt_pdf",
             "payments.payment_receipt", "payments.payment_receipt_pdf"}
-LENDER = {"exemption.lender_list", "lender.loans", "exemption_changes.lender_list",
-          "exemption_changes.forward"}
-LENDER |= {"lender.export", "lender.pay_filtered", "lender.pay_file", "lender.loan"}  # J7
-LENDER |= {"lender.organisation", "lender.invite", "lender.withdraw", "lender.remove",  # J7
-           "lender.set_role", "lender.create_token", "lender.revoke_token"}
-LENDER |= {"lender.batches", "lender.batch_upload", "lender.batch_template",  # J7: bulk
-           "lender.batch_guide", "lender.batch", "lender.batch_report", "lender.batch_failed"}
-LENDER |= {"lender.report_acquisition", "lender.mark_intents",  # J7, R-B10 (iii)
-           "lender.withdraw_intent"}  # (walked per role in tests/web/test_lender_intents.py)
+LENDER = {"exemptions.lender_list", "lenders.loans", "exemptions.changes_lender_list",
+          "exemptions.changes_forward"}
+LENDER |= {"lenders.export", "lenders.pay_filtered", "lenders.pay_file", "lenders.loan"}  # J7
+LENDER |= {"lenders.organisation", "lenders.invite", "lenders.withdraw", "lenders.remove",  # J7
+           "lenders.set_role", "lenders.create_token", "lenders.revoke_token"}
+LENDER |= {"lenders.batches", "lenders.batch_upload", "lenders.batch_template",  # J7: bulk
+           "lenders.batch_guide", "lenders.batch", "lenders.batch_report", "lenders.batch_failed"}
+LENDER |= {"lenders.report_acquisition", "lenders.mark_intents",  # J7, R-B10 (iii)
+           "lenders.withdraw_intent"}  # (walked per role in tests/web/test_lender_intents.py)
 # J7: only the invited email's user (tests/web/test_lender_api.py)
-SIGNED_IN |= {"lender.invitation"}
+SIGNED_IN |= {"lenders.invitation"}
 #: J7: the lenders' API, by Bearer token only (never the session: tests/web/test_lender_api.py)
-TOKEN_API = {"lender_api.loans", "lender_api.loan"}
-TOKEN_API |= {"lender_api.submit_batch", "lender_api.batch", "lender_api.batch_rows",  # J7
-              "lender_api.report_acquisition"}  # tests/web/test_lender_api_batches.py
-PUBLIC_GET |= {"lender_api.openapi", "lender_api.reference"}  # the API's description
-STAFF = {"staff.lookup", "staff.person", "payments.office", "payments.refund",
-         "staff.roll_page", "staff.job", "staff.compute_roll", "staff.publish_roll",
-         "staff.roll_review", "staff.roll_review_differences",  # J8: any staff role reads
-         "staff.roll_review_differences_csv",
-         "staff.roll_imports", "staff.roll_import_upload", "staff.roll_import",
-         "staff.roll_import_changes", "staff.roll_import_report_csv", "staff.roll_import_start",
-         "staff.roll_import_template", "staff.roll_import_guide",
-         "staff.roll_notices", "staff.send_roll_notices",  # J8: the notices (any staff reads;
-         "staff.roll_notice_pdf", "staff.roll_notice_file",  # tests/web/test_roll_notices_web.py)
-         "staff.reset_two_factor",
+TOKEN_API = {"lenders_api.loans", "lenders_api.loan"}
+TOKEN_API |= {"lenders_api.submit_batch", "lenders_api.batch", "lenders_api.batch_rows",  # J7
+              "lenders_api.report_acquisition"}  # tests/web/test_lender_api_batches.py
+PUBLIC_GET |= {"lenders_api.openapi", "lenders_api.reference"}  # the API's description
+STAFF = {"accounts.lookup", "people.person", "payments.office", "payments.refund",
+         "roll.roll_page", "jobs.job", "roll.compute_roll", "roll.publish_roll",
+         "roll.roll_review", "roll.roll_review_differences",  # J8: any staff role reads
+         "roll.roll_review_differences_csv",
+         "roll.roll_imports", "roll.roll_import_upload", "roll.roll_import",
+         "roll.roll_import_changes", "roll.roll_import_report_csv", "roll.roll_import_start",
+         "roll.roll_import_template", "roll.roll_import_guide",
+         "roll.roll_notices", "roll.send_roll_notices",  # J8: the notices (any staff reads;
+         "roll.roll_notice_pdf", "roll.roll_notice_file",  # tests/web/test_roll_notices_web.py)
+         "people.reset_two_factor",
          "collections.index", "collections.start_run", "collections.court",  # J9
          "collections.demand", "collections.record_mailing", "collections.record_receipt",
          "collections.record_claim", "collections.packet_pdf", "collections.record_mailings",
-         "staff.budgets_page", "staff.budget_new", "staff.budget_version", "staff.budget_edit",
-         "staff.budget_adopt", "staff.budget_amend", "staff.budget_compare", "staff.set_role",
-         "staff.budget_discard",
-         "staff.parameters_page", "staff.parameter_edit",  # J8: the Board's parameters
-         "exemption_changes.staff_list", "exemption_changes.acknowledge",
-         "exemption.queue", "exemption.review_page", "exemption.take_up",  # J5
-         "exemption.approve", "exemption.return_to_owner",
-         "attachments.index", "attachments.parcel", "attachments.record_notice",  # R-C, R-A14
-         "attachments.record_auction", "attachments.record_result", "attachments.record_paid",
-         "attachments.record_deposit_order", "attachments.lift_deposit_order"}
+         "roll.budgets_page", "roll.budget_new", "roll.budget_version", "roll.budget_edit",
+         "roll.budget_adopt", "roll.budget_amend", "roll.budget_compare", "people.set_role",
+         "roll.budget_discard",
+         "roll.parameters_page", "roll.parameter_edit",  # J8: the Board's parameters
+         "exemptions.changes_staff_list", "exemptions.changes_acknowledge",
+         "exemptions.queue", "exemptions.review_page", "exemptions.take_up",  # J5
+         "exemptions.approve", "exemptions.return_to_owner",
+         "collections.attachments_index", "collections.attachments_parcel",  # R-C, R-A14
+         "collections.attachments_record_notice", "collections.attachments_record_auction",
+         "collections.attachments_record_result", "collections.attachments_record_paid",
+         "collections.attachments_record_deposit_order",
+         "collections.attachments_lift_deposit_order"}
 #: The second step of signing in and one's own two-factor settings (tests/web/test_two_factor.py)
-TWO_FACTOR = {"auth.verify", "auth.two_factor_enrol", "auth.two_factor", "auth.two_factor_codes",
-              "auth.two_factor_disable"}
+TWO_FACTOR = {"people.verify", "people.two_factor_enrol", "people.two_factor",
+              "people.two_factor_codes", "people.two_factor_disable"}
 SIGNED_WEBHOOK = {"payments.webhook"}  # public, but only a signed provider event is accepted
 ROLES = ("anonymous", "owner", "lessee", "lender", "staff", "other")
 
@@ -328,19 +332,19 @@ STAFF_ROLE_EMAILS = {"administrator": "staff@demo.pr", "reviewer": "reviewer@dem
 #: role is refused (403 from `staff_role`, or 404/400 where the service refuses) and nothing
 #: changes.
 STAFF_CHANGES = {
-    "staff.compute_roll": {"administrator"}, "staff.publish_roll": {"administrator"},
-    "staff.reset_two_factor": {"administrator"}, "staff.set_role": {"administrator"},
-    "staff.budget_new": {"administrator"}, "staff.budget_edit": {"administrator"},
-    "staff.budget_adopt": {"administrator"}, "staff.budget_amend": {"administrator"},
-    "staff.budget_discard": {"administrator"},
-    "staff.send_roll_notices": {"administrator"},
-    "staff.parameter_edit": {"administrator"},
+    "roll.compute_roll": {"administrator"}, "roll.publish_roll": {"administrator"},
+    "people.reset_two_factor": {"administrator"}, "people.set_role": {"administrator"},
+    "roll.budget_new": {"administrator"}, "roll.budget_edit": {"administrator"},
+    "roll.budget_adopt": {"administrator"}, "roll.budget_amend": {"administrator"},
+    "roll.budget_discard": {"administrator"},
+    "roll.send_roll_notices": {"administrator"},
+    "roll.parameter_edit": {"administrator"},
     "payments.office": {"administrator", "cashier"},
     "payments.refund": {"administrator", "cashier"},
 }
 #: Pages that are only a form for one of those changes: 403 to the roles that may not.
-STAFF_FORM_PAGES = {"staff.budget_new", "staff.budget_edit", "staff.budget_adopt",
-                    "staff.parameter_edit"}
+STAFF_FORM_PAGES = {"roll.budget_new", "roll.budget_edit", "roll.budget_adopt",
+                    "roll.parameter_edit"}
 
 
 def _staff_ids(app: Flask) -> dict[str, int]:
@@ -427,23 +431,23 @@ def test_staff_changes_refuse_the_roles_that_may_not(demo_app, role):
             "lines-0-description_en": "Promenade", "lines-0-amount": "$1,000.00",
             "lines-0-financed": "800", "fiscal_year": "2027", "save": "y"}
     posts = {
-        "staff.compute_roll": (f"/personal/tasacion/version/{ids['version_id']}/calcular", {}),
-        "staff.publish_roll": (f"/personal/tasacion/{ids['roll_id']}/publicar", {}),
-        "staff.reset_two_factor": (f"/personal/persona/{ids['owner']}/dos-pasos/restablecer",
+        "roll.compute_roll": (f"/personal/tasacion/version/{ids['version_id']}/calcular", {}),
+        "roll.publish_roll": (f"/personal/tasacion/{ids['roll_id']}/publicar", {}),
+        "people.reset_two_factor": (f"/personal/persona/{ids['owner']}/dos-pasos/restablecer",
                                    {"reason": "En persona", "checked": "y"}),
-        "staff.set_role": (f"/personal/persona/{ids['reviewer']}/funcion",
+        "people.set_role": (f"/personal/persona/{ids['reviewer']}/funcion",
                            {"role": "administrator"}),
-        "staff.budget_new": ("/personal/presupuestos/nuevo", line),
-        "staff.budget_edit": (f"/personal/presupuestos/version/{ids['version_id']}/editar",
+        "roll.budget_new": ("/personal/presupuestos/nuevo", line),
+        "roll.budget_edit": (f"/personal/presupuestos/version/{ids['version_id']}/editar",
                               line),
-        "staff.budget_adopt": (f"/personal/presupuestos/version/{ids['version_id']}/adoptar",
+        "roll.budget_adopt": (f"/personal/presupuestos/version/{ids['version_id']}/adoptar",
                                {"adopted_on": "2026-12-01", "confirm": "y", "late": "y"}),
-        "staff.budget_amend": (f"/personal/presupuestos/version/{ids['version_id']}/enmendar",
+        "roll.budget_amend": (f"/personal/presupuestos/version/{ids['version_id']}/enmendar",
                                {}),
-        "staff.budget_discard": (f"/personal/presupuestos/version/{ids['draft_id']}/descartar",
+        "roll.budget_discard": (f"/personal/presupuestos/version/{ids['draft_id']}/descartar",
                                  {}),
-        "staff.send_roll_notices": (f"/personal/tasacion/{ids['roll_id']}/avisos/enviar", {}),
-        "staff.parameter_edit": ("/personal/parametros/2026-2027/interest_rate",
+        "roll.send_roll_notices": (f"/personal/tasacion/{ids['roll_id']}/avisos/enviar", {}),
+        "roll.parameter_edit": ("/personal/parametros/2026-2027/interest_rate",
                                  {"value": "0.07", "effective_on": "2026-11-30",
                                   "resolution_number": "1", "resolution_date": "2026-11-30"}),
         "payments.office": (f"/personal/pagos/oficina/{pid}",
@@ -472,9 +476,9 @@ def test_budget_and_role_pages_are_404_for_non_staff(world, role):
     client = login(app, role)
     token = csrf_token(client.get("/").get_data(as_text=True))
     gets = _staff_gets(app)
-    for endpoint in ("staff.budgets_page", "staff.budget_new", "staff.budget_version",
-                     "staff.budget_edit", "staff.budget_adopt", "staff.budget_compare",
-                     "staff.parameters_page", "staff.parameter_edit"):
+    for endpoint in ("roll.budgets_page", "roll.budget_new", "roll.budget_version",
+                     "roll.budget_edit", "roll.budget_adopt", "roll.budget_compare",
+                     "roll.parameters_page", "roll.parameter_edit"):
         assert client.get(gets[endpoint]).status_code == 404, endpoint
     ids = _staff_ids(app)
     for path in (f"/personal/presupuestos/version/{ids['version_id']}/enmendar",

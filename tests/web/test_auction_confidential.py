@@ -31,8 +31,8 @@ LEASED_MINIMUM = ("$1,111.11", "1,111.11", "1111.11")
 DELEGATE = "user00002@demo.pr"
 ROLES = ("anonymous", "owner", "lessee", "lender", "delegate", "other", "staff")
 #: GET routes not walked, and why.
-NOT_WALKED = {"static": "files", "auth.sign_out": "ends the session the walk uses",
-              "account.language": "switches the language", "payments.webhook": "provider only"}
+NOT_WALKED = {"static": "files", "people.sign_out": "ends the session the walk uses",
+              "accounts.language": "switches the language", "payments.webhook": "provider only"}
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None,
                                 reason="poppler-utils (pdftotext) missing")

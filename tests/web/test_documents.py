@@ -131,7 +131,7 @@ def longer_statement(v):  # noqa: ANN001, ANN201
 def statement_documents(demo_app, lang: str) -> Iterator[tuple[Document, bytes]]:  # noqa: ANN001
     from portal import clock
     from portal.people import users
-    from portal.web.account import views
+    from portal.web.accounts import views
     from portal.web.data import uow
     with demo_app.app_context(), i18n.use_language(lang):
         with uow() as w:

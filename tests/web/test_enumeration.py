@@ -11,7 +11,7 @@ import re
 import pytest
 
 from portal import mail, passwords
-from portal.web.auth import tokens
+from portal.web.people import tokens
 from tests.web.conftest import csrf_token, login, outbox, parcel_ids
 
 STRONG = "guayaba con queso en la playa"

@@ -86,7 +86,7 @@ def test_each_amount_explains_its_own_numbers(demo_app, lang):
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_the_pdf_explains_each_amount_the_same_way(demo_app, lang):
     from portal.people import users
-    from portal.web.account import views
+    from portal.web.accounts import views
     from portal.web.data import uow
     w = WORDS[lang]
     [pid] = parcel_ids(demo_app)["lessee"]

@@ -36,7 +36,8 @@ EXEMPT = {
         "the statute's list of the CRIM's tax credit (residential exemption), not the "
         "District's late fee",
     # The amounts a notice of attachment states (R-C1, 13 LPRA § 33262(a)), as form labels
-    # and on the notice (templates/attachments/): the Treasury's and the CRIM's own words.
+    # and on the notice (templates/collections/attachments/): the Treasury's and the CRIM's own
+    # words.
     "Surcharges": "the statute's list of what a notice of attachment states (R-C1)",
     "Penalties": "the statute's list of what a notice of attachment states (R-C1)",
 }

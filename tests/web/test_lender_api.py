@@ -227,7 +227,7 @@ def test_a_session_never_opens_the_api(demo_app, role):
 
 
 def test_the_api_is_rate_limited_with_retry_after(demo_app, monkeypatch):
-    from portal.web.lender_api import routes
+    from portal.web.lenders_api import routes
     monkeypatch.setattr(routes, "PER_TOKEN", (3, 60))
     secret = _new_token(login(demo_app, "lender"))
     api = demo_app.test_client()

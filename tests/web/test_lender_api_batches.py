@@ -317,7 +317,7 @@ def test_the_csv_and_the_api_file_the_same_records(demo_db, tmp_path: Path, fixe
 def test_the_document_is_openapi_3_1_made_from_the_validating_schemas(app, lang):
     from openapi_spec_validator import OpenAPIV31SpecValidator
 
-    from portal.web.lender_api import schemas
+    from portal.web.lenders_api import schemas
     r = app.test_client().get("/api/v1/openapi.json", headers={"Accept-Language": lang})
     assert r.status_code == 200 and r.headers["Content-Language"] == lang  # no token
     doc = r.get_json()

@@ -24,7 +24,7 @@ from schemathesis.generation import GenerationMode
 
 from portal.jobs import queue
 from portal.web.data import database
-from portal.web.lender_api.openapi import OPERATIONS
+from portal.web.lenders_api.openapi import OPERATIONS
 from tests.web.conftest import login
 from tests.web.test_lender_api import _new_token
 from tests.web.test_lender_api_batches import rows_for
@@ -37,7 +37,7 @@ EXAMPLES = 25
 @pytest.fixture
 def api(demo_app: Flask, monkeypatch):  # noqa: ANN001, ANN201
     """The document as schemathesis reads it from the app, and a write token."""
-    from portal.web.lender_api import routes
+    from portal.web.lenders_api import routes
     monkeypatch.setattr(routes, "PER_TOKEN", (100_000, 60))
     monkeypatch.setattr(routes, "PER_ADDRESS", (100_000, 60))
     with demo_app.app_context():

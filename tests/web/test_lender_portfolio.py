@@ -12,7 +12,7 @@ from sqlalchemy import event
 from tests.web.conftest import add_loans, login
 from tests.web.test_html_valid import vnu_errors, vnu_missing
 
-PER_PAGE = 50  # portal.web.account.views.LOANS_PER_PAGE
+PER_PAGE = 50  # portal.web.accounts.views.LOANS_PER_PAGE
 EXTRA = 75  # the demo lender's 50 loans + 75 = 125 loans: three pages
 
 

@@ -187,8 +187,8 @@ def test_the_export_has_the_notice_columns(demo_app, monkeypatch):
         assert len(english) == 2
         assert english[1].endswith(",2026-10-27,2026-11-27,3 days ago,overdue")
         # every cell goes through safe_cell: a days-left text that looked like a formula
-        from portal.web.lender import routes
-        monkeypatch.setattr(routes, "days_left", lambda day, on: f"-{(on - day).days}")
+        from portal.web.lenders import loans
+        monkeypatch.setattr(loans, "days_left", lambda day, on: f"-{(on - day).days}")
         text = client.get("/prestamista/prestamos.csv?adquisicion=overdue"
                           ).get_data(as_text=True)
         assert list(csv.reader(text.lstrip("\ufeff").splitlines()))[1][-2] == "'-3"

@@ -59,7 +59,7 @@ def test_statement_pdf_in_both_languages(demo_app):
             "Pay-off amount", "Certified mail"))])
 def test_pdf_says_it_in_the_readers_language(demo_app, lang, words):
     from portal import clock
-    from portal.web.account import views
+    from portal.web.accounts import views
     owner_ids = parcel_ids(demo_app)["owner"]
     from portal.people import users
     from portal.web.data import uow

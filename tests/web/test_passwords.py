@@ -82,8 +82,8 @@ def test_a_strong_phrase_is_accepted(app, client):
 
 def test_a_reset_refuses_weak_passwords_and_the_users_own_email(demo_app):
     from portal.db import UnitOfWork
-    from portal.web.auth import tokens
     from portal.web.data import database
+    from portal.web.people import tokens
     with demo_app.app_context(), UnitOfWork(database()) as w:
         owner = users.find_by_email(w, "owner@demo.pr")
         with demo_app.test_request_context():

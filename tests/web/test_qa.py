@@ -77,6 +77,6 @@ def test_the_authority_phone_is_given_and_configurable(demo_app, tmp_path, schem
 
 
 def test_no_int_on_url_ids_outside_the_access_policy():
-    for path in (ROOT / "portal/web/account").glob("*.py"):
+    for path in (ROOT / "portal/web/accounts").glob("*.py"):
         text = path.read_text()
         assert not re.search(r"\bint\((parcel_id|link_id|user_id|pid|value|id)\)", text), path

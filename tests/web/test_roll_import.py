@@ -17,7 +17,7 @@ from portal.jobs import queue
 from portal.models import Parcel, RollImport
 from portal.roll import roll_csv as ri
 from portal.web.data import database
-from portal.web.staff import roll_import as pages
+from portal.web.roll import roll_import as pages
 from tests.web.conftest import csrf_token, login
 
 HEAD = [c.es for c in ri.COLUMNS]

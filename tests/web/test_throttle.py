@@ -85,7 +85,7 @@ def test_forms_limited_per_address_share_the_count(two_workers):
 
 
 def test_a_reset_link_lifts_the_accounts_throttle(two_workers):
-    from portal.web.auth import tokens
+    from portal.web.people import tokens
     a, b = two_workers
     client = a.test_client()
     for k in range(LIMIT):

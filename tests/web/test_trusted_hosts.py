@@ -79,8 +79,8 @@ def test_urls_built_in_a_request_are_on_the_base(prod_app):
     """A provider's return address (`url_for(..., _external=True)`) and routing's own
     redirects take the configured scheme and host, not the request's."""
     with prod_app.test_request_context("/", headers={"Host": "localhost"}):
-        assert url_for("auth.sign_in", _external=True) == BASE + "/cuenta/entrar"
-        assert url_for("auth.sign_in") == "/cuenta/entrar"
+        assert url_for("people.sign_in", _external=True) == BASE + "/cuenta/entrar"
+        assert url_for("people.sign_in") == "/cuenta/entrar"
     r = prod_app.test_client().get("/arrendamientos", headers={"Host": "localhost"})
     assert r.status_code == 308 and r.headers["Location"] == BASE + "/arrendamientos/"
 

@@ -231,7 +231,7 @@ def _enrol(client, email: str, lang: str = "es"):  # noqa: ANN001, ANN202
     page = client.get(f"/cuenta/dos-pasos/activar?lang={lang}").get_data(as_text=True)
     secret = re.search(r'<code class="portal-secret" id="secret">([A-Z2-7 ]+)</code>',
                        page).group(1).replace(" ", "")
-    from portal.web.auth.two_factor import qr_svg
+    from portal.web.people.two_factor import qr_svg
     uri = service.provisioning_uri(secret, email)
     assert f"secret={secret}" in uri and "otpauth://totp/" in uri
     assert str(qr_svg(uri)) in page  # the QR code carries that very secret

@@ -51,19 +51,19 @@ STATUS_LABELS = {
 
 
 def timeline_view(acct: Any, today: date, f: Formats | None = None) -> SimpleNamespace | None:
-    """The parcel page's collection timeline (one line in `account.views.parcel_view`): every
+    """The parcel page's collection timeline (one line in `accounts.views.parcel_view`): every
     step with its date and the amount that, paid by which day, stops the next step. None
     when the account has nothing to collect (no statement, or nothing owed nor upcoming)."""
     if acct.offer is None or acct.statement is None or acct.assessment is None:
         return None
-    demands = [n for n in acct.demands if n.kind == "demand"]
+    sent = [n for n in acct.demands if n.kind == "demand"]
     claims = []
-    if demands:
+    if sent:
         with uow() as w:
-            claims = demands.claims_of(w, [n.id for n in demands])
+            claims = demands.claims_of(w, [n.id for n in sent])
     tl = demands.account_timeline(acct.offer.account, today, acct.assessment.notified_on,
-                                      demands, claims)
-    if tl.stage in ("current", "paid") and not demands:
+                                  sent, claims)
+    if tl.stage in ("current", "paid") and not sent:
         return None  # up to date: the page's first screen says what is next
     return shown(tl, today, f or formats())
 

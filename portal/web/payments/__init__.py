@@ -1,1 +1,7 @@
-"""The payments blueprint (routes.py), its words (present.py), gateway (gateways.py), emails."""
+"""The payments pages (routes.py), their words (present.py), gateway (gateways.py), emails.
+
+One blueprint, `payments`."""
+
+from flask import Blueprint
+
+bp = Blueprint("payments", __name__)

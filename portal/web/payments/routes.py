@@ -14,7 +14,6 @@ from decimal import Decimal
 from typing import Any
 
 from flask import (
-    Blueprint,
     abort,
     flash,
     make_response,
@@ -38,20 +37,19 @@ from portal.i18n import LOCALES, current_language, date_long, format_address
 from portal.payments import fulfilment, receipts, service
 from portal.payments.gateway import GatewayError, SandboxGateway
 from portal.payments.webhooks import handle_webhook, process_event, sandbox_event
-from portal.web.auth.two_factor import staff_second_factor
 from portal.web.data import database, uow
 from portal.web.extensions import csrf
-from portal.web.lender.marks import account_marks
-from portal.web.payments import emails, present
+from portal.web.lenders.marks import account_marks
+from portal.web.payments import bp, emails, present
 from portal.web.payments.amounts import parse_amount
 from portal.web.payments.gateways import gateway
 from portal.web.pdf_response import pdf_response
 from portal.web.request_context import as_provider
 from portal.web.request_context import register as register_request_context
+from portal.web.staff_access import staff_second_factor
 
 log = logging.getLogger(__name__)
 
-bp = Blueprint("payments", __name__)
 register_request_context(bp)  # the audit log's actor and address, for every request
 
 
@@ -625,7 +623,7 @@ def refund(parcel_id: int):  # noqa: ANN201
                             asked=present.money(done.asked)), "warning")
                 else:
                     flash(_("The credit was refunded."), "success")
-                return redirect(url_for("account.parcel", parcel_id=parcel_id), 303)
+                return redirect(url_for("accounts.parcel", parcel_id=parcel_id), 303)
     return render_template("payments/refund.html", accounts=[_account_view(a) for a in accounts],
                            parcel_id=parcel_id, values=values, errors=errors), \
         400 if errors else 200
@@ -633,5 +631,5 @@ def refund(parcel_id: int):  # noqa: ANN201
 
 @bp.app_context_processor
 def payments_links() -> dict[str, Any]:
-    """For the parcel page's payments section (templates/account/parcel.html)."""
+    """For the parcel page's payments section (templates/accounts/parcel.html)."""
     return {"payments_enabled": True}

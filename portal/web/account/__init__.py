@@ -1,1 +1,0 @@
-"""Owners' and lessees' own pages: home, dashboard, parcel page, statement PDF, language."""

@@ -1,0 +1,42 @@
+"""Forms of the owner's pages, and the staff's lookup."""
+
+from __future__ import annotations
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import EmailField, HiddenField, SearchField, StringField, SubmitField
+from wtforms.validators import Email, InputRequired, Length, Regexp
+
+
+class ClaimForm(FlaskForm):
+    catastro = StringField(_l("Catastro number"), validators=[
+        InputRequired(message=_l("Enter the catastro number.")),
+        Length(max=32, message=_l("The catastro number is at most 32 characters.")),
+        Regexp(r"^[0-9 \-.]+$", message=_l("Use only digits and dashes, like 040-012-345-67."))])
+    code = StringField(_l("Access code"), validators=[
+        InputRequired(message=_l("Enter the access code.")),
+        Length(max=40, message=_l("The access code is at most 40 characters."))])
+    submit = SubmitField(_l("Add the parcel"))
+
+
+class GrantForm(FlaskForm):
+    email = EmailField(_l("Email of the person"), validators=[
+        InputRequired(message=_l("Enter the person's email.")),
+        Email(message=_l("Enter an email like nombre@ejemplo.com."), check_deliverability=False),
+        Length(max=254)])
+    submit = SubmitField(_l("Give read access"))
+
+
+class RevokeEmailForm(FlaskForm):
+    """The access page's "remove access for …" button: the email whose access ends."""
+
+    email = HiddenField(validators=[InputRequired(), Length(max=254)])
+
+
+class LookupForm(FlaskForm):
+    class Meta:
+        csrf = False  # a GET search changes nothing
+
+    q = SearchField(_l("Catastro number, address, name or email"), validators=[
+        InputRequired(message=_l("Write at least 3 characters to search.")),
+        Length(min=3, max=100, message=_l("Write from 3 to 100 characters."))])

@@ -1,0 +1,214 @@
+"""Home, language switch, dashboard, parcel page, statement PDF, claim and access grants.
+
+Thin: validate, call a service, render. A parcel the user may not see is a 404 (the access
+policy in the services decides; nothing here fetches by id alone).
+"""
+
+from __future__ import annotations
+
+from flask import (
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask_babel import gettext as _
+from flask_babel import ngettext
+from flask_login import current_user, login_required
+
+from portal import clock, mail
+from portal.accounts import access, parcels
+from portal.accounts.errors import (
+    ClaimRateLimited,
+    ClaimRefused,
+    Forbidden,
+    NotFound,
+    ServiceError,
+)
+from portal.core.explain import N_
+from portal.i18n import LANGUAGES, current_language, formats
+from portal.people import users
+from portal.web.accounts import bp, views
+from portal.web.accounts.forms import ClaimForm, GrantForm, RevokeEmailForm
+from portal.web.data import external_url, uow
+from portal.web.extensions import shared_limit
+from portal.web.pdf_response import pdf_response
+from portal.web.redirects import safe_next
+
+
+@bp.get("/")
+def home():  # noqa: ANN201
+    return render_template("accounts/home.html")
+
+
+@bp.post("/idioma")
+def language():  # noqa: ANN201
+    """The language switch: remembered in the session and, when signed in, on the user."""
+    lang = request.form.get("lang")
+    if lang in LANGUAGES:
+        session["lang"] = lang
+        if not current_user.is_authenticated:
+            session["lang_switched"] = True  # becomes the preference at sign-in
+        else:
+            with uow() as w:
+                users.set_language(w, current_user.id, lang)
+            current_user.language = lang
+    return redirect(safe_next(request.form.get("next"), url_for("accounts.home")), 303)
+
+
+@bp.get("/mis-propiedades")
+@login_required
+def dashboard():  # noqa: ANN201
+    today = clock.today()
+    rows, loans_apart = views.dashboard_rows(current_user, today)
+    views.remember_lessee(any(r.relation == "lessee" for r in rows))
+    return render_template("accounts/dashboard.html", rows=rows, today=today,
+                           loans_apart=loans_apart)
+
+
+@bp.get("/propiedad/<id:parcel_id>")
+@login_required
+def parcel(parcel_id: int):  # noqa: ANN201
+    v = views.parcel_view(current_user, parcel_id, clock.today())
+    if v is None:
+        abort(404)
+    if v.relation == "lessee":
+        views.remember_lessee(True)
+    return _parcel_page(v)
+
+
+def _parcel_page(v):  # noqa: ANN001, ANN202
+    back_url, back_label = views.back_link(current_user)
+    return render_template("accounts/parcel.html", v=v, f=formats(),
+                           pdf_url=url_for("accounts.statement_pdf", parcel_id=v.parcel.id,
+                                           lang=current_language()),
+                           back_url=back_url, back_label=back_label)
+
+
+@bp.get("/propiedad/<id:parcel_id>/acceso")
+@login_required
+def access_page(parcel_id: int):  # noqa: ANN201
+    return _access_page(parcel_id, GrantForm())
+
+
+def _access_page(parcel_id: int, form: GrantForm, status: int = 200):  # noqa: ANN202
+    found = views.access_view(current_user, parcel_id)
+    if found is None:
+        abort(404)
+    parcel, grants = found
+    return render_template("accounts/access.html", parcel=parcel, grants=grants,
+                           form=form), status
+
+
+@bp.get("/propiedad/<id:parcel_id>/estado-de-cuenta.pdf")
+@login_required
+def statement_pdf(parcel_id: int):  # noqa: ANN201
+    today = clock.today()
+    v = views.parcel_view(current_user, parcel_id, today)
+    if v is None:
+        abort(404)
+    data = views.statement_pdf(v, current_language())
+    name = ("estado-de-cuenta" if current_language() == "es" else "statement") + \
+        f"-{v.parcel.catastro}-{today.isoformat()}.pdf"
+    return pdf_response(data, name)
+
+
+@bp.route("/propiedad/reclamar", methods=["GET", "POST"])
+@login_required
+@shared_limit("RATELIMIT_CLAIM", key=lambda: f"user:{current_user.get_id()}")
+def claim():  # noqa: ANN201
+    form = ClaimForm()
+    if form.validate_on_submit():
+        try:
+            with uow() as w:
+                w.info["ip"] = request.remote_addr
+                parcel = parcels.claim(w, current_user, form.catastro.data, form.code.data)
+        except ClaimRateLimited as exc:
+            minutes = max(1, (int(exc.params.get("retry_after", 3600)) + 59) // 60)
+            form.code.errors.append(ngettext(
+                "Too many wrong codes. Try again in %(num)d minute, or call the Authority at "
+                "%(phone)s.",
+                "Too many wrong codes. Try again in %(num)d minutes, or call the Authority at "
+                "%(phone)s.", minutes, phone=current_app.config["AUTHORITY_PHONE"]))
+        except ClaimRefused:
+            form.code.errors.append(_("The catastro number and the access code do not match. "
+                                      "Check both on your notice and try again."))
+        else:
+            flash(_("The parcel was added to your account."), "success")
+            return redirect(url_for("accounts.parcel", parcel_id=parcel.id), 303)
+    return render_template("accounts/claim.html", form=form)
+
+
+GRANT_ERRORS = {
+    "cannot_grant_self": N_("That is your own email: write the other person's email."),
+    "already_linked": N_("That person can already see this parcel."),
+}
+
+
+@bp.post("/propiedad/<id:parcel_id>/acceso")
+@login_required
+@shared_limit("RATELIMIT_SIGNIN", key=lambda: f"grant:{current_user.get_id()}")
+def grant(parcel_id: int):  # noqa: ANN201
+    form = GrantForm()
+    if form.validate_on_submit():
+        try:
+            with uow() as w:
+                link = parcels.grant(w, current_user, parcel_id, form.email.data)
+                parcel = access.get_parcel(w, current_user, parcel_id)
+                grantee = users.load_user(w, link.user_id) if link is not None else None
+        except (NotFound, Forbidden):
+            abort(404)
+        except ServiceError as exc:
+            form.email.errors.append(_(GRANT_ERRORS.get(exc.code, GRANT_ERRORS["already_linked"])))
+        else:
+            # The same words, and an email either way, whether or not an account uses that
+            # email (no account enumeration): without one, the email invites the person.
+            owner = current_user.name or current_user.email
+            if grantee is not None:
+                mail.send(grantee.email, "granted", grantee.language, config=current_app.config,
+                          catastro=parcel.catastro, owner=owner,
+                          link=external_url("accounts.parcel", parcel_id=parcel.id))
+            else:
+                mail.send(users.normalise_email(form.email.data), "invited", current_language(),
+                          config=current_app.config, catastro=parcel.catastro, owner=owner,
+                          link=external_url("people.sign_up"))
+            flash(_("We sent %(email)s an email. If an account uses that email, the person can "
+                    "now see this parcel; if not, the email asks them to create one, and they "
+                    "will see it once they confirm their email.",
+                    email=users.normalise_email(form.email.data)), "success")
+            return redirect(url_for("accounts.access_page", parcel_id=parcel_id), 303)
+    return _access_page(parcel_id, form, 400)
+
+
+@bp.post("/propiedad/<id:parcel_id>/acceso/quitar")
+@login_required
+def revoke_email(parcel_id: int):  # noqa: ANN201
+    """End the access given to an email: a person's link or an invitation, alike."""
+    form = RevokeEmailForm()
+    if not form.validate_on_submit():
+        abort(400)
+    try:
+        with uow() as w:
+            parcels.revoke_email(w, current_user, parcel_id, form.email.data)
+    except (NotFound, Forbidden):
+        abort(404)
+    flash(_("Access removed."), "success")
+    return redirect(url_for("accounts.access_page", parcel_id=parcel_id), 303)
+
+
+@bp.post("/propiedad/<id:parcel_id>/acceso/<id:link_id>/quitar")
+@login_required
+def revoke(parcel_id: int, link_id: int):  # noqa: ANN201
+    try:
+        with uow() as w:
+            if not access.can_manage(w, current_user, parcel_id):
+                raise NotFound()
+            parcels.revoke(w, current_user, parcel_id, link_id)
+    except (NotFound, Forbidden):
+        abort(404)
+    flash(_("Access removed."), "success")
+    return redirect(url_for("accounts.access_page", parcel_id=parcel_id), 303)

@@ -1,0 +1,531 @@
+"""What the pages and the PDF show, read from the services (through the access policy).
+
+Each function opens one unit of work, calls a service and turns its result into plain
+values for a template: labels in the reader's language and the "why this amount?" steps
+picked from the core's traces. No amount is computed here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+from types import SimpleNamespace
+from typing import Any, NamedTuple
+
+from portal import clock, pdf
+from portal.accounts import access, closed_days, parcels, statements
+from portal.accounts.errors import Forbidden, NotFound
+from portal.core.explain import N_, Trace
+from portal.core.installments import explain_schedule
+from portal.core.rules import RULES
+from portal.i18n import (
+    Formats,
+    ShownStep,
+    current_language,
+    date_long,
+    days_left,
+    formats,
+    money,
+    translate,
+)
+from portal.i18n import fast_gettext as _
+from portal.people import users
+from portal.web.collections import views as collection_views
+from portal.web.data import uow
+from portal.web.present import (
+    full_address,
+    line_kind_label,
+    payoff_why,
+    relation_label,
+    statement_amounts,
+    status_css,
+    status_label,
+)
+
+COST_KINDS = {
+    "certified_mail": N_("Certified mail (demand for payment)"),
+    "court_costs": N_("Court costs"),
+    "attorney_fees": N_("Attorney's fees"),
+    "other": N_("Other collection cost"),
+}
+
+
+def cost_label(kind: str | None) -> str:
+    return translate(COST_KINDS.get(kind or "other", COST_KINDS["other"]))
+
+
+@dataclass
+class Row:
+    """A dashboard / list row."""
+
+    id: int
+    catastro: str
+    address: str
+    municipality: str
+    relation: str
+    relation_label: str
+    status: str
+    annual: Decimal | None
+    due_now: Decimal
+    next_due: date | None
+    loan_number: str = ""
+    next_last_day: date | None = None  # R-A6: the last timely day of the next installment
+    # The dates as the page words them (`deadline` in macros/ui.html): formatted here once
+    # per distinct date (a lender's 50 rows share a few due dates).
+    next_due_text: tuple[str, str] = ("", "")  # (date_long, days_left)
+    next_last_text: tuple[str, str] = ("", "")
+    next_due_amount: Decimal | None = None  # what the next installment will ask
+    lump: Any = None  # R-A11's option while it is open (`core.offer.LumpSumOption`)
+    lump_text: tuple[str, str] = ("", "")
+
+
+def _deadline_text(day: date | None, today: date, memo: dict) -> tuple[str, str]:
+    if day is None:
+        return ("", "")
+    text = memo.get(day)
+    if text is None:
+        text = memo[day] = (date_long(day), days_left(day, today))
+    return text
+
+
+def _row(s: statements.ParcelSummary, today: date | None = None, memo: dict | None = None
+         ) -> Row:
+    p = s.parcel
+    nxt = s.offer.next_due if s.offer is not None else None
+    last_day = nxt.last_timely_day if nxt is not None else None
+    today = today or clock.today()
+    memo = {} if memo is None else memo
+    lump = s.offer.lump_sum if s.offer is not None and s.offer.lump_sum.eligible else None
+    return Row(p.id, p.catastro, p.address, p.municipality, s.relation,
+               relation_label(s.relation), s.status, s.annual, s.due_now, s.next_due_date,
+               s.loan.loan_number if s.loan is not None else "", last_day,
+               _deadline_text(s.next_due_date, today, memo),
+               _deadline_text(last_day, today, memo),
+               nxt.owed if nxt is not None else None, lump,
+               _deadline_text(lump.deadline, today, memo) if lump is not None else ("", ""))
+
+
+LESSEE_KEY = "is_lessee"
+
+
+def is_lessee(user: Any) -> bool:
+    """Whether the user holds a lessee link (the menu's "Leased parcels"; at sign-in)."""
+    with uow() as w:
+        return "lessee" in access.relations(w, user).values()
+
+
+def remember_lessee(value: bool) -> None:
+    """Kept in the session for the menu (no query on every page); refreshed whenever a page
+    lists the user's parcels."""
+    from flask import session
+    if bool(session.get(LESSEE_KEY)) != value:
+        session[LESSEE_KEY] = value
+
+
+#: The lender's list shows this many loans a page. A lender's dashboard shows its loans'
+#: parcels while they fit one such page; beyond, it says how many there are and links to the
+#: list, so that the dashboard of a bank with thousands of loans costs what one with fifty does.
+LOANS_PER_PAGE = 50
+#: The last page number that can exist (its offset still fits the database's integers): a
+#: larger one in a URL is simply not found.
+LAST_LOAN_PAGE = access.MAX_ID // LOANS_PER_PAGE
+
+
+def dashboard_rows(user: Any, today: date, *, loans: bool = True) -> tuple[list[Row], int]:
+    """The dashboard's rows (not `loans`: the user's own links only), and how many loans of
+    the user's lenders it leaves to the lender's list (0: none)."""
+    memo: dict = {}
+    with uow() as w:
+        listed_apart = 0
+        if loans and getattr(user, "is_lender", False):
+            count = access.lender_loan_count(w, user)
+            listed_apart = count if count > LOANS_PER_PAGE else 0
+        summaries = statements.dashboard(w, user, today, loans=loans and not listed_apart)
+        return [_row(s, today, memo) for s in summaries], listed_apart
+
+
+def lender_rows(user: Any, today: date, page: int) -> tuple[list[Row], int]:
+    """Page `page` of the lender's list (only its loans are read and computed), and how many
+    loans there are in all."""
+    with uow() as w:
+        summaries, total = statements.lender_portfolio(
+            w, user, today, offset=(page - 1) * LOANS_PER_PAGE, limit=LOANS_PER_PAGE)
+    memo: dict = {}
+    return [_row(s, today, memo) for s in summaries], total
+
+
+def back_link(user: Any) -> tuple[str, str]:
+    from flask import url_for
+    if getattr(user, "is_staff", False):
+        return url_for("accounts.lookup"), _("Staff lookup")
+    return url_for("accounts.dashboard"), _("My parcels")
+
+
+@dataclass
+class ParcelPage:
+    parcel: Any
+    relation: str
+    relation_label: str
+    status: str
+    fiscal_year: str
+    as_of: date
+    today: date
+    annual: Decimal | None
+    annual_why: list[ShownStep] = field(default_factory=list)
+    amounts: list = field(default_factory=list)
+    costs: list[dict] = field(default_factory=list)
+    installments: list[ScheduleRow] = field(default_factory=list)
+    schedule_why: list[ShownStep] = field(default_factory=list)
+    extended_why: list[ShownStep] = field(default_factory=list)  # R-A6: the closed days' moves
+    lump: SimpleNamespace | None = None
+    payoff: SimpleNamespace | None = None
+    budget: SimpleNamespace | None = None
+    demand: SimpleNamespace | None = None
+    lease: SimpleNamespace | None = None
+    deposit_order: Any = None
+    arrears_warning: bool = False
+    as_of_text: str = ""
+    annual_text: str = ""
+    answer: SimpleNamespace | None = None  # the first screen: the status and what to do next
+    shown_amounts: list = field(default_factory=list)  # "what you owe" less its zero figures
+    zero_labels: list[str] = field(default_factory=list)  # the figures that are zero
+
+
+def parcel_view(user: Any, parcel_id: int, today: date) -> ParcelPage | None:
+    """The parcel page, or None when the user may not see the parcel (the route's 404).
+    Its amounts and dates are worded here, once (`*_text`; the template shows them as they
+    are), with the request's `formats()`."""
+    f = formats()
+    lang = current_language()
+    try:
+        with uow() as w:
+            acct = statements.statement_for(w, user, parcel_id, as_of=today,
+                                          with_payments=False, rows=True)
+            closed = closed_days.declared(w)
+    except NotFound:
+        return None
+    st = acct.statement
+    v = ParcelPage(
+        parcel=acct.parcel, relation=acct.relation, relation_label=relation_label(acct.relation),
+        status=acct.status, fiscal_year=acct.fiscal_year.label if acct.fiscal_year else "—",
+        as_of=acct.as_of, today=today, annual=acct.annual,
+        # R-A14: the lessee deposits the rents in court until the debt is paid: the order is
+        # shown while the account has amounts past due (staff record its lifting apart).
+        deposit_order=acct.deposit_order if acct.status == statements.STATUS_OVERDUE else None,
+        as_of_text=f.date_long(acct.as_of))
+    if acct.lease is not None:
+        v.lease = SimpleNamespace(contract=acct.lease.contract_number,
+                                  lessee_pays=acct.lease.lessee_pays, payer=acct.payer)
+    if st is None:
+        return v
+    money = f.money
+    v.annual_text = money(acct.annual)
+    share = acct.share_trace
+    v.annual_why = _budget_steps(acct, f) + f.trace(share)
+    schedule = explain_schedule(acct.annual, acct.installments, acct.assessment.notified_on)
+    if acct.rules is not None:  # R-A6: which last days a day the Board declared closed moved
+        extended = closed_days.installments(
+            ((i.number, i.due_date, i.last_timely_day) for i in st.installments),
+            acct.rules.grace_day, closed)
+        schedule.extend(extended)
+        v.extended_why = f.trace(extended)
+    cost_texts = {k: _cost_text(e) for k, e in enumerate(acct.costs) if e.kind == "cost"}
+    v.amounts = statement_amounts(st, cost_texts, f)
+    v.shown_amounts = [a for a in v.amounts if a.amount or a.key == "total_due_now"]
+    v.zero_labels = [a.label for a in v.amounts if not a.amount and a.key != "total_due_now"]
+    v.arrears_warning = acct.status == statements.STATUS_OVERDUE  # R-A10: old debt first
+    owed = {c.index: c.owed for c in st.cost_items}
+    for k, e in enumerate(acct.costs):
+        if e.kind == "cost":
+            left = owed.get(k, e.amount)
+            v.costs.append({"date": e.legal_date, "description": cost_texts[k],
+                            "amount": e.amount, "owed": left,
+                            "date_text": f.date_long(e.legal_date),
+                            "amount_text": money(e.amount), "owed_text": money(left)})
+    v.installments = schedule_rows(st, acct.installments, today)
+    v.schedule_why = f.trace(schedule)
+    o = acct.offer
+    if acct.lump_sum is not None:
+        q = acct.lump_sum
+        v.lump = SimpleNamespace(eligible=q.eligible, discount=q.discount,
+                                 amount_due=q.amount, deadline=q.deadline,
+                                 why=f.trace(_lump_trace(q, acct, closed)),
+                                 amount_due_text=money(q.amount),
+                                 discount_text=money(q.discount))
+    if o is not None:
+        # The payoff today (what the pay page accepts) and good through a later day (with
+        # the interest to that day): two figures, each with its day.
+        v.payoff = SimpleNamespace(amount=o.payoff_through_amount, through=o.payoff_through,
+                                   why=payoff_why(o.payoff_statement, f),
+                                   amount_text=money(o.payoff_through_amount),
+                                   today=o.payoff, today_text=money(o.payoff),
+                                   differs=o.payoff != o.payoff_through_amount)
+    if acct.budget_version is not None:
+        version = acct.budget_version
+        v.budget = SimpleNamespace(
+            version=version.version, adopted_on=version.adopted_on,
+            adopted_text=f.date_long(version.adopted_on), reference=version.reference,
+            lines=[SimpleNamespace(text=line_text(line_kind_label(ln.kind),
+                                                  ln.description(lang)),
+                                   amount=ln.amount, financed=ln.financed_by_assessments,
+                                   amount_text=money(ln.amount),
+                                   financed_text=money(ln.financed_by_assessments))
+                   for ln in acct.budget_lines],
+            total_to_assess=version.total_to_assess,
+            total_text=money(version.total_to_assess),
+            parcel_units=acct.benefit_units, total_units=acct.total_units,
+            share=acct.share, units_text=f.number(acct.benefit_units),
+            total_units_text=f.number(acct.total_units),
+            share_text=f.percent(acct.share) if acct.share is not None else "—",
+            fixed_text=money(acct.fixed_amount) if acct.fixed_amount is not None else None)
+    if acct.collection is not None:
+        c = acct.collection  # the last demand mailed, and what stops the claim (R-A18)
+        v.demand = SimpleNamespace(mailed_on=c.mailed_on, amount=c.demand.amount,
+                                   last_day=c.last_day, court_from=c.court_claim_from,
+                                   stage=c.stage, why=f.trace(c.trace()) + f.trace(
+                                       closed_days.demand(c.mailed_on, c.last_day, closed)),
+                                   mailed_text=f.date_long(c.mailed_on),
+                                   amount_text=money(c.demand.amount),
+                                   court_from_text=f.date_long(c.court_claim_from),
+                                   stop_today=c.today, stop_today_text=money(c.today),
+                                   stop_by_last=c.by_last_day,
+                                   stop_by_last_text=money(c.by_last_day))
+    v.answer = answer(acct, f)
+    v.timeline = collection_views.timeline_view(acct, today, f)  # J9 (templates/collections)
+    return v
+
+
+def answer(acct: statements.AccountView, f: Formats) -> SimpleNamespace | None:
+    """What the parcel page says first: the account's status and the one thing to do next,
+    with the offer's figures (`core.offer`) worded here. `kind`:
+    - "demand": past due, a demand in its window: what stops the court claim, by its last day;
+    - "claimable": past due, the demand's last day gone: claimable in court since `day`;
+    - "overdue": past due, no demand yet;
+    - "due": an installment due now, still on time until `day` (its last timely day);
+    - "next": up to date, the next installment and its last timely day;
+    - "done": up to date, nothing else due this year.
+    `lump`: the whole year in one payment while R-A11's window is open (its deadline)."""
+    o = acct.offer
+    if o is None or acct.statement is None:
+        return None
+    money = f.money
+    a = SimpleNamespace(kind="done", amount_text="", day=None, pay_text=money(o.due_now),
+                        due_now=o.due_now, lump=None)
+    c = acct.collection
+    if o.has_arrears:
+        a.amount_text = money(o.arrears)
+        a.kind = "overdue"
+        if c is not None and c.stage == "demand_window":
+            a.kind, a.day = "demand", c.last_day
+            a.stop_today_text, a.stop_text = money(c.today), money(c.by_last_day)
+        elif c is not None and c.stage == "claimable":
+            a.kind, a.day = "claimable", c.court_claim_from
+    elif o.due_now > 0:
+        due = [i for i in o.installments if i.status == "due"]
+        a.kind, a.amount_text = "due", money(o.due_now)
+        a.day = min(i.last_timely_day for i in due) if due else None
+    elif o.next_due is not None:
+        a.kind, a.amount_text, a.day = "next", money(o.next_due.owed), o.next_due.last_timely_day
+    q = o.lump_sum
+    if q.eligible and q.deadline is not None:
+        a.lump = SimpleNamespace(amount_text=money(q.amount), discount_text=money(q.discount),
+                                 deadline=q.deadline)
+    return a
+
+
+def _lump_trace(q: Any, acct: statements.AccountView, closed: Any) -> Trace:
+    """R-A11: the lump sum's explanation, with the declared closed day that moved its
+    deadline, if one did."""
+    t = q.trace()
+    first = acct.installments[0].due_date if acct.installments else None
+    deadline = acct.rules.lump_sum_deadline if acct.rules is not None else None
+    t.extend(closed_days.lump_sum(q, first, deadline, closed))
+    return t
+
+
+class ScheduleRow(NamedTuple):
+    """One installment of the schedule table, its dates and amounts worded once here (the
+    table has 12 rows of 8 cells: formatting them in the template was most of its cost)."""
+
+    number: int
+    status: str  # paid | delinquent | due | upcoming (the core's)
+    status_label: str
+    status_css: str
+    due_date: date
+    due_text: str
+    last_timely_day: date
+    last_text: str
+    left_text: str  # "12 days left" while it can still be paid on time, else ""
+    amount: Decimal | None
+    principal: Decimal
+    late_fee: Decimal
+    interest: Decimal
+    amount_text: str
+    principal_text: str
+    late_fee_text: str
+    interest_text: str
+
+
+def schedule_rows(st: Any, installments: list, today: date) -> list[ScheduleRow]:
+    """The statement's installments (R-A4 to R-A8) as the schedule table shows them."""
+    f = formats()
+    amounts = {i.number: i.amount for i in installments}
+    labels: dict[str, tuple[str, str]] = {}
+    rows = []
+    for i in st.installments:
+        amount = amounts.get(i.number)
+        label = labels.get(i.status)
+        if label is None:
+            label = labels[i.status] = (status_label(i.status), status_css(i.status))
+        rows.append(ScheduleRow(
+            i.number, i.status, label[0], label[1],
+            i.due_date, f.date_long(i.due_date), i.last_timely_day,
+            f.date_long(i.last_timely_day),
+            f.days_left(i.last_timely_day, today) if i.status in ("due", "upcoming") else "",
+            amount, i.principal, i.late_fee, i.interest, f.money(amount), f.money(i.principal),
+            f.money(i.late_fee), f.money(i.interest)))
+    return rows
+
+
+def line_text(kind_label: str, description: str) -> str:
+    """A budget line: "Kind: description", unless the description already starts with its
+    kind (the Board's own words often do)."""
+    if not description:
+        return kind_label
+    if description.casefold().startswith(kind_label.casefold()):
+        return description
+    return f"{kind_label}: {description}"
+
+
+def _budget_steps(acct: statements.AccountView, f: Formats) -> list[ShownStep]:
+    if acct.budget_version is None:
+        return []
+    t = Trace()
+    t.add("R-A1", N_("The Board adopted budget version {version} on {adopted}: {total} to be "
+                     "raised by assessments."),
+          version=acct.budget_version.version, adopted=acct.budget_version.adopted_on,
+          total=acct.budget_version.total_to_assess)
+    return f.trace(t)
+
+
+def _cost_text(entry: Any) -> str:
+    label = cost_label(entry.cost_kind)
+    return f"{label}: {entry.description}" if entry.description else label
+
+
+def access_view(user: Any, parcel_id: int) -> tuple[Any, list[dict]] | None:
+    """The parcel and the other people who can see it, for whoever manages it; else None."""
+    try:
+        with uow() as w:
+            parcel = access.require_manager(w, user, parcel_id)
+            rows = parcels.access_list(w, user, parcel.id)
+    except (NotFound, Forbidden):
+        return None
+    # People with an account and emails still to confirm one are listed alike (no account
+    # enumeration: accounts.invitations).
+    return parcel, [{"email": r["email"], "role_label": relation_label(r["role"]),
+                     "since": clock.legal_date(r["since"])} for r in rows]
+
+
+def statement_pdf(v: ParcelPage, lang: str) -> bytes:
+    """The statement of account (estado de cuenta) of the parcel page, as a PDF."""
+    return pdf.render(statement_document(v), lang)
+
+
+def statement_document(v: ParcelPage) -> pdf.Document:
+    """What the statement PDF says, in the current language."""
+    facts = [(_("Parcel"), v.parcel.catastro),
+             (_("Address"), full_address(v.parcel.address, v.parcel.municipality)),
+             (_("Fiscal year"), v.fiscal_year),
+             (_("Your access"), v.relation_label),
+             (_("Statement date"), date_long(v.as_of))]
+    if v.annual is not None:
+        facts.append((_("This year's assessment"), money(v.annual)))
+    rows = [pdf.Row(a.label, money(a.amount), pdf.whys(a.why),
+                    strong=a.key == "total_due_now") for a in v.amounts]
+    if v.payoff is not None and v.payoff.differs:
+        rows.append(pdf.Row(_("Pay-off amount paid today, %(date)s", date=date_long(v.as_of)),
+                            money(v.payoff.today), strong=True))
+    if v.payoff is not None:
+        rows.append(pdf.Row(_("Pay-off amount, good through %(date)s (%(left)s)",
+                              date=date_long(v.payoff.through),
+                              left=days_left(v.payoff.through, v.today)),
+                            money(v.payoff.amount), pdf.whys(v.payoff.why), strong=True))
+    if v.lump is not None and v.lump.eligible:
+        rows.append(pdf.Row(_("Whole year in one payment, by %(date)s (%(left)s)",
+                              date=date_long(v.lump.deadline),
+                              left=days_left(v.lump.deadline, v.today)),
+                            money(v.lump.amount_due), pdf.whys(v.lump.why)))
+    for c in v.costs:
+        rows.append(pdf.Row(f"{date_long(c['date'])} · {c['description']}", money(c["owed"])))
+    status = {"paid": _("paid"), "due": _("due"), "upcoming": _("upcoming"),
+              "delinquent": _("overdue")}
+    schedule = pdf.Table(
+        head=(_("No."), _("Due date"), _("Last timely day"), _("Amount"), _("Principal owed"),
+              _("Fees and interest"), _("Status")),
+        rows=[(str(i.number), i.due_text, i.last_text, i.amount_text, i.principal_text,
+               money(i.late_fee + i.interest), status.get(i.status, i.status))
+              for i in v.installments],
+        widths=(10, 40, 42, 22, 23, 23, 20), align="LLLRRRL",
+        heading=_("Installment schedule"))
+    lease_rule = RULES["R-A16"]
+    law = pdf.Ref(lease_rule.id, lease_rule.source, translate(lease_rule.title))
+    notes: list[str | pdf.Why] = [
+        _("Every amount is computed from the law over the account's facts; the explanation "
+          "under each amount shows the numbers, and the notes at the end name the rule and "
+          "the statute behind each.")]
+    if v.lease is not None:
+        notes.insert(0, pdf.Why(_("Under the lease, the lessee pays the assessment.")
+                                if v.lease.payer == "lessee" else
+                                _("Under the lease, the owner pays the assessment."), law))
+    if v.demand is not None:
+        text = _("Demand mailed by certified mail on %(date)s for %(amount)s.",
+                 date=date_long(v.demand.mailed_on), amount=money(v.demand.amount))
+        if v.demand.stage == "demand_window":
+            text += " " + _("To stop a claim in court, pay %(today)s today, or %(by_last)s by "
+                            "%(date)s (%(left)s), the last day: interest runs until paid.",
+                            today=money(v.demand.stop_today),
+                            by_last=money(v.demand.stop_by_last),
+                            date=date_long(v.demand.last_day),
+                            left=days_left(v.demand.last_day, v.today))
+        elif v.demand.stage == "claimable":
+            text += " " + _("Since %(date)s the debt may be claimed in court.",
+                            date=date_long(v.demand.court_from))
+        elif v.demand.stage == "paid":
+            text += " " + _("Nothing is owed any more on what the demand listed: the claim "
+                            "in court is stopped.")
+        rows.append(pdf.Row(_("Collection"), "", [pdf.Why(text), *pdf.whys(v.demand.why)]))
+    notes.extend(pdf.whys(v.extended_why))  # R-A6: a last timely day a closed day moved
+    if v.arrears_warning:
+        notes.append(_("This account has amounts past due: any payment goes first to "
+                       "interest, late fees and costs, then to the oldest installment."))
+    return pdf.Document(
+        title=_("Statement of account"),
+        subtitle=_("District Assessments Portal") + " · "
+        + _("As of %(date)s", date=date_long(v.as_of)),
+        facts=facts, rows=rows, rows_heading=_("Amounts"), tables=[schedule], notes=notes,
+        reference=_("Parcel %(catastro)s", catastro=v.parcel.catastro), on=v.as_of)
+
+
+def staff_search(user: Any, q: str) -> tuple[list, list]:
+    with uow() as w:
+        access.require_staff(user)
+        return access.search_parcels(w, user, q), users.search_people(w, user, q)
+
+
+def staff_person(user: Any, user_id: int) -> SimpleNamespace | None:
+    with uow() as w:
+        access.require_staff(user)
+        person = users.load_user(w, user_id)
+        if person is None:
+            return None
+        linked = access.linked_parcels(w, person)
+    return SimpleNamespace(
+        id=person.id, name=person.name, email=person.email, language=person.language,
+        email_confirmed=person.email_confirmed, is_self=person.id == user.id,
+        two_factor_since=clock.legal_date(person.totp_enabled_at)
+        if person.totp_enabled_at else None,
+        parcels=[SimpleNamespace(id=p.id, catastro=p.catastro, address=p.address,
+                                 relation_label=relation_label(rel)) for p, rel in linked])
+

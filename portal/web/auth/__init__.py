@@ -1,1 +1,0 @@
-"""Accounts: sign-up with email confirmation, sign-in, sign-out, password reset."""

@@ -1,1 +1,0 @@
-"""Lenders: the parcels of the organisation's loans."""

@@ -1,0 +1,208 @@
+"""The lender's bulk certifications (J7, R-B9, R-B21): the upload page (the template, the
+column guide in both languages, the latest batches), a batch's page with its progress while
+the job runs and its per-row report (paged, filtered by outcome), the report and the failed
+rows as CSV (the failed rows with the same columns and the error, to fix and upload again).
+Thin: validate, call `portal.lenders.batches`, render. Only a lender's members
+(administrator or clerk); anyone else gets 404."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import (
+    Response,
+    abort,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    stream_with_context,
+    url_for,
+)
+from flask_babel import lazy_gettext as _l
+from flask_login import current_user, login_required
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField, FileRequired
+from wtforms import SubmitField
+
+from portal.accounts.errors import InvalidInput, NotFound
+from portal.i18n import current_language, gettext, translate
+from portal.jobs import queue
+from portal.lenders import batches as service
+from portal.web.data import uow
+from portal.web.form_errors import form_errors
+from portal.web.lenders import bp
+from portal.web.paging import page_count
+
+PER_PAGE = 50
+#: Seconds between reloads of a batch's page while its job runs (as the staff job's page).
+REFRESH_SECONDS = 3
+#: The largest upload read (a 20,000-row file is about 3 MB).
+MAX_BYTES = 8 * 1024 * 1024
+FILTERS = {"": _l("All rows"), "accepted": _l("Accepted"), "rejected": _l("Rejected"),
+           "duplicate": _l("Already filed")}
+STATUSES = {"queued": _l("Waiting to start"), "running": _l("Processing"),
+            "done": _l("Processed"), "failed": _l("Stopped")}
+
+
+class BatchFileForm(FlaskForm):
+    file = FileField(_l("The CSV file of certifications"), validators=[
+        FileRequired(message=_l("Choose the CSV file to upload."))])
+    submit = SubmitField(_l("Upload the certifications"))
+
+
+def _lender_only() -> None:
+    if not current_user.is_lender:
+        abort(404)
+
+
+def _filename(name: str) -> str:
+    return "".join(c for c in (name or "") if c.isprintable())[-200:] or "certificaciones.csv"
+
+
+def _upload_page(form: BatchFileForm, errors: list[tuple[str | None, str]] | None = None,
+                 status: int = 200):  # noqa: ANN202
+    with uow() as w:
+        recent = service.recent(w, current_user)
+        w.session.expunge_all()
+    return render_template("lenders/batches.html", form=form, errors=errors or [],
+                           recent=recent, statuses=STATUSES, max_rows=service.MAX_CSV_ROWS,
+                           columns=service.COLUMNS), status
+
+
+@bp.get("/certificaciones/lote")
+@login_required
+def batches():  # noqa: ANN201
+    _lender_only()
+    try:
+        return _upload_page(BatchFileForm(formdata=None))
+    except NotFound:
+        abort(404)
+
+
+@bp.post("/certificaciones/lote")
+@login_required
+def batch_upload():  # noqa: ANN201
+    """R-B21: the file is recorded with its rows and processed by a background job (put on
+    the queue once recorded); the batch's page shows its progress and report."""
+    _lender_only()
+    form = BatchFileForm()
+    if not form.validate_on_submit():
+        return _upload_page(form, form_errors(form), 400)
+    upload = form.file.data
+    data = upload.read(MAX_BYTES + 1)
+    try:
+        if len(data) > MAX_BYTES:
+            raise InvalidInput("too_many_rows", field="file", most=service.MAX_CSV_ROWS)
+        with uow() as w:
+            batch = service.submit_csv(w, current_user, data, _filename(upload.filename))
+            batch_id, job_id = batch.id, batch.job_id
+    except NotFound:
+        abort(404)
+    except InvalidInput as e:
+        msg = service.FILE_REASONS.get(e.code, service.FILE_REASONS["not_text"])
+        params = {k: v for k, v in e.params.items() if k != "field"}
+        text = gettext(msg, **params) if params else translate(msg)
+        return _upload_page(form, [("#" + form.file.id, text)], 400)
+    queue.enqueue_or_leave(job_id)
+    return redirect(url_for("lenders.batch", batch_id=batch_id), 303)
+
+
+@bp.get("/certificaciones/lote/plantilla.csv")
+@login_required
+def batch_template():  # noqa: ANN201
+    _lender_only()
+    lang = current_language()
+    name = "plantilla_certificaciones.csv" if lang == "es" else "certifications_template.csv"
+    return Response(service.template_csv(lang), mimetype="text/csv",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+@bp.get("/certificaciones/lote/guia")
+@login_required
+def batch_guide():  # noqa: ANN201
+    _lender_only()
+    rows = [(service.HEADERS["es"][c], service.HEADERS["en"][c], c in service.REQUIRED,
+             translate(service.GUIDE[c])) for c in service.COLUMNS]
+    return render_template("lenders/batch_guide.html", rows=rows)
+
+
+def _reason(row: Any) -> str:
+    return service.reason_text(row)
+
+
+@bp.get("/certificaciones/lote/<id:batch_id>")
+@login_required
+def batch(batch_id: int):  # noqa: ANN201
+    _lender_only()
+    outcome = request.args.get("resultado", "")
+    if outcome not in FILTERS:
+        abort(400)
+    try:
+        page = int(request.args.get("pagina", "1"))
+    except ValueError:
+        abort(404)
+    if not 1 <= page <= 10**6:
+        abort(404)
+    lang = current_language()
+    try:
+        with uow() as w:
+            b = service.get(w, current_user, batch_id)
+            count = service.rows_count(w, current_user, batch_id, outcome=outcome or None)
+            rows = service.rows_page(w, current_user, batch_id, outcome=outcome or None,
+                                     offset=(page - 1) * PER_PAGE, limit=PER_PAGE)
+            numbers = service.filing_numbers(w, rows)
+            shown = [{"number": r.row_number, "loan": r.loan_number, "catastro": r.catastro,
+                      "outcome": r.outcome, "column": service.column_header(r.error_column,
+                                                                           lang),
+                      "reason": _reason(r), "exemption": r.exemption_amount,
+                      "net_tax": r.net_tax,
+                      "filing": numbers.get(r.certification_id or 0, "")} for r in rows]
+            w.session.expunge_all()
+    except NotFound:
+        abort(404)
+    pages = page_count(count, page, PER_PAGE)
+    active = b.status in ("queued", "running")
+    percent = 100 * b.processed // b.total if b.total else 100
+    response = make_response(render_template(
+        "lenders/batch.html", batch=b, rows=shown, page=page, pages=pages, outcome=outcome,
+        filters=FILTERS, status_text=STATUSES.get(b.status, b.status), active=active,
+        percent=percent,
+        outcome_labels={k: translate(v) for k, v in service.OUTCOME_LABELS.items()}))
+    if active:
+        response.headers["Refresh"] = str(REFRESH_SECONDS)
+    return response
+
+
+def _csv(batch_id: int, *, only_failed: bool) -> Response:
+    _lender_only()
+    lang = current_language()
+    try:
+        with uow() as w:
+            service.get(w, current_user, batch_id)
+    except NotFound:
+        abort(404)
+    if only_failed:
+        name = f"lote_{batch_id}_fallidas.csv" if lang == "es" else f"batch_{batch_id}_failed.csv"
+    else:
+        name = f"lote_{batch_id}_informe.csv" if lang == "es" else f"batch_{batch_id}_report.csv"
+
+    def lines() -> Any:
+        with uow() as w:
+            yield from service.report_csv(w, current_user, batch_id, only_failed=only_failed,
+                                          lang=lang)
+
+    return Response(stream_with_context(lines()), mimetype="text/csv",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+@bp.get("/certificaciones/lote/<id:batch_id>/informe.csv")
+@login_required
+def batch_report(batch_id: int):  # noqa: ANN201
+    return _csv(batch_id, only_failed=False)
+
+
+@bp.get("/certificaciones/lote/<id:batch_id>/fallidas.csv")
+@login_required
+def batch_failed(batch_id: int):  # noqa: ANN201
+    return _csv(batch_id, only_failed=True)

@@ -1,0 +1,250 @@
+"""The lender's portfolio (J7, only for users of a lender organisation): its loans filtered,
+sorted, totalled and paged on the server (portal.lenders.portfolio), the CSV export streamed,
+and one payment for a filtered set or for a CSV of loan numbers."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from flask import (
+    Response,
+    abort,
+    flash,
+    redirect,
+    render_template,
+    request,
+    stream_with_context,
+    url_for,
+)
+from flask_babel import gettext as _
+from flask_login import current_user, login_required
+from werkzeug.datastructures import MultiDict
+from wtforms.fields.choices import SelectChoice
+
+from portal import clock
+from portal.core.offer import ChoiceError
+from portal.i18n import LOCALES, current_language, days_left
+from portal.lenders import portfolio
+from portal.web.data import uow
+from portal.web.lenders import bp, intents
+from portal.web.lenders.forms import FilterForm, LoansFileForm
+from portal.web.payments.amounts import parse_amount
+from portal.web.payments.many import review_many
+from portal.web.present import status_label
+from portal.web.request_context import register as register_request_context
+
+register_request_context(bp)
+
+#: The query string's names, as the filter form's fields.
+FILTERS = ("q", "estado", "municipio", "minimo", "maximo", "exoneracion", "vence",
+           "adquisicion", "orden", "dir")
+
+
+@bp.app_template_global("lender_owner_view")
+def owner_view(parcel_id: int) -> list:
+    """For the parcel page's include (templates/lenders/_owner_view.html): each lender with a
+    loan on the parcel and what it pays the CRIM (R-B10); only for a parcel the user sees."""
+    with uow() as w:
+        return portfolio.owner_view(w, current_user, parcel_id)
+
+
+def _lender_only() -> None:
+    if not current_user.is_lender:
+        abort(404)
+
+
+def _filters(args: Any, municipalities: list[str]) -> tuple[FilterForm, portfolio.Query | None]:
+    """The filter form from the query string, and the query it asks for (None: an error,
+    shown on its field)."""
+    form = FilterForm(MultiDict({k: args.get(k, "") for k in FILTERS if args.get(k)}))
+    form.municipio.choices = [SelectChoice("", _("Any municipality"))] + [
+        SelectChoice(m, m) for m in municipalities]
+    ok = form.validate()
+    amounts: dict[str, Decimal | None] = {}
+    locale = LOCALES.get(current_language(), "es_PR")
+    for name in ("minimo", "maximo"):
+        text = (form[name].data or "").strip()
+        amounts[name] = None
+        if text:
+            try:
+                amounts[name] = parse_amount(text, locale)
+            except ChoiceError:
+                form[name].errors = [*form[name].errors,
+                                     _("Write an amount in dollars, for example 1,500.00.")]
+                ok = False
+    if not ok:
+        return form, None
+    page = args.get("page", 1, type=int) or 1
+    notice = form.adquisicion.data or ""
+    return form, portfolio.Query(
+        q=form.q.data or "", status=form.estado.data or "", municipality=form.municipio.data or "",
+        due_min=amounts["minimo"], due_max=amounts["maximo"],
+        due_within=int(form.vence.data) if form.vence.data else None,
+        certification=form.exoneracion.data or "",
+        notice=notice if notice in portfolio.NOTICES else "",
+        notice_within=int(notice) if notice.isdigit() else None,
+        sort=form.orden.data or "loan", desc=form.dir.data == "desc", page=max(1, page))
+
+
+def _args(query_args: Any, **changes: Any) -> dict[str, Any]:
+    """The current filters (for links: sort, pages, export), with `changes`."""
+    out = {k: query_args.get(k) for k in FILTERS if query_args.get(k)}
+    out.update({k: v for k, v in changes.items() if v is not None})
+    return out
+
+
+@bp.get("/prestamos")
+@login_required
+def loans():  # noqa: ANN201
+    _lender_only()
+    page_arg = request.args.get("page", 1, type=int)
+    if page_arg is not None and page_arg > 2**31 // portfolio.PER_PAGE:
+        abort(404)
+    with uow() as w:
+        places = portfolio.municipalities(w, current_user)
+        form, query = _filters(request.args, places)
+        result = portfolio.portfolio(w, current_user, query) if query is not None else None
+    if result is not None and (page_arg or 1) > result.pages:
+        abort(404)
+    errors = [(f"#{f.id}", e) for f in form for e in f.errors]
+    return render_template("lenders/loans.html", form=form, result=result, today=clock.today(),
+                           errors=errors, args=_args(request.args), file_form=LoansFileForm(),
+                           max_pay=portfolio.MAX_PAY), 400 if errors else 200
+
+
+@bp.get("/prestamos/<id:loan_id>")
+@login_required
+def loan(loan_id: int):  # noqa: ANN201
+    """One loan: its parcel's figures, what to pay or retain for each CRIM bill (R-B10), its
+    acquisitions and what the lender will pay (`intents.loan_page`)."""
+    return intents.loan_page(loan_id)
+
+
+def _money(value: Decimal | None) -> str:
+    return "" if value is None else f"{value:.2f}"
+
+
+def _notice_cells(r: portfolio.Row) -> tuple[str, str, str, str]:
+    """The export's acquisition cells (R-B10 iii, R-B21): the date, the notice's last day,
+    how far it is ("12 days left", "3 days ago") and "in time" or "overdue"; empty without."""
+    n = r.notice
+    if n is None:
+        return ("", "", "", "")
+    return (n.acquired_on.isoformat(), n.last_day.isoformat(), days_left(n.last_day, n.on),
+            _("overdue") if n.overdue else _("in time"))
+
+
+def _csv_rows(w: Any, rows: Any, fy: Any) -> Any:
+    """The export's records, the R-B10 figures of each batch of loans read together."""
+    batch: list[portfolio.Row] = []
+
+    def flush() -> Any:
+        kept = portfolio.retentions(w, [r.parcel_id for r in batch], fy)
+        for r in batch:
+            ret = kept.get(r.parcel_id)
+            bills = ret.bills if ret is not None else []
+            first = bills[0] if bills else None
+            yield (r.loan_number, r.catastro, r.address, r.municipality, status_label(r.status),
+                   _money(r.annual), _money(r.due_now),
+                   r.next_due.isoformat() if r.next_due else "",
+                   _money(first.billed_with) if first else "",
+                   _money(first.with_exemption.amount) if first else "",
+                   _money(first.without_exemption.amount) if first else "",
+                   _money(first.new_structure) if first else "",
+                   _money(ret.total_with_exemption) if ret is not None else "",
+                   _money(ret.total_new_structure) if ret is not None else "",
+                   *_notice_cells(r))
+    for r in rows:
+        batch.append(r)
+        if len(batch) >= portfolio.BATCH:
+            yield from flush()
+            batch = []
+    if batch:
+        yield from flush()
+
+
+@bp.get("/prestamos.csv")
+@login_required
+def export():  # noqa: ANN201
+    """The filtered loans as CSV, streamed in batches (constant memory); cells that a
+    spreadsheet would run as a formula are neutralised (`lenders.safe_cell`)."""
+    _lender_only()
+    with uow() as w:
+        form, query = _filters(request.args, portfolio.municipalities(w, current_user))
+    if query is None:
+        abort(400)
+    header = (_("Loan"), _("Catastro number"), _("Address"), _("Municipality"), _("Status"),
+              _("This year's assessment"), _("Due now"), _("Next due date"),
+              _("CRIM bill with the exemption (first bill)"),
+              _("To pay, bill with the exemption (i)"),
+              _("To pay, bill without it, with the certification (ii)"),
+              _("To retain, new structure (iii)"),
+              _("To pay in the year, case (i)"), _("To retain in the year, case (iii)"),
+              _("Acquired on"), _("Last day to notify the CRIM"),
+              _("Days left to notify the CRIM"), _("Notice to the CRIM"))
+    user = current_user._get_current_object()
+    fy = portfolio.fiscal_year_start(clock.today())
+
+    def generate():  # noqa: ANN202
+        with uow() as w:
+            yield from portfolio.csv_lines(header,
+                                         _csv_rows(w, portfolio.rows(w, user, query), fy))
+    name = f"prestamos-{clock.today().isoformat()}.csv"
+    return Response(stream_with_context(generate()), mimetype="text/csv",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+@bp.post("/pagar")
+@login_required
+def pay_filtered():  # noqa: ANN201
+    """One payment for what is due now on the loans the filter selects (at most MAX_PAY)."""
+    _lender_only()
+    with uow() as w:
+        form, query = _filters(request.form, portfolio.municipalities(w, current_user))
+        if query is None:
+            abort(400)
+        parcel_ids, total = portfolio.parcels_to_pay(w, current_user, query)
+    if total > portfolio.MAX_PAY:
+        flash(_("These filters select %(num)s loans with something due; one payment covers "
+                "at most %(max)s. Narrow the filters.", num=total, max=portfolio.MAX_PAY),
+              "warning")
+        return redirect(url_for("lenders.loans", **_args(request.form)), 303)
+    page = review_many(parcel_ids) if parcel_ids else None
+    if page is None:
+        flash(_("Nothing is due now on the loans these filters select."), "info")
+        return redirect(url_for("lenders.loans", **_args(request.form)), 303)
+    return page
+
+
+@bp.post("/pagar/archivo")
+@login_required
+def pay_file():  # noqa: ANN201
+    """One payment for what is due now on the loans a CSV of loan numbers names."""
+    _lender_only()
+    form = LoansFileForm()
+    message = None
+    if form.validate_on_submit():
+        try:
+            numbers = portfolio.read_loan_numbers(form.file.data.read(portfolio.MAX_PAY * 64 + 1))
+        except ValueError as exc:
+            message = (_("The file names more than %(max)s loans; one payment covers at most "
+                         "%(max)s.", max=portfolio.MAX_PAY) if str(exc) == "too_many"
+                       else _("The file names no loan numbers: one per row, in the first "
+                              "column."))
+        else:
+            with uow() as w:
+                parcel_ids, unknown = portfolio.parcels_of_loans(w, current_user, numbers)
+            if unknown:
+                message = _("These loan numbers are not among your loans: %(numbers)s.",
+                            numbers=", ".join(unknown[:20]) + ("…" if len(unknown) > 20 else ""))
+            else:
+                page = review_many(parcel_ids)
+                if page is not None:
+                    return page
+                message = _("Nothing is due now on the loans the file names.")
+    else:
+        message = next((e for f in form for e in f.errors), None) or _(
+            "Choose the CSV file to upload.")
+    flash(message, "error")
+    return redirect(url_for("lenders.loans"), 303)

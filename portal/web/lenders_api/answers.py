@@ -1,0 +1,87 @@
+"""What the lenders' API answers with, in every route of `/api/v1/`: RFC 9457 problems
+(`application/problem+json`) in the caller's language (Accept-Language: es or en, Spanish by
+default), money as a string with two decimals (never a JSON float), and the query's
+parameters validated by a Pydantic model of schemas.py (or the problem naming the first
+invalid one)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from flask import jsonify, make_response, request
+from pydantic import ValidationError
+
+from portal import i18n
+from portal.core.explain import N_
+from portal.web.lenders_api import schemas
+
+PROBLEMS = {
+    "invalid_token": (401, N_("Not authenticated"),
+                      N_("Send a valid API token: the header Authorization: Bearer and the "
+                         "token. A token that expired or was revoked is refused.")),
+    "insufficient_scope": (403, N_("Not allowed"),
+                           N_("This token may only read. Create a token that may write.")),
+    "not_found": (404, N_("Not found"), N_("There is no loan of your organisation with "
+                                           "this number.")),
+    "batch_not_found": (404, N_("Not found"), N_("There is no batch of your organisation "
+                                                 "with this number.")),
+    "invalid_parameter": (400, N_("Invalid parameter"),
+                          N_("The parameter %(name)s is not valid.")),
+    "invalid_header": (400, N_("Invalid header"),
+                       N_("The header %(name)s is missing or not valid.")),
+    "invalid_body": (422, N_("Invalid body"),
+                     N_("The body is not valid: see each field's error.")),
+    "idempotency_key_reused": (409, N_("Key already used"),
+                               N_("This Idempotency-Key was used with another body. Use a "
+                                  "new key for a new batch.")),
+    "rate_limited": (429, N_("Too many requests"),
+                     N_("Too many requests: try again in %(seconds)s seconds.")),
+    "http": (400, N_("Request not valid"), N_("The request cannot be answered as sent.")),
+}
+
+
+def _language() -> str:
+    return request.accept_languages.best_match(["es", "en"], default="es") or "es"
+
+
+def problem(code: str, headers: dict[str, str] | None = None,  # noqa: ANN201
+            errors: Any = None, status: int | None = None, **params: Any):
+    """An RFC 9457 problem in the caller's language (`type` names the kind of problem);
+    `errors`: a ValidationError, each of whose errors becomes {field, detail}, or a list of
+    (field, message id)."""
+    default, title, detail = PROBLEMS[code]
+    status = status or default
+    lang = _language()
+    with i18n.use_language(lang):
+        body = {"type": f"https://portal.example.pr/problemas/{code.replace('_', '-')}",
+                "title": i18n.gettext(title), "status": status,
+                "detail": i18n.gettext(detail, **params) if params else i18n.gettext(detail)}
+        if isinstance(errors, ValidationError):
+            body["errors"] = schemas.field_errors(errors)
+        elif errors is not None:  # [(field, message id)]
+            body["errors"] = [{"field": f, "detail": i18n.gettext(m)} for f, m in errors]
+    if "name" in params:
+        body["field"] = params["name"]  # which parameter or header
+    elif body.get("errors"):
+        body["field"] = body["errors"][0]["field"]
+    resp = make_response(jsonify(body), status)
+    resp.mimetype = "application/problem+json"
+    resp.headers["Content-Language"] = lang
+    for k, v in (headers or {}).items():
+        resp.headers[k] = v
+    return resp
+
+
+def _money(value: Decimal | None) -> str | None:
+    return None if value is None else f"{value:.2f}"
+
+
+def parameters(model: type[schemas.BaseModel]) -> Any:
+    """The query's parameters validated by `model`, or the 400 problem naming the first
+    invalid one (and listing each)."""
+    try:
+        return model.model_validate(request.args.to_dict())
+    except ValidationError as exc:
+        first = schemas.field_path(tuple(exc.errors()[0]["loc"]))
+        return problem("invalid_parameter", errors=exc, name=first)

@@ -1,0 +1,246 @@
+"""The API's OpenAPI 3.1 document (J7), made from the same Pydantic models that validate the
+requests (portal/web/lenders_api/schemas.py): their JSON Schema (2020-12) is OpenAPI 3.1's
+dialect, so each model goes into `components.schemas` unchanged, and each operation below
+names its models. Texts (summaries, descriptions, the schemas' field descriptions) are the
+catalog's, in the language asked for; the document is built once per language.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from pydantic import BaseModel
+from pydantic.json_schema import models_json_schema
+
+from portal import i18n
+from portal.core.explain import N_
+from portal.web.lenders_api import schemas as S
+
+PROBLEM_TITLES = {
+    400: N_("A parameter or header is not valid (problem+json, with the field)."),
+    401: N_("No valid token (problem+json); the header WWW-Authenticate says Bearer."),
+    403: N_("This token may only read (problem+json)."),
+    404: N_("Not found, or not your organisation's (problem+json)."),
+    409: N_("The Idempotency-Key was used with another body (problem+json)."),
+    422: N_("The body is not valid: every field with its error (problem+json)."),
+    413: N_("The body is too large (problem+json)."),
+    429: N_("Too many requests (problem+json); Retry-After says in how many seconds to "
+            "try again."),
+}
+PROBLEM_HEADERS = {
+    401: {"WWW-Authenticate": {"required": True, "schema": {"type": "string"}}},
+    429: {"Retry-After": {"required": True, "description": N_("Seconds to wait."),
+                          "schema": {"type": "integer", "minimum": 0}}},
+}
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    where: str  # "path" or "header"
+    schema: dict[str, Any]
+    description: str
+    required: bool = True
+
+
+@dataclass(frozen=True)
+class Operation:
+    method: str
+    path: str
+    operation_id: str
+    summary: str
+    description: str
+    ok: int
+    answer: type[BaseModel] | None  # the success's body (JSON); None: an HTML or other body
+    problems: tuple[int, ...]
+    query: type[BaseModel] | None = None
+    params: tuple[Param, ...] = ()
+    body: Any = None  # a function giving the body's model
+    ok_headers: dict[str, Any] = field(default_factory=dict)
+    public: bool = False
+    also: tuple[tuple[int, str], ...] = ()  # other successes: (status, description)
+
+
+LOAN = Param("loan_number", "path", {"type": "string", "pattern": S.LOAN_NUMBER},
+             N_("The loan's number."))
+BATCH = Param("batch_id", "path", {"type": "integer", "minimum": 1, "maximum": 2**31 - 1},
+              N_("The batch's number."))
+KEY = Param("Idempotency-Key", "header", {"type": "string", "pattern": S.IDEMPOTENCY_KEY},
+            N_("A key of the client's choosing (a UUID, say), different for each batch: "
+               "sent again with the same body it answers the same batch; with another "
+               "body, 409."))
+LOCATION = {"Location": {"required": True, "description": N_("The batch's address."),
+                         "schema": {"type": "string"}}}
+READ = (400, 401, 429)  # a NUL byte in the path or query is a 400 too
+
+OPERATIONS = (
+    Operation("get", "/loans", "listLoans", N_("Your loans"),
+              N_("The token's lender's loans, 50 a page, with the filtered set's count and "
+                 "totals."),
+              200, S.LoanPage, (400, *READ), query=S.LoansQuery),
+    Operation("get", "/loans/{loan_number}", "getLoan", N_("One loan and what to retain"),
+              N_("One loan, with what to pay or retain per CRIM bill in the three cases of "
+                 "R-B10: (i) the bill issued with the exemption, (ii) the bill issued "
+                 "without it, paid with the certification, (iii) a new structure bought with "
+                 "a certification."),
+              200, S.LoanDetail, (404, *READ), params=(LOAN,)),
+    Operation("post", "/certification-batches", "submitCertificationBatch",
+              N_("File a batch of certifications"),
+              N_("Up to 1,000 residential-exemption certifications, one row per loan, with "
+                 "the columns of the CSV template. The batch is processed in the background: "
+                 "the answer is 202 with its address; read its status and its per-row "
+                 "report there. Needs a token that may write."),
+              202, S.Batch, (400, 401, 403, 409, 413, 422, 429), params=(KEY,),
+              body=S.batch_model, ok_headers=LOCATION,
+              also=((200, N_("The same key and body again: the same batch.")),)),
+    Operation("get", "/certification-batches/{batch_id}", "getCertificationBatch",
+              N_("A batch's status"), N_("The batch's status and its rows' counts."),
+              200, S.Batch, (404, *READ), params=(BATCH,)),
+    Operation("get", "/certification-batches/{batch_id}/rows", "listCertificationBatchRows",
+              N_("A batch's per-row report"),
+              N_("Each row's outcome (accepted, rejected or duplicate), the column and reason "
+                 "of a rejection in the caller's language, the computed exemption of an "
+                 "accepted row; 50 a page."),
+              200, S.BatchRows, (400, 404, *READ), params=(BATCH,), query=S.RowsQuery),
+    Operation("post", "/loans/{loan_number}/acquisitions", "reportAcquisition",
+              N_("Report an acquisition"),
+              N_("The loan's parcel was bought after January 1 as a new structure with a "
+                 "certification (R-B10 case iii): the answer carries the last day to notify "
+                 "the CRIM, 30 days after the acquisition, rolled to a business day. Needs a "
+                 "token that may write."),
+              201, S.Acquisition, (400, 401, 403, 404, 422, 429), params=(LOAN,),
+              body=lambda: S.AcquisitionIn),
+    Operation("get", "/openapi.json", "getOpenApi", N_("This document"),
+              N_("The API's OpenAPI 3.1 document (no token needed)."), 200, None, (),
+              public=True),
+)
+
+
+def _models() -> list[tuple[type[BaseModel], str]]:
+    out: list[tuple[type[BaseModel], str]] = [(S.Problem, "serialization")]
+    for op in OPERATIONS:
+        if op.answer is not None:
+            out.append((op.answer, "serialization"))
+        if op.body is not None:
+            out.append((op.body(), "validation"))
+    return list(dict.fromkeys(out))
+
+
+def _translated(node: Any, top: bool = False) -> Any:
+    """The schema with its descriptions in the language in force, without the titles
+    Pydantic makes from the names (nor the classes' docstrings: `top`)."""
+    if isinstance(node, list):
+        return [_translated(x) for x in node]
+    if not isinstance(node, dict):
+        return node
+    out = {}
+    for k, v in node.items():
+        if k == "title" and isinstance(v, str):
+            continue
+        if k == "description" and isinstance(v, str):
+            if top:
+                continue
+            out[k] = i18n.gettext(v)
+        elif k == "properties":
+            out[k] = {name: _translated(s) for name, s in v.items()}
+        else:
+            out[k] = _translated(v)
+    return out
+
+
+def _query_params(model: type[BaseModel]) -> list[dict[str, Any]]:
+    js = model.model_json_schema(ref_template="#/components/schemas/{model}")
+    required = set(js.get("required", ()))
+    return [{"name": name, "in": "query", "required": name in required,
+             "description": i18n.gettext(s.get("description", "")),
+             "schema": _translated({k: v for k, v in s.items() if k != "description"})}
+            for name, s in js["properties"].items()]
+
+
+def _problem(status: int) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "description": i18n.gettext(PROBLEM_TITLES[status]),
+        "content": {"application/problem+json": {
+            "schema": {"$ref": "#/components/schemas/Problem"}}}}
+    if status in PROBLEM_HEADERS:
+        out["headers"] = {
+            name: {**h, **({"description": i18n.gettext(h["description"])}
+                           if "description" in h else {})}
+            for name, h in PROBLEM_HEADERS[status].items()}
+    return out
+
+
+def _operation(op: Operation, names: dict[Any, str]) -> dict[str, Any]:
+    params = [{"name": p.name, "in": p.where, "required": p.required,
+               "description": i18n.gettext(p.description), "schema": p.schema}
+              for p in op.params]
+    if op.query is not None:
+        params += _query_params(op.query)
+    ok: dict[str, Any] = {"description": i18n.gettext(op.summary)}
+    if op.answer is not None:
+        ref = {"$ref": f"#/components/schemas/{names[(op.answer, 'serialization')]}"}
+        ok["content"] = {"application/json": {"schema": ref}}
+    else:
+        ok["content"] = {"application/json": {"schema": {"type": "object"}}}
+    if op.ok_headers:
+        ok["headers"] = {k: {**h, "description": i18n.gettext(h["description"])}
+                         for k, h in op.ok_headers.items()}
+    responses: dict[str, Any] = {str(op.ok): ok}
+    for status, description in op.also:
+        responses[str(status)] = {**ok, "description": i18n.gettext(description)}
+    for status in sorted(set(op.problems)):
+        responses[str(status)] = _problem(status)
+    out: dict[str, Any] = {"operationId": op.operation_id, "summary": i18n.gettext(op.summary),
+                           "description": i18n.gettext(op.description),
+                           "responses": dict(sorted(responses.items()))}
+    if params:
+        out["parameters"] = params
+    if op.body is not None:
+        ref = f"#/components/schemas/{names[(op.body(), 'validation')]}"
+        out["requestBody"] = {"required": True, "content": {
+            "application/json": {"schema": {"$ref": ref}}}}
+    out["security"] = [] if op.public else [{"bearer": []}]
+    return out
+
+
+@cache
+def document(lang: str) -> dict[str, Any]:
+    """The OpenAPI 3.1 document in `lang` ("es" or "en")."""
+    with i18n.use_language(lang):
+        models = _models()
+        refs, defs = models_json_schema(models, ref_template="#/components/schemas/{model}")
+        names = {key: ref["$ref"].rsplit("/", 1)[1] for key, ref in refs.items()}
+        components = {name: _translated(s, top=True)
+                      for name, s in defs.get("$defs", {}).items()}
+        paths: dict[str, dict[str, Any]] = {}
+        for op in OPERATIONS:
+            paths.setdefault(op.path, {})[op.method] = _operation(op, names)
+        return {
+            "openapi": "3.1.0",
+            "jsonSchemaDialect": "https://json-schema.org/draft/2020-12/schema",
+            "info": {"title": i18n.gettext(N_("The lenders' API")), "version": "1.0.0",
+                     "description": i18n.gettext(N_(
+                         "A mortgage lender's loans, what to pay or retain per CRIM bill, "
+                         "and batches of residential-exemption certifications (J7). "
+                         "Authenticate with Authorization: Bearer and a token an "
+                         "administrator of the lender creates. Errors are RFC 9457 "
+                         "problems (application/problem+json) in the language of "
+                         "Accept-Language (es or en; Spanish by default). Money is a "
+                         "string with two decimals."))},
+            "servers": [{"url": "/api/v1"}],
+            "paths": paths,
+            "components": {
+                "schemas": components,
+                "securitySchemes": {"bearer": {
+                    "type": "http", "scheme": "bearer",
+                    "description": i18n.gettext(N_(
+                        "A token of the lender's (pdl_…), created on the organisation's "
+                        "page; a read token may only read."))}}},
+            "security": [{"bearer": []}],
+        }
+
+
+def operations_by_id() -> dict[str, Operation]:
+    return {op.operation_id: op for op in OPERATIONS}

@@ -1,0 +1,158 @@
+"""The lenders' JSON API, `/api/v1/` (J7): a lender's loans for a program, authenticated by
+`Authorization: Bearer <token>` (an administrator's token, portal.lenders.tokens),
+never by the session cookie; CSRF-exempt (no cookie is read, so no cross-site request can
+act as someone); rate-limited per token and per address (portal.accounts.throttle); errors
+as RFC 9457 `application/problem+json`, in the caller's language (Accept-Language: es or en,
+Spanish by default). Money is a string with two decimals (never a JSON float).
+
+    GET /api/v1/loans?page=&status=&municipality=&certification=&q=&sort=&order=
+                                                                     the loans, 50 a page
+    GET /api/v1/loans/<loan number>            one loan, with what to pay or retain per
+                                               CRIM bill in the three cases (R-B10)
+    POST /api/v1/certification-batches, GET .../<id>, GET .../<id>/rows   (batches.py)
+    POST /api/v1/loans/<loan number>/acquisitions                    (acquisitions.py)
+    GET /api/v1/openapi.json, GET /api/v1/docs  the OpenAPI 3.1 document and its page,
+                                               public (reference.py)
+
+Parameters and bodies are validated by the Pydantic models of schemas.py, the same ones the
+OpenAPI document is made from (openapi.py); problems, money and parameters are answered the
+same way everywhere (answers.py).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+from flask import g, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from portal import clock
+from portal.accounts import throttle
+from portal.accounts.errors import Forbidden, NotFound
+from portal.lenders import portfolio, tokens
+from portal.web.data import uow
+from portal.web.lenders_api import bp, schemas
+from portal.web.lenders_api.answers import _money, parameters, problem
+
+log = logging.getLogger(__name__)
+
+PER_TOKEN = (120, 60)  # requests a minute per token
+PER_ADDRESS = (300, 60)  # and per address (unknown tokens too)
+
+#: Answered without a token (the API's description).
+PUBLIC = {"lenders_api.openapi", "lenders_api.reference"}
+
+
+def _limited(w: Any, key: str, limit: tuple[int, int]) -> Any:
+    if throttle.hit(w, key, *limit):
+        return None
+    seconds = throttle.retry_after(w, key, *limit)
+    return problem("rate_limited", {"Retry-After": str(seconds)}, seconds=seconds)
+
+
+@bp.before_request
+def _authenticate():  # noqa: ANN202
+    """The token (g.token_lender_id), or the problem that refuses the request."""
+    if request.endpoint in PUBLIC:
+        return None
+    header = request.headers.get("Authorization", "")
+    scheme, _, secret = header.partition(" ")
+    with uow() as w:
+        refused = _limited(w, f"api-ip:{request.remote_addr}", PER_ADDRESS)
+        if refused is not None:
+            return refused
+        try:
+            tok = tokens.authenticate(
+                w, secret.strip() if scheme.lower() == "bearer" else None,
+                write=request.method not in ("GET", "HEAD"))
+        except tokens.Unauthorized:
+            log.info("api: token refused from %s", request.remote_addr)
+            return problem("invalid_token", {"WWW-Authenticate": 'Bearer realm="api"'})
+        except Forbidden:
+            return problem("insufficient_scope",
+                           {"WWW-Authenticate": 'Bearer error="insufficient_scope"'})
+        g.token_id, g.token_lender_id = tok.id, tok.lender_id
+        refused = _limited(w, f"api-token:{tok.id}", PER_TOKEN)
+    return refused
+
+
+@bp.errorhandler(HTTPException)
+def _http_problem(exc: HTTPException):  # noqa: ANN202
+    """What the app refuses before a view runs (a NUL byte, a body too large, a method not
+    allowed) as a problem too, with the status the app chose."""
+    code = exc.code or 500
+    if code < 400:
+        return exc
+    headers = {k: v for k, v in exc.get_response().headers.items()
+               if k in ("Allow", "Retry-After")}
+    return problem("http", headers, status=code)
+
+
+@bp.errorhandler(tokens.Unauthorized)
+def _token_gone(_exc: Exception):  # noqa: ANN202
+    """A token revoked or expired between the request's check and its work."""
+    return problem("invalid_token", {"WWW-Authenticate": 'Bearer realm="api"'})
+
+
+def _loan(r: portfolio.Row) -> dict[str, Any]:
+    return {"loan_number": r.loan_number, "catastro": r.catastro, "address": r.address,
+            "municipality": r.municipality, "status": r.status,
+            "annual_assessment": _money(r.annual), "due_now": _money(r.due_now),
+            "next_due_date": r.next_due.isoformat() if r.next_due else None}
+
+
+def _query() -> Any:
+    """The portfolio's query from the parameters (schemas.LoansQuery), or the problem."""
+    p = parameters(schemas.LoansQuery)
+    if not isinstance(p, schemas.LoansQuery):
+        return p
+    return portfolio.Query(q=p.q, status=p.status, municipality=p.municipality, sort=p.sort,
+                         certification=p.certification, desc=p.order == "desc", page=p.page)
+
+
+@bp.get("/loans")
+def loans():  # noqa: ANN201
+    query = _query()
+    if not isinstance(query, portfolio.Query):
+        return query
+    with uow() as w:
+        page = portfolio.portfolio(w, portfolio.LenderScope(g.token_lender_id), query)
+    if query.page > page.pages:
+        return problem("invalid_parameter", name="page")
+    return jsonify({"as_of": page.as_of.isoformat(), "page": page.page, "pages": page.pages,
+                    "count": page.count,
+                    "totals": {"due_now": _money(page.due_total),
+                               "annual_assessment": _money(page.annual_total)},
+                    "items": [_loan(r) for r in page.rows]})
+
+
+@bp.get("/loans/<string:number>")
+def loan(number: str):  # noqa: ANN201
+    if not re.fullmatch(schemas.LOAN_NUMBER, number):
+        return problem("not_found")
+    fy = portfolio.fiscal_year_start(clock.today())
+    try:
+        with uow() as w:
+            row = portfolio.loan(w, portfolio.LenderScope(g.token_lender_id), number=number)
+            kept = portfolio.retentions(w, [row.parcel_id], fy)[row.parcel_id]
+    except NotFound:
+        return problem("not_found")
+    return jsonify({**_loan(row), "as_of": clock.today().isoformat(),
+                    "retention": _retention(kept, fy)})
+
+
+def _retention(r: Any, fy: Any) -> dict[str, Any] | None:
+    """R-B10 per CRIM bill (core.lender.retention); None without the CRIM's facts."""
+    if r is None:
+        return None
+    return {"fiscal_year": f"{fy.year}-{fy.year + 1}", "rules": ["R-B10"],
+            "bills": [{"issued_on": b.issued_on.isoformat(),
+                       "billed_with_exemption": _money(b.billed_with),
+                       "billed_without_exemption": _money(b.billed_without),
+                       "prepayment_discount": _money(b.with_exemption.discount),
+                       "pay_billed_with_exemption": _money(b.with_exemption.amount),
+                       "pay_billed_without_exemption": _money(b.without_exemption.amount),
+                       "retain_new_structure": _money(b.new_structure)} for b in r.bills]}
+

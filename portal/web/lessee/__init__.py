@@ -1,1 +1,0 @@
-"""Lessees: the parcels they lease (R-A14, R-A16), each opening the parcel page."""

@@ -1,0 +1,115 @@
+"""Staff: a roll's review between computing and publishing (J8): the total assessed against
+the budget's total to assess, the counts, the exempt parcels and why (R-A2), the Board's
+fixed amounts (R-A3), the largest shares and their histogram (an SVG with the same figures in
+a table); for an amendment, the differences per parcel (R-A5), paged and as a CSV file.
+Every staff role may read it; publishing stays on the roll's page (an administrator's).
+The figures come from `portal/roll/review.py`; this module renders them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from decimal import Decimal
+
+from flask import Response, abort, render_template, stream_with_context
+from flask_babel import gettext as _
+from flask_login import current_user
+
+from portal.accounts.errors import NotFound
+from portal.core.money import from_cents_int
+from portal.core.roll_review import EXEMPT_REASONS
+from portal.i18n import money as fmt_money
+from portal.i18n import number as fmt_number
+from portal.lenders import portfolio
+from portal.roll import review as service
+from portal.web.data import uow
+from portal.web.locale import select_language
+from portal.web.paging import page_count, page_number
+from portal.web.roll import bp
+from portal.web.staff_access import staff_required
+
+PER_PAGE = 50
+
+
+def signed(amount: Decimal) -> str:
+    """A change: "+$1,000.00", "-$550.00", "$0.00"."""
+    return ("+" if amount > 0 else "") + fmt_money(amount)
+
+
+def edge(cents: int) -> str:
+    """A bin's edge (cents) under the chart's axis, short: "$1,200" for whole dollars."""
+    if cents % 100 == 0:
+        return "$" + fmt_number(cents // 100)
+    return fmt_money(from_cents_int(cents))
+
+
+def reason_text(code: str) -> str:
+    return _(EXEMPT_REASONS.get(code, code))
+
+
+@bp.get("/personal/tasacion/<id:roll_id>/revision")
+@staff_required
+def roll_review(roll_id: int):  # noqa: ANN201
+    page = page_number()
+    try:
+        with uow() as w:
+            view = service.review(w, current_user, roll_id)
+            exempt = service.exempt_page(w, current_user, roll_id, limit=PER_PAGE,
+                                         offset=(page - 1) * PER_PAGE)
+            changes = service.differences(w, current_user, roll_id) if view.amendment \
+                else None
+            w.session.expunge_all()
+    except NotFound:
+        abort(404)
+    pages = page_count(view.exempt, page, PER_PAGE)
+    return render_template("roll/roll_review.html", view=view, exempt=exempt, page=page,
+                           pages=pages, changes=changes, reason_text=reason_text,
+                           signed=signed, edge=edge)
+
+
+@bp.get("/personal/tasacion/<id:roll_id>/diferencias")
+@staff_required
+def roll_review_differences(roll_id: int):  # noqa: ANN201
+    page = page_number()
+    try:
+        with uow() as w:
+            view = service.review(w, current_user, roll_id)
+            changes = service.differences(w, current_user, roll_id)
+            if changes is None:
+                raise NotFound()
+            rows = service.differences_page(w, current_user, roll_id, limit=PER_PAGE,
+                                            offset=(page - 1) * PER_PAGE)
+            w.session.expunge_all()
+    except NotFound:
+        abort(404)
+    pages = page_count(changes.changed, page, PER_PAGE)
+    return render_template("roll/roll_review_differences.html", view=view, changes=changes,
+                           rows=rows, page=page, pages=pages, signed=signed)
+
+
+@bp.get("/personal/tasacion/<id:roll_id>/diferencias.csv")
+@staff_required
+def roll_review_differences_csv(roll_id: int):  # noqa: ANN201
+    try:
+        with uow() as w:
+            if service.differences(w, current_user, roll_id) is None:
+                raise NotFound()
+    except NotFound:
+        abort(404)
+    user = current_user._get_current_object()
+    head = [_("Catastro number"), _("Previous amount"), _("New amount"), _("Increase"),
+            _("Decrease")]
+
+    def records() -> Iterator[list[str]]:
+        with uow() as w:
+            for d in service.all_differences(w, user, roll_id):
+                # the change in two columns: a cell starting with "-" would be neutralised
+                # as a formula (safe_cell), and each column then adds up to its total
+                yield [d.catastro, "" if d.old is None else str(d.old), str(d.new),
+                       str(d.change) if d.change > 0 else "",
+                       str(-d.change) if d.change < 0 else ""]
+
+    name = (f"diferencias-registro-{roll_id}.csv" if select_language() == "es"
+            else f"roll-differences-{roll_id}.csv")
+    return Response(stream_with_context(portfolio.csv_lines(head, records())),
+                    mimetype="text/csv",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})

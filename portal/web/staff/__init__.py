@@ -1,1 +1,0 @@
-"""Staff: look up any parcel and any person."""

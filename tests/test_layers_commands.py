@@ -15,7 +15,7 @@ from sqlalchemy import select
 from portal import clock
 from portal.db import reset_databases, upgrade
 from portal.models import User
-from portal.models.payments_ext import Checkout
+from portal.models.checkouts import Checkout
 from portal.people.users import hash_password
 from tests.payments.conftest import make_app
 from tests.payments.factory import seed, sqlite_database

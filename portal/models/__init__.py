@@ -64,4 +64,4 @@ __all__ = [
 ]
 
 # Tables that only payments need (checkouts, provider events, ...), on the same metadata.
-from portal.models import payments_ext  # noqa: E402,F401
+from portal.models import checkouts  # noqa: E402,F401

@@ -22,7 +22,7 @@ from portal.accounts import access, audit
 from portal.core.money import from_minor_units
 from portal.db import UnitOfWork
 from portal.models import Parcel, Payment
-from portal.models.payments_ext import Checkout, CheckoutPayment, Dispute
+from portal.models.checkouts import Checkout, CheckoutPayment, Dispute
 
 log = logging.getLogger(__name__)
 

@@ -36,7 +36,7 @@ from portal.core import payment_states as states
 from portal.core.money import ZERO
 from portal.db import UnitOfWork
 from portal.models import Payment
-from portal.models.payments_ext import Checkout, CheckoutPayment, PaymentRefund
+from portal.models.checkouts import Checkout, CheckoutPayment, PaymentRefund
 from portal.payments import ledger
 from portal.payments.gateway import CheckoutSession, Gateway
 

@@ -22,7 +22,7 @@ from portal.core import payment_states as states
 from portal.core.money import ZERO
 from portal.db import UnitOfWork
 from portal.models import FiscalYear, LedgerEntry, Parcel, Payment, PaymentAllocation
-from portal.models.payments_ext import Checkout, CheckoutPayment, PaymentRefund
+from portal.models.checkouts import Checkout, CheckoutPayment, PaymentRefund
 from portal.payments import ledger
 
 

@@ -17,7 +17,7 @@ from sqlalchemy import select
 from portal import clock
 from portal.core import payment_states as states
 from portal.db import Database
-from portal.models.payments_ext import Checkout
+from portal.models.checkouts import Checkout
 from portal.payments import fulfilment
 from portal.payments.gateway import Gateway, GatewayError
 

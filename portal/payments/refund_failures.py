@@ -29,7 +29,7 @@ from portal.accounts import ledger as data_ledger
 from portal.core.money import ZERO, from_minor_units
 from portal.db import UnitOfWork
 from portal.models import LedgerEntry
-from portal.models.payments_ext import Checkout, PaymentRefund, RefundFailure
+from portal.models.checkouts import Checkout, PaymentRefund, RefundFailure
 from portal.payments import fulfilment, ledger
 
 log = logging.getLogger(__name__)

@@ -6,7 +6,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from portal.db import Database
-from portal.models.payments_ext import SandboxSession
+from portal.models.checkouts import SandboxSession
 from portal.payments.gateway import SandboxRecord
 
 _FIELDS = ("id", "idempotency_key", "amount", "currency", "locale", "description",

@@ -35,7 +35,7 @@ from portal.core import payment_states as states
 from portal.core.money import ZERO, to_minor_units
 from portal.db import Database, UnitOfWork
 from portal.models import FiscalYear, Parcel, Payment
-from portal.models.payments_ext import Checkout, CheckoutPayment
+from portal.models.checkouts import Checkout, CheckoutPayment
 from portal.payments import fulfilment, ledger
 from portal.payments.gateway import CheckoutRequest, Gateway, GatewayError
 

@@ -40,7 +40,7 @@ from portal.accounts import access, audit
 from portal.accounts.errors import NotFound
 from portal.core.money import from_minor_units
 from portal.db import Database, UnitOfWork
-from portal.models.payments_ext import Checkout, ProviderEvent
+from portal.models.checkouts import Checkout, ProviderEvent
 from portal.payments import disputes, fulfilment, refund_failures
 from portal.payments.gateway import Gateway, GatewayError
 

@@ -36,7 +36,7 @@ def deliver(world, gateway, fake, kind, session_id=None, *, obj=None, event_id=N
 
 
 def session_of(world, checkout_id):
-    from portal.models.payments_ext import Checkout
+    from portal.models.checkouts import Checkout
     with world.uow() as uow:
         return uow.session.get(Checkout, checkout_id).provider_session_id
 

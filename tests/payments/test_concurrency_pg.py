@@ -18,7 +18,7 @@ from portal import clock
 from portal.core.offer import Choice
 from portal.db import Database, upgrade
 from portal.models import LedgerEntry, Payment, PaymentAllocation
-from portal.models.payments_ext import Checkout, ProviderEvent
+from portal.models.checkouts import Checkout, ProviderEvent
 from portal.payments import ledger
 from portal.payments.webhooks import handle_webhook
 from tests.data import pg

@@ -15,7 +15,7 @@ from portal.accounts import facts as facts_service
 from portal.accounts import statements
 from portal.core.offer import Choice
 from portal.models import LedgerEntry, Payment, PaymentAllocation
-from portal.models.payments_ext import Checkout, ProviderEvent
+from portal.models.checkouts import Checkout, ProviderEvent
 from portal.payments import ledger, service
 from portal.payments.gateway import GatewayError, StripeGateway
 from portal.payments.reconcile import reconcile

@@ -13,7 +13,7 @@ from sqlalchemy import func, select
 from portal import clock
 from portal.db import reset_databases
 from portal.models import LedgerEntry, User
-from portal.models.payments_ext import Checkout
+from portal.models.checkouts import Checkout
 
 from .conftest import make_app
 from .test_sandbox_access import review, seeded, sign_in, start

@@ -23,7 +23,7 @@ from portal.core import offer as options
 from portal.core import payment_states as states
 from portal.core.money import ZERO, to_minor_units
 from portal.models import LedgerEntry, Payment, PaymentAllocation
-from portal.models.payments_ext import Checkout, CheckoutPayment, PaymentRefund
+from portal.models.checkouts import Checkout, CheckoutPayment, PaymentRefund
 from portal.payments import ledger, service
 from portal.payments.gateway import MemorySandboxStore, SandboxGateway
 from portal.payments.webhooks import process_event, sandbox_event

@@ -18,7 +18,7 @@ from portal.accounts import ledger as data_ledger
 from portal.core.offer import Choice
 from portal.db import Database
 from portal.models import Payment, ReceiptSequence
-from portal.models.payments_ext import Checkout
+from portal.models.checkouts import Checkout
 from portal.payments import receipts, service
 from tests.data import pg
 

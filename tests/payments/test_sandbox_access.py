@@ -26,7 +26,7 @@ from portal.models import (
     PartyMember,
     User,
 )
-from portal.models.payments_ext import Checkout, SandboxSession
+from portal.models.checkouts import Checkout, SandboxSession
 from portal.people.users import hash_password
 
 from .conftest import make_app

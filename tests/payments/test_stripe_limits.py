@@ -15,7 +15,7 @@ from sqlalchemy import func, select, update
 from portal import clock
 from portal.db import reset_databases
 from portal.models import Parcel, Payment, User
-from portal.models.payments_ext import CheckoutPayment
+from portal.models.checkouts import CheckoutPayment
 from portal.payments.gateway import DESCRIPTION_MAX, CheckoutRequest, fit_description
 from portal.people.users import hash_password
 

@@ -17,7 +17,7 @@ from portal.accounts import facts as facts_service
 from portal.core.offer import Choice
 from portal.db import reset_databases
 from portal.models import FiscalYear, LedgerEntry, Payment, User
-from portal.models.payments_ext import Checkout, Dispute, PaymentRefund, RefundFailure
+from portal.models.checkouts import Checkout, Dispute, PaymentRefund, RefundFailure
 from portal.payments import ledger, service
 from portal.payments.gateway import StripeGateway
 from portal.people.users import hash_password

@@ -15,7 +15,7 @@ from sqlalchemy import func, select
 from portal import clock
 from portal.db import reset_databases
 from portal.models import LedgerEntry, User
-from portal.models.payments_ext import Checkout
+from portal.models.checkouts import Checkout
 from portal.people.users import hash_password
 from tests.web.conftest import second_step
 
@@ -530,7 +530,7 @@ def test_an_unsettled_receipt_does_not_say_amount_paid(app, world, outcome, labe
         through = "Installments through number 4" if lang == "en" else "número 4"
         assert through in body
         with world.uow() as uow:
-            from portal.models.payments_ext import CheckoutPayment
+            from portal.models.checkouts import CheckoutPayment
             assert uow.session.scalars(select(CheckoutPayment.installments_through)
                                        .order_by(CheckoutPayment.id.desc())).first() == 4
         if outcome == "bank_processing":

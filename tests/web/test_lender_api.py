@@ -253,7 +253,7 @@ def _lender_tables(app) -> tuple:  # noqa: ANN001
     from sqlalchemy import func
 
     from portal.models import LenderApiToken, LenderInvitation, PartyMember
-    from portal.models.payments_ext import Checkout
+    from portal.models.checkouts import Checkout
     with _db(app) as w:
         s = w.session
         return (tuple(s.execute(select(PartyMember.id, PartyMember.role,

@@ -8,7 +8,7 @@ from flask import Flask
 from sqlalchemy import select
 
 from portal.core import payment_states as states
-from portal.models.payments_ext import Checkout
+from portal.models.checkouts import Checkout
 from portal.payments.reconcile import reconcile
 
 

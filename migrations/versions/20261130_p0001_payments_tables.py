@@ -1,5 +1,5 @@
 """Payments tables: checkouts, their payments, provider events,
-refunds, allocation reversals and the sandbox's sessions (portal/models/payments_ext.py).
+refunds, allocation reversals and the sandbox's sessions (portal/models/checkouts.py).
 
 Revision ID: p0001
 Revises: 0001

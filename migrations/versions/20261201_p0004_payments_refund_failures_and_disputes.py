@@ -1,6 +1,6 @@
 """Payments: refund_failures (a recorded refund the provider later reports failed, undone
 once by a ledger reversal) and provider_disputes (a payer's dispute of a charge, shown to
-staff) (portal/models/payments_ext.py).
+staff) (portal/models/checkouts.py).
 
 Revision ID: p0004
 Revises: p0003

@@ -45,8 +45,8 @@ MESSAGES = {
     "too_large": N_("The amount cannot be more than %(maximum)s."),
 }
 
-_EXPONENT = re.compile(r"^[-+]?[\d.,]*\d[eE][-+]?\d+$")
-_CHARS = re.compile(r"^[-+]?[\d.,]+$")
+_EXPONENT = re.compile(r"^[-+]?[0-9.,]*[0-9][eE][-+]?[0-9]+$")
+_CHARS = re.compile(r"^-?[0-9.,]+$")  # ASCII digits only: "١٢" and "１２" are not amounts
 
 
 class MoneyInputError(ValueError):
@@ -67,12 +67,13 @@ class MoneyInputError(ValueError):
 
 def _other_convention(text: str, decimal: str, group: str) -> bool:
     """Whether `text` is written with the separators swapped (decimal comma, grouping period)."""
-    body = text.lstrip("-+")
+    body = text.lstrip("-")
     other_decimal, other_group = group, decimal
-    if re.fullmatch(rf"[1-9]\d{{0,2}}(?:{re.escape(other_group)}\d{{3}})+"
-                    rf"(?:{re.escape(other_decimal)}\d{{1,2}})?", body):
+    if re.fullmatch(rf"[1-9][0-9]{{0,2}}(?:{re.escape(other_group)}[0-9]{{3}})+"
+                    rf"(?:{re.escape(other_decimal)}[0-9]{{1,2}})?", body):
         return True  # 1.500 / 1.500,00 / 12.345.678,9
-    return bool(re.fullmatch(rf"\d+{re.escape(other_decimal)}\d{{1,2}}", body))  # 12,5 / 1500,00
+    # 12,5 / 1500,00
+    return bool(re.fullmatch(rf"[0-9]+{re.escape(other_decimal)}[0-9]{{1,2}}", body))
 
 
 def parse(text: str | None, locale: str = "es_PR", *, allow_negative: bool = False,
@@ -82,9 +83,9 @@ def parse(text: str | None, locale: str = "es_PR", *, allow_negative: bool = Fal
     negative = raw.startswith("-")
     raw = raw[1:].strip() if negative else raw
     raw = raw[1:].strip() if raw.startswith("$") else raw
-    raw = "-" + raw if negative and raw else raw
     if not raw:
-        raise MoneyInputError("required")
+        raise MoneyInputError("not_a_number" if negative else "required")
+    raw = "-" + raw if negative else raw
     if _EXPONENT.match(raw):
         raise MoneyInputError("exponent")
     if not _CHARS.match(raw):
@@ -92,7 +93,7 @@ def parse(text: str | None, locale: str = "es_PR", *, allow_negative: bool = Fal
     decimal, group = get_decimal_symbol(locale), get_group_symbol(locale)
     if _other_convention(raw, decimal, group):
         raise MoneyInputError("other_separators")
-    sign, body = (raw[0], raw[1:]) if raw[0] in "+-" else ("", raw)
+    sign, body = (raw[0], raw[1:]) if raw[0] == "-" else ("", raw)
     body = "0" + body if body.startswith(decimal) else body  # ".50"
     if not body or body[0] in ".," or body[-1] in ".," or "-" in body or "+" in body:
         raise MoneyInputError("not_a_number")

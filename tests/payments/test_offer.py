@@ -187,10 +187,11 @@ def test_parse_amount(locale, text, value):
 
 
 @pytest.mark.parametrize(("text", "code"), [
-    ("abc", "not_a_number"), ("", "not_a_number"), ("1e3", "not_a_number"),
-    ("NaN", "not_a_number"), ("1.234,50", "not_a_number"), ("12,5", "not_a_number"),
-    ("-5", "negative"), ("-", "not_a_number"), ("1.005", "too_many_decimals"),
-    ("5-", "not_a_number")])
+    ("abc", "money_not_a_number"), ("", "money_required"), ("1e3", "money_exponent"),
+    ("NaN", "money_not_a_number"), ("1.234,50", "money_other_separators"),
+    ("12,5", "money_other_separators"), ("-5", "money_negative"), ("-", "money_not_a_number"),
+    ("1.005", "money_other_separators"), ("1234.505", "money_too_many_decimals"),
+    ("5-", "money_not_a_number"), ("1000000000000", "money_too_large")])
 def test_parse_amount_refuses(text, code):
     with pytest.raises(ChoiceError) as err:
         parse_amount(text, "es_PR")

@@ -143,7 +143,9 @@ def test_pay_in_english(app, world):
 
 @pytest.mark.parametrize(("typed", "message"), [
     ("abc", "numbers only"), ("-5", "cannot be negative"), ("0", "more than $0.00"),
-    ("12.345", "two decimals"), ("1.234,50", "numbers only"), ("0.50", "smallest amount"),
+    ("12.345", "cents after a period"), ("1.234,50", "cents after a period"),
+    ("12.345", "not 1.500,00"), ("12.3456", "two decimals"), ("1e3", "without an exponent"),
+    ("0.50", "smallest amount"),
 ])
 def test_bad_amounts_are_explained_and_kept(app, world, typed, message):
     client = app.test_client()

@@ -73,8 +73,9 @@ def test_record_a_notice_through_the_form(demo_app):
             "surcharges": "50", "interest": "", "delivery": "personal",
             "notified_on": "2026-11-02"}
     before = _count(demo_app, TaxDebt), _count(demo_app, AttachmentNotice)
-    for bad, message in (({"taxes": "mil"}, "Escriba una cantidad"),
-                         ({"taxes": "10.005"}, "Escriba una cantidad"),
+    for bad, message in (({"taxes": "mil"}, "Escriba la cantidad solo con números"),
+                         ({"taxes": "10.005"}, "Escriba los centavos después de un punto"),
+                         ({"taxes": "10.505"}, "Escriba a lo sumo dos decimales"),
                          ({"notified_on": "2026-13-01"}, "año-mes-día"),
                          ({"notified_on": "2026-12-25"}, "no puede ser un día por venir"),
                          ({"delivery": "certified_mail"}, "número del correo certificado"),
@@ -104,7 +105,7 @@ def test_bad_input_in_english(demo_app):
                                            "s-auction_number": "12"})
     assert r.status_code == 400
     html = r.get_data(as_text=True)
-    assert "Write an amount such as 1,234.50" in html
+    assert "The amount cannot be negative." in html
     assert "from 1 to 9" in html
 
 

@@ -178,7 +178,7 @@ def test_odd_filters_are_refused_with_a_message(demo_app):
         assert r.status_code == 400, query
         assert "Traceback" not in r.get_data(as_text=True)
     r = client.get("/prestamista/prestamos?minimo=abc&lang=en")
-    assert "Write an amount in dollars" in r.get_data(as_text=True)
+    assert "Write the amount with numbers only" in r.get_data(as_text=True)
 
 
 def test_the_export_is_the_filtered_set_with_no_formulas(demo_app):

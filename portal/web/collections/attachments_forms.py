@@ -1,10 +1,9 @@
 """The attachment and auction forms (R-C1–R-C8) and the deposit order's (R-A14). Dates as
 year-month-day text inputs (collections' `IsoDateField`: what was typed is shown again);
-amounts as text read by the core's `parse_money` ("$1,234.50" and "1234.50" alike)."""
+amounts as text read by the one parser of typed amounts (`portal.money_input`: "$1,234.50"
+and "1234.50" alike, each refusal with its own message)."""
 
 from __future__ import annotations
-
-from decimal import Decimal
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
@@ -12,12 +11,12 @@ from wtforms import IntegerField, RadioField, StringField, SubmitField, TextArea
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
-from portal.core.money import parse_money
+from portal import money_input
+from portal.i18n import current_locale
 from portal.web.collections.forms import iso_date_field
 
-AMOUNT_MESSAGE = _l("Write an amount such as 1,234.50 (not negative, at most two decimals).")
 #: NUMERIC(14, 2): the largest amount the tables hold.
-MAX_AMOUNT = Decimal("999999999999.99")
+MAX_AMOUNT = money_input.MAXIMUM
 
 
 class MoneyField(StringField):
@@ -25,18 +24,15 @@ class MoneyField(StringField):
 
     def process_formdata(self, valuelist):  # noqa: ANN001, ANN201
         self.raw_data = valuelist
-        text = "".join(valuelist or []).strip().replace("$", "").replace(",", "")
+        text = "".join(valuelist or []).strip()
         if not text:
             self.data = None
             return
         try:
-            self.data = parse_money(text)
-        except ValueError:
+            self.data = money_input.parse(text, current_locale())
+        except money_input.MoneyInputError as e:
             self.data = None
-            raise ValueError(str(AMOUNT_MESSAGE)) from None
-        if self.data > MAX_AMOUNT:
-            self.data = None
-            raise ValueError(str(AMOUNT_MESSAGE))
+            raise ValueError(e.message()) from None
 
     def _value(self) -> str:
         if self.raw_data:

@@ -22,14 +22,12 @@ from flask_login import current_user, login_required
 from werkzeug.datastructures import MultiDict
 from wtforms.fields.choices import SelectChoice
 
-from portal import clock
-from portal.core.offer import ChoiceError
+from portal import clock, money_input
 from portal.i18n import LOCALES, current_language, days_left
 from portal.lenders import portfolio
 from portal.web.data import uow
 from portal.web.lenders import bp, intents
 from portal.web.lenders.forms import FilterForm, LoansFileForm
-from portal.web.payments.amounts import parse_amount
 from portal.web.payments.many import review_many
 from portal.web.present import status_label
 from portal.web.request_context import register as register_request_context
@@ -68,10 +66,9 @@ def _filters(args: Any, municipalities: list[str]) -> tuple[FilterForm, portfoli
         amounts[name] = None
         if text:
             try:
-                amounts[name] = parse_amount(text, locale)
-            except ChoiceError:
-                form[name].errors = [*form[name].errors,
-                                     _("Write an amount in dollars, for example 1,500.00.")]
+                amounts[name] = money_input.parse(text, locale)
+            except money_input.MoneyInputError as exc:
+                form[name].errors = [*form[name].errors, exc.message()]
                 ok = False
     if not ok:
         return form, None

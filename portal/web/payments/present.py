@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from portal import clock, pdf
+from portal import clock, money_input, pdf
 from portal.core import offer as core_offer
 from portal.core import payment_states as states
 from portal.core.explain import N_, translator
@@ -189,6 +189,8 @@ def error_text(code: str, params: dict[str, Any] | None = None, *, staff: bool =
     if staff and code in STAFF_ERRORS:
         values = {k: money(v) if isinstance(v, Decimal) else v for k, v in params.items()}
         return t(STAFF_ERRORS[code], **values)
+    if code.startswith("money_"):  # an amount refused as typed (`amounts.parse_amount`)
+        return money_input.MoneyInputError(code.removeprefix("money_"), **params).message()
     if code == "lump_sum_unavailable":
         return lump_gone(params.get("reason"), params.get("deadline"), params.get("discount"),
                          params.get("granted_on"))

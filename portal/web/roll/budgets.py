@@ -21,11 +21,10 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user
 
-from portal import clock
+from portal import clock, money_input
 from portal.accounts import access
 from portal.accounts.errors import Conflict, Forbidden, InvalidInput, NotFound
 from portal.core.budget import LINE_KINDS
-from portal.core.offer import ChoiceError
 from portal.core.params import fiscal_year_label, fiscal_year_start
 from portal.i18n import LOCALES, current_language, date_long
 from portal.i18n import money as fmt_money
@@ -34,7 +33,6 @@ from portal.roll.budgets import FixedInput, LineInput
 from portal.web.data import uow
 from portal.web.form_errors import form_errors
 from portal.web.forms import ActionForm
-from portal.web.payments.amounts import parse_amount
 from portal.web.present import line_kind_label
 from portal.web.roll import bp
 from portal.web.roll.forms import (
@@ -346,16 +344,10 @@ def _money(items: list, field: Any, where: str) -> Decimal | None:
         _error(items, field, _("Write the amount, for example 1,250,000.00."), where)
         return None
     try:
-        value = parse_amount(raw, LOCALES.get(current_language(), "es_PR"))
-    except ChoiceError as exc:
-        _error(items, field, {
-            "negative": _("The amount cannot be negative."),
-            "too_many_decimals": _("Write at most two decimals (the cents)."),
-        }.get(exc.code, _("Write the amount with numbers only, for example 1,250,000.00.")),
-            where)
-        return None
-    if value > MAX_AMOUNT:
-        _error(items, field, _("That amount is too large for a budget."), where)
+        value = money_input.parse(raw, LOCALES.get(current_language(), "es_PR"),
+                                  maximum=MAX_AMOUNT)
+    except money_input.MoneyInputError as exc:
+        _error(items, field, exc.message(), where)
         return None
     return value
 

@@ -33,6 +33,7 @@ from portal.accounts.errors import Forbidden, InvalidInput, NotFound
 from portal.core import offer as core_offer
 from portal.core import payment_states as states
 from portal.core.money import ZERO, to_minor_units
+from portal.core.offer import ChoiceError
 from portal.db import Database, UnitOfWork
 from portal.models import FiscalYear, Parcel, Payment
 from portal.models.checkouts import Checkout, CheckoutPayment
@@ -320,20 +321,50 @@ OFFICE_LENGTHS = {name: Checkout.__table__.c[name].type.length
                   for name in ("payer_name", "reference")}
 
 
+class OfficePaymentRefused(ChoiceError):
+    """An office payment refused: `params["errors"]` gives every reason at once, by the
+    form's field: {field: (code, params)}."""
+
+    def __init__(self, errors: dict[str, tuple[str, dict[str, Any]]]):
+        super().__init__("office_payment", None, errors=errors)
+
+
+def office_payment_errors(payoff: Decimal, key: str, amount: Decimal | None, method: str, *,
+                          payer_name: str, reference: str = ""
+                          ) -> dict[str, tuple[str, dict[str, Any]]]:
+    """Every reason an office payment of `amount` (None: not read) on an account whose payoff
+    today is `payoff` is refused, by field: the payer's name (required, at most
+    `OFFICE_LENGTHS`), cash or check, a check's number, and the amount within the core's
+    limits (`core.offer.check_amount`). The one check of the office form and the service."""
+    errors: dict[str, tuple[str, dict[str, Any]]] = {}
+    if not payer_name.strip():
+        errors["payer_name"] = ("payer_name_missing", {})
+    for field, text in (("payer_name", payer_name), ("reference", reference)):
+        if len(text.strip()) > OFFICE_LENGTHS[field]:
+            errors[field] = (f"{field}_long", {})
+    if method not in ("cash", "check"):
+        errors["method"] = ("method", {})
+    elif method == "check" and not reference.strip():
+        errors["reference"] = ("check_number", {})
+    if amount is not None:
+        try:
+            core_offer.check_amount(amount, payoff, key)
+        except ChoiceError as exc:
+            errors["amount"] = (exc.code, exc.params)
+    return errors
+
+
 def post_office_payment(uow: UnitOfWork, staff: Any, parcel_id: int, fiscal_year_id: int,
                         amount: Decimal, method: str, *, payer_name: str,
                         reference: str = "", language: str = "es") -> Checkout:
-    """Cash or a check received at the office: posted today through the same ledger."""
+    """Cash or a check received at the office: posted today through the same ledger.
+    Raises `OfficePaymentRefused` with every reason at once (`office_payment_errors`)."""
     access.require_staff_role(staff, *access.TAKE_PAYMENTS)  # docs/STAFF.md
-    if method not in ("cash", "check"):
-        raise InvalidInput("method", field="method")
     account = staff_account(uow, staff, parcel_id, fiscal_year_id)
-    amount = core_offer.check_amount(amount, account.offer.payoff, account.key)
-    if method == "check" and not reference.strip():
-        raise InvalidInput("check_number", field="reference")
-    for field, text in (("payer_name", payer_name), ("reference", reference)):
-        if len(text.strip()) > OFFICE_LENGTHS[field]:
-            raise InvalidInput(f"{field}_long", field=field)
+    errors = office_payment_errors(account.offer.payoff, account.key, amount, method,
+                                   payer_name=payer_name, reference=reference)
+    if errors:
+        raise OfficePaymentRefused(errors)
     lang = "en" if str(language).startswith("en") else "es"
     chk = Checkout(user_id=None, created_by_id=staff.id, payer_name=payer_name.strip(),
                    language=lang, provider="office", status=states.CREATED, amount=amount,

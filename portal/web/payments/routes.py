@@ -511,6 +511,7 @@ def _staff_accounts(parcel_id: int) -> list[service.PayableAccount]:
 
 
 OFFICE_ERRORS = {
+    "payer_name_missing": N_("Write the name of the person who paid."),
     "method": N_("Choose cash or check."),
     "check_number": N_("Write the check number."),
     "payer_name_long": N_("The name is at most 200 characters."),
@@ -535,25 +536,20 @@ def office(parcel_id: int):  # noqa: ANN201
         account = next((a for a in accounts if a.key == values["account"]), None)
         if account is None:
             errors["account"] = present.error_text("not_yours")
-        if not values["payer_name"].strip():
-            errors["payer_name"] = _("Write the name of the person who paid.")
-        for field, most in service.OFFICE_LENGTHS.items():  # all the form's errors at once
-            if len(values[field].strip()) > most:
-                errors[field] = present.t(OFFICE_ERRORS[f"{field}_long"])
-        if values["method"] not in ("cash", "check"):
-            log.warning("payments: office payment with method %r by staff %s",
-                        values["method"][:20], current_user.get_id())
-            errors["method"] = present.t(OFFICE_ERRORS["method"])
-        elif values["method"] == "check" and not values["reference"].strip():
-            errors["reference"] = present.t(OFFICE_ERRORS["check_number"])
         amount = None
         try:
             amount = parse_amount(values["amount"], _locale())
-            if account is not None:
-                amount = core_offer.check_amount(amount, account.offer.payoff, account.key)
         except ChoiceError as exc:
             errors["amount"] = present.error_text(exc.code, exc.params, staff=True)
-        if not errors and account is not None and amount is not None:
+        if values["method"] not in ("cash", "check"):
+            log.warning("payments: office payment with method %r by staff %s",
+                        values["method"][:20], current_user.get_id())
+        problems = {}
+        if account is not None and amount is None:  # the other fields' reasons, at once
+            problems = service.office_payment_errors(
+                account.offer.payoff, account.key, None, values["method"],
+                payer_name=values["payer_name"], reference=values["reference"])
+        elif account is not None:
             try:
                 with uow() as w:
                     w.info["ip"] = request.remote_addr
@@ -562,17 +558,17 @@ def office(parcel_id: int):  # noqa: ANN201
                         values["method"], payer_name=values["payer_name"],
                         reference=values["reference"], language=current_language())
                     chk_id = chk.id
-            except ChoiceError as exc:
-                errors["amount"] = present.error_text(exc.code, exc.params, staff=True)
-            except InvalidInput as exc:
-                text = OFFICE_ERRORS.get(exc.code)
-                errors[exc.params.get("field", "amount")] = (
-                    present.t(text) if text else present.error_text("unknown_kind"))
+            except service.OfficePaymentRefused as exc:
+                problems = exc.params["errors"]
             except (Forbidden, NotFound):
                 abort(404)
             else:
                 flash(_("The payment was recorded and applied."), "success")
                 return redirect(url_for("payments.receipt", checkout_id=chk_id), 303)
+        for field, (code, params) in problems.items():
+            text = OFFICE_ERRORS.get(code)
+            errors.setdefault(field, present.t(text) if text
+                              else present.error_text(code, params, staff=True))
     return render_template("payments/office.html", accounts=[_account_view(a) for a in accounts],
                            parcel_id=parcel_id, values=values, errors=errors,
                            lengths=service.OFFICE_LENGTHS), \

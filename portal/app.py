@@ -137,10 +137,14 @@ def _register_blueprints(app: Flask) -> None:
     for package in (web.accounts, web.people, web.lenders, web.roll, web.jobs, web.exemptions,
                     web.payments, web.collections, web.lenders_api):
         app.register_blueprint(package.bp)
-    from portal.web.fragments import amounts_list, deadline, schedule_rows, status_badge, why
+    from portal.i18n import formats
     from portal.web.present import full_address, status_css, status_label
     app.jinja_env.globals.update(status_label=status_label, status_css=status_css,
-                                 full_address=full_address, why=why,
-                                 schedule_rows=schedule_rows, amounts_list=amounts_list,
-                                 status_badge=status_badge, deadline=deadline,
+                                 full_address=full_address, formats=formats,
                                  authority_phone=lambda: app.config["AUTHORITY_PHONE"])
+    # The parts a page repeats many times are Jinja macros (templates/macros/fragments.html),
+    # made into a module once here and called as globals: importing a macro file in each
+    # template would build the module again on every render.
+    fragments = app.jinja_env.get_template("macros/fragments.html").module
+    app.jinja_env.globals.update({name: getattr(fragments, name) for name in (
+        "why", "status_badge", "deadline", "amounts_list", "schedule_rows")})

@@ -46,6 +46,7 @@ from portal.models import (
     BudgetFixedAmount,
     BudgetLine,
     BudgetVersion,
+    CourtClaim,
     DepositOrder,
     FiscalYear,
     Lease,
@@ -164,6 +165,8 @@ _ACCOUNT_OF = _for_staff_or_not(_FISCAL_YEARS.c.id == bindparam("fy"))
 _DEMANDS = (select(Notice).where(Notice.parcel_id == bindparam("parcel_id"),
                                  Notice.fiscal_year_id == bindparam("fy"), _IS_DEMAND)
             .order_by(Notice.created_at, Notice.id))
+#: The claims in court filed for an account's demands (the collection timeline).
+_CLAIMS = select(CourtClaim).where(CourtClaim.notice_id.in_(bindparam("ids", expanding=True)))
 _ACCOUNT_ASSESSMENT_ROWS = select(_ASSESSMENTS).where(
     _ASSESSMENTS.c.parcel_id == bindparam("parcel_id"),
     _ASSESSMENTS.c.fiscal_year_id == bindparam("fy"))
@@ -258,6 +261,8 @@ class AccountView:
     lease: Lease | None = None
     deposit_order: DepositOrder | None = None
     demands: list[Notice] = field(default_factory=list)
+    #: The claims in court filed for its demands (the collection timeline's last step).
+    claims: list[CourtClaim] = field(default_factory=list)
     collection: StopOption | None = None  # the last demand mailed, and what stops the claim
     offer: Offer | None = None
     rules: StatementRules | None = None
@@ -342,6 +347,9 @@ def statement_for(uow: UnitOfWork, user: Any, parcel_id: int | str, fiscal_year:
     if not rows:
         view.demands = list(uow.session.scalars(
             _DEMANDS, {"parcel_id": view.parcel.id, "fy": view.fiscal_year.id}))
+    sent = [n.id for n in view.demands if n.kind == "demand"]
+    if sent:  # the collection timeline's claims, read with the rest of the page
+        view.claims = list(uow.session.scalars(_CLAIMS, {"ids": sent}))
     demand = last_demand(view.demands)
     # Every figure about paying: today's statement, the payoff good through a later day
     # (one walk), the lump sum and what stops the court claim (`portal.core.offer`).

@@ -569,10 +569,12 @@ def letter(uow: UnitOfWork, user: Any, notice_id: int, today: date | None = None
 
 
 def account_timeline(account: Any, today: date, notified_on: date | None,
-                     demand_notices: list[Any], claims: list[Any]) -> Timeline:
+                     demand_notices: list[Any], claims: list[Any], *,
+                     offered: Any = None) -> Timeline:
     """The core's timeline (`core.collection_timeline`) from an account's demand notices (in
     the order sent) and its claims: the last demand mailed, a later one still queued, and
-    the claim filed for that demand."""
+    the claim filed for that demand. `offered`: the account's offer today with that demand,
+    when the caller has it (the parcel page): not computed again."""
     mailed = [n for n in demand_notices if n.mailed_on is not None]
     last = mailed[-1] if mailed else None
     demand = (Demand(last.mailed_on, last.amount or Decimal(0), last.acknowledged_on)
@@ -583,7 +585,7 @@ def account_timeline(account: Any, today: date, notified_on: date | None,
     claimed_on = next((c.filed_on for c in claims if last is not None
                        and c.notice_id == last.id), None)
     return timeline(account, today, notified_on=notified_on, demand=demand,
-                    queued_on=queued_on, claimed_on=claimed_on)
+                    queued_on=queued_on, claimed_on=claimed_on, offered=offered)
 
 
 def claims_of(uow: UnitOfWork, notice_ids: list[int]) -> list[CourtClaim]:

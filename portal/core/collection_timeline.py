@@ -43,7 +43,7 @@ from portal.core.collection import Demand
 from portal.core.deadlines import grace_day
 from portal.core.explain import N_, Trace
 from portal.core.money import ZERO, cents
-from portal.core.offer import Account, StopOption, offer, to_clear
+from portal.core.offer import Account, Offer, StopOption, offer, to_clear
 from portal.core.statement import InstallmentStatus, Statement
 
 STEPS = ("notified", "due", "delinquent", "demand_queued", "demand_mailed", "received",
@@ -169,13 +169,16 @@ def _anchor(st: Statement, demanded: tuple[int, ...]) -> InstallmentStatus | Non
 
 def timeline(account: Account, today: date, *, notified_on: date | None = None,
              demand: Demand | None = None, queued_on: date | None = None,
-             claimed_on: date | None = None) -> Timeline:
+             claimed_on: date | None = None, offered: Offer | None = None) -> Timeline:
     """Every collection step of `account` on `today` and what stops the next (module doc).
     `demand`: the last demand mailed (R-A12); `queued_on`: a demand queued and not yet mailed;
-    `claimed_on`: the day a claim in court was filed."""
+    `claimed_on`: the day a claim in court was filed; `offered`: `offer(account, today,
+    demand=demand)` when the caller has computed it (the parcel page), else computed here."""
     rules = account.rules
     closed = rules.closed_days
-    o = offer(account, today, demand=demand, with_later=False)
+    o = offered if offered is not None and offered.on == today and \
+        (offered.stop is None) == (demand is None) else \
+        offer(account, today, demand=demand, with_later=False)
     st, stop = o.statement, o.stop
     if stop is not None and stop.stage == "paid":
         active = None  # R-A18: stopped; new delinquencies get new demands

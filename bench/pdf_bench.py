@@ -41,6 +41,7 @@ TARGET = 20.0
 
 
 def statement_documents(folder: Path) -> tuple[dict[str, pdf.Document], object, int]:
+    from portal.documents.statement import statement_document
     from portal.web.accounts import views
     from portal.web.data import uow
     url = f"sqlite:///{folder / 'bench.db'}"
@@ -59,7 +60,7 @@ def statement_documents(folder: Path) -> tuple[dict[str, pdf.Document], object, 
                        if s.status == "overdue")
         for lang in ("es", "en"):
             with i18n.use_language(lang):
-                docs[lang] = views.statement_document(views.parcel_view(owner, pid, TODAY))
+                docs[lang] = statement_document(views.parcel_view(owner, pid, TODAY))
     return docs, app, pid
 
 

@@ -3,12 +3,15 @@
 `portal calc NAME < input.json` is pure (it imports only the calculation core). The web
 commands (serve, demo, db, translate, ...) import the Flask application when they run;
 `portal worker` runs the background jobs, `portal roll compute|publish` one in the
-foreground with a progress bar.
+foreground with a progress bar; `portal payments reconcile` settles checkouts and emails the
+receipts due without Flask (`portal.config.settings()`, `portal.documents.receipt`).
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
+from typing import Any
 
 import click
 
@@ -423,10 +426,31 @@ def payments() -> None:
 def payments_reconcile(limit: int) -> None:
     """Settle checkouts still pending or processing by asking the payment provider (the same
     fulfilment as the webhook; safe to run any time), then email the receipts due."""
-    from portal.app import create_app
-    from portal.web.payments.commands import reconcile_command
+    from portal import config
 
-    sys.exit(reconcile_command(create_app(), limit))
+    sys.exit(reconcile_command(config.settings(with_key=False), limit))
+
+
+def reconcile_command(settings: Mapping[str, Any], limit: int = 500) -> int:
+    """`portal payments reconcile` with `settings` (`portal.config.settings()`: the database,
+    the gateway's and the mail's settings, PORTAL_BASE_URL for the receipts' links). No
+    Flask: the gateway is `payments.gateway_settings`', the receipts `documents.receipt`'s.
+    1 when the provider could not be asked about a checkout, else 0."""
+    from portal.db import get_database
+    from portal.documents import receipt
+    from portal.payments import gateway_settings
+    from portal.payments.reconcile import reconcile
+
+    data = get_database(settings["DATABASE_URL"])
+    gw = gateway_settings.gateway(settings, data)
+    report = reconcile(data, gw, limit=limit)
+    click.echo(f"reconcile ({gw.name}): {report.summary()}")
+    for line in report.errors:
+        click.echo(f"  {line}", err=True)
+    sent = receipt.send_due(data, settings)
+    if sent:
+        click.echo(f"receipts emailed: {sent}")
+    return 1 if report.errors else 0
 
 
 @main.group()

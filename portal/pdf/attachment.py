@@ -2,7 +2,7 @@
 in the reader's language first and then in the other, in one tagged PDF — the demand's
 sequence of documents (`demand.render_all`: the second version from a new page, inside a
 /Sect with its own /Lang and footnotes). The caller words both versions and passes the
-core's figures already formatted (`portal.web.attachments.views.notice_document`); the
+core's figures already formatted (`portal.documents.attachment_notice.notice_document`); the
 layer words nothing of its own. No auction minimum is ever part of it (R-C5)."""
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Home, language switch, dashboard, parcel page, statement PDF, claim and access grants.
+"""Home, language switch, dashboard, parcel page, statement PDF (`portal.documents.statement`),
+claim and access grants.
 
 Thin: validate, call a service, render. A parcel the user may not see is a 404 (the access
 policy in the services decides; nothing here fetches by id alone).
@@ -30,6 +31,7 @@ from portal.accounts.errors import (
     ServiceError,
 )
 from portal.core.explain import N_
+from portal.documents import statement
 from portal.i18n import LANGUAGES, current_language, formats
 from portal.people import users
 from portal.web.accounts import bp, views
@@ -111,10 +113,9 @@ def statement_pdf(parcel_id: int):  # noqa: ANN201
     v = views.parcel_view(current_user, parcel_id, today)
     if v is None:
         abort(404)
-    data = views.statement_pdf(v, current_language())
-    name = ("estado-de-cuenta" if current_language() == "es" else "statement") + \
-        f"-{v.parcel.catastro}-{today.isoformat()}.pdf"
-    return pdf_response(data, name)
+    lang = current_language()
+    return pdf_response(statement.statement_pdf(v, lang),
+                        statement.filename(v.parcel.catastro, today, lang))
 
 
 @bp.route("/propiedad/reclamar", methods=["GET", "POST"])

@@ -1,4 +1,5 @@
-"""What the pages and the PDF show, read from the services (through the access policy).
+"""What the pages show, and the statement PDF reads (`portal.documents.statement`), from the
+services (through the access policy).
 
 Each function opens one unit of work, calls a service and turns its result into plain
 values for a template: labels in the reader's language and the "why this amount?" steps
@@ -13,12 +14,11 @@ from decimal import Decimal
 from types import SimpleNamespace
 from typing import Any, NamedTuple
 
-from portal import clock, pdf
+from portal import clock
 from portal.accounts import access, closed_days, parcels, statements
 from portal.accounts.errors import Forbidden, NotFound
 from portal.core.explain import N_, Trace
 from portal.core.installments import explain_schedule
-from portal.core.rules import RULES
 from portal.i18n import (
     Formats,
     ShownStep,
@@ -26,7 +26,6 @@ from portal.i18n import (
     date_long,
     days_left,
     formats,
-    money,
     translate,
 )
 from portal.i18n import fast_gettext as _
@@ -34,7 +33,6 @@ from portal.people import users
 from portal.web.collections import views as collection_views
 from portal.web.data import uow
 from portal.web.present import (
-    full_address,
     line_kind_label,
     payoff_why,
     relation_label,
@@ -428,86 +426,6 @@ def access_view(user: Any, parcel_id: int) -> tuple[Any, list[dict]] | None:
                      "since": clock.legal_date(r["since"])} for r in rows]
 
 
-def statement_pdf(v: ParcelPage, lang: str) -> bytes:
-    """The statement of account (estado de cuenta) of the parcel page, as a PDF."""
-    return pdf.render(statement_document(v), lang)
-
-
-def statement_document(v: ParcelPage) -> pdf.Document:
-    """What the statement PDF says, in the current language."""
-    facts = [(_("Parcel"), v.parcel.catastro),
-             (_("Address"), full_address(v.parcel.address, v.parcel.municipality)),
-             (_("Fiscal year"), v.fiscal_year),
-             (_("Your access"), v.relation_label),
-             (_("Statement date"), date_long(v.as_of))]
-    if v.annual is not None:
-        facts.append((_("This year's assessment"), money(v.annual)))
-    rows = [pdf.Row(a.label, money(a.amount), pdf.whys(a.why),
-                    strong=a.key == "total_due_now") for a in v.amounts]
-    if v.payoff is not None and v.payoff.differs:
-        rows.append(pdf.Row(_("Pay-off amount paid today, %(date)s", date=date_long(v.as_of)),
-                            money(v.payoff.today), strong=True))
-    if v.payoff is not None:
-        rows.append(pdf.Row(_("Pay-off amount, good through %(date)s (%(left)s)",
-                              date=date_long(v.payoff.through),
-                              left=days_left(v.payoff.through, v.today)),
-                            money(v.payoff.amount), pdf.whys(v.payoff.why), strong=True))
-    if v.lump is not None and v.lump.eligible:
-        rows.append(pdf.Row(_("Whole year in one payment, by %(date)s (%(left)s)",
-                              date=date_long(v.lump.deadline),
-                              left=days_left(v.lump.deadline, v.today)),
-                            money(v.lump.amount_due), pdf.whys(v.lump.why)))
-    for c in v.costs:
-        rows.append(pdf.Row(f"{date_long(c['date'])} · {c['description']}", money(c["owed"])))
-    status = {"paid": _("paid"), "due": _("due"), "upcoming": _("upcoming"),
-              "delinquent": _("overdue")}
-    schedule = pdf.Table(
-        head=(_("No."), _("Due date"), _("Last timely day"), _("Amount"), _("Principal owed"),
-              _("Fees and interest"), _("Status")),
-        rows=[(str(i.number), i.due_text, i.last_text, i.amount_text, i.principal_text,
-               money(i.late_fee + i.interest), status.get(i.status, i.status))
-              for i in v.installments],
-        widths=(10, 40, 42, 22, 23, 23, 20), align="LLLRRRL",
-        heading=_("Installment schedule"))
-    lease_rule = RULES["R-A16"]
-    law = pdf.Ref(lease_rule.id, lease_rule.source, translate(lease_rule.title))
-    notes: list[str | pdf.Why] = [
-        _("Every amount is computed from the law over the account's facts; the explanation "
-          "under each amount shows the numbers, and the notes at the end name the rule and "
-          "the statute behind each.")]
-    if v.lease is not None:
-        notes.insert(0, pdf.Why(_("Under the lease, the lessee pays the assessment.")
-                                if v.lease.payer == "lessee" else
-                                _("Under the lease, the owner pays the assessment."), law))
-    if v.demand is not None:
-        text = _("Demand mailed by certified mail on %(date)s for %(amount)s.",
-                 date=date_long(v.demand.mailed_on), amount=money(v.demand.amount))
-        if v.demand.stage == "demand_window":
-            text += " " + _("To stop a claim in court, pay %(today)s today, or %(by_last)s by "
-                            "%(date)s (%(left)s), the last day: interest runs until paid.",
-                            today=money(v.demand.stop_today),
-                            by_last=money(v.demand.stop_by_last),
-                            date=date_long(v.demand.last_day),
-                            left=days_left(v.demand.last_day, v.today))
-        elif v.demand.stage == "claimable":
-            text += " " + _("Since %(date)s the debt may be claimed in court.",
-                            date=date_long(v.demand.court_from))
-        elif v.demand.stage == "paid":
-            text += " " + _("Nothing is owed any more on what the demand listed: the claim "
-                            "in court is stopped.")
-        rows.append(pdf.Row(_("Collection"), "", [pdf.Why(text), *pdf.whys(v.demand.why)]))
-    notes.extend(pdf.whys(v.extended_why))  # R-A6: a last timely day a closed day moved
-    if v.arrears_warning:
-        notes.append(_("This account has amounts past due: any payment goes first to "
-                       "interest, late fees and costs, then to the oldest installment."))
-    return pdf.Document(
-        title=_("Statement of account"),
-        subtitle=_("District Assessments Portal") + " · "
-        + _("As of %(date)s", date=date_long(v.as_of)),
-        facts=facts, rows=rows, rows_heading=_("Amounts"), tables=[schedule], notes=notes,
-        reference=_("Parcel %(catastro)s", catastro=v.parcel.catastro), on=v.as_of)
-
-
 def staff_search(user: Any, q: str) -> tuple[list, list]:
     with uow() as w:
         access.require_staff(user)
@@ -528,4 +446,3 @@ def staff_person(user: Any, user_id: int) -> SimpleNamespace | None:
         if person.totp_enabled_at else None,
         parcels=[SimpleNamespace(id=p.id, catastro=p.catastro, address=p.address,
                                  relation_label=relation_label(rel)) for p, rel in linked])
-

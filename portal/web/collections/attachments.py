@@ -24,8 +24,9 @@ from portal import clock
 from portal.accounts import access
 from portal.accounts.errors import Conflict, Forbidden, InvalidInput, NotFound
 from portal.collections import attachments, deposit_orders
+from portal.documents import attachment_notice
+from portal.documents.attachment_notice import summary_view
 from portal.i18n import current_language, formats
-from portal.pdf.attachment import render_notice
 from portal.web.collections import bp
 from portal.web.collections.attachments_forms import (
     AuctionForm,
@@ -36,7 +37,6 @@ from portal.web.collections.attachments_forms import (
     PaidForm,
     ResultForm,
 )
-from portal.web.collections.attachments_views import notice_document, summary_view
 from portal.web.data import uow
 from portal.web.form_errors import form_errors
 from portal.web.pdf_response import pdf_response
@@ -294,8 +294,7 @@ def _globals(state) -> None:  # noqa: ANN001
 def notice_pdf(parcel_id: int, debt_id: int):  # noqa: ANN201
     """The notice of attachment as recorded (R-C1–R-C3, R-C7), the reader's language first:
     for staff and the debtor (R-C5, the service decides); 404 for anyone else."""
-    first = current_language()
-    second = "en" if first == "es" else "es"
+    lang = current_language()
     with uow() as w:
         try:
             s = attachments.parcel_summary(w, current_user, parcel_id)
@@ -304,9 +303,7 @@ def notice_pdf(parcel_id: int, debt_id: int):  # noqa: ANN201
             abort(404)
         if s is None:
             abort(404)
-        docs = [notice_document(s, debt_id, parcel, lang) for lang in (first, second)]
-    if docs[0] is None:
+        data = attachment_notice.notice_pdf(s, debt_id, parcel, lang)
+    if data is None:
         abort(404)
-    name = (f"notificacion-de-embargo-{debt_id}.pdf" if first == "es"
-            else f"notice-of-attachment-{debt_id}.pdf")
-    return pdf_response(render_notice(docs[0], first, docs[1], second), name)
+    return pdf_response(data, attachment_notice.filename(debt_id, lang))

@@ -27,6 +27,7 @@ from portal import clock
 from portal.accounts import throttle
 from portal.accounts.errors import InvalidInput, NotFound
 from portal.collections import certificates
+from portal.documents import payoff_certificate
 from portal.i18n import current_language, formats
 from portal.web.collections import bp
 from portal.web.collections.certificates_forms import CertificateForm, VerifyForm
@@ -101,12 +102,10 @@ def issue(parcel_id: int):  # noqa: ANN201
 def pdf(parcel_id: int, certificate_id: int):  # noqa: ANN201
     try:
         with uow() as w:
-            cert, catastro = certificates.pdf_of(w, current_user, parcel_id, certificate_id)
-            data, lang, issued_on = cert.document, cert.language, cert.issued_on
+            data, name = payoff_certificate.issued_pdf(w, current_user, parcel_id,
+                                                       certificate_id)
     except NotFound:
         abort(404)
-    name = ("certificacion-de-deuda" if lang == "es" else "payoff-certificate") + \
-        f"-{catastro}-{issued_on.isoformat()}.pdf"
     return pdf_response(data, name)
 
 

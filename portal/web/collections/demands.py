@@ -22,9 +22,9 @@ from portal import clock
 from portal.accounts import access, closed_days
 from portal.accounts.errors import Conflict, Forbidden, InvalidInput, NotFound
 from portal.collections import demands
+from portal.documents import court_packet, demand_letter
 from portal.i18n import current_language, formats
 from portal.jobs import queue, runner
-from portal.pdf.demand import render_all, render_bilingual
 from portal.web.accounts import views as account_views
 from portal.web.collections import bp
 from portal.web.collections.forms import (
@@ -35,12 +35,7 @@ from portal.web.collections.forms import (
     ReceiptForm,
     RunForm,
 )
-from portal.web.collections.views import (
-    STATUS_LABELS,
-    letter_document,
-    mailing_document,
-    row_view,
-)
+from portal.web.collections.views import STATUS_LABELS, row_view
 from portal.web.data import uow
 from portal.web.form_errors import form_errors
 from portal.web.jobs import views as jobs_view
@@ -297,13 +292,8 @@ def letter_pdf(notice_id: int):  # noqa: ANN201
             closed = closed_days.declared(w)
     except NotFound:
         abort(404)
-    first = lf.notice.language if lf.notice.language in ("es", "en") else "es"
-    second = "en" if first == "es" else "es"
-    data = render_bilingual(letter_document(lf, first, closed), first,
-                            letter_document(lf, second, closed), second)
-    name = f"requerimiento-{lf.notice.id}.pdf" if current_language() == "es" else \
-        f"demand-letter-{lf.notice.id}.pdf"
-    return pdf_response(data, name)
+    return pdf_response(demand_letter.letter_pdf(lf, closed),
+                        demand_letter.letter_filename(lf.notice.id, current_language()))
 
 
 @bp.get(f"{STAFF}/<id:notice_id>/expediente.pdf")
@@ -320,16 +310,12 @@ def packet_pdf(notice_id: int):  # noqa: ANN201
             closed = closed_days.declared(w)
     except NotFound:
         abort(404)
-    stop = lf.timeline.stop
-    if lf.notice.mailed_on is None or stop is None or stop.stage != "claimable":
+    if not court_packet.may_print(lf):
         flash(_("A court packet is for a demand whose last day has passed and that is still "
                 "owed."), "error")
         return redirect(url_for("collections.demand", notice_id=notice_id), 303)
     v = account_views.parcel_view(current_user, lf.parcel.id, today)
     if v is None:
         abort(404)
-    statement = account_views.statement_document(v)
-    data = render_all(statement, lang, [(letter_document(lf, lang, closed), lang),
-                                        (mailing_document(lf, lang), lang)])
-    name = (f"expediente-{notice_id}.pdf" if lang == "es" else f"court-packet-{notice_id}.pdf")
-    return pdf_response(data, name)
+    return pdf_response(court_packet.packet_pdf(v, lf, lang, closed),
+                        court_packet.filename(notice_id, lang))

@@ -1,6 +1,6 @@
 """What the collections pages say, worded once here in the request's language: the owner's
 timeline (J9, `core.collection_timeline`) and the staff's rows. The demand letter (R-A17)
-and the receipt of mailing are `portal.documents.demand`'s."""
+and the receipt of mailing are `portal.documents.demand_letter`'s."""
 
 from __future__ import annotations
 

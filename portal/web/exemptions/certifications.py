@@ -20,11 +20,12 @@ from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from markupsafe import Markup
 
-from portal import clock, mail, pdf
+from portal import clock
 from portal.accounts import access
 from portal.accounts.errors import Conflict, Forbidden, InvalidInput, NotFound, ServiceError
 from portal.core.exemption import CERTIFICATION_WARNING
 from portal.core.explain import N_
+from portal.documents import exemption_certification
 from portal.exemptions import evidence, filings, review
 from portal.exemptions import tax_facts as facts_service
 from portal.i18n import current_language, date_long, formats
@@ -415,51 +416,23 @@ def receipt_pdf(cert_id: int):  # noqa: ANN201
     with uow() as w:
         v = _receipt_view(w, cert_id)
     lang = current_language()
-    doc = present.receipt_document(v["cert"], v["parcel"], v["owners"], v["fig"],
-                                   v["loan"][1] if v["loan"] else None)
-    name = "exoneracion" if lang == "es" else "exemption"
-    return pdf_response(pdf.render(doc, lang), f"{name}-{v['cert'].filing_number}.pdf")
+    data = exemption_certification.receipt_pdf(v["cert"], v["parcel"], v["owners"], v["fig"],
+                                               v["loan"][1] if v["loan"] else None, lang)
+    return pdf_response(data, exemption_certification.filename(v["cert"].filing_number, lang))
 
 
-# --- emails ---------------------------------------------------------------------------------
-
-def _lender_emails(w, cert) -> list[tuple[str, str]]:  # noqa: ANN001
-    return filings.lender_contacts(w, cert)
-
-
-def _owner_email(w, cert) -> tuple[str, str] | None:  # noqa: ANN001
-    return filings.filer_contact(w, cert)
-
-
-def _send(to: tuple[str, str] | None, template: str, **ctx) -> None:  # noqa: ANN003
-    if to is None:
-        return
-    mail.send(to[0], template, to[1], config=current_app.config, **ctx)
-
+# --- emails (`portal.documents.exemption_certification`) -------------------------------------
 
 def _notify_filed(w, cert, parcel) -> None:  # noqa: ANN001
-    link = external_url("exemptions.receipt", cert_id=cert.id)
-    ctx = {"number": cert.filing_number, "catastro": parcel.catastro,
-           "fiscal_year": present.fy_label(cert.fiscal_year_start), "link": link}
-    _send(_owner_email(w, cert), "exemption_filed", resubmitted=cert.status == "resubmitted",
-          filed_on=cert.filed_on, **ctx)
-    for to in _lender_emails(w, cert):
-        _send(to, "exemption_lender", event=cert.status, **ctx)
+    exemption_certification.notify_filed(
+        w, cert, parcel, link=external_url("exemptions.receipt", cert_id=cert.id),
+        config=current_app.config)
 
 
 def _notify_decided(w, cert, parcel) -> None:  # noqa: ANN001
-    link = external_url("exemptions.receipt", cert_id=cert.id)
-    ctx = {"number": cert.filing_number, "catastro": parcel.catastro,
-           "fiscal_year": present.fy_label(cert.fiscal_year_start), "link": link}
-    owner = _owner_email(w, cert)
-    if cert.status == "approved":
-        _send(owner, "exemption_approved", **ctx)
-    else:
-        last = [e for e in filings.events(w, cert) if e.to_status == "returned"][-1]
-        _send(owner, "exemption_returned", reasons=list(last.reasons), note=last.note,
-              reason_texts=review.REASONS, **ctx)
-    for to in _lender_emails(w, cert):
-        _send(to, "exemption_lender", event=cert.status, **ctx)
+    exemption_certification.notify_decided(
+        w, cert, parcel, link=external_url("exemptions.receipt", cert_id=cert.id),
+        config=current_app.config)
 
 
 # --- the lender's list ----------------------------------------------------------------------

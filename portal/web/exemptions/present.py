@@ -1,19 +1,15 @@
-"""Words and figures of the exemption's pages, receipt PDF and emails (from the core's
-figures via `portal.exemptions.filings.figures`; nothing is computed here)."""
+"""Words of the exemption's pages: the wizard's steps and why each is asked, the statuses'
+colours, the answers' labels. The receipt's bill lines, PDF and emails (from the core's
+figures via `portal.exemptions.filings.figures`; nothing is computed here) are
+`portal.documents.exemption_certification`'s; the pages' names for them are kept here."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
-from flask_babel import gettext as _
-
-from portal import pdf
-from portal.core.exemption import CERTIFICATION_WARNING
 from portal.core.explain import N_
-from portal.core.params import fiscal_year_label
-from portal.exemptions.filings import Figures
-from portal.i18n import ShownStep, date_long, formats, money
+from portal.documents.exemption_certification import bill_lines, fy_label, status_label
+
+__all__ = ["ABSENCE_LABELS", "SLUGS", "STATUS_CSS", "STEP_OF_SLUG", "TITLES", "USE_LABELS",
+           "WHY_ASKED", "bill_lines", "fy_label", "status_label"]
 
 #: The wizard's step slugs in the URL (Spanish first, like every path of the portal).
 SLUGS = {"owners": "duenos", "occupants": "residentes", "use": "uso", "absence": "ausencia",
@@ -63,11 +59,6 @@ WHY_ASKED = {
                  "(R-B1, R-A2)."),
     "attest": N_("The law requires this warning and your certification (R-B12)."),
 }
-STATUS_LABELS = {
-    "draft": N_("Draft"), "filed": N_("Filed"), "under_review": N_("Under review"),
-    "returned": N_("Returned to the owner"), "resubmitted": N_("Resubmitted"),
-    "approved": N_("Approved"), "withdrawn": N_("Withdrawn"),
-}
 STATUS_CSS = {"draft": "pending", "filed": "pending", "under_review": "pending",
               "returned": "overdue", "resubmitted": "pending", "approved": "current",
               "withdrawn": "pending"}
@@ -84,75 +75,3 @@ ABSENCE_LABELS = {
                                     "with a relative or in a care centre"),
     "obligation_8_lpra_1511": N_("To meet obligations under 8 LPRA section 1511 and following"),
 }
-
-
-def status_label(status: str) -> str:
-    return _(STATUS_LABELS.get(status, status))
-
-
-@dataclass
-class Line:
-    label: str
-    amount: Any
-    why: list[ShownStep]
-    strong: bool = False
-
-
-def _steps(f: Figures, rules: tuple[str, ...]) -> list[ShownStep]:
-    return formats().trace(f.comparison.trace, rules)
-
-
-def bill_lines(f: Figures) -> tuple[list[Line], list[Line]]:
-    """(without the exemption, with it): each figure with its "why this amount?"."""
-    c, r = f.comparison, f.comparison.result
-    gross_why = _steps(f, ("R-B4", "R-B7", "R-B2", "R-B1"))
-    vet_why = _steps(f, ("R-B3",))
-    bill_why = _steps(f, ("R-B10",))
-    without = [Line(_("Property tax (gross)"), r.gross_tax, gross_why)]
-    with_ = [Line(_("Property tax (gross)"), r.gross_tax, gross_why),
-             Line(_("Residential exemption"), -r.exemption_amount, _steps(f, ("R-B1",)))]
-    if r.veteran_exemption_amount:
-        without.append(Line(_("Veterans' exemption"), -r.veteran_exemption_amount, vet_why))
-        with_.append(Line(_("Veterans' exemption"), -r.veteran_exemption_amount, vet_why))
-    without.append(Line(_("Property tax for the year"), c.net_without, bill_why, True))
-    with_.append(Line(_("Property tax for the year"), r.net_tax, _steps(f, ("R-B1", "R-B10")),
-                      True))
-    for target, bills in ((without, c.bills_without), (with_, c.bills_with)):
-        for b in bills:
-            target.append(Line(_("Bill of %(date)s", date=date_long(b.issued_on)), b.amount,
-                               bill_why))
-            target.append(Line(_("Paid early (less the %(rate)s discount)",
-                                 rate=formats().percent(c.discount_rate)),
-                               b.with_discount, bill_why))
-    return without, with_
-
-
-def fy_label(fy) -> str:  # noqa: ANN001
-    return fiscal_year_label(fy)
-
-
-def receipt_document(cert: Any, parcel: Any, owners: list[str], f: Figures,
-                     lender: str | None) -> pdf.Document:
-    facts = [(_("Filing number"), cert.filing_number or ""),
-             (_("Filed on"), date_long(cert.filed_on)),
-             (_("Parcel"), parcel.catastro),
-             (_("Fiscal year"), fy_label(cert.fiscal_year_start)),
-             (_("Owners"), ", ".join(owners)),
-             (_("Status"), status_label(cert.status)),
-             (_("Certified by"), cert.attested_name or "")]
-    if lender:
-        facts.append((_("Sent to the lender"), lender))
-    without, with_ = bill_lines(f)
-    rows = [pdf.Row(_("Without the exemption: %(label)s", label=ln.label), money(ln.amount),
-                    pdf.whys(ln.why), ln.strong) for ln in without]
-    rows += [pdf.Row(_("With the exemption: %(label)s", label=ln.label), money(ln.amount),
-                     pdf.whys(ln.why), ln.strong) for ln in with_]
-    notes: list[str | pdf.Why] = [_(w) for w in CERTIFICATION_WARNING]
-    if f.plan_last_day:
-        notes.append(_("The property owed property tax on January 1: the payment plan must be "
-                       "requested by %(date)s and approved, or the debt paid in full (R-B11).",
-                       date=date_long(f.plan_last_day)))
-    return pdf.Document(title=_("Residential exemption certification %(number)s",
-                                number=cert.filing_number or ""),
-                        subtitle=_("District Assessments Portal"), facts=facts, rows=rows,
-                        notes=notes, on=cert.filed_on)

@@ -33,6 +33,7 @@ from portal.core import payment_states as states
 from portal.core.explain import N_
 from portal.core.money import parse_money
 from portal.core.offer import ChoiceError
+from portal.documents import receipt as receipt_docs
 from portal.i18n import LOCALES, current_language, date_long, format_address
 from portal.payments import fulfilment, receipts, service
 from portal.payments.gateway import GatewayError, SandboxGateway
@@ -426,9 +427,9 @@ def _payment_receipt(payment_id: int) -> present.ReceiptView | int:
 
 
 def _pdf_response(v: present.ReceiptView):  # noqa: ANN202
-    data = emails.receipt_pdf(v, current_language())
-    name = ("recibo" if current_language() == "es" else "receipt") + f"-{v.number}.pdf"
-    return pdf_response(data, name)
+    lang = current_language()
+    return pdf_response(receipt_docs.receipt_pdf(v, lang),
+                        receipt_docs.filename(v.number, lang))
 
 
 @bp.get("/pagos/<id:checkout_id>/recibo")

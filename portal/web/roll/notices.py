@@ -3,7 +3,8 @@ page (how many were printed and emailed, how many access codes were issued, the 
 the "roll.notify" job that publishing the roll started), the button that starts that job
 again (to send what was not sent), a parcel's notice as a PDF
 (`/personal/tasacion/<roll>/avisos/<parcel>.pdf`, in the payer's language or `?idioma=`) and
-a print file's PDF (administrators only: it holds the new access codes).
+a print file's PDF (administrators only: it holds the new access codes). The parcel's notice
+is printed by `portal.documents.assessment_notice`.
 
 The parcel's own download (`/propiedad/<parcel>/aviso-de-tasacion.pdf`, its owner's or
 paying lessee's, 404 for anyone else) is here too, on the same blueprint. The
@@ -19,6 +20,7 @@ from flask_login import current_user, login_required
 from portal import clock
 from portal.accounts import access
 from portal.accounts.errors import Conflict, Forbidden, NotFound
+from portal.documents import assessment_notice
 from portal.i18n import current_language
 from portal.jobs import queue, runner
 from portal.roll import notices as service
@@ -32,14 +34,6 @@ from portal.web.staff_access import staff_required, staff_role
 CONFLICTS = {"roll_not_published": _l("Publish the roll first: its notices are sent once it "
                                       "is published.")}
 FILES_SHOWN = 50
-
-
-def _base() -> str:
-    return str(current_app.config.get("PORTAL_BASE_URL") or "").rstrip("/")
-
-
-def _name(catastro: str, lang: str) -> str:
-    return ("aviso-de-tasacion" if lang == "es" else "assessment-notice") + f"-{catastro}.pdf"
 
 
 @bp.get("/personal/tasacion/<id:roll_id>/avisos")
@@ -85,9 +79,10 @@ def roll_notice_pdf(roll_id: int, parcel_id: int):  # noqa: ANN201
     except NotFound:
         abort(404)
     lang = request.args.get("idioma", "")
-    lang = lang if lang in service.LANGS else loaded[0].language
-    return pdf_response(service.notice_pdf(loaded, lang, _base()),
-                        _name(loaded[0].catastro, lang))
+    lang = lang if lang in assessment_notice.LANGS else loaded[0].language
+    return pdf_response(assessment_notice.notice_pdf(
+        loaded, lang, assessment_notice.base_url(current_app.config)),
+        assessment_notice.filename(loaded[0].catastro, lang))
 
 
 @bp.get("/personal/tasacion/<id:roll_id>/avisos/archivos/<id:file_id>.pdf")
@@ -114,5 +109,6 @@ def assessment_notice_pdf(parcel_id: int):  # noqa: ANN201
     except NotFound:
         abort(404)
     lang = current_language()
-    return pdf_response(service.notice_pdf(loaded, lang, _base()),
-                        _name(loaded[0].catastro, lang))
+    return pdf_response(assessment_notice.notice_pdf(
+        loaded, lang, assessment_notice.base_url(current_app.config)),
+        assessment_notice.filename(loaded[0].catastro, lang))

@@ -1,0 +1,156 @@
+"""The residential exemption's certification (J5): its receipt PDF and its emails. The
+figures come from the core via `portal.exemptions.filings.figures` (nothing is computed
+here): the bill without and with the exemption (`bill_lines`, which the wizard's result and
+the receipt page show too), worded in the language in force.
+
+The emails (in the filer's and each lender user's stored language): filed or resubmitted
+(`notify_filed`), approved or returned with the reasons (`notify_decided`), each with the
+receipt page's address. No Flask: the caller passes that address and the mail settings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from portal import mail, pdf
+from portal.core.exemption import CERTIFICATION_WARNING
+from portal.core.explain import N_
+from portal.core.params import fiscal_year_label
+from portal.db import UnitOfWork
+from portal.exemptions import filings, review
+from portal.exemptions.filings import Figures
+from portal.i18n import ShownStep, date_long, formats, money, use_language
+from portal.i18n import gettext as _
+
+STATUS_LABELS = {
+    "draft": N_("Draft"), "filed": N_("Filed"), "under_review": N_("Under review"),
+    "returned": N_("Returned to the owner"), "resubmitted": N_("Resubmitted"),
+    "approved": N_("Approved"), "withdrawn": N_("Withdrawn"),
+}
+
+
+def status_label(status: str) -> str:
+    return _(STATUS_LABELS.get(status, status))
+
+
+@dataclass
+class Line:
+    label: str
+    amount: Any
+    why: list[ShownStep]
+    strong: bool = False
+
+
+def _steps(f: Figures, rules: tuple[str, ...]) -> list[ShownStep]:
+    return formats().trace(f.comparison.trace, rules)
+
+
+def bill_lines(f: Figures) -> tuple[list[Line], list[Line]]:
+    """(without the exemption, with it): each figure with its "why this amount?"."""
+    c, r = f.comparison, f.comparison.result
+    gross_why = _steps(f, ("R-B4", "R-B7", "R-B2", "R-B1"))
+    vet_why = _steps(f, ("R-B3",))
+    bill_why = _steps(f, ("R-B10",))
+    without = [Line(_("Property tax (gross)"), r.gross_tax, gross_why)]
+    with_ = [Line(_("Property tax (gross)"), r.gross_tax, gross_why),
+             Line(_("Residential exemption"), -r.exemption_amount, _steps(f, ("R-B1",)))]
+    if r.veteran_exemption_amount:
+        without.append(Line(_("Veterans' exemption"), -r.veteran_exemption_amount, vet_why))
+        with_.append(Line(_("Veterans' exemption"), -r.veteran_exemption_amount, vet_why))
+    without.append(Line(_("Property tax for the year"), c.net_without, bill_why, True))
+    with_.append(Line(_("Property tax for the year"), r.net_tax, _steps(f, ("R-B1", "R-B10")),
+                      True))
+    for target, bills in ((without, c.bills_without), (with_, c.bills_with)):
+        for b in bills:
+            target.append(Line(_("Bill of %(date)s", date=date_long(b.issued_on)), b.amount,
+                               bill_why))
+            target.append(Line(_("Paid early (less the %(rate)s discount)",
+                                 rate=formats().percent(c.discount_rate)),
+                               b.with_discount, bill_why))
+    return without, with_
+
+
+def fy_label(fy) -> str:  # noqa: ANN001
+    return fiscal_year_label(fy)
+
+
+def receipt_document(cert: Any, parcel: Any, owners: list[str], f: Figures,
+                     lender: str | None) -> pdf.Document:
+    facts = [(_("Filing number"), cert.filing_number or ""),
+             (_("Filed on"), date_long(cert.filed_on)),
+             (_("Parcel"), parcel.catastro),
+             (_("Fiscal year"), fy_label(cert.fiscal_year_start)),
+             (_("Owners"), ", ".join(owners)),
+             (_("Status"), status_label(cert.status)),
+             (_("Certified by"), cert.attested_name or "")]
+    if lender:
+        facts.append((_("Sent to the lender"), lender))
+    without, with_ = bill_lines(f)
+    rows = [pdf.Row(_("Without the exemption: %(label)s", label=ln.label), money(ln.amount),
+                    pdf.whys(ln.why), ln.strong) for ln in without]
+    rows += [pdf.Row(_("With the exemption: %(label)s", label=ln.label), money(ln.amount),
+                     pdf.whys(ln.why), ln.strong) for ln in with_]
+    notes: list[str | pdf.Why] = [_(w) for w in CERTIFICATION_WARNING]
+    if f.plan_last_day:
+        notes.append(_("The property owed property tax on January 1: the payment plan must be "
+                       "requested by %(date)s and approved, or the debt paid in full (R-B11).",
+                       date=date_long(f.plan_last_day)))
+    return pdf.Document(title=_("Residential exemption certification %(number)s",
+                                number=cert.filing_number or ""),
+                        subtitle=_("District Assessments Portal"), facts=facts, rows=rows,
+                        notes=notes, on=cert.filed_on)
+
+
+def receipt_pdf(cert: Any, parcel: Any, owners: list[str], f: Figures, lender: str | None,
+                lang: str) -> bytes:
+    """The certification's receipt as a tagged PDF in `lang`."""
+    with use_language(lang) as lang:
+        doc = receipt_document(cert, parcel, owners, f, lender)
+    return pdf.render(doc, lang)
+
+
+def filename(filing_number: str | None, lang: str) -> str:
+    return ("exoneracion" if lang == "es" else "exemption") + f"-{filing_number}.pdf"
+
+
+# --- the emails ------------------------------------------------------------------------------
+
+def _send(to: tuple[str, str] | None, template: str, config: Mapping[str, Any],
+          **ctx: Any) -> None:
+    if to is None:
+        return
+    mail.send(to[0], template, to[1], config=config, **ctx)
+
+
+def _context(cert: Any, parcel: Any, link: str) -> dict[str, Any]:
+    return {"number": cert.filing_number, "catastro": parcel.catastro,
+            "fiscal_year": fy_label(cert.fiscal_year_start), "link": link}
+
+
+def notify_filed(w: UnitOfWork, cert: Any, parcel: Any, *, link: str,
+                 config: Mapping[str, Any]) -> None:
+    """The certification was filed (or resubmitted): its filer and the lender's users.
+    `link`: the receipt page's address."""
+    ctx = _context(cert, parcel, link)
+    _send(filings.filer_contact(w, cert), "exemption_filed", config,
+          resubmitted=cert.status == "resubmitted", filed_on=cert.filed_on, **ctx)
+    for to in filings.lender_contacts(w, cert):
+        _send(to, "exemption_lender", config, event=cert.status, **ctx)
+
+
+def notify_decided(w: UnitOfWork, cert: Any, parcel: Any, *, link: str,
+                   config: Mapping[str, Any]) -> None:
+    """Staff approved the certification or returned it (with the reasons): its filer and
+    the lender's users."""
+    ctx = _context(cert, parcel, link)
+    owner = filings.filer_contact(w, cert)
+    if cert.status == "approved":
+        _send(owner, "exemption_approved", config, **ctx)
+    else:
+        last = [e for e in filings.events(w, cert) if e.to_status == "returned"][-1]
+        _send(owner, "exemption_returned", config, reasons=list(last.reasons), note=last.note,
+              reason_texts=review.REASONS, **ctx)
+    for to in filings.lender_contacts(w, cert):
+        _send(to, "exemption_lender", config, event=cert.status, **ctx)

@@ -1,0 +1,109 @@
+"""The statement of account (estado de cuenta): what its PDF says, from the parcel page's
+values (`portal.web.accounts.views.parcel_view`: the account's statement, its offer and its
+explanations, read through `portal.accounts.statements`), worded in the language in force.
+
+No Flask: the parcel page's PDF and the court packet (`court_packet`) print it the same way.
+No amount is computed here.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from portal import pdf
+from portal.core.rules import RULES
+from portal.i18n import date_long, days_left, format_address, money, translate
+from portal.i18n import fast_gettext as _
+
+#: What the statement reads (the parcel page's values, `views.ParcelPage`): `parcel`
+#: (catastro, address, municipality), `fiscal_year`, `relation_label`, `as_of`, `today`,
+#: `annual`, `amounts`, `payoff`, `lump`, `costs`, `installments` (`views.ScheduleRow`),
+#: `lease`, `demand`, `extended_why`, `arrears_warning`.
+ParcelPage = Any
+
+
+def statement_pdf(v: ParcelPage, lang: str) -> bytes:
+    """The statement of account (estado de cuenta) of the parcel page, as a PDF."""
+    return pdf.render(statement_document(v), lang)
+
+
+def statement_document(v: ParcelPage) -> pdf.Document:
+    """What the statement PDF says, in the current language."""
+    facts = [(_("Parcel"), v.parcel.catastro),
+             (_("Address"), format_address(v.parcel.address, v.parcel.municipality)),
+             (_("Fiscal year"), v.fiscal_year),
+             (_("Your access"), v.relation_label),
+             (_("Statement date"), date_long(v.as_of))]
+    if v.annual is not None:
+        facts.append((_("This year's assessment"), money(v.annual)))
+    rows = [pdf.Row(a.label, money(a.amount), pdf.whys(a.why),
+                    strong=a.key == "total_due_now") for a in v.amounts]
+    if v.payoff is not None and v.payoff.differs:
+        rows.append(pdf.Row(_("Pay-off amount paid today, %(date)s", date=date_long(v.as_of)),
+                            money(v.payoff.today), strong=True))
+    if v.payoff is not None:
+        rows.append(pdf.Row(_("Pay-off amount, good through %(date)s (%(left)s)",
+                              date=date_long(v.payoff.through),
+                              left=days_left(v.payoff.through, v.today)),
+                            money(v.payoff.amount), pdf.whys(v.payoff.why), strong=True))
+    if v.lump is not None and v.lump.eligible:
+        rows.append(pdf.Row(_("Whole year in one payment, by %(date)s (%(left)s)",
+                              date=date_long(v.lump.deadline),
+                              left=days_left(v.lump.deadline, v.today)),
+                            money(v.lump.amount_due), pdf.whys(v.lump.why)))
+    for c in v.costs:
+        rows.append(pdf.Row(f"{date_long(c['date'])} · {c['description']}", money(c["owed"])))
+    status = {"paid": _("paid"), "due": _("due"), "upcoming": _("upcoming"),
+              "delinquent": _("overdue")}
+    schedule = pdf.Table(
+        head=(_("No."), _("Due date"), _("Last timely day"), _("Amount"), _("Principal owed"),
+              _("Fees and interest"), _("Status")),
+        rows=[(str(i.number), i.due_text, i.last_text, i.amount_text, i.principal_text,
+               money(i.late_fee + i.interest), status.get(i.status, i.status))
+              for i in v.installments],
+        widths=(10, 40, 42, 22, 23, 23, 20), align="LLLRRRL",
+        heading=_("Installment schedule"))
+    lease_rule = RULES["R-A16"]
+    law = pdf.Ref(lease_rule.id, lease_rule.source, translate(lease_rule.title))
+    notes: list[str | pdf.Why] = [
+        _("Every amount is computed from the law over the account's facts; the explanation "
+          "under each amount shows the numbers, and the notes at the end name the rule and "
+          "the statute behind each.")]
+    if v.lease is not None:
+        notes.insert(0, pdf.Why(_("Under the lease, the lessee pays the assessment.")
+                                if v.lease.payer == "lessee" else
+                                _("Under the lease, the owner pays the assessment."), law))
+    if v.demand is not None:
+        text = _("Demand mailed by certified mail on %(date)s for %(amount)s.",
+                 date=date_long(v.demand.mailed_on), amount=money(v.demand.amount))
+        if v.demand.stage == "demand_window":
+            text += " " + _("To stop a claim in court, pay %(today)s today, or %(by_last)s by "
+                            "%(date)s (%(left)s), the last day: interest runs until paid.",
+                            today=money(v.demand.stop_today),
+                            by_last=money(v.demand.stop_by_last),
+                            date=date_long(v.demand.last_day),
+                            left=days_left(v.demand.last_day, v.today))
+        elif v.demand.stage == "claimable":
+            text += " " + _("Since %(date)s the debt may be claimed in court.",
+                            date=date_long(v.demand.court_from))
+        elif v.demand.stage == "paid":
+            text += " " + _("Nothing is owed any more on what the demand listed: the claim "
+                            "in court is stopped.")
+        rows.append(pdf.Row(_("Collection"), "", [pdf.Why(text), *pdf.whys(v.demand.why)]))
+    notes.extend(pdf.whys(v.extended_why))  # R-A6: a last timely day a closed day moved
+    if v.arrears_warning:
+        notes.append(_("This account has amounts past due: any payment goes first to "
+                       "interest, late fees and costs, then to the oldest installment."))
+    return pdf.Document(
+        title=_("Statement of account"),
+        subtitle=_("District Assessments Portal") + " · "
+        + _("As of %(date)s", date=date_long(v.as_of)),
+        facts=facts, rows=rows, rows_heading=_("Amounts"), tables=[schedule], notes=notes,
+        reference=_("Parcel %(catastro)s", catastro=v.parcel.catastro), on=v.as_of)
+
+
+def filename(catastro: str, on: date, lang: str) -> str:
+    """The PDF's file name: estado-de-cuenta-<catastro>-<day>.pdf (statement-... in English)."""
+    return ("estado-de-cuenta" if lang == "es" else "statement") + \
+        f"-{catastro}-{on.isoformat()}.pdf"

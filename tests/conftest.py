@@ -17,10 +17,17 @@ Tests that set their own `max_examples` keep it.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from datetime import date
+from pathlib import Path
+from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 import portal.domains  # noqa: F401 - every background job kind registered, as in the app
+from tests.support import demo, schema
+from tests.support.clock import TODAY, fixed_on
 
 settings.register_profile("ci", derandomize=True, max_examples=200, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
@@ -31,6 +38,44 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 # The suite passes on any real date: each test sets the clock it needs, and the demo's day
 # that `make run` pins (PORTAL_TODAY) never reaches it, even when set in the shell.
 os.environ.pop("PORTAL_TODAY", None)
+
+
+# --- The fixtures every directory shares (helpers: tests/support/) -------------------------
+
+@pytest.fixture(scope="session")
+def schema_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file migrated to head, built once per session (per worker with pytest-xdist):
+    copy it, never write to it (tests.support.schema)."""
+    return schema.build_template(tmp_path_factory.mktemp("schema"))
+
+
+@pytest.fixture(scope="session")
+def demo_db(tmp_path_factory: pytest.TempPathFactory, schema_template: Path) -> tuple[Path, Any]:
+    """A SQLite file with the demo District, loaded once per session on its day, and the
+    demo's result (its codes and secrets): copy the file, never write to it."""
+    return demo.load(schema_template, tmp_path_factory.mktemp("demo"))
+
+
+@pytest.fixture
+def fixed_today() -> Iterator[date]:
+    """The clock on the demo District's day (tests.support.clock.TODAY) for the test."""
+    with fixed_on(TODAY) as today:
+        yield today
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One Chromium per test module, closed at its end (only one Playwright may run at a
+    time in a process: other suites start their own). Skipped with the reason when the
+    browser tests cannot run here (tests.support.browser.REASON)."""
+    from tests.support.browser import ARGS, CHROMIUM, REASON
+    if REASON is not None:
+        pytest.skip(REASON)
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield b
+        b.close()
 
 
 def pytest_sessionfinish(session, exitstatus):  # noqa: ANN001, ANN201, ARG001

@@ -6,16 +6,13 @@ from click.testing import CliRunner
 
 from portal import clock
 from portal.cli import main
+from tests.support.clock import TODAY
+from tests.support.schema import copy_of
 
 
-def test_the_nightly_figures(tmp_path, monkeypatch):
-    from portal import db
-    from portal.demo import district
-    url = f"sqlite:///{tmp_path / 'p.db'}"
-    monkeypatch.setenv("DATABASE_URL", url)
-    with clock.fixed(clock.now().replace(year=2026, month=11, day=30)):
-        db.upgrade(url, "head")
-        district.load(db.Database(url))
+def test_the_nightly_figures(tmp_path, monkeypatch, demo_db):
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{copy_of(demo_db[0], tmp_path)}")
+    with clock.fixed(TODAY):
         runner = CliRunner()
         first = runner.invoke(main, ["lenders", "figures"])
         again = runner.invoke(main, ["lenders", "figures"])

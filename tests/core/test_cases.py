@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -25,39 +24,11 @@ from portal.core import calc
 from portal.core.deadlines import KINDS as DEADLINE_KINDS
 from portal.core.errors import CalcError
 from portal.core.rules import RULES
+from tests.support.cases import CASES, input_text
 
-CASES_DIR = Path(__file__).resolve().parents[1] / "cases"
 CASE_KEYS = {"name", "rules", "statute", "description", "operation", "input", "input_json",
              "expected", "expected_error", "xfail"}
 MONEY = re.compile(r"^[0-9]+\.[0-9]{2}$")
-
-
-class _CaseLoader(yaml.SafeLoader):
-    """YAML read as JSON would be: dates stay ISO strings and only true/false are booleans
-    (YAML 1.1 would read `2026-07-01` as a date and a key `on:` as True)."""
-
-
-_CaseLoader.yaml_implicit_resolvers = {
-    first: [(tag, rx) for tag, rx in resolvers
-            if tag not in ("tag:yaml.org,2002:timestamp", "tag:yaml.org,2002:bool")]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
-_CaseLoader.add_implicit_resolver("tag:yaml.org,2002:bool",
-                                  re.compile(r"^(?:true|false)$"), list("tf"))
-
-
-def load_cases() -> list[tuple[str, dict[str, Any]]]:
-    cases = []
-    for path in sorted(CASES_DIR.glob("*.yaml")):
-        with path.open(encoding="utf-8") as fh:
-            data = yaml.load(fh, Loader=_CaseLoader)  # noqa: S506 - a SafeLoader subclass
-        assert isinstance(data, list), f"{path.name}: a list of cases"
-        for case in data:
-            cases.append((path.stem, case))
-    return cases
-
-
-CASES = load_cases()
 
 
 def _id(area: str, case: dict[str, Any]) -> str:
@@ -72,12 +43,6 @@ def _params() -> list[Any]:
             marks.append(pytest.mark.xfail(reason=case["xfail"], strict=True))
         params.append(pytest.param(area, case, id=_id(area, case), marks=marks))
     return params
-
-
-def input_text(case: dict[str, Any]) -> str:
-    if "input_json" in case:
-        return case["input_json"]
-    return json.dumps(case["input"])
 
 
 def assert_subset(expected: Any, actual: Any, path: str = "") -> None:

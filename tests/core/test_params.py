@@ -253,10 +253,9 @@ def test_no_account_is_computed_with_a_default_of_code() -> None:
 
 def test_the_demo_and_the_test_worlds_have_adopted_values_for_their_fiscal_years() -> None:
     from portal.demo.district import FY_START as DEMO
-    from tests.data.factory import FY_START as DATA
-    from tests.payments.factory import FY_START as PAYMENTS
+    from tests.support.world import FY_START as WORLDS  # build and seed
 
-    for fy_start in {DEMO, DATA, PAYMENTS}:
+    for fy_start in {DEMO, WORLDS}:
         params.statement_rules(fy_start)
         for name in PARAMETERS:
             params.for_fiscal_year(name, fy_start)

@@ -22,8 +22,7 @@ from portal.core.errors import CalcError
 from portal.core.exemption import ExemptionInput, residential_exemption
 from portal.core.installments import schedule
 from portal.core.statement import Cost, Payment, StatementRules, evaluate
-
-from .test_cases import CASES, input_text
+from tests.support.cases import CASES, input_text
 
 WEB_STACK = ("flask", "sqlalchemy", "stripe", "werkzeug", "jinja2", "alembic", "psycopg",
              "flask_babel", "flask_login", "flask_wtf", "wtforms", "babel", "fpdf")

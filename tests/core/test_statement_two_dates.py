@@ -33,8 +33,7 @@ from portal.core.statement import (
     evaluate,
     evaluate_two,
 )
-
-from .test_cases import CASES, input_text
+from tests.support.cases import CASES, input_text
 
 
 class Facts(NamedTuple):

@@ -1,20 +1,18 @@
 """Fixtures for the data tests: a migrated database on SQLite, and on PostgreSQL when the
-server is reachable (skipped with a visible reason otherwise); a fixed clock."""
+server is reachable (skipped with a visible reason otherwise); the clock on TODAY; the small
+District of tests.support.world.build."""
 
 from __future__ import annotations
 
-import shutil
-from datetime import date
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
-from sqlalchemy import text
 
-from portal import clock, db
-from portal.models import Base
-
-from . import pg
-
-TODAY = date(2026, 11, 30)
+from portal import db
+from tests.support import schema
+from tests.support.clock import TODAY, fixed_on
+from tests.support.world import World, build
 
 
 @pytest.fixture(autouse=True)
@@ -26,51 +24,39 @@ def cheap_hashing(monkeypatch):
 
 
 @pytest.fixture(autouse=True)
-def fixed_clock():
-    clock.set_fixed(TODAY)
-    yield
-    clock.set_fixed(None)
+def fixed_clock() -> Iterator[None]:
+    with fixed_on(TODAY):
+        yield
 
 
 @pytest.fixture(scope="session")
-def sqlite_template(tmp_path_factory):
-    path = tmp_path_factory.mktemp("template") / "portal.db"
-    db.upgrade(f"sqlite:///{path}", "head")
-    return path
-
-
-@pytest.fixture(scope="session")
-def pg_database():
-    with pg.throwaway_database() as url:
-        db.upgrade(url, "head")
+def pg_database() -> Iterator[str]:
+    """One migrated PostgreSQL database per session, emptied before each test."""
+    with schema.migrated_postgresql() as url:
         yield url
 
 
-def _truncate(database: db.Database) -> None:
-    names = ", ".join(f'"{t.name}"' for t in Base.metadata.sorted_tables)
-    with database.engine.begin() as conn:
-        conn.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
-
-
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
-def database(request, tmp_path, sqlite_template):
+def database(request, tmp_path: Path, schema_template: Path) -> Iterator[db.Database]:
     """A migrated, empty database: each test runs on SQLite and on PostgreSQL."""
     if request.param == "sqlite":
-        path = tmp_path / "portal.db"
-        shutil.copy(sqlite_template, path)
-        database = db.Database(f"sqlite:///{path}")
+        database = schema.sqlite_database(schema_template, tmp_path)
     else:
-        url = request.getfixturevalue("pg_database")
-        database = db.Database(url)
-        _truncate(database)
+        database = db.Database(request.getfixturevalue("pg_database"))
+        schema.truncate(database)
     yield database
     database.dispose()
 
 
 @pytest.fixture
-def sqlite_database(tmp_path, sqlite_template):
-    path = tmp_path / "portal.db"
-    shutil.copy(sqlite_template, path)
-    database = db.Database(f"sqlite:///{path}")
+def sqlite_database(tmp_path: Path, schema_template: Path) -> Iterator[db.Database]:
+    database = schema.sqlite_database(schema_template, tmp_path)
     yield database
     database.dispose()
+
+
+@pytest.fixture
+def world(database: db.Database) -> World:
+    """The District of tests.support.world.build (on each database); a module that needs
+    more overrides it, asking for this one by the same name."""
+    return build(database)

@@ -9,13 +9,7 @@ import pytest
 from portal.accounts import access, parcels, statements
 from portal.accounts.errors import Forbidden, NotFound
 from portal.models import Notice
-
-from .factory import build, pay
-
-
-@pytest.fixture
-def world(database):
-    return build(database)
+from tests.support.world import pay
 
 
 def test_linked_user_sees_a_and_not_b(world):

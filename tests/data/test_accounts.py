@@ -5,8 +5,6 @@ from __future__ import annotations
 from datetime import date, timedelta
 from decimal import Decimal
 
-import pytest
-
 from portal import clock
 from portal.accounts import access, facts, ledger, parcels, statements
 from portal.core import params
@@ -14,13 +12,9 @@ from portal.core.installments import schedule
 from portal.core.statement import Cost, Payment, StatementRules, evaluate
 from portal.models import Lender, Loan, PartyMember, User
 from portal.people import users
-
-from .factory import FY_START, QueryCounter, at, build, pay
-
-
-@pytest.fixture
-def world(database):
-    return build(database)
+from tests.support.clock import at
+from tests.support.sql import QueryCounter
+from tests.support.world import FY_START, pay
 
 
 def _rules() -> StatementRules:

@@ -24,16 +24,9 @@ from portal.models import (
     User,
 )
 
-from .factory import build
-
 D = Decimal
 AMOUNTS = {"taxes": D("1200.00"), "surcharges": D("60.00"), "interest": D("90.50"),
            "penalties": D("25.00")}
-
-
-@pytest.fixture
-def world(database):
-    return build(database)
 
 
 def _u(uow, user):

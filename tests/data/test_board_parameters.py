@@ -18,8 +18,7 @@ from portal.accounts.facts import rules_for
 from portal.db import Database, UnitOfWork
 from portal.models import AuditRecord, BoardParameterValue, ImmutableRowError, User
 from portal.roll import board_parameters
-
-from .factory import FY_START, build
+from tests.support.world import FY_START, build
 
 
 def _staff(uow: UnitOfWork, world) -> User:  # noqa: ANN001

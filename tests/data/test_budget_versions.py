@@ -16,16 +16,11 @@ from portal.db import UnitOfWork
 from portal.models import AuditRecord, BudgetLine, BudgetVersion, ImmutableRowError, User
 from portal.roll import budgets
 from portal.roll.budgets import FixedInput, LineInput
-from tests.data.factory import at, build
+from tests.support.clock import at
 
 D = Decimal
 LINES = [LineInput("project", "Paseo", "Promenade", D("1000.00"), D("800.00")),
          LineInput("operation", "Operación", "Operation", D("500.00"), D("500.00"))]
-
-
-@pytest.fixture
-def world(database):
-    return build(database)
 
 
 def _staff(uow: UnitOfWork, world, role: str | None = None) -> User:

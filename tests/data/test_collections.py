@@ -17,15 +17,8 @@ from portal.accounts.errors import Conflict, Forbidden, InvalidInput, NotFound
 from portal.collections import demands
 from portal.jobs import runner
 from portal.models import DemandLetter, Job, Notice, Party, User
-
-from .factory import at, build, pay
-
-TODAY = date(2026, 11, 30)
-
-
-@pytest.fixture
-def world(database):
-    return build(database)
+from tests.support.clock import TODAY, at
+from tests.support.world import pay
 
 
 def _staff(uow, world):

@@ -16,13 +16,12 @@ from portal import clock
 from portal.accounts.errors import Conflict, Forbidden, InvalidInput, NotFound
 from portal.exemptions import changes as changes
 from portal.models import AuditRecord, ExemptionChangeReport, ImmutableRowError, ParcelLink
-
-from .factory import at, build
+from tests.support.clock import at
 
 
 @pytest.fixture
-def world(database):
-    w = build(database)
+def world(world):
+    w = world
     with w.uow() as uow:  # alice also owns C, which secures the bank's loan L-1
         uow.session.add(ParcelLink(user_id=w.alice.id, parcel_id=w.parcel["C"], role="owner",
                                    source="staff", granted_by_id=w.staff.id))

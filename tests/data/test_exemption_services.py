@@ -27,8 +27,7 @@ from portal.models import (
     PropertyTaxFact,
     User,
 )
-
-from .factory import build
+from tests.support.world import build
 
 FY = date(2026, 7, 1)
 

@@ -18,8 +18,8 @@ from portal.jobs import queue, runner
 from portal.models import Assessment, AssessmentRoll, Installment, Job, Parcel, RollLine, User
 from portal.roll import budgets, roll
 from portal.roll.budgets import LineInput
-
-from .factory import at, build
+from tests.support.clock import at
+from tests.support.world import build
 
 EFFECTIVE = date(2026, 12, 15)
 EXTRA = 25

@@ -26,13 +26,8 @@ from portal.models import (
     User,
 )
 from portal.payments import service as payment_service
-
-from .factory import at, build, fail_debit, pay
-
-
-@pytest.fixture
-def world(database):
-    return build(database)
+from tests.support.clock import at
+from tests.support.world import fail_debit, pay
 
 
 def _staff(uow, world):

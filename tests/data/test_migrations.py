@@ -9,8 +9,7 @@ from sqlalchemy import inspect
 
 from portal import db
 from portal.models import Base
-
-from . import pg
+from tests.support import schema
 
 
 def _roundtrip(url: str) -> None:
@@ -41,7 +40,7 @@ def test_sqlite_upgrade_matches_models_and_downgrade_empties(tmp_path):
 
 @pytest.mark.postgres
 def test_postgresql_upgrade_matches_models_and_downgrade_empties():
-    with pg.throwaway_database() as url:
+    with schema.throwaway_database() as url:
         _roundtrip(url)
 
 

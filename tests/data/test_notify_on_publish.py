@@ -16,8 +16,8 @@ from portal.jobs import runner
 from portal.models import Assessment, AssessmentRoll, Job, Notice, NoticeDelivery, User
 from portal.roll import budgets, notices
 from portal.roll.budgets import LineInput
-
-from .factory import at, build
+from tests.support.clock import at
+from tests.support.world import build
 
 DAY = date(2026, 12, 15)
 BASE = "http://127.0.0.1:5000"

@@ -12,13 +12,7 @@ from portal.accounts import access, parcels
 from portal.accounts.errors import ClaimRateLimited, ClaimRefused, Forbidden
 from portal.models import AccessCode, AuditRecord, ClaimAttempt, ParcelLink, User
 from portal.people import users
-
-from .factory import PASSWORD, build
-
-
-@pytest.fixture
-def world(database):
-    return build(database)
+from tests.support.world import PASSWORD
 
 
 def _new_user(world, email="carol@test.pr"):

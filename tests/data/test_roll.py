@@ -24,13 +24,8 @@ from portal.models import (
 )
 from portal.roll import budgets, roll
 from portal.roll.budgets import LineInput
-
-from .factory import FY_START, at, build, pay
-
-
-@pytest.fixture
-def world(database):
-    return build(database)
+from tests.support.clock import at
+from tests.support.world import FY_START, pay
 
 
 def _count(uow, model, *where):

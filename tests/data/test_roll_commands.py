@@ -15,8 +15,8 @@ from portal.db import reset_databases
 from portal.models import Assessment, Job, User
 from portal.roll import budgets
 from portal.roll.budgets import LineInput
-
-from .factory import at, build
+from tests.support.clock import at
+from tests.support.world import build
 
 
 def test_compute_and_publish_from_the_command_line(sqlite_database, monkeypatch):

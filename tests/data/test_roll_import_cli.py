@@ -13,8 +13,7 @@ from portal.cli import main
 from portal.db import reset_databases
 from portal.models import Job, Parcel
 from portal.roll import roll_csv as ri
-
-from .factory import build
+from tests.support.world import build
 
 
 def _write(path, rows) -> None:  # noqa: ANN001

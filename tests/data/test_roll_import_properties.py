@@ -80,9 +80,9 @@ def _import(database: db.Database, staff_id: int, data: bytes, folder) -> str:  
        where=st.integers(0, 11), delimiter=st.sampled_from([",", ";"]),
        encoding=st.sampled_from(["utf-8", "utf-8-sig", "cp1252"]))
 def test_an_import_with_an_error_changes_nothing_and_twice_is_once(
-        tmp_path, sqlite_template, rows, broken, where, delimiter, encoding):
+        tmp_path, schema_template, rows, broken, where, delimiter, encoding):
     path = tmp_path / f"p{abs(hash((str(rows), broken, where, delimiter, encoding)))}.db"
-    shutil.copy(sqlite_template, path)
+    shutil.copy(schema_template, path)
     database = db.Database(f"sqlite:///{path}")
     try:
         with UnitOfWork(database) as uow:

@@ -30,9 +30,8 @@ from portal.models import (
 )
 from portal.roll import budgets, notices, roll
 from portal.roll.budgets import LineInput
-from tests.web.test_documents import LONG_ADDRESS, check, pages_of
-
-from .factory import at, build
+from tests.support.clock import at
+from tests.support.documents import LONG_ADDRESS, check, pages_of
 
 POPPLER = pytest.mark.skipif(shutil.which("pdftotext") is None or shutil.which("pdfinfo")
                              is None, reason="poppler-utils (pdftotext, pdfinfo) missing")
@@ -41,8 +40,8 @@ LONG_NAME = "Sucesión de Doña Carmen Milagros Rodríguez de la Fuente y Otros 
 
 
 @pytest.fixture
-def world(database, tmp_path):
-    w = build(database)
+def world(world, tmp_path):
+    w = world
     with w.uow() as uow:
         s = uow.session
         c = s.get(Parcel, w.parcel["C"])

@@ -205,8 +205,8 @@ def _district(tmp_path: Path, template: Path, r: Roll, tag: str) -> District:
 @SETTINGS
 @given(r=small_rolls())
 def test_the_published_roll_sums_to_the_budget_and_every_stage_twice_is_once(
-        tmp_path, sqlite_template, r):
-    d = _district(tmp_path, sqlite_template, r, "sums")
+        tmp_path, schema_template, r):
+    d = _district(tmp_path, schema_template, r, "sums")
     try:
         with clock.fixed(clock.pr_instant(DAY)):
             data = r.csv()
@@ -275,12 +275,12 @@ def _writes(stage: str) -> tuple[str, ...]:
 @SETTINGS
 @given(r=small_rolls(), stage=STAGES, at=st.integers(1, 3))
 def test_a_stage_interrupted_from_its_progress_in_one_transaction_leaves_nothing(
-        tmp_path, sqlite_template, monkeypatch, r, stage, at):
+        tmp_path, schema_template, monkeypatch, r, stage, at):
     """`jobs.run_here` (the stage in the caller's unit of work, as the demo runs it)
     raising from its progress callback at its `at`-th batch: every table as before."""
     monkeypatch.setattr(roll, "CHUNK", 2)
     monkeypatch.setattr(roll_import, "BATCH", 2)
-    d = _district(tmp_path, sqlite_template, r, f"progress-{stage}-{at}")
+    d = _district(tmp_path, schema_template, r, f"progress-{stage}-{at}")
     calls = {"n": 0}
 
     def progress(done: int, total: int) -> None:
@@ -315,7 +315,7 @@ def test_a_stage_interrupted_from_its_progress_in_one_transaction_leaves_nothing
 @SETTINGS
 @given(r=small_rolls(), stage=STAGES, at=st.integers(1, 8))
 def test_a_job_whose_batch_fails_keeps_whole_batches_and_ends_as_an_uninterrupted_one(
-        tmp_path, sqlite_template, monkeypatch, r, stage, at):
+        tmp_path, schema_template, monkeypatch, r, stage, at):
     """A worker's job (`jobs.run`, a batch per transaction) whose `at`-th bulk insert
     raises: the failing batch leaves nothing (the stage's tables are as its last committed
     batch left them: the progress callback sees each commit); the job is recorded failed;
@@ -324,7 +324,7 @@ def test_a_job_whose_batch_fails_keeps_whole_batches_and_ends_as_an_uninterrupte
     monkeypatch.setattr(roll_import, "BATCH", 2)
     tables = _writes(stage)
     with clock.fixed(clock.pr_instant(DAY)):
-        reference = _district(tmp_path, sqlite_template, r, f"reference-{stage}")
+        reference = _district(tmp_path, schema_template, r, f"reference-{stage}")
         try:
             params = _upto(reference, r, stage)
             assert reference.run(stage, **params).status == "succeeded"
@@ -332,7 +332,7 @@ def test_a_job_whose_batch_fails_keeps_whole_batches_and_ends_as_an_uninterrupte
         finally:
             reference.close()
 
-        d = _district(tmp_path, sqlite_template, r, f"batch-{stage}-{at}")
+        d = _district(tmp_path, schema_template, r, f"batch-{stage}-{at}")
         try:
             params = _upto(d, r, stage)
             committed = [d.checksums(tables)]

@@ -20,8 +20,8 @@ from portal.accounts import bulk, facts, statements
 from portal.models import Assessment, AssessmentRoll, Installment, Parcel, User
 from portal.roll import budgets, roll
 from portal.roll.budgets import LineInput
-
-from .factory import at, build
+from tests.support.clock import at
+from tests.support.world import build
 
 LIMIT = 120  # variables per statement on SQLite here, and parameters counted on both
 EXTRA = 3 * LIMIT  # parcels beyond the factory's five

@@ -10,8 +10,7 @@ from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 
 from portal import db
-
-from . import pg
+from tests.support import schema
 
 
 def _with_people(url: str) -> None:
@@ -48,5 +47,5 @@ def test_sqlite_staff_become_administrators(tmp_path):
 
 @pytest.mark.postgres
 def test_postgresql_staff_become_administrators():
-    with pg.throwaway_database() as url:
+    with schema.throwaway_database() as url:
         _with_people(url)

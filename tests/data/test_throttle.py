@@ -13,13 +13,7 @@ from portal.accounts import parcels, throttle
 from portal.accounts.errors import ClaimRateLimited, ClaimRefused
 from portal.models.security import ThrottleHit
 from portal.people import users
-
-from .factory import PASSWORD, build
-
-
-@pytest.fixture
-def world(database):
-    return build(database)
+from tests.support.world import PASSWORD
 
 
 def _hits(database, key: str, limit: int = 3, window: int = 60) -> bool:

@@ -3,44 +3,14 @@ languages; and at 375 px wide no page scrolls sideways."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
-from tests.e2e.conftest import REASON, axe_violations, second_step
-from tests.web.conftest import add_loans
-from tests.web.site import pages_for
+from tests.support.browser import REASON, axe_violations, every_page, sign_in
+from tests.support.demo import add_loans
+from tests.support.site import pages_for
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(REASON is not None, reason=REASON or "")]
-
-EMAILS = {"owner": "owner@demo.pr", "lessee": "lessee@demo.pr", "lender": "lender@demo.pr",
-          "staff": "staff@demo.pr"}
-
-
-def _sign_in(page, url: str, role: str) -> None:  # noqa: ANN001
-    page.goto(url + "/cuenta/entrar?lang=es")
-    page.locator("#email").fill(EMAILS[role])
-    page.locator("#password").fill("Distrito2026!")
-    page.locator("main button[type=submit], main input[type=submit]").first.click()
-    if role == "staff":
-        second_step(page)
-    page.wait_for_url("**/mis-propiedades")
-
-
-def every_page(live, page, role: str) -> Iterator[tuple[str, str]]:  # noqa: ANN001
-    """Signs in as the role, then opens each of its pages in each language, every "why this
-    amount?" open so its content is checked too; yields (lang, path) with the page loaded."""
-    app, url = live
-    if role != "anonymous":
-        _sign_in(page, url, role)
-    for lang in ("es", "en"):
-        for path in pages_for(app, role):
-            sep = "&" if "?" in path else "?"
-            page.goto(f"{url}{path}{sep}lang={lang}")
-            page.evaluate("() => document.querySelectorAll('details').forEach(d => d.open = true)")
-            yield lang, path
-
 
 @pytest.mark.parametrize("role", ["anonymous", "owner", "lessee", "lender", "staff"])
 def test_no_axe_violation_on_any_page(live, page, role):
@@ -56,7 +26,7 @@ def test_no_axe_violation_on_a_large_portfolio(live, page):
     """A bank with more loans than a page: the dashboard's count and link, the list's pages."""
     app, url = live
     add_loans(app, 75)
-    _sign_in(page, url, "lender")
+    sign_in(page, url, "lender")
     problems = {}
     for lang in ("es", "en"):
         for path in ("/mis-propiedades", "/prestamista/prestamos?page=2"):
@@ -77,7 +47,7 @@ def test_usable_at_375_px(live, browser, role):
     page = context.new_page()
     try:
         if role != "anonymous":
-            _sign_in(page, url, role)
+            sign_in(page, url, role)
         for path in pages_for(app, role):
             page.goto(url + path)
             width = page.evaluate("() => document.documentElement.scrollWidth")

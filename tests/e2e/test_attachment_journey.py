@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.conftest import REASON
-
 # The journeys' checks: axe, HTML_CodeSniffer, no sideways scroll at 1,280 and 375 px, and
 # the screenshots to $J9_SHOTS; signing in (staff through the second step).
-from tests.e2e.test_collections_journey import _clean, _sign_in
+from tests.support.browser import REASON, clean_at_widths, sign_in
 
+SHOTS = "J9_SHOTS"  # the environment variable naming the screenshots' folder
 expect = pytest.importorskip("playwright.sync_api",
                              reason="playwright is not installed").expect
 
@@ -57,9 +56,9 @@ def test_staff_record_a_notice_and_the_owner_sees_it(live, page, lang):
     app, url = live
     w = WORDS[lang]
     pid, catastro, home = _parcels(app)
-    _sign_in(page, url, "staff@demo.pr", lang)
+    sign_in(page, url, "staff@demo.pr", lang)
     page.goto(f"{url}/personal/embargos?lang={lang}")
-    _clean(page, f"{lang}-attachments")
+    clean_at_widths(page, f"{lang}-attachments", SHOTS)
     page.get_by_label(w["catastro"]).fill(catastro)
     page.get_by_role("button", name=w["open"]).click()
     page.wait_for_url(f"**/personal/embargos/propiedad/{pid}")
@@ -70,7 +69,7 @@ def test_staff_record_a_notice_and_the_owner_sees_it(live, page, lang):
     form.get_by_label(w["date"]).fill("2026-11-02")
     form.get_by_role("button", name=w["record"]).click()
     expect(page.locator("#error-summary")).to_contain_text(w["errors"])
-    _clean(page, f"{lang}-attachment-error")
+    clean_at_widths(page, f"{lang}-attachment-error", SHOTS)
     form = page.locator("form", has=page.get_by_role("button", name=w["record"]))
     form.get_by_label(w["taxes"]).fill("1,000.00")
     form.get_by_role("button", name=w["record"]).click()
@@ -78,12 +77,12 @@ def test_staff_record_a_notice_and_the_owner_sees_it(live, page, lang):
     # R-C3: 10 % of 1,000.00; R-C2: notified 2026-11-02, the last day 2026-12-02.
     expect(page.locator("main")).to_contain_text("$100.00")
     expect(page.locator("main")).to_contain_text(w["last"])
-    _clean(page, f"{lang}-attachment-parcel")
+    clean_at_widths(page, f"{lang}-attachment-parcel", SHOTS)
     page.goto(f"{url}/personal/embargos/propiedad/{home}?lang={lang}")
     expect(page.locator("main")).to_contain_text("$3,970.19")
-    _clean(page, f"{lang}-attachment-home")
+    clean_at_widths(page, f"{lang}-attachment-home", SHOTS)
 
-    _sign_in(page, url, "owner@demo.pr", lang)
+    sign_in(page, url, "owner@demo.pr", lang)
     page.goto(f"{url}/propiedad/{pid}?lang={lang}")
     section = page.locator("#attachment")
     expect(section).to_contain_text(w["section"])
@@ -94,4 +93,4 @@ def test_staff_record_a_notice_and_the_owner_sees_it(live, page, lang):
     expect(section).to_contain_text("$3,970.19")  # the debtor sees the minimum (R-C5)
     expect(section).to_contain_text(w["home_last"])
     section.scroll_into_view_if_needed()
-    _clean(page, f"{lang}-owner-parcel")
+    clean_at_widths(page, f"{lang}-owner-parcel", SHOTS)

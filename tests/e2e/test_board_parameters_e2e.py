@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import REASON, axe_violations, htmlcs_errors, second_step
-from tests.web.test_html_valid import vnu_errors, vnu_missing
+from tests.support.browser import REASON, axe_violations, htmlcs_errors, second_step
+from tests.support.html import vnu_errors, vnu_missing
 
 expect = pytest.importorskip("playwright.sync_api",
                              reason="playwright is not installed").expect

@@ -30,7 +30,8 @@ import pytest
 from sqlalchemy import func, select
 
 from portal import clock
-from tests.e2e.conftest import REASON, Server, axe_violations, second_step
+from tests.support.browser import REASON, Server, axe_violations, second_step
+from tests.support.pages import PASSWORD
 
 expect = pytest.importorskip("playwright.sync_api",
                              reason="playwright is not installed").expect
@@ -38,7 +39,6 @@ expect = pytest.importorskip("playwright.sync_api",
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(REASON is not None, reason=REASON or "")]
 
-PASSWORD = "Distrito2026!"
 STAFF = "junta@board.pr"
 OWNER = "duena@board.pr"
 SECRET = "PRDERRAMASBOARDYEARJBSWY3DPEHPK3"
@@ -129,7 +129,7 @@ class Journey:
 
 
 @pytest.fixture
-def journey(tmp_path, schema_db) -> Iterator[Journey]:  # noqa: ANN001
+def journey(tmp_path, schema_template) -> Iterator[Journey]:  # noqa: ANN001
     """An empty District (the migrated schema, no demo) on 2026-05-15 with one
     administrator enrolled in two steps and one registered owner, served on a free port;
     the jobs run at once in the server (Huey's immediate mode)."""
@@ -137,9 +137,9 @@ def journey(tmp_path, schema_db) -> Iterator[Journey]:  # noqa: ANN001
     from portal.jobs import queue
     from portal.people import two_factor, users
     from portal.web.data import database
-    from tests.web.conftest import make_app
+    from tests.support.app import make_app
     clock.set_fixed(clock.pr_instant(MAY))
-    app = make_app(tmp_path, schema_db, SERVER_NAME=None)
+    app = make_app(tmp_path, schema_template, SERVER_NAME=None)
     folder = tmp_path / "pages"
     folder.mkdir()
     j = Journey(app, "", folder)
@@ -441,7 +441,7 @@ def test_j8_the_boards_year_from_budget_to_amendment(journey, browser, lang, tmp
     finally:
         owner_context.close()
 
-    from tests.web.test_html_valid import vnu_errors, vnu_missing
+    from tests.support.html import vnu_errors, vnu_missing
     if vnu_missing() is None:
         errors = vnu_errors(j.pages)
         assert errors == [], "\n".join(errors[:20])

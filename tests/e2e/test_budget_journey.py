@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import REASON, axe_violations, htmlcs_errors, second_step
+from tests.support.browser import REASON, axe_violations, htmlcs_errors, second_step
 
 expect = pytest.importorskip("playwright.sync_api",
                              reason="playwright is not installed").expect

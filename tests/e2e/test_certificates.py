@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from tests.e2e.conftest import HTMLCS_JS, REASON, axe_violations, htmlcs_errors
+from tests.support.browser import HTMLCS_JS, REASON, axe_violations, htmlcs_errors
 
 expect = pytest.importorskip("playwright.sync_api",
                              reason="playwright is not installed").expect

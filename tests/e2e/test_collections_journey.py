@@ -5,12 +5,9 @@ scroll). Screenshots go to $J9_SHOTS when it is set (for review; not compared)."
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 
-from tests.e2e.conftest import REASON, axe_violations, htmlcs_errors, second_step
+from tests.support.browser import REASON, clean_at_widths, sign_in
 
 expect = pytest.importorskip("playwright.sync_api",
                              reason="playwright is not installed").expect
@@ -28,36 +25,7 @@ WORDS = {
            "number": "Certified-mail number", "timeline": "Collection timeline",
            "mailed": "Demand mailed by certified mail", "pay": "Pay"},
 }
-SHOTS = os.environ.get("J9_SHOTS")
-
-
-def _shot(page, name: str) -> None:  # noqa: ANN001
-    if SHOTS:
-        Path(SHOTS).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=f"{SHOTS}/{name}.png", full_page=True)
-
-
-def _clean(page, name: str) -> None:  # noqa: ANN001
-    page.evaluate("() => document.querySelectorAll('details').forEach(d => d.open = true)")
-    assert axe_violations(page) == [], page.url
-    assert htmlcs_errors(page) == [], page.url
-    for width in (1280, 375):
-        page.set_viewport_size({"width": width, "height": 900})
-        wide = page.evaluate("() => document.documentElement.scrollWidth")
-        assert wide <= width, f"{page.url} scrolls sideways at {width} px ({wide})"
-        _shot(page, f"{name}-{width}")
-    page.set_viewport_size({"width": 1280, "height": 900})
-
-
-def _sign_in(page, url: str, address: str, lang: str) -> None:  # noqa: ANN001
-    page.context.clear_cookies()
-    page.goto(f"{url}/cuenta/entrar?lang={lang}")
-    page.locator("#email").fill(address)
-    page.locator("#password").fill("Distrito2026!")
-    page.locator("main button[type=submit], main input[type=submit]").first.click()
-    if address.startswith("staff"):
-        second_step(page)
-    page.wait_for_url("**/mis-propiedades")
+SHOTS = "J9_SHOTS"  # the environment variable naming the screenshots' folder
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])
@@ -69,22 +37,22 @@ def test_j9_staff_run_collections_and_the_owner_sees_the_timeline(live, page, la
         queue.use_immediate(database())
     try:
         w = WORDS[lang]
-        _sign_in(page, url, "staff@demo.pr", lang)
+        sign_in(page, url, "staff@demo.pr", lang)
         page.goto(f"{url}/personal/cobros?lang={lang}")
-        _clean(page, f"{lang}-collections")
+        clean_at_widths(page, f"{lang}-collections", SHOTS)
         page.get_by_role("button", name=w["start"]).click()
         expect(page.locator("main")).to_contain_text(w["finished"])
         page.goto(f"{url}/personal/cobros?estado=queued&lang={lang}")
         page.locator("main table a").first.click()
-        _clean(page, f"{lang}-demand")
+        clean_at_widths(page, f"{lang}-demand", SHOTS)
         page.get_by_label(w["number"]).fill("9400 1000 0000 0000 0001")
         page.get_by_role("button", name=w["record"]).click()
         expect(page.locator("body")).to_contain_text(w["recorded"])
         expect(page.locator("main")).to_contain_text("9400 1000 0000 0000 0001")
-        _clean(page, f"{lang}-demand-mailed")
+        clean_at_widths(page, f"{lang}-demand-mailed", SHOTS)
         page.goto(f"{url}/personal/cobros/tribunal?lang={lang}")
-        _clean(page, f"{lang}-court")
-        _sign_in(page, url, "owner@demo.pr", lang)
+        clean_at_widths(page, f"{lang}-court", SHOTS)
+        sign_in(page, url, "owner@demo.pr", lang)
         hrefs = page.eval_on_selector_all(
             "main a[href^='/propiedad/']", "els => els.map(e => e.getAttribute('href'))")
         seen = 0
@@ -93,7 +61,7 @@ def test_j9_staff_run_collections_and_the_owner_sees_the_timeline(live, page, la
             if page.get_by_role("heading", name=w["timeline"]).count():
                 seen += 1
                 expect(page.locator("main")).to_contain_text(w["pay"])
-                _clean(page, f"{lang}-owner-timeline-{seen}")
+                clean_at_widths(page, f"{lang}-owner-timeline-{seen}", SHOTS)
         assert seen, "the delinquent owner sees the collection timeline"
     finally:
         queue.reset()

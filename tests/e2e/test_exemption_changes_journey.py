@@ -10,7 +10,8 @@ import re
 
 import pytest
 
-from tests.e2e.conftest import REASON, axe_violations, htmlcs_errors
+from tests.support.browser import REASON, axe_violations, htmlcs_errors
+from tests.support.demo import home_parcel
 
 expect = pytest.importorskip("playwright.sync_api",
                              reason="playwright is not installed").expect
@@ -51,16 +52,11 @@ def _no_axe_violations(page) -> None:  # noqa: ANN001
     assert errors == [], f"{page.url}: {errors}"
 
 
-def _home_parcel(app) -> int:  # noqa: ANN001
-    from tests.web.test_exemption_changes import _home
-    return _home(app)
-
-
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_j6_owner_reports_the_house_rented_out(live, page, lang):
     app, url = live
     w = WORDS[lang]
-    pid = _home_parcel(app)
+    pid = home_parcel(app)
     page.goto(url + "/cuenta/entrar")
     _choose_language(page, lang)
     page.get_by_label(w["email"]).fill("owner@demo.pr")

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.conftest import HTMLCS_JS, REASON, htmlcs_errors
-from tests.e2e.test_a11y import every_page
+from tests.support.browser import HTMLCS_JS, REASON, every_page, htmlcs_errors
 
 SKIP = REASON or (None if HTMLCS_JS.exists() else
                   "node_modules/html_codesniffer missing (run `make setup`: npm ci)")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import REASON, axe_violations
+from tests.support.browser import REASON, axe_violations
 
 expect = pytest.importorskip("playwright.sync_api",
                              reason="playwright is not installed").expect

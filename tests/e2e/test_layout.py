@@ -10,15 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import REASON, second_step
-from tests.web.site import pages_for
+from tests.support.browser import REASON, sign_in
+from tests.support.site import pages_for
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(REASON is not None, reason=REASON or "")]
 
 WIDTHS = (375, 768, 1280)
-EMAILS = {"owner": "owner@demo.pr", "lessee": "lessee@demo.pr", "lender": "lender@demo.pr",
-          "staff": "staff@demo.pr"}
 
 #: What the browser measures: elements past the viewport's right or left edge, and boxes
 #: whose content is wider than the box (scrollWidth > clientWidth on a block that does not
@@ -26,16 +24,6 @@ EMAILS = {"owner": "owner@demo.pr", "lessee": "lessee@demo.pr", "lender": "lende
 #: sr-only, the radio inputs kept off-screen) and closed <details> are not drawn, so not
 #: measured.
 MEASURE = (Path(__file__).parent / "layout.js").read_text()
-
-
-def _sign_in(page, url: str, role: str) -> None:  # noqa: ANN001
-    page.goto(url + "/cuenta/entrar?lang=es")
-    page.locator("#email").fill(EMAILS[role])
-    page.locator("#password").fill("Distrito2026!")
-    page.locator("main form [type=submit]").first.click()
-    if role == "staff":
-        second_step(page)
-    page.wait_for_url("**/mis-propiedades")
 
 
 def _paths(app, role: str) -> list[str]:  # noqa: ANN001
@@ -55,7 +43,7 @@ def test_no_element_is_wider_than_the_viewport_or_its_box(live, browser, role):
         page.set_default_timeout(15000)
         try:
             if role != "anonymous":
-                _sign_in(page, url, role)
+                sign_in(page, url, role)
             for lang in ("es", "en"):
                 for path in _paths(app, role):
                     sep = "&" if "?" in path else "?"
@@ -82,7 +70,7 @@ def _summary_takes_focus(page) -> None:  # noqa: ANN001
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_the_error_summary_takes_focus_and_links_each_error(live, page, lang):
     _app, url = live
-    _sign_in(page, url, "owner")
+    sign_in(page, url, "owner")
     page.goto(f"{url}/propiedad/reclamar?lang={lang}")
     title = page.title()
     page.locator("#code").fill("x" * 500)
@@ -108,7 +96,7 @@ def test_the_error_summary_takes_focus_and_links_each_error(live, page, lang):
 
 def test_the_pay_page_error_summary_links_the_amount(live, page):
     _app, url = live
-    _sign_in(page, url, "owner")
+    sign_in(page, url, "owner")
     page.goto(f"{url}/pagar?lang=es")
     amount = page.locator("input[id^=amount-]").first
     key = amount.get_attribute("id").removeprefix("amount-")
@@ -156,7 +144,7 @@ FOCUS_CONTRAST = """(selectors) => {
 
 def test_the_focus_ring_stands_out_on_every_background(live, page):
     _app, url = live
-    _sign_in(page, url, "owner")
+    sign_in(page, url, "owner")
     page.goto(f"{url}/mis-propiedades")
     page.keyboard.press("Tab")  # keyboard use: :focus-visible applies from here on
     found = page.evaluate(FOCUS_CONTRAST, [
@@ -170,11 +158,11 @@ def test_the_parcel_page_answers_in_its_first_screen(live, browser, width):
     """On a phone and a desktop the status sentence and the pay button are on the first
     screen (900 px tall), before anything else needs scrolling to."""
     app, url = live
-    from tests.web.conftest import parcel_ids
+    from tests.support.demo import parcel_ids
     context = browser.new_context(viewport={"width": width, "height": 900})
     page = context.new_page()
     try:
-        _sign_in(page, url, "owner")
+        sign_in(page, url, "owner")
         for pid in parcel_ids(app)["owner"]:
             page.goto(f"{url}/propiedad/{pid}")
             answer = page.locator(".portal-answer__text")
@@ -190,8 +178,8 @@ def test_the_pay_journey_works_from_the_keyboard(live, page):
     """From the parcel page to the review with the keyboard only: the pay button at the top,
     a choice in the parcel's radio group (arrow keys), and the review button."""
     app, url = live
-    from tests.web.conftest import parcel_ids
-    _sign_in(page, url, "owner")
+    from tests.support.demo import parcel_ids
+    sign_in(page, url, "owner")
     pid = parcel_ids(app)["owner"][1]  # the parcel past due
     page.goto(f"{url}/propiedad/{pid}")
     for _ in range(40):  # Tab to the answer's pay button, then Enter

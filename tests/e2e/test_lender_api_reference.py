@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import REASON, axe_violations
+from tests.support.browser import REASON, axe_violations
 
 pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 
@@ -45,7 +45,7 @@ def test_the_reference_page_is_clean_in_both_languages(live, browser, tmp_path):
                                     full_page=True)
             finally:
                 ctx.close()
-    from tests.web.test_html_valid import vnu_errors, vnu_missing
+    from tests.support.html import vnu_errors, vnu_missing
     if vnu_missing() is None:
         errors = vnu_errors(pages)
         assert errors == [], "\n".join(errors[:20])

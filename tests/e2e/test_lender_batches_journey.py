@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
-from tests.e2e.conftest import REASON, axe_violations, htmlcs_errors
-from tests.web.test_html_valid import vnu_errors, vnu_missing
-from tests.web.test_lender_batches import add_homes, to_csv
+from tests.support.browser import REASON, axe_violations, htmlcs_errors
+from tests.support.html import vnu_errors, vnu_missing
+from tests.support.lenders import add_homes, batch_csv
 
 expect = pytest.importorskip("playwright.sync_api",
                              reason="playwright is not installed").expect
@@ -83,7 +83,7 @@ def test_j7_upload_500_fix_the_12_rejected_and_upload_again(live, page, lang, tm
     rows = add_homes(app, 500, prefix="091" if lang == "es" else "092")
     sent = [dict(r, officer_attests="no") if k in BAD else r for k, r in enumerate(rows)]
     original = tmp_path / "certificaciones.csv"
-    original.write_bytes(to_csv(sent, lang=lang, encoding="cp1252", delimiter=";"))
+    original.write_bytes(batch_csv(sent, lang=lang, encoding="cp1252", delimiter=";"))
     try:
         page.set_default_timeout(240_000)  # the upload's request runs the job (immediate)
         page.goto(f"{url}/cuenta/entrar?lang={lang}")

@@ -13,8 +13,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from tests.e2e.conftest import REASON, axe_violations
-from tests.e2e.test_lender_journey import _shot  # (screenshots to $J7_SHOTS)
+from tests.support.browser import REASON, axe_violations, shot
 
 expect = pytest.importorskip("playwright.sync_api",
                              reason="playwright is not installed").expect
@@ -60,7 +59,7 @@ def _home_loan(app) -> tuple[int, int]:  # noqa: ANN001
     from portal.db import UnitOfWork
     from portal.models import Loan
     from portal.web.data import database
-    from tests.web.conftest import parcel_ids
+    from tests.support.demo import parcel_ids
     owner = set(parcel_ids(app)["owner"])
     with app.app_context(), UnitOfWork(database()) as w:
         loan = next(ln for ln in w.session.scalars(select(Loan).order_by(Loan.id))
@@ -92,9 +91,9 @@ def test_the_lender_marks_and_the_owner_is_told(live, browser, tmp_path, lang):
         page.wait_for_url(f"**/prestamista/prestamos/{loan_id}**")
         assert main.locator("form[action*='/retirar']").count() == 2
         _clean(page, pages, tmp_path, f"loan-marked-{lang}")
-        _shot(page, f"loan-intents-{lang}-1280")
+        shot(page, f"loan-intents-{lang}-1280", "J7_SHOTS")
         page.set_viewport_size({"width": 375, "height": 800})
-        _shot(page, f"loan-intents-{lang}-375")
+        shot(page, f"loan-intents-{lang}-375", "J7_SHOTS")
         assert page.evaluate("document.documentElement.scrollWidth") <= 375
     finally:
         lender_ctx.close()
@@ -108,7 +107,7 @@ def test_the_lender_marks_and_the_owner_is_told(live, browser, tmp_path, lang):
         expect(notice).to_contain_text(w["notice"])
         expect(notice).to_contain_text("Banco Hipotecario del Caribe")
         _clean(page, pages, tmp_path, f"parcel-{lang}")
-        _shot(page, f"parcel-marks-{lang}-1280")
+        shot(page, f"parcel-marks-{lang}-1280", "J7_SHOTS")
         page.goto(f"{url}/pagar?parcela={pid}")
         expect(page.locator("#lender-marks")).to_contain_text(w["notice"])
         _clean(page, pages, tmp_path, f"pay-{lang}")
@@ -118,11 +117,11 @@ def test_the_lender_marks_and_the_owner_is_told(live, browser, tmp_path, lang):
         expect(page.locator("#lender-marks")).to_contain_text(w["notice"])
         expect(page.locator("label[for='lender-ok']")).to_contain_text(w["confirm_box"])
         assert axe_violations(page) == []  # the payments' review (as the lenders' journey)
-        _shot(page, f"review-marks-{lang}-1280")
+        shot(page, f"review-marks-{lang}-1280", "J7_SHOTS")
     finally:
         owner_ctx.close()
 
-    from tests.web.test_html_valid import vnu_errors, vnu_missing
+    from tests.support.html import vnu_errors, vnu_missing
     if vnu_missing() is None:
         errors = vnu_errors(pages)
         assert errors == [], "\n".join(errors[:20])

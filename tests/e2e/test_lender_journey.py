@@ -7,7 +7,6 @@ phone. Screenshots go to $J7_SHOTS when it is set (looked at by hand, not compar
 
 from __future__ import annotations
 
-import os
 import re
 from datetime import timedelta
 from pathlib import Path
@@ -15,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from portal import clock
-from tests.e2e.conftest import REASON, axe_violations, htmlcs_errors
+from tests.support.browser import REASON, axe_violations, htmlcs_errors, shot
 
 expect = pytest.importorskip("playwright.sync_api",
                              reason="playwright is not installed").expect
@@ -40,13 +39,6 @@ WORDS = {
            "retain": "what to pay or retain", "add": "Add a parcel",
            "thanks": "Thank you: your payment was received."},
 }
-
-
-def _shot(page, name: str) -> None:  # noqa: ANN001
-    folder = os.environ.get("J7_SHOTS")
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
 
 
 def _clean(page) -> None:  # noqa: ANN001
@@ -75,7 +67,7 @@ def test_j7_lender_filters_exports_pays_and_creates_a_token(live, page, lang):
     page.goto(url + "/prestamista/prestamos")
     assert w["add"] not in page.locator("header").inner_text()  # the menu: a lender's only
     _clean(page)
-    _shot(page, f"loans-{lang}-1280")
+    shot(page, f"loans-{lang}-1280", "J7_SHOTS")
     main = page.locator("main")
     main.locator("summary", has_text=w["find"]).click()  # the filters, folded until used
     main.get_by_label(w["status"], exact=True).select_option("overdue")
@@ -93,7 +85,7 @@ def test_j7_lender_filters_exports_pays_and_creates_a_token(live, page, lang):
     assert len(text.strip().splitlines()) == rows.count() + 1
     # the phone: stacked rows, no sideways scroll
     page.set_viewport_size({"width": 375, "height": 800})
-    _shot(page, f"loans-{lang}-375")
+    shot(page, f"loans-{lang}-375", "J7_SHOTS")
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
     page.set_viewport_size({"width": 1280, "height": 900})
     main.get_by_role("button", name=w["pay"]).click()
@@ -104,7 +96,7 @@ def test_j7_lender_filters_exports_pays_and_creates_a_token(live, page, lang):
     # The payments' own review page: axe only (HTML_CodeSniffer asks its nested preview
     # tables for headers attributes; that page is the payments', left to them).
     assert axe_violations(page) == []
-    _shot(page, f"pay-{lang}-1280")
+    shot(page, f"pay-{lang}-1280", "J7_SHOTS")
     total = page.locator("input[name='expected_total']").get_attribute("value")
     # The payment comes a minute after the figures were computed (the tests' clock stands
     # still unless moved): its ledger entries are newer, so the figures are computed again.
@@ -123,9 +115,9 @@ def test_j7_lender_filters_exports_pays_and_creates_a_token(live, page, lang):
     page.wait_for_url(re.compile(r".*/prestamista/prestamos/\d+$"))
     assert w["retain"] in page.locator("main").inner_text().lower()
     _clean(page)
-    _shot(page, f"loan-{lang}-1280")
+    shot(page, f"loan-{lang}-1280", "J7_SHOTS")
     page.set_viewport_size({"width": 375, "height": 800})
-    _shot(page, f"loan-{lang}-375")
+    shot(page, f"loan-{lang}-375", "J7_SHOTS")
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
     page.set_viewport_size({"width": 1280, "height": 900})
     # the organisation: a token, shown once
@@ -138,9 +130,9 @@ def test_j7_lender_filters_exports_pays_and_creates_a_token(live, page, lang):
     secret = page.locator("#new-token").input_value()
     assert secret.startswith("pdl_") and w["once"] in page.locator("main").inner_text()
     _clean(page)
-    _shot(page, f"org-{lang}-1280")
+    shot(page, f"org-{lang}-1280", "J7_SHOTS")
     page.set_viewport_size({"width": 375, "height": 800})
-    _shot(page, f"org-{lang}-375")
+    shot(page, f"org-{lang}-375", "J7_SHOTS")
     wide = page.evaluate("""() => [...document.querySelectorAll('main *')]
         .filter(e => e.getBoundingClientRect().right > 375)
         .map(e => e.tagName + '.' + e.className)""")  # what overflows, if anything

@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy import func, select
 
 from portal.roll import roll_csv as ri
-from tests.e2e.conftest import REASON, axe_violations, htmlcs_errors, second_step
+from tests.support.browser import REASON, axe_violations, htmlcs_errors, second_step
 
 expect = pytest.importorskip("playwright.sync_api",
                              reason="playwright is not installed").expect

@@ -7,8 +7,6 @@ overlap for real (threads released together, the provider answering slowly)."""
 
 from __future__ import annotations
 
-import threading
-from datetime import date
 from decimal import Decimal as D
 
 import pytest
@@ -16,56 +14,15 @@ from sqlalchemy import func, select
 
 from portal import clock
 from portal.core.offer import Choice
-from portal.db import Database, upgrade
 from portal.models import LedgerEntry, Payment, PaymentAllocation
 from portal.models.checkouts import Checkout, ProviderEvent
 from portal.payments import ledger
 from portal.payments.webhooks import handle_webhook
-from tests.data import pg
-
-from . import stripe_server
-from .conftest import WEBHOOK_SECRET
-from .factory import seed
-from .helpers import checkout, session_of
+from tests.support import stripe_server
+from tests.support.clock import SEPT_5
+from tests.support.payments import WEBHOOK_SECRET, checkout, count, session_of, together
 
 pytestmark = pytest.mark.postgres
-
-
-@pytest.fixture
-def pg_world():
-    with pg.throwaway_database() as url:
-        upgrade(url, "head")
-        database = Database(url)
-        try:
-            with clock.fixed(date(2026, 9, 5)):
-                yield seed(database, ("1200.00", "600.00"))
-        finally:
-            database.dispose()
-
-
-def together(n, fn):
-    """Run fn(i) in n threads released at the same instant; return results or exceptions."""
-    barrier = threading.Barrier(n)
-    results: list = [None] * n
-
-    def run(i):
-        barrier.wait()
-        try:
-            results[i] = fn(i)
-        except Exception as exc:  # noqa: BLE001 - reported to the test
-            results[i] = exc
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(30)
-    return results
-
-
-def count(world, model, *where):
-    with world.uow() as uow:
-        return uow.session.scalar(select(func.count()).select_from(model).where(*where))
 
 
 def test_postgres_is_used(pg_world):
@@ -74,7 +31,7 @@ def test_postgres_is_used(pg_world):
 
 def test_same_event_delivered_twice_at_once_posts_once(pg_world, fake_stripe, stripe_gateway):
     world = pg_world
-    with clock.fixed(date(2026, 9, 5)):
+    with clock.fixed(SEPT_5):
         started, priced = checkout(world, stripe_gateway, [Choice(world.key(0), "due_now")])
         sid = session_of(world, started.checkout_id)
         fake_stripe.complete(sid, "card")
@@ -88,14 +45,14 @@ def test_same_event_delivered_twice_at_once_posts_once(pg_world, fake_stripe, st
     assert count(world, LedgerEntry, LedgerEntry.kind == "payment") == 1
     with world.uow() as uow:
         total = uow.session.scalar(select(func.sum(PaymentAllocation.amount)))
-        assert ledger.check_allocations(uow, world.parcel_ids[0], world.fiscal_year_id) == []
+        assert ledger.check_allocations(uow, world.parcel_ids[0], world.fy_id) == []
     assert total == priced.total
 
 
 def test_different_events_of_one_session_at_once_post_once(pg_world, fake_stripe,
                                                            stripe_gateway):
     world = pg_world
-    with clock.fixed(date(2026, 9, 5)):
+    with clock.fixed(SEPT_5):
         started, _ = checkout(world, stripe_gateway, [Choice(world.key(1), "due_now")])
         sid = session_of(world, started.checkout_id)
         fake_stripe.complete(sid, "us_bank_account")
@@ -116,7 +73,7 @@ def test_different_events_of_one_session_at_once_post_once(pg_world, fake_stripe
 def test_two_simultaneous_checkouts_make_one_session(pg_world, fake_stripe, stripe_gateway):
     world = pg_world
     fake_stripe.delay = 0.3
-    with clock.fixed(date(2026, 9, 5)):
+    with clock.fixed(SEPT_5):
         results = together(2, lambda i: checkout(
             world, stripe_gateway, [Choice(world.key(0), "installments", through=4)])[0])
     assert not [r for r in results if isinstance(r, Exception)], results
@@ -133,7 +90,7 @@ def test_two_payments_of_one_account_at_once_apply_in_order(pg_world, fake_strip
     """Two different checkouts for one parcel settle at the same instant: the account lock
     makes them apply one after the other, and the stored lines are the core's."""
     world = pg_world
-    with clock.fixed(date(2026, 9, 5)):
+    with clock.fixed(SEPT_5):
         a, _ = checkout(world, stripe_gateway, [Choice(world.key(0), "due_now")])
         b, _ = checkout(world, stripe_gateway, [Choice(world.key(0), "amount",
                                                        amount=D("100.00"))])
@@ -148,7 +105,7 @@ def test_two_payments_of_one_account_at_once_apply_in_order(pg_world, fake_strip
                                                        signed[i][0].encode(), signed[i][1]))
     assert [r[1] for r in results] == ["posted", "posted"]
     with world.uow() as uow:
-        assert ledger.check_allocations(uow, world.parcel_ids[0], world.fiscal_year_id) == []
+        assert ledger.check_allocations(uow, world.parcel_ids[0], world.fy_id) == []
         total = uow.session.scalar(select(func.sum(PaymentAllocation.amount)))
     assert total == sum(c.amount for c in _checkouts(world))
 

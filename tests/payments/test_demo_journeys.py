@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 import shutil
-from datetime import date
 from decimal import Decimal
 
 import pytest
@@ -16,12 +15,9 @@ from sqlalchemy import select
 from portal import clock
 from portal.db import Database, reset_databases
 from portal.models import Assessment, Parcel, ParcelLink, User
-
-from .conftest import make_app
-from .test_web import errors, text, token
-
-TODAY = date(2026, 11, 30)
-PASSWORD = "Distrito2026!"
+from tests.support.app import make_app
+from tests.support.clock import TODAY
+from tests.support.pages import PASSWORD, csrf_token, error_messages, main_text
 
 
 @pytest.fixture(scope="module")
@@ -42,17 +38,17 @@ def demo_app(demo_file, tmp_path):
     shutil.copyfile(demo_file, target)
     database = Database(f"sqlite:///{target}")
     with clock.fixed(TODAY):
-        yield make_app(database, tmp_path), database
+        yield make_app(tmp_path, database), database
     database.dispose()
     reset_databases()
 
 
 def sign_in(client, address, lang="es"):
     page = client.get(f"/cuenta/entrar?lang={lang}")
-    r = client.post("/cuenta/entrar", data={"csrf_token": token(page.text), "email": address,
+    r = client.post("/cuenta/entrar", data={"csrf_token": csrf_token(page.text), "email": address,
                                             "password": PASSWORD})
-    assert r.status_code == 303, errors(r.text)
-    return token(client.get("/pagar").text)
+    assert r.status_code == 303, error_messages(r.text)
+    return csrf_token(client.get("/pagar").text)
 
 
 def linked(database, address):
@@ -66,11 +62,11 @@ def linked(database, address):
 
 def pay(client, tok, data):
     review = client.post("/pagar/revisar", data={"csrf_token": tok, **data})
-    assert review.status_code == 200, errors(review.text)
+    assert review.status_code == 200, error_messages(review.text)
     expected = re.search(r'name="expected_total" value="([^"]+)"', review.text).group(1)
     r = client.post("/pagar/confirmar", data={"csrf_token": tok, "expected_total": expected,
                                               **data})
-    assert r.status_code == 303, text(r.text)[:300]
+    assert r.status_code == 303, main_text(r.text)[:300]
     r = client.post(r.headers["Location"], data={"csrf_token": tok,
                                                  "outcome": "card_succeeds"})
     r = client.get(r.headers["Location"])
@@ -86,7 +82,7 @@ def test_lessee_pays_a_delinquent_balance(demo_app):
     key = re.search(r'name="choice-(\d+-\d+)" value="due_now"', choose.text).group(1)
     review, receipt = pay(client, tok, {f"choice-{key}": "due_now"})
     assert "deuda vencida" in review.text
-    body = text(receipt.text)
+    body = main_text(receipt.text)
     for words in ("Intereses del plazo", "Cargo por demora del plazo",
                   "Costa de cobro: correo certificado", "Plazo", "R-A8", "R-A7", "R-A9"):
         assert words in body, words
@@ -105,7 +101,7 @@ def test_paying_what_the_demand_listed_stops_the_court_claim(demo_app):
     client = app.test_client()
     tok = sign_in(client, "lessee@demo.pr", "en")
     [pid] = [p for p, _ in linked(database, "lessee@demo.pr")]
-    page = text(client.get(f"/propiedad/{pid}?lang=en").text)
+    page = main_text(client.get(f"/propiedad/{pid}?lang=en").text)
     today, by_last = re.search(r"To stop a claim in court, pay (\$[\d,]+\.\d\d) today, or "
                                r"(\$[\d,]+\.\d\d) by the last day", page).groups()
     assert dollars(by_last) > dollars(today)  # interest runs to the last day
@@ -113,10 +109,10 @@ def test_paying_what_the_demand_listed_stops_the_court_claim(demo_app):
     assert dollars(today) > dollars(demanded.group(1))  # interest since the demand
     choose = client.get("/pagar?lang=en")
     key = re.search(r'name="choice-(\d+-\d+)" value="stop_claim"', choose.text).group(1)
-    assert today in text(choose.text)
+    assert today in main_text(choose.text)
     review, receipt = pay(client, tok, {f"choice-{key}": "stop_claim"})
-    assert today in text(receipt.text)
-    after = text(client.get(f"/propiedad/{pid}?lang=en").text)
+    assert today in main_text(receipt.text)
+    after = main_text(client.get(f"/propiedad/{pid}?lang=en").text)
     assert "the claim in court is stopped" in after
     assert 'value="stop_claim"' not in client.get("/pagar").text
 
@@ -134,7 +130,7 @@ def test_owner_pays_installments_of_two_parcels_in_one_payment(demo_app):
     assert len(keys) >= 2
     data = {f"choice-{key}": firsts[key] for key in keys[:2]}
     review, receipt = pay(client, tok, data)
-    body = text(receipt.text)
+    body = main_text(receipt.text)
     assert body.count("Propiedad ") >= 2 and "Tarjeta terminada en 4242" in body
     # The history lists the demo's earlier payments too (recorded without a checkout).
     pid = int(keys[0].split("-")[0])
@@ -164,21 +160,21 @@ def test_the_demo_offers_the_owner_a_lump_sum_with_its_discount(demo_app):
             .where(Parcel.address.like("Calle San Agustín 310%"))).one()
     assert pid in [p for p, _ in linked(database, "owner@demo.pr")]
     discount = cents(D("0.02") * annual)
-    page = text(client.get(f"/propiedad/{pid}").text)
+    page = main_text(client.get(f"/propiedad/{pid}").text)
     assert "Pagar todo el año de una vez" in page
     assert (f"Pague ${annual - discount:,.2f} en un solo pago y ahorre ${discount:,.2f}"
             in page), page[page.find("Pagar todo el año"):][:300]
     assert "no está disponible" not in page
     choose = client.get(f"/pagar?parcela={pid}")
     key = re.search(r'name="choice-(\d+-\d+)" value="lump_sum"', choose.text).group(1)
-    body = text(choose.text)
+    body = main_text(choose.text)
     for figure in (annual - discount, discount):
         assert f"${figure:,.2f}" in body, figure
     assert "1 de diciembre de 2026" in body
     review, receipt = pay(client, tok, {f"choice-{key}": "lump_sum"})
     assert "Descuento por pago global (R-A11)" in review.text
-    body = text(receipt.text)
+    body = main_text(receipt.text)
     assert "Descuento por pago global (R-A11)" in body and f"${discount:,.2f}" in body
     assert f"Total pagado ${annual - discount:,.2f}" in body
-    after = text(client.get(f"/pagar?parcela={pid}").text)
+    after = main_text(client.get(f"/pagar?parcela={pid}").text)
     assert "se concedió el 30 de noviembre de 2026" in after, after[:600]

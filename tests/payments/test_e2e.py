@@ -13,26 +13,20 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from sqlalchemy import select
 
 from portal import clock
 from portal.db import reset_databases
-from portal.models import User
-from portal.people.users import hash_password
-from tests.e2e import conftest as e2e_conftest
-from tests.e2e.conftest import REASON, Server, axe_violations
-
-from .conftest import make_app
-from .factory import seed
+from tests.support.app import make_app
+from tests.support.browser import REASON, Server, axe_violations
+from tests.support.clock import SEPT_5
+from tests.support.pages import PASSWORD
+from tests.support.world import seed, set_passwords
 
 expect = pytest.importorskip("playwright.sync_api",
                              reason="playwright is not installed").expect
 
-browser = e2e_conftest.browser  # the one Chromium per module, shared with tests/e2e
-
 pytestmark = [pytest.mark.browser, pytest.mark.skipif(REASON is not None, reason=REASON or "")]
 
-PASSWORD = "Distrito2026!"
 WORDS = {
     "es": {"email": "Correo electrónico", "password": "Contraseña", "sign_in": "Entrar",
            "review": "Revisar el pago", "due": "Lo que vence ahora:",
@@ -67,11 +61,8 @@ def page(browser):
 def serve(database, tmp_path, today: date):
     clock.set_fixed(today)
     world = seed(database, ("1200.00",))
-    with world.uow() as uow:
-        for u in uow.session.scalars(select(User)):
-            u.password_hash = hash_password(PASSWORD)
-            u.email_confirmed_at = clock.now()
-    app = make_app(database, tmp_path, SERVER_NAME=None)
+    set_passwords(world, PASSWORD)
+    app = make_app(tmp_path, database, SERVER_NAME=None)
     return world, app
 
 
@@ -87,7 +78,7 @@ def _live(database, tmp_path, day):  # noqa: ANN001, ANN202
 
 @pytest.fixture
 def live_sept(database, tmp_path):
-    yield from _live(database, tmp_path, date(2026, 9, 5))
+    yield from _live(database, tmp_path, SEPT_5)
 
 
 @pytest.fixture

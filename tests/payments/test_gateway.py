@@ -21,9 +21,8 @@ from portal.payments.gateway import (
     checkout_locale,
     gateway_from_config,
 )
-
-from . import stripe_server
-from .conftest import WEBHOOK_SECRET
+from tests.support import stripe_server
+from tests.support.payments import WEBHOOK_SECRET
 
 
 def request(**kw) -> CheckoutRequest:

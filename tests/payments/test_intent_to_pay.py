@@ -11,25 +11,18 @@ import pytest
 from sqlalchemy import func, select
 
 from portal import clock
-from portal.db import reset_databases
 from portal.models import LedgerEntry, User
 from portal.models.checkouts import Checkout
-
-from .conftest import make_app
-from .test_sandbox_access import review, seeded, sign_in, start
+from tests.support.payments import add_people, review, sign_in_from, start
 
 WARNING = "Someone else is already paying this"
 
 
 @pytest.fixture
-def world(database):
-    yield from seeded(database)
-
-
-@pytest.fixture
-def app(world, tmp_path):
-    yield make_app(world.database, tmp_path)
-    reset_databases()
+def world(world):
+    """The payments' world with its other people (tests.support.payments.add_people)."""
+    add_people(world)
+    return world
 
 
 def checkouts(world) -> int:  # noqa: ANN001
@@ -48,10 +41,10 @@ def plain(html: str) -> str:
 
 
 def test_the_lender_is_told_the_owner_is_paying_and_must_confirm(app, world):
-    owner, otok = sign_in(app, "owner")
+    owner, otok = sign_in_from(app, "owner")
     key = world.key(0)
     owner_url = start(owner, otok, {f"choice-{key}": "due_now"})
-    lender, ltok = sign_in(app, "lender")
+    lender, ltok = sign_in_from(app, "lender")
     page, form = review(lender, ltok, {f"choice-{key}": "due_now"})
     text = plain(page.text)
     assert WARNING in text
@@ -75,14 +68,14 @@ def test_the_lender_is_told_the_owner_is_paying_and_must_confirm(app, world):
 
 def test_the_owner_sees_a_bank_payment_processing_and_the_payer_unnamed(app, world):
     with world.uow() as uow:
-        uow.session.get(User, world.other_id).name = ""  # a payer without a name
-    lessee, ltok = sign_in(app, "other")
+        uow.session.get(User, world.other.id).name = ""  # a payer without a name
+    lessee, ltok = sign_in_from(app, "other")
     key = world.key(0)
     url = start(lessee, ltok, {f"choice-{key}": "due_now"})
     lessee.post(url, data={"csrf_token": ltok, "outcome": "bank_processing"})
     with world.uow() as uow:
         assert uow.session.scalar(select(Checkout.status)) == "processing"
-    owner, otok = sign_in(app, "owner")
+    owner, otok = sign_in_from(app, "owner")
     owner.post("/idioma", data={"csrf_token": otok, "lang": "es", "next": "/"})
     page, form = review(owner, otok, {f"choice-{key}": "installments",
                                       f"through-{key}": "12"})
@@ -98,7 +91,7 @@ def test_the_owner_sees_a_bank_payment_processing_and_the_payer_unnamed(app, wor
 
 
 def test_the_same_payer_is_not_warned_about_their_own_payment(app, world):
-    owner, otok = sign_in(app, "owner")
+    owner, otok = sign_in_from(app, "owner")
     key = world.key(0)
     start(owner, otok, {f"choice-{key}": "due_now"})
     page, form = review(owner, otok, {f"choice-{key}": "installments",
@@ -108,25 +101,25 @@ def test_the_same_payer_is_not_warned_about_their_own_payment(app, world):
 
 
 def test_another_account_is_not_warned(app, world):
-    owner, otok = sign_in(app, "owner")
+    owner, otok = sign_in_from(app, "owner")
     start(owner, otok, {f"choice-{world.key(0)}": "due_now"})
-    lender, ltok = sign_in(app, "lender")
+    lender, ltok = sign_in_from(app, "lender")
     page, form = review(lender, ltok, {f"choice-{world.key(1)}": "due_now"})
     assert WARNING not in plain(page.text)
     assert lender.post("/pagar/confirmar", data=form).status_code == 303
 
 
 def test_a_finished_or_abandoned_payment_does_not_warn(app, world):
-    owner, otok = sign_in(app, "owner")
+    owner, otok = sign_in_from(app, "owner")
     key = world.key(0)
     url = start(owner, otok, {f"choice-{key}": "due_now"})
     owner.post(url, data={"csrf_token": otok, "outcome": "card_declined"})
-    lender, ltok = sign_in(app, "lender")
+    lender, ltok = sign_in_from(app, "lender")
     page, _form = review(lender, ltok, {f"choice-{key}": "due_now"})
     assert WARNING not in plain(page.text)
     start(owner, otok, {f"choice-{key}": "installments", f"through-{key}": "2"})
     with clock.fixed(clock.now().replace(day=7)):  # two days later: abandoned
-        lender, ltok = sign_in(app, "lender")
+        lender, ltok = sign_in_from(app, "lender")
         page, _form = review(lender, ltok, {f"choice-{key}": "due_now"})
     assert WARNING not in plain(page.text)
 
@@ -134,8 +127,8 @@ def test_a_finished_or_abandoned_payment_does_not_warn(app, world):
 def test_the_server_refuses_a_second_payer_who_never_saw_the_review(app, world):
     """Both review at the same moment (no warning yet); the owner pays first; the lender's
     Pay is refused until confirmed."""
-    owner, otok = sign_in(app, "owner")
-    lender, ltok = sign_in(app, "lender")
+    owner, otok = sign_in_from(app, "owner")
+    lender, ltok = sign_in_from(app, "lender")
     key = world.key(0)
     _o_page, o_form = review(owner, otok, {f"choice-{key}": "due_now"})
     l_page, l_form = review(lender, ltok, {f"choice-{key}": "due_now"})

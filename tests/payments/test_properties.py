@@ -27,9 +27,9 @@ from portal.models.checkouts import Checkout, CheckoutPayment, PaymentRefund
 from portal.payments import ledger, service
 from portal.payments.gateway import MemorySandboxStore, SandboxGateway
 from portal.payments.webhooks import process_event, sandbox_event
-
-from .factory import seed, sqlite_database
-from .helpers import checkout
+from tests.support.payments import checkout
+from tests.support.schema import sqlite_database
+from tests.support.world import seed
 
 START = date(2026, 9, 5)
 
@@ -142,12 +142,12 @@ class Run:
             with w.uow() as uow:
                 staff = w.user(uow, "staff")
                 acct = service.staff_account(uow, staff, w.parcel_ids[action[1]],
-                                             w.fiscal_year_id)
+                                             w.fy_id)
                 credit = acct.offer.statement.credit
             if credit > 0:
                 try:
                     service.refund_credit(w.database, staff, w.parcel_ids[action[1]],
-                                          w.fiscal_year_id, credit, gateway=self.gw)
+                                          w.fy_id, credit, gateway=self.gw)
                 except Exception as exc:  # noqa: BLE001 - only a refusal is acceptable
                     assert getattr(exc, "code", "") == "nothing_to_refund", exc
         elif kind == "office":
@@ -155,7 +155,7 @@ class Run:
                 staff = w.user(uow, "staff")
                 try:
                     service.post_office_payment(uow, staff, w.parcel_ids[action[1]],
-                                                w.fiscal_year_id, D(action[2]) / 100, "cash",
+                                                w.fy_id, D(action[2]) / 100, "cash",
                                                 payer_name="Caja")
                 except options.ChoiceError:
                     pass
@@ -221,11 +221,11 @@ def check_invariants(run: Run):
                     states.SUCCEEDED, states.PARTIALLY_REFUNDED, states.REFUNDED) else ZERO
                 assert held == ours, (chk.id, chk.status, held, ours)
         for pid in w.parcel_ids:
-            assert ledger.check_allocations(uow, pid, w.fiscal_year_id) == []
+            assert ledger.check_allocations(uow, pid, w.fy_id) == []
         # The ledger equals the sum of its effects: what was posted, less what failed and
         # what was given back, is what the core sees as paid on each account.
         for pid in w.parcel_ids:
-            acct = ledger.load(uow, pid, w.fiscal_year_id)
+            acct = ledger.load(uow, pid, w.fy_id)
             paid = sum((e.amount for e in acct.credits if e.kind == "payment"), ZERO)
             payment_entries = {e.id for e in acct.credits if e.kind == "payment"}
             undone = sum((e.amount for e in acct.refund_entries), ZERO) + sum(

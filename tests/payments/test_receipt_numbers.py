@@ -20,21 +20,12 @@ from portal.db import Database
 from portal.models import Payment, ReceiptSequence
 from portal.models.checkouts import Checkout
 from portal.payments import receipts, service
-from tests.data import pg
+from tests.support import schema
+from tests.support.clock import SEPT_5
+from tests.support.payments import checkout, deliver, session_of, together
 
-from . import test_concurrency_pg as concurrency
-from .factory import seed
-from .helpers import checkout, deliver, session_of
-
-SEPT_5 = date(2026, 9, 5)
 #: When the fake provider says the payer completed (never the real date).
 SEPT_5_NOON = int(datetime(2026, 9, 5, 16, 0, tzinfo=UTC).timestamp())
-
-
-@pytest.fixture
-def world(database):
-    with clock.fixed(SEPT_5):
-        yield seed(database, ("1200.00", "600.00"))
 
 
 def number_of(world, cid):
@@ -80,11 +71,11 @@ def test_an_office_payment_is_in_the_same_scheme_and_sequence(
     with clock.fixed(SEPT_5), world.uow() as uow:
         staff = world.user(uow, "staff")
         loose = data_ledger.record_office_payment(uow, staff, world.parcel_ids[1],
-                                                  world.fiscal_year_id, D("50.00"), "cash")
+                                                  world.fy_id, D("50.00"), "cash")
         loose_id = loose.id
     with clock.fixed(SEPT_5), world.uow() as uow:
         office = service.post_office_payment(
-            uow, world.user(uow, "staff"), world.parcel_ids[1], world.fiscal_year_id,
+            uow, world.user(uow, "staff"), world.parcel_ids[1], world.fy_id,
             D("20.00"), "check", payer_name="Ana", reference="1234")
         office_id = office.id
     with world.uow() as uow:
@@ -117,7 +108,7 @@ def test_a_payment_keeps_its_number(world):
     from portal.models import ImmutableRowError
     with clock.fixed(SEPT_5), world.uow() as uow:
         p = data_ledger.record_office_payment(uow, world.user(uow, "staff"),
-                                              world.parcel_ids[0], world.fiscal_year_id,
+                                              world.parcel_ids[0], world.fy_id,
                                               D("10.00"), "cash")
         assert data_ledger.number_payment(uow, p) == p.receipt_number == "2026-000001"
     with pytest.raises(ImmutableRowError), world.uow() as uow:
@@ -127,8 +118,6 @@ def test_a_payment_keeps_its_number(world):
 
 # --- PostgreSQL: two successes at once ------------------------------------------------------
 
-pg_world = concurrency.pg_world  # a migrated throwaway database, or a visible skip
-together = concurrency.together
 
 @pytest.mark.postgres
 def test_two_successes_at_once_on_postgresql_get_distinct_consecutive_numbers(
@@ -277,7 +266,7 @@ def test_the_migration_keeps_numbers_and_numbers_the_rest(engine, tmp_path):
     from sqlalchemy import inspect, text
 
     from portal import db
-    where = (pg.throwaway_database() if engine == "postgresql"
+    where = (schema.throwaway_database() if engine == "postgresql"
              else nullcontext(f"sqlite:///{tmp_path / 'm.db'}"))
     with where as url:
         database, loose = _p0007_with_data(url)

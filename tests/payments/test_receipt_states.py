@@ -6,7 +6,16 @@ from __future__ import annotations
 
 import pytest
 
-from tests.payments.test_web import app, pay_in_sandbox, sign_in, text, world  # noqa: F401
+from tests.support.pages import PASSWORD, main_text
+from tests.support.payments import pay_in_sandbox, sign_in_to_pay
+from tests.support.world import set_passwords
+
+
+@pytest.fixture
+def world(world):
+    """The payments' world; its people sign in with PASSWORD."""
+    set_passwords(world, PASSWORD)
+    return world
 
 
 @pytest.mark.parametrize(("lang", "words"), [
@@ -16,10 +25,10 @@ from tests.payments.test_web import app, pay_in_sandbox, sign_in, text, world  #
 ])
 def test_a_declined_payment_says_try_again(app, world, lang, words):  # noqa: F811
     client = app.test_client()
-    tok = sign_in(client, lang=lang)
+    tok = sign_in_to_pay(client, lang=lang)
     _, receipt = pay_in_sandbox(client, tok, {f"choice-{world.key(0)}": "due_now"},
                                 outcome="card_declined")
-    shown = text(receipt.text)
+    shown = main_text(receipt.text)
     for w in words:
         assert w in shown, w
     assert "—" not in shown.split("Pagador" if lang == "es" else "Payer")[0]
@@ -33,14 +42,14 @@ def test_a_declined_payment_says_try_again(app, world, lang, words):  # noqa: F8
 def test_a_processing_bank_payment_is_not_called_paid(app, world, lang, processing,  # noqa: F811
                                                       paid):
     client = app.test_client()
-    tok = sign_in(client, lang=lang)
+    tok = sign_in_to_pay(client, lang=lang)
     url, receipt = pay_in_sandbox(client, tok, {f"choice-{world.key(1)}": "due_now"},
                                   outcome="bank_processing")
-    shown = text(receipt.text)
+    shown = main_text(receipt.text)
     for w in processing:
         assert w in shown, w
     assert paid not in shown
     session_id = receipt.text.split("/pagos/prueba/", 1)[1].split("/banco", 1)[0]
     client.post(f"/pagos/prueba/{session_id}/banco", data={"csrf_token": tok,
                                                             "result": "settle"})
-    assert paid in text(client.get(url).text)  # once the bank completes it
+    assert paid in main_text(client.get(url).text)  # once the bank completes it

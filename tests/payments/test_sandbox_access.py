@@ -8,119 +8,24 @@ Every money movement's audit record names who acted and from which address.
 
 from __future__ import annotations
 
-import re
-from datetime import date
-
 import pytest
 from sqlalchemy import func, select
 
-from portal import clock
 from portal.db import reset_databases
 from portal.models import (
     AuditRecord,
     LedgerEntry,
-    Lender,
-    Loan,
-    ParcelLink,
-    Party,
-    PartyMember,
-    User,
 )
 from portal.models.checkouts import Checkout, SandboxSession
-from portal.people.users import hash_password
-
-from .conftest import make_app
-from .factory import seed
-from .test_web import token
-
-SEPT_5 = date(2026, 9, 5)
-PASSWORD = "Distrito2026!"
-EMAILS = {"owner": "duena@example.com", "other": "otro@example.com",
-          "staff": "staff@example.com", "delegate": "delegada@example.com",
-          "lender": "banco@example.com"}
-ADDRESS = "198.51.100.7"
-
-
-def add_people(w) -> None:  # noqa: ANN001
-    """Beside the owner of both parcels: `other`, the lessee (a payer) of parcel 0; a
-    read-only delegate of parcel 0; a bank's employee with a loan on both parcels; staff.
-    Everyone's password is PASSWORD."""
-    with w.uow() as uow:
-        s = uow.session
-        delegate = User(email=EMAILS["delegate"], password_hash="x", name="Delia Delegada",
-                        language="en")
-        banker = User(email=EMAILS["lender"], password_hash="x", name="Bruno Banco",
-                      language="en")
-        s.add_all([delegate, banker])
-        s.flush()
-        s.add(ParcelLink(user_id=delegate.id, parcel_id=w.parcel_ids[0], role="delegate",
-                         source="grant", granted_by_id=w.owner_id))
-        s.add(ParcelLink(user_id=w.other_id, parcel_id=w.parcel_ids[0], role="lessee",
-                         source="staff", granted_by_id=w.staff_id))
-        party = Party(kind="organisation", name="Banco de Prueba")
-        s.add(party)
-        s.flush()
-        lender = Lender(party_id=party.id, code="BPRUEBA")
-        s.add(lender)
-        s.flush()
-        s.add(PartyMember(party_id=party.id, user_id=banker.id, role="employee"))
-        for n, pid in enumerate(w.parcel_ids):
-            s.add(Loan(lender_id=lender.id, parcel_id=pid, loan_number=f"L-{n}",
-                       starts_on=date(2020, 1, 1)))
-        for u in s.scalars(select(User)):
-            u.password_hash = hash_password(PASSWORD)
-            u.email_confirmed_at = clock.now()
-
-
-def seeded(database):  # noqa: ANN001, ANN201
-    """The world of these tests, on 5 September 2026 (a generator, for a fixture)."""
-    with clock.fixed(SEPT_5):
-        w = seed(database, ("1200.00", "600.00"))
-        add_people(w)
-        yield w
+from tests.support.app import make_app
+from tests.support.payments import ADDRESS, add_people, review, sign_in_from, start
 
 
 @pytest.fixture
-def world(database):
-    yield from seeded(database)
-
-
-@pytest.fixture
-def app(world, tmp_path):
-    yield make_app(world.database, tmp_path)
-    reset_databases()
-
-
-def sign_in(app, who: str, address: str = ADDRESS):  # noqa: ANN001, ANN201
-    """(client, CSRF token) signed in as `who` (a key of EMAILS), from `address`."""
-    client = app.test_client()
-    client.environ_base["REMOTE_ADDR"] = address
-    page = client.get("/cuenta/entrar?lang=en")
-    r = client.post("/cuenta/entrar", data={"csrf_token": token(page.text),
-                                            "email": EMAILS[who], "password": PASSWORD})
-    assert r.status_code == 303, r.text[:300]
-    if r.headers["Location"].endswith("/cuenta/verificar"):  # staff: the second step
-        from tests.web.conftest import second_step
-
-        from .factory import STAFF_TOTP_SECRET
-        second_step(client, STAFF_TOTP_SECRET)
-    return client, token(client.get("/mis-propiedades").text)
-
-
-def review(client, tok, data):  # noqa: ANN001, ANN201
-    r = client.post("/pagar/revisar", data={"csrf_token": tok, **data})
-    assert r.status_code == 200, r.text[:500]
-    expected = re.search(r'name="expected_total" value="([^"]+)"', r.text).group(1)
-    return r, {"csrf_token": tok, "expected_total": expected, **data}
-
-
-def start(client, tok, data, **extra):  # noqa: ANN001, ANN003, ANN201
-    """The sandbox's page of a new checkout (the review, then Pay)."""
-    _page, form = review(client, tok, data)
-    r = client.post("/pagar/confirmar", data={**form, **extra})
-    assert r.status_code == 303, r.text[:800]
-    assert r.headers["Location"].startswith("/pagos/prueba/cs_sandbox_")
-    return r.headers["Location"]
+def world(world):
+    """The payments' world with its other people (tests.support.payments.add_people)."""
+    add_people(world)
+    return world
 
 
 def state(world):  # noqa: ANN001, ANN201
@@ -142,9 +47,9 @@ OTHERS = ("delegate", "lender", "other", "staff")
 @pytest.mark.parametrize("outcome", ["card_declined", "card_succeeds", "bank_processing",
                                      "cancel"])
 def test_no_one_else_completes_or_declines_a_pending_checkout(app, world, who, outcome):
-    owner, otok = sign_in(app, "owner")
+    owner, otok = sign_in_from(app, "owner")
     url = start(owner, otok, {f"choice-{world.key(0)}": "due_now"})
-    client, tok = sign_in(app, who)
+    client, tok = sign_in_from(app, who)
     before = state(world)
     assert client.get(url).status_code == 403
     r = client.post(url, data={"csrf_token": tok, "outcome": outcome})
@@ -156,7 +61,7 @@ def test_no_one_else_completes_or_declines_a_pending_checkout(app, world, who, o
 
 
 def _processing(app, world):  # noqa: ANN001, ANN202
-    owner, otok = sign_in(app, "owner")
+    owner, otok = sign_in_from(app, "owner")
     url = start(owner, otok, {f"choice-{world.key(0)}": "due_now"})
     assert owner.post(url, data={"csrf_token": otok, "outcome": "bank_processing"}
                       ).status_code == 303
@@ -170,7 +75,7 @@ def _processing(app, world):  # noqa: ANN001, ANN202
 @pytest.mark.parametrize("result", ["fail", "settle"])
 def test_no_one_else_answers_for_the_payers_bank(app, world, who, result):
     owner, otok, url, chk_id = _processing(app, world)
-    client, tok = sign_in(app, who)
+    client, tok = sign_in_from(app, who)
     before = state(world)
     r = client.post(url + "/banco", data={"csrf_token": tok, "result": result})
     assert r.status_code == 403
@@ -188,9 +93,9 @@ def test_no_one_else_answers_for_the_payers_bank(app, world, who, result):
 
 
 def test_a_stranger_gets_404(app, world):
-    owner, otok = sign_in(app, "owner")
+    owner, otok = sign_in_from(app, "owner")
     url = start(owner, otok, {f"choice-{world.key(1)}": "due_now"})  # parcel 1: no lessee
-    client, tok = sign_in(app, "other")
+    client, tok = sign_in_from(app, "other")
     before = state(world)
     assert client.get(url).status_code == 404
     assert client.post(url, data={"csrf_token": tok, "outcome": "card_declined"}
@@ -205,7 +110,7 @@ def _audit(world, action):  # noqa: ANN001, ANN202
 
 
 def test_the_audit_names_the_payer_and_address_of_a_card_payment(app, world):
-    owner, otok = sign_in(app, "owner", "203.0.113.5")
+    owner, otok = sign_in_from(app, "owner", "203.0.113.5")
     url = start(owner, otok, {f"choice-{world.key(0)}": "due_now"})
     r = owner.post(url, data={"csrf_token": otok, "outcome": "card_succeeds"})
     owner.get(r.headers["Location"])  # back: the success page settles it
@@ -213,7 +118,7 @@ def test_the_audit_names_the_payer_and_address_of_a_card_payment(app, world):
         rows = _audit(world, action)
         assert rows, action
         for row in rows:
-            assert (row.actor_id, row.ip) == (world.owner_id, "203.0.113.5"), action
+            assert (row.actor_id, row.ip) == (world.owner.id, "203.0.113.5"), action
 
 
 def test_the_audit_names_the_payer_of_a_failed_bank_debit(app, world):
@@ -221,11 +126,11 @@ def test_the_audit_names_the_payer_of_a_failed_bank_debit(app, world):
     owner.post(url + "/banco", data={"csrf_token": otok, "result": "fail"})
     rows = _audit(world, "payment.reversed") + _audit(world, "entry.reversed")
     assert rows
-    assert {(r.actor_id, r.ip) for r in rows} == {(world.owner_id, ADDRESS)}
+    assert {(r.actor_id, r.ip) for r in rows} == {(world.owner.id, ADDRESS)}
 
 
 def test_the_audit_names_staff_and_address_of_an_office_payment_and_a_refund(app, world):
-    owner, otok = sign_in(app, "owner")
+    owner, otok = sign_in_from(app, "owner")
     key = world.key(1)
     for data in ({f"choice-{key}": "amount", f"amount-{key}": "600.00"},
                  {f"choice-{key}": "installments", f"through-{key}": "12"}):
@@ -235,7 +140,7 @@ def test_the_audit_names_staff_and_address_of_an_office_payment_and_a_refund(app
     for sid in sessions:
         owner.post(f"/pagos/prueba/{sid}", data={"csrf_token": otok,
                                                  "outcome": "card_succeeds"})
-    staff, stok = sign_in(app, "staff", "192.0.2.44")
+    staff, stok = sign_in_from(app, "staff", "192.0.2.44")
     pid = world.parcel_ids[1]
     before = len(_audit(world, "payment.posted"))
     r = staff.post(f"/personal/pagos/oficina/{world.parcel_ids[0]}", data={
@@ -250,18 +155,18 @@ def test_the_audit_names_staff_and_address_of_an_office_payment_and_a_refund(app
     rows = (_audit(world, "payment.posted")[before:]
             + _audit(world, "payment.refunded") + _audit(world, "checkout.refunded"))
     assert {"payment.posted", "checkout.refunded"} <= {r.action for r in rows}
-    assert {(r.actor_id, r.ip) for r in rows} == {(world.staff_id, "192.0.2.44")}
+    assert {(r.actor_id, r.ip) for r in rows} == {(world.staff.id, "192.0.2.44")}
 
 
 def test_the_audit_names_the_provider_and_its_address_for_a_webhook(world, tmp_path,
                                                                    fake_stripe):
-    from . import stripe_server
-    from .conftest import WEBHOOK_SECRET
-    app = make_app(world.database, tmp_path, STRIPE_SECRET_KEY="sk_test_portal",
+    from tests.support import stripe_server
+    from tests.support.payments import WEBHOOK_SECRET
+    app = make_app(tmp_path, world.database, STRIPE_SECRET_KEY="sk_test_portal",
                    STRIPE_API_BASE=stripe_server.base(fake_stripe), STRIPE_MAX_RETRIES="0",
                    STRIPE_WEBHOOK_SECRET=WEBHOOK_SECRET)
     try:
-        owner, otok = sign_in(app, "owner", "203.0.113.5")
+        owner, otok = sign_in_from(app, "owner", "203.0.113.5")
         key = world.key(0)
         _page, form = review(owner, otok, {f"choice-{key}": "due_now"})
         r = owner.post("/pagar/confirmar", data=form)
@@ -276,7 +181,7 @@ def test_the_audit_names_the_provider_and_its_address_for_a_webhook(world, tmp_p
                          headers={"Stripe-Signature": header},
                          content_type="application/json").status_code == 200
         [created] = _audit(world, "payment.created")
-        assert (created.actor_id, created.ip) == (world.owner_id, "203.0.113.5")
+        assert (created.actor_id, created.ip) == (world.owner.id, "203.0.113.5")
         posted = _audit(world, "payment.posted")
         assert posted
         for row in posted:

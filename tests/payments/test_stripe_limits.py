@@ -6,7 +6,6 @@ parcel that fits and says how many were left out."""
 from __future__ import annotations
 
 import re
-from datetime import date
 from decimal import Decimal
 
 import pytest
@@ -14,17 +13,16 @@ from sqlalchemy import func, select, update
 
 from portal import clock
 from portal.db import reset_databases
-from portal.models import Parcel, Payment, User
+from portal.models import Parcel, Payment
 from portal.models.checkouts import CheckoutPayment
 from portal.payments.gateway import DESCRIPTION_MAX, CheckoutRequest, fit_description
-from portal.people.users import hash_password
+from tests.support import stripe_server
+from tests.support.app import make_app
+from tests.support.clock import SEPT_5
+from tests.support.pages import PASSWORD, csrf_token
+from tests.support.payments import WEBHOOK_SECRET
+from tests.support.world import seed, set_passwords
 
-from . import stripe_server
-from .conftest import WEBHOOK_SECRET, make_app
-from .factory import seed
-
-SEPT_5 = date(2026, 9, 5)
-PASSWORD = "Distrito2026!"
 MANY = 60
 
 
@@ -61,19 +59,13 @@ def many(database):
             for n, pid in enumerate(world.parcel_ids, start=1):  # catastro numbers of 19
                 uow.session.execute(update(Parcel).where(Parcel.id == pid)
                                     .values(catastro=f"070-042-{n:03d}-09-001"))
-            for u in uow.session.scalars(select(User)):
-                u.password_hash = hash_password(PASSWORD)
-                u.email_confirmed_at = clock.now()
+        set_passwords(world, PASSWORD)
         yield world
-
-
-def _token(html: str) -> str:
-    return re.search(r'name="csrf_token"[^>]*value="([^"]+)"', html).group(1)
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_sixty_parcels_in_one_payment_through_the_pages(many, tmp_path, fake_stripe, lang):
-    app = make_app(many.database, tmp_path, STRIPE_SECRET_KEY="sk_test_portal",
+    app = make_app(tmp_path, many.database, STRIPE_SECRET_KEY="sk_test_portal",
                    STRIPE_API_BASE=stripe_server.base(fake_stripe), STRIPE_MAX_RETRIES="0",
                    STRIPE_WEBHOOK_SECRET=WEBHOOK_SECRET)
     try:
@@ -81,12 +73,12 @@ def test_sixty_parcels_in_one_payment_through_the_pages(many, tmp_path, fake_str
             client = app.test_client()
             page = client.get(f"/cuenta/entrar?lang={lang}")
             assert client.post("/cuenta/entrar", data={
-                "csrf_token": _token(page.text), "email": "duena@example.com",
+                "csrf_token": csrf_token(page.text), "email": "duena@example.com",
                 "password": PASSWORD}).status_code == 303
             if lang == "en":  # with a token from after signing in (it rotates at sign-in)
-                client.post("/idioma", data={"csrf_token": _token(client.get("/pagar").text),
+                client.post("/idioma", data={"csrf_token": csrf_token(client.get("/pagar").text),
                                              "lang": "en", "next": "/"})
-            tok = _token(client.get("/pagar").text)
+            tok = csrf_token(client.get("/pagar").text)
             choices = {f"choice-{many.key(n)}": "due_now" for n in range(MANY)}
             review = client.post("/pagar/revisar", data={"csrf_token": tok, **choices})
             assert review.status_code == 200, review.text[:300]

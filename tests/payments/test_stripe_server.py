@@ -12,9 +12,8 @@ import stripe
 from stripe.params.checkout import SessionCreateParams
 
 from portal.payments.gateway import CheckoutRequest, GatewayError
-
-from . import stripe_server
-from .stripe_server import ParamError, check_limits, check_params
+from tests.support import stripe_server
+from tests.support.stripe_server import ParamError, check_limits, check_params
 
 
 def session_params(**changes) -> dict:

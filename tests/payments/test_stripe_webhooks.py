@@ -6,66 +6,32 @@ from __future__ import annotations
 
 import re
 import time
-from datetime import date
 from decimal import Decimal as D
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from portal import clock
 from portal.accounts import facts as facts_service
 from portal.core.offer import Choice
 from portal.db import reset_databases
-from portal.models import FiscalYear, LedgerEntry, Payment, User
+from portal.models import FiscalYear, LedgerEntry, Payment
 from portal.models.checkouts import Checkout, Dispute, PaymentRefund, RefundFailure
 from portal.payments import ledger, service
 from portal.payments.gateway import StripeGateway
-from portal.people.users import hash_password
-from tests.web.conftest import second_step
-
-from . import stripe_server
-from .conftest import make_app
-from .factory import STAFF_TOTP_SECRET, seed
-from .helpers import checkout, deliver, session_of
-
-SEPT_5 = date(2026, 9, 5)
-PASSWORD = "Distrito2026!"
-
-
-@pytest.fixture
-def world(database):
-    with clock.fixed(SEPT_5):
-        yield seed(database, ("1200.00", "600.00"))
-
-
-@pytest.fixture
-def pg_world():
-    """The same world on a throwaway PostgreSQL database (skipped, with the reason, without
-    one)."""
-    from portal.db import Database, upgrade
-    from tests.data import pg
-
-    with pg.throwaway_database() as url:
-        upgrade(url, "head")
-        database = Database(url)
-        try:
-            with clock.fixed(SEPT_5):
-                yield seed(database, ("1200.00", "600.00"))
-        finally:
-            database.dispose()
-            reset_databases()
+from tests.support import stripe_server
+from tests.support.app import make_app
+from tests.support.clock import SEPT_5
+from tests.support.pages import PASSWORD, csrf_token, second_step
+from tests.support.payments import checkout, count, deliver, session_of
+from tests.support.world import STAFF_TOTP_SECRET, set_passwords
 
 
 def credit(world, n=1, on=None):
     with world.uow() as uow:
-        fy = uow.session.get(FiscalYear, world.fiscal_year_id)
+        fy = uow.session.get(FiscalYear, world.fy_id)
         return facts_service.load(uow, world.parcel_ids[n], fy).evaluate(
             on or clock.today()).credit
-
-
-def count(world, model, *where):
-    with world.uow() as uow:
-        return uow.session.scalar(select(func.count()).select_from(model).where(*where))
 
 
 def paid(world, fake_stripe, gateway, amount, n=1):
@@ -98,7 +64,7 @@ def amounts(world, checkout_id):
 def test_a_credit_refund_that_fails_gives_the_credit_back_once(world, fake_stripe,
                                                                stripe_gateway):
     with world.uow() as uow:
-        fy = uow.session.get(FiscalYear, world.fiscal_year_id)
+        fy = uow.session.get(FiscalYear, world.fy_id)
         payoff = facts_service.load(uow, world.parcel_ids[1], fy).evaluate(SEPT_5).payoff
     made = [checkout(world, stripe_gateway, [Choice(world.key(1), "amount", amount=a)])[0]
             for a in (payoff, D("30.00"))]  # both started before either is paid
@@ -111,7 +77,7 @@ def test_a_credit_refund_that_fails_gives_the_credit_back_once(world, fake_strip
     with world.uow() as uow:
         staff = world.user(uow, "staff")
     done = service.refund_credit(world.database, staff, world.parcel_ids[1],
-                                 world.fiscal_year_id, D("30.00"), gateway=stripe_gateway)
+                                 world.fy_id, D("30.00"), gateway=stripe_gateway)
     assert done.amount == D("30.00") and credit(world) == 0
     assert amounts(world, second) == (D("30.00"), D("30.00"))
     [refund] = fake_stripe.refunds
@@ -137,11 +103,11 @@ def test_a_credit_refund_that_fails_gives_the_credit_back_once(world, fake_strip
         [f] = uow.session.scalars(select(RefundFailure))
         assert (f.provider_refund_id, f.failure_reason, f.reversal_entry_id) == (
             refund["id"], "expired_or_canceled_card", rev.id)
-        assert ledger.check_allocations(uow, world.parcel_ids[1], world.fiscal_year_id) == []
+        assert ledger.check_allocations(uow, world.parcel_ids[1], world.fy_id) == []
     # The credit can be refunded again: from the other payment (the state machine keeps the
     # failed one "refunded").
     again = service.refund_credit(world.database, staff, world.parcel_ids[1],
-                                  world.fiscal_year_id, D("30.00"), gateway=stripe_gateway)
+                                  world.fy_id, D("30.00"), gateway=stripe_gateway)
     assert (again.amount, again.checkouts) == (D("30.00"), [made[0].checkout_id])
     assert credit(world) == 0
 
@@ -180,7 +146,7 @@ def test_a_dashboard_refund_that_fails_and_late_events_around_it(world, fake_str
     assert amounts(world, cid) == (D("4.00"), D("4.00"))
     assert count(world, PaymentRefund) == 2 and count(world, RefundFailure) == 1
     with world.uow() as uow:
-        assert ledger.check_allocations(uow, world.parcel_ids[1], world.fiscal_year_id) == []
+        assert ledger.check_allocations(uow, world.parcel_ids[1], world.fy_id) == []
 
 
 def test_a_dispute_is_recorded_once_and_kept_up_to_date(world, fake_stripe, stripe_gateway):
@@ -216,17 +182,14 @@ def test_staff_see_disputes(world, fake_stripe, stripe_gateway, tmp_path, lang):
     deliver(world, stripe_gateway, fake_stripe, "",
             event=fake_stripe.dispute_event(fake_stripe.dispute(pi, amount=4000,
                                                                 reason="product_not_received")))
-    with world.uow() as uow:
-        for u in uow.session.scalars(select(User)):
-            u.password_hash = hash_password(PASSWORD)
-            u.email_confirmed_at = clock.now()
-    app = make_app(world.database, tmp_path)
+    set_passwords(world, PASSWORD)
+    app = make_app(tmp_path, world.database)
     try:
         def signed_in(email):
             client = app.test_client()
             page = client.get(f"/cuenta/entrar?lang={lang}")
-            tok = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page.text).group(1)
-            r = client.post("/cuenta/entrar", data={"csrf_token": tok, "email": email,
+            r = client.post("/cuenta/entrar", data={"csrf_token": csrf_token(page.text),
+                                                    "email": email,
                                                     "password": PASSWORD})
             assert r.status_code == 303
             if r.headers["Location"].endswith("/cuenta/verificar"):
@@ -300,4 +263,4 @@ def test_both_failure_events_at_once_undo_the_refund_once(pg_world, fake_stripe,
                    event=fake_stripe.dispute_event(d))[1] == "dispute_recorded"
     with world.uow() as uow:
         assert uow.session.scalar(select(Dispute.checkout_id)) == cid
-        assert ledger.check_allocations(uow, world.parcel_ids[1], world.fiscal_year_id) == []
+        assert ledger.check_allocations(uow, world.parcel_ids[1], world.fy_id) == []

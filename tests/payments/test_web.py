@@ -10,106 +10,36 @@ from datetime import date
 from decimal import Decimal as D
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from portal import clock
 from portal.db import reset_databases
-from portal.models import LedgerEntry, User
+from portal.models import LedgerEntry
 from portal.models.checkouts import Checkout
-from portal.people.users import hash_password
-from tests.web.conftest import second_step
-
-from . import stripe_server
-from .conftest import WEBHOOK_SECRET, make_app
-from .factory import STAFF_TOTP_SECRET, seed
-
-SEPT_5 = date(2026, 9, 5)
-PASSWORD = "Distrito2026!"
+from tests.support import stripe_server
+from tests.support.app import make_app
+from tests.support.pages import PASSWORD, error_messages, main_text
+from tests.support.payments import WEBHOOK_SECRET, count, pay_in_sandbox, sign_in_to_pay
+from tests.support.world import seed, set_passwords
 
 
 @pytest.fixture
-def world(database):
-    with clock.fixed(SEPT_5):
-        w = seed(database, ("1200.00", "600.00"))
-        with w.uow() as uow:
-            for u in uow.session.scalars(select(User)):
-                u.password_hash = hash_password(PASSWORD)
-                u.email_confirmed_at = clock.now()
-        yield w
-
-
-@pytest.fixture
-def app(world, tmp_path):
-    application = make_app(world.database, tmp_path)
-    yield application
-    reset_databases()
-
-
-def token(html: str) -> str:
-    m = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', html)
-    assert m, "no CSRF token"
-    return m.group(1)
-
-
-def sign_in(client, email_address="duena@example.com", lang="es"):
-    page = client.get(f"/cuenta/entrar?lang={lang}")
-    r = client.post("/cuenta/entrar", data={"csrf_token": token(page.text),
-                                            "email": email_address, "password": PASSWORD})
-    assert r.status_code == 303, r.text[:500]
-    if r.headers["Location"].endswith("/cuenta/verificar"):
-        second_step(client, STAFF_TOTP_SECRET)
-    if lang == "en":
-        client.post("/idioma", data={"csrf_token": token(client.get("/").text), "lang": "en",
-                                     "next": "/"})  # a new CSRF token since signing in
-    return token(client.get("/pagar").text)
-
-
-def errors(html: str) -> list[str]:
-    return [re.sub(r"\s+", " ", e).strip() for e in
-            re.findall(r'class="usa-error-message"[^>]*>(.*?)</span>', html, re.S)]
-
-
-def text(html: str) -> str:
-    main = html[html.index("<main"):html.index("</main>")]
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", main))
-
-
-def count(world, model, *where):
-    with world.uow() as uow:
-        return uow.session.scalar(select(func.count()).select_from(model).where(*where))
-
-
-def pay_in_sandbox(client, tok, data, outcome="card_succeeds"):
-    review = client.post("/pagar/revisar", data={"csrf_token": tok, **data})
-    assert review.status_code == 200, errors(review.text)
-    expected = re.search(r'name="expected_total" value="([^"]+)"', review.text).group(1)
-    hidden = dict(re.findall(r'<input type="hidden" name="((?:choice|through|amount)-[^"]+)" '
-                             r'value="([^"]*)"', review.text))
-    r = client.post("/pagar/confirmar", data={"csrf_token": tok, "expected_total": expected,
-                                              **hidden})
-    assert r.status_code == 303, text(r.text)[:400]
-    sandbox = r.headers["Location"]
-    assert sandbox.startswith("/pagos/prueba/cs_sandbox_")
-    page = client.get(sandbox)
-    assert "MODO DE PRUEBA" in page.text and "TEST MODE" in page.text
-    r = client.post(sandbox, data={"csrf_token": tok, "outcome": outcome})
-    assert r.status_code == 303
-    r = client.get(r.headers["Location"])  # the success page settles, then the receipt
-    assert r.status_code == 303
-    receipt = r.headers["Location"]
-    return receipt, client.get(receipt)
+def world(world):
+    """The payments' world; its people sign in with PASSWORD."""
+    set_passwords(world, PASSWORD)
+    return world
 
 
 def test_pay_due_now_in_the_sandbox_spanish(app, world):
     client = app.test_client()
-    tok = sign_in(client)
+    tok = sign_in_to_pay(client)
     key = world.key(0)
     choose = client.get(f"/pagar?parcela={world.parcel_ids[0]}")
     assert choose.status_code == 200 and 'lang="es"' in choose.text
     assert "$312.77" in choose.text and "R-A10" in choose.text  # due now, arrears warning
     receipt_url, receipt = pay_in_sandbox(client, tok, {f"choice-{key}": "due_now"})
     assert receipt.status_code == 200
-    body = text(receipt.text)
+    body = main_text(receipt.text)
     assert "2026-000001" in body and "4242" in body and "$312.77" in body
     assert "R-A8" in body and "R-A7" in body and "R-A10" in body
     pdf = client.get(receipt_url + ".pdf")
@@ -132,13 +62,13 @@ def test_pay_due_now_in_the_sandbox_spanish(app, world):
 
 def test_pay_in_english(app, world):
     client = app.test_client()
-    tok = sign_in(client, lang="en")
+    tok = sign_in_to_pay(client, lang="en")
     choose = client.get("/pagar")
     assert 'lang="en"' in choose.text and "Pay your assessment" in choose.text
     key = world.key(1)
     _, receipt = pay_in_sandbox(client, tok, {f"choice-{key}": "installments",
                                               f"through-{key}": "4"})
-    assert "Payment receipt" in receipt.text and "Installment 4" in text(receipt.text)
+    assert "Payment receipt" in receipt.text and "Installment 4" in main_text(receipt.text)
 
 
 @pytest.mark.parametrize(("typed", "message"), [
@@ -149,12 +79,12 @@ def test_pay_in_english(app, world):
 ])
 def test_bad_amounts_are_explained_and_kept(app, world, typed, message):
     client = app.test_client()
-    tok = sign_in(client, lang="en")
+    tok = sign_in_to_pay(client, lang="en")
     key = world.key(0)
     r = client.post("/pagar/revisar", data={"csrf_token": tok, f"choice-{key}": "amount",
                                             f"amount-{key}": typed})
     assert r.status_code == 400
-    assert any(message in e for e in errors(r.text)), errors(r.text)
+    assert any(message in e for e in error_messages(r.text)), error_messages(r.text)
     assert f'value="{typed}"' in r.text  # what was typed is kept
     assert "Traceback" not in r.text
     assert count(world, Checkout) == 0
@@ -162,12 +92,12 @@ def test_bad_amounts_are_explained_and_kept(app, world, typed, message):
 
 def test_more_than_the_payoff_offers_the_payoff(app, world):
     client = app.test_client()
-    tok = sign_in(client, lang="en")
+    tok = sign_in_to_pay(client, lang="en")
     key = world.key(0)
     r = client.post("/pagar/revisar", data={"csrf_token": tok, f"choice-{key}": "amount",
                                             f"amount-{key}": "5,000"})
     assert r.status_code == 400
-    assert any("$1,212.77" in e for e in errors(r.text))
+    assert any("$1,212.77" in e for e in error_messages(r.text))
     offer = re.search(rf'name="amount-{key}" value="([^"]+)"', r.text).group(1)
     assert offer == "$1,212.77"
     again = client.post("/pagar/revisar", data={"csrf_token": tok, f"choice-{key}": "amount",
@@ -177,24 +107,25 @@ def test_more_than_the_payoff_offers_the_payoff(app, world):
 
 def test_someone_elses_account_or_installment(app, world, caplog):
     client = app.test_client()
-    tok = sign_in(client, "otro@example.com", lang="en")  # owns nothing
+    tok = sign_in_to_pay(client, "otro@example.com", lang="en")  # owns nothing
     key = world.key(0)
     r = client.post("/pagar/revisar", data={"csrf_token": tok, f"choice-{key}": "due_now"})
     assert r.status_code == 400 and "not one you can pay" in r.text
     assert "posted an account not theirs" in caplog.text
     assert client.get(f"/pagar?parcela={world.parcel_ids[0]}").status_code == 404
     owner = app.test_client()
-    tok = sign_in(owner, lang="en")
+    tok = sign_in_to_pay(owner, lang="en")
     r = owner.post("/pagar/revisar", data={"csrf_token": tok, f"choice-{key}": "installments",
                                            f"through-{key}": "99"})
-    assert r.status_code == 400 and any("not one of this account" in e for e in errors(r.text))
+    assert r.status_code == 400
+    assert any("not one of this account" in e for e in error_messages(r.text))
     assert count(world, Checkout) == 0
 
 
 def test_a_price_posted_by_the_browser_is_ignored(app, world):
     """The browser can post anything: the amount charged is the server's."""
     client = app.test_client()
-    tok = sign_in(client, lang="en")
+    tok = sign_in_to_pay(client, lang="en")
     key = world.key(0)
     r = client.post("/pagar/confirmar", data={"csrf_token": tok, f"choice-{key}": "due_now",
                                               "expected_total": "1.00", "amount": "1.00",
@@ -207,7 +138,7 @@ def test_a_price_posted_by_the_browser_is_ignored(app, world):
 def test_an_odd_total_posted_by_the_browser_changes_nothing(app, world, posted):
     """Not a number, a signalling NaN, an infinity: review again (409), never an error."""
     client = app.test_client()
-    tok = sign_in(client, lang="en")
+    tok = sign_in_to_pay(client, lang="en")
     key = world.key(0)
     r = client.post("/pagar/confirmar", data={"csrf_token": tok, f"choice-{key}": "due_now",
                                               "expected_total": posted})
@@ -217,17 +148,17 @@ def test_an_odd_total_posted_by_the_browser_changes_nothing(app, world, posted):
 
 def test_lump_sum_shows_why_it_is_gone(app, world):
     client = app.test_client()
-    sign_in(client, lang="en")
+    sign_in_to_pay(client, lang="en")
     page = client.get("/pagar")
-    assert "The lump-sum discount ended on July 1, 2026." in text(page.text)
+    assert "The lump-sum discount ended on July 1, 2026." in main_text(page.text)
 
 
 def test_provider_down_changes_no_money(world, tmp_path):
-    app = make_app(world.database, tmp_path, STRIPE_SECRET_KEY="sk_test_x",
+    app = make_app(tmp_path, world.database, STRIPE_SECRET_KEY="sk_test_x",
                    STRIPE_API_BASE="http://127.0.0.1:9", STRIPE_MAX_RETRIES="0",
                    STRIPE_WEBHOOK_SECRET=WEBHOOK_SECRET)
     client = app.test_client()
-    tok = sign_in(client, lang="es")
+    tok = sign_in_to_pay(client, lang="es")
     key = world.key(0)
     review = client.post("/pagar/revisar", data={"csrf_token": tok, f"choice-{key}": "due_now"})
     expected = re.search(r'name="expected_total" value="([^"]+)"', review.text).group(1)
@@ -242,45 +173,45 @@ def test_provider_down_changes_no_money(world, tmp_path):
 
 def test_bank_account_processing_then_settles_in_the_sandbox(app, world):
     client = app.test_client()
-    tok = sign_in(client, lang="en")
+    tok = sign_in_to_pay(client, lang="en")
     key = world.key(1)
     url, receipt = pay_in_sandbox(client, tok, {f"choice-{key}": "due_now"},
                                   outcome="bank_processing")
-    assert "processing" in text(receipt.text)
+    assert "processing" in main_text(receipt.text)
     assert "The bank completes the payment" in receipt.text
     session_id = re.search(r'/pagos/prueba/(cs_sandbox_\w+)/banco', receipt.text).group(1)
     r = client.post(f"/pagos/prueba/{session_id}/banco", data={"csrf_token": tok,
                                                                 "result": "settle"})
     assert r.status_code == 303
-    assert "paid" in text(client.get(url).text)
+    assert "paid" in main_text(client.get(url).text)
 
 
 def test_declined_card_in_the_sandbox(app, world):
     client = app.test_client()
-    tok = sign_in(client, lang="en")
+    tok = sign_in_to_pay(client, lang="en")
     _, receipt = pay_in_sandbox(client, tok, {f"choice-{world.key(0)}": "due_now"},
                                 outcome="card_declined")
-    assert "failed: nothing was charged" in text(receipt.text)
+    assert "failed: nothing was charged" in main_text(receipt.text)
     assert count(world, LedgerEntry, LedgerEntry.kind == "payment") == 0
 
 
 def test_receipts_are_private(app, world):
     client = app.test_client()
-    tok = sign_in(client, lang="en")
+    tok = sign_in_to_pay(client, lang="en")
     url, _ = pay_in_sandbox(client, tok, {f"choice-{world.key(0)}": "due_now"})
     stranger = app.test_client()
-    sign_in(stranger, "otro@example.com", lang="en")
+    sign_in_to_pay(stranger, "otro@example.com", lang="en")
     assert stranger.get(url).status_code == 404
     assert stranger.get(url + ".pdf").status_code == 404
     assert stranger.get(f"/propiedad/{world.parcel_ids[0]}/pagos").status_code == 404
 
 
 def test_stripe_checkout_and_webhook_endpoint(world, tmp_path, fake_stripe):
-    app = make_app(world.database, tmp_path, STRIPE_SECRET_KEY="sk_test_portal",
+    app = make_app(tmp_path, world.database, STRIPE_SECRET_KEY="sk_test_portal",
                    STRIPE_API_BASE=stripe_server.base(fake_stripe), STRIPE_MAX_RETRIES="0",
                    STRIPE_WEBHOOK_SECRET=WEBHOOK_SECRET)
     client = app.test_client()
-    tok = sign_in(client, lang="en")
+    tok = sign_in_to_pay(client, lang="en")
     key = world.key(0)
     review = client.post("/pagar/revisar", data={"csrf_token": tok, f"choice-{key}": "due_now"})
     expected = re.search(r'name="expected_total" value="([^"]+)"', review.text).group(1)
@@ -316,7 +247,7 @@ def test_an_office_name_or_reference_too_long_is_refused_not_cut(app, world, lan
     """A name over 200 characters or a reference over 60 (their columns): the form comes
     back with what was typed and says the limit; nothing is recorded."""
     client = app.test_client()
-    tok = sign_in(client, "staff@example.com", lang=lang)
+    tok = sign_in_to_pay(client, "staff@example.com", lang=lang)
     pid = world.parcel_ids[1]
     form = client.get(f"/personal/pagos/oficina/{pid}").text
     # No maxlength: the browser would cut what was typed without a word; the
@@ -331,7 +262,7 @@ def test_an_office_name_or_reference_too_long_is_refused_not_cut(app, world, lan
                    "El número de cheque o la referencia tiene 60 caracteres como máximo."],
             "en": ["The name is at most 200 characters.",
                    "The check number or reference is at most 60 characters."]}[lang]
-    assert sorted(errors(r.text)) == sorted(said)
+    assert sorted(error_messages(r.text)) == sorted(said)
     assert f'value="{ref}"' in r.text and name in r.text
     summary = r.text.split('id="error-summary"', 1)[1].split("</ul>", 1)[0]
     assert 'href="#reference"' in summary and 'href="#payer_name"' in summary
@@ -340,31 +271,31 @@ def test_an_office_name_or_reference_too_long_is_refused_not_cut(app, world, lan
 
 def test_staff_records_an_office_payment_and_refunds_a_credit(app, world):
     client = app.test_client()
-    tok = sign_in(client, "staff@example.com", lang="en")
+    tok = sign_in_to_pay(client, "staff@example.com", lang="en")
     pid = world.parcel_ids[1]
     page = client.get(f"/personal/pagos/oficina/{pid}")
     assert page.status_code == 200
     bad = client.post(f"/personal/pagos/oficina/{pid}", data={
         "csrf_token": tok, "account": world.key(1), "amount": "abc", "method": "check",
         "reference": "", "payer_name": ""})
-    assert bad.status_code == 400 and len(errors(bad.text)) >= 2
+    assert bad.status_code == 400 and len(error_messages(bad.text)) >= 2
     r = client.post(f"/personal/pagos/oficina/{pid}", data={
         "csrf_token": tok, "account": world.key(1), "amount": "100.00", "method": "check",
         "reference": "1042", "payer_name": "María Rivera"})
     assert r.status_code == 303
     receipt = client.get(r.headers["Location"])
-    assert "Check number 1042" in text(receipt.text)
+    assert "Check number 1042" in main_text(receipt.text)
     # No credit yet: nothing to refund.
     assert "no credit to refund" in client.get(f"/personal/pagos/reembolso/{pid}").text
     # Owners cannot reach staff pages.
     owner = app.test_client()
-    sign_in(owner, lang="en")
+    sign_in_to_pay(owner, lang="en")
     assert owner.get(f"/personal/pagos/oficina/{pid}").status_code == 404
 
 
 def start_payment(client, tok, data):
     review = client.post("/pagar/revisar", data={"csrf_token": tok, **data})
-    assert review.status_code == 200, errors(review.text)
+    assert review.status_code == 200, error_messages(review.text)
     expected = re.search(r'name="expected_total" value="([^"]+)"', review.text).group(1)
     r = client.post("/pagar/confirmar", data={"csrf_token": tok, "expected_total": expected,
                                               **data})
@@ -376,7 +307,7 @@ def test_refund_of_a_credit_by_staff(app, world):
     """Two tabs each start paying the whole pay-off, then both are paid: the second becomes a
     credit (never lost); staff refunds it, back to the card (sandbox)."""
     owner = app.test_client()
-    tok = sign_in(owner, lang="en")
+    tok = sign_in_to_pay(owner, lang="en")
     key = world.key(1)
     first = start_payment(owner, tok, {f"choice-{key}": "amount", f"amount-{key}": "600.00"})
     second = start_payment(owner, tok, {f"choice-{key}": "installments",
@@ -385,7 +316,7 @@ def test_refund_of_a_credit_by_staff(app, world):
     for url in (first, second):
         owner.post(url, data={"csrf_token": tok, "outcome": "card_succeeds"})
     staff = app.test_client()
-    stok = sign_in(staff, "staff@example.com", lang="en")
+    stok = sign_in_to_pay(staff, "staff@example.com", lang="en")
     page = staff.get(f"/personal/pagos/reembolso/{world.parcel_ids[1]}")
     assert "credit $600.00" in page.text
     too_much = staff.post(f"/personal/pagos/reembolso/{world.parcel_ids[1]}",
@@ -408,7 +339,7 @@ def test_refund_of_a_credit_by_staff(app, world):
 
 def test_an_unfinished_payment_is_offered_before_paying_again(app, world):
     client = app.test_client()
-    tok = sign_in(client, lang="en")
+    tok = sign_in_to_pay(client, lang="en")
     url = start_payment(client, tok, {f"choice-{world.key(0)}": "due_now"})
     page = client.get("/pagar")
     assert "did not finish it" in page.text and f'href="{url}"' in page.text
@@ -420,14 +351,14 @@ def test_an_unfinished_payment_is_offered_before_paying_again(app, world):
 
 def test_receipt_and_history_name_the_installment_chosen(app, world):
     client = app.test_client()
-    tok = sign_in(client, lang="en")
+    tok = sign_in_to_pay(client, lang="en")
     key = world.key(1)
     url, receipt = pay_in_sandbox(client, tok, {f"choice-{key}": "installments",
                                                 f"through-{key}": "4"})
-    assert "Installments through number 4" in text(receipt.text)
-    assert "through number :" not in text(receipt.text)
+    assert "Installments through number 4" in main_text(receipt.text)
+    assert "through number :" not in main_text(receipt.text)
     history = client.get(f"/propiedad/{world.parcel_ids[1]}/pagos")
-    assert "Installments through number 4" in text(history.text)
+    assert "Installments through number 4" in main_text(history.text)
 
 
 def _installment_labels(html: str, key: str) -> list[str]:
@@ -437,7 +368,7 @@ def _installment_labels(html: str, key: str) -> list[str]:
 
 def test_installment_choices_show_dates_in_words(app, world):
     client = app.test_client()
-    sign_in(client)
+    sign_in_to_pay(client)
     page = client.get(f"/pagar?parcela={world.parcel_ids[1]}")
     labels = " ".join(_installment_labels(page.text, world.key(1)))
     # Dates in the long form, as on every page: "vence 1 de julio de 2026".
@@ -452,7 +383,7 @@ def test_each_installment_choice_is_its_own_radio(app, world, lang):
     was left alone. Now each "through N" is one radio of the parcel's group (no select), the
     amount first and short enough for a 375 px phone; the one clicked is the one paid."""
     client = app.test_client()
-    tok = sign_in(client, lang=lang)
+    tok = sign_in_to_pay(client, lang=lang)
     key = world.key(1)
     page = client.get(f"/pagar?parcela={world.parcel_ids[1]}")
     assert "<select" not in page.text[page.text.index("<main"):]
@@ -464,15 +395,15 @@ def test_each_installment_choice_is_its_own_radio(app, world, lang):
         assert label.startswith("$") and len(label) <= 60, label
     review = client.post("/pagar/revisar", data={"csrf_token": tok,
                                                  f"choice-{key}": "through-3"})
-    assert review.status_code == 200, errors(review.text)
+    assert review.status_code == 200, error_messages(review.text)
     kind = "Plazos hasta el número 3" if lang == "es" else "Installments through number 3"
-    assert kind in text(review.text)
+    assert kind in main_text(review.text)
     assert f'name="choice-{key}" value="installments"' in review.text
     assert f'name="through-{key}" value="3"' in review.text
     # A stale form naming an installment while the radio says "what is due now": asked.
     r = client.post("/pagar/revisar", data={"csrf_token": tok, f"choice-{key}": "due_now",
                                             f"through-{key}": "4"})
-    assert r.status_code == 400 and errors(r.text), r.text[:300]
+    assert r.status_code == 400 and error_messages(r.text), r.text[:300]
     assert count(world, Checkout) == 0
     # Re-shown with the choice kept.
     r = client.post("/pagar/revisar", data={"csrf_token": tok, f"choice-{key}": "through-99"})
@@ -481,7 +412,7 @@ def test_each_installment_choice_is_its_own_radio(app, world, lang):
 
 def test_language_switch_on_the_review_page_goes_back_to_the_choices(app, world):
     client = app.test_client()
-    sign_in(client)
+    sign_in_to_pay(client)
     for path in ("/pagar/revisar", "/pagar/confirmar"):
         r = client.get(path)
         assert r.status_code == 303 and r.headers["Location"].endswith("/pagar")
@@ -490,12 +421,12 @@ def test_language_switch_on_the_review_page_goes_back_to_the_choices(app, world)
 @pytest.mark.parametrize("choice", ["due_now", "none"])
 def test_an_amount_typed_without_choosing_it_is_not_ignored(app, world, choice):
     client = app.test_client()
-    tok = sign_in(client, lang="en")
+    tok = sign_in_to_pay(client, lang="en")
     key = world.key(0)
     r = client.post("/pagar/revisar", data={"csrf_token": tok, f"choice-{key}": choice,
                                             f"amount-{key}": "50"})
     assert r.status_code == 400
-    assert any("only one option" in e for e in errors(r.text)), errors(r.text)
+    assert any("only one option" in e for e in error_messages(r.text)), error_messages(r.text)
     assert 'value="50"' in r.text
     assert count(world, Checkout) == 0
 
@@ -507,7 +438,7 @@ def test_an_amount_typed_without_choosing_it_is_not_ignored(app, world, choice):
 ])
 def test_ids_too_large_for_the_database_are_not_found(app, world, path):
     client = app.test_client()
-    sign_in(client, lang="en")
+    sign_in_to_pay(client, lang="en")
     assert client.get(path).status_code == 404
 
 
@@ -521,12 +452,12 @@ def test_an_unsettled_receipt_does_not_say_amount_paid(app, world, outcome, labe
     installment chosen is named from the checkout even without any receipt line."""
     for lang, label in (("en", label_en), ("es", label_es)):
         client = app.test_client()
-        tok = sign_in(client, lang=lang)
+        tok = sign_in_to_pay(client, lang=lang)
         client.post("/idioma", data={"csrf_token": tok, "lang": lang, "next": "/"})
         key = world.key(1)
         _, receipt = pay_in_sandbox(client, tok, {f"choice-{key}": "through-4"},
                                     outcome=outcome)
-        body = text(receipt.text)
+        body = main_text(receipt.text)
         assert f"<dt>{label}</dt>" in receipt.text, body[:600]
         assert "Amount paid" not in body and "Cantidad pagada" not in body
         through = "Installments through number 4" if lang == "en" else "número 4"
@@ -543,14 +474,14 @@ def test_office_errors_are_worded_for_staff_and_on_their_field(app, world):
     """QA: over the payoff, staff read "more than you owe" (the payer's words); a tampered
     payment method got only the page's general message."""
     client = app.test_client()
-    tok = sign_in(client, "staff@example.com", lang="en")
+    tok = sign_in_to_pay(client, "staff@example.com", lang="en")
     pid = world.parcel_ids[1]
     data = {"csrf_token": tok, "account": world.key(1), "amount": "99999.00",
             "method": "cash", "reference": "", "payer_name": "María Rivera"}
     r = client.post(f"/personal/pagos/oficina/{pid}", data=data)
     assert r.status_code == 400
-    assert any("More than this account&#39;s pay-off of $" in e for e in errors(r.text)), \
-        errors(r.text)
+    assert any("More than this account&#39;s pay-off of $" in e for e in error_messages(r.text)), \
+        error_messages(r.text)
     assert "than you owe" not in r.text
     r = client.post(f"/personal/pagos/oficina/{pid}", data={**data, "amount": "10.00",
                                                             "method": "bitcoin"})
@@ -569,14 +500,11 @@ def test_lump_sum_receipt_shows_the_discount_apart_and_then_that_it_was_granted(
     than the amount paid); afterwards the year said "the discount is not available"."""
     with clock.fixed(date(2026, 6, 20)):
         w = seed(database, ("1200.00",))
-        with w.uow() as uow:
-            for u in uow.session.scalars(select(User)):
-                u.password_hash = hash_password(PASSWORD)
-                u.email_confirmed_at = clock.now()
-        application = make_app(w.database, tmp_path)
+        set_passwords(w, PASSWORD)
+        application = make_app(tmp_path, w.database)
         try:
             client = application.test_client()
-            tok = sign_in(client, lang="en")
+            tok = sign_in_to_pay(client, lang="en")
             _, receipt = pay_in_sandbox(client, tok, {f"choice-{w.key(0)}": "lump_sum"})
             html = receipt.text
             body_rows = html[html.index("<tbody>"):html.index("</tbody>")]
@@ -593,7 +521,7 @@ def test_lump_sum_receipt_shows_the_discount_apart_and_then_that_it_was_granted(
                 from portal.accounts import statements
                 view = statements.statement_for(uow, w.user(uow), w.parcel_ids[0])
             assert view.lump_sum is None  # no "not available" quote once granted
-            choose = text(client.get("/pagar").text)
+            choose = main_text(client.get("/pagar").text)
             assert "not available" not in choose
             if w.key(0) in client.get("/pagar").text:  # listed: it says it was granted
                 assert "The lump-sum discount of $24.00 was granted on" in choose

@@ -3,7 +3,8 @@
 Roles: anonymous, the owner, the lessee, a lender's user, staff, and a user linked to a
 different parcel. A parcel the user may not see answers 404 (and its catastro number never
 appears); anonymous users are sent to sign in; staff and lender pages are 404 for others.
-A new route fails `test_every_route_is_classified` until it is added here.
+A new route fails `test_every_route_is_classified` until it is classified in
+tests/support/routes.py.
 """
 
 from __future__ import annotations
@@ -13,81 +14,22 @@ import re
 import pytest
 from flask import Flask
 
-from tests.web.conftest import csrf_token, login
+from tests.support.pages import ROLES as EMAILS
+from tests.support.pages import STAFF_ROLE_EMAILS, csrf_token, login
+from tests.support.routes import (
+    CHECKOUT,
+    EXEMPTION,
+    LENDER,
+    PARCEL,
+    PUBLIC_GET,
+    PUBLIC_POST,
+    SIGNED_IN,
+    SIGNED_WEBHOOK,
+    STAFF,
+    TOKEN_API,
+    TWO_FACTOR,
+)
 
-PUBLIC_GET = {"accounts.home", "people.sign_up", "people.sign_in", "people.check_email",
-              "people.forgot", "people.confirm", "people.reset", "static",
-              "collections.certificates_verify"}
-PUBLIC_POST = {"accounts.language", "people.sign_up", "people.sign_in", "people.resend",
-               "people.forgot", "people.reset", "collections.certificates_verify"}
-SIGNED_IN = {"accounts.dashboard", "accounts.claim", "accounts.leases", "people.sign_out",
-             "people.sign_out_others", "people.change_password",
-             "payments.choose", "payments.review", "payments.confirm", "payments.sandbox",
-             "payments.sandbox_bank",
-             "exemptions.changes_confirmation"}  # per report: tests/web/test_exemption_changes.py
-PARCEL = {"accounts.parcel", "accounts.statement_pdf", "accounts.grant", "accounts.revoke",
-          "accounts.revoke_email",
-          "collections.certificates_index", "collections.certificates_issue",
-          "collections.certificates_pdf",  # owner or staff only
-          "accounts.access_page", "payments.history",
-          "collections.letter_pdf",  # per demand: staff, payer, owner (test_collections.py)
-          "exemptions.changes_new",
-          "collections.attachments_notice_pdf",  # staff and the debtor only
-          # (test_attachment_pages.py)
-          "roll.assessment_notice_pdf",  # its payers and staff (test_roll_notices_web.py)
-          "exemptions.start_page", "exemptions.start"}  # J5; per certification below
-#: Per certification (J5): its owner, the parcel's delegates, its lender and staff see it;
-#: anyone else 404 (tests/web/test_exemption.py walks them as another owner).
-EXEMPTION = {"exemptions.step", "exemptions.upload", "exemptions.remove_evidence",
-             "exemptions.evidence_file", "exemptions.withdraw", "exemptions.receipt",
-             "exemptions.receipt_pdf"}
-CHECKOUT = {"payments.success", "payments.cancel", "payments.receipt", "payments.receipt_pdf",
-            "payments.payment_receipt", "payments.payment_receipt_pdf"}
-LENDER = {"exemptions.lender_list", "lenders.loans", "exemptions.changes_lender_list",
-          "exemptions.changes_forward"}
-LENDER |= {"lenders.export", "lenders.pay_filtered", "lenders.pay_file", "lenders.loan"}  # J7
-LENDER |= {"lenders.organisation", "lenders.invite", "lenders.withdraw", "lenders.remove",  # J7
-           "lenders.set_role", "lenders.create_token", "lenders.revoke_token"}
-LENDER |= {"lenders.batches", "lenders.batch_upload", "lenders.batch_template",  # J7: bulk
-           "lenders.batch_guide", "lenders.batch", "lenders.batch_report", "lenders.batch_failed"}
-LENDER |= {"lenders.report_acquisition", "lenders.mark_intents",  # J7, R-B10 (iii)
-           "lenders.withdraw_intent"}  # (walked per role in tests/web/test_lender_intents.py)
-# J7: only the invited email's user (tests/web/test_lender_api.py)
-SIGNED_IN |= {"lenders.invitation"}
-#: J7: the lenders' API, by Bearer token only (never the session: tests/web/test_lender_api.py)
-TOKEN_API = {"lenders_api.loans", "lenders_api.loan"}
-TOKEN_API |= {"lenders_api.submit_batch", "lenders_api.batch", "lenders_api.batch_rows",  # J7
-              "lenders_api.report_acquisition"}  # tests/web/test_lender_api_batches.py
-PUBLIC_GET |= {"lenders_api.openapi", "lenders_api.reference"}  # the API's description
-STAFF = {"accounts.lookup", "people.person", "payments.office", "payments.refund",
-         "roll.roll_page", "jobs.job", "roll.compute_roll", "roll.publish_roll",
-         "roll.roll_review", "roll.roll_review_differences",  # J8: any staff role reads
-         "roll.roll_review_differences_csv",
-         "roll.roll_imports", "roll.roll_import_upload", "roll.roll_import",
-         "roll.roll_import_changes", "roll.roll_import_report_csv", "roll.roll_import_start",
-         "roll.roll_import_template", "roll.roll_import_guide",
-         "roll.roll_notices", "roll.send_roll_notices",  # J8: the notices (any staff reads;
-         "roll.roll_notice_pdf", "roll.roll_notice_file",  # tests/web/test_roll_notices_web.py)
-         "people.reset_two_factor",
-         "collections.index", "collections.start_run", "collections.court",  # J9
-         "collections.demand", "collections.record_mailing", "collections.record_receipt",
-         "collections.record_claim", "collections.packet_pdf", "collections.record_mailings",
-         "roll.budgets_page", "roll.budget_new", "roll.budget_version", "roll.budget_edit",
-         "roll.budget_adopt", "roll.budget_amend", "roll.budget_compare", "people.set_role",
-         "roll.budget_discard",
-         "roll.parameters_page", "roll.parameter_edit",  # J8: the Board's parameters
-         "exemptions.changes_staff_list", "exemptions.changes_acknowledge",
-         "exemptions.queue", "exemptions.review_page", "exemptions.take_up",  # J5
-         "exemptions.approve", "exemptions.return_to_owner",
-         "collections.attachments_index", "collections.attachments_parcel",  # R-C, R-A14
-         "collections.attachments_record_notice", "collections.attachments_record_auction",
-         "collections.attachments_record_result", "collections.attachments_record_paid",
-         "collections.attachments_record_deposit_order",
-         "collections.attachments_lift_deposit_order"}
-#: The second step of signing in and one's own two-factor settings (tests/web/test_two_factor.py)
-TWO_FACTOR = {"people.verify", "people.two_factor_enrol", "people.two_factor",
-              "people.two_factor_codes", "people.two_factor_disable"}
-SIGNED_WEBHOOK = {"payments.webhook"}  # public, but only a signed provider event is accepted
 ROLES = ("anonymous", "owner", "lessee", "lender", "staff", "other")
 
 
@@ -96,7 +38,7 @@ def test_every_route_is_classified(app: Flask):
         | EXEMPTION \
         | SIGNED_WEBHOOK | TWO_FACTOR | TOKEN_API
     endpoints = {r.endpoint for r in app.url_map.iter_rules()}
-    assert endpoints - known == set(), "classify the new routes in tests/web/test_access.py"
+    assert endpoints - known == set(), "classify the new routes in tests/support/routes.py"
 
 
 def _client(app: Flask, role: str):  # noqa: ANN202
@@ -110,7 +52,6 @@ def _visible(app: Flask) -> dict[str, set[int]]:
     from portal.models import Parcel
     from portal.people import users
     from portal.web.data import database
-    from tests.web.conftest import ROLES as EMAILS
     out: dict[str, set[int]] = {"anonymous": set()}
     with app.app_context(), UnitOfWork(database()) as w:
         every = set(w.session.scalars(Parcel.__table__.select().with_only_columns(Parcel.id)))
@@ -325,12 +266,9 @@ def test_ids_out_of_range_are_404(world, role):
 
 # --- Staff roles (docs/STAFF.md): every STAFF route walked as each role ---------------------
 
-#: The demo's staff sign-ins by role (portal/demo/district.py).
-STAFF_ROLE_EMAILS = {"administrator": "staff@demo.pr", "reviewer": "reviewer@demo.pr",
-                     "cashier": "cashier@demo.pr", "read_only": "readonly@demo.pr"}
 #: The staff routes that change something and the roles that may use them; any other staff
-#: role is refused (403 from `staff_role`, or 404/400 where the service refuses) and nothing
-#: changes.
+#: role is refused and nothing changes: 403 from the route's `staff_role`, or 404 from the
+#: routes in REFUSED_BY_THE_SERVICE, open to any staff, whose service refuses the role.
 STAFF_CHANGES = {
     "roll.compute_roll": {"administrator"}, "roll.publish_roll": {"administrator"},
     "people.reset_two_factor": {"administrator"}, "people.set_role": {"administrator"},
@@ -342,6 +280,9 @@ STAFF_CHANGES = {
     "payments.office": {"administrator", "cashier"},
     "payments.refund": {"administrator", "cashier"},
 }
+#: Routes any staff may reach whose service refuses the other roles: 404, as for what one
+#: may not see (the routes with `staff_role` answer 403).
+REFUSED_BY_THE_SERVICE = {"people.reset_two_factor", "payments.office", "payments.refund"}
 #: Pages that are only a form for one of those changes: 403 to the roles that may not.
 STAFF_FORM_PAGES = {"roll.budget_new", "roll.budget_edit", "roll.budget_adopt",
                     "roll.parameter_edit"}
@@ -461,7 +402,8 @@ def test_staff_changes_refuse_the_roles_that_may_not(demo_app, role):
         if role in STAFF_CHANGES[endpoint]:
             continue
         r = client.post(path, data={"csrf_token": token, **data})
-        assert r.status_code in (400, 403, 404), (role, endpoint, r.status_code)
+        expected = 404 if endpoint in REFUSED_BY_THE_SERVICE else 403
+        assert r.status_code == expected, (role, endpoint, r.status_code)
         assert _changed(demo_app) == before, (role, endpoint)
     if role == "cashier":  # the office is the cashier's: the same form is accepted
         path, data = posts["payments.office"]

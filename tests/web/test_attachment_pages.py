@@ -12,8 +12,8 @@ import pytest
 from flask import Flask
 from sqlalchemy import func, select
 
-from tests.web.conftest import csrf_token, login, parcel_ids
-from tests.web.test_hostile_input import error_log  # noqa: F401 (the fixture)
+from tests.support.demo import parcel_ids
+from tests.support.pages import csrf_token, login
 
 #: The demo's figures (portal/collections/attachments.load_demo): the notice's fee 10 % of
 #: 2,840.00 + 35.00 custody = 319.00 and total 3,662.65 (R-C1, R-C3); the auction's
@@ -239,7 +239,7 @@ def test_read_only_staff_see_but_do_not_record(demo_app):
 def test_the_pages_are_valid_html(demo_app, tmp_path):
     """vnu on the list, a parcel's page (the demo's debts, every form), its error page, the
     deposit orders' page and the owner's parcel page with its section, in both languages."""
-    from tests.web.test_html_valid import vnu_errors, vnu_missing
+    from tests.support.html import vnu_errors, vnu_missing
     if vnu_missing():
         pytest.skip(vnu_missing())
     home = _home(demo_app)
@@ -314,7 +314,7 @@ def test_hostile_input_never_a_500(demo_app, error_log):  # noqa: F811
     """Every field of every staff form, odd values (empty, 100,000 characters, NUL, emoji,
     NaN, huge numbers, twice, as an array), odd ids in the paths: never a 500 (the harness of
     tests/web/test_hostile_input.py)."""
-    from tests.web.test_hostile_input import IDS, QUICK, Probe
+    from tests.support.hostile import IDS, QUICK, Probe
     p = Probe(demo_app, "staff", error_log)
     home = _home(demo_app)
     [leased] = parcel_ids(demo_app)["lessee"]

@@ -2,58 +2,31 @@
 
 from __future__ import annotations
 
-import email
-import re
-from pathlib import Path
-
-from tests.web.conftest import csrf_token, make_app, outbox
-
-PASSWORD = "una frase bastante larga"
-
-
-def _link(path: Path) -> str:
-    msg = email.message_from_bytes(path.read_bytes())
-    body = msg.get_payload(decode=True).decode()
-    m = re.search(r"https?://\S+", body)
-    assert m, body
-    return m.group(0).replace("http://localhost", "")
-
-
-def outbox_link(app) -> str:  # noqa: ANN001
-    """The link of the last email in the outbox."""
-    return _link(outbox(app)[-1])
-
-
-def _mail(path: Path):  # noqa: ANN202
-    return email.message_from_bytes(path.read_bytes())
-
-
-def sign_up(client, email_addr="ana@example.com", lang="es", password=PASSWORD):  # noqa: ANN001, ANN201
-    page = client.get(f"/cuenta/registro?lang={lang}").get_data(as_text=True)
-    return client.post(f"/cuenta/registro?lang={lang}", data={
-        "csrf_token": csrf_token(page), "name": "Ana Rivera", "email": email_addr,
-        "password": password, "confirm": password})
-
-
-def sign_in(client, email_addr="ana@example.com", password=PASSWORD):  # noqa: ANN001, ANN201
-    page = client.get("/cuenta/entrar").get_data(as_text=True)
-    return client.post("/cuenta/entrar", data={"csrf_token": csrf_token(page),
-                                               "email": email_addr, "password": password})
+from tests.support.app import make_app
+from tests.support.pages import (
+    NEW_PASSWORD,
+    csrf_token,
+    mail_link,
+    outbox,
+    read_mail,
+    sign_in,
+    sign_up,
+)
 
 
 def test_sign_up_confirm_sign_in_sign_out(app, client):
     r = sign_up(client)
     assert r.status_code == 303 and r.headers["Location"].endswith("/cuenta/revise-su-correo")
     [mail] = outbox(app)
-    msg = _mail(mail)
+    msg = read_mail(mail)
     assert msg["To"] == "ana@example.com"
     assert "Confirme su correo" in str(msg["Subject"])
     assert msg["Content-Language"] == "es-PR"
     # not confirmed yet: sign-in says so
     r = sign_in(client)
     assert r.status_code == 302 and "revise-su-correo" in r.headers["Location"]
-    r = client.get(_link(mail))
-    assert r.status_code == 302
+    r = client.get(mail_link(mail))
+    assert r.status_code == 302 and r.headers["Location"].endswith("/cuenta/entrar")
     r = sign_in(client)
     assert r.status_code == 303 and r.headers["Location"].endswith("/mis-propiedades")
     assert client.get("/mis-propiedades").status_code == 200
@@ -66,7 +39,7 @@ def test_sign_up_confirm_sign_in_sign_out(app, client):
 def test_confirmation_email_in_english(app, client):
     sign_up(client, "bob@example.com", lang="en")
     [mail] = outbox(app)
-    msg = _mail(mail)
+    msg = read_mail(mail)
     assert "Confirm your email" in str(msg["Subject"])
     assert msg["Content-Language"] == "en-US"
 
@@ -89,17 +62,22 @@ def test_duplicate_sign_up_gives_the_same_answer(app, client):
     assert r.status_code == 303 and r.headers["Location"].endswith("/cuenta/revise-su-correo")
     # the email, not the page, says the account exists
     assert len(outbox(app)) == 2
-    assert "Ya tiene una cuenta" in str(_mail(outbox(app)[1])["Subject"])
+    assert "Ya tiene una cuenta" in str(read_mail(outbox(app)[1])["Subject"])
 
 
 def test_bad_confirmation_link(client):
+    """A link that is not one of ours confirms nothing: back to "check your email" with the
+    message (a good link goes on to the sign-in page instead)."""
     r = client.get("/cuenta/confirmar/not-a-token")
     assert r.status_code == 302
+    assert r.headers["Location"].endswith("/cuenta/revise-su-correo")
+    page = client.get(r.headers["Location"]).get_data(as_text=True)
+    assert "Ese enlace de confirmación no es válido o expiró." in page
 
 
 def test_wrong_password(app, client):
     sign_up(client)
-    client.get(_link(outbox(app)[0]))
+    client.get(mail_link(outbox(app)[0]))
     r = sign_in(client, password="no es la contraseña")
     assert r.status_code == 200
     assert "El correo electrónico o la contraseña no son correctos." in r.get_data(as_text=True)
@@ -107,13 +85,13 @@ def test_wrong_password(app, client):
 
 def test_password_reset_works_once(app, client):
     sign_up(client)
-    client.get(_link(outbox(app)[0]))
+    client.get(mail_link(outbox(app)[0]))
     page = client.get("/cuenta/olvide").get_data(as_text=True)
     r = client.post("/cuenta/olvide", data={"csrf_token": csrf_token(page),
                                            "email": "ana@example.com"})
     assert r.status_code == 303
     reset_mail = outbox(app)[-1]
-    link = _link(reset_mail)
+    link = mail_link(reset_mail)
     page = client.get(link).get_data(as_text=True)
     new = "otra frase larga y nueva"
     r = client.post(link, data={"csrf_token": csrf_token(page), "password": new,
@@ -130,7 +108,7 @@ def test_forgot_for_unknown_email_says_the_same(app, client):
                                            "email": "nadie@example.com"})
     assert r.status_code == 303
     [sent] = outbox(app)  # the same work: an email goes out, saying no account uses it
-    assert "ninguna cuenta" in _mail(sent).get_payload(decode=True).decode()
+    assert "ninguna cuenta" in read_mail(sent).get_payload(decode=True).decode()
 
 
 def test_forms_need_csrf(client):
@@ -138,8 +116,8 @@ def test_forms_need_csrf(client):
     assert r.status_code == 400
 
 
-def test_sign_in_is_rate_limited(tmp_path, schema_db, fixed_today):
-    app = make_app(tmp_path, schema_db, RATELIMIT_ENABLED=True)
+def test_sign_in_is_rate_limited(tmp_path, schema_template, fixed_today):
+    app = make_app(tmp_path, schema_template, RATELIMIT_ENABLED=True)
     client = app.test_client()
     responses = [sign_in(client, "x@example.com", "wrong password 1") for _ in range(11)]
     assert [r.status_code for r in responses] == [200] * 10 + [429]
@@ -148,16 +126,16 @@ def test_sign_in_is_rate_limited(tmp_path, schema_db, fixed_today):
 
 def test_open_redirect_after_sign_in_is_refused(app, client):
     sign_up(client)
-    client.get(_link(outbox(app)[0]))
+    client.get(mail_link(outbox(app)[0]))
     page = client.get("/cuenta/entrar").get_data(as_text=True)
     r = client.post("/cuenta/entrar?next=https://evil.example/", data={
-        "csrf_token": csrf_token(page), "email": "ana@example.com", "password": PASSWORD})
+        "csrf_token": csrf_token(page), "email": "ana@example.com", "password": NEW_PASSWORD})
     assert r.headers["Location"].endswith("/mis-propiedades")
 
 
 def test_language_switch_is_remembered_on_the_user(app, client):
     sign_up(client)
-    client.get(_link(outbox(app)[0]))
+    client.get(mail_link(outbox(app)[0]))
     sign_in(client)
     page = client.get("/").get_data(as_text=True)
     client.post("/idioma", data={"lang": "en", "next": "/", "csrf_token": csrf_token(page)})
@@ -167,7 +145,7 @@ def test_language_switch_is_remembered_on_the_user(app, client):
     assert '<html lang="en">' in other.get("/").get_data(as_text=True)
 
 
-def test_rate_limits_in_redis_when_configured(tmp_path, schema_db, fixed_today):
+def test_rate_limits_in_redis_when_configured(tmp_path, schema_template, fixed_today):
     import uuid
 
     import pytest
@@ -178,7 +156,7 @@ def test_rate_limits_in_redis_when_configured(tmp_path, schema_db, fixed_today):
     except Exception as exc:  # noqa: BLE001 - any failure means "not reachable"
         pytest.skip(f"Redis not reachable at {url}: {exc}")
     prefix = f"test-{uuid.uuid4().hex}"
-    app = make_app(tmp_path, schema_db, RATELIMIT_ENABLED=True,
+    app = make_app(tmp_path, schema_template, RATELIMIT_ENABLED=True,
                    RATELIMIT_STORAGE_URI=url, RATELIMIT_SIGNIN="2 per minute",
                    RATELIMIT_KEY_PREFIX=prefix)
     client = app.test_client()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from flask import Flask
 
-from tests.web.conftest import csrf_token
+from tests.support.pages import csrf_token
 
 
 def test_home_is_spanish_by_default(client):

@@ -21,7 +21,8 @@ from portal.accounts.facts import rules_for
 from portal.db import UnitOfWork
 from portal.models import AuditRecord, BoardParameterValue
 from portal.web.data import database
-from tests.web.conftest import csrf_token, login, parcel_ids
+from tests.support.demo import parcel_ids
+from tests.support.pages import csrf_token, login
 
 FY = "2026-2027"
 FY_START = date(2026, 7, 1)

@@ -24,7 +24,8 @@ from portal.db import UnitOfWork
 from portal.models import AuditRecord, BoardParameterValue, FiscalYear
 from portal.people import users
 from portal.web.data import database
-from tests.web.conftest import csrf_token, login, parcel_ids
+from tests.support.demo import parcel_ids
+from tests.support.pages import csrf_token, login
 
 FY = "2026-2027"
 FY_START = date(2026, 7, 1)
@@ -230,7 +231,7 @@ def test_only_the_administrator_records_them(demo_app):
 def test_the_pages_are_valid_html(demo_app, tmp_path):
     """vnu on the list and each of the four forms (one with its errors), in both
     languages."""
-    from tests.web.test_html_valid import vnu_errors, vnu_missing
+    from tests.support.html import vnu_errors, vnu_missing
     if vnu_missing():
         pytest.skip(vnu_missing())
     staff = login(demo_app, "staff")

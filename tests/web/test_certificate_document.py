@@ -25,8 +25,8 @@ from portal.models import DebtCertificate
 from portal.pdf.certificate import modules
 from portal.people import users
 from portal.web.data import database
-from tests.web.conftest import parcel_ids
-from tests.web.test_documents import check, no_missing_glyph, pages_of, pdfinfo  # noqa: F401
+from tests.support.demo import parcel_ids
+from tests.support.documents import check, pages_of, pdfinfo
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None or shutil.which("pdfinfo")
                                 is None, reason="poppler-utils (pdftotext, pdfinfo) missing")

@@ -26,7 +26,8 @@ from portal.models import AssessmentRoll, Notice
 from portal.people import users
 from portal.roll import board_parameters, notices
 from portal.web.data import database
-from tests.web.conftest import login, parcel_ids
+from tests.support.demo import parcel_ids
+from tests.support.pages import login
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None,
                                 reason="poppler-utils (pdftotext) missing")

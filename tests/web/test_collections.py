@@ -19,8 +19,9 @@ from portal.db import UnitOfWork
 from portal.jobs import queue
 from portal.models import DemandLetter, Notice
 from portal.web.data import database
-from tests.web.conftest import csrf_token, login, parcel_ids
-from tests.web.test_html_valid import vnu_errors, vnu_missing
+from tests.support.demo import parcel_ids
+from tests.support.html import vnu_errors, vnu_missing
+from tests.support.pages import csrf_token, login
 
 STAFF_PAGES = ("/personal/cobros", "/personal/cobros?estado=queued", "/personal/cobros/tribunal")
 
@@ -139,11 +140,11 @@ def test_the_owner_sees_the_timeline_and_downloads_the_letter_nobody_else(app):
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_the_demand_letter_is_bilingual_tagged_and_whole(app, lang, tmp_path):
     from portal.collections import demands
-    from portal.documents.demand_letter import letter_document
     from portal.i18n import use_language
     from portal.pdf.demand import render_bilingual
     from portal.people import users
-    from tests.web.test_documents import check
+    from portal.web.collections.views import letter_document
+    from tests.support.documents import check
     staff = login(app, "staff")
     _run(app, staff)
     nid = _letters(app)[0][0]

@@ -12,7 +12,8 @@ import pytest
 
 from portal import mail, passwords
 from portal.web.people import tokens
-from tests.web.conftest import csrf_token, login, outbox, parcel_ids
+from tests.support.demo import parcel_ids
+from tests.support.pages import csrf_token, login, outbox
 
 STRONG = "guayaba con queso en la playa"
 

@@ -22,7 +22,7 @@ from flask import Flask
 from sqlalchemy import select
 
 from portal import storage
-from tests.web.conftest import csrf_token, login, outbox
+from tests.support.pages import csrf_token, login, outbox
 
 HOME_CATASTRO = "040-000-000-00"  # the demo owner's home (featured, with the bank's loan)
 
@@ -323,7 +323,7 @@ def test_staff_pages_are_staff_only(demo_app: Flask):
 def test_every_exemption_page_is_valid_html(demo_app: Flask, tmp_path):
     """The Nu HTML Checker finds no error on the exemption's pages, both languages, with and
     without a form's errors (tests/web/test_html_valid.py's checker)."""
-    from tests.web.test_html_valid import vnu_errors, vnu_missing
+    from tests.support.html import vnu_errors, vnu_missing
     if vnu_missing():
         pytest.skip(vnu_missing())
     ids = _ids(demo_app)

@@ -11,23 +11,10 @@ from datetime import date
 import pytest
 from flask import Flask
 
-from tests.web.conftest import csrf_token, login, outbox, parcel_ids
+from tests.support.demo import home_parcel, parcel_ids
+from tests.support.pages import csrf_token, login, outbox
 
 ATTEST = {"attest": "y", "full_name": "María Rivera Ortiz"}  # R-B12: the box and the name
-
-
-def _home(app: Flask) -> int:
-    """The demo owner's parcel that secures the demo bank's loan (the home, J5/J6)."""
-    from sqlalchemy import select
-
-    from portal.db import UnitOfWork
-    from portal.models import Loan
-    from portal.web.data import database
-    mine = set(parcel_ids(app)["owner"])
-    with app.app_context(), UnitOfWork(database()) as w:
-        lent = set(w.session.scalars(select(Loan.parcel_id)))
-    [home] = sorted(mine & lent)
-    return home
 
 
 def _english(client) -> None:  # noqa: ANN001
@@ -42,7 +29,7 @@ def _review(client, pid: int, **data):  # noqa: ANN001, ANN003, ANN202
 
 
 def test_owner_reports_the_house_rented_out_and_sees_deadline_and_consequences(demo_app):
-    pid = _home(demo_app)
+    pid = home_parcel(demo_app)
     owner = login(demo_app, "owner")
     page = owner.get(f"/propiedad/{pid}").get_data(as_text=True)
     assert f'href="/propiedad/{pid}/cambio"' in page
@@ -113,7 +100,7 @@ def test_owner_reports_the_house_rented_out_and_sees_deadline_and_consequences(d
 
 
 def test_the_same_journey_in_english(demo_app):
-    pid = _home(demo_app)
+    pid = home_parcel(demo_app)
     owner = login(demo_app, "owner")
     _english(owner)
     html = owner.get(f"/propiedad/{pid}/cambio").get_data(as_text=True)
@@ -130,7 +117,7 @@ def test_the_same_journey_in_english(demo_app):
 
 
 def test_spouse_died_titleholder_is_asked_only_to_confirm_the_home(demo_app):
-    pid = _home(demo_app)
+    pid = home_parcel(demo_app)
     owner = login(demo_app, "owner")
     r = _review(owner, pid, kind="spouse_died", change_date="2026-08-20")
     assert r.status_code == 400  # the titleholder question must be answered
@@ -170,7 +157,7 @@ def test_bad_input_is_a_clear_message_and_nothing_is_stored(demo_app, lang, data
     from portal.db import UnitOfWork
     from portal.models import ExemptionChangeReport
     from portal.web.data import database
-    pid = _home(demo_app)
+    pid = home_parcel(demo_app)
     owner = login(demo_app, "owner")
     if lang == "en":
         _english(owner)
@@ -198,7 +185,7 @@ def test_sending_needs_the_attestation(demo_app, lang, missing, message):
     from portal.db import UnitOfWork
     from portal.models import ExemptionChangeReport
     from portal.web.data import database
-    pid = _home(demo_app)
+    pid = home_parcel(demo_app)
     owner = login(demo_app, "owner")
     if lang == "en":
         _english(owner)
@@ -214,7 +201,7 @@ def test_sending_needs_the_attestation(demo_app, lang, missing, message):
 
 
 def test_another_user_a_lessee_and_a_lender_get_404(demo_app):
-    pid = _home(demo_app)
+    pid = home_parcel(demo_app)
     owner = login(demo_app, "owner")
     html = _review(owner, pid, kind="moved", change_date="2026-03-15").get_data(as_text=True)
     r = owner.post(f"/propiedad/{pid}/cambio", data={
@@ -245,7 +232,7 @@ def test_another_user_a_lessee_and_a_lender_get_404(demo_app):
 
 def test_late_report_is_accepted_and_flagged(demo_app):
     from portal import clock
-    pid = _home(demo_app)
+    pid = home_parcel(demo_app)
     with clock.fixed(date(2027, 1, 5)):
         owner = login(demo_app, "owner")
         html = _review(owner, pid, kind="moved", change_date="2026-06-01").get_data(
@@ -260,7 +247,7 @@ def test_late_report_is_accepted_and_flagged(demo_app):
 
 def _my_pages(app: Flask):  # noqa: ANN202
     """(label, html) of every page of this area, in both languages, with and without errors."""
-    pid = _home(app)
+    pid = home_parcel(app)
     owner = login(app, "owner")
     html = _review(owner, pid, kind="rented", change_date="2026-11-15").get_data(as_text=True)
     report = owner.post(f"/propiedad/{pid}/cambio", data={
@@ -286,7 +273,7 @@ def _my_pages(app: Flask):  # noqa: ANN202
 
 
 def test_pages_are_valid_html(demo_app, tmp_path):
-    from tests.web.test_html_valid import vnu_errors, vnu_missing
+    from tests.support.html import vnu_errors, vnu_missing
     if vnu_missing():
         pytest.skip(vnu_missing())
     files = []
@@ -305,7 +292,7 @@ def test_the_form_shows_the_exemption_on_file(demo_app):
     from portal.models import ExemptionCertification
     from portal.people import users
     from portal.web.data import database
-    pid = _home(demo_app)
+    pid = home_parcel(demo_app)
     owner = login(demo_app, "owner")
     assert "certificación E-2026-" not in owner.get(f"/propiedad/{pid}/cambio").get_data(
         as_text=True)

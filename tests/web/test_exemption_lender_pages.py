@@ -4,8 +4,8 @@ rows with the count of all of them, and a page past the end is 404."""
 from __future__ import annotations
 
 from portal.db import UnitOfWork
-from tests.web.conftest import login, parcel_ids
-from tests.web.test_access_writes import _exemption_filed
+from tests.support.demo import filed_exemption, parcel_ids
+from tests.support.pages import login
 
 
 def test_the_lenders_certifications_page_by_page(demo_app):
@@ -14,7 +14,7 @@ def test_the_lenders_certifications_page_by_page(demo_app):
     from portal.web.data import database
     owner_parcels = set(parcel_ids(demo_app)["owner"])
     [lent, *_] = sorted(owner_parcels & set(parcel_ids(demo_app)["lender"]))
-    cert_id = _exemption_filed(demo_app, lent)
+    cert_id = filed_exemption(demo_app, lent)
     with demo_app.app_context(), UnitOfWork(database()) as w:
         bank = users.find_by_email(w, "lender@demo.pr")
         rows, total = filings.lender_certifications(w, bank, offset=0, limit=1)

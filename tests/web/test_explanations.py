@@ -10,7 +10,8 @@ import re
 import pytest
 
 from portal import clock, i18n
-from tests.web.conftest import login, parcel_ids
+from tests.support.demo import parcel_ids
+from tests.support.pages import login
 
 
 def _amounts(page: str) -> dict[str, tuple[str, str]]:
@@ -85,7 +86,6 @@ def test_each_amount_explains_its_own_numbers(demo_app, lang):
 
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_the_pdf_explains_each_amount_the_same_way(demo_app, lang):
-    from portal.documents.statement import statement_document
     from portal.people import users
     from portal.web.accounts import views
     from portal.web.data import uow
@@ -94,7 +94,7 @@ def test_the_pdf_explains_each_amount_the_same_way(demo_app, lang):
     with demo_app.app_context(), i18n.use_language(lang):
         with uow() as u:
             lessee = users.find_by_email(u, "lessee@demo.pr")
-        doc = statement_document(views.parcel_view(lessee, pid, clock.today()))
+        doc = views.statement_document(views.parcel_view(lessee, pid, clock.today()))
     rows = {r.label: r for r in doc.rows}
     why = {label: [line.text for line in r.why] for label, r in rows.items()}  # plain words
     assert any(re.search(r"10% x [\d,.]+ \(.+\) / 365 = \$", line)

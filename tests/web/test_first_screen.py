@@ -9,7 +9,8 @@ import re
 import pytest
 
 from portal.i18n import format_address
-from tests.web.conftest import csrf_token, login, parcel_ids
+from tests.support.demo import parcel_ids
+from tests.support.pages import csrf_token, login
 
 
 def _pages(app, role: str = "owner", lang: str = "es") -> dict[int, str]:  # noqa: ANN001

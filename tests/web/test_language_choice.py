@@ -7,7 +7,7 @@ from __future__ import annotations
 from portal.db import UnitOfWork
 from portal.people import users
 from portal.web.data import database
-from tests.web.conftest import PASSWORD, ROLES, csrf_token, second_step
+from tests.support.pages import PASSWORD, ROLES, csrf_token, second_step
 
 
 def _stored(app, email: str) -> str:  # noqa: ANN001

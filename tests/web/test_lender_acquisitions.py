@@ -13,41 +13,22 @@ from sqlalchemy import select
 from portal.accounts.errors import InvalidInput, NotFound
 from portal.db import UnitOfWork
 from portal.lenders import acquisitions
-from portal.models import AuditRecord, Lender, LenderAcquisition, Loan, Party, PartyMember
+from portal.models import AuditRecord, LenderAcquisition, Loan
 from portal.people import users
+from tests.support.lenders import other_lender
+from tests.support.schema import sqlite_database
 
 
 @pytest.fixture
 def db(tmp_path, demo_db, fixed_today):  # noqa: ANN001, ANN201
     """The demo District in a throwaway copy, on the tests' day (no app needed)."""
-    import shutil
-
-    from portal.db import Database
-    path = tmp_path / "demo.db"
-    shutil.copyfile(demo_db[0], path)
-    database = Database(f"sqlite:///{path}")
+    database = sqlite_database(demo_db[0], tmp_path)
     yield database
     database.dispose()
 
 
 def _first_loan(w: UnitOfWork) -> Loan:
     return w.session.scalars(select(Loan).order_by(Loan.loan_number)).first()
-
-
-def _other_lender(w: UnitOfWork):  # noqa: ANN202
-    """A second bank with one loan and one clerk (user00001@demo.pr)."""
-    party = Party(kind="organisation", name="Banco Otro")
-    w.session.add(party)
-    w.session.flush()
-    lender = Lender(party_id=party.id, code="OTRO")
-    w.session.add(lender)
-    w.session.flush()
-    clerk = users.find_by_email(w, "user00001@demo.pr")
-    w.session.add(PartyMember(party_id=party.id, user_id=clerk.id, role="employee"))
-    w.session.add(Loan(lender_id=lender.id, parcel_id=_first_loan(w).parcel_id,
-                       loan_number="OT-1", starts_on=date(2020, 1, 1)))
-    w.session.flush()
-    return lender, clerk
 
 
 def test_a_lenders_user_reports_an_acquisition(db):
@@ -88,7 +69,7 @@ def test_an_api_token_reports_for_its_lender(db):
 
 def test_another_lenders_loan_is_not_found(db):
     with UnitOfWork(db) as w:
-        other, clerk = _other_lender(w)
+        other, clerk = other_lender(w)
         mine = _first_loan(w)
         with pytest.raises(NotFound):
             acquisitions.report(w, clerk, mine.loan_number, acquired_on=date(2026, 5, 1))
@@ -128,7 +109,7 @@ def test_only_the_lenders_users_mark_what_it_will_pay(db):
     the bank's loan's items; its own user may."""
     from portal.lenders import intents
     with UnitOfWork(db) as w:
-        _other, clerk = _other_lender(w)
+        _other, clerk = other_lender(w)
         loan = _first_loan(w)
         for who in (clerk, users.find_by_email(w, "owner@demo.pr"),
                     SimpleNamespace(id=1, lender_id=loan.lender_id)):

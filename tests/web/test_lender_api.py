@@ -13,32 +13,19 @@ import pytest
 from sqlalchemy import select
 
 from portal import clock
-from tests.web.conftest import csrf_token, login, outbox
-
-
-def _new_token(client, name: str = "Escrow", scope: str = "read", days: str = "90") -> str:  # noqa: ANN001
-    page = client.get("/prestamista/organizacion").get_data(as_text=True)
-    r = client.post("/prestamista/organizacion/tokens", data={
-        "csrf_token": csrf_token(page), "name": name, "scope": scope, "days": days})
-    assert r.status_code == 200, r.status_code
-    return re.search(r'id="new-token"[^>]* value="([^"]+)"', r.get_data(as_text=True)).group(1)
-
-
-def _db(app):  # noqa: ANN001, ANN202
-    from portal.db import UnitOfWork
-    from portal.web.data import database
-    with app.app_context():
-        return UnitOfWork(database())
+from tests.support.demo import app_uow
+from tests.support.lenders import new_token, second_lender
+from tests.support.pages import csrf_token, login, outbox
 
 
 def test_a_token_is_shown_once_stored_hashed_and_read_by_the_api(demo_app):
     from portal.models import AuditRecord, LenderApiToken
     client = login(demo_app, "lender")
-    secret = _new_token(client)
+    secret = new_token(client)
     assert secret.startswith("pdl_") and len(secret) > 40
     page = client.get("/prestamista/organizacion").get_data(as_text=True)
     assert secret not in page and secret[:12] in page and "Nunca se ha usado" in page
-    with _db(demo_app) as w:
+    with app_uow(demo_app) as w:
         tok = w.session.scalar(select(LenderApiToken))
         assert tok.token_hash == hashlib.sha256(secret.encode()).hexdigest()
         assert secret not in str(w.session.scalars(select(AuditRecord.after)).all())
@@ -56,8 +43,8 @@ def test_a_token_is_shown_once_stored_hashed_and_read_by_the_api(demo_app):
     r = api.get(f"/api/v1/loans/{one}", headers={"Authorization": f"Bearer {secret}"})
     assert r.status_code == 200 and r.get_json()["loan_number"] == one
     # the retention per bill is the loan page's (the core's), money as strings
-    from tests.web.test_lender_portfolio import _a_loan_with_facts
-    loan_id, _pid, expected = _a_loan_with_facts(demo_app)
+    from tests.support.lenders import loan_with_facts
+    loan_id, _pid, expected = loan_with_facts(demo_app)
     page = login(demo_app, "lender").get(f"/prestamista/prestamos/{loan_id}").get_data(
         as_text=True)
     number = re.search(r"<h1>Préstamo ([^<]+)</h1>", page).group(1)
@@ -67,7 +54,7 @@ def test_a_token_is_shown_once_stored_hashed_and_read_by_the_api(demo_app):
         [f"{b.with_exemption.amount:.2f}" for b in expected.bills]
     assert [b["retain_new_structure"] for b in ret["bills"]] == \
         [f"{b.new_structure:.2f}" for b in expected.bills]
-    with _db(demo_app) as w:
+    with app_uow(demo_app) as w:
         assert w.session.scalar(select(LenderApiToken.last_used_at)) is not None
     assert "Nunca se ha usado" not in client.get("/prestamista/organizacion").get_data(as_text=True)
 
@@ -88,9 +75,9 @@ def test_the_api_without_or_with_a_bad_token_is_401_problem_json(demo_app, lang,
 def test_expired_and_revoked_tokens_are_refused(demo_app):
     from portal.models import LenderApiToken
     client = login(demo_app, "lender")
-    old, gone = _new_token(client, "Old", days="30"), _new_token(client, "Gone")
+    old, gone = new_token(client, "Old", days="30"), new_token(client, "Gone")
     page = client.get("/prestamista/organizacion").get_data(as_text=True)
-    with _db(demo_app) as w:
+    with app_uow(demo_app) as w:
         gone_id = w.session.scalar(select(LenderApiToken.id).where(LenderApiToken.name == "Gone"))
     r = client.post(f"/prestamista/organizacion/tokens/{gone_id}/revocar",
                     data={"csrf_token": csrf_token(page)})
@@ -108,7 +95,7 @@ def test_a_read_token_may_not_write(demo_app):
     from portal.db import UnitOfWork
     from portal.lenders import tokens
     from portal.web.data import database
-    secret = _new_token(login(demo_app, "lender"))
+    secret = new_token(login(demo_app, "lender"))
     with demo_app.app_context(), UnitOfWork(database()) as w:
         with pytest.raises(Forbidden):
             tokens.authenticate(w, secret, write=True)
@@ -116,7 +103,7 @@ def test_a_read_token_may_not_write(demo_app):
 
 
 def test_odd_api_parameters_are_400_with_the_field(demo_app):
-    secret = _new_token(login(demo_app, "lender"))
+    secret = new_token(login(demo_app, "lender"))
     api = demo_app.test_client()
     for query, field in (("page=0", "page"), ("page=x", "page"), ("status=paid", "status"),
                          ("sort=password", "sort"), ("order=up", "order"), ("page=99", "page")):
@@ -125,26 +112,11 @@ def test_odd_api_parameters_are_400_with_the_field(demo_app):
         assert r.mimetype == "application/problem+json" and r.get_json()["field"] == field
 
 
-def second_lender(w, email: str = "user00001@demo.pr"):  # noqa: ANN001, ANN201
-    """Lender B ("Banco B"), administered by the demo user `email`: (the lender, the user)."""
-    from portal.models import Lender, Party, PartyMember, User
-    s = w.session
-    other = s.scalar(select(User).where(User.email == email))
-    party = Party(kind="organisation", name="Banco B")
-    s.add(party)
-    s.flush()
-    b = Lender(party_id=party.id, code="BBB")
-    s.add(b)
-    s.flush()
-    s.add(PartyMember(party_id=party.id, user_id=other.id, role="administrator"))
-    return b, other
-
-
 def test_another_lenders_token_sees_none_of_these_loans(demo_app):
     """A token of lender B: B's loans only; A's loan numbers are 404 as no loan is."""
     from portal.lenders import tokens
     from portal.models import LenderApiToken, Loan, Parcel
-    with _db(demo_app) as w:
+    with app_uow(demo_app) as w:
         s = w.session
         a_loan = s.scalar(select(Loan.loan_number).limit(1))
         b, other = second_lender(w)
@@ -162,8 +134,8 @@ def test_another_lenders_token_sees_none_of_these_loans(demo_app):
     assert r.status_code == 404 and r.mimetype == "application/problem+json"
     assert a_token is None  # (no token of A was made here)
     # B's administrator, signed in, cannot see or revoke A's tokens
-    a_secret = _new_token(login(demo_app, "lender"))
-    with _db(demo_app) as w:
+    a_secret = new_token(login(demo_app, "lender"))
+    with app_uow(demo_app) as w:
         a_id = w.session.scalar(select(LenderApiToken.id).where(
             LenderApiToken.token_hash == hashlib.sha256(a_secret.encode()).hexdigest()))
     b_client = login(demo_app, "other")
@@ -198,7 +170,7 @@ def test_invite_accept_change_role_and_remove(demo_app, tmp_path):
     assert clerk.post("/prestamista/organizacion/tokens", data={
         "csrf_token": csrf_token(org), "name": "x", "scope": "read", "days": "30"}
         ).status_code == 403
-    with _db(demo_app) as w:
+    with app_uow(demo_app) as w:
         m = w.session.scalar(select(PartyMember).join(User, User.id == PartyMember.user_id)
                              .where(User.email == "user00001@demo.pr"))
         mid, role = m.id, m.role
@@ -213,7 +185,7 @@ def test_invite_accept_change_role_and_remove(demo_app, tmp_path):
                    data={"csrf_token": csrf_token(page)})
     assert r.status_code == 303
     assert login(demo_app, "other").get("/prestamista/prestamos").status_code == 404
-    with _db(demo_app) as w:
+    with app_uow(demo_app) as w:
         actions = set(w.session.scalars(select(AuditRecord.action)
                                         .where(AuditRecord.action.like("lender.%"))))
     assert {"lender.invited", "lender.invitation_accepted", "lender.member_removed"} <= actions
@@ -229,7 +201,7 @@ def test_a_session_never_opens_the_api(demo_app, role):
 def test_the_api_is_rate_limited_with_retry_after(demo_app, monkeypatch):
     from portal.web.lenders_api import routes
     monkeypatch.setattr(routes, "PER_TOKEN", (3, 60))
-    secret = _new_token(login(demo_app, "lender"))
+    secret = new_token(login(demo_app, "lender"))
     api = demo_app.test_client()
     codes = [api.get("/api/v1/loans?status=overdue",
                      headers={"Authorization": f"Bearer {secret}"}) for _ in range(4)]
@@ -254,7 +226,7 @@ def _lender_tables(app) -> tuple:  # noqa: ANN001
 
     from portal.models import LenderApiToken, LenderInvitation, PartyMember
     from portal.models.checkouts import Checkout
-    with _db(app) as w:
+    with app_uow(app) as w:
         s = w.session
         return (tuple(s.execute(select(PartyMember.id, PartyMember.role,
                                        PartyMember.revoked_at)).all()),
@@ -270,12 +242,12 @@ def test_the_lenders_posts_refuse_everyone_else(demo_app, role):
     (anonymous: sent to sign in), and nothing changes."""
     from portal.models import PartyMember, User
     admin = login(demo_app, "lender")
-    _new_token(admin)
+    new_token(admin)
     page = admin.get("/prestamista/organizacion").get_data(as_text=True)
     admin.post("/prestamista/organizacion/invitar", data={
         "csrf_token": csrf_token(page), "email": "nobody@example.pr", "role": "employee"})
     from portal.models import LenderApiToken, LenderInvitation
-    with _db(demo_app) as w:
+    with app_uow(demo_app) as w:
         ids = {"token": w.session.scalar(select(LenderApiToken.id)),
                "inv": w.session.scalar(select(LenderInvitation.id)),
                "member": w.session.scalar(select(PartyMember.id).join(

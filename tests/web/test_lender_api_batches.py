@@ -14,12 +14,12 @@ import pytest
 from flask import Flask
 from sqlalchemy import func, select
 
-from portal import clock
 from portal.db import UnitOfWork
 from portal.jobs import queue
 from portal.web.data import database
-from tests.web.conftest import login, make_app
-from tests.web.test_lender_api import _new_token
+from tests.support.app import make_app
+from tests.support.lenders import batch_rows, new_token
+from tests.support.pages import login
 
 BATCHES = "/api/v1/certification-batches"
 
@@ -39,35 +39,6 @@ def _h(secret: str, key: str | None = "k-1", lang: str = "es") -> dict[str, str]
     return out
 
 
-def rows_for(app: Flask, n: int) -> list[dict[str, str]]:
-    """Rows for `n` of the demo bank's loans, as its officer would fill them in: the
-    parcel's owners on record, the open fiscal year, a residence, attested."""
-    from portal.exemptions import filings
-    from portal.lenders import batches
-    from portal.models import Lender, Loan, OwnershipShare, Parcel, Party
-    fy = filings.certification_year(clock.today())
-    with app.app_context(), UnitOfWork(database()) as w:
-        s = w.session
-        bank = s.scalar(select(Lender.id).order_by(Lender.id).limit(1))
-        loans = s.execute(select(Loan.loan_number, Parcel.id, Parcel.catastro)
-                          .join(Parcel, Parcel.id == Loan.parcel_id)
-                          .where(Loan.lender_id == bank).order_by(Loan.loan_number)
-                          .limit(n)).all()
-        out = []
-        for number, pid, catastro in loans:
-            names = s.scalars(select(Party.name).join(
-                OwnershipShare, OwnershipShare.party_id == Party.id)
-                .where(OwnershipShare.parcel_id == pid, Party.kind == "person")
-                .order_by(Party.name)).all()
-            row = dict.fromkeys(batches.COLUMNS, "")
-            row.update(loan_number=number, catastro=catastro,
-                       fiscal_year=batches.fiscal_year_label(fy),
-                       owners=" | ".join(names), residential_use="yes",
-                       officer_name="Ana Rivera Soto", officer_attests="yes")
-            out.append(row)
-    return out
-
-
 def _count(app: Flask, model) -> int:  # noqa: ANN001
     with app.app_context(), UnitOfWork(database()) as w:
         return w.session.scalar(select(func.count()).select_from(model))
@@ -75,9 +46,9 @@ def _count(app: Flask, model) -> int:  # noqa: ANN001
 
 def test_a_batch_is_accepted_processed_and_reported(app):
     from portal.models import LenderBatch
-    secret = _new_token(login(app, "lender"), scope="write")
+    secret = new_token(login(app, "lender"), scope="write")
     api = app.test_client()
-    rows = rows_for(app, 5)
+    rows = batch_rows(app, 5)
     r = api.post(BATCHES, json={"rows": rows}, headers=_h(secret, "batch-1"))
     assert r.status_code == 202, r.get_data(as_text=True)
     body = r.get_json()
@@ -122,9 +93,9 @@ def test_a_batch_is_accepted_processed_and_reported(app):
      "This field is not one of the API's fields.")])
 def test_an_invalid_body_is_422_with_each_fields_path(app, lang, required, too_long, unknown):
     from portal.models import LenderBatch
-    secret = _new_token(login(app, "lender"), scope="write")
+    secret = new_token(login(app, "lender"), scope="write")
     api = app.test_client()
-    rows = rows_for(app, 4)
+    rows = batch_rows(app, 4)
     del rows[1]["fiscal_year"]
     rows[3]["owners"] = "x" * 501
     rows[2]["color"] = "azul"
@@ -150,9 +121,9 @@ def test_an_invalid_body_is_422_with_each_fields_path(app, lang, required, too_l
 def test_the_key_is_required_and_a_read_token_may_not_post(app):
     from portal.models import LenderBatch
     admin = login(app, "lender")
-    write, read = _new_token(admin, "W", scope="write"), _new_token(admin, "R")
+    write, read = new_token(admin, "W", scope="write"), new_token(admin, "R")
     api = app.test_client()
-    rows = rows_for(app, 1)
+    rows = batch_rows(app, 1)
     for key in (None, "", "has space", "x" * 201):
         h = _h(write, key)
         if key == "":
@@ -175,7 +146,7 @@ def test_a_session_never_posts_to_the_api(app, role):
     nothing recorded (tests/web/test_access_writes.py lists them as walked here)."""
     from portal.models import LenderAcquisition, LenderBatch
     client = app.test_client() if role == "anonymous" else login(app, role)
-    row = rows_for(app, 1)[0]
+    row = batch_rows(app, 1)[0]
     r = client.post(BATCHES, json={"rows": [row]}, headers={"Idempotency-Key": "k"})
     assert r.status_code == 401 and r.mimetype == "application/problem+json"
     r = client.post(f"/api/v1/loans/{row['loan_number']}/acquisitions",
@@ -194,9 +165,9 @@ def test_an_acquisition_is_reported_with_its_notice_deadline(app, lang, future, 
     from portal.lenders import acquisitions
     from portal.models import AuditRecord, LenderAcquisition
     admin = login(app, "lender")
-    write, read = _new_token(admin, "W", scope="write"), _new_token(admin, "R")
+    write, read = new_token(admin, "W", scope="write"), new_token(admin, "R")
     api = app.test_client()
-    number = rows_for(app, 1)[0]["loan_number"]
+    number = batch_rows(app, 1)[0]["loan_number"]
     url = f"/api/v1/loans/{number}/acquisitions"
     r = api.post(url, json={"acquired_on": "2026-11-02"}, headers=_h(write, None, lang))
     assert r.status_code == 201, r.get_data(as_text=True)
@@ -226,12 +197,13 @@ def test_another_lenders_token_sees_none_of_these_batches(app):
     """Lender B's token: A's batch and its rows are 404, A's loans in B's rows are rejected
     with the neutral reason, an acquisition on A's loan is 404."""
     from portal.lenders import tokens
-    from tests.web.test_lender_api import _db, second_lender
-    a = _new_token(login(app, "lender"), scope="write")
+    from tests.support.demo import app_uow
+    from tests.support.lenders import second_lender
+    a = new_token(login(app, "lender"), scope="write")
     api = app.test_client()
-    r = api.post(BATCHES, json={"rows": rows_for(app, 2)}, headers=_h(a))
+    r = api.post(BATCHES, json={"rows": batch_rows(app, 2)}, headers=_h(a))
     batch = r.headers["Location"]
-    with _db(app) as w:
+    with app_uow(app) as w:
         b, other = second_lender(w)
         _tok, b_secret = tokens.create_token(w, other, b.id, "B", "write", 30)
     for path in (batch, f"{batch}/rows", f"{batch}/rows?outcome=rejected"):
@@ -239,7 +211,7 @@ def test_another_lenders_token_sees_none_of_these_batches(app):
         assert r.status_code == 404 and r.mimetype == "application/problem+json", path
         assert api.get(path, headers=_h(a)).status_code == 200
     # B's rows naming A's loans are rejected with the neutral reason, nothing about them
-    rows = rows_for(app, 2)
+    rows = batch_rows(app, 2)
     r = api.post(BATCHES, json={"rows": rows}, headers=_h(b_secret, "b-1", "en"))
     report = api.get(f"{r.headers['Location']}/rows", headers=_h(b_secret, lang="en")
                      ).get_json()["items"]
@@ -283,7 +255,7 @@ def test_the_csv_and_the_api_file_the_same_records(demo_db, tmp_path: Path, fixe
         a.config["DEMO"] = demo_db[1]
         apps.append(a)
     by_csv, by_api = apps
-    rows = rows_for(by_csv, 12)
+    rows = batch_rows(by_csv, 12)
     rows[3]["residential_use"] = "maybe"
     rows[5]["fiscal_year"] = "2019"
     rows[7]["residential_fraction"] = "0.5"
@@ -302,7 +274,7 @@ def test_the_csv_and_the_api_file_the_same_records(demo_db, tmp_path: Path, fixe
         queue.reset()
         with by_api.app_context():
             queue.use_immediate(database())
-        secret = _new_token(login(by_api, "lender"), scope="write")
+        secret = new_token(login(by_api, "lender"), scope="write")
         r = by_api.test_client().post(BATCHES, json={"rows": rows}, headers=_h(secret))
         assert r.status_code == 202
         csv_records, api_records = records(by_csv), records(by_api)
@@ -373,12 +345,12 @@ def test_the_reference_page_is_the_document_rendered(app, lang, title):
 def test_on_postgresql_the_api_files_the_same_records_as_on_sqlite(app, tmp_path):
     """The same rows through the API on PostgreSQL and on SQLite: the same per-row report;
     the key's uniqueness and the same-key answers hold there too."""
-    from tests.web.conftest import demo_on_postgresql
+    from tests.support.app import demo_on_postgresql
 
     def through_the_api(a: Flask, rows: list[dict[str, str]]) -> list[tuple]:
         with a.app_context():
             queue.use_immediate(database())
-        secret = _new_token(login(a, "lender"), scope="write")
+        secret = new_token(login(a, "lender"), scope="write")
         api = a.test_client()
         r = api.post(BATCHES, json={"rows": rows}, headers=_h(secret, "pg-1"))
         assert r.status_code == 202, r.get_data(as_text=True)[:300]
@@ -392,7 +364,7 @@ def test_on_postgresql_the_api_files_the_same_records_as_on_sqlite(app, tmp_path
         return [(i["loan_number"], i["outcome"], i["column"], i["reason"], i["exemption"],
                  i["tax_with_exemption"]) for i in items]
 
-    rows = rows_for(app, 8)
+    rows = batch_rows(app, 8)
     rows[2]["officer_attests"] = "no"
     on_sqlite = through_the_api(app, rows)
     with demo_on_postgresql(tmp_path) as (pg, _result):

@@ -25,9 +25,8 @@ from schemathesis.generation import GenerationMode
 from portal.jobs import queue
 from portal.web.data import database
 from portal.web.lenders_api.openapi import OPERATIONS
-from tests.web.conftest import login
-from tests.web.test_lender_api import _new_token
-from tests.web.test_lender_api_batches import rows_for
+from tests.support.lenders import batch_rows, new_token
+from tests.support.pages import login
 
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
           response_schema_conformance, response_headers_conformance]
@@ -42,13 +41,13 @@ def api(demo_app: Flask, monkeypatch):  # noqa: ANN001, ANN201
     monkeypatch.setattr(routes, "PER_ADDRESS", (100_000, 60))
     with demo_app.app_context():
         queue.use_immediate(database())
-    secret = _new_token(login(demo_app, "lender"), "schemathesis", scope="write")
+    secret = new_token(login(demo_app, "lender"), "schemathesis", scope="write")
     r = demo_app.test_client().post(
-        "/api/v1/certification-batches", json={"rows": rows_for(demo_app, 3)},
+        "/api/v1/certification-batches", json={"rows": batch_rows(demo_app, 3)},
         headers={"Authorization": f"Bearer {secret}", "Idempotency-Key": "seed"})
     assert r.status_code == 202
     known = {"batch_id": r.get_json()["id"],
-             "loan_number": rows_for(demo_app, 1)[0]["loan_number"]}
+             "loan_number": batch_rows(demo_app, 1)[0]["loan_number"]}
     schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", demo_app)
     schema.config.generation.update(modes=[GenerationMode.POSITIVE], deterministic=True,
                                     max_examples=EXAMPLES, allow_x00=False)

@@ -16,10 +16,11 @@ from flask import Flask
 from sqlalchemy import func, select
 
 from portal import clock
-from portal.db import UnitOfWork
 from portal.jobs import queue
 from portal.web.data import database
-from tests.web.conftest import csrf_token, login
+from tests.support.demo import app_uow
+from tests.support.lenders import add_homes, batch_csv
+from tests.support.pages import csrf_token, login
 
 PAGE = "/prestamista/certificaciones/lote"
 
@@ -32,22 +33,6 @@ def app(demo_app: Flask):  # noqa: ANN201
     queue.reset()
 
 
-def _db(app: Flask):  # noqa: ANN202
-    class _Ctx:
-        def __enter__(self):  # noqa: ANN204
-            self.ctx = app.app_context()
-            self.ctx.push()
-            self.uow = UnitOfWork(database())
-            return self.uow.__enter__()
-
-        def __exit__(self, *exc):  # noqa: ANN002, ANN204
-            try:
-                return self.uow.__exit__(*exc)
-            finally:
-                self.ctx.pop()
-    return _Ctx()
-
-
 def good_rows(app: Flask, n: int, lang: str = "es") -> list[dict[str, str]]:
     """Rows for `n` of the demo bank's loans whose parcels have owners who are people and
     the CRIM's facts of the open year, as its officer fills them in."""
@@ -55,7 +40,7 @@ def good_rows(app: Flask, n: int, lang: str = "es") -> list[dict[str, str]]:
     from portal.models import Lender, Loan, Parcel, PropertyTaxFact
     fy = filings.certification_year(clock.today())
     yes = "sí" if lang == "es" else "yes"
-    with _db(app) as w:
+    with app_uow(app) as w:
         s = w.session
         bank = s.scalar(select(Lender.id).order_by(Lender.id).limit(1))
         loans = s.execute(
@@ -86,18 +71,6 @@ def good_rows(app: Flask, n: int, lang: str = "es") -> list[dict[str, str]]:
         return out
 
 
-def to_csv(rows: list[dict[str, str]], *, lang: str = "es", delimiter: str = ",",
-           encoding: str = "utf-8", bom: bool = False, newline: str = "\r\n") -> bytes:
-    from portal.lenders.batches import COLUMNS, HEADERS
-    buf = io.StringIO()
-    w = csv.writer(buf, delimiter=delimiter, lineterminator=newline)
-    w.writerow([HEADERS[lang][c] for c in COLUMNS])
-    for r in rows:
-        w.writerow([r.get(c, "") for c in COLUMNS])
-    data = buf.getvalue().encode(encoding)
-    return (b"\xef\xbb\xbf" + data) if bom else data
-
-
 def upload(client, data: bytes, name: str = "lote.csv"):  # noqa: ANN001, ANN201
     page = client.get(PAGE).get_data(as_text=True)
     return client.post(PAGE, data={"csrf_token": csrf_token(page),
@@ -112,13 +85,13 @@ def batch_of(response) -> int:  # noqa: ANN001
 
 def _certifications(app: Flask) -> int:
     from portal.models import ExemptionCertification
-    with _db(app) as w:
+    with app_uow(app) as w:
         return w.session.scalar(select(func.count()).select_from(ExemptionCertification))
 
 
 def _outcomes(app: Flask, batch_id: int) -> dict[int, tuple[str, str | None, str | None]]:
     from portal.models import LenderBatchRow
-    with _db(app) as w:
+    with app_uow(app) as w:
         return {n: (o, c, r) for n, o, c, r in w.session.execute(
             select(LenderBatchRow.row_number, LenderBatchRow.outcome,
                    LenderBatchRow.error_column, LenderBatchRow.reason)
@@ -135,7 +108,7 @@ def test_the_encodings_spreadsheets_write(app, fmt):
     rows = good_rows(app, 3, lang)
     assert any(ch in "".join(r["owners"] for r in rows) for ch in "áéíóúñ"), "accents tested"
     client = login(app, "lender")
-    bid = batch_of(upload(client, to_csv(rows, **fmt)))
+    bid = batch_of(upload(client, batch_csv(rows, **fmt)))
     assert {o for o, _c, _r in _outcomes(app, bid).values()} == {"accepted"}
     html = client.get(f"{PAGE}/{bid}").get_data(as_text=True)
     assert "EXR-" in html
@@ -158,7 +131,7 @@ def _another_lender(app: Flask) -> tuple[str, str]:
     """Lender B (user00001 its administrator) with a loan on a parcel of the demo bank's
     loans; (B's loan number, that parcel's catastro)."""
     from portal.models import Lender, Loan, Parcel, Party, PartyMember, User
-    with _db(app) as w:
+    with app_uow(app) as w:
         s = w.session
         other = s.scalar(select(User).where(User.email == "user00001@demo.pr"))
         party = Party(kind="organisation", name="Banco B")
@@ -217,7 +190,7 @@ def test_every_reason_a_row_is_refused(app):
     sent[21] = dict(sent[21], owners=sent[21]["owners"] + "|" + twice)
     # already filed with other answers: row 23 is row 22's loan with another veteran's amount
     sent[23] = dict(sent[22], veteran_amount="500.00")
-    with _db(app) as w:
+    with app_uow(app) as w:
         s = w.session
         fy_start = date(fy, 7, 1)
         pid17, pid18 = (s.scalar(select(Parcel.id).where(Parcel.catastro == sent[i]["catastro"]))
@@ -241,7 +214,7 @@ def test_every_reason_a_row_is_refused(app):
             PropertyTaxFact.parcel_id == pid18, PropertyTaxFact.fiscal_year_start == fy_start)
             .values(debt_on_january_1=100))
     client = login(app, "lender")
-    bid = batch_of(upload(client, to_csv(sent)))
+    bid = batch_of(upload(client, batch_csv(sent)))
     got = _outcomes(app, bid)
     for i, (_changes, column, reason) in bad.items():
         assert got[i + 2] == ("rejected", column, reason), (i, got[i + 2])
@@ -267,7 +240,7 @@ def test_every_reason_a_row_is_refused(app):
 def lb_report(app: Flask, bid: int, lang: str, only_failed: bool = False) -> list[str]:
     from portal.lenders import batches as lb
     from portal.people import users
-    with _db(app) as w:
+    with app_uow(app) as w:
         bank = users.find_by_email(w, "lender@demo.pr")
         return list(lb.report_csv(w, bank, bid, only_failed=only_failed, lang=lang))
 
@@ -282,10 +255,10 @@ def test_another_lenders_parcel_gets_one_neutral_reason(app):
             dict(rows[0], loan_number="NO-SUCH", catastro="999-999-999-99"),
             dict(rows[0], catastro=b_catastro)]
     client = login(app, "lender")
-    bid = batch_of(upload(client, to_csv(sent)))
+    bid = batch_of(upload(client, batch_csv(sent)))
     got = _outcomes(app, bid)
     assert {v for v in got.values()} == {("rejected", "loan_number", "not_your_loan")}
-    with _db(app) as w:
+    with app_uow(app) as w:
         names = list(w.session.scalars(select(Party.name).join(
             OwnershipShare, OwnershipShare.party_id == Party.id).join(
             Parcel, Parcel.id == OwnershipShare.parcel_id).where(Parcel.catastro == b_catastro)))
@@ -303,7 +276,7 @@ def test_another_lenders_parcel_gets_one_neutral_reason(app):
 
 def test_the_same_file_twice_files_nothing_new(app):
     rows = good_rows(app, 5)
-    data = to_csv(rows)
+    data = batch_csv(rows)
     client = login(app, "lender")
     first = batch_of(upload(client, data))
     after_first = _certifications(app)
@@ -337,7 +310,7 @@ def test_a_batch_failing_midway_leaves_nothing_of_that_batch(app, monkeypatch):
             raise RuntimeError("the database went away")
 
     monkeypatch.setattr(batch_filing.Step, "write", failing)
-    with _db(app) as w:
+    with app_uow(app) as w:
         bank = users.find_by_email(w, "lender@demo.pr")
         batch = lb.submit(w, bank, rows, source="csv", filename="x.csv")
         bid, job_id = batch.id, batch.job_id
@@ -346,7 +319,7 @@ def test_a_batch_failing_midway_leaves_nothing_of_that_batch(app, monkeypatch):
     assert job.status == "failed"
     # the first step (rows 1-2) committed; the second (rows 3-4) left nothing
     assert _certifications(app) == before + 2
-    with _db(app) as w:
+    with app_uow(app) as w:
         b = w.session.get(LenderBatch, bid)
         assert (b.processed, b.accepted) == (2, 2)
         assert w.session.scalar(select(func.count()).select_from(ExemptionCertification)
@@ -357,7 +330,7 @@ def test_a_batch_failing_midway_leaves_nothing_of_that_batch(app, monkeypatch):
     assert "Refresh" not in page.headers and "Detenido" in page.get_data(as_text=True)
     # run again: it goes on from row 3, and files each row once
     monkeypatch.setattr(batch_filing.Step, "write", real)
-    with _db(app) as w:
+    with app_uow(app) as w:
         lb.process(w, bid)
     assert _certifications(app) == before + 6
     assert {o for o, _c, _r in _outcomes(app, bid).values()} == {"accepted"}
@@ -376,7 +349,7 @@ def test_failed_rows_round_trip_and_formulas_are_neutralised(app):
             dict(rows[1], officer_attests="no"), rows[2],
             dict(rows[3], owners="@SUM(A1)")]
     client = login(app, "lender")
-    bid = batch_of(upload(client, to_csv(sent)))
+    bid = batch_of(upload(client, batch_csv(sent)))
     failed = client.get(f"{PAGE}/{bid}/fallidas.csv")
     assert failed.status_code == 200 and failed.mimetype == "text/csv"
     text = failed.get_data(as_text=True)
@@ -423,7 +396,7 @@ def test_only_the_lenders_members_upload_or_see_a_batch(app, role):
     from portal.models import LenderBatch
     rows = good_rows(app, 1)
     lender = login(app, "lender")
-    bid = batch_of(upload(lender, to_csv(rows)))
+    bid = batch_of(upload(lender, batch_csv(rows)))
     if role == "other":
         _another_lender(app)  # user00001 is lender B's administrator
     client = login(app, role)
@@ -435,30 +408,29 @@ def test_only_the_lenders_members_upload_or_see_a_batch(app, role):
         else:
             assert code == 404, (role, path)
     page = client.get("/cuenta/").get_data(as_text=True)
-    with _db(app) as w:
+    with app_uow(app) as w:
         before = w.session.scalar(select(func.count()).select_from(LenderBatch))
     r = client.post(PAGE, data={"csrf_token": csrf_token(page) if "csrf_token" in page
-                                else "", "file": (io.BytesIO(to_csv(rows)), "x.csv")},
+                                else "", "file": (io.BytesIO(batch_csv(rows)), "x.csv")},
                     content_type="multipart/form-data")
-    with _db(app) as w:
+    with app_uow(app) as w:
         after = w.session.scalar(select(func.count()).select_from(LenderBatch))
     if role == "other":  # B uploads its own batch: A's loans are not B's
-        assert r.status_code in (303, 400)
-        if r.status_code == 303:
-            assert set(_outcomes(app, batch_of(r)).values()) == {
-                ("rejected", "loan_number", "not_your_loan")}
+        assert r.status_code == 303
+        assert set(_outcomes(app, batch_of(r)).values()) == {
+            ("rejected", "loan_number", "not_your_loan")}
     else:
-        assert r.status_code in (400, 404) and after == before
+        assert r.status_code == 404 and after == before
 
 
 def test_a_clerk_uploads_too(app):
     from portal.models import PartyMember, User
-    with _db(app) as w:
+    with app_uow(app) as w:
         uid = w.session.scalar(select(User.id).where(User.email == "lender@demo.pr"))
         w.session.execute(PartyMember.__table__.update().where(PartyMember.user_id == uid)
                           .values(role="employee"))
     client = login(app, "lender")
-    bid = batch_of(upload(client, to_csv(good_rows(app, 1))))
+    bid = batch_of(upload(client, batch_csv(good_rows(app, 1))))
     assert {o for o, _c, _r in _outcomes(app, bid).values()} == {"accepted"}
 
 
@@ -467,49 +439,10 @@ def test_the_portfolio_links_to_the_uploads(app):
     assert PAGE in html
 
 
-def add_homes(app: Flask, n: int, prefix: str = "090") -> list[dict[str, str]]:
-    """`n` more loans of the demo bank, each on a new home with one owner (a person) and the
-    CRIM's facts of the open year, written in bulk; a row for each, as its officer fills it."""
-    from portal.accounts import bulk
-    from portal.exemptions import filings
-    from portal.models import Lender, Loan, OwnershipShare, Parcel, Party, PropertyTaxFact
-    fy = filings.certification_year(clock.today())
-    catastros = [f"{prefix}-{k // 1000:03d}-{k % 1000:03d}-00" for k in range(n)]
-    with _db(app) as w:
-        bank = w.session.scalar(select(Lender.id).order_by(Lender.id).limit(1))
-        pids = bulk.insert_rows(w, Parcel, [
-            {"catastro": c, "address": f"Calle Luna {k}", "municipality": "San Juan",
-             "zone": "urban", "land_area_cuerdas": Decimal("0.250000"),
-             "land_valuation": Decimal("6000.00"), "structure_valuation": Decimal("14000.00"),
-             "owner_kind": "private", "transferred": False, "tax_incentive_exempt": False,
-             "benefit_units": Decimal("1.0000")} for k, c in enumerate(catastros)],
-            return_ids=True)
-        owners = bulk.insert_rows(w, Party, [
-            {"kind": "person", "name": f"Dueña Peñuelas {prefix}-{k:04d}", "language": "es"}
-            for k in range(n)], return_ids=True)
-        bulk.insert_rows(w, OwnershipShare, [
-            {"parcel_id": p, "party_id": o, "share": Decimal(1), "kind": "sole",
-             "starts_on": date(2015, 1, 1)} for p, o in zip(pids, owners)])
-        bulk.insert_rows(w, PropertyTaxFact, [
-            {"parcel_id": p, "fiscal_year_start": fy, "municipality": "San Juan",
-             "zone": "urban", "land_area_cuerdas": Decimal("0.250000"),
-             "land_valuation": Decimal("6000.00"), "structure_valuation": Decimal("14000.00"),
-             "debt_on_january_1": Decimal(0), "illustrative": True, "source": "test"}
-            for p in pids])
-        bulk.insert_rows(w, Loan, [
-            {"lender_id": bank, "parcel_id": p, "loan_number": f"L-{prefix}-{k:04d}",
-             "starts_on": date(2020, 1, 1)} for k, p in enumerate(pids)])
-    return [{"loan_number": f"L-{prefix}-{k:04d}", "catastro": c,
-             "fiscal_year": f"{fy.year}-{fy.year + 1}",
-             "owners": f"Dueña Peñuelas {prefix}-{k:04d}", "residential_use": "sí",
-             "veteran_amount": "0", "officer_name": "María Ortiz Colón",
-             "officer_attests": "sí"} for k, c in enumerate(catastros)]
-
-
 def test_many_new_homes_filed_in_one_upload(app):
     rows = add_homes(app, 60)
     client = login(app, "lender")
-    bid = batch_of(upload(client, to_csv(rows, encoding="cp1252", delimiter=";")))
+    bid = batch_of(upload(client, batch_csv(rows, encoding="cp1252", delimiter=";")))
     assert {o for o, _c, _r in _outcomes(app, bid).values()} == {"accepted"}
     html = client.get(f"{PAGE}/{bid}?resultado=accepted&pagina=2").get_data(as_text=True)
     assert "L-090-0050" in html and "L-090-0049" not in html
@@ -526,12 +459,12 @@ def _same_records(app: Flask, rows: list[dict[str, str]]) -> tuple:
     from portal.people import users
     out = []
     for _ in range(2):
-        with _db(app) as w:
+        with app_uow(app) as w:
             bank = users.find_by_email(w, "lender@demo.pr")
             batch = lb.submit(w, bank, rows, source="csv", filename="pg.csv")
             bid, job_id = batch.id, batch.job_id
         assert runner.run(database_of(app), job_id).status == "succeeded"
-        with _db(app) as w:
+        with app_uow(app) as w:
             out.append(sorted(w.session.execute(
                 select(LenderBatchRow.row_number, LenderBatchRow.outcome,
                        LenderBatchRow.reason, LenderBatchRow.exemption_amount,
@@ -543,7 +476,7 @@ def _same_records(app: Flask, rows: list[dict[str, str]]) -> tuple:
 @pytest.mark.postgres
 def test_on_postgresql_the_same_records_as_on_sqlite(tmp_path, app, monkeypatch):
     from portal.lenders import batches as lb
-    from tests.web.conftest import demo_on_postgresql
+    from tests.support.app import demo_on_postgresql
     monkeypatch.setattr(lb, "STEP", 7)  # several transactions
     sent = add_homes(app, 20)
     sent[4] = dict(sent[4], officer_attests="no")

@@ -13,7 +13,8 @@ from sqlalchemy import select
 
 from portal.db import UnitOfWork
 from portal.models import AuditRecord, LenderAcquisition, LenderIntent, Loan
-from tests.web.conftest import csrf_token, login, parcel_ids
+from tests.support.demo import parcel_ids
+from tests.support.pages import csrf_token, login
 
 
 def plain(html: str) -> str:
@@ -191,10 +192,10 @@ def test_no_one_else_touches_the_loan(demo_app, home, role):
     """A clerk of another bank, the parcel's owner, a lessee, staff: every route of the
     bank's loan is a 404 (anonymous: sign in first); nothing is written."""
     from portal.web.data import database
-    from tests.web.test_lender_acquisitions import _other_lender
+    from tests.support.lenders import other_lender
     _pid, loan_id = home
     with demo_app.app_context(), UnitOfWork(database()) as w:
-        _other_lender(w)  # user00001@demo.pr ("other") works for another bank
+        other_lender(w)  # user00001@demo.pr ("other") works for another bank
     client = demo_app.test_client() if role == "anonymous" else login(demo_app, role)
     tok = csrf_token(client.get("/cuenta/entrar" if role == "anonymous" else "/mis-propiedades")
                      .get_data(as_text=True))

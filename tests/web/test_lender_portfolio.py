@@ -7,10 +7,11 @@ import re
 from decimal import Decimal
 
 import pytest
-from sqlalchemy import event
 
-from tests.web.conftest import add_loans, login
-from tests.web.test_html_valid import vnu_errors, vnu_missing
+from tests.support.demo import add_loans
+from tests.support.html import vnu_errors, vnu_missing
+from tests.support.lenders import loan_with_facts, page_statements
+from tests.support.pages import csrf_token, login
 
 PER_PAGE = 50  # portal.web.accounts.views.LOANS_PER_PAGE
 EXTRA = 75  # the demo lender's 50 loans + 75 = 125 loans: three pages
@@ -18,23 +19,6 @@ EXTRA = 75  # the demo lender's 50 loans + 75 = 125 loans: three pages
 
 def _loan_numbers(html: str) -> list[str]:
     return re.findall(r'<th scope="row"[^>]*>(?:<a [^>]*>)?([A-Z]+-[\d-]+)(?:</a>)?</th>', html)
-
-
-def _statements(app, client, path: str) -> tuple[int, str]:  # noqa: ANN001
-    from portal.web.data import database
-    with app.app_context():
-        engine = database().engine
-    seen = []
-
-    def count(*_args) -> None:  # noqa: ANN002
-        seen.append(1)
-    event.listen(engine, "before_cursor_execute", count)
-    try:
-        r = client.get(path)
-    finally:
-        event.remove(engine, "before_cursor_execute", count)
-    assert r.status_code == 200, (path, r.status_code)
-    return len(seen), r.get_data(as_text=True)
 
 
 def test_the_list_goes_page_by_page(demo_app):
@@ -75,11 +59,11 @@ def test_a_page_reads_only_its_loans(demo_app, monkeypatch):
     monkeypatch.setattr(facts, "load_many", spy)
     add_loans(demo_app, EXTRA)
     client = login(demo_app, "lender")
-    _statements(demo_app, client, "/prestamista/prestamos")
+    page_statements(demo_app, client, "/prestamista/prestamos")
     assert sum(read) == 125 and max(read) <= portfolio.BATCH  # every loan, once, in batches
     read.clear()
-    first, _ = _statements(demo_app, client, "/prestamista/prestamos")
-    last, html = _statements(demo_app, client, "/prestamista/prestamos?page=3")
+    first, _ = page_statements(demo_app, client, "/prestamista/prestamos")
+    last, html = page_statements(demo_app, client, "/prestamista/prestamos?page=3")
     assert first == last and read == []
     assert len(_loan_numbers(html)) == 25
 
@@ -198,7 +182,6 @@ def test_the_export_is_the_filtered_set_with_no_formulas(demo_app):
 
 def test_one_payment_for_the_filtered_loans(demo_app):
     """The filter's loans with something due go to the payments' review, all at once."""
-    from tests.web.conftest import csrf_token
     client = login(demo_app, "lender")
     page = client.get("/prestamista/prestamos?estado=overdue").get_data(as_text=True)
     total = _money(re.search(r'portal-money">([^<]+)</strong>', page).group(1))
@@ -215,7 +198,6 @@ def test_one_payment_for_the_filtered_loans(demo_app):
 def test_one_payment_for_a_file_of_loan_numbers(demo_app):
     import io
 
-    from tests.web.conftest import csrf_token
     client = login(demo_app, "lender")
     page = client.get("/prestamista/prestamos?sort=due&orden=due&dir=desc").get_data(as_text=True)
     numbers = _loan_numbers(page)[:3]
@@ -240,27 +222,8 @@ def test_the_menu_offers_a_lender_no_parcel_to_add(demo_app):
 
 # --- J7 item 4: what to retain (R-B10) -----------------------------------------------------
 
-def _a_loan_with_facts(app):  # noqa: ANN001, ANN202
-    """(loan id, parcel id, the core's retention) of a demo loan whose parcel has the CRIM's
-    facts for the year."""
-    from sqlalchemy import select
-
-    from portal.core.lender import retention
-    from portal.db import UnitOfWork
-    from portal.exemptions.filings import exemption_input
-    from portal.models import Loan, PropertyTaxFact
-    from portal.web.data import database
-    with app.app_context(), UnitOfWork(database()) as w:
-        row = w.session.execute(
-            select(Loan.id, Loan.parcel_id, PropertyTaxFact)
-            .join(PropertyTaxFact, PropertyTaxFact.parcel_id == Loan.parcel_id)
-            .order_by(Loan.loan_number).limit(1)).first()
-        assert row is not None, "a demo loan's parcel has property-tax facts"
-        return row[0], row[1], retention(exemption_input({}, row[2]), row[2].fiscal_year_start)
-
-
 def test_a_loan_page_says_what_to_pay_or_retain_per_bill(demo_app):
-    loan_id, _pid, expected = _a_loan_with_facts(demo_app)
+    loan_id, _pid, expected = loan_with_facts(demo_app)
     client = login(demo_app, "lender")
     html = client.get(f"/prestamista/prestamos/{loan_id}").get_data(as_text=True)
     assert len(expected.bills) == 2
@@ -276,7 +239,7 @@ def test_a_loan_page_says_what_to_pay_or_retain_per_bill(demo_app):
 
 
 def test_the_export_has_the_retention_of_each_loan(demo_app):
-    loan_id, pid, expected = _a_loan_with_facts(demo_app)
+    loan_id, pid, expected = loan_with_facts(demo_app)
     client = login(demo_app, "lender")
     lines = client.get("/prestamista/prestamos.csv").get_data(as_text=True).splitlines()
     import csv
@@ -353,8 +316,7 @@ def test_the_certification_filter_follows_the_exemption_filings(demo_app):
 def test_the_j7_pages_are_valid_html(demo_app, tmp_path):
     """The portfolio filtered and with an error, a loan's page, the organisation with a new
     token, in both languages: valid HTML (vnu)."""
-    from tests.web.conftest import csrf_token
-    loan_id, _pid, _r = _a_loan_with_facts(demo_app)
+    loan_id, _pid, _r = loan_with_facts(demo_app)
     client = login(demo_app, "lender")
     pages = []
     for lang in ("es", "en"):

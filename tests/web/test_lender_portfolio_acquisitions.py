@@ -18,11 +18,12 @@ from portal.db import UnitOfWork
 from portal.lenders import acquisitions, portfolio
 from portal.models import Loan
 from portal.people import users
-from tests.web.conftest import add_loans, login
-from tests.web.test_html_valid import vnu_errors, vnu_missing
-from tests.web.test_lender_portfolio import _statements
+from tests.support.clock import TODAY
+from tests.support.demo import add_loans
+from tests.support.html import vnu_errors, vnu_missing
+from tests.support.lenders import page_statements
+from tests.support.pages import login
 
-DAY = date(2026, 11, 30)
 #: Acquired 27 October: + 30 days is Thanksgiving (26 November), rolled to Friday the 27th;
 #: on the 30th, overdue 3 days. Acquired 20 November: + 30 is Sunday 20 December, rolled to
 #: Monday the 21st; on the 30th, 21 days left.
@@ -45,7 +46,7 @@ def _numbers(app) -> list[str]:  # noqa: ANN001
 def _report(app, reported: list[tuple[str, date]], email: str = "lender@demo.pr"  # noqa: ANN001
             ) -> None:
     """Each (loan number, deed date) reported by the lender's user, on the loan page's path."""
-    with clock.fixed(DAY), UnitOfWork(_db(app)) as w:
+    with clock.fixed(TODAY), UnitOfWork(_db(app)) as w:
         user = users.find_by_email(w, email)
         for number, day in reported:
             acquisitions.report(w, user, number, acquired_on=day)
@@ -72,7 +73,7 @@ def test_the_portfolio_shows_the_notice_deadline_in_words(demo_app, lang, words)
     first, second, third = _numbers(demo_app)[:3]
     # the second loan also has an older acquisition: the latest is shown
     _report(demo_app, [(first, OVERDUE), (second, date(2026, 6, 1)), (second, IN_TIME)])
-    with clock.fixed(DAY):
+    with clock.fixed(TODAY):
         html = login(demo_app, "lender").get(f"/prestamista/prestamos?lang={lang}"
                                              ).get_data(as_text=True)
     row = _row(html, first)
@@ -95,7 +96,7 @@ def test_the_filter_selects_overdue_and_due_within_n_days(demo_app):
         assert r.status_code == 200, query
         html = r.get_data(as_text=True)
         return _count(html), html
-    with clock.fixed(DAY):
+    with clock.fixed(TODAY):
         n, html = found("adquisicion=overdue")
         assert n == 1 and _row(html, first)
         n, html = found("adquisicion=30")  # the 21st: within 30 days, not within 7
@@ -127,12 +128,12 @@ def test_the_filter_and_the_sort_are_the_cores_answer(demo_app):
     numbers = _numbers(demo_app)
     days = SPREAD
     _report(demo_app, list(zip(numbers, days, strict=True)))
-    with clock.fixed(DAY), UnitOfWork(_db(demo_app)) as w:  # the last day of 14 November
+    with clock.fixed(TODAY), UnitOfWork(_db(demo_app)) as w:  # the last day of 14 November
         from portal.roll import board_parameters
         board_parameters.declare_closed(w, users.find_by_email(w, "staff@demo.pr"),
                                         date(2026, 12, 14), None, "Cierre", "Closed", "2026-20",
                                         date(2026, 11, 29))
-    for today in (DAY, date(2026, 12, 7), date(2026, 12, 14), date(2026, 12, 28)):
+    for today in (TODAY, date(2026, 12, 7), date(2026, 12, 14), date(2026, 12, 28)):
         with clock.fixed(today), UnitOfWork(_db(demo_app)) as w:
             user = users.find_by_email(w, "lender@demo.pr")
             notice = {n: acquisitions.deadline(w, d, today)
@@ -159,7 +160,7 @@ def test_loans_without_an_acquisition_sort_last_either_way(demo_app):
     numbers = _numbers(demo_app)
     _report(demo_app, [(numbers[10], OVERDUE), (numbers[20], IN_TIME)])
     client = login(demo_app, "lender")
-    with clock.fixed(DAY):
+    with clock.fixed(TODAY):
         for order, expect in (("asc", [numbers[10], numbers[20]]),
                               ("desc", [numbers[20], numbers[10]])):
             html = client.get(f"/prestamista/prestamos?orden=notice&dir={order}"
@@ -173,7 +174,7 @@ def test_the_export_has_the_notice_columns(demo_app, monkeypatch):
     first, second = _numbers(demo_app)[:2]
     _report(demo_app, [(first, OVERDUE), (second, IN_TIME)])
     client = login(demo_app, "lender")
-    with clock.fixed(DAY):
+    with clock.fixed(TODAY):
         text = client.get("/prestamista/prestamos.csv").get_data(as_text=True)
         rows = list(csv.reader(text.lstrip("\ufeff").splitlines()))
         assert rows[0][-4:] == ["Adquirida el", "Último día para notificar al CRIM",
@@ -199,7 +200,7 @@ def test_one_payment_for_the_loans_the_notice_filter_selects(demo_app):
     """The acquisition filter rides along to "pay what is due now on these loans"."""
     numbers = _numbers(demo_app)
     _report(demo_app, [(n, OVERDUE) for n in numbers[:20]] + [(numbers[20], IN_TIME)])
-    with clock.fixed(DAY), UnitOfWork(_db(demo_app)) as w:
+    with clock.fixed(TODAY), UnitOfWork(_db(demo_app)) as w:
         user = users.find_by_email(w, "lender@demo.pr")
         overdue = {r.parcel_id: r.due_now for r in portfolio.rows(
             w, user, portfolio.Query(notice="overdue"))}
@@ -210,7 +211,7 @@ def test_one_payment_for_the_loans_the_notice_filter_selects(demo_app):
 def _other_lender(app) -> str:  # noqa: ANN001
     """A second bank with a loan ("OT-1") on the parcel of the demo bank's first loan, and
     its clerk (user00001@demo.pr); the clerk's email."""
-    from tests.web.test_lender_acquisitions import _other_lender as other_bank
+    from tests.support.lenders import other_lender as other_bank
     with UnitOfWork(_db(app)) as w:
         return other_bank(w)[1].email
 
@@ -223,7 +224,7 @@ def test_a_lender_never_sees_another_lenders_acquisitions(demo_app):
     _report(demo_app, [("OT-1", IN_TIME)], email=clerk)
     _report(demo_app, [(second, OVERDUE)])
     bank, other = login(demo_app, "lender"), login(demo_app, clerk)
-    with clock.fixed(DAY):
+    with clock.fixed(TODAY):
         html = bank.get("/prestamista/prestamos").get_data(as_text=True)
         assert "OT-1" not in html and re.search(r">—</td>\s*$", _row(html, first))
         assert '<time datetime="2026-12-21">' not in html
@@ -244,14 +245,14 @@ def test_the_notices_cost_no_statement_per_row(demo_app):
     numbers = _numbers(demo_app)
     _report(demo_app, [(n, IN_TIME) for n in numbers[:30]] + [(numbers[-1], OVERDUE)])
     client = login(demo_app, "lender")
-    with clock.fixed(DAY):
+    with clock.fixed(TODAY):
         client.get("/prestamista/prestamos")  # the figures of the day
-        first, html = _statements(demo_app, client, "/prestamista/prestamos")
-        last, html3 = _statements(demo_app, client, "/prestamista/prestamos?page=3")
+        first, html = page_statements(demo_app, client, "/prestamista/prestamos")
+        last, html3 = page_statements(demo_app, client, "/prestamista/prestamos?page=3")
         assert html.count('<time datetime="2026-12-21">') == 30
         assert html3.count('<time datetime="2026-11-27">') == 1
         assert first == last
-        filtered, html = _statements(demo_app, client,
+        filtered, html = page_statements(demo_app, client,
                                      "/prestamista/prestamos?adquisicion=30&orden=notice")
         assert filtered <= first and _count(html) == 30
 
@@ -262,7 +263,7 @@ def test_the_portfolio_with_acquisitions_is_valid_html(demo_app, tmp_path):
     _report(demo_app, [(first, OVERDUE), (second, IN_TIME)])
     client = login(demo_app, "lender")
     files = []
-    with clock.fixed(DAY):
+    with clock.fixed(TODAY):
         for n, path in enumerate(("/prestamista/prestamos",
                                   "/prestamista/prestamos?adquisicion=overdue&lang=en",
                                   "/prestamista/prestamos?adquisicion=5")):
@@ -278,7 +279,7 @@ def _answers(app) -> dict:  # noqa: ANN001
     days = SPREAD
     _report(app, list(zip(numbers, days, strict=True)))
     out: dict = {}
-    for today in (DAY, date(2026, 12, 14)):
+    for today in (TODAY, date(2026, 12, 14)):
         with clock.fixed(today), UnitOfWork(_db(app)) as w:
             user = users.find_by_email(w, "lender@demo.pr")
             for name, query in (("overdue", {"notice": "overdue"}), ("7", {"notice_within": 7}),
@@ -292,9 +293,9 @@ def _answers(app) -> dict:  # noqa: ANN001
 
 @pytest.mark.postgres
 def test_the_acquisition_filters_on_postgresql_match_sqlite(tmp_path, demo_app):
-    from tests.web.conftest import demo_on_postgresql
+    from tests.support.app import demo_on_postgresql
     on_sqlite = _answers(demo_app)
-    assert on_sqlite[(DAY, "overdue")] and on_sqlite[(DAY, "30")]
+    assert on_sqlite[(TODAY, "overdue")] and on_sqlite[(TODAY, "30")]
     with demo_on_postgresql(tmp_path) as (app, _result):
         on_pg = _answers(app)
     assert on_pg == on_sqlite

@@ -9,7 +9,8 @@ from decimal import Decimal
 
 import pytest
 
-from tests.web.conftest import add_loans, demo_on_postgresql
+from tests.support.app import demo_on_postgresql
+from tests.support.demo import add_loans
 
 EXTRA = 1200  # the demo bank's 50 loans + 1,200
 

@@ -10,7 +10,7 @@ from sqlalchemy import select
 from portal.db import UnitOfWork
 from portal.models import AssessmentRoll, Job
 from portal.web.data import database
-from tests.web.conftest import login
+from tests.support.pages import login
 
 
 def _jobs(app: Flask) -> tuple[int, int, int]:

@@ -8,7 +8,8 @@ import re
 import pytest
 
 from portal import i18n
-from tests.web.conftest import csrf_token, login, parcel_ids
+from tests.support.demo import parcel_ids
+from tests.support.pages import csrf_token, login
 
 
 def test_owner_dashboard_lists_three_parcels_with_badges(demo_app):
@@ -59,7 +60,6 @@ def test_statement_pdf_in_both_languages(demo_app):
             "Pay-off amount", "Certified mail"))])
 def test_pdf_says_it_in_the_readers_language(demo_app, lang, words):
     from portal import clock
-    from portal.documents.statement import statement_document
     from portal.web.accounts import views
     owner_ids = parcel_ids(demo_app)["owner"]
     from portal.people import users
@@ -67,7 +67,7 @@ def test_pdf_says_it_in_the_readers_language(demo_app, lang, words):
     with demo_app.app_context(), i18n.use_language(lang):
         with uow() as w:
             owner = users.find_by_email(w, "owner@demo.pr")
-        docs = [statement_document(views.parcel_view(owner, pid, clock.today()))
+        docs = [views.statement_document(views.parcel_view(owner, pid, clock.today()))
                 for pid in owner_ids]
     text = "\n".join(" ".join([d.title, *(f"{r.label} {r.amount} "
                                           + " ".join(w.text for w in r.why) for r in d.rows)])
@@ -115,7 +115,7 @@ def test_staff_lookup(demo_app):
 
 
 def test_claim_with_code_then_wrong_code(demo_app):
-    from tests.web.test_auth import outbox_link, sign_up
+    from tests.support.pages import outbox_link, sign_up
     result = demo_app.config["DEMO"]
     catastro, code, _address = result.codes[0]
     client = demo_app.test_client()
@@ -146,7 +146,7 @@ def test_owner_grants_and_revokes_read_access(demo_app):
     assert other.get(f"/propiedad/{pid}").status_code == 200
     import email as email_lib
 
-    from tests.web.conftest import outbox
+    from tests.support.pages import outbox
     msg = email_lib.message_from_bytes(outbox(demo_app)[-1].read_bytes())
     assert msg["To"] == "user00002@demo.pr"
     assert "puede ver la propiedad" in str(msg["Subject"]) or "can now see parcel" in str(
@@ -171,7 +171,7 @@ def test_grant_to_unknown_email_explains(demo_app):
     assert "Le enviamos un mensaje a nadie@example.com" in html
     import email as email_lib
 
-    from tests.web.conftest import outbox
+    from tests.support.pages import outbox
     msg = email_lib.message_from_bytes(outbox(demo_app)[-1].read_bytes())
     assert msg["To"] == "nadie@example.com"  # the invitation to create an account
 

@@ -10,8 +10,8 @@ from sqlalchemy import func, select
 from portal.accounts.errors import InvalidInput
 from portal.models import User
 from portal.people import password_policy, users
-from tests.web.conftest import PASSWORD as DEMO_PASSWORD
-from tests.web.conftest import csrf_token, login
+from tests.support.pages import PASSWORD as DEMO_PASSWORD
+from tests.support.pages import csrf_token, login
 
 #: The probe's examples: four it named, three more of the common ones it tried.
 REFUSED = ["Password1!", "Qwerty12345", "contraseña1", "Welcome2026",

@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from tests.web.conftest import csrf_token, demo_on_postgresql, login
+from tests.support.app import demo_on_postgresql
+from tests.support.pages import csrf_token, login
 
 
 @pytest.mark.postgres

@@ -7,7 +7,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tests.web.conftest import login, make_app, parcel_ids
+from tests.support.app import make_app
+from tests.support.demo import parcel_ids
+from tests.support.pages import login
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -69,10 +71,10 @@ def test_menu_per_role(demo_app):
     assert "Añadir una propiedad" in owner
 
 
-def test_the_authority_phone_is_given_and_configurable(demo_app, tmp_path, schema_db):
+def test_the_authority_phone_is_given_and_configurable(demo_app, tmp_path, schema_template):
     html = login(demo_app, "owner").get("/propiedad/reclamar").get_data(as_text=True)
     assert "Llame a la Autoridad al 787-555-0100" in html
-    app = make_app(tmp_path, schema_db, AUTHORITY_PHONE="787-999-1234")
+    app = make_app(tmp_path, schema_template, AUTHORITY_PHONE="787-999-1234")
     assert app.config["AUTHORITY_PHONE"] == "787-999-1234"
 
 

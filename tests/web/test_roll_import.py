@@ -18,7 +18,7 @@ from portal.models import Parcel, RollImport
 from portal.roll import roll_csv as ri
 from portal.web.data import database
 from portal.web.roll import roll_import as pages
-from tests.web.conftest import csrf_token, login
+from tests.support.pages import csrf_token, login
 
 HEAD = [c.es for c in ri.COLUMNS]
 
@@ -153,7 +153,7 @@ def test_neutralise_prefixes_formula_cells_only():
 
 
 def test_the_pages_are_valid_html_in_both_languages(app, tmp_path):
-    from tests.web.test_html_valid import vnu_errors, vnu_missing
+    from tests.support.html import vnu_errors, vnu_missing
     if vnu_missing():
         pytest.skip(vnu_missing())
     staff = login(app, "staff")
@@ -184,14 +184,14 @@ def test_the_pages_are_valid_html_in_both_languages(app, tmp_path):
 def test_the_import_pages_need_the_second_step_and_are_404_for_others(app):
     """The staff-pages walk of tests/web/test_two_factor.py skips the pages of an import
     (the demo has none): here they are walked with one."""
-    from tests.web.test_two_factor import _password_only
+    from tests.support.pages import password_only
     staff = login(app, "staff")
     location = _upload(staff, _csv([_row(1)])).headers["Location"]
     paths = [location, location + "/nuevas", location + "/cambiadas",
              location + "/no-listadas", location + "/informe.csv"]
     for path in paths:
         assert staff.get(path).status_code == 200, path
-    half, went = _password_only(app)
+    half, went = password_only(app)
     assert went.endswith("/cuenta/verificar")
     for path in paths:
         r = half.get(path)

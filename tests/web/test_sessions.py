@@ -15,7 +15,9 @@ from sqlalchemy import select
 
 from portal import clock
 from portal.models.security import WebSession
-from tests.web.conftest import csrf_token, make_app, outbox
+from tests.support.app import make_app
+from tests.support.clock import TODAY
+from tests.support.pages import csrf_token, outbox
 
 PASSWORD = "Tortuga verde bajo la lluvia"
 EMAIL = "ana@example.com"
@@ -53,9 +55,13 @@ def _sign_in(app, client=None, email_addr: str = EMAIL):  # noqa: ANN001, ANN201
 
 
 def _signed_in(client) -> bool:  # noqa: ANN001
+    """Whether the client is signed in: the dashboard opens (200), or (signed out) it sends
+    to the sign-in page, and nowhere else."""
     r = client.get("/mis-propiedades")
-    assert r.status_code in (200, 302)
-    return r.status_code == 200
+    if r.status_code == 200:
+        return True
+    assert r.status_code == 302 and "/cuenta/entrar" in r.headers["Location"], r.status_code
+    return False
 
 
 def _with_cookie(app, value: str):  # noqa: ANN001, ANN201
@@ -223,9 +229,9 @@ def test_cookie_flags_over_http(user_app):
     assert "Expires" not in cookie  # ends with the browser too
 
 
-def test_cookie_is_host_prefixed_over_https(tmp_path, schema_db, fixed_today):  # noqa: ANN001
+def test_cookie_is_host_prefixed_over_https(tmp_path, schema_template, fixed_today):  # noqa: ANN001
     from portal.db import reset_databases
-    app = make_app(tmp_path, schema_db, PORTAL_BASE_URL="https://localhost")
+    app = make_app(tmp_path, schema_template, PORTAL_BASE_URL="https://localhost")
     try:
         _add_user(app)
         client = app.test_client()
@@ -256,40 +262,27 @@ def test_a_forged_or_unknown_cookie_opens_nothing(user_app):
 
 def test_pages_that_need_no_session_read_none(user_app):
     """A static file reads no session row (nothing is queried for it)."""
-    from sqlalchemy import event
-
     from portal.web.data import database
+    from tests.support.sql import QueryCounter
     client = _sign_in(user_app)
     client.get("/")
     with user_app.app_context():
         engine = database().engine
-    seen = []
-    listener = lambda *a: seen.append(a[2])  # noqa: E731
-    event.listen(engine, "before_cursor_execute", listener)
-    try:
+    with QueryCounter(engine) as seen:
         r = client.get("/static/portal.css")
         assert r.status_code == 200
         r.close()
-        assert seen == []
+        assert seen.statements == []
         assert client.get("/").status_code == 200
-        assert len(seen) == 1  # the session with its user: one statement
-    finally:
-        event.remove(engine, "before_cursor_execute", listener)
+        assert seen.count == 1  # the session with its user: one statement
 
 
 @pytest.mark.postgres
 def test_sessions_on_postgresql(tmp_path):
-    from portal.app import create_app
-    from portal.db import reset_databases, upgrade
-    from tests.data.pg import skip_unless_reachable, throwaway_database
-    skip_unless_reachable()
-    with throwaway_database() as url, clock.fixed(clock.pr_instant(
-            __import__("datetime").date(2026, 11, 30))):
-        upgrade(url, "head")
-        app = create_app({"TESTING": True, "SECRET_KEY": "pg", "DATABASE_URL": url,
-                          "INSTANCE_PATH": str(tmp_path / "instance"),
-                          "OUTBOX_DIR": str(tmp_path / "outbox"), "RATELIMIT_ENABLED": False,
-                          "SERVER_NAME": "localhost", "PORTAL_BASE_URL": "http://localhost"})
+    from portal.db import reset_databases
+    from tests.support.schema import migrated_postgresql
+    with migrated_postgresql() as url, clock.fixed(TODAY):
+        app = make_app(tmp_path, url)
         try:
             _add_user(app)
             here, there = _sign_in(app), _sign_in(app)

@@ -18,7 +18,7 @@ from portal.people import users
 from portal.roll import budgets
 from portal.roll.budgets import LineInput
 from portal.web.data import database
-from tests.web.conftest import csrf_token, login
+from tests.support.pages import csrf_token, login
 
 
 @pytest.fixture

@@ -4,14 +4,13 @@ right password from an address that did not guess still signs in."""
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
-from portal.app import create_app
 from portal.db import reset_databases
 from portal.people import users
-from tests.web.conftest import PASSWORD, csrf_token
+from tests.support.app import make_app
+from tests.support.pages import PASSWORD, csrf_token
+from tests.support.schema import copy_of
 
 LIMIT = users.SIGNIN_ACCOUNT[0]
 
@@ -19,15 +18,11 @@ LIMIT = users.SIGNIN_ACCOUNT[0]
 @pytest.fixture
 def two_workers(tmp_path, demo_db, fixed_today):
     """Two apps (two engines, two pools) on one SQLite file, throttling on."""
-    target = tmp_path / "shared.db"
-    shutil.copyfile(demo_db[0], target)
+    shared = f"sqlite:///{copy_of(demo_db[0], tmp_path, 'shared.db')}"
 
     def worker(name: str):  # noqa: ANN202
-        return create_app({
-            "TESTING": True, "SECRET_KEY": "test-secret-key", "SERVER_NAME": "localhost",
-            "INSTANCE_PATH": str(tmp_path / f"instance-{name}"),
-            "DATABASE_URL": f"sqlite:///{target}", "OUTBOX_DIR": str(tmp_path / "outbox"),
-            "MAIL_SERVER": None, "RATELIMIT_ENABLED": True})
+        return make_app(tmp_path, shared, INSTANCE_PATH=str(tmp_path / f"instance-{name}"),
+                        RATELIMIT_ENABLED=True)
     yield worker("a"), worker("b")
     reset_databases()
 

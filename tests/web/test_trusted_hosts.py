@@ -11,19 +11,20 @@ import urllib.request
 import pytest
 from flask import url_for
 
-from tests.web.conftest import make_app, outbox
+from tests.support.app import make_app
+from tests.support.pages import outbox
 
 BASE = "https://portal.example.pr"
 PASSWORD = "Tortuga verde bajo la lluvia"
 
 
 @pytest.fixture
-def prod_app(tmp_path, schema_db, fixed_today):  # noqa: ANN001, ANN201
+def prod_app(tmp_path, schema_template, fixed_today):  # noqa: ANN001, ANN201
     """As deployed: no SERVER_NAME, PORTAL_BASE_URL set, no CSRF field to scrape."""
     from portal.db import UnitOfWork, reset_databases
     from portal.people import users
     from portal.web.data import database
-    app = make_app(tmp_path, schema_db, SERVER_NAME=None, PORTAL_BASE_URL=BASE,
+    app = make_app(tmp_path, schema_template, SERVER_NAME=None, PORTAL_BASE_URL=BASE,
                    WTF_CSRF_ENABLED=False)
     with app.app_context(), UnitOfWork(database()) as w:
         user = users.register(w, email="ana@example.com", password=PASSWORD, name="Ana")
@@ -85,10 +86,10 @@ def test_urls_built_in_a_request_are_on_the_base(prod_app):
     assert r.status_code == 308 and r.headers["Location"] == BASE + "/arrendamientos/"
 
 
-def test_default_base_is_what_make_run_serves(tmp_path, schema_db, fixed_today):  # noqa: ANN001
+def test_default_base_is_what_make_run_serves(tmp_path, schema_template, fixed_today):  # noqa: ANN001
     from portal import config
     assert config.settings({}, with_key=False)["PORTAL_BASE_URL"] == "http://127.0.0.1:5000"
-    app = make_app(tmp_path, schema_db, SERVER_NAME=None, PORTAL_BASE_URL=None)
+    app = make_app(tmp_path, schema_template, SERVER_NAME=None, PORTAL_BASE_URL=None)
     assert app.config["PORTAL_BASE_URL"] == "http://127.0.0.1:5000"
     assert sorted(app.config["TRUSTED_HOSTS"]) == ["127.0.0.1", "localhost"]
 

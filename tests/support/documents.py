@@ -1,0 +1,114 @@
+"""Reading back a PDF the portal printed: poppler's words and boxes (`pdftotext -bbox`) and
+its information (`pdfinfo`), and `check`, what every document must pass: no two runs of text
+overlap, every amount printed whole, each page names the Authority and its page number, the
+file tagged (PDF/UA) with its title and language."""
+
+from __future__ import annotations
+
+import html
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass
+
+import pytest
+
+from portal import pdf
+from portal.pdf.model import Document
+
+from .clock import TODAY
+
+#: Skips a test that reads PDFs back when poppler-utils are missing.
+needs_poppler = pytest.mark.skipif(shutil.which("pdftotext") is None
+                                   or shutil.which("pdfinfo") is None,
+                                   reason="poppler-utils (pdftotext, pdfinfo) missing")
+
+#: A long parcel address (a document must wrap it, never overlap it).
+LONG_ADDRESS = ("Urbanización Los Flamboyanes del Viejo San Juan, Calle Fortaleza 1234, "
+                "Edificio Torre del Mar, Apartamento 5B, entrada por la Calle del Cristo, "
+                "San Juan, PR 00901")
+MONEY = re.compile(r"[−-]?\(?\$[\d,]+\.\d\d\)?")
+WORD = re.compile(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">'
+                  r"(.*?)</word>")
+PAGE = re.compile(r'<page width="([\d.]+)" height="([\d.]+)">(.*?)</page>', re.S)
+
+
+@dataclass
+class Box:
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    text: str
+
+    def overlaps(self, other: Box, slack: float = 0.25) -> bool:
+        return (self.x0 + slack < other.x1 and other.x0 + slack < self.x1
+                and self.y0 + slack < other.y1 and other.y0 + slack < self.y1)
+
+
+def pages_of(data: bytes, tmp_path) -> list[tuple[float, float, list[Box]]]:  # noqa: ANN001
+    path = tmp_path / "doc.pdf"
+    path.write_bytes(data)
+    out = subprocess.run(["pdftotext", "-bbox", str(path), "-"], capture_output=True,
+                         text=True, check=True).stdout
+    return [(float(w), float(h), [Box(float(a), float(b), float(c), float(d), html.unescape(t))
+                                  for a, b, c, d, t in WORD.findall(body)])
+            for w, h, body in PAGE.findall(out)]
+
+
+def pdfinfo(data: bytes, tmp_path, *flags: str) -> str:  # noqa: ANN001
+    path = tmp_path / "info.pdf"
+    path.write_bytes(data)
+    return subprocess.run(["pdfinfo", *flags, str(path)], capture_output=True, text=True,
+                          check=True).stdout
+
+
+def amounts_in(doc: Document) -> list[str]:
+    """Every amount the document prints (rows, facts, tables), as the caller formatted it."""
+    texts = [r.amount for r in doc.rows] + [v for _, v in doc.facts]
+    for table in doc.all_tables():
+        texts += [c for row in table.rows for c in row if isinstance(c, str)]
+    return [m.replace("\u202f", "\u00a0") for t in texts for m in MONEY.findall(t)
+            if MONEY.fullmatch(t.strip())]
+
+
+def check(doc: Document, data: bytes, lang: str, tmp_path, min_pages: int = 3) -> None:  # noqa: ANN001
+    pages = pages_of(data, tmp_path)
+    assert len(pages) >= min_pages, f"{doc.title}: {len(pages)} pages"
+    authority = pdf.issuer(doc.on or TODAY, lang).name
+    words: list[str] = []
+    for number, (width, height, boxes) in enumerate(pages, 1):
+        # no two runs of text overlap, and none leaves the page
+        boxes.sort(key=lambda b: b.y0)
+        for i, a in enumerate(boxes):
+            assert 0 <= a.x0 and a.x1 <= width and 0 <= a.y0 and a.y1 <= height, a
+            for b in boxes[i + 1:]:
+                if b.y0 >= a.y1:
+                    break
+                assert not a.overlaps(b), f"page {number}: {a} overlaps {b}"
+        text = " ".join(b.text for b in sorted(boxes, key=lambda b: (round(b.y0), b.x0)))
+        assert " ".join(authority.split()[:4]) in text, f"page {number} names no Authority"
+        page_words = {"es": f"Página {number} de {len(pages)}",
+                      "en": f"Page {number} of {len(pages)}"}[lang]
+        assert page_words in text, f"page {number}: no “{page_words}”"
+        named = re.sub(r"(portal's rule|regla del portal|rule|regla) R-[A-Z]\d+", "",
+                       text.replace("\u00a0", " "))
+        assert not re.search(r"\bR-[A-Z]\d+\b", named), f"page {number}: a bare rule id"
+        words += [b.text for b in boxes]
+    # every amount appears whole: as one run of text, as many times as the document has it
+    for amount in set(amounts_in(doc)):
+        wanted = amounts_in(doc).count(amount)
+        assert words.count(amount) >= wanted, f"{amount} printed {words.count(amount)} times " \
+                                              f"whole, the document has it {wanted} times"
+    info = pdfinfo(data, tmp_path)
+    assert re.search(r"^Tagged:\s+yes$", info, re.M), info
+    assert re.search(rf"^Title:\s+{re.escape(doc.title)}$", info, re.M), info
+    assert re.search(rf"^Author:\s+{re.escape(authority)}$", info, re.M), info
+    assert (b"/Lang (es-PR)" if lang == "es" else b"/Lang (en-US)") in data
+    assert b"/DisplayDocTitle true" in data
+    meta = pdfinfo(data, tmp_path, "-meta")
+    assert "<pdfuaid:part>1</pdfuaid:part>" in meta and f">{lang}-" in meta
+    tree = pdfinfo(data, tmp_path, "-struct")
+    roles = ("Document", "H1", "Table", "TR", "TH", "TD") + (("P",) if doc.subtitle else ())
+    for role in roles:
+        assert re.search(rf"^\s*{role}\b", tree, re.M), f"no {role} in the structure tree"

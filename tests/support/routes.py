@@ -1,0 +1,79 @@
+"""Every route of the portal by who may use it (DESIGN.md 6): tests/web/test_access.py fails
+`test_every_route_is_classified` until a new route is added here, and walks each class as
+every role; other tests walk a class (the staff pages with the password only, say)."""
+
+from __future__ import annotations
+
+PUBLIC_GET = {"accounts.home", "people.sign_up", "people.sign_in", "people.check_email",
+              "people.forgot", "people.confirm", "people.reset", "static",
+              "collections.certificates_verify"}
+PUBLIC_POST = {"accounts.language", "people.sign_up", "people.sign_in", "people.resend",
+               "people.forgot", "people.reset", "collections.certificates_verify"}
+SIGNED_IN = {"accounts.dashboard", "accounts.claim", "accounts.leases", "people.sign_out",
+             "people.sign_out_others", "people.change_password",
+             "payments.choose", "payments.review", "payments.confirm", "payments.sandbox",
+             "payments.sandbox_bank",
+             "exemptions.changes_confirmation"}  # per report: tests/web/test_exemption_changes.py
+PARCEL = {"accounts.parcel", "accounts.statement_pdf", "accounts.grant", "accounts.revoke",
+          "accounts.revoke_email",
+          "collections.certificates_index", "collections.certificates_issue",
+          "collections.certificates_pdf",  # owner or staff only
+          "accounts.access_page", "payments.history",
+          "collections.letter_pdf",  # per demand: staff, payer, owner (test_collections.py)
+          "exemptions.changes_new",
+          "collections.attachments_notice_pdf",  # staff and the debtor only
+          # (test_attachment_pages.py)
+          "roll.assessment_notice_pdf",  # its payers and staff (test_roll_notices_web.py)
+          "exemptions.start_page", "exemptions.start"}  # J5; per certification below
+#: Per certification (J5): its owner, the parcel's delegates, its lender and staff see it;
+#: anyone else 404 (tests/web/test_exemption.py walks them as another owner).
+EXEMPTION = {"exemptions.step", "exemptions.upload", "exemptions.remove_evidence",
+             "exemptions.evidence_file", "exemptions.withdraw", "exemptions.receipt",
+             "exemptions.receipt_pdf"}
+CHECKOUT = {"payments.success", "payments.cancel", "payments.receipt", "payments.receipt_pdf",
+            "payments.payment_receipt", "payments.payment_receipt_pdf"}
+LENDER = {"exemptions.lender_list", "lenders.loans", "exemptions.changes_lender_list",
+          "exemptions.changes_forward"}
+LENDER |= {"lenders.export", "lenders.pay_filtered", "lenders.pay_file", "lenders.loan"}  # J7
+LENDER |= {"lenders.organisation", "lenders.invite", "lenders.withdraw", "lenders.remove",  # J7
+           "lenders.set_role", "lenders.create_token", "lenders.revoke_token"}
+LENDER |= {"lenders.batches", "lenders.batch_upload", "lenders.batch_template",  # J7: bulk
+           "lenders.batch_guide", "lenders.batch", "lenders.batch_report", "lenders.batch_failed"}
+LENDER |= {"lenders.report_acquisition", "lenders.mark_intents",  # J7, R-B10 (iii)
+           "lenders.withdraw_intent"}  # (walked per role in tests/web/test_lender_intents.py)
+# J7: only the invited email's user (tests/web/test_lender_api.py)
+SIGNED_IN |= {"lenders.invitation"}
+#: J7: the lenders' API, by Bearer token only (never the session: tests/web/test_lender_api.py)
+TOKEN_API = {"lenders_api.loans", "lenders_api.loan"}
+TOKEN_API |= {"lenders_api.submit_batch", "lenders_api.batch", "lenders_api.batch_rows",  # J7
+              "lenders_api.report_acquisition"}  # tests/web/test_lender_api_batches.py
+PUBLIC_GET |= {"lenders_api.openapi", "lenders_api.reference"}  # the API's description
+STAFF = {"accounts.lookup", "people.person", "payments.office", "payments.refund",
+         "roll.roll_page", "jobs.job", "roll.compute_roll", "roll.publish_roll",
+         "roll.roll_review", "roll.roll_review_differences",  # J8: any staff role reads
+         "roll.roll_review_differences_csv",
+         "roll.roll_imports", "roll.roll_import_upload", "roll.roll_import",
+         "roll.roll_import_changes", "roll.roll_import_report_csv", "roll.roll_import_start",
+         "roll.roll_import_template", "roll.roll_import_guide",
+         "roll.roll_notices", "roll.send_roll_notices",  # J8: the notices (any staff reads;
+         "roll.roll_notice_pdf", "roll.roll_notice_file",  # tests/web/test_roll_notices_web.py)
+         "people.reset_two_factor",
+         "collections.index", "collections.start_run", "collections.court",  # J9
+         "collections.demand", "collections.record_mailing", "collections.record_receipt",
+         "collections.record_claim", "collections.packet_pdf", "collections.record_mailings",
+         "roll.budgets_page", "roll.budget_new", "roll.budget_version", "roll.budget_edit",
+         "roll.budget_adopt", "roll.budget_amend", "roll.budget_compare", "people.set_role",
+         "roll.budget_discard",
+         "roll.parameters_page", "roll.parameter_edit",  # J8: the Board's parameters
+         "exemptions.changes_staff_list", "exemptions.changes_acknowledge",
+         "exemptions.queue", "exemptions.review_page", "exemptions.take_up",  # J5
+         "exemptions.approve", "exemptions.return_to_owner",
+         "collections.attachments_index", "collections.attachments_parcel",  # R-C, R-A14
+         "collections.attachments_record_notice", "collections.attachments_record_auction",
+         "collections.attachments_record_result", "collections.attachments_record_paid",
+         "collections.attachments_record_deposit_order",
+         "collections.attachments_lift_deposit_order"}
+#: The second step of signing in and one's own two-factor settings (tests/web/test_two_factor.py)
+TWO_FACTOR = {"people.verify", "people.two_factor_enrol", "people.two_factor",
+              "people.two_factor_codes", "people.two_factor_disable"}
+SIGNED_WEBHOOK = {"payments.webhook"}  # public, but only a signed provider event is accepted

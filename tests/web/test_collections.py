@@ -140,10 +140,10 @@ def test_the_owner_sees_the_timeline_and_downloads_the_letter_nobody_else(app):
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_the_demand_letter_is_bilingual_tagged_and_whole(app, lang, tmp_path):
     from portal.collections import demands
+    from portal.documents.demand_letter import letter_document
     from portal.i18n import use_language
     from portal.pdf.demand import render_bilingual
     from portal.people import users
-    from portal.web.collections.views import letter_document
     from tests.support.documents import check
     staff = login(app, "staff")
     _run(app, staff)

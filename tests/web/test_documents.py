@@ -4,8 +4,8 @@ three pages and more: read back with poppler (`pdftotext -bbox`, `pdfinfo`), no 
 text overlap, every amount is printed whole, each page names the Authority and its page
 number, and the file is tagged with its title and language.
 
-The documents are the real callers' (`views.statement_document`,
-`present.receipt_document`); only the parcel's address and the number of lines are made
+The documents are the real callers' (`portal.documents`: `statement.statement_document`,
+`receipt.receipt_document`); only the parcel's address and the number of lines are made
 longer than the demo's."""
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ def longer_statement(v):  # noqa: ANN001, ANN201
 
 def statement_documents(demo_app, lang: str) -> Iterator[tuple[Document, bytes]]:  # noqa: ANN001
     from portal import clock
+    from portal.documents.statement import statement_document
     from portal.people import users
     from portal.web.accounts import views
     from portal.web.data import uow
@@ -44,25 +45,25 @@ def statement_documents(demo_app, lang: str) -> Iterator[tuple[Document, bytes]]
             owner = users.find_by_email(w, "owner@demo.pr")
         for pid in parcel_ids(demo_app)["owner"]:
             v = longer_statement(views.parcel_view(owner, pid, clock.today()))
-            doc = views.statement_document(v)
+            doc = statement_document(v)
             yield doc, pdf.render(doc, lang)
 
 
 def receipt_documents(demo_app, lang: str) -> Iterator[tuple[Document, bytes]]:  # noqa: ANN001
+    from portal.documents import receipt
     from portal.models import Payment
     from portal.payments import receipts
     from portal.web.data import uow
-    from portal.web.payments import present
     with demo_app.app_context(), i18n.use_language(lang):
         with uow() as w:
             payments = w.session.scalars(select(Payment).where(Payment.status == "succeeded")
                                          .order_by(Payment.id).limit(3)).all()
-            views = [present.receipt_view(receipts.build_for_payment(w, p)) for p in payments]
+            views = [receipt.receipt_view(receipts.build_for_payment(w, p)) for p in payments]
         assert views, "the demo has no payment"
         for view in views:
             view.parts = [dict(p, address=LONG_ADDRESS, lines=list(p["lines"]) * 12)
                           for p in view.parts] * 8
-            doc = present.receipt_document(view)
+            doc = receipt.receipt_document(view)
             yield doc, pdf.render(doc, lang)
 
 

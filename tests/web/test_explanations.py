@@ -86,6 +86,7 @@ def test_each_amount_explains_its_own_numbers(demo_app, lang):
 
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_the_pdf_explains_each_amount_the_same_way(demo_app, lang):
+    from portal.documents.statement import statement_document
     from portal.people import users
     from portal.web.accounts import views
     from portal.web.data import uow
@@ -94,7 +95,7 @@ def test_the_pdf_explains_each_amount_the_same_way(demo_app, lang):
     with demo_app.app_context(), i18n.use_language(lang):
         with uow() as u:
             lessee = users.find_by_email(u, "lessee@demo.pr")
-        doc = views.statement_document(views.parcel_view(lessee, pid, clock.today()))
+        doc = statement_document(views.parcel_view(lessee, pid, clock.today()))
     rows = {r.label: r for r in doc.rows}
     why = {label: [line.text for line in r.why] for label, r in rows.items()}  # plain words
     assert any(re.search(r"10% x [\d,.]+ \(.+\) / 365 = \$", line)

@@ -60,6 +60,7 @@ def test_statement_pdf_in_both_languages(demo_app):
             "Pay-off amount", "Certified mail"))])
 def test_pdf_says_it_in_the_readers_language(demo_app, lang, words):
     from portal import clock
+    from portal.documents.statement import statement_document
     from portal.web.accounts import views
     owner_ids = parcel_ids(demo_app)["owner"]
     from portal.people import users
@@ -67,7 +68,7 @@ def test_pdf_says_it_in_the_readers_language(demo_app, lang, words):
     with demo_app.app_context(), i18n.use_language(lang):
         with uow() as w:
             owner = users.find_by_email(w, "owner@demo.pr")
-        docs = [views.statement_document(views.parcel_view(owner, pid, clock.today()))
+        docs = [statement_document(views.parcel_view(owner, pid, clock.today()))
                 for pid in owner_ids]
     text = "\n".join(" ".join([d.title, *(f"{r.label} {r.amount} "
                                           + " ".join(w.text for w in r.why) for r in d.rows)])

@@ -75,9 +75,9 @@ def test_draft_a_budget_with_money_as_people_write_it(demo_app):
 
 
 @pytest.mark.parametrize("lang, words", [
-    ("es", ["Escriba la cantidad solo con números", "no puede ser mayor que el costo",
+    ("es", ["Escriba los centavos después de un punto", "no puede ser mayor que el costo",
             "Escriba qué es la partida, en inglés", "Ninguna propiedad tiene este número"]),
-    ("en", ["Write the amount with numbers only", "cannot be more than the line&#39;s cost",
+    ("en", ["Write the cents after a period", "cannot be more than the line&#39;s cost",
             "Write what the line is, in English", "No parcel has this catastro number"]),
 ])
 def test_bad_input_is_explained_in_the_readers_language_and_nothing_is_saved(demo_app, lang,

@@ -1,6 +1,12 @@
 """Server-side sessions: the cookie carries only a random token, the data lives in the
 `web_sessions` row whose id is the token's SHA-256 (`portal.models.security.WebSession`).
 
+- A visitor who is not signed in has no row: what such a session holds (the language, the
+  CSRF secret of the forms, a flashed message: `ANONYMOUS_KEYS`) travels in the cookie itself,
+  signed with the `SECRET_KEY` (itsdangerous, as Flask's own cookie sessions), so an anonymous
+  request writes nothing to the database. The row is made when the session holds anything
+  else: a signed-in user or the pending second step of signing in.
+
 - The row is read on the first use of the session in a request (a static file or a page
   that never looks at it costs nothing), together with its user in one statement
   (`users.open_session`); Flask-Login's loader takes that user (`preloaded_user`).
@@ -28,6 +34,7 @@ from flask import Flask, Request, g, request, session
 from flask.json.tag import TaggedJSONSerializer
 from flask.sessions import SessionInterface, SessionMixin
 from flask_login import user_logged_in
+from itsdangerous import BadSignature, URLSafeTimedSerializer
 
 from portal import clock
 from portal.people import users
@@ -36,6 +43,19 @@ from portal.web.data import uow
 HOST_COOKIE = "__Host-session"
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{20,100}")
 _serializer = TaggedJSONSerializer()
+
+#: What an anonymous session may keep in its signed cookie instead of a row: the language,
+#: the forms' CSRF secret, flashed messages, whether the visitor said they are a lessee,
+#: Flask-Login's "fresh" flag.
+ANONYMOUS_KEYS = frozenset({"lang", "lang_switched", "csrf_token", "_flashes", "is_lessee",
+                            "_fresh"})
+_SIGNED = "a."  # a signed cookie's prefix (a token never has a period)
+_MAX_SIGNED = 3000  # bytes: past this the session takes a row (browsers keep 4 KB a cookie)
+
+
+def _signer(app: Flask) -> URLSafeTimedSerializer:
+    return URLSafeTimedSerializer(app.secret_key, salt="portal.anonymous-session",
+                                  serializer=_serializer)
 
 
 def token_hash(token: str) -> str:
@@ -46,12 +66,14 @@ def token_hash(token: str) -> str:
 class ServerSession(SessionMixin):
     """The request's session: read from its row on first use, written back at the end."""
 
-    def __init__(self, token: str | None, idle: timedelta, cookie_sent: bool = False) -> None:
+    def __init__(self, token: str | None, idle: timedelta, cookie_sent: bool = False,
+                 signed: dict[str, Any] | None = None) -> None:
         self.token = token
         self.cookie_sent = cookie_sent
         self.sid: str | None = token_hash(token) if token else None
         self._idle = idle
-        self._data: dict[str, Any] | None = None if token else {}
+        self._data: dict[str, Any] | None = None if token else dict(signed or {})
+        self.from_signed_cookie = signed is not None
         self.row_user_id: int | None = None
         self.user = None
         self.last_seen_at = None
@@ -133,10 +155,20 @@ class DatabaseSessionInterface(SessionInterface):
     def open_session(self, app: Flask, request: Request) -> ServerSession:
         name = self.cookie_name(app, request)
         token = request.cookies.get(name)
+        idle = timedelta(seconds=app.config["SESSION_IDLE_TIMEOUT"])
+        if token is not None and token.startswith(_SIGNED):
+            try:
+                data = _signer(app).loads(token[len(_SIGNED):],
+                                          max_age=app.config["SESSION_ABSOLUTE_TIMEOUT"])
+            except BadSignature:  # forged, altered or too old: a new, empty session
+                data = None
+            if isinstance(data, dict) and set(data) <= ANONYMOUS_KEYS \
+                    and "_user_id" not in data:
+                return ServerSession(None, idle, cookie_sent=True, signed=data)
+            return ServerSession(None, idle, cookie_sent=True)
         if token is not None and not _TOKEN.fullmatch(token):
             token = None
-        return ServerSession(token, timedelta(seconds=app.config["SESSION_IDLE_TIMEOUT"]),
-                             cookie_sent=name in request.cookies)
+        return ServerSession(token, idle, cookie_sent=name in request.cookies)
 
     def save_session(self, app: Flask, s: SessionMixin, response: Any) -> None:
         if not isinstance(s, ServerSession) or not s.loaded:
@@ -152,6 +184,9 @@ class DatabaseSessionInterface(SessionInterface):
                   "samesite": self.get_cookie_samesite(app)}
         data = dict(s._data or {})
         user_id = _user_id(data)
+        if user_id is None and set(data) <= ANONYMOUS_KEYS and self._save_signed(
+                app, s, data, response, name, cookie):
+            return
         with uow() as w:
             if s.renew and s.sid is not None:
                 users.delete_session(w, s.sid)
@@ -178,6 +213,26 @@ class DatabaseSessionInterface(SessionInterface):
             elif s.last_seen_at is not None and clock.now() - s.last_seen_at >= timedelta(
                     seconds=app.config["SESSION_TOUCH_INTERVAL"]):
                 users.touch_session(w, s.sid)
+
+    def _save_signed(self, app: Flask, s: ServerSession, data: dict[str, Any],
+                     response: Any, name: str, cookie: dict[str, Any]) -> bool:
+        """An anonymous session's data in its signed cookie (nothing written to the database
+        unless it had a row, which is then deleted); False when it is too large for a cookie."""
+        if s.sid is not None:  # a signed-in session ended (sign-out): its row goes
+            with uow() as w:
+                users.delete_session(w, s.sid)
+            s.sid = None
+        elif s.from_signed_cookie and not s.modified and not s.renew:
+            return True  # unchanged: the cookie the browser has stays
+        if not data:
+            if s.cookie_sent:
+                response.delete_cookie(name, **cookie)
+            return True
+        value = _SIGNED + _signer(app).dumps(data)
+        if len(value) > _MAX_SIGNED:
+            return False
+        response.set_cookie(name, value, expires=self.get_expiration_time(app, s), **cookie)
+        return True
 
 
 def _user_id(data: dict[str, Any]) -> int | None:

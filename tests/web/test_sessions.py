@@ -71,6 +71,13 @@ def _with_cookie(app, value: str):  # noqa: ANN001, ANN201
     return other
 
 
+def _signed_data(app, value: str) -> dict:  # noqa: ANN001
+    """What an anonymous session's signed cookie holds."""
+    from portal.web.session_store import _signer
+    assert value.startswith("a.")
+    return _signer(app).loads(value[2:])
+
+
 @pytest.fixture
 def user_app(app):  # noqa: ANN001, ANN201
     _add_user(app)
@@ -200,14 +207,14 @@ def test_session_id_and_csrf_token_change_at_sign_in(user_app):
     client = user_app.test_client()
     page = client.get("/cuenta/entrar").get_data(as_text=True)
     before_cookie, before_token = _cookie(client), csrf_token(page)
-    [anonymous] = _rows(user_app)
-    before_raw = json.loads(anonymous.data)["csrf_token"]
+    assert _rows(user_app) == []  # an anonymous session has no row: its cookie holds it
+    before_raw = _signed_data(user_app, before_cookie)["csrf_token"]
     r = client.post("/cuenta/entrar", data={"csrf_token": before_token, "email": EMAIL,
                                             "password": PASSWORD})
     assert r.status_code == 303
     after_cookie = _cookie(client)
     assert after_cookie and after_cookie != before_cookie
-    [row] = _rows(user_app)  # the anonymous session's row is gone
+    [row] = _rows(user_app)  # signed in: a row, and the cookie only its token
     assert row.id == hashlib.sha256(after_cookie.encode()).hexdigest()
     page = client.get("/mis-propiedades").get_data(as_text=True)
     assert csrf_token(page) != before_token
@@ -218,6 +225,44 @@ def test_session_id_and_csrf_token_change_at_sign_in(user_app):
     assert r.status_code == 400
     # and the cookie from before (a planted session) opens nothing
     assert not _signed_in(_with_cookie(user_app, before_cookie))
+
+
+def test_an_anonymous_visitor_writes_nothing_to_the_database(user_app):
+    """Pages, forms, a wrong password and a language switch without signing in: no session
+    row and no write; the forms' CSRF secret and the language travel in the signed cookie."""
+    from portal.web.data import database
+    from tests.support.sql import QueryCounter
+    client = user_app.test_client()
+    with user_app.app_context():
+        engine = database().engine
+    with QueryCounter(engine) as seen:
+        page = client.get("/cuenta/entrar").get_data(as_text=True)
+        r = client.post("/cuenta/entrar", data={"csrf_token": csrf_token(page), "email": EMAIL,
+                                                "password": "not the password at all"})
+        assert r.status_code == 200 and "session" not in str(r.headers.get("Location"))
+        r = client.post("/idioma", data={"lang": "en", "next": "/",
+                                         "csrf_token": csrf_token(page)})
+        assert r.status_code in (302, 303)
+        assert client.get("/").status_code == 200
+    writes = [s for s in seen.statements if "web_sessions" in s.lower()
+              and not s.lstrip().upper().startswith("SELECT")]
+    assert writes == []
+    assert _rows(user_app) == []
+    data = _signed_data(user_app, _cookie(client))
+    assert data["lang"] == "en" and len(data["csrf_token"]) == 40
+
+
+def test_an_altered_signed_cookie_opens_an_empty_session(user_app):
+    client = user_app.test_client()
+    page = client.get("/cuenta/entrar").get_data(as_text=True)
+    value = _cookie(client)
+    head, _, tail = value.rpartition(".")
+    forged = head + "." + ("A" if tail[0] != "A" else "B") + tail[1:]
+    other = _with_cookie(user_app, forged)
+    r = other.post("/idioma", data={"lang": "en", "next": "/", "csrf_token": csrf_token(page)})
+    assert r.status_code == 400  # the form's secret was not in a cookie it could trust
+    assert client.post("/idioma", data={"lang": "en", "next": "/",
+                                        "csrf_token": csrf_token(page)}).status_code in (302, 303)
 
 
 def test_cookie_flags_over_http(user_app):

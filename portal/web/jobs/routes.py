@@ -1,10 +1,10 @@
-"""Staff: a background job's page (DESIGN.md 7): its progress, reloading itself while the job
-runs (a Refresh header: no JavaScript); for a roll's publication, the notices' job it started
-too. 404 for anyone who is not staff, and for a job the user may not see."""
+"""Staff: a background job's page (DESIGN.md 7): its progress, updated in place while the job
+runs by static/live-progress.js, which the person can pause (never reloaded by itself: WCAG
+2.2.1); for a roll's publication, the notices' job it started too. 404 for anyone who is not staff, and for a job the user may not see."""
 
 from __future__ import annotations
 
-from flask import abort, make_response, render_template
+from flask import abort, render_template
 from flask_login import current_user
 
 from portal.accounts.errors import NotFound
@@ -12,7 +12,7 @@ from portal.jobs import runner
 from portal.roll import notices as notices_service
 from portal.web.data import uow
 from portal.web.jobs import bp
-from portal.web.jobs.views import REFRESH_SECONDS, job_view
+from portal.web.jobs.views import job_view
 from portal.web.staff_access import staff_required
 
 
@@ -27,7 +27,4 @@ def job(job_id: int):  # noqa: ANN201
             sending = job_view(found[view.roll_id]) if found else None
     except NotFound:
         abort(404)
-    response = make_response(render_template("jobs/job.html", job=view, sending=sending))
-    if view.active:
-        response.headers["Refresh"] = str(REFRESH_SECONDS)
-    return response
+    return render_template("jobs/job.html", job=view, sending=sending)

@@ -14,8 +14,6 @@ from flask_babel import lazy_gettext as _l
 from portal import clock
 from portal.jobs import runner
 
-#: How often a running job's page (and a roll import's) reloads itself, in seconds.
-REFRESH_SECONDS = 3
 KINDS = {"roll.compute": _l("Compute the roll"), "roll.publish": _l("Publish the roll"),
          "roll.import": _l("Import the parcel roll"),
          "collections.run": _l("Queue the demands of the delinquent accounts"),

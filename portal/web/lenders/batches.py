@@ -12,7 +12,6 @@ from typing import Any
 from flask import (
     Response,
     abort,
-    make_response,
     redirect,
     render_template,
     request,
@@ -35,8 +34,6 @@ from portal.web.lenders import bp
 from portal.web.paging import page_count
 
 PER_PAGE = 50
-#: Seconds between reloads of a batch's page while its job runs (as the staff job's page).
-REFRESH_SECONDS = 3
 #: The largest upload read (a 20,000-row file is about 3 MB).
 MAX_BYTES = 8 * 1024 * 1024
 FILTERS = {"": _l("All rows"), "accepted": _l("Accepted"), "rejected": _l("Rejected"),
@@ -164,14 +161,11 @@ def batch(batch_id: int):  # noqa: ANN201
     pages = page_count(count, page, PER_PAGE)
     active = b.status in ("queued", "running")
     percent = 100 * b.processed // b.total if b.total else 100
-    response = make_response(render_template(
+    return render_template(
         "lenders/batch.html", batch=b, rows=shown, page=page, pages=pages, outcome=outcome,
         filters=FILTERS, status_text=STATUSES.get(b.status, b.status), active=active,
         percent=percent,
-        outcome_labels={k: translate(v) for k, v in service.OUTCOME_LABELS.items()}))
-    if active:
-        response.headers["Refresh"] = str(REFRESH_SECONDS)
-    return response
+        outcome_labels={k: translate(v) for k, v in service.OUTCOME_LABELS.items()})
 
 
 def _csv(batch_id: int, *, only_failed: bool) -> Response:

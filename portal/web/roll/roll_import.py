@@ -18,7 +18,6 @@ from flask import (
     abort,
     current_app,
     flash,
-    make_response,
     redirect,
     render_template,
     request,
@@ -40,7 +39,7 @@ from portal.roll import roll_csv as parse
 from portal.roll import roll_import as service
 from portal.web.data import uow
 from portal.web.forms import ActionForm
-from portal.web.jobs.views import REFRESH_SECONDS, job_view
+from portal.web.jobs.views import job_view
 from portal.web.locale import select_language
 from portal.web.paging import page_count, page_number
 from portal.web.roll import bp
@@ -269,15 +268,12 @@ def roll_import(import_id: int):  # noqa: ANN201
     view = job_view(job) if job is not None else None
     rows = [(e.row_number, e.column_name, e.value, row_reason(e.code, e.figures))
             for e in errors]
-    response = make_response(render_template(
+    return render_template(
         "roll/roll_import.html", imp=imp, job=view, rows=rows, page=page, pages=pages,
         status_text=STATUSES.get(imp.status, imp.status),
         file_problem=file_reason(imp.file_error, imp.file_error_params),
         kept=service.MAX_ERRORS, form=ActionForm(),
-        importing=job is not None and not job.params.get("dry_run")))
-    if view is not None and view.active:
-        response.headers["Refresh"] = str(REFRESH_SECONDS)
-    return response
+        importing=job is not None and not job.params.get("dry_run"))
 
 
 @bp.get("/personal/padron/<id:import_id>/nuevas", defaults={"kind": "nuevas"})

@@ -143,6 +143,8 @@ def settings(env: Mapping[str, str] | None = None, *, instance: Path | None = No
         "JOBS_QUEUE_FILE": str(instance / "jobs-queue.db"),
         "RATELIMIT_SIGNIN": e.get("RATELIMIT_SIGNIN") or "10 per minute;50 per hour",
         "RATELIMIT_CLAIM": e.get("RATELIMIT_CLAIM") or "10 per hour",
+        # uploads are counted apart from sign-ins (a certification takes up to 10 documents)
+        "RATELIMIT_UPLOAD": e.get("RATELIMIT_UPLOAD") or "30 per minute;300 per hour",
         "MAX_CONTENT_LENGTH": 2 * 1024 * 1024,
         "WTF_CSRF_TIME_LIMIT": 60 * 60 * 8,
         "BABEL_DEFAULT_LOCALE": "es_PR",

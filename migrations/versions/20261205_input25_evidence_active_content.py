@@ -1,6 +1,7 @@
-"""evidence active content: a PDF uploaded as evidence with scripts or automatic actions
+"""evidence active content and delegates who may pay: a PDF uploaded as evidence with scripts or automatic actions
 (JavaScript, OpenAction, Launch ...) is accepted but flagged to the reviewer
-(`exemption_evidence.active_content`, what was found; null for none).
+(`exemption_evidence.active_content`, what was found; null for none); a delegate the owner
+allows to pay the parcel online (`parcel_links.may_pay`, `parcel_invitations.may_pay`).
 
 Revision ID: input251
 Revises: p0021
@@ -27,6 +28,17 @@ def upgrade() -> None:
                     "flagged to the reviewer; null for none"))
 
 
+    for table, comment in (
+            ('parcel_links', "A delegate the owner allows to pay the parcel online too"),
+            ('parcel_invitations', "The delegate invited may pay the parcel online too")):
+        with op.batch_alter_table(table) as batch:
+            batch.add_column(sa.Column('may_pay', sa.Boolean(), nullable=False,
+                                       server_default=sa.false(), comment=comment))
+
+
 def downgrade() -> None:
+    for table in ('parcel_invitations', 'parcel_links'):
+        with op.batch_alter_table(table) as batch:
+            batch.drop_column('may_pay')
     with op.batch_alter_table('exemption_evidence') as batch:
         batch.drop_column('active_content')

@@ -13,7 +13,7 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from portal import money_input
+from portal import date_input, money_input
 from portal.core.explain import N_
 
 #: Why a veteran's amount is refused (R-B3), for the wizard and the lender's report alike.
@@ -94,16 +94,13 @@ def occupants(value: Any) -> str:
     return text
 
 
-def deed_date(value: Any, today: date) -> date:
+def deed_date(value: Any, today: date, lang: str = "es") -> date:
     """R-B21: the deed date of a new structure bought after January 1, not after today (a
-    date, or written YYYY-MM-DD)."""
-    if isinstance(value, str):
-        try:
-            value = date.fromisoformat(value.strip())
-        except ValueError:
-            raise AnswerRefused("deed_date", "bad_date") from None
-    if not isinstance(value, date):
+    date, or written as the one date parser reads it: YYYY-MM-DD, or the reader's own form)."""
+    if not isinstance(value, date | str):
         raise AnswerRefused("deed_date", "bad_date")
-    if value > today:
-        raise AnswerRefused("deed_date", "date_in_future")
-    return value
+    try:
+        return date_input.parse(value, lang, not_after=today)
+    except date_input.DateInputError as e:
+        raise AnswerRefused("deed_date", "date_in_future" if e.code == "after"
+                            else "bad_date") from None

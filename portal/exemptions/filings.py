@@ -19,7 +19,7 @@ from typing import Any
 
 from sqlalchemy import func, or_, select
 
-from portal import clock
+from portal import clock, count_input
 from portal.accounts import access, audit, in_force
 from portal.accounts.errors import Conflict, Forbidden, InvalidInput, NotFound
 from portal.core import property_tax
@@ -420,12 +420,12 @@ def _save_plan(cert: ExemptionCertification, answers: dict[str, Any],
     answers["plan"] = choice
     if choice == "request":
         most, _down = property_tax.plan_terms(cert.fiscal_year_start)
-        try:
-            n = int(data.get("plan_payments"))
-        except (TypeError, ValueError):
-            raise InvalidInput(field="plan_payments") from None
-        if not 1 <= n <= most:
-            raise InvalidInput(field="plan_payments", most=most)
+        typed = data.get("plan_payments")
+        try:  # the one parser of a typed count, bounded by R-B16's most
+            n = count_input.parse(typed if isinstance(typed, int) else str(typed or ""),
+                                  minimum=1, maximum=most)
+        except count_input.CountInputError:
+            raise InvalidInput(field="plan_payments", most=most) from None
         first = data.get("plan_first_due")
         if not isinstance(first, date) or first < clock.today() \
                 or (first - clock.today()).days > 366:

@@ -29,16 +29,18 @@ $(VENDOR): package-lock.json
 setup: $(STAMP) catalogs $(VENDOR)
 
 # Set up, migrate, load the demo District when the database is empty, serve on 127.0.0.1:5000
-# with the background jobs' worker beside it (`portal serve --worker`: Ctrl-C stops both).
+# (`make run PORT=8080` elsewhere: the links and the payment's return follow the port unless
+# PORTAL_BASE_URL says otherwise) with the background jobs' worker beside it (`portal serve --worker`: Ctrl-C stops both).
 # The demo District lives on 30 November 2026; `make run PORTAL_TODAY=` runs on the real date.
 # Only `run` pins the date: the tests set the clock they need and pass on any real date.
 PORTAL_TODAY ?= 2026-11-30
+PORT ?= 5000
 DEMO_ENV := PORTAL_TODAY=$(PORTAL_TODAY)
 
 run: setup
 	$(DEMO_ENV) $(VENV)/bin/portal db upgrade
 	$(DEMO_ENV) $(VENV)/bin/portal demo --if-empty
-	$(DEMO_ENV) $(VENV)/bin/portal serve --host 127.0.0.1 --port 5000 --worker
+	$(DEMO_ENV) $(VENV)/bin/portal serve --host 127.0.0.1 --port $(PORT) --worker
 
 # Style, then the layer contract (pyproject.toml [tool.importlinter]): a wrong-way import fails.
 lint: setup

@@ -9,6 +9,7 @@ receipts due without Flask (`portal.config.settings()`, `portal.documents.receip
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Mapping
 from typing import Any
@@ -116,12 +117,15 @@ def serve(host: str, port: int, worker: bool) -> None:
     from werkzeug.serving import run_simple
 
     from portal.app import QuietHandler, create_app
-    app = create_app()
+    from portal.config import served_base_url
+    base = served_base_url(host, port)  # the links and the payment's return follow the port
+    app = create_app({"PORTAL_BASE_URL": base})
     child = None
     if worker:
         import signal
 
-        child = subprocess.Popen([sys.executable, "-m", "portal.cli", "worker"])
+        child = subprocess.Popen([sys.executable, "-m", "portal.cli", "worker"],
+                                 env={**os.environ, "PORTAL_BASE_URL": base})
         click.echo(f"Background jobs' worker: process {child.pid}")
         # SIGTERM ends the server as Ctrl-C does, so the worker is stopped with it.
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
@@ -379,7 +383,11 @@ def db_current() -> None:
               help="Users (beyond the 4 demo sign-ins: generic owners).")
 @click.option("--migrate/--no-migrate", default=True, show_default=True,
               help="Run the migrations first.")
-def demo(if_empty: bool, parcels_n: int, users_n: int, migrate: bool) -> None:
+@click.option("--codes", "codes_only", is_flag=True,
+              help="Load nothing: print the unclaimed parcels' access codes again (new codes: "
+                   "only a code's hash is kept, so the earlier ones stop working).")
+def demo(if_empty: bool, parcels_n: int, users_n: int, migrate: bool, codes_only: bool
+         ) -> None:
     """Load the demo District (FY 2026-2027) and print its sign-ins and access codes."""
     from portal import db as database
     from portal.accounts.errors import ServiceError
@@ -387,6 +395,16 @@ def demo(if_empty: bool, parcels_n: int, users_n: int, migrate: bool) -> None:
 
     if migrate:
         database.upgrade(None, "head")
+    if codes_only:
+        from portal.demo import codes
+        again = codes.reissue(database.get_database())
+        if not again:
+            click.echo("demo: no unclaimed parcel has an access code (load the demo first).")
+            return
+        click.echo("Unclaimed parcels to claim (catastro number, new access code):")
+        for catastro, code, address in again:
+            click.echo(f"  {catastro}  {code}  {address}")
+        return
     shown: set[str] = set()
 
     def progress(stage: str, done: int, total: int) -> None:

@@ -102,6 +102,18 @@ def secret_key(instance: Path, env: Mapping[str, str] | None = None) -> str:
         return key
 
 
+def served_base_url(host: str, port: int, env: Mapping[str, str] | None = None) -> str:
+    """The portal's address as `portal serve --host --port` serves it: PORTAL_BASE_URL when
+    set, else http://host:port (127.0.0.1 for a server on every address), so the links and
+    the payment's return follow the port it was started on."""
+    given = (_env(env).get("PORTAL_BASE_URL") or "").strip()
+    if given:
+        return given
+    shown = "127.0.0.1" if host in ("", "0.0.0.0", "::") else host
+    shown = f"[{shown}]" if ":" in shown else shown
+    return f"http://{shown}:{int(port)}"
+
+
 def trusted_hosts(base_url: str) -> list[str]:
     """The hosts the portal answers (Flask's TRUSTED_HOSTS): PORTAL_BASE_URL's, `localhost`
     and `127.0.0.1`."""
@@ -143,6 +155,8 @@ def settings(env: Mapping[str, str] | None = None, *, instance: Path | None = No
         "JOBS_QUEUE_FILE": str(instance / "jobs-queue.db"),
         "RATELIMIT_SIGNIN": e.get("RATELIMIT_SIGNIN") or "10 per minute;50 per hour",
         "RATELIMIT_CLAIM": e.get("RATELIMIT_CLAIM") or "10 per hour",
+        # uploads are counted apart from sign-ins (a certification takes up to 10 documents)
+        "RATELIMIT_UPLOAD": e.get("RATELIMIT_UPLOAD") or "30 per minute;300 per hour",
         "MAX_CONTENT_LENGTH": 2 * 1024 * 1024,
         "WTF_CSRF_TIME_LIMIT": 60 * 60 * 8,
         "BABEL_DEFAULT_LOCALE": "es_PR",

@@ -470,6 +470,18 @@ def lender_loan_params(user: Any) -> dict[str, Any]:
     return _rel_params(user)
 
 
+def parcels_delegated_to_pay(uow: UnitOfWork, user: Any, parcel_ids: Sequence[int]
+                             ) -> set[int]:
+    """Of `parcel_ids`, those the user holds a live delegate's link to that its owner allowed
+    to pay (`ParcelLink.may_pay`)."""
+    if user is None or getattr(user, "id", None) is None or not parcel_ids:
+        return set()
+    return set(uow.session.scalars(select(ParcelLink.parcel_id).where(
+        ParcelLink.user_id == user.id, ParcelLink.parcel_id.in_(list(parcel_ids)),
+        ParcelLink.role == "delegate", ParcelLink.may_pay.is_(True),
+        ParcelLink.revoked_at.is_(None))))
+
+
 def linked_parcels_of(uow: UnitOfWork, user: Any, parcel_ids: Sequence[int]
                       ) -> list[tuple[Parcel, str]]:
     """`linked_parcels` for these parcels only (the ones the user is linked to among them),

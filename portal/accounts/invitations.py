@@ -32,12 +32,12 @@ def open_for(uow: UnitOfWork, parcel_id: int, email: str | None = None) -> list[
 
 
 def invite(uow: UnitOfWork, owner: Any, parcel_id: int, email: str,
-           role: str) -> ParcelInvitation | None:
+           role: str, *, may_pay: bool = False) -> ParcelInvitation | None:
     """Keep an invitation for `email` (already normalised); None when one is open already."""
     if open_for(uow, parcel_id, email):
         return None
     invitation = ParcelInvitation(parcel_id=int(parcel_id), email=email, role=role,
-                                  granted_by_id=owner.id)
+                                  granted_by_id=owner.id, may_pay=may_pay)
     uow.session.add(invitation)
     uow.session.flush()
     audit.record(uow, owner, "access.invited", invitation, after=audit.snapshot(invitation))
@@ -65,7 +65,8 @@ def accept(uow: UnitOfWork, user: User) -> list[ParcelLink]:
         if live is None:
             link = ParcelLink(user_id=user.id, parcel_id=invitation.parcel_id,
                               role=invitation.role, source="grant",
-                              granted_by_id=invitation.granted_by_id)
+                              granted_by_id=invitation.granted_by_id,
+                              may_pay=invitation.may_pay)
             uow.session.add(link)
             uow.session.flush()
             audit.record(uow, user, "access.granted", link, after=audit.snapshot(link))

@@ -219,11 +219,12 @@ def revoke_codes(uow: UnitOfWork, staff: Any, parcel_id: int) -> int:
 
 
 def grant(uow: UnitOfWork, owner: Any, parcel_id: int, email: str,
-          role: str = "delegate") -> ParcelLink | None:
+          role: str = "delegate", *, may_pay: bool = False) -> ParcelLink | None:
     """An owner (or staff) gives another registered person read access to the parcel, as a
-    `delegate` or as its `lessee`. None when no account uses that email: an invitation is
-    kept instead (`accounts.invitations`), which becomes the link when an account with that
-    email is confirmed; the caller answers the same either way (no account enumeration)."""
+    `delegate` (`may_pay`: allowed to pay it online too) or as its `lessee`. None when no
+    account uses that email: an invitation is kept instead (`accounts.invitations`), which
+    becomes the link when an account with that email is confirmed; the caller answers the
+    same either way (no account enumeration)."""
     if role not in GRANT_ROLES:
         raise InvalidInput("invalid", field="role")
     parcel = access.require_manager(uow, owner, parcel_id)
@@ -232,7 +233,8 @@ def grant(uow: UnitOfWork, owner: Any, parcel_id: int, email: str,
         raise InvalidInput("cannot_grant_self", field="email")
     grantee = uow.session.scalar(select(User).where(User.email == email))
     if grantee is None:
-        if invitations.invite(uow, owner, parcel.id, email, role) is None:
+        if invitations.invite(uow, owner, parcel.id, email, role,
+                              may_pay=may_pay and role == "delegate") is None:
             raise Conflict("already_linked")
         return None
     if grantee.id == owner.id:
@@ -244,7 +246,7 @@ def grant(uow: UnitOfWork, owner: Any, parcel_id: int, email: str,
         raise Conflict("already_linked")
     link = ParcelLink(user_id=grantee.id, parcel_id=parcel.id, role=role,
                       source="staff" if access.is_staff(owner) else "grant",
-                      granted_by_id=owner.id)
+                      granted_by_id=owner.id, may_pay=may_pay and role == "delegate")
     uow.session.add(link)
     uow.session.flush()
     audit.record(uow, owner, "access.granted", link, after=audit.snapshot(link))

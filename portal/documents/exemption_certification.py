@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from portal import mail, pdf
@@ -29,6 +31,88 @@ STATUS_LABELS = {
     "returned": N_("Returned to the owner"), "resubmitted": N_("Resubmitted"),
     "approved": N_("Approved"), "withdrawn": N_("Withdrawn"),
 }
+
+
+#: The wizard's questions (each step's title), as the summary and the receipt name them.
+TITLES = {
+    "owners": N_("Who are the owners?"),
+    "occupants": N_("Who lives in the home?"),
+    "use": N_("The use on January 1"),
+    "absence": N_("Living away for a while"),
+    "rent": N_("Rent"),
+    "residential": N_("The residential part"),
+    "veteran": N_("Veterans' exemption"),
+    "cooperative": N_("Housing cooperative"),
+    "debt": N_("Property tax owed on January 1"),
+    "evidence": N_("Documents"),
+    "result": N_("Your bill with and without the exemption"),
+    "attest": N_("Warning and certification"),
+}
+USE_LABELS = {
+    "home": N_("It was the home of the owner or the family"),
+    "new_structure": N_("A new structure bought from its builder, the buyer's home"),
+    "away": N_("The owner or the family lived away for a while, for a reason the law accepts"),
+    "not_home": N_("It was not the home of the owner or the family"),
+}
+ABSENCE_LABELS = {
+    "care_relative_60_plus": N_("To care for a relative aged 60 or more with a critical "
+                                "illness or a disability that requires care"),
+    "own_illness_or_disability": N_("Because of my own critical illness or disability, I live "
+                                    "with a relative or in a care centre"),
+    "obligation_8_lpra_1511": N_("To meet obligations under 8 LPRA section 1511 and following"),
+}
+COOP_ELECTION_LABELS = {
+    "residential": N_("The residential exemption, unit by unit"),
+    "cooperative_law": N_("The exemption of the cooperatives law instead"),
+}
+
+
+def answers_shown(answers: Mapping[str, Any], owners: list[str]) -> list[tuple[str, str]]:
+    """(question, answer) of every answer of a certification, in the language in force: the
+    summary the owner reads before the attestation (R-B12), the receipt (page, PDF, email)
+    and the staff's review (R-B14's list, as answered)."""
+    a = answers
+    no, yes = _("No"), _("Yes")
+    out = [(_(TITLES["owners"]), ", ".join(owners) or "—"),
+           (_(TITLES["occupants"]), a.get("occupants") or "—"),
+           (_(TITLES["use"]), _(USE_LABELS[a["use"]]) if a.get("use") in USE_LABELS else "—")]
+    if a.get("deed_date"):
+        out.append((_("Date of the deed of purchase"),
+                    date_long(date.fromisoformat(a["deed_date"]))))
+    if a.get("absence_reason") in ABSENCE_LABELS:
+        out.append((_(TITLES["absence"]), _(ABSENCE_LABELS[a["absence_reason"]])))
+    rent = a.get("rent") == "yes"
+    out.append((_(TITLES["rent"]), f"{yes}: {a.get('rent_part')}" if rent and a.get("rent_part")
+                else yes if rent else no))
+    kind = a.get("residential", "all")
+    out.append((_(TITLES["residential"]),
+                {"all": _("All of it"),
+                 "fraction": _("Fraction %(x)s (%(basis)s)", x=a.get("fraction", ""),
+                               basis=a.get("fraction_basis", "")),
+                 "valuation": _("Valuation %(x)s", x=_money(a.get("residential_valuation")))
+                 }.get(kind, "—")))
+    out.append((_(TITLES["veteran"]),
+                _money(a.get("veteran_amount")) if a.get("veteran") == "yes" else no))
+    coop = a.get("cooperative") == "yes"
+    election = a.get("coop_election")
+    out.append((_(TITLES["cooperative"]),
+                _("Share %(x)s", x=a.get("unit_share")) + (
+                    f" · {_(COOP_ELECTION_LABELS[election])}"
+                    if election in COOP_ELECTION_LABELS else "") if coop else no))
+    if a.get("plan"):
+        out.append((_(TITLES["debt"]),
+                    _("Payment plan: %(n)s monthly payments from %(date)s",
+                      n=a.get("plan_payments"),
+                      date=date_long(date.fromisoformat(a["plan_first_due"])))
+                    if a["plan"] == "request" else _("Pays in full within the 30 days")))
+    return out
+
+
+def _money(text: Any) -> str:
+    try:
+        return money(Decimal(str(text)))
+    except (InvalidOperation, ValueError):
+        return "—"
 
 
 def status_label(status: str) -> str:
@@ -87,6 +171,7 @@ def receipt_document(cert: Any, parcel: Any, owners: list[str], f: Figures,
              (_("Certified by"), cert.attested_name or "")]
     if lender:
         facts.append((_("Sent to the lender"), lender))
+    facts += answers_shown(cert.answers or {}, owners)[1:]  # every answer (the owners above)
     without, with_ = bill_lines(f)
     rows = [pdf.Row(_("Without the exemption: %(label)s", label=ln.label), money(ln.amount),
                     pdf.whys(ln.why), ln.strong) for ln in without]
@@ -134,8 +219,12 @@ def notify_filed(w: UnitOfWork, cert: Any, parcel: Any, *, link: str,
     """The certification was filed (or resubmitted): its filer and the lender's users.
     `link`: the receipt page's address."""
     ctx = _context(cert, parcel, link)
-    _send(filings.filer_contact(w, cert), "exemption_filed", config,
-          resubmitted=cert.status == "resubmitted", filed_on=cert.filed_on, **ctx)
+    to = filings.filer_contact(w, cert)
+    if to is not None:  # every answer, in the filer's language (the email is the receipt)
+        with use_language(to[1]):
+            answers = answers_shown(cert.answers or {}, filings.owner_names(w, cert))
+        _send(to, "exemption_filed", config, resubmitted=cert.status == "resubmitted",
+              filed_on=cert.filed_on, answers=answers, **ctx)
     for to in filings.lender_contacts(w, cert):
         _send(to, "exemption_lender", config, event=cert.status, **ctx)
 

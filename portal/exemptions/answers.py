@@ -13,7 +13,12 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from portal import money_input
+from portal import date_input, money_input
+from portal.core.explain import N_
+
+#: Why a veteran's amount is refused (R-B3), for the wizard and the lender's report alike.
+VETERAN_OVER_VALUATION = N_("The veterans' exemption cannot be more than the property's "
+                            "valuation on the CRIM's facts, %(maximum)s (R-B3).")
 
 #: The bounds of the parts a certification states: the residential fraction (R-B3) and a
 #: cooperative unit's share (R-B4), each above 0 and at most the whole.
@@ -61,16 +66,41 @@ def amount(value: Any, field: str) -> Decimal:
                             **{k: str(v) for k, v in e.params.items()}) from None
 
 
-def deed_date(value: Any, today: date) -> date:
+def veteran_amount(value: Any, valuation: Decimal | None) -> Decimal:
+    """R-B3, R-B14: the veterans' exemption, an amount of valuation deducted from the
+    property's valuation before the residential exemption: read by the one parser of typed
+    amounts and at most the property's valuation on the CRIM's facts (`valuation`; more
+    would only zero the bill), refused as `veteran_over_valuation` with that bound."""
+    amount_ = amount(value, "veteran_amount")
+    if valuation is not None and amount_ > valuation:
+        raise AnswerRefused("veteran_amount", "veteran_over_valuation", maximum=str(valuation))
+    return amount_
+
+
+#: R-B7, R-B14: the longest answer to "who lives in the home" (a household's names and
+#: relationships fit in far less; 20 kB is not an answer).
+OCCUPANTS_MAX = 1000
+
+
+def occupants(value: Any) -> str:
+    """R-B7, R-B14: who lives in the home and their relationship to the owner: some text
+    (`occupants_required`), at most `OCCUPANTS_MAX` characters (`occupants_too_long`), its
+    spaces tidied."""
+    text = " ".join(str(value if value is not None else "").split())
+    if not text:
+        raise AnswerRefused("occupants", "occupants_required")
+    if len(text) > OCCUPANTS_MAX:
+        raise AnswerRefused("occupants", "occupants_too_long", most=OCCUPANTS_MAX)
+    return text
+
+
+def deed_date(value: Any, today: date, lang: str = "es") -> date:
     """R-B21: the deed date of a new structure bought after January 1, not after today (a
-    date, or written YYYY-MM-DD)."""
-    if isinstance(value, str):
-        try:
-            value = date.fromisoformat(value.strip())
-        except ValueError:
-            raise AnswerRefused("deed_date", "bad_date") from None
-    if not isinstance(value, date):
+    date, or written as the one date parser reads it: YYYY-MM-DD, or the reader's own form)."""
+    if not isinstance(value, date | str):
         raise AnswerRefused("deed_date", "bad_date")
-    if value > today:
-        raise AnswerRefused("deed_date", "date_in_future")
-    return value
+    try:
+        return date_input.parse(value, lang, not_after=today)
+    except date_input.DateInputError as e:
+        raise AnswerRefused("deed_date", "date_in_future" if e.code == "after"
+                            else "bad_date") from None

@@ -5,12 +5,15 @@ files, stored by content hash (`portal.storage`).
 The type is read from the bytes (the file's signature), never from its name or the browser's
 word, and the file must open: Pillow decodes the whole image, pypdf reads the PDF's pages
 (maintained libraries rather than hand-written parsers: docs/EXEMPTION.md). Anything else is
-an `InvalidInput` with a stable code, and nothing is stored.
+an `InvalidInput` with a stable code, and nothing is stored. A PDF with scripts or automatic
+actions (`active_content`: JavaScript, OpenAction ...) is accepted and flagged to the
+reviewer.
 """
 
 from __future__ import annotations
 
 import io
+import re
 from typing import Any
 
 from sqlalchemy import func, select
@@ -56,6 +59,59 @@ def _opens(data: bytes, kind: str) -> bool:
         return False
 
 
+#: The PDF names that run something when the file is opened or used (PDF 1.7, 12.6):
+#: found in the file's objects, the document is flagged to the reviewer, not refused (a
+#: bank's or an agency's PDF may carry a harmless script; the reviewer opens it with care).
+ACTIVE_NAMES = ("/JavaScript", "/JS", "/OpenAction", "/AA", "/Launch", "/EmbeddedFile",
+                "/RichMedia", "/SubmitForm", "/ImportData")
+_NAME_ESCAPE = re.compile(rb"#([0-9A-Fa-f]{2})")
+
+
+def active_content(data: bytes) -> list[str]:
+    """The scripts and automatic actions a PDF holds (`ACTIVE_NAMES` without the slash, in
+    that order): its objects as pypdf reads them (compressed object streams included) and
+    its bytes (names written with #xx escapes decoded). [] for an image or a plain PDF."""
+    if not data.startswith(b"%PDF-"):
+        return []
+    found = set(_names_in_objects(data))
+    raw = _NAME_ESCAPE.sub(lambda m: bytes([int(m.group(1), 16)]), data)
+    for name in ACTIVE_NAMES:
+        # an /OpenAction that is a page to open at ([3 0 R /FitH null], every fpdf2 file)
+        # runs nothing: only an action (a dictionary) counts
+        after = rb"\s*<<" if name == "/OpenAction" else rb"(?![A-Za-z0-9])"
+        if re.search(re.escape(name.encode()) + after, raw):
+            found.add(name)
+    return [n[1:] for n in ACTIVE_NAMES if n in found]
+
+
+def _names_in_objects(data: bytes) -> set[str]:
+    try:
+        from pypdf import PdfReader
+        from pypdf.generic import DictionaryObject, IndirectObject
+        reader = PdfReader(io.BytesIO(data), strict=False)
+        found: set[str] = set()
+        seen: set[int] = set()
+        todo: list[Any] = [reader.trailer]
+        while todo and len(seen) < 20_000:
+            obj = todo.pop()
+            if isinstance(obj, IndirectObject):
+                if obj.idnum in seen:
+                    continue
+                seen.add(obj.idnum)
+                obj = obj.get_object()
+            if isinstance(obj, DictionaryObject):
+                found |= {k for k in obj if k in ACTIVE_NAMES and (
+                    k != "/OpenAction"
+                    or isinstance(obj[k].get_object(), DictionaryObject))}
+                found |= {str(v) for v in obj.values() if str(v) in ACTIVE_NAMES}
+                todo.extend(obj.values())
+            elif isinstance(obj, list):
+                todo.extend(obj)
+        return found
+    except Exception:  # noqa: BLE001 - the bytes' scan still runs
+        return set()
+
+
 def check(data: bytes) -> str:
     """The content type of an acceptable file; `InvalidInput` with code `evidence_empty`,
     `evidence_too_large`, `evidence_type` or `evidence_corrupt` otherwise."""
@@ -90,14 +146,15 @@ def add(uow: UnitOfWork, user: Any, cert_id: int | str, data: bytes,
         raise InvalidInput("evidence_too_many", field="file", most=MAX_FILES)
     kind = check(data)
     key = storage.store().put(data)
+    active = ", ".join(active_content(data)) or None  # flagged to the reviewer, not refused
     row = ExemptionEvidence(certification_id=cert.id, sha256=key, content_type=kind,
                             size_bytes=len(data), filename=_clean_name(filename),
-                            uploaded_by_id=user.id)
+                            uploaded_by_id=user.id, active_content=active)
     uow.session.add(row)
     uow.session.flush()
     audit.record(uow, user, "exemption.evidence_added", row,
                  after={"certification_id": cert.id, "sha256": key, "type": kind,
-                        "size": len(data)})
+                        "size": len(data), "active_content": active})
     return row
 
 

@@ -10,6 +10,7 @@ parcel owed property tax on January 1). Every state change goes through `_move`:
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date
@@ -18,7 +19,7 @@ from typing import Any
 
 from sqlalchemy import func, or_, select
 
-from portal import clock
+from portal import clock, count_input
 from portal.accounts import access, audit, in_force
 from portal.accounts.errors import Conflict, Forbidden, InvalidInput, NotFound
 from portal.core import property_tax
@@ -333,7 +334,7 @@ def save_step(uow: UnitOfWork, user: Any, cert_id: int | str, step: str,
         answers["owners"] = chosen
         _set_owners(uow, cert, chosen)
     elif step == "occupants":
-        answers["occupants"] = str(data.get("occupants", "")).strip()[:2000]
+        answers["occupants"] = _answer(answers_of.occupants, data.get("occupants"))
     elif step == "use":
         use = data.get("use")
         if use not in USES:
@@ -380,7 +381,7 @@ def save_step(uow: UnitOfWork, user: Any, cert_id: int | str, step: str,
             raise InvalidInput(field="veteran")
         answers["veteran"] = vet
         answers["veteran_amount"] = str(_answer(
-            answers_of.amount, data.get("veteran_amount"), "veteran_amount")) \
+            answers_of.veteran_amount, data.get("veteran_amount"), facts.valuation)) \
             if vet == "yes" else "0.00"
     elif step == "cooperative":
         coop = data.get("cooperative")
@@ -419,12 +420,12 @@ def _save_plan(cert: ExemptionCertification, answers: dict[str, Any],
     answers["plan"] = choice
     if choice == "request":
         most, _down = property_tax.plan_terms(cert.fiscal_year_start)
-        try:
-            n = int(data.get("plan_payments"))
-        except (TypeError, ValueError):
-            raise InvalidInput(field="plan_payments") from None
-        if not 1 <= n <= most:
-            raise InvalidInput(field="plan_payments", most=most)
+        typed = data.get("plan_payments")
+        try:  # the one parser of a typed count, bounded by R-B16's most
+            n = count_input.parse(typed if isinstance(typed, int) else str(typed or ""),
+                                  minimum=1, maximum=most)
+        except count_input.CountInputError:
+            raise InvalidInput(field="plan_payments", most=most) from None
         first = data.get("plan_first_due")
         if not isinstance(first, date) or first < clock.today() \
                 or (first - clock.today()).days > 366:
@@ -563,7 +564,8 @@ def missing_steps(cert: ExemptionCertification, facts: PropertyTaxFact) -> list[
 
 def missing_steps_of(a: dict[str, Any], facts: Any) -> list[str]:
     """The steps these answers leave unanswered (pure)."""
-    needed = {"owners": "owners", "use": "use", "absence": "absence_reason", "rent": "rent",
+    needed = {"owners": "owners", "occupants": "occupants", "use": "use",
+              "absence": "absence_reason", "rent": "rent",
               "residential": "residential", "veteran": "veteran", "cooperative": "cooperative",
               "debt": "plan"}
     return [s for s in steps_for(a, facts) if s in needed and needed[s] not in a]
@@ -574,8 +576,8 @@ def missing_steps_of(a: dict[str, Any], facts: Any) -> list[str]:
 def file(uow: UnitOfWork, user: Any, cert_id: int | str, *, attested: bool,
          full_name: str, language: str | None = None) -> ExemptionCertification:
     """File (or resubmit) the certification: every step answered, no unmet requirement, the
-    R-B12 attestation (the box and the full name typed as the account's or an owner's
-    name); `language`: the one the filer used (the receipt's and the emails'). A first
+    R-B12 attestation (the box and the full name of an owner named on the filing,
+    `signed_by_owner`); `language`: the one the filer used (the receipt's and the emails'). A first
     filing gets its filing number and date (R-B13, Exoneración residencial (e), (g): the
     Puerto Rico day); where the parcel has a loan it goes to the lender (R-B9). What it
     states is R-B14's list (e): the owners, the use on January 1, rent, the residential part,
@@ -597,10 +599,9 @@ def file(uow: UnitOfWork, user: Any, cert_id: int | str, *, attested: bool,
         raise InvalidInput(field="attest")
     if len(name) < 3 or len(name) > 200:
         raise InvalidInput(field="full_name")
-    names = {" ".join(n.lower().split()) for _p, n, _k in
-             owners_on_record(uow, cert.parcel_id, clock.today())}
-    names.add(" ".join((getattr(user, "name", "") or "").lower().split()))
-    if name.lower() not in names:
+    named = {int(x) for x in cert.answers.get("owners", [])}
+    if not signed_by_owner(name, [n for p, n, _k in owners_on_record(
+            uow, cert.parcel_id, clock.today()) if p in named]):
         raise InvalidInput("attest_name_mismatch", field="full_name")
     cert.attested_name, cert.attested_at = name, clock.now()
     if language in ("es", "en"):  # the receipt and the decisions in the filer's language
@@ -616,6 +617,20 @@ def file(uow: UnitOfWork, user: Any, cert_id: int | str, *, attested: bool,
         cert.returned_steps = []
     cert.step = "attest"
     return cert
+
+
+def comparable_name(text: str) -> str:
+    """A name as two spellings of it compare: no accents, lower case, single spaces
+    ("MARÍA  rivera" is "maria rivera")."""
+    decomposed = unicodedata.normalize("NFKD", text or "")
+    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return " ".join(plain.casefold().split())
+
+
+def signed_by_owner(signature: str, owner_names: Iterable[str]) -> bool:
+    """R-B12: the attestation is signed with the full name of an owner named on the filing
+    (not the account's name, not another owner of record), accents, case and spaces aside."""
+    return comparable_name(signature) in {comparable_name(n) for n in owner_names}
 
 
 def file_for_lender(uow: UnitOfWork, actor: Any, *, parcel_id: int, fy: date, loan_id: int,

@@ -8,32 +8,109 @@ District's valuation of land and structure, marked `illustrative`.
 
 from __future__ import annotations
 
+import dataclasses
+import re
+from collections.abc import Iterable
 from datetime import date
 from decimal import Decimal
+from typing import Any
 
-from sqlalchemy import case, func, insert, literal, select
+from sqlalchemy import case, func, insert, literal, or_, select
 
 from portal import clock
 from portal.accounts.errors import NotFound
 from portal.core import property_tax
 from portal.core.errors import CalcError, ParameterNotFound
 from portal.db import UnitOfWork
-from portal.models import Parcel, PropertyTaxFact, UTCDateTime
+from portal.models import Parcel, PropertyTaxFact, TaxDebt, UTCDateTime
 
 DEMO_SOURCE = "Demo: illustrative values (a tenth of the District's valuation), not the CRIM's"
 DEMO_FACTOR = Decimal("0.1")
 DEMO_DEBT = Decimal("318.40")
 
 
-def facts_for(uow: UnitOfWork, parcel_id: int, fy_start: date) -> PropertyTaxFact:
-    """The parcel's property-tax facts for the fiscal year; `NotFound` (code
-    "no_property_tax_facts") when the CRIM has none on file."""
+@dataclasses.dataclass(frozen=True)
+class Facts:
+    """The CRIM's facts of a parcel for a fiscal year as the certification reads them: the
+    `PropertyTaxFact` row's values, with `debt_on_january_1` the larger of the row's and the
+    property-tax debts recorded on the parcel still unpaid that January 1 (R-B11: a debt
+    the CRIM or the Treasury recorded, an auction pending, is a debt the owner must answer
+    for, whatever the year's row says)."""
+
+    parcel_id: int
+    fiscal_year_start: date
+    municipality: str
+    zone: str
+    land_area_cuerdas: Decimal
+    land_valuation: Decimal
+    structure_valuation: Decimal
+    residential_valuation: Decimal | None
+    debt_on_january_1: Decimal
+    illustrative: bool
+    source: str
+
+    @property
+    def valuation(self) -> Decimal:
+        """The property's valuation, land and structures (R-B3: what a veteran's exemption is
+        deducted from, so at most this)."""
+        return self.land_valuation + self.structure_valuation
+
+
+_FIELDS = tuple(f.name for f in dataclasses.fields(Facts))
+_LAST_YEAR = re.compile(r"(\d{4})\s*-\s*(\d{2,4})")
+
+
+def _last_fy_end(fiscal_years: str) -> int | None:
+    """The calendar year in which the last fiscal year written ("2023-2024, 2024-2025")
+    ends (its June 30), or None when none is written."""
+    ends = []
+    for first, second in _LAST_YEAR.findall(fiscal_years or ""):
+        ends.append(int(second) if len(second) == 4 else int(first) // 100 * 100 + int(second))
+    return max(ends) if ends else None
+
+
+def recorded_debts(uow: UnitOfWork, parcel_ids: Iterable[int], fy_start: date
+                   ) -> dict[int, Decimal]:
+    """parcel -> the property tax recorded as owed on it (`TaxDebt`, the CRIM's or the
+    Treasury's) for fiscal years that ended (June 30) before the January 1 the exemption
+    is judged on (that of `fy_start`'s year, R-B11) and not paid before that day."""
+    ids = sorted({int(p) for p in parcel_ids})
+    if not ids:
+        return {}
+    january_1 = date(fy_start.year, 1, 1)
+    rows = uow.session.execute(select(
+        TaxDebt.parcel_id, TaxDebt.fiscal_years,
+        TaxDebt.taxes + TaxDebt.surcharges + TaxDebt.interest + TaxDebt.penalties
+        + TaxDebt.levies + TaxDebt.fines + TaxDebt.costs)
+        .where(TaxDebt.parcel_id.in_(ids),
+               or_(TaxDebt.paid_on.is_(None), TaxDebt.paid_on >= january_1))).all()
+    out: dict[int, Decimal] = {}
+    for pid, years, total in rows:
+        end = _last_fy_end(years)
+        if end is not None and end < january_1.year:
+            out[pid] = out.get(pid, Decimal(0)) + Decimal(total)
+    return out
+
+
+def view(row: Any, recorded: Decimal | None) -> Facts:
+    """The facts of `row` (a `PropertyTaxFact` or a row with its columns) with the debts
+    recorded on the parcel (`recorded_debts`)."""
+    values = {name: getattr(row, name) for name in _FIELDS}
+    values["debt_on_january_1"] = max(Decimal(row.debt_on_january_1 or 0),
+                                      Decimal(recorded or 0))
+    return Facts(**values)
+
+
+def facts_for(uow: UnitOfWork, parcel_id: int, fy_start: date) -> Facts:
+    """The parcel's property-tax facts for the fiscal year (`Facts`: the CRIM's row and the
+    debts recorded on the parcel); `NotFound` (code "no_property_tax_facts") when the CRIM
+    has none on file."""
     row = uow.session.scalars(select(PropertyTaxFact).where(
         PropertyTaxFact.parcel_id == int(parcel_id),
         PropertyTaxFact.fiscal_year_start == fy_start)).first()
     if row is None:
         raise NotFound("no_property_tax_facts")
-    return row
+    return view(row, recorded_debts(uow, [row.parcel_id], fy_start).get(row.parcel_id))
 
 
 def has_facts(uow: UnitOfWork, parcel_id: int, fy_start: date) -> bool:

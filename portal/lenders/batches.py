@@ -38,7 +38,7 @@ from typing import Any
 
 from sqlalchemy import bindparam, func, or_, select, update
 
-from portal import clock, csv_text, money_input
+from portal import clock, csv_text, money_input, yes_no_input
 from portal.accounts import audit, bulk
 from portal.accounts.errors import Conflict, InvalidInput, NotFound, ServiceError
 from portal.core import property_tax
@@ -48,7 +48,8 @@ from portal.core.money import cents
 from portal.db import UnitOfWork
 from portal.exemptions import answers as answers_of
 from portal.exemptions import batch_filing, filings
-from portal.i18n import gettext, translate, use_language
+from portal.exemptions import tax_facts as exemption_facts
+from portal.i18n import gettext, money, translate, use_language
 from portal.jobs import runner
 from portal.lenders import portfolio
 from portal.models import (
@@ -67,7 +68,7 @@ from portal.models import (
     User,
 )
 from portal.models.exemptions import EXEMPTION_HOLDING
-from portal.roll.roll_csv import NO, YES, normal, normalise_catastro
+from portal.roll.roll_csv import normal, normalise_catastro
 
 #: The fields of a row (the CSV's columns and the API's keys), in the template's order.
 COLUMNS: tuple[str, ...] = (
@@ -129,7 +130,7 @@ REASONS: dict[str, str] = {
     "both_spouses": N_("Both spouses must be named (R-B5)."),
     "one_dwelling": N_("An owner already holds the residential exemption on another "
                        "property this year (R-B6)."),
-    "not_yes_no": N_("Write yes or no."),
+    "not_yes_no": yes_no_input.MESSAGES["not_yes_no"],
     "not_residential": N_("The exemption is only for the owners' main home on January 1 "
                           "(R-B1)."),
     "bad_fraction": N_("Write a number from 0 to 1, e.g. 0.75."),
@@ -149,6 +150,7 @@ REASONS: dict[str, str] = {
     "already_filed": N_("A certification with other answers is already on file for this "
                         "property and year."),
     "cannot_compute": N_("The exemption cannot be computed from these values."),
+    "veteran_over_valuation": answers_of.VETERAN_OVER_VALUATION,
     **{f"money_{code}": text for code, text in money_input.MESSAGES.items()},
 }
 #: An upload refused as a whole (message ids).
@@ -396,9 +398,11 @@ def reason_text(row: LenderBatchRow) -> str:
     if not row.reason:
         return ""
     msg = REASONS.get(row.reason, REASONS["cannot_compute"])
+    params = dict(row.reason_params or {})
     try:
-        return gettext(msg, **(row.reason_params or {})) if row.reason_params \
-            else translate(msg)
+        if "maximum" in params:  # an amount's bound, in the reader's format
+            params["maximum"] = money(Decimal(str(params["maximum"])))
+        return gettext(msg, **params) if params else translate(msg)
     except (KeyError, ValueError, TypeError):
         return translate(msg)
 
@@ -478,12 +482,11 @@ class Checked:
 
 
 def _yes_no(value: str, column: str) -> bool:
-    v = normal(value)
-    if v in YES:
-        return True
-    if v in NO and v:
-        return False
-    raise RowRefused(column, "not_yes_no" if v else "required")
+    """A yes or no through the one parser of typed answers ("X" and "Y" are refused)."""
+    try:
+        return yes_no_input.parse(value)
+    except yes_no_input.YesNoInputError as e:
+        raise RowRefused(column, e.code) from None
 
 
 def _answer(check: Any, column: str, *args: Any) -> Any:
@@ -716,8 +719,10 @@ class Processing:
         if not parcels:
             return {}
         t = PropertyTaxFact.__table__
-        return {f.parcel_id: f for f in uow.session.execute(select(t).where(
-            t.c.parcel_id.in_(sorted(parcels)), t.c.fiscal_year_start == fy))}
+        rows = list(uow.session.execute(select(t).where(
+            t.c.parcel_id.in_(sorted(parcels)), t.c.fiscal_year_start == fy)))
+        debts = exemption_facts.recorded_debts(uow, parcels, fy)  # R-B11: recorded debts
+        return {f.parcel_id: exemption_facts.view(f, debts.get(f.parcel_id)) for f in rows}
 
     @staticmethod
     def _owners(uow: UnitOfWork, parcels: set[int], today: date
@@ -766,6 +771,9 @@ class Processing:
         fact = facts.get(parcel_id)
         if fact is None:
             raise RowRefused(None, "no_property_tax_facts")
+        if v.get("veteran_amount", "").strip():  # R-B3: at most the property's valuation
+            _answer(answers_of.veteran_amount, "veteran_amount", v["veteran_amount"],
+                    fact.valuation)
         try:
             comparison = property_tax.compare(filings.exemption_input(answers, fact),
                                               checked.fy)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
@@ -26,7 +27,7 @@ from typing import Any
 
 from sqlalchemy import and_, exists, func, or_, select
 
-from portal import clock
+from portal import clock, csv_text
 from portal.accounts import access, statements
 from portal.accounts.statements import fiscal_year_on
 from portal.core.acquisition import NoticeDeadline
@@ -345,25 +346,40 @@ def parcels_of_loans(uow: UnitOfWork, user: Any, numbers: Sequence[str]
         [n for n in wanted if n not in found]
 
 
+#: A loan number as a bank writes it: letters, digits and - _ . / # (at most 40, as stored).
+_LOAN_NUMBER = re.compile(r"^[0-9A-Za-z][0-9A-Za-z\-_./# ]{0,39}$")
+#: A first row's first cell that names the column (in either language) is a header.
+_HEADER_WORDS = ("loan", "préstamo", "prestamo", "número", "numero", "no.", "num")
+
+
 def read_loan_numbers(data: bytes, limit: int = MAX_PAY) -> list[str]:
-    """Loan numbers from an uploaded CSV: the first column of each row (UTF-8 with or without
-    BOM, or Windows-1252; comma or semicolon), a header row "loan…"/"préstamo…" skipped.
+    """Loan numbers from an uploaded CSV: the first column of each row, read as every upload
+    of the portal is (`portal.csv_text`: UTF-8 with or without BOM, or Windows-1252; comma or
+    semicolon). A first row that names the column (a word such as "loan", "préstamo" or
+    "número", or no digit at all) is a header and skipped. ValueError("not_text") for a file
+    that is no text (binary: nothing of it is echoed back) or a cell that is no loan number,
     ValueError("too_many") beyond `limit`, ValueError("empty") for none."""
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        text = data.decode("cp1252", errors="replace")
-    out = []
-    for line in text.splitlines():
-        cell = line.replace(";", ",").split(",")[0].strip().strip('"').strip()
-        if not cell or cell.lower().startswith(("loan", "préstamo", "prestamo")):
+    out: list[str] = []
+    for number, cells in csv_text.records(data):
+        # the first column, whichever separator a row uses (a one-column file has none to tell)
+        cell = re.split(r"[;,]", cells[0])[0].strip().strip('"').strip() if cells else ""
+        if number == 1 and _is_header(cell):
             continue
+        if not cell:
+            continue
+        if not _LOAN_NUMBER.match(cell):
+            raise ValueError("not_text")
         out.append(cell)
         if len(out) > limit:
             raise ValueError("too_many")
     if not out:
         raise ValueError("empty")
     return out
+
+
+def _is_header(cell: str) -> bool:
+    low = cell.lower()
+    return low.startswith(_HEADER_WORDS) or not any(c.isdigit() for c in cell)
 
 
 # --- CSV ------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from sqlalchemy import (
     Index,
     Integer,
     String,
+    false,
     text,
 )
 from sqlalchemy.orm import Mapped, mapped_column
@@ -26,7 +27,8 @@ class ParcelLink(Base):
     """A user's access to a parcel: claimed with a code, granted by an owner, or by staff."""
 
     __tablename__ = "parcel_links"
-    __immutable__ = ("user_id", "parcel_id", "role", "source", "granted_by_id", "created_at")
+    __immutable__ = ("user_id", "parcel_id", "role", "source", "granted_by_id", "created_at",
+                     "may_pay")
     __table_args__ = (
         CheckConstraint("role IN ('owner', 'lessee', 'delegate')", name="role"),
         CheckConstraint("source IN ('code', 'grant', 'staff')", name="source"),
@@ -43,6 +45,9 @@ class ParcelLink(Base):
                                            comment="The parcel")
     role: Mapped[str] = mapped_column(String(10),
                                       comment="owner, lessee or delegate (read access granted)")
+    may_pay: Mapped[bool] = mapped_column(
+        Boolean, default=False, server_default=false(),
+        comment="A delegate the owner allows to pay the parcel online too")
     source: Mapped[str] = mapped_column(String(8),
                                         comment="code (claimed), grant (by an owner) or staff")
     granted_by_id: Mapped[int | None] = mapped_column(
@@ -99,7 +104,7 @@ class ParcelInvitation(Base):
     access (no account enumeration)."""
 
     __tablename__ = "parcel_invitations"
-    __immutable__ = ("parcel_id", "email", "role", "granted_by_id", "created_at")
+    __immutable__ = ("parcel_id", "email", "role", "granted_by_id", "created_at", "may_pay")
     __table_args__ = (
         CheckConstraint("role IN ('lessee', 'delegate')", name="role"),
         # One open invitation per email and parcel; accepted or revoked ones stay as history.
@@ -114,6 +119,9 @@ class ParcelInvitation(Base):
     email: Mapped[str] = mapped_column(String(254), index=True,
                                        comment="The invited email, normalised")
     role: Mapped[str] = mapped_column(String(10), comment="delegate or lessee")
+    may_pay: Mapped[bool] = mapped_column(
+        Boolean, default=False, server_default=false(),
+        comment="The delegate invited may pay the parcel online too")
     granted_by_id: Mapped[int] = mapped_column(ForeignKey("users.id"),
                                                comment="Who gave the access")
     created_at: Mapped[datetime] = created_at()

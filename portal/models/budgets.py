@@ -88,9 +88,13 @@ class BudgetVersion(Base):
     fixed_amounts: Mapped[list[BudgetFixedAmount]] = relationship(
         back_populates="version", order_by="BudgetFixedAmount.id")
 
+    #: What a correction of an adopted version may change: its adoption (and effective)
+    #: date, before its notices go out (`roll.budgets.correct_adoption_date`, audited).
+    CORRECTABLE = frozenset({"adopted_on", "effective_on"})
+
     def _check_update(self, changes: dict[str, tuple[Any, Any]]) -> None:
         old_status = changes.get("status", (self.status, self.status))[0]
-        if old_status == "adopted":
+        if old_status == "adopted" and not set(changes) <= self.CORRECTABLE:
             raise ImmutableRowError(self.__tablename__, "update",
                                     "an adopted version is never edited (R-A1)")
 

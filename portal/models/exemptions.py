@@ -179,7 +179,8 @@ class ExemptionEvidence(Base):
         CheckConstraint("content_type IN ('application/pdf', 'image/jpeg', 'image/png')",
                         name="content_type"),
     )
-    __immutable__ = ("certification_id", "sha256", "content_type", "size_bytes")
+    __immutable__ = ("certification_id", "sha256", "content_type", "size_bytes",
+                     "active_content")
 
     id: Mapped[int] = mapped_column(primary_key=True, comment="Surrogate key")
     certification_id: Mapped[int] = mapped_column(
@@ -192,6 +193,9 @@ class ExemptionEvidence(Base):
                                                 comment="Who uploaded it")
     removed_at: Mapped[datetime | None] = mapped_column(
         UTCDateTime(), comment="When its owner removed it before filing or resubmitting")
+    active_content: Mapped[str | None] = mapped_column(
+        String(200), comment="A PDF's scripts or automatic actions found (JavaScript, "
+                             "OpenAction ...), flagged to the reviewer; null for none")
     created_at: Mapped[datetime] = created_at()
 
 

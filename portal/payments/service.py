@@ -43,8 +43,17 @@ from portal.payments.gateway import CheckoutRequest, Gateway, GatewayError
 log = logging.getLogger(__name__)
 
 #: Relations that may pay a parcel online (R-A16: owner or lessee; a lender may pay for them;
-#: a delegate only reads). Staff record office payments instead.
+#: a delegate reads, and pays only where the owner allowed it: `may_pay`). Staff record
+#: office payments instead.
 PAYERS = ("owner", "lessee", "lender")
+
+
+def may_pay(uow: UnitOfWork, user: Any, rows: list[tuple[Any, str]]) -> list[tuple[Any, str]]:
+    """The (parcel, relation) of `rows` the user may pay online: a payer's (`PAYERS`), and a
+    delegate's the owner allowed to pay (`access.parcels_delegated_to_pay`)."""
+    delegated = [p.id for p, rel in rows if rel == "delegate"]
+    allowed = access.parcels_delegated_to_pay(uow, user, delegated) if delegated else set()
+    return [(p, rel) for p, rel in rows if rel in PAYERS or p.id in allowed]
 
 
 @dataclass(frozen=True)
@@ -107,7 +116,7 @@ def payable_accounts(uow: UnitOfWork, user: Any, on: date | None = None,
                      parcel_id: int | None = None) -> list[PayableAccount]:
     """The accounts `user` may pay online (optionally of one parcel), with their offers."""
     on = on or clock.today()
-    rows = [(p, rel) for p, rel in access.linked_parcels(uow, user) if rel in PAYERS]
+    rows = may_pay(uow, user, access.linked_parcels(uow, user))
     if parcel_id is not None:
         rows = [(p, rel) for p, rel in rows if p.id == int(parcel_id)]
     return account_offers(uow, rows, on)

@@ -25,7 +25,16 @@ from portal.core.allocation import ParcelFacts, is_assessable
 from portal.core.errors import CalcError
 from portal.core.params import fiscal_year_label
 from portal.db import UnitOfWork
-from portal.models import Budget, BudgetFixedAmount, BudgetLine, BudgetVersion, FiscalYear, Parcel
+from portal.models import (
+    Assessment,
+    Budget,
+    BudgetFixedAmount,
+    BudgetLine,
+    BudgetVersion,
+    FiscalYear,
+    Notice,
+    Parcel,
+)
 
 
 @dataclass(frozen=True)
@@ -109,6 +118,8 @@ def adopt(uow: UnitOfWork, staff: Any, version_id: int, adopted_on: date, *,
         raise NotFound()
     if version.status == "adopted":
         raise Conflict("budget_adopted")
+    if adopted_on > clock.today():  # a date that has not come: the Board has not adopted it
+        raise InvalidInput("adopted_in_future", field="adopted_on", today=clock.today())
     budget = uow.session.get(Budget, version.budget_id)
     fy = uow.session.get(FiscalYear, budget.fiscal_year_id)
     lines = list(uow.session.scalars(select(BudgetLine).where(BudgetLine.version_id ==
@@ -151,6 +162,52 @@ def adopt(uow: UnitOfWork, staff: Any, version_id: int, adopted_on: date, *,
                  after={**audit.snapshot(version), "late": bool(late and version.version == 1
                                                                and adopted_on >= fy.starts_on)})
     return version
+
+
+def correct_adoption_date(uow: UnitOfWork, staff: Any, version_id: int, adopted_on: date
+                          ) -> BudgetVersion:
+    """Correct an adopted version's adoption date as staff mistyped it, before any notice of
+    its assessments goes out (`Conflict("notices_sent")` after): not after today
+    (`adopted_in_future`), version 1 before the fiscal year unless it was recorded late
+    (`budget_late`), an amendment not before the version it amends nor after the next one
+    (`calc`). The audit record keeps the old and the new date (R-A1)."""
+    access.require_staff_role(staff, *access.MANAGE)
+    version = uow.session.get(BudgetVersion, int(version_id))
+    if version is None:
+        raise NotFound()
+    if version.status != "adopted":
+        raise Conflict("budget_not_adopted")
+    if adoption_locked(uow, version):
+        raise Conflict("notices_sent")
+    if adopted_on > clock.today():
+        raise InvalidInput("adopted_in_future", field="adopted_on", today=clock.today())
+    budget = uow.session.get(Budget, version.budget_id)
+    fy = uow.session.get(FiscalYear, budget.fiscal_year_id)
+    old = version.adopted_on
+    if version.version == 1 and adopted_on >= fy.starts_on and old < fy.starts_on:
+        raise Conflict("budget_late", starts_on=fy.starts_on)
+    around = {v.version: v.adopted_on for v in uow.session.scalars(select(BudgetVersion).where(
+        BudgetVersion.budget_id == budget.id, BudgetVersion.status == "adopted"))}
+    before_it, after_it = around.get(version.version - 1), around.get(version.version + 1)
+    if (before_it and adopted_on < before_it) or (after_it and adopted_on > after_it):
+        raise InvalidInput("calc", field="adopted_on")
+    if adopted_on == old:
+        return version
+    was = {"adopted_on": old, "effective_on": version.effective_on}
+    if version.effective_on == old:
+        version.effective_on = adopted_on
+    version.adopted_on = adopted_on
+    uow.session.flush()
+    audit.record(uow, staff, "budget.adoption_date_corrected", version, before=was,
+                 after={"adopted_on": adopted_on, "effective_on": version.effective_on})
+    return version
+
+
+def adoption_locked(uow: UnitOfWork, version: BudgetVersion) -> bool:
+    """Has a notice of an assessment of this version gone out (its date is then on paper)?"""
+    return uow.session.scalar(select(func.count()).select_from(Notice).join(
+        Assessment, Assessment.id == Notice.assessment_id).where(
+        Assessment.budget_version_id == version.id)) > 0
 
 
 def is_late(fiscal_year: FiscalYear, version: BudgetVersion, adopted_on: date) -> bool:

@@ -1,5 +1,6 @@
 """The parcel roll's CSV file, read and checked row by row (R-A2, R-A3,
-R-A16). Pure: the standard library only, no database, no Flask.
+R-A16). Pure: the standard library and the one parser of a typed yes or no
+(`portal.yes_no_input`), no database, no Flask.
 
 - `sniff(path)`: the file's encoding (UTF-8 with or without BOM, else Windows-1252: a strict
   UTF-8 decode of the whole file, streamed, decides), its delimiter (comma or semicolon, from
@@ -27,6 +28,8 @@ from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
+
+from portal import yes_no_input
 
 #: Bytes read at a time while sniffing.
 CHUNK = 1 << 20
@@ -73,8 +76,6 @@ ZONES = {"urbana": "urban", "urban": "urban", "suburbana": "suburban", "suburban
 OWNER_KINDS = {"privado": "private", "privada": "private", "private": "private",
                "autoridad": "authority", "authority": "authority",
                "publico": "public", "publica": "public", "public": "public"}
-YES = {"si", "s", "yes", "y", "1", "true", "verdadero", "x"}
-NO = {"no", "n", "0", "false", "falso", ""}
 #: Puerto Rico's 78 municipalities, as the roll stores them; a row's is matched without
 #: regard to case or accents ("mayaguez" is Mayagüez).
 MUNICIPALITIES = (
@@ -402,15 +403,11 @@ class _Checker:
         return choices[v]
 
     def yes_no(self, key: str, default: bool = False) -> bool:
-        v = normal(self.values.get(key, ""))
-        if not v:
+        try:  # the one parser of a typed yes or no: "X" or "Y" is not an answer
+            return yes_no_input.parse(self.values.get(key, ""), default=default)
+        except yes_no_input.YesNoInputError:
+            self.fail(key, "not_yes_no")
             return default
-        if v in YES:
-            return True
-        if v in NO:
-            return False
-        self.fail(key, "not_yes_no")
-        return default
 
     def email(self, key: str, value: str) -> str | None:
         v = value.strip().lower()

@@ -10,21 +10,24 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from portal.accounts import errors as service_errors
+from portal.web import upload_limits
 
 log = logging.getLogger(__name__)
 
 PAGES = {400: "errors/400.html", 403: "errors/403.html", 404: "errors/404.html",
-         405: "errors/405.html", 429: "errors/429.html", 500: "errors/500.html"}
+         405: "errors/405.html", 413: "errors/413.html", 429: "errors/429.html",
+         500: "errors/500.html"}
 
 
 def _render(code: int):  # noqa: ANN202
     """Every error is a page of the portal: its own for the common codes, else the generic
-    400 (client errors, such as 413 for a too large upload) or 500 page."""
+    400 or 500 page; 413 (an upload over its limit) says the limit (`upload_limits`)."""
     template = PAGES.get(code, "errors/400.html" if code < 500 else "errors/500.html")
     if request_ctx.url_adapter is None:  # an untrusted Host: no URL can be built for it
         return _PLAIN, code
     try:
-        return render_template(template, code=code), code
+        extra = {"limit": upload_limits.stated()} if code == 413 else {}
+        return render_template(template, code=code, **extra), code
     except Exception:  # the layout itself failed: a plain page, still no traceback
         log.exception("error page %s failed to render", code)
         return _PLAIN, code
@@ -43,6 +46,7 @@ def _has_nul(values: object) -> bool:
 
 
 def init_app(app: Flask) -> None:
+    upload_limits.init_app(app)  # a 413 said as the limit, before the CSRF check reads a form
     @app.before_request
     def refuse_nul_bytes():  # noqa: ANN202
         """A NUL byte in the path, the query or a form is nothing a person typed, and

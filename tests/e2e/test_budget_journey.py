@@ -89,15 +89,16 @@ def test_j8_draft_adopt_amend_and_compare_a_budget(live, page, lang):
     expect(page.locator("main")).to_contain_text("$1,340,000.50")  # R-A1 (3): the total
     _check(page, "version", lang)
 
-    # 2. Adopted (before the year starts, on 2027-07-01: no warning)
+    # 2. Adopted (before the year starts, on 2027-07-01: no warning; not after today, the
+    # demo's 30 November 2026)
     page.get_by_role("link", name=w["adopt"]).click()
-    page.locator("#adopted_on").fill("2027-05-20")
+    page.locator("#adopted_on").fill("2026-11-20")
     page.locator("label[for=confirm]").click()
     _check(page, "adopt", lang)
     page.locator("main form [type=submit]").click()
     expect(page.locator("main")).to_contain_text(w["adopted"])
 
-    # 3. Amended: a new draft copied from it; the pier costs more; adopted mid-year
+    # 3. Amended: a new draft copied from it; the pier costs more; adopted today
     page.get_by_role("button", name=w["amend"]).click()
     expect(page.locator("#lines-0-amount")).to_have_value("1,250,000.00")
     page.locator("#lines-0-amount").fill("1,400,000.00")
@@ -106,7 +107,7 @@ def test_j8_draft_adopt_amend_and_compare_a_budget(live, page, lang):
     _line(page, 3, "Rótulos", "Signs", "5,000", "5,000")
     page.get_by_role("button", name=w["save"]).click()
     page.get_by_role("link", name=w["adopt"]).click()
-    page.locator("#adopted_on").fill("2027-09-15")
+    page.locator("#adopted_on").fill("2026-11-30")
     page.locator("label[for=confirm]").click()
     page.locator("main form [type=submit]").click()
 

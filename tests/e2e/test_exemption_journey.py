@@ -34,7 +34,9 @@ WORDS = {
            "return": "Devolver al dueño", "fix": "Corregir y volver a enviar",
            "resubmit": "Volver a enviar la certificación", "approve": "Aprobar",
            "approved": "Aprobada", "why": "¿Por qué esta cantidad?",
-           "without": "Sin la exoneración residencial", "warning": "multa de $500"},
+           "without": "Sin la exoneración residencial", "warning": "multa de $500",
+           "pay_in_full": "La pagaré completa dentro de los 30 días",
+           "answers": "Sus respuestas", "paid_in_full": "La paga completa dentro de los 30 días"},
     "en": {"start_link": "Start the residential exemption certification",
            "start": "Start the certification", "next": "Save and continue",
            "home": "It was the home of the owner or the family", "no": "No",
@@ -45,7 +47,9 @@ WORDS = {
            "return": "Return to the owner", "fix": "Fix and resubmit",
            "resubmit": "Resubmit the certification", "approve": "Approve",
            "approved": "Approved", "why": "Why this amount?",
-           "without": "Without the residential exemption", "warning": "$500 fine"},
+           "without": "Without the residential exemption", "warning": "$500 fine",
+           "pay_in_full": "I will pay it in full within the 30 days",
+           "answers": "Your answers", "paid_in_full": "Pays in full within the 30 days"},
 }
 
 
@@ -163,6 +167,10 @@ def test_j5_file_return_resubmit_approve(live, page, lang, width, tmp_path):
     j.choose(page.locator("#cooperative").get_by_label(w["no"], exact=True))
     j.check("cooperative")
     j.next()
+    # R-B11: the home owes the property tax recorded on it (an auction pending): asked
+    j.choose(page.get_by_label(w["pay_in_full"]))
+    j.check("debt")
+    j.next()
     j.upload(photo)
     j.upload(deed)
     j.check("evidence")
@@ -172,6 +180,11 @@ def test_j5_file_return_resubmit_approve(live, page, lang, width, tmp_path):
     j.check("result")
     j.next()
     expect(page.locator("main")).to_contain_text(w["warning"])
+    # R-B12: every answer, read before certifying them
+    summary = page.get_by_test_id("summary")
+    expect(summary.get_by_role("heading", name=w["answers"])).to_be_visible()
+    expect(summary).to_contain_text("María Rivera Ortiz")
+    expect(summary).to_contain_text(w["paid_in_full"])
     j.press(page.get_by_role("button", name=w["file"]))  # nothing checked nor typed
     expect(page.locator("#error-summary")).to_be_visible()
     j.check("attest-errors")

@@ -23,6 +23,7 @@ ROW = {"loan_number": "L-1", "catastro": "040-000-001-01", "fiscal_year": "2026-
     (answers.fraction, "0.0001", Decimal("0.0001")),
     (answers.unit_share, "0.000001", Decimal("0.000001")),
     (answers.deed_date, "2026-03-02", date(2026, 3, 2)),
+    (answers.deed_date, "02/03/2026", date(2026, 3, 2)),  # the Spanish reader's day/month
     (answers.deed_date, date(2026, 3, 2), date(2026, 3, 2)),
 ])
 def test_what_both_take(check, value, expected):  # noqa: ANN001
@@ -34,7 +35,7 @@ def test_what_both_take(check, value, expected):  # noqa: ANN001
     (answers.fraction, "0", "bad_fraction"), (answers.fraction, "1.01", "bad_fraction"),
     (answers.fraction, "1e-1", "bad_fraction"), (answers.fraction, "mitad", "bad_fraction"),
     (answers.unit_share, "0", "bad_share"), (answers.unit_share, "2", "bad_share"),
-    (answers.deed_date, "02/03/2026", "bad_date"), (answers.deed_date, "2026-12-01",
+    (answers.deed_date, "2026/03/02", "bad_date"), (answers.deed_date, "2026-12-01",
                                                      "date_in_future"),
 ])
 def test_what_both_refuse(check, value, reason):  # noqa: ANN001

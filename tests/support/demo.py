@@ -85,9 +85,14 @@ def filed_exemption(app: Flask, parcel_id: int) -> int:
         owner = users.find_by_email(w, "owner@demo.pr")
         cert = filings.start(w, owner, parcel_id)
         party = filings.owners_on_record(w, parcel_id, cert.fiscal_year_start)[0][0]
-        for step, data in (("owners", {"owners": [party]}), ("use", {"use": "home"}),
+        facts = filings.facts_service.facts_for(w, parcel_id, cert.fiscal_year_start)
+        for step, data in (("owners", {"owners": [party]}),
+                           ("occupants", {"occupants": "María Rivera Ortiz (dueña)"}),
+                           ("use", {"use": "home"}),
                            ("rent", {"rent": "no"}), ("residential", {"residential": "all"}),
-                           ("veteran", {"veteran": "no"}), ("cooperative", {"cooperative": "no"})):
-            filings.save_step(w, owner, cert.id, step, data)
+                           ("veteran", {"veteran": "no"}), ("cooperative", {"cooperative": "no"}),
+                           ("debt", {"plan": "pay_in_full"})):
+            if step in filings.steps_for(cert.answers or {}, facts):  # R-B11: debt only if owed
+                filings.save_step(w, owner, cert.id, step, data)
         filings.file(w, owner, cert.id, attested=True, full_name="María Rivera Ortiz")
         return cert.id

@@ -110,18 +110,21 @@ def batch_csv(rows: list[dict[str, str]], *, lang: str = "es", delimiter: str = 
 
 def batch_rows(app: Flask, n: int) -> list[dict[str, str]]:
     """Rows for `n` of the demo bank's loans, as its officer would fill them in: the
-    parcel's owners on record, the open fiscal year, a residence, attested."""
+    parcel's owners on record, the open fiscal year, a residence, attested. A loan whose
+    parcel owes property tax recorded on it (the demo's home: R-B11, a plan the owner files
+    herself) is left out: its row would be refused."""
     from portal.exemptions import filings
     from portal.lenders import batches
-    from portal.models import Lender, Loan, OwnershipShare, Parcel, Party
+    from portal.models import Lender, Loan, OwnershipShare, Parcel, Party, TaxDebt
     fy = filings.certification_year(clock.today())
     with app_uow(app) as w:
         s = w.session
         bank = s.scalar(select(Lender.id).order_by(Lender.id).limit(1))
+        owing = select(TaxDebt.parcel_id).where(TaxDebt.paid_on.is_(None))
         loans = s.execute(select(Loan.loan_number, Parcel.id, Parcel.catastro)
                           .join(Parcel, Parcel.id == Loan.parcel_id)
-                          .where(Loan.lender_id == bank).order_by(Loan.loan_number)
-                          .limit(n)).all()
+                          .where(Loan.lender_id == bank, Parcel.id.not_in(owing))
+                          .order_by(Loan.loan_number).limit(n)).all()
         out = []
         for number, pid, catastro in loans:
             names = s.scalars(select(Party.name).join(

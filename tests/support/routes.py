@@ -63,7 +63,7 @@ STAFF = {"accounts.lookup", "people.person", "payments.office", "payments.refund
          "collections.record_claim", "collections.packet_pdf", "collections.record_mailings",
          "roll.budgets_page", "roll.budget_new", "roll.budget_version", "roll.budget_edit",
          "roll.budget_adopt", "roll.budget_amend", "roll.budget_compare", "people.set_role",
-         "roll.budget_discard",
+         "roll.budget_discard", "roll.budget_adoption_date",
          "roll.parameters_page", "roll.parameter_edit",  # J8: the Board's parameters
          "exemptions.changes_staff_list", "exemptions.changes_acknowledge",
          "exemptions.queue", "exemptions.review_page", "exemptions.take_up",  # J5

@@ -274,7 +274,7 @@ STAFF_CHANGES = {
     "people.reset_two_factor": {"administrator"}, "people.set_role": {"administrator"},
     "roll.budget_new": {"administrator"}, "roll.budget_edit": {"administrator"},
     "roll.budget_adopt": {"administrator"}, "roll.budget_amend": {"administrator"},
-    "roll.budget_discard": {"administrator"},
+    "roll.budget_discard": {"administrator"}, "roll.budget_adoption_date": {"administrator"},
     "roll.send_roll_notices": {"administrator"},
     "roll.parameter_edit": {"administrator"},
     "payments.office": {"administrator", "cashier"},
@@ -387,6 +387,9 @@ def test_staff_changes_refuse_the_roles_that_may_not(demo_app, role):
                                {}),
         "roll.budget_discard": (f"/personal/presupuestos/version/{ids['draft_id']}/descartar",
                                  {}),
+        "roll.budget_adoption_date": (
+            f"/personal/presupuestos/version/{ids['version_id']}/fecha",
+            {"adopted_on": "2026-05-01"}),
         "roll.send_roll_notices": (f"/personal/tasacion/{ids['roll_id']}/avisos/enviar", {}),
         "roll.parameter_edit": ("/personal/parametros/2026-2027/interest_rate",
                                  {"value": "0.07", "effective_on": "2026-11-30",

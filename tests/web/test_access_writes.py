@@ -62,6 +62,9 @@ WALKED |= {"lenders_api.submit_batch", "lenders_api.report_acquisition"}
 #: J7, R-B10 (iii): a loan's acquisition and intents to pay, walked as every other role (and
 #: another bank's clerk) in tests/web/test_lender_intents.py (test_no_one_else_touches_the_loan).
 WALKED |= {"lenders.report_acquisition", "lenders.mark_intents", "lenders.withdraw_intent"}
+#: An adopted budget's date corrected (staff administrators only: `staff_role`), walked in
+#: tests/web/test_budget_adoption_date.py.
+WALKED |= {"roll.budget_adoption_date"}
 
 
 def test_every_post_route_is_walked(app: Flask):

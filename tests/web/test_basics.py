@@ -172,7 +172,9 @@ def test_every_http_error_is_a_translated_page(app: Flask):
 
     client = app.test_client()
     r = client.get("/too-large")
-    assert r.status_code == 413 and "No se pudo procesar la solicitud" in r.get_data(as_text=True)
+    # a 413 says the limit (tests/web/test_upload_limits.py), never "the form expired"
+    assert r.status_code == 413 and "El archivo es demasiado grande" in r.get_data(as_text=True)
+    assert "2 MB como máximo" in r.get_data(as_text=True)
     r = client.get("/unavailable?lang=en")
     assert r.status_code == 503 and "Something went wrong" in r.get_data(as_text=True)
     r = client.delete("/")

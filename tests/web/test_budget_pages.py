@@ -7,6 +7,7 @@ and read-only staff see no button that changes anything. The demo's today: 2026-
 from __future__ import annotations
 
 import re
+from datetime import date
 from decimal import Decimal
 from html import unescape
 
@@ -17,6 +18,7 @@ from sqlalchemy import func, select
 from portal.db import UnitOfWork
 from portal.models import AuditRecord, BudgetFixedAmount, BudgetLine, BudgetVersion, User
 from portal.web.data import database
+from tests.support.clock import fixed_on
 from tests.support.pages import csrf_token, login
 
 
@@ -188,15 +190,20 @@ def test_adopting_after_the_year_began_warns_and_needs_the_second_confirmation(d
     vid = int(r.headers["Location"].rsplit("/", 1)[1])
     adopt = staff.get(f"/personal/presupuestos/version/{vid}/adoptar").get_data(as_text=True)
     assert "El año fiscal ya comenzó" not in adopt  # today, 2026-11-30, is before 2027-07-01
-    late = {"csrf_token": csrf_token(adopt), "adopted_on": "2027-07-02", "confirm": "y"}
-    r = staff.post(f"/personal/presupuestos/version/{vid}/adoptar", data=late)
-    html = r.get_data(as_text=True)
-    assert r.status_code == 400 and "El año fiscal ya comenzó" in html
-    assert "1 de julio de 2027" in html
-    assert _one(demo_app, select(BudgetVersion.status).where(BudgetVersion.id == vid))[0] \
-        == "draft"
-    r = staff.post(f"/personal/presupuestos/version/{vid}/adoptar", data={**late, "late": "y"})
-    assert r.status_code == 303
+    with fixed_on(date(2027, 7, 3)):  # the year began: a date then past can be recorded late
+        staff = login(demo_app, "staff")
+        adopt = staff.get(f"/personal/presupuestos/version/{vid}/adoptar").get_data(
+            as_text=True)
+        late = {"csrf_token": csrf_token(adopt), "adopted_on": "2027-07-02", "confirm": "y"}
+        r = staff.post(f"/personal/presupuestos/version/{vid}/adoptar", data=late)
+        html = r.get_data(as_text=True)
+        assert r.status_code == 400 and "El año fiscal ya comenzó" in html
+        assert "1 de julio de 2027" in html
+        assert _one(demo_app, select(BudgetVersion.status).where(BudgetVersion.id == vid))[0] \
+            == "draft"
+        r = staff.post(f"/personal/presupuestos/version/{vid}/adoptar",
+                       data={**late, "late": "y"})
+        assert r.status_code == 303
     rec = _one(demo_app, select(AuditRecord.after).where(
         AuditRecord.action == "budget.adopted", AuditRecord.object_id == str(vid)))[0]
     assert rec["late"] is True and rec["adopted_on"] == "2027-07-02"

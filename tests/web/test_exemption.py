@@ -22,9 +22,12 @@ from flask import Flask
 from sqlalchemy import select
 
 from portal import storage
+from tests.support.exemption_wizard import answer as _answer
+from tests.support.exemption_wizard import file_home as _file_home
+from tests.support.exemption_wizard import ids as _ids
+from tests.support.exemption_wizard import post as _post
+from tests.support.exemption_wizard import start as _start
 from tests.support.pages import csrf_token, login, outbox
-
-HOME_CATASTRO = "040-000-000-00"  # the demo owner's home (featured, with the bank's loan)
 
 
 @pytest.fixture(autouse=True)
@@ -57,36 +60,6 @@ def pdf_bytes() -> bytes:
     return bytes(doc.output())
 
 
-def _ids(app: Flask) -> dict:
-    from portal.db import UnitOfWork
-    from portal.models import OwnershipShare, Parcel, Party
-    from portal.web.data import database
-    with app.app_context(), UnitOfWork(database()) as w:
-        home = w.session.scalar(select(Parcel.id).where(Parcel.catastro == HOME_CATASTRO))
-        maria = w.session.scalar(select(Party.id).join(
-            OwnershipShare, OwnershipShare.party_id == Party.id)
-            .where(OwnershipShare.parcel_id == home))
-    return {"home": home, "maria": maria}
-
-
-def _post(client, url: str, data: dict, page_url: str | None = None, **kw):  # noqa: ANN001, ANN003, ANN202
-    page = client.get(page_url or url).get_data(as_text=True)
-    return client.post(url, data={"csrf_token": csrf_token(page), **data}, **kw)
-
-
-def _start(client, home: int) -> str:  # noqa: ANN001
-    r = _post(client, f"/propiedad/{home}/exoneracion", {})
-    assert r.status_code == 303, r.status_code
-    return r.headers["Location"]
-
-
-def _answer(client, cid: int, slug: str, data: dict) -> str:  # noqa: ANN001
-    url = f"/exoneracion/{cid}/paso/{slug}"
-    r = _post(client, url, data)
-    assert r.status_code == 303, (slug, r.status_code, r.get_data(as_text=True)[:3000])
-    return r.headers["Location"]
-
-
 def _upload(client, cid: int, data: bytes, name: str):  # noqa: ANN001, ANN202
     page = client.get(f"/exoneracion/{cid}/paso/evidencia").get_data(as_text=True)
     r = client.post(f"/exoneracion/{cid}/evidencia", data={
@@ -94,22 +67,6 @@ def _upload(client, cid: int, data: bytes, name: str):  # noqa: ANN001, ANN202
         content_type="multipart/form-data")
     assert r.status_code == 303
     return client.get(f"/exoneracion/{cid}/paso/evidencia").get_data(as_text=True)
-
-
-def _file_home(client, ids: dict) -> int:  # noqa: ANN001
-    """Answer every step for the home (R-B1..R-B12) up to the attestation; the draft's id."""
-    loc = _start(client, ids["home"])
-    cid = int(re.search(r"/exoneracion/(\d+)/", loc).group(1))
-    assert loc.endswith("/paso/duenos")
-    assert _answer(client, cid, "duenos", {"owners": ids["maria"]}).endswith("/residentes")
-    _answer(client, cid, "residentes", {"occupants": "María Rivera Ortiz (dueña)"})
-    assert _answer(client, cid, "uso", {"use": "home"}).endswith("/renta")  # no absence step
-    _answer(client, cid, "renta", {"rent": "no"})
-    _answer(client, cid, "parte-residencial", {"residential": "all"})
-    _answer(client, cid, "veterano", {"veteran": "no"})
-    # No property tax owed on January 1 (the demo's facts): the plan step is skipped (R-B11).
-    assert _answer(client, cid, "cooperativa", {"cooperative": "no"}).endswith("/evidencia")
-    return cid
 
 
 def test_j5_file_return_resubmit_approve(demo_app: Flask):
@@ -278,18 +235,26 @@ def test_one_dwelling_per_owner_r_b6(demo_app: Flask):
 
 
 def test_debt_on_january_1_asks_for_a_plan_r_b11(demo_app: Flask):
-    """Property tax owed on January 1: the plan step, the rolled 30th day after filing."""
+    """Property tax owed on January 1: the plan step, the rolled 30th day after filing. The
+    year's CRIM row says no debt; the debts recorded on the home (2022-2023 with an auction
+    pending, 2023-2025 attached) were unpaid on January 1, 2026: the step is asked for them,
+    with their total."""
     from portal.db import UnitOfWork
-    from portal.models import PropertyTaxFact
+    from portal.models import PropertyTaxFact, TaxDebt
     from portal.web.data import database
     ids = _ids(demo_app)
     with demo_app.app_context(), UnitOfWork(database()) as w:
         fact = w.session.scalar(select(PropertyTaxFact).where(
             PropertyTaxFact.parcel_id == ids["home"]))
-        fact.debt_on_january_1 = Decimal("250.00")
+        assert fact.debt_on_january_1 == 0
+        owed = sum(d.taxes + d.surcharges + d.interest + d.penalties + d.levies + d.fines
+                   + d.costs for d in w.session.scalars(select(TaxDebt).where(
+                       TaxDebt.parcel_id == ids["home"])))
+    assert owed == Decimal("7313.84")
     owner = login(demo_app, "owner")
     cid = int(re.search(r"/exoneracion/(\d+)/", _start(owner, ids["home"])).group(1))
-    for slug, data in (("duenos", {"owners": ids["maria"]}), ("residentes", {}),
+    for slug, data in (("duenos", {"owners": ids["maria"]}),
+                       ("residentes", {"occupants": "María Rivera Ortiz (dueña)"}),
                        ("uso", {"use": "home"}), ("renta", {"rent": "no"}),
                        ("parte-residencial", {"residential": "all"}),
                        ("veterano", {"veteran": "no"})):
@@ -297,7 +262,7 @@ def test_debt_on_january_1_asks_for_a_plan_r_b11(demo_app: Flask):
     assert _answer(owner, cid, "cooperativa", {"cooperative": "no"}).endswith("/deuda")
     page = owner.get(f"/exoneracion/{cid}/paso/deuda").get_data(as_text=True)
     # Filed today (2026-11-30), the 30th day is 2026-12-30 (a Wednesday): no roll-over.
-    assert "$250.00" in page and "30 de diciembre de 2026" in page
+    assert "$7,313.84" in page and "30 de diciembre de 2026" in page
     r = _post(owner, f"/exoneracion/{cid}/paso/deuda",
               {"plan": "request", "plan_payments": "13", "plan_first_due": "2027-01-15"})
     assert r.status_code == 422  # at most 12 (R-B16)

@@ -37,7 +37,7 @@ def good_rows(app: Flask, n: int, lang: str = "es") -> list[dict[str, str]]:
     """Rows for `n` of the demo bank's loans whose parcels have owners who are people and
     the CRIM's facts of the open year, as its officer fills them in."""
     from portal.exemptions import filings
-    from portal.models import Lender, Loan, Parcel, PropertyTaxFact
+    from portal.models import Lender, Loan, Parcel, PropertyTaxFact, TaxDebt
     fy = filings.certification_year(clock.today())
     yes = "sí" if lang == "es" else "yes"
     with app_uow(app) as w:
@@ -49,6 +49,7 @@ def good_rows(app: Flask, n: int, lang: str = "es") -> list[dict[str, str]]:
             .join(PropertyTaxFact, (PropertyTaxFact.parcel_id == Parcel.id)
                   & (PropertyTaxFact.fiscal_year_start == fy)
                   & (PropertyTaxFact.debt_on_january_1 == 0))
+            .where(Parcel.id.not_in(select(TaxDebt.parcel_id)))  # no debt recorded (R-B11)
             .where(Loan.lender_id == bank).order_by(Loan.loan_number)).all()
         out, seen_owners = [], set()
         for number, pid, catastro in loans:
@@ -151,7 +152,7 @@ def _another_lender(app: Flask) -> tuple[str, str]:
 def test_every_reason_a_row_is_refused(app):
     from portal.lenders import batches as lb
     from portal.models import OwnershipShare, Parcel, Party, PropertyTaxFact
-    rows = good_rows(app, 29)
+    rows = good_rows(app, 32)
     b_loan, b_catastro = _another_lender(app)
     fy = int(rows[0]["fiscal_year"][:4])
     bad = {  # row index -> (changes, the column, the reason)
@@ -183,6 +184,10 @@ def test_every_reason_a_row_is_refused(app):
         27: ({"residential_valuation": "1500.005"}, "residential_valuation",
              "money_too_many_decimals"),
         28: ({"veteran_amount": "1000000000000"}, "veteran_amount", "money_too_large"),
+        # a billion zeroed the bill: at most the property's valuation (R-B3)
+        29: ({"veteran_amount": "1000000000"}, "veteran_amount", "veteran_over_valuation"),
+        30: ({"residential_use": "X"}, "residential_use", "not_yes_no"),  # read as yes
+        31: ({"officer_attests": "Y"}, "officer_attests", "not_yes_no"),
     }
     sent = [dict(r, **bad[i][0]) if i in bad else r for i, r in enumerate(rows)]
     # R-B6: row 20's first owner also owns row 21's parcel, and claims it too

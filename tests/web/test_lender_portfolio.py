@@ -8,7 +8,7 @@ from decimal import Decimal
 
 import pytest
 
-from tests.support.demo import add_loans
+from tests.support.demo import add_loans, filed_exemption
 from tests.support.html import vnu_errors, vnu_missing
 from tests.support.lenders import loan_with_facts, page_statements
 from tests.support.pages import csrf_token, login
@@ -279,7 +279,6 @@ def test_the_certification_filter_follows_the_exemption_filings(demo_app):
     "filed, not yet decided" (R-B6: approved or pending)."""
     from portal.accounts import access
     from portal.db import UnitOfWork
-    from portal.exemptions import filings
     from portal.people import users
     from portal.web.data import database
 
@@ -290,14 +289,7 @@ def test_the_certification_filter_follows_the_exemption_filings(demo_app):
             lent = {p.id for p, _ in access.linked_parcels(w, bank)}
             pid = min(p.id for p, rel in access.linked_parcels(w, owner)
                       if rel == "owner" and p.id in lent)
-            cert = filings.start(w, owner, pid)
-            party = filings.owners_on_record(w, pid, cert.fiscal_year_start)[0][0]
-            for step, data in (("owners", {"owners": [party]}), ("use", {"use": "home"}),
-                               ("rent", {"rent": "no"}), ("residential", {"residential": "all"}),
-                               ("veteran", {"veteran": "no"}),
-                               ("cooperative", {"cooperative": "no"})):
-                filings.save_step(w, owner, cert.id, step, data)
-            filings.file(w, owner, cert.id, attested=True, full_name="María Rivera Ortiz")
+        filed_exemption(demo_app, pid)
     client = login(demo_app, "lender")
 
     def count(kind: str) -> int:

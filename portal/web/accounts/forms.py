@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import EmailField, HiddenField, SearchField, StringField, SubmitField
+from wtforms import BooleanField, EmailField, HiddenField, SearchField, StringField, SubmitField
 from wtforms.validators import Email, InputRequired, Length, Regexp
 
 
@@ -24,6 +24,7 @@ class GrantForm(FlaskForm):
         InputRequired(message=_l("Enter the person's email.")),
         Email(message=_l("Enter an email like nombre@ejemplo.com."), check_deliverability=False),
         Length(max=254)])
+    may_pay = BooleanField(_l("They may also pay this parcel's assessment online"))
     submit = SubmitField(_l("Give read access"))
 
 

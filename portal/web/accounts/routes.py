@@ -158,7 +158,8 @@ def grant(parcel_id: int):  # noqa: ANN201
     if form.validate_on_submit():
         try:
             with uow() as w:
-                link = parcels.grant(w, current_user, parcel_id, form.email.data)
+                link = parcels.grant(w, current_user, parcel_id, form.email.data,
+                                     may_pay=bool(form.may_pay.data))
                 parcel = access.get_parcel(w, current_user, parcel_id)
                 grantee = users.load_user(w, link.user_id) if link is not None else None
         except (NotFound, Forbidden):

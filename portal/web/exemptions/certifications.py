@@ -5,6 +5,7 @@ see are 404; staff pages are 404 for everyone else (`staff_required`)."""
 from __future__ import annotations
 
 from datetime import date
+from decimal import Decimal
 
 from flask import (
     abort,
@@ -20,15 +21,17 @@ from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from markupsafe import Markup
 
-from portal import clock
+from portal import clock, money_input
 from portal.accounts import access
 from portal.accounts.errors import Conflict, Forbidden, InvalidInput, NotFound, ServiceError
 from portal.core.exemption import CERTIFICATION_WARNING
 from portal.core.explain import N_
 from portal.documents import exemption_certification
+from portal.exemptions import answers as answers_of
 from portal.exemptions import evidence, filings, review
 from portal.exemptions import tax_facts as facts_service
-from portal.i18n import current_language, date_long, formats
+from portal.i18n import current_language, formats, money
+from portal.web import upload_limits
 from portal.web.data import external_url, uow
 from portal.web.exemptions import bp, present
 from portal.web.exemptions.forms import (
@@ -43,19 +46,12 @@ from portal.web.extensions import csrf, shared_limit
 from portal.web.pdf_response import pdf_response
 from portal.web.staff_access import staff_required, staff_role
 
-UPLOAD_LIMIT = evidence.MAX_BYTES + 512 * 1024  # one file and the form around it
-
-
-def _raise_upload_limit() -> None:
-    """The upload route takes one file of up to 10 MB: its request may be larger than the
-    portal's default limit (this runs before the app's other checks read the form)."""
-    if request.endpoint == "exemptions.upload":
-        request.max_content_length = UPLOAD_LIMIT
-
 
 @bp.record_once
 def _install(state) -> None:  # noqa: ANN001
-    state.app.before_request_funcs.setdefault(None, []).insert(0, _raise_upload_limit)
+    """The upload route takes one document of up to 10 MB: its request may be larger than
+    the portal's default limit, and one over it is told that limit (`upload_limits`)."""
+    upload_limits.register(state.app, "exemptions.upload", evidence.MAX_BYTES, "document")
 
 
 ERRORS = {
@@ -71,6 +67,9 @@ ERRORS = {
     "residential_valuation": N_("Write the valuation in dollars and cents, like 12000.00."),
     "veteran": N_("Choose one answer."),
     "veteran_amount": N_("Write the amount in dollars and cents, like 5000.00."),
+    "veteran_over_valuation": answers_of.VETERAN_OVER_VALUATION,
+    "occupants_required": N_("Write who lives in the home (at least the owner)."),
+    "occupants_too_long": N_("Write at most 1,000 characters."),
     "cooperative": N_("Choose one answer."),
     "unit_share": N_("Write the share as a number greater than 0 and at most 1, like 0.025."),
     "coop_election": N_("Choose which exemption the cooperative chooses."),
@@ -78,7 +77,7 @@ ERRORS = {
     "plan_payments": N_("Enter from 1 to %(most)s monthly payments."),
     "plan_first_due": N_("Choose a first payment date from today to a year from now."),
     "attest": N_("Check the box to certify the statement."),
-    "full_name": N_("Type your full name as it appears among the owners or on your account."),
+    "full_name": N_("Type your full name as it appears among the owners on this filing."),
 }
 EVIDENCE_ERRORS = {
     "evidence_empty": N_("The file is empty. Choose the document again."),
@@ -100,6 +99,18 @@ CONFLICTS = {
     "exemption_not_eligible": N_("The answers show the property does not qualify, so the "
                                  "certification cannot be filed."),
 }
+
+
+def _error_text(exc: InvalidInput) -> str:
+    """A step's refusal in the reader's language: the one parser's own reason for a typed
+    amount (`money_<code>`), else the step's message for the code or the field."""
+    p = exc.params
+    if exc.code.startswith("money_") and exc.code[6:] in money_input.MESSAGES:
+        return money_input.MoneyInputError(exc.code[6:], **{
+            k: Decimal(v) for k, v in p.items() if k == "maximum"}).message()
+    maximum = money(Decimal(p["maximum"])) if p.get("maximum") else ""
+    return _(ERRORS.get(exc.code if exc.code in ERRORS else p.get("field"),
+                        N_("Check this answer.")), most=p.get("most", ""), maximum=maximum)
 
 
 def _require_form() -> None:
@@ -224,8 +235,7 @@ def step(cert_id: int, slug: str):  # noqa: ANN201
             except InvalidInput as exc:
                 field = exc.params.get("field")
                 target = form[field] if field in form._fields else None
-                msg = _(ERRORS.get(exc.code if exc.code in ERRORS else field,
-                                   N_("Check this answer.")), most=exc.params.get("most", ""))
+                msg = _error_text(exc)
                 (target.errors if target is not None else form.form_errors).append(msg)
             except Conflict as exc:
                 if exc.code == "one_dwelling":
@@ -278,8 +288,10 @@ def _step_context(w, cert, parcel, facts, step: str) -> dict:  # noqa: ANN001
     if step == "evidence":
         ctx["files"] = filings.evidence_of(w, cert)
         ctx["upload"] = EvidenceForm()
-    if step == "attest":
+    if step == "attest":  # R-B12: every answer, read before the owner certifies them
         ctx["warning"] = [_(m) for m in CERTIFICATION_WARNING]
+        ctx["answers"] = exemption_certification.answers_shown(
+            cert.answers or {}, filings.owner_names(w, cert))
     if cert.status == "returned":
         ctx["returned"] = _returned(w, cert)
     return ctx
@@ -296,10 +308,10 @@ def _returned(w, cert) -> dict:  # noqa: ANN001
 @bp.post("/exoneracion/<id:cert_id>/evidencia")
 @csrf.exempt  # the form below checks its CSRF token itself, after the larger limit is set
 @login_required
-@shared_limit("RATELIMIT_SIGNIN", key=lambda: f"exemption-upload:{current_user.get_id()}")
+@shared_limit("RATELIMIT_UPLOAD", key=lambda: f"exemption-upload:{current_user.get_id()}")
 def upload(cert_id: int):  # noqa: ANN201
-    """One document (10 MB at most) a request; as many a minute per user as sign-in tries
-    (RATELIMIT_SIGNIN: uploads are large)."""
+    """One document (10 MB at most) a request; uploads are counted per user apart from
+    sign-in tries (RATELIMIT_UPLOAD: the 11th document in a minute is still taken)."""
     form = EvidenceForm()
     if not form.validate_on_submit():
         abort(400)
@@ -394,8 +406,10 @@ def _receipt_view(w, cert_id: int) -> dict:  # noqa: ANN001
     fig = filings.figures(w, cert)
     without, with_ = present.bill_lines(fig)
     loan = filings.loan_of(w, cert)
+    owners = filings.owner_names(w, cert)
     return {"cert": cert, "parcel": parcel, "rel": rel, "fig": fig, "without": without,
-            "with_": with_, "owners": filings.owner_names(w, cert), "loan": loan,
+            "with_": with_, "owners": owners, "loan": loan,
+            "answers": exemption_certification.answers_shown(cert.answers or {}, owners),
             "events": filings.events(w, cert), "returned": _returned(w, cert),
             "fy_label": present.fy_label(cert.fiscal_year_start),
             "files": filings.evidence_of(w, cert), "today": clock.today(),
@@ -490,43 +504,10 @@ def _review_page(cert_id: int, return_form, decision_form, status: int = 200):  
     return_form.reasons.choices = choices([(k, _(v[0])) for k, v in review.REASONS.items()])
     with uow() as w:
         v = _receipt_view(w, cert_id)
-        v["answers"] = _answers_shown(v["cert"])
         v["reviewer"] = review.reviewer_name(w, v["cert"].decided_by_id)
     return render_template("exemptions/review.html", return_form=return_form,
                            decision_form=decision_form, take_form=STEP_FORMS["result"](),
                            **v), status
-
-
-def _answers_shown(cert) -> list[tuple[str, str]]:  # noqa: ANN001
-    a = cert.answers or {}
-    out = [(_(present.TITLES["occupants"]), a.get("occupants") or "—"),
-           (_(present.TITLES["use"]), _(present.USE_LABELS.get(a.get("use"), "—")))]
-    if a.get("deed_date"):
-        out.append((_("Date of the deed of purchase"),
-                    date_long(date.fromisoformat(a["deed_date"]))))
-    if a.get("absence_reason"):
-        out.append((_(present.TITLES["absence"]),
-                    _(present.ABSENCE_LABELS[a["absence_reason"]])))
-    out.append((_(present.TITLES["rent"]), _("Yes") if a.get("rent") == "yes" else _("No")))
-    kind = a.get("residential", "all")
-    out.append((_(present.TITLES["residential"]),
-                {"all": _("All of it"),
-                 "fraction": _("Fraction %(x)s (%(basis)s)", x=a.get("fraction", ""),
-                               basis=a.get("fraction_basis", "")),
-                 "valuation": _("Valuation %(x)s", x=a.get("residential_valuation", ""))
-                 }.get(kind, "—")))
-    out.append((_(present.TITLES["veteran"]),
-                a.get("veteran_amount") if a.get("veteran") == "yes" else _("No")))
-    out.append((_(present.TITLES["cooperative"]),
-                _("Share %(x)s", x=a.get("unit_share")) if a.get("cooperative") == "yes"
-                else _("No")))
-    if a.get("plan"):
-        out.append((_(present.TITLES["debt"]),
-                    _("Payment plan: %(n)s monthly payments from %(date)s",
-                      n=a.get("plan_payments"),
-                      date=date_long(date.fromisoformat(a["plan_first_due"])))
-                    if a["plan"] == "request" else _("Pays in full within the 30 days")))
-    return out
 
 
 def _staff_action(cert_id: int, action, done: str | None = None) -> object:  # noqa: ANN001

@@ -22,6 +22,8 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 from wtforms.widgets import CheckboxInput, ListWidget
 
+from portal.exemptions.answers import OCCUPANTS_MAX
+
 
 def choices(pairs) -> list[SelectChoice]:  # noqa: ANN001
     """(value, label) pairs as WTForms' choices."""
@@ -67,8 +69,10 @@ class OwnersForm(FlaskForm):
 
 class OccupantsForm(FlaskForm):
     occupants = TextAreaField(_l("Who lives in the home, and their relationship to the owner"),
-                              validators=[Optional(), Length(max=2000, message=_l(
-                                  "Write at most 2,000 characters."))])
+                              validators=[InputRequired(message=_l(
+                                  "Write who lives in the home (at least the owner).")),
+                                  Length(max=OCCUPANTS_MAX, message=_l(
+                                      "Write at most 1,000 characters."))])
     submit = SubmitField(_l("Continue"))
 
 

@@ -6,7 +6,14 @@ figures via `portal.exemptions.filings.figures`; nothing is computed here) are
 from __future__ import annotations
 
 from portal.core.explain import N_
-from portal.documents.exemption_certification import bill_lines, fy_label, status_label
+from portal.documents.exemption_certification import (
+    ABSENCE_LABELS,
+    TITLES,
+    USE_LABELS,
+    bill_lines,
+    fy_label,
+    status_label,
+)
 
 __all__ = ["ABSENCE_LABELS", "SLUGS", "STATUS_CSS", "STEP_OF_SLUG", "TITLES", "USE_LABELS",
            "WHY_ASKED", "bill_lines", "fy_label", "status_label"]
@@ -18,20 +25,6 @@ SLUGS = {"owners": "duenos", "occupants": "residentes", "use": "uso", "absence":
          "result": "resultado", "attest": "certificar"}
 STEP_OF_SLUG = {v: k for k, v in SLUGS.items()}
 
-TITLES = {
-    "owners": N_("Who are the owners?"),
-    "occupants": N_("Who lives in the home?"),
-    "use": N_("The use on January 1"),
-    "absence": N_("Living away for a while"),
-    "rent": N_("Rent"),
-    "residential": N_("The residential part"),
-    "veteran": N_("Veterans' exemption"),
-    "cooperative": N_("Housing cooperative"),
-    "debt": N_("Property tax owed on January 1"),
-    "evidence": N_("Documents"),
-    "result": N_("Your bill with and without the exemption"),
-    "attest": N_("Warning and certification"),
-}
 #: Why each question is asked (the wizard says why), with its rule.
 WHY_ASKED = {
     "owners": N_("Both spouses are owners and a couple has one exemption; every co-owner is "
@@ -62,16 +55,3 @@ WHY_ASKED = {
 STATUS_CSS = {"draft": "pending", "filed": "pending", "under_review": "pending",
               "returned": "overdue", "resubmitted": "pending", "approved": "current",
               "withdrawn": "pending"}
-USE_LABELS = {
-    "home": N_("It was the home of the owner or the family"),
-    "new_structure": N_("A new structure bought from its builder, the buyer's home"),
-    "away": N_("The owner or the family lived away for a while, for a reason the law accepts"),
-    "not_home": N_("It was not the home of the owner or the family"),
-}
-ABSENCE_LABELS = {
-    "care_relative_60_plus": N_("To care for a relative aged 60 or more with a critical "
-                                "illness or a disability that requires care"),
-    "own_illness_or_disability": N_("Because of my own critical illness or disability, I live "
-                                    "with a relative or in a care centre"),
-    "obligation_8_lpra_1511": N_("To meet obligations under 8 LPRA section 1511 and following"),
-}

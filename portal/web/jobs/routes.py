@@ -1,6 +1,7 @@
 """Staff: a background job's page (DESIGN.md 7): its progress, updated in place while the job
 runs by static/live-progress.js, which the person can pause (never reloaded by itself: WCAG
-2.2.1); for a roll's publication, the notices' job it started too. 404 for anyone who is not staff, and for a job the user may not see."""
+2.2.1); for a roll's publication, the notices' job it started too. 404 for anyone who is not
+staff, and for a job the user may not see."""
 
 from __future__ import annotations
 

@@ -227,6 +227,8 @@ def pay_file():  # noqa: ANN201
         except ValueError as exc:
             message = (_("The file names more than %(max)s loans; one payment covers at most "
                          "%(max)s.", max=portfolio.MAX_PAY) if str(exc) == "too_many"
+                       else _("The file is not a CSV (text) file of loan numbers: one per "
+                              "row, in the first column.") if str(exc) == "not_text"
                        else _("The file names no loan numbers: one per row, in the first "
                               "column."))
         else:

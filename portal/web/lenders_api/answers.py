@@ -37,6 +37,8 @@ PROBLEMS = {
                                   "new key for a new batch.")),
     "rate_limited": (429, N_("Too many requests"),
                      N_("Too many requests: try again in %(seconds)s seconds.")),
+    "too_large": (413, N_("Body too large"),
+                  N_("The body is larger than this route takes: at most %(limit)s.")),
     "http": (400, N_("Request not valid"), N_("The request cannot be answered as sent.")),
 }
 

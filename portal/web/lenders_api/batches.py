@@ -26,6 +26,7 @@ from portal.accounts.errors import Conflict, NotFound
 from portal.jobs import queue
 from portal.lenders import batches, tokens
 from portal.models import LenderApiToken, LenderBatch
+from portal.web import upload_limits
 from portal.web.data import uow
 from portal.web.lenders_api import bp, schemas
 from portal.web.lenders_api.answers import _language, _money, parameters, problem
@@ -35,16 +36,11 @@ MAX_BODY = 16 * 1024 * 1024
 PER_PAGE = 50
 
 
-def _raise_body_limit():  # noqa: ANN202
-    """The app's size limit (MAX_CONTENT_LENGTH) is for forms: a batch may be larger. This
-    runs before the app's other checks read the body."""
-    if request.endpoint == "lenders_api.submit_batch":
-        request.max_content_length = MAX_BODY
-
-
 @bp.record_once
 def _install(state) -> None:  # noqa: ANN001
-    state.app.before_request_funcs.setdefault(None, []).insert(0, _raise_body_limit)
+    """The app's size limit (MAX_CONTENT_LENGTH) is for forms: a batch may be larger; one
+    over MAX_BODY is a 413 problem that says the limit (`upload_limits`)."""
+    upload_limits.register(state.app, "lenders_api.submit_batch", MAX_BODY, "file")
 
 
 def _token(w: Any) -> LenderApiToken:

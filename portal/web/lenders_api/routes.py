@@ -32,6 +32,7 @@ from portal import clock
 from portal.accounts import throttle
 from portal.accounts.errors import Forbidden, NotFound
 from portal.lenders import portfolio, tokens
+from portal.web import upload_limits
 from portal.web.data import uow
 from portal.web.lenders_api import bp, schemas
 from portal.web.lenders_api.answers import _money, parameters, problem
@@ -87,6 +88,9 @@ def _http_problem(exc: HTTPException):  # noqa: ANN202
         return exc
     headers = {k: v for k, v in exc.get_response().headers.items()
                if k in ("Allow", "Retry-After")}
+    if code == 413:  # the limit said, in the caller's language
+        return problem("too_large", headers,
+                       limit=upload_limits.size_text(upload_limits.size_of()))
     return problem("http", headers, status=code)
 
 

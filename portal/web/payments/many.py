@@ -21,8 +21,8 @@ def review_many(parcel_ids: Sequence[int]):  # noqa: ANN201
     user may pay; the caller chose them among the user's own loans)."""
     today = clock.today()
     with uow() as w:
-        rows = [(p, rel) for p, rel in access.linked_parcels_of(w, current_user, parcel_ids)
-                if rel in service.PAYERS]
+        rows = service.may_pay(w, current_user,
+                               access.linked_parcels_of(w, current_user, parcel_ids))
         accounts = service.account_offers(w, rows, today)
     choices = [core_offer.Choice(a.key, "due_now") for a in accounts if a.offer.due_now > 0]
     if not choices:

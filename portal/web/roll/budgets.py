@@ -21,7 +21,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user
 
-from portal import clock, money_input
+from portal import clock, date_input, money_input
 from portal.accounts import access
 from portal.accounts.errors import Conflict, Forbidden, InvalidInput, NotFound
 from portal.core.budget import LINE_KINDS
@@ -41,6 +41,7 @@ from portal.web.roll.forms import (
     MAX_AMOUNT,
     MAX_TEXT,
     AdoptForm,
+    AdoptionDateForm,
     BudgetForm,
 )
 from portal.web.staff_access import staff_required, staff_role
@@ -102,11 +103,55 @@ def budget_version(version_id: int):  # noqa: ANN201
     return _version_page(_get(version_id))
 
 
-def _version_page(view: budgets.VersionView) -> str:
+def _version_page(view: budgets.VersionView, date_form: AdoptionDateForm | None = None,
+                  status: int = 200):  # noqa: ANN202
     """The version's page (also where a page that does not apply to it lands, with why:
-    editing or adopting an adopted version, comparing a budget of one version)."""
+    editing or adopting an adopted version, comparing a budget of one version); an adopted
+    version's date may be corrected until its notices go out."""
+    with uow() as w:
+        locked = view.version.status != "adopted" or budgets.adoption_locked(w, view.version)
+    form = date_form or AdoptionDateForm(formdata=None,
+                                         data={"adopted_on": view.version.adopted_on})
     return render_template("roll/budget_version.html", view=view, form=ActionForm(),
-                           kind_label=line_kind_label)
+                           kind_label=line_kind_label, date_form=form,
+                           correctable=not locked), status
+
+
+def _date_error(exc: InvalidInput, view: budgets.VersionView) -> str:
+    """An adoption date refused, in the reader's language: after today (the one date
+    parser's words), or before the version it amends."""
+    if exc.code == "adopted_in_future":
+        return date_input.DateInputError("after", limit=exc.params["today"]).message(
+            current_language())
+    previous = view.versions[view.version.version - 2] if view.version.version > 1 else None
+    if exc.code == "calc" and previous is not None and previous.adopted_on:
+        return _("An amendment cannot be dated before the version it amends (adopted on "
+                 "%(date)s).", date=date_long(previous.adopted_on))
+    return _("Check the adoption date.")
+
+
+@bp.post("/personal/presupuestos/version/<id:version_id>/fecha")
+@staff_role("administrator")
+def budget_adoption_date(version_id: int):  # noqa: ANN201
+    """Correct an adopted version's adoption date (audited with the old and new date)."""
+    view = _get(version_id)
+    form = AdoptionDateForm()
+    if not form.validate():
+        return _version_page(view, form, 400)
+    try:
+        with uow() as w:
+            budgets.correct_adoption_date(w, current_user, version_id, form.adopted_on.data)
+    except InvalidInput as exc:
+        form.adopted_on.errors = [_date_error(exc, view)]
+        return _version_page(view, form, 400)
+    except Conflict as exc:
+        flash(str(_CONFLICTS.get(exc.code, _("This version cannot be adopted now."))), "error")
+        return redirect(url_for("roll.budget_version", version_id=version_id), 303)
+    except (Forbidden, NotFound):
+        abort(404)
+    flash(_("The adoption date is now %(date)s.", date=date_long(form.adopted_on.data)),
+          "success")
+    return redirect(url_for("roll.budget_version", version_id=version_id), 303)
 
 
 @bp.route("/personal/presupuestos/version/<id:version_id>/editar",
@@ -171,14 +216,8 @@ def budget_adopt(version_id: int):  # noqa: ANN201
     try:
         with uow() as w:
             budgets.adopt(w, current_user, version_id, form.adopted_on.data, late=late)
-    except InvalidInput as exc:  # R-A1: an amendment dated before the version it amends
-        previous = view.versions[view.version.version - 2] if view.version.version > 1 else None
-        text = (_("An amendment cannot be dated before the version it amends (adopted on "
-                  "%(date)s).", date=date_long(previous.adopted_on))
-                if previous is not None and previous.adopted_on
-                else _("Check the adoption date.")) if exc.code == "calc" else \
-            _("Check the adoption date.")
-        form.adopted_on.errors = [text]
+    except InvalidInput as exc:  # R-A1: after today, or before the version it amends
+        form.adopted_on.errors = [_date_error(exc, view)]
         return _adopt_page(view, form, errors=form_errors(form)), 400
     except Conflict as exc:
         flash(str(_CONFLICTS.get(exc.code, _("This version cannot be adopted now."))), "error")
@@ -263,6 +302,9 @@ _CONFLICTS = {
     "budget_draft_exists": _l("There is already a draft amendment: finish it and adopt it, "
                               "or change it."),
     "budget_not_latest": _l("Only the latest version is amended."),
+    "notices_sent": _l("Its notices went out with this date: the adoption date can no longer "
+                       "be corrected."),
+    "budget_late": _l("A first version is adopted before the fiscal year begins (R-A1)."),
 }
 
 

@@ -87,6 +87,14 @@ class DayField(DateField):
             raise ValueError(_l("Write the date as year-month-day, for example 2026-05-20."))
 
 
+class AdoptionDateForm(FlaskForm):
+    """An adopted version's adoption date corrected (before its notices go out)."""
+
+    adopted_on = DayField(_l("The correct adoption date"), validators=[
+        InputRequired(message=_l("Write the date the Board adopted it."))])
+    submit = SubmitField(_l("Correct the adoption date"))
+
+
 class AdoptForm(FlaskForm):
     """The Board's adoption of a version (R-A1), confirmed; a late one confirmed apart."""
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from portal.core import deadlines as dl
 from portal.core.allocation import ParcelFacts, allocate, assessment_roll
-from portal.core.attachment import dunning_fee
+from portal.core.attachment import attachment_notice, dunning_fee, sale_stop
 from portal.core.auction import auction_minimum
 from portal.core.collection import Demand
 from portal.core.collection_timeline import timeline as collection_timeline
@@ -444,6 +444,26 @@ def _deadline(r: Reader) -> dict[str, Any]:
 def _dunning(r: Reader) -> dict[str, Any]:
     res = dunning_fee(r.money("tax_principal"), r.money("custody_costs", ZERO))
     return {"fee": fmt(res.fee), "total": fmt(res.total), "trace": _trace(res.trace)}
+
+
+@operation("attachment_stop", "R-C7, R-C2, R-C3: the amount that, paid on a day, stops an "
+                              "attachment sale")
+def _attachment_stop(r: Reader) -> dict[str, Any]:
+    notified_on = r.date("notified_on")
+    on = r.date("on")
+    if on < notified_on:
+        raise InputError("must not be before notified_on", field="on")
+    notice = attachment_notice(
+        r.money("taxes"), surcharges=r.money("surcharges", ZERO),
+        interest=r.money("interest", ZERO), penalties=r.money("penalties", ZERO),
+        levies=r.money("levies", ZERO), fines=r.money("fines", ZERO))
+    res = sale_stop(notice, notified_on, on, accrued=r.money("accrued", ZERO),
+                    custody_costs=r.money("custody_costs", ZERO))
+    return {"notice_amount": fmt(res.notice_amount), "accrued": fmt(res.accrued),
+            "dunning_fee": fmt(res.dunning_fee), "custody_costs": fmt(res.custody_costs),
+            "stop_amount": fmt(res.amount), "last_day": res.last_day.isoformat(),
+            "sale_from": res.sale_from.isoformat(), "stage": res.stage,
+            "trace": _trace(res.trace)}
 
 
 @operation("auction_minimum", "R-C4: the auction minimum (confidential, R-C5)")

@@ -285,6 +285,15 @@ def _account(r: Reader) -> Account:
                    adjustments=adjustments, refunds=refunds)
 
 
+def _in_order(r: Reader, first: str, later: str) -> tuple[date, date]:
+    """Two dates of the input, the `later` one not before the `first` (an input error naming
+    `later`)."""
+    a, b = r.date(first), r.date(later)
+    if b < a:
+        raise InputError(f"must not be before {first}", field=later)
+    return a, b
+
+
 def _demand(r: Reader, required: bool) -> Demand | None:
     """`demand` {`mailed_on`} (section D): the demand mailed, by certified mail (R-A12)."""
     if not required and not r.has("demand"):
@@ -321,10 +330,7 @@ def _demand_stop(r: Reader) -> dict[str, Any]:
 @operation("payoff_certificate", "R-A19, R-A8, R-A13: a payoff certificate's figures, good "
                                  "through a date")
 def _payoff_certificate(r: Reader) -> dict[str, Any]:
-    issued_on = r.date("issued_on")
-    good_through = r.date("good_through")
-    if good_through < issued_on:
-        raise InputError("must not be before issued_on", field="good_through")
+    issued_on, good_through = _in_order(r, "issued_on", "good_through")
     account = _account(r)
     demand = _demand(r, required=False)
     if demand is not None and demand.mailed_on > issued_on:
@@ -449,10 +455,7 @@ def _dunning(r: Reader) -> dict[str, Any]:
 @operation("attachment_stop", "R-C7, R-C2, R-C3: the amount that, paid on a day, stops an "
                               "attachment sale")
 def _attachment_stop(r: Reader) -> dict[str, Any]:
-    notified_on = r.date("notified_on")
-    on = r.date("on")
-    if on < notified_on:
-        raise InputError("must not be before notified_on", field="on")
+    notified_on, on = _in_order(r, "notified_on", "on")
     notice = attachment_notice(
         r.money("taxes"), surcharges=r.money("surcharges", ZERO),
         interest=r.money("interest", ZERO), penalties=r.money("penalties", ZERO),

@@ -17,7 +17,7 @@ from typing import Any
 from portal.core import deadlines as dl
 from portal.core.allocation import ParcelFacts, allocate, assessment_roll
 from portal.core.attachment import attachment_notice, dunning_fee, sale_stop
-from portal.core.auction import auction_minimum
+from portal.core.auction import BUYERS, auction_minimum, shortfall_after_sale
 from portal.core.collection import Demand
 from portal.core.collection_timeline import timeline as collection_timeline
 from portal.core.errors import InputError
@@ -469,16 +469,26 @@ def _attachment_stop(r: Reader) -> dict[str, Any]:
             "trace": _trace(res.trace)}
 
 
-@operation("auction_minimum", "R-C4: the auction minimum (confidential, R-C5)")
+@operation("auction_minimum", "R-C4, R-C6, R-C8: the auction minimum (confidential, R-C5), "
+                              "and with a sale price the shortfall")
 def _auction(r: Reader) -> dict[str, Any]:
+    taxes, surcharges, interest = r.money("taxes"), r.money("surcharges"), r.money("interest")
     res = auction_minimum(
         real_value=r.money("real_value"), mortgage_amount=r.money("mortgage_amount"),
-        taxes=r.money("taxes"), surcharges=r.money("surcharges"), interest=r.money("interest"),
+        taxes=taxes, surcharges=surcharges, interest=interest,
         costs=r.money("costs"), penalties=r.money("penalties", ZERO),
         property_debt=r.money("property_debt") if r.has("property_debt") else None)
-    r.seen.add("property_debt")
-    return {"equity": fmt(res.equity), "credit": fmt(res.credit), "floor": fmt(res.floor),
-            "minimum": fmt(res.minimum), "trace": _trace(res.trace)}
+    r.seen.update(("property_debt", "sale_price"))
+    out = {"equity": fmt(res.equity), "credit": fmt(res.credit), "floor": fmt(res.floor),
+           "minimum": fmt(res.minimum), "trace": _trace(res.trace)}
+    buyer = r.string("buyer", "third_party", choices=BUYERS)
+    if r.has("sale_price"):  # R-C6, R-C8: what remains collectible after the sale
+        price = r.money("sale_price")
+        if price < res.minimum:
+            raise InputError(f"must not be below the minimum {fmt(res.minimum)} (R-C4)",
+                             field="sale_price")
+        out["shortfall"] = fmt(shortfall_after_sale(price, taxes, surcharges, interest, buyer))
+    return out
 
 
 @operation("lien_order", "R-A15: the rank of the District's statutory tacit lien")

@@ -249,6 +249,7 @@ class DemandRow:
     status: str = "queued"
     stop_amount: Decimal | None = None  # what it listed, still owed today (claimable rows)
     addressee: str = ""
+    mail_by: date | None = None  # R-A17: queued, not mailed: the last day to mail it
 
 
 def _rules(uow: UnitOfWork, fy: FiscalYear) -> Any:
@@ -297,8 +298,13 @@ def demands(uow: UnitOfWork, staff: Any, *, status: str | None = None,
     for rows in _pages(uow, stmt, limit):
         for n, letter, catastro, claim, name in rows:
             fy = uow.session.get(FiscalYear, n.fiscal_year_id)
-            st, last, first = _status(n, claim, today, _rules(uow, fy).closed_days)
+            closed = _rules(uow, fy).closed_days
+            st, last, first = _status(n, claim, today, closed)
             row = DemandRow(n, letter, catastro, claim, last, first, st, addressee=name or "")
+            if n.mailed_on is None:  # R-A17: closed days counted as the timeline counts them
+                queued_on = letter.run_on if letter is not None else clock.legal_date(
+                    n.created_at)
+                row.mail_by = deadline("demand_mailing", queued_on, closed_days=closed)
             if st == "claimable":
                 stop = _stop(uow, n, today)
                 if stop is None or stop.today <= 0:

@@ -1,4 +1,4 @@
-"""The Secretary of the Treasury's attachment: R-C1 to R-C3 (13 LPRA § 33262).
+"""The Secretary of the Treasury's attachment: R-C1 to R-C3, R-C7 (13 LPRA § 33262).
 
 It applies to taxes under the Internal Revenue Code, not to District assessments (those are
 claimed in court, R-A13). The deadlines of R-C2 are in `deadlines` (attachment_payment,
@@ -8,8 +8,10 @@ attachment_sale).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 from decimal import Decimal
 
+from portal.core.deadlines import deadline
 from portal.core.explain import N_, Rate, Trace
 from portal.core.money import ZERO, cents
 
@@ -62,3 +64,44 @@ def attachment_notice(taxes: Decimal, surcharges: Decimal = ZERO, interest: Deci
     tax principal (surcharges excluded) plus custody costs."""
     fee = dunning_fee(taxes, custody_costs)
     return AttachmentNotice(taxes, levies, fines, interest, surcharges, penalties, fee.total)
+
+
+@dataclass(frozen=True)
+class SaleStop:
+    """R-C7, 13 LPRA § 33262(b), (e), (j): what stops the attachment sale if paid on `on`."""
+
+    notice_amount: Decimal  # the debt the notice states (taxes ... penalties), without the fee
+    accrued: Decimal  # interest and surcharges accrued from the notice to the day of payment
+    dunning_fee: Decimal  # R-C3: 10 % of the tax principal
+    custody_costs: Decimal  # at cost, to the day of payment
+    amount: Decimal  # the sum: paid in full on `on`, it stops the sale
+    last_day: date  # R-C2: 30 days from the notice, rolled over weekends and legal holidays
+    sale_from: date  # R-C2: the first day of a possible sale
+    stage: str  # "payment_window" (on <= last_day) | "sale_possible"
+    trace: Trace
+
+
+def sale_stop(notice: AttachmentNotice, notified_on: date, on: date, *,
+              accrued: Decimal = ZERO, custody_costs: Decimal = ZERO) -> SaleStop:
+    """R-C7, 13 LPRA § 33262(b), (e), (j): the sale is stopped by paying the amount in the
+    notice plus what accrued to the day of payment (`accrued`: the interest and surcharges
+    the Treasury adds after the notice, an input: the portal keeps no Treasury ledger), the
+    dunning agent's fee (R-C3, on the tax principal) and the custody costs (at cost, to the
+    day of payment). The notice's date is the day of personal delivery or of the certified
+    mailing (R-C7). The R-C2 days are met at the Treasury: they roll over weekends and legal
+    holidays, not the Board's closed days (`deadlines.TREASURY_KINDS`)."""
+    fee = dunning_fee(notice.taxes).fee
+    debt = (notice.taxes + notice.levies + notice.fines + notice.interest + notice.surcharges
+            + notice.penalties)
+    amount = debt + accrued + fee + custody_costs
+    last = deadline("attachment_payment", notified_on)
+    sale_from = deadline("attachment_sale", notified_on)
+    stage = "payment_window" if on <= last else "sale_possible"
+    t = Trace()
+    t.add("R-C7", N_("Paid in full on {on}, {amount} stops the sale: the notice's {debt}, "
+                     "{accrued} accrued since, the dunning agent's fee {fee} and custody costs "
+                     "{custody}."), on=on, amount=amount, debt=debt, accrued=accrued, fee=fee,
+          custody=custody_costs)
+    t.add("R-C2", N_("The last day to pay in full is {last}; from {first} the property may be "
+                     "sold."), last=last, first=sale_from)
+    return SaleStop(debt, accrued, fee, custody_costs, amount, last, sale_from, stage, t)

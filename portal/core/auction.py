@@ -58,9 +58,17 @@ def adjudicate_to_crim(bids: int, minimum: Decimal) -> Decimal | None:
     return minimum if bids == 0 else None
 
 
+BUYERS = ("third_party", "crim")
+
+
 def shortfall_after_sale(sale_price: Decimal, taxes: Decimal, surcharges: Decimal,
-                         interest: Decimal) -> Decimal:
+                         interest: Decimal, buyer: str = "third_party") -> Decimal:
     """R-C6, 21 LPRA § 5105: what remains collectible (once the CRIM learns of other
-    attachable property) when a sale does not cover taxes, surcharges and interest. The buyer
-    takes the property "as is"."""
+    attachable property) when a sale does not cover the debtor's taxes, surcharges and
+    interest. The buyer takes the property "as is". R-C8 (policy): only after a sale to a
+    third party; the CRIM's adjudication to itself at the minimum leaves none. A debtor who
+    owes more than this property's own debt (`property_debt`, the floor of R-C4) can have a
+    shortfall; one whose whole debt is this property's cannot (the price is at least it)."""
+    if buyer == "crim":
+        return ZERO
     return max(ZERO, taxes + surcharges + interest - sale_price)

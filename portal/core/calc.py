@@ -16,13 +16,13 @@ from typing import Any
 
 from portal.core import deadlines as dl
 from portal.core.allocation import ParcelFacts, allocate, assessment_roll
-from portal.core.attachment import dunning_fee
-from portal.core.auction import auction_minimum
+from portal.core.attachment import attachment_notice, dunning_fee, sale_stop
+from portal.core.auction import BUYERS, auction_minimum, shortfall_after_sale
 from portal.core.collection import Demand
 from portal.core.collection_timeline import timeline as collection_timeline
 from portal.core.errors import InputError
 from portal.core.exemption import ZONES, ExemptionInput, residential_exemption
-from portal.core.exemption_changes import KINDS as CHANGE_KINDS
+from portal.core.exemption_changes import REPORT_KINDS as CHANGE_KINDS
 from portal.core.exemption_changes import ChangeFacts, change_outcome, fiscal_year_label
 from portal.core.explain import N_, Trace
 from portal.core.inputs import Reader, parse_decimal
@@ -31,8 +31,17 @@ from portal.core.lender import CASES, lender_escrow
 from portal.core.liens import KINDS as LIEN_KINDS
 from portal.core.liens import Lien, lien_order
 from portal.core.money import ZERO, fmt
-from portal.core.offer import Account, lump_sum_quote
-from portal.core.statement import Adjustment, Cost, Payment, Refund, StatementRules, evaluate
+from portal.core.offer import Account, demand_stop, lump_sum_quote
+from portal.core.payoff_certificate import year_figures
+from portal.core.statement import (
+    Adjustment,
+    Cost,
+    Payment,
+    Refund,
+    StatementRules,
+    evaluate,
+    interest_per_day,
+)
 
 ONE = Decimal(1)
 Operation = Callable[[Reader], dict[str, Any]]
@@ -265,6 +274,87 @@ def _collection_timeline(r: Reader) -> dict[str, Any]:
     }
 
 
+def _account(r: Reader) -> Account:
+    """The facts of `statement`'s input (without `as_of`) as the core's account."""
+    items, _ = _read_installments(r)
+    payments, costs, adjustments, refunds = read_statement_facts(r)
+    rules = _rules(r)
+    annual = r.money("annual") if r.has("annual") else None
+    r.seen.add("annual")
+    return Account("calc", "calc", "calc", "", items, payments, costs, rules, annual,
+                   adjustments=adjustments, refunds=refunds)
+
+
+def _in_order(r: Reader, first: str, later: str) -> tuple[date, date]:
+    """Two dates of the input, the `later` one not before the `first` (an input error naming
+    `later`)."""
+    a, b = r.date(first), r.date(later)
+    if b < a:
+        raise InputError(f"must not be before {first}", field=later)
+    return a, b
+
+
+def _demand(r: Reader, required: bool) -> Demand | None:
+    """`demand` {`mailed_on`} (section D): the demand mailed, by certified mail (R-A12)."""
+    if not required and not r.has("demand"):
+        r.seen.add("demand")
+        return None
+    d = r.obj("demand")
+    demand = Demand(d.date("mailed_on"), ZERO)
+    d.done()
+    return demand
+
+
+@operation("demand_stop", "R-A13, R-A17, R-A18: what a demand listed and the amount that, "
+                          "paid on a day or on its last day, stops the court claim")
+def _demand_stop(r: Reader) -> dict[str, Any]:
+    as_of = r.date("as_of")
+    account = _account(r)
+    demand = _demand(r, required=True)
+    assert demand is not None
+    if as_of < demand.mailed_on:
+        raise InputError("must not be before the demand's mailing (demand.mailed_on)",
+                         field="as_of")
+    st = account.statement(as_of)
+    stop = demand_stop(account, as_of, demand, today=st)
+    t = stop.trace()
+    return {"last_day": stop.last_day.isoformat(),
+            "court_claim_from": stop.court_claim_from.isoformat(),
+            "demanded": list(stop.demanded), "stop_amount": fmt(stop.today),
+            "stop_amount_on_last_day": fmt(stop.by_last_day) if as_of <= stop.last_day
+            else None,
+            "stage": stop.stage, "interest_per_day": fmt(interest_per_day(st)),
+            "trace": _trace(t)}
+
+
+@operation("payoff_certificate", "R-A19, R-A8, R-A13: a payoff certificate's figures, good "
+                                 "through a date")
+def _payoff_certificate(r: Reader) -> dict[str, Any]:
+    issued_on, good_through = _in_order(r, "issued_on", "good_through")
+    account = _account(r)
+    demand = _demand(r, required=False)
+    if demand is not None and demand.mailed_on > issued_on:
+        raise InputError("must not be after issued_on", field="demand.mailed_on")
+    y = year_figures(account, issued_on, good_through, demand=demand)
+    c = y.collection
+    t = Trace()
+    t.add("R-A19", N_("Good through {through}: {payoff} pays the account off, {total} of it "
+                      "due by then, with interest to that day and {per_day} for each day "
+                      "after it."), through=good_through, payoff=y.payoff, total=y.total_due,
+          per_day=y.interest_per_day)
+    return {"delinquent_principal": fmt(y.delinquent_principal),
+            "due_principal": fmt(y.due_principal), "late_fees": fmt(y.late_fees),
+            "interest": fmt(y.interest), "interest_per_day": fmt(y.interest_per_day),
+            "costs": fmt(y.costs), "credit": fmt(y.credit), "total_due": fmt(y.total_due),
+            "upcoming_principal": fmt(y.upcoming_principal), "upcoming_count": y.upcoming_count,
+            "next_due": y.next_due.isoformat() if y.next_due else None,
+            "payoff": fmt(y.payoff),
+            "collection": None if c is None else {
+                "stage": c.stage, "last_day": c.last_day.isoformat(),
+                "court_claim_from": c.court_claim_from.isoformat()},
+            "trace": _trace(t)}
+
+
 @operation("lump_sum_quote", "R-A11: the discounted lump sum, if still available")
 def _lump(r: Reader) -> dict[str, Any]:
     q = lump_sum_quote(r.money("annual"), r.decimal("discount_rate", maximum=ONE),
@@ -319,7 +409,8 @@ def _escrow(r: Reader) -> dict[str, Any]:
     return {"amount": fmt(res.amount), "discount": fmt(res.discount), "trace": _trace(res.trace)}
 
 
-@operation("change_report", "R-B5, R-B7, R-B9, R-B12: a change report's deadline, what follows")
+@operation("change_report", "R-B5, R-B7, R-B9, R-B12, R-B17 to R-B19: a change report's "
+                            "deadline, what follows, the penalty and its intent")
 def _change_report(r: Reader) -> dict[str, Any]:
     res = change_outcome(ChangeFacts(
         kind=r.string("kind", choices=CHANGE_KINDS), change_date=r.date("change_date"),
@@ -337,11 +428,13 @@ def _change_report(r: Reader) -> dict[str, Any]:
 
 # --- Deadlines ---------------------------------------------------------------------------
 
-@operation("deadline", "R-A6, A12, A13, B9, B10, B11, C2: last days (rolled) and first days")
+@operation("deadline", "R-A6, A12, A13, A17, B9, B10, B11, C2: last days (rolled), first "
+                       "days, the day a demand is queued and the last day to mail it")
 def _deadline(r: Reader) -> dict[str, Any]:
     kind = r.string("kind", choices=dl.KINDS)
     on = r.date("date")
-    grace = r.integer("grace_day", minimum=1) if kind == "timely_payment" else None
+    grace = (r.integer("grace_day", minimum=1) if kind in ("timely_payment", "demand_queue")
+             else None)
     r.seen.add("grace_day")  # harmless with the other kinds
     if grace is not None and grace > 31:
         raise InputError("must be at most 31", field="grace_day")
@@ -359,16 +452,43 @@ def _dunning(r: Reader) -> dict[str, Any]:
     return {"fee": fmt(res.fee), "total": fmt(res.total), "trace": _trace(res.trace)}
 
 
-@operation("auction_minimum", "R-C4: the auction minimum (confidential, R-C5)")
+@operation("attachment_stop", "R-C7, R-C2, R-C3: the amount that, paid on a day, stops an "
+                              "attachment sale")
+def _attachment_stop(r: Reader) -> dict[str, Any]:
+    notified_on, on = _in_order(r, "notified_on", "on")
+    notice = attachment_notice(
+        r.money("taxes"), surcharges=r.money("surcharges", ZERO),
+        interest=r.money("interest", ZERO), penalties=r.money("penalties", ZERO),
+        levies=r.money("levies", ZERO), fines=r.money("fines", ZERO))
+    res = sale_stop(notice, notified_on, on, accrued=r.money("accrued", ZERO),
+                    custody_costs=r.money("custody_costs", ZERO))
+    return {"notice_amount": fmt(res.notice_amount), "accrued": fmt(res.accrued),
+            "dunning_fee": fmt(res.dunning_fee), "custody_costs": fmt(res.custody_costs),
+            "stop_amount": fmt(res.amount), "last_day": res.last_day.isoformat(),
+            "sale_from": res.sale_from.isoformat(), "stage": res.stage,
+            "trace": _trace(res.trace)}
+
+
+@operation("auction_minimum", "R-C4, R-C6, R-C8: the auction minimum (confidential, R-C5), "
+                              "and with a sale price the shortfall")
 def _auction(r: Reader) -> dict[str, Any]:
+    taxes, surcharges, interest = r.money("taxes"), r.money("surcharges"), r.money("interest")
     res = auction_minimum(
         real_value=r.money("real_value"), mortgage_amount=r.money("mortgage_amount"),
-        taxes=r.money("taxes"), surcharges=r.money("surcharges"), interest=r.money("interest"),
+        taxes=taxes, surcharges=surcharges, interest=interest,
         costs=r.money("costs"), penalties=r.money("penalties", ZERO),
         property_debt=r.money("property_debt") if r.has("property_debt") else None)
-    r.seen.add("property_debt")
-    return {"equity": fmt(res.equity), "credit": fmt(res.credit), "floor": fmt(res.floor),
-            "minimum": fmt(res.minimum), "trace": _trace(res.trace)}
+    r.seen.update(("property_debt", "sale_price"))
+    out = {"equity": fmt(res.equity), "credit": fmt(res.credit), "floor": fmt(res.floor),
+           "minimum": fmt(res.minimum), "trace": _trace(res.trace)}
+    buyer = r.string("buyer", "third_party", choices=BUYERS)
+    if r.has("sale_price"):  # R-C6, R-C8: what remains collectible after the sale
+        price = r.money("sale_price")
+        if price < res.minimum:
+            raise InputError(f"must not be below the minimum {fmt(res.minimum)} (R-C4)",
+                             field="sale_price")
+        out["shortfall"] = fmt(shortfall_after_sale(price, taxes, surcharges, interest, buyer))
+    return out
 
 
 @operation("lien_order", "R-A15: the rank of the District's statutory tacit lien")

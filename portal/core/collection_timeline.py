@@ -16,8 +16,9 @@ The next step and what stops it (`NextStop`):
 - nothing delinquent, an installment unpaid: it becomes delinquent after its rolled day G
   (R-A6, R-A7: a late fee, and interest from its due date); paying what comes before it in
   R-A10's order and its principal by that day stops it;
-- delinquent, no demand: a demand is queued on the day after the next rolled day G (R-A17);
-  paid by the day before, the amount that leaves no principal delinquent at the end of that
+- delinquent, no demand: a demand is queued on the run day on or after today, the day after a
+  month's rolled day G (R-A17; on that day itself, today: "today a demand is queued"); paid by
+  the day before, the amount that leaves no principal delinquent at the end of that
   day (every installment whose day G is then past, with all interest, fees and costs first,
   R-A10) stops it;
 - a demand queued, not yet mailed: what it lists, paid today (its last day is known only once
@@ -38,21 +39,18 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
 
-from portal.core.calendar import add_months, is_working_day, roll_over
 from portal.core.collection import Demand
-from portal.core.deadlines import grace_day
+from portal.core.deadlines import demand_mailing, demand_run_day
 from portal.core.explain import N_, Trace
-from portal.core.money import ZERO, cents
+from portal.core.money import ZERO
 from portal.core.offer import Account, Offer, StopOption, offer, to_clear
-from portal.core.statement import InstallmentStatus, Statement
+from portal.core.statement import InstallmentStatus, Statement, interest_per_day
 
 STEPS = ("notified", "due", "delinquent", "demand_queued", "demand_mailed", "received",
          "window_ends", "claimable", "claimed")
 RULE_OF_STEP = {"notified": "R-A4", "due": "R-A4", "delinquent": "R-A6",
                 "demand_queued": "R-A12", "demand_mailed": "R-A12", "received": "R-A12",
                 "window_ends": "R-A13", "claimable": "R-A13", "claimed": "R-A13"}
-#: R-A17 (policy): a queued demand is mailed within this many working days.
-MAIL_WITHIN_WORKING_DAYS = 5
 #: What the next step is, as `NextStop.step`.
 NEXT_STEPS = ("delinquent", "demand_queued", "claimable", "claimed")
 
@@ -77,6 +75,7 @@ class NextStop:
     by: date | None
     rule: str
     installment: int | None = None  # for "delinquent": the installment that would be
+    on: date | None = None  # for "demand_queued": the run day (R-A17), `by` + 1 or today
 
 
 @dataclass(frozen=True)
@@ -105,11 +104,15 @@ class Timeline:
                              "after that day it is delinquent, with a late fee and interest "
                              "from its due date."),
                   amount=n.amount, by=n.by, number=n.installment)
+        elif n.step == "demand_queued" and n.on == self.today:
+            t.add("R-A17", N_("Today, {run}, a demand by certified mail is queued for every "
+                              "amount past due; {amount} pays everything past due today."),
+                  amount=n.amount, run=n.on)
         elif n.step == "demand_queued":
             t.add("R-A12", N_("Pay {amount} by {by} and no installment stays past due; "
                               "otherwise, on {run}, a demand by certified mail is queued for "
                               "every amount past due."),
-                  amount=n.amount, by=n.by, run=n.by + timedelta(days=1) if n.by else None)
+                  amount=n.amount, by=n.by, run=n.on)
         elif n.step == "claimable" and n.by is None:
             t.add("R-A13", N_("A demand for what is past due is about to be mailed by "
                               "certified mail; paid today, {amount} pays everything it lists. "
@@ -130,26 +133,17 @@ class Timeline:
 
 def mail_by(queued_on: date, closed_days: frozenset[date] = frozenset()) -> date:
     """R-A17, 23 LPRA § 6432(d) (policy): the last day to mail a demand queued on
-    `queued_on`: the 5th working day after it (weekends, Puerto Rico holidays and days the
-    Board declares closed do not count)."""
-    day, left = queued_on, MAIL_WITHIN_WORKING_DAYS
-    while left:
-        day += timedelta(days=1)
-        if is_working_day(day, closed_days):
-            left -= 1
-    return day
+    `queued_on` (`deadlines.demand_mailing`: the 5th working day after it; weekends, Puerto
+    Rico holidays and days the Board declares closed do not count)."""
+    return demand_mailing(queued_on, closed_days)
 
 
-def next_run_day(after: date, grace: int, closed_days: frozenset[date] = frozenset()) -> date:
-    """R-A17: the first day after `after` on which demands are queued: the day after a
-    month's rolled day G (counted for an installment due on the 1st)."""
-    month = date(after.year, after.month, 1)
-    for k in range(3):
-        first = add_months(month, k)
-        run = roll_over(grace_day(first, grace), closed_days) + timedelta(days=1)
-        if run > after:
-            return run
-    raise AssertionError("unreachable: a rolled day G is within a month")  # pragma: no cover
+def next_run_day(on: date, grace: int, closed_days: frozenset[date] = frozenset()) -> date:
+    """R-A17: the first day on or after `on` on which demands are queued: the day after a
+    month's rolled day G (counted for an installment due on the 1st;
+    `deadlines.demand_run_day`). On the run day itself it is that day: on 11 November, with
+    day G Tuesday 10 November, it is 11 November, not 11 December."""
+    return demand_run_day(on, grace, closed_days)
 
 
 def _anchor(st: Statement, demanded: tuple[int, ...]) -> InstallmentStatus | None:
@@ -233,12 +227,14 @@ def timeline(account: Account, today: date, *, notified_on: date | None = None,
         listed = offer(account, today, demand=Demand(queued_on, ZERO), with_later=False).stop
         nxt = NextStop("claimable", listed.today, None, "R-A13")
     elif stage == "delinquent":
+        # R-A17: queued on the run day on or after today; on the run day itself, today
         run = next_run_day(today, rules.grace_day, closed)
-        by = run - timedelta(days=1)
+        by = max(today, run - timedelta(days=1))
         steps.append(Step("demand_queued", run, False))
         steps.extend(Step(k, None, False) for k in ("demand_mailed", "received", "window_ends",
                                                     "claimable", "claimed"))
-        nxt = NextStop("demand_queued", _clears_delinquency(account, by), by, "R-A12")
+        nxt = NextStop("demand_queued", _clears_delinquency(account, by), by, "R-A12",
+                       on=run)
     elif stage in ("due", "current") and anchor is not None:
         by = anchor.last_timely_day
         at = account.statement(by) if by > today else st
@@ -257,8 +253,5 @@ def _clears_delinquency(account: Account, by: date) -> Decimal:
     return to_clear(st, wanted)
 
 
-def interest_per_day(st: Statement) -> Decimal:
-    """R-A8, R-A17, 23 LPRA § 6432(d): what a demand states as the interest that each further
-    day adds: the yearly rate on the principal delinquent, over 365 days, to the cent (a
-    figure to inform; the interest owed is always rounded once as a total, R-A8)."""
-    return cents(st.rules.interest_rate * st.delinquent_principal / 365)
+__all__ = ["NEXT_STEPS", "STEPS", "NextStop", "Step", "Timeline", "interest_per_day", "mail_by",
+           "next_run_day", "timeline"]

@@ -203,10 +203,11 @@ class Penalty:
     intent_required: bool
 
 
-def false_statement_penalty() -> Penalty:
+def false_statement_penalty(intent_required: bool = True) -> Penalty:
     """R-B12, Exoneración residencial (g)(2): knowingly false or fraudulent statements, or
     intentionally failing to report a change or transfer, is a misdemeanor: a $500 fine, or
     six months, or both, plus the taxes owed after revocation. The filing form states this
     (`FALSE_STATEMENT_WARNING`) and takes an attestation. (g)(1): an exempt home can still be
-    sold at auction for tax debts."""
-    return Penalty(Decimal("500.00"), 6, True, True)
+    sold at auction for tax debts. `intent_required`: false for failing to report a transfer or
+    change of ownership, for which the text names no intent (R-B12, R-B19)."""
+    return Penalty(Decimal("500.00"), 6, True, intent_required)

@@ -16,7 +16,10 @@ Choices where docs/rules leaves the case open (pinned by tests/cases/exemption_c
   the first year judged on a January 1 that the report is due before;
 - `days_left` counts calendar days from the day of the report to December 31 (0 on the last
   day itself; 0 once late);
-- a change dated after the day of the report is refused (a report states a change made).
+- a change dated after the day of the report is refused (a report states a change made);
+- R-B12's intent: failing to report a transfer or change of ownership (a sale, a co-owner
+  added or removed, a spouse's death, R-B19) is a misdemeanor whatever the intent; failing to
+  report a change in qualifications (divorce included, policy) only when intentional.
 """
 
 from __future__ import annotations
@@ -29,7 +32,14 @@ from portal.core.errors import CalcError
 from portal.core.exemption import Penalty, false_statement_penalty, surviving_spouse_keeps
 from portal.core.explain import N_, Trace
 
+#: The kinds the portal's change-report form takes today (the stored reports' constraint).
 KINDS = ("moved", "rented", "sold_or_transferred", "spouse_died", "use_changed", "other")
+#: R-B17: every kind of change a report may state (section D `change_report`).
+REPORT_KINDS = ("moved", "rented", "use_changed", "sold_or_transferred", "co_owner_changed",
+                "spouse_died", "divorce", "other")
+#: R-B12, R-B19: a transfer or change of ownership; failing to report one is a misdemeanor
+#: whatever the intent (the text names none), unlike a change in qualifications.
+OWNERSHIP_KINDS = ("sold_or_transferred", "co_owner_changed", "spouse_died")
 
 
 @dataclass(frozen=True)
@@ -68,8 +78,8 @@ def change_outcome(f: ChangeFacts) -> ChangeOutcome:
     report it. R-B17 (what a report states, late reports accepted), R-B18 (from which
     fiscal year a change counts; a late report does not move it) and R-B19 (the surviving
     spouse) are the policy followed."""
-    if f.kind not in KINDS:
-        raise CalcError(f"must be one of {', '.join(KINDS)}", field="kind")
+    if f.kind not in REPORT_KINDS:
+        raise CalcError(f"must be one of {', '.join(REPORT_KINDS)}", field="kind")
     if f.change_date > f.reported_on:
         raise CalcError("cannot be after the day of the report", field="change_date")
     last = deadlines.change_report(f.change_date)
@@ -122,6 +132,10 @@ def change_outcome(f: ChangeFacts) -> ChangeOutcome:
         t.add("R-B7", N_("After a sale or transfer the exemption does not pass to the new "
                          "owner: it ends from fiscal year {fy}, and the buyer files a new "
                          "certification (R-B18)."), fy=fy)
+    elif f.kind == "co_owner_changed":
+        t.add("R-B6", N_("A co-owner added or removed changes who owns the property: the CRIM "
+                         "reviews who may hold the exemption from fiscal year {fy} (R-B6, "
+                         "R-B18)."), fy=fy)
     elif f.kind == "use_changed":
         t.add("R-B7", N_("If the property, or part of it, is no longer used as a home, the "
                          "exemption ends or is reduced from fiscal year {fy} (R-B2, R-B18)."),
@@ -134,11 +148,16 @@ def change_outcome(f: ChangeFacts) -> ChangeOutcome:
         t.add("R-B12", N_("For each year the exemption no longer applies, the property tax is "
                           "billed without it, and the taxes owed after the revocation must be "
                           "paid."))
-    p = false_statement_penalty()
+    p = false_statement_penalty(intent_required=f.kind not in OWNERSHIP_KINDS)
     if f.kind == "sold_or_transferred":
         t.add("R-B12", N_("Failing to report a transfer of the property is a misdemeanor: a "
                           "fine of {fine}, {months} months in prison, or both, plus the taxes "
                           "owed after the revocation."), fine=p.fine, months=p.prison_months)
+    elif not p.intent_required:
+        t.add("R-B12", N_("Failing to report a change in the ownership of the property is a "
+                          "misdemeanor, whatever the intent: a fine of {fine}, {months} months "
+                          "in prison, or both, plus the taxes owed after the revocation."),
+              fine=p.fine, months=p.prison_months)
     else:
         t.add("R-B12", N_("Intentionally failing to report a change in your qualifications is "
                           "a misdemeanor: a fine of {fine}, {months} months in prison, or "

@@ -417,11 +417,23 @@ def _lump(account: Account, st: Statement, on: date) -> LumpSumOption:
 
 def _stop(account: Account, st: Statement, on: date, demand: Demand) -> StopOption:
     """R-A13, R-A17, R-A18 (see StopOption)."""
+    return demand_stop(account, on, demand, today=st)
+
+
+def demand_stop(account: Account, on: date, demand: Demand, *,
+                today: Statement | None = None) -> StopOption:
+    """R-A13, R-A17, R-A18 (section D `demand_stop`): what the demand mailed on
+    `demand.mailed_on` listed (the installments "delinquent" in the statement as of the
+    mailing, and the costs dated by then), its last day (15 days, rolled) and the first day of
+    the court claim, and the least payment on `on` and on the last day that leaves nothing
+    owed on what it listed. `today`: the statement as of `on`, when the caller has it."""
     mailed_on = demand.mailed_on
     closed = account.rules.closed_days
     last = deadline_of("demand_payment", mailed_on, closed_days=closed)
     first_claim = deadline_of("court_claim", mailed_on, closed_days=closed)
-    demanded = tuple(i.number for i in st.installments if i.last_timely_day < mailed_on)
+    st = today if today is not None else account.statement(on)
+    at_mailing = st if mailed_on == on else account.statement(mailed_on)
+    demanded = tuple(i.number for i in at_mailing.installments if i.status == "delinquent")
     at_last = account.statement(last) if last > on else st
     return StopOption(demand, on, last, first_claim, _stop_amount(st, demanded, mailed_on),
                       _stop_amount(at_last, demanded, mailed_on), demanded)

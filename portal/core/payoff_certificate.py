@@ -29,9 +29,9 @@ from typing import Any
 from portal.core.collection import Demand
 from portal.core.errors import InputError
 from portal.core.liens import CUTOFF, Lien, lien_order
-from portal.core.money import ZERO, cents
+from portal.core.money import ZERO
 from portal.core.offer import Account, offer
-from portal.core.statement import DAYS_IN_YEAR, Statement
+from portal.core.statement import interest_per_day
 
 #: A certificate holds at most this many days after its issue date (policy: a sale's
 #: closing is usually set within a month; interest to that day is included, R-A8).
@@ -65,15 +65,6 @@ def check_good_through(issued_on: date, good_through: date) -> date:
     if good_through > last:
         raise CertificateDateError("too_far", last)
     return good_through
-
-
-def interest_per_day(st: Statement) -> Decimal:
-    """R-A8 after the statement's day: one day's simple interest on the principal of the
-    installments then delinquent, cents(rate x principal / 365). (The interest owed is
-    rounded only as a total, so a later day's figure can differ from n times this by a
-    cent.)"""
-    principal = sum((i.principal for i in st.installments if i.status == "delinquent"), ZERO)
-    return cents(st.rules.interest_rate * principal / DAYS_IN_YEAR)
 
 
 @dataclass(frozen=True)

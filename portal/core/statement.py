@@ -653,6 +653,14 @@ def _summarise(acct: _Account, as_of: date, applications: list[Application],
         reversed_payments=reversed_payments)
 
 
+def interest_per_day(st: Statement) -> Decimal:
+    """R-A8 after the statement's day (R-A17 and R-A19 state it; section D `demand_stop`,
+    `payoff_certificate`): one day's simple interest on the principal then delinquent,
+    cents(interest_rate x delinquent_principal / 365), a figure to inform (the interest owed
+    is rounded only as a total, so n days can differ from n times this by a cent)."""
+    return cents(st.rules.interest_rate * st.delinquent_principal / DAYS_IN_YEAR)
+
+
 LUMP_SUM_REASONS = {
     "granted": N_("Paid in one lump sum by {deadline}: the discount of {discount} was granted."),
     "late": N_("This payment was marked as a lump sum, but it came after the deadline "

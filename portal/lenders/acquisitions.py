@@ -74,8 +74,9 @@ def report(uow: UnitOfWork, who: Any, loan_number: str, *, acquired_on: date,
     `loan_number` was acquired (a new structure bought after January 1 with a certification)
     on `acquired_on`; the lender notifies the CRIM within 30 days (`deadline`).
 
-    NotFound: not `who`'s loan. InvalidInput (with `field`): a date in the future or before
-    January 1 of this year ("acquired_on"), a certification not of the loan's parcel
+    NotFound: not `who`'s loan. InvalidInput (with `field`): a date in the future
+    ("acquired_on"; R-B21: a deed of last year is reported while its 30 days run, a later
+    report is recorded and flagged overdue), a certification not of the loan's parcel
     ("certification_id"). Audit-logged ("lender.acquisition_reported") with the user or the
     token."""
     ref = find_loan(uow, who, number=loan_number)

@@ -42,9 +42,19 @@ def test_days_left_and_overdue_on_a_given_day(on: date, left: int, overdue: bool
     assert (n.days_left, n.overdue) == (left, overdue)
 
 
-def test_only_this_years_past_dates_may_be_reported() -> None:
+def test_only_future_dates_are_refused() -> None:
     today = date(2026, 11, 30)
     assert acquired_on_problem(date(2026, 1, 1), today) is None
     assert acquired_on_problem(today, today) is None
     assert acquired_on_problem(date(2026, 12, 1), today) == "future"
-    assert acquired_on_problem(date(2025, 12, 31), today) == "before_year"
+    assert acquired_on_problem(date(2025, 12, 31), today) is None
+
+
+def test_a_december_deed_is_reported_in_january_while_its_30_days_run() -> None:
+    """R-B21 (revision 3): a deed of Sunday 2026-12-20: 30 days is Tuesday 2027-01-19 (a
+    working day), so on 2027-01-05 it is reported in time with 14 days left; the year of the
+    deed does not matter. On 2027-01-20 it is still recorded, flagged overdue."""
+    assert acquired_on_problem(date(2026, 12, 20), date(2027, 1, 5)) is None
+    n = lender_notice(date(2026, 12, 20), date(2027, 1, 5))
+    assert (n.last_day, n.days_left, n.overdue) == (date(2027, 1, 19), 14, False)
+    assert lender_notice(date(2026, 12, 20), date(2027, 1, 20)).overdue

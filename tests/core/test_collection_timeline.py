@@ -21,9 +21,13 @@ def test_a_queued_demand_is_mailed_within_five_working_days():
 
 def test_the_run_day_is_the_day_after_a_rolled_day_g():
     """R-A6, R-A17: October's day G (10-10 Sat, 10-12 Columbus Day) rolls to 10-13: the run
-    is on 10-14; on the run day itself, the next run is November's (11-10 Tue: 11-11)."""
+    is on 10-14, and on the run day itself it is that day (revision 3: a demand is queued the
+    day after each month's rolled day G); the day after, the next run is November's (11-10
+    Tue: 11-11)."""
     assert next_run_day(date(2026, 10, 2), 10) == date(2026, 10, 14)
-    assert next_run_day(date(2026, 10, 14), 10) == date(2026, 11, 11)
+    assert next_run_day(date(2026, 10, 14), 10) == date(2026, 10, 14)
+    assert next_run_day(date(2026, 10, 15), 10) == date(2026, 11, 11)
+    assert next_run_day(date(2026, 11, 11), 10) == date(2026, 11, 11)
     # January 2027's day G is Sunday 1-10: it rolls to Monday 1-11 (a working day in the
     # `holidays` calendar of Puerto Rico), so the run is 1-12.
     assert next_run_day(date(2026, 12, 20), 10) == date(2027, 1, 12)

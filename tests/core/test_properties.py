@@ -21,9 +21,12 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from portal.core.allocation import ParcelFacts, allocate, assessment_roll
-from portal.core.calendar import add_months
+from portal.core.calendar import add_months, is_working_day
+from portal.core.collection import Demand
+from portal.core.deadlines import demand_mailing, demand_queue, timely_payment
 from portal.core.installments import Installment, amend, schedule
 from portal.core.money import ZERO
+from portal.core.offer import Account, demand_stop
 from portal.core.statement import (
     Adjustment,
     Cost,
@@ -503,3 +506,61 @@ def _figures(s: Statement) -> tuple:
             s.upcoming_principal, s.discount, s.credit, s.total_due_now, s.payoff,
             [(i.number, i.status, i.principal, i.late_fee, i.interest)
              for i in s.installments])
+
+
+# --- R-A13, R-A17, R-A18: what stops the court claim; the demand's days --------------------
+
+@SLOW
+@given(acct=accounts(lump_sums=False), back=st.integers(0, 60))
+def test_paying_the_stop_amount_clears_what_the_demand_listed(acct: dict, back: int) -> None:
+    """Section D `demand_stop`: paid on `as_of` after that day's payments, `stop_amount`
+    leaves nothing owed on the installments delinquent at the mailing nor on the costs dated
+    by then; a cent less leaves something owed on them."""
+    on = acct["as_of"]
+    mailed = on - timedelta(days=back)
+    account = Account("k", "p", "l", "", acct["installments"], acct["payments"], acct["costs"],
+                      acct["rules"], acct["annual"])
+    stop = demand_stop(account, on, Demand(mailed, ZERO))
+    assert stop.demanded == tuple(i.number for i in account.statement(mailed).installments
+                                  if i.status == "delinquent")
+
+    def owed_on_listed(amount: Decimal) -> Decimal:
+        s = account.statement(on, [Payment(on, amount)] if amount > 0 else [])
+        items = sum((i.principal + i.late_fee + i.interest for i in s.installments
+                     if i.number in stop.demanded), ZERO)
+        return items + sum((c.owed for c in s.cost_items if c.cost.date <= mailed), ZERO)
+
+    assert owed_on_listed(stop.today) == 0
+    assert (stop.today == 0) == (owed_on_listed(ZERO) == 0)
+    if stop.today > 0:
+        assert owed_on_listed(stop.today - CENT) > 0
+
+
+@CHEAP
+@given(due=st.integers(0, 3000).map(lambda d: FY + timedelta(days=d)),
+       grace=st.integers(1, 31),
+       closed=st.lists(st.integers(0, 3100).map(lambda d: FY + timedelta(days=d)), max_size=6))
+def test_a_demand_is_queued_on_the_first_run_day_after_day_g(due: date, grace: int,
+                                                             closed: list[date]) -> None:
+    """R-A17, section D `demand_queue`: the day after some month's rolled day G, after the
+    installment's own rolled day G, and no run day comes between them."""
+    queued = demand_queue(due, grace, closed)
+    late = timely_payment(due, grace, closed) + timedelta(days=1)
+    runs = {timely_payment(add_months(due, k), grace, closed) + timedelta(days=1)
+            for k in range(-1, 3)}
+    assert queued >= late and queued in runs
+    assert not any(late <= r < queued for r in runs)
+    if due.day == 1:
+        assert queued == late
+
+
+@CHEAP
+@given(queued=st.integers(0, 3000).map(lambda d: FY + timedelta(days=d)),
+       closed=st.lists(st.integers(0, 3100).map(lambda d: FY + timedelta(days=d)), max_size=6))
+def test_a_demand_is_mailed_by_the_fifth_working_day(queued: date, closed: list[date]) -> None:
+    """R-A17, section D `demand_mailing`: a working day, the 5th after the queue day, with
+    the Board's closed days not counted."""
+    last = demand_mailing(queued, closed)
+    days = [queued + timedelta(days=k) for k in range(1, (last - queued).days + 1)]
+    assert is_working_day(last, closed)
+    assert sum(is_working_day(d, closed) for d in days) == 5

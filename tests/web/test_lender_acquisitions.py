@@ -84,8 +84,7 @@ def test_another_lenders_loan_is_not_found(db):
         assert w.session.scalars(select(LenderAcquisition)).all() == []
 
 
-@pytest.mark.parametrize(("day", "code"), [(date(2026, 12, 1), "future"),
-                                           (date(2025, 12, 31), "before_year")])
+@pytest.mark.parametrize(("day", "code"), [(date(2026, 12, 1), "future")])
 def test_bad_dates_name_the_field(db, day, code):
     with UnitOfWork(db) as w:
         user = users.find_by_email(w, "lender@demo.pr")
@@ -93,6 +92,19 @@ def test_bad_dates_name_the_field(db, day, code):
             acquisitions.report(w, user, _first_loan(w).loan_number, acquired_on=day)
         assert (exc.value.code, exc.value.params["field"]) == (code, "acquired_on")
         assert w.session.scalars(select(LenderAcquisition)).all() == []
+
+
+def test_a_deed_of_last_year_is_recorded_by_its_own_30_days(db):
+    """R-B21 (revision 3): the window is the deed date's 30 days, whatever its year: a deed of
+    2025-12-20 (30 days: Monday 2026-01-19, Martin Luther King Jr. Day, rolls to 01-20) is
+    recorded, flagged overdue on the tests' day."""
+    with UnitOfWork(db) as w:
+        user = users.find_by_email(w, "lender@demo.pr")
+        loan = _first_loan(w)
+        acquisitions.report(w, user, loan.loan_number, acquired_on=date(2025, 12, 20))
+        views = acquisitions.for_loan(w, user, loan.id)
+        assert [v.deadline.last_day for v in views] == [date(2026, 1, 20)]
+        assert views[0].deadline.overdue
 
 
 def test_a_certification_of_another_parcel_is_refused(db):

@@ -73,6 +73,16 @@ class MailingForm(FlaskForm):
     submit = SubmitField(_l("Record the mailing"))
 
 
+class CorrectionForm(FlaskForm):
+    """A recorded mailing corrected: its number and date (R-A13; the postage stays)."""
+
+    certified_mail_number = StringField(_l("Certified-mail number"), validators=[
+        DataRequired(message=_l("Write the number on the certified-mail receipt.")),
+        Length(max=40, message=_l("Write at most 40 characters."))])
+    mailed_on = iso_date_field(_l("Mailing date"))
+    submit = SubmitField(_l("Correct the mailing"))
+
+
 class ReceiptForm(FlaskForm):
     received_on = iso_date_field(_l("Date on the return receipt"))
     submit = SubmitField(_l("Record the return receipt"))

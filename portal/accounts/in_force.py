@@ -16,6 +16,7 @@ process-wide value another worker would not see.
 from __future__ import annotations
 
 from datetime import date
+from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
@@ -81,6 +82,12 @@ def rules_for(uow: UnitOfWork, fy_start: date) -> StatementRules:
     """The rules of every statement of the fiscal year opening on `fy_start`, from the
     parameters in force (`parameter_set`): R-A6 to R-A11 with the declared closed days."""
     return _rules(parameter_set(uow), fy_start)
+
+
+def demand_minimum(uow: UnitOfWork, fy_start: date) -> Decimal:
+    """R-A17 (revision 3): the Board's `demand_minimum` in force for the fiscal year opening
+    on `fy_start` (0.00 until the Board adopts one)."""
+    return Decimal(str(parameter_set(uow).for_fiscal_year("demand_minimum", fy_start)))
 
 
 def forget(uow: UnitOfWork) -> None:

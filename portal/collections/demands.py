@@ -28,10 +28,10 @@ from typing import Any
 from sqlalchemy import func, or_, select
 
 from portal import clock, csv_text
-from portal.accounts import access, audit, facts
+from portal.accounts import access, audit, facts, in_force
 from portal.accounts.errors import Conflict, InvalidInput, NotFound
 from portal.collections import mailing
-from portal.core.collection import Demand, may_be_demanded
+from portal.core.collection import Demand, may_be_demanded, under_demand_minimum
 from portal.core.collection_timeline import Timeline, interest_per_day, timeline
 from portal.core.deadlines import deadline
 from portal.core.statement import Statement
@@ -136,6 +136,7 @@ class Run:
         if not ids:
             return 0
         accounts = facts.load_many(uow, ids, fy)
+        minimum = in_force.demand_minimum(uow, fy.starts_on)
         earlier: dict[int, list[Notice]] = {}
         for n in uow.session.scalars(select(Notice).where(
                 Notice.parcel_id.in_(ids), Notice.fiscal_year_id == fy.id,
@@ -150,8 +151,8 @@ class Run:
             if acct.assessment is None or pid in done_today:
                 continue
             st = acct.evaluate(self.run_on)
-            if not may_be_demanded(st.delinquent_principal):
-                continue
+            if not may_be_demanded(st.delinquent_principal, st.total_due_now, minimum):
+                continue  # R-A17: nothing delinquent, or under the Board's minimum
             delinquent = {i.number for i in st.installments if i.status == "delinquent"}
             covered: set[int] = set()
             for n in earlier.get(pid, []):
@@ -367,10 +368,21 @@ def record_receipt(uow: UnitOfWork, staff: Any, notice_id: int, received_on: dat
     return mailing.record_acknowledgment(uow, staff, notice_id, received_on)
 
 
+def claim_minimum(uow: UnitOfWork, n: Notice) -> Decimal | None:
+    """R-A17 (revision 3): the Board's `demand_minimum` in force for this demand's fiscal
+    year when the demand listed less than it (staff are warned before claiming it in
+    court), else None."""
+    fy = uow.session.get(FiscalYear, n.fiscal_year_id)
+    minimum = in_force.demand_minimum(uow, fy.starts_on)
+    return minimum if under_demand_minimum(n.amount, minimum) else None
+
+
 def record_claim(uow: UnitOfWork, staff: Any, notice_id: int, filed_on: date,
-                 case_number: str) -> CourtClaim:
+                 case_number: str, *, confirmed_under_minimum: bool = False) -> CourtClaim:
     """R-A13: staff filed the Rule 60 claim; only for a mailed demand whose window ended,
-    on or after the first day it may be claimed, not after today, once."""
+    on or after the first day it may be claimed, not after today, once. R-A17 (revision
+    3): a demand that listed less than the Board's `demand_minimum` is claimed only once
+    staff confirm it (Conflict below_minimum, with the amount and the minimum, until then)."""
     access.require_staff_role(staff, *COLLECT)
     n = _demand(uow, notice_id)
     if n.mailed_on is None:
@@ -381,12 +393,17 @@ def record_claim(uow: UnitOfWork, staff: Any, notice_id: int, filed_on: date,
         raise InvalidInput("invalid", field="filed_on", first=first)
     if uow.session.scalar(select(CourtClaim.id).where(CourtClaim.notice_id == n.id)):
         raise Conflict("already_claimed")
+    minimum = claim_minimum(uow, n)
+    if minimum is not None and not confirmed_under_minimum:
+        raise Conflict("below_minimum", amount=n.amount, minimum=minimum)
     claim = CourtClaim(notice_id=n.id, parcel_id=n.parcel_id, fiscal_year_id=n.fiscal_year_id,
                        filed_on=filed_on, case_number=case_number,
                        created_by_id=getattr(staff, "id", None))
     uow.session.add(claim)
     uow.session.flush()
-    audit.record(uow, staff, "demand.claimed", claim, after=audit.snapshot(claim))
+    audit.record(uow, staff, "demand.claimed", claim,
+                 after={**audit.snapshot(claim), "under_demand_minimum": str(minimum)}
+                 if minimum is not None else audit.snapshot(claim))
     return claim
 
 
@@ -615,10 +632,9 @@ def claims_of(uow: UnitOfWork, notice_ids: list[int]) -> list[CourtClaim]:
 
 
 __all__ = ["CHUNK", "KIND", "DemandRow", "LetterFacts", "MailingRow", "RowError", "Run",
-           "RunResult", "account_timeline", "claims_of", "correct_mailing", "court_list",
-           "demands", "letter",
-           "read_mailings", "record_claim", "record_mailing", "record_mailings",
-           "record_receipt", "run", "runnable", "work"]
+           "RunResult", "account_timeline", "claim_minimum", "claims_of", "correct_mailing",
+           "court_list", "demands", "letter", "read_mailings", "record_claim",
+           "record_mailing", "record_mailings", "record_receipt", "run", "runnable", "work"]
 
 
 runner.register("collections.run", work, runnable)

@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy import select
 
 from portal import clock
-from portal.accounts import access, audit, facts, ledger
+from portal.accounts import access, audit, facts, in_force, ledger
 from portal.accounts.errors import Conflict, InvalidInput, NotFound
 from portal.core.collection import may_be_demanded
 from portal.db import UnitOfWork
@@ -39,6 +39,9 @@ def queue_demand(uow: UnitOfWork, staff: Any, parcel_id: int, fiscal_year_id: in
     st = account.evaluate(as_of)
     if not may_be_demanded(st.delinquent_principal):
         raise Conflict("nothing_delinquent")
+    if not may_be_demanded(st.delinquent_principal, st.total_due_now,
+                           in_force.demand_minimum(uow, fy.starts_on)):
+        raise Conflict("below_minimum")  # R-A17: it waits for a later month
     notice = Notice(parcel_id=int(parcel_id), fiscal_year_id=fy.id, kind="demand",
                     assessment_id=account.assessment.id, language=language,
                     amount=st.total_due_now, created_by_id=staff.id)

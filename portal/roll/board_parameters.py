@@ -1,4 +1,5 @@
-"""The Board's parameters by fiscal year as staff record them (R-A7, R-A8, R-A11, J8), and
+"""The Board's parameters by fiscal year as staff record them (R-A7, R-A8, R-A11, R-A17's
+`demand_minimum`, J8), and
 the days the Board declares closed (docs/rules/README.md, "Closed days"); what is in force is
 read through `portal.accounts.in_force`.
 
@@ -39,7 +40,8 @@ from portal.roll import roll
 
 #: The parameters a statement or a deadline reads, in the order the page lists them.
 LISTED = ("grace_day", "late_fee_rate", "late_fee_base", "interest_rate",
-          "lump_sum_discount_rate", "lump_sum_deadline", "installment_count")
+          "lump_sum_discount_rate", "lump_sum_deadline", "installment_count",
+          "demand_minimum")
 MAX_RESOLUTION = 40
 MAX_REASON = 200
 MAX_CLOSED_SPAN = 31  # days one declaration may close at once

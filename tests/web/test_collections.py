@@ -375,3 +375,39 @@ def test_the_same_post_office_file_twice_records_nothing_new(app, lang):
     assert ("Envíos registrados: 2" if lang == "es" else "Mailings recorded: 2") in said[0]
     assert ("No se registró nada nuevo" if lang == "es" else "Nothing new was recorded") in said[1]
     assert ("Envíos registrados" if lang == "es" else "Mailings recorded") not in said[1]
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_a_claim_under_the_demand_minimum_is_confirmed_first(app, lang):
+    """R-A17 (revision 3): with the Board's minimum above what a claimable demand listed, the
+    demand's page warns; recording the claim without confirming is refused (400, nothing
+    recorded) with the amount and the minimum; confirmed, it is recorded."""
+    from datetime import date
+    from decimal import Decimal
+
+    from portal.models import CourtClaim, User
+    from portal.roll import board_parameters
+
+    staff = _staff_in(app, lang)
+    court = staff.get("/personal/cobros/tribunal").get_data(as_text=True)
+    nid = int(re.findall(r'href="/personal/cobros/(\d+)"', court)[0])
+    with app.app_context(), UnitOfWork(database()) as w:
+        admin = w.session.scalar(select(User).where(User.staff_role == "administrator"))
+        listed = w.session.get(Notice, nid).amount
+        board_parameters.adopt(w, admin, date(2026, 7, 1), "demand_minimum",
+                               str(listed + Decimal("10.00")), date(2026, 11, 2), "2026-30",
+                               date(2026, 11, 2))
+    page = staff.get(f"/personal/cobros/{nid}").get_data(as_text=True)
+    assert ("mínimo de requerimiento de la Junta" if lang == "es"
+            else "Board's demand minimum") in page
+    data = {"csrf_token": csrf_token(page), "filed_on": "2026-11-30", "case_number": "SJ1"}
+    r = staff.post(f"/personal/cobros/{nid}/reclamacion", data=data)
+    assert r.status_code == 400
+    assert ("Marque la casilla" if lang == "es" else "Check the box") in r.get_data(as_text=True)
+    with app.app_context(), UnitOfWork(database()) as w:
+        assert w.session.scalar(select(CourtClaim).where(CourtClaim.notice_id == nid)) is None
+    r = staff.post(f"/personal/cobros/{nid}/reclamacion",
+                   data={**data, "confirm_under_minimum": "y"})
+    assert r.status_code == 303
+    with app.app_context(), UnitOfWork(database()) as w:
+        assert w.session.scalar(select(CourtClaim).where(CourtClaim.notice_id == nid))

@@ -205,6 +205,7 @@ def _demand_page(notice_id: int, *, mailing=None, receipt=None, claim=None,  # n
         if not found:
             abort(404)
         row = row_view(found[0], f)
+        minimum = demands.claim_minimum(w, found[0].notice)
     today = clock.today()
     mailing = mailing or MailingForm(formdata=None, data={"mailed_on": today})
     receipt = receipt or ReceiptForm(formdata=None, data={"received_on": today})
@@ -213,6 +214,7 @@ def _demand_page(notice_id: int, *, mailing=None, receipt=None, claim=None,  # n
         "mailed_on": row.mailed_on, "certified_mail_number": row.number_value})
     return render_template("collections/demand.html", d=row, mailing=mailing,
                            receipt=receipt, claim=claim, correction=correction,
+                           minimum_text=f.money(minimum) if minimum is not None else "",
                            errors=errors or []), status
 
 
@@ -320,13 +322,23 @@ def record_claim(notice_id: int):  # noqa: ANN201
     if form.validate():
         try:
             with uow() as w:
-                demands.record_claim(w, current_user, notice_id, form.filed_on.data,
-                                         form.case_number.data.strip())
+                demands.record_claim(
+                    w, current_user, notice_id, form.filed_on.data,
+                    form.case_number.data.strip(),
+                    confirmed_under_minimum=bool(form.confirm_under_minimum.data))
             return _done(notice_id, _("The claim in court is recorded."))
         except InvalidInput:
             form.filed_on.errors = [_("The claim can be filed from the day after the last "
                                       "day to pay, and not on a day to come.")]
-        except (NotFound, Forbidden, Conflict) as exc:
+        except Conflict as exc:
+            if exc.code != "below_minimum":
+                return _refused(notice_id, exc)
+            f = formats()
+            form.confirm_under_minimum.errors = [_(
+                "This demand listed %(amount)s, less than the Board's demand minimum of "
+                "%(minimum)s (R-A17). Check the box to confirm the claim anyway.",
+                amount=f.money(exc.params["amount"]), minimum=f.money(exc.params["minimum"]))]
+        except (NotFound, Forbidden) as exc:
             return _refused(notice_id, exc)
     return _demand_page(notice_id, claim=form, errors=form_errors(form), status=400)
 

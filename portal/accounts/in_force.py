@@ -4,7 +4,9 @@
 Storage is append-only (`BoardParameterValue`: staff record a value with
 `portal.roll.board_parameters`); a parameter's value for a fiscal year is its latest row in
 effect (by effective date, then by id). A recorded value is in force from its effective day:
-every statement computed from then on reads it for the whole fiscal year.
+every statement computed from then on reads it for the whole fiscal year; a value effective
+on or before its fiscal year's first day (1 July) is that year's from the day it is recorded
+(`ParameterSet.with_values`), so next year's rates recorded in advance serve its roll.
 
 `parameter_set(uow)` is the files' values with the rows on top
 (`portal.core.params.ParameterSet.with_values`). It reads the table once per unit of work (a
@@ -48,9 +50,9 @@ def _record(row: Any) -> tuple:
 def _build(records: tuple[tuple, ...], today: date) -> ParameterSet:
     values, closed = [], []
     for _id, fy, name, value, effective, number, resolved, reason_es, reason_en in records:
-        if effective > today:
-            continue
         if name == CLOSED_DAY:
+            if effective > today:
+                continue
             closed.append(ClosedDay(date.fromisoformat(value), reason_es, reason_en,
                                     reference(number)))
             continue

@@ -465,10 +465,14 @@ class ParameterSet:
         """This set with `values` adopted on top (each replacing its fiscal year's value;
         of two for the same year, the later effective one, then the later given) and the
         days in `closed` declared closed too. With `as_of`, a value effective after that
-        day is not in force yet. `AdoptedValueError` for a statute's or unknown parameter."""
+        day is not in force yet, unless it is effective on or before its fiscal year's first
+        day: then it is that year's value already (R-A7, R-A8: next year's rates, recorded
+        effective 1 July, serve next year's roll and notices before that day).
+        `AdoptedValueError` for a statute's or unknown parameter."""
         latest: dict[tuple[str, str], AdoptedValue] = {}
         for v in values:
-            if as_of is not None and v.effective_on > as_of:
+            if (as_of is not None and v.effective_on > as_of
+                    and v.effective_on > fiscal_year_of_label(v.fiscal_year)):
                 continue
             check_adoptable(self.parameters, v.name)
             fiscal_year_of_label(v.fiscal_year)

@@ -168,10 +168,17 @@ def year_view(uow: UnitOfWork, staff: Any, fy_start: date) -> YearView:
     return YearView(label, fy_start, out, closed)
 
 
+def _in_force(r: Any, today: date) -> bool:
+    """A recorded value is in force from its effective day, or already when it takes effect
+    by its fiscal year's first day (`ParameterSet.with_values`: next year's rates)."""
+    return r.effective_on <= today or (
+        r.name != CLOSED_DAY and r.effective_on <= fiscal_year_of_label(r.fiscal_year))
+
+
 def _latest(rows: list[Any], today: date) -> Any:
     best = None
     for r in rows:
-        if r.effective_on <= today and (best is None or r.effective_on >= best.effective_on):
+        if _in_force(r, today) and (best is None or r.effective_on >= best.effective_on):
             best = r
     return best
 
@@ -184,7 +191,7 @@ def _change(r: Any, who: dict[int, str], current: bool, kind: str, today: date) 
         value = int(r.value)
     return Change(value, r.effective_on, r.resolution_number, r.resolution_date,
                   who.get(r.created_by_id, ""), r.created_at, current,
-                  r.effective_on > today, r.reason_es, r.reason_en)
+                  not _in_force(r, today), r.reason_es, r.reason_en)
 
 
 # --- writing ------------------------------------------------------------------------------

@@ -32,7 +32,7 @@ from portal.accounts import access, audit, facts, in_force
 from portal.accounts.errors import Conflict, InvalidInput, NotFound
 from portal.collections import mailing
 from portal.core.collection import Demand, may_be_demanded, under_demand_minimum
-from portal.core.collection_timeline import Timeline, interest_per_day, timeline
+from portal.core.collection_timeline import Timeline, interest_per_day, mail_by, timeline
 from portal.core.deadlines import deadline
 from portal.core.statement import Statement
 from portal.db import UnitOfWork
@@ -250,6 +250,7 @@ class DemandRow:
     status: str = "queued"
     stop_amount: Decimal | None = None  # what it listed, still owed today (claimable rows)
     addressee: str = ""
+    mail_by: date | None = None  # R-A17: not mailed yet, the last day to mail it
 
 
 def _rules(uow: UnitOfWork, fy: FiscalYear) -> Any:
@@ -298,8 +299,12 @@ def demands(uow: UnitOfWork, staff: Any, *, status: str | None = None,
     for rows in _pages(uow, stmt, limit):
         for n, letter, catastro, claim, name in rows:
             fy = uow.session.get(FiscalYear, n.fiscal_year_id)
-            st, last, first = _status(n, claim, today, _rules(uow, fy).closed_days)
+            closed = _rules(uow, fy).closed_days
+            st, last, first = _status(n, claim, today, closed)
             row = DemandRow(n, letter, catastro, claim, last, first, st, addressee=name or "")
+            if n.mailed_on is None:  # R-A17: 5 working days, the declared closed days too
+                row.mail_by = mail_by(letter.run_on if letter is not None
+                                      else clock.legal_date(n.created_at), closed)
             if st == "claimable":
                 stop = _stop(uow, n, today)
                 if stop is None or stop.today <= 0:

@@ -158,3 +158,22 @@ def test_a_correction_is_checked_like_the_mailing(world):
         assert uow.session.get(Notice, ids["A"]).mailed_on == date(2026, 11, 16)
         assert uow.session.scalar(select(AuditRecord.id).where(
             AuditRecord.action == "demand.mailing_corrected")) is None
+
+
+def test_the_staffs_mail_by_counts_the_declared_closed_days(world):
+    """R-A17: queued Friday 13 November, mailed within 5 working days: 16, 17, 18, 20 (the
+    19th is Discovery Day) and Monday the 23rd; with the 17th declared closed by the Board,
+    the 24th (closed days counted as the timeline counts them)."""
+    from portal.roll import board_parameters
+
+    ids = _queued_on_13_november(world)
+    assert _row(world, ids["A"]).mail_by == date(2026, 11, 23)
+    with world.uow() as uow:
+        staff = _staff(uow, world)
+        staff.staff_role = "administrator"
+        board_parameters.declare_closed(uow, staff, date(2026, 11, 17), date(2026, 11, 17),
+                                        "Huracán", "Hurricane", "2026-41", date(2026, 11, 16))
+    assert _row(world, ids["A"]).mail_by == date(2026, 11, 24)
+    with world.uow() as uow:
+        demands.record_mailing(uow, _staff(uow, world), ids["A"], date(2026, 11, 20), NUMBER)
+    assert _row(world, ids["A"]).mail_by is None

@@ -10,9 +10,7 @@ from typing import Any
 
 from flask_babel import lazy_gettext as _l
 
-from portal import clock
 from portal.collections import demands
-from portal.core.collection_timeline import mail_by
 from portal.i18n import Formats, formats
 
 #: The steps of the timeline, in the owner's words.
@@ -76,9 +74,8 @@ def shown(tl: Any, today: date, f: Formats) -> SimpleNamespace:
 def row_view(r: demands.DemandRow, f: Formats) -> SimpleNamespace:
     """A demand on the staff's lists."""
     n, dl = r.notice, r.letter
-    queued_on = dl.run_on if dl is not None else clock.legal_date(n.created_at)
     return SimpleNamespace(
-        mail_by_text=f.date_long(mail_by(queued_on)) if n.mailed_on is None else "",
+        mail_by_text=f.date_long(r.mail_by) if r.mail_by is not None else "",
         id=n.id, catastro=r.catastro, addressee=r.addressee or "—",
         status=r.status, status_text=str(STATUS_LABELS.get(r.status, r.status)),
         amount_text=f.money(n.amount), run_text=f.date_long(dl.run_on) if dl else "—",

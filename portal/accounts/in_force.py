@@ -4,7 +4,9 @@
 Storage is append-only (`BoardParameterValue`: staff record a value with
 `portal.roll.board_parameters`); a parameter's value for a fiscal year is its latest row in
 effect (by effective date, then by id). A recorded value is in force from its effective day:
-every statement computed from then on reads it for the whole fiscal year.
+every statement computed from then on reads it for the whole fiscal year; a value effective
+on or before its fiscal year's first day (1 July) is that year's from the day it is recorded
+(`ParameterSet.with_values`), so next year's rates recorded in advance serve its roll.
 
 `parameter_set(uow)` is the files' values with the rows on top
 (`portal.core.params.ParameterSet.with_values`). It reads the table once per unit of work (a
@@ -16,6 +18,7 @@ process-wide value another worker would not see.
 from __future__ import annotations
 
 from datetime import date
+from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
@@ -47,9 +50,9 @@ def _record(row: Any) -> tuple:
 def _build(records: tuple[tuple, ...], today: date) -> ParameterSet:
     values, closed = [], []
     for _id, fy, name, value, effective, number, resolved, reason_es, reason_en in records:
-        if effective > today:
-            continue
         if name == CLOSED_DAY:
+            if effective > today:
+                continue
             closed.append(ClosedDay(date.fromisoformat(value), reason_es, reason_en,
                                     reference(number)))
             continue
@@ -81,6 +84,12 @@ def rules_for(uow: UnitOfWork, fy_start: date) -> StatementRules:
     """The rules of every statement of the fiscal year opening on `fy_start`, from the
     parameters in force (`parameter_set`): R-A6 to R-A11 with the declared closed days."""
     return _rules(parameter_set(uow), fy_start)
+
+
+def demand_minimum(uow: UnitOfWork, fy_start: date) -> Decimal:
+    """R-A17 (revision 3): the Board's `demand_minimum` in force for the fiscal year opening
+    on `fy_start` (0.00 until the Board adopts one)."""
+    return Decimal(str(parameter_set(uow).for_fiscal_year("demand_minimum", fy_start)))
 
 
 def forget(uow: UnitOfWork) -> None:

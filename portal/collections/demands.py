@@ -27,11 +27,11 @@ from typing import Any
 
 from sqlalchemy import func, or_, select
 
-from portal import clock
-from portal.accounts import access, audit, facts
+from portal import clock, csv_text
+from portal.accounts import access, audit, facts, in_force
 from portal.accounts.errors import Conflict, InvalidInput, NotFound
 from portal.collections import mailing
-from portal.core.collection import Demand, may_be_demanded
+from portal.core.collection import Demand, may_be_demanded, under_demand_minimum
 from portal.core.collection_timeline import Timeline, interest_per_day, timeline
 from portal.core.deadlines import deadline
 from portal.core.statement import Statement
@@ -136,6 +136,7 @@ class Run:
         if not ids:
             return 0
         accounts = facts.load_many(uow, ids, fy)
+        minimum = in_force.demand_minimum(uow, fy.starts_on)
         earlier: dict[int, list[Notice]] = {}
         for n in uow.session.scalars(select(Notice).where(
                 Notice.parcel_id.in_(ids), Notice.fiscal_year_id == fy.id,
@@ -150,8 +151,8 @@ class Run:
             if acct.assessment is None or pid in done_today:
                 continue
             st = acct.evaluate(self.run_on)
-            if not may_be_demanded(st.delinquent_principal):
-                continue
+            if not may_be_demanded(st.delinquent_principal, st.total_due_now, minimum):
+                continue  # R-A17: nothing delinquent, or under the Board's minimum
             delinquent = {i.number for i in st.installments if i.status == "delinquent"}
             covered: set[int] = set()
             for n in earlier.get(pid, []):
@@ -355,6 +356,15 @@ def record_mailing(uow: UnitOfWork, staff: Any, notice_id: int, mailed_on: date,
                                   cost)
 
 
+def correct_mailing(uow: UnitOfWork, staff: Any, notice_id: int, mailed_on: date,
+                    certified_mail_number: str) -> Notice:
+    """R-A13: staff correct a demand's mailing (`mailing.correct_mailing`: audited with the
+    old and new values; the 15 days run from the corrected date)."""
+    access.require_staff_role(staff, *COLLECT)
+    _demand(uow, notice_id)
+    return mailing.correct_mailing(uow, staff, notice_id, mailed_on, certified_mail_number)
+
+
 def record_receipt(uow: UnitOfWork, staff: Any, notice_id: int, received_on: date) -> Notice:
     """R-A12: the return receipt came back, signed on `received_on` (not after today)."""
     access.require_staff_role(staff, *COLLECT)
@@ -364,10 +374,21 @@ def record_receipt(uow: UnitOfWork, staff: Any, notice_id: int, received_on: dat
     return mailing.record_acknowledgment(uow, staff, notice_id, received_on)
 
 
+def claim_minimum(uow: UnitOfWork, n: Notice) -> Decimal | None:
+    """R-A17 (revision 3): the Board's `demand_minimum` in force for this demand's fiscal
+    year when the demand listed less than it (staff are warned before claiming it in
+    court), else None."""
+    fy = uow.session.get(FiscalYear, n.fiscal_year_id)
+    minimum = in_force.demand_minimum(uow, fy.starts_on)
+    return minimum if under_demand_minimum(n.amount, minimum) else None
+
+
 def record_claim(uow: UnitOfWork, staff: Any, notice_id: int, filed_on: date,
-                 case_number: str) -> CourtClaim:
+                 case_number: str, *, confirmed_under_minimum: bool = False) -> CourtClaim:
     """R-A13: staff filed the Rule 60 claim; only for a mailed demand whose window ended,
-    on or after the first day it may be claimed, not after today, once."""
+    on or after the first day it may be claimed, not after today, once. R-A17 (revision
+    3): a demand that listed less than the Board's `demand_minimum` is claimed only once
+    staff confirm it (Conflict below_minimum, with the amount and the minimum, until then)."""
     access.require_staff_role(staff, *COLLECT)
     n = _demand(uow, notice_id)
     if n.mailed_on is None:
@@ -378,12 +399,17 @@ def record_claim(uow: UnitOfWork, staff: Any, notice_id: int, filed_on: date,
         raise InvalidInput("invalid", field="filed_on", first=first)
     if uow.session.scalar(select(CourtClaim.id).where(CourtClaim.notice_id == n.id)):
         raise Conflict("already_claimed")
+    minimum = claim_minimum(uow, n)
+    if minimum is not None and not confirmed_under_minimum:
+        raise Conflict("below_minimum", amount=n.amount, minimum=minimum)
     claim = CourtClaim(notice_id=n.id, parcel_id=n.parcel_id, fiscal_year_id=n.fiscal_year_id,
                        filed_on=filed_on, case_number=case_number,
                        created_by_id=getattr(staff, "id", None))
     uow.session.add(claim)
     uow.session.flush()
-    audit.record(uow, staff, "demand.claimed", claim, after=audit.snapshot(claim))
+    audit.record(uow, staff, "demand.claimed", claim,
+                 after={**audit.snapshot(claim), "under_demand_minimum": str(minimum)}
+                 if minimum is not None else audit.snapshot(claim))
     return claim
 
 
@@ -411,21 +437,23 @@ class MailingRow:
 @dataclass(frozen=True)
 class RowError:
     line: int
-    field: str  # demand | number | mailed_on | received_on | cost | columns | rows
-    code: str  # missing | invalid | not_found | future | before_mailing | other_mailing | ...
+    field: str  # demand | number | mailed_on | received_on | cost | columns | rows | file
+    code: str  # missing | invalid | not_found | future | before_demand | before_mailing |
+    # other_mailing | empty | not_text | ...
 
 
-def read_mailings(lines: Iterable[str]) -> tuple[list[MailingRow], list[RowError]]:
+def read_mailings(data: bytes) -> tuple[list[MailingRow], list[RowError]]:
     """The rows of a CSV from the post office (R-A12: the certified-mail number, the mailing
-    date and, when it came back, the return receipt's date of each demand), with the errors
-    of its shape: a missing column, more than MAX_MAILING_ROWS rows."""
-    import csv
-
-    reader = csv.reader(lines)
-    header = next(reader, None)
-    if header is None:
+    date and, when it came back, the return receipt's date of each demand), read like every
+    other upload (`portal.csv_text`: UTF-8 or Windows-1252, commas or semicolons), with the
+    errors of its shape: no text, a missing column, more than MAX_MAILING_ROWS rows."""
+    try:
+        records = list(csv_text.records(data))
+    except ValueError as exc:
+        return [], [RowError(1, "file", str(exc))]
+    if not records:
         return [], [RowError(1, "columns", "missing")]
-    names = [h.strip().lower().lstrip("\ufeff") for h in header]
+    names = [h.strip().lower() for h in records[0][1]]
     where: dict[str, int] = {}
     for key, aliases in MAILING_COLUMNS.items():
         for k, name in enumerate(names):
@@ -435,9 +463,7 @@ def read_mailings(lines: Iterable[str]) -> tuple[list[MailingRow], list[RowError
     if missing:
         return [], [RowError(1, "columns", "missing:" + ",".join(missing))]
     rows: list[MailingRow] = []
-    for line, cells in enumerate(reader, 2):
-        if not any(c.strip() for c in cells):
-            continue
+    for line, cells in records[1:]:
         if len(rows) >= MAX_MAILING_ROWS:
             return [], [RowError(line, "rows", "too_many")]
 
@@ -449,13 +475,15 @@ def read_mailings(lines: Iterable[str]) -> tuple[list[MailingRow], list[RowError
     return rows, []
 
 
-def record_mailings(uow: UnitOfWork, staff: Any, rows: list[MailingRow]) -> list[RowError]:
+def record_mailings(uow: UnitOfWork, staff: Any, rows: list[MailingRow]) -> int:
     """R-A12: the mailings (and return receipts) of a post office file, all or nothing: with
     any error nothing is recorded (the caller's unit of work is rolled back: raise
     InvalidInput) and every row's errors are returned. A row already recorded the same way
-    (same number and mailing date) changes nothing, so the same file again is a no-op."""
+    (same number and mailing date) changes nothing, so the same file again is a no-op.
+    Returns how many rows recorded something new (0 for the same file again)."""
     access.require_staff_role(staff, *COLLECT)
     errors: list[RowError] = []
+    new = 0
     today = clock.today()
     seen: set[int] = set()
     for row in rows:
@@ -465,14 +493,18 @@ def record_mailings(uow: UnitOfWork, staff: Any, rows: list[MailingRow]) -> list
             continue
         n = uow.session.get(Notice, int(row.demand))
         mailed = date.fromisoformat(row.mailed_on)
+        changed = False
         if n.mailed_on is None:
             record_mailing(uow, staff, n.id, mailed, row.number,
                            Decimal(row.cost) if row.cost else None)
+            changed = True
         if row.received_on and n.acknowledged_on is None:
             record_receipt(uow, staff, n.id, date.fromisoformat(row.received_on))
+            changed = True
+        new += changed
     if errors:
         raise InvalidInput("mailings", errors=errors)
-    return []
+    return new
 
 
 def _row_errors(uow: UnitOfWork, row: MailingRow, today: date, seen: set[int]
@@ -490,15 +522,18 @@ def _row_errors(uow: UnitOfWork, row: MailingRow, today: date, seen: set[int]
             out.append(RowError(row.line, "demand", "twice"))
         else:
             seen.add(n.id)
-    if not row.number or len(row.number) > 40:
+    number = mailing.certified_number(row.number)
+    if number is None:
         out.append(RowError(row.line, "number", "invalid" if row.number else "missing"))
     mailed = _iso(row.mailed_on)
     if mailed is None:
         out.append(RowError(row.line, "mailed_on", "invalid" if row.mailed_on else "missing"))
     elif mailed > today:
         out.append(RowError(row.line, "mailed_on", "future"))
-    elif n is not None and n.mailed_on is not None and (
-            n.mailed_on != mailed or n.certified_mail_number != row.number):
+    elif n is not None and (code := mailing.mailing_date_error(n, mailed)):
+        out.append(RowError(row.line, "mailed_on", code))
+    elif n is not None and n.mailed_on is not None and number is not None and (
+            n.mailed_on != mailed or n.certified_mail_number != number):
         out.append(RowError(row.line, "mailed_on", "other_mailing"))
     if row.received_on:
         received = _iso(row.received_on)
@@ -603,9 +638,9 @@ def claims_of(uow: UnitOfWork, notice_ids: list[int]) -> list[CourtClaim]:
 
 
 __all__ = ["CHUNK", "KIND", "DemandRow", "LetterFacts", "MailingRow", "RowError", "Run",
-           "RunResult", "account_timeline", "claims_of", "court_list", "demands", "letter",
-           "read_mailings", "record_claim", "record_mailing", "record_mailings",
-           "record_receipt", "run", "runnable", "work"]
+           "RunResult", "account_timeline", "claim_minimum", "claims_of", "correct_mailing",
+           "court_list", "demands", "letter", "read_mailings", "record_claim",
+           "record_mailing", "record_mailings", "record_receipt", "run", "runnable", "work"]
 
 
 runner.register("collections.run", work, runnable)

@@ -58,9 +58,21 @@ def timeline(demand: Demand, today: date, paid_in_full: bool,
     return CollectionTimeline(last, first_claim, stage, (last - today).days, t)
 
 
-def may_be_demanded(statement_delinquent_principal: Decimal) -> bool:
-    """R-A12, 23 LPRA § 6432(d): after day G the delinquent are demanded all amounts then due."""
-    return statement_delinquent_principal > 0
+def may_be_demanded(statement_delinquent_principal: Decimal,
+                    total_due_now: Decimal | None = None,
+                    minimum: Decimal = Decimal("0.00")) -> bool:
+    """R-A12, 23 LPRA § 6432(d): after day G the delinquent are demanded all amounts then
+    due. R-A17 (revision 3): with the Board's `demand_minimum`, an account whose demand would
+    list less (`total_due_now`) waits for the first later month whose demand reaches it."""
+    if statement_delinquent_principal <= 0:
+        return False
+    return total_due_now is None or total_due_now >= minimum
+
+
+def under_demand_minimum(amount: Decimal | None, minimum: Decimal) -> bool:
+    """R-A17 (revision 3): a demand (or a claim for it) for less than the Board's
+    `demand_minimum`: staff are warned before recording a claim in court for it."""
+    return minimum > 0 and (amount or Decimal(0)) < minimum
 
 
 @dataclass(frozen=True)

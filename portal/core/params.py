@@ -400,7 +400,10 @@ BOUNDS: dict[str, tuple[Decimal, Decimal]] = {
     "late_fee_rate": (Decimal("0"), Decimal("0.25")),
     "interest_rate": (Decimal("0"), Decimal("0.25")),
     "lump_sum_discount_rate": (Decimal("0"), Decimal("0.25")),
+    "demand_minimum": (Decimal("0"), Decimal("1000.00")),  # R-A17: dollars, not a rate
 }
+#: Decimal parameters that are amounts of money (whole cents, never a percentage).
+MONEY = frozenset({"demand_minimum"})
 #: Whole-number parameters the Board may set, with their bounds (inclusive). R-A6: "a G
 #: beyond the month's end means its last day", so any day of a month, 1 to 31, is a grace
 #: day. R-A4: at most one installment a month within the fiscal year, so 1 to 12.
@@ -462,10 +465,14 @@ class ParameterSet:
         """This set with `values` adopted on top (each replacing its fiscal year's value;
         of two for the same year, the later effective one, then the later given) and the
         days in `closed` declared closed too. With `as_of`, a value effective after that
-        day is not in force yet. `AdoptedValueError` for a statute's or unknown parameter."""
+        day is not in force yet, unless it is effective on or before its fiscal year's first
+        day: then it is that year's value already (R-A7, R-A8: next year's rates, recorded
+        effective 1 July, serve next year's roll and notices before that day).
+        `AdoptedValueError` for a statute's or unknown parameter."""
         latest: dict[tuple[str, str], AdoptedValue] = {}
         for v in values:
-            if as_of is not None and v.effective_on > as_of:
+            if (as_of is not None and v.effective_on > as_of
+                    and v.effective_on > fiscal_year_of_label(v.fiscal_year)):
                 continue
             check_adoptable(self.parameters, v.name)
             fiscal_year_of_label(v.fiscal_year)
@@ -538,6 +545,8 @@ def parse_adopted(name: str, text: str, fy_start: date | None = None) -> Any:
     if name == "lump_sum_deadline":
         return _parse_deadline(raw, fy_start)
     raw = raw.replace(",", ".")
+    if p.type == "decimal" and name in MONEY:
+        return _parse_money(name, raw)
     if p.type == "decimal":
         percent = raw.endswith("%")
         try:
@@ -560,6 +569,18 @@ def parse_adopted(name: str, text: str, fy_start: date | None = None) -> Any:
             raise AdoptedValueError("out_of_range", name, low=low_int, high=high_int)
         return int(raw)
     raise AdoptedValueError("not_editable", name)
+
+
+def _parse_money(name: str, raw: str) -> str:
+    """An amount a parameter holds (R-A17's `demand_minimum`): ASCII digits with at most two
+    decimals (no percentage, no exponent), within `BOUNDS`."""
+    if not re.fullmatch(r"[0-9]{1,7}(\.[0-9]{1,2})?", raw):
+        raise AdoptedValueError("invalid", name)
+    value = Decimal(raw)
+    low, high = BOUNDS[name]
+    if not low <= value <= high:
+        raise AdoptedValueError("out_of_range", name, low=low, high=high)
+    return f"{value:.2f}"
 
 
 def _parse_deadline(raw: str, fy_start: date | None) -> str:

@@ -55,12 +55,12 @@ def statement_document(v: ParcelPage) -> pdf.Document:
     for c in v.costs:
         rows.append(pdf.Row(f"{date_long(c['date'])} · {c['description']}", money(c["owed"])))
     status = {"paid": _("paid"), "due": _("due"), "upcoming": _("upcoming"),
-              "delinquent": _("overdue")}
+              "delinquent": _("overdue"), "cancelled": _("cancelled by an amendment")}
     schedule = pdf.Table(
         head=(_("No."), _("Due date"), _("Last timely day"), _("Amount"), _("Principal owed"),
               _("Fees and interest"), _("Status")),
         rows=[(str(i.number), i.due_text, i.last_text, i.amount_text, i.principal_text,
-               money(i.late_fee + i.interest), status.get(i.status, i.status))
+               money(i.late_fee + i.interest), status.get(i.shown_status, i.status))
               for i in v.installments],
         widths=(10, 40, 42, 22, 23, 23, 20), align="LLLRRRL",
         heading=_("Installment schedule"))

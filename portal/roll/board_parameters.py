@@ -1,4 +1,5 @@
-"""The Board's parameters by fiscal year as staff record them (R-A7, R-A8, R-A11, J8), and
+"""The Board's parameters by fiscal year as staff record them (R-A7, R-A8, R-A11, R-A17's
+`demand_minimum`, J8), and
 the days the Board declares closed (docs/rules/README.md, "Closed days"); what is in force is
 read through `portal.accounts.in_force`.
 
@@ -39,7 +40,8 @@ from portal.roll import roll
 
 #: The parameters a statement or a deadline reads, in the order the page lists them.
 LISTED = ("grace_day", "late_fee_rate", "late_fee_base", "interest_rate",
-          "lump_sum_discount_rate", "lump_sum_deadline", "installment_count")
+          "lump_sum_discount_rate", "lump_sum_deadline", "installment_count",
+          "demand_minimum")
 MAX_RESOLUTION = 40
 MAX_REASON = 200
 MAX_CLOSED_SPAN = 31  # days one declaration may close at once
@@ -166,10 +168,17 @@ def year_view(uow: UnitOfWork, staff: Any, fy_start: date) -> YearView:
     return YearView(label, fy_start, out, closed)
 
 
+def _in_force(r: Any, today: date) -> bool:
+    """A recorded value is in force from its effective day, or already when it takes effect
+    by its fiscal year's first day (`ParameterSet.with_values`: next year's rates)."""
+    return r.effective_on <= today or (
+        r.name != CLOSED_DAY and r.effective_on <= fiscal_year_of_label(r.fiscal_year))
+
+
 def _latest(rows: list[Any], today: date) -> Any:
     best = None
     for r in rows:
-        if r.effective_on <= today and (best is None or r.effective_on >= best.effective_on):
+        if _in_force(r, today) and (best is None or r.effective_on >= best.effective_on):
             best = r
     return best
 
@@ -182,7 +191,7 @@ def _change(r: Any, who: dict[int, str], current: bool, kind: str, today: date) 
         value = int(r.value)
     return Change(value, r.effective_on, r.resolution_number, r.resolution_date,
                   who.get(r.created_by_id, ""), r.created_at, current,
-                  r.effective_on > today, r.reason_es, r.reason_en)
+                  not _in_force(r, today), r.reason_es, r.reason_en)
 
 
 # --- writing ------------------------------------------------------------------------------

@@ -24,13 +24,14 @@ from typing import Any
 from sqlalchemy import and_, delete, func, or_, select
 
 from portal import clock
-from portal.accounts import access, audit, bulk, facts, ledger
+from portal.accounts import access, audit, bulk, facts, in_force, ledger
 from portal.accounts.errors import Conflict, InvalidInput, NotFound
 from portal.core.allocation import ParcelFacts, apportion_roll, is_assessable
-from portal.core.errors import CalcError
+from portal.core.errors import CalcError, ParameterNotFound
 from portal.core.installments import Installment as CoreInstallment
 from portal.core.installments import amend, schedule
 from portal.core.money import ZERO, from_cents_int
+from portal.core.params import STATEMENT_RULES
 from portal.db import UnitOfWork
 from portal.jobs import runner
 from portal.models import (
@@ -132,12 +133,39 @@ def computable(uow: UnitOfWork, staff: Any, version_id: int
     return version, fy, roll
 
 
+#: Every parameter a fiscal year's roll, notices, statements and demands read (R-A4, R-A6
+#: to R-A8, R-A11, R-A13, R-A17).
+YEAR_PARAMETERS = (*STATEMENT_RULES, "installment_count", "demand_payment_days",
+                   "demand_minimum")
+
+
+def missing_parameters(uow: UnitOfWork, fy_start: date) -> list[str]:
+    """The parameters of `YEAR_PARAMETERS` with no value in force for the fiscal year opening
+    on `fy_start` (in that order; empty when the year has them all)."""
+    ps = in_force.parameter_set(uow)
+    missing = []
+    for name in YEAR_PARAMETERS:
+        try:
+            ps.for_fiscal_year(name, fy_start)
+        except ParameterNotFound:
+            missing.append(name)
+    return missing
+
+
 def publishable(uow: UnitOfWork, staff: Any, roll_id: int) -> AssessmentRoll:
-    """The roll, when `staff` may publish it (a published one too: that does nothing)."""
+    """The roll, when `staff` may publish it (a published one too: that does nothing). A roll
+    not yet published needs every parameter its year reads in force for that year
+    (`Conflict("parameters_missing")` naming them: the notices and every statement of the
+    year would fail without them)."""
     access.require_staff_role(staff, *access.MANAGE)  # an administrator's (docs/STAFF.md)
     roll = uow.session.get(AssessmentRoll, int(roll_id))
     if roll is None:
         raise NotFound()
+    if roll.status != "published":
+        _version_, fy = _version(uow, roll.budget_version_id)
+        missing = missing_parameters(uow, fy.starts_on)
+        if missing:
+            raise Conflict("parameters_missing", missing=missing, fiscal_year=fy.label)
     return roll
 
 

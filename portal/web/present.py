@@ -38,6 +38,8 @@ STATUSES = {
     "due": (N_("due"), "pending"),
     "upcoming": (N_("upcoming"), "upcoming"),
     "delinquent": (N_("overdue"), "overdue"),
+    # R-A5: an installment an amendment reduced to nothing is owed no more, never "paid".
+    "cancelled": (N_("cancelled by an amendment"), "upcoming"),
     "none": (N_("no assessment"), "upcoming"),
 }
 
@@ -45,6 +47,12 @@ STATUSES = {
 def status_label(status: str) -> str:
     """The badge's words: al día / pendiente / vencido, ... (account and installment)."""
     return translate(STATUSES[status][0]) if status in STATUSES else status
+
+
+def installment_status(status: str, amount: Decimal | None) -> str:
+    """The status an installment row shows: the core's, except "cancelled" for one that an
+    amendment reduced to 0.00 (R-A5: nothing was paid on it; it is simply no longer owed)."""
+    return "cancelled" if status == "paid" and amount is not None and amount == 0 else status
 
 
 def status_css(status: str) -> str:

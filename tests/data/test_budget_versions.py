@@ -17,6 +17,7 @@ from portal.models import AuditRecord, BudgetLine, BudgetVersion, ImmutableRowEr
 from portal.roll import budgets
 from portal.roll.budgets import FixedInput, LineInput
 from tests.support.clock import at
+from tests.support.world import adopt_rates
 
 D = Decimal
 LINES = [LineInput("project", "Paseo", "Promenade", D("1000.00"), D("800.00")),
@@ -201,6 +202,7 @@ def test_a_version_with_fixed_amounts_is_computed_with_them(world):
     vid = _draft(world, fixed=[FixedInput("040-000-000-01", D("100.00"))])
     with clock.fixed(at(date(2027, 6, 1))), world.uow() as uow:
         budgets.adopt(uow, _staff(uow, world), vid, date(2027, 6, 1))
+        adopt_rates(uow, _staff(uow, world), date(2027, 7, 1))  # a roll needs its rates
     with clock.fixed(at(date(2027, 6, 2))), world.uow() as uow:
         roll.compute(uow, _staff(uow, world), vid)
     with world.uow() as uow:

@@ -136,11 +136,11 @@ def test_mailing_receipt_window_court_list_and_claim(world):
         a = uow.session.scalar(select(Notice).where(
             Notice.parcel_id == world.parcel["A"], Notice.kind == "demand"))
         with pytest.raises(InvalidInput):
-            demands.record_mailing(uow, staff, a.id, date(2026, 12, 1), "9400 1")
-        demands.record_mailing(uow, staff, a.id, date(2026, 11, 4), "9400 0000 0000 01",
+            demands.record_mailing(uow, staff, a.id, date(2026, 12, 1), "9400 1000 0000 0000 0001")
+        demands.record_mailing(uow, staff, a.id, date(2026, 11, 4), "9400 1000 0000 0000 0001",
                                    Decimal("7.00"))
         with pytest.raises(Conflict):
-            demands.record_mailing(uow, staff, a.id, date(2026, 11, 4), "9400 2")
+            demands.record_mailing(uow, staff, a.id, date(2026, 11, 4), "9400 1000 0000 0000 0002")
         with pytest.raises(InvalidInput):  # a receipt before the mailing
             demands.record_receipt(uow, staff, a.id, date(2026, 11, 3))
         demands.record_receipt(uow, staff, a.id, date(2026, 11, 9))
@@ -178,7 +178,8 @@ def test_paying_what_the_demand_listed_takes_it_off_the_court_list(world):
         demands.run(uow, _staff(uow, world))
         a = uow.session.scalar(select(Notice).where(
             Notice.parcel_id == world.parcel["A"], Notice.kind == "demand"))
-        demands.record_mailing(uow, _staff(uow, world), a.id, date(2026, 11, 3), "1")
+        demands.record_mailing(uow, _staff(uow, world), a.id, date(2026, 11, 3),
+                               "9400 1000 0000 0000 0001")
     pay(world, "A", "10000.00", date(2026, 11, 29))
     with world.uow() as uow:
         assert demands.court_list(uow, _staff(uow, world)) == []
@@ -222,9 +223,14 @@ def test_the_run_reads_the_accounts_a_batch_at_a_time(world, monkeypatch):
     assert sizes == [2, 2]
 
 
+def _csv(lines: list[str]) -> bytes:
+    return "\n".join(lines).encode()
+
+
 def _queued(world) -> dict[str, int]:
-    with world.uow() as uow:
-        demands.run(uow, _staff(uow, world), TODAY)
+    """The demands of A, B, C and D, queued on 13 November (before the mailings below)."""
+    with clock.fixed(at(date(2026, 11, 13))), world.uow() as uow:
+        demands.run(uow, _staff(uow, world))
         return {k: uow.session.scalar(select(Notice.id).where(
             Notice.parcel_id == world.parcel[k], Notice.kind == "demand")) for k in "ABCD"}
 
@@ -233,14 +239,15 @@ def test_the_post_offices_file_records_every_row_or_none(world):
     """R-A12: mailings and return receipts from a CSV; one bad row and nothing is recorded,
     with each row's errors; the same file again changes nothing."""
     ids = _queued(world)
+    num = "9407 1118 9876 5432 1001 0"
     bad = ["requerimiento,numero,enviado,acuse,franqueo",
-           f"{ids['A']},9400 01,2026-11-20,2026-11-24,7.00",
-           f"{ids['B']},,2026-11-20,,",                      # no number
-           f"{ids['C']},9400 03,2026-12-01,,",               # a day to come
-           f"{ids['D']},9400 04,2026-11-20,2026-11-19,abc",  # receipt before mailing; cost
-           "999999,9400 05,2026-11-20,,",                    # no such demand
-           f"{ids['A']},9400 01,2026-11-20,,"]               # the same demand twice
-    rows, problems = demands.read_mailings(bad)
+           f"{ids['A']},{num}1,2026-11-20,2026-11-24,7.00",
+           f"{ids['B']},,2026-11-20,,",                        # no number
+           f"{ids['C']},{num}3,2026-12-01,,",                 # a day to come
+           f"{ids['D']},{num}4,2026-11-20,2026-11-19,abc",    # receipt before mailing; cost
+           f"999999,{num}5,2026-11-20,,",                     # no such demand
+           f"{ids['A']},{num}1,2026-11-20,,"]                 # the same demand twice
+    rows, problems = demands.read_mailings(_csv(bad))
     assert problems == [] and len(rows) == 6
     with pytest.raises(InvalidInput) as info:
         with world.uow() as uow:
@@ -252,30 +259,31 @@ def test_the_post_offices_file_records_every_row_or_none(world):
     with world.uow() as uow:  # nothing recorded, not even row 2
         assert uow.session.get(Notice, ids["A"]).mailed_on is None
     good = ["\ufeffDemand,Certified_mail_number,Mailed_on,Received_on,Cost",
-            f"{ids['A']},9400 01,2026-11-20,2026-11-24,7.00", "",
-            f"{ids['B']},9400 02,2026-11-21,,"]
+            f"{ids['A']},9407 1118 9876 5432 1001 01,2026-11-20,2026-11-24,7.00", "",
+            f"{ids['B']},9407 1118 9876 5432 1001 02,2026-11-21,,"]
     for _ in range(2):  # the same file again: a no-op
-        rows, problems = demands.read_mailings(good)
+        rows, problems = demands.read_mailings(_csv(good))
         assert problems == [] and len(rows) == 2
         with world.uow() as uow:
             demands.record_mailings(uow, _staff(uow, world), rows)
     with world.uow() as uow:
         a, b = uow.session.get(Notice, ids["A"]), uow.session.get(Notice, ids["B"])
         assert (str(a.mailed_on), a.certified_mail_number, str(a.acknowledged_on)) == (
-            "2026-11-20", "9400 01", "2026-11-24")
+            "2026-11-20", "9407 1118 9876 5432 1001 01", "2026-11-24")
         assert a.cost_entry_id is not None and b.acknowledged_on is None
         from portal.models import LedgerEntry
         assert uow.session.scalar(select(func.count()).select_from(LedgerEntry).where(
             LedgerEntry.parcel_id == world.parcel["A"], LedgerEntry.kind == "cost")) == 1
-    other = [good[0], f"{ids['A']},9400 99,2026-11-20,,"]
+    other = [good[0], f"{ids['A']},9407 1118 9876 5432 1001 99,2026-11-20,,"]
     with pytest.raises(InvalidInput) as info, world.uow() as uow:
-        demands.record_mailings(uow, _staff(uow, world), demands.read_mailings(other)[0])
+        demands.record_mailings(uow, _staff(uow, world), demands.read_mailings(_csv(other))[0])
     assert [e.code for e in info.value.params["errors"]] == ["other_mailing"]
-    odd = [good[0], "１２,9400 1,２０２６-１１-２０,,１２", f"{ids['C']},9400 3,2026-11-20,,1e2",
-           f"{ids['C']},9400 3,2026-11-20,,7.001"]
+    c3 = f"{ids['C']},9407 1118 9876 5432 1001 03,2026-11-20"
+    odd = [good[0], "１２,9407 1118 9876 5432 1001 11,２０２６-１１-２０,,１２", f"{c3},,1e2",
+           f"{c3},,7.001"]
     with pytest.raises(InvalidInput) as info, world.uow() as uow:
-        demands.record_mailings(uow, _staff(uow, world), demands.read_mailings(odd)[0])
+        demands.record_mailings(uow, _staff(uow, world), demands.read_mailings(_csv(odd))[0])
     assert {(e.line, e.field) for e in info.value.params["errors"]} == {
         (2, "demand"), (2, "mailed_on"), (2, "cost"), (3, "cost"), (4, "demand"), (4, "cost")}
-    assert demands.read_mailings(["numero,enviado"])[1][0].code == "missing:demand"
-    assert demands.read_mailings([])[1][0].field == "columns"
+    assert demands.read_mailings(b"numero,enviado")[1][0].code == "missing:demand"
+    assert demands.read_mailings(b"")[1][0].code == "empty"

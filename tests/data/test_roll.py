@@ -25,7 +25,7 @@ from portal.models import (
 from portal.roll import budgets, roll
 from portal.roll.budgets import LineInput
 from tests.support.clock import at
-from tests.support.world import FY_START, pay
+from tests.support.world import FY_START, RATES, adopt_rates, pay
 
 
 def _count(uow, model, *where):
@@ -186,6 +186,17 @@ def test_a_decrease_on_the_day_of_a_payment_is_credited_the_next_day(world):
         assert ledger.verify_allocations(uow, world.parcel["A"], world.fy_id) == []
 
 
+def _next_year_budget(uow, staff):  # noqa: ANN001, ANN202
+    """FY 2027-2028's budget, adopted on 20 May 2027 (the clock on that day): its version and
+    fiscal year."""
+    fy = budgets.ensure_fiscal_year(uow, date(2027, 7, 1))
+    v = budgets.draft(uow, staff, fy, [
+        LineInput("project", "Proyecto", "Project", Decimal("15000.00"),
+                  Decimal("10000.00"))], reference="Res. 9")
+    budgets.adopt(uow, staff, v.id, date(2027, 5, 20))
+    return v, fy
+
+
 def test_publication_writes_the_number_of_installments_the_board_adopted(world):
     """R-A4: "payable in equal monthly installments or as otherwise determined by the Board"
     (§ 6432(d)): a count the Board adopted for a year before its roll is written is the
@@ -195,13 +206,10 @@ def test_publication_writes_the_number_of_installments_the_board_adopted(world):
     fy_start = date(2027, 7, 1)
     with clock.fixed(at(date(2027, 5, 20))), world.uow() as uow:
         staff = uow.session.get(User, world.staff.id)
-        fy = budgets.ensure_fiscal_year(uow, fy_start)
-        v = budgets.draft(uow, staff, fy, [
-            LineInput("project", "Proyecto", "Project", Decimal("15000.00"),
-                      Decimal("10000.00"))], reference="Res. 9")
-        budgets.adopt(uow, staff, v.id, date(2027, 5, 20))
+        v, fy = _next_year_budget(uow, staff)
         board_parameters.adopt(uow, staff, fy_start, "installment_count", "10",
                                date(2027, 5, 20), "2027-3", date(2027, 5, 19))
+        adopt_rates(uow, staff, fy_start)
         version_id, fy_id = v.id, fy.id
     with clock.fixed(at(date(2027, 6, 10))), world.uow() as uow:
         staff = uow.session.get(User, world.staff.id)
@@ -218,3 +226,56 @@ def test_publication_writes_the_number_of_installments_the_board_adopted(world):
         old = select(Assessment.id).where(Assessment.budget_version_id == world.version_id)
         assert _count(uow, Installment, Installment.assessment_id.in_(old)) == 48
         assert fy_id != world.fy_id
+
+
+def test_a_roll_is_published_only_with_every_parameter_its_year_needs(world):
+    """Before publishing FY 2027-2028 (on 10 June 2027): without its rates the roll is
+    refused, naming each missing one (the notices and every statement of the year would fail
+    without them); with the rates recorded effective 1 July 2027, they are that year's
+    already, and the roll is published and its statements read them."""
+    from portal.accounts import in_force
+
+    fy_start = date(2027, 7, 1)
+    with clock.fixed(at(date(2027, 5, 20))), world.uow() as uow:
+        staff = uow.session.get(User, world.staff.id)
+        v, fy = _next_year_budget(uow, staff)
+        version_id = v.id
+    with clock.fixed(at(date(2027, 6, 10))), world.uow() as uow:
+        staff = uow.session.get(User, world.staff.id)
+        r = roll.compute(uow, staff, version_id)
+        roll_id = r.id
+        assert roll.missing_parameters(uow, fy_start) == list(RATES)
+    with pytest.raises(Conflict) as info, clock.fixed(at(date(2027, 6, 10))), \
+            world.uow() as uow:
+        roll.publish(uow, uow.session.get(User, world.staff.id), roll_id, date(2027, 6, 10))
+    assert info.value.code == "parameters_missing"
+    assert info.value.params == {"missing": list(RATES), "fiscal_year": "2027-2028"}
+    with clock.fixed(at(date(2027, 6, 10))), world.uow() as uow:
+        assert _count(uow, Assessment, Assessment.budget_version_id == version_id) == 0
+        staff = uow.session.get(User, world.staff.id)
+        adopt_rates(uow, staff, fy_start)
+    with clock.fixed(at(date(2027, 6, 10))), world.uow() as uow:
+        staff = uow.session.get(User, world.staff.id)
+        assert roll.missing_parameters(uow, fy_start) == []
+        rules = in_force.rules_for(uow, fy_start)
+        assert (rules.late_fee_rate, rules.interest_rate) == (Decimal("0.05"),
+                                                             Decimal("0.10"))
+        assert in_force.rules_for(uow, FY_START).late_fee_rate == Decimal("0.05")
+        roll.publish(uow, staff, roll_id, date(2027, 6, 10))
+        assert _count(uow, Assessment, Assessment.budget_version_id == version_id) == 4
+
+
+def test_a_rate_effective_later_in_the_year_waits_for_its_day(world):
+    """R-A7: a rate adopted for the current year effective on a later day is not in force
+    before that day (only a value effective by its year's first day is in force early)."""
+    from portal.accounts import in_force
+    from portal.roll import board_parameters
+
+    with world.uow() as uow:  # today: 30 November 2026
+        staff = uow.session.get(User, world.staff.id)
+        board_parameters.adopt(uow, staff, FY_START, "late_fee_rate", "0.07",
+                               date(2026, 12, 15), "2026-40", date(2026, 11, 20))
+    with world.uow() as uow:
+        assert in_force.rules_for(uow, FY_START).late_fee_rate == Decimal("0.05")
+    with clock.fixed(at(date(2026, 12, 15))), world.uow() as uow:
+        assert in_force.rules_for(uow, FY_START).late_fee_rate == Decimal("0.07")

@@ -65,3 +65,44 @@ def test_j9_staff_run_collections_and_the_owner_sees_the_timeline(live, page, la
         assert seen, "the delinquent owner sees the collection timeline"
     finally:
         queue.reset()
+
+
+CORRECTION = {
+    "es": {"correct": "Corregir el envío", "corrected": "El envío quedó corregido",
+           "refused": "20 o 22 dígitos"},
+    "en": {"correct": "Correct the mailing", "corrected": "The mailing is corrected",
+           "refused": "20 or 22 digits"},
+}
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_staff_correct_a_mailing_in_the_browser(live, page, lang):
+    """R-A13: a recorded mailing's number corrected on the demand's page: a formula refused
+    at its field, then the right number kept and shown; the page axe-clean at both widths."""
+    from portal.jobs import queue
+    from portal.web.data import database
+    app, url = live
+    with app.app_context():
+        queue.use_immediate(database())
+    try:
+        w, c = WORDS[lang], CORRECTION[lang]
+        sign_in(page, url, "staff@demo.pr", lang)
+        page.goto(f"{url}/personal/cobros?lang={lang}")
+        page.get_by_role("button", name=w["start"]).click()
+        expect(page.locator("main")).to_contain_text(w["finished"])
+        page.goto(f"{url}/personal/cobros?estado=queued&lang={lang}")
+        page.locator("main table a").first.click()
+        page.get_by_label(w["number"]).fill("9400 1000 0000 0000 0001")
+        page.get_by_role("button", name=w["record"]).click()
+        expect(page.locator("body")).to_contain_text(w["recorded"])
+        page.get_by_label(w["number"]).fill('=HYPERLINK("http://evil","x")')
+        page.get_by_role("button", name=c["correct"]).click()
+        expect(page.locator("main")).to_contain_text(c["refused"])
+        clean_at_widths(page, f"{lang}-mailing-correction-refused", SHOTS)
+        page.get_by_label(w["number"]).fill("9407 1118 9876 5432 1001 23")
+        page.get_by_role("button", name=c["correct"]).click()
+        expect(page.locator("body")).to_contain_text(c["corrected"])
+        expect(page.locator("main")).to_contain_text("9407 1118 9876 5432 1001 23")
+        clean_at_widths(page, f"{lang}-mailing-corrected", SHOTS)
+    finally:
+        queue.reset()

@@ -61,6 +61,7 @@ STAFF = {"accounts.lookup", "people.person", "payments.office", "payments.refund
          "collections.index", "collections.start_run", "collections.court",  # J9
          "collections.demand", "collections.record_mailing", "collections.record_receipt",
          "collections.record_claim", "collections.packet_pdf", "collections.record_mailings",
+         "collections.correct_mailing",
          "roll.budgets_page", "roll.budget_new", "roll.budget_version", "roll.budget_edit",
          "roll.budget_adopt", "roll.budget_amend", "roll.budget_compare", "people.set_role",
          "roll.budget_discard", "roll.budget_adoption_date",

@@ -8,8 +8,9 @@
   step), one parcel per annual amount with its assessment and twelve installments, written
   straight as rows (fast: for the payments tests).
 
-Then `pay`, `fail_debit` and `add_cost` write what happens to an account, and
-`set_passwords` lets the world's people sign in.
+Then `pay`, `fail_debit` and `add_cost` write what happens to an account,
+`set_passwords` lets the world's people sign in, and `adopt_rates` records a later fiscal
+year's rates (the files adopt them up to FY 2026-2027; a roll is published only with them).
 """
 
 from __future__ import annotations
@@ -279,3 +280,17 @@ def add_cost(world: World, n: int, amount: str, on: date, kind: str = "certified
         uow.session.add(e)
         uow.session.flush()
         return e.id
+
+
+#: The rates the Board (and the Authority) adopt for a year (`adopt_rates`).
+RATES = {"late_fee_rate": "0.05", "interest_rate": "0.10", "lump_sum_discount_rate": "0.02"}
+
+
+def adopt_rates(uow: UnitOfWork, staff: User, fy_start: date) -> None:
+    """A fiscal year's rates (`RATES`), recorded effective on its first day (1 July), by a
+    resolution of 19 May before it (the clock must be on or after that day)."""
+    from portal.roll import board_parameters
+
+    for name, value in RATES.items():
+        board_parameters.adopt(uow, staff, fy_start, name, value, fy_start,
+                               f"{fy_start.year}-4", date(fy_start.year, 5, 19))

@@ -5,6 +5,7 @@ nothing overlapping, every amount whole); nobody else gets it (404). Both langua
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import shutil
@@ -17,7 +18,7 @@ from sqlalchemy import select
 
 from portal.db import UnitOfWork
 from portal.jobs import queue
-from portal.models import DemandLetter, Notice
+from portal.models import AuditRecord, DemandLetter, Notice
 from portal.web.data import database
 from tests.support.demo import parcel_ids
 from tests.support.html import vnu_errors, vnu_missing
@@ -222,7 +223,8 @@ def test_the_post_offices_file_in_the_staffs_language(app, lang):
             "csrf_token": token, "file": (io.BytesIO(text.encode()), name)},
             content_type="multipart/form-data")
 
-    r = upload(f"requerimiento,numero,enviado\n{ids[0]},9400 1,2026-11-30\n{ids[1]},,30/11/2026\n")
+    r = upload(f"requerimiento,numero,enviado\n{ids[0]},9400 1000 0000 0000 0001,2026-11-30\n"
+               f"{ids[1]},,30/11/2026\n")
     assert r.status_code == 400
     html = r.get_data(as_text=True)
     assert "Traceback" not in html and 'id="error-summary"' in html
@@ -231,11 +233,12 @@ def test_the_post_offices_file_in_the_staffs_language(app, lang):
     with app.app_context(), UnitOfWork(database()) as w:
         assert w.session.get(Notice, ids[0]).mailed_on is None
     assert upload("x", "correo.pdf").status_code == 400
-    r = upload(f"requerimiento,numero,enviado,acuse\n{ids[0]},9400 1,2026-11-30,2026-11-30\n"
-               f"{ids[1]},9400 2,2026-11-30,\n")
+    r = upload(f"requerimiento,numero,enviado,acuse\n{ids[0]},9400 1000 0000 0000 0001,"
+               f"2026-11-30,2026-11-30\n{ids[1]},9400 1000 0000 0000 0002,2026-11-30,\n")
     assert r.status_code == 303
     with app.app_context(), UnitOfWork(database()) as w:
-        assert w.session.get(Notice, ids[1]).certified_mail_number == "9400 2"
+        assert (w.session.get(Notice, ids[1]).certified_mail_number
+                == "9400 1000 0000 0000 0002")
         assert str(w.session.get(Notice, ids[0]).acknowledged_on) == "2026-11-30"
 
 
@@ -279,3 +282,132 @@ def test_read_only_staff_see_collections_and_change_nothing(app):
                                                       "run_on": "2026-11-30"})
     assert r.status_code == 403
     assert _letters(app) == []
+
+
+# --- A mailing checked and corrected (R-A12, R-A13), in both languages: a formula for a
+# number and a mailing before the demand existed are refused on their fields; a recorded
+# mailing is corrected, the page then showing the new number; the post office's file with
+# semicolons, uploaded twice, says the second time that nothing new was recorded.
+
+NUMBER = "9407 1118 9876 5432 1001 23"
+
+
+def _staff_in(app: Flask, lang: str):  # noqa: ANN202
+    staff = login(app, "staff")
+    staff.post("/idioma", data={"csrf_token": csrf_token(staff.get("/").get_data(as_text=True)),
+                                "lang": lang})
+    return staff
+
+
+def _queued(app: Flask, staff) -> list[int]:  # noqa: ANN001
+    token = csrf_token(staff.get("/personal/cobros").get_data(as_text=True))
+    assert staff.post("/personal/cobros/correr", data={"csrf_token": token,
+                                                       "run_on": "2026-11-30"}).status_code == 303
+    with app.app_context(), UnitOfWork(database()) as w:
+        return list(w.session.scalars(select(Notice.id).where(
+            Notice.kind == "demand", Notice.mailed_on.is_(None)).order_by(Notice.id)))
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_staff_correct_a_mailing(app, lang):
+    staff = _staff_in(app, lang)
+    nid = _queued(app, staff)[0]
+    page = staff.get(f"/personal/cobros/{nid}").get_data(as_text=True)
+    token = csrf_token(page)
+    r = staff.post(f"/personal/cobros/{nid}/envio", data={
+        "csrf_token": token, "certified_mail_number": '=HYPERLINK("http://evil","x")',
+        "mailed_on": "2026-11-29"})
+    assert r.status_code == 400
+    html = r.get_data(as_text=True)
+    assert ("20 o 22 dígitos" if lang == "es" else "20 or 22 digits") in html
+    r = staff.post(f"/personal/cobros/{nid}/envio", data={
+        "csrf_token": token, "certified_mail_number": NUMBER, "mailed_on": "2026-11-29"})
+    assert r.status_code == 400
+    assert ("anterior a la fecha del requerimiento (30 de noviembre de 2026)" if lang == "es"
+            else "before the demand existed (November 30, 2026)") in r.get_data(as_text=True)
+    with app.app_context(), UnitOfWork(database()) as w:
+        assert w.session.get(Notice, nid).mailed_on is None
+    assert staff.post(f"/personal/cobros/{nid}/envio", data={
+        "csrf_token": token, "certified_mail_number": "9400 1000 0000 0000 0001",
+        "mailed_on": "2026-11-30"}).status_code == 303
+    page = staff.get(f"/personal/cobros/{nid}").get_data(as_text=True)
+    assert ("Corregir el envío" if lang == "es" else "Correct the mailing") in page
+    # 15 days after 2026-11-30: Tuesday 15 December
+    assert ("15 de diciembre de 2026" if lang == "es" else "December 15, 2026") in page
+    r = staff.post(f"/personal/cobros/{nid}/envio/correccion", data={
+        "csrf_token": csrf_token(page), "certified_mail_number": "=1+1",
+        "mailed_on": "2026-11-30"})
+    assert r.status_code == 400 and "Traceback" not in r.get_data(as_text=True)
+    # the demand existed on 30 November: an earlier day is refused, and so is tomorrow
+    for day in ("2026-11-27", "2026-12-01"):
+        r = staff.post(f"/personal/cobros/{nid}/envio/correccion", data={
+            "csrf_token": csrf_token(page), "certified_mail_number": NUMBER, "mailed_on": day})
+        assert r.status_code == 400
+    r = staff.post(f"/personal/cobros/{nid}/envio/correccion", data={
+        "csrf_token": csrf_token(page), "certified_mail_number": NUMBER,
+        "mailed_on": "2026-11-30"})
+    assert r.status_code == 303
+    page = staff.get(r.headers["Location"]).get_data(as_text=True)
+    assert ("El envío quedó corregido" if lang == "es" else "The mailing is corrected") in page
+    assert NUMBER in page
+    with app.app_context(), UnitOfWork(database()) as w:
+        rec = w.session.scalar(select(AuditRecord).where(
+            AuditRecord.action == "demand.mailing_corrected",
+            AuditRecord.object_id == str(nid)))
+        assert rec.before["certified_mail_number"] == "9400 1000 0000 0000 0001"
+        assert rec.after["certified_mail_number"] == NUMBER
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_same_post_office_file_twice_records_nothing_new(app, lang):
+    staff = _staff_in(app, lang)
+    ids = _queued(app, staff)[:2]
+    token = csrf_token(staff.get("/personal/cobros").get_data(as_text=True))
+    data = (f"requerimiento;numero;enviado\n{ids[0]};{NUMBER};2026-11-30\n"
+            f"{ids[1]};9400 1000 0000 0000 0002;2026-11-30\n").encode()
+    said = []
+    for _ in range(2):
+        r = staff.post("/personal/cobros/envios", data={
+            "csrf_token": token, "file": (io.BytesIO(data), "correo.csv")},
+            content_type="multipart/form-data")
+        assert r.status_code == 303
+        said.append(staff.get(r.headers["Location"]).get_data(as_text=True))
+    assert ("Envíos registrados: 2" if lang == "es" else "Mailings recorded: 2") in said[0]
+    assert ("No se registró nada nuevo" if lang == "es" else "Nothing new was recorded") in said[1]
+    assert ("Envíos registrados" if lang == "es" else "Mailings recorded") not in said[1]
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_a_claim_under_the_demand_minimum_is_confirmed_first(app, lang):
+    """R-A17 (revision 3): with the Board's minimum above what a claimable demand listed, the
+    demand's page warns; recording the claim without confirming is refused (400, nothing
+    recorded) with the amount and the minimum; confirmed, it is recorded."""
+    from datetime import date
+    from decimal import Decimal
+
+    from portal.models import CourtClaim, User
+    from portal.roll import board_parameters
+
+    staff = _staff_in(app, lang)
+    court = staff.get("/personal/cobros/tribunal").get_data(as_text=True)
+    nid = int(re.findall(r'href="/personal/cobros/(\d+)"', court)[0])
+    with app.app_context(), UnitOfWork(database()) as w:
+        admin = w.session.scalar(select(User).where(User.staff_role == "administrator"))
+        listed = w.session.get(Notice, nid).amount
+        board_parameters.adopt(w, admin, date(2026, 7, 1), "demand_minimum",
+                               str(listed + Decimal("10.00")), date(2026, 11, 2), "2026-30",
+                               date(2026, 11, 2))
+    page = staff.get(f"/personal/cobros/{nid}").get_data(as_text=True)
+    assert ("mínimo de requerimiento de la Junta" if lang == "es"
+            else "Board's demand minimum") in page
+    data = {"csrf_token": csrf_token(page), "filed_on": "2026-11-30", "case_number": "SJ1"}
+    r = staff.post(f"/personal/cobros/{nid}/reclamacion", data=data)
+    assert r.status_code == 400
+    assert ("Marque la casilla" if lang == "es" else "Check the box") in r.get_data(as_text=True)
+    with app.app_context(), UnitOfWork(database()) as w:
+        assert w.session.scalar(select(CourtClaim).where(CourtClaim.notice_id == nid)) is None
+    r = staff.post(f"/personal/cobros/{nid}/reclamacion",
+                   data={**data, "confirm_under_minimum": "y"})
+    assert r.status_code == 303
+    with app.app_context(), UnitOfWork(database()) as w:
+        assert w.session.scalar(select(CourtClaim).where(CourtClaim.notice_id == nid))

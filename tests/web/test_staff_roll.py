@@ -129,3 +129,32 @@ def test_a_refused_job_is_said_in_the_users_language_and_others_start_none(app):
             assert client.post(path, data={"csrf_token": token}).status_code == 404
         assert client.get("/personal/trabajos/1").status_code == 404
     assert _count(app, Job) == demo_jobs
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_a_roll_missing_its_years_rates_is_refused_naming_them(app, lang):
+    """The next year's roll (FY 2027-2028: the demo adopts no rates for it) computed; its
+    publication is refused on the roll page, naming each missing rate and the year in the
+    staff's language; no job starts, nothing is written."""
+    from portal.roll import roll as roll_service
+
+    with app.app_context(), UnitOfWork(database()) as w:
+        staff = users.find_by_email(w, "staff@demo.pr")
+        fy = budgets.ensure_fiscal_year(w, date(2027, 7, 1))
+        v = budgets.draft(w, staff, fy, [LineInput(
+            "project", "Proyecto", "Project", Decimal("15000.00"), Decimal("10000.00"))],
+            reference="Res. 9")
+        budgets.adopt(w, staff, v.id, date(2026, 11, 30))
+        roll_id = roll_service.compute(w, staff, v.id).id
+    jobs = _count(app, Job)
+    staff = login(app, "staff")
+    staff.post("/idioma", data={"csrf_token": csrf_token(staff.get("/").get_data(as_text=True)),
+                                "lang": lang})
+    r = _post(staff, f"/personal/tasacion/{roll_id}/publicar")
+    assert r.status_code == 302 and r.headers["Location"].endswith("/personal/tasacion")
+    page = staff.get(r.headers["Location"]).text
+    names = (("Tasa del cargo por demora", "Tasa de intereses (anual)") if lang == "es"
+             else ("Late fee rate", "Interest rate (yearly)"))
+    assert "2027-2028" in page and all(n in page for n in names)
+    assert _count(app, Job) == jobs
+    assert _count(app, Assessment, Assessment.roll_id == roll_id) == 0

@@ -33,6 +33,7 @@ from portal.people import users
 from portal.web.collections import views as collection_views
 from portal.web.data import uow
 from portal.web.present import (
+    installment_status,
     line_kind_label,
     payoff_why,
     relation_label,
@@ -363,6 +364,7 @@ class ScheduleRow(NamedTuple):
     principal_text: str
     late_fee_text: str
     interest_text: str
+    shown_status: str = ""  # the status shown: "cancelled" for one an amendment zeroed (R-A5)
 
 
 def schedule_rows(st: Any, installments: list, today: date) -> list[ScheduleRow]:
@@ -373,16 +375,17 @@ def schedule_rows(st: Any, installments: list, today: date) -> list[ScheduleRow]
     rows = []
     for i in st.installments:
         amount = amounts.get(i.number)
-        label = labels.get(i.status)
+        shown = installment_status(i.status, amount)
+        label = labels.get(shown)
         if label is None:
-            label = labels[i.status] = (status_label(i.status), status_css(i.status))
+            label = labels[shown] = (status_label(shown), status_css(shown))
         rows.append(ScheduleRow(
             i.number, i.status, label[0], label[1],
             i.due_date, f.date_long(i.due_date), i.last_timely_day,
             f.date_long(i.last_timely_day),
             f.days_left(i.last_timely_day, today) if i.status in ("due", "upcoming") else "",
             amount, i.principal, i.late_fee, i.interest, f.money(amount), f.money(i.principal),
-            f.money(i.late_fee), f.money(i.interest)))
+            f.money(i.late_fee), f.money(i.interest), shown))
     return rows
 
 

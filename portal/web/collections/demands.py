@@ -29,6 +29,7 @@ from portal.web.accounts import views as account_views
 from portal.web.collections import bp
 from portal.web.collections.forms import (
     ClaimForm,
+    CorrectionForm,
     FilterForm,
     MailingForm,
     MailingsForm,
@@ -53,6 +54,8 @@ CONFLICTS = {
     "already_mailed": _l("The mailing of this demand is already recorded."),
     "already_claimed": _l("The claim in court of this demand is already recorded."),
     "not_mailed": _l("Record the mailing first: the 15 days run from it."),
+    "unchanged": _l("Nothing was changed: the mailing is recorded with that number and "
+                    "date."),
     "no_fiscal_year": _l("No fiscal year includes that day: the run needs the year's "
                          "assessments."),
 }
@@ -105,12 +108,16 @@ ROW_ERRORS = {
     "twice": _l("the same demand twice in the file"),
     "future": _l("a day to come"),
     "before_mailing": _l("before the mailing"),
+    "before_demand": _l("before the demand existed"),
+    "empty": _l("the file is empty"),
+    "not_text": _l("not a CSV file (a spreadsheet saved as CSV)"),
     "other_mailing": _l("this demand's mailing is recorded with another number or date"),
     "too_many": _l("more rows than one file takes (5,000)"),
 }
 ROW_FIELDS = {"demand": _l("Demand"), "number": _l("Certified-mail number"),
               "mailed_on": _l("Mailing date"), "received_on": _l("Date on the return receipt"),
-              "cost": _l("Postage"), "columns": _l("Columns"), "rows": _l("Rows")}
+              "cost": _l("Postage"), "columns": _l("Columns"), "rows": _l("Rows"),
+              "file": _l("File")}
 
 
 @bp.post(f"{STAFF}/envios")
@@ -122,22 +129,18 @@ def record_mailings():  # noqa: ANN201
     if not upload.validate():
         return _index(upload, status_code=400)
     name = (upload.file.data.filename or "").lower()
-    raw = upload.file.data.stream.read()
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        text = None
-    if not name.endswith((".csv", ".txt")) or text is None:
+    if not name.endswith((".csv", ".txt")):
         upload.file.errors = [_("Upload a .csv file (a spreadsheet saved as CSV, UTF-8).")]
         return _index(upload, status_code=400)
-    rows, problems = demands.read_mailings(text.splitlines())
+    rows, problems = demands.read_mailings(upload.file.data.stream.read())
     if not problems and not rows:
         upload.file.errors = [_("The file has no rows.")]
         return _index(upload, status_code=400)
+    new = 0
     if not problems:
         try:
             with uow() as w:
-                demands.record_mailings(w, current_user, rows)
+                new = demands.record_mailings(w, current_user, rows)
         except Forbidden:
             abort(403)
         except InvalidInput as exc:
@@ -150,7 +153,11 @@ def record_mailings():  # noqa: ANN201
         upload.file.errors = [_("Nothing was recorded: correct the rows listed and upload the "
                                 "file again.")]
         return _index(upload, shown, 400)
-    flash(_("Mailings recorded: %(n)s.", n=len(rows)), "success")
+    if not new:
+        flash(_("Nothing new was recorded: every row of the file was already recorded."),
+              "info")
+    else:
+        flash(_("Mailings recorded: %(n)s.", n=new), "success")
     return redirect(url_for("collections.index"), 303)
 
 
@@ -190,7 +197,7 @@ def court():  # noqa: ANN201
 
 
 def _demand_page(notice_id: int, *, mailing=None, receipt=None, claim=None,  # noqa: ANN001
-                 errors=None, status: int = 200):  # noqa: ANN202
+                 correction=None, errors=None, status: int = 200):  # noqa: ANN001, ANN202
     f = formats()
     with uow() as w:
         found = [r for r in demands.demands(w, current_user, after=notice_id - 1, limit=1)
@@ -198,12 +205,37 @@ def _demand_page(notice_id: int, *, mailing=None, receipt=None, claim=None,  # n
         if not found:
             abort(404)
         row = row_view(found[0], f)
+        minimum = demands.claim_minimum(w, found[0].notice)
     today = clock.today()
     mailing = mailing or MailingForm(formdata=None, data={"mailed_on": today})
     receipt = receipt or ReceiptForm(formdata=None, data={"received_on": today})
     claim = claim or ClaimForm(formdata=None, data={"filed_on": today})
+    correction = correction or CorrectionForm(formdata=None, data={
+        "mailed_on": row.mailed_on, "certified_mail_number": row.number_value})
     return render_template("collections/demand.html", d=row, mailing=mailing,
-                           receipt=receipt, claim=claim, errors=errors or []), status
+                           receipt=receipt, claim=claim, correction=correction,
+                           minimum_text=f.money(minimum) if minimum is not None else "",
+                           errors=errors or []), status
+
+
+#: Why a mailing's date was refused (`InvalidInput.code` of `portal.collections.mailing`).
+MAILING_DATE_ERRORS = {
+    "future": _l("The mailing date cannot be a day to come."),
+    "before_demand": _l("The mailing date cannot be before the demand existed (%(day)s)."),
+    "after_receipt": _l("The mailing date cannot be after the date on the return receipt."),
+}
+NUMBER_ERROR = _l("Write the certified-mail number as printed: 20 or 22 digits (spaces "
+                  "allowed), for example 9407 1118 9876 5432 1001 23.")
+
+
+def _mailing_refused(form, exc: InvalidInput) -> None:  # noqa: ANN001
+    """The refusal of a mailing's number or date, on its field."""
+    if exc.params.get("field") == "certified_mail_number":
+        form.certified_mail_number.errors = [str(NUMBER_ERROR)]
+        return
+    day = exc.params.get("demand_on")
+    form.mailed_on.errors = [str(MAILING_DATE_ERRORS.get(exc.code, MAILING_DATE_ERRORS[
+        "future"])) % {"day": formats().date_long(day) if day else ""}]
 
 
 @bp.get(f"{STAFF}/<id:notice_id>")
@@ -239,11 +271,31 @@ def record_mailing(notice_id: int):  # noqa: ANN201
                                            form.certified_mail_number.data.strip(),
                                            form.cost.data)
             return _done(notice_id, _("The mailing is recorded: the 15 days run from it."))
-        except InvalidInput:
-            form.mailed_on.errors = [_("The mailing date cannot be a day to come.")]
+        except InvalidInput as exc:
+            _mailing_refused(form, exc)
         except (NotFound, Forbidden, Conflict) as exc:
             return _refused(notice_id, exc)
     return _demand_page(notice_id, mailing=form, errors=form_errors(form), status=400)
+
+
+@bp.post(f"{STAFF}/<id:notice_id>/envio/correccion")
+@staff_required
+def correct_mailing(notice_id: int):  # noqa: ANN201
+    """R-A13: correct a recorded mailing's number or date (audited, old and new values); the
+    15 days run from the corrected date."""
+    form = CorrectionForm()
+    if form.validate():
+        try:
+            with uow() as w:
+                demands.correct_mailing(w, current_user, notice_id, form.mailed_on.data,
+                                        form.certified_mail_number.data.strip())
+            return _done(notice_id, _("The mailing is corrected: the 15 days run from the "
+                                      "corrected date."))
+        except InvalidInput as exc:
+            _mailing_refused(form, exc)
+        except (NotFound, Forbidden, Conflict) as exc:
+            return _refused(notice_id, exc)
+    return _demand_page(notice_id, correction=form, errors=form_errors(form), status=400)
 
 
 @bp.post(f"{STAFF}/<id:notice_id>/acuse")
@@ -270,13 +322,23 @@ def record_claim(notice_id: int):  # noqa: ANN201
     if form.validate():
         try:
             with uow() as w:
-                demands.record_claim(w, current_user, notice_id, form.filed_on.data,
-                                         form.case_number.data.strip())
+                demands.record_claim(
+                    w, current_user, notice_id, form.filed_on.data,
+                    form.case_number.data.strip(),
+                    confirmed_under_minimum=bool(form.confirm_under_minimum.data))
             return _done(notice_id, _("The claim in court is recorded."))
         except InvalidInput:
             form.filed_on.errors = [_("The claim can be filed from the day after the last "
                                       "day to pay, and not on a day to come.")]
-        except (NotFound, Forbidden, Conflict) as exc:
+        except Conflict as exc:
+            if exc.code != "below_minimum":
+                return _refused(notice_id, exc)
+            f = formats()
+            form.confirm_under_minimum.errors = [_(
+                "This demand listed %(amount)s, less than the Board's demand minimum of "
+                "%(minimum)s (R-A17). Check the box to confirm the claim anyway.",
+                amount=f.money(exc.params["amount"]), minimum=f.money(exc.params["minimum"]))]
+        except (NotFound, Forbidden) as exc:
             return _refused(notice_id, exc)
     return _demand_page(notice_id, claim=form, errors=form_errors(form), status=400)
 

@@ -9,7 +9,7 @@ from decimal import Decimal
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
-from wtforms import DateField, DecimalField, SelectField, StringField, SubmitField
+from wtforms import BooleanField, DateField, DecimalField, SelectField, StringField, SubmitField
 from wtforms.validators import (
     DataRequired,
     InputRequired,
@@ -73,6 +73,16 @@ class MailingForm(FlaskForm):
     submit = SubmitField(_l("Record the mailing"))
 
 
+class CorrectionForm(FlaskForm):
+    """A recorded mailing corrected: its number and date (R-A13; the postage stays)."""
+
+    certified_mail_number = StringField(_l("Certified-mail number"), validators=[
+        DataRequired(message=_l("Write the number on the certified-mail receipt.")),
+        Length(max=40, message=_l("Write at most 40 characters."))])
+    mailed_on = iso_date_field(_l("Mailing date"))
+    submit = SubmitField(_l("Correct the mailing"))
+
+
 class ReceiptForm(FlaskForm):
     received_on = iso_date_field(_l("Date on the return receipt"))
     submit = SubmitField(_l("Record the return receipt"))
@@ -83,6 +93,10 @@ class ClaimForm(FlaskForm):
     case_number = StringField(_l("Case number"), validators=[
         DataRequired(message=_l("Write the court's case number.")),
         Length(max=40, message=_l("Write at most 40 characters."))])
+    #: R-A17 (revision 3): staff confirm a claim for a demand under the Board's minimum.
+    confirm_under_minimum = BooleanField(_l(
+        "I confirm the claim although the demand listed less than the Board's demand "
+        "minimum."))
     submit = SubmitField(_l("Record the claim in court"))
 
 

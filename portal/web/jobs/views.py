@@ -32,6 +32,8 @@ ERRORS = {
                          "again."),
     "roll_incomplete": _l("The roll's computation did not finish: compute it again before "
                           "publishing it."),
+    "parameters_missing": _l("The fiscal year lacks parameters its roll and notices need: "
+                             "record them on the Board's parameters page, then publish."),
     "not_found": _l("The budget version or the roll no longer exists."),
     "forbidden": _l("Your account may not do this."),
     "calc": _l("The calculation refused the roll's figures: check the parcels' benefit "

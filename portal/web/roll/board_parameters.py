@@ -50,6 +50,7 @@ NAMES = {
     "lump_sum_discount_rate": _l("Lump-sum discount"),
     "lump_sum_deadline": _l("Lump-sum deadline"),
     "installment_count": _l("Number of installments"),
+    "demand_minimum": _l("Demand minimum (R-A17)"),
 }
 SET_BY = {
     "statute": _l("Statute (read-only)"),
@@ -103,6 +104,8 @@ _VALUE_MESSAGES = {
     ("lump_sum_deadline", "required"): _l("Choose the last day for the lump sum."),
     ("lump_sum_deadline", "invalid"): _l("Write a day that exists, such as 2026-08-31."),
     ("lump_sum_deadline", "outside_year"): _l("Write a day within fiscal year %(label)s."),
+    ("demand_minimum", "invalid"): _l("Write an amount in dollars such as 5.00."),
+    ("demand_minimum", "out_of_range"): _l("Write an amount from %(low)s to %(high)s."),
 }
 
 
@@ -160,6 +163,8 @@ def shown_value(name: str, value: Any, fy_start: date | None = None) -> str:
         return "—"
     if isinstance(value, Decimal) and name.endswith("_rate"):
         return f.percent(value)
+    if name in params.MONEY:
+        return f.money(Decimal(str(value)))
     if isinstance(value, int):
         return f.number(value)
     if value in CHOICES:
@@ -266,9 +271,14 @@ def _value_page(form: ValueForm, fy_start: date, name: str,
         choices = [params.FIRST_INSTALLMENT_DUE, A_DAY]
     return render_template("roll/board_parameter_edit.html", form=form, view=view, p=p,
                            label=NAMES[name], shown=shown_value, errors=errors or [],
-                           low=formats().percent(low), high=formats().percent(high),
+                           low=_bound(name, low), high=_bound(name, high),
                            int_bounds=bounds, choices=choices,
                            choice_names=CHOICES, set_by=SET_BY)
+
+
+def _bound(name: str, value: Decimal) -> str:
+    """A bound of a parameter's value as people read it: money for an amount, else a rate."""
+    return formats().money(value) if name in params.MONEY else formats().percent(value)
 
 
 def _closed_day(fy_start: date):  # noqa: ANN202
@@ -317,7 +327,7 @@ def _service_error(form: FlaskForm, exc: InvalidInput, parameter: str = "",
     f = formats()
     for k in ("low", "high"):
         if k in values:
-            values[k] = f.percent(Decimal(values[k]))
+            values[k] = _bound(parameter, Decimal(values[k]))
     if "day" in values:
         values["day"] = f.date_long(date.fromisoformat(values["day"]))
     text = _("Check this value.") if message is None else (

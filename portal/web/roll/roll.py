@@ -5,6 +5,7 @@ staff role reads it; computing and publishing are an administrator's (`staff_rol
 from __future__ import annotations
 
 from flask import abort, flash, redirect, render_template, url_for
+from flask_babel import gettext as _
 from flask_login import current_user
 
 from portal.accounts import access
@@ -16,6 +17,7 @@ from portal.web.data import uow
 from portal.web.forms import ActionForm
 from portal.web.jobs.views import error_message, job_view
 from portal.web.roll import bp
+from portal.web.roll.board_parameters import NAMES as PARAMETER_NAMES
 from portal.web.staff_access import staff_required, staff_role
 
 
@@ -54,7 +56,7 @@ def _start(kind: str, params: dict):  # noqa: ANN202
     except NotFound:
         abort(404)
     except Conflict as exc:
-        flash(str(ROLL_CONFLICTS.get(exc.code) or error_message(exc.code)), "error")
+        flash(_refusal(exc), "error")
         return redirect(url_for("roll.roll_page"))
     queue.enqueue_or_leave(job_id)
     return redirect(url_for("jobs.job", job_id=job_id))
@@ -62,5 +64,16 @@ def _start(kind: str, params: dict):  # noqa: ANN202
 
 #: Refusals of a job's input this page explains itself (the others: jobs.views.ERRORS).
 ROLL_CONFLICTS: dict[str, str] = {}
+
+
+def _refusal(exc: Conflict) -> str:
+    """A refusal in the staff's words; a roll missing parameters names each (their page's
+    names) and the fiscal year."""
+    if exc.code == "parameters_missing":
+        return _("Fiscal year %(label)s lacks parameters its roll and notices need: "
+                 "%(names)s. Record them on the Board's parameters page, then publish.",
+                 label=exc.params["fiscal_year"],
+                 names=", ".join(str(PARAMETER_NAMES.get(n, n)) for n in exc.params["missing"]))
+    return str(ROLL_CONFLICTS.get(exc.code) or error_message(exc.code))
 #: How many of the latest jobs the roll page lists.
 JOBS_SHOWN = 10

@@ -219,3 +219,21 @@ def _inline(url: str, config: Mapping[str, Any]) -> None:
 
 
 on_committed(_inline)
+
+
+def retry(database: Database, message_id: int) -> bool:
+    """Queue a failed message again (staff): pending, due now, its attempts from zero; False
+    when it is not failed (pending or already sent: nothing changes)."""
+    with UnitOfWork(database) as uow:
+        return retry_in(uow, message_id)
+
+
+def retry_in(uow: UnitOfWork, message_id: int) -> bool:
+    """`retry` inside the caller's unit of work."""
+    done = uow.session.execute(
+        update(OutboxMessage).where(OutboxMessage.id == int(message_id),
+                                    OutboxMessage.status == "failed")
+        .values(status="pending", attempts=0, next_attempt_at=clock.now(),
+                claim_token=None, claimed_until=None)
+        .execution_options(synchronize_session=False))
+    return done.rowcount == 1

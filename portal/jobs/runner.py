@@ -183,7 +183,7 @@ def _mine(uow: UnitOfWork, job_id: int, token: str, **values: Any) -> None:
     done = uow.session.execute(
         update(Job).where(Job.id == job_id, Job.worker_token == token,
                           Job.status == "running")
-        .values(heartbeat_at=now, **values)
+        .values(**{"heartbeat_at": now, **values})
         .execution_options(synchronize_session=False))
     if done.rowcount != 1:
         raise Lost(job_id)

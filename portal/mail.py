@@ -122,10 +122,16 @@ def queue(uow: UnitOfWork, msg: EmailMessage, template: str, *,
                         bulk=bulk, raw=bytes(msg), status="pending", attempts=0,
                         next_attempt_at=clock.now())
     session.add(row)
+    after_commit(uow, config)
+    return row
+
+
+def after_commit(uow: UnitOfWork, config: Mapping[str, Any] | None = None) -> None:
+    """Tell the `on_committed` hooks once `uow` commits (a message queued or queued again)."""
+    session = uow.session
     if "outbox_config" not in session.info:
         event.listen(session, "after_commit", _committed, once=True)
     session.info["outbox_config"] = _config(config)
-    return row
 
 
 def _committed(session: Session) -> None:

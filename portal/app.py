@@ -112,6 +112,7 @@ def _register_blueprints(app: Flask) -> None:
     import portal.web.collections.demands  # J9
     import portal.web.exemptions.certifications  # J5
     import portal.web.exemptions.changes  # J6
+    import portal.web.jobs.mail_queue  # the mail outbox (staff)
     import portal.web.jobs.routes
     import portal.web.lenders.batches
     import portal.web.lenders.intents

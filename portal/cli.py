@@ -465,9 +465,14 @@ def reconcile_command(settings: Mapping[str, Any], limit: int = 500) -> int:
     click.echo(f"reconcile ({gw.name}): {report.summary()}")
     for line in report.errors:
         click.echo(f"  {line}", err=True)
-    sent = receipt.send_due(data, settings)
+    sent = receipt.send_due(data, settings)  # queued in the outbox, then sent at once
     if sent:
         click.echo(f"receipts emailed: {sent}")
+    from portal import outbox
+    counts = outbox.send_all(data, settings)
+    if counts["retry"] or counts["failed"]:
+        click.echo("mail not sent yet: {retry} to retry, {failed} failed (the worker "
+                   "retries; staff see the queue)".format(**counts), err=True)
     return 1 if report.errors else 0
 
 

@@ -1,6 +1,12 @@
-"""Emails: by SMTP when `MAIL_SERVER` is set, otherwise written as .eml files to the outbox
-folder (`OUTBOX_DIR`, default `<instance>/outbox/`). Each email is rendered in its reader's
-language from `templates/email/TEMPLATE.txt` (subject on the first line, as `Subject: ...`).
+"""Emails: rendered here and queued in the outbox (`send`, `queue`: a row of
+`outbox_messages` written in the caller's unit of work, so an email exists exactly when what
+caused it committed); `portal.outbox` sends the rows (SMTP when `MAIL_SERVER` is set,
+otherwise .eml files in the folder `OUTBOX_DIR`, default `<instance>/outbox/`). Each email is
+rendered in its reader's language from `templates/email/TEMPLATE.txt` (subject on the first
+line, as `Subject: ...`).
+
+Once a unit of work that queued mail commits, the functions registered with `on_committed`
+are told (the queue's kick: the worker sends at once rather than at its next sweep).
 
 No web framework is needed: the templates are rendered by a Jinja environment of their own
 with the catalogs and filters of `portal.i18n`, and the settings come from `config`
@@ -8,20 +14,26 @@ with the catalogs and filters of `portal.i18n`, and the settings come from `conf
 
 from __future__ import annotations
 
+import logging
 import os
-import smtplib
-import ssl
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from jinja2 import Environment, FileSystemLoader
+from sqlalchemy import event
+from sqlalchemy.orm import Session
 
 from portal import clock, i18n
-from portal.config import TEMPLATES, mail_settings
+from portal.config import DEFAULT_BASE_URL, TEMPLATES, mail_settings
+from portal.db import UnitOfWork
+from portal.models import OutboxMessage
+
+log = logging.getLogger(__name__)
 
 
 @lru_cache(maxsize=1)
@@ -53,60 +65,96 @@ def _config(config: Mapping[str, Any] | None) -> Mapping[str, Any]:
     return mail_settings() if config is None else config
 
 
+def domain(config: Mapping[str, Any] | None = None) -> str:
+    """The portal's own domain (PORTAL_BASE_URL's host): the right side of its Message-IDs."""
+    base = str(_config(config).get("PORTAL_BASE_URL") or DEFAULT_BASE_URL)
+    return urlsplit(base).hostname or "localhost"
+
+
 def build(to: str, subject: str, body: str, lang: str,
-          config: Mapping[str, Any] | None = None) -> EmailMessage:
+          config: Mapping[str, Any] | None = None, *,
+          unsubscribe: str | None = None) -> EmailMessage:
+    """The message; `unsubscribe` (a bulk notice's one-click address) adds List-Unsubscribe
+    and List-Unsubscribe-Post (RFC 8058)."""
     msg = EmailMessage()
     msg["From"] = _config(config)["MAIL_FROM"]
     msg["To"] = to
     msg["Subject"] = subject
     msg["Date"] = formatdate(clock.now().timestamp(), localtime=False)
-    msg["Message-ID"] = make_msgid(domain="portal.local")
+    msg["Message-ID"] = make_msgid(domain=domain(config))
+    if unsubscribe:
+        msg["List-Unsubscribe"] = f"<{unsubscribe}>"
+        msg["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     msg.set_content(body)
     msg["Content-Language"] = "es-PR" if lang == "es" else "en-US"  # after set_content
     return msg
 
 
-def send(to: str, template: str, lang: str, *, config: Mapping[str, Any] | None = None,
-         **context: Any) -> EmailMessage:
-    """Render the email `template` in `lang` and deliver it (SMTP or the outbox) with the
-    settings `config` (the app's config; default: `portal.config.mail_settings()`)."""
+def send(uow: UnitOfWork, to: str, template: str, lang: str, *,
+         config: Mapping[str, Any] | None = None, bulk: bool = False,
+         unsubscribe: str | None = None, **context: Any) -> OutboxMessage:
+    """Render the email `template` in `lang` and queue it in `uow` (it is sent once `uow`
+    commits, never if it rolls back), with the settings `config` (the app's config;
+    default: `portal.config.mail_settings()`). `bulk`: a notice sent to many (the staff's
+    queue tells them apart); `unsubscribe`: its one-click address (`build`)."""
     subject, body = render(template, lang, **context)
-    msg = build(to, subject, body, lang, config)
-    deliver(msg, config)
-    return msg
+    msg = build(to, subject, body, lang, config, unsubscribe=unsubscribe)
+    return queue(uow, msg, template, config=config, bulk=bulk or unsubscribe is not None)
 
 
-def deliver(msg: EmailMessage, config: Mapping[str, Any] | None = None) -> None:
-    """Send a built message (attachments allowed): SMTP when configured, else the outbox."""
-    cfg = _config(config)
-    if cfg.get("MAIL_SERVER"):
-        _smtp(msg, cfg)
-    else:
-        write_outbox(msg, Path(cfg["OUTBOX_DIR"]))
+#: Told (database URL, config) after a unit of work that queued mail commits.
+_COMMITTED: list[Callable[[str, Mapping[str, Any]], None]] = []
 
 
-def _smtp(msg: EmailMessage, cfg: Mapping[str, Any]) -> None:
-    host, port = cfg["MAIL_SERVER"], int(cfg["MAIL_PORT"])
-    context = ssl.create_default_context()
-    if cfg.get("MAIL_USE_SSL"):
-        server: smtplib.SMTP = smtplib.SMTP_SSL(host, port, context=context, timeout=20)
-    else:
-        server = smtplib.SMTP(host, port, timeout=20)
-    with server:
-        if cfg.get("MAIL_USE_TLS") and not cfg.get("MAIL_USE_SSL"):
-            server.starttls(context=context)
-        if cfg.get("MAIL_USERNAME"):
-            server.login(cfg["MAIL_USERNAME"], cfg.get("MAIL_PASSWORD") or "")
-        server.send_message(msg)
+def on_committed(hook: Callable[[str, Mapping[str, Any]], None]) -> None:
+    """Call `hook(database_url, config)` once each unit of work that queued mail commits
+    (a hook's error is logged, never raised: the mail waits in the outbox)."""
+    if hook not in _COMMITTED:
+        _COMMITTED.append(hook)
 
 
-def write_outbox(msg: EmailMessage, folder: Path) -> Path:
-    """Write `msg` as `NNNNNN-<when>-<to>.eml`: the number orders the outbox by arrival."""
+def queue(uow: UnitOfWork, msg: EmailMessage, template: str, *,
+          config: Mapping[str, Any] | None = None, bulk: bool = False) -> OutboxMessage:
+    """Queue a built message (attachments allowed) in the outbox, in `uow`."""
+    session = uow.session
+    row = OutboxMessage(template=template, recipient=str(msg["To"]),
+                        subject=str(msg["Subject"])[:300], message_id=str(msg["Message-ID"]),
+                        bulk=bulk, raw=bytes(msg), status="pending", attempts=0,
+                        next_attempt_at=clock.now())
+    session.add(row)
+    after_commit(uow, config)
+    return row
+
+
+def after_commit(uow: UnitOfWork, config: Mapping[str, Any] | None = None) -> None:
+    """Tell the `on_committed` hooks once `uow` commits (a message queued or queued again)."""
+    session = uow.session
+    if "outbox_config" not in session.info:
+        event.listen(session, "after_commit", _committed, once=True)
+    session.info["outbox_config"] = _config(config)
+
+
+def _committed(session: Session) -> None:
+    config = session.info.pop("outbox_config", None)
+    if config is None:
+        return
+    url = session.get_bind().url.render_as_string(hide_password=False)
+    for hook in list(_COMMITTED):
+        try:
+            hook(url, config)
+        except Exception:  # the mail is safe in the outbox: the worker's sweep sends it
+            log.exception("mail: the hook after commit failed")
+
+
+def write_outbox(msg: EmailMessage | bytes, folder: Path, to: str | None = None) -> Path:
+    """Write `msg` (or its bytes, for `to`) as `NNNNNN-<when>-<to>.eml`: the number orders
+    the folder by arrival."""
     folder.mkdir(parents=True, exist_ok=True)
     stamp = clock.now().strftime("%Y%m%dT%H%M%S")
-    safe_to = "".join(c if c.isalnum() else "_" for c in str(msg["To"]))[:60]
+    recipient = to if to is not None or isinstance(msg, bytes) else str(msg["To"])
+    safe_to = "".join(c if c.isalnum() else "_" for c in str(recipient))[:60]
     n = len(list(folder.glob("*.eml")))
-    data = bytes(msg)
+    data = msg if isinstance(msg, bytes) else bytes(msg)
     while True:
         n += 1
         path = folder / f"{n:06d}-{stamp}-{safe_to}.eml"

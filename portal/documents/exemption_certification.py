@@ -202,11 +202,11 @@ def filename(filing_number: str | None, lang: str) -> str:
 
 # --- the emails ------------------------------------------------------------------------------
 
-def _send(to: tuple[str, str] | None, template: str, config: Mapping[str, Any],
-          **ctx: Any) -> None:
+def _send(w: UnitOfWork, to: tuple[str, str] | None, template: str,
+          config: Mapping[str, Any], **ctx: Any) -> None:
     if to is None:
         return
-    mail.send(to[0], template, to[1], config=config, **ctx)
+    mail.send(w, to[0], template, to[1], config=config, **ctx)
 
 
 def _context(cert: Any, parcel: Any, link: str) -> dict[str, Any]:
@@ -223,10 +223,10 @@ def notify_filed(w: UnitOfWork, cert: Any, parcel: Any, *, link: str,
     if to is not None:  # every answer, in the filer's language (the email is the receipt)
         with use_language(to[1]):
             answers = answers_shown(cert.answers or {}, filings.owner_names(w, cert))
-        _send(to, "exemption_filed", config, resubmitted=cert.status == "resubmitted",
+        _send(w, to, "exemption_filed", config, resubmitted=cert.status == "resubmitted",
               filed_on=cert.filed_on, answers=answers, **ctx)
     for to in filings.lender_contacts(w, cert):
-        _send(to, "exemption_lender", config, event=cert.status, **ctx)
+        _send(w, to, "exemption_lender", config, event=cert.status, **ctx)
 
 
 def notify_decided(w: UnitOfWork, cert: Any, parcel: Any, *, link: str,
@@ -236,10 +236,10 @@ def notify_decided(w: UnitOfWork, cert: Any, parcel: Any, *, link: str,
     ctx = _context(cert, parcel, link)
     owner = filings.filer_contact(w, cert)
     if cert.status == "approved":
-        _send(owner, "exemption_approved", config, **ctx)
+        _send(w, owner, "exemption_approved", config, **ctx)
     else:
         last = [e for e in filings.events(w, cert) if e.to_status == "returned"][-1]
-        _send(owner, "exemption_returned", config, reasons=list(last.reasons), note=last.note,
+        _send(w, owner, "exemption_returned", config, reasons=list(last.reasons), note=last.note,
               reason_texts=review.REASONS, **ctx)
     for to in filings.lender_contacts(w, cert):
-        _send(to, "exemption_lender", config, event=cert.status, **ctx)
+        _send(w, to, "exemption_lender", config, event=cert.status, **ctx)

@@ -4,8 +4,13 @@ nothing to install or start, `make run` works as it is) and on Redis when `REDIS
 
 - `enqueue(job_id)`: after the unit of work that wrote the job commits, the web puts its id
   on the queue; a worker runs `jobs.runner.run` on it.
-- `worker()`: the consumer (`portal worker`); every minute it also enqueues again the jobs
-  whose message was lost or whose worker died (`jobs.runner.recover`).
+- `worker()`: the consumer (`portal worker`); every `RECOVER_EVERY` it also enqueues again
+  the jobs whose message was lost or whose worker died (`jobs.runner.recover`: taken over
+  within 30 s), and every minute it sends the outbox's due mail (`portal.outbox`; a unit of
+  work that queued mail also puts a `portal.send_mail` task on the queue once it commits, so
+  mail leaves at once). SIGTERM (a deploy, systemd) and SIGINT both stop it gracefully:
+  each running job ends after the batch at hand and goes back to queued (`runner.STOPPING`),
+  the consumer waits for its tasks, then exits.
 - `use_immediate(database)`: tests run each task at once, in-process (Huey's immediate
   mode), on their database.
 """
@@ -13,12 +18,15 @@ nothing to install or start, `make run` works as it is) and on Redis when `REDIS
 from __future__ import annotations
 
 import logging
+import signal
 import threading
+from collections.abc import Mapping
+from datetime import timedelta
 from typing import Any
 
 from huey import Huey, RedisHuey, SqliteHuey, crontab
 
-from portal import config
+from portal import config, mail, outbox
 from portal.db import Database, get_database
 from portal.jobs import runner
 
@@ -42,6 +50,9 @@ def _install(huey: Huey, database: Database | None = None) -> Huey:
     _queue["run"] = huey.task(name="portal.run_job")(_run_job)
     _queue["recover"] = huey.periodic_task(crontab(minute="*"),
                                            name="portal.recover_jobs")(_recover)
+    _queue["send_mail"] = huey.task(name="portal.send_mail")(_send_mail)
+    _queue["mail_sweep"] = huey.periodic_task(crontab(minute="*"),
+                                              name="portal.mail_sweep")(_send_mail)
     return huey
 
 
@@ -98,10 +109,67 @@ def _recover() -> None:
         enqueue(job_id)
 
 
+def _send_mail() -> None:
+    counts = outbox.send_all(_database(), _mail_config())
+    if any(counts.values()):
+        log.info("mail: %(sent)s sent, %(retry)s to retry, %(failed)s failed", counts)
+
+
+def _mail_config() -> Mapping[str, Any]:
+    return _queue.get("mail_config") or config.mail_settings()
+
+
+def _kick(url: str, settings: Mapping[str, Any]) -> None:
+    """After a unit of work that queued mail commits: a `portal.send_mail` task, so the
+    worker sends it now (with `MAIL_INLINE` the process sends it itself: `portal.outbox`).
+    A queue that is down changes nothing: the worker's sweep sends it within a minute."""
+    if settings.get("MAIL_INLINE"):
+        return
+    try:
+        queue()
+        _queue["send_mail"]()
+    except Exception:
+        log.warning("mail: the send task was not enqueued (the sweep will send it)",
+                    exc_info=True)
+
+
+mail.on_committed(_kick)
+
+#: How often the worker looks for jobs to take over (a dead worker's, a lost message's).
+RECOVER_EVERY = timedelta(seconds=5)
+
+
+def _recovering(stop: threading.Event) -> None:
+    while not stop.wait(RECOVER_EVERY.total_seconds()):
+        try:
+            _recover()
+        except Exception:
+            log.warning("jobs: recovery pass failed", exc_info=True)
+
+
 def worker(workers: int = 1) -> None:
-    """Consume the queue until interrupted (Ctrl-C or SIGTERM end it after the task at hand;
-    a job stopped midway keeps its committed batches and runs again from there)."""
+    """Consume the queue until SIGTERM or SIGINT (Ctrl-C): both are graceful, each running
+    job stops after the batch at hand (`runner.STOPPING`) and is queued again with its
+    committed batches kept; the consumer waits for its tasks, then the process exits."""
     huey = queue()
     _recover()
-    consumer = huey.create_consumer(workers=workers, worker_type="thread", periodic=True)
-    consumer.run()
+    runner.STOPPING.clear()
+    consumer = huey.create_consumer(workers=workers, worker_type="thread", periodic=True,
+                                    graceful_signal="TERM")
+    consumer._signal_actions[signal.SIGINT] = (False, True)  # (restart, graceful): Ctrl-C too
+    handle = consumer._handle_signal
+
+    def stopping(signum: int, frame: Any) -> None:
+        if signum in (signal.SIGTERM, signal.SIGINT):
+            runner.STOPPING.set()  # each running job: after the batch at hand
+        handle(signum, frame)
+
+    consumer._handle_signal = stopping  # type: ignore[method-assign]
+    stop = threading.Event()
+    recovering = threading.Thread(target=_recovering, args=(stop,), daemon=True,
+                                  name="jobs-recovery")
+    recovering.start()
+    try:
+        consumer.run()
+    finally:
+        stop.set()

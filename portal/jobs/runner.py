@@ -9,7 +9,14 @@ as its batch, so:
 - all or nothing per batch: a batch and the progress that counts it commit together;
 - a job killed midway leaves only whole batches, and `done` says how many items they hold;
 - safe to re-run: the works skip what is already done (publishing) or start over
-  (computing), so running a job again, or the same input twice, changes nothing more.
+  (computing), so running a job again, or the same input twice, changes nothing more;
+- each run knows its owner: the claim writes a worker token of its own and a heartbeat
+  (`heartbeat_at`, every `HEARTBEAT` by a thread while the job runs); a job whose heartbeat
+  is older than `STALE` is taken over by another worker (`recover`), and every write of a
+  run (its progress with each batch, the end) is conditioned on its token, so a worker that
+  was paused and resumed after a takeover writes nothing: its batch rolls back (`Lost`);
+- stopping (`STOPPING`, set by the worker on SIGTERM) ends the run after the batch at hand:
+  the job goes back to queued, its committed batches kept, for the next worker.
 
 Submitting the input of a job still queued or running gives that job (`Job.active_key` is
 unique): the second click starts nothing. The queue (`portal.jobs.queue`) only carries job
@@ -21,11 +28,13 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import secrets
+import threading
 from collections.abc import Callable
 from datetime import date, timedelta
 from typing import Any, Protocol
 
-from sqlalchemy import and_, or_, select, update
+from sqlalchemy import and_, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from portal import clock
@@ -36,9 +45,13 @@ from portal.models import Job, User
 
 log = logging.getLogger(__name__)
 
-#: A running job that has committed nothing for this long is taken for dead (its worker was
-#: killed) and may be started again (`recover`). A batch takes seconds.
-STALE = timedelta(minutes=2)
+#: How often a running job's worker says it is alive (`heartbeat_at`).
+HEARTBEAT = timedelta(seconds=5)
+#: A running job whose worker has not said so for this long is taken for dead and may be
+#: started again (`recover`, every `queue.RECOVER_EVERY`): taken over within 30 s.
+STALE = timedelta(seconds=20)
+#: Set by the worker on SIGTERM: each run stops after the batch at hand (module docstring).
+STOPPING = threading.Event()
 #: The error code of a failure that is not a domain error (the log has the traceback).
 UNEXPECTED = "job_failed"
 
@@ -140,43 +153,109 @@ def recent(uow: UnitOfWork, user: Any, limit: int = 20) -> list[Job]:
                                              .limit(limit)))
 
 
-def _claim(uow: UnitOfWork, job_id: int) -> Job | None:
-    """Mark the job running if it is queued, or running but stale (its worker died); None
-    when another worker has it or it has ended."""
+class Lost(Exception):
+    """This run's claim is gone (the job was taken over): what it was writing rolls back."""
+
+
+def _claimable(now: Any) -> Any:
+    return or_(Job.status == "queued", and_(
+        Job.status == "running",
+        func.coalesce(Job.heartbeat_at, Job.updated_at) < now - STALE))
+
+
+def _claim(uow: UnitOfWork, job_id: int, token: str) -> Job | None:
+    """Mark the job running for `token` if it is queued, or running but its worker's
+    heartbeat is stale (the worker died); None when another worker has it or it has ended."""
     now = clock.now()
-    stale = now - STALE
     claimed = uow.session.execute(
-        update(Job).where(Job.id == job_id, or_(
-            Job.status == "queued",
-            and_(Job.status == "running", Job.updated_at < stale)))
+        update(Job).where(Job.id == job_id, _claimable(now))
         .values(status="running", attempts=Job.attempts + 1, started_at=now, updated_at=now,
-                done=0)
+                heartbeat_at=now, worker_token=token, done=0)
         .execution_options(synchronize_session=False))
     if claimed.rowcount != 1:
         return None
     return uow.session.get(Job, job_id, populate_existing=True)
 
 
-def _progress(uow: UnitOfWork, job_id: int, done: int, total: int) -> None:
-    uow.session.execute(update(Job).where(Job.id == job_id)
-                        .values(done=done, total=total, updated_at=clock.now())
-                        .execution_options(synchronize_session=False))
+def _mine(uow: UnitOfWork, job_id: int, token: str, **values: Any) -> None:
+    """Write `values` on the job (and a heartbeat) if `token` still holds it; else `Lost`."""
+    now = clock.now()
+    done = uow.session.execute(
+        update(Job).where(Job.id == job_id, Job.worker_token == token,
+                          Job.status == "running")
+        .values(**{"heartbeat_at": now, **values})
+        .execution_options(synchronize_session=False))
+    if done.rowcount != 1:
+        raise Lost(job_id)
 
 
-def _end(database: Database, job_id: int, status: str, *, result: dict | None = None,
-         error: ServiceError | None = None) -> None:
-    with UnitOfWork(database) as uow:
-        job = uow.session.get(Job, job_id)
-        job.status = status
-        job.active_key = None
-        job.finished_at = job.updated_at = clock.now()
-        job.result = result
-        if error is not None:
-            job.error_code = error.code
-            job.error_params = json.loads(json.dumps(error.params, default=str))
-        audit.record(uow, job.created_by_id, f"job.{status}", job,
-                     after={"kind": job.kind, "done": job.done, "total": job.total,
-                            "error": job.error_code})
+def _progress(uow: UnitOfWork, job_id: int, token: str, done: int, total: int) -> None:
+    _mine(uow, job_id, token, done=done, total=total, updated_at=clock.now())
+
+
+def heartbeat(database: Database, job_id: int, token: str) -> bool:
+    """Say the run of `token` is alive; False when the job is no longer its own."""
+    try:
+        with UnitOfWork(database) as uow:
+            _mine(uow, job_id, token)
+    except Lost:
+        return False
+    return True
+
+
+class _Heartbeat(threading.Thread):
+    """Beats every `HEARTBEAT` while a run works (its own connection); stops at `stop()`."""
+
+    def __init__(self, database: Database, job_id: int, token: str):
+        super().__init__(name=f"heartbeat-{job_id}", daemon=True)
+        self.args_ = (database, job_id, token)
+        self.done = threading.Event()
+
+    def run(self) -> None:
+        while not self.done.wait(HEARTBEAT.total_seconds()):
+            try:
+                if not heartbeat(*self.args_):
+                    return
+            except Exception:  # a busy database: the next beat tries again
+                log.warning("job %s: heartbeat not written", self.args_[1], exc_info=True)
+
+    def stop(self) -> None:
+        self.done.set()
+        if self.is_alive():
+            self.join()
+
+
+def _end(database: Database, job_id: int, token: str, status: str, *,
+         result: dict | None = None, error: ServiceError | None = None) -> bool:
+    """End the job if this run still holds it (True); a stale run's end writes nothing."""
+    try:
+        with UnitOfWork(database) as uow:
+            now = clock.now()
+            values: dict[str, Any] = {
+                "status": status, "active_key": None, "finished_at": now, "updated_at": now,
+                "result": result, "worker_token": None}
+            if error is not None:
+                values["error_code"] = error.code
+                values["error_params"] = json.loads(json.dumps(error.params, default=str))
+            _mine(uow, job_id, token, **values)
+            job = uow.session.get(Job, job_id, populate_existing=True)
+            audit.record(uow, job.created_by_id, f"job.{status}", job,
+                         after={"kind": job.kind, "done": job.done, "total": job.total,
+                                "error": job.error_code})
+    except Lost:
+        log.warning("job %s: taken over by another worker; this run's end is not written",
+                    job_id)
+        return False
+    return True
+
+
+def _release(database: Database, job_id: int, token: str) -> None:
+    """Give the job back to the queue (the worker is stopping): its batches stay done."""
+    try:
+        with UnitOfWork(database) as uow:
+            _mine(uow, job_id, token, status="queued", worker_token=None, heartbeat_at=None)
+    except Lost:
+        pass
 
 
 def _result(value: Any) -> dict[str, Any]:
@@ -192,17 +271,32 @@ def _result(value: Any) -> dict[str, Any]:
 def run(database: Database, job_id: int, *, progress: Progress = None) -> Job | None:
     """Do the job's work, a batch per transaction (see the module's docstring); None when it
     is not this worker's to run (another has it, or it has ended)."""
+    token = secrets.token_hex(16)
     with UnitOfWork(database) as uow:
-        job = _claim(uow, int(job_id))
+        job = _claim(uow, int(job_id), token)
         if job is None:
             return None
         staff = uow.session.get(User, job.created_by_id) if job.created_by_id else None
         kind, params = job.kind, dict(job.params)
+    beat = _Heartbeat(database, job_id, token)
+    beat.start()
+    try:
+        _work(database, job_id, token, kind, staff, params, progress)
+    except Lost:
+        log.warning("job %s: taken over by another worker; this run stops", job_id)
+    finally:
+        beat.stop()
+    with UnitOfWork(database) as uow:
+        return uow.session.get(Job, job_id)
+
+
+def _work(database: Database, job_id: int, token: str, kind: str, staff: Any,
+          params: dict[str, Any], progress: Progress) -> None:
     try:
         work = KINDS[kind](staff, params)
         with UnitOfWork(database) as uow:
             total = work.begin(uow)
-            _progress(uow, job_id, getattr(work, "resumed", 0), total)
+            _progress(uow, job_id, token, getattr(work, "resumed", 0), total)
         done = getattr(work, "resumed", 0)  # what a stopped run of it committed
         if progress is not None:
             progress(done, total)
@@ -211,21 +305,27 @@ def run(database: Database, job_id: int, *, progress: Progress = None) -> Job | 
                 n = work.step(uow)
                 if n:
                     done += n
-                    _progress(uow, job_id, done, max(total, done))
+                    _progress(uow, job_id, token, done, max(total, done))
             if not n:
                 break
             if progress is not None:
                 progress(done, max(total, done))
+            if STOPPING.is_set():
+                _release(database, job_id, token)
+                log.info("job %s: stopped after a batch (%s done); queued again", job_id,
+                         done)
+                return
         with UnitOfWork(database) as uow:
             value = work.finish(uow)
-        _end(database, job_id, "succeeded", result=_result(value))
+            _mine(uow, job_id, token)
+        _end(database, job_id, token, "succeeded", result=_result(value))
+    except Lost:
+        raise
     except ServiceError as exc:
-        _end(database, job_id, "failed", error=exc)
+        _end(database, job_id, token, "failed", error=exc)
     except Exception:
         log.exception("job %s (%s) failed", job_id, kind)
-        _end(database, job_id, "failed", error=ServiceError(UNEXPECTED))
-    with UnitOfWork(database) as uow:
-        return uow.session.get(Job, job_id)
+        _end(database, job_id, token, "failed", error=ServiceError(UNEXPECTED))
 
 
 def run_here(uow: UnitOfWork, user: Any, kind: str, params: dict[str, Any], *,
@@ -252,13 +352,11 @@ def run_here(uow: UnitOfWork, user: Any, kind: str, params: dict[str, Any], *,
 
 def recover(database: Database) -> list[int]:
     """The jobs to enqueue again: queued ones (their message may be lost) and running ones
-    that have committed nothing for `STALE` (their worker was killed). Running one twice is
-    harmless: only one worker claims it."""
-    stale = clock.now() - STALE
+    whose worker has not beaten for `STALE` (it died). Running one twice is harmless: only
+    one worker claims it."""
     with UnitOfWork(database) as uow:
-        return list(uow.session.scalars(select(Job.id).where(or_(
-            Job.status == "queued",
-            and_(Job.status == "running", Job.updated_at < stale))).order_by(Job.id)))
+        return list(uow.session.scalars(select(Job.id).where(_claimable(clock.now()))
+                                        .order_by(Job.id)))
 
 
 class Figures:

@@ -33,6 +33,7 @@ from portal.models.lender_intents import LenderAcquisition, LenderIntent
 from portal.models.lender_orgs import LenderApiToken, LenderInvitation, LoanFigures
 from portal.models.lenders import Lender, Loan
 from portal.models.notices import Notice
+from portal.models.outbox import OutboxMessage
 from portal.models.parcels import DepositOrder, Lease, OwnershipShare, Parcel
 from portal.models.parties import Party, PartyMember
 from portal.models.receipts import ReceiptSequence
@@ -61,6 +62,7 @@ __all__ = [
     "LenderAcquisition", "LenderIntent",
     "BoardParameterValue",
     "LenderBatch", "LenderBatchRow",
+    "OutboxMessage",
 ]
 
 # Tables that only payments need (checkouts, provider events, ...), on the same metadata.

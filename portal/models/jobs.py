@@ -52,6 +52,10 @@ class Job(Base):
         UTCDateTime(), comment="When its last attempt started (UTC)")
     updated_at: Mapped[datetime | None] = mapped_column(
         UTCDateTime(), comment="When it last committed a batch (UTC)")
+    worker_token: Mapped[str | None] = mapped_column(
+        String(32), comment="The worker running it (its claim); every write it makes checks it")
+    heartbeat_at: Mapped[datetime | None] = mapped_column(
+        UTCDateTime(), comment="When its worker last said it is alive (UTC)")
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime(),
                                                          comment="When it ended (UTC)")
     error_code: Mapped[str | None] = mapped_column(

@@ -21,9 +21,9 @@ id, and for each notice not yet delivered:
   notice, unique indexes), so running the job again sends and prints nothing new.
 
 All or nothing per batch: the codes, the print file's row and the deliveries commit
-together; the emails are handed to `portal.mail` once the batch has committed (a rolled-back
-batch sends nothing, so no one gets an email twice; a worker killed between the commit and
-the sending loses those emails, which the staff page's counts show).
+together with the batch's emails, queued in the outbox (`portal.mail`; the worker sends them
+once the batch has committed: a rolled-back batch sends nothing, a committed one loses
+nothing, and each email is sent once, docs/MAIL.md).
 
 `document` words a notice (title, parcel, payer, the annual assessment and its installments
 R-A4, "why this amount" from the core's explanations R-A1–R-A3, and for an amendment the
@@ -40,9 +40,9 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import event, func, or_, select
+from sqlalchemy import func, or_, select
 
-from portal import clock, pdf, storage
+from portal import clock, mail, pdf, storage
 from portal.accounts import access, audit, bulk, closed_days, in_force, parcels
 from portal.accounts.errors import Conflict, NotFound
 from portal.config import mail_settings
@@ -361,15 +361,9 @@ class Notification:
             return
         bulk.insert_rows(uow, NoticeDelivery, rows)
         self.counts["emails"] += len(rows)
-        config, base = self.config, self.base
-
-        def send(_session: Any) -> None:  # once the batch has committed (module docstring)
-            from portal import mail
-            for a, f in messages:
-                mail.send(a.email, "assessment_notice", a.language, config=config,
-                          **email_context(f, a, base))
-
-        event.listen(uow.session, "after_commit", send, once=True)
+        for a, f in messages:  # in the batch's unit of work: the outbox (portal.mail)
+            mail.send(uow, a.email, "assessment_notice", a.language, config=self.config,
+                      bulk=True, **email_context(f, a, self.base))
 
     def finish(self, uow: UnitOfWork) -> Notification:
         audit.record(uow, self.staff, "roll.notified", object_type="assessment_rolls",

@@ -60,7 +60,8 @@ def world(world, tmp_path):
 @pytest.fixture
 def config(tmp_path):
     return {"MAIL_FROM": "Portal <portal@example.pr>", "OUTBOX_DIR": str(tmp_path / "outbox"),
-            "PORTAL_BASE_URL": BASE, "MAIL_SERVER": None}
+            "PORTAL_BASE_URL": BASE, "MAIL_SERVER": None,
+            "MAIL_INLINE": True}  # sent after each batch commits (no worker here)
 
 
 def outbox(config) -> list:

@@ -39,6 +39,7 @@ def make_app(tmp_path: Path, database: Path | Database | str, **overrides: Any) 
         "DATABASE_URL": url,
         "OUTBOX_DIR": str(tmp_path / "outbox"),
         "MAIL_SERVER": None,
+        "MAIL_INLINE": True,  # the app sends its mail after each commit (no worker)
         "SERVER_NAME": "localhost",
         "PORTAL_BASE_URL": "http://localhost",
         "RATELIMIT_ENABLED": False,

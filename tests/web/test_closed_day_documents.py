@@ -101,7 +101,8 @@ def test_the_notice_email_names_the_closed_day(demo_app: Flask, tmp_path):
     """The notice's email states the first installment's last timely day: a day the Board
     declared closed that moved it is named, in the addressee's language."""
     config = {"MAIL_FROM": "Portal <portal@example.pr>", "OUTBOX_DIR": str(tmp_path / "out"),
-              "PORTAL_BASE_URL": "http://localhost", "MAIL_SERVER": None}
+              "PORTAL_BASE_URL": "http://localhost", "MAIL_SERVER": None,
+              "MAIL_INLINE": True}  # sent after each batch commits (no worker here)
     storage.use(storage.FolderStore(tmp_path / "files"))
     try:
         with demo_app.app_context(), UnitOfWork(database()) as w:

@@ -162,22 +162,24 @@ def grant(parcel_id: int):  # noqa: ANN201
                                      may_pay=bool(form.may_pay.data))
                 parcel = access.get_parcel(w, current_user, parcel_id)
                 grantee = users.load_user(w, link.user_id) if link is not None else None
+                # The same words, and an email either way, whether or not an account uses
+                # that email (no account enumeration): without one, the email invites them.
+                owner = current_user.name or current_user.email
+                if grantee is not None:
+                    mail.send(w, grantee.email, "granted", grantee.language,
+                              config=current_app.config, catastro=parcel.catastro,
+                              owner=owner,
+                              link=external_url("accounts.parcel", parcel_id=parcel.id))
+                else:
+                    mail.send(w, users.normalise_email(form.email.data), "invited",
+                              current_language(), config=current_app.config,
+                              catastro=parcel.catastro, owner=owner,
+                              link=external_url("people.sign_up"))
         except (NotFound, Forbidden):
             abort(404)
         except ServiceError as exc:
             form.email.errors.append(_(GRANT_ERRORS.get(exc.code, GRANT_ERRORS["already_linked"])))
         else:
-            # The same words, and an email either way, whether or not an account uses that
-            # email (no account enumeration): without one, the email invites the person.
-            owner = current_user.name or current_user.email
-            if grantee is not None:
-                mail.send(grantee.email, "granted", grantee.language, config=current_app.config,
-                          catastro=parcel.catastro, owner=owner,
-                          link=external_url("accounts.parcel", parcel_id=parcel.id))
-            else:
-                mail.send(users.normalise_email(form.email.data), "invited", current_language(),
-                          config=current_app.config, catastro=parcel.catastro, owner=owner,
-                          link=external_url("people.sign_up"))
             flash(_("We sent %(email)s an email. If an account uses that email, the person can "
                     "now see this parcel; if not, the email asks them to create one, and they "
                     "will see it once they confirm their email.",

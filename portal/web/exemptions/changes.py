@@ -84,18 +84,20 @@ def new(parcel_id: int):  # noqa: ANN201
                 attested_name=form.full_name.data or "",
                 language=current_language())
             number, catastro, report_id = row.number, parcel.catastro, row.id
+            lang = current_language()
+            mail.send(w, current_user.email, "exemption_change_filed", lang,
+                      config=current_app.config, number=number, catastro=catastro,
+                      kind=KIND_SHORT[form.kind.data], change_date=form.change_date.data,
+                      deadline=outcome.deadline, late=outcome.late,
+                      continues=outcome.exemption_continues, lender=outcome.lender_forwards,
+                      steps=formats(lang).trace(outcome.trace),
+                      link=external_url("exemptions.changes_confirmation",
+                                        report_id=report_id))
     except (NotFound, Forbidden):
         abort(404)
     except InvalidInput:
         form.change_date.errors = [_("Check the kind and the date of the change.")]
         return render_template("exemptions/changes/new.html", form=form, **ctx), 400
-    lang = current_language()
-    mail.send(current_user.email, "exemption_change_filed", lang, config=current_app.config,
-              number=number, catastro=catastro, kind=KIND_SHORT[form.kind.data],
-              change_date=form.change_date.data, deadline=outcome.deadline, late=outcome.late,
-              continues=outcome.exemption_continues, lender=outcome.lender_forwards,
-              steps=formats(lang).trace(outcome.trace),
-              link=external_url("exemptions.changes_confirmation", report_id=report_id))
     flash(_("Your report was received. We sent you an email with its number."), "success")
     return redirect(url_for("exemptions.changes_confirmation", report_id=report_id), 303)
 

@@ -86,11 +86,11 @@ def invite():  # noqa: ANN201
             w.info["ip"] = request.remote_addr
             inv, secret = org.invite(w, current_user, lender_id, form.email.data, form.role.data)
             email, lender_name = inv.email, org.lender_of(w, current_user)[0].party.name
+            mail.send(w, email, "lender_invited", current_language(), config=current_app.config,
+                      lender=lender_name,
+                      link=external_url("lenders.invitation", secret=secret))
     except (NotFound, Forbidden) as exc:
         return _refused(exc)
-    mail.send(email, "lender_invited", current_language(), config=current_app.config,
-              lender=lender_name,
-              link=external_url("lenders.invitation", secret=secret))
     flash(_("The invitation was sent to %(email)s.", email=email), "success")
     return redirect(url_for("lenders.organisation"), 303)
 

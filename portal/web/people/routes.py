@@ -37,9 +37,9 @@ from portal.web.people.forms import (
 from portal.web.people.sign_in import finish_sign_in
 
 
-def _send_confirmation(user) -> None:  # noqa: ANN001
+def _send_confirmation(w, user) -> None:  # noqa: ANN001
     token = tokens.make_confirm(user.id, user.email)
-    mail.send(user.email, "confirm", user.language or current_language(), name=user.name,
+    mail.send(w, user.email, "confirm", user.language or current_language(), name=user.name,
               config=current_app.config, link=external_url("people.confirm", token=token))
 
 
@@ -52,16 +52,16 @@ def sign_up():  # noqa: ANN201
             with uow() as w:
                 user = users.register(w, email=form.email.data, password=form.password.data,
                                       name=form.name.data, language=current_language())
+                _send_confirmation(w, user)
         except Conflict:
             # Already registered: the same answer and the same work (the password was
             # hashed, an email goes out), but the email says so (no account enumeration).
             with uow() as w:
                 known = users.find_by_email(w, form.email.data)
-            mail.send(known.email, "already_registered", known.language or current_language(),
-                      name=known.name, config=current_app.config,
-                      link=external_url("people.sign_in"), forgot=external_url("people.forgot"))
-        else:
-            _send_confirmation(user)
+                mail.send(w, known.email, "already_registered",
+                          known.language or current_language(), name=known.name,
+                          config=current_app.config, link=external_url("people.sign_in"),
+                          forgot=external_url("people.forgot"))
         # The same answer whether or not the email was already registered (no enumeration).
         return redirect(url_for("people.check_email"), 303)
     return render_template("people/sign_up.html", form=form)
@@ -81,20 +81,21 @@ def resend():  # noqa: ANN201
     if form.validate_on_submit():
         with uow() as w:
             user = users.find_by_email(w, form.email.data)
-        # The same answer and the same work whether or not the email has an account (no
-        # enumeration by words or by time): one email goes out on every path.
-        if user is None:
-            tokens.make_confirm(0, "")
-            mail.send(users.normalise_email(form.email.data), "confirm_unknown",
-                      current_language(), config=current_app.config,
-                      link=external_url("people.sign_up"))
-        elif not user.email_confirmed:
-            _send_confirmation(user)
-        else:
-            tokens.make_confirm(user.id, user.email)
-            mail.send(user.email, "already_registered", user.language or current_language(),
-                      name=user.name, config=current_app.config,
-                      link=external_url("people.sign_in"), forgot=external_url("people.forgot"))
+            # The same answer and the same work whether or not the email has an account (no
+            # enumeration by words or by time): one email goes out on every path.
+            if user is None:
+                tokens.make_confirm(0, "")
+                mail.send(w, users.normalise_email(form.email.data), "confirm_unknown",
+                          current_language(), config=current_app.config,
+                          link=external_url("people.sign_up"))
+            elif not user.email_confirmed:
+                _send_confirmation(w, user)
+            else:
+                tokens.make_confirm(user.id, user.email)
+                mail.send(w, user.email, "already_registered",
+                          user.language or current_language(), name=user.name,
+                          config=current_app.config, link=external_url("people.sign_in"),
+                          forgot=external_url("people.forgot"))
         return redirect(url_for("people.check_email", sent=1), 303)
     return render_template("people/check_email.html", form=form), 400
 
@@ -213,17 +214,18 @@ def forgot():  # noqa: ANN201
     if form.validate_on_submit():
         with uow() as w:
             user = users.find_by_email(w, form.email.data)
-        # The same work whether or not the email has an account (no enumeration by time):
-        # a token is made and an email goes out; without an account it says so.
-        if user is not None:
-            token = tokens.make_reset(user.id, users.password_fingerprint(user))
-            mail.send(user.email, "reset", user.language or current_language(), name=user.name,
-                      config=current_app.config, link=external_url("people.reset", token=token))
-        else:
-            tokens.make_reset(0, "0" * 16)
-            mail.send(users.normalise_email(form.email.data), "reset_unknown",
-                      current_language(), config=current_app.config,
-                      link=external_url("people.sign_up"))
+            # The same work whether or not the email has an account (no enumeration by
+            # time): a token is made and an email is queued; without an account it says so.
+            if user is not None:
+                token = tokens.make_reset(user.id, users.password_fingerprint(user))
+                mail.send(w, user.email, "reset", user.language or current_language(),
+                          name=user.name, config=current_app.config,
+                          link=external_url("people.reset", token=token))
+            else:
+                tokens.make_reset(0, "0" * 16)
+                mail.send(w, users.normalise_email(form.email.data), "reset_unknown",
+                          current_language(), config=current_app.config,
+                          link=external_url("people.sign_up"))
         flash(_("If that email has an account, we sent it a link to choose a new password."),
               "info")
         return redirect(url_for("people.sign_in"), 303)

@@ -50,14 +50,13 @@ def reset_two_factor(user_id: int):  # noqa: ANN201
     try:
         with uow() as w:
             person = two_factor.reset_by_staff(w, current_user, user_id, form.reason.data)
-            to, lang, name = person.email, person.language, person.name
+            mail.send(w, person.email, "two_factor_reset", person.language, name=person.name,
+                      config=current_app.config, phone=current_app.config["AUTHORITY_PHONE"])
     except (NotFound, Forbidden):
         abort(404)
     except Conflict:
         flash(_("Two-step verification was already off for this person."), "info")
         return redirect(url_for("people.person", user_id=user_id), 303)
-    mail.send(to, "two_factor_reset", lang, name=name, config=current_app.config,
-              phone=current_app.config["AUTHORITY_PHONE"])
     flash(_("Two-step verification is off for this person, and they were signed out everywhere. "
             "We told them by email."), "success")
     return redirect(url_for("people.person", user_id=user_id), 303)

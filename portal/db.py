@@ -52,7 +52,27 @@ def make_engine(url: str | None = None, **kwargs: Any) -> Engine:
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
     kwargs.setdefault("pool_pre_ping", True)
+    if resolved.get_backend_name() == "postgresql":
+        # pg_stat_activity names the portal's connections (PORTAL_DB_APPLICATION_NAME).
+        connect_args = kwargs.setdefault("connect_args", {})
+        connect_args.setdefault("application_name", application_name())
     return create_engine(resolved, **kwargs)
+
+
+def application_name() -> str:
+    """The name PostgreSQL shows for this process's connections: PORTAL_DB_APPLICATION_NAME,
+    else `portal-<command>` (`portal-gunicorn`, `portal-worker`, ...)."""
+    import os
+    import sys
+
+    given = os.environ.get("PORTAL_DB_APPLICATION_NAME", "").strip()
+    if given:
+        return given[:63]
+    argv = sys.argv
+    command = Path(argv[0]).name if argv and argv[0] else "python"
+    if command == "portal" and len(argv) > 1:
+        command = argv[1]
+    return f"portal-{command}"[:63]
 
 
 def is_sqlite(engine: Engine) -> bool:

@@ -19,7 +19,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -120,6 +120,14 @@ def reset_databases() -> None:
         _databases.clear()
 
 
+def forget_inherited_connections() -> None:
+    """After a fork (gunicorn's preloaded workers): drop the parent's pooled connections
+    without closing them (they are the parent's), so the child opens its own."""
+    with _lock:
+        for db in _databases.values():
+            db.engine.dispose(close=False)
+
+
 class UnitOfWork:
     """One transaction: `session` inside a `with` block; commit on success, rollback on error.
 
@@ -179,11 +187,51 @@ def alembic_config(url: str | None = None) -> Any:
     return cfg
 
 
-def upgrade(url: str | None = None, revision: str = "head") -> None:
-    """Migrate the database up to `revision` (`portal db upgrade`)."""
+#: The advisory lock `portal db upgrade` holds on PostgreSQL (any constant of the portal's).
+MIGRATION_LOCK = 7_302_024
+
+
+def upgrade(url: str | None = None, revision: str = "head", *, wait_seconds: int = 600,
+            lock_timeout: str = "10s") -> None:
+    """Migrate the database up to `revision` (`portal db upgrade`).
+
+    On PostgreSQL the migrations run under a session advisory lock: a second upgrade started
+    meanwhile (two hosts deploying at once) waits up to `wait_seconds` for the first, then
+    finds the schema at head and does nothing. Inside, `lock_timeout` bounds each wait for a
+    table's lock, so a migration blocked by a long transaction fails instead of stalling
+    every request queued behind its lock."""
     from alembic import command
 
-    command.upgrade(alembic_config(url), revision)
+    cfg = alembic_config(url)
+    engine = make_engine(url)
+    try:
+        if engine.dialect.name != "postgresql":
+            command.upgrade(cfg, revision)
+            return
+        with engine.connect() as conn:
+            conn.execute(text(f"SET lock_timeout = '{int(wait_seconds)}s'"))
+            conn.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
+            conn.commit()
+            try:
+                conn.execute(text(f"SET lock_timeout = '{_interval(lock_timeout)}'"))
+                cfg.attributes["connection"] = conn
+                command.upgrade(cfg, revision)
+                conn.commit()
+            finally:
+                conn.rollback()
+                conn.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK})
+                conn.commit()
+    finally:
+        engine.dispose()
+
+
+def _interval(value: str) -> str:
+    """A lock_timeout such as "10s" or "500ms" (checked: it is written into the statement)."""
+    import re
+
+    if not re.fullmatch(r"\d{1,6}(ms|s|min)?", value.strip()):
+        raise ValueError(f"lock_timeout: {value!r} is not a duration such as 10s")
+    return value.strip()
 
 
 def downgrade(url: str | None = None, revision: str = "base") -> None:

@@ -21,6 +21,17 @@ def head_revision() -> str | None:
     return ScriptDirectory.from_config(db.alembic_config()).get_current_head()
 
 
+@functools.cache
+def _known(revision: str) -> bool:
+    from alembic.script import ScriptDirectory
+    from alembic.util import CommandError
+
+    try:
+        return ScriptDirectory.from_config(db.alembic_config()).get_revision(revision) is not None
+    except (CommandError, KeyError, ValueError):
+        return False
+
+
 def database(url: str | None = None) -> str | None:
     with db.get_database(url).engine.connect() as conn:
         conn.execute(text("SELECT 1"))
@@ -33,7 +44,9 @@ def schema(url: str | None = None) -> str | None:
     with db.get_database(url).engine.connect() as conn:
         current = MigrationContext.configure(conn).get_current_revision()
     head = head_revision()
-    if current != head:
+    if current != head and (current is None or _known(current)):
+        # (a revision this code does not know is a newer release's: during a rolling
+        # deploy the instances still on the old code keep serving)
         return (f"the schema is at {current or 'no revision'}, the code needs {head}: "
                 "run `portal db upgrade`")
     return None

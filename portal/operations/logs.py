@@ -24,7 +24,9 @@ def json_formatter() -> logging.Formatter:
     return JsonFormatter(JSON_FIELDS, style="{", rename_fields=RENAME)
 
 
-#: gunicorn's `logconfig_dict` for JSON logs (its error log and the portal's on stderr).
+#: gunicorn's `logconfig_dict` for JSON logs: its own loggers (the error log; the access
+#: log off, the portal writes one line per request); the root logger is the app's
+#: (`configure`, from `create_app`), or every record would be written twice.
 def gunicorn_logconfig() -> dict:
     handler = {"class": "logging.StreamHandler", "formatter": "json",
                "stream": "ext://sys.stderr"}
@@ -32,7 +34,7 @@ def gunicorn_logconfig() -> dict:
         "version": 1, "disable_existing_loggers": False,
         "formatters": {"json": {"()": "portal.operations.logs.json_formatter"}},
         "handlers": {"console": handler, "error_console": handler},
-        "root": {"level": "INFO", "handlers": ["console"]},
+        "root": {"level": "INFO", "handlers": []},
         "loggers": {"gunicorn.error": {"level": "INFO", "handlers": ["error_console"],
                                        "propagate": False},
                     "gunicorn.access": {"level": "INFO", "handlers": [],

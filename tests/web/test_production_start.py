@@ -90,3 +90,18 @@ def test_postgresql_connections_carry_an_application_name(monkeypatch):
                 assert conn.execute(text("SHOW application_name")).scalar() == "portal-web-a"
         finally:
             engine.dispose()
+
+
+@pytest.mark.usefixtures("environment")
+def test_errors_go_to_sentry_when_a_dsn_is_set():
+    import sentry_sdk
+
+    try:
+        create_app({"SENTRY_DSN": "https://public@sentry.example.pr/1"})
+        client = sentry_sdk.get_client()
+        assert client.is_active() and client.dsn == "https://public@sentry.example.pr/1"
+        assert not client.should_send_default_pii()
+    finally:
+        sentry_sdk.get_client().close(timeout=0)
+        sentry_sdk.get_global_scope().set_client(None)  # reporting off for the other tests
+    assert not sentry_sdk.get_client().is_active()

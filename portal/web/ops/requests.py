@@ -70,4 +70,4 @@ def init_app(app: Flask) -> None:
         import sentry_sdk
 
         sentry_sdk.init(dsn=dsn, environment=app.config.get("PORTAL_ENV") or "development",
-                        send_default_pii=False, traces_sample_rate=0.0)
+                        traces_sample_rate=0.0)  # no personal data: the default

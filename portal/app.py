@@ -24,6 +24,7 @@ from werkzeug.serving import WSGIRequestHandler
 
 from portal import config
 from portal.config import TEMPLATES
+from portal.operations import settings as operations_settings
 
 log = logging.getLogger(__name__)
 
@@ -74,6 +75,7 @@ class QuietHandler(WSGIRequestHandler):
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the portal. `test_config` overrides anything read from the environment."""
     test_config = dict(test_config or {})
+    checked = operations_settings.check()  # production refuses to start on a bad setting
     given = test_config.pop("INSTANCE_PATH", None)
     instance = Path(given).resolve() if given else config.instance_path()
     app = Portal("portal", instance_path=str(instance), template_folder=str(TEMPLATES),
@@ -87,8 +89,16 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if "TRUSTED_HOSTS" not in test_config:
         app.config["TRUSTED_HOSTS"] = config.trusted_hosts(app.config["PORTAL_BASE_URL"])
 
+    if checked.production and not test_config.get("SKIP_SCHEMA_CHECK"):
+        from portal.operations import readiness
+        problems = readiness.schema_problems(app.config["DATABASE_URL"])
+        if problems:
+            raise operations_settings.ConfigurationError(problems)
+
     from portal import domains  # noqa: F401 - every job kind registered
     from portal.web import errors, extensions, locale, session_store, staff_access
+    from portal.web.ops import requests as ops_requests
+    ops_requests.init_app(app)
     from portal.web.converters import IdConverter
     app.url_map.converters["id"] = IdConverter
     locale.init_app(app)
@@ -122,7 +132,9 @@ def _register_blueprints(app: Flask) -> None:
     import portal.web.lenders_api.batches
     import portal.web.lenders_api.reference
     import portal.web.lenders_api.routes
+    import portal.web.ops.routes
     import portal.web.payments.routes
+    import portal.web.people.audit
     import portal.web.people.person
     import portal.web.people.routes
     import portal.web.people.staff_roles
@@ -136,7 +148,7 @@ def _register_blueprints(app: Flask) -> None:
     import portal.web.roll.roll_review
     web = portal.web
     for package in (web.accounts, web.people, web.lenders, web.roll, web.jobs, web.exemptions,
-                    web.payments, web.collections, web.lenders_api):
+                    web.payments, web.collections, web.lenders_api, web.ops):
         app.register_blueprint(package.bp)
     from portal.i18n import formats
     from portal.web.present import full_address, status_css, status_label

@@ -349,11 +349,16 @@ def db() -> None:
 
 @db.command("upgrade")
 @click.argument("revision", default="head")
-def db_upgrade(revision: str) -> None:
-    """Migrate the database up to REVISION (default: head)."""
+@click.option("--wait", "wait_seconds", default=600, show_default=True, type=int,
+              help="PostgreSQL: seconds to wait for another upgrade running (advisory lock).")
+@click.option("--lock-timeout", default="10s", show_default=True,
+              help="PostgreSQL: the longest wait for a table's lock inside a migration.")
+def db_upgrade(revision: str, wait_seconds: int = 600, lock_timeout: str = "10s") -> None:
+    """Migrate the database up to REVISION (default: head); on PostgreSQL under an advisory
+    lock, so two upgrades at once run one after the other."""
     from portal import db as database
 
-    database.upgrade(None, revision)
+    database.upgrade(None, revision, wait_seconds=wait_seconds, lock_timeout=lock_timeout)
     click.echo(f"database at {database.current_revision(None) or 'base'}")
 
 

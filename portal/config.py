@@ -22,6 +22,8 @@ they agree on the instance folder, the database and the outbox. Nothing secret i
 | `AUTHORITY_PHONE` | `787-555-0100` (the demo's): the number pages give to call the Authority |
 | `STRIPE_SECRET_KEY`, `STRIPE_WEBHOOK_SECRET` | none: the built-in test checkout (sandbox) |
 | `STRIPE_API_BASE`, `STRIPE_MAX_RETRIES` | Stripe's API; the library's retries |
+| `PORTAL_ENV`, `TRUSTED_PROXIES`, `METRICS_ALLOW`, `SENTRY_DSN`, `LOG_FORMAT` | see |
+|   | docs/OPERATIONS.md (production's checks: `portal.operations.settings`) |
 
 This module imports no web framework: a command reads the same values as the app.
 """
@@ -166,6 +168,14 @@ def settings(env: Mapping[str, str] | None = None, *, instance: Path | None = No
         "RESET_TOKEN_MAX_AGE": 60 * 60 * 2,
         "AUTHORITY_PHONE": e.get("AUTHORITY_PHONE") or DEMO_AUTHORITY_PHONE,
         **{k: e.get(k) or None for k in STRIPE_KEYS},
+        # Running as a service (docs/OPERATIONS.md; checked by portal.operations.settings).
+        "PORTAL_ENV": (e.get("PORTAL_ENV") or "").strip() or "development",
+        # (a malformed count is refused at start by portal.operations.settings)
+        "TRUSTED_PROXIES": int(hops) if (hops := (e.get("TRUSTED_PROXIES") or "").strip())
+        .isdigit() else 0,
+        "METRICS_ALLOW": e.get("METRICS_ALLOW") or "",
+        "SENTRY_DSN": e.get("SENTRY_DSN") or None,
+        "LOG_FORMAT": (e.get("LOG_FORMAT") or "").strip(),
     }
 
 

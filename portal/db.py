@@ -19,7 +19,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -52,7 +52,27 @@ def make_engine(url: str | None = None, **kwargs: Any) -> Engine:
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
     kwargs.setdefault("pool_pre_ping", True)
+    if resolved.get_backend_name() == "postgresql":
+        # pg_stat_activity names the portal's connections (PORTAL_DB_APPLICATION_NAME).
+        connect_args = kwargs.setdefault("connect_args", {})
+        connect_args.setdefault("application_name", application_name())
     return create_engine(resolved, **kwargs)
+
+
+def application_name() -> str:
+    """The name PostgreSQL shows for this process's connections: PORTAL_DB_APPLICATION_NAME,
+    else `portal-<command>` (`portal-gunicorn`, `portal-worker`, ...)."""
+    import os
+    import sys
+
+    given = os.environ.get("PORTAL_DB_APPLICATION_NAME", "").strip()
+    if given:
+        return given[:63]
+    argv = sys.argv
+    command = Path(argv[0]).name if argv and argv[0] else "python"
+    if command == "portal" and len(argv) > 1:
+        command = argv[1]
+    return f"portal-{command}"[:63]
 
 
 def is_sqlite(engine: Engine) -> bool:
@@ -98,6 +118,14 @@ def reset_databases() -> None:
         for db in _databases.values():
             db.dispose()
         _databases.clear()
+
+
+def forget_inherited_connections() -> None:
+    """After a fork (gunicorn's preloaded workers): drop the parent's pooled connections
+    without closing them (they are the parent's), so the child opens its own."""
+    with _lock:
+        for db in _databases.values():
+            db.engine.dispose(close=False)
 
 
 class UnitOfWork:
@@ -159,11 +187,51 @@ def alembic_config(url: str | None = None) -> Any:
     return cfg
 
 
-def upgrade(url: str | None = None, revision: str = "head") -> None:
-    """Migrate the database up to `revision` (`portal db upgrade`)."""
+#: The advisory lock `portal db upgrade` holds on PostgreSQL (any constant of the portal's).
+MIGRATION_LOCK = 7_302_024
+
+
+def upgrade(url: str | None = None, revision: str = "head", *, wait_seconds: int = 600,
+            lock_timeout: str = "10s") -> None:
+    """Migrate the database up to `revision` (`portal db upgrade`).
+
+    On PostgreSQL the migrations run under a session advisory lock: a second upgrade started
+    meanwhile (two hosts deploying at once) waits up to `wait_seconds` for the first, then
+    finds the schema at head and does nothing. Inside, `lock_timeout` bounds each wait for a
+    table's lock, so a migration blocked by a long transaction fails instead of stalling
+    every request queued behind its lock."""
     from alembic import command
 
-    command.upgrade(alembic_config(url), revision)
+    cfg = alembic_config(url)
+    engine = make_engine(url)
+    try:
+        if engine.dialect.name != "postgresql":
+            command.upgrade(cfg, revision)
+            return
+        with engine.connect() as conn:
+            conn.execute(text(f"SET lock_timeout = '{int(wait_seconds)}s'"))
+            conn.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
+            conn.commit()
+            try:
+                conn.execute(text(f"SET lock_timeout = '{_interval(lock_timeout)}'"))
+                cfg.attributes["connection"] = conn
+                command.upgrade(cfg, revision)
+                conn.commit()
+            finally:
+                conn.rollback()
+                conn.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK})
+                conn.commit()
+    finally:
+        engine.dispose()
+
+
+def _interval(value: str) -> str:
+    """A lock_timeout such as "10s" or "500ms" (checked: it is written into the statement)."""
+    import re
+
+    if not re.fullmatch(r"\d{1,6}(ms|s|min)?", value.strip()):
+        raise ValueError(f"lock_timeout: {value!r} is not a duration such as 10s")
+    return value.strip()
 
 
 def downgrade(url: str | None = None, revision: str = "base") -> None:

@@ -78,3 +78,8 @@ STAFF = {"accounts.lookup", "people.person", "payments.office", "payments.refund
 TWO_FACTOR = {"people.verify", "people.two_factor_enrol", "people.two_factor",
               "people.two_factor_codes", "people.two_factor_disable"}
 SIGNED_WEBHOOK = {"payments.webhook"}  # public, but only a signed provider event is accepted
+#: The operator's routes (docs/OPERATIONS.md): no session, no sign-in; /metrics may be limited
+#: by METRICS_ALLOW (tests/web/test_operations.py).
+PUBLIC_GET |= {"ops.healthz", "ops.readyz", "ops.metrics_page"}
+#: The audit log's page and export (tests/web/test_audit_page.py).
+STAFF |= {"people.audit_page", "people.audit_export"}

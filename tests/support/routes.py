@@ -83,3 +83,5 @@ SIGNED_WEBHOOK = {"payments.webhook"}  # public, but only a signed provider even
 PUBLIC_GET |= {"ops.healthz", "ops.readyz", "ops.metrics_page"}
 #: The audit log's page and export (tests/web/test_audit_page.py).
 STAFF |= {"people.audit_page", "people.audit_export"}
+#: The mail queue's page and its retry (tests/web/test_mail_queue_page.py).
+STAFF |= {"jobs.mail_queue_page", "jobs.mail_retry"}

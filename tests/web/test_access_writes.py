@@ -66,6 +66,9 @@ WALKED |= {"lenders.report_acquisition", "lenders.mark_intents", "lenders.withdr
 #: An adopted budget's date corrected (staff administrators only: `staff_role`), walked in
 #: tests/web/test_budget_adoption_date.py.
 WALKED |= {"roll.budget_adoption_date"}
+#: A failed email queued again (staff only), walked as an owner and anonymous in
+#: tests/web/test_mail_queue_page.py.
+WALKED |= {"jobs.mail_retry"}
 
 
 def test_every_post_route_is_walked(app: Flask):

@@ -23,6 +23,13 @@ def test_staff_see_a_failed_message_and_retry_it(demo_app):
         uow.session.execute(update(OutboxMessage).where(OutboxMessage.id == row_id).values(
             status="failed", attempts=12, last_error="550 5.1.1 No such user"))
     assert owner.get("/personal/correo").status_code == 404
+    page = owner.get("/mis-propiedades").get_data(as_text=True)
+    for who in (owner, demo_app.test_client()):  # an owner, anonymous: refused, nothing moves
+        r = who.post(f"/personal/correo/{row_id}/reintentar",
+                     data={"csrf_token": csrf_token(page)})
+        assert r.status_code in (302, 400, 404)
+        with database.unit_of_work() as uow:
+            assert uow.session.get(OutboxMessage, row_id).status == "failed"
     staff = login(demo_app, "staff")
     page = staff.get("/personal/correo").get_data(as_text=True)
     assert "Correo saliente" in page and "Intentar de nuevo" in page

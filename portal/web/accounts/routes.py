@@ -22,11 +22,12 @@ from flask_babel import ngettext
 from flask_login import current_user, login_required
 
 from portal import clock, mail
-from portal.accounts import access, parcels
+from portal.accounts import access, parcels, policy
 from portal.accounts.errors import (
     ClaimRateLimited,
     ClaimRefused,
     Forbidden,
+    InvalidInput,
     NotFound,
     ServiceError,
 )
@@ -102,8 +103,10 @@ def _access_page(parcel_id: int, form: GrantForm, status: int = 200):  # noqa: A
     if found is None:
         abort(404)
     parcel, grants = found
-    return render_template("accounts/access.html", parcel=parcel, grants=grants,
-                           form=form), status
+    with uow() as w:
+        may_manage = policy.can_manage(w, current_user, parcel.id)
+    return render_template("accounts/access.html", parcel=parcel, grants=grants, form=form,
+                           may_manage=may_manage, staff=access.is_staff(current_user)), status
 
 
 @bp.get("/propiedad/<id:parcel_id>/estado-de-cuenta.pdf")
@@ -148,23 +151,57 @@ GRANT_ERRORS = {
     "cannot_grant_self": N_("That is your own email: write the other person's email."),
     "already_linked": N_("That person can already see this parcel."),
 }
+REASON_REQUIRED = N_("Say why you are changing who can see this parcel (the owners are told).")
+
+
+def _may_manage_or_abort(parcel_id: int) -> None:
+    """Before reading a form that changes who sees the parcel (`policy.MANAGE_ACCESS`): 404
+    when the user may not see it, 403 for staff who see it without the right."""
+    with uow() as w:
+        try:
+            parcel = access.get_parcel(w, current_user, parcel_id)
+        except NotFound:
+            abort(404)
+        if not policy.can_manage(w, current_user, parcel.id):
+            abort(403 if access.is_staff(current_user) else 404)
+
+
+def _tell_owners(parcel_id: int, granted: bool, email: str, reason: str) -> None:
+    """Staff changed who sees the parcel: each owner is told, with the reason."""
+    if not access.is_staff(current_user):
+        return
+    with uow() as w:
+        parcel = access.get_parcel(w, current_user, parcel_id)
+        owners = [(o.email, o.language) for o in policy.owners(w, parcel.id)]
+        catastro = parcel.catastro
+    for address, lang in owners:
+        mail.send(address, "access_changed_by_staff", lang, config=current_app.config,
+                  catastro=catastro, granted=granted, email=email, reason=reason,
+                  phone=current_app.config["AUTHORITY_PHONE"],
+                  link=external_url("accounts.access_page", parcel_id=parcel_id))
 
 
 @bp.post("/propiedad/<id:parcel_id>/acceso")
 @login_required
 @shared_limit("RATELIMIT_SIGNIN", key=lambda: f"grant:{current_user.get_id()}")
 def grant(parcel_id: int):  # noqa: ANN201
+    _may_manage_or_abort(parcel_id)
     form = GrantForm()
     if form.validate_on_submit():
         try:
             with uow() as w:
-                link = parcels.grant(w, current_user, parcel_id, form.email.data)
+                link = parcels.grant(w, current_user, parcel_id, form.email.data,
+                                     reason=form.reason.data or "")
                 parcel = access.get_parcel(w, current_user, parcel_id)
                 grantee = users.load_user(w, link.user_id) if link is not None else None
         except (NotFound, Forbidden):
             abort(404)
         except ServiceError as exc:
-            form.email.errors.append(_(GRANT_ERRORS.get(exc.code, GRANT_ERRORS["already_linked"])))
+            if exc.code == "reason_required":
+                form.reason.errors.append(_(REASON_REQUIRED))
+            else:
+                form.email.errors.append(_(GRANT_ERRORS.get(exc.code,
+                                                            GRANT_ERRORS["already_linked"])))
         else:
             # The same words, and an email either way, whether or not an account uses that
             # email (no account enumeration): without one, the email invites the person.
@@ -177,6 +214,8 @@ def grant(parcel_id: int):  # noqa: ANN201
                 mail.send(users.normalise_email(form.email.data), "invited", current_language(),
                           config=current_app.config, catastro=parcel.catastro, owner=owner,
                           link=external_url("people.sign_up"))
+            _tell_owners(parcel_id, True, users.normalise_email(form.email.data),
+                         form.reason.data or "")
             flash(_("We sent %(email)s an email. If an account uses that email, the person can "
                     "now see this parcel; if not, the email asks them to create one, and they "
                     "will see it once they confirm their email.",
@@ -189,14 +228,20 @@ def grant(parcel_id: int):  # noqa: ANN201
 @login_required
 def revoke_email(parcel_id: int):  # noqa: ANN201
     """End the access given to an email: a person's link or an invitation, alike."""
+    _may_manage_or_abort(parcel_id)
     form = RevokeEmailForm()
     if not form.validate_on_submit():
         abort(400)
     try:
         with uow() as w:
-            parcels.revoke_email(w, current_user, parcel_id, form.email.data)
+            parcels.revoke_email(w, current_user, parcel_id, form.email.data,
+                                 reason=form.reason.data or "")
     except (NotFound, Forbidden):
         abort(404)
+    except InvalidInput:
+        flash(_(REASON_REQUIRED), "error")
+        return redirect(url_for("accounts.access_page", parcel_id=parcel_id), 303)
+    _tell_owners(parcel_id, False, users.normalise_email(form.email.data), form.reason.data or "")
     flash(_("Access removed."), "success")
     return redirect(url_for("accounts.access_page", parcel_id=parcel_id), 303)
 
@@ -204,12 +249,17 @@ def revoke_email(parcel_id: int):  # noqa: ANN201
 @bp.post("/propiedad/<id:parcel_id>/acceso/<id:link_id>/quitar")
 @login_required
 def revoke(parcel_id: int, link_id: int):  # noqa: ANN201
+    _may_manage_or_abort(parcel_id)
+    reason = request.form.get("reason", "")
     try:
         with uow() as w:
-            if not access.can_manage(w, current_user, parcel_id):
-                raise NotFound()
-            parcels.revoke(w, current_user, parcel_id, link_id)
+            link = parcels.revoke(w, current_user, parcel_id, link_id, reason=reason)
+            email = users.load_user(w, link.user_id).email
     except (NotFound, Forbidden):
         abort(404)
+    except InvalidInput:
+        flash(_(REASON_REQUIRED), "error")
+        return redirect(url_for("accounts.access_page", parcel_id=parcel_id), 303)
+    _tell_owners(parcel_id, False, email, reason)
     flash(_("Access removed."), "success")
     return redirect(url_for("accounts.access_page", parcel_id=parcel_id), 303)

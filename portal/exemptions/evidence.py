@@ -124,7 +124,11 @@ def add(uow: UnitOfWork, user: Any, cert_id: int | str, data: bytes,
         .execution_options(synchronize_session=False))
     if _count(uow, cert.id) >= MAX_FILES:
         raise InvalidInput("evidence_too_many", field="file", most=MAX_FILES)
-    key = storage.store().put(data)
+    try:
+        key = storage.store().put(data)
+    except Exception as exc:  # noqa: BLE001 - a full disk (OSError), an unreachable server
+        # (botocore's errors): refused with a clear message, nothing recorded.
+        raise Conflict("evidence_store_unavailable", cause=type(exc).__name__) from exc
     row = ExemptionEvidence(certification_id=cert.id, sha256=key, content_type=kind,
                             size_bytes=len(data), filename=_clean_name(filename),
                             uploaded_by_id=user.id)

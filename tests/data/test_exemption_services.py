@@ -436,3 +436,25 @@ def test_uploads_at_once_never_pass_the_limit(world):
     with world.uow() as uow:
         assert uow.session.scalar(select(func.count()).select_from(ExemptionEvidence).where(
             ExemptionEvidence.certification_id == cid)) == evidence.MAX_FILES
+
+
+def test_an_unreachable_store_refuses_the_upload_clearly(world, tmp_path):
+    """A store that cannot write (a folder that cannot be made: as a full disk, an OSError)
+    or an S3 server that does not answer: `evidence_store_unavailable`, nothing recorded."""
+    import boto3
+    from botocore.config import Config
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_bytes(b"")
+    client = boto3.client("s3", endpoint_url=f"http://127.0.0.1:{_free_port()}",
+                          aws_access_key_id="x", aws_secret_access_key="x",
+                          region_name="us-east-1",
+                          config=Config(retries={"max_attempts": 1}, connect_timeout=1))
+    with world.uow() as uow:
+        cid = filings.start(uow, _user(uow, world.alice), world.parcel["A"]).id
+    for store in (storage.FolderStore(blocker / "files"), storage.S3Store("b", client=client)):
+        storage.use(store)
+        with world.uow() as uow, pytest.raises(Conflict) as e:
+            evidence.add(uow, _user(uow, world.alice), cid, _png(), "foto.png")
+        assert e.value.code == "evidence_store_unavailable"
+    with world.uow() as uow:
+        assert uow.session.scalar(select(func.count()).select_from(ExemptionEvidence)) == 0

@@ -54,6 +54,7 @@ def _sign_in(page, url: str, lang: str, email: str) -> None:  # noqa: ANN001
     page.locator("main").get_by_role("button", name=w["sign_in"]).click()
     if email == "lender@demo.pr":  # the bank's administrator signs in with two steps
         second_step(page)
+        page.wait_for_url("**/mis-propiedades**")
     page.wait_for_load_state()
 
 

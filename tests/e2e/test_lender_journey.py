@@ -64,7 +64,7 @@ def test_j7_lender_filters_exports_pays_and_creates_a_token(live, page, lang):
     page.get_by_label(w["password"], exact=True).fill("Distrito2026!")
     page.locator("main").get_by_role("button", name=w["sign_in"]).click()
     second_step(page)  # the bank's administrator signs in with two steps
-    page.wait_for_load_state()
+    page.wait_for_url("**/mis-propiedades**")
     page.goto(url + "/prestamista/prestamos")
     assert w["add"] not in page.locator("header").inner_text()  # the menu: a lender's only
     _clean(page)

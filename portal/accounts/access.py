@@ -286,30 +286,6 @@ def get_parcel_and_relation(uow: UnitOfWork, user: Any, parcel_id: int | str, *,
     return found[0][0], min((r for _, r in found), key=_STRENGTH.__getitem__)
 
 
-def can_manage(uow: UnitOfWork, user: Any, parcel_id: int) -> bool:
-    """May grant and revoke access to the parcel: staff, or a live owner link, or the lessee
-    who claimed it with its code (the payer, R-A16)."""
-    if is_staff(user):
-        return True
-    if user is None or getattr(user, "id", None) is None:
-        return False
-    row = uow.session.execute(
-        select(ParcelLink.role, ParcelLink.source)
-        .where(ParcelLink.user_id == user.id, ParcelLink.parcel_id == int(parcel_id),
-               ParcelLink.revoked_at.is_(None))).first()
-    return row is not None and (row.role == "owner" or (row.role == "lessee"
-                                                        and row.source == "code"))
-
-
-def require_manager(uow: UnitOfWork, user: Any, parcel_id: int) -> Parcel:
-    """The parcel, for an operation that manages it: NotFound if invisible, Forbidden if only
-    visible."""
-    parcel = get_parcel(uow, user, parcel_id)
-    if not can_manage(uow, user, parcel.id):
-        raise Forbidden()
-    return parcel
-
-
 def require_staff(user: Any) -> None:
     if not is_staff(user):
         raise Forbidden()

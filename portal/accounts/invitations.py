@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import select
 
 from portal import clock
-from portal.accounts import audit
+from portal.accounts import audit, policy
 from portal.db import UnitOfWork
 from portal.models import ParcelInvitation, ParcelLink, User
 
@@ -32,7 +32,8 @@ def open_for(uow: UnitOfWork, parcel_id: int, email: str | None = None) -> list[
 
 
 def invite(uow: UnitOfWork, owner: Any, parcel_id: int, email: str,
-           role: str, *, may_pay: bool = False) -> ParcelInvitation | None:
+           role: str, *, may_pay: bool = False,
+           reason: str = "") -> ParcelInvitation | None:
     """Keep an invitation for `email` (already normalised); None when one is open already."""
     if open_for(uow, parcel_id, email):
         return None
@@ -40,17 +41,20 @@ def invite(uow: UnitOfWork, owner: Any, parcel_id: int, email: str,
                                   granted_by_id=owner.id, may_pay=may_pay)
     uow.session.add(invitation)
     uow.session.flush()
-    audit.record(uow, owner, "access.invited", invitation, after=audit.snapshot(invitation))
+    audit.record(uow, owner, "access.invited", invitation,
+                 after=policy.snapshot(invitation, reason))
     return invitation
 
 
-def withdraw(uow: UnitOfWork, user: Any, invitation: ParcelInvitation) -> None:
+def withdraw(uow: UnitOfWork, user: Any, invitation: ParcelInvitation, *,
+             reason: str = "") -> None:
     before = audit.snapshot(invitation)
     invitation.revoked_at = clock.now()
     invitation.revoked_by_id = user.id
     uow.session.flush()
     audit.record(uow, user, "access.invitation_withdrawn", invitation, before=before,
-                 after=audit.snapshot(invitation))
+                 after=policy.snapshot(invitation, reason))
+
 
 
 def accept(uow: UnitOfWork, user: User) -> list[ParcelLink]:

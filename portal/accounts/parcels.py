@@ -24,7 +24,7 @@ from typing import Any
 from sqlalchemy import func, select
 
 from portal import clock
-from portal.accounts import access, audit, invitations, throttle
+from portal.accounts import access, audit, invitations, policy, throttle
 from portal.accounts.errors import (
     ClaimRateLimited,
     ClaimRefused,
@@ -219,22 +219,23 @@ def revoke_codes(uow: UnitOfWork, staff: Any, parcel_id: int) -> int:
 
 
 def grant(uow: UnitOfWork, owner: Any, parcel_id: int, email: str,
-          role: str = "delegate", *, may_pay: bool = False) -> ParcelLink | None:
-    """An owner (or staff) gives another registered person read access to the parcel, as a
-    `delegate` (`may_pay`: allowed to pay it online too) or as its `lessee`. None when no
-    account uses that email: an invitation is kept instead (`accounts.invitations`), which
-    becomes the link when an account with that email is confirmed; the caller answers the
-    same either way (no account enumeration)."""
+          role: str = "delegate", *, may_pay: bool = False,
+          reason: str = "") -> ParcelLink | None:
+    """An owner (or an administrator, saying why: `policy.MANAGE_ACCESS`) gives another
+    registered person read access to the parcel, as a `delegate` (`may_pay`: allowed to pay
+    it online too) or as its `lessee`. None when no account uses that email: an invitation is
+    kept instead (`accounts.invitations`), which becomes the link when an account with that
+    email is confirmed; the caller answers the same either way (no account enumeration)."""
     if role not in GRANT_ROLES:
         raise InvalidInput("invalid", field="role")
-    parcel = access.require_manager(uow, owner, parcel_id)
+    parcel, reason = policy.require_manager(uow, owner, parcel_id, reason=reason)
     email = (email or "").strip().lower()
     if email == (getattr(owner, "email", "") or "").lower():
         raise InvalidInput("cannot_grant_self", field="email")
     grantee = uow.session.scalar(select(User).where(User.email == email))
     if grantee is None:
         if invitations.invite(uow, owner, parcel.id, email, role,
-                              may_pay=may_pay and role == "delegate") is None:
+                              may_pay=may_pay and role == "delegate", reason=reason) is None:
             raise Conflict("already_linked")
         return None
     if grantee.id == owner.id:
@@ -249,27 +250,31 @@ def grant(uow: UnitOfWork, owner: Any, parcel_id: int, email: str,
                       granted_by_id=owner.id, may_pay=may_pay and role == "delegate")
     uow.session.add(link)
     uow.session.flush()
-    audit.record(uow, owner, "access.granted", link, after=audit.snapshot(link))
+    audit.record(uow, owner, "access.granted", link, after=policy.snapshot(link, reason))
     return link
 
 
-def revoke(uow: UnitOfWork, user: Any, parcel_id: int, link_id: int) -> ParcelLink:
-    """End a link: an owner revokes what was granted on the parcel, anyone may leave a parcel
-    (their own link), staff may end any link."""
+def revoke(uow: UnitOfWork, user: Any, parcel_id: int, link_id: int, *,
+           reason: str = "") -> ParcelLink:
+    """End a link: an owner revokes what was granted on the parcel (not a claim with its
+    code), anyone may leave a parcel (their own link), an administrator may end any link,
+    saying why (`policy.MANAGE_ACCESS`)."""
     parcel = access.get_parcel(uow, user, parcel_id)
     link = uow.session.get(ParcelLink, int(link_id))
     if link is None or link.parcel_id != parcel.id or link.revoked_at is not None:
         raise NotFound()
-    own = link.user_id == user.id
-    if not own and not access.is_staff(user):
-        if link.source == "code" or not access.can_manage(uow, user, parcel.id):
+    if link.user_id != user.id:
+        if link.source == "code" and not access.is_staff(user):
             raise Forbidden()
+        _parcel, reason = policy.require_manager(uow, user, parcel.id, reason=reason)
     before = audit.snapshot(link)
     link.revoked_at = clock.now()
     link.revoked_by_id = user.id
     uow.session.flush()
-    audit.record(uow, user, "access.revoked", link, before=before, after=audit.snapshot(link))
+    audit.record(uow, user, "access.revoked", link, before=before,
+                 after=policy.snapshot(link, reason))
     return link
+
 
 
 def links(uow: UnitOfWork, user: Any, parcel_id: int) -> list[tuple[ParcelLink, User]]:
@@ -279,7 +284,7 @@ def links(uow: UnitOfWork, user: Any, parcel_id: int) -> list[tuple[ParcelLink, 
     stmt = (select(ParcelLink, User).join(User, User.id == ParcelLink.user_id)
             .where(ParcelLink.parcel_id == parcel.id, ParcelLink.revoked_at.is_(None))
             .order_by(ParcelLink.created_at, ParcelLink.id))
-    if not access.can_manage(uow, user, parcel.id):
+    if not (access.is_staff(user) or policy.can_manage(uow, user, parcel.id)):
         stmt = stmt.where(ParcelLink.user_id == user.id)
     return [(link, u) for link, u in uow.session.execute(stmt)]
 
@@ -287,7 +292,8 @@ def links(uow: UnitOfWork, user: Any, parcel_id: int) -> list[tuple[ParcelLink, 
 def access_list(uow: UnitOfWork, manager: Any, parcel_id: int) -> list[dict[str, Any]]:
     """For whoever manages the parcel: every other person who can see it, or will once their
     account is confirmed, alike ({"email", "role", "since"}), oldest first."""
-    parcel = access.require_manager(uow, manager, parcel_id)
+    parcel = (access.get_parcel(uow, manager, parcel_id) if access.is_staff(manager)
+              else policy.require_manager(uow, manager, parcel_id)[0])
     rows = [{"email": person.email, "role": link.role, "since": link.created_at}
             for link, person in links(uow, manager, parcel.id) if person.id != manager.id]
     rows += [{"email": inv.email, "role": inv.role, "since": inv.created_at}
@@ -295,22 +301,23 @@ def access_list(uow: UnitOfWork, manager: Any, parcel_id: int) -> list[dict[str,
     return sorted(rows, key=lambda r: (r["since"], r["email"]))
 
 
-def revoke_email(uow: UnitOfWork, manager: Any, parcel_id: int, email: str) -> None:
+def revoke_email(uow: UnitOfWork, manager: Any, parcel_id: int, email: str, *,
+                 reason: str = "") -> None:
     """Whoever manages the parcel ends the access given to `email`: its link (one given by an
     owner or staff; not a claim with a code) or its open invitation. NotFound otherwise."""
-    parcel = access.require_manager(uow, manager, parcel_id)
+    parcel, reason = policy.require_manager(uow, manager, parcel_id, reason=reason)
     email = (email or "").strip().lower()
     link = uow.session.scalar(
         select(ParcelLink).join(User, User.id == ParcelLink.user_id)
         .where(ParcelLink.parcel_id == parcel.id, ParcelLink.revoked_at.is_(None),
                User.email == email, User.id != manager.id))
     if link is not None:
-        revoke(uow, manager, parcel.id, link.id)
+        revoke(uow, manager, parcel.id, link.id, reason=reason)
         return
     found = invitations.open_for(uow, parcel.id, email)
     if not found:
         raise NotFound()
-    invitations.withdraw(uow, manager, found[0])
+    invitations.withdraw(uow, manager, found[0], reason=reason)
 
 
 def staff_link(uow: UnitOfWork, staff: Any, parcel_id: int, user_id: int,

@@ -20,7 +20,7 @@ from typing import Any
 from sqlalchemy import and_, func, or_, select
 
 from portal import clock
-from portal.accounts import access, audit
+from portal.accounts import access, audit, policy
 from portal.accounts.errors import Conflict, Forbidden, InvalidInput, NotFound
 from portal.core import params
 from portal.core.errors import CalcError
@@ -80,8 +80,11 @@ def report(uow: UnitOfWork, user: Any, parcel_id: int | str, *, kind: str, chang
     """File a change report (R-B9, R-B17): late ones are accepted and flagged. spouse_died
     asks whether the survivor is an original titleholder and, if so, to confirm the home is
     still used as such (R-B5, R-B19); other kinds store neither answer. The reporter attests
-    it with their typed full name, after the R-B12 warning."""
-    parcel = require_owner(uow, user, parcel_id)
+    it with their typed full name, after the R-B12 warning. Its owner or an administrator
+    (`policy.REPORT_CHANGE`): `NotFound` when the user cannot see the parcel, `Forbidden`
+    when they see it without the right."""
+    parcel, relation = access.get_parcel_and_relation(uow, user, parcel_id)
+    policy.require(user, policy.REPORT_CHANGE, relation)
     attested_name = " ".join((attested_name or "").split())
     if not attested_name or len(attested_name) > NAME_MAX:
         raise InvalidInput(field="attested_name")

@@ -3,7 +3,8 @@ residential part ...): PDF, JPEG or PNG, checked by content, at most 10 MB each 
 files, stored by content hash (`portal.storage`).
 
 The type is read from the bytes (the file's signature), never from its name or the browser's
-word, and the file must open: Pillow decodes the whole image, pypdf reads the PDF's pages
+word, and the file must open within bounds (`MAX_PIXELS` from the image's header before
+any decoding, `MAX_PDF_PAGES`, `MAX_PDF_OBJECTS`): Pillow, pypdf
 (maintained libraries rather than hand-written parsers: docs/EXEMPTION.md). Anything else is
 an `InvalidInput` with a stable code, and nothing is stored. A PDF with scripts or automatic
 actions (`active_content`: JavaScript, OpenAction ...) is accepted and flagged to the
@@ -16,7 +17,7 @@ import io
 import re
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
 from portal import clock, storage
 from portal.accounts import audit
@@ -39,23 +40,46 @@ def sniff(data: bytes) -> str | None:
     return None
 
 
+#: The most pixels an image may have, read from its header before anything is decoded (a
+#: letter page scanned at 600 dpi is 34 million; a phone's photo 12 to 48): a small PNG can
+#: declare 10^8 pixels and take gigabytes to decode (a decompression bomb).
+MAX_PIXELS = 50_000_000
+#: The most pages and objects a PDF may have (pypdf reads only the page tree and the
+#: cross-reference table to count them; nothing is decompressed).
+MAX_PDF_PAGES = 300
+MAX_PDF_OBJECTS = 200_000
+
+
 def _opens(data: bytes, kind: str) -> bool:
-    """Does the file actually open as what its signature says?"""
+    """Does the file actually open as what its signature says, within the bounds? Images:
+    the size from the header first (Pillow's `MAX_IMAGE_PIXELS` set to the bound, its
+    warning an error); then a PNG's chunks are verified (their checksums, no pixel decoded)
+    and a JPEG is decoded at an eighth of its size (`draft`), so an upload costs little
+    memory whatever it declares."""
     try:
         if kind == "application/pdf":
             from pypdf import PdfReader
             reader = PdfReader(io.BytesIO(data), strict=False)
-            return len(reader.pages) > 0
+            if int(reader.trailer.get("/Size", 0)) > MAX_PDF_OBJECTS:
+                return False
+            return 0 < len(reader.pages) <= MAX_PDF_PAGES
+        import warnings
+
         from PIL import Image
-        with Image.open(io.BytesIO(data)) as img:
-            expected = {"image/jpeg": "JPEG", "image/png": "PNG"}[kind]
-            if img.format != expected:
-                return False
-            if img.width * img.height > 100_000_000:  # a decompression bomb
-                return False
-            img.load()
+        Image.MAX_IMAGE_PIXELS = MAX_PIXELS
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data)) as img:
+                expected = {"image/jpeg": "JPEG", "image/png": "PNG"}[kind]
+                if img.format != expected or img.width * img.height > MAX_PIXELS:
+                    return False
+                if kind == "image/png":
+                    img.verify()
+                else:
+                    img.draft("L", (max(1, img.width // 8), max(1, img.height // 8)))
+                    img.load()
         return True
-    except Exception:  # noqa: BLE001 - any failure to read means "corrupt"
+    except Exception:  # noqa: BLE001 - any failure to read (or a bomb) means "corrupt"
         return False
 
 
@@ -127,6 +151,11 @@ def check(data: bytes) -> str:
     return kind
 
 
+def _count(uow: UnitOfWork, cert_id: int) -> int:
+    return uow.session.scalar(select(func.count()).select_from(ExemptionEvidence).where(
+        ExemptionEvidence.certification_id == cert_id, ExemptionEvidence.removed_at.is_(None)))
+
+
 def _clean_name(name: str | None) -> str:
     base = (name or "").replace("\\", "/").rsplit("/", 1)[-1]
     base = "".join(c for c in base if c.isprintable()).strip()
@@ -140,12 +169,22 @@ def add(uow: UnitOfWork, user: Any, cert_id: int | str, data: bytes,
     cert, _parcel = filings.get_for_owner(uow, user, cert_id)
     if cert.status not in filings.EDITABLE:
         raise Conflict("exemption_not_editable")
-    count = uow.session.scalar(select(func.count()).select_from(ExemptionEvidence).where(
-        ExemptionEvidence.certification_id == cert.id, ExemptionEvidence.removed_at.is_(None)))
-    if count >= MAX_FILES:
+    if _count(uow, cert.id) >= MAX_FILES:
         raise InvalidInput("evidence_too_many", field="file", most=MAX_FILES)
     kind = check(data)
-    key = storage.store().put(data)
+    # Counted again under the certification's lock, in the transaction of the insert: an
+    # UPDATE of its row waits for any other upload's transaction to end (PostgreSQL's row
+    # lock, SQLite's write lock), so two uploads at once never make 11 of 10.
+    uow.session.execute(update(ExemptionCertification).where(
+        ExemptionCertification.id == cert.id).values(id=ExemptionCertification.id)
+        .execution_options(synchronize_session=False))
+    if _count(uow, cert.id) >= MAX_FILES:
+        raise InvalidInput("evidence_too_many", field="file", most=MAX_FILES)
+    try:
+        key = storage.store().put(data)
+    except Exception as exc:  # noqa: BLE001 - a full disk (OSError), an unreachable server
+        # (botocore's errors): refused with a clear message, nothing recorded.
+        raise Conflict("evidence_store_unavailable", cause=type(exc).__name__) from exc
     active = ", ".join(active_content(data)) or None  # flagged to the reviewer, not refused
     row = ExemptionEvidence(certification_id=cert.id, sha256=key, content_type=kind,
                             size_bytes=len(data), filename=_clean_name(filename),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Boolean, CheckConstraint, String
+from sqlalchemy import BigInteger, Boolean, CheckConstraint, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from portal.models.base import Base, UTCDateTime, created_at
@@ -47,6 +47,8 @@ class User(Base):
         String(64), comment="Base32 TOTP secret when two-factor sign-in is on")
     totp_enabled_at: Mapped[datetime | None] = mapped_column(
         UTCDateTime(), comment="When two-factor sign-in was confirmed (null: not enrolled)")
+    totp_last_step: Mapped[int | None] = mapped_column(
+        BigInteger, comment="Time step of the last authenticator code accepted (null: none yet)")
     disabled_at: Mapped[datetime | None] = mapped_column(
         UTCDateTime(), comment="When staff disabled the sign-in; null while active")
     last_sign_in_at: Mapped[datetime | None] = mapped_column(

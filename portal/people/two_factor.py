@@ -22,7 +22,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import pyotp
-from sqlalchemy import func, select
+from sqlalchemy import func, or_, select, update
 
 from portal import clock, passwords
 from portal.accounts import access, audit, throttle
@@ -178,10 +178,17 @@ def _last_step(uow: UnitOfWork, user_id: int) -> int:
 
 
 def _fresh_step(uow: UnitOfWork, user: User, secret: str, code: str) -> int | None:
+    """The code's step, consumed: one conditional UPDATE moves the user's last step to it
+    only if it is later, so of two requests with one code at the same instant (PostgreSQL
+    locks the row; SQLite writes one at a time) one is accepted, the other refused."""
     step = matching_step(secret, code, clock.true_now())
     if step is None or step <= _last_step(uow, user.id):
         return None
-    return step
+    taken = uow.session.execute(
+        update(User).where(User.id == user.id, or_(User.totp_last_step.is_(None),
+                                                   User.totp_last_step < step))
+        .values(totp_last_step=step).execution_options(synchronize_session=False))
+    return step if taken.rowcount == 1 else None
 
 
 def _refuse(uow: UnitOfWork, user: User, kind: str) -> Outcome:
@@ -226,6 +233,7 @@ def confirm_enrolment(uow: UnitOfWork, user_id: int, code: str) -> Outcome:
     if step is None:
         return _refuse(uow, user, "enrol")
     user.totp_enabled_at = clock.now()
+    user.totp_last_step = step  # the enrolling code is used up
     codes = _replace_recovery_codes(uow, user)
     audit.record(uow, user, ENROLLED, user, after={"step": step, "recovery_codes": len(codes)})
     return Outcome(True, how="totp", codes=tuple(codes))
@@ -261,7 +269,12 @@ def _use_recovery_code(uow: UnitOfWork, user: User, code: str) -> bool:
         .order_by(RecoveryCode.id)).all()
     for row in rows:
         if passwords.check_password(row.code_hash, given):
-            row.used_at = clock.now()
+            used = uow.session.execute(  # consumed once, even by two requests at once
+                update(RecoveryCode).where(RecoveryCode.id == row.id,
+                                           RecoveryCode.used_at.is_(None))
+                .values(used_at=clock.now()).execution_options(synchronize_session=False))
+            if used.rowcount != 1:
+                return False
             audit.record(uow, user, RECOVERY_USED, user,
                          after={"recovery_code": row.id, "left": len(rows) - 1})
             return True

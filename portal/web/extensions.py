@@ -2,12 +2,14 @@
 
 `shared_limit(config_key)` limits a view's POSTs per client address with the limits of a
 setting ("10 per minute;50 per hour"), counted where every worker sees them: Redis when
-`REDIS_URL` is set (Flask-Limiter's storage), else the database (`accounts.throttle`).
+`REDIS_URL` is set (Flask-Limiter's storage), else the database (`accounts.throttle`); with
+Redis down, the database too (the forms keep working).
 """
 
 from __future__ import annotations
 
 import functools
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -23,6 +25,7 @@ from portal.accounts import throttle
 from portal.core.explain import N_
 from portal.web.data import uow
 
+log = logging.getLogger(__name__)
 csrf = CSRFProtect()
 login_manager = LoginManager()
 limiter = Limiter(key_func=get_remote_address, default_limits=[], strategy="sliding-window-counter")
@@ -53,11 +56,17 @@ def _over_limit(config_key: str, who: str) -> bool:
     for n, item in enumerate(parse_many(config[config_key])):
         if shared:
             prefix = config.get("RATELIMIT_KEY_PREFIX") or "portal"
-            over |= not limiter.limiter.hit(item, prefix, config_key, who)
-        else:
-            with uow() as w:
-                over |= not throttle.hit(w, f"{config_key.lower()}:{n}:{who}", item.amount,
-                                         item.get_expiry())
+            try:
+                over |= not limiter.limiter.hit(item, prefix, config_key, who)
+                continue
+            except Exception:  # noqa: BLE001 - Redis down or unreachable: any storage error
+                # Degrade, don't fail (docs/SECURITY.md): counted in the database instead,
+                # as with no Redis at all; the form keeps working.
+                log.warning("rate-limit storage unreachable; counting %s in the database",
+                            config_key, exc_info=True)
+        with uow() as w:
+            over |= not throttle.hit(w, f"{config_key.lower()}:{n}:{who}", item.amount,
+                                     item.get_expiry())
     return over
 
 

@@ -16,7 +16,7 @@ from functools import wraps
 from flask import Flask, abort, redirect, request, session, url_for
 from flask_login import current_user, login_required
 
-from portal.accounts import access
+from portal.accounts import access, policy
 from portal.people import two_factor as service
 
 #: The session's mark of a passed second step (the user's id).
@@ -85,9 +85,26 @@ def staff_roles() -> dict:
     return {"staff_can": staff_can}
 
 
+#: The staff's writes whose routes read a form: the policy's action of each, asked before the
+#: form is read (staff without the role get 403 and nothing is read; anyone else goes on to
+#: the route, which refuses them: tests/web/test_write_matrix.py).
+STAFF_WRITES = {f"collections.{e}": policy.RECORD_COLLECTION for e in (
+    "start_run", "record_mailings", "record_mailing", "record_receipt", "record_claim",
+    "attachments_record_notice", "attachments_record_auction", "attachments_record_result",
+    "attachments_record_paid", "attachments_record_deposit_order",
+    "attachments_lift_deposit_order")}
+STAFF_WRITES |= {"collections.certificates_issue": policy.ISSUE_CERTIFICATE,
+                 "payments.office": policy.TAKE_PAYMENT, "payments.refund": policy.TAKE_PAYMENT,
+                 "people.reset_two_factor": policy.RESET_TWO_FACTOR}
+
+
 def _staff_sessions_are_verified():  # noqa: ANN202
     if request.endpoint is None or request.endpoint in OPEN_TO_UNVERIFIED:
         return None
+    if request.method == "POST" and request.endpoint in STAFF_WRITES \
+            and access.is_staff(current_user) \
+            and not policy.allows(current_user, STAFF_WRITES[request.endpoint], None):
+        abort(403)
     return second_step_for_staff()
 
 

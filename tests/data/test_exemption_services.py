@@ -352,3 +352,109 @@ def test_withdraw_then_file_anew_but_never_undo_an_approval(world):
         review.approve(uow, staff, again.id)
     with world.uow() as uow, pytest.raises(Conflict):
         filings.withdraw(uow, _user(uow, world.alice), again.id)
+
+
+def _png_bomb(side: int = 10_000) -> bytes:
+    """A PNG that declares side x side RGBA pixels (10^8: 400 MB decoded) in a few bytes."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return (struct.pack(">I", len(body)) + kind + body
+                + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF))
+    rows = zlib.compress(b"\x00" * (side * 4 + 1) * 16)  # the first rows; the rest missing
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", side, side, 8, 6, 0,
+                                                               0, 0))
+            + chunk(b"IDAT", rows) + chunk(b"IEND", b""))
+
+
+def _pdf_of(pages: int) -> bytes:
+    from pypdf import PdfWriter
+    writer, buf = PdfWriter(), io.BytesIO()
+    for _ in range(pages):
+        writer.add_blank_page(612, 792)
+    writer.write(buf)
+    return buf.getvalue()
+
+
+def test_bombs_are_refused_from_their_header_in_little_memory(tmp_path):
+    """A decompression-bomb PNG is refused before a pixel is decoded: checked in a fresh
+    process, its peak memory stays within 60 MB of the same process's before the check (the
+    400 MB the image declares are never allocated). A PDF over the page bound is refused."""
+    import subprocess
+    import sys
+    bomb = tmp_path / "bomb.png"
+    bomb.write_bytes(_png_bomb())
+    script = (
+        "import resource, sys\n"
+        "from portal.exemptions import evidence\n"
+        "from portal.accounts.errors import InvalidInput\n"
+        "import PIL.Image, PIL.PngImagePlugin, pypdf\n"
+        "data = open(sys.argv[1], 'rb').read()\n"
+        "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "try:\n"
+        "    evidence.check(data)\n"
+        "    print('accepted')\n"
+        "except InvalidInput as e:\n"
+        "    print(e.code, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before)\n")
+    out = subprocess.run([sys.executable, "-c", script, str(bomb)], capture_output=True,
+                         text=True, check=True).stdout.split()
+    assert out[0] == "evidence_corrupt"
+    assert int(out[1]) < 60 * 1024, f"peak grew by {out[1]} kB"
+    with pytest.raises(InvalidInput) as e:
+        evidence.check(_pdf_of(evidence.MAX_PDF_PAGES + 1))
+    assert e.value.code == "evidence_corrupt"
+    assert evidence.check(_pdf_of(3)) == "application/pdf"
+
+
+def test_uploads_at_once_never_pass_the_limit(world):
+    """Nine files, then four uploads at the same instant: one more is kept, three are
+    refused (`evidence_too_many`), never eleven."""
+    import threading
+    with world.uow() as uow:
+        alice = _user(uow, world.alice)
+        cid = filings.start(uow, alice, world.parcel["A"]).id
+        for k in range(evidence.MAX_FILES - 1):
+            evidence.add(uow, alice, cid, _pdf_of(1) + str(k).encode(), f"{k}.pdf")
+    start, codes = threading.Barrier(4), []
+
+    def upload(k: int) -> None:
+        start.wait(10)
+        try:
+            with world.uow() as uow:
+                evidence.add(uow, _user(uow, world.alice), cid, _png(), f"at-once-{k}.png")
+            codes.append("kept")
+        except InvalidInput as exc:
+            codes.append(exc.code)
+
+    threads = [threading.Thread(target=upload, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert sorted(codes) == ["evidence_too_many"] * 3 + ["kept"]
+    with world.uow() as uow:
+        assert uow.session.scalar(select(func.count()).select_from(ExemptionEvidence).where(
+            ExemptionEvidence.certification_id == cid)) == evidence.MAX_FILES
+
+
+def test_an_unreachable_store_refuses_the_upload_clearly(world, tmp_path):
+    """A store that cannot write (a folder that cannot be made: as a full disk, an OSError)
+    or an S3 server that does not answer: `evidence_store_unavailable`, nothing recorded."""
+    import boto3
+    from botocore.config import Config
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_bytes(b"")
+    client = boto3.client("s3", endpoint_url=f"http://127.0.0.1:{_free_port()}",
+                          aws_access_key_id="x", aws_secret_access_key="x",
+                          region_name="us-east-1",
+                          config=Config(retries={"max_attempts": 1}, connect_timeout=1))
+    with world.uow() as uow:
+        cid = filings.start(uow, _user(uow, world.alice), world.parcel["A"]).id
+    for store in (storage.FolderStore(blocker / "files"), storage.S3Store("b", client=client)):
+        storage.use(store)
+        with world.uow() as uow, pytest.raises(Conflict) as e:
+            evidence.add(uow, _user(uow, world.alice), cid, _png(), "foto.png")
+        assert e.value.code == "evidence_store_unavailable"
+    with world.uow() as uow:
+        assert uow.session.scalar(select(func.count()).select_from(ExemptionEvidence)) == 0

@@ -8,7 +8,7 @@ import pytest
 from sqlalchemy import func, select
 
 from portal import clock
-from portal.accounts import access, parcels
+from portal.accounts import access, parcels, policy
 from portal.accounts.errors import ClaimRateLimited, ClaimRefused, Forbidden
 from portal.models import AccessCode, AuditRecord, ClaimAttempt, ParcelLink, User
 from portal.people import users
@@ -30,7 +30,7 @@ def test_claim_links_the_payer_with_the_right_role(world):
         assert access.relation(uow, carol, world.parcel["D"]) == "lessee"  # R-A16
         link = uow.session.scalar(select(ParcelLink).where(ParcelLink.user_id == carol.id))
         assert (link.source, link.granted_by_id) == ("code", None)
-        assert access.can_manage(uow, carol, world.parcel["D"])
+        assert policy.can_manage(uow, carol, world.parcel["D"])
         # Claiming again changes nothing.
         parcels.claim(uow, carol, "040-000-000-04", world.codes["D"])
         assert uow.session.scalar(select(func.count()).select_from(ParcelLink)

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
-from tests.support.browser import REASON, axe_violations, htmlcs_errors
+from tests.support.browser import REASON, axe_violations, htmlcs_errors, second_step
 from tests.support.html import vnu_errors, vnu_missing
 from tests.support.lenders import add_homes, batch_csv
 
@@ -90,6 +90,7 @@ def test_j7_upload_500_fix_the_12_rejected_and_upload_again(live, page, lang, tm
         page.get_by_label(w["email"]).fill("lender@demo.pr")
         page.get_by_label(w["password"], exact=True).fill("Distrito2026!")
         page.locator("main").get_by_role("button", name=w["sign_in"]).click()
+        second_step(page)  # the bank's administrator signs in with two steps
         page.wait_for_url("**/mis-propiedades")
         page.goto(f"{url}/prestamista/prestamos?lang={lang}")
         page.get_by_role("link", name=w["link"]).click()

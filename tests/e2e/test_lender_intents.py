@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from tests.support.browser import REASON, axe_violations, shot
+from tests.support.browser import REASON, axe_violations, second_step, shot
 
 expect = pytest.importorskip("playwright.sync_api",
                              reason="playwright is not installed").expect
@@ -52,6 +52,9 @@ def _sign_in(page, url: str, lang: str, email: str) -> None:  # noqa: ANN001
     page.get_by_label(w["email"]).fill(email)
     page.get_by_label(w["password"], exact=True).fill("Distrito2026!")
     page.locator("main").get_by_role("button", name=w["sign_in"]).click()
+    if email == "lender@demo.pr":  # the bank's administrator signs in with two steps
+        second_step(page)
+        page.wait_for_url("**/mis-propiedades**")
     page.wait_for_load_state()
 
 

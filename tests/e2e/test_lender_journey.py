@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from portal import clock
-from tests.support.browser import REASON, axe_violations, htmlcs_errors, shot
+from tests.support.browser import REASON, axe_violations, htmlcs_errors, second_step, shot
 
 expect = pytest.importorskip("playwright.sync_api",
                              reason="playwright is not installed").expect
@@ -63,7 +63,8 @@ def test_j7_lender_filters_exports_pays_and_creates_a_token(live, page, lang):
     page.get_by_label(w["email"]).fill("lender@demo.pr")
     page.get_by_label(w["password"], exact=True).fill("Distrito2026!")
     page.locator("main").get_by_role("button", name=w["sign_in"]).click()
-    page.wait_for_load_state()
+    second_step(page)  # the bank's administrator signs in with two steps
+    page.wait_for_url("**/mis-propiedades**")
     page.goto(url + "/prestamista/prestamos")
     assert w["add"] not in page.locator("header").inner_text()  # the menu: a lender's only
     _clean(page)

@@ -267,8 +267,8 @@ def test_ids_out_of_range_are_404(world, role):
 # --- Staff roles (docs/STAFF.md): every STAFF route walked as each role ---------------------
 
 #: The staff routes that change something and the roles that may use them; any other staff
-#: role is refused and nothing changes: 403 from the route's `staff_role`, or 404 from the
-#: routes in REFUSED_BY_THE_SERVICE, open to any staff, whose service refuses the role.
+#: role is refused and nothing changes: 403 from the route's `staff_role` or the write
+#: policy's door (`STAFF_WRITES`).
 STAFF_CHANGES = {
     "roll.compute_roll": {"administrator"}, "roll.publish_roll": {"administrator"},
     "people.reset_two_factor": {"administrator"}, "people.set_role": {"administrator"},
@@ -280,9 +280,9 @@ STAFF_CHANGES = {
     "payments.office": {"administrator", "cashier"},
     "payments.refund": {"administrator", "cashier"},
 }
-#: Routes any staff may reach whose service refuses the other roles: 404, as for what one
-#: may not see (the routes with `staff_role` answer 403).
-REFUSED_BY_THE_SERVICE = {"people.reset_two_factor", "payments.office", "payments.refund"}
+#: Routes whose service alone refuses the other roles (404). None now: the write policy
+#: (portal/web/staff_access.py `STAFF_WRITES`) answers 403 before any form is read.
+REFUSED_BY_THE_SERVICE: set[str] = set()
 #: Pages that are only a form for one of those changes: 403 to the roles that may not.
 STAFF_FORM_PAGES = {"roll.budget_new", "roll.budget_edit", "roll.budget_adopt",
                     "roll.parameter_edit"}

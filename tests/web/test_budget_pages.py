@@ -367,3 +367,20 @@ def test_a_draft_is_discarded_and_an_adopted_version_never(demo_app):
     # the amendment can be started again
     assert staff.post(f"/personal/presupuestos/version/{v1}/enmendar",
                       data={"csrf_token": csrf_token(page)}).status_code == 303
+
+
+def test_adding_a_line_past_the_most_rows_says_so(demo_app):
+    """60 lines (the most) and "Add a line": the page again with the 60 and a message, not
+    a 500 (a scan found the 500); nothing saved."""
+    staff = login(demo_app, "staff")
+    page = staff.get("/personal/presupuestos/nuevo").get_data(as_text=True)
+    rows = _lines(**{f"line_{k}": ("operation", f"Partida {k}", f"Item {k}", "1,000", "0")
+                     for k in range(60)})
+    before = _count(demo_app, BudgetVersion)
+    r = staff.post("/personal/presupuestos/nuevo", data={
+        "csrf_token": csrf_token(page), "fiscal_year": "2027", "add_line": "y", **rows})
+    html = r.get_data(as_text=True)
+    assert r.status_code == 200
+    assert len(re.findall(r'name="lines-\d+-amount"', html)) == 60
+    assert "a lo sumo 60" in html
+    assert _count(demo_app, BudgetVersion) == before

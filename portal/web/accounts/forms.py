@@ -25,6 +25,8 @@ class GrantForm(FlaskForm):
         Email(message=_l("Enter an email like nombre@ejemplo.com."), check_deliverability=False),
         Length(max=254)])
     may_pay = BooleanField(_l("They may also pay this parcel's assessment online"))
+    #: Staff only (administrators): why, told to the owners (`policy.MANAGE_ACCESS`).
+    reason = StringField(_l("Reason (the owners are told)"), validators=[Length(max=500)])
     submit = SubmitField(_l("Give read access"))
 
 
@@ -32,6 +34,7 @@ class RevokeEmailForm(FlaskForm):
     """The access page's "remove access for …" button: the email whose access ends."""
 
     email = HiddenField(validators=[InputRequired(), Length(max=254)])
+    reason = StringField(validators=[Length(max=500)])  # staff only, as `GrantForm.reason`
 
 
 class LookupForm(FlaskForm):

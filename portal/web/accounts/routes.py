@@ -22,11 +22,12 @@ from flask_babel import ngettext
 from flask_login import current_user, login_required
 
 from portal import clock, mail
-from portal.accounts import access, parcels
+from portal.accounts import access, parcels, policy
 from portal.accounts.errors import (
     ClaimRateLimited,
     ClaimRefused,
     Forbidden,
+    InvalidInput,
     NotFound,
     ServiceError,
 )
@@ -102,8 +103,10 @@ def _access_page(parcel_id: int, form: GrantForm, status: int = 200):  # noqa: A
     if found is None:
         abort(404)
     parcel, grants = found
-    return render_template("accounts/access.html", parcel=parcel, grants=grants,
-                           form=form), status
+    with uow() as w:
+        may_manage = policy.can_manage(w, current_user, parcel.id)
+    return render_template("accounts/access.html", parcel=parcel, grants=grants, form=form,
+                           may_manage=may_manage, staff=access.is_staff(current_user)), status
 
 
 @bp.get("/propiedad/<id:parcel_id>/estado-de-cuenta.pdf")
@@ -148,18 +151,47 @@ GRANT_ERRORS = {
     "cannot_grant_self": N_("That is your own email: write the other person's email."),
     "already_linked": N_("That person can already see this parcel."),
 }
+REASON_REQUIRED = N_("Say why you are changing who can see this parcel (the owners are told).")
+
+
+def _may_manage_or_abort(parcel_id: int) -> None:
+    """Before reading a form that changes who sees the parcel (`policy.MANAGE_ACCESS`): 404
+    when the user may not see it, 403 for staff who see it without the right."""
+    with uow() as w:
+        try:
+            parcel = access.get_parcel(w, current_user, parcel_id)
+        except NotFound:
+            abort(404)
+        if not policy.can_manage(w, current_user, parcel.id):
+            abort(403 if access.is_staff(current_user) else 404)
+
+
+def _tell_owners(w, parcel_id: int, granted: bool, email: str,  # noqa: ANN001
+                 reason: str) -> None:
+    """Staff changed who sees the parcel: each owner is told, with the reason (queued in the
+    unit of work of the change)."""
+    if not access.is_staff(current_user):
+        return
+    parcel = access.get_parcel(w, current_user, parcel_id)
+    for o in policy.owners(w, parcel.id):
+        mail.send(w, o.email, "access_changed_by_staff", o.language, config=current_app.config,
+                  catastro=parcel.catastro, granted=granted, email=email, reason=reason,
+                  phone=current_app.config["AUTHORITY_PHONE"],
+                  link=external_url("accounts.access_page", parcel_id=parcel_id))
 
 
 @bp.post("/propiedad/<id:parcel_id>/acceso")
 @login_required
 @shared_limit("RATELIMIT_SIGNIN", key=lambda: f"grant:{current_user.get_id()}")
 def grant(parcel_id: int):  # noqa: ANN201
+    _may_manage_or_abort(parcel_id)
     form = GrantForm()
     if form.validate_on_submit():
         try:
             with uow() as w:
                 link = parcels.grant(w, current_user, parcel_id, form.email.data,
-                                     may_pay=bool(form.may_pay.data))
+                                     may_pay=bool(form.may_pay.data),
+                                     reason=form.reason.data or "")
                 parcel = access.get_parcel(w, current_user, parcel_id)
                 grantee = users.load_user(w, link.user_id) if link is not None else None
                 # The same words, and an email either way, whether or not an account uses
@@ -175,10 +207,16 @@ def grant(parcel_id: int):  # noqa: ANN201
                               current_language(), config=current_app.config,
                               catastro=parcel.catastro, owner=owner,
                               link=external_url("people.sign_up"))
+                _tell_owners(w, parcel_id, True, users.normalise_email(form.email.data),
+                             form.reason.data or "")
         except (NotFound, Forbidden):
             abort(404)
         except ServiceError as exc:
-            form.email.errors.append(_(GRANT_ERRORS.get(exc.code, GRANT_ERRORS["already_linked"])))
+            if exc.code == "reason_required":
+                form.reason.errors.append(_(REASON_REQUIRED))
+            else:
+                form.email.errors.append(_(GRANT_ERRORS.get(exc.code,
+                                                            GRANT_ERRORS["already_linked"])))
         else:
             flash(_("We sent %(email)s an email. If an account uses that email, the person can "
                     "now see this parcel; if not, the email asks them to create one, and they "
@@ -192,14 +230,21 @@ def grant(parcel_id: int):  # noqa: ANN201
 @login_required
 def revoke_email(parcel_id: int):  # noqa: ANN201
     """End the access given to an email: a person's link or an invitation, alike."""
+    _may_manage_or_abort(parcel_id)
     form = RevokeEmailForm()
     if not form.validate_on_submit():
         abort(400)
     try:
         with uow() as w:
-            parcels.revoke_email(w, current_user, parcel_id, form.email.data)
+            parcels.revoke_email(w, current_user, parcel_id, form.email.data,
+                                 reason=form.reason.data or "")
+            _tell_owners(w, parcel_id, False, users.normalise_email(form.email.data),
+                         form.reason.data or "")
     except (NotFound, Forbidden):
         abort(404)
+    except InvalidInput:
+        flash(_(REASON_REQUIRED), "error")
+        return redirect(url_for("accounts.access_page", parcel_id=parcel_id), 303)
     flash(_("Access removed."), "success")
     return redirect(url_for("accounts.access_page", parcel_id=parcel_id), 303)
 
@@ -207,12 +252,17 @@ def revoke_email(parcel_id: int):  # noqa: ANN201
 @bp.post("/propiedad/<id:parcel_id>/acceso/<id:link_id>/quitar")
 @login_required
 def revoke(parcel_id: int, link_id: int):  # noqa: ANN201
+    _may_manage_or_abort(parcel_id)
+    reason = request.form.get("reason", "")
     try:
         with uow() as w:
-            if not access.can_manage(w, current_user, parcel_id):
-                raise NotFound()
-            parcels.revoke(w, current_user, parcel_id, link_id)
+            link = parcels.revoke(w, current_user, parcel_id, link_id, reason=reason)
+            email = users.load_user(w, link.user_id).email
+            _tell_owners(w, parcel_id, False, email, reason)
     except (NotFound, Forbidden):
         abort(404)
+    except InvalidInput:
+        flash(_(REASON_REQUIRED), "error")
+        return redirect(url_for("accounts.access_page", parcel_id=parcel_id), 303)
     flash(_("Access removed."), "success")
     return redirect(url_for("accounts.access_page", parcel_id=parcel_id), 303)

@@ -419,8 +419,8 @@ def access_view(user: Any, parcel_id: int) -> tuple[Any, list[dict]] | None:
     """The parcel and the other people who can see it, for whoever manages it; else None."""
     try:
         with uow() as w:
-            parcel = access.require_manager(w, user, parcel_id)
-            rows = parcels.access_list(w, user, parcel.id)
+            rows = parcels.access_list(w, user, parcel_id)
+            parcel = access.get_parcel(w, user, parcel_id)
     except (NotFound, Forbidden):
         return None
     # People with an account and emails still to confirm one are listed alike (no account

@@ -92,6 +92,9 @@ EVIDENCE_ERRORS = {
 }
 CONFLICTS = {
     "exemption_not_editable": N_("This certification can no longer be changed."),
+    "evidence_store_unavailable": N_("The document could not be saved right now (our file "
+                                     "storage is not answering). Nothing was lost: try again "
+                                     "in a minute."),
     "exemption_step_not_returned": N_("Only the parts staff returned can be changed."),
     "exemption_state": N_("This certification is not in a state that allows that."),
     "exemption_incomplete": N_("Some questions are not answered yet: answer them before "
@@ -332,8 +335,8 @@ def upload(cert_id: int):  # noqa: ANN201
                     row = evidence.add(w, current_user, cert.id, data, file.filename)
             except InvalidInput as exc:
                 error = _(EVIDENCE_ERRORS.get(exc.code, EVIDENCE_ERRORS["evidence_corrupt"]))
-            except Conflict:
-                error = _(CONFLICTS["exemption_not_editable"])
+            except Conflict as exc:
+                error = _(CONFLICTS.get(exc.code, CONFLICTS["exemption_not_editable"]))
             else:
                 flash(_("%(name)s was added.", name=row.filename), "success")
     if error:

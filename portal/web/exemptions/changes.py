@@ -14,6 +14,7 @@ from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
 from portal import clock, mail
+from portal.accounts import access, policy
 from portal.accounts.errors import Conflict, Forbidden, InvalidInput, NotFound
 from portal.core.exemption import FALSE_STATEMENT_WARNING
 from portal.core.explain import N_
@@ -54,6 +55,10 @@ def new(parcel_id: int):  # noqa: ANN201
     with uow() as w:
         parcel = _parcel_or_404(w, parcel_id)
         ctx = _context(w, parcel)
+        relation = access.relation(w, current_user, parcel.id)
+    if request.method == "POST" and not policy.allows(current_user, policy.REPORT_CHANGE,
+                                                      relation):
+        abort(403)  # staff without the role (`policy.REPORT_CHANGE`): nothing is read
     if request.method == "GET":
         return render_template("exemptions/changes/new.html", form=form, **ctx)
     if not form.validate_on_submit():

@@ -14,9 +14,11 @@ from portal import clock, mail
 from portal.accounts.errors import Conflict, Forbidden, NotFound
 from portal.i18n import current_language
 from portal.lenders import tokens as org
+from portal.people import two_factor
 from portal.web.data import external_url, uow
 from portal.web.lenders import bp
 from portal.web.lenders.forms import InviteForm, TokenForm
+from portal.web.staff_access import is_verified
 
 
 def _role_label(role: str) -> str:
@@ -105,6 +107,8 @@ def _act(change: Any, done: str, *args: Any):  # noqa: ANN202
             change(w, current_user, lender_id, *args)
     except (NotFound, Forbidden, Conflict) as exc:
         return _refused(exc)
+    except _SecondStepNeeded:
+        return _second_step_redirect()
     flash(done, "success")
     return redirect(url_for("lenders.organisation"), 303)
 
@@ -156,6 +160,31 @@ def invitation(secret: str):  # noqa: ANN201
                            secret=secret)
 
 
+class _SecondStepNeeded(Exception):
+    """Raised inside the unit of work: it rolls back, nothing is kept."""
+
+
+def _with_second_step(change: Any) -> Any:
+    """The token service `change`, kept only when the session passed the second step: API
+    tokens hold the bank's power over its loans, so who manages them has two-step sign-in
+    on and used it (docs/SECURITY.md). Asked after the service's own checks (a clerk: 403,
+    another bank's token: 404)."""
+    def run(*args: Any) -> Any:
+        result = change(*args)
+        if not is_verified():
+            raise _SecondStepNeeded()
+        return result
+    return run
+
+
+def _second_step_redirect():  # noqa: ANN202
+    flash(_("To create or revoke API tokens, turn on two-step verification and sign in "
+            "with it."), "warning")
+    if not two_factor.is_enrolled(current_user):
+        return redirect(url_for("people.two_factor_enrol"), 303)
+    return redirect(url_for("people.sign_in"), 303)
+
+
 @bp.post("/organizacion/tokens")
 @login_required
 def create_token():  # noqa: ANN201
@@ -166,10 +195,13 @@ def create_token():  # noqa: ANN201
     try:
         with uow() as w:
             w.info["ip"] = request.remote_addr
-            _tok, secret = org.create_token(w, current_user, lender_id, form.name.data,
-                                            form.scope.data, int(form.days.data))
+            _tok, secret = _with_second_step(org.create_token)(
+                w, current_user, lender_id, form.name.data, form.scope.data,
+                int(form.days.data))
     except (NotFound, Forbidden) as exc:
         return _refused(exc)
+    except _SecondStepNeeded:
+        return _second_step_redirect()
     # Shown once, on this answer only (not in a redirect's flash: it would sit in the session).
     return _page(secret=secret)
 
@@ -177,5 +209,5 @@ def create_token():  # noqa: ANN201
 @bp.post("/organizacion/tokens/<id:token_id>/revocar")
 @login_required
 def revoke_token(token_id: int):  # noqa: ANN201
-    return _act(org.revoke_token, _("The token was revoked: it is refused from now on."),
-                token_id)
+    return _act(_with_second_step(org.revoke_token),
+                _("The token was revoked: it is refused from now on."), token_id)

@@ -20,7 +20,7 @@ from portal.core.explain import N_
 from portal.lenders import acquisitions, tokens
 from portal.web.data import uow
 from portal.web.lenders_api import bp, schemas
-from portal.web.lenders_api.answers import problem
+from portal.web.lenders_api.answers import duplicate_key, problem
 
 #: The service's refusals (InvalidInput codes), in the loan page's words.
 REFUSALS = {
@@ -42,6 +42,9 @@ def report_acquisition(number: str):  # noqa: ANN201
     """R-B10 (iii), R-B21: the acquisition, with its notice deadline."""
     if not re.fullmatch(schemas.LOAN_NUMBER, number):
         return problem("not_found")
+    repeated = duplicate_key(request.get_data())
+    if repeated is not None:
+        return repeated
     try:
         body = schemas.AcquisitionIn.model_validate_json(request.get_data())
     except ValidationError as exc:

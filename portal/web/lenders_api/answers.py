@@ -6,6 +6,7 @@ invalid one)."""
 
 from __future__ import annotations
 
+import json
 from decimal import Decimal
 from typing import Any
 
@@ -35,6 +36,9 @@ PROBLEMS = {
     "idempotency_key_reused": (409, N_("Key already used"),
                                N_("This Idempotency-Key was used with another body. Use a "
                                   "new key for a new batch.")),
+    "duplicate_key": (400, N_("Duplicate key"),
+                      N_("The key %(name)s appears more than once in one object of the body: "
+                         "send each key once.")),
     "rate_limited": (429, N_("Too many requests"),
                      N_("Too many requests: try again in %(seconds)s seconds.")),
     "too_large": (413, N_("Body too large"),
@@ -73,6 +77,32 @@ def problem(code: str, headers: dict[str, str] | None = None,  # noqa: ANN201
     for k, v in (headers or {}).items():
         resp.headers[k] = v
     return resp
+
+
+class _Duplicate(Exception):
+    pass
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise _Duplicate(key)
+        seen[key] = value
+    return seen
+
+
+def duplicate_key(raw: bytes) -> Any:
+    """The problem naming the first key a JSON body repeats in one object (JSON leaves it
+    undefined, and the parser would keep the last in silence), else None (a body that is
+    not JSON at all is the model's to refuse)."""
+    try:
+        json.loads(raw, object_pairs_hook=_no_duplicates)
+    except _Duplicate as exc:
+        return problem("duplicate_key", name=str(exc.args[0])[:100])
+    except ValueError:
+        return None
+    return None
 
 
 def _money(value: Decimal | None) -> str | None:

@@ -20,6 +20,7 @@ from typing import Any
 from flask import g, jsonify, request, url_for
 from pydantic import ValidationError
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 
 from portal import i18n
 from portal.accounts.errors import Conflict, NotFound
@@ -29,7 +30,13 @@ from portal.models import LenderApiToken, LenderBatch
 from portal.web import upload_limits
 from portal.web.data import uow
 from portal.web.lenders_api import bp, schemas
-from portal.web.lenders_api.answers import _language, _money, parameters, problem
+from portal.web.lenders_api.answers import (
+    _language,
+    _money,
+    duplicate_key,
+    parameters,
+    problem,
+)
 
 #: A batch of 1,000 rows is about 1 MiB of JSON; the app's limit for forms is lower.
 MAX_BODY = 16 * 1024 * 1024
@@ -70,6 +77,9 @@ def submit_batch():  # noqa: ANN201
     key = request.headers.get("Idempotency-Key")
     if key is None or not re.fullmatch(schemas.IDEMPOTENCY_KEY, key):
         return problem("invalid_header", name="Idempotency-Key")
+    repeated = duplicate_key(request.get_data())
+    if repeated is not None:
+        return repeated
     try:
         body = schemas.batch_model().model_validate_json(request.get_data())
     except ValidationError as exc:
@@ -77,19 +87,28 @@ def submit_batch():  # noqa: ANN201
             return problem("invalid_body", errors=exc, status=400)
         return problem("invalid_body", errors=exc)
     rows = [r.model_dump() for r in body.rows]  # type: ignore[attr-defined]
-    try:
-        with uow() as w:
-            tok = _token(w)
-            again = w.session.scalar(select(LenderBatch.id).where(
-                LenderBatch.lender_id == tok.lender_id,
-                LenderBatch.idempotency_key == key)) is not None
-            batch = batches.submit(w, tok, rows, source="api", idempotency_key=key,
-                                          body_hash=batches.body_hash_of(rows))
-            answer, job_id = _batch(batch), batch.job_id
-    except Conflict as exc:
-        if exc.code == "idempotency_key_reused":
-            return problem("idempotency_key_reused")
-        raise
+    for attempt in (1, 2):
+        try:
+            with uow() as w:
+                tok = _token(w)
+                again = w.session.scalar(select(LenderBatch.id).where(
+                    LenderBatch.lender_id == tok.lender_id,
+                    LenderBatch.idempotency_key == key)) is not None
+                batch = batches.submit(w, tok, rows, source="api", idempotency_key=key,
+                                       body_hash=batches.body_hash_of(rows))
+                answer, job_id = _batch(batch), batch.job_id
+        except Conflict as exc:
+            if exc.code == "idempotency_key_reused":
+                return problem("idempotency_key_reused")
+            raise
+        except IntegrityError:
+            # The same key at the same instant: the other request's batch was recorded
+            # first (the unique key refused this one, nothing kept). Asked again, `submit`
+            # finds it: its answer (200) or, for another body, 409. Never a 500.
+            if attempt == 2:
+                raise
+            continue
+        break
     if not again and job_id is not None:
         queue.enqueue_or_leave(job_id)
     resp = jsonify(answer)

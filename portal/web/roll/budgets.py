@@ -333,14 +333,23 @@ def _prepare(form: BudgetForm) -> None:
         entry.form.kind.choices = choices
 
 
+def _append(rows: Any) -> bool:
+    """One more blank row, unless the list holds its most already (`MAX_ROWS`)."""
+    if len(rows.entries) >= rows.max_entries:
+        return False
+    rows.append_entry()
+    return True
+
+
 def _grows(form: BudgetForm) -> bool:
-    """"Add a line" / "Add a fixed amount": one more blank row, nothing saved."""
-    if form.add_line.data:
-        form.lines.append_entry()
-        return True
-    if form.add_fixed.data:
-        form.fixed.append_entry()
-        return True
+    """"Add a line" / "Add a fixed amount": one more blank row, nothing saved (at the most
+    rows, the page says so)."""
+    for wanted, rows in ((form.add_line.data, form.lines), (form.add_fixed.data, form.fixed)):
+        if wanted:
+            if not _append(rows):
+                flash(_("A budget holds at most %(num)d rows of each kind.",
+                        num=rows.max_entries), "warning")
+            return True
     return False
 
 
@@ -350,10 +359,10 @@ def _edit_page(form: BudgetForm, *, view: budgets.VersionView | None = None,
     if not errors:  # blank rows to write in (not after an error: the rows stay as they were)
         blank_lines = sum(1 for e in form.lines.entries if _blank(e.form))
         for _k in range(max(0, BLANK_LINES - blank_lines)):
-            form.lines.append_entry()
+            _append(form.lines)
         blank_fixed = sum(1 for e in form.fixed.entries if _blank(e.form))
         for _k in range(max(0, BLANK_FIXED - blank_fixed)):
-            form.fixed.append_entry()
+            _append(form.fixed)
     _prepare(form)
     if choices is not None:
         form.fiscal_year.choices = choices

@@ -44,6 +44,7 @@ ISSUE_CERTIFICATE = "parcel.issue_certificate"  # a payoff certificate (R-A19)
 RECORD_COLLECTION = "collections.record"  # demands, mailings, attachments, deposit orders
 TAKE_PAYMENT = "payments.take"  # at the office, and refunds
 RESET_TWO_FACTOR = "people.reset_two_factor"
+RETRY_MAIL = "mail.retry"  # a failed email queued again (the outbox's staff page)
 
 RULES: dict[str, Rule] = {
     MANAGE_ACCESS: Rule(staff=(ADMINISTRATOR,), relations=("owner", "payer"), reason=True),
@@ -52,6 +53,7 @@ RULES: dict[str, Rule] = {
     RECORD_COLLECTION: Rule(staff=RECORD, relations=()),
     TAKE_PAYMENT: Rule(staff=TAKE_PAYMENTS, relations=()),
     RESET_TWO_FACTOR: Rule(staff=MANAGE, relations=()),
+    RETRY_MAIL: Rule(staff=MANAGE, relations=()),
 }
 
 #: The longest reason staff may give.

@@ -92,10 +92,11 @@ STAFF_WRITES = {f"collections.{e}": policy.RECORD_COLLECTION for e in (
     "start_run", "record_mailings", "record_mailing", "record_receipt", "record_claim",
     "attachments_record_notice", "attachments_record_auction", "attachments_record_result",
     "attachments_record_paid", "attachments_record_deposit_order",
-    "attachments_lift_deposit_order")}
+    "attachments_lift_deposit_order", "correct_mailing")}
 STAFF_WRITES |= {"collections.certificates_issue": policy.ISSUE_CERTIFICATE,
                  "payments.office": policy.TAKE_PAYMENT, "payments.refund": policy.TAKE_PAYMENT,
-                 "people.reset_two_factor": policy.RESET_TWO_FACTOR}
+                 "people.reset_two_factor": policy.RESET_TWO_FACTOR,
+                 "jobs.mail_retry": policy.RETRY_MAIL}
 
 
 def _staff_sessions_are_verified():  # noqa: ANN202

@@ -66,7 +66,8 @@ ALLOWED: dict[str, frozenset[str]] = {
         "start_run", "record_mailings", "record_mailing", "record_receipt", "record_claim",
         "attachments_record_notice", "attachments_record_auction",
         "attachments_record_result", "attachments_record_paid",
-        "attachments_record_deposit_order", "attachments_lift_deposit_order")},
+        "attachments_record_deposit_order", "attachments_lift_deposit_order",
+        "correct_mailing")},
     # TAKE_PAYMENT (a refund: the parcel holds no credit, so 404 to all; its door, 403 to
     # staff without the role, is asked before the route: portal/web/staff_access.py)
     "payments.office": CASHIERS,
@@ -74,7 +75,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     **{f"roll.{e}": ADMIN for e in (
         "budget_new", "budget_edit", "budget_adopt", "budget_amend", "budget_discard",
         "compute_roll", "publish_roll", "send_roll_notices", "parameter_edit",
-        "roll_import_upload")},
+        "roll_import_upload", "budget_adoption_date")},
     "people.set_role": ADMIN, "people.reset_two_factor": ADMIN,
     # The bank's own (its user is the bank's administrator in the demo).
     **{f"lenders.{e}": frozenset({"lender"}) for e in (

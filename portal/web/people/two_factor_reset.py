@@ -18,6 +18,7 @@ from portal.people import two_factor
 from portal.web.accounts import views
 from portal.web.data import uow
 from portal.web.people import bp
+from portal.web.present import authority_phone
 from portal.web.staff_access import staff_required
 
 
@@ -57,7 +58,7 @@ def reset_two_factor(user_id: int):  # noqa: ANN201
         flash(_("Two-step verification was already off for this person."), "info")
         return redirect(url_for("people.person", user_id=user_id), 303)
     mail.send(to, "two_factor_reset", lang, name=name, config=current_app.config,
-              phone=current_app.config["AUTHORITY_PHONE"])
+              phone=authority_phone())
     flash(_("Two-step verification is off for this person, and they were signed out everywhere. "
             "We told them by email."), "success")
     return redirect(url_for("people.person", user_id=user_id), 303)

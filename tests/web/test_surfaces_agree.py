@@ -172,3 +172,24 @@ def test_dashboard_due_now_says_its_last_day(demo_app, lang):
         assert all("by" in d for d in owed)
         words = "pague a más tardar el" if lang == "es" else "pay by"
         assert words in dash
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_a_pay_button_above_the_arrears_says_what_the_rest_is(demo_app, lang):
+    """The lessee's parcel is past due and has an installment due now, still on time: the
+    button's amount is the arrears plus that installment, and the page says so (4 December:
+    the December installment is due, on time until the 10th)."""
+    with clock.fixed(date(2026, 12, 4)):
+        client = login(demo_app, "lessee")
+        [pid] = dashboard_cards(client.get("/mis-propiedades").get_data(as_text=True))
+        page = client.get(f"/propiedad/{pid}?lang={lang}").get_data(as_text=True)
+    answer = one(page, "overdue") or one(page, "demand") or one(page, "claimable")
+    rest = one(page, "due-not-late")
+    assert answer is not None and rest is not None
+    button = re.search(r"(?:Pagar|Pay) (\$[\d,]+\.\d\d)", page)
+    assert button is not None
+    total = Decimal(answer["amount"]) + Decimal(rest["amount"])
+    with use_language(lang):
+        assert button.group(1) == money(total)
+        words = ("El botón paga" if lang == "es" else "The button pays")
+        assert f"{words} {money(total)}" in page

@@ -194,6 +194,7 @@ class ParcelPage:
     annual_text: str = ""
     answer: SimpleNamespace | None = None  # the first screen: the status and what to do next
     shown_amounts: list = field(default_factory=list)  # "what you owe" less its zero figures
+    not_owed: list = field(default_factory=list)  # figures that are not owed (the discount)
     zero_labels: list[str] = field(default_factory=list)  # the figures that are zero
 
 
@@ -237,8 +238,13 @@ def parcel_view(user: Any, parcel_id: int, today: date) -> ParcelPage | None:
         v.extended_why = f.trace(extended)
     cost_texts = {k: _cost_text(e) for k, e in enumerate(acct.costs) if e.kind == "cost"}
     v.amounts = statement_amounts(st, cost_texts, f)
-    v.shown_amounts = [a for a in v.amounts if a.amount or a.key == "total_due_now"]
-    v.zero_labels = [a.label for a in v.amounts if not a.amount and a.key != "total_due_now"]
+    # "What you owe" lists what is owed: the lump-sum discount granted is not (issue 25),
+    # it is said apart, below the list.
+    v.shown_amounts = [a for a in v.amounts if (a.amount or a.key == "total_due_now")
+                       and a.key not in NOT_OWED]
+    v.zero_labels = [a.label for a in v.amounts if not a.amount and a.key != "total_due_now"
+                     and a.key not in NOT_OWED]
+    v.not_owed = [a for a in v.amounts if a.amount and a.key in NOT_OWED]
     v.arrears_warning = acct.status == statements.STATUS_OVERDUE  # R-A10: old debt first
     owed = {c.index: c.owed for c in st.cost_items}
     for k, e in enumerate(acct.costs):
@@ -355,6 +361,10 @@ def _lump_trace(q: Any, acct: statements.AccountView, closed: Any) -> Trace:
     deadline = acct.rules.lump_sum_deadline if acct.rules is not None else None
     t.extend(closed_days.lump_sum(q, first, deadline, closed))
     return t
+
+
+#: The statement's figures that are not owed: shown apart from "What you owe".
+NOT_OWED = ("discount",)
 
 
 class ScheduleRow(NamedTuple):

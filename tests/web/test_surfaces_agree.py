@@ -159,6 +159,10 @@ def test_installments_moved_to_one_day_are_one_payment_with_their_count(demo_app
         assert answer is not None
         assert (answer["amount"], answer["count"], answer["by"]) == (
             nxt["amount"], "6", "2026-12-10")
+        # The collection timeline's sentence names the same amount and all six.
+        text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
+        assert f"Pague {_money(nxt['amount'])} a más tardar el 10 de diciembre de 2026 y los " \
+               "plazos 1 a 6 quedan al día" in text
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])

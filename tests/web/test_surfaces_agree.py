@@ -87,6 +87,14 @@ def _check_role(app, role: str, on: date, tmp_path) -> int:  # noqa: ANN001
     client = login(app, role)
     cards = dashboard_cards(client.get("/mis-propiedades").get_data(as_text=True))
     assert cards, role
+    if role == "lender":  # the lender list's "Due now" is the dashboard's
+        listed = {int(f["parcel"]): f["amount"] for f in figures(
+            client.get("/prestamista/prestamos").get_data(as_text=True)) if f["figure"] == "due-now"}
+        assert listed, on
+        for pid, card in cards.items():
+            due = one(card, "due-now")
+            if pid in listed and due is not None:
+                assert Decimal(listed[pid]) == Decimal(due["amount"]), (on, pid)
     for pid, card in cards.items():
         due = one(card, "due-now")
         nxt = one(card, "next")

@@ -88,8 +88,9 @@ def _check_role(app, role: str, on: date, tmp_path) -> int:  # noqa: ANN001
     cards = dashboard_cards(client.get("/mis-propiedades").get_data(as_text=True))
     assert cards, role
     if role == "lender":  # the lender list's "Due now" is the dashboard's
-        listed = {int(f["parcel"]): f["amount"] for f in figures(
-            client.get("/prestamista/prestamos").get_data(as_text=True)) if f["figure"] == "due-now"}
+        loans = client.get("/prestamista/prestamos").get_data(as_text=True)
+        listed = {int(f["parcel"]): f["amount"] for f in figures(loans)
+                  if f["figure"] == "due-now"}
         assert listed, on
         for pid, card in cards.items():
             due = one(card, "due-now")

@@ -3,7 +3,7 @@
 Configuration comes from `portal.config.settings()` (the environment, with safe defaults;
 the same function every command, the migrations and the mail read): see `portal/config.py`
 for the variables (`SECRET_KEY`, `DATABASE_URL`, `MAIL_*`, `OUTBOX_DIR`, `PORTAL_INSTANCE`,
-`SESSION_COOKIE_SECURE`, `REDIS_URL`, `PORTAL_BASE_URL`, `AUTHORITY_PHONE`).
+`SESSION_COOKIE_SECURE`, `REDIS_URL`, `PORTAL_BASE_URL`).
 
 Every absolute URL the app builds (`url_for(..., _external=True)`, a redirect's) is on
 PORTAL_BASE_URL, whatever Host the request named; a request for a host that is not
@@ -151,10 +151,10 @@ def _register_blueprints(app: Flask) -> None:
                     web.payments, web.collections, web.lenders_api, web.ops):
         app.register_blueprint(package.bp)
     from portal.i18n import formats
-    from portal.web.present import full_address, status_css, status_label
+    from portal.web.present import authority_phone, full_address, status_css, status_label
     app.jinja_env.globals.update(status_label=status_label, status_css=status_css,
                                  full_address=full_address, formats=formats,
-                                 authority_phone=lambda: app.config["AUTHORITY_PHONE"])
+                                 authority_phone=authority_phone)
     # The parts a page repeats many times are Jinja macros (templates/macros/fragments.html),
     # made into a module once here and called as globals: importing a macro file in each
     # template would build the module again on every render.

@@ -19,7 +19,6 @@ they agree on the instance folder, the database and the outbox. Nothing secret i
 | `PORTAL_BASE_URL` | `http://127.0.0.1:5000` (what `portal serve` and `make run` serve): the |
 |   | portal's address; every absolute link (emails, PDFs, redirects) starts with it, and |
 |   | requests for any host but its own, `localhost` and `127.0.0.1` are refused (400) |
-| `AUTHORITY_PHONE` | `787-555-0100` (the demo's): the number pages give to call the Authority |
 | `STRIPE_SECRET_KEY`, `STRIPE_WEBHOOK_SECRET` | none: the built-in test checkout (sandbox) |
 | `STRIPE_API_BASE`, `STRIPE_MAX_RETRIES` | Stripe's API; the library's retries |
 | `PORTAL_ENV`, `TRUSTED_PROXIES`, `METRICS_ALLOW`, `SENTRY_DSN`, `LOG_FORMAT` | see |
@@ -41,8 +40,6 @@ ROOT = Path(__file__).resolve().parents[1]
 TEMPLATES = ROOT / "templates"
 TRANSLATIONS = ROOT / "translations"
 
-#: The Authority's phone for the demo (a fictitious 555 number); set AUTHORITY_PHONE.
-DEMO_AUTHORITY_PHONE = "787-555-0100"
 DEFAULT_MAIL_FROM = "Portal del Distrito <no-reply@localhost>"
 #: The address `portal serve` (and so `make run`) serves by default.
 DEFAULT_BASE_URL = "http://127.0.0.1:5000"
@@ -166,7 +163,6 @@ def settings(env: Mapping[str, str] | None = None, *, instance: Path | None = No
         "BABEL_TRANSLATION_DIRECTORIES": str(TRANSLATIONS),
         "EMAIL_TOKEN_MAX_AGE": 60 * 60 * 24 * 3,
         "RESET_TOKEN_MAX_AGE": 60 * 60 * 2,
-        "AUTHORITY_PHONE": e.get("AUTHORITY_PHONE") or DEMO_AUTHORITY_PHONE,
         **{k: e.get(k) or None for k in STRIPE_KEYS},
         # Running as a service (docs/OPERATIONS.md; checked by portal.operations.settings).
         "PORTAL_ENV": (e.get("PORTAL_ENV") or "").strip() or "development",

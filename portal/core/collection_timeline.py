@@ -76,6 +76,9 @@ class NextStop:
     rule: str
     installment: int | None = None  # for "delinquent": the installment that would be
     on: date | None = None  # for "demand_queued": the run day (R-A17), `by` + 1 or today
+    #: for "delinquent": every installment whose day G is `by` (a notice may move several to
+    #: one due day: one payment keeps them all on time, issue 25)
+    installments: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -99,7 +102,12 @@ class Timeline:
                 t.add("R-A13", N_("The debt has been claimed in court under Rule 60 of Civil "
                                   "Procedure."))
             return t
-        if n.step == "delinquent":
+        if n.step == "delinquent" and len(n.installments) > 1:
+            t.add("R-A6", N_("Pay {amount} by {by} and installments {first} to {last} stay on "
+                             "time; after that day they are delinquent, each with a late fee "
+                             "and interest from its due date."),
+                  amount=n.amount, by=n.by, first=n.installments[0], last=n.installments[-1])
+        elif n.step == "delinquent":
             t.add("R-A6", N_("Pay {amount} by {by} and installment {number} stays on time; "
                              "after that day it is delinquent, with a late fee and interest "
                              "from its due date."),
@@ -238,8 +246,10 @@ def timeline(account: Account, today: date, *, notified_on: date | None = None,
     elif stage in ("due", "current") and anchor is not None:
         by = anchor.last_timely_day
         at = account.statement(by) if by > today else st
-        nxt = NextStop("delinquent", to_clear(at, {("installment", anchor.number)}), by,
-                       "R-A6", anchor.number)
+        same = tuple(i.number for i in at.installments
+                     if i.status != "paid" and i.last_timely_day == by) or (anchor.number,)
+        nxt = NextStop("delinquent", to_clear(at, {("installment", n) for n in same}), by,
+                       "R-A6", anchor.number, same)
     return Timeline(today, stage, tuple(steps), nxt, stop)
 
 

@@ -116,6 +116,21 @@ class InstallmentOption:
 
 
 @dataclass(frozen=True)
+class NextPayment:
+    """The next payment not yet due: the installments falling due on `due_date` (one or
+    several), what they ask together (`owed`) and the last day to pay it on time (R-A6)."""
+
+    numbers: tuple[int, ...]
+    due_date: date
+    last_timely_day: date
+    owed: Decimal
+
+    @property
+    def count(self) -> int:
+        return len(self.numbers)
+
+
+@dataclass(frozen=True)
 class LumpSumOption:
     """R-A11 as of the offer's day: `amount` is what one payment must be today to earn
     `discount` (the year's principal left, plus any interest, fees and costs owed, less the
@@ -247,9 +262,46 @@ class Offer:
         return account_status(self.statement)
 
     @property
-    def next_due(self) -> InstallmentOption | None:
-        """The next installment not yet due, with what it will ask."""
-        return next((o for o in self.installments if o.status == "upcoming"), None)
+    def next_due(self) -> NextPayment | None:
+        """The next payment not yet due: every installment due on the first upcoming due day
+        (a notice may move several to one day, R-A4), with what they will ask together."""
+        first = next((o for o in self.installments if o.status == "upcoming"), None)
+        if first is None:
+            return None
+        same = [o for o in self.installments
+                if o.status == "upcoming" and o.due_date == first.due_date]
+        return NextPayment(tuple(o.number for o in same), first.due_date,
+                           min(o.last_timely_day for o in same),
+                           sum((o.owed for o in same), ZERO))
+
+    @property
+    def due_now_by(self) -> date | None:
+        """The last day to pay `due_now` on time: today when something is already
+        delinquent (R-A7 has added its fee), else the earliest last timely day (R-A6) of
+        the installments due now; None when nothing is due."""
+        if self.due_now <= 0:
+            return None
+        if self.has_arrears:
+            return self.on
+        due = [o.last_timely_day for o in self.installments if o.status == "due"]
+        return min(due) if due else self.on
+
+    @property
+    def due_not_late(self) -> Decimal:
+        """The part of `due_now` that is not arrears: installments due now and still within
+        their grace period (R-A6), which the pay button's `due_now` includes."""
+        return max(ZERO, self.due_now - self.arrears)
+
+    @property
+    def due_not_late_by(self) -> date | None:
+        """The last timely day (R-A6) of the installments due now and not yet late."""
+        due = [o.last_timely_day for o in self.installments if o.status == "due"]
+        return min(due) if due else None
+
+    @property
+    def due_now_count(self) -> int:
+        """How many installments `due_now` covers (delinquent or due now)."""
+        return sum(1 for o in self.installments if o.status in ("delinquent", "due"))
 
     def leaves_unpaid(self, amount: Decimal) -> Statement:
         """R-A10's warning: the account after a payment of `amount` today."""

@@ -30,7 +30,7 @@ from portal.core.collection import Demand
 from portal.core.errors import InputError
 from portal.core.liens import CUTOFF, Lien, lien_order
 from portal.core.money import ZERO
-from portal.core.offer import Account, offer
+from portal.core.offer import Account, account_status, offer
 from portal.core.statement import interest_per_day
 
 #: A certificate holds at most this many days after its issue date (policy: a sale's
@@ -95,7 +95,9 @@ class YearFigures:
     upcoming_count: int
     next_due: date | None  # the first upcoming installment's due date
     payoff: Decimal  # total_due + upcoming principal (the statement's payoff)
-    status: str  # on the issue date: current | pending | overdue (core.offer)
+    #: current | pending | overdue, of the figures printed (the statement as of the good-
+    #: through day): the certificate's words follow its figures (issue 25).
+    status: str
     budget_version: int | None = None
     budget_adopted_on: date | None = None
     collection: Collection | None = None
@@ -198,8 +200,9 @@ def year_figures(account: Account, issued_on: date, good_through: date, *,
                  demand: Demand | None = None, budget_version: int | None = None,
                  budget_adopted_on: date | None = None) -> YearFigures:
     """R-A19 for one fiscal year: the account's statement as of `good_through` (interest to
-    that day, R-A8; late fees of grace days that close by then, R-A7) and, on `issued_on`,
-    its status and the last demand's stage (`core.offer`)."""
+    that day, R-A8; late fees of grace days that close by then, R-A7), its status read
+    from those same figures (never "up to date" above delinquent principal or late fees),
+    and, on `issued_on`, the last demand's stage (`core.offer`)."""
     st = account.statement(good_through)
     today = offer(account, issued_on, demand=demand, with_later=False)
     upcoming = [i for i in st.installments if i.status == "upcoming"]
@@ -215,7 +218,7 @@ def year_figures(account: Account, issued_on: date, good_through: date, *,
         costs=st.costs, credit=st.credit, total_due=st.total_due_now,
         upcoming_principal=st.upcoming_principal, upcoming_count=len(upcoming),
         next_due=min((i.due_date for i in upcoming), default=None), payoff=st.payoff,
-        status=today.status, budget_version=budget_version,
+        status=account_status(st), budget_version=budget_version,
         budget_adopted_on=budget_adopted_on, collection=collection)
 
 

@@ -50,7 +50,7 @@ STATUS_CSS = {states.CREATED: "upcoming", states.PENDING: "pending",
               states.PARTIALLY_REFUNDED: "paid", states.REFUNDED: "upcoming"}
 
 KIND = {
-    "due_now": N_("What is due now"),
+    "due_now": N_("What was due when paid"),
     "installments": N_("Installments through number {number}"),
     "amount": N_("Another amount"),
     "lump_sum": N_("The whole year with the discount"),
@@ -267,6 +267,7 @@ def receipt_view(r: Receipt) -> ReceiptView:
                          "reason": t(REFUND_REASON.get(x.reason, x.reason))}
                         for x in part.refunds],
             "reversed": part.reversed,
+            "left": part.left,
         })
     if chk.status == states.PROCESSING:
         view.notes.append(_("Your bank is processing this payment. It already counts as paid "

@@ -13,7 +13,7 @@ from typing import Any
 
 from portal import pdf
 from portal.core.rules import RULES
-from portal.i18n import date_long, days_left, format_address, money, translate
+from portal.i18n import date_long, days_left, format_address, money, ngettext, translate
 from portal.i18n import fast_gettext as _
 
 #: What the statement reads (the parcel page's values, `views.ParcelPage`): `parcel`
@@ -28,6 +28,30 @@ def statement_pdf(v: ParcelPage, lang: str) -> bytes:
     return pdf.render(statement_document(v), lang)
 
 
+def _count(n: int) -> str:
+    """The words "(6 installments)" when a figure covers several, else nothing."""
+    if n < 2:
+        return ""
+    return " (" + ngettext("%(num)s installment", "%(num)s installments", n) + ")"
+
+
+def _by_day_rows(a: Any, today: date) -> list[pdf.Row]:
+    """The parcel page's figures that must be paid by a day, with that day and how many
+    installments they cover (`core.offer`: `due_now_by`, `next_due`)."""
+    if a is None:
+        return []
+    rows = []
+    if a.due_now > 0 and a.due_by is not None:
+        rows.append(pdf.Row(_("Due now%(count)s, to pay by %(date)s (%(left)s)",
+                              count=_count(a.due_count), date=date_long(a.due_by),
+                              left=days_left(a.due_by, today)), money(a.due_now)))
+    if a.kind == "next" and a.amount is not None:
+        rows.append(pdf.Row(_("Next payment%(count)s, to pay by %(date)s (%(left)s)",
+                              count=_count(a.count), date=date_long(a.day),
+                              left=days_left(a.day, today)), money(a.amount)))
+    return rows
+
+
 def statement_document(v: ParcelPage) -> pdf.Document:
     """What the statement PDF says, in the current language."""
     facts = [(_("Parcel"), v.parcel.catastro),
@@ -39,6 +63,7 @@ def statement_document(v: ParcelPage) -> pdf.Document:
         facts.append((_("This year's assessment"), money(v.annual)))
     rows = [pdf.Row(a.label, money(a.amount), pdf.whys(a.why),
                     strong=a.key == "total_due_now") for a in v.amounts]
+    rows += _by_day_rows(getattr(v, "answer", None), v.today)
     if v.payoff is not None and v.payoff.differs:
         rows.append(pdf.Row(_("Pay-off amount paid today, %(date)s", date=date_long(v.as_of)),
                             money(v.payoff.today), strong=True))

@@ -38,6 +38,9 @@ class ReceiptPart:
     cost_descriptions: dict[int, str] = field(default_factory=dict)
     #: "installments through N": the N chosen on the checkout (known before any line exists).
     through: int | None = None
+    #: What is left on the account after it (issue 25): (the day, its due now, its payoff),
+    #: the account's statement on the receipt's day (`portal.core.statement`).
+    left: tuple[date, Decimal, Decimal] | None = None
 
     @property
     def applied(self) -> Decimal:
@@ -185,6 +188,7 @@ def _build(uow: UnitOfWork, chk: Any, payment_ids: list[int],
     deadline = None
     for payment, parcel, fy in rows:
         verdict = None
+        left = None
         costs: dict[int, str] = {}
         if ledger.payment_entry(uow, payment.id) is not None:
             account = ledger.load(uow, payment.parcel_id, payment.fiscal_year_id)
@@ -193,11 +197,14 @@ def _build(uow: UnitOfWork, chk: Any, payment_ids: list[int],
             # Every cost the receipt may name, a cost reversed since included.
             costs = {e.id: (e.cost_kind or e.kind) for e in account.entries
                      if e.direction == "debit"}
-            st = account.evaluate(clock.today())
+            today = clock.today()
+            st = account.evaluate(today)
             deadline = deadline or st.lump_sum_deadline
+            left = (today, st.total_due_now, st.payoff)
         parts.append(ReceiptPart(payment, parcel, fy, lines.get(payment.id, []), verdict,
                                  [r for r in refunds if r.payment_id == payment.id],
-                                 payment.id in reversed_ids, costs, through.get(payment.id)))
+                                 payment.id in reversed_ids, costs, through.get(payment.id),
+                                 left))
     return Receipt(chk, parts, deadline)
 
 

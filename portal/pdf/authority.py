@@ -29,6 +29,12 @@ def _load(path: Path = FILE) -> dict:
         return tomllib.load(f)
 
 
+def phone(on: date) -> str:
+    """The Authority's telephone on `on`: the one number pages, emails and PDFs give
+    (issue 25: this file is the one place for the Authority's contact details)."""
+    return issuer(on, "es").phone
+
+
 def issuer(on: date, lang: str) -> Issuer:
     """The Authority as it is named on `on`, in `lang`; a day before the first issuer's
     start is an error (never a silent guess)."""

@@ -12,6 +12,7 @@ from portal.core.explain import N_, Step, Trace
 from portal.core.statement import Statement
 from portal.i18n import Formats, ShownStep, format_address, formats, translate
 from portal.i18n import fast_gettext as _
+from portal.pdf.authority import phone as _authority_phone
 
 RELATIONS = {
     "owner": N_("owner"),
@@ -161,3 +162,10 @@ def steps_text(steps: list[ShownStep]) -> list[str]:
 #: The address with its municipality once (the templates' `full_address`): the one function,
 #: `portal.i18n.format_address`, which the PDFs use too.
 full_address = format_address
+
+
+def authority_phone() -> str:
+    """The Authority's telephone today, from `portal/pdf/authority.toml`: the one place
+    for its contact details, the same on pages, emails and PDFs (issue 25)."""
+    from portal import clock
+    return _authority_phone(clock.today())

@@ -70,6 +70,18 @@ def test_year_figures_worked_by_hand():
     assert y.collection is None
 
 
+def test_the_status_follows_the_figures_printed():
+    """Issue 25: installments 1 and 2 paid, issued on 09-10 (installment 3 still within its
+    day G: "pending" that day) but good through 09-15, when installment 3 is delinquent with
+    its late fee: the certificate prints 100.00 of delinquent principal and 5.00 of late
+    fee, so its words say past due, never "up to date" or "still on time"."""
+    paid = [Payment(date(2026, 7, 1), D("100.00")), Payment(date(2026, 8, 1), D("100.00"))]
+    y = year_figures(_account(paid), ISSUED, THROUGH)
+    assert (y.delinquent_principal, y.late_fees) == (D("100.00"), D("5.00"))
+    assert y.status == "overdue"
+    assert year_figures(_account(paid), ISSUED, ISSUED).status == "pending"
+
+
 def test_good_through_the_issue_day_keeps_the_grace_day_open():
     """R-A6: on the statement's own day no grace day closes: good through 09-10, installment
     3 is due (not delinquent), with no late fee; interest to 09-10: 100 x 71 / 3650 = 1.95

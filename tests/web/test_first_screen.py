@@ -49,15 +49,17 @@ def test_the_sentences_say_what_to_do(demo_app):
     assert past_due and all(re.search(r"Tiene \$[\d,]+\.\d\d vencidos", t) for t in past_due)
     assert any("Pagar $1,475.36" in t for t in past_due)
     up_to_date = [t for t in texts if "Está al día" in t]
-    assert any(re.search(r"Próximo pago: \$130\.85 a más tardar el 10 de diciembre de 2026",
-                         t) for t in up_to_date), up_to_date
+    # Installments 1-6 of the parcel bought in November all fall due on 1 December: one
+    # payment of six, with their count (issue 25).
+    assert any(re.search(r"Próximo pago: \$785\.05 \(6 plazos\) a más tardar el 10 de "
+                         r"diciembre de 2026", t) for t in up_to_date), up_to_date
     # The lump sum's window closes tomorrow on one parcel: said first, with what it saves.
     lump = [t for t in texts if "Pague todo el año de una vez y ahorre $31.40" in t]
     assert lump and "$1,538.69 a más tardar el 1 de diciembre de 2026 (queda 1 día)" in lump[0]
     assert lump[0].index("ahorre") < lump[0].index("Está al día")
     en = [_text(_first_screen(p)) for p in _pages(demo_app, lang="en").values()]
-    assert any("You are up to date. Next payment: $130.85 by December 10, 2026" in t
-               for t in en)
+    assert any("You are up to date. Next payment: $785.05 (6 installments) by December 10, "
+               "2026" in t for t in en)
     assert any(re.search(r"You have \$[\d,]+\.\d\d past due", t) for t in en)
 
 

@@ -7,8 +7,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tests.support.app import make_app
+from portal.pdf.authority import issuer
+from tests.support.clock import TODAY
 from tests.support.demo import parcel_ids
+from tests.support.documents import pages_of
 from tests.support.pages import login
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -71,11 +73,17 @@ def test_menu_per_role(demo_app):
     assert "Añadir una propiedad" in owner
 
 
-def test_the_authority_phone_is_given_and_configurable(demo_app, tmp_path, schema_template):
-    html = login(demo_app, "owner").get("/propiedad/reclamar").get_data(as_text=True)
-    assert "Llame a la Autoridad al 787-555-0100" in html
-    app = make_app(tmp_path, schema_template, AUTHORITY_PHONE="787-999-1234")
-    assert app.config["AUTHORITY_PHONE"] == "787-999-1234"
+def test_the_authority_phone_is_the_documents_phone(demo_app, tmp_path):
+    """One place for the Authority's contact details (issue 25): the page gives the number
+    every PDF prints (portal/pdf/authority.toml)."""
+    phone = issuer(TODAY, "es").phone
+    client = login(demo_app, "owner")
+    html = client.get("/propiedad/reclamar").get_data(as_text=True)
+    assert f"Llame a la Autoridad al {phone}" in html
+    pid = parcel_ids(demo_app)["owner"][0]
+    statement = client.get(f"/propiedad/{pid}/estado-de-cuenta.pdf").data
+    words = " ".join(b.text for _w, _h, boxes in pages_of(statement, tmp_path) for b in boxes)
+    assert phone in words
 
 
 def test_no_int_on_url_ids_outside_the_access_policy():

@@ -40,6 +40,7 @@ from portal.web.accounts.forms import ClaimForm, GrantForm, RevokeEmailForm
 from portal.web.data import external_url, uow
 from portal.web.extensions import shared_limit
 from portal.web.pdf_response import pdf_response
+from portal.web.present import authority_phone
 from portal.web.redirects import safe_next
 
 
@@ -137,7 +138,7 @@ def claim():  # noqa: ANN201
                 "Too many wrong codes. Try again in %(num)d minute, or call the Authority at "
                 "%(phone)s.",
                 "Too many wrong codes. Try again in %(num)d minutes, or call the Authority at "
-                "%(phone)s.", minutes, phone=current_app.config["AUTHORITY_PHONE"]))
+                "%(phone)s.", minutes, phone=authority_phone()))
         except ClaimRefused:
             form.code.errors.append(_("The catastro number and the access code do not match. "
                                       "Check both on your notice and try again."))
@@ -176,7 +177,7 @@ def _tell_owners(w, parcel_id: int, granted: bool, email: str,  # noqa: ANN001
     for o in policy.owners(w, parcel.id):
         mail.send(w, o.email, "access_changed_by_staff", o.language, config=current_app.config,
                   catastro=parcel.catastro, granted=granted, email=email, reason=reason,
-                  phone=current_app.config["AUTHORITY_PHONE"],
+                  phone=authority_phone(),
                   link=external_url("accounts.access_page", parcel_id=parcel_id))
 
 

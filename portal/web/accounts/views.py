@@ -77,6 +77,10 @@ class Row:
     next_due_amount: Decimal | None = None  # what the next installment will ask
     lump: Any = None  # R-A11's option while it is open (`core.offer.LumpSumOption`)
     lump_text: tuple[str, str] = ("", "")
+    next_count: int = 0  # how many installments the next payment covers (`NextPayment`)
+    due_by: date | None = None  # the last day to pay `due_now` on time (`Offer.due_now_by`)
+    due_by_text: tuple[str, str] = ("", "")
+    due_count: int = 0  # how many installments `due_now` covers
 
 
 def _deadline_text(day: date | None, today: date, memo: dict) -> tuple[str, str]:
@@ -96,13 +100,16 @@ def _row(s: statements.ParcelSummary, today: date | None = None, memo: dict | No
     today = today or clock.today()
     memo = {} if memo is None else memo
     lump = s.offer.lump_sum if s.offer is not None and s.offer.lump_sum.eligible else None
+    due_by = s.offer.due_now_by if s.offer is not None else None
     return Row(p.id, p.catastro, p.address, p.municipality, s.relation,
                relation_label(s.relation), s.status, s.annual, s.due_now, s.next_due_date,
                s.loan.loan_number if s.loan is not None else "", last_day,
                _deadline_text(s.next_due_date, today, memo),
                _deadline_text(last_day, today, memo),
                nxt.owed if nxt is not None else None, lump,
-               _deadline_text(lump.deadline, today, memo) if lump is not None else ("", ""))
+               _deadline_text(lump.deadline, today, memo) if lump is not None else ("", ""),
+               nxt.count if nxt is not None else 0, due_by, _deadline_text(due_by, today, memo),
+               s.offer.due_now_count if s.offer is not None else 0)
 
 
 LESSEE_KEY = "is_lessee"
@@ -188,6 +195,7 @@ class ParcelPage:
     annual_text: str = ""
     answer: SimpleNamespace | None = None  # the first screen: the status and what to do next
     shown_amounts: list = field(default_factory=list)  # "what you owe" less its zero figures
+    not_owed: list = field(default_factory=list)  # figures that are not owed (the discount)
     zero_labels: list[str] = field(default_factory=list)  # the figures that are zero
 
 
@@ -231,8 +239,13 @@ def parcel_view(user: Any, parcel_id: int, today: date) -> ParcelPage | None:
         v.extended_why = f.trace(extended)
     cost_texts = {k: _cost_text(e) for k, e in enumerate(acct.costs) if e.kind == "cost"}
     v.amounts = statement_amounts(st, cost_texts, f)
-    v.shown_amounts = [a for a in v.amounts if a.amount or a.key == "total_due_now"]
-    v.zero_labels = [a.label for a in v.amounts if not a.amount and a.key != "total_due_now"]
+    # "What you owe" lists what is owed: the lump-sum discount granted is not (issue 25),
+    # it is said apart, below the list.
+    v.shown_amounts = [a for a in v.amounts if (a.amount or a.key == "total_due_now")
+                       and a.key not in NOT_OWED]
+    v.zero_labels = [a.label for a in v.amounts if not a.amount and a.key != "total_due_now"
+                     and a.key not in NOT_OWED]
+    v.not_owed = [a for a in v.amounts if a.amount and a.key in NOT_OWED]
     v.arrears_warning = acct.status == statements.STATUS_OVERDUE  # R-A10: old debt first
     owed = {c.index: c.owed for c in st.cost_items}
     for k, e in enumerate(acct.costs):
@@ -310,7 +323,8 @@ def answer(acct: statements.AccountView, f: Formats) -> SimpleNamespace | None:
         return None
     money = f.money
     a = SimpleNamespace(kind="done", amount_text="", day=None, pay_text=money(o.due_now),
-                        due_now=o.due_now, lump=None)
+                        due_now=o.due_now, lump=None, amount=None, count=0,
+                        due_by=o.due_now_by, due_count=o.due_now_count, not_late_text="")
     c = acct.collection
     if o.has_arrears:
         a.amount_text = money(o.arrears)
@@ -326,6 +340,13 @@ def answer(acct: statements.AccountView, f: Formats) -> SimpleNamespace | None:
         a.day = min(i.last_timely_day for i in due) if due else None
     elif o.next_due is not None:
         a.kind, a.amount_text, a.day = "next", money(o.next_due.owed), o.next_due.last_timely_day
+        a.amount, a.count = o.next_due.owed, o.next_due.count
+    if a.kind in ("overdue", "due", "demand", "claimable"):
+        a.amount, a.count = (o.arrears if o.has_arrears else o.due_now), o.due_now_count
+    if o.has_arrears and o.due_not_late > 0 and o.due_not_late_by is not None:
+        # The pay button's due now is more than the arrears: say what the rest is.
+        a.not_late, a.not_late_by = o.due_not_late, o.due_not_late_by
+        a.not_late_text = money(o.due_not_late)
     q = o.lump_sum
     if q.eligible and q.deadline is not None:
         a.lump = SimpleNamespace(amount_text=money(q.amount), discount_text=money(q.discount),
@@ -341,6 +362,10 @@ def _lump_trace(q: Any, acct: statements.AccountView, closed: Any) -> Trace:
     deadline = acct.rules.lump_sum_deadline if acct.rules is not None else None
     t.extend(closed_days.lump_sum(q, first, deadline, closed))
     return t
+
+
+#: The statement's figures that are not owed: shown apart from "What you owe".
+NOT_OWED = ("discount",)
 
 
 class ScheduleRow(NamedTuple):

@@ -154,7 +154,9 @@ def _account_view(a: service.PayableAccount) -> dict[str, Any]:
         "installments": [{"number": i.number, "amount_through": i.amount_through,
                           "due": date_long(i.due_date)} for i in o.installments],
         "next": ({"amount": o.next_due.owed, "due": o.next_due.due_date,
-                  "last": o.next_due.last_timely_day} if o.next_due is not None else None),
+                  "last": o.next_due.last_timely_day, "count": o.next_due.count}
+                 if o.next_due is not None else None),
+        "due_by": o.due_now_by, "due_count": o.due_now_count,
         "stop": ({"amount": o.stop.today, "last_day": o.stop.last_day,
                   "by_last_day": o.stop.by_last_day}
                  if o.stop is not None and o.stop.stage == "demand_window" else None),

@@ -18,6 +18,7 @@ from portal.people import two_factor
 from portal.web.accounts import views
 from portal.web.data import uow
 from portal.web.people import bp
+from portal.web.present import authority_phone
 from portal.web.staff_access import staff_required
 
 
@@ -51,7 +52,7 @@ def reset_two_factor(user_id: int):  # noqa: ANN201
         with uow() as w:
             person = two_factor.reset_by_staff(w, current_user, user_id, form.reason.data)
             mail.send(w, person.email, "two_factor_reset", person.language, name=person.name,
-                      config=current_app.config, phone=current_app.config["AUTHORITY_PHONE"])
+                      config=current_app.config, phone=authority_phone())
     except (NotFound, Forbidden):
         abort(404)
     except Conflict:

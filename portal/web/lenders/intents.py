@@ -31,8 +31,8 @@ class AcquisitionForm(FlaskForm):
 
 ACQUISITION_ERRORS = {
     "future": _l("The date cannot be later than today."),
-    "before_year": _l("Only a new structure bought on or after January 1 of this year is "
-                      "reported here."),
+    "before_law": _l("The date cannot be before the law that governs this notice took "
+                     "effect (30 August 1991)."),
 }
 
 

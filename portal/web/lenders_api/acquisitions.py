@@ -25,8 +25,8 @@ from portal.web.lenders_api.answers import duplicate_key, problem
 #: The service's refusals (InvalidInput codes), in the loan page's words.
 REFUSALS = {
     "future": N_("The date cannot be later than today."),
-    "before_year": N_("Only a new structure bought on or after January 1 of this year is "
-                      "reported here."),
+    "before_law": N_("The date cannot be before the law that governs this notice took "
+                     "effect (30 August 1991)."),
     "certification": N_("This certification is not of this loan's parcel."),
 }
 

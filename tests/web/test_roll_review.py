@@ -115,6 +115,7 @@ def check_amendment(w: UnitOfWork, admin: object, roll_id: int) -> None:
     assert (d.changed, d.increased, d.decreased) == (5, 4, 1)
     assert (d.increases, d.decreases, d.net) == (Decimal("150.00"), Decimal("50.00"),
                                                  Decimal("100.00"))
+    assert d.why.parts == (("budget", Decimal("100.00")),) and d.why.explained
     rows = review.differences_page(w, admin, roll_id, limit=50, offset=0)
     assert [(r.catastro[-2:], str(r.old), str(r.new), str(r.change)) for r in rows] \
         == EXPECTED_CHANGES

@@ -275,6 +275,20 @@ class Offer:
                            sum((o.owed for o in same), ZERO))
 
     @property
+    def to_pay_next(self) -> NextPayment | None:
+        """The one thing to pay next, as the parcel page's answer says it, with its last day
+        on or after `on`: the arrears today (R-A7), else what is due now by its earliest last
+        timely day (R-A6), else the next payment (`next_due`); None when nothing is left.
+        An amendment's email (R-A5) reads this, so it never names a day already gone."""
+        if self.has_arrears or self.due_now > 0:
+            numbers = tuple(o.number for o in self.installments
+                            if o.status in ("delinquent", "due"))
+            by = self.due_now_by or self.on
+            amount = self.arrears if self.has_arrears else self.due_now
+            return NextPayment(numbers, by, by, amount)
+        return self.next_due
+
+    @property
     def due_now_by(self) -> date | None:
         """The last day to pay `due_now` on time: today when something is already
         delinquent (R-A7 has added its fee), else the earliest last timely day (R-A6) of

@@ -129,3 +129,54 @@ def chart(edges: Sequence[int], counts: Sequence[int], *, width: int = WIDTH) ->
                         y + ROW // 2 + 5, axis + length + PAD))
     bottom = PAD + len(counts) * ROW
     return Chart(width, bottom + PAD, axis, axis - PAD, PAD, bottom, bars, largest)
+
+
+# --- Why an amendment's net change is not the budget's change (R-A3, R-A5) -------------------
+
+#: Each part of the difference between an amendment's net change and its budget's change,
+#: by code: what it is, in the reviewer's words.
+NET_PARTS: dict[str, str] = {
+    "budget": N_("Change of the total to assess (the budget's change)"),
+    "outside_roll": N_("Assessed after the earlier roll, outside it (parcels exempt in that "
+                       "roll that became assessable, such as Authority land sold): already "
+                       "charged, so the new shares take it off"),
+    "earlier_rounding": N_("The earlier assessments in force differ from the earlier total to "
+                           "assess (rounding or individual corrections)"),
+    "new_rounding": N_("The new roll's shares differ from the new total to assess (rounding)"),
+    "removed": N_("Parcels no longer on the roll: their earlier amounts are not compared"),
+}
+
+
+@dataclass(frozen=True)
+class NetChange:
+    """R-A5: an amendment's net change (the new amounts less the earlier ones of the parcels
+    on the roll), as the budget's change plus the parts that make it differ, so a reviewer
+    sees why. The parts (`parts`) sum exactly to `net`."""
+
+    net: Decimal
+    parts: tuple[tuple[str, Decimal], ...]  # (NET_PARTS code, amount), the budget's first
+
+    @property
+    def explained(self) -> bool:
+        return sum((a for _, a in self.parts), Decimal("0.00")) == self.net
+
+
+def net_change(*, total_before: Decimal, total_after: Decimal, assessed_after: Decimal,
+               earlier: Decimal, outside_roll: Decimal, removed: Decimal) -> NetChange:
+    """The parts of an amendment's net change (all amounts exact, in dollars and cents):
+    `total_before`/`total_after`: the earlier and the new version's totals to assess;
+    `assessed_after`: what the new roll assesses (its shares, exempt lines 0); `earlier`: the
+    earlier assessments in force (every parcel of the year); `outside_roll`: the part of them
+    charged outside the earlier roll (a parcel exempt or not on it, assessed later);
+    `removed`: the part of them whose parcel has no line in the new roll.
+
+    net = assessed_after - (earlier - removed)
+        = budget + new_rounding - outside_roll + earlier_rounding + removed."""
+    net = assessed_after - (earlier - removed)
+    parts = (("budget", total_after - total_before),
+             ("outside_roll", -outside_roll),
+             ("earlier_rounding", total_before - (earlier - outside_roll)),
+             ("new_rounding", assessed_after - total_after),
+             ("removed", removed))
+    shown = tuple(p for p in parts if p[0] == "budget" or p[1] != 0)
+    return NetChange(net, shown)

@@ -44,6 +44,7 @@ from sqlalchemy import func, or_, select
 
 from portal import clock, mail, pdf, storage
 from portal.accounts import access, audit, bulk, closed_days, in_force, parcels
+from portal.accounts import facts as account_facts
 from portal.accounts.errors import Conflict, NotFound
 from portal.config import mail_settings
 from portal.core.allocation import explain_fixed, explain_share
@@ -52,6 +53,7 @@ from portal.core.explain import N_, Trace
 from portal.core.installments import Installment as CoreInstallment
 from portal.core.installments import explain_schedule
 from portal.core.money import ZERO
+from portal.core.offer import Offer
 from portal.core.params import ClosedDay
 from portal.core.rules import RULES
 from portal.db import UnitOfWork
@@ -361,9 +363,10 @@ class Notification:
             return
         bulk.insert_rows(uow, NoticeDelivery, rows)
         self.counts["emails"] += len(rows)
+        offers = amendment_offers(uow, self.roll, [f for _, f in messages])
         for a, f in messages:  # in the batch's unit of work: the outbox (portal.mail)
             mail.send(uow, a.email, "assessment_notice", a.language, config=self.config,
-                      bulk=True, **email_context(f, a, self.base))
+                      bulk=True, **email_context(f, a, self.base, offers.get(f.parcel_id)))
 
     def finish(self, uow: UnitOfWork) -> Notification:
         audit.record(uow, self.staff, "roll.notified", object_type="assessment_rolls",
@@ -421,15 +424,39 @@ def notify(uow: UnitOfWork, staff: Any, roll_id: int,
     return work.finish(uow).job_result()
 
 
-def email_context(f: NoticeFacts, a: Addressee, base: str) -> dict[str, Any]:
+def amendment_offers(uow: UnitOfWork, r: _Roll, facts: Sequence[NoticeFacts]
+                     ) -> dict[int, Offer]:
+    """R-A5: what each amended account offers to pay on the day its email is queued, read
+    as the parcel page reads it (`accounts.facts`, `core.offer`): the email names the same
+    next amount, its last day (never one already gone) and the credit."""
+    ids = sorted({f.parcel_id for f in facts if f.previous is not None})
+    if not ids:
+        return {}
+    today = clock.today()
+    loaded = account_facts.load_many(uow, ids, r.fy, rows=True)
+    return {pid: f.offer(today, with_later=False) for pid, f in loaded.items()
+            if f.assessment is not None}
+
+
+def email_context(f: NoticeFacts, a: Addressee, base: str, offer: Offer | None = None
+                  ) -> dict[str, Any]:
+    """The email's words. An amendment's (`offer`: its account today) names the offer's
+    next payment and credit, the parcel page's figures; a first notice, the first
+    installment."""
+    link = base + PARCEL_PATH.format(id=f.parcel_id)
+    common = {"name": a.name, "catastro": f.catastro, "fiscal_year": f.fiscal_year,
+              "amount": f.annual, "previous": f.previous, "count": len(f.installments),
+              "link": link, "next": None, "credit": None}
+    if offer is not None:
+        nxt = offer.to_pay_next
+        credit = offer.statement.credit
+        return {**common, "first_due": None, "extended": [], "next": nxt,
+                "credit": credit if credit > 0 else None, "today": offer.on}
     first = f.installments[0] if f.installments else None
     extended = [s.text for s in formats(a.language).trace(f.extended([first]))] if first else []
-    return {"name": a.name, "catastro": f.catastro, "fiscal_year": f.fiscal_year,
-            "amount": f.annual, "previous": f.previous, "count": len(f.installments),
-            "first_amount": first.amount if first else None,
+    return {**common, "first_amount": first.amount if first else None,
             "first_due": first.due_date if first else None,
-            "first_last": f.last_day(first) if first else None, "extended": extended,
-            "link": base + PARCEL_PATH.format(id=f.parcel_id)}
+            "first_last": f.last_day(first) if first else None, "extended": extended}
 
 
 # --- the document -----------------------------------------------------------------------------

@@ -19,7 +19,18 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, NamedTuple
 
-from sqlalchemy import BigInteger, Numeric, and_, case, cast, exists, func, literal, select
+from sqlalchemy import (
+    BigInteger,
+    Numeric,
+    and_,
+    case,
+    cast,
+    exists,
+    func,
+    literal,
+    or_,
+    select,
+)
 from sqlalchemy.orm import aliased
 
 from portal.accounts import access
@@ -252,7 +263,8 @@ def _previous(am: _Amounts, fy_id: int, earlier: list[int]) -> Any:
     of it (an amendment supersedes another version's assessment), so the test is left out:
     the common case reads the assessments once."""
     a, later = aliased(Assessment), aliased(Assessment)
-    stmt = select(a.parcel_id.label("parcel_id"), am.of(a.annual_amount).label("amount")).where(
+    stmt = select(a.parcel_id.label("parcel_id"), am.of(a.annual_amount).label("amount"),
+                  a.roll_id.label("roll_id")).where(
         a.fiscal_year_id == fy_id, a.budget_version_id.in_(earlier))
     if len(earlier) > 1:
         stmt = stmt.where(~exists().where(later.supersedes_id == a.id,
@@ -299,10 +311,42 @@ class Differences:
     decreased: int
     increases: Decimal
     decreases: Decimal  # a positive amount: what the decreases take off
+    why: core.NetChange | None = None  # the net change's parts (the budget's change first)
 
     @property
     def net(self) -> Decimal:
         return self.increases - self.decreases
+
+
+def _why(uow: UnitOfWork, am: _Amounts, roll: AssessmentRoll, version: BudgetVersion
+         ) -> core.NetChange:
+    """R-A5: the figures that explain the net change (`core.net_change`), read with one
+    aggregate query over the earlier assessments and one over the roll's lines."""
+    earlier_ids = _earlier(uow, version)
+    prev = _previous(am, roll.fiscal_year_id, earlier_ids)
+    zero = am.literal(0)
+    own, new = aliased(RollLine), aliased(RollLine)
+    earlier, outside, removed = uow.session.execute(select(
+        func.coalesce(func.sum(prev.c.amount), zero),
+        func.coalesce(func.sum(case((or_(own.id.is_(None), own.exempt.is_(True)),
+                                     prev.c.amount), else_=zero)), zero),
+        func.coalesce(func.sum(case((new.id.is_(None), prev.c.amount), else_=zero)), zero))
+        .select_from(prev)
+        .outerjoin(own, and_(own.roll_id == prev.c.roll_id, own.parcel_id == prev.c.parcel_id))
+        .outerjoin(new, and_(new.roll_id == roll.id, new.parcel_id == prev.c.parcel_id))
+    ).one()
+    assessed = uow.session.scalar(select(func.coalesce(func.sum(case(
+        (RollLine.exempt.is_(True), zero), else_=am.of(RollLine.amount))), zero)).where(
+        RollLine.roll_id == roll.id))
+    before = uow.session.scalar(  # the latest earlier version with assessments in force
+        select(BudgetVersion.total_to_assess).where(BudgetVersion.id.in_(
+            select(Assessment.budget_version_id).where(
+                Assessment.fiscal_year_id == roll.fiscal_year_id,
+                Assessment.budget_version_id.in_(earlier_ids))))
+        .order_by(BudgetVersion.version.desc()).limit(1))
+    return core.net_change(total_before=before, total_after=version.total_to_assess,
+                           assessed_after=am.amount(assessed), earlier=am.amount(earlier),
+                           outside_roll=am.amount(outside), removed=am.amount(removed))
 
 
 def differences(uow: UnitOfWork, staff: Any, roll_id: int | str) -> Differences | None:
@@ -320,7 +364,7 @@ def differences(uow: UnitOfWork, staff: Any, roll_id: int | str) -> Differences 
         func.coalesce(func.sum(case((up, d.c.change), else_=zero)), zero),
         func.coalesce(func.sum(case((down, -d.c.change), else_=zero)), zero))).one()
     return Differences(int(changed), int(increased), int(decreased), am.amount(plus),
-                       am.amount(minus))
+                       am.amount(minus), _why(uow, am, roll, version))
 
 
 def _ordered(uow: UnitOfWork, roll_id: int | str, staff: Any) -> tuple[Any, _Amounts]:

@@ -115,6 +115,7 @@ def check_amendment(w: UnitOfWork, admin: object, roll_id: int) -> None:
     assert (d.changed, d.increased, d.decreased) == (5, 4, 1)
     assert (d.increases, d.decreases, d.net) == (Decimal("150.00"), Decimal("50.00"),
                                                  Decimal("100.00"))
+    assert d.why.parts == (("budget", Decimal("100.00")),) and d.why.explained
     rows = review.differences_page(w, admin, roll_id, limit=50, offset=0)
     assert [(r.catastro[-2:], str(r.old), str(r.new), str(r.change)) for r in rows] \
         == EXPECTED_CHANGES
@@ -316,3 +317,50 @@ def test_the_chart_geometry():
     assert tiny.bars[1].width == 1  # a bin with a parcel is never invisible
     with pytest.raises(ValueError):
         core.chart([0, 10], [1, 2])
+
+
+def test_the_net_change_is_the_budgets_change_and_its_parts(world):
+    """R-A5: Authority land exempt in the published roll (05) is sold and assessed $80.00
+    outside it; the amendment (+$100.00) then shares $1,100.00 with it too, so the net change
+    is +$20.00: the budget's +$100.00 less the $80.00 already charged outside the roll. The
+    parts add up to the net change exactly and the page names them in both languages."""
+    from portal.models import Assessment  # noqa: PLC0415 - only this test writes one
+    app, first = world
+    with app.app_context(), UnitOfWork(database()) as w:
+        admin = users.find_by_email(w, ADMIN)
+        roll.publish(w, admin, first)
+        sold = w.session.scalar(select(Parcel).where(Parcel.catastro == "100-000-000-05"))
+        sold.owner_kind = "private"
+        r1 = w.session.get(AssessmentRoll, first)
+        w.session.add(Assessment(parcel_id=sold.id, fiscal_year_id=r1.fiscal_year_id,
+                                 budget_version_id=r1.budget_version_id, roll_id=first,
+                                 annual_amount=Decimal("80.00"), benefit_units=Decimal("5"),
+                                 payer="owner", notified_on=TODAY, credit=Decimal("0.00")))
+    second = _amend(app)
+    with app.app_context(), UnitOfWork(database()) as w:
+        d = review.differences(w, users.find_by_email(w, ADMIN), second)
+    assert d.net == Decimal("20.00") and d.why.net == d.net and d.why.explained
+    assert dict(d.why.parts) == {"budget": Decimal("100.00"), "outside_roll": Decimal("-80.00")}
+    assert sum(a for _, a in d.why.parts) == d.net
+    client = login(app, READER)
+    for lang, words in (("es", "Por qué el cambio neto"), ("en", "Why the net change")):
+        html = client.get(f"/personal/tasacion/{second}/revision?lang={lang}").get_data(
+            as_text=True)
+        assert words in html
+        shown = dict(re.findall(r'data-part="(\w+)" data-amount="(-?[\d.]+)"', html))
+        assert shown == {"budget": "100.00", "outside_roll": "-80.00"}
+        assert "+$100.00" in html and "-$80.00" in html and "+$20.00" in html
+
+
+@pytest.mark.parametrize("figures", [
+    dict(total_before="1000.00", total_after="1100.00", assessed_after="1099.99",
+         earlier="1080.01", outside_roll="80.00", removed="12.34"),
+    dict(total_before="1000.00", total_after="900.00", assessed_after="900.00",
+         earlier="1000.00", outside_roll="0.00", removed="0.00")])
+def test_the_net_changes_parts_add_up_to_it(figures):
+    n = core.net_change(**{k: Decimal(v) for k, v in figures.items()})
+    assert n.explained and n.parts[0][0] == "budget"
+    assert sum(a for _, a in n.parts) == n.net == (Decimal(figures["assessed_after"])
+                                                   - Decimal(figures["earlier"])
+                                                   + Decimal(figures["removed"]))
+    assert all(a != 0 for c, a in n.parts if c != "budget")

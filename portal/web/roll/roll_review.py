@@ -16,7 +16,7 @@ from flask_login import current_user
 
 from portal.accounts.errors import NotFound
 from portal.core.money import from_cents_int
-from portal.core.roll_review import EXEMPT_REASONS
+from portal.core.roll_review import EXEMPT_REASONS, NET_PARTS
 from portal.i18n import money as fmt_money
 from portal.i18n import number as fmt_number
 from portal.lenders import portfolio
@@ -63,7 +63,7 @@ def roll_review(roll_id: int):  # noqa: ANN201
     pages = page_count(view.exempt, page, PER_PAGE)
     return render_template("roll/roll_review.html", view=view, exempt=exempt, page=page,
                            pages=pages, changes=changes, reason_text=reason_text,
-                           signed=signed, edge=edge)
+                           signed=signed, edge=edge, net_parts=NET_PARTS)
 
 
 @bp.get("/personal/tasacion/<id:roll_id>/diferencias")
@@ -83,7 +83,8 @@ def roll_review_differences(roll_id: int):  # noqa: ANN201
         abort(404)
     pages = page_count(changes.changed, page, PER_PAGE)
     return render_template("roll/roll_review_differences.html", view=view, changes=changes,
-                           rows=rows, page=page, pages=pages, signed=signed)
+                           rows=rows, page=page, pages=pages, signed=signed,
+                           net_parts=NET_PARTS)
 
 
 @bp.get("/personal/tasacion/<id:roll_id>/diferencias.csv")

@@ -47,11 +47,12 @@ def lender_notice(acquired_on: date, on: date, closed_days: Iterable[date] = ()
 def acquired_on_problem(acquired_on: date, today: date) -> str | None:
     """R-B10 (iii), R-B21 (revision 3): a deed date may be reported on `today` unless it is in
     the future ("future") or before the law's notice rule took effect ("before_law": no
-    `lender_notice_days` is in force on it, so no window can be said); None otherwise. The window is judged by the deed date and its 30
-    days only (`lender_notice`): "built after January 1" concerns the construction, not the
-    deed, so a deed of 20 December 2026 is reported on 5 January 2027 while its 30 days run,
-    and a report after them is recorded and flagged overdue (`NoticeDeadline.overdue`), as
-    the lender forwards a later certification at once, flagged."""
+    `lender_notice_days` is in force on it, so no window can be said); None otherwise. The
+    window is judged by the deed date and its 30 days only (`lender_notice`): "built after
+    January 1" concerns the construction, not the deed, so a deed of 20 December 2026 is
+    reported on 5 January 2027 while its 30 days run, and a report after them is recorded and
+    flagged overdue (`NoticeDeadline.overdue`), as the lender forwards a later certification
+    at once, flagged."""
     if acquired_on > today:
         return "future"
     try:

@@ -249,7 +249,7 @@ def timeline(account: Account, today: date, *, notified_on: date | None = None,
         same = tuple(i.number for i in at.installments
                      if i.status != "paid" and i.last_timely_day == by) or (anchor.number,)
         nxt = NextStop("delinquent", to_clear(at, {("installment", n) for n in same}), by,
-                       "R-A6", anchor.number, same)
+                       "R-A6", anchor.number, installments=same)
     return Timeline(today, stage, tuple(steps), nxt, stop)
 
 

@@ -90,3 +90,20 @@ def test_the_pay_buttons_ring_shows_on_the_overdue_box(live, page, lang):
     for i in range(2):
         ratio, ring, under = ring_contrast(page, buttons.nth(i))
         assert ratio >= 3.0, f"button {i}: ring {ring} on {under} is {ratio:.2f}:1"
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_ring_shows_on_the_lump_sum_box_and_the_sorted_column(live, page, lang):
+    _, url = live
+    sign_in(page, url, "owner", lang)
+    page.goto(f"{url}/pagar?lang={lang}")
+    below = page.locator("main .usa-summary-box a[href^='#lump-']").first  # "Choose it below"
+    expect(below).to_be_visible()
+    ratio, ring, under = ring_contrast(page, below)
+    assert ratio >= 3.0, f"lump sum: ring {ring} on {under} is {ratio:.2f}:1"
+    sign_in(page, url, "lender", lang)
+    page.goto(f"{url}/prestamista/prestamos?orden=catastro&lang={lang}")
+    header = page.locator("main th[aria-sort] a")
+    expect(header).to_have_count(1)
+    ratio, ring, under = ring_contrast(page, header)
+    assert ratio >= 3.0, f"sorted column: ring {ring} on {under} is {ratio:.2f}:1"

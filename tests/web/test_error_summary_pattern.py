@@ -13,7 +13,7 @@ from flask import Flask
 
 from portal import storage
 from tests.support.exemption_wizard import file_home, ids, post
-from tests.support.pages import login
+from tests.support.pages import csrf_token, login
 
 
 @pytest.fixture(autouse=True)
@@ -56,3 +56,19 @@ def test_an_unknown_certificate_code_is_a_field_error(demo_app: Flask, lang, wor
     assert 'href="#code"' in summary and words[1] in summary
     code = re.search(r'<input[^>]*id="code"[^>]*>', html).group(0)
     assert 'aria-invalid="true"' in code
+
+
+def test_the_lender_upload_with_no_file_is_ours_not_the_browsers(demo_app: Flask):
+    """No `required` bubble from the browser (the form is `novalidate`): the portal's own
+    summary, in the title and on the field."""
+    lender = login(demo_app, "lender")
+    page = lender.get("/prestamista/certificaciones/lote").get_data(as_text=True)
+    assert re.search(r'<form[^>]*lote"[^>]*novalidate', page)
+    r = lender.post("/prestamista/certificaciones/lote", data={"csrf_token": csrf_token(page)})
+    assert r.status_code == 400
+    html = r.get_data(as_text=True)
+    assert _title(html).startswith("Error:")
+    summary = re.search(r'<div[^>]*id="error-summary".*?</div>\s*</div>', html, re.S).group(0)
+    assert 'href="#file"' in summary
+    file = re.search(r'<input[^>]*id="file"[^>]*>', html).group(0)
+    assert 'aria-invalid="true"' in file

@@ -13,8 +13,12 @@
   }
 
   focusSummary();
-  /* The browser scrolls to the fragment's target after the document loads: take it back once. */
-  window.addEventListener("load", focusSummary, { once: true });
+  /* The browser may move to the fragment's target as the document loads: take the focus back
+     once, unless the person has already moved it somewhere of their own. */
+  window.addEventListener("load", function () {
+    var at = document.activeElement;
+    if (!at || at === document.body || at.id === "main-content") { focusSummary(); }
+  }, { once: true });
 
   summary.addEventListener("click", function (event) {
     var link = event.target.closest("a[href^='#']");

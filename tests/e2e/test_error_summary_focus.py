@@ -66,8 +66,11 @@ def test_a_link_to_a_radio_group_focuses_its_first_radio(live, page, lang):
     page.locator("#occupants").fill("María Rivera Ortiz")
     with page.expect_navigation():
         page.get_by_role("button", name=w["next"]).click()
+    page.goto(page.url.split("#")[0] + "#main-content")  # as after the skip link
     with page.expect_navigation():  # the home's use: no answer
         page.get_by_role("button", name=w["next"]).click()
+    page.wait_for_load_state("load")
+    assert page.url.endswith("#main-content")
     assert _focused(page) == "error-summary"
     assert re.match(r"Error:", page.title())
     link = page.locator("#error-summary a").first

@@ -133,5 +133,9 @@ def verify():  # noqa: ANN201
             "Too many codes checked from here. Try again in %(num)d minutes.", minutes)]
         return render_template("collections/certificates/verify.html", form=form, result=None,
                                looked=False, f=formats()), 429
+    if result is None:  # an error like any other: in the summary, the field marked invalid
+        form.code.errors = [_("No certificate has that code"), _(
+            "Check the code on the certificate and type it again: it has 28 letters and "
+            "numbers, in groups of four.")]
     return render_template("collections/certificates/verify.html", form=form, result=result,
                            looked=True, f=formats()), 200 if result is not None else 404

@@ -339,8 +339,8 @@ def upload(cert_id: int):  # noqa: ANN201
                 error = _(CONFLICTS.get(exc.code, CONFLICTS["exemption_not_editable"]))
             else:
                 flash(_("%(name)s was added.", name=row.filename), "success")
-    if error:
-        flash(error, "error")
+    if error:  # the evidence step shows it in its error summary, linked to the file field
+        flash(error, "field-error:file")
     return redirect(url_for("exemptions.step", cert_id=cert_id, slug=present.SLUGS["evidence"]),
                     303)
 

@@ -77,7 +77,7 @@ class NextStop:
     installment: int | None = None  # for "delinquent": the installment that would be
     on: date | None = None  # for "demand_queued": the run day (R-A17), `by` + 1 or today
     #: for "delinquent": every installment whose day G is `by` (a notice may move several to
-    #: one due day: one payment keeps them all on time, issue 25)
+    #: one due day: one payment keeps them all on time)
     installments: tuple[int, ...] = ()
 
 

@@ -96,7 +96,7 @@ class YearFigures:
     next_due: date | None  # the first upcoming installment's due date
     payoff: Decimal  # total_due + upcoming principal (the statement's payoff)
     #: current | pending | overdue, of the figures printed (the statement as of the good-
-    #: through day): the certificate's words follow its figures (issue 25).
+    #: through day): the certificate's words follow its figures.
     status: str
     budget_version: int | None = None
     budget_adopted_on: date | None = None

@@ -38,7 +38,7 @@ class ReceiptPart:
     cost_descriptions: dict[int, str] = field(default_factory=dict)
     #: "installments through N": the N chosen on the checkout (known before any line exists).
     through: int | None = None
-    #: What is left on the account after it (issue 25): (the day, its due now, its payoff),
+    #: What is left on the account after it: (the day, its due now, its payoff),
     #: the account's statement on the receipt's day (`portal.core.statement`).
     left: tuple[date, Decimal, Decimal] | None = None
 

@@ -31,7 +31,7 @@ def _load(path: Path = FILE) -> dict:
 
 def phone(on: date) -> str:
     """The Authority's telephone on `on`: the one number pages, emails and PDFs give
-    (issue 25: this file is the one place for the Authority's contact details)."""
+    (this file is the one place for the Authority's contact details)."""
     return issuer(on, "es").phone
 
 

@@ -166,6 +166,6 @@ full_address = format_address
 
 def authority_phone() -> str:
     """The Authority's telephone today, from `portal/pdf/authority.toml`: the one place
-    for its contact details, the same on pages, emails and PDFs (issue 25)."""
+    for its contact details, the same on pages, emails and PDFs."""
     from portal import clock
     return _authority_phone(clock.today())

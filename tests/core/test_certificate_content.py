@@ -71,7 +71,7 @@ def test_year_figures_worked_by_hand():
 
 
 def test_the_status_follows_the_figures_printed():
-    """Issue 25: installments 1 and 2 paid, issued on 09-10 (installment 3 still within its
+    """Installments 1 and 2 paid, issued on 09-10 (installment 3 still within its
     day G: "pending" that day) but good through 09-15, when installment 3 is delinquent with
     its late fee: the certificate prints 100.00 of delinquent principal and 5.00 of late
     fee, so its words say past due, never "up to date" or "still on time"."""

@@ -1,6 +1,6 @@
 """`portal demo --codes` prints the unclaimed parcels' access codes again, and `portal serve
 --port` (`make run PORT=…`) serves links and the payment's return on that port unless
-PORTAL_BASE_URL says otherwise (issue 25)."""
+PORTAL_BASE_URL says otherwise."""
 
 from __future__ import annotations
 

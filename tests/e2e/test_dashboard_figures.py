@@ -1,5 +1,5 @@
-"""The dashboard's figures with their day, in a real browser, in Spanish and in English
-(issue 25): what is due now says the last day to pay it, and the parcel whose notice moved
+"""The dashboard's figures with their day, in a real browser, in Spanish and in English:
+what is due now says the last day to pay it, and the parcel whose notice moved
 installments 1-6 to 1 December (040-000-006-42) shows one next payment of six installments
 with its last timely day; the page stays axe-clean."""
 

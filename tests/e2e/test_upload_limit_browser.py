@@ -1,4 +1,4 @@
-"""The upload limit said in a real browser, in Spanish and English (issue 25): the evidence
+"""The upload limit said in a real browser, in Spanish and English: the evidence
 form says "10 MB" before the upload, and a larger document gets the page that says the
 limit (not "the form may have expired"); axe-core finds nothing on either page."""
 

@@ -178,7 +178,7 @@ def test_the_demo_offers_the_owner_a_lump_sum_with_its_discount(demo_app):
     assert f"Total pagado ${annual - discount:,.2f}" in body
     after = main_text(client.get(f"/pagar?parcela={pid}").text)
     assert "se concedió el 30 de noviembre de 2026" in after, after[:600]
-    # Issue 25: the parcel page's "What you owe" lists what is owed, never the discount.
+    # The parcel page's "What you owe" lists what is owed, never the discount.
     page = client.get(f"/propiedad/{pid}").text
     owed = page.split("<h2>Lo que debe</h2>", 1)[1].split("<h2", 1)[0]
     listed = owed.split("No se debe:", 1)[0]

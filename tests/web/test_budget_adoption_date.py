@@ -1,4 +1,4 @@
-"""A budget's adoption date (issue 25): not after today (it was recorded on 30 November as
+"""A budget's adoption date: not after today (it was recorded on 30 November as
 15 January 2027, and the notices said so); correctable while no notice of its assessments has
 gone out, audited with the old and the new date (R-A1)."""
 

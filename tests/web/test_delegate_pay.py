@@ -1,4 +1,4 @@
-"""A delegate the owner allows to pay can pay (issue 25): `/pagar?parcela=…` was "Página no
+"""A delegate the owner allows to pay can pay: `/pagar?parcela=…` was "Página no
 encontrada" for every delegate; now the owner chooses, when giving access, whether the
 person may also pay, and only then the pay page opens for them."""
 

@@ -1,4 +1,4 @@
-"""The owner's certification (J5): what the wizard takes and what it says back (issue 25).
+"""The owner's certification (J5): what the wizard takes and what it says back.
 
 A veteran's amount is refused over the property's valuation (R-B3) and in an exponent; "who
 lives in the home" is required and bounded; the owner reads every answer before the

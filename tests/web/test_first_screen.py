@@ -50,7 +50,7 @@ def test_the_sentences_say_what_to_do(demo_app):
     assert any("Pagar $1,475.36" in t for t in past_due)
     up_to_date = [t for t in texts if "Está al día" in t]
     # Installments 1-6 of the parcel bought in November all fall due on 1 December: one
-    # payment of six, with their count (issue 25).
+    # payment of six, with their count.
     assert any(re.search(r"Próximo pago: \$785\.05 \(6 plazos\) a más tardar el 10 de "
                          r"diciembre de 2026", t) for t in up_to_date), up_to_date
     # The lump sum's window closes tomorrow on one parcel: said first, with what it saves.

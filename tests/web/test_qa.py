@@ -74,7 +74,7 @@ def test_menu_per_role(demo_app):
 
 
 def test_the_authority_phone_is_the_documents_phone(demo_app, tmp_path):
-    """One place for the Authority's contact details (issue 25): the page gives the number
+    """One place for the Authority's contact details: the page gives the number
     every PDF prints (portal/pdf/authority.toml)."""
     phone = issuer(TODAY, "es").phone
     client = login(demo_app, "owner")

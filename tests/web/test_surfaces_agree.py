@@ -1,4 +1,4 @@
-"""Every surface shows the same amount for the same figure and day (issue 25, "Figures that
+"""Every surface shows the same amount for the same figure and day ("Figures that
 disagree"), read from the rendered output: the dashboard, the parcel page and the pay page
 carry each amount that must be paid by a day as `data-figure` / `data-amount` / `data-by` /
 `data-count`, and the statement PDF prints it (pdftotext). For the demo's owner, lessee and

@@ -1,4 +1,4 @@
-"""Upload limits said as limits (issue 25): a request over its limit is a 413 page (or a
+"""Upload limits said as limits: a request over its limit is a 413 page (or a
 problem under /api) naming the limit in the reader's language, never "the form expired";
 each upload form says its limit before the upload; the lender's certification file takes
 a realistic 20,000-row file (its own request limit); uploads are counted apart from sign-in

@@ -239,7 +239,7 @@ def parcel_view(user: Any, parcel_id: int, today: date) -> ParcelPage | None:
         v.extended_why = f.trace(extended)
     cost_texts = {k: _cost_text(e) for k, e in enumerate(acct.costs) if e.kind == "cost"}
     v.amounts = statement_amounts(st, cost_texts, f)
-    # "What you owe" lists what is owed: the lump-sum discount granted is not (issue 25),
+    # "What you owe" lists what is owed: the lump-sum discount granted is not,
     # it is said apart, below the list.
     v.shown_amounts = [a for a in v.amounts if (a.amount or a.key == "total_due_now")
                        and a.key not in NOT_OWED]

@@ -12,10 +12,9 @@ refuses, each with its own code and message:
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from portal.core.explain import N_
-from portal.i18n import gettext
+from portal.typed_input import TypedInputError
 
 MESSAGES = {
     "required": N_("Write a number."),
@@ -26,17 +25,10 @@ MESSAGES = {
 _DIGITS = re.compile(r"^[0-9]{1,9}$")
 
 
-class CountInputError(ValueError):
+class CountInputError(TypedInputError):
     """A count refused: `code` (a key of `MESSAGES`) and `params` for its message."""
 
-    def __init__(self, code: str, **params: Any) -> None:
-        super().__init__(code)
-        self.code = code
-        self.params = params
-
-    def message(self) -> str:
-        """The reason in the language in force."""
-        return gettext(MESSAGES[self.code], **self.params)
+    MESSAGES = MESSAGES
 
 
 def parse(text: str | int | None, *, minimum: int = 0, maximum: int = 10**9) -> int:

@@ -21,6 +21,7 @@ from typing import Any
 
 from portal.core.explain import N_
 from portal.i18n import date_long, gettext
+from portal.typed_input import TypedInputError
 
 MESSAGES = {
     "required": N_("Write the date."),
@@ -35,22 +36,22 @@ _ISO = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})$")
 _SLASH = re.compile(r"^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$")
 
 
-class DateInputError(ValueError):
+class DateInputError(TypedInputError):
     """A date refused: `code` (a key of `MESSAGES`) and `params` for its message."""
 
-    def __init__(self, code: str, **params: Any) -> None:
-        super().__init__(code)
-        self.code = code
-        self.params = params
+    MESSAGES = MESSAGES
 
-    def message(self, lang: str = "es") -> str:
-        """The reason in the language in force (`lang` chooses the example)."""
+    def shown_params(self, lang: str = "es") -> dict[str, Any]:
         params = dict(self.params)
         if "limit" in params:
             params["limit"] = date_long(params["limit"])
         if self.code == "bad_date":
             params["example"] = EXAMPLES.get(lang, EXAMPLES["es"])
-        return gettext(MESSAGES[self.code], **params)
+        return params
+
+    def message(self, lang: str = "es") -> str:
+        """The reason in the language in force (`lang` chooses the example)."""
+        return gettext(self.MESSAGES[self.code], **self.shown_params(lang))
 
 
 def parse(text: str | date | None, lang: str = "es", *, not_before: date | None = None,

@@ -28,7 +28,8 @@ from babel.numbers import NumberFormatError, get_decimal_symbol, get_group_symbo
 
 from portal.core.explain import N_
 from portal.core.money import cents
-from portal.i18n import gettext, money
+from portal.i18n import money
+from portal.typed_input import TypedInputError
 
 #: The largest amount any field takes: under 10**12, the NUMERIC(14, 2) columns' limit.
 MAXIMUM = Decimal("999999999999.99")
@@ -49,20 +50,16 @@ _EXPONENT = re.compile(r"^[-+]?[0-9.,]*[0-9][eE][-+]?[0-9]+$")
 _CHARS = re.compile(r"^-?[0-9.,]+$")  # ASCII digits only: "١٢" and "１２" are not amounts
 
 
-class MoneyInputError(ValueError):
+class MoneyInputError(TypedInputError):
     """An amount refused: `code` (a key of `MESSAGES`) and `params` for its message."""
 
-    def __init__(self, code: str, **params: Any) -> None:
-        super().__init__(code)
-        self.code = code
-        self.params = params
+    MESSAGES = MESSAGES
 
-    def message(self) -> str:
-        """The reason in the language in force."""
+    def shown_params(self) -> dict[str, Any]:
         params = dict(self.params)
         if "maximum" in params:
             params["maximum"] = money(params["maximum"])
-        return gettext(MESSAGES[self.code], **params)
+        return params
 
 
 def _other_convention(text: str, decimal: str, group: str) -> bool:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import unicodedata
 
 from portal.core.explain import N_
-from portal.i18n import gettext
+from portal.typed_input import TypedInputError
 
 #: The words read as yes and as no (compared in lower case, accents removed).
 YES = frozenset({"si", "yes", "true", "verdadero"})
@@ -30,16 +30,10 @@ MESSAGES = {
 }
 
 
-class YesNoInputError(ValueError):
+class YesNoInputError(TypedInputError):
     """An answer refused: `code` (a key of `MESSAGES`)."""
 
-    def __init__(self, code: str) -> None:
-        super().__init__(code)
-        self.code = code
-
-    def message(self) -> str:
-        """The reason in the language in force."""
-        return gettext(MESSAGES[self.code])
+    MESSAGES = MESSAGES
 
 
 def _plain(text: str) -> str:

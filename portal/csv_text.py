@@ -9,6 +9,9 @@ standard library only; no database, no Flask).
 
 The roll's import (`portal.roll.roll_csv`) decides a file's encoding the same way, streamed
 over a file on disk; this is the same rule for an upload held in memory.
+
+And the CSV the portal writes (every export and report): `csv_lines`, every cell through
+`safe_cell` so that a spreadsheet never runs it as a formula.
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ from __future__ import annotations
 import codecs
 import csv
 import io
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
 
 
 def decode(data: bytes) -> str:
@@ -53,3 +57,29 @@ def records(data: bytes) -> Iterator[tuple[int, list[str]]]:
     for number, cells in enumerate(reader, start=1):
         if any(c.strip() for c in cells):
             yield number, cells
+
+
+# --- the CSV the portal writes ------------------------------------------------------------
+
+_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+
+
+def safe_cell(value: Any) -> str:
+    """A CSV cell that a spreadsheet will not run: text beginning with =, +, -, @, a tab or
+    a carriage return is prefixed with an apostrophe (OWASP's CSV injection advice)."""
+    text = "" if value is None else str(value)
+    return "'" + text if text.startswith(_FORMULA) else text
+
+
+def csv_lines(header: Sequence[str], records: Iterable[Sequence[Any]]) -> Iterator[str]:
+    """The CSV's text line by line (CRLF, as RFC 4180), every cell through `safe_cell`; a
+    UTF-8 BOM first so that spreadsheets read the accents."""
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow([safe_cell(h) for h in header])
+    yield "\ufeff" + buf.getvalue()
+    for rec in records:
+        buf.seek(0)
+        buf.truncate()
+        w.writerow([safe_cell(v) for v in rec])
+        yield buf.getvalue()

@@ -19,7 +19,7 @@ its progress, and a per-row report.
 - A loan number that is not one of this lender's active loans, or whose parcel is not the
   catastro given, gets one neutral reason ("not_your_loan"): nothing is said about the parcel.
 - `report_csv` (every row, or only the failed ones with the same columns plus the error, to
-  fix and upload again) and `template_csv`: every cell through `lenders.safe_cell`.
+  fix and upload again) and `template_csv`: every cell through `csv_text.safe_cell`.
 
 See docs/LENDERS.md ("Bulk certifications").
 """
@@ -51,7 +51,6 @@ from portal.exemptions import batch_filing, filings
 from portal.exemptions import tax_facts as exemption_facts
 from portal.i18n import gettext, money, translate, use_language
 from portal.jobs import runner
-from portal.lenders import portfolio
 from portal.models import (
     ExemptionCertification,
     Job,
@@ -422,7 +421,7 @@ def template_csv(lang: str) -> str:
     yes = "si" if lang == "es" else "yes"
     example = ["PR-000123", "040-012-345-67", "2026-2027", "Ana Rivera|Luis Rivera", yes,
                "", "", "0", "", "", "María Ortiz", yes]
-    return "".join(portfolio.csv_lines(head, [example]))
+    return "".join(csv_text.csv_lines(head, [example]))
 
 
 def report_csv(uow: UnitOfWork, who: Any, batch_id: int, *, only_failed: bool,
@@ -431,7 +430,7 @@ def report_csv(uow: UnitOfWork, who: Any, batch_id: int, *, only_failed: bool,
     number, outcome, error column, reason, computed exemption, tax with it and filing
     number; only the failed rows: the row's columns and the error (so that they can be
     fixed and uploaded again). Read in batches (constant memory); every cell through
-    `lenders.safe_cell` (`lenders.csv_lines`)."""
+    `csv_text.safe_cell` (`csv_text.csv_lines`)."""
     batch = get(uow, who, batch_id)
     heads = [column_header(c, lang) for c in COLUMNS]
     extra = REPORT_COLUMNS.get(lang, REPORT_COLUMNS["es"])
@@ -461,7 +460,7 @@ def report_csv(uow: UnitOfWork, who: Any, batch_id: int, *, only_failed: bool,
                             numbers.get(r.certification_id or 0, "")]
                 last = chunk[-1].row_number
 
-    return portfolio.csv_lines(header, records())
+    return csv_text.csv_lines(header, records())
 
 
 # --- checking a row --------------------------------------------------------------------------

@@ -16,10 +16,8 @@ the deadline is computed for the rows read. See docs/LENDERS.md.
 
 from __future__ import annotations
 
-import csv
-import io
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from decimal import Decimal
@@ -381,33 +379,6 @@ def _is_header(cell: str) -> bool:
     low = cell.lower()
     return low.startswith(_HEADER_WORDS) or not any(c.isdigit() for c in cell)
 
-
-# --- CSV ------------------------------------------------------------------------------------
-
-_FORMULA = ("=", "+", "-", "@", "\t", "\r")
-
-
-def safe_cell(value: Any) -> str:
-    """A CSV cell that a spreadsheet will not run: text beginning with =, +, -, @, a tab or
-    a carriage return is prefixed with an apostrophe (OWASP's CSV injection advice)."""
-    text = "" if value is None else str(value)
-    return "'" + text if text.startswith(_FORMULA) else text
-
-
-def csv_lines(header: Sequence[str], records: Iterable[Sequence[Any]]) -> Iterator[str]:
-    """The CSV's text line by line (CRLF, as RFC 4180), every cell through `safe_cell`; a
-    UTF-8 BOM first so that spreadsheets read the accents."""
-    buf = io.StringIO()
-    w = csv.writer(buf)
-    w.writerow([safe_cell(h) for h in header])
-    yield "\ufeff" + buf.getvalue()
-    for rec in records:
-        buf.seek(0)
-        buf.truncate()
-        w.writerow([safe_cell(v) for v in rec])
-        yield buf.getvalue()
-
-
 def loan(uow: UnitOfWork, who: Any, loan_id: int | None = None, *,
          number: str | None = None, today: date | None = None) -> Row:
     """One of `who`'s loans (by id, or by loan number), with its figures; NotFound for any
@@ -488,6 +459,6 @@ def owner_view(uow: UnitOfWork, user: Any, parcel_id: int, today: date | None = 
 
 
 __all__ = ["ACQUIRED", "CERTIFICATIONS", "MAX_PAY", "NOTICES", "NOTICE_SORT", "PER_PAGE", "SORTS",
-           "STATUSES", "LenderScope", "Page", "Query", "Row", "csv_lines", "fiscal_year_start",
+           "STATUSES", "LenderScope", "Page", "Query", "Row", "fiscal_year_start",
            "loan", "municipalities", "owner_view", "parcels_of_loans", "parcels_to_pay",
-           "portfolio", "read_loan_numbers", "refresh", "retentions", "rows", "safe_cell"]
+           "portfolio", "read_loan_numbers", "refresh", "retentions", "rows"]

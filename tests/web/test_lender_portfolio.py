@@ -166,7 +166,7 @@ def test_odd_filters_are_refused_with_a_message(demo_app):
 
 
 def test_the_export_is_the_filtered_set_with_no_formulas(demo_app):
-    from portal.lenders.portfolio import safe_cell
+    from portal.csv_text import safe_cell
     client = login(demo_app, "lender")
     r = client.get("/prestamista/prestamos.csv?estado=overdue")
     assert r.status_code == 200 and r.mimetype == "text/csv"

@@ -22,7 +22,7 @@ from flask_login import current_user, login_required
 from werkzeug.datastructures import MultiDict
 from wtforms.fields.choices import SelectChoice
 
-from portal import clock, money_input
+from portal import clock, csv_text, money_input
 from portal.i18n import LOCALES, current_language, days_left
 from portal.lenders import portfolio
 from portal.web.data import uow
@@ -165,7 +165,7 @@ def _csv_rows(w: Any, rows: Any, fy: Any) -> Any:
 @login_required
 def export():  # noqa: ANN201
     """The filtered loans as CSV, streamed in batches (constant memory); cells that a
-    spreadsheet would run as a formula are neutralised (`lenders.safe_cell`)."""
+    spreadsheet would run as a formula are neutralised (`csv_text.safe_cell`)."""
     _lender_only()
     with uow() as w:
         form, query = _filters(request.args, portfolio.municipalities(w, current_user))
@@ -185,7 +185,7 @@ def export():  # noqa: ANN201
 
     def generate():  # noqa: ANN202
         with uow() as w:
-            yield from portfolio.csv_lines(header,
+            yield from csv_text.csv_lines(header,
                                          _csv_rows(w, portfolio.rows(w, user, query), fy))
     name = f"prestamos-{clock.today().isoformat()}.csv"
     return Response(stream_with_context(generate()), mimetype="text/csv",

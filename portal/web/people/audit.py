@@ -16,8 +16,8 @@ from wtforms.validators import Length, Optional
 
 from portal import clock
 from portal.accounts import audit_log
+from portal.csv_text import csv_lines
 from portal.db import UnitOfWork
-from portal.lenders.portfolio import csv_lines
 from portal.web.data import database, uow
 from portal.web.people import bp
 from portal.web.staff_access import staff_required

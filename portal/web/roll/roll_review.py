@@ -14,12 +14,12 @@ from flask import Response, abort, render_template, stream_with_context
 from flask_babel import gettext as _
 from flask_login import current_user
 
+from portal import csv_text
 from portal.accounts.errors import NotFound
 from portal.core.money import from_cents_int
 from portal.core.roll_review import EXEMPT_REASONS, NET_PARTS
 from portal.i18n import money as fmt_money
 from portal.i18n import number as fmt_number
-from portal.lenders import portfolio
 from portal.roll import review as service
 from portal.web.data import uow
 from portal.web.locale import select_language
@@ -111,6 +111,6 @@ def roll_review_differences_csv(roll_id: int):  # noqa: ANN201
 
     name = (f"diferencias-registro-{roll_id}.csv" if select_language() == "es"
             else f"roll-differences-{roll_id}.csv")
-    return Response(stream_with_context(portfolio.csv_lines(head, records())),
+    return Response(stream_with_context(csv_text.csv_lines(head, records())),
                     mimetype="text/csv",
                     headers={"Content-Disposition": f'attachment; filename="{name}"'})

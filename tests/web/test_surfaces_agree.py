@@ -66,25 +66,28 @@ def _money(amount: str) -> str:
     return re.sub(r"\s+", " ", text.replace("\u202f", " ").replace("\u00a0", " "))
 
 
-#: The signed-in clients by (role, day): a second sign-in on the same clock would offer the
-#: same authenticator code, which is refused once used (two-step verification, replay).
-_CLIENTS: dict[tuple[int, str, date], Any] = {}
+class SignedIn:
+    """The signed-in clients of one app by (role, day): a second sign-in on the same clock
+    would offer the same authenticator code, which is refused once used (replay)."""
+
+    def __init__(self, app) -> None:  # noqa: ANN001
+        self.app = app
+        self.clients: dict[tuple[str, date], Any] = {}
+
+    def __call__(self, role: str) -> Any:
+        key = (role, clock.today())
+        if key not in self.clients:
+            self.clients[key] = login(self.app, role)
+        return self.clients[key]
 
 
-def _signed_in(app, role: str):  # noqa: ANN001, ANN202
-    key = (id(app), role, clock.today())
-    if key not in _CLIENTS:
-        _CLIENTS[key] = login(app, role)
-    return _CLIENTS[key]
-
-
-def _found_days(app) -> tuple[set[date], set[date]]:  # noqa: ANN001
+def _found_days(signed_in: SignedIn) -> tuple[set[date], set[date]]:
     """(lump-sum deadlines, demands' last days) as the demo's pages give them on its day."""
     lumps: set[date] = set()
     demands: set[date] = set()
     with clock.fixed(TODAY):
         for role in ROLES:
-            client = _signed_in(app, role)
+            client = signed_in(role)
             dash = client.get("/mis-propiedades").get_data(as_text=True)
             lumps |= {date.fromisoformat(d) for d in re.findall(
                 r'portal-lump".*?<time datetime="([\d-]+)"', dash, re.S)}
@@ -95,9 +98,9 @@ def _found_days(app) -> tuple[set[date], set[date]]:  # noqa: ANN001
     return lumps, demands
 
 
-def _check_role(app, role: str, on: date, tmp_path) -> int:  # noqa: ANN001
+def _check_role(signed_in: SignedIn, role: str, on: date, tmp_path) -> int:  # noqa: ANN001
     checked = 0
-    client = _signed_in(app, role)
+    client = signed_in(role)
     cards = dashboard_cards(client.get("/mis-propiedades").get_data(as_text=True))
     assert cards, role
     if role == "lender":  # the lender list's "Due now" is the dashboard's
@@ -148,13 +151,14 @@ def _check_role(app, role: str, on: date, tmp_path) -> int:  # noqa: ANN001
 
 @needs_poppler
 def test_every_surface_shows_one_figure_with_its_day(demo_app, tmp_path):
-    lumps, demands = _found_days(demo_app)
+    signed_in = SignedIn(demo_app)
+    lumps, demands = _found_days(signed_in)
     assert lumps and demands, "the demo has an open lump sum and a demand in its window"
     days = set(FIXED_DAYS) | lumps | demands
     for on in sorted(days | {d + timedelta(days=1) for d in lumps | demands}):
         with clock.fixed(on):
             for role in ROLES:
-                assert _check_role(demo_app, role, on, tmp_path) > 0, (role, on)
+                assert _check_role(signed_in, role, on, tmp_path) > 0, (role, on)
 
 
 def test_installments_moved_to_one_day_are_one_payment_with_their_count(demo_app):

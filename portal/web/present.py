@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from portal import clock
 from portal.core.explain import N_, Step, Trace
 from portal.core.statement import Statement
 from portal.i18n import Formats, ShownStep, format_address, formats, translate
@@ -167,5 +168,4 @@ full_address = format_address
 def authority_phone() -> str:
     """The Authority's telephone today, from `portal/pdf/authority.toml`: the one place
     for its contact details, the same on pages, emails and PDFs."""
-    from portal import clock
     return _authority_phone(clock.today())

@@ -61,6 +61,7 @@ def test_j8_send_the_notices_and_download_one(live, page, lang, tmp_path, monkey
         second_step(page)
         page.goto(f"{url}/personal/tasacion?lang={lang}")
         page.locator("main").get_by_role("link", name=w["notices"], exact=True).first.click()
+        page.wait_for_url("**/avisos*")
         _check(page, f"{lang}-notices", tmp_path, pages)
         page.get_by_role("button", name=w["send"]).click(timeout=120000)  # the job, in-process
         page.wait_for_url("**/personal/trabajos/**", timeout=120000)

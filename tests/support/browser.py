@@ -64,6 +64,9 @@ class Server:
 
 
 def axe_violations(page) -> list[dict]:  # noqa: ANN001
+    # A click that navigates returns once the navigation starts: axe must run on the new
+    # document once it has loaded, not on the old one being replaced.
+    page.wait_for_load_state("load")
     page.evaluate(AXE_JS.read_text())
     res = page.evaluate("""async (tags) => await axe.run(document,
         {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']})""", WCAG)

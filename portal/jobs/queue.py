@@ -8,7 +8,8 @@ nothing to install or start, `make run` works as it is) and on Redis when `REDIS
   the jobs whose message was lost or whose worker died (`jobs.runner.recover`: taken over
   within 30 s), and every minute it sends the outbox's due mail (`portal.outbox`; a unit of
   work that queued mail also puts a `portal.send_mail` task on the queue once it commits, so
-  mail leaves at once). SIGTERM (a deploy, systemd) and SIGINT both stop it gracefully:
+  mail leaves at once); every hour it runs the day's work (`portal.jobs.daily`: each task is
+  idempotent for its day). SIGTERM (a deploy, systemd) and SIGINT both stop it gracefully:
   each running job ends after the batch at hand and goes back to queued (`runner.STOPPING`),
   the consumer waits for its tasks, then exits.
 - `use_immediate(database)`: tests run each task at once, in-process (Huey's immediate
@@ -26,9 +27,9 @@ from typing import Any
 
 from huey import Huey, RedisHuey, SqliteHuey, crontab
 
-from portal import config, mail, outbox
+from portal import clock, config, mail, outbox
 from portal.db import Database, get_database
-from portal.jobs import runner
+from portal.jobs import daily, runner
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +54,7 @@ def _install(huey: Huey, database: Database | None = None) -> Huey:
     _queue["send_mail"] = huey.task(name="portal.send_mail")(_send_mail)
     _queue["mail_sweep"] = huey.periodic_task(crontab(minute="*"),
                                               name="portal.mail_sweep")(_send_mail)
+    _queue["daily"] = huey.periodic_task(crontab(minute="7"), name="portal.daily")(_daily)
     return huey
 
 
@@ -113,6 +115,10 @@ def _send_mail() -> None:
     counts = outbox.send_all(_database(), _mail_config())
     if any(counts.values()):
         log.info("mail: %(sent)s sent, %(retry)s to retry, %(failed)s failed", counts)
+
+
+def _daily() -> None:
+    daily.run_all(_database(), clock.today())
 
 
 def _mail_config() -> Mapping[str, Any]:

@@ -61,6 +61,13 @@ def test_the_list_shows_each_value_with_its_reference_and_who_sets_it(demo_app):
     assert "Portal outage (illustrative demo entry)" in older
 
 
+def test_the_spanish_list_marks_the_language_of_each_quotation(demo_app):
+    # WCAG 3.1.2: the record's English words keep their language on a Spanish page.
+    html = login(demo_app, "staff").get(f"/personal/parametros?fy={FY}&lang=es").get_data(
+        as_text=True)
+    assert '<span lang="en">23 LPRA § 6432(d)' in html
+
+
 def test_a_new_rate_is_recorded_append_only_audited_and_read_at_once(demo_app):
     staff = login(demo_app, "staff")
     assert _post_value(staff, "0.10").status_code == 303  # the same value: still a row

@@ -5,7 +5,10 @@ of any kind runs wherever it is picked up. The runner itself imports no domain.
 
 from portal.collections import demands
 from portal.lenders import batches
+from portal.reminders import sending as reminders_sending  # the day's reminders (daily)
 from portal.roll import notices, roll, roll_import
 
 #: The modules whose import registers the kinds (read by the test that every kind is here).
 REGISTERING = (demands, batches, notices, roll, roll_import)
+#: The modules whose import registers a task of the day's work (`portal.jobs.daily`).
+DAILY = (reminders_sending,)

@@ -129,12 +129,17 @@ def queue(uow: UnitOfWork, msg: EmailMessage, template: str, *,
 def after_commit(uow: UnitOfWork, config: Mapping[str, Any] | None = None) -> None:
     """Tell the `on_committed` hooks once `uow` commits (a message queued or queued again)."""
     session = uow.session
-    if "outbox_config" not in session.info:
-        event.listen(session, "after_commit", _committed, once=True)
+    if not session.info.get("outbox_listening"):
+        event.listen(session, "after_commit", _committed)
+        session.info["outbox_listening"] = True
     session.info["outbox_config"] = _config(config)
 
 
 def _committed(session: Session) -> None:
+    # SQLAlchemy also calls after_commit when a savepoint is released (`begin_nested`): the
+    # outer transaction has not committed yet, so the mail is not there for the sender.
+    if session.in_nested_transaction():
+        return
     config = session.info.pop("outbox_config", None)
     if config is None:
         return

@@ -67,6 +67,7 @@ __all__ = [
 
 # Tables that only payments need (checkouts, provider events, ...), on the same metadata.
 from portal.models import checkouts  # noqa: E402,F401
+
 # Reminders and the calendar (issue 27, docs/REMINDERS.md).
 from portal.models.reminders import (  # noqa: E402,F401
     ReminderParcelOff,

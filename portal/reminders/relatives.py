@@ -26,7 +26,7 @@ from portal.reminders.preferences import new_token
 MAX_PER_PARCEL = 5
 
 
-def _managed(uow: UnitOfWork, user: Any, parcel_id: int | str) -> Parcel:
+def require_manager(uow: UnitOfWork, user: Any, parcel_id: int | str) -> Parcel:
     parcel = access.get_parcel(uow, user, parcel_id)  # NotFound if not visible
     if access.is_staff(user) or policy.manager_relation(uow, user, parcel.id) not in (
             "owner", "payer"):
@@ -38,7 +38,7 @@ def add(uow: UnitOfWork, user: Any, parcel_id: int | str, email: str, language: 
         config: Mapping[str, Any] | None = None) -> ReminderRelative:
     """Add a relative's email to the parcel's reminders and send them the confirmation link
     (in `language`). NotFound / Forbidden for a parcel the user does not manage."""
-    parcel = _managed(uow, user, parcel_id)
+    parcel = require_manager(uow, user, parcel_id)
     email = (email or "").strip().lower()
     if "@" not in email or len(email) > 254:
         raise InvalidInput("email", field="email")
@@ -66,7 +66,7 @@ def add(uow: UnitOfWork, user: Any, parcel_id: int | str, email: str, language: 
 def remove(uow: UnitOfWork, user: Any, parcel_id: int | str, relative_id: int | str
            ) -> ReminderRelative:
     """Stop a relative's reminders for the parcel (the manager's choice)."""
-    parcel = _managed(uow, user, parcel_id)
+    parcel = require_manager(uow, user, parcel_id)
     row = uow.session.scalar(select(ReminderRelative).where(
         ReminderRelative.id == access.parse_id(relative_id),
         ReminderRelative.parcel_id == parcel.id))

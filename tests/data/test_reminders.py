@@ -65,7 +65,7 @@ def test_one_reminder_per_day_and_a_second_run_sends_nothing(world):
 def test_the_late_day_says_what_was_added(world):
     assert run(world, NOV_11)["sent"] == 1
     body = messages(world)[0].get_content()
-    assert "$5.00" in body and "recargo" in body
+    assert "$5.00" in body and "cargo por demora" in body
 
 
 def test_a_paid_installment_gets_no_reminder(world):

@@ -85,3 +85,9 @@ PUBLIC_GET |= {"ops.healthz", "ops.readyz", "ops.metrics_page"}
 STAFF |= {"people.audit_page", "people.audit_export"}
 #: The mail queue's page and its retry (tests/web/test_mail_queue_page.py).
 STAFF |= {"jobs.mail_queue_page", "jobs.mail_retry"}
+#: Reminders and the calendar (issue 27; tests/web/test_reminders_pages.py): the one-click
+#: unsubscribe, a relative's confirmation and the account's feed answer their secret link only.
+PUBLIC_GET |= {"reminders.unsubscribe_page", "reminders.confirm_page", "reminders.feed"}
+PUBLIC_POST |= {"reminders.unsubscribe", "reminders.confirm"}
+SIGNED_IN |= {"reminders.settings", "reminders.save", "reminders.reset_calendar"}
+PARCEL |= {"reminders.parcel_ics", "reminders.add_relative", "reminders.remove_relative"}

@@ -82,6 +82,9 @@ ALLOWED: dict[str, frozenset[str]] = {
         "batch_upload", "create_token", "invite", "mark_intents", "pay_file", "pay_filtered",
         "remove", "report_acquisition", "set_role")},
     "exemptions.changes_forward": frozenset({"lender"}),
+    # Reminders (issue 27): one's own choices; a relative added by the parcel's manager.
+    "reminders.save": SIGNED_IN, "reminders.reset_calendar": SIGNED_IN,
+    "reminders.add_relative": frozenset({"owner"}),
 }
 
 _ID = re.compile(r"<(?:\w+:)?(\w+)>")

@@ -56,6 +56,9 @@ def test_one_reminder_per_day_and_a_second_run_sends_nothing(world):
     assert f"https://portal.test/pagar?parcela={world.parcel['0']}" in body
     assert msg["List-Unsubscribe"].startswith("<https://portal.test/recordatorios/baja/")
     assert msg["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    with world.uow() as uow:  # the address whole, never RFC 2047 words a reader cannot use
+        raw = uow.session.scalars(select(OutboxMessage.raw)).one()
+        assert b"List-Unsubscribe: <https://portal.test/recordatorios/baja/" in raw
     with world.uow() as uow:
         (row,) = uow.session.scalars(select(ReminderSent)).all()
         assert (row.kind, row.day, row.recipient) == ("installment_due", date(2026, 11, 10),

@@ -122,6 +122,7 @@ def _register_blueprints(app: Flask) -> None:
     import portal.web.collections.attachments  # R-A14, R-C1–R-C8
     import portal.web.collections.certificates  # J10
     import portal.web.collections.demands  # J9
+    import portal.web.exemptions.bulk  # issue 28: the review in bulk
     import portal.web.exemptions.certifications  # J5
     import portal.web.exemptions.changes  # J6
     import portal.web.jobs.mail_queue  # the mail outbox (staff)

@@ -130,6 +130,7 @@ def _register_blueprints(app: Flask) -> None:
     import portal.web.lenders.organisation
     import portal.web.lenders_api.acquisitions  # J7: the lenders' API
     import portal.web.lenders_api.batches
+    import portal.web.lenders_api.certifications
     import portal.web.lenders_api.reference
     import portal.web.lenders_api.routes
     import portal.web.ops.routes

@@ -27,6 +27,8 @@ LOAN_NUMBER = r"^[^/\x00-\x1f\x7f]{1,40}$"  # as the loans table holds them, no 
 #: A row's values are text as in the CSV (the batch's service reads them as the CSV's cells).
 CELL_MAX = batches.MAX_VALUE
 CELL = r"^[^\x00]*$"  # no NUL byte (nothing a person types; PostgreSQL's text refuses it)
+#: A catastro number as the parcels table holds them (no slash, no control character).
+CATASTRO = r"^[^/\x00-\x1f\x7f]{1,32}$"
 #: Idempotency-Key: printable ASCII, no spaces (a UUID fits).
 IDEMPOTENCY_KEY = r"^[!-~]{1,200}$"
 #: The columns a row must have (the others may be left out, as empty cells); a required
@@ -74,6 +76,21 @@ class RowsQuery(_Query):
     page: int = Field(1, ge=1, lt=2**31, description=N_("The page, 50 rows a page."))
     outcome: Literal[("", *batches.OUTCOMES)] = Field(  # type: ignore[valid-type]
         "", description=N_("Only the rows with this outcome."))
+
+
+class BatchesQuery(_Query):
+    """`GET /certification-batches`'s query parameters."""
+
+    page: int = Field(1, ge=1, lt=2**31, description=N_("The page, 50 batches a page."))
+    status: Literal["", "queued", "running", "done", "failed"] = Field(
+        "", description=N_("Only the batches in this status."))
+
+
+class CertificationsQuery(_Query):
+    """`GET /parcels/{catastro}/certifications`'s query parameters."""
+
+    fiscal_year: str = Field("", pattern=r"^([0-9]{4}-[0-9]{4})?$", description=N_(
+        "Only this fiscal year's (YYYY-YYYY, the second year the first plus one)."))
 
 
 @cache
@@ -143,11 +160,18 @@ class Loan(_Out):
     next_due_date: date | None
 
 
+Next = Annotated[str | None, Field(description=N_(
+    "The next page's address (with the same parameters), or null on the last page."))]
+Total = Annotated[int, Field(description=N_("How many there are in all, on every page."))]
+
+
 class LoanPage(_Out):
     as_of: date
     page: int
     pages: int
     count: int
+    total: Total
+    next: Next
     totals: Totals
     items: list[Loan]
 
@@ -232,7 +256,38 @@ class Acquisition(_Out):
 class BatchRows(_Out):
     batch_id: int
     page: int
+    pages: int
+    total: Total
+    next: Next
     items: list[BatchRow]
+
+
+class CertificationStatus(_Out):
+    id: int
+    fiscal_year: str
+    status: Literal["filed", "under_review", "returned", "resubmitted", "approved",
+                    "withdrawn"] = Field(description=N_(
+                        "filed, under_review, returned (to the owner, to correct), "
+                        "resubmitted, approved or withdrawn."))
+    filing_number: str | None
+    filed_on: date | None
+    decided_at: datetime | None = Field(description=N_("When it was approved or returned."))
+    loan_number: str | None = Field(description=N_(
+        "Your loan it was filed for, if one of yours."))
+
+
+class ParcelCertifications(_Out):
+    catastro: str
+    loan_numbers: list[str] = Field(description=N_("Your loans on this parcel."))
+    items: list[CertificationStatus]
+
+
+class BatchPage(_Out):
+    page: int
+    pages: int
+    total: Total
+    next: Next
+    items: list[Batch]
 
 
 # --- validation errors in the caller's language ------------------------------------------------

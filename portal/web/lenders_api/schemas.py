@@ -118,8 +118,10 @@ class AcquisitionIn(_In):
     """`POST /loans/{loan_number}/acquisitions`'s body (R-B10 case iii)."""
 
     acquired_on: date = Field(strict=True, description=N_(
-        "The deed date of the new structure's acquisition (YYYY-MM-DD), on or after January "
-        "1 of this year and not after today."))
+        "The deed date of the new structure's acquisition (YYYY-MM-DD): not after today "
+        "nor before 30 August 1991 (the law that governs this notice took effect); either "
+        "is a 422 naming acquired_on. A deed of an earlier year is recorded, its notice "
+        "overdue."))
     certification_id: int | None = Field(None, ge=1, lt=2**31, description=N_(
         "Optional: the residential-exemption certification of the loan's parcel it was "
         "bought with."))

@@ -11,7 +11,6 @@ from flask import Flask
 from sqlalchemy import select
 
 from tests.support.demo import app_uow
-from tests.support.lenders import second_lender
 from tests.support.pages import csrf_token, login, password_only, totp_code
 
 PAGES = ("/prestamista/prestamos", "/prestamista/organizacion", "/prestamista/certificaciones/lote",
@@ -20,11 +19,17 @@ PAGES = ("/prestamista/prestamos", "/prestamista/organizacion", "/prestamista/ce
 
 def _admin_and_clerk(app: Flask) -> None:
     """Banco B: user00001 administers it, user00002 is its clerk (neither enrolled)."""
-    from portal.models import PartyMember, User
+    from portal.models import Lender, Party, PartyMember, User
     with app_uow(app) as w:
-        b, _admin = second_lender(w)
-        clerk = w.session.scalar(select(User).where(User.email == "user00002@demo.pr"))
-        w.session.add(PartyMember(party_id=b.party_id, user_id=clerk.id, role="employee"))
+        s = w.session
+        party = Party(kind="organisation", name="Banco B")
+        s.add(party)
+        s.flush()
+        s.add(Lender(party_id=party.id, code="BBB"))
+        for email, role in (("user00001@demo.pr", "administrator"),
+                            ("user00002@demo.pr", "employee")):
+            user = s.scalar(select(User).where(User.email == email))
+            s.add(PartyMember(party_id=party.id, user_id=user.id, role=role))
 
 
 def test_an_administrator_sets_up_two_steps_before_any_lender_page(demo_app):

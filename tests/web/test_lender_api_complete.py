@@ -188,7 +188,8 @@ def _same_key_twice(app: Flask) -> None:
     for key, bodies in (("twice-same", (rows, rows)), ("twice-other", (rows, rows[:1]))):
         before, start, answers = count(), threading.Barrier(2), []
 
-        def send(body: list, key: str = key) -> None:
+        def send(body: list, key: str = key, start: threading.Barrier = start,
+                 answers: list = answers) -> None:
             client = app.test_client()
             start.wait(10)
             r = client.post(BATCHES, json={"rows": body}, headers=_h(secret, key=key))

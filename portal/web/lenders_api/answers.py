@@ -7,9 +7,9 @@ invalid one)."""
 from __future__ import annotations
 
 import json
-from urllib.parse import urlencode
 from decimal import Decimal
 from typing import Any
+from urllib.parse import urlencode
 
 from flask import jsonify, make_response, request
 from pydantic import ValidationError

@@ -9,3 +9,9 @@ from portal.roll import notices, roll, roll_import
 
 #: The modules whose import registers the kinds (read by the test that every kind is here).
 REGISTERING = (demands, batches, notices, roll, roll_import)
+
+# Issue 28: each lender's daily digest of the exemption decisions on its loans.
+from portal.exemptions import digest as exemption_digest  # noqa: E402
+from portal.jobs import daily as _daily  # noqa: E402
+
+_daily.register(exemption_digest.NAME, exemption_digest.send)

@@ -87,3 +87,7 @@ PUBLIC_GET |= {"ops.healthz", "ops.readyz", "ops.metrics_page"}
 STAFF |= {"people.audit_page", "people.audit_export"}
 #: The mail queue's page and its retry (tests/web/test_mail_queue_page.py).
 STAFF |= {"jobs.mail_queue_page", "jobs.mail_retry"}
+#: Issue 28: the staff search, the reports and exports, the exemptions' bulk review
+#: (tests/web/test_backoffice_search.py, test_backoffice_reports.py, test_bulk_review.py).
+STAFF |= {"backoffice.search", "backoffice.reports", "backoffice.report",
+          "backoffice.report_csv", "exemptions.bulk_queue", "exemptions.bulk_decide"}

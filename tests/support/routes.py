@@ -47,6 +47,8 @@ SIGNED_IN |= {"lenders.invitation"}
 TOKEN_API = {"lenders_api.loans", "lenders_api.loan"}
 TOKEN_API |= {"lenders_api.submit_batch", "lenders_api.batch", "lenders_api.batch_rows",  # J7
               "lenders_api.report_acquisition"}  # tests/web/test_lender_api_batches.py
+TOKEN_API |= {"lenders_api.list_batches",  # issue 28: tests/web/test_lender_api_complete.py
+              "lenders_api.parcel_certifications"}
 PUBLIC_GET |= {"lenders_api.openapi", "lenders_api.reference"}  # the API's description
 STAFF = {"accounts.lookup", "people.person", "payments.office", "payments.refund",
          "roll.roll_page", "jobs.job", "roll.compute_roll", "roll.publish_roll",

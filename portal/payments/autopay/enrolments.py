@@ -47,8 +47,14 @@ def may_enrol(uow: UnitOfWork, user: Any, parcel: Parcel) -> bool:
 
 
 def fiscal_year_on(uow: UnitOfWork, day: date) -> FiscalYear | None:
-    return uow.session.scalar(select(FiscalYear).where(FiscalYear.starts_on <= day,
-                                                       FiscalYear.ends_on >= day))
+    """The fiscal year of `day`; before any has begun, the next one (its lump sum is paid
+    in advance, R-A11)."""
+    found = uow.session.scalar(select(FiscalYear).where(FiscalYear.starts_on <= day,
+                                                        FiscalYear.ends_on >= day))
+    if found is not None:
+        return found
+    return uow.session.scalar(select(FiscalYear).where(FiscalYear.starts_on > day)
+                              .order_by(FiscalYear.starts_on).limit(1))
 
 
 def account_offer(uow: UnitOfWork, parcel: Parcel, day: date

@@ -130,6 +130,20 @@ def saved_methods(uow: UnitOfWork, user: Any, provider: str | None = None) -> li
     return list(uow.session.scalars(stmt.order_by(SavedMethod.id)))
 
 
+def listed(uow: UnitOfWork, user: Any) -> list[tuple[SavedMethod, list[str]]]:
+    """The payer's methods, each with the catastro numbers of the live autopay using it."""
+    from portal.models import Parcel
+
+    out = []
+    for method in saved_methods(uow, user):
+        used = list(uow.session.scalars(
+            select(Parcel.catastro).join(AutopayEnrolment, AutopayEnrolment.parcel_id == Parcel.id)
+            .where(AutopayEnrolment.method_id == method.id, AutopayEnrolment.ended_at.is_(None))
+            .order_by(Parcel.catastro)))
+        out.append((method, used))
+    return out
+
+
 def get_method(uow: UnitOfWork, user: Any, method_id: int | str) -> SavedMethod:
     """One of the payer's own methods, not removed; NotFound otherwise."""
     from portal.accounts.access import parse_id

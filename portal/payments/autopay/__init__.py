@@ -22,7 +22,7 @@ def covers(uow: UnitOfWork, parcel_id: int, day: date) -> bool:
     next installment on its due date, or the lump sum on its day), so a reminder of it is
     not needed. False with no live enrolment, with arrears, or once a debit of what is due
     has failed (its payer must pay it)."""
-    from portal.payments.autopay import enrolments
+    import portal.payments.autopay.enrolments as enrolments
 
     e = enrolments.live(uow, int(parcel_id))
     if e is None:

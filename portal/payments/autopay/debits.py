@@ -23,6 +23,8 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
+import portal.payments.autopay.enrolments as enrolments
+import portal.payments.autopay.methods as methods
 from portal import clock, mail
 from portal.config import DEFAULT_BASE_URL, mail_settings
 from portal.core import autopay as core
@@ -33,7 +35,6 @@ from portal.models import Parcel, User
 from portal.models.autopay import AutopayDebit, AutopayEnrolment, AutopayMessage, SavedMethod
 from portal.models.checkouts import Checkout
 from portal.payments import fulfilment, gateway_settings, service
-from portal.payments.autopay import enrolments, methods
 from portal.payments.gateway import ChargeRequest, Gateway, GatewayError
 
 log = logging.getLogger(__name__)

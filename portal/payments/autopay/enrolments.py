@@ -16,6 +16,7 @@ from typing import Any
 
 from sqlalchemy import select
 
+import portal.payments.autopay.methods as methods
 from portal import clock
 from portal.accounts import access, audit
 from portal.accounts.errors import Forbidden, InvalidInput, NotFound
@@ -27,7 +28,6 @@ from portal.models import FiscalYear, LenderIntent, Parcel, User
 from portal.models.autopay import AutopayDebit, AutopayEnrolment, SavedMethod
 from portal.models.checkouts import Checkout
 from portal.payments import ledger, service
-from portal.payments.autopay import methods
 
 #: The relations that may enrol (a delegate only where the owner allowed paying).
 ENROLLERS = ("owner", "lessee", "delegate")

@@ -27,3 +27,9 @@ def _autopay(database: Database, day: date) -> dict[str, int]:
 
 
 daily.register("autopay", _autopay)
+
+# Issue 28: each lender's daily digest of the exemption decisions on its loans.
+from portal.exemptions import digest as exemption_digest  # noqa: E402
+from portal.jobs import daily as _daily  # noqa: E402
+
+_daily.register(exemption_digest.NAME, exemption_digest.send)

@@ -1,7 +1,7 @@
 """autopay: saved payment methods, enrolments, debits, messages, the sandbox's setups
 
 Revision ID: auto271
-Revises: sec311
+Revises: bo281
 Create Date: 2026-12-05 13:06:54.216412
 
 """
@@ -13,7 +13,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision: str = 'auto271'
-down_revision: str | Sequence[str] | None = 'sec311'
+down_revision: str | Sequence[str] | None = 'bo281'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

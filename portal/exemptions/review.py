@@ -133,3 +133,10 @@ def reviewer_name(uow: UnitOfWork, user_id: int | None) -> str | None:
         return None
     u = uow.session.get(User, user_id)
     return u.name if u is not None else None
+
+
+def decided(uow: UnitOfWork, ids: list[int]) -> list[ExemptionCertification]:
+    """The certifications of `ids` (a bulk decision's), in that order, for their emails."""
+    found = {c.id: c for c in uow.session.scalars(
+        select(ExemptionCertification).where(ExemptionCertification.id.in_(ids)))}
+    return [found[i] for i in ids if i in found]

@@ -354,6 +354,20 @@ def recent(uow: UnitOfWork, who: Any, limit: int = 10) -> list[LenderBatch]:
         LenderBatch.lender_id == s.lender_id).order_by(LenderBatch.id.desc()).limit(limit)))
 
 
+def listed(uow: UnitOfWork, who: Any, *, status: str | None = None, offset: int = 0,
+           limit: int = 50) -> tuple[list[LenderBatch], int]:
+    """A page of the lender's batches, newest first (`status`: queued, running, done or
+    failed; None for all), and how many there are in all."""
+    s = _sender(uow, who)
+    q = select(LenderBatch).where(LenderBatch.lender_id == s.lender_id)
+    if status is not None:
+        q = q.where(LenderBatch.status == status)
+    total = uow.session.scalar(select(func.count()).select_from(q.subquery())) or 0
+    page = list(uow.session.scalars(q.order_by(LenderBatch.id.desc())
+                                    .offset(max(0, int(offset))).limit(max(1, int(limit)))))
+    return [get(uow, who, b.id) for b in page], total
+
+
 def _rows_query(batch_id: int, outcome: str | None) -> Any:
     q = select(LenderBatchRow).where(LenderBatchRow.batch_id == batch_id)
     if outcome == "failed":

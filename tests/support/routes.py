@@ -47,6 +47,8 @@ SIGNED_IN |= {"lenders.invitation"}
 TOKEN_API = {"lenders_api.loans", "lenders_api.loan"}
 TOKEN_API |= {"lenders_api.submit_batch", "lenders_api.batch", "lenders_api.batch_rows",  # J7
               "lenders_api.report_acquisition"}  # tests/web/test_lender_api_batches.py
+TOKEN_API |= {"lenders_api.list_batches",  # issue 28: tests/web/test_lender_api_complete.py
+              "lenders_api.parcel_certifications"}
 PUBLIC_GET |= {"lenders_api.openapi", "lenders_api.reference"}  # the API's description
 STAFF = {"accounts.lookup", "people.person", "payments.office", "payments.refund",
          "roll.roll_page", "jobs.job", "roll.compute_roll", "roll.publish_roll",
@@ -92,3 +94,7 @@ SIGNED_IN |= {"payments.saved_methods", "payments.remove_method", "payments.setu
               "payments.sandbox_setup"}
 PARCEL |= {"payments.autopay", "payments.autopay_cancel", "payments.autopay_add_method"}
 STAFF |= {"payments.autopay_staff"}
+#: Issue 28: the staff search, the reports and exports, the exemptions' bulk review
+#: (tests/web/test_backoffice_search.py, test_backoffice_reports.py, test_bulk_review.py).
+STAFF |= {"backoffice.search", "backoffice.reports", "backoffice.report",
+          "backoffice.report_csv", "exemptions.bulk_queue", "exemptions.bulk_decide"}

@@ -9,7 +9,8 @@ nothing to install or start, `make run` works as it is) and on Redis when `REDIS
   within 30 s), and every minute it sends the outbox's due mail (`portal.outbox`; a unit of
   work that queued mail also puts a `portal.send_mail` task on the queue once it commits, so
   mail leaves at once) and posts the lenders' due webhooks (`portal.webhooks`); every hour
-  it runs the day's work (`portal.jobs.daily`: each task is idempotent for its day). SIGTERM (a deploy, systemd) and SIGINT both stop it gracefully:
+  it runs the day's work (`portal.jobs.daily`: each task is idempotent for its day).
+  SIGTERM (a deploy, systemd) and SIGINT both stop it gracefully:
   each running job ends after the batch at hand and goes back to queued (`runner.STOPPING`),
   the consumer waits for its tasks, then exits.
 - `use_immediate(database)`: tests run each task at once, in-process (Huey's immediate

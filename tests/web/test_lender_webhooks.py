@@ -84,7 +84,7 @@ def _register(client, url: str, lang: str = "es", **events: str):  # noqa: ANN00
 
 
 def _secret(r) -> str:  # noqa: ANN001
-    return re.search(r'id="new-secret"[^>]* value="([^"]+)"', r.get_data(as_text=True)).group(1)
+    return re.search(r'id="new-secret"[^>]*>([^<]+)</textarea>', r.get_data(as_text=True)).group(1)
 
 
 def test_a_batch_and_a_decision_are_posted_signed_with_retries_and_logged(app):

@@ -140,6 +140,7 @@ def _register_blueprints(app: Flask) -> None:
     import portal.web.lenders_api.routes
     import portal.web.lenders_api.webhooks
     import portal.web.ops.routes
+    import portal.web.payments.autopay  # issue 27: autopay
     import portal.web.payments.routes
     import portal.web.people.audit
     import portal.web.people.person

@@ -3,7 +3,7 @@ secrets) and `webhook_deliveries` (each event for each endpoint, written in the 
 that caused it, posted by the worker, retried with a backoff: the bank's delivery log).
 
 Revision ID: api281
-Revises: bo281
+Revises: auto271
 Create Date: 2026-12-05 13:30:00
 
 """
@@ -14,7 +14,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision: str = 'api281'
-down_revision: str | Sequence[str] | None = 'bo281'
+down_revision: str | Sequence[str] | None = 'auto271'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -68,4 +68,7 @@ __all__ = [
 ]
 
 # Tables that only payments need (checkouts, provider events, ...), on the same metadata.
-from portal.models import checkouts  # noqa: E402,F401
+from portal.models import (
+    autopay,  # noqa: E402,F401  (autopay's tables)
+    checkouts,  # noqa: E402,F401
+)

@@ -89,6 +89,13 @@ PUBLIC_GET |= {"ops.healthz", "ops.readyz", "ops.metrics_page"}
 STAFF |= {"people.audit_page", "people.audit_export"}
 #: The mail queue's page and its retry (tests/web/test_mail_queue_page.py).
 STAFF |= {"jobs.mail_queue_page", "jobs.mail_retry"}
+#: Autopay (issue 27 item 3; tests/payments/test_autopay_web.py walks them): one's own saved
+#: methods and setups (another person's: 404), a parcel's autopay page (its payers enrol;
+#: anyone who sees the parcel reads it), the staff's list.
+SIGNED_IN |= {"payments.saved_methods", "payments.remove_method", "payments.setup_return",
+              "payments.sandbox_setup"}
+PARCEL |= {"payments.autopay", "payments.autopay_cancel", "payments.autopay_add_method"}
+STAFF |= {"payments.autopay_staff"}
 #: Issue 28: the staff search, the reports and exports, the exemptions' bulk review
 #: (tests/web/test_backoffice_search.py, test_backoffice_reports.py, test_bulk_review.py).
 STAFF |= {"backoffice.search", "backoffice.reports", "backoffice.report",

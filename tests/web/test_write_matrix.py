@@ -82,6 +82,10 @@ ALLOWED: dict[str, frozenset[str]] = {
         "batch_upload", "create_token", "invite", "mark_intents", "pay_file", "pay_filtered",
         "remove", "report_acquisition", "set_role", "add_webhook")},
     "exemptions.changes_forward": frozenset({"lender"}),
+    # Autopay (issue 27): a parcel's payers enrol and save a method from its page (a
+    # delegate only where the owner allowed paying); one's own methods, people only.
+    "payments.autopay": frozenset({"owner"}), "payments.autopay_add_method": frozenset({"owner"}),
+    "payments.saved_methods": frozenset(PEOPLE),
 }
 
 _ID = re.compile(r"<(?:\w+:)?(\w+)>")

@@ -249,3 +249,32 @@ def test_a_clerk_sees_the_log_but_adds_or_removes_nothing(app):
     assert "https://bank.example/events" not in admin.get(PAGE).get_data(as_text=True)
     # someone who works for no lender: 404
     assert login(app, "owner").get(PAGE).status_code == 404
+
+
+@pytest.mark.postgres
+def test_on_postgresql_two_workers_post_each_event_once(tmp_path):
+    """Two workers sweeping at once (FOR UPDATE SKIP LOCKED): each event is posted once."""
+    from portal.models import Lender
+    from tests.support.app import demo_on_postgresql
+    with demo_on_postgresql(tmp_path) as (pg, _result), Receiver() as rx:
+        pg.config["WEBHOOKS_ALLOW_LOCAL"] = True
+        assert _register(login(pg, "lender"), rx.url).status_code == 200
+        with app_uow(pg) as w:
+            lender_id = w.session.scalar(select(Lender.id).order_by(Lender.id).limit(1))
+            for n in range(20):
+                webhooks.emit(w, lender_id, "batch.finished", {"batch_id": n})
+        start, counts = threading.Barrier(2), []
+
+        def sweep() -> None:
+            with pg.app_context():
+                start.wait(10)
+                counts.append(webhooks.deliver_all(database(), allow_local=True))
+
+        threads = [threading.Thread(target=sweep) for _ in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+        assert sum(c["delivered"] for c in counts) == 20
+        ids = sorted(json.loads(body)["data"]["batch_id"] for _h, body, _p in rx.requests)
+        assert ids == list(range(20))

@@ -4,7 +4,7 @@ turned off (`rem_parcels_off`), relatives who get a parcel's reminders by email
 (`rem_sent`).
 
 Revision ID: rem271
-Revises: sec311
+Revises: api281
 Create Date: 2026-12-05 13:30:00
 
 """
@@ -15,7 +15,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision: str = 'rem271'
-down_revision: str | Sequence[str] | None = 'sec311'
+down_revision: str | Sequence[str] | None = 'api281'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

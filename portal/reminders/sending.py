@@ -9,7 +9,6 @@ workers at once, send nothing more.
 
 from __future__ import annotations
 
-import importlib
 import logging
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -29,6 +28,7 @@ from portal.jobs import daily
 from portal.lenders import intents
 from portal.models import Assessment, Installment, Parcel, ParcelLink, User
 from portal.models.reminders import ReminderParcelOff, ReminderSent, ReminderSettings
+from portal.payments import autopay
 from portal.reminders import links, relatives
 from portal.reminders.preferences import RECIPIENT_ROLES, ensure
 
@@ -50,14 +50,9 @@ class Recipient:
 
 
 def covered_by_autopay(uow: UnitOfWork, parcel_id: int, day: date) -> bool:
-    """Whether autopay pays what is due on the parcel on `day` (issue 27 item 3, built as
-    `portal.payments.autopay`): its `covers(uow, parcel_id, day)` when it exists."""
-    try:
-        autopay = importlib.import_module("portal.payments.autopay")
-    except ImportError:
-        return False
-    covers = getattr(autopay, "covers", None)
-    return bool(covers(uow, parcel_id, day)) if callable(covers) else False
+    """Whether the parcel's autopay (issue 27 item 3) will pay what its account asks next,
+    as of `day` (`portal.payments.autopay.covers`)."""
+    return autopay.covers(uow, parcel_id, day)
 
 
 def covered_by_intents(uow: UnitOfWork, parcel_id: int, fiscal_year_id: int) -> set[int]:
@@ -160,7 +155,7 @@ def _send_batch(uow: UnitOfWork, batch: list[int], fy: Any, day: date,
         parcels += 1
         account = f.account(label=catastro[pid], on=day)
         covered: set[int] | None = None
-        autopay: dict[date, bool] = {}
+        autopaid: bool | None = None
         due_by_days: dict[int, list[Reminder]] = {}
         for person in people:
             if person.days_before not in due_by_days:
@@ -173,9 +168,9 @@ def _send_batch(uow: UnitOfWork, batch: list[int], fy: Any, day: date,
                 covered = covered_by_intents(uow, pid, fy.id)
             for r in core.without(due, covered):
                 if r.kind in (core.INSTALLMENT_DUE, core.LUMP_SUM_DEADLINE):
-                    if r.day not in autopay:
-                        autopay[r.day] = covered_by_autopay(uow, pid, r.day)
-                    if autopay[r.day]:
+                    if autopaid is None:
+                        autopaid = covered_by_autopay(uow, pid, day)
+                    if autopaid:
                         continue
                 if _send_one(uow, pid, catastro[pid], address[pid], r, person, day, config):
                     sent += 1

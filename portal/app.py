@@ -132,11 +132,13 @@ def _register_blueprints(app: Flask) -> None:
     import portal.web.lenders.loans
     import portal.web.lenders.organisation
     import portal.web.lenders.second_step
+    import portal.web.lenders.webhooks
     import portal.web.lenders_api.acquisitions  # J7: the lenders' API
     import portal.web.lenders_api.batches
     import portal.web.lenders_api.certifications
     import portal.web.lenders_api.reference
     import portal.web.lenders_api.routes
+    import portal.web.lenders_api.webhooks
     import portal.web.ops.routes
     import portal.web.payments.autopay  # issue 27: autopay
     import portal.web.payments.routes

@@ -38,7 +38,7 @@ from typing import Any
 
 from sqlalchemy import bindparam, func, or_, select, update
 
-from portal import clock, csv_text, money_input, yes_no_input
+from portal import clock, csv_text, money_input, webhooks, yes_no_input
 from portal.accounts import audit, bulk
 from portal.accounts.errors import Conflict, InvalidInput, NotFound, ServiceError
 from portal.core import property_tax
@@ -704,6 +704,13 @@ class Processing:
         audit.record(uow, batch.created_by_id, "lender.batch_processed", batch,
                      after={"accepted": batch.accepted, "rejected": batch.rejected,
                             "duplicates": batch.duplicates, "token_id": batch.token_id})
+        webhooks.emit(uow, batch.lender_id, "batch.finished", {  # with the batch's end
+            "batch_id": batch.id, "status": batch.status, "source": batch.source,
+            "counts": {"rows": batch.total, "processed": batch.processed,
+                       "accepted": batch.accepted, "rejected": batch.rejected,
+                       "duplicate": batch.duplicates},
+            "finished_at": batch.finished_at.isoformat(),
+            "url": f"/api/v1/certification-batches/{batch.id}"})
         return self
 
     def job_result(self) -> dict[str, Any]:

@@ -41,8 +41,10 @@ from portal.models.roll_imports import RollImport, RollImportError, RollImportRo
 from portal.models.roll_notices import NoticeDelivery, NoticePrintFile
 from portal.models.security import RecoveryCode, ThrottleHit, WebSession
 from portal.models.users import User
+from portal.models.webhooks import LenderWebhook, WebhookDelivery
 
 __all__ = [
+    "LenderWebhook", "WebhookDelivery",
     "CourtClaim", "DemandLetter",
     "AccessCode", "AppendOnly", "Assessment", "AssessmentRoll", "AuditRecord", "Base", "Budget",
     "BudgetLine", "BudgetVersion", "ClaimAttempt", "DepositOrder", "FiscalYear",

@@ -39,6 +39,8 @@ LENDER |= {"lenders.organisation", "lenders.invite", "lenders.withdraw", "lender
            "lenders.set_role", "lenders.create_token", "lenders.revoke_token"}
 LENDER |= {"lenders.batches", "lenders.batch_upload", "lenders.batch_template",  # J7: bulk
            "lenders.batch_guide", "lenders.batch", "lenders.batch_report", "lenders.batch_failed"}
+LENDER |= {"lenders.webhooks_page", "lenders.add_webhook",  # issue 28: the webhooks
+           "lenders.remove_webhook"}  # (tests/web/test_lender_webhooks.py)
 LENDER |= {"lenders.report_acquisition", "lenders.mark_intents",  # J7, R-B10 (iii)
            "lenders.withdraw_intent"}  # (walked per role in tests/web/test_lender_intents.py)
 # J7: only the invited email's user (tests/web/test_lender_api.py)
@@ -48,7 +50,7 @@ TOKEN_API = {"lenders_api.loans", "lenders_api.loan"}
 TOKEN_API |= {"lenders_api.submit_batch", "lenders_api.batch", "lenders_api.batch_rows",  # J7
               "lenders_api.report_acquisition"}  # tests/web/test_lender_api_batches.py
 TOKEN_API |= {"lenders_api.list_batches",  # issue 28: tests/web/test_lender_api_complete.py
-              "lenders_api.parcel_certifications"}
+              "lenders_api.parcel_certifications", "lenders_api.webhook_deliveries"}
 PUBLIC_GET |= {"lenders_api.openapi", "lenders_api.reference"}  # the API's description
 STAFF = {"accounts.lookup", "people.person", "payments.office", "payments.refund",
          "roll.roll_page", "jobs.job", "roll.compute_roll", "roll.publish_roll",

@@ -26,7 +26,7 @@ def pages_for(app: Flask, role: str) -> list[str]:
     if role in ("owner", "lessee"):
         paths.append(f"/propiedad/{mine[0]}/acceso")
     if role == "lender":
-        paths.append("/prestamista/prestamos")
+        paths += ["/prestamista/prestamos", "/prestamista/webhooks"]
     paths += ["/cuenta/dos-pasos", "/cuenta/contrasena"]
     if role == "owner":
         paths.append("/cuenta/dos-pasos/activar")

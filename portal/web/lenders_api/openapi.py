@@ -138,6 +138,15 @@ OPERATIONS = (
                  "withdrawn), newest fiscal year first; an owner's drafts are not listed."),
               200, S.ParcelCertifications, (404, *READ), params=(CATASTRO,),
               query=S.CertificationsQuery),
+    Operation("get", "/webhook-deliveries", "listWebhookDeliveries",
+              N_("Your webhooks' deliveries"),
+              N_("Each event (batch.finished, certification.decided) sent to each of your "
+                 "webhook endpoints, newest first, 50 a page: its state, attempts and the "
+                 "endpoint's last answer. Each request carries the header Portal-Signature: "
+                 "t=<Unix time>,v1=<the HMAC-SHA256, in hex, of the time, a period and the "
+                 "body, with the endpoint's secret>; refuse one whose time is more than five "
+                 "minutes off."),
+              200, S.DeliveryPage, READ, query=S.DeliveriesQuery),
     Operation("get", "/openapi.json", "getOpenApi", N_("This document"),
               N_("The API's OpenAPI 3.1 document (no token needed)."), 200, None, (),
               public=True),

@@ -86,6 +86,14 @@ class BatchesQuery(_Query):
         "", description=N_("Only the batches in this status."))
 
 
+class DeliveriesQuery(_Query):
+    """`GET /webhook-deliveries`'s query parameters."""
+
+    page: int = Field(1, ge=1, lt=2**31, description=N_("The page, 50 deliveries a page."))
+    status: Literal["", "pending", "delivered", "failed"] = Field(
+        "", description=N_("Only the deliveries in this state."))
+
+
 class CertificationsQuery(_Query):
     """`GET /parcels/{catastro}/certifications`'s query parameters."""
 
@@ -282,6 +290,30 @@ class ParcelCertifications(_Out):
     catastro: str
     loan_numbers: list[str] = Field(description=N_("Your loans on this parcel."))
     items: list[CertificationStatus]
+
+
+class Delivery(_Out):
+    event_id: str = Field(description=N_("The event's id (evt_…), also in the request's "
+                                         "Portal-Event-Id header."))
+    event: Literal["batch.finished", "certification.decided"]
+    url: str = Field(description=N_("The endpoint it was sent to."))
+    status: Literal["pending", "delivered", "failed"] = Field(description=N_(
+        "pending (to be sent, or sent again after a failure), delivered (the endpoint "
+        "answered 2xx) or failed (after its last attempt)."))
+    attempts: int
+    last_status: int | None = Field(description=N_("The endpoint's last HTTP status."))
+    last_error: str | None
+    created_at: datetime
+    delivered_at: datetime | None
+    next_attempt_at: datetime | None = Field(description=N_("When it is tried again."))
+
+
+class DeliveryPage(_Out):
+    page: int
+    pages: int
+    total: Total
+    next: Next
+    items: list[Delivery]
 
 
 class BatchPage(_Out):

@@ -29,12 +29,13 @@ def url(config: Mapping[str, Any], path: str, **query: Any) -> str:
     return base(config) + path + (f"?{urlencode(q)}" if q else "")
 
 
-def unsubscribe(config: Mapping[str, Any], token: str) -> str:
-    return url(config, UNSUBSCRIBE.format(token=token))
+def unsubscribe(config: Mapping[str, Any], token: str, lang: str | None = None) -> str:
+    """The one-click address; `lang`: its page in the reader's language."""
+    return url(config, UNSUBSCRIBE.format(token=token), lang=lang)
 
 
-def confirm_relative(config: Mapping[str, Any], token: str) -> str:
-    return url(config, CONFIRM_RELATIVE.format(token=token))
+def confirm_relative(config: Mapping[str, Any], token: str, lang: str | None = None) -> str:
+    return url(config, CONFIRM_RELATIVE.format(token=token), lang=lang)
 
 
 def calendar_feed(config: Mapping[str, Any], token: str) -> str:

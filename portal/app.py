@@ -133,6 +133,7 @@ def _register_blueprints(app: Flask) -> None:
     import portal.web.lenders_api.reference
     import portal.web.lenders_api.routes
     import portal.web.ops.routes
+    import portal.web.payments.guest  # paying without an account (issue 27)
     import portal.web.payments.routes
     import portal.web.people.audit
     import portal.web.people.person

@@ -116,6 +116,7 @@ def _register_blueprints(app: Flask) -> None:
     route modules are imported first (each puts its routes on it), then it is registered."""
     import portal.web.accounts.leases
     import portal.web.accounts.lookup
+    import portal.web.accounts.paperless  # paperless notices (issue 27)
     import portal.web.accounts.routes
     import portal.web.collections.attachments  # R-A14, R-C1–R-C8
     import portal.web.collections.certificates  # J10

@@ -6,12 +6,14 @@ session; wrong codes are refused and throttled; a changed link is refused."""
 from __future__ import annotations
 
 import re
+from email import message_from_bytes
+from email.policy import default as email_policy
 
 from flask import Flask
 
 from portal.payments import guest
 from tests.support.demo import app_uow
-from tests.support.pages import csrf_token, outbox, read_mail
+from tests.support.pages import csrf_token, outbox
 
 
 def _demo_code(app: Flask) -> tuple[str, str]:
@@ -69,9 +71,10 @@ def test_a_guest_pays_by_code_and_gets_the_receipt_on_screen_and_by_email(demo_a
     assert receipt.status_code == 200 and "Recibo de pago" in html and catastro in html
     assert "visita@example.com" in html and "Visita Pérez" in html
     assert "/propiedad/" not in html  # nothing else of the account
-    mails = [read_mail(p) for p in outbox(demo_app)]
-    assert any(m["To"] == "visita@example.com" and catastro in m.get_body(
-        ("plain",)).get_content() for m in mails)
+    mails = [message_from_bytes(p.read_bytes(), policy=email_policy) for p in outbox(demo_app)]
+    sent = [m for m in mails if m["To"] == "visita@example.com"]
+    assert sent and catastro in sent[0].get_body(("plain",)).get_content()
+    assert any(part.get_content_type() == "application/pdf" for part in sent[0].iter_attachments())
     pdf = re.search(r'href="(/pagar-sin-cuenta/pagos/\d+/recibo\.pdf)"', html)
     assert pdf and client.get(pdf.group(1)).mimetype == "application/pdf"
 
@@ -84,9 +87,13 @@ def test_the_notice_link_opens_the_pay_page_and_a_changed_one_does_not(demo_app:
     r = client.get(f"/pagar-sin-cuenta/enlace/{token}")
     assert r.status_code == 303
     assert catastro in client.get("/pagar-sin-cuenta/pagar").get_data(as_text=True)
-    for bad in (token[:-2] + ("AA" if not token.endswith("AA") else "BB"),
-                guest.pay_link_token(pid, "another-key"),
-                guest.pay_link_token(pid + 1, demo_app.config["SECRET_KEY"])[:-1] + "x"):
+    payload, stamp, signature = token.split(".")
+    other_payload = guest.pay_link_token(pid + 1, "k").split(".")[0]  # another parcel's
+    middle = len(signature) // 2
+    flipped = signature[:middle] + ("A" if signature[middle] != "A" else "B") + \
+        signature[middle + 1:]
+    for bad in (f"{other_payload}.{stamp}.{signature}", f"{payload}.{stamp}.{flipped}",
+                guest.pay_link_token(pid, "another-key"), "not-a-token"):
         other = demo_app.test_client()
         r = other.get(f"/pagar-sin-cuenta/enlace/{bad}")
         assert r.status_code == 400 and "no funciona" in r.get_data(as_text=True)

@@ -13,9 +13,16 @@ from typing import Any
 
 from portal import pdf
 from portal.core.rules import RULES
-from portal.i18n import date_long, days_left, format_address, money, ngettext, translate
+from portal.i18n import (
+    date_long,
+    days_left,
+    format_address,
+    money,
+    ngettext,
+    translate,
+    use_language,
+)
 from portal.i18n import fast_gettext as _
-from portal.i18n import use_language
 from portal.pdf.qr import Code as QrCode
 
 #: What the statement reads (the parcel page's values, `views.ParcelPage`): `parcel`

@@ -10,8 +10,8 @@ ends, the checkouts it started) and asks this module for everything else:
   form's counters and limits (`accounts.throttle`, `parcels.MAX_ADDRESS_FAILURES` in
   `parcels.ADDRESS_WINDOW`), never per parcel: an owner typing the right code gets in
   however many others guessed wrong.
-- `pay_link` / `read_pay_link`: the QR code's link, signed with the portal's SECRET_KEY
-  (itsdangerous, as the email links), naming the parcel; it stays good for `LINK_DAYS`.
+- `read_pay_link`: the pass of the QR code's link (`accounts.pay_links`: signed with the
+  portal's SECRET_KEY, naming the parcel, good for `LINK_DAYS`).
 - `accounts`: the parcel's accounts with their offers (`service.account_offers`): what the
   guest may pay, nothing else of the account.
 - `start_checkout`: the same checkout as a signed-in payer's (`service.start_checkout`:
@@ -29,11 +29,10 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 from sqlalchemy import select
 
 from portal import clock
-from portal.accounts import parcels, throttle
+from portal.accounts import parcels, pay_links, throttle
 from portal.accounts.errors import ClaimRateLimited, ClaimRefused, NotFound
 from portal.core import offer as core_offer
 from portal.db import Database, UnitOfWork
@@ -44,11 +43,11 @@ from portal.payments.gateway import Gateway
 
 #: How long a guest's session lasts after the code or the link opened it.
 SESSION_MINUTES = 30
-#: How long the notice's QR link opens the pay page: a notice serves its fiscal year.
-LINK_DAYS = 550
-_SALT = "portal.guest-pay"
-#: The guest's way in (the form for the catastro number and the access code).
-START_PATH = "/pagar-sin-cuenta"
+#: The signed link (`accounts.pay_links`: the notices print it, below payments).
+LINK_DAYS = pay_links.LINK_DAYS
+START_PATH = pay_links.START_PATH
+pay_link = pay_links.pay_link
+pay_link_token = pay_links.pay_link_token
 
 
 @dataclass
@@ -127,29 +126,11 @@ def open_by_code(uow: UnitOfWork, catastro: str, code: str) -> GuestPass:
     return new_pass(parcel.id)
 
 
-def _signer(secret: str) -> URLSafeTimedSerializer:
-    return URLSafeTimedSerializer(secret, salt=_SALT)
-
-
-def pay_link_token(parcel_id: int, secret: str) -> str:
-    """The signed token of the parcel's pay link (the QR code's)."""
-    return _signer(secret).dumps({"p": int(parcel_id)})
-
-
-def pay_link(base: str, parcel_id: int, secret: str) -> str:
-    """The QR code's address: the parcel's guest pay page, signed."""
-    return f"{base.rstrip('/')}{START_PATH}/enlace/{pay_link_token(parcel_id, secret)}"
-
-
 def read_pay_link(uow: UnitOfWork, token: str, secret: str) -> GuestPass:
     """The guest's pass from a pay link's token; `ClaimRefused` for a token changed, signed
     with another key, older than `LINK_DAYS` or naming no parcel."""
-    try:
-        data = _signer(secret).loads(token, max_age=LINK_DAYS * 86400)
-        parcel_id = int(data["p"])
-    except (BadSignature, SignatureExpired, KeyError, TypeError, ValueError):
-        raise ClaimRefused() from None
-    if uow.session.get(Parcel, parcel_id) is None:
+    parcel_id = pay_links.parcel_of(token, secret)
+    if parcel_id is None or uow.session.get(Parcel, parcel_id) is None:
         raise ClaimRefused()
     return new_pass(parcel_id)
 

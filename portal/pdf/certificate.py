@@ -9,10 +9,9 @@ alternative text (the layer words nothing of its own).
 from __future__ import annotations
 
 from portal.i18n import use_language
-from portal.pdf import qr
 from portal.pdf.layout import Layout
 from portal.pdf.model import Document
-from portal.pdf.qr import Code, modules
+from portal.pdf.qr import Code, draw, modules
 
 __all__ = ["Code", "modules", "render_with_code"]
 
@@ -27,7 +26,7 @@ class _CodeLayout(Layout):
         super().footnotes()
 
     def qr_block(self) -> None:
-        qr.draw(self, self.code)
+        draw(self, self.code)
 
 
 def render_with_code(doc: Document, lang: str, code: Code) -> bytes:

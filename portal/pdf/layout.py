@@ -21,9 +21,9 @@ from fpdf.prefs import ViewerPreferences
 from portal import clock
 from portal.i18n import gettext as _
 from portal.pdf.authority import Issuer, issuer
-from portal.pdf import qr
 from portal.pdf.fonts import FONT, font_files
 from portal.pdf.model import Document, Ref, Row, Table, Why
+from portal.pdf.qr import draw as draw_qr
 from portal.pdf.tagged import TaggedPDF, add_cached_font
 
 PT = 25.4 / 72  # one point in mm
@@ -395,7 +395,7 @@ class Layout:
             self.paragraph(self.why_text(paragraph), 10)
             self.pdf.y += 2
         if doc.code is not None:
-            qr.draw(self, doc.code)
+            draw_qr(self, doc.code)
             self.pdf.y += 2
         if doc.rows:
             if doc.rows_heading:

@@ -45,7 +45,16 @@ from typing import Any
 from sqlalchemy import func, or_, select
 
 from portal import clock, mail, pdf, storage
-from portal.accounts import access, audit, bulk, closed_days, in_force, paperless, parcels
+from portal.accounts import (
+    access,
+    audit,
+    bulk,
+    closed_days,
+    in_force,
+    paperless,
+    parcels,
+    pay_links,
+)
 from portal.accounts import facts as account_facts
 from portal.accounts.errors import Conflict, NotFound
 from portal.config import instance_path, mail_settings, secret_key
@@ -62,7 +71,6 @@ from portal.db import UnitOfWork
 from portal.i18n import Formats, format_address, formats, translate, use_language
 from portal.i18n import gettext as _
 from portal.jobs import runner
-from portal.payments import guest
 from portal.models import (
     AccessCode,
     Assessment,
@@ -510,11 +518,14 @@ def signing_key(config: Mapping[str, Any]) -> str:
 def pay_code(f: NoticeFacts, base: str, secret: str, code_state: str) -> QrCode:
     """The QR code printed on the notice: the signed link that opens this parcel's pay page
     without an account (`payments.guest`), worded in the language in force."""
-    link = guest.pay_link(base, f.parcel_id, secret)
+    link = pay_links.pay_link(base, f.parcel_id, secret)
     how = (_("Or go to %(address)s and type the parcel number %(catastro)s and the access "
-             "code printed on this notice.", address=base + guest.START_PATH,
+             "code printed on this notice.", address=base + pay_links.START_PATH,
              catastro=f.catastro) if code_state == "new" else
-           _("Or sign in at %(address)s to see the whole account.", address=base))
+           _("Or sign in at %(address)s to see the whole account.", address=base)
+           if code_state == "claimed" else
+           _("Or go to %(address)s and type the parcel number %(catastro)s and its access "
+             "code.", address=base + pay_links.START_PATH, catastro=f.catastro))
     return QrCode(link, _("QR code: opens the page to pay parcel %(catastro)s online, "
                                "without an account.", catastro=f.catastro),
                        (_("Pay online without an account"),

@@ -2,7 +2,7 @@
 statements (issue 27 item 5; portal/accounts/paperless.py, docs/ROLL.md).
 
 Revision ID: guest1
-Revises: sec311
+Revises: rem271
 Create Date: 2026-12-05 13:30:00
 
 """
@@ -13,7 +13,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision: str = 'guest1'
-down_revision: str | Sequence[str] | None = 'sec311'
+down_revision: str | Sequence[str] | None = 'rem271'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

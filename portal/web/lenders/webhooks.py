@@ -49,7 +49,7 @@ def _page(form: WebhookForm | None = None, secret: str | None = None,
                  for h in webhooks.endpoints(w, current_user, lender.id)]
         rows, total = webhooks.deliveries(w, current_user, lender.id,
                                           offset=(page - 1) * PER_PAGE, limit=PER_PAGE)
-        log = [{"event": d.event, "event_id": d.event_id, "url": url, "status": d.status,
+        log = [{"id": d.id, "event": d.event, "event_id": d.event_id, "url": url, "status": d.status,
                 "attempts": d.attempts, "last_status": d.last_status,
                 "last_error": d.last_error, "created": clock.legal_date(d.created_at),
                 "next": d.next_attempt_at if d.status == "pending" else None}
@@ -116,4 +116,26 @@ def remove_webhook(hook_id: int):  # noqa: ANN201
     except Forbidden:
         abort(403)
     flash(_("The endpoint was removed: nothing more is sent to it."), "success")
+    return redirect(url_for("lenders.webhooks_page"), 303)
+
+
+@bp.post("/webhooks/entregas/<id:delivery_id>/reenviar")
+@login_required
+def resend_webhook(delivery_id: int):  # noqa: ANN201
+    """A failed delivery sent again (the worker posts it within a minute)."""
+    if not ActionForm().validate_on_submit():
+        abort(400)
+    try:
+        with uow() as w:
+            w.info["ip"] = request.remote_addr
+            lender, _role = org.lender_of(w, current_user)
+            webhooks.resend(w, current_user, lender.id, delivery_id)
+    except NotFound:
+        abort(404)
+    except Forbidden:
+        abort(403)
+    except Conflict:
+        flash(_("Only a failed delivery to an endpoint still in force is sent again."), "error")
+        return redirect(url_for("lenders.webhooks_page"), 303)
+    flash(_("The delivery will be sent again within a minute."), "success")
     return redirect(url_for("lenders.webhooks_page"), 303)

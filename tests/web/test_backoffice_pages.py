@@ -109,3 +109,27 @@ def test_parcel_with_a_formula_is_a_safe_cell(demo_app):
     client = login(demo_app, "staff")
     text = client.get("/personal/informes/registro.csv").get_data(as_text=True)
     assert "'=cmd" in text and ",=cmd" not in text
+
+
+def test_every_page_is_valid_html(demo_app, tmp_path):
+    """The reports, the search (with results, with nothing found, with an error) and the
+    review in bulk, in both languages, through the Nu HTML Checker."""
+    from tests.support.html import vnu_errors, vnu_missing
+    if vnu_missing() is not None:
+        pytest.skip(vnu_missing())
+    client = login(demo_app, "staff")
+    paths = ["/personal/informes", "/personal/busqueda", "/personal/busqueda?q=BHC-",
+             "/personal/busqueda?q=zzzz", "/personal/busqueda?q=a",
+             "/personal/busqueda?q=bhc&tipo=loans", "/personal/informes/pagos?desde=x",
+             "/personal/exoneraciones/en-lote", "/personal/exoneraciones/en-lote?minimo=1e9"]
+    paths += [f"/personal/informes/{name}" for name in reports.REPORTS]
+    files = []
+    for lang in ("es", "en"):
+        for n, path in enumerate(paths):
+            sep = "&" if "?" in path else "?"
+            f = tmp_path / f"{lang}-{n}.html"
+            f.write_text(client.get(f"{path}{sep}lang={lang}").get_data(as_text=True),
+                         encoding="utf-8")
+            files.append(f)
+    errors = vnu_errors(files)
+    assert errors == [], "\n".join(errors[:20])

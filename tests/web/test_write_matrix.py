@@ -61,6 +61,7 @@ ALLOWED: dict[str, frozenset[str]] = {
                     frozenset({"owner"})),
     **dict.fromkeys(("exemptions.take_up", "exemptions.approve", "exemptions.return_to_owner",
                      "exemptions.changes_acknowledge"), REVIEWERS),
+    "exemptions.bulk_decide": REVIEWERS,  # issue 28: the review in bulk (an empty form: 422)
     # Collections: every role but read-only records (RECORD_COLLECTION).
     **{f"collections.{e}": RECORDERS for e in (
         "start_run", "record_mailings", "record_mailing", "record_receipt", "record_claim",

@@ -25,7 +25,7 @@ from sqlalchemy.exc import IntegrityError
 
 import portal.payments.autopay.enrolments as enrolments
 import portal.payments.autopay.methods as methods
-from portal import clock, mail
+from portal import mail
 from portal.config import DEFAULT_BASE_URL, mail_settings
 from portal.core import autopay as core
 from portal.core import offer as core_offer
@@ -257,7 +257,3 @@ def run_day(database: Database, day: date, *, gateway: Gateway | None = None,
             counts[done] = counts.get(done, 0) + 1
     counts["enrolments"] = len(ids)
     return counts
-
-
-def now_day() -> date:
-    return clock.today()

@@ -148,6 +148,7 @@ def _register_blueprints(app: Flask) -> None:
     import portal.web.people.staff_roles
     import portal.web.people.two_factor
     import portal.web.people.two_factor_reset
+    import portal.web.reminders.routes  # issue 27: reminders and the calendar
     import portal.web.roll.board_parameters
     import portal.web.roll.budgets
     import portal.web.roll.notices
@@ -157,7 +158,7 @@ def _register_blueprints(app: Flask) -> None:
     web = portal.web
     for package in (web.accounts, web.people, web.lenders, web.roll, web.jobs, web.exemptions,
                     web.payments, web.collections, web.lenders_api, web.ops,
-                    web.backoffice):
+                    web.backoffice, web.reminders):
         app.register_blueprint(package.bp)
     from portal.i18n import formats
     from portal.web.present import authority_phone, full_address, status_css, status_label

@@ -12,6 +12,7 @@ from portal.documents import receipt
 from portal.jobs import daily
 from portal.lenders import batches
 from portal.payments.autopay import debits as autopay_debits
+from portal.reminders import sending as reminders_sending  # the day's reminders (daily)
 from portal.roll import notices, roll, roll_import
 
 #: The modules whose import registers the kinds (read by the test that every kind is here).
@@ -33,3 +34,5 @@ from portal.exemptions import digest as exemption_digest  # noqa: E402
 from portal.jobs import daily as _daily  # noqa: E402
 
 _daily.register(exemption_digest.NAME, exemption_digest.send)
+#: The modules whose import registers a task of the day's work (`portal.jobs.daily`).
+DAILY = (reminders_sending,)

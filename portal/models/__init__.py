@@ -72,3 +72,11 @@ from portal.models import (
     autopay,  # noqa: E402,F401  (autopay's tables)
     checkouts,  # noqa: E402,F401
 )
+
+# Reminders and the calendar (issue 27, docs/REMINDERS.md).
+from portal.models.reminders import (  # noqa: E402,F401
+    ReminderParcelOff,
+    ReminderRelative,
+    ReminderSent,
+    ReminderSettings,
+)

@@ -101,3 +101,9 @@ STAFF |= {"payments.autopay_staff"}
 #: (tests/web/test_backoffice_search.py, test_backoffice_reports.py, test_bulk_review.py).
 STAFF |= {"backoffice.search", "backoffice.reports", "backoffice.report",
           "backoffice.report_csv", "exemptions.bulk_queue", "exemptions.bulk_decide"}
+#: Reminders and the calendar (issue 27; tests/web/test_reminders_pages.py): the one-click
+#: unsubscribe, a relative's confirmation and the account's feed answer their secret link only.
+PUBLIC_GET |= {"reminders.unsubscribe_page", "reminders.confirm_page", "reminders.feed"}
+PUBLIC_POST |= {"reminders.unsubscribe", "reminders.confirm"}
+SIGNED_IN |= {"reminders.settings", "reminders.save", "reminders.reset_calendar"}
+PARCEL |= {"reminders.parcel_ics", "reminders.add_relative", "reminders.remove_relative"}

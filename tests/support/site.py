@@ -30,6 +30,7 @@ def pages_for(app: Flask, role: str) -> list[str]:
     paths += ["/cuenta/dos-pasos", "/cuenta/contrasena"]
     if role == "owner":
         paths.append("/cuenta/dos-pasos/activar")
+    paths.append("/cuenta/recordatorios")  # issue 27: reminders and the calendar
     if role == "staff":
         paths += ["/personal/buscar", "/personal/buscar?q=Calle", "/personal/buscar?q=x",
                   "/personal/persona/1", f"/propiedad/{ids['lessee'][0]}"]

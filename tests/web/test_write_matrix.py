@@ -87,6 +87,9 @@ ALLOWED: dict[str, frozenset[str]] = {
     # delegate only where the owner allowed paying); one's own methods, people only.
     "payments.autopay": frozenset({"owner"}), "payments.autopay_add_method": frozenset({"owner"}),
     "payments.saved_methods": frozenset(PEOPLE),
+    # Reminders (issue 27): one's own choices; a relative added by the parcel's manager.
+    "reminders.save": SIGNED_IN, "reminders.reset_calendar": SIGNED_IN,
+    "reminders.add_relative": frozenset({"owner"}),
 }
 
 _ID = re.compile(r"<(?:\w+:)?(\w+)>")

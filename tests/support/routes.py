@@ -40,7 +40,8 @@ LENDER |= {"lenders.organisation", "lenders.invite", "lenders.withdraw", "lender
 LENDER |= {"lenders.batches", "lenders.batch_upload", "lenders.batch_template",  # J7: bulk
            "lenders.batch_guide", "lenders.batch", "lenders.batch_report", "lenders.batch_failed"}
 LENDER |= {"lenders.webhooks_page", "lenders.add_webhook",  # issue 28: the webhooks
-           "lenders.remove_webhook"}  # (tests/web/test_lender_webhooks.py)
+           "lenders.remove_webhook",  # (tests/web/test_lender_webhooks.py)
+           "lenders.resend_webhook"}
 LENDER |= {"lenders.report_acquisition", "lenders.mark_intents",  # J7, R-B10 (iii)
            "lenders.withdraw_intent"}  # (walked per role in tests/web/test_lender_intents.py)
 # J7: only the invited email's user (tests/web/test_lender_api.py)

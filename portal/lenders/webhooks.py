@@ -88,6 +88,20 @@ def remove(uow: UnitOfWork, user: Any, lender_id: int, hook_id: int) -> None:
     audit.record(uow, user, "lender.webhook_removed", hook, after={"url": hook.url})
 
 
+def resend(uow: UnitOfWork, user: Any, lender_id: int, delivery_id: int) -> None:
+    """A failed delivery to an endpoint still in force is sent again (its attempts counted
+    afresh); an administrator's, audit-logged."""
+    require_admin(uow, user, lender_id)
+    d = uow.session.get(WebhookDelivery, int(delivery_id))
+    if d is None or d.lender_id != int(lender_id):
+        raise NotFound()
+    hook = uow.session.get(LenderWebhook, d.webhook_id)
+    if d.status != "failed" or hook is None or hook.revoked_at is not None:
+        raise Conflict("not_failed")
+    d.status, d.attempts, d.next_attempt_at = "pending", 0, clock.now()
+    audit.record(uow, user, "lender.webhook_resent", d, after={"event_id": d.event_id})
+
+
 def _member(uow: UnitOfWork, who: Any, lender_id: int) -> None:
     if getattr(who, "lender_id", None) == int(lender_id) and hasattr(who, "token_hash"):
         return  # the lender's API token

@@ -34,6 +34,7 @@ from portal.models.lender_orgs import LenderApiToken, LenderInvitation, LoanFigu
 from portal.models.lenders import Lender, Loan
 from portal.models.notices import Notice
 from portal.models.outbox import OutboxMessage
+from portal.models.paperless import PaperlessChoice
 from portal.models.parcels import DepositOrder, Lease, OwnershipShare, Parcel
 from portal.models.parties import Party, PartyMember
 from portal.models.receipts import ReceiptSequence
@@ -65,6 +66,7 @@ __all__ = [
     "BoardParameterValue",
     "LenderBatch", "LenderBatchRow",
     "OutboxMessage",
+    "PaperlessChoice",
 ]
 
 # Tables that only payments need (checkouts, provider events, ...), on the same metadata.

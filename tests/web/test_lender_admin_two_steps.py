@@ -78,3 +78,18 @@ def test_the_roll_page_lists_the_rolls_jobs_only_worded(demo_app):
         jobs = page.split('<h2>', 2)[-1]
         assert "lender.certifications" not in page and "roll.compute" not in jobs
         assert compute in jobs and "collections" not in jobs
+
+
+def test_every_kind_of_job_has_a_name_in_both_languages(demo_app):
+    from flask_babel import force_locale
+
+    from portal.jobs import runner
+    from portal.web.jobs.views import KINDS
+    assert set(runner.KINDS) <= set(KINDS)
+    with demo_app.test_request_context():
+        for kind in runner.KINDS:
+            with force_locale("es"):
+                es = str(KINDS[kind])
+            with force_locale("en"):
+                en = str(KINDS[kind])
+            assert es != en and "." not in es, kind

@@ -183,8 +183,20 @@ def test_an_endpoint_that_keeps_failing_is_failed_after_its_last_attempt(app, mo
         assert [(s, a) for s, a, _w in waits] == [("pending", 1), ("pending", 2), ("failed", 3)]
         assert waits[0][2] == timedelta(seconds=30) and waits[1][2] == timedelta(minutes=1)
         assert len(rx.requests) == 3
-    page = admin.get(f"{PAGE}?lang=en").get_data(as_text=True)
-    assert "HTTP 410" in page and "Failed" in page
+        page = admin.get(f"{PAGE}?lang=en").get_data(as_text=True)
+        assert "HTTP 410" in page and "Failed" in page and "Send again" in page
+        # the administrator sends it again: posted by the next sweep
+        with app_uow(app) as w:
+            delivery_id = w.session.scalar(select(WebhookDelivery.id))
+        r = admin.post(f"{PAGE}/entregas/{delivery_id}/reenviar",
+                       data={"csrf_token": csrf_token(page)})
+        assert r.status_code == 303
+        assert _deliver(app) == {"delivered": 1, "retry": 0, "failed": 0}
+        assert len(rx.requests) == 4
+        # a delivered one is not sent again
+        r = admin.post(f"{PAGE}/entregas/{delivery_id}/reenviar",
+                       data={"csrf_token": csrf_token(page)})
+        assert r.status_code == 303 and _deliver(app)["delivered"] == 0
 
 
 def test_an_event_is_written_only_if_its_cause_commits(app):
@@ -241,6 +253,8 @@ def test_a_clerk_sees_the_log_but_adds_or_removes_nothing(app):
     assert _register(clerk_client, "https://bank.example/other").status_code == 403
     token = csrf_token(page)
     assert clerk_client.post(f"{PAGE}/{hook_id}/eliminar",
+                             data={"csrf_token": token}).status_code == 403
+    assert clerk_client.post(f"{PAGE}/entregas/1/reenviar",
                              data={"csrf_token": token}).status_code == 403
     # the administrator removes it: nothing more is written for it
     r = admin.post(f"{PAGE}/{hook_id}/eliminar",

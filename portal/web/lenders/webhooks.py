@@ -49,8 +49,8 @@ def _page(form: WebhookForm | None = None, secret: str | None = None,
                  for h in webhooks.endpoints(w, current_user, lender.id)]
         rows, total = webhooks.deliveries(w, current_user, lender.id,
                                           offset=(page - 1) * PER_PAGE, limit=PER_PAGE)
-        log = [{"event": d.event, "event_id": d.event_id, "url": url, "status": d.status,
-                "attempts": d.attempts, "last_status": d.last_status,
+        log = [{"id": d.id, "event": d.event, "event_id": d.event_id, "url": url,
+                "status": d.status, "attempts": d.attempts, "last_status": d.last_status,
                 "last_error": d.last_error, "created": clock.legal_date(d.created_at),
                 "next": d.next_attempt_at if d.status == "pending" else None}
                for d, url in rows]
@@ -101,19 +101,38 @@ def add_webhook():  # noqa: ANN201
     return _page(secret=secret)
 
 
-@bp.post("/webhooks/<id:hook_id>/eliminar")
-@login_required
-def remove_webhook(hook_id: int):  # noqa: ANN201
+def _act(change: Any, object_id: int, done: str, refused: str = "") -> Any:
+    """An administrator's change (`change(uow, user, lender_id, object_id)`), then the page
+    with `done` said (or `refused`, on the service's Conflict)."""
     if not ActionForm().validate_on_submit():
         abort(400)
     try:
         with uow() as w:
             w.info["ip"] = request.remote_addr
             lender, _role = org.lender_of(w, current_user)
-            webhooks.remove(w, current_user, lender.id, hook_id)
+            change(w, current_user, lender.id, object_id)
     except NotFound:
         abort(404)
     except Forbidden:
         abort(403)
-    flash(_("The endpoint was removed: nothing more is sent to it."), "success")
+    except Conflict:
+        flash(refused, "error")
+        return redirect(url_for("lenders.webhooks_page"), 303)
+    flash(done, "success")
     return redirect(url_for("lenders.webhooks_page"), 303)
+
+
+@bp.post("/webhooks/<id:hook_id>/eliminar")
+@login_required
+def remove_webhook(hook_id: int):  # noqa: ANN201
+    return _act(webhooks.remove, hook_id,
+                _("The endpoint was removed: nothing more is sent to it."))
+
+
+@bp.post("/webhooks/entregas/<id:delivery_id>/reenviar")
+@login_required
+def resend_webhook(delivery_id: int):  # noqa: ANN201
+    """A failed delivery sent again (the worker posts it within a minute)."""
+    return _act(webhooks.resend, delivery_id,
+                _("The delivery will be sent again within a minute."),
+                _("Only a failed delivery to an endpoint still in force is sent again."))

@@ -125,9 +125,11 @@ def _register_blueprints(app: Flask) -> None:
     import portal.web.jobs.mail_queue  # the mail outbox (staff)
     import portal.web.jobs.routes
     import portal.web.lenders.batches
+    import portal.web.lenders.bills  # issue 28: the bill files
     import portal.web.lenders.intents
     import portal.web.lenders.loans
     import portal.web.lenders.organisation
+    import portal.web.lenders.portfolio_files  # issue 28: the portfolio kept by the bank
     import portal.web.lenders_api.acquisitions  # J7: the lenders' API
     import portal.web.lenders_api.batches
     import portal.web.lenders_api.reference

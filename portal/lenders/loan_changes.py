@@ -581,10 +581,13 @@ def report_csv(uow: UnitOfWork, who: Any, file_id: int, *, lang: str) -> Iterato
     return csv_text.csv_lines(header, records())
 
 
-def servicers(uow: UnitOfWork, parcel_id: int, today: date | None = None
-              ) -> list[tuple[str, bool | None, date]]:
+def servicers(uow: UnitOfWork, parcel_id: int, today: date | None = None, *,
+              user: Any = None) -> list[tuple[str, bool | None, date]]:
     """(lender's name, escrow or None, since) of each loan in force on the parcel, for its
-    owner's page (the caller checked the user may see the parcel)."""
+    owner's page; with `user`, empty unless the user may see the parcel."""
+    from portal.accounts import access
+    if user is not None and access.relation(uow, user, parcel_id) is None:
+        return []
     today = today or clock.today()
     from portal.models import Lender
     return [(n, e, st) for n, e, st in uow.session.execute(

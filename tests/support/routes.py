@@ -41,6 +41,11 @@ LENDER |= {"lenders.batches", "lenders.batch_upload", "lenders.batch_template", 
            "lenders.batch_guide", "lenders.batch", "lenders.batch_report", "lenders.batch_failed"}
 LENDER |= {"lenders.report_acquisition", "lenders.mark_intents",  # J7, R-B10 (iii)
            "lenders.withdraw_intent"}  # (walked per role in tests/web/test_lender_intents.py)
+LENDER |= {"lenders.portfolio_files", "lenders.portfolio_change",  # issue 28: the portfolio
+           "lenders.portfolio_upload", "lenders.portfolio_template", "lenders.portfolio_file",
+           "lenders.portfolio_report",  # kept by the bank (tests/web/test_lender_portfolio_web.py)
+           "lenders.bills", "lenders.bill_make", "lenders.bill", "lenders.bill_csv",
+           "lenders.bill_pay", "lenders.bill_review", "lenders.bill_exceptions"}
 # J7: only the invited email's user (tests/web/test_lender_api.py)
 SIGNED_IN |= {"lenders.invitation"}
 #: J7: the lenders' API, by Bearer token only (never the session: tests/web/test_lender_api.py)

@@ -21,6 +21,7 @@ from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from wtforms import RadioField, SelectField, StringField, SubmitField
+from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, Optional
 
 from portal.accounts.errors import InvalidInput, NotFound
@@ -43,8 +44,9 @@ SOURCES = {"csv": _l("File"), "api": "API", "form": _l("One loan")}
 
 
 class LoanForm(FlaskForm):
-    action = RadioField(_l("What to do"), choices=[("add", _l("Add the loan")),
-                                                   ("delete", _l("Remove the loan"))],
+    action = RadioField(_l("What to do"), choices=[SelectChoice("add", _l("Add the loan")),
+                                                   SelectChoice("delete",
+                                                                _l("Remove the loan"))],
                         default="add",
                         validators=[DataRequired(message=_l("Choose add or remove."))])
     loan_number = StringField(_l("Loan number"), validators=[
@@ -56,8 +58,9 @@ class LoanForm(FlaskForm):
     owner_name = StringField(_l("Owner's name (to add)"), validators=[
         Optional(), Length(max=200, message=_l("Write at most 200 characters."))])
     escrow = SelectField(_l("Escrow account (to add)"), choices=[
-        ("", _l("Not said")), ("yes", _l("Yes: we pay the charges from escrow")),
-        ("no", _l("No"))], default="")
+        SelectChoice("", _l("Not said")),
+        SelectChoice("yes", _l("Yes: we pay the charges from escrow")),
+        SelectChoice("no", _l("No"))], default="")
     submit = SubmitField(_l("Send"))
 
 

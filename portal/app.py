@@ -132,6 +132,7 @@ def _register_blueprints(app: Flask) -> None:
     import portal.web.lenders.portfolio_files  # issue 28: the portfolio kept by the bank
     import portal.web.lenders_api.acquisitions  # J7: the lenders' API
     import portal.web.lenders_api.batches
+    import portal.web.lenders_api.portfolio  # issue 28
     import portal.web.lenders_api.reference
     import portal.web.lenders_api.routes
     import portal.web.ops.routes

@@ -50,6 +50,8 @@ LENDER |= {"lenders.portfolio_files", "lenders.portfolio_change",  # issue 28: t
 SIGNED_IN |= {"lenders.invitation"}
 #: J7: the lenders' API, by Bearer token only (never the session: tests/web/test_lender_api.py)
 TOKEN_API = {"lenders_api.loans", "lenders_api.loan"}
+TOKEN_API |= {"lenders_api.submit_loan_changes", "lenders_api.loan_changes_list",  # issue 28
+              "lenders_api.loan_change", "lenders_api.bill_lines"}  # test_lender_api_portfolio
 TOKEN_API |= {"lenders_api.submit_batch", "lenders_api.batch", "lenders_api.batch_rows",  # J7
               "lenders_api.report_acquisition"}  # tests/web/test_lender_api_batches.py
 PUBLIC_GET |= {"lenders_api.openapi", "lenders_api.reference"}  # the API's description

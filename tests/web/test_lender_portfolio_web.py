@@ -79,7 +79,7 @@ def test_file_upload_report_and_csv(app: Flask) -> None:
         content_type="multipart/form-data")
     assert r.status_code == 303
     page = c.get(r.headers["Location"]).get_data(as_text=True)
-    assert "Ningún predio del registro" in page or "No parcel on the roll" in page
+    assert "Ninguna propiedad del padrón" in page or "No parcel on the roll" in page
     report = c.get(r.headers["Location"] + "/informe.csv").get_data(as_text=True)
     assert report.count("\r\n") == 3
     bad = c.post("/prestamista/cartera/archivo", data={

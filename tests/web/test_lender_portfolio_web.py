@@ -127,3 +127,34 @@ def test_bill_file_pages_and_pay(app: Flask) -> None:
     other = login(app, "user00001@demo.pr")
     assert other.get(url).status_code == 404
     assert clock.today()
+
+
+def test_no_one_else_posts(app: Flask) -> None:
+    """Every other role and another bank's administrator: each POST is 404 (or the sign-in
+    page) and nothing is written; another bank's file is 404 to them."""
+    from tests.support.hostile import fingerprint
+    from tests.support.lenders import second_lender
+    c = login(app, "lender")
+    tok = csrf_token(c.get("/prestamista/facturas").get_data(as_text=True))
+    url = c.post("/prestamista/facturas", data={"csrf_token": tok}).headers["Location"]
+    fid = url.rsplit("/", 1)[1]
+    with app_uow(app) as w:
+        second_lender(w)
+    posts = ["/prestamista/cartera", "/prestamista/cartera/archivo", "/prestamista/facturas",
+             f"/prestamista/facturas/{fid}/pagar", f"/prestamista/facturas/{fid}/pagar/revisar",
+             f"/prestamista/facturas/{fid}/excepciones.csv"]
+    for who in ("owner", "lessee", "staff", "other"):  # "other" is Banco B's administrator
+        client = login(app, who)
+        token = csrf_token(client.get("/").get_data(as_text=True))
+        for path in posts:
+            before = fingerprint(app)
+            r = client.post(path, data={"csrf_token": token, "action": "add",
+                                        "loan_number": "Z-1", "catastro": "040-000-000-00",
+                                        "owner_name": "A B"})
+            if who == "other" and path in posts[:3]:
+                continue  # its own bank's portfolio and files: allowed
+            assert r.status_code == 404, (who, path, r.status_code)
+            assert fingerprint(app) == before, (who, path)
+    anon = app.test_client()
+    for path in posts:
+        assert anon.post(path).status_code in (302, 400)

@@ -80,7 +80,8 @@ ALLOWED: dict[str, frozenset[str]] = {
     # The bank's own (its user is the bank's administrator in the demo).
     **{f"lenders.{e}": frozenset({"lender"}) for e in (
         "batch_upload", "create_token", "invite", "mark_intents", "pay_file", "pay_filtered",
-        "remove", "report_acquisition", "set_role")},
+        "remove", "report_acquisition", "set_role",
+        "portfolio_change", "portfolio_upload", "bill_make")},  # issue 28
     "exemptions.changes_forward": frozenset({"lender"}),
 }
 

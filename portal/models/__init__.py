@@ -42,8 +42,10 @@ from portal.models.roll_imports import RollImport, RollImportError, RollImportRo
 from portal.models.roll_notices import NoticeDelivery, NoticePrintFile
 from portal.models.security import RecoveryCode, ThrottleHit, WebSession
 from portal.models.users import User
+from portal.models.webhooks import LenderWebhook, WebhookDelivery
 
 __all__ = [
+    "LenderWebhook", "WebhookDelivery",
     "CourtClaim", "DemandLetter",
     "AccessCode", "AppendOnly", "Assessment", "AssessmentRoll", "AuditRecord", "Base", "Budget",
     "BudgetLine", "BudgetVersion", "ClaimAttempt", "DepositOrder", "FiscalYear",
@@ -68,4 +70,15 @@ __all__ = [
 ]
 
 # Tables that only payments need (checkouts, provider events, ...), on the same metadata.
-from portal.models import checkouts  # noqa: E402,F401
+from portal.models import (
+    autopay,  # noqa: E402,F401  (autopay's tables)
+    checkouts,  # noqa: E402,F401
+)
+
+# Reminders and the calendar (issue 27, docs/REMINDERS.md).
+from portal.models.reminders import (  # noqa: E402,F401
+    ReminderParcelOff,
+    ReminderRelative,
+    ReminderSent,
+    ReminderSettings,
+)

@@ -35,6 +35,7 @@ from portal.core.explain import N_
 from portal.documents import statement
 from portal.i18n import LANGUAGES, current_language, formats
 from portal.people import users
+from portal.reminders import preferences as reminder_preferences
 from portal.web.accounts import bp, views
 from portal.web.accounts.forms import ClaimForm, GrantForm, RevokeEmailForm
 from portal.web.data import external_url, uow
@@ -70,8 +71,10 @@ def dashboard():  # noqa: ANN201
     today = clock.today()
     rows, loans_apart = views.dashboard_rows(current_user, today)
     views.remember_lessee(any(r.relation == "lessee" for r in rows))
+    with uow() as w:
+        reminders_notice = reminder_preferences.needs_notice(w, current_user)
     return render_template("accounts/dashboard.html", rows=rows, today=today,
-                           loans_apart=loans_apart)
+                           loans_apart=loans_apart, reminders_notice=reminders_notice)
 
 
 @bp.get("/propiedad/<id:parcel_id>")

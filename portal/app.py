@@ -116,6 +116,7 @@ def _register_blueprints(app: Flask) -> None:
     route modules are imported first (each puts its routes on it), then it is registered."""
     import portal.web.accounts.leases
     import portal.web.accounts.lookup
+    import portal.web.accounts.paperless  # paperless notices (issue 27)
     import portal.web.accounts.routes
     import portal.web.backoffice.reports  # issue 28: the reports and exports (staff)
     import portal.web.backoffice.search  # issue 28: the staff search
@@ -144,6 +145,7 @@ def _register_blueprints(app: Flask) -> None:
     import portal.web.lenders_api.webhooks
     import portal.web.ops.routes
     import portal.web.payments.autopay  # issue 27: autopay
+    import portal.web.payments.guest  # paying without an account (issue 27)
     import portal.web.payments.routes
     import portal.web.people.audit
     import portal.web.people.person

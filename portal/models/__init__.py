@@ -35,6 +35,7 @@ from portal.models.lender_portfolio import BillFile, BillLine, LoanChangeFile, L
 from portal.models.lenders import Lender, Loan
 from portal.models.notices import Notice
 from portal.models.outbox import OutboxMessage
+from portal.models.paperless import PaperlessChoice
 from portal.models.parcels import DepositOrder, Lease, OwnershipShare, Parcel
 from portal.models.parties import Party, PartyMember
 from portal.models.receipts import ReceiptSequence
@@ -67,6 +68,7 @@ __all__ = [
     "LenderBatch", "LenderBatchRow",
     "OutboxMessage",
     "BillFile", "BillLine", "LoanChangeFile", "LoanChangeRow",
+    "PaperlessChoice",
 ]
 
 # Tables that only payments need (checkouts, provider events, ...), on the same metadata.

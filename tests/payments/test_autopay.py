@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import email
 from datetime import date
+from decimal import Decimal
 
 import pytest
 from sqlalchemy import func, select
@@ -235,3 +236,49 @@ def test_covers(world, gw) -> None:  # noqa: ANN001
         assert autopay.covers(uow, world.parcel["0"], date(2026, 10, 25))  # November's next
     with world.uow() as uow:
         assert uow.session.scalar(select(func.count()).select_from(Payment)) == 1
+
+
+def test_escrow_reported_by_a_lender_ends_it(world, gw) -> None:  # noqa: ANN001
+    from portal.models import Lender, LenderIntent, Loan, Party
+    method = save_method(world, gw)
+    enrol(world, method)
+    with world.uow() as uow:
+        party = Party(kind="organisation", name="Banco de Prueba")
+        uow.session.add(party)
+        uow.session.flush()
+        lender = Lender(party_id=party.id, code="BPR")
+        uow.session.add(lender)
+        uow.session.flush()
+        loan = Loan(lender_id=lender.id, parcel_id=world.parcel["0"], loan_number="L-1",
+                    starts_on=date(2020, 1, 1))
+        uow.session.add(loan)
+        uow.session.flush()
+        uow.session.add(LenderIntent(lender_id=lender.id, loan_id=loan.id,
+                                     parcel_id=world.parcel["0"], fiscal_year_id=world.fy_id,
+                                     kind="district_due_now", amount=Decimal("312.77"),
+                                     marked_by_id=world.user(uow, "other").id))
+    assert run(world, gw, date(2026, 9, 28)).get("ended") == 1
+    with world.uow() as uow:
+        assert uow.session.scalars(select(AutopayEnrolment)).one().end_reason == "escrow"
+    assert "escrow" in body(mails(world, "autopay_ended")[0])
+    assert run(world, gw, OCT_1) == {"enrolments": 0}
+
+
+def test_lump_sum_debited_on_its_day(database, gw) -> None:  # noqa: ANN001
+    """Enrolled on 10 June for the lump sum on 25 June (before the 1 July deadline): the
+    notice three days ahead for a bank account, then exactly the offer's lump sum, once."""
+    from tests.support.world import seed
+    with fixed_on(date(2026, 6, 10)):
+        world = seed(database, ("1200.00",))
+        method = save_method(world, gw, "bank")
+        enrol(world, method, plan="lump_sum", lump_sum_on=date(2026, 6, 25))
+    run(world, gw, date(2026, 6, 22))
+    assert len(mails(world, "autopay_notice")) == 1
+    lump = offer_on(world, date(2026, 6, 25)).lump_sum
+    assert lump.eligible
+    assert run(world, gw, date(2026, 6, 25)).get("posted") == 1
+    with world.uow() as uow:
+        row = uow.session.scalars(select(AutopayDebit)).one()
+        assert (row.target, row.amount) == ("lump_sum", lump.amount)
+        assert uow.session.scalars(select(Payment)).one().lump_sum
+    assert run(world, gw, date(2026, 6, 26)).get("posted") is None

@@ -97,6 +97,19 @@ PUBLIC_GET |= {"ops.healthz", "ops.readyz", "ops.metrics_page"}
 STAFF |= {"people.audit_page", "people.audit_export"}
 #: The mail queue's page and its retry (tests/web/test_mail_queue_page.py).
 STAFF |= {"jobs.mail_queue_page", "jobs.mail_retry"}
+#: Paying without an account (issue 27 item 4; tests/web/test_guest_pay.py): the code form
+#: and the notice's signed link answer anyone; the pay pages and the receipt only the guest
+#: session they opened (403 without one, 404 for a checkout it did not start); the sandbox's
+#: test checkout takes that session too (SIGNED_IN above: anyone else signs in).
+PUBLIC_GET |= {"payments.guest_start", "payments.guest_link", "payments.guest_choose",
+               "payments.guest_review", "payments.guest_confirm", "payments.guest_success",
+               "payments.guest_cancel", "payments.guest_receipt", "payments.guest_receipt_pdf"}
+PUBLIC_POST |= {"payments.guest_start", "payments.guest_end", "payments.guest_review",
+                "payments.guest_confirm"}
+#: Paperless notices, one's own (issue 27 item 5; tests/web/test_paperless.py); a parcel's
+#: issued notice, its payers' and staff's (PARCEL).
+SIGNED_IN |= {"accounts.paperless_page"}
+PARCEL |= {"roll.issued_notice_pdf"}
 #: Autopay (issue 27 item 3; tests/payments/test_autopay_web.py walks them): one's own saved
 #: methods and setups (another person's: 404), a parcel's autopay page (its payers enrol;
 #: anyone who sees the parcel reads it), the staff's list.

@@ -78,6 +78,10 @@ ALLOWED: dict[str, frozenset[str]] = {
         "compute_roll", "publish_roll", "send_roll_notices", "parameter_edit",
         "roll_import_upload", "budget_adoption_date")},
     "people.set_role": ADMIN, "people.reset_two_factor": ADMIN,
+    # Paying without an account (issue 27): the code form answers anyone (400 on an empty
+    # form); closing the guest page is anyone's (it ends only the caller's guest session).
+    "payments.guest_start": EVERYONE, "payments.guest_end": EVERYONE,
+    "accounts.paperless_page": SIGNED_IN,  # one's own choices
     # The bank's own (its user is the bank's administrator in the demo).
     **{f"lenders.{e}": frozenset({"lender"}) for e in (
         "batch_upload", "create_token", "invite", "mark_intents", "pay_file", "pay_filtered",

@@ -251,13 +251,16 @@ def run(uow: UnitOfWork, staff: Any, run_on: date | None = None) -> RunResult:
 
 def _owners(uow: UnitOfWork, ids: list[int], on: date) -> dict[int, tuple[int, str]]:
     """R-A17: each parcel's owner for the copy of its demand (the owner with the oldest share
-    in force, as `_addressees`) and the owner's language."""
+    in force, as `_addressees`) and the owner's language; none for the Authority's own
+    parcels (it sends the demand)."""
     out: dict[int, tuple[int, str]] = {}
     for ids_ in facts.in_batches(ids) if ids else ():
         for pid, party_id, lang in uow.session.execute(
                 select(OwnershipShare.parcel_id, Party.id, Party.language)
                 .join(Party, Party.id == OwnershipShare.party_id)
+                .join(Parcel, Parcel.id == OwnershipShare.parcel_id)
                 .where(OwnershipShare.parcel_id.in_(ids_), OwnershipShare.starts_on <= on,
+                       Parcel.owner_kind != "authority",
                        or_(OwnershipShare.ends_on.is_(None), OwnershipShare.ends_on >= on))
                 .order_by(OwnershipShare.parcel_id, OwnershipShare.id.desc())):
             out[pid] = (party_id, lang)

@@ -3,7 +3,7 @@
 kind: the payer's demand, the owner's copy) and `demand_schedule` (one scheduled run a day).
 
 Revision ID: coll261
-Revises: sec311
+Revises: guest1
 Create Date: 2026-12-05 13:30:00
 
 """
@@ -14,7 +14,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision: str = 'coll261'
-down_revision: str | Sequence[str] | None = 'sec311'
+down_revision: str | Sequence[str] | None = 'guest1'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -17,7 +17,12 @@ from portal.models.budgets import (
     FiscalYear,
 )
 from portal.models.certificates import DebtCertificate
-from portal.models.collections import CourtClaim, DemandLetter
+from portal.models.collections import (
+    CourtClaim,
+    DemandDocument,
+    DemandLetter,
+    DemandSchedule,
+)
 from portal.models.exemption_changes import ExemptionChangeReport
 from portal.models.exemptions import (
     ExemptionCertification,
@@ -47,7 +52,7 @@ from portal.models.webhooks import LenderWebhook, WebhookDelivery
 
 __all__ = [
     "LenderWebhook", "WebhookDelivery",
-    "CourtClaim", "DemandLetter",
+    "CourtClaim", "DemandDocument", "DemandLetter", "DemandSchedule",
     "AccessCode", "AppendOnly", "Assessment", "AssessmentRoll", "AuditRecord", "Base", "Budget",
     "BudgetLine", "BudgetVersion", "ClaimAttempt", "DepositOrder", "FiscalYear",
     "ImmutableRowError", "Installment", "Job", "Lease", "LedgerEntry", "Lender", "Loan", "Notice",

@@ -74,6 +74,7 @@ STAFF = {"accounts.lookup", "people.person", "payments.office", "payments.refund
          "collections.demand", "collections.record_mailing", "collections.record_receipt",
          "collections.record_claim", "collections.packet_pdf", "collections.record_mailings",
          "collections.correct_mailing",
+         "collections.print_file",  # R-A17: the owners' copies to print (any staff role)
          "roll.budgets_page", "roll.budget_new", "roll.budget_version", "roll.budget_edit",
          "roll.budget_adopt", "roll.budget_amend", "roll.budget_compare", "people.set_role",
          "roll.budget_discard", "roll.budget_adoption_date",

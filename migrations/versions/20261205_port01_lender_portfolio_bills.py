@@ -3,7 +3,7 @@ add/delete files of loans and their rows (loan_change_files, loan_change_rows); 
 and their lines (bill_files, bill_lines).
 
 Revision ID: port01
-Revises: guest1
+Revises: coll261
 Create Date: 2026-12-05 13:06:16
 
 """
@@ -14,7 +14,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision: str = 'port01'
-down_revision: str | Sequence[str] | None = 'guest1'
+down_revision: str | Sequence[str] | None = 'coll261'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

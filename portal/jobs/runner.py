@@ -30,7 +30,7 @@ import json
 import logging
 import secrets
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import date, timedelta
 from typing import Any, Protocol
 
@@ -146,11 +146,15 @@ def get(uow: UnitOfWork, user: Any, job_id: int) -> Job:
     return found[0]
 
 
-def recent(uow: UnitOfWork, user: Any, limit: int = 20) -> list[Job]:
-    """The latest jobs, newest first, with `started_by` (staff)."""
+def recent(uow: UnitOfWork, user: Any, limit: int = 20,
+           kinds: Iterable[str] | None = None) -> list[Job]:
+    """The latest jobs (only of `kinds`, if given), newest first, with `started_by`
+    (staff)."""
     access.require_staff(user)
-    return _with_starter(uow.session.execute(_WITH_STARTER.order_by(Job.id.desc())
-                                             .limit(limit)))
+    stmt = _WITH_STARTER
+    if kinds is not None:
+        stmt = stmt.where(Job.kind.in_(list(kinds)))
+    return _with_starter(uow.session.execute(stmt.order_by(Job.id.desc()).limit(limit)))
 
 
 class Lost(Exception):

@@ -34,6 +34,7 @@ from portal.models.lender_orgs import LenderApiToken, LenderInvitation, LoanFigu
 from portal.models.lenders import Lender, Loan
 from portal.models.notices import Notice
 from portal.models.outbox import OutboxMessage
+from portal.models.paperless import PaperlessChoice
 from portal.models.parcels import DepositOrder, Lease, OwnershipShare, Parcel
 from portal.models.parties import Party, PartyMember
 from portal.models.receipts import ReceiptSequence
@@ -41,8 +42,10 @@ from portal.models.roll_imports import RollImport, RollImportError, RollImportRo
 from portal.models.roll_notices import NoticeDelivery, NoticePrintFile
 from portal.models.security import RecoveryCode, ThrottleHit, WebSession
 from portal.models.users import User
+from portal.models.webhooks import LenderWebhook, WebhookDelivery
 
 __all__ = [
+    "LenderWebhook", "WebhookDelivery",
     "CourtClaim", "DemandLetter",
     "AccessCode", "AppendOnly", "Assessment", "AssessmentRoll", "AuditRecord", "Base", "Budget",
     "BudgetLine", "BudgetVersion", "ClaimAttempt", "DepositOrder", "FiscalYear",
@@ -63,7 +66,19 @@ __all__ = [
     "BoardParameterValue",
     "LenderBatch", "LenderBatchRow",
     "OutboxMessage",
+    "PaperlessChoice",
 ]
 
 # Tables that only payments need (checkouts, provider events, ...), on the same metadata.
-from portal.models import checkouts  # noqa: E402,F401
+from portal.models import (
+    autopay,  # noqa: E402,F401  (autopay's tables)
+    checkouts,  # noqa: E402,F401
+)
+
+# Reminders and the calendar (issue 27, docs/REMINDERS.md).
+from portal.models.reminders import (  # noqa: E402,F401
+    ReminderParcelOff,
+    ReminderRelative,
+    ReminderSent,
+    ReminderSettings,
+)

@@ -39,6 +39,9 @@ LENDER |= {"lenders.organisation", "lenders.invite", "lenders.withdraw", "lender
            "lenders.set_role", "lenders.create_token", "lenders.revoke_token"}
 LENDER |= {"lenders.batches", "lenders.batch_upload", "lenders.batch_template",  # J7: bulk
            "lenders.batch_guide", "lenders.batch", "lenders.batch_report", "lenders.batch_failed"}
+LENDER |= {"lenders.webhooks_page", "lenders.add_webhook",  # issue 28: the webhooks
+           "lenders.remove_webhook",  # (tests/web/test_lender_webhooks.py)
+           "lenders.resend_webhook"}
 LENDER |= {"lenders.report_acquisition", "lenders.mark_intents",  # J7, R-B10 (iii)
            "lenders.withdraw_intent"}  # (walked per role in tests/web/test_lender_intents.py)
 # J7: only the invited email's user (tests/web/test_lender_api.py)
@@ -47,6 +50,8 @@ SIGNED_IN |= {"lenders.invitation"}
 TOKEN_API = {"lenders_api.loans", "lenders_api.loan"}
 TOKEN_API |= {"lenders_api.submit_batch", "lenders_api.batch", "lenders_api.batch_rows",  # J7
               "lenders_api.report_acquisition"}  # tests/web/test_lender_api_batches.py
+TOKEN_API |= {"lenders_api.list_batches",  # issue 28: tests/web/test_lender_api_complete.py
+              "lenders_api.parcel_certifications", "lenders_api.webhook_deliveries"}
 PUBLIC_GET |= {"lenders_api.openapi", "lenders_api.reference"}  # the API's description
 STAFF = {"accounts.lookup", "people.person", "payments.office", "payments.refund",
          "roll.roll_page", "jobs.job", "roll.compute_roll", "roll.publish_roll",
@@ -92,3 +97,33 @@ PUBLIC_GET |= {"accounts.help_contact", "accounts.help_faq", "accounts.help_priv
 SIGNED_IN |= {"accounts.account", "accounts.account_email", "accounts.account_phone",
               "accounts.account_language", "accounts.account_payments_csv",
               "accounts.account_payments_pdf"}
+#: Paying without an account (issue 27 item 4; tests/web/test_guest_pay.py): the code form
+#: and the notice's signed link answer anyone; the pay pages and the receipt only the guest
+#: session they opened (403 without one, 404 for a checkout it did not start); the sandbox's
+#: test checkout takes that session too (SIGNED_IN above: anyone else signs in).
+PUBLIC_GET |= {"payments.guest_start", "payments.guest_link", "payments.guest_choose",
+               "payments.guest_review", "payments.guest_confirm", "payments.guest_success",
+               "payments.guest_cancel", "payments.guest_receipt", "payments.guest_receipt_pdf"}
+PUBLIC_POST |= {"payments.guest_start", "payments.guest_end", "payments.guest_review",
+                "payments.guest_confirm"}
+#: Paperless notices, one's own (issue 27 item 5; tests/web/test_paperless.py); a parcel's
+#: issued notice, its payers' and staff's (PARCEL).
+SIGNED_IN |= {"accounts.paperless_page"}
+PARCEL |= {"roll.issued_notice_pdf"}
+#: Autopay (issue 27 item 3; tests/payments/test_autopay_web.py walks them): one's own saved
+#: methods and setups (another person's: 404), a parcel's autopay page (its payers enrol;
+#: anyone who sees the parcel reads it), the staff's list.
+SIGNED_IN |= {"payments.saved_methods", "payments.remove_method", "payments.setup_return",
+              "payments.sandbox_setup"}
+PARCEL |= {"payments.autopay", "payments.autopay_cancel", "payments.autopay_add_method"}
+STAFF |= {"payments.autopay_staff"}
+#: Issue 28: the staff search, the reports and exports, the exemptions' bulk review
+#: (tests/web/test_backoffice_search.py, test_backoffice_reports.py, test_bulk_review.py).
+STAFF |= {"backoffice.search", "backoffice.reports", "backoffice.report",
+          "backoffice.report_csv", "exemptions.bulk_queue", "exemptions.bulk_decide"}
+#: Reminders and the calendar (issue 27; tests/web/test_reminders_pages.py): the one-click
+#: unsubscribe, a relative's confirmation and the account's feed answer their secret link only.
+PUBLIC_GET |= {"reminders.unsubscribe_page", "reminders.confirm_page", "reminders.feed"}
+PUBLIC_POST |= {"reminders.unsubscribe", "reminders.confirm"}
+SIGNED_IN |= {"reminders.settings", "reminders.save", "reminders.reset_calendar"}
+PARCEL |= {"reminders.parcel_ics", "reminders.add_relative", "reminders.remove_relative"}

@@ -28,10 +28,11 @@ def pages_for(app: Flask, role: str) -> list[str]:
     if role in ("owner", "lessee"):
         paths.append(f"/propiedad/{mine[0]}/acceso")
     if role == "lender":
-        paths.append("/prestamista/prestamos")
+        paths += ["/prestamista/prestamos", "/prestamista/webhooks"]
     paths += ["/cuenta", "/cuenta/dos-pasos", "/cuenta/contrasena"]
     if role == "owner":
         paths.append("/cuenta/dos-pasos/activar")
+    paths.append("/cuenta/recordatorios")  # issue 27: reminders and the calendar
     if role == "staff":
         paths += ["/personal/buscar", "/personal/buscar?q=Calle", "/personal/buscar?q=x",
                   "/personal/persona/1", f"/propiedad/{ids['lessee'][0]}"]

@@ -86,15 +86,24 @@ def test_the_dashboard_links_the_account_page(demo_app):
     assert "Signing in" not in html  # (the account page has it now)
 
 
-def test_more_sections_appear_once_their_pages_exist(app):
-    """Reminders, saved payment methods, paperless: linked only when the app has the page."""
-    from portal.web.accounts.account import _more_sections
+def test_more_sections_appear_once_their_pages_exist(app, monkeypatch):
+    """Reminders, saved payment methods, paperless: linked only when the app has the page
+    (by its endpoint, or a page at its path)."""
+    from portal.web.accounts import account
     with app.test_request_context("/cuenta"):
-        assert _more_sections() == []
-    app.add_url_rule("/cuenta/recordatorios", "reminders_here", lambda: "ok")
+        shown = [url for url, _label, _hint in account._more_sections()]
+    assert shown == ["/cuenta/recordatorios", "/cuenta/metodos-de-pago", "/cuenta/sin-papel"]
+    monkeypatch.setattr(account, "MORE_SECTIONS", [
+        account.Section("nowhere.page", "A", "a"), account.Section("elsewhere.page", "B", "b"),
+        account.Section("accounts.account", "C", "c")])
+    monkeypatch.setattr(account, "MORE_PATHS", ("/cuenta/no-existe", "/cuenta/tampoco",
+                                                 "/x"))
     with app.test_request_context("/cuenta"):
-        shown = _more_sections()
-    assert [url for url, _label, _hint in shown] == ["/cuenta/recordatorios"]
+        assert [url for url, _l, _h in account._more_sections()] == ["/cuenta"]
+    app.add_url_rule("/cuenta/tampoco", "later_page", lambda: "ok")
+    with app.test_request_context("/cuenta"):
+        assert [url for url, _l, _h in account._more_sections()] == ["/cuenta/tampoco",
+                                                                        "/cuenta"]
 
 
 # --- the email ----------------------------------------------------------------------------------

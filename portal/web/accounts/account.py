@@ -61,9 +61,9 @@ class Section:
 MORE_SECTIONS: list[Section] = [
     Section("reminders.settings", _l("Reminders"),
             _l("Emails before each installment's last timely day, and for other parcels.")),
-    Section("payments.methods", _l("Saved payment methods"),
+    Section("payments.saved_methods", _l("Saved payment methods"),
             _l("Cards and bank accounts saved for autopay: see them or remove one.")),
-    Section("paperless.settings", _l("Paperless notices"),
+    Section("accounts.paperless_page", _l("Paperless notices"),
             _l("Receive your notices and statements by email instead of paper.")),
 ]
 #: The paths those pages are expected at, when their endpoint names differ.

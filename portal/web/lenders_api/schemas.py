@@ -27,6 +27,8 @@ LOAN_NUMBER = r"^[^/\x00-\x1f\x7f]{1,40}$"  # as the loans table holds them, no 
 #: A row's values are text as in the CSV (the batch's service reads them as the CSV's cells).
 CELL_MAX = batches.MAX_VALUE
 CELL = r"^[^\x00]*$"  # no NUL byte (nothing a person types; PostgreSQL's text refuses it)
+#: A catastro number as the parcels table holds them (no slash, no control character).
+CATASTRO = r"^[^/\x00-\x1f\x7f]{1,32}$"
 #: Idempotency-Key: printable ASCII, no spaces (a UUID fits).
 IDEMPOTENCY_KEY = r"^[!-~]{1,200}$"
 #: The columns a row must have (the others may be left out, as empty cells); a required
@@ -76,6 +78,29 @@ class RowsQuery(_Query):
         "", description=N_("Only the rows with this outcome."))
 
 
+class BatchesQuery(_Query):
+    """`GET /certification-batches`'s query parameters."""
+
+    page: int = Field(1, ge=1, lt=2**31, description=N_("The page, 50 batches a page."))
+    status: Literal["", "queued", "running", "done", "failed"] = Field(
+        "", description=N_("Only the batches in this status."))
+
+
+class DeliveriesQuery(_Query):
+    """`GET /webhook-deliveries`'s query parameters."""
+
+    page: int = Field(1, ge=1, lt=2**31, description=N_("The page, 50 deliveries a page."))
+    status: Literal["", "pending", "delivered", "failed"] = Field(
+        "", description=N_("Only the deliveries in this state."))
+
+
+class CertificationsQuery(_Query):
+    """`GET /parcels/{catastro}/certifications`'s query parameters."""
+
+    fiscal_year: str = Field("", pattern=r"^([0-9]{4}-[0-9]{4})?$", description=N_(
+        "Only this fiscal year's (YYYY-YYYY, the second year the first plus one)."))
+
+
 @cache
 def row_model() -> type[BaseModel]:
     """One certification: the CSV template's columns (`lender_batches.COLUMNS`), each a
@@ -101,8 +126,10 @@ class AcquisitionIn(_In):
     """`POST /loans/{loan_number}/acquisitions`'s body (R-B10 case iii)."""
 
     acquired_on: date = Field(strict=True, description=N_(
-        "The deed date of the new structure's acquisition (YYYY-MM-DD), on or after January "
-        "1 of this year and not after today."))
+        "The deed date of the new structure's acquisition (YYYY-MM-DD): not after today "
+        "nor before 30 August 1991 (the law that governs this notice took effect); either "
+        "is a 422 naming acquired_on. A deed of an earlier year is recorded, its notice "
+        "overdue."))
     certification_id: int | None = Field(None, ge=1, lt=2**31, description=N_(
         "Optional: the residential-exemption certification of the loan's parcel it was "
         "bought with."))
@@ -143,11 +170,18 @@ class Loan(_Out):
     next_due_date: date | None
 
 
+Next = Annotated[str | None, Field(description=N_(
+    "The next page's address (with the same parameters), or null on the last page."))]
+Total = Annotated[int, Field(description=N_("How many there are in all, on every page."))]
+
+
 class LoanPage(_Out):
     as_of: date
     page: int
     pages: int
     count: int
+    total: Total
+    next: Next
     totals: Totals
     items: list[Loan]
 
@@ -232,7 +266,62 @@ class Acquisition(_Out):
 class BatchRows(_Out):
     batch_id: int
     page: int
+    pages: int
+    total: Total
+    next: Next
     items: list[BatchRow]
+
+
+class CertificationStatus(_Out):
+    id: int
+    fiscal_year: str
+    status: Literal["filed", "under_review", "returned", "resubmitted", "approved",
+                    "withdrawn"] = Field(description=N_(
+                        "filed, under_review, returned (to the owner, to correct), "
+                        "resubmitted, approved or withdrawn."))
+    filing_number: str | None
+    filed_on: date | None
+    decided_at: datetime | None = Field(description=N_("When it was approved or returned."))
+    loan_number: str | None = Field(description=N_(
+        "Your loan it was filed for, if one of yours."))
+
+
+class ParcelCertifications(_Out):
+    catastro: str
+    loan_numbers: list[str] = Field(description=N_("Your loans on this parcel."))
+    items: list[CertificationStatus]
+
+
+class Delivery(_Out):
+    event_id: str = Field(description=N_("The event's id (evt_…), also in the request's "
+                                         "Portal-Event-Id header."))
+    event: Literal["batch.finished", "certification.decided"]
+    url: str = Field(description=N_("The endpoint it was sent to."))
+    status: Literal["pending", "delivered", "failed"] = Field(description=N_(
+        "pending (to be sent, or sent again after a failure), delivered (the endpoint "
+        "answered 2xx) or failed (after its last attempt)."))
+    attempts: int
+    last_status: int | None = Field(description=N_("The endpoint's last HTTP status."))
+    last_error: str | None
+    created_at: datetime
+    delivered_at: datetime | None
+    next_attempt_at: datetime | None = Field(description=N_("When it is tried again."))
+
+
+class DeliveryPage(_Out):
+    page: int
+    pages: int
+    total: Total
+    next: Next
+    items: list[Delivery]
+
+
+class BatchPage(_Out):
+    page: int
+    pages: int
+    total: Total
+    next: Next
+    items: list[Batch]
 
 
 # --- validation errors in the caller's language ------------------------------------------------

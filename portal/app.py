@@ -131,14 +131,17 @@ def _register_blueprints(app: Flask) -> None:
     import portal.web.jobs.mail_queue  # the mail outbox (staff)
     import portal.web.jobs.routes
     import portal.web.lenders.batches
+    import portal.web.lenders.bills  # issue 28: the bill files
     import portal.web.lenders.intents
     import portal.web.lenders.loans
     import portal.web.lenders.organisation
+    import portal.web.lenders.portfolio_files  # issue 28: the portfolio kept by the bank
     import portal.web.lenders.second_step
     import portal.web.lenders.webhooks
     import portal.web.lenders_api.acquisitions  # J7: the lenders' API
     import portal.web.lenders_api.batches
     import portal.web.lenders_api.certifications
+    import portal.web.lenders_api.portfolio  # issue 28
     import portal.web.lenders_api.reference
     import portal.web.lenders_api.routes
     import portal.web.lenders_api.webhooks

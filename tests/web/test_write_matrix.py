@@ -88,7 +88,8 @@ ALLOWED: dict[str, frozenset[str]] = {
     # The bank's own (its user is the bank's administrator in the demo).
     **{f"lenders.{e}": frozenset({"lender"}) for e in (
         "batch_upload", "create_token", "invite", "mark_intents", "pay_file", "pay_filtered",
-        "remove", "report_acquisition", "set_role", "add_webhook")},
+        "remove", "report_acquisition", "set_role", "add_webhook",
+        "portfolio_change", "portfolio_upload", "bill_make")},  # issue 28
     "exemptions.changes_forward": frozenset({"lender"}),
     # Autopay (issue 27): a parcel's payers enrol and save a method from its page (a
     # delegate only where the owner allowed paying); one's own methods, people only.

@@ -2,7 +2,7 @@
 shown in the national format (portal/people/profile.py; docs/ACCOUNT.md).
 
 Revision ID: acct1
-Revises: guest1
+Revises: port01
 Create Date: 2026-12-05 13:00:00
 
 """
@@ -13,7 +13,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision: str = 'acct1'
-down_revision: str | Sequence[str] | None = 'guest1'
+down_revision: str | Sequence[str] | None = 'port01'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -114,6 +114,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 def _register_blueprints(app: Flask) -> None:
     """One blueprint per package of `portal/web/`, defined in the package's `__init__`: its
     route modules are imported first (each puts its routes on it), then it is registered."""
+    import portal.web.accounts.account  # the account page (/cuenta)
+    import portal.web.accounts.help  # help pages (/ayuda)
     import portal.web.accounts.leases
     import portal.web.accounts.lookup
     import portal.web.accounts.paperless  # paperless notices (issue 27)

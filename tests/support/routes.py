@@ -98,6 +98,13 @@ PUBLIC_GET |= {"ops.healthz", "ops.readyz", "ops.metrics_page"}
 STAFF |= {"people.audit_page", "people.audit_export"}
 #: The mail queue's page and its retry (tests/web/test_mail_queue_page.py).
 STAFF |= {"jobs.mail_queue_page", "jobs.mail_retry"}
+#: The help pages, for anyone; the new email's link (signed: the account it names, once).
+PUBLIC_GET |= {"accounts.help_contact", "accounts.help_faq", "accounts.help_privacy",
+               "accounts.help_accessibility", "accounts.account_email_confirm"}
+#: One's own account page and its year's payments (tests/web/test_account_page.py).
+SIGNED_IN |= {"accounts.account", "accounts.account_email", "accounts.account_phone",
+              "accounts.account_language", "accounts.account_payments_csv",
+              "accounts.account_payments_pdf"}
 #: Paying without an account (issue 27 item 4; tests/web/test_guest_pay.py): the code form
 #: and the notice's signed link answer anyone; the pay pages and the receipt only the guest
 #: session they opened (403 without one, 404 for a checkout it did not start); the sandbox's

@@ -49,7 +49,10 @@ ALLOWED: dict[str, frozenset[str]] = {
                      "people.two_factor_codes", "people.two_factor_disable",
                      "people.two_factor_enrol", "people.verify", "accounts.claim",
                      # the pay form: which accounts one may pay is its own check (400)
-                     "payments.review", "payments.confirm"), SIGNED_IN),
+                     "payments.review", "payments.confirm",
+                     # the account page: one's own email, telephone, language
+                     "accounts.account_email", "accounts.account_phone",
+                     "accounts.account_language"), SIGNED_IN),
     # Who sees the parcel (policy.MANAGE_ACCESS): its owner; of staff, administrators.
     **dict.fromkeys(("accounts.grant", "accounts.revoke", "accounts.revoke_email"),
                     frozenset({"owner", "administrator"})),

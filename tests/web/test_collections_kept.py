@@ -14,7 +14,7 @@ from flask import Flask
 from pypdf import PdfReader
 from sqlalchemy import select
 
-from portal import clock, storage
+from portal import clock
 from portal.accounts import facts
 from portal.collections import letters
 from portal.db import UnitOfWork
@@ -34,13 +34,11 @@ from tests.support.pages import csrf_token, login
 
 
 @pytest.fixture
-def app(demo_app: Flask, tmp_path):  # noqa: ANN201
-    storage.use(storage.FolderStore(tmp_path / "kept"))
-    with demo_app.app_context():
+def app(demo_app: Flask):  # noqa: ANN201
+    with demo_app.app_context():  # the file store the demo kept its letters in
         queue.use_immediate(database())
     yield demo_app
     queue.reset()
-    storage.use(None)
 
 
 def _lease_private_parcels(app: Flask) -> dict[str, int]:

@@ -17,7 +17,12 @@ from portal.models.budgets import (
     FiscalYear,
 )
 from portal.models.certificates import DebtCertificate
-from portal.models.collections import CourtClaim, DemandLetter
+from portal.models.collections import (
+    CourtClaim,
+    DemandDocument,
+    DemandLetter,
+    DemandSchedule,
+)
 from portal.models.exemption_changes import ExemptionChangeReport
 from portal.models.exemptions import (
     ExemptionCertification,
@@ -31,6 +36,7 @@ from portal.models.ledger import LedgerEntry, Payment, PaymentAllocation
 from portal.models.lender_batches import LenderBatch, LenderBatchRow
 from portal.models.lender_intents import LenderAcquisition, LenderIntent
 from portal.models.lender_orgs import LenderApiToken, LenderInvitation, LoanFigures
+from portal.models.lender_portfolio import BillFile, BillLine, LoanChangeFile, LoanChangeRow
 from portal.models.lenders import Lender, Loan
 from portal.models.notices import Notice
 from portal.models.outbox import OutboxMessage
@@ -46,7 +52,7 @@ from portal.models.webhooks import LenderWebhook, WebhookDelivery
 
 __all__ = [
     "LenderWebhook", "WebhookDelivery",
-    "CourtClaim", "DemandLetter",
+    "CourtClaim", "DemandDocument", "DemandLetter", "DemandSchedule",
     "AccessCode", "AppendOnly", "Assessment", "AssessmentRoll", "AuditRecord", "Base", "Budget",
     "BudgetLine", "BudgetVersion", "ClaimAttempt", "DepositOrder", "FiscalYear",
     "ImmutableRowError", "Installment", "Job", "Lease", "LedgerEntry", "Lender", "Loan", "Notice",
@@ -66,6 +72,7 @@ __all__ = [
     "BoardParameterValue",
     "LenderBatch", "LenderBatchRow",
     "OutboxMessage",
+    "BillFile", "BillLine", "LoanChangeFile", "LoanChangeRow",
     "PaperlessChoice",
 ]
 

@@ -5,6 +5,7 @@ relative's confirmation; the preferences and the calendar. Each test sets the cl
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from email import message_from_bytes
 from email.policy import default as email_policy
@@ -14,6 +15,7 @@ from icalendar import Calendar
 from sqlalchemy import select
 
 from portal import clock, mail
+from portal.accounts import pay_links
 from portal.accounts.errors import Forbidden, InvalidInput, NotFound
 from portal.db import UnitOfWork
 from portal.models import OutboxMessage
@@ -22,7 +24,8 @@ from portal.reminders import calendar, preferences, relatives, sending
 from tests.support.clock import at
 from tests.support.world import pay, seed
 
-CONFIG = {"MAIL_FROM": "portal@test.pr", "PORTAL_BASE_URL": "https://portal.test"}
+CONFIG = {"MAIL_FROM": "portal@test.pr", "PORTAL_BASE_URL": "https://portal.test",
+          "SECRET_KEY": "k"}
 NOV_3 = date(2026, 11, 3)  # 7 days before installment 5's last timely day (10 November)
 NOV_11 = date(2026, 11, 11)  # the day installment 5 became late
 
@@ -136,7 +139,8 @@ def test_a_relative_gets_nothing_before_confirming(world):
     msg = messages(world)[-1]
     assert msg["To"] == "nieta@example.com" and msg["Content-Language"] == "en-US"
     body = msg.get_content()
-    assert "https://portal.test/pagar-sin-cuenta?catastro=060-000-001-01" in body
+    link = re.search(r"https://portal.test/pagar-sin-cuenta/enlace/(\S+)", body)
+    assert link and pay_links.parcel_of(link.group(1), "k") == world.parcel["0"]
     assert "November 10, 2026" in body
 
 

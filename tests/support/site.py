@@ -14,12 +14,14 @@ from .pages import csrf_token, login
 ANONYMOUS = ("/", "/cuenta/entrar", "/cuenta/registro", "/cuenta/revise-su-correo",
              "/cuenta/olvide", "/no-existe",
              "/pagar-sin-cuenta")  # issue 27: paying without an account
+#: The help pages (for anyone; the anonymous walk opens them).
+HELP = ("/ayuda/contacto", "/ayuda/preguntas", "/ayuda/privacidad", "/ayuda/accesibilidad")
 
 
 def pages_for(app: Flask, role: str) -> list[str]:
     """The paths a role can open (GET)."""
     if role == "anonymous":
-        return list(ANONYMOUS)
+        return [*ANONYMOUS, *HELP]
     ids = parcel_ids(app)
     paths = ["/", "/mis-propiedades", "/propiedad/reclamar", "/arrendamientos/"]
     mine = ids[role][:3]
@@ -28,7 +30,7 @@ def pages_for(app: Flask, role: str) -> list[str]:
         paths.append(f"/propiedad/{mine[0]}/acceso")
     if role == "lender":
         paths += ["/prestamista/prestamos", "/prestamista/webhooks"]
-    paths += ["/cuenta/dos-pasos", "/cuenta/contrasena"]
+    paths += ["/cuenta", "/cuenta/dos-pasos", "/cuenta/contrasena"]
     if role == "owner":
         paths.append("/cuenta/dos-pasos/activar")
     paths.append("/cuenta/recordatorios")  # issue 27: reminders and the calendar
@@ -80,6 +82,9 @@ def walk(app: Flask) -> Iterator[tuple[str, str, str]]:
     r = guest.post("/pagar-sin-cuenta/revisar", data={"csrf_token": csrf_token(page),
                                                       "payer_email": "no"})
     yield "guest-pay-errors", "/pagar-sin-cuenta/revisar", r.get_data(as_text=True)
+    page = owner.get("/cuenta").get_data(as_text=True)
+    r = owner.post("/cuenta/telefono", data={"csrf_token": csrf_token(page), "phone": "123"})
+    yield "phone-errors", "/cuenta", r.get_data(as_text=True)
 
 
 def slug(label: str, path: str) -> str:

@@ -114,6 +114,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 def _register_blueprints(app: Flask) -> None:
     """One blueprint per package of `portal/web/`, defined in the package's `__init__`: its
     route modules are imported first (each puts its routes on it), then it is registered."""
+    import portal.web.accounts.account  # the account page (/cuenta)
+    import portal.web.accounts.help  # help pages (/ayuda)
     import portal.web.accounts.leases
     import portal.web.accounts.lookup
     import portal.web.accounts.paperless  # paperless notices (issue 27)
@@ -129,14 +131,17 @@ def _register_blueprints(app: Flask) -> None:
     import portal.web.jobs.mail_queue  # the mail outbox (staff)
     import portal.web.jobs.routes
     import portal.web.lenders.batches
+    import portal.web.lenders.bills  # issue 28: the bill files
     import portal.web.lenders.intents
     import portal.web.lenders.loans
     import portal.web.lenders.organisation
+    import portal.web.lenders.portfolio_files  # issue 28: the portfolio kept by the bank
     import portal.web.lenders.second_step
     import portal.web.lenders.webhooks
     import portal.web.lenders_api.acquisitions  # J7: the lenders' API
     import portal.web.lenders_api.batches
     import portal.web.lenders_api.certifications
+    import portal.web.lenders_api.portfolio  # issue 28
     import portal.web.lenders_api.reference
     import portal.web.lenders_api.routes
     import portal.web.lenders_api.webhooks

@@ -13,13 +13,17 @@ from portal.documents import (
     receipt,
 )
 from portal.jobs import daily
-from portal.lenders import batches
+from portal.lenders import (
+    batches,
+    loan_changes,  # issue 28: the add/delete files
+)
 from portal.payments.autopay import debits as autopay_debits
 from portal.reminders import sending as reminders_sending  # the day's reminders (daily)
 from portal.roll import notices, roll, roll_import
 
 #: The modules whose import registers the kinds (read by the test that every kind is here).
 REGISTERING = (demands, batches, notices, roll, roll_import)
+REGISTERING += (loan_changes,)
 
 
 def _autopay(database: Database, day: date) -> dict[str, int]:

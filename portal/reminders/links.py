@@ -8,7 +8,8 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlencode
 
-from portal.config import DEFAULT_BASE_URL
+from portal.accounts import pay_links
+from portal.config import DEFAULT_BASE_URL, instance_path, secret_key
 
 #: The web routes, by what they are for.
 UNSUBSCRIBE = "/recordatorios/baja/{token}"
@@ -17,7 +18,7 @@ CALENDAR_FEED = "/calendario/{token}.ics"
 SETTINGS = "/cuenta/recordatorios"
 PAY = "/pagar"
 #: The guest pay page (issue 27 item 4): a relative has no account.
-GUEST_PAY = "/pagar-sin-cuenta"
+GUEST_PAY = pay_links.START_PATH
 
 
 def base(config: Mapping[str, Any]) -> str:
@@ -29,12 +30,13 @@ def url(config: Mapping[str, Any], path: str, **query: Any) -> str:
     return base(config) + path + (f"?{urlencode(q)}" if q else "")
 
 
-def unsubscribe(config: Mapping[str, Any], token: str) -> str:
-    return url(config, UNSUBSCRIBE.format(token=token))
+def unsubscribe(config: Mapping[str, Any], token: str, lang: str | None = None) -> str:
+    """The one-click address; `lang`: its page in the reader's language."""
+    return url(config, UNSUBSCRIBE.format(token=token), lang=lang)
 
 
-def confirm_relative(config: Mapping[str, Any], token: str) -> str:
-    return url(config, CONFIRM_RELATIVE.format(token=token))
+def confirm_relative(config: Mapping[str, Any], token: str, lang: str | None = None) -> str:
+    return url(config, CONFIRM_RELATIVE.format(token=token), lang=lang)
 
 
 def calendar_feed(config: Mapping[str, Any], token: str) -> str:
@@ -45,5 +47,9 @@ def pay(config: Mapping[str, Any], parcel_id: int) -> str:
     return url(config, PAY, parcela=parcel_id)
 
 
-def guest_pay(config: Mapping[str, Any], catastro: str) -> str:
-    return url(config, GUEST_PAY, catastro=catastro)
+def guest_pay(config: Mapping[str, Any], parcel_id: int) -> str:
+    """The parcel's pay page without an account, by its signed link (the notice's QR code's:
+    `accounts.pay_links`), signed with the app's SECRET_KEY, else the instance's key, as the
+    notices' are."""
+    key = str(config.get("SECRET_KEY") or secret_key(instance_path()))
+    return pay_links.pay_link(base(config), parcel_id, key)

@@ -58,7 +58,8 @@ def add(uow: UnitOfWork, user: Any, parcel_id: int | str, email: str, language: 
     config = mail_settings() if config is None else config
     mail.send(uow, email, "reminder_relative_confirm", language, config=config,
               name=getattr(user, "name", "") or user.email, catastro=parcel.catastro,
-              address=parcel.address, link=links.confirm_relative(config, row.confirm_token))
+              address=parcel.address,
+              link=links.confirm_relative(config, row.confirm_token, language))
     audit.record(uow, user, "reminders.relative_added", row, after={"parcel_id": parcel.id})
     return row
 

@@ -191,8 +191,8 @@ def _send_one(uow: UnitOfWork, pid: int, catastro: str, address: str, r: Reminde
     token = person.unsubscribe_token
     if not token and person.user_id is not None:
         token = ensure(uow, person.user_id).unsubscribe_token
-    unsubscribe = links.unsubscribe(config, token)
-    pay_url = (links.guest_pay(config, catastro) if person.relative
+    unsubscribe = links.unsubscribe(config, token, person.language)
+    pay_url = (links.guest_pay(config, pid) if person.relative
                else links.pay(config, pid))
     try:
         with uow.session.begin_nested():

@@ -5,6 +5,7 @@ relative's confirmation; the preferences and the calendar. Each test sets the cl
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from email import message_from_bytes
 from email.policy import default as email_policy
@@ -14,6 +15,7 @@ from icalendar import Calendar
 from sqlalchemy import select
 
 from portal import clock, mail
+from portal.accounts import pay_links
 from portal.accounts.errors import Forbidden, InvalidInput, NotFound
 from portal.db import UnitOfWork
 from portal.models import OutboxMessage
@@ -22,7 +24,8 @@ from portal.reminders import calendar, preferences, relatives, sending
 from tests.support.clock import at
 from tests.support.world import pay, seed
 
-CONFIG = {"MAIL_FROM": "portal@test.pr", "PORTAL_BASE_URL": "https://portal.test"}
+CONFIG = {"MAIL_FROM": "portal@test.pr", "PORTAL_BASE_URL": "https://portal.test",
+          "SECRET_KEY": "k"}
 NOV_3 = date(2026, 11, 3)  # 7 days before installment 5's last timely day (10 November)
 NOV_11 = date(2026, 11, 11)  # the day installment 5 became late
 
@@ -136,7 +139,8 @@ def test_a_relative_gets_nothing_before_confirming(world):
     msg = messages(world)[-1]
     assert msg["To"] == "nieta@example.com" and msg["Content-Language"] == "en-US"
     body = msg.get_content()
-    assert "https://portal.test/pagar-sin-cuenta?catastro=060-000-001-01" in body
+    link = re.search(r"https://portal.test/pagar-sin-cuenta/enlace/(\S+)", body)
+    assert link and pay_links.parcel_of(link.group(1), "k") == world.parcel["0"]
     assert "November 10, 2026" in body
 
 
@@ -187,3 +191,36 @@ def test_mail_after_commit_waits_for_the_outer_commit(sqlite_database):
         assert len(told) == 1
     finally:
         mail._COMMITTED.remove(hook)
+
+
+@pytest.mark.postgres
+def test_two_runs_at_once_on_postgresql_send_each_reminder_once(pg_database):
+    """Two workers running the day's reminders at the same moment: the unique (parcel, kind,
+    day, recipient) row lets one of them queue each email; the other's savepoint rolls back."""
+    import threading
+
+    from portal.db import Database
+    from tests.support import schema
+    database = Database(pg_database)
+    schema.truncate(database)
+    try:
+        w = seed(database, ("1200.00", "600.00", "2400.00", "360.00"))
+        gate = threading.Barrier(2)
+        counts: list[int] = []
+
+        def worker() -> None:
+            gate.wait()
+            counts.append(sending.run(database, NOV_3, CONFIG)["sent"])
+
+        threads = [threading.Thread(target=worker) for _ in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        with w.uow() as uow:
+            sent = uow.session.scalars(select(ReminderSent)).all()
+            queued = uow.session.scalars(select(OutboxMessage)).all()
+        assert sum(counts) == len(sent) == len(queued) == 4  # one per parcel
+        assert len({(r.parcel_id, r.kind, r.day, r.recipient) for r in sent}) == 4
+    finally:
+        database.dispose()

@@ -44,10 +44,17 @@ LENDER |= {"lenders.webhooks_page", "lenders.add_webhook",  # issue 28: the webh
            "lenders.resend_webhook"}
 LENDER |= {"lenders.report_acquisition", "lenders.mark_intents",  # J7, R-B10 (iii)
            "lenders.withdraw_intent"}  # (walked per role in tests/web/test_lender_intents.py)
+LENDER |= {"lenders.portfolio_files", "lenders.portfolio_change",  # issue 28: the portfolio
+           "lenders.portfolio_upload", "lenders.portfolio_template", "lenders.portfolio_file",
+           "lenders.portfolio_report",  # kept by the bank (tests/web/test_lender_portfolio_web.py)
+           "lenders.bills", "lenders.bill_make", "lenders.bill", "lenders.bill_csv",
+           "lenders.bill_pay", "lenders.bill_review", "lenders.bill_exceptions"}
 # J7: only the invited email's user (tests/web/test_lender_api.py)
 SIGNED_IN |= {"lenders.invitation"}
 #: J7: the lenders' API, by Bearer token only (never the session: tests/web/test_lender_api.py)
 TOKEN_API = {"lenders_api.loans", "lenders_api.loan"}
+TOKEN_API |= {"lenders_api.submit_loan_changes", "lenders_api.loan_changes_list",  # issue 28
+              "lenders_api.loan_change", "lenders_api.bill_lines"}  # test_lender_api_portfolio
 TOKEN_API |= {"lenders_api.submit_batch", "lenders_api.batch", "lenders_api.batch_rows",  # J7
               "lenders_api.report_acquisition"}  # tests/web/test_lender_api_batches.py
 TOKEN_API |= {"lenders_api.list_batches",  # issue 28: tests/web/test_lender_api_complete.py
@@ -91,6 +98,13 @@ PUBLIC_GET |= {"ops.healthz", "ops.readyz", "ops.metrics_page"}
 STAFF |= {"people.audit_page", "people.audit_export"}
 #: The mail queue's page and its retry (tests/web/test_mail_queue_page.py).
 STAFF |= {"jobs.mail_queue_page", "jobs.mail_retry"}
+#: The help pages, for anyone; the new email's link (signed: the account it names, once).
+PUBLIC_GET |= {"accounts.help_contact", "accounts.help_faq", "accounts.help_privacy",
+               "accounts.help_accessibility", "accounts.account_email_confirm"}
+#: One's own account page and its year's payments (tests/web/test_account_page.py).
+SIGNED_IN |= {"accounts.account", "accounts.account_email", "accounts.account_phone",
+              "accounts.account_language", "accounts.account_payments_csv",
+              "accounts.account_payments_pdf"}
 #: Paying without an account (issue 27 item 4; tests/web/test_guest_pay.py): the code form
 #: and the notice's signed link answer anyone; the pay pages and the receipt only the guest
 #: session they opened (403 without one, 404 for a checkout it did not start); the sandbox's

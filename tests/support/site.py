@@ -12,13 +12,16 @@ from .demo import parcel_ids
 from .pages import csrf_token, login
 
 ANONYMOUS = ("/", "/cuenta/entrar", "/cuenta/registro", "/cuenta/revise-su-correo",
-             "/cuenta/olvide", "/no-existe")
+             "/cuenta/olvide", "/no-existe",
+             "/pagar-sin-cuenta")  # issue 27: paying without an account
+#: The help pages (for anyone; the anonymous walk opens them).
+HELP = ("/ayuda/contacto", "/ayuda/preguntas", "/ayuda/privacidad", "/ayuda/accesibilidad")
 
 
 def pages_for(app: Flask, role: str) -> list[str]:
     """The paths a role can open (GET)."""
     if role == "anonymous":
-        return list(ANONYMOUS)
+        return [*ANONYMOUS, *HELP]
     ids = parcel_ids(app)
     paths = ["/", "/mis-propiedades", "/propiedad/reclamar", "/arrendamientos/"]
     mine = ids[role][:3]
@@ -27,10 +30,11 @@ def pages_for(app: Flask, role: str) -> list[str]:
         paths.append(f"/propiedad/{mine[0]}/acceso")
     if role == "lender":
         paths += ["/prestamista/prestamos", "/prestamista/webhooks"]
-    paths += ["/cuenta/dos-pasos", "/cuenta/contrasena"]
+    paths += ["/cuenta", "/cuenta/dos-pasos", "/cuenta/contrasena"]
     if role == "owner":
         paths.append("/cuenta/dos-pasos/activar")
     paths.append("/cuenta/recordatorios")  # issue 27: reminders and the calendar
+    paths.append("/cuenta/sin-papel")  # issue 27: paperless notices
     if role == "staff":
         paths += ["/personal/buscar", "/personal/buscar?q=Calle", "/personal/buscar?q=x",
                   "/personal/persona/1", f"/propiedad/{ids['lessee'][0]}"]
@@ -64,6 +68,23 @@ def walk(app: Flask) -> Iterator[tuple[str, str, str]]:
     r = owner.post(f"/propiedad/{pid}/acceso", data={"csrf_token": csrf_token(page),
                                                      "email": "owner@demo.pr"})
     yield "grant-errors", f"/propiedad/{pid}", r.get_data(as_text=True)
+    # Paying without an account (issue 27): the code's errors, the pay page, its errors.
+    guest = app.test_client()
+    page = guest.get("/pagar-sin-cuenta").get_data(as_text=True)
+    r = guest.post("/pagar-sin-cuenta", data={"csrf_token": csrf_token(page),
+                                              "catastro": "abc", "code": ""})
+    yield "guest-code-errors", "/pagar-sin-cuenta", r.get_data(as_text=True)
+    catastro, code, _address = app.config["DEMO"].codes[0]
+    guest.post("/pagar-sin-cuenta", data={"csrf_token": csrf_token(page),
+                                          "catastro": catastro, "code": code})
+    page = guest.get("/pagar-sin-cuenta/pagar").get_data(as_text=True)
+    yield "guest-pay", "/pagar-sin-cuenta/pagar", page
+    r = guest.post("/pagar-sin-cuenta/revisar", data={"csrf_token": csrf_token(page),
+                                                      "payer_email": "no"})
+    yield "guest-pay-errors", "/pagar-sin-cuenta/revisar", r.get_data(as_text=True)
+    page = owner.get("/cuenta").get_data(as_text=True)
+    r = owner.post("/cuenta/telefono", data={"csrf_token": csrf_token(page), "phone": "123"})
+    yield "phone-errors", "/cuenta", r.get_data(as_text=True)
 
 
 def slug(label: str, path: str) -> str:

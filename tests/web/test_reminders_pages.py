@@ -5,6 +5,7 @@ reminder's links that are the portal's routes."""
 
 from __future__ import annotations
 
+import re
 from datetime import date
 
 import pytest
@@ -126,10 +127,21 @@ def test_a_relative_confirms_from_their_email(demo_app: Flask):
     assert link.startswith("/recordatorios/confirmar/")
     anon = demo_app.test_client()
     page = anon.get(link).get_data(as_text=True)
-    assert "Sí, envíenme recordatorios" in page
+    assert link.endswith("?lang=en") and "Yes, send me reminders" in page  # their language
     assert anon.post(link, data={"csrf_token": csrf_token(page)}).status_code == 200
     assert "waiting for confirmation" not in client.get(
         "/cuenta/recordatorios?lang=en").get_data(as_text=True)
+    before = len(outbox(demo_app))
+    send_reminders(demo_app)
+    theirs = [read_mail(p) for p in outbox(demo_app)[before:]]
+    theirs = [m for m in theirs if m["To"] == "nieta@example.com"]
+    assert theirs and theirs[0]["Content-Language"] == "en-US"
+    body = theirs[0].get_payload(decode=True).decode()
+    guest = re.search(r"http://localhost(/pagar-sin-cuenta/enlace/\S+)", body)
+    assert guest, body
+    with clock.fixed(at(DEC_3, 7)):  # (a link is not read before the day it was made)
+        r = anon.get(guest.group(1), follow_redirects=True)  # the parcel's guest pay page
+    assert r.status_code == 200 and "040-" in r.get_data(as_text=True)
 
 
 def test_calendars_parse_back_and_the_feed_resets(demo_app: Flask):

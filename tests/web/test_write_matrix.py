@@ -49,7 +49,10 @@ ALLOWED: dict[str, frozenset[str]] = {
                      "people.two_factor_codes", "people.two_factor_disable",
                      "people.two_factor_enrol", "people.verify", "accounts.claim",
                      # the pay form: which accounts one may pay is its own check (400)
-                     "payments.review", "payments.confirm"), SIGNED_IN),
+                     "payments.review", "payments.confirm",
+                     # the account page: one's own email, telephone, language
+                     "accounts.account_email", "accounts.account_phone",
+                     "accounts.account_language"), SIGNED_IN),
     # Who sees the parcel (policy.MANAGE_ACCESS): its owner; of staff, administrators.
     **dict.fromkeys(("accounts.grant", "accounts.revoke", "accounts.revoke_email"),
                     frozenset({"owner", "administrator"})),
@@ -85,7 +88,8 @@ ALLOWED: dict[str, frozenset[str]] = {
     # The bank's own (its user is the bank's administrator in the demo).
     **{f"lenders.{e}": frozenset({"lender"}) for e in (
         "batch_upload", "create_token", "invite", "mark_intents", "pay_file", "pay_filtered",
-        "remove", "report_acquisition", "set_role", "add_webhook")},
+        "remove", "report_acquisition", "set_role", "add_webhook",
+        "portfolio_change", "portfolio_upload", "bill_make")},  # issue 28
     "exemptions.changes_forward": frozenset({"lender"}),
     # Autopay (issue 27): a parcel's payers enrol and save a method from its page (a
     # delegate only where the owner allowed paying); one's own methods, people only.

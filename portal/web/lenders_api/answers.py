@@ -29,6 +29,8 @@ PROBLEMS = {
                                            "this number.")),
     "batch_not_found": (404, N_("Not found"), N_("There is no batch of your organisation "
                                                  "with this number.")),
+    "change_not_found": (404, N_("Not found"), N_("There is no change of your organisation's "
+                                                  "portfolio with this number.")),
     "invalid_parameter": (400, N_("Invalid parameter"),
                           N_("The parameter %(name)s is not valid.")),
     "invalid_header": (400, N_("Invalid header"),

@@ -85,6 +85,10 @@ KEY = Param("Idempotency-Key", "header", {"type": "string", "pattern": S.IDEMPOT
                "body, 409."))
 LOCATION = {"Location": {"required": True, "description": N_("The batch's address."),
                          "schema": {"type": "string"}}}
+CHANGE = Param("change_id", "path", {"type": "integer", "minimum": 1, "maximum": 2**31 - 1},
+               N_("The change's number."))
+CHANGE_LOCATION = {"Location": {"required": True, "description": N_("The change's address."),
+                                "schema": {"type": "string"}}}
 READ = (400, 401, 429, 500)  # a NUL byte in the path or query is a 400 too
 CATASTRO = Param("catastro", "path", {"type": "string", "pattern": S.CATASTRO},
                  N_("The parcel's catastro number."))
@@ -131,6 +135,31 @@ OPERATIONS = (
                  "token that may write."),
               201, S.Acquisition, (400, 401, 403, 404, 422, 429, 500), params=(LOAN,),
               body=lambda: S.AcquisitionIn),
+    # issue 28: the portfolio kept by the bank, and its bill file
+    Operation("post", "/loan-changes", "submitLoanChanges", N_("Add or remove loans"),
+              N_("Up to 1,000 loans to add to or remove from your portfolio, with the columns "
+                 "of the add/delete file: each parcel is matched to the roll by its catastro "
+                 "number and its owner's name, and each row answers its outcome (added, "
+                 "removed, unchanged or rejected, with the reason). Needs a token that may "
+                 "write."),
+              201, S.LoanChangeFileRows, (400, 401, 403, 409, 413, 422, 429), params=(KEY,),
+              body=lambda: S.LoanChangesIn, ok_headers=CHANGE_LOCATION,
+              also=((200, N_("The same key and body again: the same change.")),)),
+    Operation("get", "/loan-changes", "listLoanChanges", N_("Your portfolio's changes"),
+              N_("The changes to your portfolio (files, API requests and single changes on "
+                 "the page), newest first, 50 a page."),
+              200, S.LoanChangeFiles, (400, *READ), query=S.FilesQuery),
+    Operation("get", "/loan-changes/{change_id}", "getLoanChange", N_("One change"),
+              N_("A change's status, counts and each row's outcome, 50 rows a page."),
+              200, S.LoanChangeFileRows, (400, 404, *READ), params=(CHANGE,),
+              query=S.FilesQuery),
+    Operation("get", "/bills", "listBills", N_("Your bill file"),
+              N_("What is due on each of your loans for a fiscal year (optionally only what "
+                 "falls due by a day): the amount, the installment it pays through, the last "
+                 "day to pay it on time and the lump sum when eligible, as the parcel's page "
+                 "says it. The file of the day is made on the first request and kept: the "
+                 "same file answers the rest of the day; 50 loans a page."),
+              200, S.BillPage, (400, *READ), query=S.BillsQuery),
     Operation("get", "/parcels/{catastro}/certifications", "getParcelCertifications",
               N_("A parcel's certifications"),
               N_("Where the residential-exemption certifications of one of your loans' "

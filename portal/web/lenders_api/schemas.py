@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from portal import i18n
 from portal.core.explain import N_
-from portal.lenders import batches, portfolio
+from portal.lenders import batches, loan_changes, portfolio
 
 Money = Annotated[str, Field(pattern=r"^-?[0-9]+\.[0-9]{2}$",
                              description=N_("An amount in dollars, two decimals, as a string."),
@@ -133,6 +133,41 @@ class AcquisitionIn(_In):
     certification_id: int | None = Field(None, ge=1, lt=2**31, description=N_(
         "Optional: the residential-exemption certification of the loan's parcel it was "
         "bought with."))
+
+
+class LoanChangeIn(_In):
+    """One loan to add or remove (issue 28): the add/delete file's columns, each a string
+    as a CSV cell is; a bad value is that row's rejection in the answer, as in the file."""
+
+    action: str = Field(max_length=20, pattern=CELL, description=loan_changes.GUIDE["action"])
+    loan_number: str = Field(max_length=CELL_MAX, pattern=CELL,
+                             description=loan_changes.GUIDE["loan_number"])
+    catastro: str = Field(max_length=CELL_MAX, pattern=CELL,
+                          description=loan_changes.GUIDE["catastro"])
+    owner_name: str = Field("", max_length=CELL_MAX, pattern=CELL,
+                            description=loan_changes.GUIDE["owner_name"])
+    escrow: str = Field("", max_length=20, pattern=CELL,
+                        description=loan_changes.GUIDE["escrow"])
+
+
+class LoanChangesIn(_In):
+    """`POST /loan-changes`'s body: up to 1,000 loans to add or remove."""
+
+    changes: list[LoanChangeIn] = Field(min_length=1, max_length=loan_changes.MAX_API_ROWS)
+
+
+class FilesQuery(_Query):
+    page: int = Field(1, ge=1, lt=2**31, description=N_("The page, 50 a page."))
+
+
+class BillsQuery(_Query):
+    """`GET /bills`'s query parameters."""
+
+    fiscal_year: str = Field("", pattern=r"^([0-9]{4}-[0-9]{4})?$", description=N_(
+        "The fiscal year, e.g. 2026-2027 (empty: this one)."))
+    due_by: date | None = Field(None, description=N_(
+        "Only what falls due on or before this day (YYYY-MM-DD), within the fiscal year."))
+    page: int = Field(1, ge=1, lt=2**31, description=N_("The page, 50 loans a page."))
 
 
 # --- responses --------------------------------------------------------------------------------
@@ -271,6 +306,70 @@ class BatchRows(_Out):
     next: Next
     items: list[BatchRow]
 
+
+class ChangeCounts(_Out):
+    rows: int
+    processed: int
+    done: int = Field(description=N_("Loans added or removed."))
+    rejected: int
+    unchanged: int = Field(description=N_("Rows that changed nothing (already so)."))
+
+
+class LoanChangeRow(_Out):
+    row_number: int
+    action: str | None
+    loan_number: str | None
+    catastro: str | None
+    outcome: str | None = Field(description=N_("added, removed, unchanged or rejected; null "
+                                               "while not processed."))
+    column: str | None = Field(description=N_("The field of a rejected row's error."))
+    reason: str | None = Field(description=N_("Why a row was rejected, in the caller's "
+                                              "language."))
+
+
+class LoanChangeFile(_Out):
+    id: int
+    source: str = Field(description=N_("api, csv or form."))
+    status: str = Field(description=N_("queued, running, done or failed."))
+    created_at: datetime
+    counts: ChangeCounts
+
+
+class LoanChangeFileRows(LoanChangeFile):
+    page: int
+    pages: int
+    items: list[LoanChangeRow]
+
+
+class LoanChangeFiles(_Out):
+    page: int
+    pages: int
+    count: int
+    items: list[LoanChangeFile]
+
+
+class BillLineOut(_Out):
+    loan_number: str
+    catastro: str
+    through_installment: int | None = Field(description=N_(
+        "The installment the amount pays through (null: nothing due)."))
+    amount_due: Money
+    last_timely_day: date | None = Field(description=N_(
+        "The last day to pay it on time (today when something is already late)."))
+    lump_sum: Money | None = Field(description=N_("The lump sum when eligible (R-A11)."))
+    lump_sum_by: date | None
+
+
+class BillPage(_Out):
+    file_id: int
+    fiscal_year: str
+    due_by: date | None
+    as_of: date
+    count: int
+    total: Money
+    page: int
+    pages: int
+    items: list[BillLineOut]
 
 class CertificationStatus(_Out):
     id: int

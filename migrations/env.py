@@ -14,7 +14,7 @@ from typing import Any
 from alembic import context
 from sqlalchemy import Connection
 
-from portal.db import make_engine
+from portal.db import include_object, make_engine
 from portal.models import Base, UTCDateTime
 
 config = context.config
@@ -35,6 +35,7 @@ def _configure(connection: Connection) -> None:
         render_as_batch=connection.dialect.name == "sqlite",
         render_item=render_item,
         compare_type=True,
+        include_object=include_object,
     )
 
 

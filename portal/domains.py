@@ -3,9 +3,43 @@ imported once: the web app, the worker and the job commands import this module, 
 of any kind runs wherever it is picked up. The runner itself imports no domain.
 """
 
-from portal.collections import demands
-from portal.lenders import batches
+from datetime import date
+
+from portal import config
+from portal.collections import demands, schedule
+from portal.db import Database
+from portal.documents import (
+    demand_letter,  # noqa: F401 - words the letters the run keeps
+    receipt,
+)
+from portal.jobs import daily
+from portal.lenders import (
+    batches,
+    loan_changes,  # issue 28: the add/delete files
+)
+from portal.payments.autopay import debits as autopay_debits
+from portal.reminders import sending as reminders_sending  # the day's reminders (daily)
 from portal.roll import notices, roll, roll_import
 
 #: The modules whose import registers the kinds (read by the test that every kind is here).
 REGISTERING = (demands, batches, notices, roll, roll_import)
+REGISTERING += (loan_changes,)
+
+
+def _autopay(database: Database, day: date) -> dict[str, int]:
+    """Autopay's day (portal.payments.autopay.debits), each debit's receipt emailed."""
+    settings = config.settings()
+    return autopay_debits.run_day(
+        database, day, config=settings,
+        send_receipt=lambda checkout_id: receipt.send_receipt(database, checkout_id, settings))
+
+
+daily.register("autopay", _autopay)
+
+# Issue 28: each lender's daily digest of the exemption decisions on its loans.
+from portal.exemptions import digest as exemption_digest  # noqa: E402
+from portal.jobs import daily as _daily  # noqa: E402
+
+_daily.register(exemption_digest.NAME, exemption_digest.send)
+#: The modules whose import registers a task of the day's work (`portal.jobs.daily`).
+DAILY = (reminders_sending, schedule)

@@ -18,6 +18,7 @@ import logging
 import os
 from collections.abc import Callable, Mapping
 from email.message import EmailMessage
+from email.policy import default as default_policy
 from email.utils import formatdate, make_msgid
 from functools import lru_cache
 from pathlib import Path
@@ -34,6 +35,9 @@ from portal.db import UnitOfWork
 from portal.models import OutboxMessage
 
 log = logging.getLogger(__name__)
+
+#: The policy of a message with a one-click unsubscribe address (`build`).
+WHOLE_HEADERS = default_policy.clone(max_line_length=998)
 
 
 @lru_cache(maxsize=1)
@@ -76,7 +80,10 @@ def build(to: str, subject: str, body: str, lang: str,
           unsubscribe: str | None = None) -> EmailMessage:
     """The message; `unsubscribe` (a bulk notice's one-click address) adds List-Unsubscribe
     and List-Unsubscribe-Post (RFC 8058)."""
-    msg = EmailMessage()
+    # A one-click address is one long word: folded at 78 characters, Python's email package
+    # writes it as RFC 2047 encoded words, which no mail reader takes for a URL. Lines may be
+    # 998 characters (RFC 5322 2.1.1): such a message keeps its headers whole.
+    msg = EmailMessage(policy=WHOLE_HEADERS) if unsubscribe else EmailMessage()
     msg["From"] = _config(config)["MAIL_FROM"]
     msg["To"] = to
     msg["Subject"] = subject
@@ -129,12 +136,17 @@ def queue(uow: UnitOfWork, msg: EmailMessage, template: str, *,
 def after_commit(uow: UnitOfWork, config: Mapping[str, Any] | None = None) -> None:
     """Tell the `on_committed` hooks once `uow` commits (a message queued or queued again)."""
     session = uow.session
-    if "outbox_config" not in session.info:
-        event.listen(session, "after_commit", _committed, once=True)
+    if not session.info.get("outbox_listening"):
+        event.listen(session, "after_commit", _committed)
+        session.info["outbox_listening"] = True
     session.info["outbox_config"] = _config(config)
 
 
 def _committed(session: Session) -> None:
+    # SQLAlchemy also calls after_commit when a savepoint is released (`begin_nested`): the
+    # outer transaction has not committed yet, so the mail is not there for the sender.
+    if session.in_nested_transaction():
+        return
     config = session.info.pop("outbox_config", None)
     if config is None:
         return

@@ -98,6 +98,18 @@ def count(uow: UnitOfWork, key: str, window_seconds: int) -> int:
     return _estimate(*_windows(uow, key, window_seconds, _now()))
 
 
+def quota(uow: UnitOfWork, key: str, limit: int, window_seconds: int) -> tuple[int, int]:
+    """(hits left of `limit` now, seconds until the count falls below `limit` when none are
+    left, else until the current window ends): what the IETF draft's `RateLimit` header
+    says (`r` and `t`)."""
+    now = _now()
+    left = max(0, int(limit) - _estimate(*_windows(uow, key, window_seconds, now)))
+    if left == 0:
+        return 0, retry_after(uow, key, limit, window_seconds)
+    w = int(window_seconds)
+    return left, max(1, math.ceil(window_start(w, now) + w - now.timestamp()))
+
+
 def blocked(uow: UnitOfWork, key: str, limit: int, window_seconds: int) -> bool:
     """Whether `key`'s sliding count already reached `limit`."""
     return count(uow, key, window_seconds) >= limit

@@ -20,20 +20,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import func, or_, select
 
-from portal import clock, csv_text
-from portal.accounts import access, audit, facts, in_force
+from portal import clock, csv_text, mail
+from portal.accounts import access, audit, closed_days, facts, in_force
 from portal.accounts.errors import Conflict, InvalidInput, NotFound
-from portal.collections import mailing
+from portal.collections import letters, mailing
+from portal.config import mail_settings
 from portal.core.collection import Demand, may_be_demanded, under_demand_minimum
 from portal.core.collection_timeline import Timeline, interest_per_day, timeline
-from portal.core.deadlines import deadline
+from portal.core.deadlines import deadline, demand_mailing
 from portal.core.statement import Statement
 from portal.db import UnitOfWork
 from portal.jobs import runner
@@ -47,7 +48,9 @@ from portal.models import (
     Notice,
     OwnershipShare,
     Parcel,
+    ParcelLink,
     Party,
+    User,
 )
 
 #: Accounts per batch (one transaction, one step of the job).
@@ -73,9 +76,10 @@ def _fiscal_year(uow: UnitOfWork, on: date) -> FiscalYear:
 
 
 def runnable(uow: UnitOfWork, staff: Any, params: dict[str, Any]) -> FiscalYear:
-    """What `jobs.submit` checks: staff who may collect, a valid day not in the future, a
-    fiscal year on it."""
-    access.require_staff_role(staff, *COLLECT)
+    """What `jobs.submit` checks: staff who may collect (or no one: the scheduled run,
+    `runner.submit_scheduled`), a valid day not in the future, a fiscal year on it."""
+    if staff is not None:
+        access.require_staff_role(staff, *COLLECT)
     run_on = _run_on(params)
     return _fiscal_year(uow, run_on)
 
@@ -161,6 +165,9 @@ class Run:
                 continue  # R-A18: an earlier demand listed them all
             due.append((pid, st, delinquent))
         to = _addressees(uow, [pid for pid, *_ in due], self.run_on)
+        owners = _owners(uow, [pid for pid, *_ in due], self.run_on)
+        closed = closed_days.declared(uow)
+        rules = _rules(uow, fy)
         for pid, st, delinquent in due:
             party_id, language = to.get(pid, (None, "es"))
             notice = Notice(parcel_id=pid, fiscal_year_id=fy.id, kind="demand",
@@ -180,8 +187,44 @@ class Run:
             uow.session.flush()
             audit.record(uow, self.staff, "demand.queued", notice,
                          after={**audit.snapshot(notice), "letter": audit.snapshot(letter)})
+            # R-A17: the letter kept as queued, and the owner's copy when another pays
+            lf = _facts_at_queue(uow, notice, letter, accounts[pid], fy, earlier.get(pid, []))
+            mail_by = demand_mailing(self.run_on, rules.closed_days)
+            _keep(uow, lf, "demand", party_id, language, mail_by, "certified", closed)
+            owner = owners.get(pid)
+            if owner is not None and owner[0] != party_id:
+                self._owner_copy(uow, lf, owner, mail_by, closed)
         self.after = ids[-1]
         return len(ids)
+
+    def _owner_copy(self, uow: UnitOfWork, lf: LetterFacts, owner: tuple[int, str],
+                    mail_by: date, closed: Any) -> None:
+        """R-A17: the copy to the owner (the payer is another): emailed to each owner with
+        an account on the parcel, the copy attached; else in the staff's print file."""
+        party_id, language = owner
+        accounts_ = list(uow.session.execute(
+            select(User.email, User.language).join(ParcelLink, ParcelLink.user_id == User.id)
+            .where(ParcelLink.parcel_id == lf.parcel.id, ParcelLink.role == "owner",
+                   ParcelLink.revoked_at.is_(None)).order_by(User.id)))
+        payer = lf.addressee.name if lf.addressee else ""
+        copy = replace(lf, addressee=uow.session.get(Party, party_id),
+                       payer_name=payer or "—", notice_language=language)
+        doc = _keep(uow, copy, "owner_copy", party_id, language, mail_by,
+                    "email" if accounts_ else "print", closed)
+        if not accounts_:
+            return
+        pdf = letters.read(doc)
+        config = mail_settings()
+        base = str(config.get("PORTAL_BASE_URL") or "").rstrip("/")
+        for email, lang in accounts_:
+            lang = lang if lang in ("es", "en") else "es"
+            subject, body = mail.render("demand_owner_copy", lang, catastro=lf.parcel.catastro,
+                                        payer=payer, amount=lf.letter.total,
+                                        link=f"{base}/cobros/requerimiento/{lf.notice.id}.pdf")
+            msg = mail.build(email, subject, body, lang, config)
+            msg.add_attachment(pdf, maintype="application", subtype="pdf",
+                               filename=f"requerimiento-{lf.notice.id}-copia.pdf")
+            mail.queue(uow, msg, "demand_owner_copy", config=config)
 
     def finish(self, uow: UnitOfWork) -> RunResult:
         count = uow.session.scalar(select(func.count()).select_from(DemandLetter).where(
@@ -204,6 +247,63 @@ def run(uow: UnitOfWork, staff: Any, run_on: date | None = None) -> RunResult:
     while r.step(uow):
         pass
     return r.finish(uow)
+
+
+def _owners(uow: UnitOfWork, ids: list[int], on: date) -> dict[int, tuple[int, str]]:
+    """R-A17: each parcel's owner for the copy of its demand (the owner with the oldest share
+    in force, as `_addressees`) and the owner's language; none for the Authority's own
+    parcels (it sends the demand)."""
+    out: dict[int, tuple[int, str]] = {}
+    for ids_ in facts.in_batches(ids) if ids else ():
+        for pid, party_id, lang in uow.session.execute(
+                select(OwnershipShare.parcel_id, Party.id, Party.language)
+                .join(Party, Party.id == OwnershipShare.party_id)
+                .join(Parcel, Parcel.id == OwnershipShare.parcel_id)
+                .where(OwnershipShare.parcel_id.in_(ids_), OwnershipShare.starts_on <= on,
+                       Parcel.owner_kind != "authority",
+                       or_(OwnershipShare.ends_on.is_(None), OwnershipShare.ends_on >= on))
+                .order_by(OwnershipShare.parcel_id, OwnershipShare.id.desc())):
+            out[pid] = (party_id, lang)
+    return out
+
+
+def _facts_at_queue(uow: UnitOfWork, n: Notice, dl: DemandLetter, acct: Any,
+                    fy: FiscalYear, earlier: list[Notice]) -> LetterFacts:
+    """The letter's facts on its queue day: the amounts it lists, the account's timeline that
+    day (what stops the next step), the addressee."""
+    on = dl.run_on
+    st = acct.evaluate(on)
+    tl = account_timeline(acct.account(on=on), on, acct.assessment.notified_on,
+                          [*earlier, n], claims_of(uow, [e.id for e in earlier]),
+                          queued_on=on)
+    party = uow.session.get(Party, n.addressee_party_id) if n.addressee_party_id else None
+    return LetterFacts(n, dl, uow.session.get(Parcel, n.parcel_id), fy, party, tl,
+                       interest_per_day(st), st)
+
+
+def frozen_facts(lf: LetterFacts, mail_by: date) -> dict[str, Any]:
+    """What a kept letter states (R-A17), as text: the amounts as NUMERIC strings."""
+    dl = lf.letter
+    nxt = lf.timeline.next
+    return {"demand": lf.notice.id, "parcel": lf.parcel.catastro,
+            "address": lf.parcel.address or "", "fiscal_year": lf.fiscal_year.label,
+            "to": lf.addressee.name if lf.addressee else "", "payer": lf.payer_name,
+            "queued_on": dl.run_on.isoformat(), "mail_by": mail_by.isoformat(),
+            "installments": dl.installments,
+            "amounts": {k: str(getattr(dl, k)) for k in (
+                "interest", "late_fees", "costs", "delinquent_principal", "credit", "total")},
+            "interest_per_day": str(lf.interest_per_day),
+            "next": ({"step": nxt.step, "amount": str(nxt.amount),
+                      "by": nxt.by.isoformat() if nxt.by else None}
+                     if nxt is not None else None)}
+
+
+def _keep(uow: UnitOfWork, lf: LetterFacts, kind: str, party_id: int | None, language: str,
+          mail_by: date, channel: str, closed: Any) -> Any:
+    pdf = letters.render(lf, closed, lf.payer_name or None)
+    return letters.keep(uow, lf.notice.id, kind, party_id=party_id, language=language,
+                        queued_on=lf.letter.run_on, mail_by=mail_by, channel=channel,
+                        pdf=pdf, facts=frozen_facts(lf, mail_by))
 
 
 def _addressees(uow: UnitOfWork, ids: list[int], on: date) -> dict[int, tuple[int, str]]:
@@ -584,6 +684,10 @@ class LetterFacts:
     statement: Statement
     claim: CourtClaim | None = None
     lines: list[Any] = field(default_factory=list)
+    #: an owner's copy (R-A17): the payer's name, to whom the demand itself went
+    payer_name: str = ""
+    #: the copy's first language (the owner's), else the notice's
+    notice_language: str = ""
 
 
 def letter(uow: UnitOfWork, user: Any, notice_id: int, today: date | None = None
@@ -609,9 +713,29 @@ def letter(uow: UnitOfWork, user: Any, notice_id: int, today: date | None = None
                        interest_per_day(st), st, claim)
 
 
+def kept_letter(uow: UnitOfWork, user: Any, notice_id: int, *, copy: bool = False
+                ) -> bytes | None:
+    """The demand letter as kept when it was queued (R-A17: never re-rendered), for staff,
+    its payer or the owner (NotFound for anyone else): the owner (and the owner's delegate)
+    get the owner's copy when there is one, everyone else the demand; staff ask for the
+    copy with `copy`. None: a demand queued before letters were kept (or by hand), whose
+    letter is rendered from its stored amounts (`letter`)."""
+    n = _demand(uow, notice_id)
+    relation = access.relation(uow, user, n.parcel_id)
+    if relation not in LETTER_RELATIONS:
+        raise NotFound()
+    doc = None
+    if copy or relation in ("owner", "delegate"):
+        doc = letters.stored(uow, n.id, "owner_copy")
+    if doc is None and copy:
+        raise NotFound()
+    doc = doc or letters.stored(uow, n.id)
+    return letters.read(doc) if doc is not None else None
+
+
 def account_timeline(account: Any, today: date, notified_on: date | None,
                      demand_notices: list[Any], claims: list[Any], *,
-                     offered: Any = None) -> Timeline:
+                     offered: Any = None, queued_on: date | None = None) -> Timeline:
     """The core's timeline (`core.collection_timeline`) from an account's demand notices (in
     the order sent) and its claims: the last demand mailed, a later one still queued, and
     the claim filed for that demand. `offered`: the account's offer today with that demand,
@@ -622,7 +746,8 @@ def account_timeline(account: Any, today: date, notified_on: date | None,
               if last is not None else None)
     queued = [n for n in demand_notices if n.mailed_on is None
               and (last is None or n.id > last.id)]
-    queued_on = clock.legal_date(queued[0].created_at) if queued else None
+    if queued_on is None or not queued:
+        queued_on = clock.legal_date(queued[0].created_at) if queued else None
     claimed_on = next((c.filed_on for c in claims if last is not None
                        and c.notice_id == last.id), None)
     return timeline(account, today, notified_on=notified_on, demand=demand,
@@ -639,8 +764,9 @@ def claims_of(uow: UnitOfWork, notice_ids: list[int]) -> list[CourtClaim]:
 
 __all__ = ["CHUNK", "KIND", "DemandRow", "LetterFacts", "MailingRow", "RowError", "Run",
            "RunResult", "account_timeline", "claim_minimum", "claims_of", "correct_mailing",
-           "court_list", "demands", "letter", "read_mailings", "record_claim",
-           "record_mailing", "record_mailings", "record_receipt", "run", "runnable", "work"]
+           "court_list", "demands", "frozen_facts", "kept_letter", "letter", "read_mailings",
+           "record_claim", "record_mailing", "record_mailings", "record_receipt", "run",
+           "runnable", "work"]
 
 
 runner.register("collections.run", work, runnable)

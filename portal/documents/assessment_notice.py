@@ -29,9 +29,11 @@ def base_url(config: Mapping[str, Any]) -> str:
     return str(config.get("PORTAL_BASE_URL") or "").rstrip("/")
 
 
-def notice_pdf(loaded: tuple[NoticeFacts, str, date | None], lang: str, base: str) -> bytes:
-    """The notice as a tagged PDF in `lang` (no access code: it is not stored)."""
-    return notices.notice_pdf(loaded, lang, base)
+def notice_pdf(loaded: tuple[NoticeFacts, str, date | None], lang: str, base: str,
+               secret: str | None = None) -> bytes:
+    """The notice as a tagged PDF in `lang` (no access code: it is not stored); with
+    `secret` (the app's SECRET_KEY), the QR code of the parcel's signed pay link."""
+    return notices.notice_pdf(loaded, lang, base, secret)
 
 
 def filename(catastro: str, lang: str) -> str:

@@ -1,6 +1,8 @@
-"""The court packet of a Rule 60 claim (R-A13): one tagged PDF in the staff's language with
-the statement of account today (`statement`), the demand as it was sent and the receipt of
-its mailing (`demand_letter`), each from a new page with its own footnotes.
+"""The court packet of a Rule 60 claim (R-A13): one PDF in the staff's language with the
+statement of account today (`statement`), the demand letter as kept when it was queued
+(R-A17: the same file the payer was sent, never re-rendered; `collections.letters`) and the
+receipt of its mailing as recorded (`demand_letter`), each from a new page with its own
+footnotes.
 
 No Flask: the caller passes the parcel page's values (`portal.web.accounts.views.parcel_view`),
 the letter's facts (`portal.collections.demands.letter`) and the declared closed days.
@@ -9,7 +11,7 @@ the letter's facts (`portal.collections.demands.letter`) and the declared closed
 from __future__ import annotations
 
 from portal.accounts import closed_days
-from portal.collections import demands
+from portal.collections import demands, letters
 from portal.documents import demand_letter, statement
 from portal.i18n import use_language
 from portal.pdf.demand import render_all
@@ -22,11 +24,17 @@ def may_print(lf: demands.LetterFacts) -> bool:
 
 
 def packet_pdf(v: statement.ParcelPage, lf: demands.LetterFacts, lang: str,
-               closed: tuple[closed_days.ClosedDay, ...] = ()) -> bytes:
+               closed: tuple[closed_days.ClosedDay, ...] = (), kept: bytes | None = None
+               ) -> bytes:
     """The packet in `lang`: the statement `v` (its values worded in `lang`), the demand
-    letter, the receipt of mailing."""
+    letter, the receipt of mailing. `kept`: the letter as kept when it was queued (R-A17),
+    put in as it is, between the two (pypdf: `collections.letters.merge`); without it (a
+    demand from before letters were kept) the letter is worded from its stored amounts."""
     with use_language(lang):
         first = statement.statement_document(v)
+    if kept is not None:
+        return letters.merge([render_all(first, lang, []), kept,
+                              render_all(demand_letter.mailing_document(lf, lang), lang, [])])
     return render_all(first, lang,
                       [(demand_letter.letter_document(lf, lang, closed), lang),
                        (demand_letter.mailing_document(lf, lang), lang)])

@@ -9,8 +9,10 @@ No Flask: the letter's page and the court packet (`court_packet`) print them the
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from portal.accounts import closed_days
-from portal.collections import demands
+from portal.collections import demands, letters
 from portal.core.rules import RULES
 from portal.i18n import date_long, formats, money, translate, use_language
 from portal.i18n import gettext as _
@@ -32,11 +34,14 @@ def letter_document(lf: demands.LetterFacts, lang: str,
         f = formats(lang)
         n, dl, st, tl = lf.notice, lf.letter, lf.statement, lf.timeline
         on = dl.run_on if dl is not None else st.as_of
+        copy = bool(lf.payer_name)  # R-A17: the owner's copy of a demand sent to the payer
         facts = [(_("Parcel"), lf.parcel.catastro),
                  (_("Address"), lf.parcel.address or "—"),
                  (_("Fiscal year"), lf.fiscal_year.label),
                  (_("To"), lf.addressee.name if lf.addressee else _("The payer of the account")),
                  (_("Demand date"), date_long(on))]
+        if copy:
+            facts.insert(4, (_("Demand sent to"), lf.payer_name))
         if n.mailed_on:
             facts.append((_("Mailed by certified mail"),
                           f"{date_long(n.mailed_on)} · {n.certified_mail_number or ''}"))
@@ -62,7 +67,11 @@ def letter_document(lf: demands.LetterFacts, lang: str,
                                                    else st.total_due_now),
                         [Why(_("Every amount due on the demand's date."), _ref("R-A12"))],
                         strong=True))
-        body: list[str | Why] = [
+        body: list[str | Why] = [_(
+            "This is the owner's copy of the demand sent to the payer of the account, "
+            "%(payer)s. The payer is asked to pay; the owner is told, as the law requires.",
+            payer=lf.payer_name)] if copy else []
+        body += [
             _("The District's Authority demands payment of every amount due on this account, "
               "as the law requires after the grace day, by certified mail with return "
               "receipt."),
@@ -83,7 +92,10 @@ def letter_document(lf: demands.LetterFacts, lang: str,
               "to interest, then late fees, then costs, then the oldest principal."),
             _("This letter goes to the payer of the account, with a copy to the owner. The "
               "certified mail's postage is a cost of the account.")]
-        return Document(_("Demand for payment"), _("Certified mail with return receipt"),
+        return Document(_("Demand for payment: copy to the owner") if copy else
+                        _("Demand for payment"),
+                        _("Copy for the owner's information") if copy else
+                        _("Certified mail with return receipt"),
                         facts, rows=rows, body=body, notes=notes,
                         reference=_("Demand %(id)s · Parcel %(catastro)s", id=n.id,
                                     catastro=lf.parcel.catastro),
@@ -121,7 +133,8 @@ def mailing_document(lf: demands.LetterFacts, lang: str) -> Document:
 
 def languages(lf: demands.LetterFacts) -> tuple[str, str]:
     """The letter's two languages: the addressee's (the notice's) first, then the other."""
-    first = lf.notice.language if lf.notice.language in ("es", "en") else "es"
+    first = lf.notice_language or lf.notice.language
+    first = first if first in ("es", "en") else "es"
     return first, "en" if first == "es" else "es"
 
 
@@ -131,6 +144,15 @@ def letter_pdf(lf: demands.LetterFacts, closed: tuple[closed_days.ClosedDay, ...
     first, second = languages(lf)
     return render_bilingual(letter_document(lf, first, closed), first,
                             letter_document(lf, second, closed), second)
+
+
+def _render(lf: demands.LetterFacts, closed: Sequence[closed_days.ClosedDay],
+            payer: str | None) -> bytes:
+    """The renderer the run keeps letters with (`collections.letters.render_with`)."""
+    return letter_pdf(lf, tuple(closed))
+
+
+letters.render_with(_render)
 
 
 def letter_filename(notice_id: int, lang: str) -> str:

@@ -231,15 +231,18 @@ def notify_filed(w: UnitOfWork, cert: Any, parcel: Any, *, link: str,
 
 def notify_decided(w: UnitOfWork, cert: Any, parcel: Any, *, link: str,
                    config: Mapping[str, Any]) -> None:
-    """Staff approved the certification or returned it (with the reasons): its filer and
-    the lender's users."""
+    """Staff approved the certification or returned it (with the reasons): its filer. The
+    lender's users are told the next day, in one digest of the day's decisions
+    (`portal.exemptions.digest`), and so is a filer who is one of them (a lender's batch):
+    no email per decision to a bank."""
     ctx = _context(cert, parcel, link)
     owner = filings.filer_contact(w, cert)
+    lenders = {email for email, _lang in filings.lender_contacts(w, cert)}
+    if owner is not None and owner[0] in lenders:
+        return
     if cert.status == "approved":
         _send(w, owner, "exemption_approved", config, **ctx)
     else:
         last = [e for e in filings.events(w, cert) if e.to_status == "returned"][-1]
         _send(w, owner, "exemption_returned", config, reasons=list(last.reasons), note=last.note,
               reason_texts=review.REASONS, **ctx)
-    for to in filings.lender_contacts(w, cert):
-        _send(w, to, "exemption_lender", config, event=cert.status, **ctx)

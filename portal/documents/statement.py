@@ -13,8 +13,17 @@ from typing import Any
 
 from portal import pdf
 from portal.core.rules import RULES
-from portal.i18n import date_long, days_left, format_address, money, ngettext, translate
+from portal.i18n import (
+    date_long,
+    days_left,
+    format_address,
+    money,
+    ngettext,
+    translate,
+    use_language,
+)
 from portal.i18n import fast_gettext as _
+from portal.pdf.qr import Code as QrCode
 
 #: What the statement reads (the parcel page's values, `views.ParcelPage`): `parcel`
 #: (catastro, address, municipality), `fiscal_year`, `relation_label`, `as_of`, `today`,
@@ -23,9 +32,24 @@ from portal.i18n import fast_gettext as _
 ParcelPage = Any
 
 
-def statement_pdf(v: ParcelPage, lang: str) -> bytes:
-    """The statement of account (estado de cuenta) of the parcel page, as a PDF."""
-    return pdf.render(statement_document(v), lang)
+def statement_pdf(v: ParcelPage, lang: str, pay_link: str | None = None) -> bytes:
+    """The statement of account (estado de cuenta) of the parcel page, as a PDF; with
+    `pay_link` (`payments.guest.pay_link`), its QR code after the facts."""
+    with use_language(lang):
+        doc = statement_document(v)
+        if pay_link:
+            doc.code = pay_code(v.parcel.catastro, pay_link)
+    return pdf.render(doc, lang)
+
+
+def pay_code(catastro: str, link: str) -> QrCode:
+    """The statement's QR code: the signed link to pay the parcel without an account."""
+    return QrCode(link, _("QR code: opens the page to pay parcel %(catastro)s online, without "
+                          "an account.", catastro=catastro),
+                  (_("Pay online without an account"),
+                   _("Scan this code with your phone's camera to pay this parcel by card or "
+                     "from a bank account: no account or password is needed, and the receipt "
+                     "is emailed to you.")))
 
 
 def _count(n: int) -> str:

@@ -11,13 +11,13 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from portal import clock
+from portal import clock, webhooks
 from portal.accounts import access
 from portal.accounts.errors import Conflict, InvalidInput, NotFound
 from portal.core.explain import N_
 from portal.db import UnitOfWork
 from portal.exemptions import filings
-from portal.models import ExemptionCertification, Parcel, User
+from portal.models import ExemptionCertification, Loan, Parcel, User
 
 #: Return reasons: code -> (the bilingual text the owner reads, the step it opens).
 REASONS: dict[str, tuple[str, str]] = {
@@ -109,6 +109,7 @@ def approve(uow: UnitOfWork, user: Any, cert_id: int | str, note: str = ""
         raise Conflict("exemption_state", status=cert.status)
     filings._move(uow, user, cert, "approved", note=note.strip()[:2000])
     cert.decided_by_id, cert.decided_at = user.id, clock.now()
+    tell_lenders(uow, cert)
     return cert
 
 
@@ -125,7 +126,33 @@ def return_(uow: UnitOfWork, user: Any, cert_id: int | str, reasons: list[str],
     filings._move(uow, user, cert, "returned", reasons=chosen, note=note.strip()[:2000])
     cert.returned_steps = sorted({REASONS[r][1] for r in chosen})
     cert.decided_by_id, cert.decided_at = user.id, clock.now()
+    tell_lenders(uow, cert)
     return cert
+
+
+def tell_lenders(uow: UnitOfWork, cert: ExemptionCertification) -> None:
+    """`certification.decided` for the lenders' webhooks (`portal.webhooks`, in this unit of
+    work): the lender of the loan it was filed for, else each lender with an active loan on
+    its parcel (who see it on their pages and through the API), each with its own loan."""
+    today = clock.today()
+    active = (Loan.starts_on <= today) & (Loan.ends_on.is_(None) | (Loan.ends_on >= today))
+    q = select(Loan.lender_id, Loan.loan_number).where(
+        Loan.id == cert.loan_id) if cert.loan_id else select(
+        Loan.lender_id, Loan.loan_number).where(Loan.parcel_id == cert.parcel_id, active)
+    told: set[int] = set()
+    for lender_id, number in uow.session.execute(q.order_by(Loan.lender_id, Loan.loan_number)):
+        if lender_id in told:
+            continue
+        told.add(lender_id)
+        catastro = uow.session.scalar(select(Parcel.catastro).where(
+            Parcel.id == cert.parcel_id))
+        webhooks.emit(uow, lender_id, "certification.decided", {
+            "certification_id": cert.id, "filing_number": cert.filing_number,
+            "catastro": catastro, "loan_number": number,
+            "fiscal_year": f"{cert.fiscal_year_start.year}-{cert.fiscal_year_start.year + 1}",
+            "status": cert.status, "decided_at": cert.decided_at.isoformat()
+            if cert.decided_at else None,
+            "url": f"/api/v1/parcels/{catastro}/certifications"})
 
 
 def reviewer_name(uow: UnitOfWork, user_id: int | None) -> str | None:
@@ -133,3 +160,10 @@ def reviewer_name(uow: UnitOfWork, user_id: int | None) -> str | None:
         return None
     u = uow.session.get(User, user_id)
     return u.name if u is not None else None
+
+
+def decided(uow: UnitOfWork, ids: list[int]) -> list[ExemptionCertification]:
+    """The certifications of `ids` (a bulk decision's), in that order, for their emails."""
+    found = {c.id: c for c in uow.session.scalars(
+        select(ExemptionCertification).where(ExemptionCertification.id.in_(ids)))}
+    return [found[i] for i in ids if i in found]

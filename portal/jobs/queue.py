@@ -8,8 +8,9 @@ nothing to install or start, `make run` works as it is) and on Redis when `REDIS
   the jobs whose message was lost or whose worker died (`jobs.runner.recover`: taken over
   within 30 s), and every minute it sends the outbox's due mail (`portal.outbox`; a unit of
   work that queued mail also puts a `portal.send_mail` task on the queue once it commits, so
-  mail leaves at once); every hour it runs the day's work (`portal.jobs.daily`: each task is
-  idempotent for its day). SIGTERM (a deploy, systemd) and SIGINT both stop it gracefully:
+  mail leaves at once) and posts the lenders' due webhooks (`portal.webhooks`); every hour
+  it runs the day's work (`portal.jobs.daily`: each task is idempotent for its day).
+  SIGTERM (a deploy, systemd) and SIGINT both stop it gracefully:
   each running job ends after the batch at hand and goes back to queued (`runner.STOPPING`),
   the consumer waits for its tasks, then exits.
 - `use_immediate(database)`: tests run each task at once, in-process (Huey's immediate
@@ -27,7 +28,7 @@ from typing import Any
 
 from huey import Huey, RedisHuey, SqliteHuey, crontab
 
-from portal import clock, config, mail, outbox
+from portal import clock, config, mail, outbox, webhooks
 from portal.db import Database, get_database
 from portal.jobs import daily, runner
 
@@ -55,6 +56,8 @@ def _install(huey: Huey, database: Database | None = None) -> Huey:
     _queue["mail_sweep"] = huey.periodic_task(crontab(minute="*"),
                                               name="portal.mail_sweep")(_send_mail)
     _queue["daily"] = huey.periodic_task(crontab(minute="7"), name="portal.daily")(_daily)
+    _queue["webhooks"] = huey.periodic_task(crontab(minute="*"),
+                                            name="portal.webhooks")(_deliver_webhooks)
     return huey
 
 
@@ -115,6 +118,15 @@ def _send_mail() -> None:
     counts = outbox.send_all(_database(), _mail_config())
     if any(counts.values()):
         log.info("mail: %(sent)s sent, %(retry)s to retry, %(failed)s failed", counts)
+
+
+def _deliver_webhooks() -> None:
+    """The lenders' webhooks due now (`portal.webhooks`): every minute, so an event is
+    posted within a minute of its commit and a retry within a minute of its time."""
+    counts = webhooks.deliver_all(_database())
+    if any(counts.values()):
+        log.info("webhooks: %(delivered)s delivered, %(retry)s to retry, %(failed)s failed",
+                 counts)
 
 
 def _daily() -> None:

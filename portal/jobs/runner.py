@@ -30,7 +30,7 @@ import json
 import logging
 import secrets
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import date, timedelta
 from typing import Any, Protocol
 
@@ -102,6 +102,18 @@ def submit(uow: UnitOfWork, user: Any, kind: str, params: dict[str, Any]) -> Job
     Raises what `CHECKS` raises (NotFound, Conflict) for input the job would refuse."""
     if kind not in LENDER_KINDS:
         access.require_staff(user)
+    return _submit(uow, user, kind, params)
+
+
+def submit_scheduled(uow: UnitOfWork, kind: str, params: dict[str, Any]) -> Job:
+    """A job the portal starts itself (the day's work, `portal.jobs.daily`: the collections
+    run the day after each month's day G): no one's, `created_by_id` null (the audit log's
+    "system"); otherwise as `submit`, the job already queued or running for the same input
+    if there is one. Its check is called with no user."""
+    return _submit(uow, None, kind, params)
+
+
+def _submit(uow: UnitOfWork, user: Any, kind: str, params: dict[str, Any]) -> Job:
     if kind not in KINDS:
         raise InvalidInput("invalid", field="kind")
     CHECKS[kind](uow, user, params)
@@ -110,7 +122,7 @@ def submit(uow: UnitOfWork, user: Any, kind: str, params: dict[str, Any]) -> Job
     if existing is not None:
         return existing
     job = Job(kind=kind, params=params, input_checksum=key, active_key=key, status="queued",
-              done=0, attempts=0, created_by_id=user.id)
+              done=0, attempts=0, created_by_id=getattr(user, "id", None))
     try:
         with uow.session.begin_nested():  # two clicks at once: one job, the other gets it
             uow.session.add(job)
@@ -146,11 +158,15 @@ def get(uow: UnitOfWork, user: Any, job_id: int) -> Job:
     return found[0]
 
 
-def recent(uow: UnitOfWork, user: Any, limit: int = 20) -> list[Job]:
-    """The latest jobs, newest first, with `started_by` (staff)."""
+def recent(uow: UnitOfWork, user: Any, limit: int = 20,
+           kinds: Iterable[str] | None = None) -> list[Job]:
+    """The latest jobs (only of `kinds`, if given), newest first, with `started_by`
+    (staff)."""
     access.require_staff(user)
-    return _with_starter(uow.session.execute(_WITH_STARTER.order_by(Job.id.desc())
-                                             .limit(limit)))
+    stmt = _WITH_STARTER
+    if kinds is not None:
+        stmt = stmt.where(Job.kind.in_(list(kinds)))
+    return _with_starter(uow.session.execute(stmt.order_by(Job.id.desc()).limit(limit)))
 
 
 class Lost(Exception):

@@ -38,7 +38,7 @@ from typing import Any
 
 from sqlalchemy import bindparam, func, or_, select, update
 
-from portal import clock, csv_text, money_input, yes_no_input
+from portal import clock, csv_text, money_input, webhooks, yes_no_input
 from portal.accounts import audit, bulk
 from portal.accounts.errors import Conflict, InvalidInput, NotFound, ServiceError
 from portal.core import property_tax
@@ -352,6 +352,20 @@ def recent(uow: UnitOfWork, who: Any, limit: int = 10) -> list[LenderBatch]:
     s = _sender(uow, who)
     return list(uow.session.scalars(select(LenderBatch).where(
         LenderBatch.lender_id == s.lender_id).order_by(LenderBatch.id.desc()).limit(limit)))
+
+
+def listed(uow: UnitOfWork, who: Any, *, status: str | None = None, offset: int = 0,
+           limit: int = 50) -> tuple[list[LenderBatch], int]:
+    """A page of the lender's batches, newest first (`status`: queued, running, done or
+    failed; None for all), and how many there are in all."""
+    s = _sender(uow, who)
+    q = select(LenderBatch).where(LenderBatch.lender_id == s.lender_id)
+    if status is not None:
+        q = q.where(LenderBatch.status == status)
+    total = uow.session.scalar(select(func.count()).select_from(q.subquery())) or 0
+    page = list(uow.session.scalars(q.order_by(LenderBatch.id.desc())
+                                    .offset(max(0, int(offset))).limit(max(1, int(limit)))))
+    return [get(uow, who, b.id) for b in page], total
 
 
 def _rows_query(batch_id: int, outcome: str | None) -> Any:
@@ -690,6 +704,13 @@ class Processing:
         audit.record(uow, batch.created_by_id, "lender.batch_processed", batch,
                      after={"accepted": batch.accepted, "rejected": batch.rejected,
                             "duplicates": batch.duplicates, "token_id": batch.token_id})
+        webhooks.emit(uow, batch.lender_id, "batch.finished", {  # with the batch's end
+            "batch_id": batch.id, "status": batch.status, "source": batch.source,
+            "counts": {"rows": batch.total, "processed": batch.processed,
+                       "accepted": batch.accepted, "rejected": batch.rejected,
+                       "duplicate": batch.duplicates},
+            "finished_at": batch.finished_at.isoformat(),
+            "url": f"/api/v1/certification-batches/{batch.id}"})
         return self
 
     def job_result(self) -> dict[str, Any]:

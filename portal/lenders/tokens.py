@@ -67,6 +67,14 @@ def lender_of(uow: UnitOfWork, user: Any) -> tuple[Lender, str]:
     return row[0], row[1]
 
 
+def is_administrator(uow: UnitOfWork, user: Any) -> bool:
+    """Whether the user administers a lender (who must use two-step verification)."""
+    return uow.session.scalar(
+        select(PartyMember.id).join(Lender, Lender.party_id == PartyMember.party_id)
+        .where(PartyMember.user_id == _uid(user), PartyMember.revoked_at.is_(None),
+               PartyMember.role == "administrator").limit(1)) is not None
+
+
 def require_admin(uow: UnitOfWork, user: Any, lender_id: int) -> Lender:
     """The lender when the user administers it; NotFound for a non-member, Forbidden for
     a clerk (who may see the organisation's page but change nothing)."""

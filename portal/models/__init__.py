@@ -17,7 +17,12 @@ from portal.models.budgets import (
     FiscalYear,
 )
 from portal.models.certificates import DebtCertificate
-from portal.models.collections import CourtClaim, DemandLetter
+from portal.models.collections import (
+    CourtClaim,
+    DemandDocument,
+    DemandLetter,
+    DemandSchedule,
+)
 from portal.models.exemption_changes import ExemptionChangeReport
 from portal.models.exemptions import (
     ExemptionCertification,
@@ -31,9 +36,11 @@ from portal.models.ledger import LedgerEntry, Payment, PaymentAllocation
 from portal.models.lender_batches import LenderBatch, LenderBatchRow
 from portal.models.lender_intents import LenderAcquisition, LenderIntent
 from portal.models.lender_orgs import LenderApiToken, LenderInvitation, LoanFigures
+from portal.models.lender_portfolio import BillFile, BillLine, LoanChangeFile, LoanChangeRow
 from portal.models.lenders import Lender, Loan
 from portal.models.notices import Notice
 from portal.models.outbox import OutboxMessage
+from portal.models.paperless import PaperlessChoice
 from portal.models.parcels import DepositOrder, Lease, OwnershipShare, Parcel
 from portal.models.parties import Party, PartyMember
 from portal.models.receipts import ReceiptSequence
@@ -41,9 +48,11 @@ from portal.models.roll_imports import RollImport, RollImportError, RollImportRo
 from portal.models.roll_notices import NoticeDelivery, NoticePrintFile
 from portal.models.security import RecoveryCode, ThrottleHit, WebSession
 from portal.models.users import User
+from portal.models.webhooks import LenderWebhook, WebhookDelivery
 
 __all__ = [
-    "CourtClaim", "DemandLetter",
+    "LenderWebhook", "WebhookDelivery",
+    "CourtClaim", "DemandDocument", "DemandLetter", "DemandSchedule",
     "AccessCode", "AppendOnly", "Assessment", "AssessmentRoll", "AuditRecord", "Base", "Budget",
     "BudgetLine", "BudgetVersion", "ClaimAttempt", "DepositOrder", "FiscalYear",
     "ImmutableRowError", "Installment", "Job", "Lease", "LedgerEntry", "Lender", "Loan", "Notice",
@@ -63,7 +72,20 @@ __all__ = [
     "BoardParameterValue",
     "LenderBatch", "LenderBatchRow",
     "OutboxMessage",
+    "BillFile", "BillLine", "LoanChangeFile", "LoanChangeRow",
+    "PaperlessChoice",
 ]
 
 # Tables that only payments need (checkouts, provider events, ...), on the same metadata.
-from portal.models import checkouts  # noqa: E402,F401
+from portal.models import (
+    autopay,  # noqa: E402,F401  (autopay's tables)
+    checkouts,  # noqa: E402,F401
+)
+
+# Reminders and the calendar (issue 27, docs/REMINDERS.md).
+from portal.models.reminders import (  # noqa: E402,F401
+    ReminderParcelOff,
+    ReminderRelative,
+    ReminderSent,
+    ReminderSettings,
+)

@@ -7,14 +7,31 @@ amounts due on the run's day, by category (R-A17: each item owed, with its rule)
 never changed. One letter per account and run day (`uq_demand_letters_parcel_id`): running
 the same day again creates nothing. A `CourtClaim` records that staff filed the Rule 60 claim
 for a demand whose window ended (R-A13).
+
+A `DemandDocument` is the letter as queued (R-A17, revision 3: "the letter is kept as
+mailed"): its PDF, rendered once when the demand is queued and kept in the file store
+(`portal.storage`, by content hash), and the facts it states, frozen; a later copy is that
+same file, never re-rendered. One per demand and kind: the payer's demand, and the copy to
+the owner when the payer is not the owner. A `DemandSchedule` row is the scheduled run of
+one day (unique): the day's work starts it once, whoever calls it.
 """
 
 from __future__ import annotations
 
 from datetime import date, datetime
 from decimal import Decimal
+from typing import Any
 
-from sqlalchemy import CheckConstraint, Date, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    CheckConstraint,
+    Date,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from portal.models.base import Base, created_at, money
@@ -71,4 +88,50 @@ class CourtClaim(Base):
     case_number: Mapped[str] = mapped_column(String(40), comment="The court's case number")
     created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"),
                                                       comment="Staff who recorded it")
+    created_at: Mapped[datetime] = created_at()
+
+
+class DemandDocument(Base):
+    """R-A17: a demand letter as queued, kept: its PDF in the file store and its facts."""
+
+    __tablename__ = "demand_documents"
+    __immutable__ = ("notice_id", "kind", "addressee_party_id", "language", "queued_on",
+                     "mail_by", "channel", "storage_key", "size", "facts", "created_at")
+    __table_args__ = (
+        UniqueConstraint("notice_id", "kind"),
+        CheckConstraint("kind IN ('demand', 'owner_copy')", name="kind"),
+        CheckConstraint("channel IN ('certified', 'email', 'print')", name="channel"),
+        Index("ix_demand_documents_queued_on", "queued_on"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True, comment="Surrogate key")
+    notice_id: Mapped[int] = mapped_column(ForeignKey("notices.id"),
+                                           comment="The demand notice it belongs to")
+    kind: Mapped[str] = mapped_column(String(12),
+                                      comment="demand (to the payer) or owner_copy")
+    addressee_party_id: Mapped[int | None] = mapped_column(
+        ForeignKey("parties.id"), comment="To whom it is addressed")
+    language: Mapped[str] = mapped_column(String(2), comment="Its first language (es, en)")
+    queued_on: Mapped[date] = mapped_column(Date, comment="The Puerto Rico day it was queued")
+    mail_by: Mapped[date] = mapped_column(Date, comment="The last day to mail it (R-A17)")
+    channel: Mapped[str] = mapped_column(
+        String(10), comment="certified (the demand), email or print (the owner's copy)")
+    storage_key: Mapped[str] = mapped_column(String(64),
+                                             comment="The PDF's SHA-256 (the storage key)")
+    size: Mapped[int] = mapped_column(Integer, comment="The PDF's size in bytes")
+    facts: Mapped[dict[str, Any]] = mapped_column(JSON,
+                                                  comment="What the letter states, frozen")
+    created_at: Mapped[datetime] = created_at()
+
+
+class DemandSchedule(Base):
+    """R-A17: the scheduled collections run of one day (one per day, whoever starts it)."""
+
+    __tablename__ = "demand_schedule"
+    __immutable__ = ("run_on", "created_at")
+
+    id: Mapped[int] = mapped_column(primary_key=True, comment="Surrogate key")
+    run_on: Mapped[date] = mapped_column(Date, unique=True, comment="The run's day")
+    job_id: Mapped[int | None] = mapped_column(ForeignKey("jobs.id"),
+                                               comment="The collections run's job")
     created_at: Mapped[datetime] = created_at()

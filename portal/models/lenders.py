@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-from sqlalchemy import CheckConstraint, Date, ForeignKey, String, UniqueConstraint
+from sqlalchemy import Boolean, CheckConstraint, Date, ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from portal.models.base import Base, created_at
@@ -46,6 +46,11 @@ class Loan(Base):
     recorded_on: Mapped[date | None] = mapped_column(
         Date, comment="Mortgage recorded in the Registry: when it was constituted (R-A15)")
     ends_on: Mapped[date | None] = mapped_column(Date, comment="Paid off, sold or transferred")
+    owner_name: Mapped[str | None] = mapped_column(
+        String(200), comment="The borrower's name as the lender gave it (its portfolio file)")
+    escrow: Mapped[bool | None] = mapped_column(
+        Boolean, comment="The lender pays the property charges from an escrow account "
+        "(null: not said)")
     created_at: Mapped[datetime] = created_at()
 
     lender: Mapped[Lender] = relationship(back_populates="loans")

@@ -51,6 +51,8 @@ class User(Base):
         BigInteger, comment="Time step of the last authenticator code accepted (null: none yet)")
     disabled_at: Mapped[datetime | None] = mapped_column(
         UTCDateTime(), comment="When staff disabled the sign-in; null while active")
+    phone: Mapped[str | None] = mapped_column(
+        String(16), comment="Telephone in E.164 (null: none given)")
     last_sign_in_at: Mapped[datetime | None] = mapped_column(
         UTCDateTime(), comment="Last successful sign-in (UTC)")
     created_at: Mapped[datetime] = created_at()

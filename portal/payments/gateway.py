@@ -135,6 +135,64 @@ class Refund:
     status: str  # pending | succeeded | failed | ...
 
 
+@dataclass(frozen=True)
+class SetupRequest:
+    """Save a payer's card or bank account for later off-session debits (autopay): a
+    SetupIntent, collected on the provider's page (Checkout in setup mode, or the sandbox's).
+    `customer_id`: the payer's customer at the provider, None to create one."""
+
+    setup_id: str
+    success_url: str
+    cancel_url: str
+    idempotency_key: str
+    language: str = "es"
+    customer_id: str | None = None
+    customer_email: str | None = None
+    customer_name: str | None = None
+    currency: str = CURRENCY
+
+
+@dataclass(frozen=True)
+class SetupSession:
+    """What we read back about a setup: where the payer goes, and once complete the payment
+    method saved (card or us_bank_account, with what the payer recognises)."""
+
+    id: str
+    url: str | None
+    status: str  # open | complete | expired
+    customer_id: str | None
+    reference: str | None  # our setup's id
+    method_id: str | None = None
+    method: str | None = None  # card | us_bank_account
+    last4: str | None = None
+    brand: str | None = None
+    bank_name: str | None = None
+    setup_intent: str | None = None
+
+    @property
+    def saved(self) -> bool:
+        return self.status == "complete" and self.method_id is not None
+
+
+@dataclass(frozen=True)
+class ChargeRequest:
+    """An off-session debit of a saved method (autopay): confirmed at once, the payer not
+    present. Its `payment_id` is our checkout's, as a Checkout Session's reference is."""
+
+    payment_id: str
+    amount: Decimal
+    customer_id: str
+    method_id: str
+    description: str
+    parcel_ids: Sequence[str]
+    idempotency_key: str
+    currency: str = CURRENCY
+
+    def metadata(self) -> dict[str, str]:
+        return CheckoutRequest(self.payment_id, self.amount, self.description, self.parcel_ids,
+                               "", "", self.idempotency_key).metadata()
+
+
 class Gateway(Protocol):
     name: str
 
@@ -146,6 +204,14 @@ class Gateway(Protocol):
                metadata: Mapping[str, str] | None = None) -> Refund: ...
 
     def construct_event(self, payload: bytes, signature: str | None) -> dict[str, Any]: ...
+
+    def create_setup(self, req: SetupRequest) -> SetupSession: ...
+
+    def retrieve_setup(self, setup_session_id: str) -> SetupSession: ...
+
+    def charge_saved(self, req: ChargeRequest) -> CheckoutSession: ...
+
+    def detach(self, method_id: str) -> None: ...
 
 
 # --- Stripe -------------------------------------------------------------------------------
@@ -199,6 +265,9 @@ class StripeGateway:
         return self._session(session)
 
     def retrieve(self, session_id: str) -> CheckoutSession:
+        if session_id.startswith("pi_"):  # an off-session debit (autopay): its PaymentIntent
+            return self._intent(self._call(self.client.v1.payment_intents.retrieve, session_id,
+                                           params={"expand": ["payment_method"]}))
         session = self._call(self.client.v1.checkout.sessions.retrieve, session_id,
                              params={"expand": ["payment_intent.payment_method"]})
         return self._session(session)
@@ -213,6 +282,116 @@ class StripeGateway:
                                    options={"idempotency_key": idempotency_key}))
         return Refund(str(refund["id"]), from_minor_units(int(refund["amount"])),
                       str(refund.get("status") or "pending"))
+
+    # -- saved methods and off-session debits (autopay) -------------------------------------
+
+    def create_setup(self, req: SetupRequest) -> SetupSession:
+        """A Checkout Session in setup mode (its SetupIntent saves the method on the
+        payer's customer, created first when the payer has none)."""
+        customer = req.customer_id
+        if customer is None:
+            params: dict[str, Any] = {"metadata": {"setup_id": req.setup_id}}
+            if req.customer_email:
+                params["email"] = req.customer_email
+            if req.customer_name:
+                params["name"] = req.customer_name[:256]
+            found = _plain(self._call(self.client.v1.customers.create, params=params,
+                                      options={"idempotency_key": req.idempotency_key + "-c"}))
+            customer = str(found["id"])
+        metadata = {"setup_id": req.setup_id}
+        session = self._call(self.client.v1.checkout.sessions.create, params={
+            "mode": "setup", "currency": req.currency, "customer": customer,
+            "allowed_payment_method_types": list(PAYMENT_METHOD_TYPES),
+            "locale": checkout_locale(req.language), "client_reference_id": req.setup_id,
+            "metadata": metadata, "setup_intent_data": {"metadata": metadata},
+            "success_url": req.success_url, "cancel_url": req.cancel_url,
+        }, options={"idempotency_key": req.idempotency_key})
+        return self._setup(session)
+
+    def retrieve_setup(self, setup_session_id: str) -> SetupSession:
+        session = self._call(self.client.v1.checkout.sessions.retrieve, setup_session_id,
+                             params={"expand": ["setup_intent.payment_method"]})
+        return self._setup(session)
+
+    def charge_saved(self, req: ChargeRequest) -> CheckoutSession:
+        """A PaymentIntent confirmed off-session with the saved method (the payer is not
+        there: a card needing authentication is declined, `authentication_required`)."""
+        if req.amount <= 0:
+            raise GatewayError("rejected", "amount must be positive")
+        metadata = req.metadata()
+        intent = self._call(self.client.v1.payment_intents.create, params={
+            "amount": to_minor_units(req.amount), "currency": req.currency,
+            "customer": req.customer_id, "payment_method": req.method_id,
+            "allowed_payment_method_types": list(PAYMENT_METHOD_TYPES),
+            "off_session": True, "confirm": True,
+            "description": fit_description(req.description), "metadata": metadata,
+            "expand": ["payment_method"],
+        }, options={"idempotency_key": req.idempotency_key})
+        return self._intent(intent)
+
+    def detach(self, method_id: str) -> None:
+        self._call(self.client.v1.payment_methods.detach, method_id)
+
+    @staticmethod
+    def _setup(obj: Any) -> SetupSession:
+        s = _plain(obj)
+        seti = s.get("setup_intent")
+        seti_id = method_id = method = last4 = brand = bank = None
+        if isinstance(seti, str):
+            seti_id = seti
+        elif seti:
+            seti_id = seti.get("id")
+            pm = seti.get("payment_method")
+            if isinstance(pm, str):
+                method_id = pm
+            elif pm:
+                method_id, method = pm.get("id"), pm.get("type")
+                if method == "card" and pm.get("card"):
+                    last4, brand = pm["card"].get("last4"), pm["card"].get("brand")
+                elif method == "us_bank_account" and pm.get("us_bank_account"):
+                    last4 = pm["us_bank_account"].get("last4")
+                    bank = pm["us_bank_account"].get("bank_name")
+            if seti.get("status") != "succeeded":
+                method_id = None
+        customer = s.get("customer")
+        if isinstance(customer, dict):
+            customer = customer.get("id")
+        return SetupSession(id=str(s["id"]), url=s.get("url"),
+                            status=str(s.get("status") or "open"), customer_id=customer,
+                            reference=s.get("client_reference_id"), method_id=method_id,
+                            method=method, last4=last4, brand=brand, bank_name=bank,
+                            setup_intent=seti_id)
+
+    @staticmethod
+    def _intent(obj: Any) -> CheckoutSession:
+        """A PaymentIntent read as the checkout session it stands for (so `fulfil` reads an
+        off-session debit as it reads a Checkout): complete once confirmed; paid when it
+        succeeded; the intent's status says processing or failed."""
+        pi = _plain(obj)
+        status = str(pi.get("status") or "")
+        pm = pi.get("payment_method")
+        method = last4 = brand = bank = None
+        if pm and not isinstance(pm, str):
+            method = pm.get("type")
+            if method == "card" and pm.get("card"):
+                last4, brand = pm["card"].get("last4"), pm["card"].get("brand")
+            elif method == "us_bank_account" and pm.get("us_bank_account"):
+                last4 = pm["us_bank_account"].get("last4")
+                bank = pm["us_bank_account"].get("bank_name")
+        metadata = {str(k): str(v) for k, v in dict(pi.get("metadata") or {}).items()}
+        created = pi.get("created")
+        open_states = ("requires_confirmation", "requires_action")
+        return CheckoutSession(
+            id=str(pi["id"]), url=None,
+            status="open" if status in open_states else "complete",
+            payment_status="paid" if status == "succeeded" else "unpaid",
+            amount=from_minor_units(int(pi["amount"])) if pi.get("amount") is not None
+            else None, currency=pi.get("currency"),
+            client_reference_id=metadata.get("payment_id"), metadata=metadata,
+            payment_intent=str(pi["id"]), method=method, last4=last4, brand=brand,
+            bank_name=bank, intent_status=status,
+            completed_at=datetime.fromtimestamp(created, tz=UTC)
+            if isinstance(created, int) else None)
 
     def construct_event(self, payload: bytes, signature: str | None) -> dict[str, Any]:
         """The event, once its signature over the raw body checks out (else ValueError)."""
@@ -354,6 +533,70 @@ class MemorySandboxStore:
         self.records[record.id] = record
 
 
+@dataclass
+class SandboxSetupRecord:
+    """A sandbox SetupIntent: the payer saves a test card or bank account on its page."""
+
+    id: str
+    idempotency_key: str
+    customer_id: str
+    reference: str
+    locale: str
+    success_url: str
+    cancel_url: str
+    status: str = "open"
+    method_id: str | None = None
+    method: str | None = None
+    last4: str | None = None
+    bank_name: str | None = None
+    detached: bool = False
+
+
+class SetupStore(Protocol):
+    """Where the sandbox keeps its SetupIntents (the database in the portal; a dict in tests)."""
+
+    def by_key(self, idempotency_key: str) -> SandboxSetupRecord | None: ...
+
+    def get(self, setup_id: str) -> SandboxSetupRecord | None: ...
+
+    def by_method(self, method_id: str) -> SandboxSetupRecord | None: ...
+
+    def add(self, record: SandboxSetupRecord) -> SandboxSetupRecord: ...
+
+    def save(self, record: SandboxSetupRecord) -> None: ...
+
+
+class MemorySetupStore:
+    def __init__(self) -> None:
+        self.records: dict[str, SandboxSetupRecord] = {}
+
+    def by_key(self, idempotency_key: str) -> SandboxSetupRecord | None:
+        return next((r for r in self.records.values()
+                     if r.idempotency_key == idempotency_key), None)
+
+    def get(self, setup_id: str) -> SandboxSetupRecord | None:
+        return self.records.get(setup_id)
+
+    def by_method(self, method_id: str) -> SandboxSetupRecord | None:
+        return next((r for r in self.records.values() if r.method_id == method_id), None)
+
+    def add(self, record: SandboxSetupRecord) -> SandboxSetupRecord:
+        existing = self.by_key(record.idempotency_key)
+        if existing is not None:
+            return existing
+        self.records[record.id] = record
+        return record
+
+    def save(self, record: SandboxSetupRecord) -> None:
+        self.records[record.id] = record
+
+
+#: What the payer can save on the sandbox's setup page: a card that pays, a card that will
+#: be declined (last four 0002, as Stripe's test card), a bank account (its debits process,
+#: then settle or fail).
+SANDBOX_SETUP_OUTCOMES = ("card", "card_declines", "bank")
+
+
 #: What the payer can choose on the sandbox's checkout page.
 SANDBOX_OUTCOMES = ("card_succeeds", "card_declined", "bank_processing")
 
@@ -369,9 +612,101 @@ class SandboxGateway:
 
     name = "sandbox"
 
-    def __init__(self, store: SandboxStore, checkout_url: str = "/pagos/prueba/{session_id}"):
+    def __init__(self, store: SandboxStore, checkout_url: str = "/pagos/prueba/{session_id}",
+                 setup_store: SetupStore | None = None,
+                 setup_url: str = "/pagos/prueba/metodo/{setup_id}"):
         self.store = store
         self.checkout_url = checkout_url
+        self.setup_store = setup_store if setup_store is not None else MemorySetupStore()
+        self.setup_url = setup_url
+
+    # -- saved methods and off-session debits (autopay) -------------------------------------
+
+    def create_setup(self, req: SetupRequest) -> SetupSession:
+        existing = self.setup_store.by_key(req.idempotency_key)
+        if existing is not None:
+            if existing.reference != req.setup_id:
+                raise GatewayError("rejected", "idempotency key reused with other parameters")
+            return self._setup(existing)
+        record = SandboxSetupRecord(
+            id="seti_sandbox_" + secrets.token_hex(12), idempotency_key=req.idempotency_key,
+            customer_id=req.customer_id or "cus_sandbox_" + secrets.token_hex(8),
+            reference=req.setup_id, locale=payer_language(req.language),
+            success_url=req.success_url, cancel_url=req.cancel_url)
+        return self._setup(self.setup_store.add(record))
+
+    def retrieve_setup(self, setup_session_id: str) -> SetupSession:
+        record = self.setup_store.get(setup_session_id)
+        if record is None:
+            raise GatewayError("rejected", f"no such setup: {setup_session_id}")
+        return self._setup(record)
+
+    def complete_setup(self, setup_session_id: str, outcome: str) -> SetupSession:
+        """The payer's choice on the sandbox's setup page (`SANDBOX_SETUP_OUTCOMES`)."""
+        if outcome not in SANDBOX_SETUP_OUTCOMES:
+            raise GatewayError("rejected", f"unknown sandbox outcome: {outcome}")
+        record = self.setup_store.get(setup_session_id)
+        if record is None:
+            raise GatewayError("rejected", f"no such setup: {setup_session_id}")
+        if record.status != "open":
+            return self._setup(record)
+        record.status = "complete"
+        record.method_id = "pm_sandbox_" + secrets.token_hex(12)
+        if outcome == "bank":
+            record.method, record.last4, record.bank_name = "us_bank_account", "6789", \
+                "STRIPE TEST BANK"
+        else:
+            record.method = "card"
+            record.last4 = "0002" if outcome == "card_declines" else "4242"
+        self.setup_store.save(record)
+        return self._setup(record)
+
+    def charge_saved(self, req: ChargeRequest) -> CheckoutSession:
+        """An off-session debit: a test card ending 0002 is declined (402, as Stripe's), a
+        bank account's debit is processing until `settle`, any other card pays."""
+        if req.amount <= 0:
+            raise GatewayError("rejected", "amount must be positive")
+        existing = self.store.by_key(req.idempotency_key)
+        if existing is not None:
+            if existing.amount != req.amount or existing.payment_id != req.payment_id:
+                raise GatewayError("rejected", "idempotency key reused with other parameters")
+            if existing.intent_status == "requires_payment_method":
+                raise GatewayError("declined", "Your card was declined.", code="card_declined")
+            return self._session(existing)
+        method = self.setup_store.by_method(req.method_id)
+        if method is None or method.detached or method.customer_id != req.customer_id:
+            raise GatewayError("rejected", f"no such payment method: {req.method_id}")
+        pi = "pi_sandbox_" + secrets.token_hex(12)
+        record = SandboxRecord(
+            id=pi, idempotency_key=req.idempotency_key, payment_id=req.payment_id,
+            amount=req.amount, currency=req.currency, locale=method.locale,
+            description=req.description, metadata=req.metadata(), success_url="",
+            cancel_url="", status="complete", payment_intent=pi, method=method.method,
+            last4=method.last4, bank_name=method.bank_name)
+        if method.method == "us_bank_account":
+            record.intent_status = "processing"
+        elif method.last4 == "0002":
+            record.intent_status = "requires_payment_method"
+        else:
+            record.payment_status, record.intent_status = "paid", "succeeded"
+        record = self.store.add(record)
+        if record.intent_status == "requires_payment_method":
+            raise GatewayError("declined", "Your card was declined.", code="card_declined")
+        return self._session(record)
+
+    def detach(self, method_id: str) -> None:
+        record = self.setup_store.by_method(method_id)
+        if record is None:
+            raise GatewayError("rejected", f"no such payment method: {method_id}")
+        record.detached = True
+        self.setup_store.save(record)
+
+    def _setup(self, r: SandboxSetupRecord) -> SetupSession:
+        return SetupSession(
+            id=r.id, url=self.setup_url.format(setup_id=r.id), status=r.status,
+            customer_id=r.customer_id, reference=r.reference, method_id=r.method_id,
+            method=r.method, last4=r.last4, brand="visa" if r.method == "card" else None,
+            bank_name=r.bank_name, setup_intent=r.id)
 
     def create_checkout(self, req: CheckoutRequest) -> CheckoutSession:
         if req.amount <= 0:
@@ -474,11 +809,14 @@ class SandboxGateway:
 
 
 def gateway_from_config(config: Mapping[str, Any], sandbox_store: SandboxStore | None = None,
-                        sandbox_url: str = "/pagos/prueba/{session_id}") -> Gateway:
+                        sandbox_url: str = "/pagos/prueba/{session_id}",
+                        setup_store: SetupStore | None = None,
+                        setup_url: str = "/pagos/prueba/metodo/{setup_id}") -> Gateway:
     """StripeGateway when STRIPE_SECRET_KEY is set, else the sandbox."""
     key = config.get("STRIPE_SECRET_KEY")
     if key:
         return StripeGateway(key, webhook_secret=config.get("STRIPE_WEBHOOK_SECRET"),
                              api_base=config.get("STRIPE_API_BASE") or None,
                              max_network_retries=int(config.get("STRIPE_MAX_RETRIES", 2)))
-    return SandboxGateway(sandbox_store or MemorySandboxStore(), checkout_url=sandbox_url)
+    return SandboxGateway(sandbox_store or MemorySandboxStore(), checkout_url=sandbox_url,
+                          setup_store=setup_store, setup_url=setup_url)

@@ -17,10 +17,12 @@ from typing import Any
 from portal.config import STRIPE_KEYS
 from portal.db import Database
 from portal.payments.gateway import Gateway, gateway_from_config
-from portal.payments.sandbox_store import DatabaseSandboxStore
+from portal.payments.sandbox_store import DatabaseSandboxStore, DatabaseSetupStore
 
 #: The sandbox's checkout page (`payments.sandbox` in portal/web/payments/routes.py).
 SANDBOX_URL = "/pagos/prueba/{session_id}"
+#: The sandbox's page to save a card or bank account (`payments.sandbox_setup`).
+SANDBOX_SETUP_URL = "/pagos/prueba/metodo/{setup_id}"
 
 
 def stripe_settings(settings: Mapping[str, Any], env: Mapping[str, str] | None = None
@@ -41,4 +43,6 @@ def gateway(settings: Mapping[str, Any], database: Database) -> Gateway:
     """The gateway of these settings; the sandbox's URL under APPLICATION_ROOT (default /)."""
     root = str(settings.get("APPLICATION_ROOT") or "/")
     return gateway_from_config(stripe_settings(settings), DatabaseSandboxStore(database),
-                               sandbox_url=root.rstrip("/") + SANDBOX_URL)
+                               sandbox_url=root.rstrip("/") + SANDBOX_URL,
+                               setup_store=DatabaseSetupStore(database),
+                               setup_url=root.rstrip("/") + SANDBOX_SETUP_URL)

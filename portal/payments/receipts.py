@@ -9,7 +9,7 @@ discount was or was not granted), and the refunds. Visibility goes through the a
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -243,3 +243,77 @@ def history(uow: UnitOfWork, user: Any, parcel_id: int | str
         .where(Payment.parcel_id == parcel.id, PaymentAllocation.kind == "principal")
         .group_by(PaymentAllocation.payment_id)).all())
     return parcel, [HistoryRow(c, p, chosen or through.get(p.id)) for p, c, chosen in rows]
+
+
+# --- one's own payments of a calendar year (the account page's CSV and PDF) -----------------
+
+#: The states of a payment whose money moved (a refunded one too: it is listed with its refund).
+MONEY_MOVED = frozenset(states.APPLIED | {states.REFUNDED}) - {states.PROCESSING}
+#: The relations whose payments a person's year lists (besides the payments they made).
+PAYER_RELATIONS = ("owner", "lessee")
+
+
+@dataclass(frozen=True)
+class YearPayment:
+    parcel: Parcel
+    row: HistoryRow
+
+
+@dataclass(frozen=True)
+class YearHistory:
+    year: int
+    payments: list[YearPayment]
+    #: The sums of the listed payments: paid, and given back (refunds).
+    paid: Decimal
+    refunded: Decimal
+
+
+def _own_payments(uow: UnitOfWork, user: Any) -> Any:
+    """The payments one person's year lists: those on the parcels they own or lease, and
+    those they made themselves (for a parcel they were allowed to pay), never another's."""
+    uid = getattr(user, "id", None)
+    if uid is None:
+        return None
+    mine = [pid for pid, rel in access.relations(uow, user).items() if rel in PAYER_RELATIONS]
+    return (Payment.parcel_id.in_(mine) | (Payment.user_id == int(uid)))
+
+
+def payment_years(uow: UnitOfWork, user: Any) -> list[int]:
+    """The calendar years (Puerto Rico dates) in which the person's payments were made,
+    newest first."""
+    where = _own_payments(uow, user)
+    if where is None:
+        return []
+    instants = uow.session.scalars(select(Payment.completed_at).where(
+        where, Payment.status.in_(MONEY_MOVED), Payment.completed_at.is_not(None))).all()
+    return sorted({clock.legal_date(i).year for i in instants}, reverse=True)
+
+
+def year_history(uow: UnitOfWork, user: Any, year: int) -> YearHistory:
+    """The person's payments completed in the calendar `year` (their Puerto Rico dates), oldest
+    first, each with its parcel and checkout, and their sums (from the payments' amounts and
+    refunds as the ledger recorded them)."""
+    where = _own_payments(uow, user)
+    if where is None:
+        return YearHistory(year, [], ZERO, ZERO)
+    start = datetime(year, 1, 1, tzinfo=UTC) - timedelta(days=1)
+    end = datetime(year + 1, 1, 1, tzinfo=UTC) + timedelta(days=1)
+    rows = uow.session.execute(
+        select(Payment, Parcel, Checkout, CheckoutPayment.installments_through)
+        .join(Parcel, Parcel.id == Payment.parcel_id)
+        .outerjoin(CheckoutPayment, CheckoutPayment.payment_id == Payment.id)
+        .outerjoin(Checkout, Checkout.id == CheckoutPayment.checkout_id)
+        .where(where, Payment.status.in_(MONEY_MOVED), Payment.completed_at >= start,
+               Payment.completed_at < end)
+        .order_by(Payment.completed_at, Payment.id)).all()
+    rows = [r for r in rows if clock.legal_date(r[0].completed_at).year == year]
+    through = dict(uow.session.execute(
+        select(PaymentAllocation.payment_id, func.max(PaymentAllocation.installment_number))
+        .where(PaymentAllocation.payment_id.in_([p.id for p, *_ in rows]),
+               PaymentAllocation.kind == "principal")
+        .group_by(PaymentAllocation.payment_id)).all()) if rows else {}
+    listed = [YearPayment(parcel, HistoryRow(chk, p, chosen or through.get(p.id)))
+              for p, parcel, chk, chosen in rows]
+    paid = sum((y.row.payment.amount for y in listed), ZERO)
+    refunded = sum((y.row.payment.refunded_amount or ZERO for y in listed), ZERO)
+    return YearHistory(year, listed, paid, refunded)

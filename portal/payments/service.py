@@ -24,7 +24,7 @@ from datetime import date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import and_, or_, select
+from sqlalchemy import and_, or_, select, true
 from sqlalchemy.exc import IntegrityError
 
 from portal import clock
@@ -179,12 +179,14 @@ def others_paying(uow: UnitOfWork, user: Any, account_keys: Sequence[str],
     if not wanted:
         return []
     since = clock.now() - timedelta(hours=within_hours)
+    # A guest (no account, `guest.GuestPayer`) sees every signed-in payer's as someone else's.
+    not_theirs = (Checkout.user_id != int(user.id)) if user.id is not None else true()
     rows = uow.session.execute(
         select(Checkout, Payment.parcel_id, Payment.fiscal_year_id)
         .join(CheckoutPayment, CheckoutPayment.checkout_id == Checkout.id)
         .join(Payment, Payment.id == CheckoutPayment.payment_id)
         .where(Payment.parcel_id.in_(sorted({p for p, _ in wanted})),
-               Checkout.user_id.is_not(None), Checkout.user_id != int(user.id),
+               Checkout.user_id.is_not(None), not_theirs,
                or_(and_(Checkout.status.in_(sorted(states.OPEN)),
                         Checkout.checkout_url.is_not(None), Checkout.created_at >= since),
                    Checkout.status == states.PROCESSING))
@@ -206,8 +208,9 @@ class Started:
     reused: bool
 
 
-def open_key(user_id: int, priced: core_offer.Priced) -> str:
-    """Same payer, same choice: the same key while the checkout is open (double click, tab)."""
+def open_key(user_id: int | str, priced: core_offer.Priced) -> str:
+    """Same payer, same choice: the same key while the checkout is open (double click, tab).
+    A guest's payer is its session (`guest.GuestPayer.open_key_id`)."""
     parts = sorted(f"{p.account}|{p.kind}|{p.through}|{p.amount}|{p.lump_sum}"
                    for p in priced.parts)
     return hashlib.sha256(f"{user_id}#{';'.join(parts)}".encode()).hexdigest()
@@ -252,7 +255,7 @@ def start_checkout(database: Database, *, user: Any, priced: core_offer.Priced, 
     accounts is open or processing and the payer has not confirmed (`pay_anyway`): nothing
     is created. The accounts' parcels are locked meanwhile, so two payers starting at once
     are checked one after the other."""
-    key = open_key(user.id, priced)
+    key = open_key(getattr(user, "open_key_id", None) or user.id, priced)
     lang = "en" if str(language).startswith("en") else "es"
     reused = False
     try:

@@ -11,6 +11,8 @@ deliveries get 400 and a log line. Then `process_event`:
   call the one `fulfil`, which re-reads the session from the provider (the event's copy of the
   session is not trusted) and moves the checkout forward only, so events arriving out of order
   change nothing twice;
+- payment_intent.succeeded / .processing / .payment_failed of an off-session debit
+  (autopay: the checkout's session is the PaymentIntent) call the same `fulfil`;
 - charge.refunded carries the cumulative amount refunded: what we have not recorded yet is
   recorded, so replays and reordering change nothing twice (less what has failed since the
   event was created: the provider no longer counts a failed refund);
@@ -48,6 +50,10 @@ log = logging.getLogger(__name__)
 
 CHECKOUT_EVENTS = ("checkout.session.completed", "checkout.session.async_payment_succeeded",
                    "checkout.session.async_payment_failed", "checkout.session.expired")
+#: An off-session debit (autopay) is a PaymentIntent of its own, no Checkout Session: the
+#: checkout records the intent's id as its session (`fulfil` reads it back the same way).
+INTENT_EVENTS = ("payment_intent.succeeded", "payment_intent.processing",
+                 "payment_intent.payment_failed")
 REFUND_EVENTS = ("charge.refunded",)
 REFUND_UPDATE_EVENTS = ("refund.updated", "refund.failed", "charge.refund.updated")
 DISPUTE_EVENTS = ("charge.dispute.created", "charge.dispute.updated", "charge.dispute.closed",
@@ -158,6 +164,14 @@ def _apply(uow: UnitOfWork, gateway: Gateway, kind: str, obj: dict[str, Any],
         when = _event_time(event) if kind == "checkout.session.completed" else None
         result = fulfilment.fulfil(uow, chk.id, str(obj.get("id") or "") or None,
                                    gateway=gateway, completed_at=when)
+        return chk.id, result.kind
+    if kind in INTENT_EVENTS:
+        intent_id = str(obj.get("id") or "")
+        chk = uow.session.scalar(select(Checkout).where(
+            Checkout.provider_session_id == intent_id)) if intent_id else None
+        if chk is None:  # a Checkout Session's own intent: its session's events post it
+            return None, "ignored"
+        result = fulfilment.fulfil(uow, chk.id, intent_id, gateway=gateway)
         return chk.id, result.kind
     if kind in REFUND_EVENTS:
         intent = obj.get("payment_intent")

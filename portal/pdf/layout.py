@@ -23,6 +23,7 @@ from portal.i18n import gettext as _
 from portal.pdf.authority import Issuer, issuer
 from portal.pdf.fonts import FONT, font_files
 from portal.pdf.model import Document, Ref, Row, Table, Why
+from portal.pdf.qr import draw as draw_qr
 from portal.pdf.tagged import TaggedPDF, add_cached_font
 
 PT = 25.4 / 72  # one point in mm
@@ -380,8 +381,8 @@ class Layout:
 
     # -- the document ---------------------------------------------------------------------
     def blocks(self, doc: Document) -> None:
-        """A document's blocks, in order: title, subtitle, facts, body, amounts, tables,
-        notes (its footnotes are laid out apart)."""
+        """A document's blocks, in order: title, subtitle, facts, body, its QR code, amounts,
+        tables, notes (its footnotes are laid out apart)."""
         self.heading(_clean(doc.title), "H1", 16, 12)
         if doc.subtitle:
             self.paragraph(doc.subtitle, 9.5, GREY)
@@ -392,6 +393,9 @@ class Layout:
         for paragraph in doc.body:
             self.need(2 * self.leading(10))
             self.paragraph(self.why_text(paragraph), 10)
+            self.pdf.y += 2
+        if doc.code is not None:
+            draw_qr(self, doc.code)
             self.pdf.y += 2
         if doc.rows:
             if doc.rows_heading:

@@ -55,7 +55,8 @@ class Document:
     `reference` names the document on every page's footer ("Parcel 123-456-789",
     "Receipt R-2026-000123"); `on` is the document's date (it picks the Authority's
     address in force); `body` the paragraphs of a letter or notice, after the facts; `rows`
-    the amounts (label, amount, why); `tables`; `notes` paragraphs at the end."""
+    the amounts (label, amount, why); `tables`; `notes` paragraphs at the end; `code` a QR
+    code with its caption, after the body."""
 
     title: str
     subtitle: str
@@ -69,6 +70,8 @@ class Document:
     rows_heading: str = ""
     table_head: Sequence[str] = ()  # one table, the older form of `tables`
     table: list[Sequence[str]] = field(default_factory=list)
+    #: A QR code (`qr.Code`) drawn after the body (the notice's and statement's pay link).
+    code: object | None = None
 
     def all_tables(self) -> list[Table]:
         if self.table:

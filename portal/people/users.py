@@ -209,13 +209,22 @@ def change_password(uow: UnitOfWork, user_id: int, current: str, new: str,
     """A signed-in user's new password: the current one is checked first, throttled and
     counted as a sign-in is (`authenticate`); raises InvalidInput("wrong_password",
     field="current") or `throttle.Throttled`, then `set_password`'s checks."""
+    user = check_password(uow, user_id, current, address)
+    return set_password(uow, user.id, new)
+
+
+def check_password(uow: UnitOfWork, user_id: int, current: str,
+                   address: str | None = None) -> User:
+    """The signed-in user, once `current` is their password (before a change the password
+    protects: the password itself, the email); throttled and counted as a sign-in is; raises
+    InvalidInput("wrong_password", field="current") or `throttle.Throttled`."""
     user = _get(uow, user_id)
     _check_signin_throttle(uow, user.email, address)
     if not passwords.check_password(user.password_hash, current or ""):
         _count_signin_failure(uow, user.email, address)
         uow.commit()  # the failure counts although the change is refused
         raise InvalidInput("wrong_password", field="current")
-    return set_password(uow, user.id, new)
+    return user
 
 
 def set_language(uow: UnitOfWork, user_id: int, language: str) -> User:

@@ -17,6 +17,8 @@ id, and for each notice not yet delivered:
   second one) and its notice says how to get another;
 - emails each linked owner, and the linked lessee when the lessee pays (R-A16), in their
   stored language: the amount, the first installment's due date and the parcel's page;
+- leaves out of the print file a parcel one of whose addressees chose email instead of paper
+  (`accounts.paperless`): its notice is emailed only (counted as "paperless");
 - records each delivery (`NoticeDelivery`: one email per notice and user, one printing per
   notice, unique indexes), so running the job again sends and prints nothing new.
 
@@ -43,10 +45,19 @@ from typing import Any
 from sqlalchemy import func, or_, select
 
 from portal import clock, mail, pdf, storage
-from portal.accounts import access, audit, bulk, closed_days, in_force, parcels
+from portal.accounts import (
+    access,
+    audit,
+    bulk,
+    closed_days,
+    in_force,
+    paperless,
+    parcels,
+    pay_links,
+)
 from portal.accounts import facts as account_facts
 from portal.accounts.errors import Conflict, NotFound
-from portal.config import mail_settings
+from portal.config import instance_path, mail_settings, secret_key
 from portal.core.allocation import explain_fixed, explain_share
 from portal.core.deadlines import timely_payment
 from portal.core.explain import N_, Trace
@@ -80,6 +91,7 @@ from portal.models import (
     User,
 )
 from portal.pdf.assessment_notice import render_notice, render_print_file
+from portal.pdf.qr import Code as QrCode
 
 #: Notices per batch: one print file each (a few hundred pages), one transaction.
 CHUNK = 200
@@ -278,8 +290,9 @@ class Notification:
         self.roll_id = int(roll_id)
         self.config = mail_settings() if config is None else config
         self.base = str(self.config.get("PORTAL_BASE_URL") or "").rstrip("/")
+        self.secret = signing_key(self.config)
         self.after = 0
-        self.counts = {"emails": 0, "printed": 0, "codes": 0}
+        self.counts = {"emails": 0, "printed": 0, "codes": 0, "paperless": 0}
 
     def begin(self, uow: UnitOfWork) -> int:
         roll = notifiable(uow, self.staff, self.roll_id)
@@ -299,7 +312,12 @@ class Notification:
             select(NoticeDelivery.notice_id, NoticeDelivery.channel, NoticeDelivery.user_id)
             .where(NoticeDelivery.notice_id.in_(ids)))}
         people = _addressees(uow, facts)
-        self._print(uow, [f for f in facts if (f.notice_id, "print", None) not in done], people)
+        unprinted = [f for f in facts if (f.notice_id, "print", None) not in done]
+        # Paperless (accounts.paperless): emailed only, left out of the print file.
+        emailed_only = paperless.paperless_parcels(uow, {
+            f.parcel_id: [a.user_id for a in people[f.parcel_id]] for f in unprinted})
+        self.counts["paperless"] += sum(f.parcel_id in emailed_only for f in unprinted)
+        self._print(uow, [f for f in unprinted if f.parcel_id not in emailed_only], people)
         self._email(uow, facts, people, done)
         return len(rows)
 
@@ -324,8 +342,8 @@ class Notification:
             state = ("new" if f.parcel_id in codes else "kept" if f.parcel_id in live
                      else "claimed")
             with use_language(f.language):
-                docs.append((document(f, self.base, state, codes.get(f.parcel_id)),
-                             f.language))
+                docs.append((document(f, self.base, state, codes.get(f.parcel_id),
+                                      secret=self.secret), f.language))
         key = storage.store().put(render_print_file(docs))
         printed = NoticePrintFile(roll_id=self.roll_id, storage_key=key,
                                   first_parcel_id=facts[0].parcel_id,
@@ -491,12 +509,37 @@ def _schedule(f: NoticeFacts, items: Sequence[CoreInstallment], fm: Formats, hea
                      widths=(10, 44, 44, 28), align="LLLR", heading=heading)
 
 
+def signing_key(config: Mapping[str, Any]) -> str:
+    """The key the notice's pay link is signed with: the app's SECRET_KEY (the web checks
+    the link with it), else the one kept in the instance folder (`config.secret_key`)."""
+    return str(config.get("SECRET_KEY") or secret_key(instance_path()))
+
+
+def pay_code(f: NoticeFacts, base: str, secret: str, code_state: str) -> QrCode:
+    """The QR code printed on the notice: the signed link that opens this parcel's pay page
+    without an account (`payments.guest`), worded in the language in force."""
+    link = pay_links.pay_link(base, f.parcel_id, secret)
+    how = (_("Or go to %(address)s and type the parcel number %(catastro)s and the access "
+             "code printed on this notice.", address=base + pay_links.START_PATH,
+             catastro=f.catastro) if code_state == "new" else
+           _("Or sign in at %(address)s to see the whole account.", address=base)
+           if code_state == "claimed" else
+           _("Or go to %(address)s and type the parcel number %(catastro)s and its access "
+             "code.", address=base + pay_links.START_PATH, catastro=f.catastro))
+    return QrCode(link, _("QR code: opens the page to pay parcel %(catastro)s online, "
+                               "without an account.", catastro=f.catastro),
+                       (_("Pay online without an account"),
+                        _("Scan this code with your phone's camera to pay this parcel by card "
+                          "or from a bank account: no account or password is needed, and the "
+                          "receipt is emailed to you."), how))
+
+
 def document(f: NoticeFacts, base: str, code_state: str, code: str | None = None,
-             printed_on: date | None = None) -> pdf.Document:
+             printed_on: date | None = None, *, secret: str | None = None) -> pdf.Document:
     """The assessment notice in the language in force. `code_state`: "new" (the parcel's new
     access code `code` is printed), "kept" (a live code was issued before), "printed" (on
     demand: the code is on the notice printed on `printed_on`), "claimed" (a payer has an
-    account)."""
+    account). With `secret`, the QR code of the parcel's signed pay link (`pay_code`)."""
     fm = Formats()
     amended = f.previous is not None
     first = f.installments[0] if f.installments else None
@@ -572,7 +615,8 @@ def document(f: NoticeFacts, base: str, code_state: str, code: str | None = None
         + _("Fiscal year %(year)s", year=f.fiscal_year),
         facts=facts, body=body, rows=rows, rows_heading=_("Amounts"), tables=tables,
         notes=notes, reference=_("Parcel %(catastro)s", catastro=f.catastro),
-        on=f.notified_on)
+        on=f.notified_on,
+        code=pay_code(f, base, secret, code_state) if secret else None)
 
 
 # --- on demand --------------------------------------------------------------------------------
@@ -625,11 +669,66 @@ def latest_notice(uow: UnitOfWork, user: Any, parcel_id: int
     return _load_one(uow, row)
 
 
-def notice_pdf(loaded: tuple[NoticeFacts, str, date | None], lang: str, base: str) -> bytes:
-    """The notice as a tagged PDF in `lang` (no access code: it is not stored)."""
+@dataclass(frozen=True)
+class Issued:
+    """A notice the portal issued for a parcel, for the parcel page's list: its kind
+    ("assessment", "amended" or "demand"), fiscal year, date (notified or mailed) and, for a
+    demand, the amount demanded."""
+
+    notice_id: int
+    kind: str
+    fiscal_year: str
+    on: date | None
+    amount: Decimal | None = None
+
+
+def issued(uow: UnitOfWork, user: Any, parcel_id: int) -> list[Issued]:
+    """Every notice the portal issued for the parcel, newest first: each assessment notice
+    (one per roll or amendment) and each demand mailed (R-A12). For its owner, its lessee or
+    staff (`READERS`); NotFound for anyone else, as for an unknown parcel."""
+    parcel, relation = access.get_parcel_and_relation(uow, user, parcel_id)
+    if relation not in READERS:
+        raise NotFound()
+    rows = uow.session.execute(
+        select(Notice, Assessment.notified_on, Assessment.supersedes_id, FiscalYear.label)
+        .outerjoin(Assessment, Assessment.id == Notice.assessment_id)
+        .join(FiscalYear, FiscalYear.id == Notice.fiscal_year_id)
+        .where(Notice.parcel_id == parcel.id,
+               or_(Notice.kind == "assessment", Notice.mailed_on.is_not(None)))).all()
+    out = []
+    for n, notified_on, supersedes, label in rows:
+        if n.kind == "assessment":
+            out.append(Issued(n.id, "amended" if supersedes else "assessment", label,
+                              notified_on or clock.legal_date(n.created_at)))
+        else:
+            out.append(Issued(n.id, "demand", label, n.mailed_on, n.amount))
+    return sorted(out, key=lambda i: (i.on or date.min, i.notice_id), reverse=True)
+
+
+def issued_notice(uow: UnitOfWork, user: Any, parcel_id: int, notice_id: int
+                  ) -> tuple[NoticeFacts, str, date | None]:
+    """One of the parcel's assessment notices (`issued`), for its PDF; NotFound otherwise."""
+    _parcel, relation = access.get_parcel_and_relation(uow, user, parcel_id)
+    if relation not in READERS:
+        raise NotFound()
+    row = uow.session.execute(
+        select(Notice.id, Assessment, Parcel)
+        .join(Assessment, Assessment.id == Notice.assessment_id)
+        .join(Parcel, Parcel.id == Notice.parcel_id)
+        .where(Notice.id == access.parse_id(notice_id), Notice.parcel_id == int(parcel_id),
+               Notice.kind == "assessment")).first()
+    if row is None:
+        raise NotFound()
+    return _load_one(uow, row)
+
+
+def notice_pdf(loaded: tuple[NoticeFacts, str, date | None], lang: str, base: str,
+               secret: str | None = None) -> bytes:
+    """The notice as a tagged PDF in `lang` (no access code: it is not stored); with
+    `secret`, the QR code of its pay link."""
     f, state, printed_on = loaded
     with use_language(lang if lang in LANGS else f.language) as lang:
-        doc = document(f, base, state, None, printed_on)
+        doc = document(f, base, state, None, printed_on, secret=secret)
     return render_notice(doc, lang)
 
 

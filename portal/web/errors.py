@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from typing import Any
 
 from flask import Flask, abort, render_template, request
 from flask.globals import request_ctx
@@ -41,6 +43,31 @@ _PLAIN = ("<!doctype html><html lang=\"es\"><head><meta charset=\"utf-8\">"
           "</html>")
 
 
+#: Prefixes whose errors are answered by their own handler, not a page (the API's
+#: problem+json): (prefix, handler(status, headers)), registered with `scope`.
+_SCOPES: list[tuple[str, Callable[[int, dict[str, str]], Any]]] = []
+
+
+def scope(prefix: str, handler: Callable[[int, dict[str, str]], Any]) -> None:
+    """Every error of a request whose path starts with `prefix` (a route's or the app's: an
+    unknown address, a method not allowed, a body too large, an unexpected exception) is
+    answered by `handler(status, headers)` instead of the portal's error page."""
+    if all(p != prefix for p, _h in _SCOPES):
+        _SCOPES.append((prefix, handler))
+
+
+def _scoped(code: int, headers: dict[str, str]) -> Any:
+    for prefix, handler in _SCOPES:
+        if request.path == prefix.rstrip("/") or request.path.startswith(prefix):
+            return handler(code, headers)
+    return None
+
+
+def _or_page(code: int) -> Any:
+    scoped = _scoped(code, {})
+    return _render(code) if scoped is None else scoped
+
+
 def _has_nul(values: object) -> bool:
     return any("\x00" in v for _key, vs in values.lists() for v in vs)  # type: ignore[attr-defined]
 
@@ -58,16 +85,19 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(CSRFError)
     def csrf_error(_exc):  # noqa: ANN001, ANN202
-        return _render(400)
+        return _or_page(400)
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):  # noqa: ANN202
         code = exc.code or 500
         if code < 400:  # redirects raised as exceptions (e.g. a missing trailing slash)
             return exc
-        html, status = _render(code)
         headers = {k: v for k, v in exc.get_response().headers.items()
                    if k in ("Allow", "Retry-After", "Location")}
+        scoped = _scoped(code, headers)
+        if scoped is not None:
+            return scoped
+        html, status = _render(code)
         return html, status, headers
 
     @app.errorhandler(Exception)
@@ -75,8 +105,8 @@ def init_app(app: Flask) -> None:
         if isinstance(exc, HTTPException):  # pragma: no cover - handled above
             return http_error(exc)
         if isinstance(exc, service_errors.NotFound):  # a service's refusal a view did not
-            return _render(404)                         # catch: what it means, not a 500
+            return _or_page(404)     # catch: what it means, not a 500
         if isinstance(exc, service_errors.Forbidden):  # (e.g. a staff role without the right)
-            return _render(403)
+            return _or_page(403)
         log.exception("unhandled error on %s %s", request.method, request.path)
-        return _render(InternalServerError.code)
+        return _or_page(InternalServerError.code)

@@ -22,7 +22,8 @@ def _roundtrip(url: str) -> None:
         with engine.connect() as conn:
             tables = set(inspect(conn).get_table_names())
             assert set(Base.metadata.tables) <= tables
-            ctx = MigrationContext.configure(conn, opts={"compare_type": True})
+            ctx = MigrationContext.configure(conn, opts={"compare_type": True,
+                                                       "include_object": db.include_object})
             diff = compare_metadata(ctx, Base.metadata)
         assert diff == [], f"models and migrations differ: {diff}"
         db.downgrade(url, "base")

@@ -44,7 +44,17 @@ def second_lender(w: UnitOfWork, email: str = "user00001@demo.pr"):  # noqa: ANN
     s.add(b)
     s.flush()
     s.add(PartyMember(party_id=party.id, user_id=other.id, role="administrator"))
+    two_steps(w, other)
     return b, other
+
+
+def two_steps(w: UnitOfWork, user: Any) -> None:
+    """A lender's administrator uses two-step verification (issue 28): `user` enrolled with
+    the demo's secret, as `pages.login` answers the second step."""
+    from portal.demo.district import STAFF_TOTP_SECRET
+    from portal.people import two_factor
+    if not two_factor.is_enrolled(user):
+        two_factor.enrol_with_secret(w, user, STAFF_TOTP_SECRET)
 
 
 def other_lender(w: UnitOfWork):  # noqa: ANN201

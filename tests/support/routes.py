@@ -39,14 +39,26 @@ LENDER |= {"lenders.organisation", "lenders.invite", "lenders.withdraw", "lender
            "lenders.set_role", "lenders.create_token", "lenders.revoke_token"}
 LENDER |= {"lenders.batches", "lenders.batch_upload", "lenders.batch_template",  # J7: bulk
            "lenders.batch_guide", "lenders.batch", "lenders.batch_report", "lenders.batch_failed"}
+LENDER |= {"lenders.webhooks_page", "lenders.add_webhook",  # issue 28: the webhooks
+           "lenders.remove_webhook",  # (tests/web/test_lender_webhooks.py)
+           "lenders.resend_webhook"}
 LENDER |= {"lenders.report_acquisition", "lenders.mark_intents",  # J7, R-B10 (iii)
            "lenders.withdraw_intent"}  # (walked per role in tests/web/test_lender_intents.py)
+LENDER |= {"lenders.portfolio_files", "lenders.portfolio_change",  # issue 28: the portfolio
+           "lenders.portfolio_upload", "lenders.portfolio_template", "lenders.portfolio_file",
+           "lenders.portfolio_report",  # kept by the bank (tests/web/test_lender_portfolio_web.py)
+           "lenders.bills", "lenders.bill_make", "lenders.bill", "lenders.bill_csv",
+           "lenders.bill_pay", "lenders.bill_review", "lenders.bill_exceptions"}
 # J7: only the invited email's user (tests/web/test_lender_api.py)
 SIGNED_IN |= {"lenders.invitation"}
 #: J7: the lenders' API, by Bearer token only (never the session: tests/web/test_lender_api.py)
 TOKEN_API = {"lenders_api.loans", "lenders_api.loan"}
+TOKEN_API |= {"lenders_api.submit_loan_changes", "lenders_api.loan_changes_list",  # issue 28
+              "lenders_api.loan_change", "lenders_api.bill_lines"}  # test_lender_api_portfolio
 TOKEN_API |= {"lenders_api.submit_batch", "lenders_api.batch", "lenders_api.batch_rows",  # J7
               "lenders_api.report_acquisition"}  # tests/web/test_lender_api_batches.py
+TOKEN_API |= {"lenders_api.list_batches",  # issue 28: tests/web/test_lender_api_complete.py
+              "lenders_api.parcel_certifications", "lenders_api.webhook_deliveries"}
 PUBLIC_GET |= {"lenders_api.openapi", "lenders_api.reference"}  # the API's description
 STAFF = {"accounts.lookup", "people.person", "payments.office", "payments.refund",
          "roll.roll_page", "jobs.job", "roll.compute_roll", "roll.publish_roll",
@@ -62,6 +74,7 @@ STAFF = {"accounts.lookup", "people.person", "payments.office", "payments.refund
          "collections.demand", "collections.record_mailing", "collections.record_receipt",
          "collections.record_claim", "collections.packet_pdf", "collections.record_mailings",
          "collections.correct_mailing",
+         "collections.print_file",  # R-A17: the owners' copies to print (any staff role)
          "roll.budgets_page", "roll.budget_new", "roll.budget_version", "roll.budget_edit",
          "roll.budget_adopt", "roll.budget_amend", "roll.budget_compare", "people.set_role",
          "roll.budget_discard", "roll.budget_adoption_date",
@@ -85,3 +98,40 @@ PUBLIC_GET |= {"ops.healthz", "ops.readyz", "ops.metrics_page"}
 STAFF |= {"people.audit_page", "people.audit_export"}
 #: The mail queue's page and its retry (tests/web/test_mail_queue_page.py).
 STAFF |= {"jobs.mail_queue_page", "jobs.mail_retry"}
+#: The help pages, for anyone; the new email's link (signed: the account it names, once).
+PUBLIC_GET |= {"accounts.help_contact", "accounts.help_faq", "accounts.help_privacy",
+               "accounts.help_accessibility", "accounts.account_email_confirm"}
+#: One's own account page and its year's payments (tests/web/test_account_page.py).
+SIGNED_IN |= {"accounts.account", "accounts.account_email", "accounts.account_phone",
+              "accounts.account_language", "accounts.account_payments_csv",
+              "accounts.account_payments_pdf"}
+#: Paying without an account (issue 27 item 4; tests/web/test_guest_pay.py): the code form
+#: and the notice's signed link answer anyone; the pay pages and the receipt only the guest
+#: session they opened (403 without one, 404 for a checkout it did not start); the sandbox's
+#: test checkout takes that session too (SIGNED_IN above: anyone else signs in).
+PUBLIC_GET |= {"payments.guest_start", "payments.guest_link", "payments.guest_choose",
+               "payments.guest_review", "payments.guest_confirm", "payments.guest_success",
+               "payments.guest_cancel", "payments.guest_receipt", "payments.guest_receipt_pdf"}
+PUBLIC_POST |= {"payments.guest_start", "payments.guest_end", "payments.guest_review",
+                "payments.guest_confirm"}
+#: Paperless notices, one's own (issue 27 item 5; tests/web/test_paperless.py); a parcel's
+#: issued notice, its payers' and staff's (PARCEL).
+SIGNED_IN |= {"accounts.paperless_page"}
+PARCEL |= {"roll.issued_notice_pdf"}
+#: Autopay (issue 27 item 3; tests/payments/test_autopay_web.py walks them): one's own saved
+#: methods and setups (another person's: 404), a parcel's autopay page (its payers enrol;
+#: anyone who sees the parcel reads it), the staff's list.
+SIGNED_IN |= {"payments.saved_methods", "payments.remove_method", "payments.setup_return",
+              "payments.sandbox_setup"}
+PARCEL |= {"payments.autopay", "payments.autopay_cancel", "payments.autopay_add_method"}
+STAFF |= {"payments.autopay_staff"}
+#: Issue 28: the staff search, the reports and exports, the exemptions' bulk review
+#: (tests/web/test_backoffice_search.py, test_backoffice_reports.py, test_bulk_review.py).
+STAFF |= {"backoffice.search", "backoffice.reports", "backoffice.report",
+          "backoffice.report_csv", "exemptions.bulk_queue", "exemptions.bulk_decide"}
+#: Reminders and the calendar (issue 27; tests/web/test_reminders_pages.py): the one-click
+#: unsubscribe, a relative's confirmation and the account's feed answer their secret link only.
+PUBLIC_GET |= {"reminders.unsubscribe_page", "reminders.confirm_page", "reminders.feed"}
+PUBLIC_POST |= {"reminders.unsubscribe", "reminders.confirm"}
+SIGNED_IN |= {"reminders.settings", "reminders.save", "reminders.reset_calendar"}
+PARCEL |= {"reminders.parcel_ics", "reminders.add_relative", "reminders.remove_relative"}

@@ -13,12 +13,14 @@ from .pages import csrf_token, login
 
 ANONYMOUS = ("/", "/cuenta/entrar", "/cuenta/registro", "/cuenta/revise-su-correo",
              "/cuenta/olvide", "/no-existe")
+#: The help pages (for anyone; the anonymous walk opens them).
+HELP = ("/ayuda/contacto", "/ayuda/preguntas", "/ayuda/privacidad", "/ayuda/accesibilidad")
 
 
 def pages_for(app: Flask, role: str) -> list[str]:
     """The paths a role can open (GET)."""
     if role == "anonymous":
-        return list(ANONYMOUS)
+        return [*ANONYMOUS, *HELP]
     ids = parcel_ids(app)
     paths = ["/", "/mis-propiedades", "/propiedad/reclamar", "/arrendamientos/"]
     mine = ids[role][:3]
@@ -26,10 +28,11 @@ def pages_for(app: Flask, role: str) -> list[str]:
     if role in ("owner", "lessee"):
         paths.append(f"/propiedad/{mine[0]}/acceso")
     if role == "lender":
-        paths.append("/prestamista/prestamos")
-    paths += ["/cuenta/dos-pasos", "/cuenta/contrasena"]
+        paths += ["/prestamista/prestamos", "/prestamista/webhooks"]
+    paths += ["/cuenta", "/cuenta/dos-pasos", "/cuenta/contrasena"]
     if role == "owner":
         paths.append("/cuenta/dos-pasos/activar")
+    paths.append("/cuenta/recordatorios")  # issue 27: reminders and the calendar
     if role == "staff":
         paths += ["/personal/buscar", "/personal/buscar?q=Calle", "/personal/buscar?q=x",
                   "/personal/persona/1", f"/propiedad/{ids['lessee'][0]}"]
@@ -63,6 +66,9 @@ def walk(app: Flask) -> Iterator[tuple[str, str, str]]:
     r = owner.post(f"/propiedad/{pid}/acceso", data={"csrf_token": csrf_token(page),
                                                      "email": "owner@demo.pr"})
     yield "grant-errors", f"/propiedad/{pid}", r.get_data(as_text=True)
+    page = owner.get("/cuenta").get_data(as_text=True)
+    r = owner.post("/cuenta/telefono", data={"csrf_token": csrf_token(page), "phone": "123"})
+    yield "phone-errors", "/cuenta", r.get_data(as_text=True)
 
 
 def slug(label: str, path: str) -> str:

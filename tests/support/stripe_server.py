@@ -9,6 +9,20 @@ what we send (amount in cents, currency, metadata, idempotency key, locale):
     GET  /v1/payment_intents/{id}          retrieve
     POST /v1/refunds                       refund part or all of a payment intent
     GET  /v1/refunds/{id}                  retrieve
+    POST /v1/customers                     create a customer (autopay's payer)
+    GET  /v1/setup_intents/{id}            retrieve (a setup-mode Checkout Session's)
+    POST /v1/payment_intents               create and confirm off-session with a saved method
+    POST /v1/payment_methods/{id}/detach   remove a saved method from its customer
+
+A setup-mode Checkout Session (`mode=setup`) takes no `line_items` and needs `currency`
+(dynamic payment methods), as the real API; `complete_setup` plays the payer saving a card
+or bank account (a SetupIntent succeeded, its PaymentMethod attached to the session's
+customer). An off-session PaymentIntent is refused like the real API refuses it:
+`off_session` without `confirm=true`, a saved method without its `customer` (or with
+another's), a detached or unknown method, a method type not allowed, under $0.50.
+`decline_method` makes every later off-session charge of a method a 402 `card_declined`
+(the PaymentIntent left `requires_payment_method`, in the error as Stripe puts it); a bank
+account's charge is `processing` until `settle_intent`.
 
 Like the real API it refuses (400, `invalid_request_error` naming the parameter) what the
 API version of the pinned library does not accept: every form or query is unflattened
@@ -49,7 +63,15 @@ from urllib.parse import parse_qsl, urlsplit
 import stripe
 from stripe._request_options import RequestOptions
 from stripe._stripe_object import UntypedStripeObject
-from stripe.params import PaymentIntentRetrieveParams, RefundCreateParams, RefundRetrieveParams
+from stripe.params import (
+    CustomerCreateParams,
+    PaymentIntentCreateParams,
+    PaymentIntentRetrieveParams,
+    PaymentMethodDetachParams,
+    RefundCreateParams,
+    RefundRetrieveParams,
+    SetupIntentRetrieveParams,
+)
 from stripe.params.checkout import (
     SessionCreateParams,
     SessionExpireParams,
@@ -289,6 +311,10 @@ class FakeStripe:
     failures: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     disputes: list[dict[str, Any]] = field(default_factory=list)
     refused: list[ParamError] = field(default_factory=list)
+    customers: dict[str, dict[str, Any]] = field(default_factory=dict)
+    setup_intents: dict[str, dict[str, Any]] = field(default_factory=dict)
+    methods: dict[str, dict[str, Any]] = field(default_factory=dict)
+    declining: set[str] = field(default_factory=set)
     lock: threading.Lock = field(default_factory=threading.Lock)
     delay: float = 0.0
     port: int = 0
@@ -406,6 +432,46 @@ class FakeStripe:
                       event_id: str | None = None) -> dict[str, Any]:
         return self.event(kind, obj=json.loads(json.dumps(dispute)), event_id=event_id)
 
+    # -- autopay: saved methods and off-session charges ------------------------------------
+    def complete_setup(self, session_id: str, method: str = "card", last4: str = "4242"
+                       ) -> dict[str, Any]:
+        """The payer saves a card or bank account on a setup-mode session: its SetupIntent
+        succeeds and the PaymentMethod is attached to the session's customer."""
+        s = self.sessions[session_id]
+        assert s["mode"] == "setup" and s["status"] == "open"
+        pm_id = "pm_test_" + secrets.token_hex(8)
+        pm: dict[str, Any] = {"id": pm_id, "object": "payment_method", "type": method,
+                              "customer": s.get("customer"), "created": int(time.time())}
+        if method == "card":
+            pm["card"] = {"brand": "visa", "last4": last4, "exp_month": 12, "exp_year": 2030}
+        else:
+            pm["us_bank_account"] = {"bank_name": "STRIPE TEST BANK", "last4": "6789",
+                                     "account_type": "checking"}
+        self.methods[pm_id] = pm
+        seti_id = "seti_test_" + secrets.token_hex(8)
+        self.setup_intents[seti_id] = {
+            "id": seti_id, "object": "setup_intent", "status": "succeeded",
+            "customer": s.get("customer"), "payment_method": pm_id, "usage": "off_session",
+            "metadata": dict((s.get("setup_intent_data") or {}).get("metadata") or {}),
+            "created": int(time.time())}
+        s.update(status="complete", setup_intent=seti_id)
+        return s
+
+    def decline_method(self, method_id: str) -> None:
+        """Every later charge of the method is declined (a closed card, no funds)."""
+        self.declining.add(method_id)
+
+    def settle_intent(self, intent_id: str, ok: bool = True) -> dict[str, Any]:
+        """A bank debit of an off-session PaymentIntent settles, or is returned."""
+        pi = self.intents[intent_id]
+        pi["status"] = "succeeded" if ok else "requires_payment_method"
+        return pi
+
+    def intent_event(self, kind: str, intent_id: str, event_id: str | None = None
+                     ) -> dict[str, Any]:
+        return self.event(kind, obj=json.loads(json.dumps(self.intents[intent_id])),
+                          event_id=event_id)
+
     # -- the endpoints --------------------------------------------------------------------------
     def handle(self, method: str, path: str, headers: dict[str, str], form: dict[str, Any],
                query: dict[str, Any]) -> tuple[int, dict[str, Any]]:
@@ -458,6 +524,12 @@ class FakeStripe:
              self._expire_session),
             ("GET", r"/v1/payment_intents/([^/]+)", PaymentIntentRetrieveParams,
              self._retrieve_intent),
+            ("POST", r"/v1/payment_intents", PaymentIntentCreateParams, self._create_intent),
+            ("POST", r"/v1/customers", CustomerCreateParams, self._create_customer),
+            ("GET", r"/v1/setup_intents/([^/]+)", SetupIntentRetrieveParams,
+             self._retrieve_setup_intent),
+            ("POST", r"/v1/payment_methods/([^/]+)/detach", PaymentMethodDetachParams,
+             self._detach_method),
             ("POST", r"/v1/refunds", RefundCreateParams, self._refund),
             ("GET", r"/v1/refunds/([^/]+)", RefundRetrieveParams, self._retrieve_refund),
         )
@@ -481,6 +553,12 @@ class FakeStripe:
         expand = query.get("expand") or []
         if any(e.startswith("payment_intent") for e in expand) and s.get("payment_intent"):
             out["payment_intent"] = json.loads(json.dumps(self.intents[s["payment_intent"]]))
+        if any(e.startswith("setup_intent") for e in expand) and s.get("setup_intent"):
+            seti = json.loads(json.dumps(self.setup_intents[s["setup_intent"]]))
+            if "setup_intent.payment_method" in expand and seti.get("payment_method"):
+                seti["payment_method"] = json.loads(json.dumps(
+                    self.methods[seti["payment_method"]]))
+            out["setup_intent"] = seti
         return 200, out
 
     def _expire_session(self, sid: str | None, form: dict[str, Any],
@@ -497,7 +575,104 @@ class FakeStripe:
     def _retrieve_intent(self, pid: str | None, form: dict[str, Any],
                          query: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         pi = self.intents.get(pid or "")
-        return (200, pi) if pi is not None else self._missing("payment_intent", pid)
+        if pi is None:
+            return self._missing("payment_intent", pid)
+        return 200, self._expanded(pi, query.get("expand") or [])
+
+    def _expanded(self, pi: dict[str, Any], expand: list[str]) -> dict[str, Any]:
+        out = json.loads(json.dumps(pi))
+        pm = out.get("payment_method")
+        if "payment_method" in expand and isinstance(pm, str) and pm in self.methods:
+            out["payment_method"] = json.loads(json.dumps(self.methods[pm]))
+        return out
+
+    def _create_customer(self, _ident: str | None, form: dict[str, Any],
+                         query: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        cid = "cus_test_" + secrets.token_hex(8)
+        self.customers[cid] = {"id": cid, "object": "customer", "email": form.get("email"),
+                               "name": form.get("name"), "metadata": form.get("metadata", {}),
+                               "created": int(time.time())}
+        return 200, self.customers[cid]
+
+    def _retrieve_setup_intent(self, sid: str | None, form: dict[str, Any],
+                               query: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        seti = self.setup_intents.get(sid or "")
+        return (200, seti) if seti is not None else self._missing("setup_intent", sid)
+
+    def _detach_method(self, mid: str | None, form: dict[str, Any],
+                       query: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        pm = self.methods.get(mid or "")
+        if pm is None:
+            return self._missing("payment_method", mid)
+        if pm.get("customer") is None:
+            return 400, {"error": {"type": "invalid_request_error",
+                                   "message": "The payment method you provided is not attached "
+                                   "to a customer so detachment is impossible."}}
+        pm["customer"] = None
+        return 200, pm
+
+    @staticmethod
+    def _refuse(param: str | None, message: str, code: str | None = None
+                ) -> tuple[int, dict[str, Any]]:
+        return 400, ParamError(param, message, code).body()
+
+    def _create_intent(self, _ident: str | None, form: dict[str, Any],
+                       query: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        """A PaymentIntent as the API version's rules take one with a saved method."""
+        confirm = form.get("confirm") == "true"
+        off_session = form.get("off_session")
+        if off_session not in (None, "false") and not confirm:
+            return self._refuse("off_session", "You passed `off_session` but `confirm` was "
+                                "not set to true. `off_session` can only be used when "
+                                "`confirm=true`.")
+        amount = int(form.get("amount", "0"))
+        if amount < 50:
+            return self._refuse("amount", "Amount must be at least $0.50 usd",
+                                "amount_too_small")
+        mid = form.get("payment_method")
+        pm = self.methods.get(mid or "")
+        if mid and pm is None:
+            return self._refuse("payment_method", f"No such PaymentMethod: '{mid}'",
+                                "resource_missing")
+        customer = form.get("customer")
+        if pm is not None:
+            owner = pm.get("customer")
+            if owner is None:
+                return self._refuse("payment_method", "The provided PaymentMethod was "
+                                    "previously used with a PaymentIntent without Customer "
+                                    "attachment, shared with a connected account without "
+                                    "Customer attachment, or was detached from a Customer. It "
+                                    "may not be used again. To use a PaymentMethod multiple "
+                                    "times, you must attach it to a Customer first.")
+            if customer != owner:
+                return self._refuse("customer", f"The provided PaymentMethod {mid} belongs to "
+                                    f"the Customer {owner}. Please include the Customer in "
+                                    "the `customer` parameter on the PaymentIntent.")
+            allowed = form.get("allowed_payment_method_types")
+            if allowed is not None and pm["type"] not in allowed:
+                return self._refuse("payment_method", "The PaymentMethod provided "
+                                    f"({pm['type']}) is not allowed for this PaymentIntent.")
+        if customer is not None and customer not in self.customers:
+            return self._missing("customer", customer)
+        pi_id = "pi_test_" + secrets.token_hex(8)
+        status = "requires_confirmation" if not confirm else (
+            "requires_payment_method" if mid in self.declining else
+            "processing" if pm is not None and pm["type"] == "us_bank_account" else
+            "succeeded")
+        if confirm and pm is None:
+            status = "requires_payment_method"
+        pi = {"id": pi_id, "object": "payment_intent", "created": int(time.time()),
+              "amount": amount, "currency": form.get("currency"), "status": status,
+              "customer": customer, "payment_method": mid, "off_session": off_session,
+              "metadata": form.get("metadata", {}), "description": form.get("description"),
+              "amount_refunded": 0}
+        self.intents[pi_id] = pi
+        if status == "requires_payment_method" and mid in self.declining:
+            return 402, {"error": {"type": "card_error", "code": "card_declined",
+                                   "decline_code": "generic_decline",
+                                   "message": "Your card was declined.",
+                                   "payment_intent": self._expanded(pi, [])}}
+        return 200, self._expanded(pi, form.get("expand") or [])
 
     def _retrieve_refund(self, rid: str | None, form: dict[str, Any],
                          query: dict[str, Any]) -> tuple[int, dict[str, Any]]:
@@ -506,6 +681,8 @@ class FakeStripe:
 
     def _create_session(self, _ident: str | None, form: dict[str, Any],
                         query: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        if form.get("mode") == "setup":
+            return self._create_setup_session(form)
         try:
             items = form["line_items"]
             total = sum(int(i["price_data"]["unit_amount"]) * int(i.get("quantity", 1))
@@ -526,6 +703,30 @@ class FakeStripe:
                    "payment_intent": None, "customer_email": form.get("customer_email"),
                    "payment_method_types": form.get("allowed_payment_method_types",
                                                     ["card"]),
+                   "success_url": form.get("success_url"), "cancel_url": form.get("cancel_url"),
+                   "created": int(time.time())}
+        self.sessions[sid] = session
+        return 200, session
+
+    def _create_setup_session(self, form: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        if "line_items" in form:
+            return self._refuse("line_items", "You cannot pass `line_items` in `setup` mode.")
+        if not form.get("currency"):
+            return self._refuse("currency", "`currency` is required in `setup` mode when "
+                                "`payment_method_types` is not passed.")
+        customer = form.get("customer")
+        if customer is not None and customer not in self.customers:
+            return self._missing("customer", customer)
+        sid = "cs_test_" + secrets.token_hex(12)
+        session = {"id": sid, "object": "checkout.session", "mode": "setup",
+                   "url": f"https://checkout.stripe.test/c/setup/{sid}", "status": "open",
+                   "payment_status": "no_payment_required", "amount_total": None,
+                   "currency": form.get("currency"), "customer": customer,
+                   "client_reference_id": form.get("client_reference_id"),
+                   "metadata": form.get("metadata", {}), "locale": form.get("locale"),
+                   "setup_intent": None, "payment_intent": None,
+                   "setup_intent_data": form.get("setup_intent_data", {}),
+                   "payment_method_types": form.get("allowed_payment_method_types", ["card"]),
                    "success_url": form.get("success_url"), "cancel_url": form.get("cancel_url"),
                    "created": int(time.time())}
         self.sessions[sid] = session

@@ -60,6 +60,12 @@ WALKED |= {"lenders.batch_upload"}
 #: J7: the API's POST routes take a Bearer token only: walked with every role's session (401)
 #: and with another lender's token (404) in tests/web/test_lender_api_batches.py.
 WALKED |= {"lenders_api.submit_batch", "lenders_api.report_acquisition"}
+#: Issue 28: the portfolio kept by the bank and its bill file, walked as every other role and
+#: another bank's administrator (404, nothing written) in tests/web/test_lender_portfolio_web.py
+#: (test_no_one_else_posts); the API's in tests/web/test_lender_api_portfolio.py.
+WALKED |= {"lenders.portfolio_change", "lenders.portfolio_upload", "lenders.bill_make",
+           "lenders.bill_pay", "lenders.bill_review", "lenders.bill_exceptions",
+           "lenders_api.submit_loan_changes"}
 #: J7, R-B10 (iii): a loan's acquisition and intents to pay, walked as every other role (and
 #: another bank's clerk) in tests/web/test_lender_intents.py (test_no_one_else_touches_the_loan).
 WALKED |= {"lenders.report_acquisition", "lenders.mark_intents", "lenders.withdraw_intent"}

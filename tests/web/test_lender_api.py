@@ -106,10 +106,17 @@ def test_odd_api_parameters_are_400_with_the_field(demo_app):
     secret = new_token(login(demo_app, "lender"))
     api = demo_app.test_client()
     for query, field in (("page=0", "page"), ("page=x", "page"), ("status=paid", "status"),
-                         ("sort=password", "sort"), ("order=up", "order"), ("page=99", "page")):
+                         ("sort=password", "sort"), ("order=up", "order"),
+                         ("page=2147483648", "page")):
         r = api.get(f"/api/v1/loans?{query}", headers={"Authorization": f"Bearer {secret}"})
         assert r.status_code == 400, query
         assert r.mimetype == "application/problem+json" and r.get_json()["field"] == field
+    # A page past the last is a valid number: an empty page, with the total and no next.
+    for page in ("99", "2147483647"):
+        r = api.get(f"/api/v1/loans?page={page}", headers={"Authorization": f"Bearer {secret}"})
+        assert r.status_code == 200, page
+        body = r.get_json()
+        assert body["items"] == [] and body["next"] is None and body["total"] > 0
 
 
 def test_another_lenders_token_sees_none_of_these_loans(demo_app):

@@ -46,8 +46,9 @@ def api(demo_app: Flask, monkeypatch):  # noqa: ANN001, ANN201
         "/api/v1/certification-batches", json={"rows": batch_rows(demo_app, 3)},
         headers={"Authorization": f"Bearer {secret}", "Idempotency-Key": "seed"})
     assert r.status_code == 202
-    known = {"batch_id": r.get_json()["id"],
-             "loan_number": batch_rows(demo_app, 1)[0]["loan_number"]}
+    first = batch_rows(demo_app, 1)[0]
+    known = {"batch_id": r.get_json()["id"], "loan_number": first["loan_number"],
+             "catastro": first["catastro"]}
     schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", demo_app)
     schema.config.generation.update(modes=[GenerationMode.POSITIVE], deterministic=True,
                                     max_examples=EXAMPLES, allow_x00=False)

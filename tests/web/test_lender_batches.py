@@ -19,7 +19,7 @@ from portal import clock
 from portal.jobs import queue
 from portal.web.data import database
 from tests.support.demo import app_uow
-from tests.support.lenders import add_homes, batch_csv
+from tests.support.lenders import add_homes, batch_csv, two_steps
 from tests.support.pages import csrf_token, login
 
 PAGE = "/prestamista/certificaciones/lote"
@@ -142,6 +142,7 @@ def _another_lender(app: Flask) -> tuple[str, str]:
         s.add(b)
         s.flush()
         s.add(PartyMember(party_id=party.id, user_id=other.id, role="administrator"))
+        two_steps(w, other)
         pid, catastro = s.execute(select(Parcel.id, Parcel.catastro).join(
             Loan, Loan.parcel_id == Parcel.id).order_by(Parcel.id.desc()).limit(1)).one()
         s.add(Loan(lender_id=b.id, parcel_id=pid, loan_number="B-1",

@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, EmailField, HiddenField, SearchField, StringField, SubmitField
+from wtforms import (
+    BooleanField,
+    EmailField,
+    HiddenField,
+    PasswordField,
+    RadioField,
+    SearchField,
+    StringField,
+    SubmitField,
+    TelField,
+)
+from wtforms.fields.choices import SelectChoice
 from wtforms.validators import Email, InputRequired, Length, Regexp
 
 
@@ -44,3 +55,33 @@ class LookupForm(FlaskForm):
     q = SearchField(_l("Catastro number, address, name or email"), validators=[
         InputRequired(message=_l("Write at least 3 characters to search.")),
         Length(min=3, max=100, message=_l("Write from 3 to 100 characters."))])
+
+
+# --- the account page (/cuenta) -------------------------------------------------------------
+
+class EmailChangeForm(FlaskForm):
+    """A new email: the link goes to it; the account keeps the old one until it is opened."""
+
+    new_email = EmailField(_l("New email"), validators=[
+        InputRequired(message=_l("Enter the new email.")),
+        Email(message=_l("Enter an email like nombre@ejemplo.com."), check_deliverability=False),
+        Length(max=254, message=_l("An email is at most 254 characters."))])
+    email_password = PasswordField(_l("Your current password"), validators=[
+        InputRequired(message=_l("Enter your current password.")), Length(max=200)])
+    submit = SubmitField(_l("Send me the link"))
+
+
+class PhoneForm(FlaskForm):
+    """The telephone (`portal.people.profile.parse_phone` reads it; empty removes it)."""
+
+    phone = TelField(_l("Telephone"), validators=[Length(max=40, message=_l(
+        "A telephone number is at most 40 characters."))])
+    submit = SubmitField(_l("Save the telephone"))
+
+
+class LanguageForm(FlaskForm):
+    lang = RadioField(_l("Language of the portal and its emails"),
+                      choices=[SelectChoice("es", "Español", render_kw={"lang": "es"}),
+                               SelectChoice("en", "English", render_kw={"lang": "en"})],
+                      validators=[InputRequired(message=_l("Choose a language."))])
+    submit = SubmitField(_l("Save the language"))

@@ -22,7 +22,7 @@ from flask_babel import ngettext
 from flask_login import current_user, login_required
 
 from portal import clock, mail
-from portal.accounts import access, parcels, policy
+from portal.accounts import access, paperless, parcels, policy
 from portal.accounts.errors import (
     ClaimRateLimited,
     ClaimRefused,
@@ -34,7 +34,10 @@ from portal.accounts.errors import (
 from portal.core.explain import N_
 from portal.documents import statement
 from portal.i18n import LANGUAGES, current_language, formats
+from portal.payments import guest
 from portal.people import users
+from portal.reminders import preferences as reminder_preferences
+from portal.roll import notices
 from portal.web.accounts import bp, views
 from portal.web.accounts.forms import ClaimForm, GrantForm, RevokeEmailForm
 from portal.web.data import external_url, uow
@@ -70,8 +73,10 @@ def dashboard():  # noqa: ANN201
     today = clock.today()
     rows, loans_apart = views.dashboard_rows(current_user, today)
     views.remember_lessee(any(r.relation == "lessee" for r in rows))
+    with uow() as w:
+        reminders_notice = reminder_preferences.needs_notice(w, current_user)
     return render_template("accounts/dashboard.html", rows=rows, today=today,
-                           loans_apart=loans_apart)
+                           loans_apart=loans_apart, reminders_notice=reminders_notice)
 
 
 @bp.get("/propiedad/<id:parcel_id>")
@@ -87,7 +92,16 @@ def parcel(parcel_id: int):  # noqa: ANN201
 
 def _parcel_page(v):  # noqa: ANN001, ANN202
     back_url, back_label = views.back_link(current_user)
-    return render_template("accounts/parcel.html", v=v, f=formats(),
+    issued: list[notices.Issued] = []
+    paperless_choice = None
+    if v.relation in notices.READERS:
+        with uow() as w:
+            issued = notices.issued(w, current_user, v.parcel.id)
+            if v.relation in paperless.RECEIVERS:
+                paperless_choice = next((c.paperless for c in paperless.choices(w, current_user)
+                                         if c.parcel.id == v.parcel.id), None)
+    return render_template("accounts/parcel.html", v=v, f=formats(), issued=issued,
+                           paperless_choice=paperless_choice,
                            pdf_url=url_for("accounts.statement_pdf", parcel_id=v.parcel.id,
                                            lang=current_language()),
                            back_url=back_url, back_label=back_label)
@@ -118,7 +132,9 @@ def statement_pdf(parcel_id: int):  # noqa: ANN201
     if v is None:
         abort(404)
     lang = current_language()
-    return pdf_response(statement.statement_pdf(v, lang),
+    link = external_url("payments.guest_link", token=guest.pay_link_token(
+        v.parcel.id, current_app.config["SECRET_KEY"]))
+    return pdf_response(statement.statement_pdf(v, lang, link),
                         statement.filename(v.parcel.catastro, today, lang))
 
 

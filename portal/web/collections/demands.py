@@ -6,6 +6,8 @@ render."""
 
 from __future__ import annotations
 
+from datetime import date
+
 from flask import (
     abort,
     flash,
@@ -21,7 +23,7 @@ from flask_login import current_user, login_required
 from portal import clock
 from portal.accounts import access, closed_days
 from portal.accounts.errors import Conflict, Forbidden, InvalidInput, NotFound
-from portal.collections import demands
+from portal.collections import demands, letters, schedule
 from portal.documents import court_packet, demand_letter
 from portal.i18n import current_language, formats
 from portal.jobs import queue, runner
@@ -91,11 +93,14 @@ def _index(upload: MailingsForm | None = None, row_errors=None, status_code: int
                                                              after=after)]
         recent = [jobs_view.job_view(j) for j in runner.recent(w, current_user, limit=40)
                   if j.kind == demands.KIND][:5]
+        next_run = schedule.next_run(w, clock.today())
+        print_days = letters.print_days(w)
     run_form = RunForm(formdata=None, data={"run_on": clock.today()})
     more = rows[-1].id if len(rows) >= demands.PAGE else None
     return render_template("collections/index.html", rows=rows, form=form, run_form=run_form,
                            jobs=recent, status=status, more=more,
                            upload=upload or MailingsForm(formdata=None),
+                           next_run=next_run, print_days=print_days,
                            row_errors=row_errors or [],
                            errors=form_errors(upload) if upload is not None else []), status_code
 
@@ -182,6 +187,23 @@ def start_run():  # noqa: ANN201
         return redirect(url_for("collections.index"), 303)
     queue.enqueue_or_leave(job_id)
     return redirect(url_for("jobs.job", job_id=job_id), 303)
+
+
+@bp.get(f"{STAFF}/impresion.pdf")
+@staff_required
+def print_file():  # noqa: ANN201
+    """R-A17: the owners' copies queued on a day (`dia`, year-month-day) whose owner has no
+    account to email them to, in one PDF, to be printed and mailed with the demands."""
+    try:
+        day = date.fromisoformat(request.args.get("dia", ""))
+    except ValueError:
+        abort(404)
+    with uow() as w:
+        pdf = letters.print_file(w, day)
+    if pdf is None:
+        abort(404)
+    name = ("copias-propietarios-" if current_language() == "es" else "owner-copies-")
+    return pdf_response(pdf, f"{name}{day.isoformat()}.pdf")
 
 
 @bp.get(f"{STAFF}/tribunal")
@@ -348,14 +370,16 @@ def record_claim(notice_id: int):  # noqa: ANN201
 def letter_pdf(notice_id: int):  # noqa: ANN201
     """The demand letter (R-A17), the addressee's language first: for staff, the account's
     payer and owner (and their delegate); 404 for anyone else."""
+    copy = request.args.get("copia") == "1"
     try:
         with uow() as w:
-            lf = demands.letter(w, current_user, notice_id)
-            closed = closed_days.declared(w)
+            kept = demands.kept_letter(w, current_user, notice_id, copy=copy)
+            if kept is None:  # queued before letters were kept: from its stored amounts
+                lf = demands.letter(w, current_user, notice_id)
+                kept = demand_letter.letter_pdf(lf, closed_days.declared(w))
     except NotFound:
         abort(404)
-    return pdf_response(demand_letter.letter_pdf(lf, closed),
-                        demand_letter.letter_filename(lf.notice.id, current_language()))
+    return pdf_response(kept, demand_letter.letter_filename(notice_id, current_language()))
 
 
 @bp.get(f"{STAFF}/<id:notice_id>/expediente.pdf")
@@ -370,6 +394,7 @@ def packet_pdf(notice_id: int):  # noqa: ANN201
         with uow() as w:
             lf = demands.letter(w, current_user, notice_id)
             closed = closed_days.declared(w)
+            kept = demands.kept_letter(w, current_user, notice_id)
     except NotFound:
         abort(404)
     if not court_packet.may_print(lf):
@@ -379,5 +404,5 @@ def packet_pdf(notice_id: int):  # noqa: ANN201
     v = account_views.parcel_view(current_user, lf.parcel.id, today)
     if v is None:
         abort(404)
-    return pdf_response(court_packet.packet_pdf(v, lf, lang, closed),
+    return pdf_response(court_packet.packet_pdf(v, lf, lang, closed, kept),
                         court_packet.filename(notice_id, lang))

@@ -17,7 +17,8 @@ from portal.jobs import runner
 KINDS = {"roll.compute": _l("Compute the roll"), "roll.publish": _l("Publish the roll"),
          "roll.import": _l("Import the parcel roll"),
          "collections.run": _l("Queue the demands of the delinquent accounts"),
-         "roll.notify": _l("Send the roll's notices")}
+         "roll.notify": _l("Send the roll's notices"),
+         "lender.certifications": _l("A lender's batch of certifications")}
 #: Where a job's page leads back to, by kind: (endpoint, link text).
 BACK = {"roll.import": ("roll.roll_imports", _l("Back to the parcel-roll imports")),
         "collections.run": ("collections.index", _l("Back to collections"))}
@@ -74,7 +75,10 @@ class JobView:
 
 def job_view(job) -> JobView:  # noqa: ANN001
     f = runner.Figures(job)
-    if job.total:
+    if job.total and job.kind == "lender.certifications":  # a batch counts its rows
+        progress = _("%(done)s of %(total)s rows", done=format_decimal(job.done),
+                     total=format_decimal(job.total))
+    elif job.total:
         progress = _("%(done)s of %(total)s parcels", done=format_decimal(job.done),
                      total=format_decimal(job.total))
     else:

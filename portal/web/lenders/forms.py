@@ -6,7 +6,7 @@ from __future__ import annotations
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
-from wtforms import SelectField, StringField, SubmitField
+from wtforms import BooleanField, SelectField, StringField, SubmitField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Email, Length, Optional
 
@@ -91,3 +91,16 @@ class TokenForm(FlaskForm):
         SelectChoice("365", _l("365 days"))],
         validate_choice=True, default="90")
     submit = SubmitField(_l("Create the token"))
+
+
+class WebhookForm(FlaskForm):
+    """An endpoint for the lender's webhooks (issue 28)."""
+
+    url = StringField(_l("Address (https)"), validators=[
+        DataRequired(message=_l("Write the address that receives the events.")),
+        Length(max=500, message=_l("Write at most 500 characters."))],
+        description=_l("For example https://bank.example/portal-events"))
+    batch_finished = BooleanField(_l("A batch of certifications finished"), default=True)
+    certification_decided = BooleanField(_l("A certification was approved or returned"),
+                                         default=True)
+    submit = SubmitField(_l("Add the endpoint"))

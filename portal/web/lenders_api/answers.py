@@ -9,12 +9,14 @@ from __future__ import annotations
 import json
 from decimal import Decimal
 from typing import Any
+from urllib.parse import urlencode
 
 from flask import jsonify, make_response, request
 from pydantic import ValidationError
 
 from portal import i18n
 from portal.core.explain import N_
+from portal.web import upload_limits
 from portal.web.lenders_api import schemas
 
 PROBLEMS = {
@@ -27,6 +29,8 @@ PROBLEMS = {
                                            "this number.")),
     "batch_not_found": (404, N_("Not found"), N_("There is no batch of your organisation "
                                                  "with this number.")),
+    "change_not_found": (404, N_("Not found"), N_("There is no change of your organisation's "
+                                                  "portfolio with this number.")),
     "invalid_parameter": (400, N_("Invalid parameter"),
                           N_("The parameter %(name)s is not valid.")),
     "invalid_header": (400, N_("Invalid header"),
@@ -44,7 +48,23 @@ PROBLEMS = {
     "too_large": (413, N_("Body too large"),
                   N_("The body is larger than this route takes: at most %(limit)s.")),
     "http": (400, N_("Request not valid"), N_("The request cannot be answered as sent.")),
+    "no_route": (404, N_("Not found"), N_("There is nothing at this address of the API: see "
+                                          "its document, /api/v1/openapi.json.")),
+    "method_not_allowed": (405, N_("Method not allowed"),
+                           N_("This address does not take this method: the header Allow "
+                              "lists the ones it takes.")),
+    "forbidden": (403, N_("Not allowed"), N_("This token may not do this.")),
+    "server_error": (500, N_("Server error"),
+                     N_("Something went wrong on the portal's side. Try again later; the "
+                        "same Idempotency-Key never files a batch twice.")),
+    "parcel_not_found": (404, N_("Not found"), N_("None of your organisation's loans is on "
+                                                  "a parcel with this catastro number.")),
 }
+
+#: The problem of each status the app answers before or around a view (errors.scope).
+BY_STATUS = {401: "invalid_token", 403: "forbidden", 404: "no_route",
+             405: "method_not_allowed", 409: "idempotency_key_reused", 429: "rate_limited",
+             500: "server_error"}
 
 
 def _language() -> str:
@@ -79,6 +99,22 @@ def problem(code: str, headers: dict[str, str] | None = None,  # noqa: ANN201
     return resp
 
 
+def http_problem(code: int, headers: dict[str, str]) -> Any:
+    """Any error of a request under /api (an unknown address, a method not allowed, a body
+    too large, an unexpected exception...) as a problem, never the portal's HTML page
+    (`portal.web.errors.scope`)."""
+    headers = {k: v for k, v in headers.items() if k in ("Allow", "Retry-After")}
+    if code == 413:  # the limit said, in the caller's language
+        return problem("too_large", headers,
+                       limit=upload_limits.size_text(upload_limits.size_of()))
+    if code == 429:
+        seconds = headers.get("Retry-After", "60")
+        return problem("rate_limited", {"Retry-After": seconds, **headers}, seconds=seconds)
+    if code >= 500:
+        return problem("server_error", headers, status=code)
+    return problem(BY_STATUS.get(code, "http"), headers, status=code)
+
+
 class _Duplicate(Exception):
     pass
 
@@ -107,6 +143,16 @@ def duplicate_key(raw: bytes) -> Any:
 
 def _money(value: Decimal | None) -> str | None:
     return None if value is None else f"{value:.2f}"
+
+
+def next_link(page: int, pages: int) -> str | None:
+    """The address of the page after `page` (the request's own, with its other parameters),
+    or None on the last page or past it."""
+    if page >= pages:
+        return None
+    args = request.args.to_dict()
+    args["page"] = str(page + 1)
+    return f"{request.script_root}{request.path}?{urlencode(args)}"
 
 
 def parameters(model: type[schemas.BaseModel]) -> Any:

@@ -34,6 +34,7 @@ from portal.web.lenders_api.answers import (
     _language,
     _money,
     duplicate_key,
+    next_link,
     parameters,
     problem,
 )
@@ -117,6 +118,22 @@ def submit_batch():  # noqa: ANN201
     return resp
 
 
+@bp.get("/certification-batches")
+def list_batches():  # noqa: ANN201
+    """The lender's batches, newest first, 50 a page, with how many in all and the next
+    page's address."""
+    p = parameters(schemas.BatchesQuery)
+    if not isinstance(p, schemas.BatchesQuery):
+        return p
+    with uow() as w:
+        found, total = batches.listed(w, _token(w), status=p.status or None,
+                                      offset=(p.page - 1) * PER_PAGE, limit=PER_PAGE)
+        items = [_batch(b) for b in found]
+    pages = max(1, -(-total // PER_PAGE))
+    return jsonify({"page": p.page, "pages": pages, "total": total,
+                    "next": next_link(p.page, pages), "items": items})
+
+
 @bp.get("/certification-batches/<int:batch_id>")
 def batch(batch_id: int):  # noqa: ANN201
     if not 0 < batch_id < 2**31:
@@ -140,8 +157,11 @@ def batch_rows(batch_id: int):  # noqa: ANN201
         with uow() as w, i18n.use_language(_language()):
             rows = batches.rows_page(w, _token(w), batch_id, outcome=p.outcome or None,
                                             offset=(p.page - 1) * PER_PAGE, limit=PER_PAGE)
+            total = batches.rows_count(w, _token(w), batch_id, outcome=p.outcome or None)
             filings = batches.filing_numbers(w, rows)
             items = [_row(r, filings) for r in rows]
     except NotFound:
         return problem("batch_not_found")
-    return jsonify({"batch_id": batch_id, "page": p.page, "items": items})
+    pages = max(1, -(-total // PER_PAGE))
+    return jsonify({"batch_id": batch_id, "page": p.page, "pages": pages, "total": total,
+                    "next": next_link(p.page, pages), "items": items})

@@ -23,6 +23,7 @@ PROBLEM_TITLES = {
     401: N_("No valid token (problem+json); the header WWW-Authenticate says Bearer."),
     403: N_("This token may only read (problem+json)."),
     404: N_("Not found, or not your organisation's (problem+json)."),
+    500: N_("An error on the portal's side (problem+json)."),
     409: N_("The Idempotency-Key was used with another body (problem+json)."),
     422: N_("The body is not valid: every field with its error (problem+json)."),
     413: N_("The body is too large (problem+json)."),
@@ -33,6 +34,17 @@ PROBLEM_HEADERS = {
     401: {"WWW-Authenticate": {"required": True, "schema": {"type": "string"}}},
     429: {"Retry-After": {"required": True, "description": N_("Seconds to wait."),
                           "schema": {"type": "integer", "minimum": 0}}},
+}
+#: The quotas a request counted against (IETF draft-ietf-httpapi-ratelimit-headers),
+#: on every answer to a request with a token (with the address's quota, before a token is
+#: known).
+RATE_LIMIT = {
+    "RateLimit-Policy": {"description": N_(
+        'The quotas: "token";q=120;w=60 (requests per token per 60 seconds) and '
+        '"address";q=300;w=60.'), "schema": {"type": "string"}},
+    "RateLimit": {"description": N_(
+        'What is left of each quota: "token";r=119;t=42 (r requests left; t seconds until '
+        'there are more).'), "schema": {"type": "string"}},
 }
 
 
@@ -73,7 +85,13 @@ KEY = Param("Idempotency-Key", "header", {"type": "string", "pattern": S.IDEMPOT
                "body, 409."))
 LOCATION = {"Location": {"required": True, "description": N_("The batch's address."),
                          "schema": {"type": "string"}}}
-READ = (400, 401, 429)  # a NUL byte in the path or query is a 400 too
+CHANGE = Param("change_id", "path", {"type": "integer", "minimum": 1, "maximum": 2**31 - 1},
+               N_("The change's number."))
+CHANGE_LOCATION = {"Location": {"required": True, "description": N_("The change's address."),
+                                "schema": {"type": "string"}}}
+READ = (400, 401, 429, 500)  # a NUL byte in the path or query is a 400 too
+CATASTRO = Param("catastro", "path", {"type": "string", "pattern": S.CATASTRO},
+                 N_("The parcel's catastro number."))
 
 OPERATIONS = (
     Operation("get", "/loans", "listLoans", N_("Your loans"),
@@ -92,9 +110,14 @@ OPERATIONS = (
                  "the columns of the CSV template. The batch is processed in the background: "
                  "the answer is 202 with its address; read its status and its per-row "
                  "report there. Needs a token that may write."),
-              202, S.Batch, (400, 401, 403, 409, 413, 422, 429), params=(KEY,),
+              202, S.Batch, (400, 401, 403, 409, 413, 422, 429, 500), params=(KEY,),
               body=S.batch_model, ok_headers=LOCATION,
               also=((200, N_("The same key and body again: the same batch.")),)),
+    Operation("get", "/certification-batches", "listCertificationBatches",
+              N_("Your batches"),
+              N_("Your organisation's batches of certifications, newest first, 50 a page, "
+                 "with how many there are in all and the next page's address."),
+              200, S.BatchPage, READ, query=S.BatchesQuery),
     Operation("get", "/certification-batches/{batch_id}", "getCertificationBatch",
               N_("A batch's status"), N_("The batch's status and its rows' counts."),
               200, S.Batch, (404, *READ), params=(BATCH,)),
@@ -110,8 +133,49 @@ OPERATIONS = (
                  "certification (R-B10 case iii): the answer carries the last day to notify "
                  "the CRIM, 30 days after the acquisition, rolled to a business day. Needs a "
                  "token that may write."),
-              201, S.Acquisition, (400, 401, 403, 404, 422, 429), params=(LOAN,),
+              201, S.Acquisition, (400, 401, 403, 404, 422, 429, 500), params=(LOAN,),
               body=lambda: S.AcquisitionIn),
+    # issue 28: the portfolio kept by the bank, and its bill file
+    Operation("post", "/loan-changes", "submitLoanChanges", N_("Add or remove loans"),
+              N_("Up to 1,000 loans to add to or remove from your portfolio, with the columns "
+                 "of the add/delete file: each parcel is matched to the roll by its catastro "
+                 "number and its owner's name, and each row answers its outcome (added, "
+                 "removed, unchanged or rejected, with the reason). Needs a token that may "
+                 "write."),
+              201, S.LoanChangeFileRows, (400, 401, 403, 409, 413, 422, 429), params=(KEY,),
+              body=lambda: S.LoanChangesIn, ok_headers=CHANGE_LOCATION,
+              also=((200, N_("The same key and body again: the same change.")),)),
+    Operation("get", "/loan-changes", "listLoanChanges", N_("Your portfolio's changes"),
+              N_("The changes to your portfolio (files, API requests and single changes on "
+                 "the page), newest first, 50 a page."),
+              200, S.LoanChangeFiles, (400, *READ), query=S.FilesQuery),
+    Operation("get", "/loan-changes/{change_id}", "getLoanChange", N_("One change"),
+              N_("A change's status, counts and each row's outcome, 50 rows a page."),
+              200, S.LoanChangeFileRows, (400, 404, *READ), params=(CHANGE,),
+              query=S.FilesQuery),
+    Operation("get", "/bills", "listBills", N_("Your bill file"),
+              N_("What is due on each of your loans for a fiscal year (optionally only what "
+                 "falls due by a day): the amount, the installment it pays through, the last "
+                 "day to pay it on time and the lump sum when eligible, as the parcel's page "
+                 "says it. The file of the day is made on the first request and kept: the "
+                 "same file answers the rest of the day; 50 loans a page."),
+              200, S.BillPage, (400, *READ), query=S.BillsQuery),
+    Operation("get", "/parcels/{catastro}/certifications", "getParcelCertifications",
+              N_("A parcel's certifications"),
+              N_("Where the residential-exemption certifications of one of your loans' "
+                 "parcels stand (filed, under review, returned, resubmitted, approved, "
+                 "withdrawn), newest fiscal year first; an owner's drafts are not listed."),
+              200, S.ParcelCertifications, (404, *READ), params=(CATASTRO,),
+              query=S.CertificationsQuery),
+    Operation("get", "/webhook-deliveries", "listWebhookDeliveries",
+              N_("Your webhooks' deliveries"),
+              N_("Each event (batch.finished, certification.decided) sent to each of your "
+                 "webhook endpoints, newest first, 50 a page: its state, attempts and the "
+                 "endpoint's last answer. Each request carries the header Portal-Signature: "
+                 "t=<Unix time>,v1=<the HMAC-SHA256, in hex, of the time, a period and the "
+                 "body, with the endpoint's secret>; refuse one whose time is more than five "
+                 "minutes off."),
+              200, S.DeliveryPage, READ, query=S.DeliveriesQuery),
     Operation("get", "/openapi.json", "getOpenApi", N_("This document"),
               N_("The API's OpenAPI 3.1 document (no token needed)."), 200, None, (),
               public=True),
@@ -184,14 +248,20 @@ def _operation(op: Operation, names: dict[Any, str]) -> dict[str, Any]:
         ok["content"] = {"application/json": {"schema": ref}}
     else:
         ok["content"] = {"application/json": {"schema": {"type": "object"}}}
-    if op.ok_headers:
+    heads = {**op.ok_headers, **({} if op.public else
+                                 {k: {**h, "required": True} for k, h in RATE_LIMIT.items()})}
+    if heads:
         ok["headers"] = {k: {**h, "description": i18n.gettext(h["description"])}
-                         for k, h in op.ok_headers.items()}
+                         for k, h in heads.items()}
     responses: dict[str, Any] = {str(op.ok): ok}
     for status, description in op.also:
         responses[str(status)] = {**ok, "description": i18n.gettext(description)}
     for status in sorted(set(op.problems)):
         responses[str(status)] = _problem(status)
+        if not op.public and status not in (413,):  # 413: refused before any count
+            responses[str(status)].setdefault("headers", {}).update(
+                {k: {**h, "description": i18n.gettext(h["description"])}
+                 for k, h in RATE_LIMIT.items()})
     out: dict[str, Any] = {"operationId": op.operation_id, "summary": i18n.gettext(op.summary),
                            "description": i18n.gettext(op.description),
                            "responses": dict(sorted(responses.items()))}

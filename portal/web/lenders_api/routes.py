@@ -26,16 +26,21 @@ import re
 from typing import Any
 
 from flask import g, jsonify, request
-from werkzeug.exceptions import HTTPException
 
 from portal import clock
 from portal.accounts import throttle
 from portal.accounts.errors import Forbidden, NotFound
 from portal.lenders import portfolio, tokens
-from portal.web import upload_limits
+from portal.web import errors
 from portal.web.data import uow
 from portal.web.lenders_api import bp, schemas
-from portal.web.lenders_api.answers import _money, parameters, problem
+from portal.web.lenders_api.answers import (
+    _money,
+    http_problem,
+    next_link,
+    parameters,
+    problem,
+)
 
 log = logging.getLogger(__name__)
 
@@ -46,8 +51,13 @@ PER_ADDRESS = (300, 60)  # and per address (unknown tokens too)
 PUBLIC = {"lenders_api.openapi", "lenders_api.reference"}
 
 
-def _limited(w: Any, key: str, limit: tuple[int, int]) -> Any:
-    if throttle.hit(w, key, *limit):
+def _limited(w: Any, name: str, key: str, limit: tuple[int, int]) -> Any:
+    """Count the request on `key`; the 429 problem beyond `limit`. What is left of each
+    quota is kept for the `RateLimit` headers (g.quotas)."""
+    within = throttle.hit(w, key, *limit)
+    left, reset = throttle.quota(w, key, *limit)
+    g.setdefault("quotas", []).append((name, limit, left, reset))
+    if within:
         return None
     seconds = throttle.retry_after(w, key, *limit)
     return problem("rate_limited", {"Retry-After": str(seconds)}, seconds=seconds)
@@ -61,7 +71,7 @@ def _authenticate():  # noqa: ANN202
     header = request.headers.get("Authorization", "")
     scheme, _, secret = header.partition(" ")
     with uow() as w:
-        refused = _limited(w, f"api-ip:{request.remote_addr}", PER_ADDRESS)
+        refused = _limited(w, "address", f"api-ip:{request.remote_addr}", PER_ADDRESS)
         if refused is not None:
             return refused
         try:
@@ -75,23 +85,28 @@ def _authenticate():  # noqa: ANN202
             return problem("insufficient_scope",
                            {"WWW-Authenticate": 'Bearer error="insufficient_scope"'})
         g.token_id, g.token_lender_id = tok.id, tok.lender_id
-        refused = _limited(w, f"api-token:{tok.id}", PER_TOKEN)
+        refused = _limited(w, "token", f"api-token:{tok.id}", PER_TOKEN)
     return refused
 
 
-@bp.errorhandler(HTTPException)
-def _http_problem(exc: HTTPException):  # noqa: ANN202
-    """What the app refuses before a view runs (a NUL byte, a body too large, a method not
-    allowed) as a problem too, with the status the app chose."""
-    code = exc.code or 500
-    if code < 400:
-        return exc
-    headers = {k: v for k, v in exc.get_response().headers.items()
-               if k in ("Allow", "Retry-After")}
-    if code == 413:  # the limit said, in the caller's language
-        return problem("too_large", headers,
-                       limit=upload_limits.size_text(upload_limits.size_of()))
-    return problem("http", headers, status=code)
+@bp.after_request
+def _rate_limit_headers(resp):  # noqa: ANN001, ANN202
+    """The quotas this request counted against (IETF draft-ietf-httpapi-ratelimit-headers):
+    `RateLimit-Policy: "token";q=120;w=60, "address";q=300;w=60` and what is left of each,
+    `RateLimit: "token";r=119;t=42, ...` (r: requests left; t: seconds until more)."""
+    quotas = g.get("quotas") or []
+    if quotas:
+        resp.headers["RateLimit-Policy"] = ", ".join(
+            f'"{n}";q={q};w={w}' for n, (q, w), _l, _t in quotas)
+        resp.headers["RateLimit"] = ", ".join(
+            f'"{n}";r={left};t={t}' for n, _q, left, t in quotas)
+    return resp
+
+
+@bp.record_once
+def _problems(_state) -> None:  # noqa: ANN001
+    """Every error under /api is a problem (404, 405, 413, 429, 500...), not a page."""
+    errors.scope("/api/", http_problem)
 
 
 @bp.errorhandler(tokens.Unauthorized)
@@ -123,13 +138,13 @@ def loans():  # noqa: ANN201
         return query
     with uow() as w:
         page = portfolio.portfolio(w, portfolio.LenderScope(g.token_lender_id), query)
-    if query.page > page.pages:
-        return problem("invalid_parameter", name="page")
-    return jsonify({"as_of": page.as_of.isoformat(), "page": page.page, "pages": page.pages,
-                    "count": page.count,
+    past = query.page > page.pages  # a page past the last is empty (its number is valid)
+    return jsonify({"as_of": page.as_of.isoformat(), "page": query.page, "pages": page.pages,
+                    "count": page.count, "total": page.count,
+                    "next": next_link(query.page, page.pages),
                     "totals": {"due_now": _money(page.due_total),
                                "annual_assessment": _money(page.annual_total)},
-                    "items": [_loan(r) for r in page.rows]})
+                    "items": [] if past else [_loan(r) for r in page.rows]})
 
 
 @bp.get("/loans/<string:number>")

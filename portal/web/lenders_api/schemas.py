@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from portal import i18n
 from portal.core.explain import N_
-from portal.lenders import batches, portfolio
+from portal.lenders import batches, loan_changes, portfolio
 
 Money = Annotated[str, Field(pattern=r"^-?[0-9]+\.[0-9]{2}$",
                              description=N_("An amount in dollars, two decimals, as a string."),
@@ -27,6 +27,8 @@ LOAN_NUMBER = r"^[^/\x00-\x1f\x7f]{1,40}$"  # as the loans table holds them, no 
 #: A row's values are text as in the CSV (the batch's service reads them as the CSV's cells).
 CELL_MAX = batches.MAX_VALUE
 CELL = r"^[^\x00]*$"  # no NUL byte (nothing a person types; PostgreSQL's text refuses it)
+#: A catastro number as the parcels table holds them (no slash, no control character).
+CATASTRO = r"^[^/\x00-\x1f\x7f]{1,32}$"
 #: Idempotency-Key: printable ASCII, no spaces (a UUID fits).
 IDEMPOTENCY_KEY = r"^[!-~]{1,200}$"
 #: The columns a row must have (the others may be left out, as empty cells); a required
@@ -76,6 +78,29 @@ class RowsQuery(_Query):
         "", description=N_("Only the rows with this outcome."))
 
 
+class BatchesQuery(_Query):
+    """`GET /certification-batches`'s query parameters."""
+
+    page: int = Field(1, ge=1, lt=2**31, description=N_("The page, 50 batches a page."))
+    status: Literal["", "queued", "running", "done", "failed"] = Field(
+        "", description=N_("Only the batches in this status."))
+
+
+class DeliveriesQuery(_Query):
+    """`GET /webhook-deliveries`'s query parameters."""
+
+    page: int = Field(1, ge=1, lt=2**31, description=N_("The page, 50 deliveries a page."))
+    status: Literal["", "pending", "delivered", "failed"] = Field(
+        "", description=N_("Only the deliveries in this state."))
+
+
+class CertificationsQuery(_Query):
+    """`GET /parcels/{catastro}/certifications`'s query parameters."""
+
+    fiscal_year: str = Field("", pattern=r"^([0-9]{4}-[0-9]{4})?$", description=N_(
+        "Only this fiscal year's (YYYY-YYYY, the second year the first plus one)."))
+
+
 @cache
 def row_model() -> type[BaseModel]:
     """One certification: the CSV template's columns (`lender_batches.COLUMNS`), each a
@@ -101,11 +126,48 @@ class AcquisitionIn(_In):
     """`POST /loans/{loan_number}/acquisitions`'s body (R-B10 case iii)."""
 
     acquired_on: date = Field(strict=True, description=N_(
-        "The deed date of the new structure's acquisition (YYYY-MM-DD), on or after January "
-        "1 of this year and not after today."))
+        "The deed date of the new structure's acquisition (YYYY-MM-DD): not after today "
+        "nor before 30 August 1991 (the law that governs this notice took effect); either "
+        "is a 422 naming acquired_on. A deed of an earlier year is recorded, its notice "
+        "overdue."))
     certification_id: int | None = Field(None, ge=1, lt=2**31, description=N_(
         "Optional: the residential-exemption certification of the loan's parcel it was "
         "bought with."))
+
+
+class LoanChangeIn(_In):
+    """One loan to add or remove (issue 28): the add/delete file's columns, each a string
+    as a CSV cell is; a bad value is that row's rejection in the answer, as in the file."""
+
+    action: str = Field(max_length=20, pattern=CELL, description=loan_changes.GUIDE["action"])
+    loan_number: str = Field(max_length=CELL_MAX, pattern=CELL,
+                             description=loan_changes.GUIDE["loan_number"])
+    catastro: str = Field(max_length=CELL_MAX, pattern=CELL,
+                          description=loan_changes.GUIDE["catastro"])
+    owner_name: str = Field("", max_length=CELL_MAX, pattern=CELL,
+                            description=loan_changes.GUIDE["owner_name"])
+    escrow: str = Field("", max_length=20, pattern=CELL,
+                        description=loan_changes.GUIDE["escrow"])
+
+
+class LoanChangesIn(_In):
+    """`POST /loan-changes`'s body: up to 1,000 loans to add or remove."""
+
+    changes: list[LoanChangeIn] = Field(min_length=1, max_length=loan_changes.MAX_API_ROWS)
+
+
+class FilesQuery(_Query):
+    page: int = Field(1, ge=1, lt=2**31, description=N_("The page, 50 a page."))
+
+
+class BillsQuery(_Query):
+    """`GET /bills`'s query parameters."""
+
+    fiscal_year: str = Field("", pattern=r"^([0-9]{4}-[0-9]{4})?$", description=N_(
+        "The fiscal year, e.g. 2026-2027 (empty: this one)."))
+    due_by: date | None = Field(None, description=N_(
+        "Only what falls due on or before this day (YYYY-MM-DD), within the fiscal year."))
+    page: int = Field(1, ge=1, lt=2**31, description=N_("The page, 50 loans a page."))
 
 
 # --- responses --------------------------------------------------------------------------------
@@ -143,11 +205,18 @@ class Loan(_Out):
     next_due_date: date | None
 
 
+Next = Annotated[str | None, Field(description=N_(
+    "The next page's address (with the same parameters), or null on the last page."))]
+Total = Annotated[int, Field(description=N_("How many there are in all, on every page."))]
+
+
 class LoanPage(_Out):
     as_of: date
     page: int
     pages: int
     count: int
+    total: Total
+    next: Next
     totals: Totals
     items: list[Loan]
 
@@ -232,7 +301,126 @@ class Acquisition(_Out):
 class BatchRows(_Out):
     batch_id: int
     page: int
+    pages: int
+    total: Total
+    next: Next
     items: list[BatchRow]
+
+
+class ChangeCounts(_Out):
+    rows: int
+    processed: int
+    done: int = Field(description=N_("Loans added or removed."))
+    rejected: int
+    unchanged: int = Field(description=N_("Rows that changed nothing (already so)."))
+
+
+class LoanChangeRow(_Out):
+    row_number: int
+    action: str | None
+    loan_number: str | None
+    catastro: str | None
+    outcome: str | None = Field(description=N_("added, removed, unchanged or rejected; null "
+                                               "while not processed."))
+    column: str | None = Field(description=N_("The field of a rejected row's error."))
+    reason: str | None = Field(description=N_("Why a row was rejected, in the caller's "
+                                              "language."))
+
+
+class LoanChangeFile(_Out):
+    id: int
+    source: str = Field(description=N_("api, csv or form."))
+    status: str = Field(description=N_("queued, running, done or failed."))
+    created_at: datetime
+    counts: ChangeCounts
+
+
+class LoanChangeFileRows(LoanChangeFile):
+    page: int
+    pages: int
+    items: list[LoanChangeRow]
+
+
+class LoanChangeFiles(_Out):
+    page: int
+    pages: int
+    count: int
+    items: list[LoanChangeFile]
+
+
+class BillLineOut(_Out):
+    loan_number: str
+    catastro: str
+    through_installment: int | None = Field(description=N_(
+        "The installment the amount pays through (null: nothing due)."))
+    amount_due: Money
+    last_timely_day: date | None = Field(description=N_(
+        "The last day to pay it on time (today when something is already late)."))
+    lump_sum: Money | None = Field(description=N_("The lump sum when eligible (R-A11)."))
+    lump_sum_by: date | None
+
+
+class BillPage(_Out):
+    file_id: int
+    fiscal_year: str
+    due_by: date | None
+    as_of: date
+    count: int
+    total: Money
+    page: int
+    pages: int
+    items: list[BillLineOut]
+
+class CertificationStatus(_Out):
+    id: int
+    fiscal_year: str
+    status: Literal["filed", "under_review", "returned", "resubmitted", "approved",
+                    "withdrawn"] = Field(description=N_(
+                        "filed, under_review, returned (to the owner, to correct), "
+                        "resubmitted, approved or withdrawn."))
+    filing_number: str | None
+    filed_on: date | None
+    decided_at: datetime | None = Field(description=N_("When it was approved or returned."))
+    loan_number: str | None = Field(description=N_(
+        "Your loan it was filed for, if one of yours."))
+
+
+class ParcelCertifications(_Out):
+    catastro: str
+    loan_numbers: list[str] = Field(description=N_("Your loans on this parcel."))
+    items: list[CertificationStatus]
+
+
+class Delivery(_Out):
+    event_id: str = Field(description=N_("The event's id (evt_…), also in the request's "
+                                         "Portal-Event-Id header."))
+    event: Literal["batch.finished", "certification.decided"]
+    url: str = Field(description=N_("The endpoint it was sent to."))
+    status: Literal["pending", "delivered", "failed"] = Field(description=N_(
+        "pending (to be sent, or sent again after a failure), delivered (the endpoint "
+        "answered 2xx) or failed (after its last attempt)."))
+    attempts: int
+    last_status: int | None = Field(description=N_("The endpoint's last HTTP status."))
+    last_error: str | None
+    created_at: datetime
+    delivered_at: datetime | None
+    next_attempt_at: datetime | None = Field(description=N_("When it is tried again."))
+
+
+class DeliveryPage(_Out):
+    page: int
+    pages: int
+    total: Total
+    next: Next
+    items: list[Delivery]
+
+
+class BatchPage(_Out):
+    page: int
+    pages: int
+    total: Total
+    next: Next
+    items: list[Batch]
 
 
 # --- validation errors in the caller's language ------------------------------------------------

@@ -15,6 +15,7 @@ from typing import Any
 
 from flask import (
     abort,
+    current_app,
     flash,
     make_response,
     redirect,
@@ -41,7 +42,7 @@ from portal.payments.webhooks import handle_webhook, process_event, sandbox_even
 from portal.web.data import database, uow
 from portal.web.extensions import csrf
 from portal.web.lenders.marks import account_marks
-from portal.web.payments import bp, emails, present
+from portal.web.payments import bp, emails, guest_session, present
 from portal.web.payments.amounts import parse_amount
 from portal.web.payments.gateways import gateway
 from portal.web.pdf_response import pdf_response
@@ -353,18 +354,31 @@ def _sandbox(session_id: str):  # noqa: ANN202
     record = gw.store.get(session_id)
     if record is None or not record.payment_id.isdigit():
         abort(404)
-    chk = _visible(int(record.payment_id))
+    if not current_user.is_authenticated:
+        # A guest (paying without an account) answers for the checkouts its session started;
+        # anyone else signs in first, as for any signed-in page.
+        chk = guest_session.guest_checkout(int(record.payment_id))
+        if chk is None:
+            abort(current_app.login_manager.unauthorized())
+    else:
+        chk = _visible(int(record.payment_id))
     if chk.provider != "sandbox" or chk.provider_session_id != record.id:
         abort(404)
-    if not access.is_payer_of(current_user, chk):
+    if current_user.is_authenticated and not access.is_payer_of(current_user, chk):
         log.warning("payments: user %s acted on checkout %s, not theirs",
                     current_user.get_id(), chk.id)
         abort(403)
     return gw, record, chk
 
 
+def _receipt_url(chk) -> str:  # noqa: ANN001
+    """The payment's receipt page: the guest's own for a checkout without a user."""
+    if chk.user_id is None and not current_user.is_authenticated:
+        return url_for("payments.guest_receipt", checkout_id=chk.id)
+    return url_for("payments.receipt", checkout_id=chk.id)
+
+
 @bp.route("/pagos/prueba/<session_id>", methods=["GET", "POST"])
-@login_required
 def sandbox(session_id: str):  # noqa: ANN201
     gw, record, chk = _sandbox(session_id)
     if request.method == "POST":
@@ -382,12 +396,11 @@ def sandbox(session_id: str):  # noqa: ANN201
                 abort(status)
         return redirect(record.success_url, 303)
     return render_template("payments/sandbox.html", record=record, chk=chk,
-                           parcels=_parcels_of(chk.id),
+                           parcels=_parcels_of(chk), receipt_url=_receipt_url(chk),
                            record_lang="en" if record.locale.startswith("en") else "es")
 
 
 @bp.post("/pagos/prueba/<session_id>/banco")
-@login_required
 def sandbox_bank(session_id: str):  # noqa: ANN201
     """Test mode: the bank answers (a debit settles or fails), as Stripe would days later."""
     gw, record, chk = _sandbox(session_id)
@@ -395,12 +408,12 @@ def sandbox_bank(session_id: str):  # noqa: ANN201
     _, kind = gw.settle(session_id, ok)
     if kind:
         process_event(database(), gw, sandbox_event(kind, session_id), notify=emails.notify)
-    return redirect(url_for("payments.receipt", checkout_id=chk.id), 303)
+    return redirect(_receipt_url(chk), 303)
 
 
-def _parcels_of(checkout_id: int) -> list[str]:
+def _parcels_of(chk) -> list[str]:  # noqa: ANN001 - a checkout _sandbox let through
     with uow() as w:
-        chk = receipts.visible_checkout(w, current_user, checkout_id)
+        chk = w.session.merge(chk, load=False)
         return [p["catastro"] for p in present.receipt_view(receipts.build(w, chk)).parts]
 
 

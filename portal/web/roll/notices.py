@@ -81,7 +81,8 @@ def roll_notice_pdf(roll_id: int, parcel_id: int):  # noqa: ANN201
     lang = request.args.get("idioma", "")
     lang = lang if lang in assessment_notice.LANGS else loaded[0].language
     return pdf_response(assessment_notice.notice_pdf(
-        loaded, lang, assessment_notice.base_url(current_app.config)),
+        loaded, lang, assessment_notice.base_url(current_app.config),
+        current_app.config["SECRET_KEY"]),
         assessment_notice.filename(loaded[0].catastro, lang))
 
 
@@ -110,5 +111,23 @@ def assessment_notice_pdf(parcel_id: int):  # noqa: ANN201
         abort(404)
     lang = current_language()
     return pdf_response(assessment_notice.notice_pdf(
-        loaded, lang, assessment_notice.base_url(current_app.config)),
+        loaded, lang, assessment_notice.base_url(current_app.config),
+        current_app.config["SECRET_KEY"]),
+        assessment_notice.filename(loaded[0].catastro, lang))
+
+
+@bp.get("/propiedad/<id:parcel_id>/avisos/<id:notice_id>.pdf")
+@login_required
+def issued_notice_pdf(parcel_id: int, notice_id: int):  # noqa: ANN201
+    """One of the parcel's assessment notices (the parcel page's list of every notice the
+    portal issued), in the reader's language: its payers and staff; 404 for anyone else."""
+    try:
+        with uow() as w:
+            loaded = service.issued_notice(w, current_user, parcel_id, notice_id)
+    except NotFound:
+        abort(404)
+    lang = current_language()
+    return pdf_response(assessment_notice.notice_pdf(
+        loaded, lang, assessment_notice.base_url(current_app.config),
+        current_app.config["SECRET_KEY"]),
         assessment_notice.filename(loaded[0].catastro, lang))

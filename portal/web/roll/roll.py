@@ -26,7 +26,8 @@ from portal.web.staff_access import staff_required, staff_role
 def roll_page():  # noqa: ANN201
     with uow() as w:
         versions = roll_service.overview(w, current_user)
-        recent = [job_view(j) for j in runner.recent(w, current_user, limit=JOBS_SHOWN)]
+        recent = [job_view(j) for j in runner.recent(w, current_user, limit=JOBS_SHOWN,
+                                                     kinds=ROLL_KINDS)]
         sending = {r: job_view(j) for r, j in notices_service.notify_jobs(
             w, current_user, [v.roll.id for v in versions if v.roll is not None]).items()}
     return render_template("roll/roll.html", versions=versions, jobs=recent,
@@ -77,3 +78,6 @@ def _refusal(exc: Conflict) -> str:
     return str(ROLL_CONFLICTS.get(exc.code) or error_message(exc.code))
 #: How many of the latest jobs the roll page lists.
 JOBS_SHOWN = 10
+#: The roll page's jobs: computing, publishing and noticing a roll (not a lender's batches, not
+#: the collections' runs, which have their own pages).
+ROLL_KINDS = ("roll.compute", "roll.publish", "roll.notify")

@@ -1,0 +1,74 @@
+"""QR codes on the documents: the payoff certificate's verification address, and the guest
+pay link printed on every assessment notice and statement of account.
+
+segno (a maintained pure-Python QR encoder, already the portal's for the two-factor
+enrolment) makes the code; `draw` places it at the layout's cursor as filled squares inside a
+tagged /Figure whose /Alt text says what it opens, with a caption beside it. The caller words
+the caption and the alternative text (this layer words nothing of its own).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import segno
+
+QUIET = 4  # modules of white around the code (ISO/IEC 18004)
+SIDE = 32.0  # mm: about 1.3 in, read by any phone at arm's length
+
+
+@dataclass(frozen=True)
+class Code:
+    """What the QR code carries (`data`: an address), what a screen reader says for it
+    (`alt`) and the caption printed beside it (its first part in bold, as a title; then
+    paragraphs)."""
+
+    data: str
+    alt: str
+    caption: tuple[str, ...]
+
+
+def modules(data: str) -> list[list[bool]]:
+    """The QR code of `data` as rows of dark (True) and light modules, no quiet zone
+    (error correction M: 15 % of the code may be smudged)."""
+    qr = segno.make(data, error="m", micro=False)
+    return [[bool(m) for m in row] for row in qr.matrix]
+
+
+def draw(layout: Any, code: Code) -> None:
+    """The code and its caption at the cursor of `layout` (a `layout.Layout`), on a new page
+    when they do not fit whole; the cursor ends below both."""
+    pdf = layout.pdf
+    margin = pdf.l_margin
+    rows = modules(code.data)
+    unit = SIDE / (len(rows) + 2 * QUIET)
+    text_x = margin + SIDE + 4
+    text_w = layout.width - SIDE - 4
+    title, *rest = code.caption or ("",)
+    heading = layout.wrap(title, text_w, "B", 10)
+    caption = [line for part in rest for line in layout.wrap(part, text_w, "", 9.5)]
+    height = max(SIDE, len(heading) * layout.leading(10) + len(caption) * layout.leading(9.5))
+    layout.need(height + 4)
+    top = pdf.y + 2
+    with pdf.element("Figure", alt=code.alt):
+        with pdf.marked():
+            pdf.set_fill_color(0, 0, 0)
+            for r, row in enumerate(rows):
+                y = top + (QUIET + r) * unit
+                c = 0
+                while c < len(row):
+                    if not row[c]:
+                        c += 1
+                        continue
+                    start = c
+                    while c < len(row) and row[c]:
+                        c += 1
+                    pdf.rect(margin + (QUIET + start) * unit, y, (c - start) * unit, unit,
+                             style="F")
+    pdf.y = top + QUIET * unit
+    with pdf.element("P"):
+        layout.lines(text_x, heading, "B", 10)
+    with pdf.element("P"):
+        layout.lines(text_x, caption, "", 9.5)
+    pdf.y = top + height + 2

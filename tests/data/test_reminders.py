@@ -1,0 +1,193 @@
+"""The reminders' services (issue 27, docs/REMINDERS.md): the day's sending is idempotent, says
+nothing of what is paid or what a lender's intent covers, stops on one click, waits for a
+relative's confirmation; the preferences and the calendar. Each test sets the clock it needs.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from email import message_from_bytes
+from email.policy import default as email_policy
+
+import pytest
+from icalendar import Calendar
+from sqlalchemy import select
+
+from portal import clock, mail
+from portal.accounts import pay_links
+from portal.accounts.errors import Forbidden, InvalidInput, NotFound
+from portal.db import UnitOfWork
+from portal.models import OutboxMessage
+from portal.models.reminders import ReminderSent
+from portal.reminders import calendar, preferences, relatives, sending
+from tests.support.clock import at
+from tests.support.world import pay, seed
+
+CONFIG = {"MAIL_FROM": "portal@test.pr", "PORTAL_BASE_URL": "https://portal.test",
+          "SECRET_KEY": "k"}
+NOV_3 = date(2026, 11, 3)  # 7 days before installment 5's last timely day (10 November)
+NOV_11 = date(2026, 11, 11)  # the day installment 5 became late
+
+
+@pytest.fixture
+def world(database):
+    w = seed(database, ("1200.00",))
+    pay(w, "0", "400.00", date(2026, 7, 5))  # installments 1-4
+    return w
+
+
+def run(world, day):
+    with clock.fixed(at(day, 6)):
+        return sending.run(world.database, day, CONFIG)
+
+
+def messages(world) -> list:
+    with world.uow() as uow:
+        rows = uow.session.scalars(select(OutboxMessage).order_by(OutboxMessage.id)).all()
+        return [message_from_bytes(r.raw, policy=email_policy) for r in rows]
+
+
+def test_one_reminder_per_day_and_a_second_run_sends_nothing(world):
+    assert run(world, NOV_3)["sent"] == 1
+    assert run(world, NOV_3)["sent"] == 0
+    assert run(world, date(2026, 11, 4))["sent"] == 0  # the same day's reminder: already sent
+    (msg,) = messages(world)
+    assert msg["To"] == "duena@example.com"
+    body = msg.get_content()
+    assert "$100.00" in body and "10 de noviembre de 2026" in body
+    assert f"https://portal.test/pagar?parcela={world.parcel['0']}" in body
+    assert msg["List-Unsubscribe"].startswith("<https://portal.test/recordatorios/baja/")
+    assert msg["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    with world.uow() as uow:  # the address whole, never RFC 2047 words a reader cannot use
+        raw = uow.session.scalars(select(OutboxMessage.raw)).one()
+        assert b"List-Unsubscribe: <https://portal.test/recordatorios/baja/" in raw
+    with world.uow() as uow:
+        (row,) = uow.session.scalars(select(ReminderSent)).all()
+        assert (row.kind, row.day, row.recipient) == ("installment_due", date(2026, 11, 10),
+                                                      "duena@example.com")
+
+
+def test_the_late_day_says_what_was_added(world):
+    assert run(world, NOV_11)["sent"] == 1
+    body = messages(world)[0].get_content()
+    assert "$5.00" in body and "cargo por demora" in body
+
+
+def test_a_paid_installment_gets_no_reminder(world):
+    pay(world, "0", "100.00", date(2026, 11, 2))  # installment 5
+    assert run(world, NOV_3)["sent"] == 0
+    assert run(world, NOV_11)["sent"] == 0
+
+
+def test_unsubscribe_stops_them(world):
+    assert run(world, NOV_3)["sent"] == 1
+    with world.uow() as uow:
+        token = preferences.settings_of(uow, world.owner.id).unsubscribe_token
+    with clock.fixed(at(NOV_3, 9)), world.uow() as uow:
+        assert preferences.unsubscribe(uow, token).who == "account"
+    with world.uow() as uow:
+        assert preferences.unsubscribe(uow, token).stopped  # twice: no change
+        with pytest.raises(NotFound):
+            preferences.unsubscribe(uow, "nope")
+    assert run(world, NOV_11)["sent"] == 0
+
+
+def test_a_parcel_turned_off_and_the_days_before(world):
+    with world.uow() as uow:
+        owner = world.user(uow, "owner")
+        preferences.save(uow, owner, enabled=True, days_before=14, parcels_on=[])
+    assert run(world, NOV_3)["sent"] == 0
+    with world.uow() as uow:
+        owner = world.user(uow, "owner")
+        preferences.save(uow, owner, enabled=True, days_before="14",
+                         parcels_on=[world.parcel["0"]])
+        with pytest.raises(InvalidInput):
+            preferences.save(uow, owner, enabled=True, days_before=8, parcels_on=[])
+        with pytest.raises(InvalidInput):  # not one's own parcel
+            preferences.save(uow, owner, enabled=True, days_before=7, parcels_on=[999999])
+    assert run(world, date(2026, 10, 27))["sent"] == 1  # 14 days before
+
+
+def test_what_a_lender_said_it_will_pay_gets_no_reminder(world, monkeypatch):
+    monkeypatch.setattr(sending, "covered_by_intents", lambda uow, pid, fy: {5})
+    assert run(world, NOV_3)["sent"] == 0
+
+
+def test_autopay_covers_it(world, monkeypatch):
+    monkeypatch.setattr(sending, "covered_by_autopay", lambda uow, pid, day: True)
+    assert run(world, NOV_3)["sent"] == 0
+    assert run(world, NOV_11)["sent"] == 1  # once late, the owner is told
+
+
+def test_a_relative_gets_nothing_before_confirming(world):
+    with world.uow() as uow:
+        owner = world.user(uow, "owner")
+        rel = relatives.add(uow, owner, world.parcel["0"], "Nieta@Example.com", "en",
+                            config=CONFIG)
+        token = rel.confirm_token
+        other = world.user(uow, "other")
+        with pytest.raises(NotFound):
+            relatives.add(uow, other, world.parcel["0"], "x@example.com", "es", config=CONFIG)
+    (confirm,) = messages(world)
+    assert confirm["To"] == "nieta@example.com"
+    assert f"https://portal.test/recordatorios/confirmar/{token}" in confirm.get_content()
+    assert run(world, NOV_3)["sent"] == 1  # the owner only
+    with world.uow() as uow:
+        relatives.confirm(uow, token)
+    assert run(world, date(2026, 11, 4))["sent"] == 1  # the relative's, in English
+    msg = messages(world)[-1]
+    assert msg["To"] == "nieta@example.com" and msg["Content-Language"] == "en-US"
+    body = msg.get_content()
+    link = re.search(r"https://portal.test/pagar-sin-cuenta/enlace/(\S+)", body)
+    assert link and pay_links.parcel_of(link.group(1), "k") == world.parcel["0"]
+    assert "November 10, 2026" in body
+
+
+def test_only_a_manager_adds_a_relative(world):
+    with world.uow() as uow:
+        staff = world.user(uow, "staff")
+        with pytest.raises((Forbidden, NotFound)):
+            relatives.add(uow, staff, world.parcel["0"], "x@example.com", "es", config=CONFIG)
+
+
+def test_calendar_feed_parses_back_and_resets(world):
+    with world.uow() as uow:
+        token = preferences.view(uow, world.user(uow, "owner")).calendar_token
+    with clock.fixed(at(NOV_3)), world.uow() as uow:
+        data = calendar.account_feed(uow, token, CONFIG)
+    cal = Calendar.from_ical(data)
+    events = cal.walk("VEVENT")
+    days = {e.decoded("dtstart"): str(e["summary"]) for e in events}
+    assert days[date(2026, 11, 10)].startswith("Último día para pagar el plazo 5")
+    uids = [str(e["uid"]) for e in events]
+    assert len(set(uids)) == len(uids)
+    with clock.fixed(at(NOV_3)), world.uow() as uow:
+        again = Calendar.from_ical(calendar.account_feed(uow, token, CONFIG))
+    assert [str(e["uid"]) for e in again.walk("VEVENT")] == uids  # stable
+    with world.uow() as uow:
+        new = preferences.reset_calendar(uow, world.user(uow, "owner"))
+    with world.uow() as uow:
+        with pytest.raises(NotFound):
+            calendar.account_feed(uow, token, CONFIG)
+        assert calendar.account_feed(uow, new, CONFIG)
+
+
+def test_mail_after_commit_waits_for_the_outer_commit(sqlite_database):
+    """A savepoint released inside a unit of work is not its commit: the hooks are told
+    once, after the real commit (SQLAlchemy calls after_commit for a savepoint too)."""
+    told: list[str] = []
+
+    def hook(url, config):
+        told.append(url)
+
+    mail.on_committed(hook)
+    try:
+        with UnitOfWork(sqlite_database) as uow:
+            with uow.session.begin_nested():
+                mail.send(uow, "a@example.pr", "reset", "es", config=CONFIG, name="A",
+                          link="x")
+            assert told == []
+        assert len(told) == 1
+    finally:
+        mail._COMMITTED.remove(hook)

@@ -1,0 +1,135 @@
+"""The staff search page and the reports' pages and CSV (portal/web/backoffice/, issue 28)
+on the demo District: staff only (404 for anyone else), accent-insensitive, each result a
+link to its staff page, each report's figures and its CSV with the same rows."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+
+import pytest
+
+from portal.db import get_database
+from portal.models import Parcel, User
+from portal.reports import reports
+from tests.support.pages import login
+
+
+def _a_name(app) -> str:  # noqa: ANN001
+    """An accented owner's name of the demo (e.g. "María ... Muñoz")."""
+    from sqlalchemy import select
+
+    from portal.models import Party
+    with get_database(app.config["DATABASE_URL"]).unit_of_work() as w:
+        for name in w.session.scalars(select(Party.name).where(Party.kind == "person")):
+            if any(c in name for c in "áéíóúñ"):
+                return name
+    raise AssertionError("the demo has no accented name")
+
+
+def test_search_finds_an_accented_name_typed_without_accents(demo_app):
+    client = login(demo_app, "staff")
+    name = _a_name(demo_app)
+    plain = name.translate(str.maketrans("áéíóúñÁÉÍÓÚÑ", "aeiounAEIOUN")).upper()
+    r = client.get("/personal/busqueda", query_string={"q": plain})
+    html = r.get_data(as_text=True)
+    assert r.status_code == 200
+    assert 'data-kind="parcels"' in html
+    assert re.search(r'href="/propiedad/\d+"', html)
+
+
+def test_search_by_loan_number_and_email_links_to_staff_pages(demo_app):
+    client = login(demo_app, "staff")
+    html = client.get("/personal/busqueda?q=BHC-").get_data(as_text=True)
+    assert 'data-kind="loans"' in html
+    html = client.get("/personal/busqueda?q=OWNER@DEMO").get_data(as_text=True)
+    assert re.search(r'href="/personal/persona/\d+"', html)
+
+
+def test_search_refuses_a_short_text_with_a_message(demo_app):
+    client = login(demo_app, "staff")
+    r = client.get("/personal/busqueda?q=a")
+    assert r.status_code == 422
+    assert "Escriba de 2 a 120 caracteres." in r.get_data(as_text=True)
+    assert client.get("/personal/busqueda?q=ana&tipo=nada").status_code == 404
+
+
+@pytest.mark.parametrize("role", ["owner", "lender", "lessee"])
+def test_not_staff_is_404(demo_app, role):
+    client = login(demo_app, role)
+    for path in ("/personal/busqueda?q=munoz", "/personal/informes",
+                 "/personal/informes/morosidad", "/personal/informes/morosidad.csv"):
+        assert client.get(path).status_code == 404, path
+
+
+@pytest.mark.parametrize("name", list(reports.REPORTS))
+def test_each_report_page_and_its_csv(demo_app, name):
+    client = login(demo_app, "staff")
+    page = client.get(f"/personal/informes/{name}")
+    assert page.status_code == 200
+    assert 'data-figure="count"' in page.get_data(as_text=True)
+    r = client.get(f"/personal/informes/{name}.csv")
+    assert r.status_code == 200 and r.mimetype == "text/csv"
+    rows = list(csv.reader(io.StringIO(r.get_data(as_text=True).lstrip("\ufeff"))))
+    assert len(rows[0]) == len(reports.REPORTS[name].columns)
+    count = re.search(r'data-figure="count"[^>]*>([^<]+)<', page.get_data(as_text=True))
+    if name not in ("pagos", "exoneraciones"):  # a row per day and method; per status
+        assert int(count.group(1).replace(",", "")) == len(rows) - 1
+
+
+def test_the_aging_csv_adds_up_to_its_figures(demo_app):
+    client = login(demo_app, "staff")
+    with get_database(demo_app.config["DATABASE_URL"]).unit_of_work() as w:
+        staff = w.session.scalar(__import__("sqlalchemy").select(User).where(
+            User.email == "staff@demo.pr"))
+        from portal import clock
+        figs = {f.code: f.value for f in reports.figures(
+            w, staff, "morosidad", reports.Params(today=clock.today()))}
+    rows = list(csv.reader(io.StringIO(client.get("/personal/informes/morosidad.csv")
+                                       .get_data(as_text=True).lstrip("\ufeff"))))[1:]
+    from decimal import Decimal
+    assert sum(Decimal(r[6]) for r in rows) == figs["total"]
+    assert figs["total"] > 0
+
+
+def test_a_bad_day_is_its_fields_message(demo_app):
+    client = login(demo_app, "staff")
+    r = client.get("/personal/informes/pagos?desde=31/31/2026")
+    assert r.status_code == 422
+    assert 'id="desde-error"' in r.get_data(as_text=True)
+    assert client.get("/personal/informes/pagos.csv?desde=nada").status_code == 400
+    assert client.get("/personal/informes/nada").status_code == 404
+
+
+def test_parcel_with_a_formula_is_a_safe_cell(demo_app):
+    with get_database(demo_app.config["DATABASE_URL"]).unit_of_work() as w:
+        p = w.session.scalar(__import__("sqlalchemy").select(Parcel).limit(1))
+        p.municipality = "=cmd|' /C calc'!A0"
+    client = login(demo_app, "staff")
+    text = client.get("/personal/informes/registro.csv").get_data(as_text=True)
+    assert "'=cmd" in text and ",=cmd" not in text
+
+
+def test_every_page_is_valid_html(demo_app, tmp_path):
+    """The reports, the search (with results, with nothing found, with an error) and the
+    review in bulk, in both languages, through the Nu HTML Checker."""
+    from tests.support.html import vnu_errors, vnu_missing
+    if vnu_missing() is not None:
+        pytest.skip(vnu_missing())
+    client = login(demo_app, "staff")
+    paths = ["/personal/informes", "/personal/busqueda", "/personal/busqueda?q=BHC-",
+             "/personal/busqueda?q=zzzz", "/personal/busqueda?q=a",
+             "/personal/busqueda?q=bhc&tipo=loans", "/personal/informes/pagos?desde=x",
+             "/personal/exoneraciones/en-lote", "/personal/exoneraciones/en-lote?minimo=1e9"]
+    paths += [f"/personal/informes/{name}" for name in reports.REPORTS]
+    files = []
+    for lang in ("es", "en"):
+        for n, path in enumerate(paths):
+            sep = "&" if "?" in path else "?"
+            f = tmp_path / f"{lang}-{n}.html"
+            f.write_text(client.get(f"{path}{sep}lang={lang}").get_data(as_text=True),
+                         encoding="utf-8")
+            files.append(f)
+    errors = vnu_errors(files)
+    assert errors == [], "\n".join(errors[:20])

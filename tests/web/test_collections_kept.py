@@ -1,0 +1,140 @@
+"""R-A17 (revision 3) on the pages: the demand letter downloaded is the one kept when it was
+queued (the same bytes, never re-rendered), for staff, the payer and the owner (the owner's
+copy when another pays); the staff's print file of the owners' copies with no account to
+email them to; the next day the run starts by itself, said on the collections page. Both
+languages."""
+
+from __future__ import annotations
+
+import io
+from datetime import date
+
+import pytest
+from flask import Flask
+from pypdf import PdfReader
+from sqlalchemy import select
+
+from portal import clock, storage
+from portal.accounts import facts
+from portal.collections import letters
+from portal.db import UnitOfWork
+from portal.jobs import queue
+from portal.models import (
+    DemandDocument,
+    DemandLetter,
+    FiscalYear,
+    Lease,
+    OwnershipShare,
+    Parcel,
+    ParcelLink,
+    Party,
+)
+from portal.web.data import database
+from tests.support.pages import csrf_token, login
+
+
+@pytest.fixture
+def app(demo_app: Flask, tmp_path):  # noqa: ANN201
+    storage.use(storage.FolderStore(tmp_path / "kept"))
+    with demo_app.app_context():
+        queue.use_immediate(database())
+    yield demo_app
+    queue.reset()
+    storage.use(None)
+
+
+def _lease_private_parcels(app: Flask) -> dict[str, int]:
+    """A paying lessee (R-A16) on two private parcels with an owner on record: one whose
+    owner has an account on the portal (the copy is emailed), one whose owner has none (the
+    copy is printed)."""
+    with app.app_context(), UnitOfWork(database()) as w:
+        s = w.session
+        linked = set(s.scalars(select(ParcelLink.parcel_id).where(ParcelLink.role == "owner")))
+        owned = dict.fromkeys(s.scalars(select(OwnershipShare.parcel_id).join(
+            Parcel, Parcel.id == OwnershipShare.parcel_id).where(
+            Parcel.owner_kind == "private").order_by(OwnershipShare.parcel_id)))
+        leased = set(s.scalars(select(Lease.parcel_id)))
+        fy = s.scalar(select(FiscalYear).where(FiscalYear.starts_on == date(2026, 7, 1)))
+
+        def delinquent(pid: int) -> bool:
+            return facts.load(w, pid, fy).evaluate(date(2026, 11, 30)).delinquent_principal > 0
+
+        candidates = (p for p in owned if p not in leased and delinquent(p))
+        picked = {"email": next(p for p in candidates if p in linked),
+                  "print": next(candidates)}
+        for link in s.scalars(select(ParcelLink).where(  # its owner has no account now
+                ParcelLink.parcel_id == picked["print"], ParcelLink.revoked_at.is_(None))):
+            link.revoked_at = clock.now()
+        for key, pid in picked.items():
+            lessee = Party(kind="organisation", name=f"Arrendatario {key}")
+            s.add(lessee)
+            s.flush()
+            s.add(Lease(parcel_id=pid, lessee_party_id=lessee.id, lessee_pays=True,
+                        starts_on=date(2020, 1, 1)))
+        return picked
+
+
+def _run(client) -> None:  # noqa: ANN001
+    token = csrf_token(client.get("/personal/cobros").get_data(as_text=True))
+    r = client.post("/personal/cobros/correr", data={"csrf_token": token,
+                                                      "run_on": "2026-11-30"})
+    assert r.status_code == 303
+
+
+def _kept(app: Flask) -> dict[tuple[int, str], DemandDocument]:
+    with app.app_context(), UnitOfWork(database()) as w:
+        rows = w.session.execute(select(DemandDocument, DemandLetter.parcel_id).join(
+            DemandLetter, DemandLetter.notice_id == DemandDocument.notice_id)).all()
+        for d, _p in rows:
+            w.session.expunge(d)
+        return {(p, d.kind): d for d, p in rows}
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_letter_downloaded_is_the_one_kept(app, lang):
+    picked = _lease_private_parcels(app)
+    staff = login(app, "staff")
+    _run(staff)
+    kept = _kept(app)
+    demanded = {p for p, kind in kept if kind == "demand"}
+    copies = {p: d for (p, kind), d in kept.items() if kind == "owner_copy"}
+    assert set(copies) == set(picked.values()) & demanded, "both leased parcels are demanded"
+    assert copies[picked["email"]].channel == "email"
+    assert copies[picked["print"]].channel == "print"
+    for (pid, kind), d in kept.items():
+        if kind != "demand":
+            continue
+        r = staff.get(f"/cobros/requerimiento/{d.notice_id}.pdf?lang={lang}")
+        assert r.status_code == 200 and r.data == letters.read(d), pid
+    copy = copies[picked["print"]]
+    r = staff.get(f"/cobros/requerimiento/{copy.notice_id}.pdf?copia=1")
+    assert r.status_code == 200 and r.data == letters.read(copy)
+    for role in ("lender", "other"):
+        assert login(app, role).get(f"/cobros/requerimiento/{copy.notice_id}.pdf"
+                                    ).status_code == 404
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_staffs_print_file_of_the_owners_copies(app, lang):
+    picked = _lease_private_parcels(app)
+    staff = login(app, "staff")
+    staff.post("/idioma", data={"csrf_token": csrf_token(staff.get("/").get_data(as_text=True)),
+                                "lang": lang})
+    page = staff.get("/personal/cobros").get_data(as_text=True)
+    # R-A17: on 30 November the run starts by itself on 11 December (G = Thu 10 December)
+    assert ("11 de diciembre de 2026" if lang == "es" else "December 11, 2026") in page
+    assert "impresion.pdf" not in page
+    _run(staff)
+    page = staff.get("/personal/cobros").get_data(as_text=True)
+    assert "/personal/cobros/impresion.pdf?dia=2026-11-30" in page
+    assert ("1 copia preparada" if lang == "es" else "1 copy queued") in page
+    r = staff.get("/personal/cobros/impresion.pdf?dia=2026-11-30")
+    assert r.status_code == 200 and r.mimetype == "application/pdf"
+    text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(r.data)).pages)
+    assert "Arrendatario print" in text and "Arrendatario email" not in text
+    assert picked
+    for bad in ("", "?dia=2026-11-29", "?dia=x", "?dia=2026-13-01"):
+        assert staff.get(f"/personal/cobros/impresion.pdf{bad}").status_code == 404
+    for role in ("owner", "lessee", "lender", "other"):
+        assert login(app, role).get("/personal/cobros/impresion.pdf?dia=2026-11-30"
+                                    ).status_code == 404

@@ -1,0 +1,150 @@
+"""The bank's bill file (issue 28): each loan's line is the account's offer (amount through
+the last installment covered, last timely day, lump sum when eligible); the file is kept,
+read by page, CSV and filters; paying it reports what changed since (paid by the bank, by
+the owner, an amount changed, a loan removed)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+from flask import Flask
+from sqlalchemy import select
+
+from portal import clock
+from tests.support.demo import app_uow
+
+
+def lender_user(w):  # noqa: ANN001, ANN201
+    from portal.models import User
+    return w.session.scalar(select(User).where(User.email == "lender@demo.pr"))
+
+
+def offers_of(w, lines, fy):  # noqa: ANN001, ANN201
+    from portal.accounts import statements
+    from portal.accounts.facts import load_many
+    pids = [ln.parcel_id for ln in lines]
+    facts = load_many(w, pids, fy)
+    demands = statements.demands_of(w, pids, fy.id)
+    return {p: facts[p].offer(clock.today(), key=f"{p}-{fy.id}", demand=demands.get(p))
+            for p in pids}
+
+
+def test_lines_are_the_offer(demo_app: Flask) -> None:
+    from portal.core import bill
+    from portal.lenders import bills
+    from portal.models import BillLine, FiscalYear
+    with app_uow(demo_app) as w:
+        f = bills.make(w, lender_user(w))
+        fy = w.session.get(FiscalYear, f.fiscal_year_id)
+        lines = list(w.session.scalars(select(BillLine).where(BillLine.file_id == f.id)))
+        assert lines and f.lines == len(lines)
+        assert f.total == sum((ln.amount for ln in lines), Decimal("0.00"))
+        offers = offers_of(w, lines, fy)
+        for ln in lines:
+            o = offers[ln.parcel_id]
+            want = bill.line(o)
+            assert (ln.through, ln.amount, ln.last_timely_day) == (
+                want.through, want.amount, want.last_timely_day)
+            if o.lump_sum.eligible:
+                assert (ln.lump_sum, ln.lump_sum_by) == (o.lump_sum.amount, o.lump_sum.deadline)
+            else:
+                assert ln.lump_sum is None
+            if ln.through is not None:  # the payments' own price of "through N"
+                opt = next(i for i in o.installments if i.number == ln.through)
+                assert opt.amount_through == ln.amount
+        # a due date: only what falls due by then (never more than the whole year)
+        first = min(i.due_date for o in offers.values() for i in o.installments)
+        g = bills.make(w, lender_user(w), fiscal_year=fy.label, due_by=first)
+        by = {ln.loan_id: ln for ln in w.session.scalars(
+            select(BillLine).where(BillLine.file_id == g.id))}
+        assert g.total <= f.total
+        for ln in lines:
+            assert by[ln.loan_id].amount <= ln.amount
+
+
+def test_page_csv_filters(demo_app: Flask) -> None:
+    from portal.lenders import bills
+    with app_uow(demo_app) as w:
+        user = lender_user(w)
+        f = bills.make(w, user)
+        page = bills.lines_page(w, user, f.id, bills.Filters(owed=True), per_page=10)
+        assert page.count == page.owed and all(ln.amount > 0 for ln in page.lines)
+        everything = bills.lines_page(w, user, f.id, bills.Filters())
+        assert everything.count == f.lines and everything.total == f.total
+        text = "".join(bills.lines_csv(w, user, f.id, bills.Filters(), "en"))
+        assert text.startswith("\ufeffloan_number,catastro,through_installment")
+        assert text.count("\r\n") == f.lines + 1
+        q = everything.lines[0].loan_number
+        one = bills.lines_page(w, user, f.id, bills.Filters(q=q))
+        assert one.count >= 1 and all(ln.loan_number.startswith(q) for ln in one.lines)
+
+
+def _post_payment(w, parcel_id, fy_id, amount, user_id):  # noqa: ANN001, ANN202
+    from portal.accounts import ledger
+    from portal.core import payment_states as states
+    from portal.models import Payment
+    p = Payment(parcel_id=parcel_id, fiscal_year_id=fy_id, user_id=user_id,
+                status=states.SUCCEEDED, amount=amount,
+                idempotency_key=f"t-{parcel_id}-{amount}-{user_id}",
+                completed_at=clock.now())
+    w.session.add(p)
+    w.session.flush()
+    ledger.post_payment(w, p.id)
+
+
+def test_exceptions_report(demo_app: Flask) -> None:
+    from portal.lenders import bills, loan_changes
+    from portal.models import BillLine, LedgerEntry, Loan, Parcel, User
+    with app_uow(demo_app) as w:
+        user = lender_user(w)
+        f = bills.make(w, user)
+        fid, fy_id = f.id, f.fiscal_year_id
+        owed = list(w.session.scalars(select(BillLine).where(
+            BillLine.file_id == fid, BillLine.amount > 0).order_by(BillLine.loan_number)))
+        assert len(owed) >= 4, "the demo bank has loans with something due"
+        by_bank, by_owner, partly, removed = owed[:4]
+        w.session.expunge_all()
+    later = clock.now() + timedelta(minutes=5)
+    with clock.fixed(later), app_uow(demo_app) as w:
+        user = lender_user(w)
+        other = w.session.scalar(select(User).where(User.email == "owner@demo.pr"))
+        _post_payment(w, by_bank.parcel_id, fy_id, by_bank.amount, user.id)
+        _post_payment(w, by_owner.parcel_id, fy_id, by_owner.amount, other.id)
+        loan = w.session.get(Loan, removed.loan_id)
+        cat = w.session.get(Parcel, loan.parcel_id).catastro
+        loan.starts_on = clock.today() - timedelta(days=30)
+        w.session.flush()
+        loan_changes.change_one(w, user, {"action": "baja", "loan_number": loan.loan_number,
+                                          "catastro": cat})
+        # a cost charged since the file (R-A9): the amount changed, paid at today's
+        w.session.add(LedgerEntry(parcel_id=partly.parcel_id, fiscal_year_id=fy_id,
+                                  kind="cost", direction="debit", amount=Decimal("12.50"),
+                                  legal_date=clock.today(), rule="R-A9",
+                                  cost_kind="certified_mail", description="certified mail"))
+    with clock.fixed(later + timedelta(minutes=1)), app_uow(demo_app) as w:
+        report = bills.to_pay(w, lender_user(w), fid, bills.Filters())
+        codes = {e.line.loan_id: e.code for e in report.exceptions}
+        assert codes[by_bank.loan_id] == "paid_by_you"
+        assert codes[by_owner.loan_id] == "paid_by_owner"
+        assert codes[removed.loan_id] == "ended"
+        assert codes[partly.loan_id] == "changed"
+        paid = {pid: a for pid, _fy, _n, a in report.choices}
+        assert by_bank.parcel_id not in paid and by_owner.parcel_id not in paid
+        assert paid[partly.parcel_id] == partly.amount + Decimal("12.50")
+        assert report.total == sum((a for *_x, a in report.choices), Decimal("0.00"))
+        text = "".join(bills.exceptions_csv(report, "es"))
+        assert text.count("\r\n") == len(report.exceptions) + 1
+
+
+def test_other_lender_sees_nothing(demo_app: Flask) -> None:
+    from portal.accounts.errors import NotFound
+    from portal.lenders import bills
+    from tests.support.lenders import second_lender
+    with app_uow(demo_app) as w:
+        f = bills.make(w, lender_user(w))
+        _b, other = second_lender(w)
+        w.session.flush()
+        with pytest.raises(NotFound):
+            bills.get(w, other, f.id)

@@ -76,6 +76,14 @@ def test_loan_changes(demo_app: Flask) -> None:
     read = new_token(login(demo_app, "lender"), name="Read", scope="read")
     r = c.post("/api/v1/loan-changes", data=json.dumps(body), headers=_h(read, key="k-3"))
     assert r.status_code == 403
+    # a session never opens the API: every role's session is 401, nothing written
+    for who in ("lender", "owner", "staff"):
+        session = login(demo_app, who)
+        r = session.post("/api/v1/loan-changes", data=json.dumps(body),
+                         headers={"Idempotency-Key": "k-9", "Content-Type": "application/json"})
+        assert r.status_code == 401, who
+    listed = c.get("/api/v1/loan-changes", headers=_h(secret)).get_json()
+    assert listed["items"][0]["id"] == got["id"]
 
 
 def test_another_lenders_change_is_404(demo_app: Flask) -> None:

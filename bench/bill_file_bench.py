@@ -1,0 +1,115 @@
+"""A bank's bill file at scale (issue 28): made for N loans, read by page, streamed as CSV,
+and its exceptions report computed over every line, each with its wall and CPU seconds, the
+resident and peak memory, and the load average. A script that prints figures, not a timed
+test.
+
+    .venv/bin/python bench/bill_file_bench.py [--loans 10000] [--postgres [SERVER_URL]]
+
+Builds a fresh database (SQLite in a temporary folder by default, or a throwaway PostgreSQL
+database) as bench/aging_bench.py does (N parcels, each assessed $1,200.00 in twelve
+installments from 1 July 2026; a third with a posted payment), then a bank with a loan on
+every parcel (INSERT … SELECT); on 30 November 2026:
+
+- `make`: the bill file of fiscal year 2026-2027 (`lenders.bills.make`: the loans read by
+  id 500 at a time, their facts in a few statements a batch, the lines in one);
+- `page`: the file's first page with its aggregates (`lines_page`);
+- `csv`: every line streamed (`lines_csv`, 500 at a time);
+- `exceptions`: every owed line computed again with the payments since (`to_pay`, what the
+  pay button does for an unfiltered file);
+- the same `make` for a due date (only what falls due by 15 December 2026).
+
+Memory should stay flat as N grows (the batches are expunged); compare `--loans 10000` with
+`--loans 50000`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from datetime import date
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from aging_bench import _timed, build  # noqa: E402
+from roll_bench import _sqlite_database  # noqa: E402
+from sqlalchemy import text  # noqa: E402
+from web_bench import _postgres_database  # noqa: E402
+
+from portal import clock  # noqa: E402
+from portal.db import Database, UnitOfWork, upgrade  # noqa: E402
+
+TODAY = date(2026, 11, 30)
+
+
+def _bank(database: Database) -> int:
+    """A bank, its administrator, and a loan in force on every parcel: the user's id."""
+    from portal.models import Lender, Party, PartyMember, User
+    with UnitOfWork(database) as uow:
+        s = uow.session
+        user = User(email="banco@bench.pr", password_hash="x", name="Oficial")
+        bank = Party(kind="organisation", name="Banco de Prueba")
+        s.add_all([user, bank])
+        s.flush()
+        lender = Lender(party_id=bank.id, code="BNK")
+        s.add(lender)
+        s.flush()
+        s.add(PartyMember(party_id=bank.id, user_id=user.id, role="administrator"))
+        s.execute(text(
+            "INSERT INTO loans (lender_id, parcel_id, loan_number, starts_on, escrow, "
+            "created_at) SELECT :lender, id, 'BNK-' || id, :start, :yes, :at FROM parcels"),
+            {"lender": lender.id, "start": date(2020, 1, 1), "yes": True, "at": clock.now()})
+        s.execute(text("ANALYZE loans"))
+        return user.id
+
+
+def run(url: str, n: int) -> None:
+    from portal.lenders import bills
+    from portal.models import User
+    upgrade(url, "head")
+    database = Database(url)
+    build(database, n)
+    with clock.fixed(TODAY):
+        uid = _timed(f"bank with {n:,} loans", lambda: _bank(database))
+        with UnitOfWork(database) as uow:
+            user = uow.session.get(User, uid)
+            f = _timed("make: the bill file", lambda: bills.make(uow, user))
+            fid = f.id
+            print(f"         {f.lines:,} lines, total {f.total}", flush=True)
+        with UnitOfWork(database) as uow:
+            user = uow.session.get(User, uid)
+            page = _timed("page: the first 50 lines", lambda: bills.lines_page(
+                uow, user, fid, bills.Filters(owed=True)))
+            print(f"         {page.count:,} lines owed, {page.total}", flush=True)
+            size = _timed("csv: every line streamed", lambda: sum(
+                len(line) for line in bills.lines_csv(uow, user, fid, bills.Filters(), "es")))
+            print(f"         {size / 1e6:.2f} MB", flush=True)
+            report = _timed("exceptions: every owed line", lambda: bills.to_pay(
+                uow, user, fid, bills.Filters()))
+            print(f"         {len(report.choices):,} to pay, {len(report.exceptions):,} "
+                  f"exceptions, total {report.total}", flush=True)
+        with UnitOfWork(database) as uow:
+            user = uow.session.get(User, uid)
+            g = _timed("make: due by 15 December 2026", lambda: bills.make(
+                uow, user, due_by=date(2026, 12, 15)))
+            print(f"         {g.lines:,} lines, total {g.total}", flush=True)
+    database.dispose()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--loans", type=int, default=10_000)
+    ap.add_argument("--postgres", metavar="SERVER_URL", nargs="?",
+                    const="postgresql+psycopg://postgres@127.0.0.1:5432/test",
+                    help="run on a throwaway database on this PostgreSQL server")
+    args = ap.parse_args()
+    print(f"database: {'PostgreSQL' if args.postgres else 'SQLite'}, {args.loans:,} loans; "
+          f"CPUs {os.cpu_count()}", flush=True)
+    with (_postgres_database(args.postgres) if args.postgres else _sqlite_database()) as url:
+        run(url, args.loans)
+
+
+if __name__ == "__main__":
+    main()

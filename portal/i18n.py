@@ -34,6 +34,7 @@ from babel.numbers import (
     get_group_symbol,
     get_minus_sign_symbol,
 )
+from num2words import num2words
 
 from portal.core.explain import Localized, Rate, Step, Trace, translator
 from portal.core.rules import RULES
@@ -154,6 +155,29 @@ def money(value: Decimal | int | None) -> str:
     if isinstance(value, float):  # pragma: no cover - a float is a bug upstream
         raise TypeError("money must be Decimal")
     return _money_formatter(current_locale())(Decimal(value))
+
+
+#: num2words' clause for no cents, dropped: "un dólar", not "un dólar con cero centavos".
+_NO_CENTS = {"es": " con cero centavos", "en": ", zero cents"}
+
+
+@lru_cache(maxsize=4096)
+def _spoken(value: Decimal, lang: str) -> str:
+    words = num2words(abs(value), lang=lang, to="currency", currency="USD")
+    words = words.removesuffix(_NO_CENTS[lang])
+    if value < 0:
+        return translator(lang).gettext("minus %(amount)s") % {"amount": words}
+    return words
+
+
+def spoken_money(value: Decimal, lang: str | None = None) -> str:
+    """An amount in words for a screen reader, in the language in force ("mil doscientos
+    dólares con cincuenta centavos"): a voice reading "$1,200.50" in Spanish may say the
+    comma. num2words spells it: Babel's CLDR data has no spelled-out rules."""
+    lang = lang if lang in LANGUAGES else current_language()
+    if isinstance(value, float):  # pragma: no cover - a float is a bug upstream
+        raise TypeError("money must be Decimal")
+    return _spoken(Decimal(value).quantize(Decimal("0.01")), lang)
 
 
 @lru_cache(maxsize=4096)
@@ -285,6 +309,9 @@ class Formats:
         if value is None:
             return "—"
         return self._money(Decimal(value))
+
+    def spoken(self, value: Decimal) -> str:
+        return spoken_money(value, self.lang)
 
     def date_long(self, value: date | None) -> str:
         if type(value) is date:

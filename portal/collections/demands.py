@@ -187,44 +187,10 @@ class Run:
             uow.session.flush()
             audit.record(uow, self.staff, "demand.queued", notice,
                          after={**audit.snapshot(notice), "letter": audit.snapshot(letter)})
-            # R-A17: the letter kept as queued, and the owner's copy when another pays
-            lf = _facts_at_queue(uow, notice, letter, accounts[pid], fy, earlier.get(pid, []))
-            mail_by = demand_mailing(self.run_on, rules.closed_days)
-            _keep(uow, lf, "demand", party_id, language, mail_by, "certified", closed)
-            owner = owners.get(pid)
-            if owner is not None and owner[0] != party_id:
-                self._owner_copy(uow, lf, owner, mail_by, closed)
+            _keep_letters(uow, notice, letter, accounts[pid], fy, earlier.get(pid, []),
+                          owners.get(pid), closed, rules)
         self.after = ids[-1]
         return len(ids)
-
-    def _owner_copy(self, uow: UnitOfWork, lf: LetterFacts, owner: tuple[int, str],
-                    mail_by: date, closed: Any) -> None:
-        """R-A17: the copy to the owner (the payer is another): emailed to each owner with
-        an account on the parcel, the copy attached; else in the staff's print file."""
-        party_id, language = owner
-        accounts_ = list(uow.session.execute(
-            select(User.email, User.language).join(ParcelLink, ParcelLink.user_id == User.id)
-            .where(ParcelLink.parcel_id == lf.parcel.id, ParcelLink.role == "owner",
-                   ParcelLink.revoked_at.is_(None)).order_by(User.id)))
-        payer = lf.addressee.name if lf.addressee else ""
-        copy = replace(lf, addressee=uow.session.get(Party, party_id),
-                       payer_name=payer or "—", notice_language=language)
-        doc = _keep(uow, copy, "owner_copy", party_id, language, mail_by,
-                    "email" if accounts_ else "print", closed)
-        if not accounts_:
-            return
-        pdf = letters.read(doc)
-        config = mail_settings()
-        base = str(config.get("PORTAL_BASE_URL") or "").rstrip("/")
-        for email, lang in accounts_:
-            lang = lang if lang in ("es", "en") else "es"
-            subject, body = mail.render("demand_owner_copy", lang, catastro=lf.parcel.catastro,
-                                        payer=payer, amount=lf.letter.total,
-                                        link=f"{base}/cobros/requerimiento/{lf.notice.id}.pdf")
-            msg = mail.build(email, subject, body, lang, config)
-            msg.add_attachment(pdf, maintype="application", subtype="pdf",
-                               filename=f"requerimiento-{lf.notice.id}-copia.pdf")
-            mail.queue(uow, msg, "demand_owner_copy", config=config)
 
     def finish(self, uow: UnitOfWork) -> RunResult:
         count = uow.session.scalar(select(func.count()).select_from(DemandLetter).where(
@@ -247,6 +213,78 @@ def run(uow: UnitOfWork, staff: Any, run_on: date | None = None) -> RunResult:
     while r.step(uow):
         pass
     return r.finish(uow)
+
+
+def _keep_letters(uow: UnitOfWork, notice: Notice, letter: DemandLetter, acct: Any,
+                  fy: FiscalYear, earlier: list[Notice], owner: tuple[int, str] | None,
+                  closed: Any, rules: Any) -> None:
+    """R-A17: the letter kept as queued, and the owner's copy when another pays."""
+    lf = _facts_at_queue(uow, notice, letter, acct, fy, earlier)
+    mail_by = demand_mailing(letter.run_on, rules.closed_days)
+    _keep(uow, lf, "demand", notice.addressee_party_id, notice.language or "es", mail_by,
+          "certified", closed)
+    if owner is not None and owner[0] != notice.addressee_party_id:
+        _owner_copy(uow, lf, owner, mail_by, closed)
+
+
+def _owner_copy(uow: UnitOfWork, lf: LetterFacts, owner: tuple[int, str], mail_by: date,
+                closed: Any) -> None:
+    """R-A17: the copy to the owner (the payer is another): emailed to each owner with
+    an account on the parcel, the copy attached; else in the staff's print file."""
+    party_id, language = owner
+    accounts_ = list(uow.session.execute(
+        select(User.email, User.language).join(ParcelLink, ParcelLink.user_id == User.id)
+        .where(ParcelLink.parcel_id == lf.parcel.id, ParcelLink.role == "owner",
+               ParcelLink.revoked_at.is_(None)).order_by(User.id)))
+    payer = lf.addressee.name if lf.addressee else ""
+    copy = replace(lf, addressee=uow.session.get(Party, party_id),
+                   payer_name=payer or "—", notice_language=language)
+    doc = _keep(uow, copy, "owner_copy", party_id, language, mail_by,
+                "email" if accounts_ else "print", closed)
+    if not accounts_:
+        return
+    pdf = letters.read(doc)
+    config = mail_settings()
+    base = str(config.get("PORTAL_BASE_URL") or "").rstrip("/")
+    for email, lang in accounts_:
+        lang = lang if lang in ("es", "en") else "es"
+        subject, body = mail.render("demand_owner_copy", lang, catastro=lf.parcel.catastro,
+                                    payer=payer, amount=lf.letter.total,
+                                    link=f"{base}/cobros/requerimiento/{lf.notice.id}.pdf")
+        msg = mail.build(email, subject, body, lang, config)
+        msg.add_attachment(pdf, maintype="application", subtype="pdf",
+                           filename=f"requerimiento-{lf.notice.id}-copia.pdf")
+        mail.queue(uow, msg, "demand_owner_copy", config=config)
+
+
+def queue_demand(uow: UnitOfWork, staff: Any, parcel_id: int, fiscal_year_id: int,
+                 as_of: date | None = None) -> Notice:
+    """R-A12, R-A17: one demand queued by hand (`mailing.queue_demand`: its checks, the
+    Board's minimum), addressed and kept as the run keeps its demands: its `DemandLetter`
+    (what it lists, as of `as_of`), the letter as queued and the owner's copy."""
+    as_of = as_of or clock.today()
+    notice = mailing.queue_demand(uow, staff, parcel_id, fiscal_year_id, as_of)
+    fy = uow.session.get(FiscalYear, notice.fiscal_year_id)
+    acct = facts.load(uow, notice.parcel_id, fy)
+    st = acct.evaluate(as_of)
+    party_id, language = _addressees(uow, [notice.parcel_id], as_of).get(
+        notice.parcel_id, (None, "es"))
+    notice.addressee_party_id, notice.language = party_id, language
+    letter = DemandLetter(
+        notice_id=notice.id, parcel_id=notice.parcel_id, fiscal_year_id=fy.id, run_on=as_of,
+        interest=st.interest, late_fees=st.late_fees, costs=st.costs,
+        delinquent_principal=st.delinquent_principal, credit=st.credit,
+        total=st.total_due_now, installments=",".join(
+            str(i.number) for i in st.installments if i.status == "delinquent"))
+    uow.session.add(letter)
+    uow.session.flush()
+    earlier = [n for n in uow.session.scalars(select(Notice).where(
+        Notice.parcel_id == notice.parcel_id, Notice.fiscal_year_id == fy.id,
+        Notice.kind == "demand", Notice.id != notice.id).order_by(Notice.id))]
+    _keep_letters(uow, notice, letter, acct, fy, earlier,
+                  _owners(uow, [notice.parcel_id], as_of).get(notice.parcel_id),
+                  closed_days.declared(uow), _rules(uow, fy))
+    return notice
 
 
 def _owners(uow: UnitOfWork, ids: list[int], on: date) -> dict[int, tuple[int, str]]:
@@ -765,7 +803,8 @@ def claims_of(uow: UnitOfWork, notice_ids: list[int]) -> list[CourtClaim]:
 __all__ = ["CHUNK", "KIND", "DemandRow", "LetterFacts", "MailingRow", "RowError", "Run",
            "RunResult", "account_timeline", "claim_minimum", "claims_of", "correct_mailing",
            "court_list", "demands", "frozen_facts", "kept_letter", "letter", "read_mailings",
-           "record_claim", "record_mailing", "record_mailings", "record_receipt", "run",
+           "queue_demand", "record_claim", "record_mailing", "record_mailings", "record_receipt",
+           "run",
            "runnable", "work"]
 
 

@@ -39,7 +39,7 @@ from sqlalchemy import String, cast, func, select, update
 from portal import clock, passwords
 from portal.accounts import audit, bulk, facts, ledger, parcels
 from portal.accounts.errors import Conflict
-from portal.collections import mailing
+from portal.collections import demands, mailing
 from portal.core import payment_states as states
 from portal.core.installments import Installment as CoreInstallment
 from portal.core.installments import schedule
@@ -706,7 +706,7 @@ def _featured_history(uow: UnitOfWork, b: _Builder, fy: Any, people: dict[str, U
     _pay(uow, owner, featured["shop"], fy, inst("shop", 1), date(2026, 7, 8), 13)
     _pay(uow, owner, featured["shop"], fy, inst("shop", 2), date(2026, 8, 7), 13)
     with clock.fixed(_at(date(2026, 9, 21), 10)):
-        demand = mailing.queue_demand(uow, staff, featured["shop"], fy.id)
+        demand = demands.queue_demand(uow, staff, featured["shop"], fy.id)
     with clock.fixed(_at(date(2026, 9, 22), 15)):
         mailing.record_mailing(uow, staff, demand.id, date(2026, 9, 22),
                                "9407 1118 9876 5432 1001 23", CERTIFIED_MAIL)
@@ -717,7 +717,7 @@ def _featured_history(uow: UnitOfWork, b: _Builder, fy: Any, people: dict[str, U
     for n, day in enumerate((date(2026, 7, 9), date(2026, 8, 10), date(2026, 9, 9)), start=1):
         _pay(uow, lessee, featured["leased"], fy, inst("leased", n), day, 16, method="bank")
     with clock.fixed(_at(date(2026, 11, 16), 10)):
-        demand = mailing.queue_demand(uow, staff, featured["leased"], fy.id)
+        demand = demands.queue_demand(uow, staff, featured["leased"], fy.id)
     with clock.fixed(_at(date(2026, 11, 17), 15)):
         mailing.record_mailing(uow, staff, demand.id, date(2026, 11, 17),
                                "9407 1118 9876 5432 2002 46", CERTIFIED_MAIL)
@@ -726,7 +726,7 @@ def _featured_history(uow: UnitOfWork, b: _Builder, fy: Any, people: dict[str, U
     _pay(uow, None, featured["deposit"], fy, inst("deposit", 1), date(2026, 7, 10), 11,
          method="check")
     with clock.fixed(_at(date(2026, 8, 17), 10)):
-        demand = mailing.queue_demand(uow, staff, featured["deposit"], fy.id)
+        demand = demands.queue_demand(uow, staff, featured["deposit"], fy.id)
         mailing.record_mailing(uow, staff, demand.id, date(2026, 8, 17),
                                "9407 1118 9876 5432 3003 69", CERTIFIED_MAIL)
     with clock.fixed(_at(date(2026, 8, 24), 10)):

@@ -88,7 +88,7 @@ def year_document(v: YearView) -> pdf.Document:
              money(ln.amount) + (f" (−{money(ln.refunded)})" if ln.refunded else ""))
             for ln in v.lines]
     table = pdf.Table(head=(_("Date"), _("Receipt"), _("Parcel"), _("What"), _("Amount")),
-                      rows=rows, widths=(20, 18, 20, 44, 18), align="LLLLR",
+                      rows=rows, widths=(25, 16, 18, 41, 17), align="LLLLR",
                       heading=_("Payments made in %(year)s", year=v.year))
     notes = [_("Every payment completed from January 1 to December 31, %(year)s (Puerto Rico "
                "dates), on the parcels you own or lease and those you paid yourself. Each "

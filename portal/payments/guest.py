@@ -64,6 +64,11 @@ class GuestPass:
     def live(self) -> bool:
         return clock.now() < self.expires_at
 
+    def renewed(self) -> GuestPass:
+        """The same pass, open `SESSION_MINUTES` from now (a checkout was just started)."""
+        self.expires_at = clock.now() + timedelta(minutes=SESSION_MINUTES)
+        return self
+
     def as_dict(self) -> dict[str, Any]:
         return {"p": self.parcel_id, "e": self.expires_at.isoformat(), "k": self.key,
                 "c": list(self.checkouts)}

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import delete, select
+from sqlalchemy.exc import IntegrityError
 
 from portal import clock
 from portal.accounts import audit, policy
@@ -39,12 +40,19 @@ def settings_of(uow: UnitOfWork, user_id: int) -> ReminderSettings | None:
 def ensure(uow: UnitOfWork, user_id: int) -> ReminderSettings:
     """The account's row, made with the defaults and new tokens when it has none."""
     row = settings_of(uow, user_id)
-    if row is None:
-        row = ReminderSettings(user_id=int(user_id), enabled=True,
-                               days_before=DEFAULT_DAYS_BEFORE, unsubscribe_token=new_token(),
-                               calendar_token=new_token())
-        uow.session.add(row)
-        uow.session.flush()
+    if row is not None:
+        return row
+    try:  # two runs of the day's reminders may make it at once: the other's row is it
+        with uow.session.begin_nested():
+            row = ReminderSettings(user_id=int(user_id), enabled=True,
+                                   days_before=DEFAULT_DAYS_BEFORE,
+                                   unsubscribe_token=new_token(), calendar_token=new_token())
+            uow.session.add(row)
+            uow.session.flush()
+    except IntegrityError:
+        row = uow.session.get(ReminderSettings, int(user_id), populate_existing=True)
+        if row is None:
+            raise
     return row
 
 

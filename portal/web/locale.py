@@ -22,7 +22,7 @@ from markupsafe import Markup
 from portal import i18n
 from portal.core.explain import N_, translator
 from portal.i18n import LANGUAGE_NAMES, LANGUAGES, LOCALES
-from portal.web import citations
+from portal.web import citations, spoken
 
 
 def _user_language() -> str | None:
@@ -121,7 +121,8 @@ def init_app(app: Flask) -> None:
           timezone_selector=lambda: "America/Puerto_Rico")
     app.jinja_env.install_gettext_callables(gettext=i18n.template_gettext,
                                             ngettext=i18n.template_ngettext, newstyle=True)
-    app.jinja_env.filters.update(i18n.FILTERS, cited=citations.cited)
+    app.jinja_env.filters.update(i18n.FILTERS, cited=citations.cited,
+                                 money_aloud=spoken.money_aloud)
     app.jinja_env.globals.update(current_language=i18n.current_language,
                                  render_trace=i18n.render_trace,
                                  LANGUAGE_NAMES=LANGUAGE_NAMES,

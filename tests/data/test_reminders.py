@@ -191,3 +191,36 @@ def test_mail_after_commit_waits_for_the_outer_commit(sqlite_database):
         assert len(told) == 1
     finally:
         mail._COMMITTED.remove(hook)
+
+
+@pytest.mark.postgres
+def test_two_runs_at_once_on_postgresql_send_each_reminder_once(pg_database):
+    """Two workers running the day's reminders at the same moment: the unique (parcel, kind,
+    day, recipient) row lets one of them queue each email; the other's savepoint rolls back."""
+    import threading
+
+    from portal.db import Database
+    from tests.support import schema
+    database = Database(pg_database)
+    schema.truncate(database)
+    try:
+        w = seed(database, ("1200.00", "600.00", "2400.00", "360.00"))
+        gate = threading.Barrier(2)
+        counts: list[int] = []
+
+        def worker() -> None:
+            gate.wait()
+            counts.append(sending.run(database, NOV_3, CONFIG)["sent"])
+
+        threads = [threading.Thread(target=worker) for _ in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        with w.uow() as uow:
+            sent = uow.session.scalars(select(ReminderSent)).all()
+            queued = uow.session.scalars(select(OutboxMessage)).all()
+        assert sum(counts) == len(sent) == len(queued) == 4  # one per parcel
+        assert len({(r.parcel_id, r.kind, r.day, r.recipient) for r in sent}) == 4
+    finally:
+        database.dispose()

@@ -1,5 +1,6 @@
 """J9 in a real browser, in Spanish and in English: staff run collections for the demo
-District and record a demand's mailing; the owner sees the collection timeline with the
+District (the page says the next day the run starts by itself; the owners' copies to print
+are listed) and record a demand's mailing; the owner sees the collection timeline with the
 amount that stops the next step. Every page axe-clean, at 1,280 and 375 px (no sideways
 scroll). Screenshots go to $J9_SHOTS when it is set (for review; not compared)."""
 
@@ -8,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from tests.support.browser import REASON, clean_at_widths, sign_in
+from tests.support.demand_copies import lease_private_parcels
 
 expect = pytest.importorskip("playwright.sync_api",
                              reason="playwright is not installed").expect
@@ -19,11 +21,15 @@ WORDS = {
     "es": {"start": "Iniciar el proceso de cobro", "finished": "Terminado",
            "record": "Registrar el envío", "recorded": "Se registró el envío",
            "number": "Número del correo certificado", "timeline": "Cronología del cobro",
-           "mailed": "Requerimiento enviado por correo certificado", "pay": "Pague"},
+           "mailed": "Requerimiento enviado por correo certificado", "pay": "Pague",
+           "next_run": "el próximo es el 11 de diciembre de 2026",
+           "copies": "Copias para los dueños por imprimir", "copy": "1 copia preparada"},
     "en": {"start": "Start the collections run", "finished": "Finished",
            "record": "Record the mailing", "recorded": "The mailing is recorded",
            "number": "Certified-mail number", "timeline": "Collection timeline",
-           "mailed": "Demand mailed by certified mail", "pay": "Pay"},
+           "mailed": "Demand mailed by certified mail", "pay": "Pay",
+           "next_run": "the next is on December 11, 2026",
+           "copies": "Owners' copies to print", "copy": "1 copy queued"},
 }
 SHOTS = "J9_SHOTS"  # the environment variable naming the screenshots' folder
 
@@ -35,13 +41,20 @@ def test_j9_staff_run_collections_and_the_owner_sees_the_timeline(live, page, la
     app, url = live
     with app.app_context():
         queue.use_immediate(database())
+    lease_private_parcels(app)  # R-A17: two owners get a copy (one emailed, one printed)
     try:
         w = WORDS[lang]
         sign_in(page, url, "staff@demo.pr", lang)
         page.goto(f"{url}/personal/cobros?lang={lang}")
+        expect(page.locator("#next-run")).to_contain_text(w["next_run"])  # R-A17, by itself
         clean_at_widths(page, f"{lang}-collections", SHOTS)
         page.get_by_role("button", name=w["start"]).click()
         expect(page.locator("main")).to_contain_text(w["finished"])
+        page.goto(f"{url}/personal/cobros?lang={lang}")
+        expect(page.get_by_role("heading", name=w["copies"])).to_be_visible()
+        copies = page.get_by_role("link", name=w["copy"])
+        expect(copies).to_have_attribute("href", "/personal/cobros/impresion.pdf?dia=2026-11-30")
+        clean_at_widths(page, f"{lang}-collections-copies", SHOTS)
         page.goto(f"{url}/personal/cobros?estado=queued&lang={lang}")
         page.locator("main table a").first.click()
         clean_at_widths(page, f"{lang}-demand", SHOTS)

@@ -68,6 +68,11 @@ def test_a_guest_pays_from_the_notices_qr_link_to_the_receipt(live, page, lang):
         page.goto(url)
         page.locator("header").get_by_role("button", name=w["switch"]).click()
         page.wait_for_load_state("load")
+    page.goto(f"{url}/pagar-sin-cuenta")  # the code form, and a changed link's page
+    _clean(page)
+    page.goto(link[:-3] + "xyz")
+    expect(page.locator("main .usa-alert--warning")).to_be_visible()
+    _clean(page)
     page.goto(link)
     page.wait_for_url("**/pagar-sin-cuenta/pagar")
     expect(page.locator("h1")).to_have_text(w["title"])

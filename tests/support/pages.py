@@ -40,9 +40,19 @@ def error_messages(html: str) -> list[str]:
             re.findall(r'class="usa-error-message"[^>]*>(.*?)</span>', html, re.S)]
 
 
+_SPOKEN = re.compile(r'<span class="usa-sr-only">[^<]*</span>')
+_FOR_THE_EYE = re.compile(r'<span aria-hidden="true">([^<]*)</span>')
+
+
+def as_seen(html: str) -> str:
+    """The page as the eye reads it: an amount's words for a screen reader
+    (`portal.web.spoken`) left out, its figure kept."""
+    return _FOR_THE_EYE.sub(r"\1", _SPOKEN.sub("", html))
+
+
 def main_text(html: str) -> str:
-    """The text of the page's <main>, tags dropped, spaces collapsed."""
-    main = html[html.index("<main"):html.index("</main>")]
+    """The text of the page's <main> as the eye reads it, tags dropped, spaces collapsed."""
+    main = as_seen(html[html.index("<main"):html.index("</main>")])
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", main))
 
 

@@ -12,7 +12,8 @@ from .demo import parcel_ids
 from .pages import csrf_token, login
 
 ANONYMOUS = ("/", "/cuenta/entrar", "/cuenta/registro", "/cuenta/revise-su-correo",
-             "/cuenta/olvide", "/no-existe")
+             "/cuenta/olvide", "/no-existe",
+             "/pagar-sin-cuenta")  # issue 27: paying without an account
 #: The help pages (for anyone; the anonymous walk opens them).
 HELP = ("/ayuda/contacto", "/ayuda/preguntas", "/ayuda/privacidad", "/ayuda/accesibilidad")
 
@@ -33,6 +34,7 @@ def pages_for(app: Flask, role: str) -> list[str]:
     if role == "owner":
         paths.append("/cuenta/dos-pasos/activar")
     paths.append("/cuenta/recordatorios")  # issue 27: reminders and the calendar
+    paths.append("/cuenta/sin-papel")  # issue 27: paperless notices
     if role == "staff":
         paths += ["/personal/buscar", "/personal/buscar?q=Calle", "/personal/buscar?q=x",
                   "/personal/persona/1", f"/propiedad/{ids['lessee'][0]}"]
@@ -66,6 +68,20 @@ def walk(app: Flask) -> Iterator[tuple[str, str, str]]:
     r = owner.post(f"/propiedad/{pid}/acceso", data={"csrf_token": csrf_token(page),
                                                      "email": "owner@demo.pr"})
     yield "grant-errors", f"/propiedad/{pid}", r.get_data(as_text=True)
+    # Paying without an account (issue 27): the code's errors, the pay page, its errors.
+    guest = app.test_client()
+    page = guest.get("/pagar-sin-cuenta").get_data(as_text=True)
+    r = guest.post("/pagar-sin-cuenta", data={"csrf_token": csrf_token(page),
+                                              "catastro": "abc", "code": ""})
+    yield "guest-code-errors", "/pagar-sin-cuenta", r.get_data(as_text=True)
+    catastro, code, _address = app.config["DEMO"].codes[0]
+    guest.post("/pagar-sin-cuenta", data={"csrf_token": csrf_token(page),
+                                          "catastro": catastro, "code": code})
+    page = guest.get("/pagar-sin-cuenta/pagar").get_data(as_text=True)
+    yield "guest-pay", "/pagar-sin-cuenta/pagar", page
+    r = guest.post("/pagar-sin-cuenta/revisar", data={"csrf_token": csrf_token(page),
+                                                      "payer_email": "no"})
+    yield "guest-pay-errors", "/pagar-sin-cuenta/revisar", r.get_data(as_text=True)
     page = owner.get("/cuenta").get_data(as_text=True)
     r = owner.post("/cuenta/telefono", data={"csrf_token": csrf_token(page), "phone": "123"})
     yield "phone-errors", "/cuenta", r.get_data(as_text=True)

@@ -190,6 +190,17 @@ def test_a_wrong_current_password_changes_nothing(demo_app):
     assert after == before and passwords.check_password(after, PASSWORD)
 
 
+def test_a_new_password_returns_to_the_account_page(demo_app):
+    client = login(demo_app, "owner")
+    page = client.get("/cuenta/contrasena").get_data(as_text=True)
+    assert 'href="/cuenta"' in page
+    new = "una frase nueva bastante larga"
+    r = client.post("/cuenta/contrasena", data={
+        "csrf_token": csrf_token(page), "current": PASSWORD, "password": new, "confirm": new})
+    assert r.status_code == 303 and r.headers["Location"].endswith("/cuenta")
+    assert passwords.check_password(_user(demo_app, "owner@demo.pr").password_hash, new)
+
+
 # --- the telephone -----------------------------------------------------------------------------
 
 PHONE_MESSAGES = {

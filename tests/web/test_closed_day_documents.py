@@ -79,7 +79,9 @@ def test_the_statement_and_the_notice_name_the_closed_day(demo_app: Flask, lang,
 def test_the_demand_letter_names_the_closed_day_behind_its_last_day(demo_app: Flask, lang,
                                                                    tmp_path):
     """R-A13: the lessee's demand, mailed in November, has 15 days; the Board closes its
-    15th day and the three after it: the last day moves, and the letter says why."""
+    15th day and the three after it: the last day moves, and the lessee's parcel page says
+    why. R-A17 (revision 3): the letter itself is kept as it was queued, never re-rendered:
+    the same file before and after."""
     leased = set(parcel_ids(demo_app)["lessee"])
     with demo_app.app_context(), UnitOfWork(database()) as w:
         demand = next(n for n in w.session.scalars(select(Notice).where(
@@ -88,13 +90,17 @@ def test_the_demand_letter_names_the_closed_day_behind_its_last_day(demo_app: Fl
         nid, mailed = demand.id, demand.mailed_on
     fifteenth = within_days(mailed, params.value("demand_payment_days", mailed))
     lessee = login(demo_app, "lessee")
-    assert not _names_it(_text(lessee.get(f"/cobros/requerimiento/{nid}.pdf?lang={lang}")
-                               .data, tmp_path), lang)
+    kept = lessee.get(f"/cobros/requerimiento/{nid}.pdf?lang={lang}").data
+    assert not _names_it(_text(kept, tmp_path), lang)
+    with demo_app.app_context(), UnitOfWork(database()) as w:
+        pid = w.session.get(Notice, nid).parcel_id
+    assert not _names_it(lessee.get(f"/propiedad/{pid}?lang={lang}").get_data(as_text=True),
+                         lang)
     _declare(demo_app, fifteenth, fifteenth + timedelta(days=3))
     r = lessee.get(f"/cobros/requerimiento/{nid}.pdf?lang={lang}")
-    assert r.status_code == 200
-    assert _names_it(_text(r.data, tmp_path), lang)  # the bilingual letter: both, in turn
-    assert _names_it(_text(r.data, tmp_path), "en" if lang == "es" else "es")
+    assert r.status_code == 200 and r.data == kept  # the letter as queued
+    page = lessee.get(f"/propiedad/{pid}?lang={lang}").get_data(as_text=True)
+    assert _names_it(page, lang)
 
 
 def test_the_notice_email_names_the_closed_day(demo_app: Flask, tmp_path):

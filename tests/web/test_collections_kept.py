@@ -7,71 +7,30 @@ languages."""
 from __future__ import annotations
 
 import io
-from datetime import date
 
 import pytest
 from flask import Flask
 from pypdf import PdfReader
 from sqlalchemy import select
 
-from portal import clock, storage
-from portal.accounts import facts
 from portal.collections import letters
 from portal.db import UnitOfWork
 from portal.jobs import queue
 from portal.models import (
     DemandDocument,
     DemandLetter,
-    FiscalYear,
-    Lease,
-    OwnershipShare,
-    Parcel,
-    ParcelLink,
-    Party,
 )
 from portal.web.data import database
+from tests.support.demand_copies import lease_private_parcels
 from tests.support.pages import csrf_token, login
 
 
 @pytest.fixture
-def app(demo_app: Flask, tmp_path):  # noqa: ANN201
-    storage.use(storage.FolderStore(tmp_path / "kept"))
-    with demo_app.app_context():
+def app(demo_app: Flask):  # noqa: ANN201
+    with demo_app.app_context():  # the file store the demo kept its letters in
         queue.use_immediate(database())
     yield demo_app
     queue.reset()
-    storage.use(None)
-
-
-def _lease_private_parcels(app: Flask) -> dict[str, int]:
-    """A paying lessee (R-A16) on two private parcels with an owner on record: one whose
-    owner has an account on the portal (the copy is emailed), one whose owner has none (the
-    copy is printed)."""
-    with app.app_context(), UnitOfWork(database()) as w:
-        s = w.session
-        linked = set(s.scalars(select(ParcelLink.parcel_id).where(ParcelLink.role == "owner")))
-        owned = dict.fromkeys(s.scalars(select(OwnershipShare.parcel_id).join(
-            Parcel, Parcel.id == OwnershipShare.parcel_id).where(
-            Parcel.owner_kind == "private").order_by(OwnershipShare.parcel_id)))
-        leased = set(s.scalars(select(Lease.parcel_id)))
-        fy = s.scalar(select(FiscalYear).where(FiscalYear.starts_on == date(2026, 7, 1)))
-
-        def delinquent(pid: int) -> bool:
-            return facts.load(w, pid, fy).evaluate(date(2026, 11, 30)).delinquent_principal > 0
-
-        candidates = (p for p in owned if p not in leased and delinquent(p))
-        picked = {"email": next(p for p in candidates if p in linked),
-                  "print": next(candidates)}
-        for link in s.scalars(select(ParcelLink).where(  # its owner has no account now
-                ParcelLink.parcel_id == picked["print"], ParcelLink.revoked_at.is_(None))):
-            link.revoked_at = clock.now()
-        for key, pid in picked.items():
-            lessee = Party(kind="organisation", name=f"Arrendatario {key}")
-            s.add(lessee)
-            s.flush()
-            s.add(Lease(parcel_id=pid, lessee_party_id=lessee.id, lessee_pays=True,
-                        starts_on=date(2020, 1, 1)))
-        return picked
 
 
 def _run(client) -> None:  # noqa: ANN001
@@ -92,7 +51,7 @@ def _kept(app: Flask) -> dict[tuple[int, str], DemandDocument]:
 
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_the_letter_downloaded_is_the_one_kept(app, lang):
-    picked = _lease_private_parcels(app)
+    picked = lease_private_parcels(app)
     staff = login(app, "staff")
     _run(staff)
     kept = _kept(app)
@@ -116,7 +75,7 @@ def test_the_letter_downloaded_is_the_one_kept(app, lang):
 
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_the_staffs_print_file_of_the_owners_copies(app, lang):
-    picked = _lease_private_parcels(app)
+    picked = lease_private_parcels(app)
     staff = login(app, "staff")
     staff.post("/idioma", data={"csrf_token": csrf_token(staff.get("/").get_data(as_text=True)),
                                 "lang": lang})

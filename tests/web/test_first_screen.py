@@ -10,7 +10,7 @@ import pytest
 
 from portal.i18n import format_address
 from tests.support.demo import parcel_ids
-from tests.support.pages import csrf_token, login
+from tests.support.pages import as_seen, csrf_token, login
 
 
 def _pages(app, role: str = "owner", lang: str = "es") -> dict[int, str]:  # noqa: ANN001
@@ -26,7 +26,7 @@ def _first_screen(page: str) -> str:
 
 
 def _text(html: str) -> str:
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", as_seen(html)))
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])

@@ -159,3 +159,26 @@ def test_an_email_is_required_for_the_receipt(demo_app: Flask):
         "csrf_token": csrf_token(html), f"choice-{key}": "through-6", "payer_email": "no"})
     assert r.status_code == 400
     assert "nombre@ejemplo.com" in r.get_data(as_text=True)
+
+
+def test_a_guest_pays_from_a_bank_account_and_the_bank_settles(demo_app: Flask):
+    client = demo_app.test_client()
+    catastro, code = _demo_code(demo_app)
+    _open_by_code(client, catastro, code)
+    checkout = _pay(client)
+    sandbox = client.get(checkout)
+    back = client.post(checkout, data={"csrf_token": csrf_token(sandbox.get_data(as_text=True)),
+                                       "outcome": "bank_processing"})
+    receipt = client.get(back.headers["Location"], follow_redirects=True)
+    html = receipt.get_data(as_text=True)
+    assert "MODO DE PRUEBA" in html  # the bank's answer, test mode
+    settle = re.search(r'action="(/pagos/prueba/[^"]+/banco)"', html).group(1)
+    r = client.post(settle, data={"csrf_token": csrf_token(html), "result": "settle"})
+    assert r.status_code == 303 and "/pagar-sin-cuenta/pagos/" in r.headers["Location"]
+    html = client.get(r.headers["Location"]).get_data(as_text=True)
+    assert "Recibo de pago" in html
+    # someone else's browser may not answer for that bank
+    stranger = demo_app.test_client()
+    token = csrf_token(stranger.get("/pagar-sin-cuenta").get_data(as_text=True))
+    r = stranger.post(settle, data={"csrf_token": token, "result": "fail"})
+    assert r.status_code == 302 and "/cuenta/entrar" in r.headers["Location"]

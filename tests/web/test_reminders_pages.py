@@ -16,6 +16,7 @@ from portal import clock
 from portal.reminders import links, sending
 from tests.support.clock import at
 from tests.support.demo import app_uow, parcel_ids
+from tests.support.html import html_errors, needs_vnu
 from tests.support.pages import csrf_token, error_messages, login, mail_link, outbox, read_mail
 
 DEC_3 = date(2026, 12, 3)  # 7 days before the 10 December last timely day
@@ -161,3 +162,26 @@ def test_calendars_parse_back_and_the_feed_resets(demo_app: Flask):
         client.get("/cuenta/recordatorios").get_data(as_text=True))})
     assert anon.get(f"/calendario/{token}.ics").status_code == 404
     assert anon.get("/calendario/nothing.ics").status_code == 404
+
+
+@needs_vnu
+def test_the_secret_link_pages_and_the_errors_are_valid_html(demo_app: Flask, tmp_path):
+    mine = parcel_ids(demo_app)["owner"]
+    client = login(demo_app, "owner")
+    html = client.get("/cuenta/recordatorios").get_data(as_text=True)
+    pages = [("settings-errors", client.post(
+        f"/propiedad/{mine[0]}/recordatorios/familiares",
+        data={"csrf_token": csrf_token(html), "email": "no", "language": "es"}
+    ).get_data(as_text=True))]
+    client.post(f"/propiedad/{mine[0]}/recordatorios/familiares",
+                data={"csrf_token": csrf_token(html), "email": "hijo@example.com",
+                      "language": "es"})
+    confirm = mail_link(outbox(demo_app)[-1])
+    anon = demo_app.test_client()
+    page = anon.get(confirm).get_data(as_text=True)
+    pages += [("confirm", page), ("confirmed", anon.post(
+        confirm, data={"csrf_token": csrf_token(page)}).get_data(as_text=True))]
+    path = links.UNSUBSCRIBE.format(token=owner_token(demo_app))
+    pages += [("unsubscribe", anon.get(path).get_data(as_text=True)),
+              ("unsubscribed", anon.post(path).get_data(as_text=True))]
+    assert html_errors(tmp_path, pages) == []

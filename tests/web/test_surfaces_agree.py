@@ -19,7 +19,7 @@ from portal import clock
 from portal.i18n import money, use_language
 from tests.support.clock import TODAY
 from tests.support.documents import needs_poppler
-from tests.support.pages import login
+from tests.support.pages import as_seen, login
 
 ROLES = ("owner", "lessee", "lender")
 #: The demo's day, the December installments' due day, their last timely day (G) and after.
@@ -212,7 +212,7 @@ def test_a_pay_button_above_the_arrears_says_what_the_rest_is(demo_app, lang):
     with clock.fixed(date(2026, 12, 4)):
         client = login(demo_app, "lessee")
         [pid] = dashboard_cards(client.get("/mis-propiedades").get_data(as_text=True))
-        page = client.get(f"/propiedad/{pid}?lang={lang}").get_data(as_text=True)
+        page = as_seen(client.get(f"/propiedad/{pid}?lang={lang}").get_data(as_text=True))
     answer = one(page, "overdue") or one(page, "demand") or one(page, "claimable")
     rest = one(page, "due-not-late")
     assert answer is not None and rest is not None

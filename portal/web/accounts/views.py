@@ -30,6 +30,7 @@ from portal.i18n import (
 )
 from portal.i18n import fast_gettext as _
 from portal.people import users
+from portal.web import spoken
 from portal.web.collections import views as collection_views
 from portal.web.data import uow
 from portal.web.present import (
@@ -321,7 +322,10 @@ def answer(acct: statements.AccountView, f: Formats) -> SimpleNamespace | None:
     o = acct.offer
     if o is None or acct.statement is None:
         return None
-    money = f.money
+
+    def money(value: Decimal) -> Any:  # the figure, with its words for a screen reader
+        return spoken.formats_aloud(f, value)
+
     a = SimpleNamespace(kind="done", amount_text="", day=None, pay_text=money(o.due_now),
                         due_now=o.due_now, lump=None, amount=None, count=0,
                         due_by=o.due_now_by, due_count=o.due_now_count, not_late_text="")

@@ -265,7 +265,7 @@ def guest_confirm():  # noqa: ANN201
                             503)
     except NotFound:
         abort(_ended())
-    keep(p)
+    keep(p.renewed())  # the checkout's return finds the session open
     return redirect(started.url, 303)
 
 

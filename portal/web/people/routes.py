@@ -203,7 +203,7 @@ def change_password():  # noqa: ANN201
             form.current.errors.append(_("That is not your current password."))
         else:
             flash(_("Your password was changed. Other devices were signed out."), "success")
-            return redirect(url_for("accounts.dashboard"), 303)
+            return redirect(url_for("accounts.account"), 303)  # where its link is
     return render_template("people/change_password.html", form=form)
 
 

@@ -66,6 +66,12 @@ def test_the_letter_downloaded_is_the_one_kept(app, lang):
         r = staff.get(f"/cobros/requerimiento/{d.notice_id}.pdf?lang={lang}")
         assert r.status_code == 200 and r.data == letters.read(d), pid
     copy = copies[picked["print"]]
+    page = staff.get(f"/personal/cobros/{copy.notice_id}?lang={lang}").get_data(as_text=True)
+    assert 'id="owner-copy"' in page and "copia=1" in page
+    assert ("en papel" if lang == "es" else "on paper") in page
+    emailed = copies[picked["email"]].notice_id
+    page = staff.get(f"/personal/cobros/{emailed}?lang={lang}").get_data(as_text=True)
+    assert ("por correo electrónico" if lang == "es" else "by email") in page
     r = staff.get(f"/cobros/requerimiento/{copy.notice_id}.pdf?copia=1")
     assert r.status_code == 200 and r.data == letters.read(copy)
     for role in ("lender", "other"):

@@ -16,7 +16,11 @@ every parcel (INSERT … SELECT); on 30 November 2026:
 - `csv`: every line streamed (`lines_csv`, 500 at a time);
 - `exceptions`: every owed line computed again with the payments since (`to_pay`, what the
   pay button does for an unfiltered file);
-- the same `make` for a due date (only what falls due by 15 December 2026).
+- the same `make` for a due date (only what falls due by 15 December 2026);
+- with `--api`, the API in one run (the app's test client, a token of the bank): the
+  median of `--runs` calls of `GET /api/v1/bills` (the day's file, kept: a page of lines),
+  `GET /api/v1/loans` (the portfolio's list, after one call computing the day's figures)
+  and a trivial call (`GET /api/v1/loan-changes`, an empty list), as ratios to it.
 
 Memory should stay flat as N grows (the batches are expunged); compare `--loans 10000` with
 `--loans 50000`.
@@ -65,7 +69,60 @@ def _bank(database: Database) -> int:
         return user.id
 
 
-def run(url: str, n: int) -> None:
+def _median(name: str, call, runs: int) -> float:  # noqa: ANN001
+    import statistics
+    import time
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        r = call()
+        times.append(time.perf_counter() - t)
+        assert r.status_code == 200, r.get_data(as_text=True)[:300]
+    m = statistics.median(times)
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"{name:<32} median {m * 1000:8.1f} ms ({runs} runs)   load {load}", flush=True)
+    return m
+
+
+def api(database: Database, url: str, uid: int, runs: int) -> None:
+    import tempfile
+
+    from portal.app import create_app
+    from portal.lenders import tokens
+    from portal.models import Lender, User
+    from portal.web.lenders_api import routes
+    routes.PER_TOKEN = routes.PER_ADDRESS = (1_000_000, 60)  # the bench is one client
+    with UnitOfWork(database) as uow:
+        user = uow.session.get(User, uid)
+        lender = uow.session.query(Lender).one()
+        _tok, secret = tokens.create_token(uow, user, lender.id, "bench", "read", 30)
+    tmp = Path(tempfile.mkdtemp(prefix="bill-bench-"))
+    os.environ["PORTAL_INSTANCE"] = str(tmp)
+    os.environ.pop("REDIS_URL", None)
+    app = create_app({"TESTING": True, "SECRET_KEY": "bench", "DATABASE_URL": url,
+                      "INSTANCE_PATH": str(tmp), "SERVER_NAME": "localhost",
+                      "MAIL_SERVER": None, "OUTBOX_DIR": str(tmp / "outbox"),
+                      "RATELIMIT_ENABLED": False})
+    c = app.test_client()
+    auth = {"Authorization": f"Bearer {secret}"}
+    _timed("api: GET /loans, the day's figures", lambda: c.get("/api/v1/loans", headers=auth))
+    trivial = _median("GET /loan-changes (trivial)",
+                      lambda: c.get("/api/v1/loan-changes", headers=auth), runs)
+    bills_ = _median("GET /bills (page 1)", lambda: c.get("/api/v1/bills", headers=auth), runs)
+    last = _median("GET /bills?page=last", lambda: c.get(
+        f"/api/v1/bills?page={-(-_lines(database) // 50)}", headers=auth), runs)
+    loans = _median("GET /loans (page 1)", lambda: c.get("/api/v1/loans", headers=auth), runs)
+    print(f"ratios to the trivial call: /bills {bills_ / trivial:.1f}x, /bills last page "
+          f"{last / trivial:.1f}x, /loans {loans / trivial:.1f}x", flush=True)
+
+
+def _lines(database: Database) -> int:
+    from portal.models import BillFile
+    with UnitOfWork(database) as uow:
+        return uow.session.query(BillFile).order_by(BillFile.id).first().lines
+
+
+def run(url: str, n: int, *, with_api: bool = False, runs: int = 10) -> None:
     from portal.lenders import bills
     from portal.models import User
     upgrade(url, "head")
@@ -95,6 +152,8 @@ def run(url: str, n: int) -> None:
             g = _timed("make: due by 15 December 2026", lambda: bills.make(
                 uow, user, due_by=date(2026, 12, 15)))
             print(f"         {g.lines:,} lines, total {g.total}", flush=True)
+        if with_api:
+            api(database, url, uid, runs)
     database.dispose()
 
 
@@ -104,11 +163,14 @@ def main() -> None:
     ap.add_argument("--postgres", metavar="SERVER_URL", nargs="?",
                     const="postgresql+psycopg://postgres@127.0.0.1:5432/test",
                     help="run on a throwaway database on this PostgreSQL server")
+    ap.add_argument("--api", action="store_true",
+                    help="also time the API's bill and loan lists against a trivial call")
+    ap.add_argument("--runs", type=int, default=10)
     args = ap.parse_args()
     print(f"database: {'PostgreSQL' if args.postgres else 'SQLite'}, {args.loans:,} loans; "
           f"CPUs {os.cpu_count()}", flush=True)
     with (_postgres_database(args.postgres) if args.postgres else _sqlite_database()) as url:
-        run(url, args.loans)
+        run(url, args.loans, with_api=args.api, runs=args.runs)
 
 
 if __name__ == "__main__":

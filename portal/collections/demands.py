@@ -771,6 +771,26 @@ def kept_letter(uow: UnitOfWork, user: Any, notice_id: int, *, copy: bool = Fals
     return letters.read(doc) if doc is not None else None
 
 
+@dataclass(frozen=True)
+class OwnerCopy:
+    """R-A17: the owner's copy of a demand, for the staff's page: to whom, how it goes."""
+
+    owner: str
+    channel: str  # email | print
+    queued_on: date
+    mail_by: date
+
+
+def owner_copy(uow: UnitOfWork, staff: Any, notice_id: int) -> OwnerCopy | None:
+    """The owner's copy of a demand (staff), or None when the payer is the owner."""
+    access.require_staff(staff)
+    doc = letters.stored(uow, _demand(uow, notice_id).id, "owner_copy")
+    if doc is None:
+        return None
+    party = uow.session.get(Party, doc.addressee_party_id) if doc.addressee_party_id else None
+    return OwnerCopy(party.name if party else "—", doc.channel, doc.queued_on, doc.mail_by)
+
+
 def account_timeline(account: Any, today: date, notified_on: date | None,
                      demand_notices: list[Any], claims: list[Any], *,
                      offered: Any = None, queued_on: date | None = None) -> Timeline:
@@ -800,12 +820,11 @@ def claims_of(uow: UnitOfWork, notice_ids: list[int]) -> list[CourtClaim]:
         CourtClaim.notice_id.in_(notice_ids))))
 
 
-__all__ = ["CHUNK", "KIND", "DemandRow", "LetterFacts", "MailingRow", "RowError", "Run",
-           "RunResult", "account_timeline", "claim_minimum", "claims_of", "correct_mailing",
-           "court_list", "demands", "frozen_facts", "kept_letter", "letter", "read_mailings",
-           "queue_demand", "record_claim", "record_mailing", "record_mailings", "record_receipt",
-           "run",
-           "runnable", "work"]
+__all__ = ["CHUNK", "KIND", "DemandRow", "LetterFacts", "MailingRow", "OwnerCopy", "RowError",
+           "Run", "RunResult", "account_timeline", "claim_minimum", "claims_of",
+           "correct_mailing", "court_list", "demands", "frozen_facts", "kept_letter", "letter",
+           "owner_copy", "queue_demand", "read_mailings", "record_claim", "record_mailing",
+           "record_mailings", "record_receipt", "run", "runnable", "work"]
 
 
 runner.register("collections.run", work, runnable)

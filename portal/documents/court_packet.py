@@ -33,11 +33,11 @@ def packet_pdf(v: statement.ParcelPage, lf: demands.LetterFacts, lang: str,
     with use_language(lang):
         first = statement.statement_document(v)
     if kept is not None:
-        return letters.merge([render_all(first, lang, []), kept,
-                              render_all(demand_letter.mailing_document(lf, lang), lang, [])])
+        receipt = demand_letter.mailing_document(lf, lang, closed)
+        return letters.merge([render_all(first, lang, []), kept, render_all(receipt, lang, [])])
     return render_all(first, lang,
                       [(demand_letter.letter_document(lf, lang, closed), lang),
-                       (demand_letter.mailing_document(lf, lang), lang)])
+                       (demand_letter.mailing_document(lf, lang, closed), lang)])
 
 
 def filename(notice_id: int, lang: str) -> str:

@@ -102,7 +102,8 @@ def letter_document(lf: demands.LetterFacts, lang: str,
                         on=on, rows_heading=_("What is demanded"))
 
 
-def mailing_document(lf: demands.LetterFacts, lang: str) -> Document:
+def mailing_document(lf: demands.LetterFacts, lang: str,
+                     closed: tuple[closed_days.ClosedDay, ...] = ()) -> Document:
     """The receipt of mailing for a court packet (R-A12, R-A13): the certified-mail number,
     the mailing and return-receipt dates, the last day to pay and the first day of the claim."""
     with use_language(lang):
@@ -124,8 +125,12 @@ def mailing_document(lf: demands.LetterFacts, lang: str) -> Document:
                             [Why(_("Payments by the last day stop the claim only if nothing "
                                    "is left owed on what the demand listed."),
                                  _ref("R-A13"))], strong=True))
+        f = formats(lang)
+        body: list[str | Why] = ([Why(x.text, _ref(x.rule)) for x in f.trace(
+            closed_days.demand(n.mailed_on, stop.last_day, closed))]
+            if stop is not None else [])  # R-A13: a closed day that moved the last day
         return Document(_("Receipt of mailing"), _("Certified mail with return receipt"),
-                        facts, rows=rows,
+                        facts, rows=rows, body=body,
                         reference=_("Demand %(id)s · Parcel %(catastro)s", id=n.id,
                                     catastro=lf.parcel.catastro), on=lf.timeline.today)
 

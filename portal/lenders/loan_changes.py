@@ -18,8 +18,9 @@ roll, with a reason code when it does not match.
   force on another parcel is `loan_number_taken`; a removed loan of the same number and
   parcel is put back in force.
 - **Delete**: the lender's loan in force with that number, on that catastro, ends yesterday
-  (`ends_on`; a loan added today is deleted); none is `not_your_loan` (whatever the parcel
-  is: nothing is said about it); one already ended is `unchanged`.
+  (`ends_on`; one added today gets yesterday as its one day: nothing is deleted); none is
+  `not_your_loan` (whatever the parcel is: nothing is said about it); one already ended is
+  `unchanged`.
 - Every change is audit-logged (`lender.loan_added`, `lender.loan_removed`).
 
 See docs/LENDERS.md ("The portfolio, kept by the bank").
@@ -35,7 +36,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
-from sqlalchemy import bindparam, delete, func, or_, select, update
+from sqlalchemy import bindparam, func, or_, select, update
 
 from portal import clock, csv_text, yes_no_input
 from portal.accounts import audit, bulk
@@ -50,7 +51,6 @@ from portal.models import (
     Loan,
     LoanChangeFile,
     LoanChangeRow,
-    LoanFigures,
     OwnershipShare,
     Parcel,
     Party,
@@ -370,27 +370,13 @@ class Step:
             raise Refused("loan_number", "not_your_loan")
         if not known.active(today):
             return "unchanged", None, None, pid, known.id, "unchanged"
-        if known.starts_on >= today:
-            known.ends_on = today - timedelta(days=1)
-            s.execute(delete(LoanFigures).where(LoanFigures.loan_id == known.id))
-            with s.begin_nested():
-                try:
-                    s.execute(delete(Loan).where(Loan.id == known.id))
-                    deleted = True
-                except Exception:  # noqa: BLE001 - referenced: keep it, never in force
-                    deleted = False
-            if deleted:
-                self.loans.pop(number, None)
-                audit.record(self.uow, self.s.user_id, "lender.loan_removed",
-                             object_type="loans", object_id=known.id,
-                             after={"loan_number": number, "deleted": True,
-                                    "token_id": self.s.token_id})
-                return "done", None, None, pid, None, "removed"
-            s.execute(update(Loan).where(Loan.id == known.id).values(
-                starts_on=known.ends_on, ends_on=known.ends_on))
-        else:
-            known.ends_on = today - timedelta(days=1)
-            s.execute(update(Loan).where(Loan.id == known.id).values(ends_on=known.ends_on))
+        # Out of force from today: it ended yesterday. A loan added today (or later) has no
+        # day in force to end after: its period becomes yesterday alone (the check
+        # `ends_on >= starts_on`; nothing is deleted, its reports and audit records stay).
+        known.ends_on = today - timedelta(days=1)
+        known.starts_on = min(known.starts_on, known.ends_on)
+        s.execute(update(Loan).where(Loan.id == known.id).values(
+            starts_on=known.starts_on, ends_on=known.ends_on))
         audit.record(self.uow, self.s.user_id, "lender.loan_removed",
                      object_type="loans", object_id=known.id,
                      after={"loan_number": number, "ends_on": known.ends_on.isoformat(),

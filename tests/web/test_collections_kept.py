@@ -66,6 +66,12 @@ def test_the_letter_downloaded_is_the_one_kept(app, lang):
         r = staff.get(f"/cobros/requerimiento/{d.notice_id}.pdf?lang={lang}")
         assert r.status_code == 200 and r.data == letters.read(d), pid
     copy = copies[picked["print"]]
+    page = staff.get(f"/personal/cobros/{copy.notice_id}?lang={lang}").get_data(as_text=True)
+    assert 'id="owner-copy"' in page and "copia=1" in page
+    assert ("en papel" if lang == "es" else "on paper") in page
+    emailed = copies[picked["email"]].notice_id
+    page = staff.get(f"/personal/cobros/{emailed}?lang={lang}").get_data(as_text=True)
+    assert ("por correo electrónico" if lang == "es" else "by email") in page
     r = staff.get(f"/cobros/requerimiento/{copy.notice_id}.pdf?copia=1")
     assert r.status_code == 200 and r.data == letters.read(copy)
     for role in ("lender", "other"):
@@ -97,3 +103,30 @@ def test_the_staffs_print_file_of_the_owners_copies(app, lang):
     for role in ("owner", "lessee", "lender", "other"):
         assert login(app, role).get("/personal/cobros/impresion.pdf?dia=2026-11-30"
                                     ).status_code == 404
+
+
+def test_the_court_packet_holds_the_kept_letter_and_names_a_closed_day(app, tmp_path):
+    """R-A13, R-A17: the demo's demand mailed 22 September (last day 7 October): the packet
+    has the letter as kept (the same pages' text) and its receipt of mailing names the day
+    the Board closed that moved the last day."""
+    from datetime import date as day
+
+    from portal.people import users
+    from portal.roll import board_parameters
+
+    staff = login(app, "staff")
+    kept = {d.notice_id: d for (_p, kind), d in _kept(app).items() if kind == "demand"}
+    court = staff.get("/personal/cobros/tribunal").get_data(as_text=True)
+    nid = next(n for n in kept if f'href="/personal/cobros/{n}"' in court)
+    with app.app_context(), UnitOfWork(database()) as w:
+        board_parameters.declare_closed(w, users.find_by_email(w, "staff@demo.pr"),
+                                        day(2026, 10, 7), day(2026, 10, 7), "Huracán Ernesto",
+                                        "Hurricane Ernesto", "2026-15", day(2026, 11, 29))
+    r = staff.get(f"/personal/cobros/{nid}/expediente.pdf")
+    assert r.status_code == 200
+    pages = PdfReader(io.BytesIO(r.data)).pages
+    letter = PdfReader(io.BytesIO(letters.read(kept[nid]))).pages
+    texts = [p.extract_text() for p in pages]
+    assert [p.extract_text() for p in letter] == [t for t in texts if t in
+                                                 {p.extract_text() for p in letter}]
+    assert "Huracán Ernesto" in texts[-1] or "Huracán Ernesto" in texts[-2]

@@ -110,6 +110,8 @@ def test_bill_file_pages_and_pay(app: Flask) -> None:
     text = c.get(url + "?adeudadas=1").get_data(as_text=True)
     assert 'id="bill-total"' in text
     assert c.get(url + "?hasta=xx").status_code == 400
+    assert c.get(url + "?pagina=999").status_code == 404  # past the last page
+    assert c.get(url + "?pagina=x").status_code == 404
     csv_text = c.get(url + ".csv").get_data(as_text=True)
     assert csv_text.startswith("\ufeffnumero_prestamo")
     first = re.search(r"\r\n([^,]+),", csv_text).group(1)

@@ -228,6 +228,7 @@ def _demand_page(notice_id: int, *, mailing=None, receipt=None, claim=None,  # n
             abort(404)
         row = row_view(found[0], f)
         minimum = demands.claim_minimum(w, found[0].notice)
+        copy = demands.owner_copy(w, current_user, notice_id)
     today = clock.today()
     mailing = mailing or MailingForm(formdata=None, data={"mailed_on": today})
     receipt = receipt or ReceiptForm(formdata=None, data={"received_on": today})
@@ -237,6 +238,7 @@ def _demand_page(notice_id: int, *, mailing=None, receipt=None, claim=None,  # n
     return render_template("collections/demand.html", d=row, mailing=mailing,
                            receipt=receipt, claim=claim, correction=correction,
                            minimum_text=f.money(minimum) if minimum is not None else "",
+                           copy=copy,
                            errors=errors or []), status
 
 

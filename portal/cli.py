@@ -419,6 +419,7 @@ def demo(if_empty: bool, parcels_n: int, users_n: int, migrate: bool, codes_only
          ) -> None:
     """Load the demo District (FY 2026-2027) and print its sign-ins and access codes."""
     from portal import db as database
+    from portal import domains  # noqa: F401 - the demo queues demands: their letters' renderer
     from portal.accounts.errors import ServiceError
     from portal.demo import district as demo_service
 

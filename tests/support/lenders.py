@@ -32,8 +32,10 @@ def new_token(client: FlaskClient, name: str = "Escrow", scope: str = "read",
     return re.search(r'id="new-token"[^>]* value="([^"]+)"', r.get_data(as_text=True)).group(1)
 
 
-def second_lender(w: UnitOfWork, email: str = "user00001@demo.pr"):  # noqa: ANN201
-    """Lender B ("Banco B"), administered by the demo user `email`: (the lender, the user)."""
+def second_lender(w: UnitOfWork, email: str = "user00001@demo.pr", *,  # noqa: ANN201
+                  enrol: bool = True):
+    """Lender B ("Banco B"), administered by the demo user `email`: (the lender, the user).
+    The administrator uses two-step verification unless `enrol` is false."""
     from portal.models import Lender, Party, PartyMember, User
     s = w.session
     other = s.scalar(select(User).where(User.email == email))
@@ -44,7 +46,8 @@ def second_lender(w: UnitOfWork, email: str = "user00001@demo.pr"):  # noqa: ANN
     s.add(b)
     s.flush()
     s.add(PartyMember(party_id=party.id, user_id=other.id, role="administrator"))
-    two_steps(w, other)
+    if enrol:
+        two_steps(w, other)
     return b, other
 
 

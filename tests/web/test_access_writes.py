@@ -75,6 +75,18 @@ WALKED |= {"roll.budget_adoption_date"}
 #: A failed email queued again (staff only), walked as an owner and anonymous in
 #: tests/web/test_mail_queue_page.py.
 WALKED |= {"jobs.mail_retry"}
+#: Issues 27 and 28: autopay, the test card page of an owner's setup, a relative's reminders,
+#: the bank's webhooks and staff's bulk review, walked as every other role in
+#: tests/web/test_access_writes_tools.py.
+WALKED |= {"payments.autopay", "payments.autopay_add_method", "payments.autopay_cancel",
+           "payments.sandbox_setup", "reminders.add_relative", "reminders.remove_relative",
+           "lenders.add_webhook", "lenders.remove_webhook", "lenders.resend_webhook",
+           "exemptions.bulk_decide"}
+#: Paying without an account acts only with a parcel's code or the notice's signed link,
+#: and its session opens nothing else (tests/web/test_guest_pay.py); a relative confirms and
+#: anyone unsubscribes only with the emailed secret (tests/web/test_reminders_pages.py).
+OWN_ONLY |= {"payments.guest_start", "payments.guest_review", "payments.guest_confirm",
+             "payments.guest_end", "reminders.confirm", "reminders.unsubscribe"}
 
 
 def test_every_post_route_is_walked(app: Flask):

@@ -20,10 +20,12 @@ def _tokens(app: Flask) -> int:
 
 def test_a_bank_administrator_without_the_second_step_creates_no_token(demo_app: Flask):
     with app_uow(demo_app) as w:
-        _bank, admin = second_lender(w)
+        _bank, admin = second_lender(w, enrol=False)
         email = admin.email
     client = login(demo_app, email)  # a password alone: not enrolled
-    page = client.get("/prestamista/organizacion").get_data(as_text=True)
+    first = client.get("/prestamista/organizacion")  # the lender pages ask for it first
+    assert first.status_code == 303 and "/cuenta/dos-pasos/activar" in first.headers["Location"]
+    page = client.get("/cuenta").get_data(as_text=True)  # a form's token from a page it opens
     before = _tokens(demo_app)
     r = client.post("/prestamista/organizacion/tokens", data={
         "csrf_token": csrf_token(page), "name": "Escrow", "scope": "write", "days": "90"})

@@ -88,9 +88,10 @@ def test_the_pay_buttons_ring_shows_on_the_overdue_box(live, page, lang):
         "a[href^='/propiedad/']").first.click()
     box = page.locator("main .portal-answer")
     expect(box).to_have_class(re.compile(r"portal-answer--(overdue|claimable|demand)\b"))
-    buttons = box.locator("a.usa-button")  # "Pay" and "Payment history" (outlined)
-    expect(buttons).to_have_count(2)
-    for i in range(2):
+    # "Pay", then outlined: "Payment history" and "Autopay"
+    buttons = box.locator("a.usa-button")
+    expect(buttons).to_have_count(3)
+    for i in range(3):
         ratio, ring, under = ring_contrast(page, buttons.nth(i))
         assert ratio >= 3.0, f"button {i}: ring {ring} on {under} is {ratio:.2f}:1"
 

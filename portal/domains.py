@@ -43,3 +43,15 @@ from portal.jobs import daily as _daily  # noqa: E402
 _daily.register(exemption_digest.NAME, exemption_digest.send)
 #: The modules whose import registers a task of the day's work (`portal.jobs.daily`).
 DAILY = (reminders_sending, schedule)
+
+
+def _sessions(database: Database, day: date) -> dict[str, int]:
+    """The session rows past their absolute end (issue 30: purged by the worker each hour,
+    never by a request). Idempotent: a second pass finds none left."""
+    from portal.db import UnitOfWork
+    from portal.people import users
+    with UnitOfWork(database) as w:
+        return {"deleted": users.purge_sessions(w)}
+
+
+_daily.register("sessions", _sessions)

@@ -305,14 +305,21 @@ def open_session(uow: UnitOfWork, sid: str, idle: timedelta) -> OpenSession | No
 
 def create_session(uow: UnitOfWork, sid: str, data: str, user_id: int | None,
                    lifetime: timedelta, address: str = "", user_agent: str = "") -> None:
-    """A new session row (its absolute end `lifetime` from now); the rows past their own
-    end are deleted on the way (an indexed range, so it stays cheap)."""
+    """A new session row (its absolute end `lifetime` from now). The rows past their end are
+    deleted by the worker's hourly pass (`purge_sessions`), not here: signing in writes one
+    row and nothing else."""
     now = clock.now()
-    uow.session.execute(_DELETE_EXPIRED, {"now": now})
     uow.session.execute(insert(WebSession).values(
         id=sid, data=data, user_id=user_id, created_at=now, last_seen_at=now,
         expires_at=now + lifetime, address=(address or "")[:45],
         user_agent=(user_agent or "")[:200]))
+
+
+def purge_sessions(uow: UnitOfWork, now: datetime | None = None) -> int:
+    """Delete the session rows past their absolute end (an indexed range); how many. An
+    idle one past its idle timeout is refused when it is next opened (`open_session`) and
+    deleted here once its absolute end has passed too."""
+    return uow.session.execute(_DELETE_EXPIRED, {"now": now or clock.now()}).rowcount or 0
 
 
 def save_session(uow: UnitOfWork, sid: str, data: str, user_id: int | None) -> bool:

@@ -195,12 +195,24 @@ def test_last_seen_is_written_at_most_once_a_minute(user_app, fixed_today):
     assert row.last_seen_at == start + timedelta(seconds=61)
 
 
-def test_expired_rows_are_deleted_when_a_session_begins(user_app, fixed_today):
+def test_expired_rows_are_deleted_by_the_hourly_pass_not_by_a_request(user_app, fixed_today):
+    """Issue 30: signing in writes its own row and deletes nothing; the worker's hourly pass
+    (`portal.jobs.daily`, task "sessions") deletes the rows past their absolute end, and a
+    second pass finds none."""
+    from portal import domains  # noqa: F401 - registers the task
+    from portal.jobs import daily
+    from portal.web.data import database
     start = clock.now()
     _sign_in(user_app)
     with clock.fixed(start + timedelta(hours=9)):
         _sign_in(user_app)
-    assert len(_rows(user_app)) == 1
+        assert len(_rows(user_app)) == 2  # the old one is refused when opened, kept till the pass
+        with user_app.app_context():
+            db = database()
+        assert daily.TASKS["sessions"](db, clock.today()) == {"deleted": 1}
+        assert daily.TASKS["sessions"](db, clock.today()) == {"deleted": 0}
+        [row] = _rows(user_app)
+        assert row.expires_at > clock.now()
 
 
 def test_session_id_and_csrf_token_change_at_sign_in(user_app):

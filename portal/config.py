@@ -172,6 +172,8 @@ def settings(env: Mapping[str, str] | None = None, *, instance: Path | None = No
         "METRICS_ALLOW": e.get("METRICS_ALLOW") or "",
         "SENTRY_DSN": e.get("SENTRY_DSN") or None,
         "LOG_FORMAT": (e.get("LOG_FORMAT") or "").strip(),
+        # days a notices' print file (plain-text access codes) is kept: portal.roll.retention
+        "RETENTION_PRINT_FILE_DAYS": (e.get("RETENTION_PRINT_FILE_DAYS") or "").strip(),
     }
 
 

@@ -55,3 +55,9 @@ def _sessions(database: Database, day: date) -> dict[str, int]:
 
 
 _daily.register("sessions", _sessions)
+
+
+# Issue 24: the file store's retention policy (print files with plain-text access codes).
+from portal.roll import retention  # noqa: E402
+
+_daily.register(retention.NAME, retention.run)

@@ -1,4 +1,5 @@
-"""Uploaded files, stored by content hash behind one interface (evidence).
+"""Uploaded and generated files, stored by content hash behind one interface (evidence, print
+files, documents); deleted only by the retention policy (`portal.roll.retention`).
 
 `store()` gives the configured store: the instance folder by default (`<instance>/files/`,
 two levels of hash prefixes), or an S3-compatible object store when `STORAGE_S3_BUCKET` is
@@ -38,6 +39,7 @@ class Store(Protocol):
     def put(self, data: bytes) -> str: ...
     def get(self, key: str) -> bytes: ...
     def exists(self, key: str) -> bool: ...
+    def delete(self, key: str) -> bool: ...
 
 
 class FolderStore:
@@ -76,6 +78,14 @@ class FolderStore:
     def exists(self, key: str) -> bool:
         return self._path(key).exists()
 
+    def delete(self, key: str) -> bool:
+        """Remove the file; False when it was not there."""
+        try:
+            self._path(key).unlink()
+        except FileNotFoundError:
+            return False
+        return True
+
 
 class S3Store:
     """Files in an S3-compatible bucket (boto3), under `prefix` + the key."""
@@ -111,6 +121,14 @@ class S3Store:
             if e.response.get("Error", {}).get("Code") in ("404", "NoSuchKey", "NotFound"):
                 return False
             raise
+        return True
+
+    def delete(self, key: str) -> bool:
+        """Remove the object (with versioning on, S3 keeps it as a noncurrent version until
+        the bucket's lifecycle rule expires it); False when it was not there."""
+        if not self.exists(key):
+            return False
+        self.client.delete_object(Bucket=self.bucket, Key=self._name(key))
         return True
 
 

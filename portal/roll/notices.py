@@ -769,13 +769,18 @@ def summary(uow: UnitOfWork, staff: Any, roll_id: int, *, limit: int = 50, offse
 
 def print_file(uow: UnitOfWork, staff: Any, roll_id: int, file_id: int) -> bytes:
     """A print file's PDF (administrators: it holds the new access codes in plain text;
-    other staff, who see the list of files, are refused it)."""
+    other staff, who see the list of files, are refused it). `retention.PrintFileDeleted`
+    once the retention policy deleted it (`portal.roll.retention`)."""
     access.require_staff(staff)
     f = uow.session.get(NoticePrintFile, int(file_id))
     if f is None or f.roll_id != int(roll_id):
         raise NotFound()
     access.require_staff_role(staff, *access.MANAGE)
-    return storage.store().get(f.storage_key)
+    store = storage.store()
+    if not store.exists(f.storage_key):  # deleted under the retention policy
+        from portal.roll.retention import PrintFileDeleted
+        raise PrintFileDeleted()
+    return store.get(f.storage_key)
 
 
 runner.register(KIND, lambda staff, p: Notification(staff, int(p["roll_id"])),

@@ -283,6 +283,8 @@ def test_s3_compatible_store_against_motos_server(monkeypatch):
         assert not store.exists("0" * 64)
         with pytest.raises(ValueError):
             store.get("../secret")
+        assert store.delete(key) and not store.exists(key)  # the retention policy's delete
+        assert not store.delete(key)
     finally:
         server.stop()
 

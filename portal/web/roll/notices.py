@@ -14,6 +14,7 @@ service (`portal/roll/notices.py`) does the work; this module calls it and rende
 from __future__ import annotations
 
 from flask import abort, current_app, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
 
@@ -24,6 +25,7 @@ from portal.documents import assessment_notice
 from portal.i18n import current_language
 from portal.jobs import queue, runner
 from portal.roll import notices as service
+from portal.roll.retention import PrintFileDeleted
 from portal.web.data import uow
 from portal.web.forms import ActionForm
 from portal.web.jobs.views import job_view
@@ -93,6 +95,11 @@ def roll_notice_file(roll_id: int, file_id: int):  # noqa: ANN201
     try:
         with uow() as w:
             data = service.print_file(w, current_user, roll_id, file_id)
+    except PrintFileDeleted:
+        flash(_("This print file was deleted under the retention policy: it held access "
+                "codes in plain text. The list of files still shows what it contained."),
+              "warning")
+        return redirect(url_for("roll.roll_notices", roll_id=roll_id), 303)
     except NotFound:
         abort(404)
     except Forbidden:

@@ -62,6 +62,7 @@ test-deep: setup
 bench: setup
 	$(PY) bench/core_bench.py
 	$(PY) bench/web_bench.py
+	$(PY) bench/trivial_bench.py
 	$(PY) bench/roll_bench.py
 
 # The roll at island scale on PostgreSQL, the whole path: a 1.5-million-parcel CSV checked,

@@ -25,12 +25,14 @@ from portal.typed_input import TypedInputError
 
 MESSAGES = {
     "required": N_("Write the date."),
-    "bad_date": N_("Write the date as %(example)s (day, month and year), or as YYYY-MM-DD."),
+    "bad_date": N_("Write the date as %(example)s (%(order)s), or as YYYY-MM-DD."),
     "before": N_("The date cannot be before %(limit)s."),
     "after": N_("The date cannot be after %(limit)s."),
 }
 #: How each language writes a date by hand (the example of `bad_date`).
 EXAMPLES = {"es": "30/11/2026", "en": "11/30/2026"}
+#: The order of that example's parts, said in words.
+ORDERS = {"es": N_("day, month and year"), "en": N_("month, day and year")}
 
 _ISO = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})$")
 _SLASH = re.compile(r"^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$")
@@ -47,6 +49,7 @@ class DateInputError(TypedInputError):
             params["limit"] = date_long(params["limit"])
         if self.code == "bad_date":
             params["example"] = EXAMPLES.get(lang, EXAMPLES["es"])
+            params["order"] = gettext(ORDERS.get(lang, ORDERS["es"]))
         return params
 
     def message(self, lang: str = "es") -> str:
@@ -72,6 +75,8 @@ def parse(text: str | date | None, lang: str = "es", *, not_before: date | None 
 
 
 def _read(raw: str, lang: str) -> date:
+    if not raw.isascii():  # ASCII digits only: no full-width or Arabic-Indic digits
+        raise DateInputError("bad_date")
     m = _ISO.match(raw)
     if m:
         y, mo, d = (int(g) for g in m.groups())

@@ -69,6 +69,8 @@ def test_a_date_in_iso_or_the_readers_own_form(typed: str, lang: str, expected: 
 @pytest.mark.parametrize(("typed", "lang"), [
     ("30/11/2026", "en"), ("11/30/2026", "es"), ("2026-02-30", "es"), ("30-11-26", "es"),
     ("mañana", "es"), ("2026/11/30", "en"), ("1e9", "en"),
+    ("\uff12\uff10\uff12\uff16-\uff11\uff12-\uff10\uff11", "es"),
+    ("\u0663\u0660/11/2026", "es"),
 ])
 def test_a_date_that_is_not_one_is_refused(typed: str, lang: str):
     with pytest.raises(date_input.DateInputError) as caught:
@@ -94,9 +96,10 @@ def test_a_date_checked_against_what_it_must_follow_and_today():
 
 def test_the_bad_date_message_gives_the_readers_own_example():
     with use_language("es"):
-        assert "30/11/2026" in date_input.DateInputError("bad_date").message("es")
+        assert "30/11/2026 (día, mes y año)" in date_input.DateInputError("bad_date").message("es")
     with use_language("en"):
-        assert "11/30/2026" in date_input.DateInputError("bad_date").message("en")
+        assert "11/30/2026 (month, day and year)" in \
+            date_input.DateInputError("bad_date").message("en")
 
 
 @pytest.mark.parametrize(("typed", "code"), [

@@ -76,7 +76,7 @@ def test_record_a_notice_through_the_form(demo_app):
     for bad, message in (({"taxes": "mil"}, "Escriba la cantidad solo con números"),
                          ({"taxes": "10.005"}, "Escriba los centavos después de un punto"),
                          ({"taxes": "10.5051"}, "Escriba a lo sumo dos decimales"),
-                         ({"notified_on": "2026-13-01"}, "año-mes-día"),
+                         ({"notified_on": "2026-13-01"}, "AAAA-MM-DD"),
                          ({"notified_on": "2026-12-25"}, "no puede ser un día por venir"),
                          ({"delivery": "certified_mail"}, "número del correo certificado"),
                          ({"delivery": "fax"}, "Cómo se notificó")):

@@ -41,7 +41,7 @@ def test_staff_filter_by_object_and_date(records):
 
 def test_a_bad_date_is_a_message_and_selects_nothing(records):
     client = login(records, "staff")
-    r = client.get("/personal/auditoria?since=30/11/2026&action=payment.")
+    r = client.get("/personal/auditoria?since=31/11/2026&action=payment.")
     assert r.status_code == 400
     assert "payment.posted" not in r.get_data(as_text=True)
 

@@ -107,7 +107,8 @@ def test_a_value_effective_later_is_not_in_force_until_its_day(demo_app):
      "No puede entrar en vigor antes de la fecha de la resolución."),
     ("en", "0.07", {"effective_on": "2027-07-01"},
      "It must take effect by the fiscal year's last day."),
-    ("en", "0.07", {"effective_on": "30/11/2026"}, "Write the date as year-month-day"),
+    ("en", "0.07", {"effective_on": "30/11/2026"},
+     "Write the date as 11/30/2026 (month, day and year), or as YYYY-MM-DD."),
 ])
 def test_bad_input_is_explained_in_the_readers_language_and_nothing_changes(
         demo_app, lang, value, over, words):

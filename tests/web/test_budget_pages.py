@@ -222,7 +222,7 @@ def test_adoption_form_errors(demo_app):
     v2 = int(r.headers["Location"].split("/")[-2])
     adopt = staff.get(f"/personal/presupuestos/version/{v2}/adoptar?lang=en"
                       ).get_data(as_text=True)
-    for data, text in (({"adopted_on": "30/11/2026", "confirm": "y"}, "year-month-day"),
+    for data, text in (({"adopted_on": "30/11/2026", "confirm": "y"}, "11/30/2026 (month, day"),
                        ({"adopted_on": " ", "confirm": "y"}, "Write the date the Board"),
                        ({"adopted_on": "2026-11-30"}, "Confirm that you checked"),
                        ({"adopted_on": "2026-05-01", "confirm": "y"},

@@ -148,9 +148,9 @@ def test_anonymous_is_sent_to_sign_in(demo_app, owner_parcel):
     ("2026-11-29", "es", "La fecha no puede ser antes de hoy, 30 de noviembre de 2026."),
     ("2026-12-31", "es", "La fecha puede ser, a lo sumo, el 30 de diciembre de 2026 (30 días "
                          "desde hoy)."),
-    ("mañana", "es", "Escriba una fecha como 2026-12-15 (año, mes, día)."),
+    ("mañana", "es", "Escriba la fecha como 30/11/2026 (día, mes y año), o como AAAA-MM-DD."),
     ("", "es", "Escriba la fecha hasta la cual debe valer la certificación."),
-    ("2026-02-30", "en", "Enter a date like 2026-12-15 (year, month, day)."),
+    ("2026-02-30", "en", "Write the date as 11/30/2026 (month, day and year), or as YYYY-MM-DD."),
     ("2027-01-01", "en", "The date can be at most December 30, 2026 (30 days from today)."),
 ])
 def test_bad_dates_say_how_to_fix_them_and_change_nothing(demo_app, owner_parcel, typed, lang,

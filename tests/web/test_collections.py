@@ -67,11 +67,11 @@ def test_staff_run_collections_and_record_a_mailing(app, lang):
     demand = staff.get(f"/personal/cobros/{notice_id}").get_data(as_text=True)
     token = csrf_token(demand)
     bad = staff.post(f"/personal/cobros/{notice_id}/envio", data={
-        "csrf_token": token, "certified_mail_number": "", "mailed_on": "30/11/2026"})
+        "csrf_token": token, "certified_mail_number": "", "mailed_on": "30/11/26"})
     assert bad.status_code == 400
     html = bad.get_data(as_text=True)
     assert 'id="error-summary"' in html and "Traceback" not in html
-    assert ("año-mes-día" if lang == "es" else "year-month-day") in html
+    assert ("AAAA-MM-DD" if lang == "es" else "YYYY-MM-DD") in html
     ok = staff.post(f"/personal/cobros/{notice_id}/envio", data={
         "csrf_token": token, "certified_mail_number": "9400 1000 0000 0000 0001",
         "mailed_on": "2026-11-30", "cost": "7.00"})

@@ -3,23 +3,34 @@ disagree"), read from the rendered output: the dashboard, the parcel page and th
 carry each amount that must be paid by a day as `data-figure` / `data-amount` / `data-by` /
 `data-count`, and the statement PDF prints it (pdftotext). For the demo's owner, lessee and
 lender, on the demo's day, the first grace day of December (G), the day after it, and the
-lump-sum deadline and the demand's last day with the days after them."""
+lump-sum deadline and the demand's last day with the days after them: the dashboard, the
+parcel page, the pay page, the statement PDF, the lender's list and its API (`GET
+/api/v1/loans`), the reminder emails of that day (installments, lump sum, the demand's last
+day), and the owner's payoff certificate good through the page's day; and the receipt of a
+payment says what the pages say is left."""
 
 from __future__ import annotations
 
 import re
 import subprocess
+from collections import Counter
 from datetime import date, timedelta
 from decimal import Decimal
+from email.header import decode_header, make_header
 from typing import Any
 
 import pytest
 
 from portal import clock
-from portal.i18n import money, use_language
-from tests.support.clock import TODAY
+from portal.i18n import date_long, gettext, money, use_language
+from portal.reminders import sending
+from portal.web.data import database
+from tests.support.clock import TODAY, at
 from tests.support.documents import needs_poppler
-from tests.support.pages import as_seen, login
+from tests.support.lenders import new_token
+from tests.support.pages import ROLES as EMAILS
+from tests.support.pages import as_seen, csrf_token, login, outbox, read_mail
+from tests.support.payments import pay_in_sandbox
 
 ROLES = ("owner", "lessee", "lender")
 #: The demo's day, the December installments' due day, their last timely day (G) and after.
@@ -66,6 +77,39 @@ def _money(amount: str) -> str:
     return re.sub(r"\s+", " ", text.replace("\u202f", " ").replace("\u00a0", " "))
 
 
+CATASTRO = re.compile(r"\b\d{3}-\d{3}-\d{3}-\d{2}\b")
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"\s+", " ", text.replace("\u202f", " ").replace("\u00a0", " ")).strip()
+
+
+def _said(lang: str, msgid: str, **values: Any) -> str:
+    """A catalog sentence as `lang` words it: dates long, Decimals as money."""
+    with use_language(lang):
+        shown = {k: (date_long(v) if isinstance(v, date) else
+                     money(v) if isinstance(v, Decimal) else v) for k, v in values.items()}
+        return _norm(gettext(msgid, **shown))
+
+
+def _mail(path) -> tuple[str, str, str, str]:  # noqa: ANN001
+    """(to, language, subject, plain text) of an email in the outbox."""
+    msg = read_mail(path)
+    part = next(p for p in msg.walk() if p.get_content_type() == "text/plain")
+    body = part.get_payload(decode=True).decode(part.get_content_charset() or "utf-8")
+    lang = "en" if str(msg["Content-Language"]).startswith("en") else "es"
+    subject = str(make_header(decode_header(str(msg["Subject"]))))
+    return str(msg["To"]), lang, _norm(subject), _norm(body)
+
+
+def _pattern(lang: str, msgid: str) -> re.Pattern[str]:
+    """A catalog sentence with each %(name)s a named group."""
+    with use_language(lang):
+        text = _norm(gettext(msgid))
+    text = re.escape(text).replace(r"%\(amount\)s", r"(?P<amount>\$[\d,]+\.\d\d)")
+    return re.compile(text.replace(r"%\(day\)s", r"(?P<day>.+?)"))
+
+
 class SignedIn:
     """The signed-in clients of one app by (role, day): a second sign-in on the same clock
     would offer the same authenticator code, which is refused once used (replay)."""
@@ -98,7 +142,10 @@ def _found_days(signed_in: SignedIn) -> tuple[set[date], set[date]]:
     return lumps, demands
 
 
-def _check_role(signed_in: SignedIn, role: str, on: date, tmp_path) -> int:  # noqa: ANN001
+def _check_role(signed_in: SignedIn, role: str, on: date, tmp_path,  # noqa: ANN001
+                seen: dict[int, tuple[str, str]]) -> int:
+    """The role's dashboard, parcel pages, pay pages and statements agree on `on`; `seen`
+    gets {parcel id: (its dashboard card, its parcel page)} for the emails and the API."""
     checked = 0
     client = signed_in(role)
     cards = dashboard_cards(client.get("/mis-propiedades").get_data(as_text=True))
@@ -119,9 +166,14 @@ def _check_role(signed_in: SignedIn, role: str, on: date, tmp_path) -> int:  # n
         if due is not None and Decimal(due["amount"]) > 0:
             assert "by" in due, f"{where}: due now has no last day"
         page = client.get(f"/propiedad/{pid}").get_data(as_text=True)
+        seen[pid] = (card, page)
         pay = client.get(f"/pagar?parcela={pid}").get_data(as_text=True)
         answer = next((f for f in figures(page) if f["figure"] in ANSWERS), None)
         assert answer is not None, where
+        lump = one(card, "lump")
+        assert (lump is None) == (one(page, "lump") is None), where
+        if lump is not None:
+            assert one(page, "lump") == lump, where
         if answer["figure"] == "due":
             assert (answer["amount"], answer["by"]) == (due["amount"], due["by"]), where
         if answer["figure"] == "next":
@@ -149,16 +201,138 @@ def _check_role(signed_in: SignedIn, role: str, on: date, tmp_path) -> int:  # n
     return checked
 
 
+def _check_api(app, token: str, seen: dict[int, tuple[str, str]], on: date) -> int:  # noqa: ANN001
+    """The lender's API (`GET /api/v1/loans`, every page) gives each loan's parcel the due
+    now and the next due date of the lender's dashboard."""
+    api = app.test_client()
+    by_catastro = {m.group(0): card for card, _page in seen.values()
+                   if (m := CATASTRO.search(card)) is not None}
+    url: str | None = "/api/v1/loans"
+    checked = 0
+    while url:
+        r = api.get(url.replace("http://localhost", ""),
+                    headers={"Authorization": f"Bearer {token}"})
+        assert r.status_code == 200, (on, r.get_data(as_text=True)[:300])
+        body = r.get_json()
+        assert body["as_of"] == on.isoformat()
+        for item in body["items"]:
+            card = by_catastro.get(item["catastro"])
+            if card is None:
+                continue
+            due, nxt = one(card, "due-now"), one(card, "next")
+            where = (on, item["catastro"])
+            assert Decimal(item["due_now"]) == Decimal(due["amount"] if due else "0"), where
+            shown = re.search(r'data-figure="next"[^>]*>.*?<time datetime="([\d-]+)"', card, re.S)
+            assert item["next_due_date"] == (shown.group(1) if nxt and shown else None), where
+            checked += 1
+        url = body["next"]
+    return checked
+
+
+def _check_certificates(client, seen: dict[int, tuple[str, str]], on: date,  # noqa: ANN001
+                        tmp_path) -> int:  # noqa: ANN001
+    """A payoff certificate good through the parcel page's day states the page's amount."""
+    checked = 0
+    for pid, (_card, page) in seen.items():
+        through = one(page, "payoff-through")
+        if through is None:
+            continue
+        form = client.get(f"/propiedad/{pid}/certificados").get_data(as_text=True)
+        r = client.post(f"/propiedad/{pid}/certificados", data={
+            "csrf_token": csrf_token(form), "good_through": through["by"]})
+        assert r.status_code == 303, (on, pid, r.status_code)
+        listing = client.get(r.headers["Location"]).get_data(as_text=True)
+        urls = re.findall(rf'href="(/propiedad/{pid}/certificados/\d+\.pdf)"', listing)
+        latest = max(urls, key=lambda u: int(re.findall(r"\d+", u)[-1]))
+        text = pdf_text(client.get(latest).data, tmp_path)
+        assert _money(through["amount"]) in text, (on, pid, through)
+        with use_language("es"):
+            assert _norm(date_long(date.fromisoformat(through["by"]))) in text, (on, pid)
+        checked += 1
+    return checked
+
+
+def _check_mails(paths, seen: dict[str, dict[int, tuple[str, str]]],  # noqa: ANN001
+                 on: date) -> Counter[str]:
+    """Each reminder of the day names the amounts and days the recipient's pages show: the
+    demand's last day (what stops the claim by it and today), the lump sum's deadline and
+    amount, an installment's last timely day and what pays it then and today."""
+    roles = {EMAILS[r]: r for r in ROLES}
+    checked: Counter[str] = Counter()
+    for path in paths:
+        to, lang, subject, body = _mail(path)
+        if to not in roles or (m := CATASTRO.search(subject)) is None:
+            continue
+        found = [(c, p) for c, p in seen[roles[to]].values() if m.group(0) in c]
+        if not found:
+            continue
+        [(card, page)] = found
+        where = (on, to, subject)
+        today_paid = _pattern(lang, "Paid today: %(amount)s.").search(body)
+        stop = _pattern(lang, "Paid on %(day)s, %(amount)s stops the claim in court.").search(body)
+        if stop is not None:
+            demand = one(page, "demand")
+            assert demand is not None, where
+            by = date.fromisoformat(demand["by"])
+            assert _said(lang, "Paid on %(day)s, %(amount)s stops the claim in court.", day=by,
+                         amount=Decimal(demand["stop-by"])) in body, where
+            paid_now = Decimal(demand["stop-today"])
+            assert paid_now == Decimal(demand["stop-by"]) or today_paid is not None, where
+            if today_paid is not None:
+                assert today_paid.group("amount") == _said(lang, "%(a)s", a=paid_now), where
+            checked["demand"] += 1
+            continue
+        with use_language(lang):
+            late = _norm(gettext("Interest is added for each day after that.")) in body
+        amount = _pattern(lang, "Amount to pay on %(day)s: %(amount)s.").search(body)
+        if late or amount is None:
+            continue
+        lump = one(card, "lump")
+        if lump is not None and subject.startswith(_said(
+                lang, "Parcel %(catastro)s: the lump-sum discount ends %(day)s",
+                catastro=m.group(0), day=date.fromisoformat(lump["by"]))):
+            figure = lump
+        else:  # an installment's: the figure with that last day (due now, or the next) or,
+            # past due, the part of due now not late (paid today with the arrears: R-A10)
+            figure = next((f for f in (one(card, "due-now"), one(card, "next"),
+                                       one(page, "due-not-late"))
+                           if f is not None and "by" in f and _said(
+                               lang, "%(d)s", d=date.fromisoformat(f["by"]))
+                           == amount.group("day")), None)
+            assert figure is not None, where
+            if figure["figure"] == "due-not-late":
+                figure = one(card, "due-now")
+        shown = (today_paid or amount).group("amount")
+        assert shown == _said(lang, "%(a)s", a=Decimal(figure["amount"])), (where, figure)
+        checked["lump" if figure["figure"] == "lump" else "installment"] += 1
+    return checked
+
+
 @needs_poppler
 def test_every_surface_shows_one_figure_with_its_day(demo_app, tmp_path):
     signed_in = SignedIn(demo_app)
     lumps, demands = _found_days(signed_in)
     assert lumps and demands, "the demo has an open lump sum and a demand in its window"
+    with clock.fixed(TODAY):
+        token = new_token(signed_in("lender"))
     days = set(FIXED_DAYS) | lumps | demands
+    mailed = len(outbox(demo_app))
+    counts: Counter[str] = Counter()
     for on in sorted(days | {d + timedelta(days=1) for d in lumps | demands}):
+        seen: dict[str, dict[int, tuple[str, str]]] = {role: {} for role in ROLES}
         with clock.fixed(on):
             for role in ROLES:
-                assert _check_role(signed_in, role, on, tmp_path) > 0, (role, on)
+                assert _check_role(signed_in, role, on, tmp_path, seen[role]) > 0, (role, on)
+            counts["api"] += _check_api(demo_app, token, seen["lender"], on)
+            counts["certificates"] += _check_certificates(signed_in("owner"), seen["owner"],
+                                                          on, tmp_path)
+        with demo_app.app_context(), clock.fixed(at(on, 6)):
+            sending.run(database(), on, demo_app.config)
+        new = outbox(demo_app)[mailed:]
+        mailed += len(new)
+        counts += _check_mails(new, seen, on)
+    assert all(counts[k] for k in ("api", "certificates", "demand", "lump", "installment")), \
+        counts
 
 
 def test_installments_moved_to_one_day_are_one_payment_with_their_count(demo_app):
@@ -223,3 +397,30 @@ def test_a_pay_button_above_the_arrears_says_what_the_rest_is(demo_app, lang):
         assert button.group(1) == money(total)
         words = ("El botón paga" if lang == "es" else "The button pays")
         assert f"{words} {money(total)}" in page
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_a_receipt_says_what_the_pages_say_is_left(demo_app, lang):
+    """4 December: the owner pays installment 1 of the six due on 1 December. The receipt's
+    "what is left" (its day, due now, the payoff) is what the dashboard and the parcel page
+    show after it."""
+    day = date(2026, 12, 4)
+    with clock.fixed(at(day, 10)):
+        client = login(demo_app, "owner")
+        cards = dashboard_cards(client.get("/mis-propiedades").get_data(as_text=True))
+        [pid] = [p for p, c in cards.items() if BOUGHT in c]
+        before = one(cards[pid], "due-now")
+        pay = client.get(f"/pagar?parcela={pid}").get_data(as_text=True)
+        key = re.search(rf'name="choice-({pid}-\d+)"', pay).group(1)
+        path, _receipt = pay_in_sandbox(client, csrf_token(pay), {f"choice-{key}": "through-1"})
+        receipt = client.get(f"{path}?lang={lang}").get_data(as_text=True)
+        card = dashboard_cards(client.get("/mis-propiedades").get_data(as_text=True))[pid]
+        page = client.get(f"/propiedad/{pid}").get_data(as_text=True)
+    left, due, payoff = one(receipt, "left"), one(card, "due-now"), one(page, "payoff")
+    assert left is not None and due is not None and payoff is not None
+    assert left["by"] == day.isoformat()
+    assert 0 < Decimal(left["amount"]) == Decimal(due["amount"]) < Decimal(before["amount"])
+    assert Decimal(left["payoff"]) == Decimal(payoff["amount"])
+    assert _said(lang, "What is left on this account on %(date)s: %(due)s due now; %(payoff)s "
+                 "to pay off the year.", date=day, due=Decimal(left["amount"]),
+                 payoff=Decimal(left["payoff"])) in _norm(as_seen(receipt))

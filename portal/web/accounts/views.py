@@ -336,6 +336,7 @@ def answer(acct: statements.AccountView, f: Formats) -> SimpleNamespace | None:
         if c is not None and c.stage == "demand_window":
             a.kind, a.day = "demand", c.last_day
             a.stop_today_text, a.stop_text = money(c.today), money(c.by_last_day)
+            a.stop_today, a.stop_by = c.today, c.by_last_day
         elif c is not None and c.stage == "claimable":
             a.kind, a.day = "claimable", c.court_claim_from
     elif o.due_now > 0:
@@ -354,7 +355,7 @@ def answer(acct: statements.AccountView, f: Formats) -> SimpleNamespace | None:
     q = o.lump_sum
     if q.eligible and q.deadline is not None:
         a.lump = SimpleNamespace(amount_text=money(q.amount), discount_text=money(q.discount),
-                                 deadline=q.deadline)
+                                 deadline=q.deadline, amount=q.amount)
     return a
 
 

@@ -8,21 +8,15 @@ from typing import Any
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import DateField, StringField, SubmitField
+from wtforms import StringField, SubmitField
 from wtforms.validators import InputRequired, Length, ValidationError
 
+from portal.web.date_field import TypedDateField
 
-class _Date(DateField):
-    """A date as `<input type="date">` sends it (YYYY-MM-DD); anything else is the form's own
-    message in the reader's language (WTForms' would be in English)."""
 
-    def process_formdata(self, valuelist: list[Any]) -> None:
-        try:
-            super().process_formdata(valuelist)
-        except ValueError:
-            self.data = None
-            raise ValueError(str(_l("Enter a date like 2026-12-15 (year, month, day)."))
-                             ) from None
+class _Date(TypedDateField):
+    """A date as `<input type="date">` sends it (YYYY-MM-DD) or as the reader types it (the
+    one parser of dates); anything else is refused in the reader's language."""
 
 
 class CertificateForm(FlaskForm):

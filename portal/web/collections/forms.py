@@ -20,24 +20,20 @@ from wtforms.validators import (
 )
 from wtforms.widgets import TextInput
 
+from portal.web.date_field import TypedDateField
+
 COST_MESSAGE = _l("Write an amount from 0.00 to 1,000.00.")
 DATE_MESSAGE = _l("Write the date as year-month-day, for example 2026-11-30.")
 #: A postage cost above this is a typing error (NUMERIC(14, 2) holds more).
 MAX_COST = Decimal("1000.00")
 
 
-class IsoDateField(DateField):
-    """A year-month-day date whose refusal says how to write it. A text input (not
+class IsoDateField(TypedDateField):
+    """A date typed year-month-day or in the reader's own form, read by the one parser of
+    dates (`portal.web.date_field`), whose refusal says how to write it. A text input (not
     type=date): what was typed is shown again as typed, which a date input may not hold."""
 
     widget = TextInput()
-
-    def process_formdata(self, valuelist):  # noqa: ANN001, ANN201
-        try:
-            super().process_formdata(valuelist)
-        except ValueError:
-            self.data = None
-            raise ValueError(str(DATE_MESSAGE)) from None
 
 
 def iso_date_field(label) -> DateField:  # noqa: ANN001

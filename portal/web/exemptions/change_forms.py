@@ -13,6 +13,7 @@ from wtforms.validators import InputRequired, Length, Optional, ValidationError
 from portal import clock
 from portal.core.explain import N_
 from portal.exemptions.changes import DETAILS_MAX, NAME_MAX
+from portal.web.date_field import TypedDateField
 
 #: The kinds of change, in the order the form lists them (RULES.md R-B17).
 KIND_LABELS = (
@@ -32,15 +33,9 @@ YES_NO = [SelectChoice("yes", _l("Yes")), SelectChoice("no", _l("No"))]
 EARLIEST = date(1950, 1, 1)
 
 
-class ChangeDateField(DateField):
-    """A date written YYYY-MM-DD (the browser's date input sends that); empty is left to
-    InputRequired, so one message is shown, not two."""
-
-    def process_formdata(self, valuelist: list[str]) -> None:
-        if valuelist and not "".join(valuelist).strip():
-            self.data = None
-            return
-        super().process_formdata(valuelist)
+class ChangeDateField(TypedDateField):
+    """A date as the browser's date input sends it (YYYY-MM-DD) or as the reader types it
+    (the one parser of dates); empty is left to InputRequired, so one message is shown."""
 
 
 class ChangeForm(FlaskForm):
@@ -49,7 +44,6 @@ class ChangeForm(FlaskForm):
                       validators=[InputRequired(message=_l("Choose what changed."))])
     change_date = ChangeDateField(
         _l("Date of the change"),
-        invalid_value_message=_l("Enter a real date, like 2026-11-15 (year-month-day)."),
         validators=[InputRequired(message=_l("Enter the date of the change, like 2026-11-15."))])
     details = TextAreaField(
         _l("What is new (optional)"), validators=[Optional(), Length(

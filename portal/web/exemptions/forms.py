@@ -9,7 +9,6 @@ from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from wtforms import (
     BooleanField,
-    DateField,
     IntegerField,
     RadioField,
     SelectField,
@@ -23,6 +22,7 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional, Val
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from portal.exemptions.answers import OCCUPANTS_MAX
+from portal.web.date_field import TypedDateField
 
 
 def choices(pairs) -> list[SelectChoice]:  # noqa: ANN001
@@ -85,7 +85,7 @@ class UseForm(FlaskForm):
                     "accepts")),
         ("not_home", _l("It was not the home of the owner or the family"))]),
         validators=[InputRequired(message=_l("Choose one answer."))])
-    deed_date = DateField(_l("Date of the deed of purchase"), validators=[
+    deed_date = TypedDateField(_l("Date of the deed of purchase"), validators=[
         Optional(), _required_if("use", "new_structure", _l("Enter the date of the deed."))])
     submit = SubmitField(_l("Continue"))
 
@@ -168,7 +168,7 @@ class DebtForm(FlaskForm):
     plan_payments = IntegerField(_l("Number of monthly payments"), validators=[
         Optional(), NumberRange(min=1, max=120, message=_l("Enter a whole number of payments.")),
         _required_if("plan", "request", _l("Enter the number of payments."))])
-    plan_first_due = DateField(_l("Date of the first payment"), validators=[
+    plan_first_due = TypedDateField(_l("Date of the first payment"), validators=[
         Optional(), _required_if("plan", "request", _l("Enter the date of the first payment."))])
     submit = SubmitField(_l("Continue"))
 

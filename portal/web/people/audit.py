@@ -11,7 +11,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user
 from flask_wtf import FlaskForm
-from wtforms import DateField, StringField
+from wtforms import StringField
 from wtforms.validators import Length, Optional
 
 from portal import clock
@@ -19,6 +19,7 @@ from portal.accounts import audit_log
 from portal.csv_text import csv_lines
 from portal.db import UnitOfWork
 from portal.web.data import database, uow
+from portal.web.date_field import TypedDateField
 from portal.web.people import bp
 from portal.web.staff_access import staff_required
 
@@ -32,9 +33,9 @@ class AuditFilterForm(FlaskForm):
                          validators=[Optional(), Length(max=64)])
     object_type = StringField(_l("Object (table)"), validators=[Optional(), Length(max=40)])
     object_id = StringField(_l("Object key"), validators=[Optional(), Length(max=40)])
-    since = DateField(_l("From"), validators=[Optional()],
+    since = TypedDateField(_l("From"), validators=[Optional()],
                       render_kw={"placeholder": "YYYY-MM-DD"})
-    until = DateField(_l("Until"), validators=[Optional()],
+    until = TypedDateField(_l("Until"), validators=[Optional()],
                       render_kw={"placeholder": "YYYY-MM-DD"})
 
 

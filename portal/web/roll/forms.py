@@ -3,14 +3,12 @@ day written YYYY-MM-DD (the budgets' and the Board's parameters')."""
 
 from __future__ import annotations
 
-from datetime import date
 from decimal import Decimal
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
-    DateField,
     FieldList,
     Form,
     FormField,
@@ -19,6 +17,8 @@ from wtforms import (
     SubmitField,
 )
 from wtforms.validators import DataRequired, InputRequired, Length
+
+from portal.web.date_field import TypedDateField
 
 # --- Budgets (R-A1, R-A3) -------------------------------------------------------------------
 
@@ -70,21 +70,10 @@ class BudgetForm(FlaskForm):
 
 
 
-class DayField(DateField):
-    """A date written YYYY-MM-DD (the browser's date input sends that), with the portal's own
-    message for anything else; empty (or blank) is left to InputRequired (one message)."""
-
-    def process_formdata(self, valuelist: list[str]) -> None:
-        text = "".join(valuelist or []).strip()
-        if not text:  # blanks are no input: InputRequired says so
-            self.data, self.raw_data = None, []
-            return
-        try:
-            self.data = date.fromisoformat(text) if len(text) == 10 else None
-        except ValueError:
-            self.data = None
-        if self.data is None:
-            raise ValueError(_l("Write the date as year-month-day, for example 2026-05-20."))
+class DayField(TypedDateField):
+    """A date as the browser's date input sends it (YYYY-MM-DD) or as the reader types it,
+    read by the one parser of dates (`portal.web.date_field`); empty (or blank) is left to
+    InputRequired (one message)."""
 
 
 class AdoptionDateForm(FlaskForm):

@@ -10,13 +10,14 @@ No Flask: the letter's page and the court packet (`court_packet`) print them the
 from __future__ import annotations
 
 from collections.abc import Sequence
+from decimal import Decimal
 
 from portal.accounts import closed_days
 from portal.collections import demands, letters
 from portal.core.rules import RULES
 from portal.i18n import date_long, formats, money, translate, use_language
 from portal.i18n import gettext as _
-from portal.pdf import Document, Ref, Row, Why
+from portal.pdf import Document, Ref, Row, Table, Why, issuer
 from portal.pdf.demand import render_bilingual
 
 
@@ -39,6 +40,8 @@ def letter_document(lf: demands.LetterFacts, lang: str,
                  (_("Address"), lf.parcel.address or "—"),
                  (_("Fiscal year"), lf.fiscal_year.label),
                  (_("To"), lf.addressee.name if lf.addressee else _("The payer of the account")),
+                 (_("Mailing address"), (lf.addressee.mailing_address if lf.addressee else "")
+                  or "—"),
                  (_("Demand date"), date_long(on))]
         if copy:
             facts.insert(4, (_("Demand sent to"), lf.payer_name))
@@ -46,10 +49,13 @@ def letter_document(lf: demands.LetterFacts, lang: str,
             facts.append((_("Mailed by certified mail"),
                           f"{date_long(n.mailed_on)} · {n.certified_mail_number or ''}"))
         amounts = dl if dl is not None else st
+        per_day = (_("Simple interest on the delinquent principal from each installment's "
+                     "due date; each further day adds %(per_day)s.",
+                     per_day=money(lf.interest_per_day)) if lf.interest_per_day else
+                   _("Simple interest on the delinquent principal from each installment's "
+                     "due date; each further day adds less than one cent."))
         rows = [Row(_("Interest to %(date)s", date=date_long(on)), money(amounts.interest),
-                    [Why(_("Simple interest on the delinquent principal from each installment's "
-                           "due date; each further day adds %(per_day)s.",
-                           per_day=money(lf.interest_per_day)), _ref("R-A8"))]),
+                    [Why(per_day, _ref("R-A8"))]),
                 Row(_("Late fees"), money(amounts.late_fees),
                     [Why(_("One late fee for each installment not paid by its grace day."),
                          _ref("R-A7"))]),
@@ -92,14 +98,33 @@ def letter_document(lf: demands.LetterFacts, lang: str,
               "to interest, then late fees, then costs, then the oldest principal."),
             _("This letter goes to the payer of the account, with a copy to the owner. The "
               "certified mail's postage is a cost of the account.")]
+        authority = issuer(on, lang)
+        closing = [_("Sincerely,"),
+                   "\n".join(["_" * 32, authority.name, *authority.address])]
         return Document(_("Demand for payment: copy to the owner") if copy else
                         _("Demand for payment"),
                         _("Copy for the owner's information") if copy else
                         _("Certified mail with return receipt"),
                         facts, rows=rows, body=body, notes=notes,
+                        tables=[_installments(lf)], closing=closing,
                         reference=_("Demand %(id)s · Parcel %(catastro)s", id=n.id,
                                     catastro=lf.parcel.catastro),
                         on=on, rows_heading=_("What is demanded"))
+
+
+def _installments(lf: demands.LetterFacts) -> Table:
+    """Each installment the demand lists (R-A6: not paid by its grace day), with its due
+    date and the principal left unpaid on the demand's date (the statement's figures; their
+    sum is the delinquent principal above)."""
+    listed = ({int(x) for x in lf.letter.installments.split(",") if x.strip().isdigit()}
+              if lf.letter is not None else None)
+    rows = [(str(i.number), date_long(i.due_date), money(i.principal))
+            for i in lf.statement.installments
+            if (i.number in listed if listed is not None else i.status == "delinquent")
+            and i.principal]
+    return Table((_("Installment"), _("Due date"), _("Unpaid principal")), rows or
+                 [("—", "—", money(Decimal(0)))], widths=(20, 45, 35), align="LLR",
+                 heading=_("The installments not paid by their grace day"))
 
 
 def mailing_document(lf: demands.LetterFacts, lang: str,

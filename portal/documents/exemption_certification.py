@@ -185,6 +185,7 @@ def receipt_document(cert: Any, parcel: Any, owners: list[str], f: Figures,
     return pdf.Document(title=_("Residential exemption certification %(number)s",
                                 number=cert.filing_number or ""),
                         subtitle=_("District Assessments Portal"), facts=facts, rows=rows,
+                        rows_heading=_("The bill without and with the exemption"),
                         notes=notes, on=cert.filed_on)
 
 

@@ -329,8 +329,8 @@ def receipt_document(v: ReceiptView) -> pdf.Document:
     return pdf.Document(
         title=_("Payment receipt %(number)s", number=v.number),
         subtitle=_("District Assessments Portal"),
-        facts=facts, rows=rows, tables=[lines] if table else [], notes=notes,
-        on=v.receipt.legal_date)
+        facts=facts, rows=rows, rows_heading=_("What was paid"),
+        tables=[lines] if table else [], notes=notes, on=v.receipt.legal_date)
 
 
 # --- the PDF ---------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ files, stored by content hash (`portal.storage`).
 
 The type is read from the bytes (the file's signature), never from its name or the browser's
 word, and the file must open within bounds (`MAX_PIXELS` from the image's header before
-any decoding, `MAX_PDF_PAGES`, `MAX_PDF_OBJECTS`): Pillow, pypdf
+any decoding, `MAX_PDF_PAGES`, `MAX_PDF_OBJECTS`, `MAX_PDF_INFLATED`): Pillow, pypdf
 (maintained libraries rather than hand-written parsers: docs/EXEMPTION.md). Anything else is
 an `InvalidInput` with a stable code, and nothing is stored. A PDF with scripts or automatic
 actions (`active_content`: JavaScript, OpenAction ...) is accepted and flagged to the
@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from sqlalchemy import func, select, update
@@ -48,6 +50,29 @@ MAX_PIXELS = 50_000_000
 #: cross-reference table to count them; nothing is decompressed).
 MAX_PDF_PAGES = 300
 MAX_PDF_OBJECTS = 200_000
+#: The most bytes one of a PDF's streams may inflate to while it is read (its object
+#: streams hold the page tree; a few MB for 300 pages): a 1 MB stream can inflate to 1 GB (a
+#: PDF bomb). pypdf's own bound is 75 MB a stream; this one keeps an upload's memory small.
+MAX_PDF_INFLATED = 8 * 1024 * 1024
+
+
+class _TooBig(Exception):
+    """The file declares more than a document needs (pixels, pages, objects, inflated
+    bytes): refused as `evidence_oversized`, whatever else is wrong with it."""
+
+
+@contextmanager
+def _pdf_bounds() -> Iterator[None]:
+    """pypdf's limits for the current thread only (a context variable), lowered to ours."""
+    from pypdf import apply_configuration
+    with apply_configuration(zlib_maximum_output_length=MAX_PDF_INFLATED,
+                             lzw_maximum_output_length=MAX_PDF_INFLATED,
+                             run_length_maximum_output_length=MAX_PDF_INFLATED,
+                             brotli_maximum_output_length=MAX_PDF_INFLATED,
+                             array_based_stream_maximum_output_length=MAX_PDF_INFLATED,
+                             stream_decoding_work_maximum_length=4 * MAX_PDF_INFLATED,
+                             maximum_declared_stream_length=MAX_BYTES):
+        yield
 
 
 def _opens(data: bytes, kind: str) -> bool:
@@ -55,14 +80,23 @@ def _opens(data: bytes, kind: str) -> bool:
     the size from the header first (Pillow's `MAX_IMAGE_PIXELS` set to the bound, its
     warning an error); then a PNG's chunks are verified (their checksums, no pixel decoded)
     and a JPEG is decoded at an eighth of its size (`draft`), so an upload costs little
-    memory whatever it declares."""
+    memory whatever it declares. PDFs: the objects and pages counted, no stream inflated
+    past `MAX_PDF_INFLATED`. `_TooBig` when a bound is passed."""
     try:
         if kind == "application/pdf":
             from pypdf import PdfReader
-            reader = PdfReader(io.BytesIO(data), strict=False)
-            if int(reader.trailer.get("/Size", 0)) > MAX_PDF_OBJECTS:
-                return False
-            return 0 < len(reader.pages) <= MAX_PDF_PAGES
+            from pypdf.errors import LimitReachedError
+            try:
+                with _pdf_bounds():
+                    reader = PdfReader(io.BytesIO(data), strict=False)
+                    if int(reader.trailer.get("/Size", 0)) > MAX_PDF_OBJECTS:
+                        raise _TooBig
+                    pages = len(reader.pages)
+            except LimitReachedError as exc:
+                raise _TooBig from exc
+            if pages > MAX_PDF_PAGES:
+                raise _TooBig
+            return pages > 0
         import warnings
 
         from PIL import Image
@@ -71,7 +105,9 @@ def _opens(data: bytes, kind: str) -> bool:
             warnings.simplefilter("error", Image.DecompressionBombWarning)
             with Image.open(io.BytesIO(data)) as img:
                 expected = {"image/jpeg": "JPEG", "image/png": "PNG"}[kind]
-                if img.format != expected or img.width * img.height > MAX_PIXELS:
+                if img.width * img.height > MAX_PIXELS:
+                    raise _TooBig
+                if img.format != expected:
                     return False
                 if kind == "image/png":
                     img.verify()
@@ -79,8 +115,25 @@ def _opens(data: bytes, kind: str) -> bool:
                     img.draft("L", (max(1, img.width // 8), max(1, img.height // 8)))
                     img.load()
         return True
-    except Exception:  # noqa: BLE001 - any failure to read (or a bomb) means "corrupt"
+    except _TooBig:
+        raise
+    except Exception as exc:  # noqa: BLE001 - any failure to read means "corrupt"
+        if _bomb(exc):
+            raise _TooBig from exc
         return False
+
+
+def _bomb(exc: BaseException) -> bool:
+    """Pillow's refusal of an image over `MAX_IMAGE_PIXELS` (its warning made an error),
+    or pypdf's of a stream over its bound, however deep in the error's causes."""
+    from PIL import Image
+    from pypdf.errors import LimitReachedError
+    while exc is not None:
+        if isinstance(exc, (Image.DecompressionBombError, Image.DecompressionBombWarning,
+                            LimitReachedError)):
+            return True
+        exc = exc.__cause__ or exc.__context__  # type: ignore[assignment]
+    return False
 
 
 #: The PDF names that run something when the file is opened or used (PDF 1.7, 12.6):
@@ -97,7 +150,8 @@ def active_content(data: bytes) -> list[str]:
     its bytes (names written with #xx escapes decoded). [] for an image or a plain PDF."""
     if not data.startswith(b"%PDF-"):
         return []
-    found = set(_names_in_objects(data))
+    with _pdf_bounds():
+        found = set(_names_in_objects(data))
     raw = _NAME_ESCAPE.sub(lambda m: bytes([int(m.group(1), 16)]), data)
     for name in ACTIVE_NAMES:
         # an /OpenAction that is a page to open at ([3 0 R /FitH null], every fpdf2 file)
@@ -138,7 +192,9 @@ def _names_in_objects(data: bytes) -> set[str]:
 
 def check(data: bytes) -> str:
     """The content type of an acceptable file; `InvalidInput` with code `evidence_empty`,
-    `evidence_too_large`, `evidence_type` or `evidence_corrupt` otherwise."""
+    `evidence_too_large`, `evidence_type`, `evidence_oversized` (more pixels, pages, objects
+    or inflated bytes than the bounds: a bomb is refused without being decoded) or
+    `evidence_corrupt` otherwise."""
     if not data:
         raise InvalidInput("evidence_empty", field="file")
     if len(data) > MAX_BYTES:
@@ -146,7 +202,12 @@ def check(data: bytes) -> str:
     kind = sniff(data)
     if kind is None:
         raise InvalidInput("evidence_type", field="file")
-    if not _opens(data, kind):
+    try:
+        opens = _opens(data, kind)
+    except _TooBig:
+        raise InvalidInput("evidence_oversized", field="file", pixels=MAX_PIXELS,
+                           pages=MAX_PDF_PAGES) from None
+    if not opens:
         raise InvalidInput("evidence_corrupt", field="file")
     return kind
 

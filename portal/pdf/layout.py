@@ -13,7 +13,8 @@ footnotes ("[2]") in plain words with the statute's clause.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from xml.sax.saxutils import escape
 
 from fpdf.prefs import ViewerPreferences
@@ -24,7 +25,7 @@ from portal.pdf.authority import Issuer, issuer
 from portal.pdf.fonts import FONT, font_files
 from portal.pdf.model import Document, Ref, Row, Table, Why
 from portal.pdf.qr import draw as draw_qr
-from portal.pdf.tagged import TaggedPDF, add_cached_font
+from portal.pdf.tagged import Element, TaggedPDF, add_cached_font
 
 PT = 25.4 / 72  # one point in mm
 MARGIN = 18.0
@@ -55,6 +56,8 @@ class Layout:
         self.head_band = 0.0
         self.repeat: Table | None = None  # the table whose header each new page repeats
         self.issuer: Issuer = issuer(doc.on or clock.today(), lang)
+        self.issuer_elements: tuple[Element, Element] | None = None
+        self._heads: dict[tuple[Issuer, str], tuple[list[str], list[str]]] = {}
 
     # -- measuring and wrapping -----------------------------------------------------------
     def font(self, style: str, size: float) -> None:
@@ -179,28 +182,50 @@ class Layout:
         pdf = self.pdf
         end = pdf.page
         last = end if last is None else last
-        total = last - first + 1
-        name, contact = self.header_lines()
         for number in range(first, last + 1):
-            pdf.page = number
-            pdf.current_font_is_set_on_page = False
-            with pdf.artifact("Header"):
-                y = TOP
-                for line in name:
-                    self.text(MARGIN, y, line, "B", 9)
-                    y += self.leading(9)
-                for line in contact:
-                    self.text(MARGIN, y, line, "", 7.5, color=GREY)
-                    y += self.leading(7.5)
-            self.rule(self.head_band - 2.5, grey=120, width=0.3)
-            with pdf.artifact("Footer"):
-                page = _("Page %(num)d of %(total)s", num=number - first + 1, total=total)
-                foot = " · ".join(x for x in (self.doc.title, self.doc.reference, page) if x)
-                y = pdf.h - BOTTOM
-                for line in self.wrap(foot, self.width, "", 8):
-                    self.text(MARGIN, y, line, "", 8, color=GREY)
-                    y += self.leading(8)
+            self.furnish(number, number - first + 1, last - first + 1)
         pdf.page = end
+
+    def furnish(self, number: int, shown: int, total: int) -> None:
+        """Page `number`'s header (the Authority) and footer (the document, "page `shown` of
+        `total`"), in the current language and document."""
+        pdf = self.pdf
+        key = (self.issuer, self.lang)
+        if key not in self._heads:
+            self._heads[key] = self.header_lines()
+        name, contact = self._heads[key]
+        pdf.page = number
+        pdf.current_font_is_set_on_page = False
+        y = TOP
+        with self.letterhead(number, 0):
+            for line in name:
+                self.text(MARGIN, y, line, "B", 9)
+                y += self.leading(9)
+        with self.letterhead(number, 1):
+            for line in contact:
+                self.text(MARGIN, y, line, "", 7.5, color=GREY)
+                y += self.leading(7.5)
+        self.issuer_elements = None if number == 1 else self.issuer_elements
+        self.rule(self.head_band - 2.5, grey=120, width=0.3)
+        with pdf.artifact("Footer"):
+            page = _("Page %(num)d of %(total)s", num=shown, total=total)
+            foot = " · ".join(x for x in (self.doc.title, self.doc.reference, page) if x)
+            y = pdf.h - BOTTOM
+            for line in self.wrap(foot, self.width, "", 8):
+                self.text(MARGIN, y, line, "", 8, color=GREY)
+                y += self.leading(8)
+
+    @contextmanager
+    def letterhead(self, number: int, part: int) -> Iterator[None]:
+        """The Authority's name (`part` 0) or contact (1) on page `number`: once in the file
+        as content (the first page's, in the structure tree's first elements, so a screen
+        reader says who issued the document: PDF/UA-1 7.1), an artifact on every other page."""
+        if self.issuer_elements is None or number != 1:
+            with self.pdf.artifact("Header"):
+                yield
+            return
+        with self.pdf.inside(self.issuer_elements[part]), self.pdf.marked():
+            yield
 
     # -- blocks ---------------------------------------------------------------------------
     def marker(self, ref: Ref | None) -> str:
@@ -382,7 +407,7 @@ class Layout:
     # -- the document ---------------------------------------------------------------------
     def blocks(self, doc: Document) -> None:
         """A document's blocks, in order: title, subtitle, facts, body, its QR code, amounts,
-        tables, notes (its footnotes are laid out apart)."""
+        tables, notes, closing (its footnotes are laid out apart)."""
         self.heading(_clean(doc.title), "H1", 16, 12)
         if doc.subtitle:
             self.paragraph(doc.subtitle, 9.5, GREY)
@@ -408,6 +433,14 @@ class Layout:
             self.need(2 * self.leading(8.5))
             self.paragraph(self.why_text(note), 8.5)
             self.pdf.y += 1.2
+        if doc.closing:  # a letter's signature block, kept whole on one page
+            self.pdf.y += 4
+            lines = [self.wrap(c, self.width, "", 10) for c in doc.closing]
+            self.need(sum(len(x) for x in lines) * self.leading(10) + 3 * len(lines))
+            for block in lines:
+                with self.pdf.element("P"):
+                    self.lines(MARGIN, block, "", 10)
+                self.pdf.y += 3
 
     def render(self) -> bytes:
         doc, pdf = self.doc, self.pdf
@@ -422,6 +455,8 @@ class Layout:
         pdf.set_xmp_metadata(xmp(title, self.issuer.name, "es-PR" if self.lang == "es"
                                  else "en-US", _("District Assessments Portal")))
         self.new_page()
+        # the Authority's name and contact, drawn on page 1 by `letterhead`
+        self.issuer_elements = (pdf.new_element("P"), pdf.new_element("P"))
         self.blocks(doc)
         self.footnotes()
         self.page_furniture()

@@ -56,7 +56,7 @@ class Document:
     "Receipt R-2026-000123"); `on` is the document's date (it picks the Authority's
     address in force); `body` the paragraphs of a letter or notice, after the facts; `rows`
     the amounts (label, amount, why); `tables`; `notes` paragraphs at the end; `code` a QR
-    code with its caption, after the body."""
+    code with its caption, after the body; `closing` a letter's signature block, last."""
 
     title: str
     subtitle: str
@@ -72,6 +72,8 @@ class Document:
     table: list[Sequence[str]] = field(default_factory=list)
     #: A QR code (`qr.Code`) drawn after the body (the notice's and statement's pay link).
     code: object | None = None
+    #: A letter's closing and signature block, last, at the body's size (lines by "\n").
+    closing: list[str] = field(default_factory=list)
 
     def all_tables(self) -> list[Table]:
         if self.table:

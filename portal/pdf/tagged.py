@@ -316,7 +316,10 @@ def _font_parts(font: TTFFont) -> tuple[str, bytes, bytes, bytes, int]:
         gid = glyph_ids[g.glyph_name]
         cid_to_gid[cid * 2], cid_to_gid[cid * 2 + 1] = gid >> 8, gid & 0xFF
     for g, cid in font.subset.items():  # fpdf2's order
-        if g is not None and isinstance(g.unicode, tuple) and g.unicode:
+        # CID 0 (.notdef) and anything mapped to U+0000 get no entry: U+0000 is no text
+        # (PDF/UA-1 7.21.7; a validator's FONT-UNICODE-VALUE-001), and .notdef is never drawn
+        if (g is not None and isinstance(g.unicode, tuple) and g.unicode and cid != 0
+                and 0 not in g.unicode):
             chars.append(f"<{cid:04X}> <{''.join(_utf16(u) for u in g.unicode)}>\n")
     cmap = ("/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n/CIDSystemInfo\n"
             "<</Registry (Adobe)\n/Ordering (UCS)\n/Supplement 0\n>> def\n"

@@ -27,6 +27,7 @@ from portal.models import (
     PropertyTaxFact,
     User,
 )
+from tests.support.bombs import pdf_bomb, png_bomb
 from tests.support.world import build
 
 FY = date(2026, 7, 1)
@@ -356,20 +357,6 @@ def test_withdraw_then_file_anew_but_never_undo_an_approval(world):
         filings.withdraw(uow, _user(uow, world.alice), again.id)
 
 
-def _png_bomb(side: int = 10_000) -> bytes:
-    """A PNG that declares side x side RGBA pixels (10^8: 400 MB decoded) in a few bytes."""
-    import struct
-    import zlib
-
-    def chunk(kind: bytes, body: bytes) -> bytes:
-        return (struct.pack(">I", len(body)) + kind + body
-                + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF))
-    rows = zlib.compress(b"\x00" * (side * 4 + 1) * 16)  # the first rows; the rest missing
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", side, side, 8, 6, 0,
-                                                               0, 0))
-            + chunk(b"IDAT", rows) + chunk(b"IEND", b""))
-
-
 def _pdf_of(pages: int) -> bytes:
     from pypdf import PdfWriter
     writer, buf = PdfWriter(), io.BytesIO()
@@ -379,19 +366,22 @@ def _pdf_of(pages: int) -> bytes:
     return buf.getvalue()
 
 
-def test_bombs_are_refused_from_their_header_in_little_memory(tmp_path):
-    """A decompression-bomb PNG is refused before a pixel is decoded: checked in a fresh
-    process, its peak memory stays within 60 MB of the same process's before the check (the
-    400 MB the image declares are never allocated). A PDF over the page bound is refused."""
+@pytest.mark.parametrize("bomb", ["png", "pdf"])
+def test_bombs_are_refused_from_their_header_in_little_memory(tmp_path, bomb):
+    """A decompression-bomb PNG (10^8 pixels declared: 400 MB decoded) and a PDF bomb (its
+    page tree in an object stream that inflates to 1 GB) are refused as
+    `evidence_oversized`: checked in a fresh process, its peak memory stays within 60 MB of
+    the same process's before the check (pypdf's own bound would let 75 MB a stream, and
+    148 MB were measured before `MAX_PDF_INFLATED`)."""
     import subprocess
     import sys
-    bomb = tmp_path / "bomb.png"
-    bomb.write_bytes(_png_bomb())
+    path = tmp_path / f"bomb.{bomb}"
+    path.write_bytes(png_bomb() if bomb == "png" else pdf_bomb())
     script = (
         "import resource, sys\n"
         "from portal.exemptions import evidence\n"
         "from portal.accounts.errors import InvalidInput\n"
-        "import PIL.Image, PIL.PngImagePlugin, pypdf\n"
+        "import PIL.Image, PIL.PngImagePlugin, pypdf, pypdf.filters\n"
         "data = open(sys.argv[1], 'rb').read()\n"
         "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
         "try:\n"
@@ -399,14 +389,24 @@ def test_bombs_are_refused_from_their_header_in_little_memory(tmp_path):
         "    print('accepted')\n"
         "except InvalidInput as e:\n"
         "    print(e.code, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before)\n")
-    out = subprocess.run([sys.executable, "-c", script, str(bomb)], capture_output=True,
+    out = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True,
                          text=True, check=True).stdout.split()
-    assert out[0] == "evidence_corrupt"
+    assert out[0] == "evidence_oversized"
     assert int(out[1]) < 60 * 1024, f"peak grew by {out[1]} kB"
+
+
+def test_the_bounds_refuse_what_is_too_big_and_keep_what_is_not():
+    """Past the page bound: oversized. The same PDF as the bomb, small: accepted (the
+    refusal is its size, not its shape). A PNG cut short: corrupt, not oversized."""
     with pytest.raises(InvalidInput) as e:
         evidence.check(_pdf_of(evidence.MAX_PDF_PAGES + 1))
-    assert e.value.code == "evidence_corrupt"
+    assert e.value.code == "evidence_oversized"
     assert evidence.check(_pdf_of(3)) == "application/pdf"
+    assert evidence.check(pdf_bomb(inflated=1 << 20)) == "application/pdf"
+    assert evidence.active_content(pdf_bomb()) == []  # the flagging step bounded as well
+    with pytest.raises(InvalidInput) as e:
+        evidence.check(_png()[:60])
+    assert e.value.code == "evidence_corrupt"
 
 
 def test_uploads_at_once_never_pass_the_limit(world):

@@ -72,12 +72,23 @@ def amounts_in(doc: Document) -> list[str]:
             if MONEY.fullmatch(t.strip())]
 
 
-def check(doc: Document, data: bytes, lang: str, tmp_path, min_pages: int = 3) -> None:  # noqa: ANN001
+def check(doc: Document, data: bytes, lang: str, tmp_path, min_pages: int = 3,  # noqa: ANN001
+          other: tuple[Document, str] | None = None) -> None:
+    """`other`: the second version of a bilingual file (its document and language): its
+    pages (from the first that prints its title) have their header and footer in its
+    language, the others in `lang`; pages are numbered across the file."""
     pages = pages_of(data, tmp_path)
     assert len(pages) >= min_pages, f"{doc.title}: {len(pages)} pages"
     authority = pdf.issuer(doc.on or TODAY, lang).name
     words: list[str] = []
+    page_lang, in_other = lang, False
     for number, (width, height, boxes) in enumerate(pages, 1):
+        if other is not None and not in_other:
+            text = " ".join(b.text for b in boxes)
+            if other[0].title.split()[0] in text and other[0].title in " ".join(
+                    b.text for b in sorted(boxes, key=lambda b: (round(b.y0), b.x0))):
+                in_other, page_lang = True, other[1]
+                authority = pdf.issuer(other[0].on or TODAY, page_lang).name
         # no two runs of text overlap, and none leaves the page
         boxes.sort(key=lambda b: b.y0)
         for i, a in enumerate(boxes):
@@ -89,8 +100,11 @@ def check(doc: Document, data: bytes, lang: str, tmp_path, min_pages: int = 3) -
         text = " ".join(b.text for b in sorted(boxes, key=lambda b: (round(b.y0), b.x0)))
         assert " ".join(authority.split()[:4]) in text, f"page {number} names no Authority"
         page_words = {"es": f"Página {number} de {len(pages)}",
-                      "en": f"Page {number} of {len(pages)}"}[lang]
+                      "en": f"Page {number} of {len(pages)}"}[page_lang]
         assert page_words in text, f"page {number}: no “{page_words}”"
+        if other is not None:  # the running header and footer in the page's language only
+            foreign = {"es": f"Page {number} of", "en": f"Página {number} de"}[page_lang]
+            assert foreign not in text, f"page {number} ({page_lang}): “{foreign}”"
         named = re.sub(r"(portal's rule|regla del portal|rule|regla) R-[A-Z]\d+", "",
                        text.replace("\u00a0", " "))
         assert not re.search(r"\bR-[A-Z]\d+\b", named), f"page {number}: a bare rule id"
@@ -103,7 +117,8 @@ def check(doc: Document, data: bytes, lang: str, tmp_path, min_pages: int = 3) -
     info = pdfinfo(data, tmp_path)
     assert re.search(r"^Tagged:\s+yes$", info, re.M), info
     assert re.search(rf"^Title:\s+{re.escape(doc.title)}$", info, re.M), info
-    assert re.search(rf"^Author:\s+{re.escape(authority)}$", info, re.M), info
+    author = pdf.issuer(doc.on or TODAY, lang).name
+    assert re.search(rf"^Author:\s+{re.escape(author)}$", info, re.M), info
     assert (b"/Lang (es-PR)" if lang == "es" else b"/Lang (en-US)") in data
     assert b"/DisplayDocTitle true" in data
     meta = pdfinfo(data, tmp_path, "-meta")
@@ -112,3 +127,41 @@ def check(doc: Document, data: bytes, lang: str, tmp_path, min_pages: int = 3) -
     roles = ("Document", "H1", "Table", "TR", "TH", "TD") + (("P",) if doc.subtitle else ())
     for role in roles:
         assert re.search(rf"^\s*{role}\b", tree, re.M), f"no {role} in the structure tree"
+    structure(data, tmp_path, author)
+
+
+def structure(data: bytes, tmp_path, issuer: str) -> list[tuple[int, str, str]]:  # noqa: ANN001
+    """The structure tree's elements in reading order (depth, role, their text), checked as
+    issue 29 asks: the issuer's name once as content, first (PDF/UA-1 7.1); every table
+    after a heading (none straight after another table); no font maps a glyph to U+0000
+    (a PDF/UA validator's FONT-UNICODE-VALUE-001)."""
+    out = pdfinfo(data, tmp_path, "-struct-text")
+    elems: list[tuple[int, str, str]] = []
+    for line in out.splitlines():
+        depth = (len(line) - len(line.lstrip(" "))) // 2
+        body = line.strip()
+        if body.startswith('"'):
+            if elems:
+                d, role, text = elems[-1]
+                elems[-1] = (d, role, text + body.strip('"'))
+        elif body and not body.startswith("/"):
+            elems.append((depth, body.split()[0].rstrip(":"), ""))
+    texts = [t for _d, _r, t in elems]
+    assert texts.count(issuer) == 1, f"the issuer {issuer!r} is {texts.count(issuer)} times"
+    assert elems[1] == (1, "P", issuer), elems[:3]
+    previous = ""
+    for _d, role, _t in elems:
+        if role == "Table":
+            assert previous != "Table", "a table straight after another, with no heading"
+        if role == "Table" or re.fullmatch(r"H\d?", role):
+            previous = role
+    import io
+
+    from pypdf import PdfReader
+    reader = PdfReader(io.BytesIO(data))
+    for page in reader.pages[:1]:
+        for font in page["/Resources"]["/Font"].values():
+            cmap = font.get_object()["/ToUnicode"].get_object().get_data().decode("latin-1")
+            mapped = cmap.split("endcodespacerange", 1)[1]
+            assert not re.search(r"<0+>\s*$", mapped, re.M), "a glyph mapped to U+0000"
+    return elems

@@ -10,6 +10,7 @@ import os
 import re
 import shutil
 import subprocess
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -144,6 +145,7 @@ def test_the_demand_letter_is_bilingual_tagged_and_whole(app, lang, tmp_path):
     from portal.collections import demands
     from portal.documents.demand_letter import letter_document
     from portal.i18n import use_language
+    from portal.pdf import issuer as pdf_issuer
     from portal.pdf.demand import render_bilingual
     from portal.people import users
     from tests.support.documents import check
@@ -156,7 +158,7 @@ def test_the_demand_letter_is_bilingual_tagged_and_whole(app, lang, tmp_path):
             lf = demands.letter(w, users.find_by_email(w, "staff@demo.pr"), nid)
         first_doc, second_doc = letter_document(lf, lang), letter_document(lf, second)
         data = render_bilingual(first_doc, lang, second_doc, second)
-    check(first_doc, data, lang, tmp_path, min_pages=2)
+    check(first_doc, data, lang, tmp_path, min_pages=2, other=(second_doc, second))
     text = (tmp_path / "letter.txt")
     path = tmp_path / "letter.pdf"
     path.write_bytes(data)
@@ -173,6 +175,27 @@ def test_the_demand_letter_is_bilingual_tagged_and_whole(app, lang, tmp_path):
     from portal.i18n import formats
     for doc_lang in ("es", "en"):
         assert formats(doc_lang).money(total) in words
+    # #29 item 4: as a court and a family expect it: the addressee's mailing address, the
+    # Authority's signature block, each installment with its due date and amount
+    flat = " ".join(words.split())
+    assert lf.addressee.mailing_address and " ".join(lf.addressee.mailing_address.split()) in flat
+    for doc_lang, closing in (("es", "Atentamente,"), ("en", "Sincerely,")):
+        name = pdf_issuer(lf.letter.run_on, doc_lang).name
+        assert f"{closing} ________________________________ {name}" in flat, doc_lang
+    listed = [int(x) for x in lf.letter.installments.split(",")]
+    rows = [i for i in lf.statement.installments if i.number in listed]
+    assert rows and sum(i.principal for i in rows) == lf.letter.delinquent_principal
+    for i in rows:
+        for doc_lang in ("es", "en"):
+            f = formats(doc_lang)
+            assert f"{i.number} {f.date_long(i.due_date)} {f.money(i.principal)}" in flat
+    # a day's interest under a cent is said so, not "$0.00"
+    from dataclasses import replace
+    with use_language(lang):
+        small = letter_document(replace(lf, interest_per_day=Decimal("0.00")), lang)
+    said = " ".join(w.text for r in small.rows for w in r.why)
+    assert {"es": "menos de un centavo", "en": "less than one cent"}[lang] in said
+    assert "$0.00" not in said
 
 
 @pytest.mark.skipif(vnu_missing() is not None, reason=vnu_missing() or "")

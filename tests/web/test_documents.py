@@ -140,7 +140,7 @@ def test_cells_taller_than_a_page_run_on_without_overlap(tmp_path):  # noqa: ANN
                    tables=[pdf.Table(("Parcel", "Applied to", "Amount"),
                                      [("1", name[:3000], "$1.00"), ("2", "Installment 1",
                                                                    "$2,000.00")],
-                                     (1, 3, 1), "LLR")])
+                                     (1, 3, 1), "LLR", heading="Applied to")])
     with clock.fixed(TODAY):
         data = pdf.render(doc, "en")
     check(doc, data, "en", tmp_path)
@@ -161,6 +161,6 @@ def test_a_letter_is_the_same_layer(lang, tmp_path):  # noqa: ANN001
                        body=[Why("We ask you to pay $1,475.36 within 15 days. " * 70, ref),
                              "Sincerely, the Authority."] * 3,
                        rows=[pdf.Row("Total due now", "$1,475.36", strong=True)],
-                       reference="Parcel 040-000-001-07")
+                       rows_heading="What is due", reference="Parcel 040-000-001-07")
         data = pdf.render(doc, lang)
     check(doc, data, lang, tmp_path)

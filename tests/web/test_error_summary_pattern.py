@@ -72,3 +72,37 @@ def test_the_lender_upload_with_no_file_is_ours_not_the_browsers(demo_app: Flask
     assert 'href="#file"' in summary
     file = re.search(r'<input[^>]*id="file"[^>]*>', html).group(0)
     assert 'aria-invalid="true"' in file
+
+
+@pytest.mark.parametrize("lang,words", [
+    ("es", "El archivo no se abrió: contiene más de lo que un documento necesita"),
+    ("en", "The file was not opened: it holds more than a document needs")])
+@pytest.mark.parametrize("bomb", ["png", "pdf"])
+def test_a_bomb_is_refused_in_the_readers_language(demo_app: Flask, lang, words, bomb):
+    """A decompression-bomb PNG and a PDF bomb through the J5 upload (issue 31): the
+    owner's step again with the refusal in the summary, linked to the field, in the
+    reader's language; nothing stored (tests/data/test_exemption_services.py holds the
+    memory bound)."""
+    import io
+
+    from werkzeug.datastructures import FileStorage, MultiDict
+    from werkzeug.test import encode_multipart
+
+    from tests.support.bombs import pdf_bomb, png_bomb
+    owner = login(demo_app, "owner")
+    cid = file_home(owner, ids(demo_app))
+    step = f"/exoneracion/{cid}/paso/evidencia?lang={lang}"
+    data = png_bomb() if bomb == "png" else pdf_bomb()
+    # the body encoded here, in memory (the test client's own encoding spools a body over
+    # 500 kB to a temporary file it leaves open)
+    boundary, body = encode_multipart(MultiDict({
+        "csrf_token": csrf_token(owner.get(step).get_data(as_text=True)),
+        "file": FileStorage(io.BytesIO(data), filename=f"escaneo.{bomb}")}))
+    r = owner.post(f"/exoneracion/{cid}/evidencia?lang={lang}", data=body,
+                   content_type=f"multipart/form-data; boundary={boundary}")
+    assert r.status_code == 303
+    html = owner.get(r.headers["Location"] + f"?lang={lang}").get_data(as_text=True)
+    assert _title(html).startswith("Error:")
+    summary = re.search(r'<div[^>]*id="error-summary".*?</div>\s*</div>', html, re.S).group(0)
+    assert 'href="#file"' in summary and words in summary
+    assert f"escaneo.{bomb}" not in html  # not listed among the documents

@@ -69,7 +69,7 @@ def _upload(client, cid: int, data: bytes, name: str):  # noqa: ANN001, ANN202
     return client.get(f"/exoneracion/{cid}/paso/evidencia").get_data(as_text=True)
 
 
-def test_j5_file_return_resubmit_approve(demo_app: Flask):
+def test_j5_file_return_resubmit_approve(demo_app: Flask, tmp_path):  # noqa: ANN001
     app = demo_app
     ids = _ids(app)
     owner = login(app, "owner")
@@ -114,6 +114,13 @@ def test_j5_file_return_resubmit_approve(demo_app: Flask):
     assert "Radicada" in receipt and "Banco Hipotecario del Caribe" in receipt
     pdf = owner.get(f"/exoneracion/{cid}/recibo.pdf")
     assert pdf.status_code == 200 and pdf.data.startswith(b"%PDF")
+    # its structure (#29): the issuer first, the bill's table under its heading
+    from portal.pdf import issuer
+    from tests.support.documents import structure
+    elems = structure(pdf.data, tmp_path, issuer(date(2026, 11, 30), "es").name)
+    roles = [(role, text) for _depth, role, text in elems]
+    bill = roles.index(("H2", "La factura sin y con la exoneración"))
+    assert roles[bill + 1][0] == "Table"
     mails = [p.read_text(errors="replace") for p in outbox(app)]
     assert any(number in m and "owner@demo.pr" in m for m in mails)
     assert any(number in m and "lender@demo.pr" in m for m in mails)  # R-B9

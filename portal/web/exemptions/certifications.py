@@ -87,6 +87,10 @@ EVIDENCE_ERRORS = {
                         "them, whatever its name says."),
     "evidence_corrupt": N_("The file cannot be opened: it is damaged or incomplete. Save it "
                            "again and upload it."),
+    "evidence_oversized": N_("The file was not opened: it holds more than a document needs "
+                             "(an image over 50 million pixels, a PDF over 300 pages or with "
+                             "parts that unpack too large). Scan it at a lower resolution or "
+                             "split it, and upload it again."),
     "evidence_too_many": N_("A certification takes at most 10 documents. Remove one to add "
                             "another."),
 }

@@ -39,6 +39,7 @@ from portal.accounts.errors import Conflict, InvalidInput, NotFound
 from portal.core import auction as core_auction
 from portal.core.attachment import attachment_notice, dunning_fee
 from portal.core.deadlines import deadline
+from portal.core.errors import ParameterNotFound
 from portal.core.explain import N_, Trace
 from portal.core.money import ZERO, cents, fits_money
 from portal.db import UnitOfWork
@@ -145,29 +146,50 @@ def record_notice(uow: UnitOfWork, staff: Any, parcel_id: int, *, fiscal_years: 
     return row
 
 
-def minimum_of(debt: Any, real_value: Decimal, mortgage_amount: Decimal
-               ) -> core_auction.AuctionMinimum:
-    """R-C4 from the core, on the debt's amounts (the property's floor: its taxes, surcharges
-    and interest)."""
+def minimum_of(debt: Any, real_value: Decimal, mortgage_amount: Decimal, *,
+               property_debt: Decimal | None = None, auction_number: int = 1,
+               appraised_on: date | None = None) -> core_auction.AuctionMinimum:
+    """R-C4 from the core, on the debt's amounts; the floor is this parcel's own taxes,
+    surcharges and interest (`property_debt`; by default the debt's, when the whole debt is
+    this parcel's); R-C8: the CRIM's rate for auction `auction_number` in force on
+    `appraised_on` (`core.auction.minimum_rate_for`; the statute's minimum without a day)."""
+    rate = (core_auction.ONE if appraised_on is None
+            else core_auction.minimum_rate_for(auction_number, appraised_on))
     return core_auction.auction_minimum(real_value, mortgage_amount, debt.taxes,
                                         debt.surcharges, debt.interest, debt.costs,
-                                        penalties=debt.penalties)
+                                        penalties=debt.penalties, property_debt=property_debt,
+                                        minimum_rate=rate, auction_number=auction_number)
 
 
 def record_auction(uow: UnitOfWork, staff: Any, parcel_id: int, *, fiscal_years: str,
                    amounts: dict[str, Decimal], appraised_on: date, real_value: Decimal,
-                   mortgage_amount: Decimal, auction_number: int = 1) -> Auction:
+                   mortgage_amount: Decimal, auction_number: int = 1,
+                   property_debt: Decimal | None = None) -> Auction:
     """R-C4, R-C8 (21 LPRA § 5105): a CRIM debt on the parcel and the auction of the attached
     parcel, with its minimum from the appraisal (the mortgages' balance at the appraisal
-    date)."""
+    date), at the rate the CRIM's regulation sets for the auction's number. `property_debt`:
+    what this parcel itself owes in taxes, surcharges and interest when the debtor's debt
+    (the amounts) covers other property too: the floor of R-C4, so a sale to a third party
+    can leave a shortfall (R-C6, R-C8); it cannot exceed the debt's own taxes, surcharges
+    and interest. Blank: the whole debt is this parcel's."""
     access.require_staff_role(staff, *RECORD)
     appraised_on = _day("appraised_on", appraised_on)
     value = _money("real_value", real_value)
     mortgage = _money("mortgage_amount", mortgage_amount)
     if not isinstance(auction_number, int) or not 1 <= auction_number <= 9:
         raise InvalidInput("invalid", field="auction_number")
+    own = None if property_debt is None else _money("property_debt", property_debt)
+    owed = sum((_money(k, amounts.get(k) or ZERO) for k in ("taxes", "surcharges", "interest")),
+               ZERO)
+    if own is not None and (own <= 0 or own > owed):
+        raise InvalidInput("above_debt", field="property_debt")
+    try:
+        core_auction.minimum_rate_for(auction_number, appraised_on)
+    except ParameterNotFound:
+        raise InvalidInput("no_regulation", field="auction_number") from None
     debt = _debt(uow, staff, parcel_id, "crim", fiscal_years, amounts)
-    m = minimum_of(debt, value, mortgage)
+    m = minimum_of(debt, value, mortgage, property_debt=own, auction_number=auction_number,
+                   appraised_on=appraised_on)
     row = Auction(debt_id=debt.id, parcel_id=debt.parcel_id, auction_number=auction_number,
                   appraised_on=appraised_on, real_value=value, mortgage_amount=mortgage,
                   equity=m.equity, credit=m.credit, floor=m.floor, minimum=m.minimum,
@@ -279,6 +301,16 @@ def _term_trace(n: AttachmentNotice) -> Trace:
     return t
 
 
+def _stored_minimum(debt: TaxDebt, a: Auction) -> core_auction.AuctionMinimum:
+    """The auction's minimum as recorded, with its explanation from the core: the floor
+    recorded (this parcel's own debt) and the rate of its number on its appraisal day."""
+    try:
+        return minimum_of(debt, a.real_value, a.mortgage_amount, property_debt=a.floor,
+                          auction_number=a.auction_number, appraised_on=a.appraised_on)
+    except ParameterNotFound:  # the rate table no longer lists it: the statute's minimum
+        return minimum_of(debt, a.real_value, a.mortgage_amount, property_debt=a.floor)
+
+
 def parcel_summary(uow: UnitOfWork, user: Any, parcel_id: int) -> ParcelAttachments | None:
     """The parcel's debts with their notices and auctions, for staff and the debtor only
     (R-C5: None for anyone else, even one who may see the parcel; `NotFound` when the user
@@ -309,9 +341,7 @@ def parcel_summary(uow: UnitOfWork, user: Any, parcel_id: int) -> ParcelAttachme
             dv.notice = NoticeView(n, d.taxes, items, fee.trace, _term_trace(n))
         for a in auctions:
             if a.debt_id == d.id:
-                dv.auctions.append(AuctionView(a, minimum_of(d, a.real_value,
-                                                             a.mortgage_amount),
-                                               results.get(a.id)))
+                dv.auctions.append(AuctionView(a, _stored_minimum(d, a), results.get(a.id)))
         out.append(dv)
     return ParcelAttachments(_parcel.id, relation, out, clock.today())
 

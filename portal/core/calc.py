@@ -470,14 +470,17 @@ def _attachment_stop(r: Reader) -> dict[str, Any]:
 
 
 @operation("auction_minimum", "R-C4, R-C6, R-C8: the auction minimum (confidential, R-C5), "
-                              "and with a sale price the shortfall")
+                              "the regulation's rate for the auction number, and with a sale "
+                              "price the shortfall")
 def _auction(r: Reader) -> dict[str, Any]:
     taxes, surcharges, interest = r.money("taxes"), r.money("surcharges"), r.money("interest")
     res = auction_minimum(
         real_value=r.money("real_value"), mortgage_amount=r.money("mortgage_amount"),
         taxes=taxes, surcharges=surcharges, interest=interest,
         costs=r.money("costs"), penalties=r.money("penalties", ZERO),
-        property_debt=r.money("property_debt") if r.has("property_debt") else None)
+        property_debt=r.money("property_debt") if r.has("property_debt") else None,
+        minimum_rate=r.decimal("minimum_rate", Decimal(1)),
+        auction_number=r.integer("auction_number", 1, minimum=1))
     r.seen.update(("property_debt", "sale_price"))
     out = {"equity": fmt(res.equity), "credit": fmt(res.credit), "floor": fmt(res.floor),
            "minimum": fmt(res.minimum), "trace": _trace(res.trace)}

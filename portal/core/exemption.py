@@ -152,10 +152,15 @@ def eligibility(e: Eligibility) -> EligibilityResult:
     return EligibilityResult(not reasons, reasons)
 
 
+#: R-B12, Exoneración residencial (g)(2), in one paragraph (the change report's page): intent
+#: is named for a change in qualifications, not for a transfer or change of ownership ("o
+#: dejare de notificar cualesquiera traspasos o modificaciones del dominio"), as
+#: `CERTIFICATION_WARNING` words it point by point.
 FALSE_STATEMENT_WARNING = N_(
     "Knowingly presenting false or fraudulent information, or intentionally failing to report "
-    "a change in your qualifications or a transfer of the property, is a misdemeanor punished "
-    "by a $500 fine, six months in prison, or both, plus the taxes owed once the exemption is "
+    "a change in your qualifications, is a misdemeanor; so is failing to report a transfer or "
+    "a change in the ownership of the property, whatever the intent. Each is punished by a "
+    "$500 fine, six months in prison, or both, plus the taxes owed once the exemption is "
     "revoked (R-B12)."
 )
 

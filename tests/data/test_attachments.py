@@ -144,6 +144,65 @@ def test_the_auction_minimum_and_its_results(world):
         assert (r.outcome, r.price, r.shortfall) == ("sold", D("1500.00"), D("0.00"))
 
 
+def test_the_floor_with_this_parcels_own_debt_and_a_shortfall(world):
+    """R-C4, R-C6, R-C8: the debtor owes 1,200 + 60 + 90.50 = 1,350.50 in taxes, surcharges and
+    interest, of which this parcel itself 400.00. Equity 90,000 − 89,500 = 500.00; credit
+    1,415.50 (as above); lesser 500.00; floor 400.00: minimum 500.00. Sold to a third party
+    for 600.00: the shortfall is 1,350.50 − 600.00 = 750.50, recorded and still owed."""
+    aid = _auction(world, mortgage_amount=D("89500.00"), property_debt=D("400.00"))
+    with world.uow() as uow:
+        a = uow.session.get(Auction, aid)
+        assert (a.equity, a.credit, a.floor, a.minimum) == (
+            D("500.00"), D("1415.50"), D("400.00"), D("500.00"))
+        r = attachments.record_result(uow, _u(uow, world.staff), aid,
+                                      held_on=date(2026, 11, 20), bids=1, price=D("600.00"))
+        assert (r.outcome, r.price, r.shortfall) == ("sold", D("600.00"), D("750.50"))
+    with world.uow() as uow:
+        summary = attachments.parcel_summary(uow, _u(uow, world.staff), world.parcel["A"])
+        (view,) = summary.debts[0].auctions
+        assert (view.minimum.floor, view.minimum.minimum) == (D("400.00"), D("500.00"))
+        assert view.result.shortfall == D("750.50")
+
+
+def test_the_auction_number_selects_the_regulations_rate(world, monkeypatch):
+    """R-C8: the CRIM's regulation sets auction 2 at half the lesser of equity and credit.
+    Equity 90,000 − 50,000 = 40,000.00; credit 1,415.50; lesser 1,415.50 × 0.5 = 707.75;
+    this parcel's floor 400.00 is below it: minimum 707.75. Auction 1 at rate 1: 1,415.50.
+    An auction the regulation does not set is refused, nothing recorded."""
+    from portal.core import auction as core_auction
+    rates = {1: D("1"), 2: D("0.5")}
+
+    def rate_for(number, on):
+        if number not in rates:
+            raise core_auction.ParameterNotFound("none", field="auction_number")
+        return rates[number]
+
+    monkeypatch.setattr(core_auction, "minimum_rate_for", rate_for)
+    kw = {"mortgage_amount": D("50000.00"), "property_debt": D("400.00")}
+    second = _auction(world, auction_number=2, **kw)
+    first = _auction(world, parcel="B", auction_number=1, **kw)
+    with world.uow() as uow:
+        assert uow.session.get(Auction, second).minimum == D("707.75")
+        assert uow.session.get(Auction, first).minimum == D("1415.50")
+        summary = attachments.parcel_summary(uow, _u(uow, world.staff), world.parcel["A"])
+        assert summary.debts[0].auctions[0].minimum.trace.steps[-1].rule == "R-C8"
+    before = _count(world, Auction)
+    with pytest.raises(InvalidInput) as exc:
+        _auction(world, auction_number=3, **kw)
+    assert (exc.value.code, exc.value.params["field"]) == ("no_regulation", "auction_number")
+    assert _count(world, Auction) == before
+
+
+@pytest.mark.parametrize("own", [D("0.00"), D("1350.51")])
+def test_this_parcels_debt_is_part_of_the_debtors(world, own):
+    """R-C4: this parcel's own taxes, surcharges and interest are more than 0 and at most the
+    debt's 1,350.50; anything else is refused with nothing recorded."""
+    with pytest.raises(InvalidInput) as exc:
+        _auction(world, property_debt=own)
+    assert (exc.value.code, exc.value.params["field"]) == ("above_debt", "property_debt")
+    assert _count(world, TaxDebt) == _count(world, Auction) == 0
+
+
 def test_equity_below_the_floor(world):
     """R-C4: a fully mortgaged parcel (equity 0) still has the property's floor as minimum."""
     aid = _auction(world, mortgage_amount=D("95000.00"))

@@ -141,6 +141,39 @@ def test_an_auction_and_its_result(demo_app):
     assert r.status_code == 303 and _count(demo_app, AuctionResult) == 1  # once
 
 
+def test_a_debtor_who_owes_more_than_the_parcel_keeps_a_shortfall(demo_app):
+    """R-C4, R-C6, R-C8 on the staff's page: the debtor owes 1,000 + 50 + 100 = 1,150.00 in
+    taxes, surcharges and interest, this parcel itself 300.00. Equity 50,000 − 49,800 =
+    200.00; credit 1,170.00; lesser 200.00; floor 300.00: minimum 300.00. Sold for 400.00 to
+    a third party: 1,150.00 − 400.00 = 750.00 still owed, shown in Spanish. A parcel's debt
+    above the debt's own is refused in the staff's language, nothing recorded."""
+    from portal.models import Auction
+    staff = login(demo_app, "staff")
+    pid = parcel_ids(demo_app)["owner"][1]
+    url = f"/personal/embargos/propiedad/{pid}"
+    token = csrf_token(staff.get(url).get_data(as_text=True))
+    form = {"csrf_token": token, "s-fiscal_years": "2022-2023", "s-taxes": "1000",
+            "s-surcharges": "50", "s-interest": "100", "s-costs": "20",
+            "s-appraised_on": "2026-11-01", "s-real_value": "50000",
+            "s-mortgage_amount": "49800", "s-auction_number": "1"}
+    before = _count(demo_app, Auction)
+    r = staff.post(f"{url}/subasta", data={**form, "s-property_debt": "1150.01"})
+    assert r.status_code == 400 and _count(demo_app, Auction) == before
+    assert "no más que las contribuciones, recargos e intereses de la deuda" in \
+        r.get_data(as_text=True)
+    r = staff.post(f"{url}/subasta", data={**form, "s-property_debt": "300"})
+    assert r.status_code == 303
+    html = staff.get(url).get_data(as_text=True)
+    auction_id = int(re.findall(r"/personal/embargos/subasta/(\d+)/resultado", html)[-1])
+    p = f"a{auction_id}-"
+    r = staff.post(f"/personal/embargos/subasta/{auction_id}/resultado",
+                   data={"csrf_token": token, p + "held_on": "2026-11-20", p + "bids": "1",
+                         p + "price": "400"})
+    assert r.status_code == 303
+    html = staff.get(url).get_data(as_text=True)
+    assert "aún adeudado: $750.00" in html
+
+
 def test_deposit_order_recorded_and_lifted(demo_app):
     """R-A14: the demo's leased Authority parcel with an order in force: a second one is
     refused; lifted, then a new order is recorded; the lessee's parcel page shows it."""

@@ -44,6 +44,9 @@ def test_owner_reports_the_house_rented_out_and_sees_deadline_and_consequences(d
     assert "31 de diciembre de 2026" in html
     assert "2027-2028" in html  # R-B18: the first FY judged on a January 1 after it
     assert "$500.00" in html and "R-B12" in html  # the penalty for not reporting
+    # R-B12: intent is named for a change in qualifications, none for a transfer
+    assert "dejar intencionalmente de notificar un cambio en sus cualificaciones" in html
+    assert "haya o no intención" in html
     assert "R-B7" in html
     token = csrf_token(html)
     before = len(outbox(demo_app))
@@ -107,6 +110,7 @@ def test_the_same_journey_in_english(demo_app):
     assert "December 31, 2026" in html and "31 days left" in html
     html = _review(owner, pid, kind="moved", change_date="2026-03-15").get_data(as_text=True)
     assert "fiscal year 2027-2028" in html and "$500.00" in html
+    assert "a change in the ownership of the property, whatever the intent" in html  # R-B12
     r = owner.post(f"/propiedad/{pid}/cambio", data={
         "csrf_token": csrf_token(html), "action": "send", **ATTEST, "kind": "moved",
         "change_date": "2026-03-15"})

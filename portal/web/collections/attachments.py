@@ -61,6 +61,11 @@ FIELD_ERRORS = {
     "before_appraisal": _l("The auction is held after the appraisal."),
     "before_order": _l("The order ends on or after the day it was ordered."),
     "invalid": _l("This value is not valid."),
+    "above_debt": _l("Write what this parcel owes in taxes, surcharges and interest: more "
+                     "than 0.00 and not more than the debt's own taxes, surcharges and "
+                     "interest (R-C4)."),
+    "no_regulation": _l("The CRIM's regulation sets no minimum for this auction number on "
+                        "the appraisal date (R-C8)."),
 }
 
 
@@ -204,7 +209,8 @@ def record_auction(parcel_id: int):  # noqa: ANN201
         w, current_user, parcel_id, fiscal_years=form.fiscal_years.data,
         amounts=_amounts(form, attachments.AUCTION_AMOUNTS),
         appraised_on=form.appraised_on.data, real_value=form.real_value.data,
-        mortgage_amount=form.mortgage_amount.data, auction_number=form.auction_number.data),
+        mortgage_amount=form.mortgage_amount.data, auction_number=form.auction_number.data,
+        property_debt=form.property_debt.data),
         _("The auction and its minimum are recorded."), _debt_anchor)
 
 

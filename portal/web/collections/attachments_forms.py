@@ -86,6 +86,7 @@ class AuctionForm(_DebtForm):
     real_value = _money(_l("Real value by the appraisal"), required=True)
     mortgage_amount = _money(_l("Balance of the recorded mortgages at the appraisal date"),
                              required=True)
+    property_debt = _money(_l("This parcel's own taxes, surcharges and interest"))
     auction_number = IntegerField(_l("Auction number"), default=1, validators=[
         InputRequired(message=_l("Write the auction's number, from 1 to 9.")),
         NumberRange(min=1, max=9, message=_l("Write the auction's number, from 1 to 9."))])

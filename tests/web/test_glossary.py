@@ -40,6 +40,12 @@ EXEMPT = {
     # words.
     "Surcharges": "the statute's list of what a notice of attachment states (R-C1)",
     "Penalties": "the statute's list of what a notice of attachment states (R-C1)",
+    # The auction's floor and shortfall (R-C8): the CRIM's debt in the
+    # statute's words, not the District's late fee.
+    "The CRIM's regulation sets auction": "the CRIM's debt at auction (R-C8)",
+    "This parcel's own taxes, surcharges and interest": "the CRIM's debt at auction (R-C8)",
+    "What the sale did not cover of the debtor's taxes": "the CRIM's debt at auction (R-C8)",
+    "Write what this parcel owes in taxes, surcharges": "the CRIM's debt at auction (R-C8)",
 }
 PLACEHOLDER = re.compile(r"\{[^}]*\}|%\([^)]*\)[sd]")
 

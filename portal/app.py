@@ -118,36 +118,36 @@ def _register_blueprints(app: Flask) -> None:
     import portal.web.accounts.help  # help pages (/ayuda)
     import portal.web.accounts.leases
     import portal.web.accounts.lookup
-    import portal.web.accounts.paperless  # paperless notices (issue 27)
+    import portal.web.accounts.paperless  # paperless notices
     import portal.web.accounts.routes
-    import portal.web.backoffice.reports  # issue 28: the reports and exports (staff)
-    import portal.web.backoffice.search  # issue 28: the staff search
+    import portal.web.backoffice.reports  # the reports and exports (staff)
+    import portal.web.backoffice.search  # the staff search
     import portal.web.collections.attachments  # R-A14, R-C1–R-C8
     import portal.web.collections.certificates  # J10
     import portal.web.collections.demands  # J9
-    import portal.web.exemptions.bulk  # issue 28: the review in bulk
+    import portal.web.exemptions.bulk  # the review in bulk
     import portal.web.exemptions.certifications  # J5
     import portal.web.exemptions.changes  # J6
     import portal.web.jobs.mail_queue  # the mail outbox (staff)
     import portal.web.jobs.routes
     import portal.web.lenders.batches
-    import portal.web.lenders.bills  # issue 28: the bill files
+    import portal.web.lenders.bills  # the bill files
     import portal.web.lenders.intents
     import portal.web.lenders.loans
     import portal.web.lenders.organisation
-    import portal.web.lenders.portfolio_files  # issue 28: the portfolio kept by the bank
+    import portal.web.lenders.portfolio_files  # the portfolio kept by the bank
     import portal.web.lenders.second_step
     import portal.web.lenders.webhooks
     import portal.web.lenders_api.acquisitions  # J7: the lenders' API
     import portal.web.lenders_api.batches
     import portal.web.lenders_api.certifications
-    import portal.web.lenders_api.portfolio  # issue 28
+    import portal.web.lenders_api.portfolio  # the portfolio kept by the bank, its bill file
     import portal.web.lenders_api.reference
     import portal.web.lenders_api.routes
     import portal.web.lenders_api.webhooks
     import portal.web.ops.routes
-    import portal.web.payments.autopay  # issue 27: autopay
-    import portal.web.payments.guest  # paying without an account (issue 27)
+    import portal.web.payments.autopay  # autopay
+    import portal.web.payments.guest  # paying without an account
     import portal.web.payments.routes
     import portal.web.people.audit
     import portal.web.people.person
@@ -155,7 +155,7 @@ def _register_blueprints(app: Flask) -> None:
     import portal.web.people.staff_roles
     import portal.web.people.two_factor
     import portal.web.people.two_factor_reset
-    import portal.web.reminders.routes  # issue 27: reminders and the calendar
+    import portal.web.reminders.routes  # reminders and the calendar
     import portal.web.roll.board_parameters
     import portal.web.roll.budgets
     import portal.web.roll.notices

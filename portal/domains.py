@@ -15,7 +15,7 @@ from portal.documents import (
 from portal.jobs import daily
 from portal.lenders import (
     batches,
-    loan_changes,  # issue 28: the add/delete files
+    loan_changes,  # The add/delete files
 )
 from portal.payments.autopay import debits as autopay_debits
 from portal.reminders import sending as reminders_sending  # the day's reminders (daily)
@@ -36,7 +36,7 @@ def _autopay(database: Database, day: date) -> dict[str, int]:
 
 daily.register("autopay", _autopay)
 
-# Issue 28: each lender's daily digest of the exemption decisions on its loans.
+# Each lender's daily digest of the exemption decisions on its loans.
 from portal.exemptions import digest as exemption_digest  # noqa: E402
 from portal.jobs import daily as _daily  # noqa: E402
 
@@ -46,7 +46,7 @@ DAILY = (reminders_sending, schedule)
 
 
 def _sessions(database: Database, day: date) -> dict[str, int]:
-    """The session rows past their absolute end (issue 30: purged by the worker each hour,
+    """The session rows past their absolute end (purged by the worker each hour,
     never by a request). Idempotent: a second pass finds none left."""
     from portal.db import UnitOfWork
     from portal.people import users
@@ -57,7 +57,7 @@ def _sessions(database: Database, day: date) -> dict[str, int]:
 _daily.register("sessions", _sessions)
 
 
-# Issue 24: the file store's retention policy (print files with plain-text access codes).
+# The file store's retention policy (print files with plain-text access codes).
 from portal.roll import retention  # noqa: E402
 
 _daily.register(retention.NAME, retention.run)

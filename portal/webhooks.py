@@ -1,4 +1,4 @@
-"""Webhooks (issue 28): a lender's events written as rows in the unit of work that caused
+"""Webhooks: a lender's events written as rows in the unit of work that caused
 them, posted by the worker, signed, retried; the same outbox pattern as the mail's
 (`portal.outbox`), one level of the house below the domains so that any of them (a batch
 finishing in `lenders`, a decision in `exemptions`) writes its event.

@@ -1,4 +1,4 @@
-"""Paperless (issue 27 item 5): an owner, or the lessee who pays, chooses to receive a
+"""Paperless: an owner, or the lessee who pays, chooses to receive a
 parcel's notices and statements by email instead of paper.
 
 - `choices(uow, user)`: each parcel the user receives notices for (owner, or lessee who

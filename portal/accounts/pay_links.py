@@ -1,4 +1,4 @@
-"""The signed link that opens a parcel's pay page without an account (issue 27 item 4): the
+"""The signed link that opens a parcel's pay page without an account: the
 QR code printed on every assessment notice (`roll.notices`) and statement of account, read
 by the guest pay page (`payments.guest.read_pay_link`).
 

@@ -1,4 +1,4 @@
-"""The staff search (issue 28): one box over the roll (catastro number, owner's name),
+"""The staff search: one box over the roll (catastro number, owner's name),
 the portal's accounts (name, email), lessees (name, contract), loans (loan number) and
 exemption filings (filing number), accent- and case-insensitive.
 

@@ -1,4 +1,4 @@
-"""The aging report's buckets (issue 28): how long an unpaid amount has been past due.
+"""The aging report's buckets: how long an unpaid amount has been past due.
 Pure: the report (`portal.reports.aging`) asks for the buckets' first and last due dates on
 a day and sums in SQL; `bucket` and `totals` say the same of one amount, for tests and small
 lists.

@@ -1,4 +1,4 @@
-"""A loan's line of a lender's bill file (issue 28): what is due on the account of a fiscal
+"""A loan's line of a lender's bill file: what is due on the account of a fiscal
 year, read from the account's offer (`portal.core.offer`), never computed anew.
 
 - The line pays every installment still owed that falls due on or before `due_by` (all of

@@ -1,4 +1,4 @@
-"""Folding text for search (issue 28, the staff search): accents and case do not matter, so
+"""Folding text for search (the staff search): accents and case do not matter, so
 "Muñoz" is found by "munoz" and "BOLIVAR" finds "Bolívar". Pure: the SQLite connection
 registers it as the SQL function `portal_fold` (`portal/db.py`); on PostgreSQL the migration
 bo281 defines the same function over `unaccent` and `lower`, so one query serves both."""

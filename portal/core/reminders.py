@@ -1,4 +1,4 @@
-"""Which reminders an account is due on a day, and the amount each one gives (issue 27).
+"""Which reminders an account is due on a day, and the amount each one gives.
 
 Four kinds, each about one day of the account's calendar:
 

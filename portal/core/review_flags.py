@@ -1,4 +1,4 @@
-"""Outliers in a residential-exemption certification (issue 28, the bulk review): amounts
+"""Outliers in a residential-exemption certification (the bulk review): amounts
 the filer typed that are far from the parcel's CRIM facts for the year. Pure: the review
 (`portal.exemptions.bulk_review`) reads the facts and the answers and asks this.
 

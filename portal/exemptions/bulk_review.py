@@ -1,4 +1,4 @@
-"""Reviewing residential-exemption certifications in bulk (issue 28; docs/EXEMPTION.md,
+"""Reviewing residential-exemption certifications in bulk (docs/EXEMPTION.md,
 "Review in bulk"): the queue filtered by lender, status, municipality and a band of the
 amount typed, each row flagged when its amounts are far from the parcel's CRIM facts
 (`portal.core.review_flags`), and one decision (approve, or return with reasons) applied to

@@ -1,5 +1,5 @@
 """One email a day to each lender's users with the decisions made the day before on the
-certifications of its loans (issue 28), instead of an email per decision (R-B9: the
+certifications of its loans, instead of an email per decision (R-B9: the
 lender is told of each decision; docs/EXEMPTION.md, "Review in bulk").
 
 A daily task (`portal.jobs.daily`, registered by `portal/domains.py`): run for day D, it

@@ -1,4 +1,4 @@
-"""A lender's bill file (issue 28): for a fiscal year, optionally only what falls due on or
+"""A lender's bill file: for a fiscal year, optionally only what falls due on or
 before a day, what is due on each of its loans in force, as the account's offer says it
 (`core.bill.line`: the amount through the last installment covered, its last timely day,
 the lump sum when eligible), kept (`bill_files`, `bill_lines`) so that a payment later can

@@ -1,4 +1,4 @@
-"""A lender keeps its own portfolio (issue 28): loans added and removed one at a time (the
+"""A lender keeps its own portfolio: loans added and removed one at a time (the
 page's form), by an add/delete CSV file processed as a background job with a per-row
 report, or by the API. Each row names the loan number, the catastro number, the owner's
 name and whether the lender pays from an escrow account; each parcel is matched to the

@@ -1,4 +1,4 @@
-"""A lender's webhooks (issue 28): its administrators register https endpoints (each gets a
+"""A lender's webhooks: its administrators register https endpoints (each gets a
 signing secret, shown once) and remove them; any member reads the endpoints and the
 delivery log. The events are written and posted by `portal.webhooks` (an outbox the worker
 sends); the domains emit them: `batch.finished` (lenders.batches), `certification.decided`

@@ -82,7 +82,7 @@ from portal.models import (
     checkouts,  # noqa: E402,F401
 )
 
-# Reminders and the calendar (issue 27, docs/REMINDERS.md).
+# Reminders and the calendar (docs/REMINDERS.md).
 from portal.models.reminders import (  # noqa: E402,F401
     ReminderParcelOff,
     ReminderRelative,

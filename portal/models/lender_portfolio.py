@@ -1,4 +1,4 @@
-"""A lender's portfolio kept by the lender (issue 28): the add/delete files of loans and the
+"""A lender's portfolio kept by the lender: the add/delete files of loans and the
 bill files.
 
 - `loan_change_files`: one add/delete upload (CSV) or API request of a lender, its status

@@ -1,4 +1,4 @@
-"""Reminders and the calendar (issue 27, docs/REMINDERS.md): an account's choices, a parcel
+"""Reminders and the calendar (docs/REMINDERS.md): an account's choices, a parcel
 turned off, a relative who gets a parcel's reminders by email alone, and the record of each
 reminder sent (one per parcel, kind, day and recipient, whoever runs the job).
 

@@ -1,4 +1,4 @@
-"""A lender's webhooks (issue 28): the https endpoints a bank registers to be told when one of
+"""A lender's webhooks: the https endpoints a bank registers to be told when one of
 its batches finishes (`batch.finished`) or a certification of one of its loans is decided
 (`certification.decided`), and each event's delivery to each endpoint: a row written in the
 unit of work that caused the event (an outbox, as `outbox_messages` is for mail), sent by

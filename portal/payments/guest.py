@@ -1,4 +1,4 @@
-"""Paying a parcel without an account (issue 27 item 4): a guest opens one parcel's pay flow
+"""Paying a parcel without an account: a guest opens one parcel's pay flow
 by its catastro number and the access code printed on its notice, or by the signed link the
 notice's and the statement's QR code carries, and pays what the offer says can be paid.
 

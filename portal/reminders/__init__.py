@@ -1,4 +1,4 @@
-"""Reminders and the calendar (issue 27, docs/REMINDERS.md): an account's choices
+"""Reminders and the calendar (docs/REMINDERS.md): an account's choices
 (`preferences`), relatives who get a parcel's reminders by email (`relatives`), the day's
 sending (`sending`, a task of `portal.jobs.daily`) and the iCalendar feeds (`calendar`).
 

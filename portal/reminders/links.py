@@ -17,7 +17,7 @@ CONFIRM_RELATIVE = "/recordatorios/confirmar/{token}"
 CALENDAR_FEED = "/calendario/{token}.ics"
 SETTINGS = "/cuenta/recordatorios"
 PAY = "/pagar"
-#: The guest pay page (issue 27 item 4): a relative has no account.
+#: The guest pay page: a relative has no account.
 GUEST_PAY = pay_links.START_PATH
 
 

@@ -50,7 +50,7 @@ class Recipient:
 
 
 def covered_by_autopay(uow: UnitOfWork, parcel_id: int, day: date) -> bool:
-    """Whether the parcel's autopay (issue 27 item 3) will pay what its account asks next,
+    """Whether the parcel's autopay will pay what its account asks next,
     as of `day` (`portal.payments.autopay.covers`)."""
     return autopay.covers(uow, parcel_id, day)
 

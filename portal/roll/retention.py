@@ -1,4 +1,4 @@
-"""The file store's retention policy (issue 24, docs/OPERATIONS.md "Retention"): the notices'
+"""The file store's retention policy (docs/OPERATIONS.md "Retention"): the notices'
 print files hold the new access codes in plain text, so their PDFs are deleted from the
 store `RETENTION_PRINT_FILE_DAYS` days after they were made (the mailing house has printed
 them by then; default 60, 0 keeps them). The `NoticePrintFile` row stays (append-only: how

@@ -12,7 +12,7 @@ from portal.i18n import current_language
 
 
 class TypedDateField(DateField):
-    """A `DateField` whose text goes through `date_input.parse` (issue 25: one parser per
+    """A `DateField` whose text goes through `date_input.parse` (one parser per
     kind of input); the bounds a date must keep (not after today, not before a demand) stay
     with the form or the service, which name them."""
 

@@ -1,6 +1,6 @@
 """Amounts a screen reader says in words: the answer-first figures (the dashboard, the parcel
 page, the pay page, the receipt) show "$1,475.36" to the eye and give a voice "mil
-cuatrocientos setenta y cinco dólares con treinta y seis centavos" (issue 29 item 5; a
+cuatrocientos setenta y cinco dólares con treinta y seis centavos" (a
 Spanish voice reading the figure may say the group comma as a decimal one).
 
 The figure is hidden from assistive technology (`aria-hidden`) and the words are visually

@@ -1,4 +1,4 @@
-"""Autopay (issue 27, item 3): saved payment methods (`methods`), enrolments
+"""Autopay: saved payment methods (`methods`), enrolments
 (`enrolments`), the day's debits (`debits`: registered as a daily task by
 `portal.domains`). The rules are pure, in `portal.core.autopay`.
 

@@ -1,4 +1,4 @@
-"""Paperless (issue 27 item 5): `/cuenta/sin-papel`, where an owner (or the lessee who pays)
+"""Paperless: `/cuenta/sin-papel`, where an owner (or the lessee who pays)
 chooses, for each parcel, to receive its notices and statements by email instead of paper.
 Certified demands stay on paper (the law). Thin: `portal.accounts.paperless` does the work."""
 

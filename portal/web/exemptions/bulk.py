@@ -1,4 +1,4 @@
-"""Reviewing certifications in bulk (issue 28): `/personal/exoneraciones/en-lote` filters
+"""Reviewing certifications in bulk: `/personal/exoneraciones/en-lote` filters
 the queue (lender, status, municipality, a band of the amount typed, only the flagged ones)
 and decides the chosen certifications at once (approve, or return with one set of reasons),
 each through the single review's functions (`portal.exemptions.bulk_review`). The filer of

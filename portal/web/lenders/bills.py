@@ -1,4 +1,4 @@
-"""The bank's bill files (issue 28): `/prestamista/facturas` makes one for a fiscal year
+"""The bank's bill files: `/prestamista/facturas` makes one for a fiscal year
 (optionally only what falls due by a day) and lists the latest; a file's page shows its
 lines (paged, filtered by loan or catastro number, last timely day and "something due"),
 its CSV, and pays the filtered lines in one payment: first the exceptions report (what

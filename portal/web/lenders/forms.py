@@ -94,7 +94,7 @@ class TokenForm(FlaskForm):
 
 
 class WebhookForm(FlaskForm):
-    """An endpoint for the lender's webhooks (issue 28)."""
+    """An endpoint for the lender's webhooks."""
 
     url = StringField(_l("Address (https)"), validators=[
         DataRequired(message=_l("Write the address that receives the events.")),

@@ -1,4 +1,4 @@
-"""The portfolio kept by the bank (issue 28): `/prestamista/cartera` adds or removes one loan
+"""The portfolio kept by the bank: `/prestamista/cartera` adds or removes one loan
 (the form), takes an add/delete CSV (processed by a job; the file's page shows its progress
 and per-row report) and lists the latest changes. Thin: validate, call
 `portal.lenders.loan_changes`, render. Only a lender's members; anyone else gets 404."""

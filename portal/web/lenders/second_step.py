@@ -1,4 +1,4 @@
-"""A lender's administrators use two-step verification (issue 28): they create API tokens,
+"""A lender's administrators use two-step verification: they create API tokens,
 invite users and change roles, so before any lender page (`/prestamista/...`, the lenders'
 and the exemptions' lender pages) a session of an administrator that has not passed the
 second step is sent to set it up (not enrolled) or to pass it (enrolled), and comes back to

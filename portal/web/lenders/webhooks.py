@@ -1,4 +1,4 @@
-"""A lender's webhooks (issue 28): `/prestamista/webhooks`. Any member sees the endpoints and
+"""A lender's webhooks: `/prestamista/webhooks`. Any member sees the endpoints and
 the delivery log (50 a page, newest first); an administrator adds an endpoint (its signing
 secret shown once, on the answer to the form, never in a redirect or the session) and
 removes one. The service: portal.lenders.webhooks; the sending: portal.webhooks."""

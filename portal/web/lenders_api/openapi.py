@@ -135,7 +135,7 @@ OPERATIONS = (
                  "token that may write."),
               201, S.Acquisition, (400, 401, 403, 404, 422, 429, 500), params=(LOAN,),
               body=lambda: S.AcquisitionIn),
-    # issue 28: the portfolio kept by the bank, and its bill file
+    # The portfolio kept by the bank, and its bill file
     Operation("post", "/loan-changes", "submitLoanChanges", N_("Add or remove loans"),
               N_("Up to 1,000 loans to add to or remove from your portfolio, with the columns "
                  "of the add/delete file: each parcel is matched to the roll by its catastro "

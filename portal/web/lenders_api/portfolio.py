@@ -1,4 +1,4 @@
-"""The API's portfolio kept by the bank and its bill file (issue 28).
+"""The API's portfolio kept by the bank and its bill file.
 
     POST /api/v1/loan-changes          {"changes": [...]}, Idempotency-Key: 201 (200 again)
     GET  /api/v1/loan-changes          the lender's changes (files, API requests, the page's

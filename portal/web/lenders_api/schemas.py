@@ -136,7 +136,7 @@ class AcquisitionIn(_In):
 
 
 class LoanChangeIn(_In):
-    """One loan to add or remove (issue 28): the add/delete file's columns, each a string
+    """One loan to add or remove: the add/delete file's columns, each a string
     as a CSV cell is; a bad value is that row's rejection in the answer, as in the file."""
 
     action: str = Field(max_length=20, pattern=CELL, description=loan_changes.GUIDE["action"])

@@ -1,4 +1,4 @@
-"""The lender's webhook delivery log through the API (issue 28): each event sent to each of
+"""The lender's webhook delivery log through the API: each event sent to each of
 its endpoints, newest first, 50 a page (portal.lenders.webhooks; the sending:
 portal.webhooks).
 

@@ -1,4 +1,4 @@
-"""Autopay's pages (issue 27 item 3): a parcel's autopay (enrol, choose the plan and the
+"""Autopay's pages: a parcel's autopay (enrol, choose the plan and the
 method, cancel), saving a card or bank account (the provider's page, or the sandbox's),
 one's saved methods (listed, removable), and the staff's list of enrolments and their
 failures. Thin: read the form, call `portal.payments.autopay`, render.

@@ -1,4 +1,4 @@
-"""Paying without an account (issue 27 item 4), on the payments blueprint.
+"""Paying without an account, on the payments blueprint.
 
 - `/pagar-sin-cuenta`: the catastro number and the access code on the notice (throttled as
   the claim form: the same per-address limit, `RATELIMIT_CLAIM`, and the service's counter

@@ -36,7 +36,7 @@ def review_many(parcel_ids: Sequence[int]):  # noqa: ANN201
 
 def review_through(chosen: Sequence[tuple[int, int, int]], notice: str | None = None):  # noqa: ANN201
     """The payments' review page for "installments through N" on each (parcel, fiscal year,
-    N) (a lender's bill file, issue 28: each line pays through its last installment); None
+    N) (a lender's bill file: each line pays through its last installment); None
     when none of them may be paid."""
     today = clock.today()
     wanted = {f"{p}-{fy}": n for p, fy, n in chosen}

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from portal import clock
 from portal.i18n import use_language
 from portal.pdf.authority import issuer
-from portal.pdf.layout import TOP, Layout
+from portal.pdf.layout import Layout
 from portal.pdf.model import Document
 
 LANG_TAGS = {"es": "es-PR", "en": "en-US"}
@@ -42,15 +42,7 @@ class _PrintLayout(Layout):
         self._in_rest = False
         # The header band is as tall as the tallest of the Authority's names and contacts in
         # the file's languages, so no notice's first line is drawn under its header.
-        bands = []
-        for other in dict.fromkeys(lang for _doc, lang in docs):
-            with use_language(other):
-                self.issuer = issuer(first.on or clock.today(), other)
-                name, contact = self.header_lines()
-                bands.append(TOP + len(name) * self.leading(9)
-                             + len(contact) * self.leading(7.5) + 5)
-        self.head_band = max(bands)
-        self.issuer = issuer(first.on or clock.today(), lang)
+        self.band_over([x for _doc, x in docs], first.on or clock.today(), lang)
 
     def footnotes(self) -> None:
         super().footnotes()

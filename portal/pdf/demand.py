@@ -16,7 +16,7 @@ from __future__ import annotations
 from portal import clock
 from portal.i18n import use_language
 from portal.pdf.authority import issuer
-from portal.pdf.layout import TOP, Layout
+from portal.pdf.layout import Layout
 from portal.pdf.model import Document
 
 LANG_TAGS = {"es": "es-PR", "en": "en-US"}
@@ -30,15 +30,7 @@ class _SequenceLayout(Layout):
         self.spans: list[tuple[int, Document, str]] = [(1, first, lang)]  # first page, doc
         # The header band as tall as the tallest of the Authority's headers in the file's
         # languages, so no version's first line is drawn under its header.
-        bands = []
-        for other in dict.fromkeys([lang] + [x for _doc, x in rest]):
-            with use_language(other):
-                self.issuer = issuer(first.on or clock.today(), other)
-                name, contact = self.header_lines()
-                bands.append(TOP + len(name) * self.leading(9)
-                             + len(contact) * self.leading(7.5) + 5)
-        self.head_band = max(bands)
-        self.issuer = issuer(first.on or clock.today(), lang)
+        self.band_over([lang] + [x for _doc, x in rest], first.on or clock.today(), lang)
 
     def footnotes(self) -> None:
         super().footnotes()

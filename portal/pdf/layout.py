@@ -15,12 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any
 from xml.sax.saxutils import escape
 
 from fpdf.prefs import ViewerPreferences
 
 from portal import clock
 from portal.i18n import gettext as _
+from portal.i18n import use_language
 from portal.pdf.authority import Issuer, issuer
 from portal.pdf.fonts import FONT, font_files
 from portal.pdf.model import Document, Ref, Row, Table, Why
@@ -163,14 +165,27 @@ class Layout:
         return (self.wrap(i.name, self.width, "B", 9),
                 self.wrap(" · ".join(contact), self.width, "", 7.5))
 
+    def _band(self) -> float:
+        name, contact = self.header_lines()
+        return TOP + len(name) * self.leading(9) + len(contact) * self.leading(7.5) + 5
+
+    def band_over(self, languages: Sequence[str], on: Any, lang: str) -> None:
+        """The header band as tall as the tallest of the Authority's headers in `languages`,
+        so no version's first line is drawn under its header; the issuer left in `lang`."""
+        bands = []
+        for other in dict.fromkeys(languages):
+            with use_language(other):
+                self.issuer = issuer(on, other)
+                bands.append(self._band())
+        self.head_band = max(bands)
+        self.issuer = issuer(on, lang)
+
     def new_page(self) -> None:
         pdf = self.pdf
         pdf.add_page()
         pdf.current_font_is_set_on_page = False
         if not self.head_band:
-            name, contact = self.header_lines()
-            self.head_band = (TOP + len(name) * self.leading(9) + len(contact)
-                              * self.leading(7.5) + 5)
+            self.head_band = self._band()
         pdf.y = self.head_band
         if self.repeat is not None:
             self.table_head(self.repeat, repeated=True)

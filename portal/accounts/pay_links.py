@@ -11,9 +11,9 @@ domain (which alone talks to Stripe).
 
 from __future__ import annotations
 
-from itsdangerous import BadSignature, SignatureExpired, TimestampSigner, URLSafeTimedSerializer
+from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
-from portal import clock
+from portal.signing import timed_serializer
 
 #: How long the link opens the pay page.
 LINK_DAYS = 550
@@ -23,13 +23,8 @@ START_PATH = "/pagar-sin-cuenta"
 _SALT = "portal.guest-pay"
 
 
-class _ClockSigner(TimestampSigner):
-    def get_timestamp(self) -> int:
-        return int(clock.now().timestamp())
-
-
 def _signer(secret: str) -> URLSafeTimedSerializer:
-    return URLSafeTimedSerializer(secret, salt=_SALT, signer=_ClockSigner)
+    return timed_serializer(secret, _SALT)
 
 
 def pay_link_token(parcel_id: int, secret: str) -> str:

@@ -38,6 +38,7 @@ from itsdangerous import BadSignature, URLSafeTimedSerializer
 
 from portal import clock
 from portal.people import users
+from portal.signing import timed_serializer
 from portal.web.data import uow
 
 HOST_COOKIE = "__Host-session"
@@ -54,8 +55,7 @@ _MAX_SIGNED = 3000  # bytes: past this the session takes a row (browsers keep 4 
 
 
 def _signer(app: Flask) -> URLSafeTimedSerializer:
-    return URLSafeTimedSerializer(app.secret_key, salt="portal.anonymous-session",
-                                  serializer=_serializer)
+    return timed_serializer(app.secret_key, "portal.anonymous-session", _serializer)
 
 
 def token_hash(token: str) -> str:

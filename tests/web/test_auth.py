@@ -169,3 +169,28 @@ def test_rate_limits_in_redis_when_configured(tmp_path, schema_template, fixed_t
     keys = server.keys(f"*{prefix}*")
     assert keys, "the counters are in Redis"
     server.delete(*keys)
+
+
+def test_reset_and_confirmation_links_age_on_the_portals_clock(app, client):
+    """Links expire by the portal's clock (`portal.signing`), not the machine's: two hours and
+    a minute after the reset email the link is refused; three days and a minute after sign-up
+    the confirmation link is refused."""
+    from datetime import timedelta
+
+    from portal import clock
+
+    signed_up = clock.now()
+    sign_up(client)
+    confirm = mail_link(outbox(app)[0])
+    with clock.fixed(signed_up + timedelta(days=3, minutes=1)):
+        r = client.get(confirm)
+        assert r.headers["Location"].endswith("/cuenta/revise-su-correo")
+    with clock.fixed(signed_up + timedelta(days=2, hours=23)):
+        assert client.get(confirm).headers["Location"].endswith("/cuenta/entrar")
+        page = client.get("/cuenta/olvide").get_data(as_text=True)
+        client.post("/cuenta/olvide", data={"csrf_token": csrf_token(page),
+                                           "email": "ana@example.com"})
+        link = mail_link(outbox(app)[-1])
+        assert client.get(link).status_code == 200
+    with clock.fixed(signed_up + timedelta(days=2, hours=25, minutes=1)):
+        assert client.get(link).status_code == 302

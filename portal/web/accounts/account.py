@@ -38,6 +38,7 @@ from portal.documents import payment_history
 from portal.i18n import LANGUAGES, current_language
 from portal.payments import receipts
 from portal.people import profile, users
+from portal.signing import timed_serializer
 from portal.web.accounts import bp
 from portal.web.accounts.forms import EmailChangeForm, LanguageForm, PhoneForm
 from portal.web.data import external_url, uow
@@ -99,7 +100,7 @@ def _more_sections() -> list[tuple[str, object, object]]:
 
 
 def _serializer() -> URLSafeTimedSerializer:
-    return URLSafeTimedSerializer(current_app.config["SECRET_KEY"], salt=EMAIL_CHANGE)
+    return timed_serializer(current_app.config["SECRET_KEY"], EMAIL_CHANGE)
 
 
 def _page(email_form: EmailChangeForm | None = None, phone_form: PhoneForm | None = None,

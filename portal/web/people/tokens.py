@@ -1,4 +1,5 @@
-"""Signed, expiring links (itsdangerous) for email confirmation and password reset.
+"""Signed, expiring links for email confirmation and password reset (itsdangerous, aged on
+the portal's clock: `portal.signing`).
 
 A reset token carries a fingerprint of the current password hash (`users.password_fingerprint`),
 so it stops working once the password has been changed (it works once).
@@ -9,12 +10,14 @@ from __future__ import annotations
 from flask import current_app
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
+from portal.signing import timed_serializer
+
 CONFIRM = "confirm-email"
 RESET = "reset-password"
 
 
 def _serializer(salt: str) -> URLSafeTimedSerializer:
-    return URLSafeTimedSerializer(current_app.config["SECRET_KEY"], salt=salt)
+    return timed_serializer(current_app.config["SECRET_KEY"], salt)
 
 
 def make_confirm(user_id: int, email: str) -> str:

@@ -216,8 +216,10 @@ def open_key(user_id: int | str, priced: core_offer.Priced) -> str:
     return hashlib.sha256(f"{user_id}#{';'.join(parts)}".encode()).hexdigest()
 
 
-def _create(uow: UnitOfWork, *, user: Any, priced: core_offer.Priced, language: str,
-            provider: str, key: str, others: Sequence[OtherPayer] = ()) -> Checkout:
+def record_checkout(uow: UnitOfWork, *, user: Any, priced: core_offer.Priced, language: str,
+                    provider: str, key: str, others: Sequence[OtherPayer] = ()) -> Checkout:
+    """A new checkout of the priced parts and its payments (created, not yet sent to the
+    provider), audited; the caller's unit of work commits it."""
     chk = Checkout(user_id=user.id, payer_name=getattr(user, "name", "") or "",
                    payer_email=getattr(user, "email", None), language=language,
                    provider=provider, status=states.CREATED, amount=priced.total,
@@ -270,7 +272,7 @@ def start_checkout(database: Database, *, user: Any, priced: core_offer.Priced, 
                 others = others_paying(uow, user, keys)
                 if others and not pay_anyway:
                     raise OthersPaying(others)
-                chk_id = _create(uow, user=user, priced=priced, language=lang,
+                chk_id = record_checkout(uow, user=user, priced=priced, language=lang,
                                  provider=gateway.name, key=key, others=others).id
     except IntegrityError:
         # A simultaneous request (double click, second tab) created it first: use that one.

@@ -113,14 +113,15 @@ def _notice(uow: UnitOfWork, e: AutopayEnrolment, method: SavedMethod, day: date
 def _checkout(uow: UnitOfWork, payer: User, e: AutopayEnrolment, offer: core_offer.Offer,
               debit: core.Debit, provider: str, row: AutopayDebit) -> Checkout:
     """The debit's checkout and payment, priced by the core as a payer's choice is (the
-    installments through N, or the lump sum), through the same `_create` as every payment."""
+    installments through N, or the lump sum), recorded by `service.record_checkout` as every
+    payment is."""
     choice = core_offer.Choice(offer.account.key, debit.kind, through=debit.through)
     part = core_offer.price(offer, choice)
     if part.amount != debit.amount:  # the core's one figure: never anything else
         raise AssertionError(f"autopay {row.id}: {part.amount} != {debit.amount}")
     key = hashlib.sha256(f"autopay-{row.id}".encode()).hexdigest()
-    chk = service._create(uow, user=payer, priced=core_offer.Priced([part]),
-                          language=e.language, provider=provider, key=key)
+    chk = service.record_checkout(uow, user=payer, priced=core_offer.Priced([part]),
+                                  language=e.language, provider=provider, key=key)
     return chk
 
 

@@ -18,7 +18,6 @@ list until staff records the claim filed (`CourtClaim`).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import date
@@ -27,7 +26,7 @@ from typing import Any
 
 from sqlalchemy import func, or_, select
 
-from portal import clock, csv_text, mail
+from portal import clock, csv_text, date_input, mail, money_input
 from portal.accounts import access, audit, closed_days, facts, in_force
 from portal.accounts.errors import Conflict, InvalidInput, NotFound
 from portal.collections import letters, mailing
@@ -37,6 +36,7 @@ from portal.core.collection_timeline import Timeline, interest_per_day, timeline
 from portal.core.deadlines import deadline, demand_mailing
 from portal.core.statement import Statement
 from portal.db import UnitOfWork
+from portal.i18n import LOCALES
 from portal.jobs import runner
 from portal.models import (
     Assessment,
@@ -578,6 +578,10 @@ class RowError:
     field: str  # demand | number | mailed_on | received_on | cost | columns | rows | file
     code: str  # missing | invalid | not_found | future | before_demand | before_mailing |
     # other_mailing | empty | not_text | ...
+    #: For a date or an amount the one parser refused (`date_input`, `money_input`): its
+    #: error, whose message says how to write the value in the reader's language.
+    typed: date_input.DateInputError | money_input.MoneyInputError | None = field(
+        default=None, compare=False)
 
 
 def read_mailings(data: bytes) -> tuple[list[MailingRow], list[RowError]]:
@@ -613,10 +617,13 @@ def read_mailings(data: bytes) -> tuple[list[MailingRow], list[RowError]]:
     return rows, []
 
 
-def record_mailings(uow: UnitOfWork, staff: Any, rows: list[MailingRow]) -> int:
+def record_mailings(uow: UnitOfWork, staff: Any, rows: list[MailingRow], lang: str = "es"
+                    ) -> int:
     """R-A12: the mailings (and return receipts) of a post office file, all or nothing: with
     any error nothing is recorded (the caller's unit of work is rolled back: raise
-    InvalidInput) and every row's errors are returned. A row already recorded the same way
+    InvalidInput) and every row's errors are returned. Dates and the postage are read by the
+    portal's one parser of each (`date_input`, `money_input`) as the staff member's language
+    `lang` writes them. A row already recorded the same way
     (same number and mailing date) changes nothing, so the same file again is a no-op.
     Returns how many rows recorded something new (0 for the same file again)."""
     access.require_staff_role(staff, *COLLECT)
@@ -625,19 +632,19 @@ def record_mailings(uow: UnitOfWork, staff: Any, rows: list[MailingRow]) -> int:
     today = clock.today()
     seen: set[int] = set()
     for row in rows:
-        found = _row_errors(uow, row, today, seen)
+        found = _row_errors(uow, row, today, seen, lang)
         if found:
             errors += found
             continue
         n = uow.session.get(Notice, int(row.demand))
-        mailed = date.fromisoformat(row.mailed_on)
+        mailed = date_input.parse(row.mailed_on, lang)
         changed = False
         if n.mailed_on is None:
             record_mailing(uow, staff, n.id, mailed, row.number,
-                           Decimal(row.cost) if row.cost else None)
+                           _postage(row.cost, lang) if row.cost else None)
             changed = True
         if row.received_on and n.acknowledged_on is None:
-            record_receipt(uow, staff, n.id, date.fromisoformat(row.received_on))
+            record_receipt(uow, staff, n.id, date_input.parse(row.received_on, lang))
             changed = True
         new += changed
     if errors:
@@ -645,7 +652,7 @@ def record_mailings(uow: UnitOfWork, staff: Any, rows: list[MailingRow]) -> int:
     return new
 
 
-def _row_errors(uow: UnitOfWork, row: MailingRow, today: date, seen: set[int]
+def _row_errors(uow: UnitOfWork, row: MailingRow, today: date, seen: set[int], lang: str
                 ) -> list[RowError]:
     out: list[RowError] = []
     n = None
@@ -663,9 +670,10 @@ def _row_errors(uow: UnitOfWork, row: MailingRow, today: date, seen: set[int]
     number = mailing.certified_number(row.number)
     if number is None:
         out.append(RowError(row.line, "number", "invalid" if row.number else "missing"))
-    mailed = _iso(row.mailed_on)
+    mailed, refused = _day(row.mailed_on, lang)
     if mailed is None:
-        out.append(RowError(row.line, "mailed_on", "invalid" if row.mailed_on else "missing"))
+        out.append(RowError(row.line, "mailed_on", "invalid" if row.mailed_on else "missing",
+                            refused))
     elif mailed > today:
         out.append(RowError(row.line, "mailed_on", "future"))
     elif n is not None and (code := mailing.mailing_date_error(n, mailed)):
@@ -674,27 +682,35 @@ def _row_errors(uow: UnitOfWork, row: MailingRow, today: date, seen: set[int]
             n.mailed_on != mailed or n.certified_mail_number != number):
         out.append(RowError(row.line, "mailed_on", "other_mailing"))
     if row.received_on:
-        received = _iso(row.received_on)
+        received, refused = _day(row.received_on, lang)
         if received is None:
-            out.append(RowError(row.line, "received_on", "invalid"))
+            out.append(RowError(row.line, "received_on", "invalid", refused))
         elif received > today:
             out.append(RowError(row.line, "received_on", "future"))
         elif mailed is not None and received < mailed:
             out.append(RowError(row.line, "received_on", "before_mailing"))
-    if row.cost and (not _AMOUNT.match(row.cost) or Decimal(row.cost) > 1000):
-        out.append(RowError(row.line, "cost", "invalid"))
+    if row.cost:
+        try:
+            _postage(row.cost, lang)
+        except money_input.MoneyInputError as exc:
+            out.append(RowError(row.line, "cost", "invalid", exc))
     return out
 
 
-#: A postage amount: ASCII digits, at most two decimals (no "1e3", "NaN", full-width digits).
-_AMOUNT = re.compile(r"^[0-9]{1,4}(\.[0-9]{1,2})?$")
+#: The largest postage a row may record.
+MAX_POSTAGE = Decimal("1000.00")
 
 
-def _iso(text: str) -> date | None:
+def _postage(text: str, lang: str) -> Decimal:
+    return money_input.parse(text, LOCALES.get(lang, "es_PR"), maximum=MAX_POSTAGE)
+
+
+def _day(text: str, lang: str) -> tuple[date | None, date_input.DateInputError | None]:
+    """A date cell read by the one parser: (the date, None) or (None, why not)."""
     try:
-        return date.fromisoformat(text) if len(text) == 10 and text.isascii() else None
-    except ValueError:
-        return None
+        return date_input.parse(text, lang), None
+    except date_input.DateInputError as exc:
+        return None, exc
 
 
 def _demand(uow: UnitOfWork, notice_id: int) -> Notice:

@@ -287,3 +287,36 @@ def test_the_post_offices_file_records_every_row_or_none(world):
         (2, "demand"), (2, "mailed_on"), (2, "cost"), (3, "cost"), (4, "demand"), (4, "cost")}
     assert demands.read_mailings(b"numero,enviado")[1][0].code == "missing:demand"
     assert demands.read_mailings(b"")[1][0].code == "empty"
+
+
+def test_the_post_office_file_reads_dates_and_postage_with_the_portals_parsers(world):
+    """The post office's dates and postage go through the one parser of each kind: a Spanish
+    reader's 20/11/2026 is the 20th of November; "1.500,00" and "1e3" are refused as amounts,
+    each with the parser's own words; nothing is recorded while any row is wrong."""
+    from portal import date_input, money_input
+
+    ids = _queued(world)
+    num = "9407 1118 9876 5432 1001 0"
+    bad = ["requerimiento,numero,enviado,acuse,franqueo",
+           f"{ids['A']},{num}1,20/11/2026,24/11/2026,7.00",
+           f"{ids['B']},{num}2,2026-11-20,,1.500,00".replace("1.500,00", '"1.500,00"'),
+           f"{ids['C']},{num}3,31/11/2026,,1e3"]
+    rows, problems = demands.read_mailings(_csv(bad))
+    assert problems == [] and len(rows) == 3
+    with pytest.raises(InvalidInput) as info:
+        with world.uow() as uow:
+            demands.record_mailings(uow, _staff(uow, world), rows, "es")
+    errors = {(e.line, e.field): e for e in info.value.params["errors"]}
+    assert set(errors) == {(3, "cost"), (4, "mailed_on"), (4, "cost")}
+    assert isinstance(errors[3, "cost"].typed, money_input.MoneyInputError)
+    assert errors[3, "cost"].typed.code == "other_separators"
+    assert errors[4, "cost"].typed.code == "exponent"
+    assert isinstance(errors[4, "mailed_on"].typed, date_input.DateInputError)
+    assert errors[4, "mailed_on"].typed.code == "bad_date"
+    with world.uow() as uow:
+        assert uow.session.get(Notice, ids["A"]).mailed_on is None
+    with world.uow() as uow:
+        assert demands.record_mailings(uow, _staff(uow, world), rows[:1], "es") == 1
+    with world.uow() as uow:
+        a = uow.session.get(Notice, ids["A"])
+        assert (str(a.mailed_on), str(a.acknowledged_on)) == ("2026-11-20", "2026-11-24")

@@ -73,6 +73,16 @@ def test_staff_run_collections_and_record_a_mailing(app, lang):
     html = bad.get_data(as_text=True)
     assert 'id="error-summary"' in html and "Traceback" not in html
     assert ("AAAA-MM-DD" if lang == "es" else "YYYY-MM-DD") in html
+    # the post office's file: a date as the other language writes it is refused with the
+    # date parser's own words (how this reader writes a date), nothing recorded
+    other_order = "30/11/2026" if lang == "en" else "11/30/2026"
+    r = staff.post("/personal/cobros/envios", data={"csrf_token": token, "file": (io.BytesIO(
+        f"requerimiento,numero,enviado\n{notice_id},9400 1000 0000 0000 0001,{other_order}\n"
+        .encode()), "correo.csv")}, content_type="multipart/form-data")
+    assert r.status_code == 400
+    html = r.get_data(as_text=True)
+    assert ("30/11/2026 (día, mes y año)" if lang == "es"
+            else "11/30/2026 (month, day and year)") in html, html
     ok = staff.post(f"/personal/cobros/{notice_id}/envio", data={
         "csrf_token": token, "certified_mail_number": "9400 1000 0000 0000 0001",
         "mailed_on": "2026-11-30", "cost": "7.00"})

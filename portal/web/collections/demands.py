@@ -20,7 +20,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
 
-from portal import clock
+from portal import clock, date_input
 from portal.accounts import access, closed_days
 from portal.accounts.errors import Conflict, Forbidden, InvalidInput, NotFound
 from portal.collections import demands, letters, schedule
@@ -119,6 +119,17 @@ ROW_ERRORS = {
     "other_mailing": _l("this demand's mailing is recorded with another number or date"),
     "too_many": _l("more rows than one file takes (5,000)"),
 }
+def _row_error(p: demands.RowError) -> str:
+    """A row's error in the staff's words; for a date or an amount, the parser's own message
+    (how to write it)."""
+    if p.typed is not None:
+        if isinstance(p.typed, date_input.DateInputError):
+            return p.typed.message(current_language())
+        return p.typed.message()
+    return (str(ROW_ERRORS.get(p.code.split(":")[0], p.code))
+            + (": " + p.code.split(":", 1)[1] if ":" in p.code else ""))
+
+
 ROW_FIELDS = {"demand": _l("Demand"), "number": _l("Certified-mail number"),
               "mailed_on": _l("Mailing date"), "received_on": _l("Date on the return receipt"),
               "cost": _l("Postage"), "columns": _l("Columns"), "rows": _l("Rows"),
@@ -145,15 +156,13 @@ def record_mailings():  # noqa: ANN201
     if not problems:
         try:
             with uow() as w:
-                new = demands.record_mailings(w, current_user, rows)
+                new = demands.record_mailings(w, current_user, rows, current_language())
         except Forbidden:
             abort(403)
         except InvalidInput as exc:
             problems = exc.params.get("errors", [])
     if problems:
-        shown = [(p.line, str(ROW_FIELDS.get(p.field, p.field)),
-                  str(ROW_ERRORS.get(p.code.split(":")[0], p.code))
-                  + (": " + p.code.split(":", 1)[1] if ":" in p.code else ""))
+        shown = [(p.line, str(ROW_FIELDS.get(p.field, p.field)), _row_error(p))
                  for p in problems]
         upload.file.errors = [_("Nothing was recorded: correct the rows listed and upload the "
                                 "file again.")]

@@ -689,11 +689,17 @@ def issued(uow: UnitOfWork, user: Any, parcel_id: int) -> list[Issued]:
     parcel, relation = access.get_parcel_and_relation(uow, user, parcel_id)
     if relation not in READERS:
         raise NotFound()
+    return issued_for(uow, parcel.id)
+
+
+def issued_for(uow: UnitOfWork, parcel_id: int) -> list[Issued]:
+    """`issued` for a parcel the caller has already read through `accounts.access` with a
+    relation in `READERS` (the parcel page's view, in its own unit of work): one statement."""
     rows = uow.session.execute(
         select(Notice, Assessment.notified_on, Assessment.supersedes_id, FiscalYear.label)
         .outerjoin(Assessment, Assessment.id == Notice.assessment_id)
         .join(FiscalYear, FiscalYear.id == Notice.fiscal_year_id)
-        .where(Notice.parcel_id == parcel.id,
+        .where(Notice.parcel_id == int(parcel_id),
                or_(Notice.kind == "assessment", Notice.mailed_on.is_not(None)))).all()
     out = []
     for n, notified_on, supersedes, label in rows:

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select, tuple_
+from sqlalchemy import bindparam, select, tuple_
 
 from portal import clock
 from portal.accounts import access, audit
@@ -58,8 +58,11 @@ def choice_for(uow: UnitOfWork, user: Any, parcel_id: int) -> bool:
     """The user's choice for one parcel they receive notices for (the caller has read it
     through `access` with a relation in `RECEIVERS`): paper unless chosen otherwise. One
     statement."""
-    return bool(uow.session.scalar(select(PaperlessChoice.paperless).where(
-        PaperlessChoice.user_id == int(user.id), PaperlessChoice.parcel_id == int(parcel_id))))
+    return bool(uow.session.scalar(_CHOICE, {"uid": int(user.id), "pid": int(parcel_id)}))
+
+
+_CHOICE = select(PaperlessChoice.paperless).where(PaperlessChoice.user_id == bindparam("uid"),
+                                                  PaperlessChoice.parcel_id == bindparam("pid"))
 
 
 def choose(uow: UnitOfWork, user: Any, parcel_id: int | str, paperless: bool

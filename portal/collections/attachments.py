@@ -31,7 +31,7 @@ from datetime import date, time
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 
 from portal import clock
 from portal.accounts import access, audit
@@ -321,18 +321,20 @@ def parcel_summary(uow: UnitOfWork, user: Any, parcel_id: int) -> ParcelAttachme
     return summary_for(uow, _parcel.id, relation)
 
 
+_DEBTS = (select(TaxDebt, AttachmentNotice, Auction, AuctionResult)
+          .outerjoin(AttachmentNotice, AttachmentNotice.debt_id == TaxDebt.id)
+          .outerjoin(Auction, Auction.debt_id == TaxDebt.id)
+          .outerjoin(AuctionResult, AuctionResult.auction_id == Auction.id)
+          .where(TaxDebt.parcel_id == bindparam("pid"))
+          .order_by(TaxDebt.id, Auction.auction_number, Auction.id))
+
+
 def summary_for(uow: UnitOfWork, parcel_id: int, relation: str) -> ParcelAttachments:
     """`parcel_summary` for a parcel the caller has read through `accounts.access` and for
     a reader `may_see_minimum` allows (the parcel page's view): the debts with their
     notices, auctions and results in one statement (a notice and a result are one per debt
     and per auction, so a row is one auction of a debt)."""
-    rows = uow.session.execute(
-        select(TaxDebt, AttachmentNotice, Auction, AuctionResult)
-        .outerjoin(AttachmentNotice, AttachmentNotice.debt_id == TaxDebt.id)
-        .outerjoin(Auction, Auction.debt_id == TaxDebt.id)
-        .outerjoin(AuctionResult, AuctionResult.auction_id == Auction.id)
-        .where(TaxDebt.parcel_id == int(parcel_id))
-        .order_by(TaxDebt.id, Auction.auction_number, Auction.id)).all()
+    rows = uow.session.execute(_DEBTS, {"pid": int(parcel_id)}).all()
     views: dict[int, DebtView] = {}
     for d, n, a, result in rows:
         dv = views.get(d.id)

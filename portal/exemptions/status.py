@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from sqlalchemy import ScalarSelect, and_, case, or_, select
+from sqlalchemy import ScalarSelect, and_, bindparam, case, or_, select
 from sqlalchemy.orm import aliased
 
 from portal.core.params import fiscal_year_start as fy_of
@@ -81,16 +81,28 @@ def exemption_status(uow: UnitOfWork, parcel_id: int, fiscal_year_start: date | 
                            continued)
 
 
-def _in_force(parcel_id: int, fy: date) -> ScalarSelect:
-    """SQL: the id of the certification `exemption_status` describes: the year's latest one
-    not withdrawn, else the last approved one of an earlier year (R-B15)."""
+def _in_force() -> ScalarSelect:
+    """SQL: the id of the certification `exemption_status` describes for the parcel :pid
+    and the fiscal year opening :fy: the year's latest one not withdrawn, else the last
+    approved one of an earlier year (R-B15)."""
     c = aliased(ExemptionCertification)
-    this_year = c.fiscal_year_start == fy
+    this_year = c.fiscal_year_start == bindparam("fy")
     return (select(c.id)
-            .where(c.parcel_id == int(parcel_id), c.status != "withdrawn",
-                   or_(this_year, and_(c.fiscal_year_start < fy, c.status == "approved")))
+            .where(c.parcel_id == bindparam("pid"), c.status != "withdrawn",
+                   or_(this_year, and_(c.fiscal_year_start < bindparam("fy"),
+                                       c.status == "approved")))
             .order_by(case((this_year, 0), else_=1), c.fiscal_year_start.desc(), c.id.desc())
             .limit(1).scalar_subquery())
+
+
+# Built once, at import (a statement built per call costs more than running it).
+_IN_FORCE = select(ExemptionCertification).where(ExemptionCertification.id == _in_force())
+_WITH_FACTS = (
+    select(PropertyTaxFact, ExemptionCertification).select_from(Parcel)
+    .outerjoin(PropertyTaxFact, and_(PropertyTaxFact.parcel_id == Parcel.id,
+                                     PropertyTaxFact.fiscal_year_start == bindparam("fy")))
+    .outerjoin(ExemptionCertification, ExemptionCertification.id == _in_force())
+    .where(Parcel.id == bindparam("pid")).limit(1))
 
 
 def _continued(cert: ExemptionCertification | None, fy: date) -> date | None:
@@ -102,8 +114,7 @@ def certification_in_force(uow: UnitOfWork, parcel_id: int, fiscal_year_start: d
     """The certification `exemption_status` describes, and the fiscal year it continues from
     (None: the year's own), in one statement. No access check, as there."""
     fy = _as_fy(fiscal_year_start)
-    cert = uow.session.scalars(select(ExemptionCertification).where(
-        ExemptionCertification.id == _in_force(parcel_id, fy))).first()
+    cert = uow.session.scalars(_IN_FORCE, {"pid": int(parcel_id), "fy": fy}).first()
     return None if cert is None else (cert, _continued(cert, fy))
 
 
@@ -113,13 +124,7 @@ def with_facts(uow: UnitOfWork, parcel_id: int, fiscal_year_start: date | int
     in force (`certification_in_force`, or None) and the year it continues from, in one
     statement (the parcel page). No access check, as there."""
     fy = _as_fy(fiscal_year_start)
-    c = ExemptionCertification
-    row = uow.session.execute(
-        select(PropertyTaxFact, c).select_from(Parcel)
-        .outerjoin(PropertyTaxFact, and_(PropertyTaxFact.parcel_id == Parcel.id,
-                                         PropertyTaxFact.fiscal_year_start == fy))
-        .outerjoin(c, c.id == _in_force(parcel_id, fy))
-        .where(Parcel.id == int(parcel_id)).limit(1)).first()
+    row = uow.session.execute(_WITH_FACTS, {"pid": int(parcel_id), "fy": fy}).first()
     facts, cert = row if row is not None else (None, None)
     return facts, cert, _continued(cert, fy)
 

@@ -3,8 +3,8 @@ gunicorn as shipped (portal/gunicorn_conf.py: 2 gthread workers x 4 threads), in
 
     .venv/bin/python bench/trivial_bench.py [--requests 400] [--rounds 5] [--clients 8]
 
-Issue 30, item 3 (the trivial signed-in page at most 4x a bare Flask response) and item 1
-(the dashboard and the parcel page at most 4x the trivial page), as CPU per request: the
+The targets: the trivial signed-in page at most 4x a bare Flask response, and the dashboard
+and the parcel page at most 4x the trivial page, as CPU per request: the
 user+system CPU of the gunicorn master and workers, read from /proc before and after each
 block of requests, divided by the requests (the client's own CPU is not counted; the load
 of other processes on the machine changes the wall clock, much less the CPU a request takes).
@@ -187,7 +187,7 @@ def main() -> None:
             print(f"{name:32} {statistics.median(cpu) * 1000:15.3f} "
                   f"{statistics.median(vs_bare):6.2f}x ({min(vs_bare):.1f}-{max(vs_bare):.1f}) "
                   f"{statistics.median(vs_triv):6.2f}x ({min(vs_triv):.1f}-{max(vs_triv):.1f})")
-        print("targets (issue 30): trivial <= 4x bare; dashboard and parcel page <= 4x trivial")
+        print("targets: trivial <= 4x bare; dashboard and parcel page <= 4x trivial")
     finally:
         stop(bare)
         stop(portal)

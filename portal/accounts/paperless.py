@@ -2,7 +2,8 @@
 parcel's notices and statements by email instead of paper.
 
 - `choices(uow, user)`: each parcel the user receives notices for (owner, or lessee who
-  pays: R-A16), with the choice in force (paper unless chosen otherwise).
+  pays: R-A16), with the choice in force (paper unless chosen otherwise); `choice_for(uow,
+  user, parcel_id)`, one parcel's (the parcel page).
 - `choose(uow, user, parcel_id, paperless)`: record the choice (audited); `NotFound` for a
   parcel the user does not receive notices for, as for one that does not exist.
 - `paperless_parcels(uow, addressees)`: which parcels the roll's print file leaves out: those
@@ -19,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select, tuple_
+from sqlalchemy import bindparam, select, tuple_
 
 from portal import clock
 from portal.accounts import access, audit
@@ -51,6 +52,17 @@ def choices(uow: UnitOfWork, user: Any) -> list[Choice]:
             PaperlessChoice.parcel_id.in_([p.id for p, _ in rows] or [0]))).all())
     return [Choice(p, rel, bool(chosen.get(p.id, False)))
             for p, rel in sorted(rows, key=lambda r: r[0].catastro)]
+
+
+def choice_for(uow: UnitOfWork, user: Any, parcel_id: int) -> bool:
+    """The user's choice for one parcel they receive notices for (the caller has read it
+    through `access` with a relation in `RECEIVERS`): paper unless chosen otherwise. One
+    statement."""
+    return bool(uow.session.scalar(_CHOICE, {"uid": int(user.id), "pid": int(parcel_id)}))
+
+
+_CHOICE = select(PaperlessChoice.paperless).where(PaperlessChoice.user_id == bindparam("uid"),
+                                                  PaperlessChoice.parcel_id == bindparam("pid"))
 
 
 def choose(uow: UnitOfWork, user: Any, parcel_id: int | str, paperless: bool

@@ -31,7 +31,7 @@ from datetime import date, time
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 
 from portal import clock
 from portal.accounts import access, audit
@@ -318,32 +318,36 @@ def parcel_summary(uow: UnitOfWork, user: Any, parcel_id: int) -> ParcelAttachme
     _parcel, relation = access.get_parcel_and_relation(uow, user, parcel_id, rows=True)
     if not may_see_minimum(uow, user, _parcel.id, relation):
         return None
-    debts = list(uow.session.scalars(select(TaxDebt).where(TaxDebt.parcel_id == _parcel.id)
-                                     .order_by(TaxDebt.id)))
-    if not debts and relation != "staff":
-        return ParcelAttachments(_parcel.id, relation, [], clock.today())
-    ids = [d.id for d in debts]
-    notices = {n.debt_id: n for n in uow.session.scalars(
-        select(AttachmentNotice).where(AttachmentNotice.debt_id.in_(ids)))} if ids else {}
-    auctions = list(uow.session.scalars(select(Auction).where(Auction.debt_id.in_(ids))
-                                        .order_by(Auction.auction_number))) if ids else []
-    results = {r.auction_id: r for r in uow.session.scalars(
-        select(AuctionResult).where(AuctionResult.auction_id.in_([a.id for a in auctions])))
-    } if auctions else {}
-    out = []
-    for d in debts:
-        dv = DebtView(d)
-        n = notices.get(d.id)
-        if n is not None:
-            fee = dunning_fee(d.taxes, n.custody_costs)
-            items = [(k, getattr(d, k)) for k in NOTICE_AMOUNTS
-                     if getattr(d, k) or k == "taxes"]
-            dv.notice = NoticeView(n, d.taxes, items, fee.trace, _term_trace(n))
-        for a in auctions:
-            if a.debt_id == d.id:
-                dv.auctions.append(AuctionView(a, _stored_minimum(d, a), results.get(a.id)))
-        out.append(dv)
-    return ParcelAttachments(_parcel.id, relation, out, clock.today())
+    return summary_for(uow, _parcel.id, relation)
+
+
+_DEBTS = (select(TaxDebt, AttachmentNotice, Auction, AuctionResult)
+          .outerjoin(AttachmentNotice, AttachmentNotice.debt_id == TaxDebt.id)
+          .outerjoin(Auction, Auction.debt_id == TaxDebt.id)
+          .outerjoin(AuctionResult, AuctionResult.auction_id == Auction.id)
+          .where(TaxDebt.parcel_id == bindparam("pid"))
+          .order_by(TaxDebt.id, Auction.auction_number, Auction.id))
+
+
+def summary_for(uow: UnitOfWork, parcel_id: int, relation: str) -> ParcelAttachments:
+    """`parcel_summary` for a parcel the caller has read through `accounts.access` and for
+    a reader `may_see_minimum` allows (the parcel page's view): the debts with their
+    notices, auctions and results in one statement (a notice and a result are one per debt
+    and per auction, so a row is one auction of a debt)."""
+    rows = uow.session.execute(_DEBTS, {"pid": int(parcel_id)}).all()
+    views: dict[int, DebtView] = {}
+    for d, n, a, result in rows:
+        dv = views.get(d.id)
+        if dv is None:
+            dv = views[d.id] = DebtView(d)
+            if n is not None:
+                fee = dunning_fee(d.taxes, n.custody_costs)
+                items = [(k, getattr(d, k)) for k in NOTICE_AMOUNTS
+                         if getattr(d, k) or k == "taxes"]
+                dv.notice = NoticeView(n, d.taxes, items, fee.trace, _term_trace(n))
+        if a is not None:
+            dv.auctions.append(AuctionView(a, _stored_minimum(d, a), result))
+    return ParcelAttachments(int(parcel_id), relation, list(views.values()), clock.today())
 
 
 def recent(uow: UnitOfWork, staff: Any, *, after: int = 0, limit: int = PAGE

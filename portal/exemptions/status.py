@@ -11,11 +11,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from sqlalchemy import select
+from sqlalchemy import ScalarSelect, and_, bindparam, case, or_, select
+from sqlalchemy.orm import aliased
 
 from portal.core.params import fiscal_year_start as fy_of
 from portal.db import UnitOfWork
-from portal.models import ExemptionCertification, ExemptionOwner, Party
+from portal.models import (
+    ExemptionCertification,
+    ExemptionOwner,
+    Parcel,
+    Party,
+    PropertyTaxFact,
+)
+
+#: The statuses of a certification that waits on staff or on its owner's answer.
+PENDING = ("filed", "under_review", "returned", "resubmitted")
 
 
 @dataclass(frozen=True)
@@ -42,7 +52,7 @@ class ExemptionStatus:
 
     @property
     def pending(self) -> bool:
-        return self.status in ("filed", "under_review", "returned", "resubmitted")
+        return self.status in PENDING
 
 
 def _as_fy(fiscal_year_start: date | int) -> date:
@@ -57,22 +67,11 @@ def exemption_status(uow: UnitOfWork, parcel_id: int, fiscal_year_start: date | 
     day in it, or the starting year as an int): the latest one not withdrawn, else the last
     approved one of an earlier year (R-B15), else None. No access check: the caller has
     already read the parcel through `accounts.access`."""
-    fy = _as_fy(fiscal_year_start)
+    found = certification_in_force(uow, parcel_id, fiscal_year_start)
+    if found is None:
+        return None
+    cert, continued = found
     s = uow.session
-    base = (select(ExemptionCertification)
-            .where(ExemptionCertification.parcel_id == int(parcel_id),
-                   ExemptionCertification.status != "withdrawn"))
-    cert = s.scalars(base.where(ExemptionCertification.fiscal_year_start == fy)
-                     .order_by(ExemptionCertification.id.desc()).limit(1)).first()
-    continued = None
-    if cert is None:
-        cert = s.scalars(base.where(ExemptionCertification.fiscal_year_start < fy,
-                                    ExemptionCertification.status == "approved")
-                         .order_by(ExemptionCertification.fiscal_year_start.desc(),
-                                   ExemptionCertification.id.desc()).limit(1)).first()
-        if cert is None:
-            return None
-        continued = cert.fiscal_year_start
     owners = s.execute(select(Party.id, Party.name)
                        .join(ExemptionOwner, ExemptionOwner.party_id == Party.id)
                        .where(ExemptionOwner.certification_id == cert.id)
@@ -80,6 +79,54 @@ def exemption_status(uow: UnitOfWork, parcel_id: int, fiscal_year_start: date | 
     return ExemptionStatus(cert.id, cert.status, cert.filing_number, cert.fiscal_year_start,
                            cert.filed_on, tuple(ExemptionOwnerRef(p, n) for p, n in owners),
                            continued)
+
+
+def _in_force() -> ScalarSelect:
+    """SQL: the id of the certification `exemption_status` describes for the parcel :pid
+    and the fiscal year opening :fy: the year's latest one not withdrawn, else the last
+    approved one of an earlier year (R-B15)."""
+    c = aliased(ExemptionCertification)
+    this_year = c.fiscal_year_start == bindparam("fy")
+    return (select(c.id)
+            .where(c.parcel_id == bindparam("pid"), c.status != "withdrawn",
+                   or_(this_year, and_(c.fiscal_year_start < bindparam("fy"),
+                                       c.status == "approved")))
+            .order_by(case((this_year, 0), else_=1), c.fiscal_year_start.desc(), c.id.desc())
+            .limit(1).scalar_subquery())
+
+
+# Built once, at import (a statement built per call costs more than running it).
+_IN_FORCE = select(ExemptionCertification).where(ExemptionCertification.id == _in_force())
+_WITH_FACTS = (
+    select(PropertyTaxFact, ExemptionCertification).select_from(Parcel)
+    .outerjoin(PropertyTaxFact, and_(PropertyTaxFact.parcel_id == Parcel.id,
+                                     PropertyTaxFact.fiscal_year_start == bindparam("fy")))
+    .outerjoin(ExemptionCertification, ExemptionCertification.id == _in_force())
+    .where(Parcel.id == bindparam("pid")).limit(1))
+
+
+def _continued(cert: ExemptionCertification | None, fy: date) -> date | None:
+    return None if cert is None or cert.fiscal_year_start == fy else cert.fiscal_year_start
+
+
+def certification_in_force(uow: UnitOfWork, parcel_id: int, fiscal_year_start: date | int
+                           ) -> tuple[ExemptionCertification, date | None] | None:
+    """The certification `exemption_status` describes, and the fiscal year it continues from
+    (None: the year's own), in one statement. No access check, as there."""
+    fy = _as_fy(fiscal_year_start)
+    cert = uow.session.scalars(_IN_FORCE, {"pid": int(parcel_id), "fy": fy}).first()
+    return None if cert is None else (cert, _continued(cert, fy))
+
+
+def with_facts(uow: UnitOfWork, parcel_id: int, fiscal_year_start: date | int
+               ) -> tuple[PropertyTaxFact | None, ExemptionCertification | None, date | None]:
+    """The CRIM's facts of the parcel for the year (None: not on file), the certification
+    in force (`certification_in_force`, or None) and the year it continues from, in one
+    statement (the parcel page). No access check, as there."""
+    fy = _as_fy(fiscal_year_start)
+    row = uow.session.execute(_WITH_FACTS, {"pid": int(parcel_id), "fy": fy}).first()
+    facts, cert = row if row is not None else (None, None)
+    return facts, cert, _continued(cert, fy)
 
 
 def pending_steps(uow: UnitOfWork, parcel_ids: list[int], fiscal_year_start: date

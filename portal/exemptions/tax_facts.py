@@ -116,9 +116,14 @@ def facts_for(uow: UnitOfWork, parcel_id: int, fy_start: date) -> Facts:
 def has_facts(uow: UnitOfWork, parcel_id: int, fy_start: date) -> bool:
     """Are the CRIM's facts on file for the year, with a tax rate for their municipality
     (without both, no figure can be computed: the certification cannot be filed online)?"""
-    municipality = uow.session.scalar(select(PropertyTaxFact.municipality).where(
+    return rated(uow.session.scalar(select(PropertyTaxFact.municipality).where(
         PropertyTaxFact.parcel_id == int(parcel_id),
-        PropertyTaxFact.fiscal_year_start == fy_start))
+        PropertyTaxFact.fiscal_year_start == fy_start)), fy_start)
+
+
+def rated(municipality: str | None, fy_start: date) -> bool:
+    """`has_facts` of facts already read: their municipality (None: no facts) has a tax
+    rate for the year."""
     if municipality is None:
         return False
     try:

@@ -18,7 +18,7 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Select, bindparam, select
 
 from portal import clock
 from portal.accounts import audit, facts
@@ -191,7 +191,7 @@ def withdraw(uow: UnitOfWork, who: Any, loan_id: int, intent_id: int) -> LenderI
     return row
 
 
-def _views(uow: UnitOfWork, where: Sequence[Any], *, active: bool = False) -> list[IntentView]:
+def _select(where: Sequence[Any], active: bool) -> Select:
     stmt = (select(LenderIntent, Party.name, Installment.number)
             .join(Lender, Lender.id == LenderIntent.lender_id)
             .join(Party, Party.id == Lender.party_id)
@@ -200,10 +200,22 @@ def _views(uow: UnitOfWork, where: Sequence[Any], *, active: bool = False) -> li
             .order_by(LenderIntent.marked_at.desc(), LenderIntent.id.desc()))
     if active:
         stmt = stmt.where(LenderIntent.withdrawn_at.is_(None))
+    return stmt
+
+
+#: `for_parcel`'s, built once (the parcel page asks it on every request).
+_FOR_PARCEL = _select([LenderIntent.parcel_id == bindparam("pid"),
+                       LenderIntent.fiscal_year_id == bindparam("fy")], True)
+
+
+def _views(uow: UnitOfWork, where: Sequence[Any], *, active: bool = False,
+           stmt: Select | None = None, params: dict | None = None) -> list[IntentView]:
+    if stmt is None:
+        stmt = _select(where, active)
     return [IntentView(i.id, name, i.kind, i.crim_half, number, i.amount, i.marked_at,
                        i.withdrawn_at, i.parcel_id, i.fiscal_year_id, i.lender_id,
                        i.installment_id)
-            for i, name, number in uow.session.execute(stmt)]
+            for i, name, number in uow.session.execute(stmt, params)]
 
 
 def for_parcel(uow: UnitOfWork, parcel_id: int, fy: Any) -> list[IntentView]:
@@ -211,8 +223,7 @@ def for_parcel(uow: UnitOfWork, parcel_id: int, fy: Any) -> list[IntentView]:
     newest first, for the owner's side (the caller has checked that the user sees the
     parcel)."""
     fy_id = int(getattr(fy, "id", fy))
-    return _views(uow, [LenderIntent.parcel_id == int(parcel_id),
-                        LenderIntent.fiscal_year_id == fy_id], active=True)
+    return _views(uow, [], stmt=_FOR_PARCEL, params={"pid": int(parcel_id), "fy": fy_id})
 
 
 def for_accounts(uow: UnitOfWork, user: Any, accounts: Iterable[tuple[int, int]]

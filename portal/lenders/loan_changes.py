@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
-from sqlalchemy import bindparam, func, or_, select, update
+from sqlalchemy import Select, bindparam, func, or_, select, update
 
 from portal import clock, csv_text, yes_no_input
 from portal.accounts import audit, bulk
@@ -574,14 +574,21 @@ def servicers(uow: UnitOfWork, parcel_id: int, today: date | None = None, *,
     from portal.accounts import access
     if user is not None and access.relation(uow, user, parcel_id) is None:
         return []
-    today = today or clock.today()
-    from portal.models import Lender
     return [(n, e, st) for n, e, st in uow.session.execute(
-        select(Party.name, Loan.escrow, Loan.starts_on)
-        .join(Lender, Lender.party_id == Party.id).join(Loan, Loan.lender_id == Lender.id)
-        .where(Loan.parcel_id == int(parcel_id), Loan.starts_on <= today,
-               or_(Loan.ends_on.is_(None), Loan.ends_on >= today))
-        .order_by(Party.name, Loan.starts_on))]
+        _SERVICERS, {"pid": int(parcel_id), "today": today or clock.today()})]
+
+
+def _servicers() -> Select:
+    from portal.models import Lender
+    today = bindparam("today")
+    return (select(Party.name, Loan.escrow, Loan.starts_on)
+            .join(Lender, Lender.party_id == Party.id).join(Loan, Loan.lender_id == Lender.id)
+            .where(Loan.parcel_id == bindparam("pid"), Loan.starts_on <= today,
+                   or_(Loan.ends_on.is_(None), Loan.ends_on >= today))
+            .order_by(Party.name, Loan.starts_on))
+
+
+_SERVICERS = _servicers()  # built once, at import
 
 
 __all__ = ["COLUMNS", "GUIDE", "HEADERS", "KIND", "MAX_API_ROWS", "OUTCOMES", "REASONS",

@@ -31,7 +31,14 @@ from portal.accounts.statements import fiscal_year_on
 from portal.core.acquisition import NoticeDeadline
 from portal.db import UnitOfWork
 from portal.lenders import acquisitions
-from portal.models import LedgerEntry, LenderAcquisition, Loan, LoanFigures, Parcel
+from portal.models import (
+    ExemptionCertification,
+    LedgerEntry,
+    LenderAcquisition,
+    Loan,
+    LoanFigures,
+    Parcel,
+)
 
 L, F, P, E = Loan.__table__, LoanFigures.__table__, Parcel.__table__, LedgerEntry.__table__
 A = LenderAcquisition.__table__
@@ -412,10 +419,7 @@ def retentions(uow: UnitOfWork, parcel_ids: Sequence[int], fy_start: date
     parcels (the caller's own loans'), from the CRIM's facts of the year (one statement)
     and the parcel's approved certification's answers where it has one (else the whole
     property as the residence, no veteran's exemption)."""
-    from portal.core.errors import CalcError
-    from portal.core.lender import retention
-    from portal.exemptions.filings import exemption_input
-    from portal.models import ExemptionCertification, PropertyTaxFact
+    from portal.models import PropertyTaxFact
     ids = list(dict.fromkeys(int(p) for p in parcel_ids))
     if not ids:
         return {}
@@ -426,39 +430,47 @@ def retentions(uow: UnitOfWork, parcel_ids: Sequence[int], fy_start: date
             ExemptionCertification.parcel_id.in_(list(facts)),
             ExemptionCertification.fiscal_year_start == fy_start,
             ExemptionCertification.status == "approved")).all()) if facts else {}
-    out: dict[int, Any] = {}
-    for pid in ids:
-        f = facts.get(pid)
-        try:
-            out[pid] = retention(exemption_input(answers.get(pid) or {}, f), fy_start) \
-                if f is not None else None
-        except CalcError:  # (ParameterNotFound too: a year or municipality without rate)
-            out[pid] = None
-    return out
+    return {pid: _retention(facts.get(pid), answers.get(pid), fy_start) for pid in ids}
 
 
-def owner_view(uow: UnitOfWork, user: Any, parcel_id: int, today: date | None = None
-               ) -> list[tuple[str, Any]]:
-    """For the parcel page (the owner's, a delegate's, the lender's): each lender with an
-    active loan on the parcel and what it pays the CRIM bill by bill (R-B10 case (i));
-    empty when the user may not see the parcel or there is no loan."""
-    from portal.models import Lender, Party
-    if access.relation(uow, user, parcel_id) is None:
-        return []
-    today = today or clock.today()
-    names = list(uow.session.scalars(
-        select(Party.name).join(Lender, Lender.party_id == Party.id)
-        .join(Loan, Loan.lender_id == Lender.id)
-        .where(Loan.parcel_id == int(parcel_id), Loan.starts_on <= today,
-               or_(Loan.ends_on.is_(None), Loan.ends_on >= today))
-        .order_by(Party.name).distinct()))
+def _retention(facts: Any, answers: dict | None, fy_start: date) -> Any:
+    """The core's R-B10 retention from the CRIM's row and the approved answers, or None."""
+    from portal.core.errors import CalcError
+    from portal.core.lender import retention
+    from portal.exemptions.filings import exemption_input
+    if facts is None:
+        return None
+    try:
+        return retention(exemption_input(answers or {}, facts), fy_start)
+    except CalcError:  # (ParameterNotFound too: a year or municipality without rate)
+        return None
+
+
+def lenders_pay(uow: UnitOfWork, parcel_id: int, names: Sequence[str], facts: Any,
+                fy_start: date, cert: Any, continued: date | None) -> list[tuple[str, Any]]:
+    """For the parcel page (the owner's, a delegate's): each lender with an active loan on
+    the parcel (`names`, from `loan_changes.servicers`) and what it pays the CRIM bill by
+    bill (R-B10 case (i)), for a parcel the caller read through `accounts.access`. `facts`,
+    `cert` and `continued`: what `exemptions.status.with_facts` read for the year. The
+    year's approved answers are the certification's when it is the year's and approved,
+    none when the year has none in force; read (one statement) only when the year's
+    certification in force is not the approved one."""
     if not names:
         return []
-    r = retentions(uow, [parcel_id], fiscal_year_start(today)).get(int(parcel_id))
+    answers = None
+    if facts is not None and cert is not None and continued is None:
+        answers = cert.answers if cert.status == "approved" else uow.session.scalar(
+            select(ExemptionCertification.answers).where(
+                ExemptionCertification.parcel_id == int(parcel_id),
+                ExemptionCertification.fiscal_year_start == fy_start,
+                ExemptionCertification.status == "approved")
+            .order_by(ExemptionCertification.id.desc()).limit(1))
+    r = _retention(facts, answers, fy_start)
     return [(n, r) for n in names]
 
 
 __all__ = ["ACQUIRED", "CERTIFICATIONS", "MAX_PAY", "NOTICES", "NOTICE_SORT", "PER_PAGE", "SORTS",
            "STATUSES", "LenderScope", "Page", "Query", "Row", "fiscal_year_start",
-           "loan", "municipalities", "owner_view", "parcels_of_loans", "parcels_to_pay",
+           "lenders_pay", "loan", "municipalities", "parcels_of_loans",
+           "parcels_to_pay",
            "portfolio", "read_loan_numbers", "refresh", "retentions", "rows"]

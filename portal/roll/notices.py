@@ -42,7 +42,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import bindparam, func, or_, select
 
 from portal import clock, mail, pdf, storage
 from portal.accounts import (
@@ -689,12 +689,20 @@ def issued(uow: UnitOfWork, user: Any, parcel_id: int) -> list[Issued]:
     parcel, relation = access.get_parcel_and_relation(uow, user, parcel_id)
     if relation not in READERS:
         raise NotFound()
-    rows = uow.session.execute(
-        select(Notice, Assessment.notified_on, Assessment.supersedes_id, FiscalYear.label)
-        .outerjoin(Assessment, Assessment.id == Notice.assessment_id)
-        .join(FiscalYear, FiscalYear.id == Notice.fiscal_year_id)
-        .where(Notice.parcel_id == parcel.id,
-               or_(Notice.kind == "assessment", Notice.mailed_on.is_not(None)))).all()
+    return issued_for(uow, parcel.id)
+
+
+_ISSUED = (select(Notice, Assessment.notified_on, Assessment.supersedes_id, FiscalYear.label)
+           .outerjoin(Assessment, Assessment.id == Notice.assessment_id)
+           .join(FiscalYear, FiscalYear.id == Notice.fiscal_year_id)
+           .where(Notice.parcel_id == bindparam("pid"),
+                  or_(Notice.kind == "assessment", Notice.mailed_on.is_not(None))))
+
+
+def issued_for(uow: UnitOfWork, parcel_id: int) -> list[Issued]:
+    """`issued` for a parcel the caller has already read through `accounts.access` with a
+    relation in `READERS` (the parcel page's view, in its own unit of work): one statement."""
+    rows = uow.session.execute(_ISSUED, {"pid": int(parcel_id)}).all()
     out = []
     for n, notified_on, supersedes, label in rows:
         if n.kind == "assessment":

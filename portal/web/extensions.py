@@ -46,6 +46,20 @@ def init_app(app: Flask) -> None:
     login_manager.login_message_category = "info"
     login_manager.session_protection = "basic"
     limiter.init_app(app)
+    _no_checks_per_request(app)
+
+
+def _no_checks_per_request(app: Flask) -> None:
+    """Flask-Limiter checks its declared limits before every request, writes their headers
+    after it and resets its context at teardown; no route declares one (`shared_limit`
+    counts through `limiter.limiter`, its storage and strategy, on the POSTs it guards), so
+    the three hooks only cost every page its time (~5 % of the trivial page's CPU): taken
+    off (with RATELIMIT_ENABLED off, Flask-Limiter installs none)."""
+    hooks = {limiter._check_request_limit, limiter._Limiter__release_context}
+    for funcs in (app.before_request_funcs, app.after_request_funcs,
+                  app.teardown_request_funcs):
+        funcs[None] = [f for f in funcs.get(None, []) if f not in hooks
+                       and getattr(f, "args", None) != (limiter,)]
 
 
 def _over_limit(config_key: str, who: str) -> bool:

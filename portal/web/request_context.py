@@ -53,6 +53,14 @@ def as_provider() -> Iterator[Any]:
 
 
 def register(bp: Blueprint) -> None:
-    """Set the actor around every request of the app (from one blueprint's registration)."""
-    bp.before_app_request(_begin)
-    bp.teardown_app_request(_end)
+    """Set the actor around every request of the app (from a blueprint's registration:
+    once per app, however many blueprints ask)."""
+    bp.record_once(_install)
+
+
+def _install(state: Any) -> None:
+    app = state.app
+    if not app.extensions.get("audit_actor"):
+        app.extensions["audit_actor"] = True
+        app.before_request(_begin)
+        app.teardown_request(_end)

@@ -1,19 +1,16 @@
-"""Issue 30, item 1: the SQL statements a page runs, counted through SQLAlchemy's public
-event (`before_cursor_execute`, tests.support.sql.QueryCounter) on the demo District, each
-page asked twice and the second request counted (what is read once per process, the
-catalogs, is not the page's). Target: at most 10 statements a page, flat in the number of
-parcels (bench/web_bench.py counts them on 20,000 parcels).
+"""The SQL statements a page runs, counted through SQLAlchemy's public event
+(`before_cursor_execute`, tests.support.sql.QueryCounter) on the demo District, each page
+asked twice and the second request counted (what is read once per process, the catalogs,
+is not the page's). Target: at most 10 statements a page, flat in the number of parcels
+(bench/web_bench.py counts them on 20,000 parcels).
 
-The parcel page is over it: its template calls services while rendering (the exemption box,
-the lender's marks, the servicers, the attachments box), each in its own unit of work, so
-the access check, the parcel and the Board's parameters are read several times.
-`test_the_parcel_page_stays_within_its_current_count` keeps it from growing;
-`test_the_parcel_page_within_ten_statements` is the target, expected to fail (strict: when
-the page meets it, the mark must go)."""
+The parcel page builds one view model (`portal.web.accounts.views.parcel_page`) in one unit
+of work: the account's statement checks access once, and each box the reader's relation
+sees (notices, paperless, the lender's marks, the exemption with the CRIM's facts, the
+servicers, the attachments) is about one statement more. `PARCEL_CEILING` holds what it
+runs per role, below the target."""
 
 from __future__ import annotations
-
-import pytest
 
 from tests.support.demo import parcel_ids
 from tests.support.pages import login
@@ -29,9 +26,10 @@ PAGES = {
     "staff": ["/mis-propiedades", "/personal/auditoria", "/personal/buscar?q=1"],
 }
 
-#: The parcel page's statements measured when this test was written, per role: a ceiling
-#: that only goes down.
-PARCEL_CEILING = {"owner": 26, "lessee": 13, "staff": 13}
+#: The parcel page's statements at most, per role (the worst of the role's demo parcels: the
+#: owner's with a demand and its claims in court, or with a loan and the CRIM's facts): a
+#: ceiling that only goes down.
+PARCEL_CEILING = {"owner": 10, "lessee": 7, "staff": 7}
 
 
 def _statements(app, client, url: str) -> tuple[int, list[str]]:  # noqa: ANN001
@@ -73,8 +71,6 @@ def test_the_parcel_page_stays_within_its_current_count(demo_app):
     assert all(worst[role] <= PARCEL_CEILING[role] for role in PARCEL_CEILING), worst
 
 
-@pytest.mark.xfail(strict=True, reason="issue 30 item 1: the parcel page runs 10 to 26 "
-                   "statements (its template calls services); target 10")
 def test_the_parcel_page_within_ten_statements(demo_app):
     counts = _parcel_counts(demo_app)
     assert all(n <= LIMIT for pages in counts.values() for _u, n, _s in pages), \

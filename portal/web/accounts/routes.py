@@ -22,7 +22,7 @@ from flask_babel import ngettext
 from flask_login import current_user, login_required
 
 from portal import clock, mail
-from portal.accounts import access, paperless, parcels, policy
+from portal.accounts import access, parcels, policy
 from portal.accounts.errors import (
     ClaimRateLimited,
     ClaimRefused,
@@ -37,7 +37,6 @@ from portal.i18n import LANGUAGES, current_language, formats
 from portal.payments import guest
 from portal.people import users
 from portal.reminders import preferences as reminder_preferences
-from portal.roll import notices
 from portal.web.accounts import bp, views
 from portal.web.accounts.forms import ClaimForm, GrantForm, RevokeEmailForm
 from portal.web.data import external_url, uow
@@ -82,26 +81,13 @@ def dashboard():  # noqa: ANN201
 @bp.get("/propiedad/<id:parcel_id>")
 @login_required
 def parcel(parcel_id: int):  # noqa: ANN201
-    v = views.parcel_view(current_user, parcel_id, clock.today())
+    v = views.parcel_page(current_user, parcel_id, clock.today())
     if v is None:
         abort(404)
     if v.relation == "lessee":
         views.remember_lessee(True)
-    return _parcel_page(v)
-
-
-def _parcel_page(v):  # noqa: ANN001, ANN202
     back_url, back_label = views.back_link(current_user)
-    issued: list[notices.Issued] = []
-    paperless_choice = None
-    if v.relation in notices.READERS:
-        with uow() as w:
-            issued = notices.issued(w, current_user, v.parcel.id)
-            if v.relation in paperless.RECEIVERS:
-                paperless_choice = next((c.paperless for c in paperless.choices(w, current_user)
-                                         if c.parcel.id == v.parcel.id), None)
-    return render_template("accounts/parcel.html", v=v, f=formats(), issued=issued,
-                           paperless_choice=paperless_choice,
+    return render_template("accounts/parcel.html", v=v, b=v.boxes, f=formats(),
                            pdf_url=url_for("accounts.statement_pdf", parcel_id=v.parcel.id,
                                            lang=current_language()),
                            back_url=back_url, back_label=back_label)

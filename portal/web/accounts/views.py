@@ -15,10 +15,13 @@ from types import SimpleNamespace
 from typing import Any, NamedTuple
 
 from portal import clock
-from portal.accounts import access, closed_days, parcels, statements
+from portal.accounts import access, closed_days, paperless, parcels, statements
 from portal.accounts.errors import Forbidden, NotFound
+from portal.collections import attachments
 from portal.core.explain import N_, Trace
 from portal.core.installments import explain_schedule
+from portal.documents.attachment_notice import summary_view
+from portal.exemptions import status as exemption_status
 from portal.i18n import (
     Formats,
     ShownStep,
@@ -29,10 +32,14 @@ from portal.i18n import (
     translate,
 )
 from portal.i18n import fast_gettext as _
+from portal.lenders import intents, loan_changes, portfolio
 from portal.people import users
+from portal.roll import notices
 from portal.web import spoken
 from portal.web.collections import views as collection_views
 from portal.web.data import uow
+from portal.web.exemptions import summary as exemption_box
+from portal.web.lenders import marks
 from portal.web.present import (
     installment_status,
     line_kind_label,
@@ -198,14 +205,14 @@ class ParcelPage:
     shown_amounts: list = field(default_factory=list)  # "what you owe" less its zero figures
     not_owed: list = field(default_factory=list)  # figures that are not owed (the discount)
     zero_labels: list[str] = field(default_factory=list)  # the figures that are zero
+    boxes: SimpleNamespace | None = None  # the parcel page's other boxes (`parcel_page`)
 
 
 def parcel_view(user: Any, parcel_id: int, today: date) -> ParcelPage | None:
-    """The parcel page, or None when the user may not see the parcel (the route's 404).
-    Its amounts and dates are worded here, once (`*_text`; the template shows them as they
+    """The account as the parcel page shows it (the statement PDF and the demand letter
+    read it too), or None when the user may not see the parcel (the route's 404). Its
+    amounts and dates are worded here, once (`*_text`; the template shows them as they
     are), with the request's `formats()`."""
-    f = formats()
-    lang = current_language()
     try:
         with uow() as w:
             acct = statements.statement_for(w, user, parcel_id, as_of=today,
@@ -213,6 +220,58 @@ def parcel_view(user: Any, parcel_id: int, today: date) -> ParcelPage | None:
             closed = closed_days.declared(w)
     except NotFound:
         return None
+    return _account_page(acct, closed, today)
+
+
+def parcel_page(user: Any, parcel_id: int, today: date) -> ParcelPage | None:
+    """The parcel page's one view model: `parcel_view` and every box the page shows for the
+    reader's relation (`ParcelPage.boxes`), read in one unit of work from the account's
+    parcel and relation (one access check), so the template calls no service. None: the
+    user may not see the parcel."""
+    try:
+        with uow() as w:
+            acct = statements.statement_for(w, user, parcel_id, as_of=today,
+                                          with_payments=False, rows=True)
+            closed = closed_days.declared(w)
+            boxes = _boxes(w, user, acct, today)
+    except NotFound:
+        return None
+    v = _account_page(acct, closed, today)
+    v.boxes = boxes
+    return v
+
+
+def _boxes(w: Any, user: Any, acct: statements.AccountView, today: date) -> SimpleNamespace:
+    """What the parcel page shows beside the account, each box for the relations that see
+    it: the notices issued and the paperless choice, what a lender said it will pay, the
+    residential exemption, the loans' servicers and what the lenders pay the CRIM, the
+    property-tax attachments (staff and the debtor only, R-C5). About one statement each."""
+    pid, relation = acct.parcel.id, acct.relation
+    b = SimpleNamespace(issued=[], paperless=None, lender_marks=[], exemption=None,
+                        servicers=[], lenders_pay=[], attachment=None)
+    if relation in notices.READERS:
+        b.issued = notices.issued_for(w, pid)
+    if relation in paperless.RECEIVERS:
+        b.paperless = paperless.choice_for(w, user, pid)
+    if relation in ("owner", "delegate", "lessee") and acct.fiscal_year is not None:
+        b.lender_marks = [marks.shown(i) for i in intents.for_parcel(w, pid, acct.fiscal_year)]
+    if relation in exemption_box.READERS:
+        fy = portfolio.fiscal_year_start(today)
+        year = exemption_status.with_facts(w, pid, fy)  # (facts, certification, continued)
+        b.exemption = exemption_box.exemption_summary(w, pid, relation, today, *year)
+        if relation in ("owner", "delegate"):
+            b.servicers = loan_changes.servicers(w, pid, today)
+            names = list(dict.fromkeys(name for name, _e, _s in b.servicers))
+            b.lenders_pay = portfolio.lenders_pay(w, pid, names, year[0], fy, *year[1:])
+    if attachments.may_see_minimum(w, user, pid, relation):
+        found = attachments.summary_for(w, pid, relation)
+        b.attachment = summary_view(found, formats()) if found.debts else None
+    return b
+
+
+def _account_page(acct: statements.AccountView, closed: Any, today: date) -> ParcelPage:
+    f = formats()
+    lang = current_language()
     st = acct.statement
     v = ParcelPage(
         parcel=acct.parcel, relation=acct.relation, relation_label=relation_label(acct.relation),

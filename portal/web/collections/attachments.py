@@ -1,7 +1,8 @@
 """Property-tax attachment and auction (R-C1–R-C8) and the lessee's deposit order (R-A14):
 the staff's pages under /personal/embargos (the list of debts, a parcel's debts with their
 notices, auctions and results, and its deposit orders, each with its form) and the parcel
-page's section for the debtor (`attachment_summary`, templates/collections/attachments/_owner.html).
+page's section for the debtor (templates/collections/attachments/_owner.html, read by the
+parcel page's view model through `attachments.summary_for`).
 Thin: validate with WTForms, call `portal.collections.attachments` / `deposit_orders`, render.
 The figures are the core's, read through the service; R-C5 is the service's
 (`may_see_minimum`): a page never decides it."""
@@ -271,28 +272,6 @@ def lift_deposit_order(order_id: int):  # noqa: ANN201
     return _submit(pid, form, "lift", lambda w: deposit_orders.lift(
         w, current_user, order_id, form.lifted_on.data),
         _("The deposit order is lifted."), "#deposit")
-
-
-# --- The parcel page's section (templates/collections/attachments/_owner.html) -----------
-
-def attachment_summary(parcel_id: int):  # noqa: ANN201
-    """The section for the signed-in user: None unless they are staff or the debtor (R-C5,
-    decided by the service), or when there is nothing to show."""
-    if not current_user.is_authenticated:
-        return None
-    with uow() as w:
-        try:
-            s = attachments.parcel_summary(w, current_user, parcel_id)
-        except NotFound:
-            return None
-    if s is None or not s.debts:
-        return None
-    return summary_view(s, formats())
-
-
-@bp.record_once
-def _globals(state) -> None:  # noqa: ANN001
-    state.app.jinja_env.globals.update(attachment_summary=attachment_summary)
 
 
 @bp.get("/propiedad/<id:parcel_id>/embargos/<id:debt_id>.pdf", endpoint="attachments_notice_pdf")

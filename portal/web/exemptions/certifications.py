@@ -583,71 +583,6 @@ __all__ = ["ServiceError", "bp", "exemption_badge"]
 
 # --- what the parcel page shows ---------------------------------------------------------------
 
-def exemption_summary(parcel_id: int, relation: str) -> dict | None:
-    """The parcel page's section: the certification's status for the year in course (or the
-    approval that continues, R-B15), the bill's effect, the next step and its deadline."""
-    if relation not in ("owner", "delegate", "staff", "lender"):
-        return None
-    from portal.core import property_tax
-    from portal.exemptions.status import exemption_status
-    fy, today = _fy(), clock.today()
-    out: dict = {"fy_label": present.fy_label(fy), "today": today, "status": None,
-                 "filing_number": None, "continued_from": None, "saving": None,
-                 "next_step": None, "deadline": None, "link": None, "link_text": None}
-    with uow() as w:
-        closed = filings._closed(w)
-        st = exemption_status(w, parcel_id, fy)
-        if st is None or st.status == "draft" and relation != "owner":
-            if relation != "owner" or not facts_service.has_facts(w, parcel_id, fy):
-                return out if relation == "owner" else None
-            out["next_step"] = _("File the certification if this property is your home.")
-            out["deadline"] = property_tax.filing_deadline(fy, closed)
-            out["link"] = url_for("exemptions.start_page", parcel_id=parcel_id)
-            out["link_text"] = _("Start the residential exemption certification")
-            return out
-        out.update(status=st.status, filing_number=st.filing_number,
-                   continued_from=present.fy_label(st.continued_from)
-                   if st.continued_from else None)
-        cert = filings.for_status(w, st)
-        if st.status != "draft" and facts_service.has_facts(w, parcel_id,
-                                                            cert.fiscal_year_start):
-            try:
-                fig = filings.figures(w, cert)
-            except InvalidInput:
-                fig = None
-            if fig is not None:
-                out["saving"] = fig.comparison.saving
-                out["net"], out["gross"] = (fig.comparison.result.net_tax,
-                                            fig.comparison.net_without)
-                if fig.plan_last_day and st.pending \
-                        and (cert.answers or {}).get("plan") == "pay_in_full":
-                    out["deadline"] = fig.plan_last_day  # R-B11: paid in full by then
-        if st.status == "draft":
-            out["next_step"] = _("Finish and file the certification.")
-            out["deadline"] = property_tax.filing_deadline(fy, closed)
-            out["link"] = url_for("exemptions.start_page", parcel_id=parcel_id)
-            out["link_text"] = _("Continue the certification")
-        elif st.status == "returned":
-            out["next_step"] = _("Fix what staff returned and resubmit the certification.")
-            out["link"] = url_for("exemptions.receipt", cert_id=cert.id)
-            out["link_text"] = _("See what to fix")
-        else:
-            plan = (cert.answers or {}).get("plan")
-            if st.pending and out["deadline"]:
-                out["next_step"] = _("Pay the property tax owed on January 1 in full to the "
-                                     "CRIM (R-B11).")
-            elif st.pending and plan == "request":
-                out["next_step"] = _("Staff is reviewing the certification and the payment "
-                                     "plan you requested (R-B16).")
-            elif st.pending:
-                out["next_step"] = _("Staff is reviewing the certification; nothing to do "
-                                     "for now.")
-            if relation != "lender" or cert.loan_id is not None:
-                out["link"] = url_for("exemptions.receipt", cert_id=cert.id)
-                out["link_text"] = _("See the certification and its receipt")
-    return out
-
-
 def exemption_pending(parcel_ids: list[int]) -> dict[int, str]:
     """The dashboard's badge: {parcel id: status} of the signed-in owner's parcels whose
     certification waits on them (a draft to finish, or one staff returned)."""
@@ -663,6 +598,6 @@ def exemption_pending(parcel_ids: list[int]) -> dict[int, str]:
 @bp.record_once
 def _globals(state) -> None:  # noqa: ANN001
     state.app.jinja_env.globals.update(
-        exemption_summary=exemption_summary, exemption_badge=exemption_badge,
+        exemption_badge=exemption_badge,
         exemption_pending=exemption_pending,
         status_label_ex=present.status_label, exemption_slugs=present.SLUGS)

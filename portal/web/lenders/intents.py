@@ -20,7 +20,7 @@ from portal.lenders import acquisitions, intents, portfolio
 from portal.payments import service as payments
 from portal.web.collections.forms import iso_date_field
 from portal.web.data import uow
-from portal.web.lenders import bp, marks
+from portal.web.lenders import bp
 from portal.web.lenders.marks import item_label
 
 
@@ -34,13 +34,6 @@ ACQUISITION_ERRORS = {
     "before_law": _l("The date cannot be before the law that governs this notice took "
                      "effect (30 August 1991)."),
 }
-
-
-@bp.app_template_global("lender_parcel_marks")
-def parcel_marks(parcel_id: int) -> list:
-    """For the parcel page's notice (templates/lenders/_marks.html): what a lender said it
-    will pay this fiscal year; only for a parcel the user sees."""
-    return marks.parcel_marks(parcel_id)
 
 
 def _lender_only() -> None:

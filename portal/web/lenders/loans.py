@@ -39,14 +39,6 @@ FILTERS = ("q", "estado", "municipio", "minimo", "maximo", "exoneracion", "vence
            "adquisicion", "orden", "dir")
 
 
-@bp.app_template_global("lender_owner_view")
-def owner_view(parcel_id: int) -> list:
-    """For the parcel page's include (templates/lenders/_owner_view.html): each lender with a
-    loan on the parcel and what it pays the CRIM (R-B10); only for a parcel the user sees."""
-    with uow() as w:
-        return portfolio.owner_view(w, current_user, parcel_id)
-
-
 def _lender_only() -> None:
     if not current_user.is_lender:
         abort(404)

@@ -11,9 +11,7 @@ from flask_babel import gettext as _
 from flask_login import current_user
 
 from portal import clock
-from portal.accounts import access
 from portal.accounts.errors import NotFound
-from portal.accounts.facts import fiscal_year_on
 from portal.lenders import intents
 from portal.payments.service import parse_key
 from portal.web.data import uow
@@ -29,23 +27,12 @@ def item_label(kind: str, crim_half: int | None = None, number: int | None = Non
     return _("What is due now to the District")
 
 
-def _shown(v: intents.IntentView) -> dict[str, Any]:
+def shown(v: intents.IntentView) -> dict[str, Any]:
+    """An intent as the owner's pages list it (templates/lenders/_marks.html)."""
     return {"id": v.id, "lender": v.lender_name, "amount": v.amount,
             "what": item_label(v.kind, v.crim_half, v.installment_number),
             "date": clock.legal_date(v.marked_at), "parcel_id": v.parcel_id,
             "key": f"{v.parcel_id}-{v.fiscal_year_id}"}
-
-
-def parcel_marks(parcel_id: int) -> list[dict[str, Any]]:
-    """The intents in force on the parcel this fiscal year, for a user who sees the parcel
-    (else none)."""
-    with uow() as w:
-        if access.relation(w, current_user, parcel_id) is None:
-            return []
-        fy = fiscal_year_on(w, clock.today())
-        if fy is None:
-            return []
-        return [_shown(v) for v in intents.for_parcel(w, parcel_id, fy)]
 
 
 def account_marks(keys: Iterable[str]) -> list[dict[str, Any]]:
@@ -61,4 +48,4 @@ def account_marks(keys: Iterable[str]) -> list[dict[str, Any]]:
         return []
     with uow() as w:
         found = intents.for_accounts(w, current_user, accounts)
-    return [_shown(v) for views in found.values() for v in views]
+    return [shown(v) for views in found.values() for v in views]

@@ -75,15 +75,6 @@ def _install(state) -> None:  # noqa: ANN001
     upload_limits.register(state.app, "lenders.portfolio_upload", MAX_BYTES, "file")
 
 
-@bp.app_template_global("lender_servicers")
-def servicers(parcel_id: int) -> list:
-    """For the parcel page's include (templates/lenders/_owner_view.html): each bank that
-    said it services a loan on the parcel (its name, escrow, since); only for a parcel the
-    user sees."""
-    with uow() as w:
-        return service.servicers(w, parcel_id, user=current_user)
-
-
 def _lender_only() -> None:
     if not current_user.is_lender:
         abort(404)

@@ -284,6 +284,7 @@ class Cluster:
         cfg = self.root / "haproxy.cfg"
         cfg.write_text(f"""global
   maxconn 512
+  stats socket {self.root / "haproxy.sock"} mode 600 level user
 
 defaults
   mode http
@@ -305,7 +306,8 @@ backend instances
   balance roundrobin
   option httpchk
   http-check send meth GET uri /readyz ver HTTP/1.1 hdr Host 127.0.0.1
-  default-server inter 1s fall 1 rise 2
+  timeout check 5s
+  default-server inter 1s fall 2 rise 1
 {servers}
 """)
         self.haproxy = Process("haproxy", [haproxy(), "-db", "-f", str(cfg)],
@@ -313,6 +315,22 @@ backend instances
         self.haproxy.start()
         _wait("haproxy", lambda: _get(self.url + "/healthz") == 200, self.haproxy.proc,
               self.haproxy.log)
+
+    def wait_in_balancer(self, n: int) -> None:
+        """Until HAProxy sends requests to instance `n` again (its health check passed)."""
+        name = self.web[n].name
+
+        def up() -> bool:
+            with socket.socket(socket.AF_UNIX) as s:
+                s.connect(str(self.root / "haproxy.sock"))
+                s.sendall(b"show stat\n")
+                data = b""
+                while chunk := s.recv(65536):
+                    data += chunk
+            return any(line.split(",")[1] == name and line.split(",")[17] == "UP"
+                       for line in data.decode().splitlines()
+                       if line.startswith("instances,"))
+        _wait(f"{name} back in the balancer", up)
 
     @property
     def url(self) -> str:
@@ -333,15 +351,10 @@ backend instances
     # --- taking it down ---------------------------------------------------------------------
 
     def close(self) -> None:
-        # every process told at once, then waited for together (a worker's job is the
-        # test's: killed outright; gunicorn's quick shutdown is SIGINT)
-        for proc in self.workers:
-            proc.send(signal.SIGKILL)
-        for proc in self.web:
-            proc.send(signal.SIGINT)
+        # nothing to finish gracefully here: every process group killed outright
         for proc in [*self.workers, *self.web]:
             with contextlib.suppress(Exception):
-                proc.stop(signal.SIGINT, timeout=10)
+                proc.stop(signal.SIGKILL, timeout=10)
         if self.haproxy is not None:
             with contextlib.suppress(Exception):
                 self.haproxy.stop(signal.SIGTERM, timeout=5)

@@ -79,6 +79,15 @@ def test_a_malformed_retention_is_refused_not_taken_for_sixty_days(environment, 
         retention.print_file_days()
 
 
+def test_the_worker_refuses_to_start_on_a_malformed_setting(environment):
+    from click.testing import CliRunner
+
+    from portal.cli import main
+    environment({"RETENTION_PRINT_FILE_DAYS": "sixty"})
+    done = CliRunner().invoke(main, ["worker"])
+    assert done.exit_code == 1 and "RETENTION_PRINT_FILE_DAYS: " in done.output, done.output
+
+
 def test_a_retention_in_days_is_taken(environment):
     from portal.roll import retention
     environment({"RETENTION_PRINT_FILE_DAYS": " 0 "})

@@ -33,7 +33,7 @@ BUCKET = "portal-cluster"
 BASE_URL = "https://portal.example.pr"
 BIN = Path(sys.executable).parent
 #: How long a process has to become ready (a readiness wait, not a timed assertion).
-READY_WITHIN = 60.0
+READY_WITHIN = 120.0
 
 
 def free_port() -> int:

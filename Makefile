@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: bench-core bench-postgres bench-roll setup run test test-deep lint catalogs translations bench clean
+.PHONY: bench-core bench-postgres bench-roll setup run test test-deep lint catalogs translations bench clean cluster-test
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -54,6 +54,12 @@ TEST_WORKERS ?= 2
 
 test: setup lint
 	env -u PORTAL_TODAY $(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
+
+# The portal in production's shape alone (tests/test_cluster.py, marker `cluster`; part of
+# `make test` too): HAProxy (Debian's `haproxy`) in front of three gunicorn instances, two
+# workers, a throwaway PostgreSQL database, Redis, moto's S3 and an SMTP relay on free ports.
+cluster-test: setup
+	env -u PORTAL_TODAY $(PY) -m pytest -q -m cluster -p no:cacheprovider tests/test_cluster.py $(PYTEST_ARGS)
 
 # The property tests with many more examples, unseeded (nightly-style; not part of `make test`).
 test-deep: setup

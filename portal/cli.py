@@ -152,7 +152,12 @@ def worker(workers: int) -> None:
 
     from portal import domains  # noqa: F401 - every job kind registered
     from portal.jobs import queue
+    from portal.operations import settings as operations_settings
 
+    try:  # production refuses to start on a bad setting, as the web app does
+        operations_settings.check()
+    except operations_settings.ConfigurationError as exc:
+        raise click.ClickException(str(exc)) from None
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     # One line per job is ours; theirs are per task (huey) and per font subset (fontTools,
     # under the PDFs of the notices and letters).

@@ -4,8 +4,13 @@ process is given every setting production refuses to start without."""
 
 from __future__ import annotations
 
+import configparser
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 from portal.operations.settings import load
@@ -35,3 +40,53 @@ def test_each_portal_process_passes_production_checks():
                   for k, v in env.items()}
         assert load(filled).production_problems() == [], name
         assert filled["PORTAL_ENV"] == "production"
+
+
+# --- systemd's unit files (deploy/systemd/) --------------------------------------------------
+
+UNITS = ROOT / "deploy" / "systemd"
+
+
+def _unit(name: str) -> configparser.ConfigParser:
+    parser = configparser.ConfigParser(strict=False, interpolation=None)
+    parser.optionxform = str  # systemd's keys are case-sensitive
+    parser.read(UNITS / name)
+    return parser
+
+
+def test_the_unit_files_start_the_documented_commands_with_production_settings():
+    web, worker, migrate = (_unit(n) for n in ("portal-web@.service", "portal-worker@.service",
+                                               "portal-migrate.service"))
+    assert web["Service"]["ExecStart"].endswith(
+        'gunicorn -c python:portal.gunicorn_conf "portal.app:create_app()"')
+    assert worker["Service"]["ExecStart"].endswith("portal worker")
+    assert migrate["Service"]["ExecStart"].endswith("portal db upgrade")
+    assert migrate["Service"]["Type"] == "oneshot"
+    for unit in (web, worker):
+        assert unit["Install"]["WantedBy"] == "multi-user.target"
+        assert unit["Service"]["KillSignal"] == "SIGTERM"  # graceful for both (docs/JOBS.md)
+        # each instance its own folder (the control socket), as separate hosts have
+        assert "%i" in unit["Service"]["Environment"]
+    example = dict(line.split("=", 1) for line in
+                   (UNITS / "portal.env.example").read_text().splitlines()
+                   if line and not line.startswith("#"))
+    assert load(example).production_problems() == []
+    assert "deploy/systemd/" in (ROOT / "docs" / "OPERATIONS.md").read_text()
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None,
+                    reason="systemd-analyze is not installed")
+def test_systemd_verifies_the_unit_files(tmp_path):
+    """`systemd-analyze verify` on a copy whose commands point at this checkout's virtual
+    environment (it checks that they exist); a warning about a file counts as a failure."""
+    bin_dir = str(Path(sys.executable).parent)
+    for unit in UNITS.glob("*.service"):
+        (tmp_path / unit.name).write_text(
+            unit.read_text().replace("/opt/portal/.venv/bin", bin_dir))
+    names = [str(tmp_path / n) for n in ("portal-web@a.service", "portal-worker@1.service",
+                                         "portal-migrate.service")]
+    done = subprocess.run(["systemd-analyze", "verify", "--man=no", *names],
+                          capture_output=True, text=True, timeout=60)
+    said = [line for line in (done.stdout + done.stderr).splitlines()
+            if str(tmp_path) in line or "portal-" in line]
+    assert done.returncode == 0 and said == [], done.stdout + done.stderr

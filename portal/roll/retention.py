@@ -27,6 +27,7 @@ from portal.models import NoticePrintFile
 from portal.models.collections import DemandDocument
 from portal.models.exemptions import ExemptionEvidence
 from portal.models.roll_imports import RollImport
+from portal.operations import settings as operations_settings
 
 NAME = "retention"
 DEFAULT_PRINT_FILE_DAYS = 60
@@ -39,9 +40,14 @@ class PrintFileDeleted(NotFound):
 
 
 def print_file_days(env: Any = None) -> int:
-    """RETENTION_PRINT_FILE_DAYS (a whole number of days; 0: never delete)."""
+    """RETENTION_PRINT_FILE_DAYS (a whole number of days; 0: never delete; unset: 60). A
+    malformed value raises `ConfigurationError` (the web app and the worker refuse to start
+    on it: `portal.operations.settings`), never a silent 60."""
     raw = str(config.settings(env, with_key=False).get("RETENTION_PRINT_FILE_DAYS") or "")
-    return int(raw) if raw.strip().isdigit() else DEFAULT_PRINT_FILE_DAYS
+    if not raw.strip():
+        return DEFAULT_PRINT_FILE_DAYS
+    days = operations_settings.load({"RETENTION_PRINT_FILE_DAYS": raw}).RETENTION_PRINT_FILE_DAYS
+    return DEFAULT_PRINT_FILE_DAYS if days is None else days
 
 
 def _kept_elsewhere(uow: UnitOfWork, key: str, cutoff: datetime) -> bool:

@@ -16,7 +16,8 @@ from tests.support.schema import throwaway_database
 GOOD = {"PORTAL_ENV": "production", "SECRET_KEY": "k" * 40,
         "PORTAL_BASE_URL": "https://portal.example.pr", "STORAGE_S3_BUCKET": "portal-files"}
 VARIABLES = ("PORTAL_ENV", "SECRET_KEY", "DATABASE_URL", "PORTAL_BASE_URL",
-             "STORAGE_S3_BUCKET", "PORTAL_TODAY", "TRUSTED_PROXIES", "REDIS_URL")
+             "STORAGE_S3_BUCKET", "PORTAL_TODAY", "TRUSTED_PROXIES", "REDIS_URL",
+             "RETENTION_PRINT_FILE_DAYS")
 
 
 @pytest.fixture
@@ -64,6 +65,37 @@ def test_a_malformed_value_is_refused_in_any_mode(environment):
     environment({"TRUSTED_PROXIES": "two"})
     [problem] = _refusal()
     assert problem.startswith("TRUSTED_PROXIES: ")
+
+
+@pytest.mark.parametrize("days", ["sixty", "-5", "30.5", "60 days"])
+def test_a_malformed_retention_is_refused_not_taken_for_sixty_days(environment, tmp_path,
+                                                                   days):
+    environment({**GOOD, "DATABASE_URL": "postgresql+psycopg://u@127.0.0.1:1/none",
+                 "RETENTION_PRINT_FILE_DAYS": days})
+    [problem] = _refusal()  # the one line, before the schema is even asked
+    assert problem.startswith("RETENTION_PRINT_FILE_DAYS: "), problem
+    from portal.roll import retention
+    with pytest.raises(ConfigurationError):  # the worker's pass does not guess either
+        retention.print_file_days()
+
+
+def test_the_worker_refuses_to_start_on_a_malformed_setting(environment):
+    from click.testing import CliRunner
+
+    from portal.cli import main
+    environment({"RETENTION_PRINT_FILE_DAYS": "sixty"})
+    done = CliRunner().invoke(main, ["worker"])
+    assert done.exit_code == 1 and "RETENTION_PRINT_FILE_DAYS: " in done.output, done.output
+
+
+def test_a_retention_in_days_is_taken(environment):
+    from portal.roll import retention
+    environment({"RETENTION_PRINT_FILE_DAYS": " 0 "})
+    assert retention.print_file_days() == 0
+    environment({"RETENTION_PRINT_FILE_DAYS": "45"})
+    assert retention.print_file_days() == 45
+    environment({"RETENTION_PRINT_FILE_DAYS": ""})
+    assert retention.print_file_days() == retention.DEFAULT_PRINT_FILE_DAYS
 
 
 def test_production_refuses_an_unmigrated_schema_then_starts_once_migrated(environment):

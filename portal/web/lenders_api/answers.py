@@ -31,6 +31,11 @@ PROBLEMS = {
                                                  "with this number.")),
     "change_not_found": (404, N_("Not found"), N_("There is no change of your organisation's "
                                                   "portfolio with this number.")),
+    "bill_file_not_made": (404, N_("Not found"), N_(
+        "No bill file was made today for this fiscal year and day: make it with POST /bills, "
+        "then read it here or at its address.")),
+    "bill_file_not_found": (404, N_("Not found"), N_("There is no bill file of your "
+                                                     "organisation with this number.")),
     "invalid_parameter": (400, N_("Invalid parameter"),
                           N_("The parameter %(name)s is not valid.")),
     "invalid_header": (400, N_("Invalid header"),

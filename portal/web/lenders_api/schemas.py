@@ -156,6 +156,15 @@ class LoanChangesIn(_In):
     changes: list[LoanChangeIn] = Field(min_length=1, max_length=loan_changes.MAX_API_ROWS)
 
 
+class BillsIn(_In):
+    """`POST /bills`'s body: which bill file to make (both may be left out)."""
+
+    fiscal_year: str = Field("", pattern=r"^([0-9]{4}-[0-9]{4})?$", description=N_(
+        "The fiscal year, e.g. 2026-2027 (empty: this one)."))
+    due_by: date | None = Field(None, description=N_(
+        "Only what falls due on or before this day (YYYY-MM-DD), within the fiscal year."))
+
+
 class FilesQuery(_Query):
     page: int = Field(1, ge=1, lt=2**31, description=N_("The page, 50 a page."))
 

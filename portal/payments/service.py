@@ -326,11 +326,8 @@ def start_checkout(database: Database, *, user: Any, priced: core_offer.Priced, 
 
 
 class PricesChanged(Exception):
-    """An item of a prepared payment no longer costs what it did (`start_many`)."""
-
-
-#: A prepared payment's items: (parcel id, fiscal year id, installments through, amount).
-Item = tuple[int, int, int, Decimal]
+    """A checkout of many accounts that does not add up to its total, or whose key's
+    checkout moved on (`start_many`)."""
 
 
 def start_many(database: Database, *, user: Any, key: str, total: Decimal,
@@ -339,8 +336,9 @@ def start_many(database: Database, *, user: Any, key: str, total: Decimal,
                description: str, ip: str | None = None, pay_anyway: bool = False,
                created: Callable[[UnitOfWork, int], None] | None = None) -> Started:
     """One checkout of many accounts, each "installments through N" at a prepared amount
-    (a lender's bill payment): `batches(uow)` yields lists of `Item`, in parcel id order,
-    and raises `PricesChanged` when one no longer holds. The checkout, its payments and
+    (a lender's bill payment): `batches(uow)` yields lists of (parcel id, fiscal year id,
+    through, amount), in parcel id order, and raises when one no longer holds (nothing is
+    then written). The checkout, its payments and
     their links are written a batch at a time in one transaction (the parcels locked in id
     order, someone else's open payment of them refused unless `pay_anyway`, as
     `start_checkout`); `created(uow, checkout id)` records it in the same transaction. Then

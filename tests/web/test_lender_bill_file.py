@@ -173,8 +173,6 @@ def test_one_payment_covers_the_whole_file_a_batch_at_a_time(demo_app: Flask, mo
     from portal.lenders import bills
     from portal.models import BillLine, BillPaymentItem, Payment
     from portal.models.checkouts import Checkout, CheckoutPayment
-    from portal.web.payments.gateways import gateway
-    from portal.web.data import database
     monkeypatch.setattr(bills, "BATCH", 3)
     with app_uow(demo_app) as w:
         user = lender_user(w)
@@ -189,16 +187,9 @@ def test_one_payment_covers_the_whole_file_a_batch_at_a_time(demo_app: Flask, mo
         assert pay.items == len(items) == len(owed)  # every parcel owed, once
         assert total == sum((i.amount for i in items), Decimal("0.00"))
         assert [len(b) for b in bills.items_of(w, pid)][0] == 3
-    with demo_app.app_context(), demo_app.test_request_context():
-        started = bills.start(
-            database(), _Who(demo_app), fid, pid, expected_total=total, language="es",
-            gateway=gateway(), description="t", success_url=lambda c: f"/ok/{c}",
-            cancel_url=lambda c: f"/no/{c}")
-        again = bills.start(
-            database(), _Who(demo_app), fid, pid, expected_total=total, language="es",
-            gateway=gateway(), description="t", success_url=lambda c: f"/ok/{c}",
-            cancel_url=lambda c: f"/no/{c}")
-    assert again.checkout_id == started.checkout_id and again.reused
+    started = start(demo_app, fid, pid, total)
+    again = start(demo_app, fid, pid, total)
+    assert again == (started.checkout_id, started.url)  # its open checkout, not another
     with app_uow(demo_app) as w:
         chk = w.session.get(Checkout, started.checkout_id)
         rows = w.session.execute(
@@ -219,15 +210,30 @@ def _Who(app: Flask):  # noqa: ANN202, N802
         return u
 
 
+def start(app: Flask, fid: int, pid: int, expected):  # noqa: ANN001, ANN201
+    """Start the prepared payment as the confirmation does (`to_start`, then the payments'
+    `start_many`); its open checkout (id, address) when it has one already."""
+    from portal.lenders import bills
+    from portal.payments.service import start_many
+    from portal.web.data import database
+    from portal.web.payments.gateways import gateway
+    with app.app_context(), app.test_request_context():
+        who = _Who(app)
+        plan = bills.to_start(database(), who, fid, pid, expected_total=expected)
+        if plan.open is not None:
+            return plan.open
+        return start_many(database(), user=who, key=plan.key, total=plan.total,
+                          batches=plan.batches, created=plan.created, language="es",
+                          gateway=gateway(), description="t", success_url=lambda c: f"/ok/{c}",
+                          cancel_url=lambda c: f"/no/{c}")
+
+
 def test_a_payment_whose_amounts_changed_is_not_started(demo_app: Flask) -> None:
     """A cost charged after the payment was prepared, or a total not the one reviewed, or
     another day: nothing is started (prepare it again)."""
     from portal.lenders import bills
     from portal.models import BillPaymentItem, LedgerEntry
     from portal.models.checkouts import Checkout
-    from portal.web.payments.gateways import gateway
-    from portal.payments.service import PricesChanged
-    from portal.web.data import database
     with app_uow(demo_app) as w:
         user = lender_user(w)
         f = bills.make(w, user)
@@ -238,23 +244,17 @@ def test_a_payment_whose_amounts_changed_is_not_started(demo_app: Flask) -> None
         ).first()
         before = w.session.scalar(select(func_count()).select_from(Checkout))
 
-    def start(expected):  # noqa: ANN001, ANN202
-        with demo_app.app_context(), demo_app.test_request_context():
-            return bills.start(database(), _Who(demo_app), fid, pid, expected_total=expected,
-                               language="en", gateway=gateway(), description="t",
-                               success_url=str, cancel_url=str)
-
-    with pytest.raises(PricesChanged):
-        start(total + Decimal("0.01"))
+    with pytest.raises(bills.Changed):
+        start(demo_app, fid, pid, total + Decimal("0.01"))
     with app_uow(demo_app) as w:  # a cost since (R-A9), on the last batch's parcel
         w.session.add(LedgerEntry(parcel_id=item.parcel_id, fiscal_year_id=fy_id,
                                   kind="cost", direction="debit", amount=Decimal("12.50"),
                                   legal_date=clock.today(), rule="R-A9",
                                   cost_kind="certified_mail", description="certified mail"))
-    with pytest.raises(PricesChanged):
-        start(total)
-    with clock.fixed(clock.now() + timedelta(days=1)), pytest.raises(PricesChanged):
-        start(total)
+    with pytest.raises(bills.Changed):
+        start(demo_app, fid, pid, total)
+    with clock.fixed(clock.now() + timedelta(days=1)), pytest.raises(bills.Changed):
+        start(demo_app, fid, pid, total)
     with app_uow(demo_app) as w:
         assert w.session.scalar(select(func_count()).select_from(Checkout)) == before
         assert bills.payment_of(w, lender_user(w), fid, pid).checkout_id is None

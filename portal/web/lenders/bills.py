@@ -30,7 +30,7 @@ from portal.core.money import parse_money
 from portal.i18n import current_language
 from portal.lenders import bills as service
 from portal.payments.gateway import GatewayError
-from portal.payments.service import OthersPaying, PricesChanged
+from portal.payments.service import OthersPaying, PricesChanged, start_many
 from portal.web.data import database, uow
 from portal.web.lenders import bp
 from portal.web.payments.gateways import gateway
@@ -249,9 +249,14 @@ def bill_payment_confirm(file_id: int, payment_id: int):  # noqa: ANN201
     except ValueError:
         expected = None
     try:
-        started = service.start(
-            database(), current_user, file_id, payment_id, expected_total=expected,
-            language=current_language(), gateway=gateway(),
+        plan = service.to_start(database(), current_user, file_id, payment_id,
+                                expected_total=expected)
+        if plan.open is not None:  # started already, its checkout still open
+            return redirect(plan.open[1], 303)
+        started = start_many(
+            database(), user=current_user, key=plan.key, total=plan.total,
+            batches=plan.batches, created=plan.created, language=current_language(),
+            gateway=gateway(),
             description=_("Bill file %(id)s: District benefit assessments", id=file_id),
             ip=request.remote_addr, pay_anyway=request.form.get("pay_anyway") == "yes",
             success_url=lambda cid: url_for("payments.success", checkout_id=cid,
@@ -260,7 +265,7 @@ def bill_payment_confirm(file_id: int, payment_id: int):  # noqa: ANN201
                                            _external=True))
     except NotFound:
         abort(404)
-    except PricesChanged:
+    except (service.Changed, PricesChanged):
         return _payment_page(file_id, payment_id, status=409, error=_(
             "The amounts changed since this payment was prepared, or it was already "
             "started: prepare it again from the file."))

@@ -167,13 +167,17 @@ def make(uow: UnitOfWork, who: Any, *, fiscal_year: str | None = None,
     return f
 
 
-def get(uow: UnitOfWork, who: Any, file_id: Any) -> BillFile:
-    s = _sender(uow, who)
+def _number(value: Any) -> int:
+    """A row's number as asked (a path's text); NotFound when it is none."""
     try:
-        fid = int(file_id)
+        return int(value)
     except (TypeError, ValueError):
         raise NotFound() from None
-    f = uow.session.get(BillFile, fid)
+
+
+def get(uow: UnitOfWork, who: Any, file_id: Any) -> BillFile:
+    s = _sender(uow, who)
+    f = uow.session.get(BillFile, _number(file_id))
     if f is None or f.lender_id != s.lender_id:
         raise NotFound()
     return f
@@ -402,11 +406,7 @@ def prepare(uow: UnitOfWork, who: Any, file_id: int, flt: Filters) -> BillPaymen
 def payment_of(uow: UnitOfWork, who: Any, file_id: int, payment_id: Any) -> BillPayment:
     """A prepared payment of the lender's file; NotFound otherwise."""
     f = get(uow, who, file_id)
-    try:
-        pid = int(payment_id)
-    except (TypeError, ValueError):
-        raise NotFound() from None
-    pay = uow.session.get(BillPayment, pid)
+    pay = uow.session.get(BillPayment, _number(payment_id))
     if pay is None or pay.file_id != f.id:
         raise NotFound()
     return pay

@@ -301,6 +301,14 @@ def start_checkout(database: Database, *, user: Any, priced: core_offer.Priced, 
             parcel_ids=parcel_ids, success_url=success_url(chk.id),
             cancel_url=cancel_url(chk.id), idempotency_key=chk.idempotency_key,
             language=chk.language, customer_email=chk.payer_email)
+    return Started(chk_id, _open_session(database, chk_id, request, gateway, ip), reused)
+
+
+def _open_session(database: Database, chk_id: int, request: CheckoutRequest,
+                  gateway: Gateway, ip: str | None) -> str:
+    """Ask the provider for the checkout's session and keep it (the checkout and its
+    payments pending); the address to send the payer to. A refusal marks the checkout
+    failed (no money moved) and raises `GatewayError`."""
     try:
         session = gateway.create_checkout(request)
     except GatewayError as exc:
@@ -318,11 +326,14 @@ def start_checkout(database: Database, *, user: Any, priced: core_offer.Priced, 
         chk.checkout_url = session.url
         if chk.status == states.CREATED:
             chk.status = states.PENDING
-            for p in fulfilment.payments_of(uow, chk.id, lock=True):
-                p.status = states.PENDING
+            uow.session.execute(  # one statement, however many payments (forward only)
+                update(Payment).where(Payment.id.in_(
+                    select(CheckoutPayment.payment_id).where(
+                        CheckoutPayment.checkout_id == chk_id)),
+                    Payment.status == states.CREATED)
+                .values(status=states.PENDING).execution_options(synchronize_session=False))
         chk.updated_at = clock.now()
-        url = session.url or ""
-    return Started(chk_id, url, reused)
+        return session.url or ""
 
 
 class PricesChanged(Exception):
@@ -397,32 +408,7 @@ def start_many(database: Database, *, user: Any, key: str, total: Decimal,
             parcel_ids=parcel_ids, success_url=success_url(chk_id),
             cancel_url=cancel_url(chk_id), idempotency_key=chk_key, language=lang,
             customer_email=getattr(user, "email", None))
-    try:
-        session = gateway.create_checkout(request)
-    except GatewayError as exc:
-        log.warning("payments: checkout %s: gateway %s: %s", chk_id, exc.kind, exc)
-        with database.unit_of_work() as uow:
-            uow.info["ip"] = ip
-            chk = fulfilment.lock_checkout(uow, chk_id)
-            if chk.status in states.OPEN and chk.provider_session_id is None:
-                fulfilment.transition(uow, chk, states.FAILED, failure=f"gateway_{exc.kind}")
-        raise
-    with database.unit_of_work() as uow:
-        chk = fulfilment.lock_checkout(uow, chk_id)
-        if chk.provider_session_id is None:
-            chk.provider_session_id = session.id
-        chk.checkout_url = session.url
-        if chk.status == states.CREATED:
-            chk.status = states.PENDING
-            uow.session.execute(
-                update(Payment).where(Payment.id.in_(
-                    select(CheckoutPayment.payment_id).where(
-                        CheckoutPayment.checkout_id == chk_id)),
-                    Payment.status == states.CREATED)
-                .values(status=states.PENDING).execution_options(synchronize_session=False))
-        chk.updated_at = clock.now()
-        url = session.url or ""
-    return Started(chk_id, url, False)
+    return Started(chk_id, _open_session(database, chk_id, request, gateway, ip), False)
 
 
 # --- office payments and refunds (staff) ---------------------------------------------------

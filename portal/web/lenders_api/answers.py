@@ -160,6 +160,17 @@ def next_link(page: int, pages: int) -> str | None:
     return f"{request.script_root}{request.path}?{urlencode(args)}"
 
 
+def body_of(model: type[schemas.BaseModel], raw: bytes) -> Any:
+    """The JSON body validated by `model`, or the problem: 400 when it is not JSON (or not
+    an object), 422 naming each invalid field otherwise."""
+    try:
+        return model.model_validate_json(raw)
+    except ValidationError as exc:
+        if any(e["type"] in ("json_invalid", "json_type") for e in exc.errors()):
+            return problem("invalid_body", errors=exc, status=400)
+        return problem("invalid_body", errors=exc)
+
+
 def parameters(model: type[schemas.BaseModel]) -> Any:
     """The query's parameters validated by `model`, or the 400 problem naming the first
     invalid one (and listing each)."""

@@ -33,7 +33,14 @@ from portal.lenders import bills, loan_changes, tokens
 from portal.models import LoanChangeFile
 from portal.web.data import uow
 from portal.web.lenders_api import bp, schemas
-from portal.web.lenders_api.answers import _language, _money, duplicate_key, parameters, problem
+from portal.web.lenders_api.answers import (
+    _language,
+    _money,
+    body_of,
+    duplicate_key,
+    parameters,
+    problem,
+)
 
 PER_PAGE = 50
 #: The bill file's refusals (InvalidInput codes), in the file page's words.
@@ -168,12 +175,9 @@ def make_bill_file():  # noqa: ANN201
     if repeated is not None:
         return repeated
     raw = request.get_data() or b"{}"
-    try:
-        body = schemas.BillsIn.model_validate_json(raw)
-    except ValidationError as exc:
-        if any(e["type"] in ("json_invalid", "json_type") for e in exc.errors()):
-            return problem("invalid_body", errors=exc, status=400)
-        return problem("invalid_body", errors=exc)
+    body = body_of(schemas.BillsIn, raw)
+    if not isinstance(body, schemas.BillsIn):
+        return body
     try:
         with uow() as w:
             tok = tokens.authenticated(w, g.token_id)

@@ -175,6 +175,7 @@ def test_another_lenders_bill_file_is_404_and_sessions_never_post(demo_app: Flas
         s = login(demo_app, role)
         assert s.post("/api/v1/bills", data="{}",
                       headers={"Content-Type": "application/json"}).status_code == 401
+    assert demo_app.test_client().post("/api/v1/bills", data="{}").status_code == 401
     with app_uow(demo_app) as w:
         assert w.session.scalar(select(func.count()).select_from(BillFile)) == n
 

@@ -185,3 +185,41 @@ def test_no_one_else_posts(app: Flask) -> None:
     anon = app.test_client()
     for path in posts:
         assert anon.post(path).status_code in (302, 400)
+
+
+def test_someone_else_paying_is_confirmed_before_the_bill_payment_starts(app: Flask) -> None:
+    """The owner has a payment of one of the bank's parcels open: starting the bank's
+    payment of the whole file asks to confirm (409, the box, nothing started); checked, it
+    starts (one checkout of every item)."""
+    from portal.accounts import access
+    from portal.models import BillPayment
+    from portal.payments import service
+    from portal.people import users
+    with app_uow(app) as w:
+        owner, bank = (users.find_by_email(w, e) for e in ("owner@demo.pr", "lender@demo.pr"))
+        lent = sorted({p.id for p, _ in access.linked_parcels(w, owner)}
+                      & {p.id for p, _ in access.linked_parcels(w, bank)})
+        key = service.payable_accounts(w, owner, parcel_id=lent[0])[-1].key
+    o = login(app, "owner")
+    otok = csrf_token(o.get("/pagar").get_data(as_text=True))
+    data = {"csrf_token": otok, f"choice-{key}": "amount", f"amount-{key}": "1.00"}
+    review = o.post("/pagar/revisar", data=data).get_data(as_text=True)
+    expected = re.search(r'name="expected_total" value="([^"]+)"', review).group(1)
+    assert o.post("/pagar/confirmar", data={**data, "expected_total": expected}
+                  ).status_code == 303  # the owner's checkout, open
+    c = login(app, "lender")
+    tok = csrf_token(c.get("/prestamista/facturas").get_data(as_text=True))
+    url = c.post("/prestamista/facturas", data={"csrf_token": tok}).headers["Location"]
+    pay_url = c.post(url + "/pagar", data={"csrf_token": tok}).headers["Location"]
+    total = re.search(r'name="expected_total" value="([^"]+)"',
+                      c.get(pay_url).get_data(as_text=True)).group(1)
+    r = c.post(pay_url + "/confirmar", data={"csrf_token": tok, "expected_total": total})
+    assert r.status_code == 409
+    assert 'id="pay-anyway"' in r.get_data(as_text=True)
+    with app_uow(app) as w:
+        assert w.session.scalar(select(BillPayment.checkout_id)) is None  # nothing started
+    r = c.post(pay_url + "/confirmar", data={"csrf_token": tok, "expected_total": total,
+                                             "pay_anyway": "yes"})
+    assert r.status_code == 303 and r.headers["Location"].startswith("/pagos/prueba/")
+    with app_uow(app) as w:
+        assert w.session.scalar(select(BillPayment.checkout_id)) is not None

@@ -1,9 +1,10 @@
 """schemathesis against the running app's own OpenAPI document (J7): every operation of
 `/api/v1/openapi.json`, with examples generated from its schemas (valid requests; seeded and
 bounded, so the run is the same every time and short), called through the WSGI app with a
-write token of the demo bank; the paths' parameters half the time on the bank's own loan
-and batch and bill file (the rest mostly 404s). Checks: no 500, each status code and content type is one the
-document declares, every body matches its schema, the declared headers are there
+write token of the demo bank; the paths' parameters half the time on the bank's own loan,
+batch and bill file (the rest mostly 404s). Checks: no 500, each status code and content
+type is one the document declares, every body matches its schema, the declared headers are
+there
 (Retry-After on a 429, Location on a 202)."""
 
 from __future__ import annotations

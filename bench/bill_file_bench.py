@@ -16,9 +16,14 @@ every parcel (INSERT … SELECT); on 30 November 2026:
 - `csv`: every line streamed (`lines_csv`, 500 at a time);
 - `exceptions`: every owed line computed again with the payments since (`to_pay`, what the
   pay button does for an unfiltered file);
+- `prepare`: one payment of the whole file, its items and exceptions report written 500
+  lines at a time (`prepare`); `start`: its checkout, each item checked again against
+  today's offer and its payments written 500 at a time (`start`, a provider answering at
+  once);
 - the same `make` for a due date (only what falls due by 15 December 2026);
 - with `--api`, the API in one run (the app's test client, a token of the bank): the
-  median of `--runs` calls of `GET /api/v1/bills` (the day's file, kept: a page of lines),
+  median of `--runs` calls of `GET /api/v1/bills` (the day's file made by `POST /bills`,
+  kept: a page of lines),
   `GET /api/v1/loans` (the portfolio's list, after one call computing the day's figures)
   and a trivial call (`GET /api/v1/loan-changes`, an empty list), as ratios to it.
 
@@ -95,7 +100,7 @@ def api(database: Database, url: str, uid: int, runs: int) -> None:
     with UnitOfWork(database) as uow:
         user = uow.session.get(User, uid)
         lender = uow.session.query(Lender).one()
-        _tok, secret = tokens.create_token(uow, user, lender.id, "bench", "read", 30)
+        _tok, secret = tokens.create_token(uow, user, lender.id, "bench", "write", 30)
     tmp = Path(tempfile.mkdtemp(prefix="bill-bench-"))
     os.environ["PORTAL_INSTANCE"] = str(tmp)
     os.environ.pop("REDIS_URL", None)
@@ -105,6 +110,9 @@ def api(database: Database, url: str, uid: int, runs: int) -> None:
                       "RATELIMIT_ENABLED": False})
     c = app.test_client()
     auth = {"Authorization": f"Bearer {secret}"}
+    _timed("api: POST /bills, the day's file (made above: the same)",
+           lambda: c.post("/api/v1/bills", headers={**auth, "Content-Type": "application/json"},
+                          data="{}"))
     _timed("api: GET /loans, the day's figures", lambda: c.get("/api/v1/loans", headers=auth))
     trivial = _median("GET /loan-changes (trivial)",
                       lambda: c.get("/api/v1/loan-changes", headers=auth), runs)
@@ -116,6 +124,19 @@ def api(database: Database, url: str, uid: int, runs: int) -> None:
           f"{last / trivial:.1f}x, /loans {loans / trivial:.1f}x", flush=True)
 
 
+class _Gateway:
+    """A provider that answers at once (the bench times the portal, not the network)."""
+
+    name = "sandbox"
+
+    def create_checkout(self, req):  # noqa: ANN001, ANN201
+        from portal.payments.gateway import CheckoutSession
+        return CheckoutSession(id=f"cs_bench_{req.payment_id}", url="https://pay.example/x",
+                               status="open", payment_status="unpaid", amount=req.amount,
+                               currency=req.currency, client_reference_id=req.payment_id,
+                               metadata=req.metadata())
+
+
 def _lines(database: Database) -> int:
     from portal.models import BillFile
     with UnitOfWork(database) as uow:
@@ -125,6 +146,7 @@ def _lines(database: Database) -> int:
 def run(url: str, n: int, *, with_api: bool = False, runs: int = 10) -> None:
     from portal.lenders import bills
     from portal.models import User
+    from portal.payments.service import start_many
     upgrade(url, "head")
     database = Database(url)
     build(database, n)
@@ -147,6 +169,23 @@ def run(url: str, n: int, *, with_api: bool = False, runs: int = 10) -> None:
                 uow, user, fid, bills.Filters()))
             print(f"         {len(report.choices):,} to pay, {len(report.exceptions):,} "
                   f"exceptions, total {report.total}", flush=True)
+            del report
+        with UnitOfWork(database) as uow:
+            user = uow.session.get(User, uid)
+            pay = _timed("prepare: one payment of the whole file", lambda: bills.prepare(
+                uow, user, fid, bills.Filters()))
+            pid, total = pay.id, pay.total
+            print(f"         {pay.items:,} items, {pay.exceptions:,} exceptions kept, "
+                  f"total {total}", flush=True)
+        with UnitOfWork(database) as uow:
+            user = uow.session.get(User, uid)
+            uow.session.expunge(user)
+        plan = bills.to_start(database, user, fid, pid, expected_total=total)
+        started = _timed("start: its checkout, every item checked again", lambda: start_many(
+            database, user=user, key=plan.key, total=plan.total, batches=plan.batches,
+            created=plan.created, language="es", gateway=_Gateway(), description="bench",
+            success_url=str, cancel_url=str))
+        print(f"         checkout {started.checkout_id}", flush=True)
         with UnitOfWork(database) as uow:
             user = uow.session.get(User, uid)
             g = _timed("make: due by 15 December 2026", lambda: bills.make(

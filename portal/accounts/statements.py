@@ -523,6 +523,12 @@ class ParcelSummary:
         return self.offer.payoff if self.offer is not None else ZERO
 
     @property
+    def due_now_by(self) -> date | None:
+        """The last day to pay `due_now` on time (the offer's, R-A6/R-A7); None when
+        nothing is due."""
+        return self.offer.due_now_by if self.offer is not None else None
+
+    @property
     def next_due_date(self) -> date | None:
         nxt = self.offer.next_due if self.offer is not None else None
         return nxt.due_date if nxt is not None else None

@@ -95,6 +95,7 @@ class Row:
     annual: Decimal | None
     due_now: Decimal
     next_due: date | None
+    due_now_by: date | None  # the last day to pay `due_now` on time (the offer's)
     acquired_on: date | None = None  # the latest acquisition of a new structure, if any
     notice: NoticeDeadline | None = None  # its notice's last day (rolled), seen on the day
 
@@ -127,7 +128,7 @@ def _base(who: Any) -> tuple[Any, dict[str, Any]]:
 
 
 _ROW_COLUMNS = (L.c.id, L.c.loan_number, P.c.id, P.c.catastro, P.c.address, P.c.municipality,
-                F.c.status, F.c.annual, F.c.due_now, F.c.next_due,
+                F.c.status, F.c.annual, F.c.due_now, F.c.next_due, F.c.due_now_by,
                 ACQUIRED.label("acquired_on"))
 
 
@@ -180,13 +181,15 @@ def refresh(uow: UnitOfWork, user: Any, today: date | None = None) -> int:
                 "status": s.status if s is not None else "none",
                 "annual": s.annual if s is not None else None,
                 "due_now": s.due_now if s is not None else Decimal("0.00"),
+                "due_now_by": s.due_now_by if s is not None else None,
                 "next_due": s.next_due_date if s is not None else None})
         # An upsert: two pages of the same lender computing at once both write, neither fails.
         stmt = _upsert(uow)
         uow.session.execute(stmt.on_conflict_do_update(
             index_elements=[F.c.loan_id],
             set_={c: stmt.excluded[c] for c in ("lender_id", "as_of", "status", "annual",
-                                                "due_now", "next_due", "computed_at")}),
+                                                "due_now", "due_now_by", "next_due",
+                                                "computed_at")}),
             values)
         uow.session.flush()
         done += len(rows)

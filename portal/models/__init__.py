@@ -36,7 +36,15 @@ from portal.models.ledger import LedgerEntry, Payment, PaymentAllocation
 from portal.models.lender_batches import LenderBatch, LenderBatchRow
 from portal.models.lender_intents import LenderAcquisition, LenderIntent
 from portal.models.lender_orgs import LenderApiToken, LenderInvitation, LoanFigures
-from portal.models.lender_portfolio import BillFile, BillLine, LoanChangeFile, LoanChangeRow
+from portal.models.lender_portfolio import (
+    BillFile,
+    BillLine,
+    BillPayment,
+    BillPaymentException,
+    BillPaymentItem,
+    LoanChangeFile,
+    LoanChangeRow,
+)
 from portal.models.lenders import Lender, Loan
 from portal.models.notices import Notice
 from portal.models.outbox import OutboxMessage
@@ -72,7 +80,8 @@ __all__ = [
     "BoardParameterValue",
     "LenderBatch", "LenderBatchRow",
     "OutboxMessage",
-    "BillFile", "BillLine", "LoanChangeFile", "LoanChangeRow",
+    "BillFile", "BillLine", "BillPayment", "BillPaymentException", "BillPaymentItem",
+    "LoanChangeFile", "LoanChangeRow",
     "PaperlessChoice",
 ]
 

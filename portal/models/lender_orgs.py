@@ -38,6 +38,8 @@ class LoanFigures(Base):
     annual: Mapped[Decimal | None] = mapped_column(MONEY,
                                                    comment="This fiscal year's assessment")
     due_now: Mapped[Decimal] = mapped_column(MONEY, comment="What is due now")
+    due_now_by: Mapped[date | None] = mapped_column(
+        Date, comment="The last day to pay what is due now on time (null: nothing due)")
     next_due: Mapped[date | None] = mapped_column(Date, comment="The next due date")
     computed_at: Mapped[datetime] = created_at()
 

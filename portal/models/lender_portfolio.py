@@ -10,6 +10,11 @@ bill files.
   date) on a day; `bill_lines`: each loan's line as the core's offer gave it that day (the
   amount, the installment it pays through, the last timely day, the lump sum if eligible),
   kept so that a payment later can say what changed since.
+- `bill_payments`: one payment of a file's filtered lines, prepared (its items and its
+  exceptions report written a batch at a time) and then started (its checkout);
+  `bill_payment_items`: each account it pays (through an installment, at today's amount);
+  `bill_payment_exceptions`: each line left out or paid at a new amount, with its reason
+  code (worded when shown), kept so the bank can read it and download it later.
 """
 
 from __future__ import annotations
@@ -146,3 +151,62 @@ class BillLine(Base):
     lump_sum: Mapped[Decimal | None] = money("The lump sum (R-A11) when eligible",
                                              nullable=True)
     lump_sum_by: Mapped[date | None] = mapped_column(Date, comment="Its last day")
+
+
+class BillPayment(Base):
+    """One payment of a bill file's filtered lines: what it pays and its exceptions report,
+    kept as prepared; `checkout_id` once it is started."""
+
+    __tablename__ = "bill_payments"
+
+    id: Mapped[int] = mapped_column(primary_key=True, comment="Surrogate key")
+    file_id: Mapped[int] = mapped_column(ForeignKey("bill_files.id"), index=True,
+                                         comment="The bill file")
+    created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"),
+                                                      comment="Who prepared it")
+    q: Mapped[str] = mapped_column(String(40), default="",
+                                   comment="Filter: the start of a loan or catastro number")
+    by: Mapped[date | None] = mapped_column(Date, comment="Filter: last timely day by")
+    as_of: Mapped[date] = mapped_column(Date, comment="The day its amounts are good for")
+    items: Mapped[int] = mapped_column(Integer, default=0, comment="Accounts it pays")
+    exceptions: Mapped[int] = mapped_column(Integer, default=0,
+                                            comment="Lines in its exceptions report")
+    billed: Mapped[Decimal] = money("The file's amounts of the lines it pays",
+                                    default=Decimal("0.00"))
+    total: Mapped[Decimal] = money("Today's amounts of the lines it pays",
+                                   default=Decimal("0.00"))
+    checkout_id: Mapped[int | None] = mapped_column(ForeignKey("checkouts.id"),
+                                                    comment="Its checkout, once started")
+    created_at: Mapped[datetime] = created_at()
+
+
+class BillPaymentItem(Base):
+    """One account a bill payment pays: installments through `through`, `amount` today."""
+
+    __tablename__ = "bill_payment_items"
+    __table_args__ = (UniqueConstraint("payment_id", "parcel_id", "fiscal_year_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True, comment="Surrogate key")
+    payment_id: Mapped[int] = mapped_column(ForeignKey("bill_payments.id"),
+                                            comment="The bill payment")
+    parcel_id: Mapped[int] = mapped_column(ForeignKey("parcels.id"), comment="The parcel")
+    fiscal_year_id: Mapped[int] = mapped_column(ForeignKey("fiscal_years.id"),
+                                                comment="The fiscal year")
+    through: Mapped[int] = mapped_column(Integer, comment="Installments through this one")
+    amount: Mapped[Decimal] = money("What it pays, as the offer said when prepared")
+
+
+class BillPaymentException(Base):
+    """One line of a bill payment's exceptions report."""
+
+    __tablename__ = "bill_payment_exceptions"
+
+    id: Mapped[int] = mapped_column(primary_key=True, comment="Surrogate key")
+    payment_id: Mapped[int] = mapped_column(ForeignKey("bill_payments.id"), index=True,
+                                            comment="The bill payment")
+    loan_id: Mapped[int] = mapped_column(ForeignKey("loans.id"), comment="The loan")
+    loan_number: Mapped[str] = mapped_column(String(40), comment="The loan number")
+    catastro: Mapped[str] = mapped_column(String(32), comment="The catastro number")
+    billed: Mapped[Decimal] = money("The amount in the file")
+    now: Mapped[Decimal] = money("What was owed when the payment was prepared")
+    code: Mapped[str] = mapped_column(String(20), comment="Why (a message id, worded when shown)")

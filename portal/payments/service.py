@@ -24,11 +24,11 @@ from datetime import date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import and_, or_, select, true
+from sqlalchemy import and_, or_, select, true, update
 from sqlalchemy.exc import IntegrityError
 
 from portal import clock
-from portal.accounts import access, audit, facts, statements
+from portal.accounts import access, audit, bulk, facts, statements
 from portal.accounts.errors import Forbidden, InvalidInput, NotFound
 from portal.core import offer as core_offer
 from portal.core import payment_states as states
@@ -303,6 +303,14 @@ def start_checkout(database: Database, *, user: Any, priced: core_offer.Priced, 
             parcel_ids=parcel_ids, success_url=success_url(chk.id),
             cancel_url=cancel_url(chk.id), idempotency_key=chk.idempotency_key,
             language=chk.language, customer_email=chk.payer_email)
+    return Started(chk_id, _open_session(database, chk_id, request, gateway, ip), reused)
+
+
+def _open_session(database: Database, chk_id: int, request: CheckoutRequest,
+                  gateway: Gateway, ip: str | None) -> str:
+    """Ask the provider for the checkout's session and keep it (the checkout and its
+    payments pending); the address to send the payer to. A refusal marks the checkout
+    failed (no money moved) and raises `GatewayError`."""
     try:
         session = gateway.create_checkout(request)
     except GatewayError as exc:
@@ -320,11 +328,89 @@ def start_checkout(database: Database, *, user: Any, priced: core_offer.Priced, 
         chk.checkout_url = session.url
         if chk.status == states.CREATED:
             chk.status = states.PENDING
-            for p in fulfilment.payments_of(uow, chk.id, lock=True):
-                p.status = states.PENDING
+            uow.session.execute(  # one statement, however many payments (forward only)
+                update(Payment).where(Payment.id.in_(
+                    select(CheckoutPayment.payment_id).where(
+                        CheckoutPayment.checkout_id == chk_id)),
+                    Payment.status == states.CREATED)
+                .values(status=states.PENDING).execution_options(synchronize_session=False))
         chk.updated_at = clock.now()
-        url = session.url or ""
-    return Started(chk_id, url, reused)
+        return session.url or ""
+
+
+class PricesChanged(Exception):
+    """A checkout of many accounts that does not add up to its total, or whose key's
+    checkout moved on (`start_many`)."""
+
+
+def start_many(database: Database, *, user: Any, key: str, total: Decimal,
+               batches: Callable[[UnitOfWork], Any], language: str, gateway: Gateway,
+               success_url: Callable[[int], str], cancel_url: Callable[[int], str],
+               description: str, ip: str | None = None, pay_anyway: bool = False,
+               created: Callable[[UnitOfWork, int], None] | None = None) -> Started:
+    """One checkout of many accounts, each "installments through N" at a prepared amount
+    (a lender's bill payment): `batches(uow)` yields lists of (parcel id, fiscal year id,
+    through, amount), in parcel id order, and raises when one no longer holds (nothing is
+    then written). The checkout, its payments and
+    their links are written a batch at a time in one transaction (the parcels locked in id
+    order, someone else's open payment of them refused unless `pay_anyway`, as
+    `start_checkout`); `created(uow, checkout id)` records it in the same transaction. Then
+    the provider's session, as `start_checkout`. The same `key` while its checkout is open
+    answers that checkout."""
+    lang = "en" if str(language).startswith("en") else "es"
+    with database.unit_of_work() as uow:
+        uow.info["ip"] = ip
+        existing = uow.session.scalar(select(Checkout).where(Checkout.open_key == key))
+        if existing is not None:
+            if existing.status in states.OPEN and existing.checkout_url:
+                return Started(existing.id, existing.checkout_url, True)
+            raise PricesChanged()  # started and moved on: prepare the payment again
+        chk = Checkout(user_id=user.id, payer_name=getattr(user, "name", "") or "",
+                       payer_email=getattr(user, "email", None), language=lang,
+                       provider=gateway.name, status=states.CREATED, amount=total,
+                       idempotency_key=f"checkout-{uuid.uuid4().hex}", open_key=key)
+        uow.session.add(chk)
+        uow.session.flush()
+        chk_id, chk_key = chk.id, chk.idempotency_key
+        n, summed, others_all = 0, ZERO, []
+        parcel_ids: list[str] = []
+        for items in batches(uow):
+            ledger.lock_accounts(uow, [p for p, _fy, _n, _a in items])
+            others = others_paying(uow, user, [account_key(p, fy) for p, fy, _n, _a in items])
+            if others and not pay_anyway:
+                raise OthersPaying(others)
+            others_all += others
+            rows = []
+            for p, fy, _through, amount in items:
+                n += 1
+                rows.append({"parcel_id": p, "fiscal_year_id": fy, "user_id": user.id,
+                             "status": states.CREATED, "method": "card", "amount": amount,
+                             "lump_sum": False, "purpose": "installments",
+                             "provider": gateway.name, "idempotency_key": f"{chk_key}-{n}"})
+                summed += amount
+                parcel_ids.append(str(p))
+            ids = bulk.insert_rows(uow, Payment, rows, return_ids=True)
+            bulk.insert_rows(uow, CheckoutPayment, [
+                {"checkout_id": chk_id, "payment_id": pid, "position": n - len(items) + k,
+                 "installments_through": through}
+                for k, (pid, (_p, _fy, through, _a)) in enumerate(zip(ids, items, strict=True),
+                                                                  start=1)],
+                known={"checkout_id": [chk_id], "payment_id": ids})
+        if n == 0 or summed != total:
+            raise PricesChanged()
+        after: dict[str, Any] = {"amount": total, "accounts": n}
+        if others_all:
+            after["others_paying"] = sorted({o.checkout_id for o in others_all})
+        audit.record(uow, user, "payment.created", uow.session.get(Checkout, chk_id),
+                     after=after)
+        if created is not None:
+            created(uow, chk_id)
+        request = CheckoutRequest(
+            payment_id=str(chk_id), amount=total, description=description,
+            parcel_ids=parcel_ids, success_url=success_url(chk_id),
+            cancel_url=cancel_url(chk_id), idempotency_key=chk_key, language=lang,
+            customer_email=getattr(user, "email", None))
+    return Started(chk_id, _open_session(database, chk_id, request, gateway, ip), False)
 
 
 # --- office payments and refunds (staff) ---------------------------------------------------

@@ -395,6 +395,45 @@ def test_bombs_are_refused_from_their_header_in_little_memory(tmp_path, bomb):
     assert int(out[1]) < 60 * 1024, f"peak grew by {out[1]} kB"
 
 
+def test_bombs_uploaded_at_once_are_all_refused_in_bounded_memory(tmp_path):
+    """Eight bombs checked at the same instant in one process (four PNGs of 10^8 pixels,
+    four PDFs inflating to 1 GB, one thread each, as a worker's threads serve uploads at
+    once): every one refused as `evidence_oversized`, and the process's peak memory grows by
+    less than 100 MB in all (one PNG decoded would take 400 MB; each PDF is cut at
+    `MAX_PDF_INFLATED`, its bound per thread). Measured in a fresh process (ru_maxrss)."""
+    import subprocess
+    import sys
+    n = 8
+    for k in range(n):
+        (tmp_path / f"bomb{k}").write_bytes(png_bomb() if k % 2 == 0 else pdf_bomb())
+    script = (
+        "import resource, sys, threading, warnings\n"
+        "from portal.exemptions import evidence\n"
+        "from portal.accounts.errors import InvalidInput\n"
+        "import PIL.Image, PIL.PngImagePlugin, pypdf, pypdf.filters\n"
+        "warnings.simplefilter('ignore')\n"
+        "files = [open(p, 'rb').read() for p in sys.argv[1:]]\n"
+        "start, codes = threading.Barrier(len(files)), []\n"
+        "def upload(data):\n"
+        "    start.wait(60)\n"
+        "    try:\n"
+        "        evidence.check(data)\n"
+        "        codes.append('accepted')\n"
+        "    except InvalidInput as e:\n"
+        "        codes.append(e.code)\n"
+        "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "threads = [threading.Thread(target=upload, args=(f,)) for f in files]\n"
+        "for t in threads: t.start()\n"
+        "for t in threads: t.join(300)\n"
+        "print(','.join(sorted(codes)), "
+        "resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before)\n")
+    out = subprocess.run([sys.executable, "-c", script,
+                          *(str(tmp_path / f"bomb{k}") for k in range(n))],
+                         capture_output=True, text=True, check=True).stdout.split()
+    assert out[0].split(",") == ["evidence_oversized"] * n
+    assert int(out[1]) < 100 * 1024, f"peak grew by {out[1]} kB for {n} bombs at once"
+
+
 def test_the_bounds_refuse_what_is_too_big_and_keep_what_is_not():
     """Past the page bound: oversized. The same PDF as the bomb, small: accepted (the
     refusal is its size, not its shape). A PNG cut short: corrupt, not oversized."""

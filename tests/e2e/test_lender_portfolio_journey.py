@@ -1,8 +1,9 @@
 """Issue 28 in a real browser, in Spanish and in English: the demo bank's administrator
 opens "Your portfolio" from the loans page, adds one loan (a wrong owner's name first: the
 reason on the field), uploads an add/delete file with one good and one bad row and reads the
-per-row report; then makes a bill file, filters it to one loan, pays: the exceptions report
-first ("nothing changed"), then the payments' review. Every page clean under axe at 1,280
+per-row report; then makes a bill file, filters it to one loan, pays: the payment prepared and
+kept with its exceptions report ("nothing changed"), then started (the test checkout). Every
+page clean under axe at 1,280
 and 375 px (no sideways scroll)."""
 
 from __future__ import annotations
@@ -28,8 +29,7 @@ WORDS = {
            "bills": "Archivos de facturas", "make": "Hacer el archivo de facturas",
            "q": "Número de préstamo o de catastro", "show": "Mostrar",
            "pay": "Pagar estas líneas en un solo pago",
-           "nothing": "Nada cambió desde que se hizo el archivo.",
-           "continue": "Continuar a revisar el pago"},
+           "nothing": "Nada cambió desde que se hizo el archivo."},
     "en": {"email": "Email", "password": "Password", "sign_in": "Sign in",
            "portfolio": "Your portfolio: add and remove loans", "loan": "Loan number",
            "catastro": "Catastro number", "owner": "Owner's name (to add)", "send": "Send",
@@ -38,8 +38,7 @@ WORDS = {
            "not_on_roll": "No parcel on the roll", "bills": "Bill files",
            "make": "Make the bill file", "q": "Loan or catastro number", "show": "Show",
            "pay": "Pay these lines in one payment",
-           "nothing": "Nothing changed since the file was made.",
-           "continue": "Continue to review the payment"},
+           "nothing": "Nothing changed since the file was made."},
 }
 
 
@@ -129,11 +128,10 @@ def test_portfolio_and_bill_file(live, page, lang, tmp_path):  # noqa: ANN001
         main.get_by_role("button", name=w["show"]).click()
         expect(main.locator("table tbody tr")).to_have_count(1)
         page.get_by_role("button", name=w["pay"]).click()
+        page.wait_for_url("**/facturas/*/pagos/*")
         expect(main).to_contain_text(w["nothing"])
         _check(page)
-        page.get_by_role("button", name=w["continue"]).click()
-        page.wait_for_url("**/facturas/*/pagar/revisar")
-        expect(page.locator("form[action$='/pagar/confirmar']")).to_have_count(1)
-        _check(page)
+        page.locator("#pay-confirm").click()  # the kept payment, started: the checkout
+        page.wait_for_url("**/pagos/prueba/**")
     finally:
         queue.reset()

@@ -48,13 +48,15 @@ LENDER |= {"lenders.portfolio_files", "lenders.portfolio_change",  # issue 28: t
            "lenders.portfolio_upload", "lenders.portfolio_template", "lenders.portfolio_file",
            "lenders.portfolio_report",  # kept by the bank (tests/web/test_lender_portfolio_web.py)
            "lenders.bills", "lenders.bill_make", "lenders.bill", "lenders.bill_csv",
-           "lenders.bill_pay", "lenders.bill_review", "lenders.bill_exceptions"}
+           "lenders.bill_pay", "lenders.bill_payment", "lenders.bill_exceptions_csv",
+           "lenders.bill_payment_confirm"}
 # J7: only the invited email's user (tests/web/test_lender_api.py)
 SIGNED_IN |= {"lenders.invitation"}
 #: J7: the lenders' API, by Bearer token only (never the session: tests/web/test_lender_api.py)
 TOKEN_API = {"lenders_api.loans", "lenders_api.loan"}
 TOKEN_API |= {"lenders_api.submit_loan_changes", "lenders_api.loan_changes_list",  # issue 28
-              "lenders_api.loan_change", "lenders_api.bill_lines"}  # test_lender_api_portfolio
+              "lenders_api.loan_change", "lenders_api.bill_lines",  # test_lender_api_portfolio
+              "lenders_api.make_bill_file", "lenders_api.bill_file"}
 TOKEN_API |= {"lenders_api.submit_batch", "lenders_api.batch", "lenders_api.batch_rows",  # J7
               "lenders_api.report_acquisition"}  # tests/web/test_lender_api_batches.py
 TOKEN_API |= {"lenders_api.list_batches",  # issue 28: tests/web/test_lender_api_complete.py

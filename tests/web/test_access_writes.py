@@ -64,8 +64,8 @@ WALKED |= {"lenders_api.submit_batch", "lenders_api.report_acquisition"}
 #: another bank's administrator (404, nothing written) in tests/web/test_lender_portfolio_web.py
 #: (test_no_one_else_posts); the API's in tests/web/test_lender_api_portfolio.py.
 WALKED |= {"lenders.portfolio_change", "lenders.portfolio_upload", "lenders.bill_make",
-           "lenders.bill_pay", "lenders.bill_review", "lenders.bill_exceptions",
-           "lenders_api.submit_loan_changes"}
+           "lenders.bill_pay", "lenders.bill_payment_confirm",
+           "lenders_api.submit_loan_changes", "lenders_api.make_bill_file"}
 #: J7, R-B10 (iii): a loan's acquisition and intents to pay, walked as every other role (and
 #: another bank's clerk) in tests/web/test_lender_intents.py (test_no_one_else_touches_the_loan).
 WALKED |= {"lenders.report_acquisition", "lenders.mark_intents", "lenders.withdraw_intent"}

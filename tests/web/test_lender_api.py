@@ -39,9 +39,11 @@ def test_a_token_is_shown_once_stored_hashed_and_read_by_the_api(demo_app):
     assert isinstance(body["totals"]["due_now"], str)  # money as a string
     assert sum(__import__("decimal").Decimal(i["due_now"]) for i in body["items"]) \
         == __import__("decimal").Decimal(body["totals"]["due_now"])
+    _due_now_by_is_the_offers(demo_app, body["items"])
     one = body["items"][0]["loan_number"]
     r = api.get(f"/api/v1/loans/{one}", headers={"Authorization": f"Bearer {secret}"})
     assert r.status_code == 200 and r.get_json()["loan_number"] == one
+    assert "due_now_by" in r.get_json()
     # the retention per bill is the loan page's (the core's), money as strings
     from tests.support.lenders import loan_with_facts
     loan_id, _pid, expected = loan_with_facts(demo_app)
@@ -269,3 +271,31 @@ def test_the_lenders_posts_refuse_everyone_else(demo_app, role):
             "days": "30", "email": "x@example.pr", "role": "administrator"})
         assert r.status_code == (302 if role == "anonymous" else 404), (role, path, r.status_code)
     assert _lender_tables(demo_app) == before
+
+
+def _due_now_by_is_the_offers(app, items) -> None:  # noqa: ANN001
+    """Each loan's due now comes with its last timely day, the offer's (`due_now_by`):
+    null exactly when nothing is due."""
+    from portal.accounts import statements
+    from portal.accounts.facts import load_many
+    from portal.models import FiscalYear, Parcel
+    with app_uow(app) as w:
+        today = __import__("portal.clock", fromlist=["today"]).today()
+        fy = w.session.scalar(select(FiscalYear).where(FiscalYear.starts_on <= today,
+                                                       FiscalYear.ends_on >= today))
+        ids = dict(w.session.execute(select(Parcel.catastro, Parcel.id).where(
+            Parcel.catastro.in_([i["catastro"] for i in items]))).all())
+        facts = load_many(w, list(ids.values()), fy)
+        demands = statements.demands_of(w, list(ids.values()), fy.id)
+        some = 0
+        for i in items:
+            pid = ids[i["catastro"]]
+            if facts[pid].assessment is None:
+                assert i["due_now_by"] is None
+                continue
+            o = facts[pid].offer(today, key=f"{pid}-{fy.id}", demand=demands.get(pid))
+            want = o.due_now_by.isoformat() if o.due_now_by else None
+            assert i["due_now_by"] == want, i
+            assert (i["due_now_by"] is None) == (o.due_now <= 0), i
+            some += want is not None
+        assert some, "some loans of the demo bank have something due now"

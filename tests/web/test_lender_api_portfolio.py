@@ -10,7 +10,7 @@ import json
 
 import pytest
 from flask import Flask
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from portal import clock
 from tests.support.demo import app_uow
@@ -104,21 +104,80 @@ def test_another_lenders_change_is_404(demo_app: Flask) -> None:
 
 
 def test_bills(demo_app: Flask) -> None:
-    secret = new_token(login(demo_app, "lender"))
+    """A GET never writes: the file is made by POST /bills (201, then the same file 200 the
+    rest of the day), read by GET /bills (404 before) and at its address, page by page."""
+    from portal.models import BillFile, BillLine
+    read = new_token(login(demo_app, "lender"), scope="read")
+    secret = new_token(login(demo_app, "lender"), name="Writer", scope="write")
     c = demo_app.test_client()
+
+    def files() -> tuple[int, int]:
+        with app_uow(demo_app) as w:
+            return (w.session.scalar(select(func.count()).select_from(BillFile)),
+                    w.session.scalar(select(func.count()).select_from(BillLine)))
+
+    before = files()
     r = c.get("/api/v1/bills", headers=_h(secret))
-    assert r.status_code == 200, r.get_data(as_text=True)
-    page = r.get_json()
-    assert page["count"] >= 1 and page["items"]
-    assert all("." in i["amount_due"] for i in page["items"])
-    again = c.get("/api/v1/bills", headers=_h(secret)).get_json()
-    assert again["file_id"] == page["file_id"]  # the day's file, kept
+    assert r.status_code == 404 and r.get_json()["type"].endswith("/bill-file-not-made")
+    assert r.headers["Content-Type"].startswith("application/problem+json")
+    assert files() == before  # nothing written by a GET
+    assert c.post("/api/v1/bills", headers=_h(read), data="{}").status_code == 403
+    assert files() == before
+    r = c.post("/api/v1/bills", headers=_h(secret), data="{}")
+    assert r.status_code == 201, r.get_data(as_text=True)
+    made = r.get_json()
+    assert made["count"] >= 1 and made["items"]
+    assert all("." in i["amount_due"] for i in made["items"])
+    assert r.headers["Location"].endswith(f"/api/v1/bills/{made['file_id']}")
+    after = files()
+    again = c.post("/api/v1/bills", headers=_h(secret), data="{}")
+    assert again.status_code == 200 and again.get_json()["file_id"] == made["file_id"]
+    for path in ("/api/v1/bills", f"/api/v1/bills/{made['file_id']}"):
+        page = c.get(path, headers=_h(secret)).get_json()
+        assert page == made  # the same kept file on every read
+    assert files() == after
     for query, field in (("fiscal_year=1999-2000", "fiscal_year"),
                          ("fiscal_year=abc", "fiscal_year"), ("due_by=2027-13-01", "due_by"),
                          ("due_by=2001-01-01", "due_by"), ("page=999", "page")):
         r = c.get(f"/api/v1/bills?{query}", headers=_h(secret, lang="en"))
         assert r.status_code == 400, query
         assert r.get_json()["field"] == field, query
+    for body, field in (('{"fiscal_year": "1999-2000"}', "fiscal_year"),
+                        ('{"due_by": "2001-01-01"}', "due_by"),
+                        ('{"due_by": "x"}', "due_by"), ('{"other": 1}', "other")):
+        r = c.post("/api/v1/bills", headers=_h(secret, lang="en"), data=body)
+        assert r.status_code == 422, body
+        assert r.get_json()["field"] == field, body
+    assert c.post("/api/v1/bills", headers=_h(secret), data="{").status_code == 400
+    assert files() == after
+    assert c.get(f"/api/v1/bills/{made['file_id']}?page=2", headers=_h(secret)
+                 ).status_code in (200, 400)
+    r = c.get("/api/v1/bills/999999", headers=_h(secret))
+    assert r.status_code == 404 and r.get_json()["type"].endswith("/bill-file-not-found")
+
+
+def test_another_lenders_bill_file_is_404_and_sessions_never_post(demo_app: Flask) -> None:
+    from portal.lenders import tokens
+    from portal.models import BillFile
+    from tests.support.lenders import second_lender
+    secret = new_token(login(demo_app, "lender"), scope="write")
+    c = demo_app.test_client()
+    fid = c.post("/api/v1/bills", headers=_h(secret), data="{}").get_json()["file_id"]
+    with app_uow(demo_app) as w:
+        b, other = second_lender(w)
+        w.session.flush()
+        _tok, theirs = tokens.create_token(w, other, b.id, "B", "write", 30)
+    r = c.get(f"/api/v1/bills/{fid}", headers=_h(theirs))
+    assert r.status_code == 404
+    with app_uow(demo_app) as w:
+        n = w.session.scalar(select(func.count()).select_from(BillFile))
+    for role in ("owner", "lender", "staff"):  # a session, never a token: 401, nothing made
+        s = login(demo_app, role)
+        assert s.post("/api/v1/bills", data="{}",
+                      headers={"Content-Type": "application/json"}).status_code == 401
+    assert demo_app.test_client().post("/api/v1/bills", data="{}").status_code == 401
+    with app_uow(demo_app) as w:
+        assert w.session.scalar(select(func.count()).select_from(BillFile)) == n
 
 
 def test_openapi_lists_and_validates(demo_app: Flask) -> None:
@@ -127,5 +186,9 @@ def test_openapi_lists_and_validates(demo_app: Flask) -> None:
     for lang in ("es", "en"):
         doc = c.get("/api/v1/openapi.json", headers={"Accept-Language": lang}).get_json()
         OpenAPIV31SpecValidator(doc).validate()
-        assert {"/loan-changes", "/loan-changes/{change_id}", "/bills"} <= set(doc["paths"])
+        assert {"/loan-changes", "/loan-changes/{change_id}", "/bills",
+                "/bills/{file_id}"} <= set(doc["paths"])
+        assert set(doc["paths"]["/bills"]) == {"get", "post"}
+        loan = doc["components"]["schemas"]["Loan"]
+        assert "due_now_by" in loan["properties"] and "due_now_by" in loan["required"]
     assert pytest

@@ -1,9 +1,10 @@
 """schemathesis against the running app's own OpenAPI document (J7): every operation of
 `/api/v1/openapi.json`, with examples generated from its schemas (valid requests; seeded and
 bounded, so the run is the same every time and short), called through the WSGI app with a
-write token of the demo bank; the paths' parameters half the time on the bank's own loan
-and batch (the rest mostly 404s). Checks: no 500, each status code and content type is one the
-document declares, every body matches its schema, the declared headers are there
+write token of the demo bank; the paths' parameters half the time on the bank's own loan,
+batch and bill file (the rest mostly 404s). Checks: no 500, each status code and content
+type is one the document declares, every body matches its schema, the declared headers are
+there
 (Retry-After on a 429, Location on a 202)."""
 
 from __future__ import annotations
@@ -47,8 +48,11 @@ def api(demo_app: Flask, monkeypatch):  # noqa: ANN001, ANN201
         headers={"Authorization": f"Bearer {secret}", "Idempotency-Key": "seed"})
     assert r.status_code == 202
     first = batch_rows(demo_app, 1)[0]
+    made = demo_app.test_client().post(
+        "/api/v1/bills", json={}, headers={"Authorization": f"Bearer {secret}"})
+    assert made.status_code == 201
     known = {"batch_id": r.get_json()["id"], "loan_number": first["loan_number"],
-             "catastro": first["catastro"]}
+             "catastro": first["catastro"], "file_id": made.get_json()["file_id"]}
     schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", demo_app)
     schema.config.generation.update(modes=[GenerationMode.POSITIVE], deterministic=True,
                                     max_examples=EXAMPLES, allow_x00=False)

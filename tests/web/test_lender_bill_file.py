@@ -136,6 +136,22 @@ def test_exceptions_report(demo_app: Flask) -> None:
         assert report.total == sum((a for *_x, a in report.choices), Decimal("0.00"))
         text = "".join(bills.exceptions_csv(report, "es"))
         assert text.count("\r\n") == len(report.exceptions) + 1
+        # kept with the payment: the same report, read and downloaded later
+        pay = bills.prepare(w, lender_user(w), fid, bills.Filters())
+        pay_id, total = pay.id, pay.total
+        assert (pay.items, pay.exceptions, pay.total) == (
+            len(report.choices), len(report.exceptions), report.total)
+    with clock.fixed(later + timedelta(days=3)), app_uow(demo_app) as w:
+        user = lender_user(w)
+        kept = bills.exceptions_page(w, user, fid, pay_id, per_page=1000)
+        assert {e.loan_id: e.code for e in kept.rows} == codes
+        assert bills.payment_of(w, user, fid, pay_id).total == total
+        for lang, head in (("es", "numero_prestamo"), ("en", "loan_number")):
+            stored = "".join(bills.stored_exceptions_csv(w, user, fid, pay_id, lang))
+            assert stored.startswith("\ufeff" + head)
+            assert stored.count("\r\n") == len(codes) + 1
+        assert "Pagado por el dueño" in "".join(
+            bills.stored_exceptions_csv(w, user, fid, pay_id, "es"))
 
 
 def test_other_lender_sees_nothing(demo_app: Flask) -> None:
@@ -148,3 +164,102 @@ def test_other_lender_sees_nothing(demo_app: Flask) -> None:
         w.session.flush()
         with pytest.raises(NotFound):
             bills.get(w, other, f.id)
+
+
+def test_one_payment_covers_the_whole_file_a_batch_at_a_time(demo_app: Flask, monkeypatch) -> None:
+    """No ceiling on the loans of one payment: its items, its exceptions and its checkout's
+    payments are written a batch at a time (a batch of 3 here, over the demo bank's whole
+    file), and the checkout pays exactly the items, each through its installment."""
+    from portal.lenders import bills
+    from portal.models import BillLine, BillPaymentItem, Payment
+    from portal.models.checkouts import Checkout, CheckoutPayment
+    monkeypatch.setattr(bills, "BATCH", 3)
+    with app_uow(demo_app) as w:
+        user = lender_user(w)
+        f = bills.make(w, user)
+        owed = {ln.parcel_id for ln in w.session.scalars(select(BillLine).where(
+            BillLine.file_id == f.id, BillLine.amount > 0))}
+        pay = bills.prepare(w, user, f.id, bills.Filters())
+        fid, pid, total = f.id, pay.id, pay.total
+        items = list(w.session.scalars(select(BillPaymentItem).where(
+            BillPaymentItem.payment_id == pid)))
+        assert len(owed) > 3 * 2, "more than two batches"
+        assert pay.items == len(items) == len(owed)  # every parcel owed, once
+        assert total == sum((i.amount for i in items), Decimal("0.00"))
+        assert [len(b) for b in bills.items_of(w, pid)][0] == 3
+    started = start(demo_app, fid, pid, total)
+    again = start(demo_app, fid, pid, total)
+    assert again == (started.checkout_id, started.url)  # its open checkout, not another
+    with app_uow(demo_app) as w:
+        chk = w.session.get(Checkout, started.checkout_id)
+        rows = w.session.execute(
+            select(Payment.parcel_id, Payment.amount, Payment.status,
+                   CheckoutPayment.installments_through)
+            .join(CheckoutPayment, CheckoutPayment.payment_id == Payment.id)
+            .where(CheckoutPayment.checkout_id == chk.id)).all()
+        want = {(i.parcel_id, i.amount, i.through) for i in items}
+        assert {(p, a, n) for p, a, _s, n in rows} == want
+        assert chk.amount == total and {s for _p, _a, s, _n in rows} == {"pending"}
+        assert bills.payment_of(w, lender_user(w), fid, pid).checkout_id == chk.id
+
+
+def _Who(app: Flask):  # noqa: ANN202, N802
+    with app_uow(app) as w:
+        u = lender_user(w)
+        w.session.expunge(u)
+        return u
+
+
+def start(app: Flask, fid: int, pid: int, expected):  # noqa: ANN001, ANN201
+    """Start the prepared payment as the confirmation does (`to_start`, then the payments'
+    `start_many`); its open checkout (id, address) when it has one already."""
+    from portal.lenders import bills
+    from portal.payments.service import start_many
+    from portal.web.data import database
+    from portal.web.payments.gateways import gateway
+    with app.app_context(), app.test_request_context():
+        who = _Who(app)
+        plan = bills.to_start(database(), who, fid, pid, expected_total=expected)
+        if plan.open is not None:
+            return plan.open
+        return start_many(database(), user=who, key=plan.key, total=plan.total,
+                          batches=plan.batches, created=plan.created, language="es",
+                          gateway=gateway(), description="t", success_url=lambda c: f"/ok/{c}",
+                          cancel_url=lambda c: f"/no/{c}")
+
+
+def test_a_payment_whose_amounts_changed_is_not_started(demo_app: Flask) -> None:
+    """A cost charged after the payment was prepared, or a total not the one reviewed, or
+    another day: nothing is started (prepare it again)."""
+    from portal.lenders import bills
+    from portal.models import BillPaymentItem, LedgerEntry
+    from portal.models.checkouts import Checkout
+    with app_uow(demo_app) as w:
+        user = lender_user(w)
+        f = bills.make(w, user)
+        pay = bills.prepare(w, user, f.id, bills.Filters())
+        fid, pid, total, fy_id = f.id, pay.id, pay.total, f.fiscal_year_id
+        item = w.session.scalars(select(BillPaymentItem).where(
+            BillPaymentItem.payment_id == pid).order_by(BillPaymentItem.parcel_id.desc())
+        ).first()
+        before = w.session.scalar(select(func_count()).select_from(Checkout))
+
+    with pytest.raises(bills.Changed):
+        start(demo_app, fid, pid, total + Decimal("0.01"))
+    with app_uow(demo_app) as w:  # a cost since (R-A9), on the last batch's parcel
+        w.session.add(LedgerEntry(parcel_id=item.parcel_id, fiscal_year_id=fy_id,
+                                  kind="cost", direction="debit", amount=Decimal("12.50"),
+                                  legal_date=clock.today(), rule="R-A9",
+                                  cost_kind="certified_mail", description="certified mail"))
+    with pytest.raises(bills.Changed):
+        start(demo_app, fid, pid, total)
+    with clock.fixed(clock.now() + timedelta(days=1)), pytest.raises(bills.Changed):
+        start(demo_app, fid, pid, total)
+    with app_uow(demo_app) as w:
+        assert w.session.scalar(select(func_count()).select_from(Checkout)) == before
+        assert bills.payment_of(w, lender_user(w), fid, pid).checkout_id is None
+
+
+def func_count():  # noqa: ANN201
+    from sqlalchemy import func
+    return func.count()

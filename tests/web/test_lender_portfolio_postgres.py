@@ -1,6 +1,7 @@
 """The portfolio kept by the bank and the bill file on PostgreSQL (issue 28): the same
 reasons and outcomes as on SQLite, a loan added and removed in one file (its rows keep their
-loan, nothing deleted), the bill file's lines and the exceptions report."""
+loan, nothing deleted), the bill file's lines and the exceptions report, one payment of the
+whole file kept and started."""
 
 from __future__ import annotations
 
@@ -39,8 +40,29 @@ def _run(app) -> dict:  # noqa: ANN001
         f = bills.make(w, user)
         page = bills.lines_page(w, user, f.id, bills.Filters(owed=True))
         report = bills.to_pay(w, user, f.id, bills.Filters())
-        return {"outcomes": outcomes, "lines": f.lines, "total": f.total, "owed": page.owed,
-                "to_pay": len(report.choices), "exceptions": len(report.exceptions)}
+        pay = bills.prepare(w, user, f.id, bills.Filters())
+        fid, pid = f.id, pay.id
+        answer = {"outcomes": outcomes, "lines": f.lines, "total": f.total, "owed": page.owed,
+                  "to_pay": len(report.choices), "exceptions": len(report.exceptions),
+                  "kept": (pay.items, pay.exceptions, pay.total)}
+    answer["started"] = _started(app, fid, pid, answer["kept"][2])
+    return answer
+
+
+def _started(app, fid: int, pid: int, total) -> tuple:  # noqa: ANN001
+    """The kept payment started (its payments written a batch at a time, COPY on
+    PostgreSQL): how many payments, their sum, their state."""
+    from sqlalchemy import func
+
+    from portal.models import Payment
+    from portal.models.checkouts import CheckoutPayment
+    from tests.web.test_lender_bill_file import start
+    started = start(app, fid, pid, total)
+    with app_uow(app) as w:
+        return tuple(w.session.execute(
+            select(func.count(), func.sum(Payment.amount), func.min(Payment.status))
+            .join(CheckoutPayment, CheckoutPayment.payment_id == Payment.id)
+            .where(CheckoutPayment.checkout_id == started.checkout_id)).one())
 
 
 @pytest.mark.postgres

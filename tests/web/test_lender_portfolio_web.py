@@ -115,13 +115,33 @@ def test_bill_file_pages_and_pay(app: Flask) -> None:
     csv_text = c.get(url + ".csv").get_data(as_text=True)
     assert csv_text.startswith("\ufeffnumero_prestamo")
     first = re.search(r"\r\n([^,]+),", csv_text).group(1)
-    report = c.post(url + "/pagar", data={"csrf_token": tok, "q": first})
-    assert report.status_code == 200
-    body = report.get_data(as_text=True)
+    prepared = c.post(url + "/pagar", data={"csrf_token": tok, "q": first})
+    assert prepared.status_code == 303
+    pay_url = prepared.headers["Location"]
+    assert "/pagos/" in pay_url
+    body = c.get(pay_url).get_data(as_text=True)
     assert 'id="no-exceptions"' in body
-    review = c.post(url + "/pagar/revisar", data={"csrf_token": tok, "q": first})
-    assert review.status_code == 200
-    assert "/pagar/confirmar" in review.get_data(as_text=True)
+    assert c.get(pay_url + "?pagina=2").status_code == 404
+    csv_text = c.get(pay_url + "/excepciones.csv").get_data(as_text=True)
+    assert csv_text == "\ufeffnumero_prestamo,catastro,cantidad_en_archivo,cantidad_hoy," \
+        "excepcion\r\n"
+    expected = re.search(r'name="expected_total" value="([^"]+)"', body).group(1)
+    stale = c.post(pay_url + "/confirmar", data={"csrf_token": tok, "expected_total": "0.01"})
+    assert stale.status_code == 409 and 'id="pay-error"' in stale.get_data(as_text=True)
+    r = c.post(pay_url + "/confirmar", data={"csrf_token": tok, "expected_total": expected})
+    assert r.status_code == 303, r.get_data(as_text=True)[:400]
+    sandbox = r.headers["Location"]
+    assert sandbox.startswith("/pagos/prueba/cs_sandbox_")
+    r = c.post(sandbox, data={"csrf_token": tok, "outcome": "card_succeeds"})
+    assert r.status_code == 303
+    r = c.get(r.headers["Location"])  # the success page settles, then the receipt
+    assert r.status_code == 303 and "/recibo" in r.headers["Location"], r.headers
+    # the whole file, unfiltered: one payment, its exceptions kept (the line just paid:
+    # nothing owed any more)
+    whole = c.post(url + "/pagar", data={"csrf_token": tok}).headers["Location"]
+    page = c.get(whole).get_data(as_text=True)
+    assert 'data-code="paid"' in page, re.findall(r'data-code="([a-z_]+)"', page)
+    assert c.get(whole + "/excepciones.csv").get_data(as_text=True).count("\r\n") >= 2
     # another lender's user: 404
     from tests.support.lenders import second_lender
     with app_uow(app) as w:
@@ -140,11 +160,13 @@ def test_no_one_else_posts(app: Flask) -> None:
     tok = csrf_token(c.get("/prestamista/facturas").get_data(as_text=True))
     url = c.post("/prestamista/facturas", data={"csrf_token": tok}).headers["Location"]
     fid = url.rsplit("/", 1)[1]
+    pay_id = c.post(url + "/pagar", data={"csrf_token": tok}).headers["Location"].rsplit(
+        "/", 1)[1]
     with app_uow(app) as w:
         second_lender(w)
     posts = ["/prestamista/cartera", "/prestamista/cartera/archivo", "/prestamista/facturas",
-             f"/prestamista/facturas/{fid}/pagar", f"/prestamista/facturas/{fid}/pagar/revisar",
-             f"/prestamista/facturas/{fid}/excepciones.csv"]
+             f"/prestamista/facturas/{fid}/pagar",
+             f"/prestamista/facturas/{fid}/pagos/{pay_id}/confirmar"]
     for who in ("owner", "lessee", "staff", "other"):  # "other" is Banco B's administrator
         client = login(app, who)
         token = csrf_token(client.get("/").get_data(as_text=True))
@@ -157,6 +179,47 @@ def test_no_one_else_posts(app: Flask) -> None:
                 continue  # its own bank's portfolio and files: allowed
             assert r.status_code == 404, (who, path, r.status_code)
             assert fingerprint(app) == before, (who, path)
+        for path in (posts[-1].rsplit("/", 1)[0], posts[-1].rsplit("/", 1)[0]
+                     + "/excepciones.csv"):  # the kept payment and its report: theirs only
+            assert client.get(path).status_code == 404, (who, path)
     anon = app.test_client()
     for path in posts:
         assert anon.post(path).status_code in (302, 400)
+
+
+def test_someone_else_paying_is_confirmed_before_the_bill_payment_starts(app: Flask) -> None:
+    """The owner has a payment of one of the bank's parcels open: starting the bank's
+    payment of the whole file asks to confirm (409, the box, nothing started); checked, it
+    starts (one checkout of every item)."""
+    from portal.accounts import access
+    from portal.models import BillPayment
+    from portal.payments import service
+    from portal.people import users
+    with app_uow(app) as w:
+        owner, bank = (users.find_by_email(w, e) for e in ("owner@demo.pr", "lender@demo.pr"))
+        lent = sorted({p.id for p, _ in access.linked_parcels(w, owner)}
+                      & {p.id for p, _ in access.linked_parcels(w, bank)})
+        key = service.payable_accounts(w, owner, parcel_id=lent[0])[-1].key
+    o = login(app, "owner")
+    otok = csrf_token(o.get("/pagar").get_data(as_text=True))
+    data = {"csrf_token": otok, f"choice-{key}": "amount", f"amount-{key}": "1.00"}
+    review = o.post("/pagar/revisar", data=data).get_data(as_text=True)
+    expected = re.search(r'name="expected_total" value="([^"]+)"', review).group(1)
+    assert o.post("/pagar/confirmar", data={**data, "expected_total": expected}
+                  ).status_code == 303  # the owner's checkout, open
+    c = login(app, "lender")
+    tok = csrf_token(c.get("/prestamista/facturas").get_data(as_text=True))
+    url = c.post("/prestamista/facturas", data={"csrf_token": tok}).headers["Location"]
+    pay_url = c.post(url + "/pagar", data={"csrf_token": tok}).headers["Location"]
+    total = re.search(r'name="expected_total" value="([^"]+)"',
+                      c.get(pay_url).get_data(as_text=True)).group(1)
+    r = c.post(pay_url + "/confirmar", data={"csrf_token": tok, "expected_total": total})
+    assert r.status_code == 409
+    assert 'id="pay-anyway"' in r.get_data(as_text=True)
+    with app_uow(app) as w:
+        assert w.session.scalar(select(BillPayment.checkout_id)) is None  # nothing started
+    r = c.post(pay_url + "/confirmar", data={"csrf_token": tok, "expected_total": total,
+                                             "pay_anyway": "yes"})
+    assert r.status_code == 303 and r.headers["Location"].startswith("/pagos/prueba/")
+    with app_uow(app) as w:
+        assert w.session.scalar(select(BillPayment.checkout_id)) is not None

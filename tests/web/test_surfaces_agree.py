@@ -203,7 +203,7 @@ def _check_role(signed_in: SignedIn, role: str, on: date, tmp_path,  # noqa: ANN
 
 def _check_api(app, token: str, seen: dict[int, tuple[str, str]], on: date) -> int:  # noqa: ANN001
     """The lender's API (`GET /api/v1/loans`, every page) gives each loan's parcel the due
-    now and the next due date of the lender's dashboard."""
+    now, its last timely day and the next due date of the lender's dashboard."""
     api = app.test_client()
     by_catastro = {m.group(0): card for card, _page in seen.values()
                    if (m := CATASTRO.search(card)) is not None}
@@ -222,6 +222,7 @@ def _check_api(app, token: str, seen: dict[int, tuple[str, str]], on: date) -> i
             due, nxt = one(card, "due-now"), one(card, "next")
             where = (on, item["catastro"])
             assert Decimal(item["due_now"]) == Decimal(due["amount"] if due else "0"), where
+            assert item["due_now_by"] == (due.get("by") if due else None), where  # its last day
             shown = re.search(r'data-figure="next"[^>]*>.*?<time datetime="([\d-]+)"', card, re.S)
             assert item["next_due_date"] == (shown.group(1) if nxt and shown else None), where
             checked += 1

@@ -1,8 +1,9 @@
 """The bank's bill files: `/prestamista/facturas` makes one for a fiscal year
 (optionally only what falls due by a day) and lists the latest; a file's page shows its
 lines (paged, filtered by loan or catastro number, last timely day and "something due"),
-its CSV, and pays the filtered lines in one payment: first the exceptions report (what
-changed since the file), then the payments' own review and confirmation. Thin: validate,
+its CSV, and pays the filtered lines (the whole file when unfiltered) in one payment: the
+payment is prepared and kept with its exceptions report (what changed since the file; a
+page and a CSV to read later), then confirmed: one checkout of its items. Thin: validate,
 call `portal.lenders.bills`, render."""
 
 from __future__ import annotations
@@ -19,17 +20,21 @@ from flask import (
     stream_with_context,
     url_for,
 )
+from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from flask_babel import ngettext
 from flask_login import current_user, login_required
 
 from portal import clock, date_input
 from portal.accounts.errors import InvalidInput, NotFound
+from portal.core.money import parse_money
 from portal.i18n import current_language
 from portal.lenders import bills as service
-from portal.web.data import uow
+from portal.payments.gateway import GatewayError
+from portal.payments.service import OthersPaying, PricesChanged, start_many
+from portal.web.data import database, uow
 from portal.web.lenders import bp
-from portal.web.payments.many import review_through
+from portal.web.payments.gateways import gateway
+from portal.web.payments.present import gateway_error
 
 REFUSALS = {"unknown_fiscal_year": _l("Choose one of the fiscal years listed."),
             "due_by_outside": _l("The due date must be within the fiscal year."),
@@ -99,6 +104,17 @@ def bill_make():  # noqa: ANN201
     return redirect(url_for("lenders.bill", file_id=fid), 303)
 
 
+def _page_asked() -> int:
+    """The page asked for (`?pagina=`, 1 by default); 404 when it is not one."""
+    try:
+        page = int(request.args.get("pagina", "1"))
+    except ValueError:
+        abort(404)
+    if not 1 <= page <= 10**6:
+        abort(404)
+    return page
+
+
 def _filters() -> tuple[service.Filters, dict[str, str]]:
     """The file page's filters from the query (or the pay form); 400 on a bad one."""
     src = request.form if request.method == "POST" else request.args
@@ -116,12 +132,7 @@ def _filters() -> tuple[service.Filters, dict[str, str]]:
 def bill(file_id: int):  # noqa: ANN201
     _lender_only()
     flt, args = _filters()
-    try:
-        page = int(request.args.get("pagina", "1"))
-    except ValueError:
-        abort(404)
-    if not 1 <= page <= 10**6:
-        abort(404)
+    page = _page_asked()
     try:
         with uow() as w:
             f = service.get(w, current_user, file_id)
@@ -134,7 +145,7 @@ def bill(file_id: int):  # noqa: ANN201
         abort(404)
     shown = {k: v for k, v in args.items() if v}
     return render_template("lenders/bill.html", file=f, label=label, lines=lines, args=shown,
-                           values=args, max_pay=service.MAX_PAY)
+                           values=args)
 
 
 @bp.get("/facturas/<id:file_id>.csv")
@@ -158,60 +169,111 @@ def bill_csv(file_id: int):  # noqa: ANN201
                     headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
-def _report(file_id: int) -> tuple[Any, service.ToPay, dict[str, str]]:
-    flt, args = _filters()
-    try:
-        with uow() as w:
-            f = service.get(w, current_user, file_id)
-            report = service.to_pay(w, current_user, file_id, flt)
-            w.session.expunge_all()
-    except NotFound:
-        abort(404)
-    return f, report, args
-
-
 @bp.post("/facturas/<id:file_id>/pagar")
 @login_required
 def bill_pay(file_id: int):  # noqa: ANN201
-    """The exceptions report of the filtered lines, and what one payment would cover."""
+    """One payment of the filtered lines owed (the whole file when unfiltered): prepared and
+    kept with its exceptions report, then its page."""
     _lender_only()
-    f, report, args = _report(file_id)
-    rows = [{"loan": e.line.loan_number, "catastro": e.line.catastro,
-             "billed": e.line.amount, "now": e.now, "code": e.code,
-             "text": service.exception_text(e.code)} for e in report.exceptions]
-    return render_template("lenders/bill_pay.html", file=f, report=report, rows=rows,
-                           values=args, max_pay=service.MAX_PAY,
-                           status=400 if report.too_many else 200), \
-        400 if report.too_many else 200
+    flt, _args = _filters()
+    try:
+        with uow() as w:
+            pay = service.prepare(w, current_user, file_id, flt)
+            pid = pay.id
+    except NotFound:
+        abort(404)
+    return redirect(url_for("lenders.bill_payment", file_id=file_id, payment_id=pid), 303)
 
 
-@bp.post("/facturas/<id:file_id>/pagar/revisar")
+def _payment_page(file_id: int, payment_id: int, *, error: str | None = None,
+                  others: bool = False, status: int = 200):  # noqa: ANN202
+    page = _page_asked()
+    try:
+        with uow() as w:
+            f = service.get(w, current_user, file_id)
+            pay = service.payment_of(w, current_user, file_id, payment_id)
+            found = service.exceptions_page(w, current_user, file_id, payment_id, page)
+            rows = [{"loan": e.loan_number, "catastro": e.catastro, "billed": e.billed,
+                     "now": e.now, "code": e.code, "text": service.exception_text(e.code)}
+                    for e in found.rows]
+            w.session.expunge_all()
+    except NotFound:
+        abort(404)
+    if page > found.pages:
+        abort(404)
+    stale = pay.as_of != clock.today() or pay.checkout_id is not None
+    return render_template("lenders/bill_pay.html", file=f, pay=pay, rows=rows,
+                           exceptions=found, error=error, others=others,
+                           stale=stale), status
+
+
+@bp.get("/facturas/<id:file_id>/pagos/<id:payment_id>")
 @login_required
-def bill_review(file_id: int):  # noqa: ANN201
-    """The payments' review of the lines to pay (computed again: the same report), then the
-    payments' own confirmation (one checkout, one idempotency key)."""
+def bill_payment(file_id: int, payment_id: int):  # noqa: ANN201
+    """A prepared payment: what it pays, its exceptions report (paged, kept), and the
+    confirmation that starts it."""
     _lender_only()
-    _f, report, args = _report(file_id)
-    if report.too_many or not report.choices:
-        return redirect(url_for("lenders.bill", file_id=file_id, **{
-            k: v for k, v in args.items() if v}), 303)
-    n = len(report.exceptions)
-    notice = ngettext("%(num)s loan of the file is left out or paid at a new amount: see the "
-                      "exceptions report on the file's page.",
-                      "%(num)s loans of the file are left out or paid at a new amount: see "
-                      "the exceptions report on the file's page.", n, num=n) if n else None
-    page = review_through([(p, fy, through) for p, fy, through, _a in report.choices], notice)
-    if page is None:
-        return redirect(url_for("lenders.bill", file_id=file_id), 303)
-    return page
+    return _payment_page(file_id, payment_id)
 
 
-@bp.post("/facturas/<id:file_id>/excepciones.csv")
+@bp.get("/facturas/<id:file_id>/pagos/<id:payment_id>/excepciones.csv")
 @login_required
-def bill_exceptions(file_id: int):  # noqa: ANN201
+def bill_exceptions_csv(file_id: int, payment_id: int):  # noqa: ANN201
+    """The payment's exceptions report as kept, streamed."""
     _lender_only()
-    _f, report, _args = _report(file_id)
     lang = current_language()
-    name = f"excepciones_{file_id}.csv" if lang == "es" else f"exceptions_{file_id}.csv"
-    return Response("".join(service.exceptions_csv(report, lang)), mimetype="text/csv",
+    try:
+        with uow() as w:
+            service.payment_of(w, current_user, file_id, payment_id)
+    except NotFound:
+        abort(404)
+    name = (f"excepciones_{file_id}_{payment_id}.csv" if lang == "es"
+            else f"exceptions_{file_id}_{payment_id}.csv")
+
+    def lines() -> Any:
+        with uow() as w:
+            yield from service.stored_exceptions_csv(w, current_user, file_id, payment_id,
+                                                     lang)
+
+    return Response(stream_with_context(lines()), mimetype="text/csv",
                     headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+@bp.post("/facturas/<id:file_id>/pagos/<id:payment_id>/confirmar")
+@login_required
+def bill_payment_confirm(file_id: int, payment_id: int):  # noqa: ANN201
+    """Start the prepared payment (one checkout, its items written a batch at a time);
+    the payments' own checkout, success and receipt pages follow."""
+    _lender_only()
+    try:
+        expected = parse_money(request.form.get("expected_total", ""))
+    except ValueError:
+        expected = None
+    try:
+        plan = service.to_start(database(), current_user, file_id, payment_id,
+                                expected_total=expected)
+        if plan.open is not None:  # started already, its checkout still open
+            return redirect(plan.open[1], 303)
+        started = start_many(
+            database(), user=current_user, key=plan.key, total=plan.total,
+            batches=plan.batches, created=plan.created, language=current_language(),
+            gateway=gateway(),
+            description=_("Bill file %(id)s: District benefit assessments", id=file_id),
+            ip=request.remote_addr, pay_anyway=request.form.get("pay_anyway") == "yes",
+            success_url=lambda cid: url_for("payments.success", checkout_id=cid,
+                                            _external=True),
+            cancel_url=lambda cid: url_for("payments.cancel", checkout_id=cid,
+                                           _external=True))
+    except NotFound:
+        abort(404)
+    except (service.Changed, PricesChanged):
+        return _payment_page(file_id, payment_id, status=409, error=_(
+            "The amounts changed since this payment was prepared, or it was already "
+            "started: prepare it again from the file."))
+    except OthersPaying:
+        return _payment_page(file_id, payment_id, status=409, others=True, error=_(
+            "Someone else is already paying some of these loans. To pay them too, check "
+            "the box below."))
+    except GatewayError as exc:
+        return _payment_page(file_id, payment_id, status=503, error=gateway_error(exc.kind))
+    return redirect(started.url, 303)

@@ -12,7 +12,6 @@ import re
 from typing import Any
 
 from flask import g, jsonify, request
-from pydantic import ValidationError
 
 from portal import clock
 from portal.accounts.errors import InvalidInput, NotFound
@@ -20,7 +19,7 @@ from portal.core.explain import N_
 from portal.lenders import acquisitions, tokens
 from portal.web.data import uow
 from portal.web.lenders_api import bp, schemas
-from portal.web.lenders_api.answers import duplicate_key, problem
+from portal.web.lenders_api.answers import body_of, duplicate_key, problem
 
 #: The service's refusals (InvalidInput codes), in the loan page's words.
 REFUSALS = {
@@ -45,12 +44,9 @@ def report_acquisition(number: str):  # noqa: ANN201
     repeated = duplicate_key(request.get_data())
     if repeated is not None:
         return repeated
-    try:
-        body = schemas.AcquisitionIn.model_validate_json(request.get_data())
-    except ValidationError as exc:
-        if any(e["type"] in ("json_invalid", "json_type") for e in exc.errors()):
-            return problem("invalid_body", errors=exc, status=400)
-        return problem("invalid_body", errors=exc)
+    body = body_of(schemas.AcquisitionIn, request.get_data())
+    if not isinstance(body, schemas.AcquisitionIn):
+        return body
     try:
         with uow() as w:
             tok = tokens.authenticated(w, g.token_id)

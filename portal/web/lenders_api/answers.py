@@ -31,6 +31,11 @@ PROBLEMS = {
                                                  "with this number.")),
     "change_not_found": (404, N_("Not found"), N_("There is no change of your organisation's "
                                                   "portfolio with this number.")),
+    "bill_file_not_made": (404, N_("Not found"), N_(
+        "No bill file was made today for this fiscal year and day: make it with POST /bills, "
+        "then read it here or at its address.")),
+    "bill_file_not_found": (404, N_("Not found"), N_("There is no bill file of your "
+                                                     "organisation with this number.")),
     "invalid_parameter": (400, N_("Invalid parameter"),
                           N_("The parameter %(name)s is not valid.")),
     "invalid_header": (400, N_("Invalid header"),
@@ -153,6 +158,17 @@ def next_link(page: int, pages: int) -> str | None:
     args = request.args.to_dict()
     args["page"] = str(page + 1)
     return f"{request.script_root}{request.path}?{urlencode(args)}"
+
+
+def body_of(model: type[schemas.BaseModel], raw: bytes) -> Any:
+    """The JSON body validated by `model`, or the problem: 400 when it is not JSON (or not
+    an object), 422 naming each invalid field otherwise."""
+    try:
+        return model.model_validate_json(raw)
+    except ValidationError as exc:
+        if any(e["type"] in ("json_invalid", "json_type") for e in exc.errors()):
+            return problem("invalid_body", errors=exc, status=400)
+        return problem("invalid_body", errors=exc)
 
 
 def parameters(model: type[schemas.BaseModel]) -> Any:

@@ -89,6 +89,10 @@ CHANGE = Param("change_id", "path", {"type": "integer", "minimum": 1, "maximum":
                N_("The change's number."))
 CHANGE_LOCATION = {"Location": {"required": True, "description": N_("The change's address."),
                                 "schema": {"type": "string"}}}
+BILL = Param("file_id", "path", {"type": "integer", "minimum": 1, "maximum": 2**31 - 1},
+             N_("The bill file's number."))
+BILL_LOCATION = {"Location": {"required": True, "description": N_("The bill file's address."),
+                              "schema": {"type": "string"}}}
 READ = (400, 401, 429, 500)  # a NUL byte in the path or query is a 400 too
 CATASTRO = Param("catastro", "path", {"type": "string", "pattern": S.CATASTRO},
                  N_("The parcel's catastro number."))
@@ -153,13 +157,24 @@ OPERATIONS = (
               N_("A change's status, counts and each row's outcome, 50 rows a page."),
               200, S.LoanChangeFileRows, (400, 404, *READ), params=(CHANGE,),
               query=S.FilesQuery),
-    Operation("get", "/bills", "listBills", N_("Your bill file"),
+    Operation("post", "/bills", "makeBillFile", N_("Make your bill file"),
               N_("What is due on each of your loans for a fiscal year (optionally only what "
                  "falls due by a day): the amount, the installment it pays through, the last "
                  "day to pay it on time and the lump sum when eligible, as the parcel's page "
-                 "says it. The file of the day is made on the first request and kept: the "
-                 "same file answers the rest of the day; 50 loans a page."),
-              200, S.BillPage, (400, *READ), query=S.BillsQuery),
+                 "says it. Made and kept (201), or the file already made today for the same "
+                 "year and day (200); its first page, its address in Location. Needs a token "
+                 "that may write."),
+              201, S.BillPage, (400, 401, 403, 413, 422, 429, 500), body=lambda: S.BillsIn,
+              ok_headers=BILL_LOCATION,
+              also=((200, N_("The file already made today for the same year and day.")),)),
+    Operation("get", "/bills", "listBills", N_("Your bill file of today"),
+              N_("The lines of the bill file made today (POST /bills) for a fiscal year and "
+                 "day, read only: the same file on every page; 404 when none was made today. "
+                 "50 loans a page."),
+              200, S.BillPage, (400, 404, *READ), query=S.BillsQuery),
+    Operation("get", "/bills/{file_id}", "getBillFile", N_("One bill file"),
+              N_("A kept bill file's lines, as made, 50 loans a page."),
+              200, S.BillPage, (400, 404, *READ), params=(BILL,), query=S.FilesQuery),
     Operation("get", "/parcels/{catastro}/certifications", "getParcelCertifications",
               N_("A parcel's certifications"),
               N_("Where the residential-exemption certifications of one of your loans' "

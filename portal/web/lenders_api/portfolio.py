@@ -4,9 +4,12 @@
     GET  /api/v1/loan-changes          the lender's changes (files, API requests, the page's
                                        single changes), newest first, 50 a page
     GET  /api/v1/loan-changes/<id>     one, with its rows' outcomes, 50 a page
-    GET  /api/v1/bills?fiscal_year=&due_by=&page=   the bill file of today for that year
-                                       and day (made on the first request of the day, then
-                                       the same file), 50 lines a page
+    POST /api/v1/bills                 {"fiscal_year", "due_by"}: the bill file of today for
+                                       that year and day, made (201) or the one already
+                                       made today (200); Location: its address
+    GET  /api/v1/bills?fiscal_year=&due_by=&page=   that file's lines, read only (404 when
+                                       none was made today), 50 lines a page
+    GET  /api/v1/bills/<id>?page=      a kept file's lines, 50 a page
 
 A POST's rows are processed in the request (up to 1,000: the same service and reasons as
 the add/delete CSV, `portal.lenders.loan_changes`); the same key and body answer the same
@@ -25,13 +28,24 @@ from sqlalchemy.exc import IntegrityError
 
 from portal import i18n
 from portal.accounts.errors import Conflict, InvalidInput, NotFound
+from portal.core.explain import N_
 from portal.lenders import bills, loan_changes, tokens
 from portal.models import LoanChangeFile
 from portal.web.data import uow
 from portal.web.lenders_api import bp, schemas
-from portal.web.lenders_api.answers import _language, _money, duplicate_key, parameters, problem
+from portal.web.lenders_api.answers import (
+    _language,
+    _money,
+    body_of,
+    duplicate_key,
+    parameters,
+    problem,
+)
 
 PER_PAGE = 50
+#: The bill file's refusals (InvalidInput codes), in the file page's words.
+BILL_REFUSALS = {"unknown_fiscal_year": N_("There is no such fiscal year."),
+                 "due_by_outside": N_("The due date must be within the fiscal year.")}
 
 
 def _file(f: Any) -> dict[str, Any]:
@@ -134,32 +148,89 @@ def loan_change(change_id: int):  # noqa: ANN201
     return jsonify(answer)
 
 
+def _bill_page(w: Any, tok: Any, f: Any, page: int) -> dict[str, Any] | None:
+    """A page of a kept bill file's lines (None past the last page)."""
+    found = bills.lines_page(w, tok, f.id, bills.Filters(), page)
+    if page > found.pages:
+        return None
+    return {
+        "file_id": f.id, "fiscal_year": bills.fiscal_year_label(w, f),
+        "due_by": f.due_by.isoformat() if f.due_by else None,
+        "as_of": f.as_of.isoformat(), "count": found.count,
+        "total": _money(found.total), "page": page, "pages": found.pages,
+        "items": [{"loan_number": ln.loan_number, "catastro": ln.catastro,
+                   "through_installment": ln.through, "amount_due": _money(ln.amount),
+                   "last_timely_day": ln.last_timely_day.isoformat()
+                   if ln.last_timely_day else None,
+                   "lump_sum": _money(ln.lump_sum),
+                   "lump_sum_by": ln.lump_sum_by.isoformat() if ln.lump_sum_by else None}
+                  for ln in found.lines]}
+
+
+@bp.post("/bills")
+def make_bill_file():  # noqa: ANN201
+    """Make the bill file of today for a fiscal year and day (201), or answer the one
+    already made today (200): its first page, its address in Location."""
+    repeated = duplicate_key(request.get_data())
+    if repeated is not None:
+        return repeated
+    raw = request.get_data() or b"{}"
+    body = body_of(schemas.BillsIn, raw)
+    if not isinstance(body, schemas.BillsIn):
+        return body
+    try:
+        with uow() as w:
+            tok = tokens.authenticated(w, g.token_id)
+            found = bills.todays(w, tok, fiscal_year=body.fiscal_year or None,
+                                 due_by=body.due_by, lock=True)
+            f = found or bills.make(w, tok, fiscal_year=body.fiscal_year or None,
+                                    due_by=body.due_by)
+            answer = _bill_page(w, tok, f, 1)
+    except InvalidInput as exc:
+        field = str(exc.params.get("field") or "fiscal_year")
+        return problem("invalid_body", name=field, errors=[(field, BILL_REFUSALS.get(
+            exc.code, schemas.INVALID))])
+    resp = jsonify(answer)
+    resp.status_code = 200 if found is not None else 201
+    resp.headers["Location"] = url_for("lenders_api.bill_file", file_id=answer["file_id"])
+    return resp
+
+
 @bp.get("/bills")
 def bill_lines():  # noqa: ANN201
+    """The lines of the bill file made today for the year and day (`POST /bills`): read
+    only; 404 when none was made."""
     p = parameters(schemas.BillsQuery)
     if not isinstance(p, schemas.BillsQuery):
         return p
     try:
         with uow() as w:
             tok = tokens.authenticated(w, g.token_id)
-            f = bills.make(w, tok, fiscal_year=p.fiscal_year or None, due_by=p.due_by,
-                           reuse=True)
-            page = bills.lines_page(w, tok, f.id, bills.Filters(), p.page)
-            label = bills.fiscal_year_label(w, f)
-            answer = {
-                "file_id": f.id, "fiscal_year": label,
-                "due_by": f.due_by.isoformat() if f.due_by else None,
-                "as_of": f.as_of.isoformat(), "count": page.count,
-                "total": _money(page.total), "page": p.page, "pages": page.pages,
-                "items": [{"loan_number": ln.loan_number, "catastro": ln.catastro,
-                           "through_installment": ln.through, "amount_due": _money(ln.amount),
-                           "last_timely_day": ln.last_timely_day.isoformat()
-                           if ln.last_timely_day else None,
-                           "lump_sum": _money(ln.lump_sum),
-                           "lump_sum_by": ln.lump_sum_by.isoformat() if ln.lump_sum_by
-                           else None} for ln in page.lines]}
+            f = bills.todays(w, tok, fiscal_year=p.fiscal_year or None, due_by=p.due_by)
+            if f is None:
+                return problem("bill_file_not_made")
+            answer = _bill_page(w, tok, f, p.page)
     except InvalidInput as exc:
         return problem("invalid_parameter", name=str(exc.params.get("field") or "fiscal_year"))
-    if p.page > answer["pages"]:
+    if answer is None:
+        return problem("invalid_parameter", name="page")
+    return jsonify(answer)
+
+
+@bp.get("/bills/<int:file_id>")
+def bill_file(file_id: int):  # noqa: ANN201
+    """One kept bill file's lines, 50 a page (the same on every request)."""
+    if not 0 < file_id < 2**31:
+        return problem("bill_file_not_found")
+    p = parameters(schemas.FilesQuery)
+    if not isinstance(p, schemas.FilesQuery):
+        return p
+    try:
+        with uow() as w:
+            tok = tokens.authenticated(w, g.token_id)
+            answer = _bill_page(w, tok, bills.get(w, tok, file_id), p.page)
+    except NotFound:
+        return problem("bill_file_not_found")
+    if answer is None:
         return problem("invalid_parameter", name="page")
     return jsonify(answer)

@@ -119,6 +119,7 @@ def _loan(r: portfolio.Row) -> dict[str, Any]:
     return {"loan_number": r.loan_number, "catastro": r.catastro, "address": r.address,
             "municipality": r.municipality, "status": r.status,
             "annual_assessment": _money(r.annual), "due_now": _money(r.due_now),
+            "due_now_by": r.due_now_by.isoformat() if r.due_now_by else None,
             "next_due_date": r.next_due.isoformat() if r.next_due else None}
 
 

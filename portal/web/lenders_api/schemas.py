@@ -156,6 +156,15 @@ class LoanChangesIn(_In):
     changes: list[LoanChangeIn] = Field(min_length=1, max_length=loan_changes.MAX_API_ROWS)
 
 
+class BillsIn(_In):
+    """`POST /bills`'s body: which bill file to make (both may be left out)."""
+
+    fiscal_year: str = Field("", pattern=r"^([0-9]{4}-[0-9]{4})?$", description=N_(
+        "The fiscal year, e.g. 2026-2027 (empty: this one)."))
+    due_by: date | None = Field(None, description=N_(
+        "Only what falls due on or before this day (YYYY-MM-DD), within the fiscal year."))
+
+
 class FilesQuery(_Query):
     page: int = Field(1, ge=1, lt=2**31, description=N_("The page, 50 a page."))
 
@@ -202,6 +211,9 @@ class Loan(_Out):
     status: str
     annual_assessment: Money | None
     due_now: Money | None
+    due_now_by: date | None = Field(description=N_(
+        "The last day to pay due_now on time: today when something is already late; null "
+        "when nothing is due."))
     next_due_date: date | None
 
 

@@ -32,25 +32,3 @@ def review_many(parcel_ids: Sequence[int]):  # noqa: ANN201
         return routes._choose_page(accounts, {}, errors, offers, status=400)
     values = {c.account: {"choice": "due_now", "through": "", "amount": ""} for c in choices}
     return routes._review_page(accounts, priced, values)
-
-
-def review_through(chosen: Sequence[tuple[int, int, int]], notice: str | None = None):  # noqa: ANN201
-    """The payments' review page for "installments through N" on each (parcel, fiscal year,
-    N) (a lender's bill file: each line pays through its last installment); None
-    when none of them may be paid."""
-    today = clock.today()
-    wanted = {f"{p}-{fy}": n for p, fy, n in chosen}
-    with uow() as w:
-        rows = service.may_pay(w, current_user, access.linked_parcels_of(
-            w, current_user, sorted({p for p, _fy, _n in chosen})))
-        accounts = [a for a in service.account_offers(w, rows, today) if a.key in wanted]
-    choices = [core_offer.Choice(a.key, "installments", through=wanted[a.key])
-               for a in accounts]
-    if not choices:
-        return None
-    priced, errors, offers = routes._price(accounts, choices)
-    if priced is None:
-        return routes._choose_page(accounts, {}, errors, offers, status=400)
-    values = {c.account: {"choice": "installments", "through": str(c.through), "amount": ""}
-              for c in choices}
-    return routes._review_page(accounts, priced, values, notice=notice)

@@ -16,7 +16,13 @@ from typing import Any
 
 from portal.core import deadlines as dl
 from portal.core.allocation import ParcelFacts, allocate, assessment_roll
-from portal.core.attachment import attachment_notice, dunning_fee, sale_stop
+from portal.core.attachment import (
+    Accrual,
+    attachment_notice,
+    dunning_fee,
+    sale_stop,
+    sale_stop_from,
+)
 from portal.core.auction import BUYERS, auction_minimum, shortfall_after_sale
 from portal.core.collection import Demand
 from portal.core.collection_timeline import timeline as collection_timeline
@@ -460,11 +466,31 @@ def _attachment_stop(r: Reader) -> dict[str, Any]:
         r.money("taxes"), surcharges=r.money("surcharges", ZERO),
         interest=r.money("interest", ZERO), penalties=r.money("penalties", ZERO),
         levies=r.money("levies", ZERO), fines=r.money("fines", ZERO))
-    res = sale_stop(notice, notified_on, on, accrued=r.money("accrued", ZERO),
-                    custody_costs=r.money("custody_costs", ZERO))
+    custody = r.money("custody_costs", ZERO)
+    if r.has("accruals"):
+        if r.has("accrued"):
+            raise InputError("give accrued or accruals, not both", field="accrued")
+        accruals = []
+        for k, a in enumerate(r.objects("accruals")):
+            stated_on = a.date("stated_on")
+            if stated_on < notified_on:
+                raise InputError("must not be before notified_on",
+                                 field=f"accruals[{k}].stated_on")
+            accruals.append(Accrual(stated_on, a.money("accrued"), a.money("per_day", ZERO),
+                                    a.money("custody_costs", custody)))
+            a.done()
+        both = sale_stop_from(notice, notified_on, on, accruals, custody)
+        res, last = both.on, both.on_last_day
+    else:
+        accrued = r.money("accrued", ZERO)
+        res = sale_stop(notice, notified_on, on, accrued=accrued, custody_costs=custody)
+        last = (sale_stop(notice, notified_on, res.last_day, accrued=accrued,
+                          custody_costs=custody) if on <= res.last_day else None)
     return {"notice_amount": fmt(res.notice_amount), "accrued": fmt(res.accrued),
             "dunning_fee": fmt(res.dunning_fee), "custody_costs": fmt(res.custody_costs),
-            "stop_amount": fmt(res.amount), "last_day": res.last_day.isoformat(),
+            "stop_amount": fmt(res.amount),
+            "stop_amount_on_last_day": None if last is None else fmt(last.amount),
+            "last_day": res.last_day.isoformat(),
             "sale_from": res.sale_from.isoformat(), "stage": res.stage,
             "trace": _trace(res.trace)}
 

@@ -5,7 +5,13 @@ Importing this package registers every table on `Base.metadata` (the Alembic tar
 
 from portal.models.access import AccessCode, ClaimAttempt, ParcelInvitation, ParcelLink
 from portal.models.assessments import Assessment, AssessmentRoll, Installment, RollLine
-from portal.models.attachments import AttachmentNotice, Auction, AuctionResult, TaxDebt
+from portal.models.attachments import (
+    AttachmentAccrual,
+    AttachmentNotice,
+    Auction,
+    AuctionResult,
+    TaxDebt,
+)
 from portal.models.audit import AuditRecord
 from portal.models.base import AppendOnly, Base, ImmutableRowError, UTCDateTime
 from portal.models.board_parameters import BoardParameterValue
@@ -66,7 +72,7 @@ __all__ = [
     "ExemptionCertification", "ExemptionEvent", "ExemptionEvidence", "ExemptionOwner",
     "PropertyTaxFact",
     "LenderApiToken", "LenderInvitation", "LoanFigures",
-    "AttachmentNotice", "Auction", "AuctionResult", "TaxDebt",
+    "AttachmentAccrual", "AttachmentNotice", "Auction", "AuctionResult", "TaxDebt",
     "ExemptionChangeReport",
     "LenderAcquisition", "LenderIntent",
     "BoardParameterValue",

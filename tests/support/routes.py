@@ -86,7 +86,8 @@ STAFF = {"accounts.lookup", "people.person", "payments.office", "payments.refund
          "collections.attachments_record_notice", "collections.attachments_record_auction",
          "collections.attachments_record_result", "collections.attachments_record_paid",
          "collections.attachments_record_deposit_order",
-         "collections.attachments_lift_deposit_order"}
+         "collections.attachments_lift_deposit_order",
+         "collections.attachments_record_accrual"}
 #: The second step of signing in and one's own two-factor settings (tests/web/test_two_factor.py)
 TWO_FACTOR = {"people.verify", "people.two_factor_enrol", "people.two_factor",
               "people.two_factor_codes", "people.two_factor_disable"}

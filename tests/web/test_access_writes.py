@@ -33,7 +33,7 @@ WALKED = {"accounts.claim", "accounts.grant", "accounts.revoke", "accounts.revok
           "collections.certificates_verify", "collections.attachments_record_notice",
           "collections.attachments_record_auction", "collections.attachments_record_result",
           "collections.attachments_record_paid", "collections.attachments_record_deposit_order",
-          "collections.attachments_lift_deposit_order",
+          "collections.attachments_lift_deposit_order", "collections.attachments_record_accrual",
           "exemptions.start", "exemptions.step", "exemptions.upload", "exemptions.remove_evidence",
           "exemptions.withdraw", "exemptions.take_up", "exemptions.approve",
           "exemptions.return_to_owner",
@@ -256,7 +256,9 @@ def test_no_role_writes_to_someone_elses_object(scene, role):
                            (f"/personal/embargos/propiedad/{ids['leased']}/orden-deposito",
                             {"court": "TPI", "case_number": "X", "ordered_on": "2026-11-20"}),
                            ("/personal/embargos/orden-deposito/1/levantar",
-                            {"o1-lifted_on": "2026-11-20"})):
+                            {"o1-lifted_on": "2026-11-20"}),
+                           ("/personal/embargos/aviso/1/acumulado",
+                            {"n1-stated_on": "2026-11-20", "n1-accrued": "5.00"})):
             check(path, post(path, **data))
         # The Board's year and collections are staff's (tests/web/test_budget_pages.py,
         # test_collections.py, test_roll_import*.py): 404 for everyone else, nothing written.

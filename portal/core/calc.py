@@ -38,6 +38,8 @@ from portal.core.liens import KINDS as LIEN_KINDS
 from portal.core.liens import Lien, lien_order
 from portal.core.money import ZERO, fmt
 from portal.core.offer import Account, demand_stop, lump_sum_quote
+from portal.core.payment_plan import plan_status
+from portal.core.payment_plan import schedule as plan_schedule
 from portal.core.payoff_certificate import year_figures
 from portal.core.statement import (
     Adjustment,
@@ -448,6 +450,37 @@ def _deadline(r: Reader) -> dict[str, Any]:
     t = Trace()
     t.add(dl.RULE_OF_KIND[kind], N_("Counted from {start}: {result}."), start=on, result=result)
     return {"date": result.isoformat(), "trace": _trace(t)}
+
+
+@operation("payment_plan", "R-B16, R-B11: a payment plan's schedule for property tax owed on "
+                           "January 1 and, with the CRIM's payments, whether it is kept")
+def _payment_plan(r: Reader) -> dict[str, Any]:
+    plan = plan_schedule(r.money("debt"), r.integer("count", minimum=1), r.date("first_due"),
+                         r.decimal("down_payment_rate", Decimal(0)), _closed(r))
+    out: dict[str, Any] = {
+        "down_payment": fmt(plan.down_payment),
+        "payments": [{"number": p.number, "due_date": p.due_date.isoformat(),
+                      "last_day": p.last_day.isoformat(), "amount": fmt(p.amount)}
+                     for p in plan.payments]}
+    if not r.has("on"):
+        r.seen.update({"payments", "notice_costs"})
+        if r.has("payments") or r.has("notice_costs"):
+            raise InputError("is required with payments", field="on")
+        out["trace"] = _trace(plan.trace)
+        return out
+    on = r.date("on")
+    paid = []
+    for x in r.objects("payments", []):
+        paid.append((x.date("date"), x.money("amount")))
+        x.done()
+    st = plan_status(plan, paid, on, r.money("notice_costs", ZERO))
+    for row, s in zip(out["payments"], st.payments, strict=True):
+        row["paid"], row["status"] = fmt(s.paid), s.status
+    out.update({"state": st.state, "paid": fmt(st.paid), "balance": fmt(st.balance),
+                "defaulted_on": st.defaulted_on.isoformat() if st.defaulted_on else None,
+                "missed": st.missed, "due_now": fmt(st.due_now),
+                "trace": _trace(st.trace)})
+    return out
 
 
 # --- C. Attachment and auction -------------------------------------------------------------

@@ -108,6 +108,13 @@ def answers_shown(answers: Mapping[str, Any], owners: list[str]) -> list[tuple[s
     return out
 
 
+#: R-B16: what a default on the plan means, on the pages and the receipt.
+PLAN_DEFAULT = N_("A plan payment unpaid at the end of its last day puts the plan in default: "
+                  "the whole balance of the debt then falls due, plus the auction notice "
+                  "costs, less what was paid, and the CRIM may record an attachment. The "
+                  "years already recognised are not revoked (R-B11, R-B16).")
+
+
 def _money(text: Any) -> str:
     try:
         return money(Decimal(str(text)))
@@ -156,6 +163,26 @@ def bill_lines(f: Figures) -> tuple[list[Line], list[Line]]:
     return without, with_
 
 
+@dataclass
+class PlanView:
+    """R-B16: the plan requested, as the core scheduled it (`Figures.plan`)."""
+
+    debt: Decimal
+    down_payment: Decimal
+    rows: list[tuple[int, date, date, Decimal, bool]]  # number, due, last day, amount, down
+    why: list[ShownStep]
+
+
+def plan_view(f: Figures) -> PlanView | None:
+    """The plan's payments for the pages and the receipt (None without a plan request)."""
+    p = f.plan
+    if p is None:
+        return None
+    return PlanView(p.debt, p.down_payment,
+                    [(x.number, x.due_date, x.last_day, x.amount, x.down_payment)
+                     for x in p.payments], formats().trace(p.trace))
+
+
 def fy_label(fy) -> str:  # noqa: ANN001
     return fiscal_year_label(fy)
 
@@ -177,7 +204,14 @@ def receipt_document(cert: Any, parcel: Any, owners: list[str], f: Figures,
                     pdf.whys(ln.why), ln.strong) for ln in without]
     rows += [pdf.Row(_("With the exemption: %(label)s", label=ln.label), money(ln.amount),
                      pdf.whys(ln.why), ln.strong) for ln in with_]
+    plan = plan_view(f)
+    if plan is not None:
+        rows += [pdf.Row(_("Payment plan: payment %(n)s, by %(date)s", n=n,
+                           date=date_long(last)), money(amount), plan.why)
+                 for n, _due, last, amount, _down in plan.rows]
     notes: list[str | pdf.Why] = [_(w) for w in CERTIFICATION_WARNING]
+    if plan is not None:
+        notes.append(_(PLAN_DEFAULT))
     if f.plan_last_day:
         notes.append(_("The property owed property tax on January 1: the payment plan must be "
                        "requested by %(date)s and approved, or the debt paid in full (R-B11).",

@@ -442,7 +442,7 @@ def test_what_stops_the_sale_on_both_pages_in_both_languages(demo_app):
     form = {"csrf_token": csrf_token(html), p + "stated_on": "2026-11-25",
             p + "accrued": "18.40", p + "per_day": "0.78", p + "custody_costs": "60",
             p + "reference": "Estado 2026-4471"}
-    for bad, message in (({p + "stated_on": "2026-11-15"}, "igual o posterior a la fecha de la notificación"),
+    for bad, message in (({p + "stated_on": "2026-11-15"}, "igual o posterior a la fecha de la"),
                          ({p + "stated_on": "2026-12-01"}, "no puede ser un día por venir"),
                          ({p + "accrued": "mucho"}, "Escriba la cantidad solo con números"),
                          ({p + "accrued": ""}, "Escriba la cantidad")):

@@ -417,3 +417,53 @@ def test_the_queue_filters_and_pages(demo_app: Flask):
         as_text=True).count("EXR-2026-") == 0
     r = staff.get("/personal/exoneraciones?age=-3")
     assert r.status_code == 422  # a clear message, nothing filtered
+
+
+def test_the_plan_requested_shows_its_payments_to_the_owner_and_staff(demo_app: Flask,
+                                                                      tmp_path):  # noqa: ANN001
+    """R-B16: the plan requested with the filing, as the core schedules it, on the owner's
+    receipt and the staff's review page, in both languages. The home owed 7,313.84 on January
+    1 (the debts recorded on it); 6 payments from Friday 2027-01-15, no down payment (the
+    CRIM's rate 0): 731,384 cents / 6 = 121,897 remainder 2: 1,218.98 twice, then 1,218.97
+    four times (sum 7,313.84). Last days: 01-15; 02-15 is Presidents' Day: 02-16; 03-15;
+    04-15; 05-15 is a Saturday: 05-17; 06-15. The same as `portal calc payment_plan`."""
+    from portal.core.calc import run
+    ids = _ids(demo_app)
+    owner = login(demo_app, "owner")
+    cid = int(re.search(r"/exoneracion/(\d+)/", _start(owner, ids["home"])).group(1))
+    for slug, data in (("duenos", {"owners": ids["maria"]}),
+                       ("residentes", {"occupants": "María Rivera Ortiz (dueña)"}),
+                       ("uso", {"use": "home"}), ("renta", {"rent": "no"}),
+                       ("parte-residencial", {"residential": "all"}),
+                       ("veterano", {"veteran": "no"}), ("cooperativa", {"cooperative": "no"}),
+                       ("deuda", {"plan": "request", "plan_payments": "6",
+                                  "plan_first_due": "2027-01-15"}),
+                       ("evidencia", {}), ("resultado", {}),
+                       ("certificar", {"attest": "y", "full_name": "María Rivera Ortiz"})):
+        _answer(owner, cid, slug, data)
+    core = run("payment_plan", {"debt": "7313.84", "count": 6, "first_due": "2027-01-15"})
+    amounts = [p["amount"] for p in core["payments"]]
+    assert amounts == ["1218.98", "1218.98", "1218.97", "1218.97", "1218.97", "1218.97"]
+    assert [p["last_day"] for p in core["payments"]] == [
+        "2027-01-15", "2027-02-16", "2027-03-15", "2027-04-15", "2027-05-17", "2027-06-15"]
+    staff = login(demo_app, "staff")
+    words = {"es": ("El plan de pago", "16 de febrero de 2027", "17 de mayo de 2027",
+                    "$1,218.98", "$7,313.84", "incumplimiento"),
+             "en": ("The payment plan", "February 16, 2027", "May 17, 2027", "$1,218.98",
+                    "$7,313.84", "in default")}
+    for lang, expected in words.items():
+        for client in (owner, staff):
+            page = client.get("/").get_data(as_text=True)
+            client.post("/idioma", data={"csrf_token": csrf_token(page), "lang": lang})
+        for who, path in (("owner", f"/exoneracion/{cid}/recibo"),
+                          ("staff", f"/personal/exoneraciones/{cid}")):
+            html = (owner if who == "owner" else staff).get(path).get_data(as_text=True)
+            shown = re.findall(r'data-plan-payment="\d+">.*?data-amount="([0-9.]+)"', html)
+            assert shown == amounts, (lang, who)
+            for text in expected:
+                assert text in html, (lang, who, text)
+            (tmp_path / f"{who}-{lang}.html").write_text(html, encoding="utf-8")
+    from tests.support.html import vnu_errors, vnu_missing
+    if not vnu_missing():
+        errors = vnu_errors(sorted(tmp_path.glob("*.html")))
+        assert errors == [], "\n".join(errors[:20])

@@ -420,6 +420,8 @@ def _receipt_view(w, cert_id: int) -> dict:  # noqa: ANN001
             "events": filings.events(w, cert), "returned": _returned(w, cert),
             "fy_label": present.fy_label(cert.fiscal_year_start),
             "files": filings.evidence_of(w, cert), "today": clock.today(),
+            "plan": exemption_certification.plan_view(fig),
+            "plan_default": exemption_certification.PLAN_DEFAULT,
             "status_text": present.status_label(cert.status), "f": formats()}
 
 

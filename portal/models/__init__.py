@@ -35,6 +35,7 @@ from portal.models.exemptions import (
     ExemptionEvent,
     ExemptionEvidence,
     ExemptionOwner,
+    PlanEntry,
     PropertyTaxFact,
 )
 from portal.models.jobs import Job
@@ -69,7 +70,7 @@ __all__ = [
     "UTCDateTime", "User", "WebSession",
     "DebtCertificate",
     "BudgetFixedAmount",
-    "ExemptionCertification", "ExemptionEvent", "ExemptionEvidence", "ExemptionOwner",
+    "ExemptionCertification", "ExemptionEvent", "ExemptionEvidence", "ExemptionOwner", "PlanEntry",
     "PropertyTaxFact",
     "LenderApiToken", "LenderInvitation", "LoanFigures",
     "AttachmentAccrual", "AttachmentNotice", "Auction", "AuctionResult", "TaxDebt",

@@ -419,17 +419,9 @@ def test_the_queue_filters_and_pages(demo_app: Flask):
     assert r.status_code == 422  # a clear message, nothing filtered
 
 
-def test_the_plan_requested_shows_its_payments_to_the_owner_and_staff(demo_app: Flask,
-                                                                      tmp_path):  # noqa: ANN001
-    """R-B16: the plan requested with the filing, as the core schedules it, on the owner's
-    receipt and the staff's review page, in both languages. The home owed 7,313.84 on January
-    1 (the debts recorded on it); 6 payments from Friday 2027-01-15, no down payment (the
-    CRIM's rate 0): 731,384 cents / 6 = 121,897 remainder 2: 1,218.98 twice, then 1,218.97
-    four times (sum 7,313.84). Last days: 01-15; 02-15 is Presidents' Day: 02-16; 03-15;
-    04-15; 05-15 is a Saturday: 05-17; 06-15. The same as `portal calc payment_plan`."""
-    from portal.core.calc import run
-    ids = _ids(demo_app)
-    owner = login(demo_app, "owner")
+def _file_home_with_plan(owner, ids: dict) -> int:  # noqa: ANN001
+    """The owner files for her home (owed 7,313.84 on January 1) asking for a plan of 6
+    monthly payments from 2027-01-15 (R-B16); the certification's id."""
     cid = int(re.search(r"/exoneracion/(\d+)/", _start(owner, ids["home"])).group(1))
     for slug, data in (("duenos", {"owners": ids["maria"]}),
                        ("residentes", {"occupants": "María Rivera Ortiz (dueña)"}),
@@ -441,6 +433,21 @@ def test_the_plan_requested_shows_its_payments_to_the_owner_and_staff(demo_app: 
                        ("evidencia", {}), ("resultado", {}),
                        ("certificar", {"attest": "y", "full_name": "María Rivera Ortiz"})):
         _answer(owner, cid, slug, data)
+    return cid
+
+
+def test_the_plan_requested_shows_its_payments_to_the_owner_and_staff(demo_app: Flask,
+                                                                      tmp_path):  # noqa: ANN001
+    """R-B16: the plan requested with the filing, as the core schedules it, on the owner's
+    receipt and the staff's review page, in both languages. The home owed 7,313.84 on January
+    1 (the debts recorded on it); 6 payments from Friday 2027-01-15, no down payment (the
+    CRIM's rate 0): 731,384 cents / 6 = 121,897 remainder 2: 1,218.98 twice, then 1,218.97
+    four times (sum 7,313.84). Last days: 01-15; 02-15 is Presidents' Day: 02-16; 03-15;
+    04-15; 05-15 is a Saturday: 05-17; 06-15. The same as `portal calc payment_plan`."""
+    from portal.core.calc import run
+    ids = _ids(demo_app)
+    owner = login(demo_app, "owner")
+    cid = _file_home_with_plan(owner, ids)
     core = run("payment_plan", {"debt": "7313.84", "count": 6, "first_due": "2027-01-15"})
     amounts = [p["amount"] for p in core["payments"]]
     assert amounts == ["1218.98", "1218.98", "1218.97", "1218.97", "1218.97", "1218.97"]
@@ -482,17 +489,7 @@ def test_the_crims_reports_apply_to_the_plan_and_a_missed_payment_is_a_default(
     from portal.models import PlanEntry
     ids = _ids(demo_app)
     owner = login(demo_app, "owner")
-    cid = int(re.search(r"/exoneracion/(\d+)/", _start(owner, ids["home"])).group(1))
-    for slug, data in (("duenos", {"owners": ids["maria"]}),
-                       ("residentes", {"occupants": "María Rivera Ortiz (dueña)"}),
-                       ("uso", {"use": "home"}), ("renta", {"rent": "no"}),
-                       ("parte-residencial", {"residential": "all"}),
-                       ("veterano", {"veteran": "no"}), ("cooperativa", {"cooperative": "no"}),
-                       ("deuda", {"plan": "request", "plan_payments": "6",
-                                  "plan_first_due": "2027-01-15"}),
-                       ("evidencia", {}), ("resultado", {}),
-                       ("certificar", {"attest": "y", "full_name": "María Rivera Ortiz"})):
-        _answer(owner, cid, slug, data)
+    cid = _file_home_with_plan(owner, ids)
     staff = login(demo_app, "staff")
     url = f"/personal/exoneraciones/{cid}"
     tok = csrf_token(staff.get(url).get_data(as_text=True))

@@ -232,8 +232,9 @@ def receipt_document(cert: Any, parcel: Any, owners: list[str], f: Figures,
     plan = plan_view(f)
     if plan is not None:
         rows += [pdf.Row(_("Payment plan: payment %(n)s, by %(date)s", n=n,
-                           date=date_long(last)), money(amount), plan.why)
-                 for n, _due, last, amount, _down in plan.rows]
+                           date=date_long(last)), money(amount),
+                         pdf.whys(plan.why) if k == 0 else [])
+                 for k, (n, _due, last, amount, _down) in enumerate(plan.rows)]
     notes: list[str | pdf.Why] = [_(w) for w in CERTIFICATION_WARNING]
     if plan is not None:
         notes.append(_(PLAN_DEFAULT))

@@ -470,6 +470,11 @@ def test_the_plan_requested_shows_its_payments_to_the_owner_and_staff(demo_app: 
             for text in expected:
                 assert text in html, (lang, who, text)
             (tmp_path / f"{who}-{lang}.html").write_text(html, encoding="utf-8")
+        pdf = owner.get(f"/exoneracion/{cid}/recibo.pdf")
+        assert pdf.status_code == 200
+        text = subprocess.run(["pdftotext", "-", "-"], input=pdf.data, capture_output=True,
+                              check=True).stdout.decode()
+        assert text.count("$1,218.97") >= 4 and expected[2] in text, lang
     from tests.support.html import vnu_errors, vnu_missing
     if not vnu_missing():
         errors = vnu_errors(sorted(tmp_path.glob("*.html")))

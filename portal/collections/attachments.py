@@ -37,13 +37,26 @@ from portal import clock
 from portal.accounts import access, audit
 from portal.accounts.errors import Conflict, InvalidInput, NotFound
 from portal.core import auction as core_auction
-from portal.core.attachment import attachment_notice, dunning_fee
+from portal.core.attachment import (
+    Accrual,
+    SaleStopDays,
+    attachment_notice,
+    dunning_fee,
+    sale_stop_from,
+)
 from portal.core.deadlines import deadline
 from portal.core.errors import ParameterNotFound
 from portal.core.explain import N_, Trace
 from portal.core.money import ZERO, cents, fits_money
 from portal.db import UnitOfWork
-from portal.models import AttachmentNotice, Auction, AuctionResult, Parcel, TaxDebt
+from portal.models import (
+    AttachmentAccrual,
+    AttachmentNotice,
+    Auction,
+    AuctionResult,
+    Parcel,
+    TaxDebt,
+)
 
 #: Who may record debts, notices, auctions and results: every staff role but read-only
 #: (docs/STAFF.md); every staff role sees them.
@@ -143,6 +156,41 @@ def record_notice(uow: UnitOfWork, staff: Any, parcel_id: int, *, fiscal_years: 
     uow.session.add(row)
     uow.session.flush()
     audit.record(uow, staff, "attachment_notice.recorded", row, after=audit.snapshot(row))
+    return row
+
+
+def record_accrual(uow: UnitOfWork, staff: Any, notice_id: int, *, stated_on: date,
+                   accrued: Decimal, per_day: Decimal = ZERO,
+                   custody_costs: Decimal | None = None,
+                   reference: str = "") -> AttachmentAccrual:
+    """R-C7: what the Treasury states accrued on the notice's debt from the notice to
+    `stated_on` (interest, surcharges and penalties), what each later day adds, and the
+    custody costs to that day (blank: the notice's). Dated neither before the notice nor in
+    the future; refused once the debt is paid in full. Append-only: a later statement
+    supersedes an earlier one for the days after it (`core.attachment.accrued_to`)."""
+    access.require_staff_role(staff, *RECORD)
+    notice = uow.session.get(AttachmentNotice, access.parse_id(notice_id))
+    if notice is None:
+        raise NotFound()
+    debt = uow.session.get(TaxDebt, notice.debt_id)
+    if debt.paid_on is not None:
+        raise Conflict("paid")
+    stated_on = _day("stated_on", stated_on)
+    if stated_on < notice.notified_on:
+        raise InvalidInput("before_notice", field="stated_on")
+    amount = _money("accrued", accrued)
+    daily = _money("per_day", per_day if per_day is not None else ZERO)
+    custody = (notice.custody_costs if custody_costs is None
+               else _money("custody_costs", custody_costs))
+    ref = (reference or "").strip()
+    if len(ref) > 120:
+        raise InvalidInput("invalid", field="reference")
+    row = AttachmentAccrual(notice_id=notice.id, stated_on=stated_on, accrued=amount,
+                            per_day=daily, custody_costs=custody, reference=ref,
+                            created_by_id=staff.id)
+    uow.session.add(row)
+    uow.session.flush()
+    audit.record(uow, staff, "attachment_accrual.recorded", row, after=audit.snapshot(row))
     return row
 
 
@@ -265,6 +313,8 @@ class NoticeView:
     figures: list[tuple[str, Decimal]]  # (R-C1 item, amount), the items the notice states
     why_fee: Trace
     why_term: Trace
+    accruals: list[AttachmentAccrual] = field(default_factory=list)
+    stop: SaleStopDays | None = None  # R-C7 paid today and on the last day; None once paid
 
 
 @dataclass
@@ -301,6 +351,17 @@ def _term_trace(n: AttachmentNotice) -> Trace:
     return t
 
 
+def stop_figures(debt: Any, notice: Any, accruals: list[Any], on: date) -> SaleStopDays:
+    """R-C7 from the core: the amount that stops the sale paid on `on` and on the last day,
+    over the notice's debt, its custody costs and the Treasury's statements recorded
+    (`accruals`, in the order recorded)."""
+    stated = attachment_notice(debt.taxes, surcharges=debt.surcharges, interest=debt.interest,
+                               penalties=debt.penalties, levies=debt.levies, fines=debt.fines)
+    return sale_stop_from(stated, notice.notified_on, on,
+                          [Accrual(a.stated_on, a.accrued, a.per_day, a.custody_costs)
+                           for a in accruals], notice.custody_costs)
+
+
 def _stored_minimum(debt: TaxDebt, a: Auction) -> core_auction.AuctionMinimum:
     """The auction's minimum as recorded, with its explanation from the core: the floor
     recorded (this parcel's own debt) and the rate of its number on its appraisal day."""
@@ -335,6 +396,11 @@ def summary_for(uow: UnitOfWork, parcel_id: int, relation: str) -> ParcelAttachm
     notices, auctions and results in one statement (a notice and a result are one per debt
     and per auction, so a row is one auction of a debt)."""
     rows = uow.session.execute(_DEBTS, {"pid": int(parcel_id)}).all()
+    notice_ids = {n.id for _d, n, _a, _r in rows if n is not None}
+    accruals = list(uow.session.scalars(
+        select(AttachmentAccrual).where(AttachmentAccrual.notice_id.in_(notice_ids))
+        .order_by(AttachmentAccrual.stated_on, AttachmentAccrual.id))) if notice_ids else []
+    today = clock.today()
     views: dict[int, DebtView] = {}
     for d, n, a, result in rows:
         dv = views.get(d.id)
@@ -344,10 +410,12 @@ def summary_for(uow: UnitOfWork, parcel_id: int, relation: str) -> ParcelAttachm
                 fee = dunning_fee(d.taxes, n.custody_costs)
                 items = [(k, getattr(d, k)) for k in NOTICE_AMOUNTS
                          if getattr(d, k) or k == "taxes"]
-                dv.notice = NoticeView(n, d.taxes, items, fee.trace, _term_trace(n))
+                mine = [x for x in accruals if x.notice_id == n.id]
+                dv.notice = NoticeView(n, d.taxes, items, fee.trace, _term_trace(n), mine,
+                                       None if d.paid_on else stop_figures(d, n, mine, today))
         if a is not None:
             dv.auctions.append(AuctionView(a, _stored_minimum(d, a), result))
-    return ParcelAttachments(int(parcel_id), relation, list(views.values()), clock.today())
+    return ParcelAttachments(int(parcel_id), relation, list(views.values()), today)
 
 
 def recent(uow: UnitOfWork, staff: Any, *, after: int = 0, limit: int = PAGE
@@ -388,9 +456,10 @@ def load_demo(uow: UnitOfWork, staff: Any, parcel_id: int) -> None:
 
 
 def parcel_of(uow: UnitOfWork, staff: Any, kind: str, object_id: int) -> int:
-    """The parcel of a debt ("debt") or an auction ("auction"), for staff (`NotFound`)."""
+    """The parcel of a debt ("debt"), an auction ("auction") or a notice ("notice"), for
+    staff (`NotFound`)."""
     access.require_staff(staff)
-    model = {"debt": TaxDebt, "auction": Auction}[kind]
+    model = {"debt": TaxDebt, "auction": Auction, "notice": AttachmentNotice}[kind]
     row = uow.session.get(model, access.parse_id(object_id))
     if row is None:
         raise NotFound()

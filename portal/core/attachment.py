@@ -7,6 +7,7 @@ attachment_sale).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -105,3 +106,79 @@ def sale_stop(notice: AttachmentNotice, notified_on: date, on: date, *,
     t.add("R-C2", N_("The last day to pay in full is {last}; from {first} the property may be "
                      "sold."), last=last, first=sale_from)
     return SaleStop(debt, accrued, fee, custody_costs, amount, last, sale_from, stage, t)
+
+
+@dataclass(frozen=True)
+class Accrual:
+    """What the Treasury states accrued on a notice's debt after the notice (R-C7): to the day
+    `stated_on`, `accrued` (interest, surcharges and penalties since the notice), `per_day`
+    (what each later day adds, as the Treasury states it) and `custody_costs` (the custody and
+    deposit costs to that day, at cost: the total, not an addition)."""
+
+    stated_on: date
+    accrued: Decimal
+    per_day: Decimal = ZERO
+    custody_costs: Decimal = ZERO
+
+
+@dataclass(frozen=True)
+class AccruedTo:
+    """What accrued from the notice to a day of payment, from the Treasury's statements."""
+
+    accrued: Decimal  # the statement's accrued, plus per_day for each day after it
+    custody_costs: Decimal
+    basis: Accrual | None  # the statement used (None: none yet, nothing accrued)
+    days_after: int  # days from the statement to the day of payment
+
+
+def accrued_to(accruals: Iterable[Accrual], notified_on: date, on: date,
+               notice_custody: Decimal = ZERO) -> AccruedTo:
+    """R-C7, 13 LPRA § 33262(b), (j): what accrued from the notice to the day of payment `on`,
+    from the Treasury's statements recorded (the portal keeps no Treasury ledger and the Code's
+    interest is not computed here, policy): the latest statement dated on or after the notice
+    and on or before `on` (of two on the same day, the later in the list), its `accrued` plus
+    cents(`per_day` × the days from its date to `on`), and its custody costs. No statement
+    yet: nothing accrued, and the custody costs are the notice's."""
+    best: Accrual | None = None
+    for a in accruals:
+        if notified_on <= a.stated_on <= on and (best is None or a.stated_on >= best.stated_on):
+            best = a
+    if best is None:
+        return AccruedTo(ZERO, notice_custody, None, 0)
+    days = (on - best.stated_on).days
+    return AccruedTo(best.accrued + cents(best.per_day * days), best.custody_costs, best, days)
+
+
+@dataclass(frozen=True)
+class SaleStopDays:
+    """R-C7 on a day and on the last day of the 30 (R-C2): what stops the sale."""
+
+    on: SaleStop  # paid on the day asked
+    on_last_day: SaleStop | None  # paid on the last day of the 30 (None after it)
+
+
+def sale_stop_from(notice: AttachmentNotice, notified_on: date, on: date,
+                   accruals: Iterable[Accrual] = (), notice_custody: Decimal = ZERO
+                   ) -> SaleStopDays:
+    """R-C7 with what accrued read from the Treasury's statements (`accrued_to`): the amount
+    that stops the sale paid on `on`, and paid on the last day (while `on` is not after it;
+    only what is recorded on `on` is known, so the last day's figure uses the same statements
+    with their per-day accrual to that day)."""
+    known = [a for a in accruals if a.stated_on <= on]
+
+    def stop(day: date) -> SaleStop:
+        acc = accrued_to(known, notified_on, day, notice_custody)
+        res = sale_stop(notice, notified_on, day, accrued=acc.accrued,
+                        custody_costs=acc.custody_costs)
+        if acc.basis is not None:
+            res.trace.add("R-C7", N_("Accrued since the notice, as the Treasury stated it to "
+                                     "{stated}: {accrued}, plus {per_day} a day for {days} "
+                                     "days: {total}; custody costs to that day {custody}."),
+                          stated=acc.basis.stated_on, accrued=acc.basis.accrued,
+                          per_day=acc.basis.per_day, days=acc.days_after, total=acc.accrued,
+                          custody=acc.custody_costs)
+        return res
+
+    today = stop(on)
+    last = today.last_day
+    return SaleStopDays(today, stop(last) if on <= last else None)

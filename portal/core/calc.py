@@ -16,7 +16,13 @@ from typing import Any
 
 from portal.core import deadlines as dl
 from portal.core.allocation import ParcelFacts, allocate, assessment_roll
-from portal.core.attachment import attachment_notice, dunning_fee, sale_stop
+from portal.core.attachment import (
+    Accrual,
+    attachment_notice,
+    dunning_fee,
+    sale_stop,
+    sale_stop_from,
+)
 from portal.core.auction import BUYERS, auction_minimum, shortfall_after_sale
 from portal.core.collection import Demand
 from portal.core.collection_timeline import timeline as collection_timeline
@@ -32,6 +38,8 @@ from portal.core.liens import KINDS as LIEN_KINDS
 from portal.core.liens import Lien, lien_order
 from portal.core.money import ZERO, fmt
 from portal.core.offer import Account, demand_stop, lump_sum_quote
+from portal.core.payment_plan import plan_status
+from portal.core.payment_plan import schedule as plan_schedule
 from portal.core.payoff_certificate import year_figures
 from portal.core.statement import (
     Adjustment,
@@ -444,6 +452,37 @@ def _deadline(r: Reader) -> dict[str, Any]:
     return {"date": result.isoformat(), "trace": _trace(t)}
 
 
+@operation("payment_plan", "R-B16, R-B11: a payment plan's schedule for property tax owed on "
+                           "January 1 and, with the CRIM's payments, whether it is kept")
+def _payment_plan(r: Reader) -> dict[str, Any]:
+    plan = plan_schedule(r.money("debt"), r.integer("count", minimum=1), r.date("first_due"),
+                         r.decimal("down_payment_rate", Decimal(0)), _closed(r))
+    out: dict[str, Any] = {
+        "down_payment": fmt(plan.down_payment),
+        "payments": [{"number": p.number, "due_date": p.due_date.isoformat(),
+                      "last_day": p.last_day.isoformat(), "amount": fmt(p.amount)}
+                     for p in plan.payments]}
+    if not r.has("on"):
+        r.seen.update({"payments", "notice_costs"})
+        if r.has("payments") or r.has("notice_costs"):
+            raise InputError("is required with payments", field="on")
+        out["trace"] = _trace(plan.trace)
+        return out
+    on = r.date("on")
+    paid = []
+    for x in r.objects("payments", []):
+        paid.append((x.date("date"), x.money("amount")))
+        x.done()
+    st = plan_status(plan, paid, on, r.money("notice_costs", ZERO))
+    for row, s in zip(out["payments"], st.payments, strict=True):
+        row["paid"], row["status"] = fmt(s.paid), s.status
+    out.update({"state": st.state, "paid": fmt(st.paid), "balance": fmt(st.balance),
+                "defaulted_on": st.defaulted_on.isoformat() if st.defaulted_on else None,
+                "missed": st.missed, "due_now": fmt(st.due_now),
+                "trace": _trace(st.trace)})
+    return out
+
+
 # --- C. Attachment and auction -------------------------------------------------------------
 
 @operation("dunning_fee", "R-C3: the dunning agent's fee")
@@ -460,11 +499,31 @@ def _attachment_stop(r: Reader) -> dict[str, Any]:
         r.money("taxes"), surcharges=r.money("surcharges", ZERO),
         interest=r.money("interest", ZERO), penalties=r.money("penalties", ZERO),
         levies=r.money("levies", ZERO), fines=r.money("fines", ZERO))
-    res = sale_stop(notice, notified_on, on, accrued=r.money("accrued", ZERO),
-                    custody_costs=r.money("custody_costs", ZERO))
+    custody = r.money("custody_costs", ZERO)
+    if r.has("accruals"):
+        if r.has("accrued"):
+            raise InputError("give accrued or accruals, not both", field="accrued")
+        accruals = []
+        for k, a in enumerate(r.objects("accruals")):
+            stated_on = a.date("stated_on")
+            if stated_on < notified_on:
+                raise InputError("must not be before notified_on",
+                                 field=f"accruals[{k}].stated_on")
+            accruals.append(Accrual(stated_on, a.money("accrued"), a.money("per_day", ZERO),
+                                    a.money("custody_costs", custody)))
+            a.done()
+        both = sale_stop_from(notice, notified_on, on, accruals, custody)
+        res, last = both.on, both.on_last_day
+    else:
+        accrued = r.money("accrued", ZERO)
+        res = sale_stop(notice, notified_on, on, accrued=accrued, custody_costs=custody)
+        last = (sale_stop(notice, notified_on, res.last_day, accrued=accrued,
+                          custody_costs=custody) if on <= res.last_day else None)
     return {"notice_amount": fmt(res.notice_amount), "accrued": fmt(res.accrued),
             "dunning_fee": fmt(res.dunning_fee), "custody_costs": fmt(res.custody_costs),
-            "stop_amount": fmt(res.amount), "last_day": res.last_day.isoformat(),
+            "stop_amount": fmt(res.amount),
+            "stop_amount_on_last_day": None if last is None else fmt(last.amount),
+            "last_day": res.last_day.isoformat(),
             "sale_from": res.sale_from.isoformat(), "stage": res.stage,
             "trace": _trace(res.trace)}
 

@@ -25,14 +25,39 @@ CREDITORS = {"crim": N_("CRIM (Municipal Revenue Collection Center)"),
 DELIVERIES = {"personal": N_("in person"), "certified_mail": N_("by certified mail")}
 OUTCOMES = {"adjudicated_to_crim": N_("Adjudicated to the CRIM at the minimum (no bids)"),
             "sold": N_("Sold")}
+STOP_PARTS = {"notice_amount": N_("The debt the notice states"),
+              "accrued": N_("Accrued since the notice, to the day of payment"),
+              "dunning_fee": N_("Dunning agent's fee"),
+              "custody_costs": N_("Custody and deposit costs")}
 ITEMS = {"taxes": N_("Taxes"), "surcharges": N_("Surcharges"), "interest": N_("Interest"),
          "penalties": N_("Penalties"), "levies": N_("Levies"), "fines": N_("Fines"),
          "costs": N_("Costs")}
 
 
+def _stop(nv: Any, f: Formats) -> SimpleNamespace | None:
+    """R-C7, the core's figures (`SaleStopDays`): paid today, and paid on the last day."""
+    if nv.stop is None:
+        return None
+    today, last = nv.stop.on, nv.stop.on_last_day
+    return SimpleNamespace(
+        amount=today.amount, amount_text=f.money(today.amount),
+        parts=[(translate(STOP_PARTS[k]), f.money(getattr(today, k)))
+               for k in ("notice_amount", "accrued", "dunning_fee", "custody_costs")],
+        last_amount=None if last is None else last.amount,
+        last_text=None if last is None else f.money(last.amount),
+        last_day=today.last_day, last_day_text=f.date_long(today.last_day),
+        sale_possible=today.stage == "sale_possible", why=f.trace(today.trace))
+
+
 def _notice(nv: Any, f: Formats) -> SimpleNamespace:
     n = nv.notice
     return SimpleNamespace(
+        stop=_stop(nv, f),
+        accruals=[SimpleNamespace(stated_text=f.date_long(a.stated_on),
+                                  accrued_text=f.money(a.accrued),
+                                  per_day_text=f.money(a.per_day),
+                                  custody_text=f.money(a.custody_costs),
+                                  reference=a.reference) for a in nv.accruals],
         id=n.id, notified_text=f.date_long(n.notified_on),
         delivery_text=translate(DELIVERIES[n.delivery]),
         number=n.certified_mail_number,
@@ -115,6 +140,14 @@ def notice_document(s: ParcelAttachments, debt_id: int, parcel: Any, lang: str
                   "the day of payment, the dunning agent's fee and the custody costs."),
                 _ref("R-C7")),
             *whys(n.why_term)]
+        if n.stop is not None:
+            body.append(Why(_("Paid on %(day)s, %(amount)s stops the sale.",
+                              day=f.date_long(s.today), amount=n.stop.amount_text)
+                            + ("" if n.stop.last_text is None else " " + _(
+                                "Paid on the last day, %(day)s, with what accrues until "
+                                "then as the Treasury has stated it: %(amount)s.",
+                                day=n.stop.last_day_text, amount=n.stop.last_text)),
+                            _ref("R-C7")))
         notes: list[str | Why] = [
             _("Property-tax debts of this parcel with the CRIM or the Department of the "
               "Treasury: they are not District assessments, and they are paid to the "

@@ -19,7 +19,9 @@ from typing import Any
 from portal import mail, pdf
 from portal.core.exemption import CERTIFICATION_WARNING
 from portal.core.explain import N_
+from portal.core.money import ZERO
 from portal.core.params import fiscal_year_label
+from portal.core.payment_plan import PlanStatus
 from portal.db import UnitOfWork
 from portal.exemptions import filings, review
 from portal.exemptions.filings import Figures
@@ -108,6 +110,13 @@ def answers_shown(answers: Mapping[str, Any], owners: list[str]) -> list[tuple[s
     return out
 
 
+#: R-B16: what a default on the plan means, on the pages and the receipt.
+PLAN_DEFAULT = N_("A plan payment unpaid at the end of its last day puts the plan in default: "
+                  "the whole balance of the debt then falls due, plus the auction notice "
+                  "costs, less what was paid, and the CRIM may record an attachment. The "
+                  "years already recognised are not revoked (R-B11, R-B16).")
+
+
 def _money(text: Any) -> str:
     try:
         return money(Decimal(str(text)))
@@ -156,6 +165,49 @@ def bill_lines(f: Figures) -> tuple[list[Line], list[Line]]:
     return without, with_
 
 
+#: R-B16: a plan payment's status in the CRIM's reports (`core.payment_plan.PaymentState`).
+PLAN_STATUSES = {"paid": N_("Paid"), "partly_paid": N_("Partly paid"), "due": N_("Due"),
+                 "upcoming": N_("Upcoming"), "missed": N_("Missed")}
+
+
+@dataclass
+class PlanView:
+    """R-B16: the plan requested, as the core scheduled it (`Figures.plan`), and once
+    approved its state from what the CRIM reported (`plans.plan_state`)."""
+
+    debt: Decimal
+    down_payment: Decimal
+    rows: list[tuple[int, date, date, Decimal, bool]]  # number, due, last day, amount, down
+    why: list[ShownStep]
+    tracked: bool = False  # approved: the CRIM's reports are applied
+    paid: list[tuple[Decimal, str]] | None = None  # per payment: what is paid, its status
+    state: str | None = None  # "current" | "completed" | "defaulted"
+    total_paid: Decimal = ZERO
+    balance: Decimal = ZERO
+    due_now: Decimal = ZERO
+    defaulted_on: date | None = None
+    missed: int | None = None
+
+
+def plan_view(f: Figures, status: PlanStatus | None = None) -> PlanView | None:
+    """The plan's payments for the pages and the receipt (None without a plan request);
+    with `status`, what is paid of each, the state, the balance and, on default, what falls
+    due (the core's figures)."""
+    p = f.plan
+    if p is None:
+        return None
+    v = PlanView(p.debt, p.down_payment,
+                 [(x.number, x.due_date, x.last_day, x.amount, x.down_payment)
+                  for x in p.payments], formats().trace(p.trace))
+    if status is not None:
+        v.tracked, v.state = True, status.state
+        v.paid = [(s.paid, _(PLAN_STATUSES[s.status])) for s in status.payments]
+        v.total_paid, v.balance, v.due_now = status.paid, status.balance, status.due_now
+        v.defaulted_on, v.missed = status.defaulted_on, status.missed
+        v.why = formats().trace(status.trace)
+    return v
+
+
 def fy_label(fy) -> str:  # noqa: ANN001
     return fiscal_year_label(fy)
 
@@ -177,7 +229,15 @@ def receipt_document(cert: Any, parcel: Any, owners: list[str], f: Figures,
                     pdf.whys(ln.why), ln.strong) for ln in without]
     rows += [pdf.Row(_("With the exemption: %(label)s", label=ln.label), money(ln.amount),
                      pdf.whys(ln.why), ln.strong) for ln in with_]
+    plan = plan_view(f)
+    if plan is not None:
+        rows += [pdf.Row(_("Payment plan: payment %(n)s, by %(date)s", n=n,
+                           date=date_long(last)), money(amount),
+                         pdf.whys(plan.why) if k == 0 else [])
+                 for k, (n, _due, last, amount, _down) in enumerate(plan.rows)]
     notes: list[str | pdf.Why] = [_(w) for w in CERTIFICATION_WARNING]
+    if plan is not None:
+        notes.append(_(PLAN_DEFAULT))
     if f.plan_last_day:
         notes.append(_("The property owed property tax on January 1: the payment plan must be "
                        "requested by %(date)s and approved, or the debt paid in full (R-B11).",

@@ -22,7 +22,7 @@ from sqlalchemy import func, or_, select
 from portal import clock, count_input
 from portal.accounts import access, audit, in_force
 from portal.accounts.errors import Conflict, Forbidden, InvalidInput, NotFound
-from portal.core import property_tax
+from portal.core import payment_plan, property_tax
 from portal.core.errors import CalcError, ParameterNotFound
 from portal.core.exemption import (
     TEMPORARY_ABSENCE_REASONS,
@@ -34,6 +34,7 @@ from portal.core.exemption import (
 from portal.core.explain import N_
 from portal.core.money import ZERO
 from portal.core.params import fiscal_year_start
+from portal.core.payment_plan import PlanSchedule
 from portal.db import UnitOfWork
 from portal.exemptions import answers as answers_of
 from portal.exemptions import tax_facts as facts_service
@@ -479,6 +480,7 @@ class Figures:
     debt: Decimal
     plan_last_day: date | None  # R-B11: the 30th day after filing (rolled)
     cooperative_law: bool = False  # R-B4: the cooperative chose the other exemption
+    plan: PlanSchedule | None = None  # R-B16: the plan requested, its payments (the core's)
 
 
 def exemption_input(answers: dict[str, Any], facts: PropertyTaxFact) -> ExemptionInput:
@@ -540,8 +542,23 @@ def figures_of(a: dict[str, Any], facts: Any, fy: date, *, other_exemption: bool
         payment_plan_approved=approved)
     last = property_tax.plan_last_day(filed_on, closed_days()) if owes else None
     coop_law = a.get("cooperative") == "yes" and a.get("coop_election") == "cooperative_law"
-    return Figures(comparison, eligibility(e), facts.debt_on_january_1 if owes else ZERO, last,
-                   coop_law)
+    debt = facts.debt_on_january_1 if owes else ZERO
+    return Figures(comparison, eligibility(e), debt, last, coop_law,
+                   plan_of(a, debt, fy) if plan == "request" else None)
+
+
+def plan_of(a: dict[str, Any], debt: Decimal, fy: date) -> PlanSchedule | None:
+    """R-B16: the plan the answers request (its number of payments and first due date) for
+    the property tax owed on January 1, on the CRIM's terms for the fiscal year (the down
+    payment's rate), from the core (`core.payment_plan.schedule`). The plan's payments are
+    made to the CRIM, not through the portal: their dates roll over weekends and Puerto Rico
+    holidays, not the Board's closed days (policy, as the Treasury's periods). None without
+    a debt or a complete request."""
+    n, first = a.get("plan_payments"), a.get("plan_first_due")
+    if debt <= 0 or not n or not first:
+        return None
+    _most, rate = property_tax.plan_terms(fy)
+    return payment_plan.schedule(debt, int(n), date.fromisoformat(first), rate)
 
 
 COOPERATIVE_LAW = N_("The cooperative chose the cooperatives law's exemption instead: the "

@@ -5,7 +5,13 @@ Importing this package registers every table on `Base.metadata` (the Alembic tar
 
 from portal.models.access import AccessCode, ClaimAttempt, ParcelInvitation, ParcelLink
 from portal.models.assessments import Assessment, AssessmentRoll, Installment, RollLine
-from portal.models.attachments import AttachmentNotice, Auction, AuctionResult, TaxDebt
+from portal.models.attachments import (
+    AttachmentAccrual,
+    AttachmentNotice,
+    Auction,
+    AuctionResult,
+    TaxDebt,
+)
 from portal.models.audit import AuditRecord
 from portal.models.base import AppendOnly, Base, ImmutableRowError, UTCDateTime
 from portal.models.board_parameters import BoardParameterValue
@@ -29,6 +35,7 @@ from portal.models.exemptions import (
     ExemptionEvent,
     ExemptionEvidence,
     ExemptionOwner,
+    PlanEntry,
     PropertyTaxFact,
 )
 from portal.models.jobs import Job
@@ -71,10 +78,10 @@ __all__ = [
     "UTCDateTime", "User", "WebSession",
     "DebtCertificate",
     "BudgetFixedAmount",
-    "ExemptionCertification", "ExemptionEvent", "ExemptionEvidence", "ExemptionOwner",
+    "ExemptionCertification", "ExemptionEvent", "ExemptionEvidence", "ExemptionOwner", "PlanEntry",
     "PropertyTaxFact",
     "LenderApiToken", "LenderInvitation", "LoanFigures",
-    "AttachmentNotice", "Auction", "AuctionResult", "TaxDebt",
+    "AttachmentAccrual", "AttachmentNotice", "Auction", "AuctionResult", "TaxDebt",
     "ExemptionChangeReport",
     "LenderAcquisition", "LenderIntent",
     "BoardParameterValue",

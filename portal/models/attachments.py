@@ -9,6 +9,10 @@ auctions (R-C1–R-C8); the lessee's deposit orders (R-A14) are
   the amounts it states (R-C1), the dunning agent's fee (R-C3), the notice date by personal
   delivery or certified mail (R-C7) and the 30-day term with the earliest sale date (R-C2),
   every figure computed by `portal.core` when it is recorded.
+- `AttachmentAccrual` (append-only): what the Treasury states accrued on a notice's debt after
+  the notice, to a day (R-C7): interest, surcharges and penalties since the notice, what each
+  later day adds, and the custody costs to that day. The amount that stops the sale is the
+  core's (`core.attachment.sale_stop_from`) over these statements; nothing is stored of it.
 - `Auction` (append-only): one of the CRIM's auctions of the attached parcel (21 LPRA
   § 5105): the appraisal's inputs (real value, mortgage balance at the appraisal date, R-C8)
   and the minimum of R-C4 computed by the core. Confidential (R-C5): only
@@ -98,6 +102,29 @@ class AttachmentNotice(_Recorded, AppendOnly, Base):
     last_day: Mapped[date] = mapped_column(Date, comment="Last day to pay in full (R-C2)")
     earliest_sale_on: Mapped[date] = mapped_column(Date,
                                                    comment="First day of a possible sale (R-C2)")
+
+
+class AttachmentAccrual(_Recorded, AppendOnly, Base):
+    """R-C7: what the Treasury states accrued on a notice's debt from the notice to a day."""
+
+    __tablename__ = "attachment_accruals"
+    __table_args__ = (
+        CheckConstraint("accrued >= 0 AND per_day >= 0 AND custody_costs >= 0",
+                        name="amounts"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True, comment="Surrogate key")
+    notice_id: Mapped[int] = mapped_column(ForeignKey("attachment_notices.id"), index=True,
+                                           comment="The notice of attachment")
+    stated_on: Mapped[date] = mapped_column(
+        Date, comment="The day the Treasury's figures run to (R-C7)")
+    accrued: Mapped[Decimal] = money(
+        "Interest, surcharges and penalties accrued from the notice to stated_on (R-C7)")
+    per_day: Mapped[Decimal] = money("What each day after stated_on adds, as stated (R-C7)")
+    custody_costs: Mapped[Decimal] = money(
+        "Custody and deposit costs to stated_on, at cost: the total (R-C3, R-C7)")
+    reference: Mapped[str] = mapped_column(String(120),
+                                           comment="The Treasury's statement it comes from")
 
 
 class Auction(_Recorded, AppendOnly, Base):

@@ -215,3 +215,30 @@ class ExemptionEvent(AppendOnly, Base):
                                                comment="Return reasons (codes)")
     note: Mapped[str] = mapped_column(Text, default="", comment="The reviewer's free text")
     created_at: Mapped[datetime] = created_at()
+
+
+class PlanEntry(AppendOnly, Base):
+    """R-B16: what the CRIM reports of an approved payment plan: a payment received (its
+    day and amount) or the auction notice costs charged after a default. The portal keeps no
+    CRIM ledger: these rows are the plan's state, the figures are the core's
+    (`core.payment_plan.plan_status`)."""
+
+    __tablename__ = "plan_entries"
+    __table_args__ = (
+        CheckConstraint("kind IN ('payment', 'notice_costs')", name="kind"),
+        CheckConstraint("amount > 0", name="amount"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True, comment="Surrogate key")
+    certification_id: Mapped[int] = mapped_column(
+        ForeignKey("exemption_certifications.id"), index=True,
+        comment="The certification whose plan it is")
+    kind: Mapped[str] = mapped_column(String(14),
+                                      comment="payment or notice_costs (R-B16)")
+    entry_on: Mapped[date] = mapped_column(Date, comment="The day the CRIM received or charged it")
+    amount: Mapped[Decimal] = money("The amount, as the CRIM reports it")
+    reference: Mapped[str] = mapped_column(String(120), default="",
+                                           comment="The CRIM's receipt or report")
+    created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"),
+                                                      comment="Staff who recorded it")
+    created_at: Mapped[datetime] = created_at()

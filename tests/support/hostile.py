@@ -44,7 +44,7 @@ AMOUNTS = [v for v in VALUES if len(v) < 6000] + [
 #: The tables bad input must never change (claim attempts are recorded on purpose).
 GUARDED = ("users", "parcel_links", "checkouts", "checkout_payments", "payments",
            "payment_allocations", "ledger_entries", "payment_refunds", "sandbox_sessions",
-           "access_codes")
+           "access_codes", "attachment_accruals")
 
 
 #: Amounts that are odd but mean one amount, and are taken as such (a "$" or a no-break

@@ -84,11 +84,13 @@ STAFF = {"accounts.lookup", "people.person", "payments.office", "payments.refund
          "exemptions.changes_staff_list", "exemptions.changes_acknowledge",
          "exemptions.queue", "exemptions.review_page", "exemptions.take_up",  # J5
          "exemptions.approve", "exemptions.return_to_owner",
+         "exemptions.record_plan_entry",  # R-B16: what the CRIM reports of a plan
          "collections.attachments_index", "collections.attachments_parcel",  # R-C, R-A14
          "collections.attachments_record_notice", "collections.attachments_record_auction",
          "collections.attachments_record_result", "collections.attachments_record_paid",
          "collections.attachments_record_deposit_order",
-         "collections.attachments_lift_deposit_order"}
+         "collections.attachments_lift_deposit_order",
+         "collections.attachments_record_accrual"}
 #: The second step of signing in and one's own two-factor settings (tests/web/test_two_factor.py)
 TWO_FACTOR = {"people.verify", "people.two_factor_enrol", "people.two_factor",
               "people.two_factor_codes", "people.two_factor_disable"}

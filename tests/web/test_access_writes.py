@@ -33,9 +33,10 @@ WALKED = {"accounts.claim", "accounts.grant", "accounts.revoke", "accounts.revok
           "collections.certificates_verify", "collections.attachments_record_notice",
           "collections.attachments_record_auction", "collections.attachments_record_result",
           "collections.attachments_record_paid", "collections.attachments_record_deposit_order",
-          "collections.attachments_lift_deposit_order",
+          "collections.attachments_lift_deposit_order", "collections.attachments_record_accrual",
           "exemptions.start", "exemptions.step", "exemptions.upload", "exemptions.remove_evidence",
           "exemptions.withdraw", "exemptions.take_up", "exemptions.approve",
+          "exemptions.record_plan_entry",
           "exemptions.return_to_owner",
           "collections.start_run", "collections.record_mailings", "collections.record_mailing",
           "collections.record_receipt", "collections.record_claim",
@@ -168,14 +169,19 @@ def _exemption_rows(app: Flask) -> tuple[int, ...]:
     from sqlalchemy import func, select
 
     from portal.db import UnitOfWork
-    from portal.models import ExemptionCertification, ExemptionEvent, ExemptionEvidence
+    from portal.models import (
+        ExemptionCertification,
+        ExemptionEvent,
+        ExemptionEvidence,
+        PlanEntry,
+    )
     from portal.web.data import database
     with app.app_context(), UnitOfWork(database()) as w:
         statuses = tuple(w.session.scalars(select(ExemptionCertification.status)
                                            .order_by(ExemptionCertification.id)))
         return (*statuses, *(w.session.scalar(select(func.count()).select_from(m))
                              for m in (ExemptionCertification, ExemptionEvent,
-                                       ExemptionEvidence)))
+                                       ExemptionEvidence, PlanEntry)))
 
 
 def _refused(r, role: str, expected: int = 404) -> bool:  # noqa: ANN001
@@ -256,7 +262,9 @@ def test_no_role_writes_to_someone_elses_object(scene, role):
                            (f"/personal/embargos/propiedad/{ids['leased']}/orden-deposito",
                             {"court": "TPI", "case_number": "X", "ordered_on": "2026-11-20"}),
                            ("/personal/embargos/orden-deposito/1/levantar",
-                            {"o1-lifted_on": "2026-11-20"})):
+                            {"o1-lifted_on": "2026-11-20"}),
+                           ("/personal/embargos/aviso/1/acumulado",
+                            {"n1-stated_on": "2026-11-20", "n1-accrued": "5.00"})):
             check(path, post(path, **data))
         # The Board's year and collections are staff's (tests/web/test_budget_pages.py,
         # test_collections.py, test_roll_import*.py): 404 for everyone else, nothing written.
@@ -306,9 +314,12 @@ def test_no_role_writes_to_someone_elses_object(scene, role):
                            (f"/exoneracion/{cid}/retirar", {})):
             check(path, post(path, **data))
         if role != "staff":
-            for action in ("revisar", "aprobar", "devolver"):
+            for action in ("revisar", "aprobar", "devolver", "plan"):
                 check(f"exemption {action}", post(f"/personal/exoneraciones/{cid}/{action}",
-                                                  reasons="evidence"))
+                                                  reasons="evidence", **{
+                                                      "plan-kind": "payment",
+                                                      "plan-entry_on": "2026-11-30",
+                                                      "plan-amount": "10.00"}))
     if _exemption_rows(app) != exemption_before:
         problems.append("a residential-exemption certification changed")
     # An account the role may not pay (the owner's is the lender's to pay too): the pay

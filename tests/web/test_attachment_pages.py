@@ -227,7 +227,8 @@ def test_staff_pages_are_404_for_everyone_else(demo_app, role):
                  f"/personal/embargos/propiedad/{home}/subasta",
                  "/personal/embargos/subasta/1/resultado", "/personal/embargos/deuda/1/pagada",
                  f"/personal/embargos/propiedad/{home}/orden-deposito",
-                 "/personal/embargos/orden-deposito/1/levantar"):
+                 "/personal/embargos/orden-deposito/1/levantar",
+                 "/personal/embargos/aviso/1/acumulado"):
         assert client.post(path, data={"csrf_token": token}).status_code == 404
 
 
@@ -407,3 +408,105 @@ def test_the_deposit_order_is_shown_until_the_debt_is_paid(demo_app):
                                      or Decimal("10000.00"), reference="R-A14 test")
     html = client.get(f"/propiedad/{pid}").get_data(as_text=True)
     assert case not in html
+
+
+def _stop_figures(html: str) -> dict[str, str]:
+    """The R-C7 figures a page marks: {data-figure: data-amount}."""
+    return dict(re.findall(r'data-figure="(sale-stop-[a-z-]+)" data-amount="([0-9.]+)"', html))
+
+
+def test_what_stops_the_sale_on_both_pages_in_both_languages(demo_app):
+    """R-C7: the demo's notice (mailed 2026-11-16; its debt 2,840.00 + 142.00 + 311.65 +
+    50.00 = 3,343.65; fee 284.00; custody 35.00). Before any statement of the Treasury, paid
+    today (2026-11-30) or on the last day (2026-12-16) it is the notice's total, 3,662.65.
+    Staff record the Treasury's statement to 2026-11-25: 18.40 accrued, 0.78 a day after,
+    custody 60.00. Today, 5 days after: 18.40 + 3.90 = 22.30; 3,343.65 + 22.30 + 284.00 +
+    60.00 = 3,709.95. On the last day, 21 days after: 18.40 + 16.38 = 34.78; 3,722.43. The
+    staff's page and the debtor's parcel page show both, in Spanish and in English, equal to
+    `portal calc attachment_stop` on the same facts; the notice's PDF states today's."""
+    from portal.core.calc import run
+    from portal.models import AttachmentAccrual, AttachmentNotice
+    staff, owner = login(demo_app, "staff"), login(demo_app, "owner")
+    home = _home(demo_app)
+    url = f"/personal/embargos/propiedad/{home}"
+    html = staff.get(url).get_data(as_text=True)
+    assert _stop_figures(html) == {"sale-stop-today": "3662.65",
+                                   "sale-stop-last-day": "3662.65"}
+    assert "todavía no ha indicado" in html
+    from portal.db import UnitOfWork
+    from portal.web.data import database
+    with demo_app.app_context(), UnitOfWork(database()) as w:
+        notice_id = w.session.scalars(select(AttachmentNotice.id)).first()
+    p = f"n{notice_id}-"
+    path = f"/personal/embargos/aviso/{notice_id}/acumulado"
+    form = {"csrf_token": csrf_token(html), p + "stated_on": "2026-11-25",
+            p + "accrued": "18.40", p + "per_day": "0.78", p + "custody_costs": "60",
+            p + "reference": "Estado 2026-4471"}
+    for bad, message in (({p + "stated_on": "2026-11-15"}, "igual o posterior a la fecha de la"),
+                         ({p + "stated_on": "2026-12-01"}, "no puede ser un día por venir"),
+                         ({p + "accrued": "mucho"}, "Escriba la cantidad solo con números"),
+                         ({p + "accrued": ""}, "Escriba la cantidad")):
+        r = staff.post(path, data={**form, **bad})
+        assert r.status_code == 400, bad
+        assert message in r.get_data(as_text=True), (bad, message)
+    assert _count(demo_app, AttachmentAccrual) == 0
+    r = staff.post(path, data=form)
+    assert r.status_code == 303 and _count(demo_app, AttachmentAccrual) == 1
+    core = run("attachment_stop", {
+        "taxes": "2840.00", "surcharges": "142.00", "interest": "311.65", "penalties": "50.00",
+        "custody_costs": "35.00", "notified_on": "2026-11-16", "on": "2026-11-30",
+        "accruals": [{"stated_on": "2026-11-25", "accrued": "18.40", "per_day": "0.78",
+                      "custody_costs": "60.00"}]})
+    assert (core["accrued"], core["stop_amount"], core["stop_amount_on_last_day"]) == \
+        ("22.30", "3709.95", "3722.43")
+    want = {"sale-stop-today": core["stop_amount"],
+            "sale-stop-last-day": core["stop_amount_on_last_day"]}
+    texts = {"es": ("Lo que detiene la venta", "$3,709.95", "$3,722.43", "$22.30",
+                    "16 de diciembre de 2026"),
+             "en": ("What stops the sale", "$3,709.95", "$3,722.43", "$22.30",
+                    "December 16, 2026")}
+    for lang, expected in texts.items():
+        _with_lang(staff, lang)
+        _with_lang(owner, lang)
+        for who, page in (("staff", staff.get(url)), ("owner", owner.get(f"/propiedad/{home}"))):
+            html = page.get_data(as_text=True)
+            assert _stop_figures(html) == want, (lang, who)
+            for text in expected:
+                assert text in html, (lang, who, text)
+            assert "Estado 2026-4471" in html
+    lessee = login(demo_app, "lessee")
+    assert "3,709.95" not in lessee.get(f"/propiedad/{home}").get_data(as_text=True)
+    import shutil
+    import subprocess
+    if shutil.which("pdftotext"):
+        with demo_app.app_context(), UnitOfWork(database()) as w:
+            debt = w.session.get(AttachmentNotice, notice_id).debt_id
+        pdf = owner.get(f"/propiedad/{home}/embargos/{debt}.pdf").data
+        text = subprocess.run(["pdftotext", "-", "-"], input=pdf, capture_output=True,
+                              check=True).stdout.decode()
+        assert text.count("$3,709.95") == 2 and text.count("$3,722.43") == 2  # each language
+
+
+def test_what_stops_the_sale_is_gone_once_paid(demo_app):
+    """R-C7: a debt recorded as paid in full shows no amount to stop the sale, and no more
+    statements of what accrued are taken (a conflict, nothing written)."""
+    from portal.db import UnitOfWork
+    from portal.models import AttachmentAccrual, AttachmentNotice
+    from portal.web.data import database
+    staff = login(demo_app, "staff")
+    home = _home(demo_app)
+    url = f"/personal/embargos/propiedad/{home}"
+    with demo_app.app_context(), UnitOfWork(database()) as w:
+        n = w.session.scalars(select(AttachmentNotice)).first()
+        notice_id, debt_id = n.id, n.debt_id
+    token = csrf_token(staff.get(url).get_data(as_text=True))
+    r = staff.post(f"/personal/embargos/deuda/{debt_id}/pagada",
+                   data={"csrf_token": token, f"d{debt_id}-paid_on": "2026-11-30"})
+    assert r.status_code == 303
+    html = staff.get(url).get_data(as_text=True)
+    assert _stop_figures(html) == {}
+    r = staff.post(f"/personal/embargos/aviso/{notice_id}/acumulado",
+                   data={"csrf_token": token, f"n{notice_id}-stated_on": "2026-11-25",
+                         f"n{notice_id}-accrued": "1.00"})
+    assert r.status_code == 303 and _count(demo_app, AttachmentAccrual) == 0
+    assert "ya está registrada como pagada" in staff.get(url).get_data(as_text=True)

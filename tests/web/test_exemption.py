@@ -417,3 +417,137 @@ def test_the_queue_filters_and_pages(demo_app: Flask):
         as_text=True).count("EXR-2026-") == 0
     r = staff.get("/personal/exoneraciones?age=-3")
     assert r.status_code == 422  # a clear message, nothing filtered
+
+
+def _file_home_with_plan(owner, ids: dict) -> int:  # noqa: ANN001
+    """The owner files for her home (owed 7,313.84 on January 1) asking for a plan of 6
+    monthly payments from 2027-01-15 (R-B16); the certification's id."""
+    cid = int(re.search(r"/exoneracion/(\d+)/", _start(owner, ids["home"])).group(1))
+    for slug, data in (("duenos", {"owners": ids["maria"]}),
+                       ("residentes", {"occupants": "María Rivera Ortiz (dueña)"}),
+                       ("uso", {"use": "home"}), ("renta", {"rent": "no"}),
+                       ("parte-residencial", {"residential": "all"}),
+                       ("veterano", {"veteran": "no"}), ("cooperativa", {"cooperative": "no"}),
+                       ("deuda", {"plan": "request", "plan_payments": "6",
+                                  "plan_first_due": "2027-01-15"}),
+                       ("evidencia", {}), ("resultado", {}),
+                       ("certificar", {"attest": "y", "full_name": "María Rivera Ortiz"})):
+        _answer(owner, cid, slug, data)
+    return cid
+
+
+def test_the_plan_requested_shows_its_payments_to_the_owner_and_staff(demo_app: Flask,
+                                                                      tmp_path):  # noqa: ANN001
+    """R-B16: the plan requested with the filing, as the core schedules it, on the owner's
+    receipt and the staff's review page, in both languages. The home owed 7,313.84 on January
+    1 (the debts recorded on it); 6 payments from Friday 2027-01-15, no down payment (the
+    CRIM's rate 0): 731,384 cents / 6 = 121,897 remainder 2: 1,218.98 twice, then 1,218.97
+    four times (sum 7,313.84). Last days: 01-15; 02-15 is Presidents' Day: 02-16; 03-15;
+    04-15; 05-15 is a Saturday: 05-17; 06-15. The same as `portal calc payment_plan`."""
+    from portal.core.calc import run
+    ids = _ids(demo_app)
+    owner = login(demo_app, "owner")
+    cid = _file_home_with_plan(owner, ids)
+    core = run("payment_plan", {"debt": "7313.84", "count": 6, "first_due": "2027-01-15"})
+    amounts = [p["amount"] for p in core["payments"]]
+    assert amounts == ["1218.98", "1218.98", "1218.97", "1218.97", "1218.97", "1218.97"]
+    assert [p["last_day"] for p in core["payments"]] == [
+        "2027-01-15", "2027-02-16", "2027-03-15", "2027-04-15", "2027-05-17", "2027-06-15"]
+    staff = login(demo_app, "staff")
+    words = {"es": ("El plan de pago", "16 de febrero de 2027", "17 de mayo de 2027",
+                    "$1,218.98", "$7,313.84", "incumplimiento"),
+             "en": ("The payment plan", "February 16, 2027", "May 17, 2027", "$1,218.98",
+                    "$7,313.84", "in default")}
+    for lang, expected in words.items():
+        for client in (owner, staff):
+            page = client.get("/").get_data(as_text=True)
+            client.post("/idioma", data={"csrf_token": csrf_token(page), "lang": lang})
+        for who, path in (("owner", f"/exoneracion/{cid}/recibo"),
+                          ("staff", f"/personal/exoneraciones/{cid}")):
+            html = (owner if who == "owner" else staff).get(path).get_data(as_text=True)
+            shown = re.findall(r'data-plan-payment="\d+">.*?data-amount="([0-9.]+)"', html)
+            assert shown == amounts, (lang, who)
+            for text in expected:
+                assert text in html, (lang, who, text)
+            (tmp_path / f"{who}-{lang}.html").write_text(html, encoding="utf-8")
+        pdf = owner.get(f"/exoneracion/{cid}/recibo.pdf")
+        assert pdf.status_code == 200
+        text = subprocess.run(["pdftotext", "-", "-"], input=pdf.data, capture_output=True,
+                              check=True).stdout.decode()
+        assert text.count("$1,218.97") >= 4 and expected[2] in text, lang
+    from tests.support.html import vnu_errors, vnu_missing
+    if not vnu_missing():
+        errors = vnu_errors(sorted(tmp_path.glob("*.html")))
+        assert errors == [], "\n".join(errors[:20])
+
+
+def test_the_crims_reports_apply_to_the_plan_and_a_missed_payment_is_a_default(
+        demo_app: Flask, tmp_path):  # noqa: ANN001
+    """R-B16 once approved: staff record what the CRIM reports; the core applies it. The
+    home's plan of 6 payments from 2027-01-15 (1,218.98, 1,218.98, 1,218.97 x 4; payment 2's
+    last day Tuesday 2027-02-16). On 2027-02-17 the CRIM has reported 1,218.98 paid on
+    01-15 only: payment 2 was not paid by the end of 02-16, so the plan is in default from
+    02-17; the balance 7,313.84 - 1,218.98 = 6,094.86 falls due, plus the auction notice
+    costs 45.00 the CRIM charged: 6,139.86. Bad input is refused in the staff's language,
+    nothing recorded; the owner sees the default in both languages."""
+    from portal import clock
+    from portal.models import PlanEntry
+    ids = _ids(demo_app)
+    owner = login(demo_app, "owner")
+    cid = _file_home_with_plan(owner, ids)
+    staff = login(demo_app, "staff")
+    url = f"/personal/exoneraciones/{cid}"
+    tok = csrf_token(staff.get(url).get_data(as_text=True))
+    # Not approved yet: nothing to record against.
+    r = staff.post(f"{url}/plan", data={"csrf_token": tok, "plan-kind": "payment",
+                                        "plan-entry_on": "2026-11-30", "plan-amount": "10"})
+    assert r.status_code == 303 and "no tiene un plan de pagos aprobado" in staff.get(
+        url).get_data(as_text=True)
+    assert staff.post(f"{url}/revisar", data={"csrf_token": tok}).status_code == 303
+    assert staff.post(f"{url}/aprobar", data={"csrf_token": tok}).status_code == 303
+
+    def count() -> int:
+        from sqlalchemy import func
+
+        from portal.db import UnitOfWork
+        from portal.web.data import database
+        with demo_app.app_context(), UnitOfWork(database()) as w:
+            return w.session.scalar(select(func.count()).select_from(PlanEntry))
+
+    with clock.fixed(date(2027, 2, 17)):
+        staff, owner = login(demo_app, "staff"), login(demo_app, "owner")  # sessions expire
+        tok = csrf_token(staff.get(url).get_data(as_text=True))
+        form = {"csrf_token": tok, "plan-kind": "payment", "plan-entry_on": "2027-01-15",
+                "plan-amount": "1,218.98", "plan-reference": "CRIM 55-1"}
+        for bad, message in (({"plan-amount": "mil"}, "Escriba la cantidad solo con números"),
+                             ({"plan-amount": "0"}, "mayor de 0.00"),
+                             ({"plan-entry_on": "2027-03-01"}, "no puede ser un día por venir"),
+                             ({"plan-entry_on": "2026-11-01"}, "antes de que se presentara")):
+            r = staff.post(f"{url}/plan", data={**form, **bad})
+            assert r.status_code == 422, bad
+            assert message in r.get_data(as_text=True), (bad, message)
+        assert count() == 0
+        assert staff.post(f"{url}/plan", data=form).status_code == 303
+        assert staff.post(f"{url}/plan", data={**form, "plan-kind": "notice_costs",
+                                               "plan-entry_on": "2027-02-17",
+                                               "plan-amount": "45"}).status_code == 303
+        assert count() == 2
+        for lang, words in (("es", ("incumplimiento desde el 17 de febrero de 2027",
+                                    "$6,139.86", "No pagado a tiempo")),
+                            ("en", ("in default since February 17, 2027", "$6,139.86",
+                                    "Missed"))):
+            for client in (owner, staff):
+                page = client.get("/").get_data(as_text=True)
+                client.post("/idioma", data={"csrf_token": csrf_token(page), "lang": lang})
+            for client, path in ((owner, f"/exoneracion/{cid}/recibo"), (staff, url)):
+                html = client.get(path).get_data(as_text=True)
+                assert 'data-figure="plan-default" data-amount="6139.86"' in html, (lang, path)
+                for text in words:
+                    assert text in html, (lang, path, text)
+                (tmp_path / f"{lang}-{path.count('/')}.html").write_text(html, "utf-8")
+        bad = staff.post(f"{url}/plan", data={**form, "plan-amount": "mil"})
+        (tmp_path / "error.html").write_text(bad.get_data(as_text=True), "utf-8")
+    from tests.support.html import vnu_errors, vnu_missing
+    if not vnu_missing():
+        errors = vnu_errors(sorted(tmp_path.glob("*.html")))
+        assert errors == [], "\n".join(errors[:20])

@@ -46,6 +46,8 @@ EXEMPT = {
     "This parcel's own taxes, surcharges and interest": "the CRIM's debt at auction (R-C8)",
     "What the sale did not cover of the debtor's taxes": "the CRIM's debt at auction (R-C8)",
     "Write what this parcel owes in taxes, surcharges": "the CRIM's debt at auction (R-C8)",
+    # What the Treasury states accrued after a notice of attachment (R-C7): its own words.
+    "Interest, surcharges and penalties since the notice": "the Treasury's accrual (R-C7)",
 }
 PLACEHOLDER = re.compile(r"\{[^}]*\}|%\([^)]*\)[sd]")
 

@@ -30,6 +30,7 @@ from portal.documents.attachment_notice import summary_view
 from portal.i18n import current_language, formats
 from portal.web.collections import bp
 from portal.web.collections.attachments_forms import (
+    AccrualForm,
     AuctionForm,
     DepositOrderForm,
     FindForm,
@@ -61,6 +62,8 @@ FIELD_ERRORS = {
     "below_minimum": _l("A sale may not be below the auction minimum (R-C4)."),
     "before_appraisal": _l("The auction is held after the appraisal."),
     "before_order": _l("The order ends on or after the day it was ordered."),
+    "before_notice": _l("What accrued since the notice runs to a day on or after the "
+                        "notice date (R-C7)."),
     "invalid": _l("This value is not valid."),
     "above_debt": _l("Write what this parcel owes in taxes, surcharges and interest: more "
                      "than 0.00 and not more than the debt's own taxes, surcharges and "
@@ -120,6 +123,9 @@ def _page(parcel_id: int, status: int = 200, errors=None,  # noqa: ANN001
             for d in v.debts}
     lifts = {o.id: LiftForm(prefix=f"o{o.id}", formdata=None, data={"lifted_on": today})
              for o in orders}
+    accruals = {d.notice.id: AccrualForm(prefix=f"n{d.notice.id}", formdata=None,
+                                         data={"stated_on": today})
+                for d in v.debts if d.notice}
     for key, form in forms.items():
         if key in defaults:
             defaults[key] = form
@@ -129,9 +135,11 @@ def _page(parcel_id: int, status: int = 200, errors=None,  # noqa: ANN001
             paid[form.object_id] = form
         elif key == "lift":
             lifts[form.object_id] = form
+        elif key == "accrual":
+            accruals[form.object_id] = form
     return render_template("collections/attachments/parcel.html", p=info, att=v, orders=orders,
                            lease=lease, errors=errors or [], results=results, paid=paid,
-                           lifts=lifts, **defaults), status
+                           lifts=lifts, accruals=accruals, **defaults), status
 
 
 @bp.get(f"{STAFF}/propiedad/<id:parcel_id>", endpoint="attachments_parcel")
@@ -250,6 +258,22 @@ def record_paid(debt_id: int):  # noqa: ANN201
     return _submit(pid, form, "paid", lambda w: attachments.mark_paid(
         w, current_user, debt_id, form.paid_on.data),
         _("The debt is recorded as paid in full."))
+
+
+@bp.post(f"{STAFF}/aviso/<id:notice_id>/acumulado", endpoint="attachments_record_accrual")
+@staff_required
+def record_accrual(notice_id: int):  # noqa: ANN201
+    pid = _parcel_of("notice", notice_id)
+    form = _object_form(AccrualForm, "n", notice_id)
+    return _submit(pid, form, "accrual", lambda w: attachments.record_accrual(
+        w, current_user, notice_id, stated_on=form.stated_on.data, accrued=form.accrued.data,
+        per_day=form.per_day.data, custody_costs=form.custody_costs.data,
+        reference=form.reference.data or ""),
+        _("What accrued since the notice is recorded."), _notice_anchor)
+
+
+def _notice_anchor(row) -> str:  # noqa: ANN001
+    return f"#notice-{row.notice_id}-stop"
 
 
 @bp.post(f"{STAFF}/propiedad/<id:parcel_id>/orden-deposito",

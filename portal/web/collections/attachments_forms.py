@@ -109,6 +109,18 @@ class PaidForm(FlaskForm):
     submit = SubmitField(_l("Record the payment in full"))
 
 
+class AccrualForm(FlaskForm):
+    """R-C7: what the Treasury states accrued on a notice's debt since the notice."""
+
+    stated_on = iso_date_field(_l("Figures to the day"))
+    accrued = _money(_l("Accrued since the notice"), required=True)
+    per_day = _money(_l("Each later day adds"))
+    custody_costs = _money(_l("Custody and deposit costs to that day"))
+    reference = StringField(_l("The Treasury's statement (optional)"), validators=[
+        Optional(), Length(max=120, message=_l("Write at most 120 characters."))])
+    submit = SubmitField(_l("Record what accrued"))
+
+
 class DepositOrderForm(FlaskForm):
     """R-A14: the court's order for the lessee to deposit the rents."""
 

@@ -28,7 +28,7 @@ from portal.core.exemption import CERTIFICATION_WARNING
 from portal.core.explain import N_
 from portal.documents import exemption_certification
 from portal.exemptions import answers as answers_of
-from portal.exemptions import evidence, filings, review
+from portal.exemptions import evidence, filings, plans, review
 from portal.exemptions import tax_facts as facts_service
 from portal.i18n import current_language, formats, money
 from portal.web import upload_limits
@@ -38,6 +38,7 @@ from portal.web.exemptions.forms import (
     STEP_FORMS,
     DecisionForm,
     EvidenceForm,
+    PlanEntryForm,
     QueueFilterForm,
     ReturnForm,
     choices,
@@ -420,6 +421,8 @@ def _receipt_view(w, cert_id: int) -> dict:  # noqa: ANN001
             "events": filings.events(w, cert), "returned": _returned(w, cert),
             "fy_label": present.fy_label(cert.fiscal_year_start),
             "files": filings.evidence_of(w, cert), "today": clock.today(),
+            "plan": exemption_certification.plan_view(fig, plans.plan_state(w, cert, fig)),
+            "plan_default": exemption_certification.PLAN_DEFAULT,
             "status_text": present.status_label(cert.status), "f": formats()}
 
 
@@ -507,14 +510,53 @@ def review_page(cert_id: int):  # noqa: ANN201
     return _review_page(cert_id, ReturnForm(), DecisionForm(prefix="decision"))
 
 
-def _review_page(cert_id: int, return_form, decision_form, status: int = 200):  # noqa: ANN001, ANN202
+def _review_page(cert_id: int, return_form, decision_form, status: int = 200,  # noqa: ANN001, ANN202
+                 plan_form=None):  # noqa: ANN001
     return_form.reasons.choices = choices([(k, _(v[0])) for k, v in review.REASONS.items()])
     with uow() as w:
         v = _receipt_view(w, cert_id)
         v["reviewer"] = review.reviewer_name(w, v["cert"].decided_by_id)
+        v["plan_entries"] = plans.entries(w, v["cert"].id) if v["plan"] else []
+    if plan_form is None:
+        plan_form = PlanEntryForm(prefix="plan", formdata=None,
+                                  data={"kind": "payment", "entry_on": clock.today()})
     return render_template("exemptions/review.html", return_form=return_form,
                            decision_form=decision_form, take_form=STEP_FORMS["result"](),
-                           **v), status
+                           plan_form=plan_form, **v), status
+
+
+#: The service's refusals of a plan's entry, on the form's field (R-B16).
+PLAN_ENTRY_ERRORS = {
+    "future": N_("The day cannot be a day to come."),
+    "before_filing": N_("The day cannot be before the certification was filed."),
+    "invalid": N_("This value is not valid."),
+}
+
+
+@bp.post("/personal/exoneraciones/<id:cert_id>/plan")
+@staff_role(*plans.RECORD)
+def record_plan_entry(cert_id: int):  # noqa: ANN201
+    form = PlanEntryForm(prefix="plan")
+    if form.validate_on_submit():
+        try:
+            with uow() as w:
+                plans.record_entry(w, current_user, cert_id, kind=form.kind.data,
+                                   entry_on=form.entry_on.data, amount=form.amount.parsed,
+                                   reference=form.reference.data or "")
+        except NotFound:
+            abort(404)
+        except Conflict:
+            flash(_("This certification has no approved payment plan."), "error")
+            return redirect(url_for("exemptions.review_page", cert_id=cert_id), 303)
+        except InvalidInput as exc:
+            target = getattr(form, exc.params.get("field") or "", None) or form.amount
+            target.errors = [_(PLAN_ENTRY_ERRORS.get(exc.code, PLAN_ENTRY_ERRORS["invalid"]))]
+        else:
+            flash(_("What the CRIM reports of the plan is recorded."), "success")
+            return redirect(url_for("exemptions.review_page", cert_id=cert_id)
+                            + "#payment-plan", 303)
+    return _review_page(cert_id, ReturnForm(), DecisionForm(prefix="decision"), 422,
+                        plan_form=form)
 
 
 def _staff_action(cert_id: int, action, done: str | None = None) -> object:  # noqa: ANN001

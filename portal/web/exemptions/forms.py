@@ -215,3 +215,30 @@ class ReturnForm(FlaskForm):
 class DecisionForm(FlaskForm):
     note = TextAreaField(_l("Note (optional)"), validators=[Optional(), Length(max=2000)])
     submit = SubmitField(_l("Approve"))
+
+
+class PlanEntryForm(FlaskForm):
+    """R-B16: what the CRIM reports of an approved plan: a payment, or the auction notice
+    costs after a default. The amount is read by the one parser of typed amounts."""
+
+    kind = RadioField(_l("What the CRIM reports"), choices=[
+        SelectChoice("payment", _l("A payment received")),
+        SelectChoice("notice_costs", _l("Auction notice costs charged"))],
+        validators=[InputRequired(message=_l("Choose one answer."))])
+    entry_on = TypedDateField(_l("Day received or charged"), validators=[
+        InputRequired(message=_l("Enter the day."))])
+    amount = StringField(_l("Amount"), validators=[
+        InputRequired(message=_l("Write the amount."))])
+    reference = StringField(_l("The CRIM's receipt or report (optional)"), validators=[
+        Optional(), Length(max=120, message=_l("Write at most 120 characters."))])
+    submit = SubmitField(_l("Record what the CRIM reports"))
+
+    def validate_amount(self, field) -> None:  # noqa: ANN001
+        from portal import money_input
+        from portal.i18n import current_locale
+        try:
+            field.parsed = money_input.parse(field.data or "", current_locale())
+        except money_input.MoneyInputError as e:
+            raise ValidationError(e.message()) from None
+        if field.parsed <= 0:
+            raise ValidationError(_l("Write an amount above 0.00."))

@@ -1,4 +1,4 @@
-"""The aging report at scale (issue 28): how long its figures and its whole CSV take on a
+"""The aging report at scale: how long its figures and its whole CSV take on a
 roll of N parcels, with the CPU time, the memory and the machine's load average. A script
 that prints figures, not a timed test.
 

@@ -1,4 +1,4 @@
-"""A bank's bill file at scale (issue 28): made for N loans, read by page, streamed as CSV,
+"""A bank's bill file at scale: made for N loans, read by page, streamed as CSV,
 and its exceptions report computed over every line, each with its wall and CPU seconds, the
 resident and peak memory, and the load average. A script that prints figures, not a timed
 test.

@@ -1,5 +1,5 @@
 """portal.core.reminders: which reminders an account is due on a day, with the offer's
-amounts (issue 27). Each test names its days: the core takes the day, never the clock."""
+amounts. Each test names its days: the core takes the day, never the clock."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Reviewing residential-exemption certifications in bulk (portal/exemptions/bulk_review.py,
-issue 28): filters, outliers flagged by the core's rule (portal/core/review_flags.py), many
+"""Reviewing residential-exemption certifications in bulk (portal/exemptions/bulk_review.py):
+filters, outliers flagged by the core's rule (portal/core/review_flags.py), many
 decided at once yet each audited one by one through the single review's functions, and one
 digest email per lender per day (portal/exemptions/digest.py), sent once."""
 

@@ -1,4 +1,4 @@
-"""Paying without an account (issue 27 item 4) and paperless notices (item 5), the services:
+"""Paying without an account and paperless notices, the services:
 
 - a guest pass opens by the catastro number and a live access code; a wrong code or an
   unknown catastro is refused alike and counted per address (the claim form's limits): past

@@ -1,4 +1,4 @@
-"""The reminders' services (issue 27, docs/REMINDERS.md): the day's sending is idempotent, says
+"""The reminders' services (docs/REMINDERS.md): the day's sending is idempotent, says
 nothing of what is paid or what a lender's intent covers, stops on one click, waits for a
 relative's confirmation; the preferences and the calendar. Each test sets the clock it needs.
 """

@@ -1,4 +1,4 @@
-"""The back office's reports (portal/reports/reports.py, issue 28): each report's figures
+"""The back office's reports (portal/reports/reports.py): each report's figures
 (aggregate SQL) agree with its rows (streamed) and with the facts, on SQLite and
 PostgreSQL; the aging report's buckets (portal/core/aging.py) by hand."""
 

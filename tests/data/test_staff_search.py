@@ -1,4 +1,4 @@
-"""The staff search (portal/accounts/search.py, issue 28): one box over the roll, accounts,
+"""The staff search (portal/accounts/search.py): one box over the roll, accounts,
 lessees, loans and filings, accent- and case-insensitive, on SQLite (a registered Python
 function) and on PostgreSQL (`unaccent`, trigram indexes: migration bo281)."""
 

@@ -1,5 +1,5 @@
-"""The account page and the help pages in a real browser, in Spanish and in English (issue 27
-items 6 and 7): the owner opens "Your account" from the menu, a wrong telephone is refused
+"""The account page and the help pages in a real browser, in Spanish and in English:
+the owner opens "Your account" from the menu, a wrong telephone is refused
 with its message (the error summary takes the focus), a right one is shown in the national
 format; the email form sends its link and the page says the account keeps its email until
 then; the help pages open from the footer. Every page is axe-clean, HTML_CodeSniffer-clean

@@ -1,4 +1,4 @@
-"""Autopay in a real browser, in Spanish and English (issue 27 item 3): the demo owner saves
+"""Autopay in a real browser, in Spanish and English: the demo owner saves
 a card on the sandbox's setup page (a card that will be declined), turns on autopay for
 each installment, the day's task runs on the installment's due date (the clock set to it):
 the debit fails, the page says so with a link to pay, staff see the failure; the owner

@@ -1,4 +1,4 @@
-"""Issue 28's back office in a real browser, in Spanish and in English: the staff search
+"""The back office in a real browser, in Spanish and in English: the staff search
 finds an accented owner typed without accents and opens the parcel; the review in bulk shows
 the outlier flagged, chooses every certification of the page and approves them; the aging
 report shows its figures. Every page clean under axe-core, HTML_CodeSniffer and the Nu HTML

@@ -1,4 +1,4 @@
-"""Paying without an account in a real browser, in Spanish and in English (issue 27 item 4):
+"""Paying without an account in a real browser, in Spanish and in English:
 the QR code printed on a parcel's assessment notice opens its pay page (the link the code
 carries is read from the notice's view data); the guest chooses an installment, gives an
 email, reviews, pays in the sandbox by card and lands on the receipt, which is also emailed.

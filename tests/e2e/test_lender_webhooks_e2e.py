@@ -1,4 +1,4 @@
-"""Issue 28 in a real browser, in Spanish and English: the demo bank's administrator adds a
+"""The webhooks in a real browser, in Spanish and English: the demo bank's administrator adds a
 webhook endpoint and sees its signing secret once (axe-clean, nothing wider than a 375 px
 phone); and on the staff's roll pages no amount is broken across lines, at 375 and 1,280 px
 (`.portal-money`: white-space nowrap)."""

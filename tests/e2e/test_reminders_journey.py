@@ -1,5 +1,5 @@
-"""A reminder received and followed to payment, in a real browser, in Spanish and in English
-(issue 27): the day's reminders are sent on 3 December (7 days before the 10 December last
+"""A reminder received and followed to payment, in a real browser, in Spanish and in English:
+the day's reminders are sent on 3 December (7 days before the 10 December last
 timely day); the owner's email, read from the outbox folder, is in her language with the
 amount and the day; its pay link opens the pay page for that parcel once she signs in, and
 its unsubscribe link opens a page with the one-click button; the reminders page and the

@@ -1,4 +1,4 @@
-"""Files that are small on disk and enormous once opened (issue 31): a PNG that declares 10^8
+"""Files that are small on disk and enormous once opened: a PNG that declares 10^8
 pixels, and a PDF whose object stream (holding its catalog and page tree) inflates to 1 GB.
 Both are made here, in a few milliseconds, never read from disk."""
 

@@ -131,8 +131,8 @@ def check(doc: Document, data: bytes, lang: str, tmp_path, min_pages: int = 3,  
 
 
 def structure(data: bytes, tmp_path, issuer: str) -> list[tuple[int, str, str]]:  # noqa: ANN001
-    """The structure tree's elements in reading order (depth, role, their text), checked as
-    issue 29 asks: the issuer's name once as content, first (PDF/UA-1 7.1); every table
+    """The structure tree's elements in reading order (depth, role, their text), checked for
+    the issuer's name once as content, first (PDF/UA-1 7.1); every table
     after a heading (none straight after another table); no font maps a glyph to U+0000
     (a PDF/UA validator's FONT-UNICODE-VALUE-001)."""
     out = pdfinfo(data, tmp_path, "-struct-text")

@@ -52,7 +52,7 @@ def second_lender(w: UnitOfWork, email: str = "user00001@demo.pr", *,  # noqa: A
 
 
 def two_steps(w: UnitOfWork, user: Any) -> None:
-    """A lender's administrator uses two-step verification (issue 28): `user` enrolled with
+    """A lender's administrator uses two-step verification: `user` enrolled with
     the demo's secret, as `pages.login` answers the second step."""
     from portal.demo.district import STAFF_TOTP_SECRET
     from portal.people import two_factor

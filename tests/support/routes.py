@@ -39,12 +39,12 @@ LENDER |= {"lenders.organisation", "lenders.invite", "lenders.withdraw", "lender
            "lenders.set_role", "lenders.create_token", "lenders.revoke_token"}
 LENDER |= {"lenders.batches", "lenders.batch_upload", "lenders.batch_template",  # J7: bulk
            "lenders.batch_guide", "lenders.batch", "lenders.batch_report", "lenders.batch_failed"}
-LENDER |= {"lenders.webhooks_page", "lenders.add_webhook",  # issue 28: the webhooks
+LENDER |= {"lenders.webhooks_page", "lenders.add_webhook",  # the webhooks
            "lenders.remove_webhook",  # (tests/web/test_lender_webhooks.py)
            "lenders.resend_webhook"}
 LENDER |= {"lenders.report_acquisition", "lenders.mark_intents",  # J7, R-B10 (iii)
            "lenders.withdraw_intent"}  # (walked per role in tests/web/test_lender_intents.py)
-LENDER |= {"lenders.portfolio_files", "lenders.portfolio_change",  # issue 28: the portfolio
+LENDER |= {"lenders.portfolio_files", "lenders.portfolio_change",  # the portfolio
            "lenders.portfolio_upload", "lenders.portfolio_template", "lenders.portfolio_file",
            "lenders.portfolio_report",  # kept by the bank (tests/web/test_lender_portfolio_web.py)
            "lenders.bills", "lenders.bill_make", "lenders.bill", "lenders.bill_csv",
@@ -54,12 +54,12 @@ LENDER |= {"lenders.portfolio_files", "lenders.portfolio_change",  # issue 28: t
 SIGNED_IN |= {"lenders.invitation"}
 #: J7: the lenders' API, by Bearer token only (never the session: tests/web/test_lender_api.py)
 TOKEN_API = {"lenders_api.loans", "lenders_api.loan"}
-TOKEN_API |= {"lenders_api.submit_loan_changes", "lenders_api.loan_changes_list",  # issue 28
+TOKEN_API |= {"lenders_api.submit_loan_changes", "lenders_api.loan_changes_list",
               "lenders_api.loan_change", "lenders_api.bill_lines",  # test_lender_api_portfolio
               "lenders_api.make_bill_file", "lenders_api.bill_file"}
 TOKEN_API |= {"lenders_api.submit_batch", "lenders_api.batch", "lenders_api.batch_rows",  # J7
               "lenders_api.report_acquisition"}  # tests/web/test_lender_api_batches.py
-TOKEN_API |= {"lenders_api.list_batches",  # issue 28: tests/web/test_lender_api_complete.py
+TOKEN_API |= {"lenders_api.list_batches",  # tests/web/test_lender_api_complete.py
               "lenders_api.parcel_certifications", "lenders_api.webhook_deliveries"}
 PUBLIC_GET |= {"lenders_api.openapi", "lenders_api.reference"}  # the API's description
 STAFF = {"accounts.lookup", "people.person", "payments.office", "payments.refund",
@@ -109,7 +109,7 @@ PUBLIC_GET |= {"accounts.help_contact", "accounts.help_faq", "accounts.help_priv
 SIGNED_IN |= {"accounts.account", "accounts.account_email", "accounts.account_phone",
               "accounts.account_language", "accounts.account_payments_csv",
               "accounts.account_payments_pdf"}
-#: Paying without an account (issue 27 item 4; tests/web/test_guest_pay.py): the code form
+#: Paying without an account (tests/web/test_guest_pay.py): the code form
 #: and the notice's signed link answer anyone; the pay pages and the receipt only the guest
 #: session they opened (403 without one, 404 for a checkout it did not start); the sandbox's
 #: test checkout takes that session too (SIGNED_IN above: anyone else signs in).
@@ -118,22 +118,22 @@ PUBLIC_GET |= {"payments.guest_start", "payments.guest_link", "payments.guest_ch
                "payments.guest_cancel", "payments.guest_receipt", "payments.guest_receipt_pdf"}
 PUBLIC_POST |= {"payments.guest_start", "payments.guest_end", "payments.guest_review",
                 "payments.guest_confirm"}
-#: Paperless notices, one's own (issue 27 item 5; tests/web/test_paperless.py); a parcel's
+#: Paperless notices, one's own (tests/web/test_paperless.py); a parcel's
 #: issued notice, its payers' and staff's (PARCEL).
 SIGNED_IN |= {"accounts.paperless_page"}
 PARCEL |= {"roll.issued_notice_pdf"}
-#: Autopay (issue 27 item 3; tests/payments/test_autopay_web.py walks them): one's own saved
+#: Autopay (tests/payments/test_autopay_web.py walks them): one's own saved
 #: methods and setups (another person's: 404), a parcel's autopay page (its payers enrol;
 #: anyone who sees the parcel reads it), the staff's list.
 SIGNED_IN |= {"payments.saved_methods", "payments.remove_method", "payments.setup_return",
               "payments.sandbox_setup"}
 PARCEL |= {"payments.autopay", "payments.autopay_cancel", "payments.autopay_add_method"}
 STAFF |= {"payments.autopay_staff"}
-#: Issue 28: the staff search, the reports and exports, the exemptions' bulk review
+#: the staff search, the reports and exports, the exemptions' bulk review
 #: (tests/web/test_backoffice_search.py, test_backoffice_reports.py, test_bulk_review.py).
 STAFF |= {"backoffice.search", "backoffice.reports", "backoffice.report",
           "backoffice.report_csv", "exemptions.bulk_queue", "exemptions.bulk_decide"}
-#: Reminders and the calendar (issue 27; tests/web/test_reminders_pages.py): the one-click
+#: Reminders and the calendar (tests/web/test_reminders_pages.py): the one-click
 #: unsubscribe, a relative's confirmation and the account's feed answer their secret link only.
 PUBLIC_GET |= {"reminders.unsubscribe_page", "reminders.confirm_page", "reminders.feed"}
 PUBLIC_POST |= {"reminders.unsubscribe", "reminders.confirm"}

@@ -13,7 +13,7 @@ from .pages import csrf_token, login
 
 ANONYMOUS = ("/", "/cuenta/entrar", "/cuenta/registro", "/cuenta/revise-su-correo",
              "/cuenta/olvide", "/no-existe",
-             "/pagar-sin-cuenta")  # issue 27: paying without an account
+             "/pagar-sin-cuenta")  # paying without an account
 #: The help pages (for anyone; the anonymous walk opens them).
 HELP = ("/ayuda/contacto", "/ayuda/preguntas", "/ayuda/privacidad", "/ayuda/accesibilidad")
 
@@ -33,8 +33,8 @@ def pages_for(app: Flask, role: str) -> list[str]:
     paths += ["/cuenta", "/cuenta/dos-pasos", "/cuenta/contrasena"]
     if role == "owner":
         paths.append("/cuenta/dos-pasos/activar")
-    paths.append("/cuenta/recordatorios")  # issue 27: reminders and the calendar
-    paths.append("/cuenta/sin-papel")  # issue 27: paperless notices
+    paths.append("/cuenta/recordatorios")  # reminders and the calendar
+    paths.append("/cuenta/sin-papel")  # paperless notices
     if role == "staff":
         paths += ["/personal/buscar", "/personal/buscar?q=Calle", "/personal/buscar?q=x",
                   "/personal/persona/1", f"/propiedad/{ids['lessee'][0]}"]
@@ -68,7 +68,7 @@ def walk(app: Flask) -> Iterator[tuple[str, str, str]]:
     r = owner.post(f"/propiedad/{pid}/acceso", data={"csrf_token": csrf_token(page),
                                                      "email": "owner@demo.pr"})
     yield "grant-errors", f"/propiedad/{pid}", r.get_data(as_text=True)
-    # Paying without an account (issue 27): the code's errors, the pay page, its errors.
+    # Paying without an account: the code's errors, the pay page, its errors.
     guest = app.test_client()
     page = guest.get("/pagar-sin-cuenta").get_data(as_text=True)
     r = guest.post("/pagar-sin-cuenta", data={"csrf_token": csrf_token(page),

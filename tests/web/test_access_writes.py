@@ -61,7 +61,7 @@ WALKED |= {"lenders.batch_upload"}
 #: J7: the API's POST routes take a Bearer token only: walked with every role's session (401)
 #: and with another lender's token (404) in tests/web/test_lender_api_batches.py.
 WALKED |= {"lenders_api.submit_batch", "lenders_api.report_acquisition"}
-#: Issue 28: the portfolio kept by the bank and its bill file, walked as every other role and
+#: the portfolio kept by the bank and its bill file, walked as every other role and
 #: another bank's administrator (404, nothing written) in tests/web/test_lender_portfolio_web.py
 #: (test_no_one_else_posts); the API's in tests/web/test_lender_api_portfolio.py.
 WALKED |= {"lenders.portfolio_change", "lenders.portfolio_upload", "lenders.bill_make",
@@ -76,7 +76,8 @@ WALKED |= {"roll.budget_adoption_date"}
 #: A failed email queued again (staff only), walked as an owner and anonymous in
 #: tests/web/test_mail_queue_page.py.
 WALKED |= {"jobs.mail_retry"}
-#: Issues 27 and 28: autopay, the test card page of an owner's setup, a relative's reminders,
+#: The owners' and banks' tools: autopay, the test card page of an owner's setup, a
+#: relative's reminders,
 #: the bank's webhooks and staff's bulk review, walked as every other role in
 #: tests/web/test_access_writes_tools.py.
 WALKED |= {"payments.autopay", "payments.autopay_add_method", "payments.autopay_cancel",

@@ -1,4 +1,4 @@
-"""The owners' and banks' own tools (issues 27 and 28), walked as every other role on the
+"""The owners' and banks' own tools, walked as every other role on the
 owner's parcel and the bank's objects: autopay (enrol, save a method, cancel), the test
 card page of the owner's setup, a relative's reminders (add, remove), the bank's webhooks
 (add, remove, send again) and staff's bulk review. Each is refused (anonymous: sent to sign

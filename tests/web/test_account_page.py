@@ -1,4 +1,4 @@
-"""The account page (/cuenta, issue 27 item 6): a new email counts only once the new address
+"""The account page (/cuenta): a new email counts only once the new address
 confirms it (the old one keeps working meanwhile, and is told after); a wrong current
 password changes nothing; the telephone's messages in both languages; the sections other
 parts add appear once their pages exist; the year's payments as CSV and PDF hold the

@@ -1,4 +1,4 @@
-"""The staff search page and the reports' pages and CSV (portal/web/backoffice/, issue 28)
+"""The staff search page and the reports' pages and CSV (portal/web/backoffice/)
 on the demo District: staff only (404 for anyone else), accent-insensitive, each result a
 link to its staff page, each report's figures and its CSV with the same rows."""
 

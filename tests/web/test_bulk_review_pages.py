@@ -1,4 +1,4 @@
-"""The review in bulk's page (portal/web/exemptions/bulk.py, issue 28) on the demo District:
+"""The review in bulk's page (portal/web/exemptions/bulk.py) on the demo District:
 filters, outliers flagged, many certifications decided with one form, each audited on its
 own; the bank gets no email per decision (the next day's digest tells it); staff only,
 reviewers and administrators decide."""

@@ -1,4 +1,4 @@
-"""Issue 25, item 2: one parser per kind of input. Every form's date field reads the date
+"""one parser per kind of input. Every form's date field reads the date
 through `portal.date_input` (`portal.web.date_field.TypedDateField`): the ISO form in either
 language and the reader's own (30/11/2026 in Spanish, 11/30/2026 in English); the other
 order is refused with the reader's example and its order in words, and nothing is kept."""

@@ -79,7 +79,7 @@ def test_the_lender_upload_with_no_file_is_ours_not_the_browsers(demo_app: Flask
     ("en", "The file was not opened: it holds more than a document needs")])
 @pytest.mark.parametrize("bomb", ["png", "pdf"])
 def test_a_bomb_is_refused_in_the_readers_language(demo_app: Flask, lang, words, bomb):
-    """A decompression-bomb PNG and a PDF bomb through the J5 upload (issue 31): the
+    """A decompression-bomb PNG and a PDF bomb through the J5 upload: the
     owner's step again with the refusal in the summary, linked to the field, in the
     reader's language; nothing stored (tests/data/test_exemption_services.py holds the
     memory bound)."""

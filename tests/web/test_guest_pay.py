@@ -1,4 +1,4 @@
-"""Paying without an account (issue 27 item 4), through the pages: the catastro number and
+"""Paying without an account, through the pages: the catastro number and
 the access code, or the notice's signed link, open one parcel's pay flow; the guest pays in
 the sandbox and gets the receipt on screen and by email; nothing else opens with the guest
 session; wrong codes are refused and throttled; a changed link is refused."""

@@ -1,4 +1,4 @@
-"""Issue 28, item 7: a bank's administrators use two-step verification. An administrator
+"""a bank's administrators use two-step verification. An administrator
 who has not set it up is sent to set it up before any lender page (and comes back to the
 page asked for); a clerk is not; once enrolled, a session that has not passed the second
 step is sent to it. The staff roll page lists only the roll's jobs, their kinds worded."""

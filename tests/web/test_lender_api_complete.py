@@ -1,4 +1,4 @@
-"""The lenders' API, complete and strict (issue 28, item 3): every error under /api is an
+"""The lenders' API, complete and strict: every error under /api is an
 RFC 9457 problem in the caller's language (an unknown address, a method not allowed, a body
 too large, too many requests, an unexpected error), never the portal's HTML page; the list of
 batches and the rows' report carry the total and the next page's address; every answer

@@ -1,4 +1,4 @@
-"""The lenders' API for the portfolio kept by the bank and its bill file (issue 28): loans
+"""The lenders' API for the portfolio kept by the bank and its bill file: loans
 added and removed with each row's outcome and reason, idempotency (the same key and body:
 the same change; another body: 409), problems in the caller's language, another lender's
 change 404, the bill file's lines and its parameters; the OpenAPI document lists them and

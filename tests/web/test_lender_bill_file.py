@@ -1,4 +1,4 @@
-"""The bank's bill file (issue 28): each loan's line is the account's offer (amount through
+"""The bank's bill file: each loan's line is the account's offer (amount through
 the last installment covered, last timely day, lump sum when eligible); the file is kept,
 read by page, CSV and filters; paying it reports what changed since (paid by the bank, by
 the owner, an amount changed, a loan removed)."""

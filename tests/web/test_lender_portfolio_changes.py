@@ -1,4 +1,4 @@
-"""The portfolio kept by the bank (issue 28): loans added and removed one at a time, by an
+"""The portfolio kept by the bank: loans added and removed one at a time, by an
 add/delete CSV processed as a job with a per-row report (every reason code), and matched to
 the roll; the owner's page names the bank that said it services the loan."""
 

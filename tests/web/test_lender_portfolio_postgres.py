@@ -1,4 +1,4 @@
-"""The portfolio kept by the bank and the bill file on PostgreSQL (issue 28): the same
+"""The portfolio kept by the bank and the bill file on PostgreSQL: the same
 reasons and outcomes as on SQLite, a loan added and removed in one file (its rows keep their
 loan, nothing deleted), the bill file's lines and the exceptions report, one payment of the
 whole file kept and started."""

@@ -1,4 +1,4 @@
-"""The portfolio kept by the bank and the bill file, as pages (issue 28): one loan added or
+"""The portfolio kept by the bank and the bill file, as pages: one loan added or
 removed (its reason on the field, nothing changed), the add/delete file's page and report,
 the owner's page naming the bank, the bill file's page, CSV, filters, exceptions report and
 the payments' review of one payment; only the lender's members (others 404)."""

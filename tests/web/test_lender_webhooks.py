@@ -1,4 +1,4 @@
-"""A lender's webhooks (issue 28) against a local HTTP receiver: an administrator registers an
+"""A lender's webhooks against a local HTTP receiver: an administrator registers an
 endpoint and gets its signing secret once; a batch that finishes and a certification that is
 decided are events written in the same unit of work; the worker posts them signed
 (`Portal-Signature: t=…,v1=HMAC-SHA256("t.body")`), retries an endpoint that fails after a

@@ -1,4 +1,4 @@
-"""Paperless notices and the parcel's notices, through the pages (issue 27 item 5): the owner
+"""Paperless notices and the parcel's notices, through the pages: the owner
 chooses email instead of paper at /cuenta/sin-papel (saved, audited, shown on the parcel
 page); the parcel page lists every notice the portal issued, newest first, each with its PDF
 (with the QR code of the pay link); nobody else reads them."""

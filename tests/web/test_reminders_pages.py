@@ -1,4 +1,4 @@
-"""The reminders' pages (issue 27, docs/REMINDERS.md) on the demo District: the account's
+"""The reminders' pages (docs/REMINDERS.md) on the demo District: the account's
 choices, the dashboard's notice, the one-click unsubscribe without a session (RFC 8058), a
 relative added and confirmed from their email, the calendars (parsed back: RFC 5545), and a
 reminder's links that are the portal's routes."""

@@ -1,4 +1,4 @@
-"""Issue 24, item 3: the file store's retention policy (portal/roll/retention.py). The
+"""the file store's retention policy (portal/roll/retention.py). The
 notices' print files hold new access codes in plain text: their PDFs are deleted from the
 store RETENTION_PRINT_FILE_DAYS days after they were made (a daily task, idempotent), the
 row and an audit record stay, and an administrator who asks for the file is told, not given

@@ -196,7 +196,7 @@ def test_last_seen_is_written_at_most_once_a_minute(user_app, fixed_today):
 
 
 def test_expired_rows_are_deleted_by_the_hourly_pass_not_by_a_request(user_app, fixed_today):
-    """Issue 30: signing in writes its own row and deletes nothing; the worker's hourly pass
+    """signing in writes its own row and deletes nothing; the worker's hourly pass
     (`portal.jobs.daily`, task "sessions") deletes the rows past their absolute end, and a
     second pass finds none."""
     from portal import domains  # noqa: F401 - registers the task

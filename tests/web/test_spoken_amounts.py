@@ -1,4 +1,4 @@
-"""Issue 29 item 5: the answer-first figures carry their words for a screen reader."""
+"""the answer-first figures carry their words for a screen reader."""
 
 import re
 from datetime import date

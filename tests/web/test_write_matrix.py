@@ -64,7 +64,7 @@ ALLOWED: dict[str, frozenset[str]] = {
                     frozenset({"owner"})),
     **dict.fromkeys(("exemptions.take_up", "exemptions.approve", "exemptions.return_to_owner",
                      "exemptions.changes_acknowledge"), REVIEWERS),
-    "exemptions.bulk_decide": REVIEWERS,  # issue 28: the review in bulk (an empty form: 422)
+    "exemptions.bulk_decide": REVIEWERS,  # the review in bulk (an empty form: 422)
     # Collections: every role but read-only records (RECORD_COLLECTION).
     **{f"collections.{e}": RECORDERS for e in (
         "start_run", "record_mailings", "record_mailing", "record_receipt", "record_claim",
@@ -81,7 +81,7 @@ ALLOWED: dict[str, frozenset[str]] = {
         "compute_roll", "publish_roll", "send_roll_notices", "parameter_edit",
         "roll_import_upload", "budget_adoption_date")},
     "people.set_role": ADMIN, "people.reset_two_factor": ADMIN,
-    # Paying without an account (issue 27): the code form answers anyone (400 on an empty
+    # Paying without an account: the code form answers anyone (400 on an empty
     # form); closing the guest page is anyone's (it ends only the caller's guest session).
     "payments.guest_start": EVERYONE, "payments.guest_end": EVERYONE,
     "accounts.paperless_page": SIGNED_IN,  # one's own choices
@@ -89,13 +89,13 @@ ALLOWED: dict[str, frozenset[str]] = {
     **{f"lenders.{e}": frozenset({"lender"}) for e in (
         "batch_upload", "create_token", "invite", "mark_intents", "pay_file", "pay_filtered",
         "remove", "report_acquisition", "set_role", "add_webhook",
-        "portfolio_change", "portfolio_upload", "bill_make")},  # issue 28
+        "portfolio_change", "portfolio_upload", "bill_make")},
     "exemptions.changes_forward": frozenset({"lender"}),
-    # Autopay (issue 27): a parcel's payers enrol and save a method from its page (a
+    # Autopay: a parcel's payers enrol and save a method from its page (a
     # delegate only where the owner allowed paying); one's own methods, people only.
     "payments.autopay": frozenset({"owner"}), "payments.autopay_add_method": frozenset({"owner"}),
     "payments.saved_methods": frozenset(PEOPLE),
-    # Reminders (issue 27): one's own choices; a relative added by the parcel's manager.
+    # Reminders: one's own choices; a relative added by the parcel's manager.
     "reminders.save": SIGNED_IN, "reminders.reset_calendar": SIGNED_IN,
     "reminders.add_relative": frozenset({"owner"}),
 }

@@ -1,6 +1,5 @@
 """The portfolio and the bill file in a real browser, in Spanish and in English: the demo
-bank's administrator
-opens "Your portfolio" from the loans page, adds one loan (a wrong owner's name first: the
+bank's administrator opens "Your portfolio" from the loans page, adds one loan (a wrong owner's name first: the
 reason on the field), uploads an add/delete file with one good and one bad row and reads the
 per-row report; then makes a bill file, filters it to one loan, pays: the payment prepared and
 kept with its exceptions report ("nothing changed"), then started (the test checkout). Every

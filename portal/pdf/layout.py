@@ -427,6 +427,8 @@ class Layout:
         if doc.subtitle:
             self.paragraph(doc.subtitle, 9.5, GREY)
         self.pdf.y += 2.5
+        if doc.answer:
+            self.answer(doc)
         if doc.facts:
             self.facts([(_clean(a), _clean(b)) for a, b in doc.facts])
             self.pdf.y += 3
@@ -456,6 +458,20 @@ class Layout:
                 with self.pdf.element("P"):
                     self.lines(MARGIN, block, "", 10)
                 self.pdf.y += 3
+
+    def answer(self, doc: Document) -> None:
+        """The answer first: its heading, then each line in large bold text, kept together
+        on the first page, with a rule under it."""
+        lines = [self.wrap(_clean(a), self.width, "B", 14) for a in doc.answer]
+        height = sum(len(x) for x in lines) * self.leading(14) + 3 * len(lines)
+        if doc.answer_heading:
+            self.heading(doc.answer_heading, "H2", 11.5, height)
+        for block in lines:
+            with self.pdf.element("P"):
+                self.lines(MARGIN, block, "B", 14)
+            self.pdf.y += 3
+        self.rule(self.pdf.y - 1.5, grey=120, width=0.3)
+        self.pdf.y += 3
 
     def render(self) -> bytes:
         doc, pdf = self.doc, self.pdf

@@ -24,6 +24,7 @@ subset, `tagged.SharedFont`): identical objects are written once (pypdf's
 
 from __future__ import annotations
 
+import hashlib
 import io
 from collections.abc import Iterable, Iterator
 
@@ -37,6 +38,7 @@ from pypdf.generic import (
     NullObject,
     NumberObject,
     PdfObject,
+    StreamObject,
     TextStringObject,
 )
 
@@ -57,10 +59,11 @@ def merge(parts: Iterable[bytes]) -> bytes:
     nums = ArrayObject()
     next_key = 0
     count = 0
+    fonts: dict[bytes, int] = {}
     for data in parts:
         reader = PdfReader(io.BytesIO(data))
         part = _Part(writer, reader, next_key)
-        part.copy_pages()
+        part.copy_pages(fonts)
         elem = part.copy_tree(document_ref)
         if elem is not None:
             document[_K].append(elem)
@@ -69,6 +72,9 @@ def merge(parts: Iterable[bytes]) -> bytes:
         if count == 0:
             _catalog_from(writer, reader)
         count += 1
+        # pypdf keeps every reader cloned from alive (its "PreventGC" entry); nothing more
+        # is cloned from this one, so let it go, and its bytes with it
+        writer._id_translated.pop(id(reader), None)
         del reader, part
     if not count:
         raise ValueError("nothing to merge")
@@ -107,9 +113,23 @@ class _Part:
         self.annots: dict[int, IndirectObject] = {}
         self.next_key = offset
 
-    def copy_pages(self) -> None:
+    def copy_pages(self, fonts: dict[bytes, int]) -> None:
+        """The part's pages, copied; a font the same as one copied before (`fonts`: its
+        digest -> its object in the writer) is that one, not a copy more."""
+        translated = self.writer._id_translated.setdefault(
+            id(self.reader), {"PreventGC": self.reader})
         for page in self.reader.pages:
+            new_fonts = {}
+            for ref in _fonts_of(page):
+                key = _digest(ref)
+                if key in fonts:
+                    translated[ref.idnum] = fonts[key]  # pypdf's clone reuses it
+                else:
+                    new_fonts[ref.idnum] = key
             new = self.writer.add_page(page)
+            for idnum, key in new_fonts.items():
+                if idnum in translated:
+                    fonts[key] = translated[idnum]
             self.pages[page.indirect_reference.idnum] = new.indirect_reference
             if "/StructParents" in page:  # pypdf leaves it out of the copy
                 key = self.offset + int(page["/StructParents"])
@@ -216,6 +236,42 @@ class _Part:
         if isinstance(value, IndirectObject) and value.idnum in self.elems:
             return self.elems[value.idnum]
         return NullObject()
+
+
+def _fonts_of(page: DictionaryObject) -> list[IndirectObject]:
+    resources = page.get("/Resources")
+    fonts = resources.get_object().get("/Font") if resources is not None else None
+    if fonts is None:
+        return []
+    return [v for v in fonts.get_object().values() if isinstance(v, IndirectObject)]
+
+
+def _digest(value: PdfObject) -> bytes:
+    """What an object is, whole (its referenced objects too): the same bytes, the same
+    digest."""
+    h = hashlib.sha256()
+
+    def feed(v: PdfObject) -> None:
+        v = v.get_object() if isinstance(v, IndirectObject) else v
+        if isinstance(v, StreamObject):
+            h.update(b"S%d:" % len(v._data))
+            h.update(v._data)
+        if isinstance(v, DictionaryObject):
+            h.update(b"<<")
+            for key in sorted(v):
+                h.update(key.encode() + b" ")
+                feed(v[key])
+            h.update(b">>")
+        elif isinstance(v, ArrayObject):
+            h.update(b"[")
+            for item in v:
+                feed(item)
+            h.update(b"]")
+        else:
+            h.update(repr(v).encode() + b" ")
+
+    feed(value)
+    return h.digest()
 
 
 def _as_list(value: PdfObject | None) -> list[PdfObject]:

@@ -27,9 +27,9 @@ from typing import Any
 from sqlalchemy import func, select
 
 from portal import storage
-from portal.pdf.merge import merge as merge_tagged
 from portal.db import UnitOfWork
 from portal.models import DemandDocument
+from portal.pdf.merge import merge as merge_tagged
 
 #: (the letter's facts, the declared closed days, the payer's name for an owner's copy or
 #: None) -> the PDF.

@@ -2,24 +2,22 @@
 
 A file kept as issued (the demand letter, R-A17: "a later copy is that same document, never
 re-rendered") is put in a larger file as it is: the court packet (the statement, the letter
-as kept, the receipt of mailing) and the staff's print file of the owner's copies. Copying
+as kept, the receipt of mailing) and the staff's print file of the owners' copies. Copying
 pages alone (pypdf's `PdfWriter.append`) drops the structure tree, and the file would be
-untagged; here each part's pages are copied with pypdf, unchanged (their content streams
-and their marked content), and each part's structure tree is carried over:
+untagged; here each part is read with pypdf and its objects are written unchanged (content
+streams, marked content, fonts), renumbered, and each part's structure tree is carried over:
 
 - the file's tree is Document > Part (one per part, with the part's /Lang) > the part's
-  own elements, each one copied with its page references (/Pg, /MCR) pointing at the
-  copied pages;
-- each page's /StructParents key (and an annotation's /StructParent) moves past the keys of
-  the parts before it, and the parent tree lists every part's entries under the new keys;
+  own elements, their page references (/Pg, /MCR) pointing at the copied pages;
+- each page's /StructParents key moves past the keys of the parts before it, and the parent
+  tree lists every part's entries under the new keys;
 - the catalog has /MarkInfo /Marked true, the first part's /Lang, /ViewerPreferences and
-  XMP metadata, and the Info dictionary the first part's (its title and author).
+  XMP metadata, and the Info dictionary is the first part's (its title and author).
 
-Parts are read one at a time (`parts` may be a generator): a part's bytes and its reader are
-dropped once its pages and elements are copied, so a print file of hundreds of letters holds
-the output's objects once. The parts' fonts are the same bytes in each (the layer's shared
-subset, `tagged.SharedFont`): identical objects are written once (pypdf's
-`compress_identical_objects`), so the file grows by each letter's own pages only.
+The file is written as the parts are read (`parts` may be a generator): a part's objects go
+straight to the output, and only each object's offset, the pages' and the parent tree's
+numbers are kept, so memory grows by the output's bytes alone. A font the same in several
+parts (the layer's shared subset, `tagged.SharedFont`) is written once.
 """
 
 from __future__ import annotations
@@ -28,214 +26,185 @@ import hashlib
 import io
 from collections.abc import Iterable, Iterator
 
-from pypdf import PdfReader, PdfWriter
+from pypdf import PdfReader
 from pypdf.generic import (
     ArrayObject,
-    BooleanObject,
     DictionaryObject,
     IndirectObject,
     NameObject,
-    NullObject,
-    NumberObject,
     PdfObject,
     StreamObject,
-    TextStringObject,
 )
 
-_P, _K, _PG = NameObject("/P"), NameObject("/K"), NameObject("/Pg")
+
+class _Out:
+    """The output file, written as the objects come: only each object's offset is kept."""
+
+    def __init__(self) -> None:
+        self.buf = io.BytesIO()
+        self.buf.write(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
+        self.offsets: dict[int, int] = {}
+        self.count = 0
+
+    def reserve(self) -> int:
+        self.count += 1
+        return self.count
+
+    def put(self, num: int, body: bytes) -> None:
+        self.offsets[num] = self.buf.tell()
+        self.buf.write(b"%d 0 obj\n" % num + body + b"\nendobj\n")
+
+    def finish(self, root: int, info: int | None) -> bytes:
+        start = self.buf.tell()
+        size = self.count + 1
+        lines = [b"xref\n0 %d\n" % size, b"0000000000 65535 f \n"]
+        lines += [b"%010d 00000 n \n" % self.offsets[n] for n in range(1, size)]
+        self.buf.write(b"".join(lines))
+        trailer = b"trailer\n<< /Size %d /Root %d 0 R" % (size, root)
+        if info is not None:
+            trailer += b" /Info %d 0 R" % info
+        self.buf.write(trailer + b" >>\nstartxref\n%d\n%%%%EOF\n" % start)
+        return self.buf.getvalue()
+
+
+def _ser(obj: PdfObject, num) -> bytes:  # noqa: ANN001
+    """An object's bytes, each reference renumbered by `num` (old object number -> new)."""
+    if isinstance(obj, IndirectObject):
+        return b"%d 0 R" % num(obj.idnum)
+    if isinstance(obj, StreamObject):
+        head = DictionaryObject({k: v for k, v in obj.items() if k != "/Length"})
+        return (_ser(head, num)[:-2] + b" /Length %d>>\nstream\n" % len(obj._data)
+                + obj._data + b"\nendstream")
+    if isinstance(obj, DictionaryObject):
+        out = [b"<<"]
+        for key, value in obj.items():
+            out.append(_name(key) + b" " + _ser(value, num))
+        return b" ".join(out) + b">>"
+    if isinstance(obj, ArrayObject):
+        return b"[" + b" ".join(_ser(v, num) for v in obj) + b"]"
+    b = io.BytesIO()
+    obj.write_to_stream(b)
+    return b.getvalue()
+
+
+def _name(key: str) -> bytes:
+    b = io.BytesIO()
+    NameObject(key).write_to_stream(b)
+    return b.getvalue()
 
 
 def merge(parts: Iterable[bytes]) -> bytes:
-    """The PDFs `parts` in one tagged PDF, in order (at least one)."""
-    writer = PdfWriter()
-    root = writer.root_object
-    tree = DictionaryObject({NameObject("/Type"): NameObject("/StructTreeRoot")})
-    tree_ref = writer._add_object(tree)
-    document = DictionaryObject({NameObject("/Type"): NameObject("/StructElem"),
-                                 NameObject("/S"): NameObject("/Document"),
-                                 _P: tree_ref, _K: ArrayObject()})
-    document_ref = writer._add_object(document)
-    tree[_K] = ArrayObject([document_ref])
-    nums = ArrayObject()
-    next_key = 0
-    count = 0
+    """The PDFs `parts` in one tagged PDF, in order (at least one), written as read."""
+    out = _Out()
+    pages_num, tree_num, doc_num = out.reserve(), out.reserve(), out.reserve()
+    kids: list[int] = []        # the pages
+    part_nums: list[int] = []   # the Part elements
+    nums: list[tuple[int, list[int] | int]] = []  # the parent tree
     fonts: dict[bytes, int] = {}
-    for data in parts:
+    catalog: list[bytes] = []
+    info: int | None = None
+    next_key = 0
+    for index, data in enumerate(parts):
         reader = PdfReader(io.BytesIO(data))
-        part = _Part(writer, reader, next_key)
-        part.copy_pages(fonts)
-        elem = part.copy_tree(document_ref)
-        if elem is not None:
-            document[_K].append(elem)
-        nums.extend(part.parent_tree())
-        next_key = part.next_key
-        if count == 0:
-            _catalog_from(writer, reader)
-        count += 1
-        # pypdf keeps every reader cloned from alive (its "PreventGC" entry); nothing more
-        # is cloned from this one, so let it go, and its bytes with it
-        writer._id_translated.pop(id(reader), None)
-        del reader, part
-    if not count:
-        raise ValueError("nothing to merge")
-    tree[NameObject("/ParentTree")] = writer._add_object(
-        DictionaryObject({NameObject("/Nums"): nums}))
-    tree[NameObject("/ParentTreeNextKey")] = NumberObject(next_key)
-    root[NameObject("/StructTreeRoot")] = tree_ref
-    root[NameObject("/MarkInfo")] = DictionaryObject(
-        {NameObject("/Marked"): BooleanObject(True)})
-    writer.compress_identical_objects(remove_duplicates=True, remove_unreferenced=False)
-    out = io.BytesIO()
-    writer.write(out)
-    return out.getvalue()
+        remap: dict[int, int] = {}
+        queue: list[int] = []
 
+        def num(idnum: int, remap=remap, queue=queue) -> int:  # noqa: ANN001
+            if idnum not in remap:
+                remap[idnum] = out.reserve()
+                queue.append(idnum)
+            return remap[idnum]
 
-def _catalog_from(writer: PdfWriter, reader: PdfReader) -> None:
-    """The file's language, viewer preferences, XMP and Info: the first part's."""
-    source = reader.root_object
-    root = writer.root_object
-    for key in ("/Lang", "/ViewerPreferences", "/Metadata"):
-        if key in source:
-            root[NameObject(key)] = source[key].clone(writer)
-    if reader.metadata:
-        writer.add_metadata({k: v for k, v in reader.metadata.items()
-                             if isinstance(v, str)})
-
-
-class _Part:
-    """One part's pages and structure elements, copied into `writer`; its parent tree's
-    keys moved by `offset`."""
-
-    def __init__(self, writer: PdfWriter, reader: PdfReader, offset: int) -> None:
-        self.writer, self.reader, self.offset = writer, reader, offset
-        self.pages: dict[int, IndirectObject] = {}  # the part's page object -> the copy's
-        self.elems: dict[int, IndirectObject] = {}  # the part's element -> the copy's
-        self.annots: dict[int, IndirectObject] = {}
-        self.next_key = offset
-
-    def copy_pages(self, fonts: dict[bytes, int]) -> None:
-        """The part's pages, copied; a font the same as one copied before (`fonts`: its
-        digest -> its object in the writer) is that one, not a copy more."""
-        translated = self.writer._id_translated.setdefault(
-            id(self.reader), {"PreventGC": self.reader})
-        for page in self.reader.pages:
-            new_fonts = {}
-            for ref in _fonts_of(page):
-                key = _digest(ref)
+        root = reader.root_object
+        tree = root.get("/StructTreeRoot")
+        tree = tree.get_object() if tree is not None else None
+        doc_elem = None
+        if tree is not None:
+            k = tree.get("/K")
+            k = k.get_object() if k is not None else None
+            first = k[0] if isinstance(k, ArrayObject) and len(k) == 1 else k
+            if isinstance(first, IndirectObject) and first.get_object().get("/S") == "/Document":
+                doc_elem = first
+        part_num = out.reserve()
+        if doc_elem is not None:
+            remap[doc_elem.idnum] = part_num  # its children's /P: the Part
+        offset = next_key
+        page_objs = []
+        for page in reader.pages:
+            ref = page.indirect_reference
+            remap[ref.idnum] = out.reserve()
+            kids.append(remap[ref.idnum])
+            page_objs.append((remap[ref.idnum], page))
+            for font in _fonts_of(page):
+                if font.idnum in remap:
+                    continue
+                key = _digest(font)
                 if key in fonts:
-                    translated[ref.idnum] = fonts[key]  # pypdf's clone reuses it
+                    remap[font.idnum] = fonts[key]
                 else:
-                    new_fonts[ref.idnum] = key
-            new = self.writer.add_page(page)
-            for idnum, key in new_fonts.items():
-                if idnum in translated:
-                    fonts[key] = translated[idnum]
-            self.pages[page.indirect_reference.idnum] = new.indirect_reference
-            if "/StructParents" in page:  # pypdf leaves it out of the copy
-                key = self.offset + int(page["/StructParents"])
-                new[NameObject("/StructParents")] = NumberObject(key)
-                self.next_key = max(self.next_key, key + 1)
-            old_annots = page.get("/Annots") or []
-            for old, copied in zip(old_annots, new.get("/Annots") or []):
-                if isinstance(old, IndirectObject) and isinstance(copied, IndirectObject):
-                    self.annots[old.idnum] = copied
-                    annot = copied.get_object()
-                    if "/StructParent" in annot:
-                        key = self.offset + int(annot["/StructParent"])
-                        annot[NameObject("/StructParent")] = NumberObject(key)
-                        self.next_key = max(self.next_key, key + 1)
-
-    def copy_tree(self, parent: IndirectObject) -> IndirectObject | None:
-        """The part's Document element, copied as a /Part under `parent`, with the part's
-        /Lang (None: the part is untagged)."""
-        tree = self.reader.root_object.get("/StructTreeRoot")
-        if tree is None:
-            return None
-        tree = tree.get_object()
-        kids = tree.get("/K")
-        kids = kids.get_object() if kids is not None else ArrayObject()
-        if not isinstance(kids, ArrayObject):
-            kids = ArrayObject([kids])
-        part = DictionaryObject({NameObject("/Type"): NameObject("/StructElem"),
-                                 NameObject("/S"): NameObject("/Part"), _P: parent,
-                                 _K: ArrayObject()})
-        lang = self.reader.root_object.get("/Lang")
-        if lang is not None:
-            part[NameObject("/Lang")] = TextStringObject(str(lang))
-        ref = self.writer._add_object(part)
-        for kid in kids:
-            elem = kid.get_object()
-            if isinstance(elem, DictionaryObject) and elem.get("/S") == "/Document":
-                # the part's own Document element: its children go straight into the Part
-                for inner in _as_list(elem.get("/K")):
-                    part[_K].append(self._copy(inner, ref, elem.get("/Pg")))
-            else:
-                part[_K].append(self._copy(kid, ref, None))
-        return ref
-
-    def _copy(self, kid: PdfObject, parent: IndirectObject, page: PdfObject | None
-              ) -> PdfObject:
-        """A kid of an element: an element (copied), a marked-content reference (its page
-        mapped) or an MCID (as is)."""
-        if isinstance(kid, NumberObject):
-            return NumberObject(int(kid))
-        obj = kid.get_object()
-        if not isinstance(obj, DictionaryObject):
-            return obj.clone(self.writer)
-        kind = obj.get("/Type")
-        if kind in ("/MCR", "/OBJR"):
-            copy = DictionaryObject()
-            for key, value in obj.items():
-                if key == "/Pg":
-                    copy[_PG] = self._page(value)
-                elif key == "/Obj":
-                    copy[NameObject(key)] = self.annots.get(
-                        value.idnum, value) if isinstance(value, IndirectObject) else value
+                    fonts[key] = num(font.idnum)
+        for new, page in page_objs:
+            copy = DictionaryObject({k: v for k, v in page.items()
+                                     if k not in ("/Parent", "/StructParents")})
+            body = _ser(copy, num)[:-2]
+            body += b" /Parent %d 0 R" % pages_num
+            if "/StructParents" in page:
+                key = offset + int(page["/StructParents"])
+                body += b" /StructParents %d" % key
+                next_key = max(next_key, key + 1)
+            out.put(new, body + b">>")
+        # the Part, its elements and everything the pages use
+        if doc_elem is not None:
+            elem = doc_elem.get_object()
+            lang = root.get("/Lang")
+            part = (b"<</Type /StructElem /S /Part /P %d 0 R /K " % doc_num
+                    + _ser(elem.get("/K", ArrayObject()), num))
+            if lang is not None:
+                part += b" /Lang " + _ser(lang.get_object(), num)
+            out.put(part_num, part + b">>")
+            part_nums.append(part_num)
+        if index == 0:
+            for key in ("/Lang", "/ViewerPreferences", "/Metadata"):
+                if key in root:
+                    catalog.append(_name(key) + b" " + _ser(root[key], num))
+            if "/Info" in reader.trailer:
+                info = out.reserve()
+                out.put(info, _ser(reader.trailer["/Info"].get_object(), num))
+        while queue:
+            idnum = queue.pop()
+            obj = reader.get_object(idnum)
+            out.put(remap[idnum], _ser(obj, num))
+        if tree is not None and "/ParentTree" in tree:
+            for key, value in _number_tree(tree["/ParentTree"].get_object()):
+                if isinstance(value, IndirectObject) and not isinstance(
+                        value.get_object(), ArrayObject):
+                    nums.append((offset + key, remap.get(value.idnum, 0)))
                 else:
-                    copy[NameObject(key)] = value.clone(self.writer)
-            return copy
-        # a structure element
-        copy = DictionaryObject()
-        ref = self.writer._add_object(copy)
-        if isinstance(kid, IndirectObject):
-            self.elems[kid.idnum] = ref
-        for key, value in obj.items():
-            if key in ("/P", "/K"):
-                continue
-            copy[NameObject(key)] = self._page(value) if key == "/Pg" else value.clone(
-                self.writer)
-        copy[_P] = parent
-        own_page = obj.get("/Pg", page)
-        copy[_K] = ArrayObject(self._copy(k, ref, own_page) for k in _as_list(obj.get("/K")))
-        return ref
+                    nums.append((offset + key, [remap.get(v.idnum, 0)
+                                                for v in value.get_object()]))
+        del reader
+    if not kids:
+        raise ValueError("nothing to merge")
+    out.put(pages_num, b"<</Type /Pages /Count %d /Kids [%s]>>" % (
+        len(kids), b" ".join(b"%d 0 R" % k for k in kids)))
+    out.put(doc_num, b"<</Type /StructElem /S /Document /P %d 0 R /K [%s]>>" % (
+        tree_num, b" ".join(b"%d 0 R" % k for k in part_nums)))
+    parent_tree = out.reserve()
 
-    def _page(self, value: PdfObject) -> PdfObject:
-        if isinstance(value, IndirectObject) and value.idnum in self.pages:
-            return self.pages[value.idnum]
-        raise ValueError("a structure element on a page that is not in the part")
+    def entry(v: list[int] | int) -> bytes:
+        if isinstance(v, int):
+            return b"%d 0 R" % v if v else b"null"
+        return b"[" + b" ".join(b"%d 0 R" % x if x else b"null" for x in v) + b"]"
 
-    def parent_tree(self) -> Iterator[PdfObject]:
-        """The part's parent tree entries, each key moved by the offset, each element
-        the copy's."""
-        tree = self.reader.root_object.get("/StructTreeRoot")
-        if tree is None:
-            return
-        node = tree.get_object().get("/ParentTree")
-        if node is None:
-            return
-        for key, value in _number_tree(node.get_object()):
-            yield NumberObject(self.offset + key)
-            value = value.get_object() if isinstance(value, IndirectObject) and not \
-                isinstance(value.get_object(), DictionaryObject) else value
-            if isinstance(value, ArrayObject):
-                yield ArrayObject(self._elem(v) for v in value)
-            else:
-                yield self._elem(value)
-
-    def _elem(self, value: PdfObject) -> PdfObject:
-        if isinstance(value, IndirectObject) and value.idnum in self.elems:
-            return self.elems[value.idnum]
-        return NullObject()
+    out.put(parent_tree, b"<</Nums [" + b" ".join(b"%d %s" % (k, entry(v))
+                                                   for k, v in nums) + b"]>>")
+    out.put(tree_num, b"<</Type /StructTreeRoot /K [%d 0 R] /ParentTree %d 0 R "
+            b"/ParentTreeNextKey %d>>" % (doc_num, parent_tree, next_key))
+    catalog_num = out.reserve()
+    out.put(catalog_num, b"<</Type /Catalog /Pages %d 0 R /StructTreeRoot %d 0 R "
+            b"/MarkInfo <</Marked true>> " % (pages_num, tree_num) + b" ".join(catalog)
+            + b">>")
+    return out.finish(catalog_num, info)
 
 
 def _fonts_of(page: DictionaryObject) -> list[IndirectObject]:
@@ -272,13 +241,6 @@ def _digest(value: PdfObject) -> bytes:
 
     feed(value)
     return h.digest()
-
-
-def _as_list(value: PdfObject | None) -> list[PdfObject]:
-    if value is None:
-        return []
-    obj = value.get_object()
-    return list(obj) if isinstance(obj, ArrayObject) else [value]
 
 
 def _number_tree(node: DictionaryObject) -> Iterator[tuple[int, PdfObject]]:

@@ -34,6 +34,7 @@ from pypdf.generic import (
     NameObject,
     PdfObject,
     StreamObject,
+    TextStringObject,
 )
 
 
@@ -82,6 +83,9 @@ def _ser(obj: PdfObject, num) -> bytes:  # noqa: ANN001
         return b" ".join(out) + b">>"
     if isinstance(obj, ArrayObject):
         return b"[" + b" ".join(_ser(v, num) for v in obj) + b"]"
+    if isinstance(obj, TextStringObject) and str(obj).isascii() and str(obj).isprintable():
+        text = str(obj).replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+        return b"(" + text.encode("ascii") + b")"  # as written (pypdf escapes "-" too)
     b = io.BytesIO()
     obj.write_to_stream(b)
     return b.getvalue()

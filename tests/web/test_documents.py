@@ -24,6 +24,7 @@ from tests.support.documents import (
     LONG_ADDRESS,
     MONEY,
     check,
+    merged_structure,
     needs_poppler,
     pages_of,
     structure,
@@ -219,3 +220,34 @@ def test_a_letter_is_the_same_layer(lang, tmp_path):  # noqa: ANN001
                        rows_heading="What is due", reference="Parcel 040-000-001-07")
         data = pdf.render(doc, lang)
     check(doc, data, lang, tmp_path)
+
+
+@needs_poppler
+def test_files_put_together_stay_tagged(tmp_path):  # noqa: ANN001
+    """`pdf.merge`: three documents (one bilingual) put together as they are: the file is
+    tagged, its tree has a Part each with its own language and headings, every page and
+    its text kept, the fonts written once."""
+    from datetime import date
+
+    from portal.pdf.demand import render_bilingual
+    from portal.pdf.merge import merge
+
+    def doc(title: str, lang: str) -> Document:
+        with i18n.use_language(lang):
+            return Document(title=title, subtitle="", facts=[("A", "B")],
+                            rows=[pdf.Row("x", "$1.00")], rows_heading="Amounts",
+                            reference="R", on=date(2026, 11, 30))
+
+    parts = [pdf.render(doc("Estado de cuenta", "es"), "es"),
+             render_bilingual(doc("Requerimiento de pago", "es"), "es",
+                              doc("Demand for payment", "en"), "en"),
+             pdf.render(doc("Receipt of mailing", "en"), "en")]
+    data = merge(iter(parts))
+    names = [pdf.issuer(TODAY, x).name for x in ("es", "es", "en")]
+    tree = merged_structure(data, tmp_path, names)
+    assert [[t for _d, r, t in part if r == "H1"] for part in tree] == [
+        ["Estado de cuenta"], ["Requerimiento de pago", "Demand for payment"],
+        ["Receipt of mailing"]]
+    assert b"/Lang (en-US)" in data and b"/Lang (es-PR)" in data
+    assert len(pages_of(data, tmp_path)) == 4
+    assert len(data) < sum(len(p) for p in parts) * 0.7  # the fonts once, not three times

@@ -20,17 +20,16 @@ with the copy attached; otherwise it goes in the staff's print file
 
 from __future__ import annotations
 
-import io
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import date
 from typing import Any
 
-from pypdf import PdfWriter
 from sqlalchemy import func, select
 
 from portal import storage
 from portal.db import UnitOfWork
 from portal.models import DemandDocument
+from portal.pdf.merge import merge as merge_tagged
 
 #: (the letter's facts, the declared closed days, the payer's name for an owner's copy or
 #: None) -> the PDF.
@@ -75,14 +74,10 @@ def read(doc: DemandDocument) -> bytes:
     return storage.store().get(doc.storage_key)
 
 
-def merge(parts: Sequence[bytes]) -> bytes:
-    """PDFs one after the other in one file (pypdf: each part's pages as they are)."""
-    writer = PdfWriter()
-    for part in parts:
-        writer.append(io.BytesIO(part))
-    out = io.BytesIO()
-    writer.write(out)
-    return out.getvalue()
+def merge(parts: Iterable[bytes]) -> bytes:
+    """PDFs one after the other in one tagged file, each part's pages as they are and its
+    structure tree kept (`portal.pdf.merge`); `parts` is read one at a time."""
+    return merge_tagged(parts)
 
 
 def print_days(uow: UnitOfWork) -> list[tuple[date, int]]:
@@ -101,4 +96,4 @@ def print_file(uow: UnitOfWork, day: date) -> bytes | None:
         DemandDocument.queued_on == day).order_by(DemandDocument.id).limit(PRINT_LIMIT)))
     if not docs:
         return None
-    return merge([read(d) for d in docs])
+    return merge(read(d) for d in docs)  # one kept letter in memory at a time

@@ -28,7 +28,7 @@ def packet_pdf(v: statement.ParcelPage, lf: demands.LetterFacts, lang: str,
                ) -> bytes:
     """The packet in `lang`: the statement `v` (its values worded in `lang`), the demand
     letter, the receipt of mailing. `kept`: the letter as kept when it was queued (R-A17),
-    put in as it is, between the two (pypdf: `collections.letters.merge`); without it (a
+    put in as it is, between the two, its tags kept (`collections.letters.merge`); without it (a
     demand from before letters were kept) the letter is worded from its stored amounts."""
     with use_language(lang):
         first = statement.statement_document(v)

@@ -155,7 +155,7 @@ def mailing_document(lf: demands.LetterFacts, lang: str,
             closed_days.demand(n.mailed_on, stop.last_day, closed))]
             if stop is not None else [])  # R-A13: a closed day that moved the last day
         return Document(_("Receipt of mailing"), _("Certified mail with return receipt"),
-                        facts, rows=rows, body=body,
+                        facts, rows=rows, body=body, rows_heading=_("Amounts"),
                         reference=_("Demand %(id)s · Parcel %(catastro)s", id=n.id,
                                     catastro=lf.parcel.catastro), on=lf.timeline.today)
 

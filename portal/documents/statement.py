@@ -76,6 +76,39 @@ def _by_day_rows(a: Any, today: date) -> list[pdf.Row]:
     return rows
 
 
+def _by(day: date, today: date) -> str:
+    return f"{date_long(day)} ({days_left(day, today)})"
+
+
+def answer_lines(a: Any, today: date) -> list[str]:
+    """The answer first, as the parcel page says it (`views.answer`: the offer's figures,
+    `core.offer`): what is owed now and by which day, or that nothing is due."""
+    if a is None:
+        return []
+    n = _count(a.count) if a.amount is not None else ""
+    amount = money(a.amount) if a.amount is not None else ""
+    if a.kind == "demand":
+        return [_("You have %(amount)s past due.", amount=amount),
+                _("To stop a claim in court, pay %(today)s today, or %(by_last)s by",
+                  today=money(a.stop_today), by_last=money(a.stop_by))
+                + " " + _by(a.day, today) + "."]
+    if a.kind == "claimable":
+        return [_("You have %(amount)s past due: pay it as soon as you can. Since %(date)s "
+                  "the debt may be claimed in court.", amount=amount, date=date_long(a.day))]
+    if a.kind == "overdue":
+        return [_("You have %(amount)s past due: pay it as soon as you can, interest is added "
+                  "every day.", amount=amount)]
+    if a.kind == "due":
+        line = _("You have %(amount)s due now: pay it by", amount=amount + n)
+        if a.day is not None:
+            line += " " + _by(a.day, today)
+        return [line + " " + _("to avoid a late fee.")]
+    if a.kind == "next":
+        return [_("You are up to date. Next payment: %(amount)s by", amount=amount + n)
+                + " " + _by(a.day, today) + "."]
+    return [_("You are up to date: nothing else is due this year.")]
+
+
 def statement_document(v: ParcelPage) -> pdf.Document:
     """What the statement PDF says, in the current language."""
     facts = [(_("Parcel"), v.parcel.catastro),
@@ -148,6 +181,8 @@ def statement_document(v: ParcelPage) -> pdf.Document:
         title=_("Statement of account"),
         subtitle=_("District Assessments Portal") + " · "
         + _("As of %(date)s", date=date_long(v.as_of)),
+        answer=answer_lines(getattr(v, "answer", None), v.today),
+        answer_heading=_("Your account today"),
         facts=facts, rows=rows, rows_heading=_("Amounts"), tables=[schedule], notes=notes,
         reference=_("Parcel %(catastro)s", catastro=v.parcel.catastro), on=v.as_of)
 

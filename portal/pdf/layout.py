@@ -60,6 +60,13 @@ class Layout:
         self.issuer: Issuer = issuer(doc.on or clock.today(), lang)
         self.issuer_elements: tuple[Element, Element] | None = None
         self._heads: dict[tuple[Issuer, str], tuple[list[str], list[str]]] = {}
+        #: The space between blocks and table rows is halved when the document would
+        #: otherwise leave a near-empty last page (`render_document`).
+        self.tight = False
+        self.last_used = 0.0  # how much of the last page the content fills (0 to 1)
+
+    def gap(self, space: float) -> float:
+        return space / 2 if self.tight else space
 
     # -- measuring and wrapping -----------------------------------------------------------
     def font(self, style: str, size: float) -> None:
@@ -400,7 +407,8 @@ class Layout:
                 with self.pdf.element("TR"):
                     xs = [MARGIN + sum(widths[:i]) for i in range(len(widths))]
                     self.band([(self.pdf.new_element("TD"), x, lines, "", a, w - 2)
-                               for x, lines, w, a in zip(xs, cells, widths, align)], 9, 1.6)
+                               for x, lines, w, a in zip(xs, cells, widths, align)], 9,
+                              self.gap(1.6))
                 self.rule(self.pdf.y - 0.8, grey=215)
         self.repeat = None
         self.pdf.y += 4
@@ -409,15 +417,19 @@ class Layout:
         if not self.refs:
             return
         self.pdf.y += 2
-        self.heading(_("The rules and the law behind these amounts"), "H2", 11.5,
-                     2 * self.leading(8.5))
+        items = [self.wrap(_("[%(number)d] %(title)s: %(source)s (the portal's rule "
+                             "%(rule)s).", number=number, title=ref.title,
+                             source=ref.source, rule=ref.rule), self.width, "", 8.5)
+                 for ref, number in self.refs.items()]
+        whole = sum(len(x) for x in items) * self.leading(8.5)
+        # a short list is kept whole with its heading: no footnote left alone on a last page
+        after = whole if whole <= (self.bottom - self.head_band) / 3 else 2 * self.leading(8.5)
+        self.heading(_("The rules and the law behind these amounts"), "H2", 11.5, after)
         with self.pdf.element("L"):
-            for ref, number in self.refs.items():
-                text = _("[%(number)d] %(title)s: %(source)s (the portal's rule %(rule)s).",
-                         number=number, title=ref.title, source=ref.source, rule=ref.rule)
+            for lines in items:
                 with self.pdf.element("LI"):
                     with self.pdf.element("LBody"):
-                        self.lines(MARGIN, self.wrap(text, self.width, "", 8.5), "", 8.5)
+                        self.lines(MARGIN, lines, "", 8.5)
 
     # -- the document ---------------------------------------------------------------------
     def blocks(self, doc: Document) -> None:
@@ -426,36 +438,52 @@ class Layout:
         self.heading(_clean(doc.title), "H1", 16, 12)
         if doc.subtitle:
             self.paragraph(doc.subtitle, 9.5, GREY)
-        self.pdf.y += 2.5
+        self.pdf.y += self.gap(2.5)
+        if doc.answer:
+            self.answer(doc)
         if doc.facts:
             self.facts([(_clean(a), _clean(b)) for a, b in doc.facts])
-            self.pdf.y += 3
+            self.pdf.y += self.gap(3)
         for paragraph in doc.body:
             self.need(2 * self.leading(10))
             self.paragraph(self.why_text(paragraph), 10)
-            self.pdf.y += 2
+            self.pdf.y += self.gap(2)
         if doc.code is not None:
             draw_qr(self, doc.code)
-            self.pdf.y += 2
+            self.pdf.y += self.gap(2)
         if doc.rows:
             if doc.rows_heading:
                 self.heading(doc.rows_heading, "H2", 11.5, 20)
             self.amounts(doc.rows)
-            self.pdf.y += 3
+            self.pdf.y += self.gap(3)
         for table in doc.all_tables():
             self.table(table)
         for note in doc.notes:
             self.need(2 * self.leading(8.5))
             self.paragraph(self.why_text(note), 8.5)
-            self.pdf.y += 1.2
+            self.pdf.y += self.gap(1.2)
         if doc.closing:  # a letter's signature block, kept whole on one page
-            self.pdf.y += 4
+            self.pdf.y += self.gap(4)
             lines = [self.wrap(c, self.width, "", 10) for c in doc.closing]
             self.need(sum(len(x) for x in lines) * self.leading(10) + 3 * len(lines))
             for block in lines:
                 with self.pdf.element("P"):
                     self.lines(MARGIN, block, "", 10)
-                self.pdf.y += 3
+                self.pdf.y += self.gap(3)
+
+    def answer(self, doc: Document) -> None:
+        """The answer first: its heading, then each line in large bold text, kept together
+        on the first page, with a rule under it."""
+        lines = [self.wrap(_clean(a), self.width, "B", 14) for a in doc.answer]
+        height = sum(len(x) for x in lines) * self.leading(14) + 3 * len(lines)
+        if doc.answer_heading:
+            self.heading(doc.answer_heading, "H2", 11.5, height)
+        for block in lines:
+            with self.pdf.element("P"):
+                self.lines(MARGIN, block, "B", 14)
+            self.pdf.y += self.gap(3)
+        self.rule(self.pdf.y - 1.5, grey=120, width=0.3)
+        self.pdf.y += self.gap(3)
 
     def render(self) -> bytes:
         doc, pdf = self.doc, self.pdf
@@ -474,6 +502,7 @@ class Layout:
         self.issuer_elements = (pdf.new_element("P"), pdf.new_element("P"))
         self.blocks(doc)
         self.footnotes()
+        self.last_used = (pdf.y - self.head_band) / (self.bottom - self.head_band)
         self.page_furniture()
         return bytes(pdf.output())
 
@@ -497,5 +526,18 @@ def xmp(title: str, author: str, lang: str, tool: str) -> str:
 </x:xmpmeta>"""
 
 
+#: A last page the content fills less than this much of is an orphan: the document is laid
+#: out again with half the space between blocks, and that one is kept if it has fewer pages.
+ORPHAN = 0.2
+
+
 def render_document(doc: Document, lang: str) -> bytes:
-    return Layout(doc, lang).render()
+    layout = Layout(doc, lang)
+    data = layout.render()
+    if layout.pdf.page > 1 and layout.last_used < ORPHAN:
+        tight = Layout(doc, lang)
+        tight.tight = True
+        fitted = tight.render()
+        if tight.pdf.page < layout.pdf.page:
+            return fitted
+    return data

@@ -74,6 +74,9 @@ class Document:
     code: object | None = None
     #: A letter's closing and signature block, last, at the body's size (lines by "\n").
     closing: list[str] = field(default_factory=list)
+    #: The answer first (the statement: what is owed now and by which day), in large text.
+    answer: list[str] = field(default_factory=list)
+    answer_heading: str = ""
 
     def all_tables(self) -> list[Table]:
         if self.table:

@@ -197,6 +197,36 @@ def test_the_notice_prints_cleanly_in_both_languages(world, config, lang, tmp_pa
                                         if lang == "en" else "plazos" in words)
 
 
+def _content_lines(data: bytes, tmp_path) -> list[int]:
+    """Each page's lines of text between its header (the Authority) and its footer."""
+    out = []
+    for _w, height, boxes in pages_of(data, tmp_path):
+        top = max(b.y1 for b in boxes if "·" in b.text and b.y0 < height / 4)  # the contact
+        lines = {round(b.y0) for b in boxes if top < b.y0 < height - 40}
+        out.append(len(lines))
+    return out
+
+
+@POPPLER
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_a_notice_leaves_no_near_empty_page(world, config, lang, tmp_path):
+    """A typical notice is one page; with its QR code, or a long address and owner's name,
+    its last page still holds a whole block (never a lone line or footnote under the
+    Authority's header)."""
+    _notify(world, config)
+    with world.uow() as uow:
+        staff = uow.session.get(User, world.staff.id)
+        loaded = {p: notices.staff_notice(uow, staff, world.roll_id, world.parcel[p])
+                  for p in ("A", "B", "C", "D")}
+    for p, one in loaded.items():
+        plain = notices.notice_pdf(one, lang, BASE)
+        if p in ("A", "B"):
+            assert len(pages_of(plain, tmp_path)) == 1, p
+        for data in (plain, notices.notice_pdf(one, lang, BASE, secret="s3cret")):
+            lines = _content_lines(data, tmp_path)
+            assert min(lines) >= 5, f"{p}: {lines} lines a page"
+
+
 def _amend(world, total: str, day: date) -> int:
     with clock.fixed(at(day)), world.uow() as uow:
         staff = uow.session.get(User, world.staff.id)

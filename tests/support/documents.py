@@ -135,6 +135,13 @@ def structure(data: bytes, tmp_path, issuer: str) -> list[tuple[int, str, str]]:
     the issuer's name once as content, first (PDF/UA-1 7.1); every table
     after a heading (none straight after another table); no font maps a glyph to U+0000
     (a PDF/UA validator's FONT-UNICODE-VALUE-001)."""
+    elems = _walk(data, tmp_path)
+    _one_document(elems, issuer, 1)
+    _fonts(data, pages=1)
+    return elems
+
+
+def _walk(data: bytes, tmp_path) -> list[tuple[int, str, str]]:  # noqa: ANN001
     out = pdfinfo(data, tmp_path, "-struct-text")
     elems: list[tuple[int, str, str]] = []
     for line in out.splitlines():
@@ -146,22 +153,61 @@ def structure(data: bytes, tmp_path, issuer: str) -> list[tuple[int, str, str]]:
                 elems[-1] = (d, role, text + body.strip('"'))
         elif body and not body.startswith("/"):
             elems.append((depth, body.split()[0].rstrip(":"), ""))
+    return elems
+
+
+def _one_document(elems: list[tuple[int, str, str]], issuer: str, depth: int) -> None:
+    """A document's elements: the issuer's name once, first (at `depth`); every table
+    after a heading."""
     texts = [t for _d, _r, t in elems]
     assert texts.count(issuer) == 1, f"the issuer {issuer!r} is {texts.count(issuer)} times"
-    assert elems[1] == (1, "P", issuer), elems[:3]
+    first = next(e for e in elems if e[0] == depth)
+    assert first == (depth, "P", issuer), elems[:3]
     previous = ""
     for _d, role, _t in elems:
         if role == "Table":
             assert previous != "Table", "a table straight after another, with no heading"
         if role == "Table" or re.fullmatch(r"H\d?", role):
             previous = role
+
+
+def merged_structure(data: bytes, tmp_path, issuers: list[str]  # noqa: ANN001
+                     ) -> list[list[tuple[int, str, str]]]:
+    """A file of several documents put together as they are (`portal.pdf.merge`): tagged
+    (/MarkInfo /Marked true, /Lang, a structure tree), its tree Document > one Part a
+    document, each part's elements checked as `structure` checks one document's (the
+    issuer named once in it, first; `issuers`: each part's). The parts' elements."""
+    import io
+
+    from pypdf import PdfReader
+    root = PdfReader(io.BytesIO(data)).trailer["/Root"]
+    assert bool(root["/MarkInfo"]["/Marked"]) is True
+    assert str(root["/Lang"]) in ("es-PR", "en-US")
+    assert "/StructTreeRoot" in root
+    assert re.search(r"^Tagged:\s+yes$", pdfinfo(data, tmp_path), re.M)
+    elems = _walk(data, tmp_path)
+    assert elems and elems[0][:2] == (0, "Document"), elems[:2]
+    parts: list[list[tuple[int, str, str]]] = []
+    for e in elems[1:]:
+        if e[0] == 1:
+            assert e[1] == "Part", e
+            parts.append([])
+        else:
+            parts[-1].append(e)
+    assert len(parts) == len(issuers), f"{len(parts)} parts, {len(issuers)} documents"
+    for part, issuer in zip(parts, issuers):
+        _one_document(part, issuer, 2)
+    _fonts(data, pages=None)
+    return parts
+
+
+def _fonts(data: bytes, pages: int | None) -> None:
     import io
 
     from pypdf import PdfReader
     reader = PdfReader(io.BytesIO(data))
-    for page in reader.pages[:1]:
+    for page in reader.pages[:pages]:
         for font in page["/Resources"]["/Font"].values():
             cmap = font.get_object()["/ToUnicode"].get_object().get_data().decode("latin-1")
             mapped = cmap.split("endcodespacerange", 1)[1]
             assert not re.search(r"<0+>\s*$", mapped, re.M), "a glyph mapped to U+0000"
-    return elems

@@ -26,12 +26,17 @@ from portal.pdf.certificate import modules
 from portal.people import users
 from portal.web.data import database
 from tests.support.demo import parcel_ids
-from tests.support.documents import check, pages_of, pdfinfo
+from tests.support.documents import check, pages_of, pdfinfo, structure
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None or shutil.which("pdfinfo")
                                 is None, reason="poppler-utils (pdftotext, pdfinfo) missing")
 
 LINK = "http://localhost/verificar"
+
+
+def i18n_issuer(lang: str) -> str:
+    from portal import pdf
+    return pdf.issuer(date(2026, 11, 30), lang).name
 
 
 def _issued(demo_app, lang: str) -> list[tuple[DebtCertificate, str]]:  # noqa: ANN001
@@ -57,6 +62,13 @@ def test_the_certificate_prints_cleanly(demo_app, lang, tmp_path):  # noqa: ANN0
         assert code in text and LINK in text
         title = {"es": "Certificación de deuda", "en": "Payoff certificate"}[lang]
         assert doc.title == title
+        # its heading: the first heading of the tree, an H1 with the title in the reader's
+        # language, after the Authority's name and contact
+        elems = structure(cert.document, tmp_path, i18n_issuer(lang))
+        headings = [(role, text) for _d, role, text in elems if role.startswith("H")]
+        assert headings[0] == ("H1", title), headings[:2]
+        assert [r for r, _t in headings].count("H1") == 1
+        assert [r for _d, r, _t in elems[:4]] == ["Document", "P", "P", "H1"]
         tree = pdfinfo(cert.document, tmp_path, "-struct")
         assert re.search(r"^\s*Figure\b", tree, re.M), "the QR code is no tagged figure"
         alt = {"es": "Código QR de la dirección de verificación",

@@ -13,6 +13,7 @@ from flask import Flask
 from pypdf import PdfReader
 from sqlalchemy import select
 
+from portal import pdf
 from portal.collections import letters
 from portal.db import UnitOfWork
 from portal.jobs import queue
@@ -21,7 +22,9 @@ from portal.models import (
     DemandLetter,
 )
 from portal.web.data import database
+from tests.support.clock import TODAY
 from tests.support.demand_copies import lease_private_parcels
+from tests.support.documents import merged_structure, needs_poppler
 from tests.support.pages import csrf_token, login
 
 
@@ -79,8 +82,13 @@ def test_the_letter_downloaded_is_the_one_kept(app, lang):
                                     ).status_code == 404
 
 
+def _h1s(part: list[tuple[int, str, str]]) -> list[str]:
+    return [text for _d, role, text in part if role == "H1"]
+
+
+@needs_poppler
 @pytest.mark.parametrize("lang", ["es", "en"])
-def test_the_staffs_print_file_of_the_owners_copies(app, lang):
+def test_the_staffs_print_file_of_the_owners_copies(app, lang, tmp_path):
     picked = lease_private_parcels(app)
     staff = login(app, "staff")
     staff.post("/idioma", data={"csrf_token": csrf_token(staff.get("/").get_data(as_text=True)),
@@ -97,6 +105,14 @@ def test_the_staffs_print_file_of_the_owners_copies(app, lang):
     assert r.status_code == 200 and r.mimetype == "application/pdf"
     text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(r.data)).pages)
     assert "Arrendatario print" in text and "Arrendatario email" not in text
+    # tagged: each copy as it was kept, its structure tree carried over (a Part a copy)
+    copy = next(d for (_p, kind), d in _kept(app).items()
+                if kind == "owner_copy" and d.channel == "print")
+    parts = merged_structure(r.data, tmp_path, [pdf.issuer(TODAY, copy.language).name])
+    titles = {"es": "Requerimiento de pago", "en": "Demand for payment"}
+    assert [h.split(" ")[0] for h in _h1s(parts[0])] == [
+        titles[copy.language].split(" ")[0],
+        titles["en" if copy.language == "es" else "es"].split(" ")[0]]
     assert picked
     for bad in ("", "?dia=2026-11-29", "?dia=x", "?dia=2026-13-01"):
         assert staff.get(f"/personal/cobros/impresion.pdf{bad}").status_code == 404
@@ -105,6 +121,7 @@ def test_the_staffs_print_file_of_the_owners_copies(app, lang):
                                     ).status_code == 404
 
 
+@needs_poppler
 def test_the_court_packet_holds_the_kept_letter_and_names_a_closed_day(app, tmp_path):
     """R-A13, R-A17: the demo's demand mailed 22 September (last day 7 October): the packet
     has the letter as kept (the same pages' text) and its receipt of mailing names the day
@@ -130,3 +147,10 @@ def test_the_court_packet_holds_the_kept_letter_and_names_a_closed_day(app, tmp_
     assert [p.extract_text() for p in letter] == [t for t in texts if t in
                                                  {p.extract_text() for p in letter}]
     assert "Huracán Ernesto" in texts[-1] or "Huracán Ernesto" in texts[-2]
+    # tagged: the statement, the letter as kept and the receipt, each a Part of the tree
+    issuer = pdf.issuer(TODAY, "es").name
+    parts = merged_structure(r.data, tmp_path, [
+        issuer, pdf.issuer(TODAY, kept[nid].language).name, issuer])
+    assert _h1s(parts[0]) == ["Estado de cuenta"]
+    assert len(_h1s(parts[1])) == 2  # the letter in both languages
+    assert _h1s(parts[2])[0].startswith("Constancia de envío")

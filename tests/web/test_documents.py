@@ -20,7 +20,15 @@ from portal import i18n, pdf
 from portal.pdf.model import Document, Why
 from tests.support.clock import TODAY
 from tests.support.demo import parcel_ids
-from tests.support.documents import LONG_ADDRESS, MONEY, check, needs_poppler, pages_of
+from tests.support.documents import (
+    LONG_ADDRESS,
+    MONEY,
+    check,
+    merged_structure,
+    needs_poppler,
+    pages_of,
+    structure,
+)
 
 pytestmark = [needs_poppler, pytest.mark.usefixtures("no_missing_glyph")]
 
@@ -74,6 +82,54 @@ def test_the_statement_prints_cleanly(demo_app, lang, tmp_path):  # noqa: ANN001
     for doc, data in docs:
         assert LONG_ADDRESS in dict(doc.facts).values()
         check(doc, data, lang, tmp_path)
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_statement_answers_first(demo_app, lang, tmp_path):  # noqa: ANN001
+    """After the Authority and the title, the first thing on page 1 is the answer: what is
+    owed now and by which day, or that nothing is due (the parcel page's `views.answer`,
+    its figures the offer's), in large text, before the facts and the amounts."""
+    kinds = set()
+    for doc, data in statement_documents(demo_app, lang):
+        assert doc.answer and doc.answer_heading
+        elems = structure(data, tmp_path, pdf.issuer(doc.on, lang).name)
+        roles = [(r, t) for _d, r, t in elems]
+        h1 = roles.index(("H1", doc.title))
+        heading = roles.index(("H2", doc.answer_heading))
+        first_table = next(i for i, (r, _t) in enumerate(roles) if r == "Table")
+        assert h1 < heading < first_table
+        said = [t for r, t in roles[heading + 1:first_table] if r == "P"]
+        assert [" ".join(a.replace("\u00a0", " ").split()) for a in doc.answer] == \
+            [" ".join(t.replace("\u00a0", " ").split()) for t in said]
+        _w, _h, boxes = pages_of(data, tmp_path)[0]
+        big = [b for b in boxes if b.y1 - b.y0 > 13]  # 14 pt against the body's 10.5
+        first_word = doc.answer[0].split()[0]
+        assert any(b.text == first_word for b in big), f"{first_word!r} not in large text"
+        kinds.add(doc.answer[0].split()[0])
+    assert kinds
+
+
+def test_the_answer_says_each_case(demo_app):  # noqa: ANN001
+    """Each kind of answer in words, with its figure and its day (formatted, never computed)."""
+    from datetime import date
+    from decimal import Decimal
+    from types import SimpleNamespace
+
+    from portal.documents.statement import answer_lines
+    today = date(2026, 11, 30)
+    with i18n.use_language("en"):
+        due = SimpleNamespace(kind="due", amount=Decimal("250.00"), count=2,
+                              day=date(2026, 12, 10))
+        assert answer_lines(due, today) == [
+            "You have $250.00 (2 installments) due now: pay it by December 10, 2026 "
+            "(10 days left) to avoid a late fee."]
+        done = SimpleNamespace(kind="done", amount=None, count=0, day=None)
+        assert answer_lines(done, today) == ["You are up to date: nothing else is due this "
+                                             "year."]
+        nxt = SimpleNamespace(kind="next", amount=Decimal("125.00"), count=1,
+                              day=date(2027, 1, 11))
+        assert "$125.00 by January 11, 2027" in answer_lines(nxt, today)[0]
+    assert answer_lines(None, today) == []
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])
@@ -164,3 +220,34 @@ def test_a_letter_is_the_same_layer(lang, tmp_path):  # noqa: ANN001
                        rows_heading="What is due", reference="Parcel 040-000-001-07")
         data = pdf.render(doc, lang)
     check(doc, data, lang, tmp_path)
+
+
+@needs_poppler
+def test_files_put_together_stay_tagged(tmp_path):  # noqa: ANN001
+    """`pdf.merge`: three documents (one bilingual) put together as they are: the file is
+    tagged, its tree has a Part each with its own language and headings, every page and
+    its text kept, the fonts written once."""
+    from datetime import date
+
+    from portal.pdf.demand import render_bilingual
+    from portal.pdf.merge import merge
+
+    def doc(title: str, lang: str) -> Document:
+        with i18n.use_language(lang):
+            return Document(title=title, subtitle="", facts=[("A", "B")],
+                            rows=[pdf.Row("x", "$1.00")], rows_heading="Amounts",
+                            reference="R", on=date(2026, 11, 30))
+
+    parts = [pdf.render(doc("Estado de cuenta", "es"), "es"),
+             render_bilingual(doc("Requerimiento de pago", "es"), "es",
+                              doc("Demand for payment", "en"), "en"),
+             pdf.render(doc("Receipt of mailing", "en"), "en")]
+    data = merge(iter(parts))
+    names = [pdf.issuer(TODAY, x).name for x in ("es", "es", "en")]
+    tree = merged_structure(data, tmp_path, names)
+    assert [[t for _d, r, t in part if r == "H1"] for part in tree] == [
+        ["Estado de cuenta"], ["Requerimiento de pago", "Demand for payment"],
+        ["Receipt of mailing"]]
+    assert b"/Lang (en-US)" in data and b"/Lang (es-PR)" in data
+    assert len(pages_of(data, tmp_path)) == 4
+    assert len(data) < sum(len(p) for p in parts) * 0.7  # the fonts once, not three times

@@ -26,6 +26,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 import portal.domains  # noqa: F401 - every background job kind registered, as in the app
+import portal.outbox  # noqa: F401 - MAIL_INLINE's sender registered, as the app and the worker do
 from tests.support import demo, schema
 from tests.support.clock import TODAY, fixed_on
 

@@ -1,10 +1,9 @@
-"""The portfolio and the bill file in a real browser, in Spanish and in English: the demo
-bank's administrator opens "Your portfolio" from the loans page, adds one loan (a wrong owner's name first: the
-reason on the field), uploads an add/delete file with one good and one bad row and reads the
-per-row report; then makes a bill file, filters it to one loan, pays: the payment prepared and
-kept with its exceptions report ("nothing changed"), then started (the test checkout). Every
-page clean under axe at 1,280
-and 375 px (no sideways scroll)."""
+"""The portfolio and the bill file in a real browser, in Spanish and in English: the demo bank's
+administrator opens "Your portfolio" from the loans page, adds one loan (a wrong owner's name
+first: the reason on the field), uploads an add/delete file with one good and one bad row and
+reads the per-row report; then makes a bill file, filters it to one loan, pays: the payment
+prepared and kept with its exceptions report ("nothing changed"), then started (the test
+checkout). Every page clean under axe at 1,280 and 375 px (no sideways scroll)."""
 
 from __future__ import annotations
 

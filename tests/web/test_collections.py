@@ -258,12 +258,13 @@ def test_the_post_offices_file_in_the_staffs_language(app, lang):
             content_type="multipart/form-data")
 
     r = upload(f"requerimiento,numero,enviado\n{ids[0]},9400 1000 0000 0000 0001,2026-11-30\n"
-               f"{ids[1]},,30/11/2026\n")
+               f"{ids[1]},,2026-02-30\n")
     assert r.status_code == 400
     html = r.get_data(as_text=True)
     assert "Traceback" not in html and 'id="error-summary"' in html
     assert ("Nada se registró" if lang == "es" else "Nothing was recorded") in html
-    assert ("no es válido" if lang == "es" else "not valid") in html
+    # a day that does not exist: the date parser's own words, in the staff's language
+    assert ("o como AAAA-MM-DD" if lang == "es" else "or as YYYY-MM-DD") in html
     with app.app_context(), UnitOfWork(database()) as w:
         assert w.session.get(Notice, ids[0]).mailed_on is None
     assert upload("x", "correo.pdf").status_code == 400

@@ -31,6 +31,7 @@ from portal.i18n import current_language
 from portal.lenders import bills as service
 from portal.payments.gateway import GatewayError
 from portal.payments.service import OthersPaying, PricesChanged, start_many
+from portal.web import paging
 from portal.web.data import database, uow
 from portal.web.lenders import bp
 from portal.web.payments.gateways import gateway
@@ -104,17 +105,6 @@ def bill_make():  # noqa: ANN201
     return redirect(url_for("lenders.bill", file_id=fid), 303)
 
 
-def _page_asked() -> int:
-    """The page asked for (`?pagina=`, 1 by default); 404 when it is not one."""
-    try:
-        page = int(request.args.get("pagina", "1"))
-    except ValueError:
-        abort(404)
-    if not 1 <= page <= 10**6:
-        abort(404)
-    return page
-
-
 def _filters() -> tuple[service.Filters, dict[str, str]]:
     """The file page's filters from the query (or the pay form); 400 on a bad one."""
     src = request.form if request.method == "POST" else request.args
@@ -132,7 +122,7 @@ def _filters() -> tuple[service.Filters, dict[str, str]]:
 def bill(file_id: int):  # noqa: ANN201
     _lender_only()
     flt, args = _filters()
-    page = _page_asked()
+    page = paging.page_asked()
     try:
         with uow() as w:
             f = service.get(w, current_user, file_id)
@@ -187,7 +177,7 @@ def bill_pay(file_id: int):  # noqa: ANN201
 
 def _payment_page(file_id: int, payment_id: int, *, error: str | None = None,
                   others: bool = False, status: int = 200):  # noqa: ANN202
-    page = _page_asked()
+    page = paging.page_asked()
     try:
         with uow() as w:
             f = service.get(w, current_user, file_id)

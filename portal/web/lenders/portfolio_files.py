@@ -28,7 +28,7 @@ from portal.accounts.errors import InvalidInput, NotFound
 from portal.i18n import current_language, gettext, translate
 from portal.jobs import queue
 from portal.lenders import loan_changes as service
-from portal.web import upload_limits
+from portal.web import paging, upload_limits
 from portal.web.data import uow
 from portal.web.form_errors import form_errors
 from portal.web.lenders import bp
@@ -173,12 +173,7 @@ def portfolio_file(file_id: int):  # noqa: ANN201
     outcome = request.args.get("resultado", "")
     if outcome not in FILTERS:
         abort(400)
-    try:
-        page = int(request.args.get("pagina", "1"))
-    except ValueError:
-        abort(404)
-    if not 1 <= page <= 10**6:
-        abort(404)
+    page = paging.page_asked()
     lang = current_language()
     try:
         with uow() as w:

@@ -229,6 +229,14 @@ def test_only_public_https_addresses(demo_app, lang, url, message):
     assert ok.status_code == 200
 
 
+@pytest.mark.parametrize("asked", ["0", "-1", "abc", "1.5", "10000001"])
+def test_a_page_number_that_is_no_page_is_not_found(demo_app, asked):
+    """The log's pages read `pagina` as every list of a lender does (portal.web.paging)."""
+    admin = login(demo_app, "lender")
+    assert admin.get(PAGE).status_code == 200
+    assert admin.get(f"{PAGE}?pagina={asked}").status_code == 404
+
+
 def test_a_private_address_is_not_posted_to(demo_app):
     """An endpoint whose name resolves to a local address is refused when posting."""
     with pytest.raises(webhooks.Refused):

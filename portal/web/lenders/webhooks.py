@@ -15,6 +15,7 @@ from portal import clock
 from portal.accounts.errors import Conflict, Forbidden, InvalidInput, NotFound
 from portal.lenders import tokens as org
 from portal.lenders import webhooks
+from portal.web import paging
 from portal.web.data import uow
 from portal.web.forms import ActionForm
 from portal.web.lenders import bp
@@ -27,21 +28,11 @@ URL_ERRORS = {
 }
 
 
-def _page_number() -> int:
-    try:
-        page = int(request.args.get("pagina", "1"))
-    except ValueError:
-        abort(400)
-    if not 0 < page < 2**31:
-        abort(400)
-    return page
-
-
 def _page(form: WebhookForm | None = None, secret: str | None = None,
           status: int = 200) -> Any:
     if not current_user.is_lender:
         abort(404)
-    page = _page_number()
+    page = paging.page_asked()
     with uow() as w:
         lender, role = org.lender_of(w, current_user)
         hooks = [{"id": h.id, "url": h.url, "events": list(h.events),

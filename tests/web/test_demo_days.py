@@ -1,9 +1,9 @@
 """The demo District loaded on any day shows its journeys on that day: its dates are placed
-from the day it is loaded (portal.demo.district.Days), so on a day of December, of March and
-of August (the next fiscal year, whose Board values the demo records as staff do) the owner's
-dashboard offers the lump sum of the parcel bought lately and an installment, the lessee's
-parcel page answers with a demand in its 15-day window, and the staff's court list has the
-shop whose demand's 15 days are over."""
+from the day it is loaded (portal.demo.district.Days), so on a day of December, of March, of
+June and of August (the next fiscal year, whose Board values the demo records as staff do)
+the owner's dashboard offers the lump sum of the parcel bought lately and an installment, the
+lessee's parcel page answers with a demand in its 15-day window, and the staff's court list
+has the shop whose demand's 15 days are over."""
 
 from __future__ import annotations
 
@@ -20,8 +20,8 @@ from tests.support.app import make_app
 from tests.support.pages import login
 from tests.support.schema import copy_of
 
-#: A week after the reference day's December G, mid-March, and August of the next year.
-DAYS = (date(2026, 12, 6), date(2027, 3, 15), date(2027, 8, 20))
+#: Early December, mid-March, the fiscal year's last month, and August of the next year.
+DAYS = (date(2026, 12, 6), date(2027, 3, 15), date(2027, 6, 20), date(2027, 8, 20))
 #: The featured parcels' catastro numbers (their order in `district._Builder.featured_specs`).
 SHOP, LEASED, BOUGHT = "040-000-001-07", "040-000-003-21", "040-000-006-42"
 

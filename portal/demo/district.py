@@ -4,7 +4,9 @@ Its dates are placed from the day it is loaded (`clock.today()`, `Days`): the fi
 the one containing that day, and the journeys are in the state the README describes on any
 day. Loaded on REFERENCE_DAY (2026-11-30, the tests' day) its dates are the ones below; on
 another day they move with it, the same way for the same day. In the first weeks of a fiscal
-year (until about August 7) no demand has yet passed its 15 days, so the court list is empty.
+year nothing is late enough yet: no demand until late July (the lessee's is mailed 13 days
+before today, for an installment past its day G), none past its 15 days until early August
+(the court list is empty until then).
 
 What it loads (in one unit of work: all or nothing):
 - the fiscal year's budget (R-A1, five lines) adopted May 20 before it, its roll computed and

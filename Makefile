@@ -31,9 +31,11 @@ setup: $(STAMP) catalogs $(VENDOR)
 # Set up, migrate, load the demo District when the database is empty, serve on 127.0.0.1:5000
 # (`make run PORT=8080` elsewhere: the links and the payment's return follow the port unless
 # PORTAL_BASE_URL says otherwise) with the background jobs' worker beside it (`portal serve --worker`: Ctrl-C stops both).
-# The demo District lives on 30 November 2026; `make run PORTAL_TODAY=` runs on the real date.
-# Only `run` pins the date: the tests set the clock they need and pass on any real date.
-PORTAL_TODAY ?= 2026-11-30
+# The demo District is placed around the day it is loaded (the real date), so its lump sum, a
+# demand in its window and the court list are there on any day; `make run PORTAL_TODAY=2026-11-30`
+# pins a day (the tests' day; load the demo into an empty database on it). The tests set the
+# clock they need and pass on any real date.
+PORTAL_TODAY ?=
 PORT ?= 5000
 DEMO_ENV := PORTAL_TODAY=$(PORTAL_TODAY)
 

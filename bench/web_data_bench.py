@@ -91,7 +91,8 @@ def main() -> None:
         db.upgrade(url)
         database = db.Database(url)
         t = time.process_time()
-        result = district.load(database, parcels_n=args.parcels, users_n=args.users)
+        with clock.fixed(TODAY):  # the demo placed around the day the bench reads it on
+            result = district.load(database, parcels_n=args.parcels, users_n=args.users)
         print(f"demo: {result.parcels} parcels, {result.users} users loaded in "
               f"{result.seconds:.1f} s ({time.process_time() - t:.1f} s CPU) on {args.database}")
         clock.set_fixed(TODAY)

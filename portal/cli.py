@@ -422,7 +422,8 @@ def db_current() -> None:
                    "only a code's hash is kept, so the earlier ones stop working).")
 def demo(if_empty: bool, parcels_n: int, users_n: int, migrate: bool, codes_only: bool
          ) -> None:
-    """Load the demo District (FY 2026-2027) and print its sign-ins and access codes."""
+    """Load the demo District (the fiscal year of today, its dates placed from today) and
+    print its sign-ins and access codes."""
     from portal import db as database
     from portal import domains  # noqa: F401 - the demo queues demands: their letters' renderer
     from portal.accounts.errors import ServiceError

@@ -27,8 +27,8 @@ def _as_utc(instant: datetime) -> datetime:
 
 
 def _configured_day() -> date | None:
-    """PORTAL_TODAY=YYYY-MM-DD runs the portal on that Puerto Rico date (the demo District
-    lives on 2026-11-30): the wall-clock time still advances, only the date is pinned."""
+    """PORTAL_TODAY=YYYY-MM-DD runs the portal on that Puerto Rico date (2026-11-30, the
+    tests' day, for instance): the wall-clock time still advances, only the date is pinned."""
     raw = os.environ.get("PORTAL_TODAY", "").strip()
     if not raw:
         return None

@@ -435,23 +435,31 @@ def find_parcel(uow: UnitOfWork, staff: Any, catastro: str) -> int | None:
     return uow.session.scalar(select(Parcel.id).where(Parcel.catastro == catastro.strip()))
 
 
-def load_demo(uow: UnitOfWork, staff: Any, parcel_id: int) -> None:
+def load_demo(uow: UnitOfWork, staff: Any, parcel_id: int, *,
+              notified_on: date = date(2026, 11, 16), appraised_on: date = date(2026, 11, 2)
+              ) -> None:
     """The demo District's parcel with property-tax debts (illustrative figures): a Treasury
-    debt whose notice of attachment was mailed 2026-11-16 (its 30 days end 2026-12-16, R-C2)
-    and a CRIM debt whose first auction was appraised 2026-11-02 (minimum R-C4)."""
-    with clock.fixed(clock.pr_instant(date(2026, 11, 16), time(11, 0))):
+    debt whose notice of attachment was mailed on `notified_on` (its 30 days run from it,
+    R-C2) and a CRIM debt whose first auction was appraised on `appraised_on` (minimum R-C4);
+    the demo passes two and four weeks before the day it is loaded. The auction only when the
+    CRIM's regulation (its minimum rates) covers its day: none for a year the files do not."""
+    with clock.fixed(clock.pr_instant(notified_on, time(11, 0))):
         record_notice(uow, staff, parcel_id, fiscal_years="2023-2024, 2024-2025",
                       amounts={"taxes": Decimal("2840.00"), "surcharges": Decimal("142.00"),
                                "interest": Decimal("311.65"), "penalties": Decimal("50.00")},
-                      notified_on=date(2026, 11, 16), delivery="certified_mail",
+                      notified_on=notified_on, delivery="certified_mail",
                       certified_mail_number="9407 1118 9876 5432 4004 92",
                       custody_costs=Decimal("35.00"))
-    with clock.fixed(clock.pr_instant(date(2026, 11, 2), time(15, 0))):
+    try:
+        core_auction.minimum_rate_for(1, appraised_on)
+    except ParameterNotFound:
+        return
+    with clock.fixed(clock.pr_instant(appraised_on, time(15, 0))):
         record_auction(uow, staff, parcel_id, fiscal_years="2022-2023",
                        amounts={"taxes": Decimal("3120.40"), "surcharges": Decimal("156.02"),
                                 "interest": Decimal("498.77"), "penalties": Decimal("75.00"),
                                 "costs": Decimal("120.00")},
-                       appraised_on=date(2026, 11, 2), real_value=Decimal("185000.00"),
+                       appraised_on=appraised_on, real_value=Decimal("185000.00"),
                        mortgage_amount=Decimal("162450.18"))
 
 

@@ -1,26 +1,36 @@
-"""A realistic demo District for fiscal year 2026-2027 (`portal demo`).
+"""A realistic demo District for the fiscal year of the day it is loaded (`portal demo`).
+
+Its dates are placed from the day it is loaded (`clock.today()`, `Days`): the fiscal year is
+the one containing that day, and the journeys are in the state the README describes on any
+day. Loaded on REFERENCE_DAY (2026-11-30, the tests' day) its dates are the ones below; on
+another day they move with it, the same way for the same day. In the first weeks of a fiscal
+year nothing is late enough yet: no demand until late July (the lessee's is mailed 13 days
+before today, for an installment past its day G), none past its 15 days until early August
+(the court list is empty until then).
 
 What it loads (in one unit of work: all or nothing):
-- the FY 2026-2027 budget (R-A1, five lines) adopted 2026-05-20, its roll computed and
-  published 2026-06-10 (notices), `parcels` parcels in the municipality of San Juan: homes,
+- the fiscal year's budget (R-A1, five lines) adopted May 20 before it, its roll computed and
+  published June 10 (notices), `parcels` parcels in the municipality of San Juan: homes,
   shops, hotels (one under an incentives tax exemption, which still pays, R-A2), lots,
   Authority land (exempt unless leased; several leased, their lessees pay, R-A16) and
-  municipal land;
-- payments from July to November in realistic patterns (monthly, quarterly, lump sum with
+  municipal land; for a year the parameter files do not cover, the Board's values recorded
+  as staff record them (those of FY 2026-2027);
+- payments from June to yesterday in realistic patterns (monthly, quarterly, lump sum with
   the R-A11 discount, late, stopped paying), each allocated by the core (R-A10);
 - the featured accounts of the journeys (see `SIGN_INS`): an owner with four parcels (one
-  delinquent since September with late fees, interest and a certified-mail demand and its
-  cost, R-A9, R-A12; one bought from the Authority in November, assessed with a notice of
-  2026-11-16, so its installments start 2026-12-01 (R-A4) and its discounted lump sum is
-  still open on the demo's "today", 2026-11-30: J3, R-A11), the lessee of a leased
-  Authority parcel delinquent since October with a demand still in its 15-day window (J4), a
-  lender with 50 loans, staff;
+  delinquent for two months and more, with late fees, interest and a certified-mail demand
+  past its 15 days, on the court list, and its cost, R-A9, R-A12, R-A13; one bought from the
+  Authority lately, assessed on a late notice of two weeks ago or of the 1st of this month,
+  2026-11-16 on REFERENCE_DAY, so its installments start the 1st of the next month (R-A4)
+  and its discounted lump sum is still open today: J3, R-A11), the lessee of a leased
+  Authority parcel two installments behind with a demand mailed 13 days ago, in its 15-day
+  window (J4), a lender with 50 loans, staff;
 - access codes for a few unclaimed parcels, returned so the command prints them (J1); one of
-  them was also bought from the Authority in November (its lump sum is open too).
+  them was also bought from the Authority lately (its lump sum is open too).
 
 History is written with the clock set to each event's date, so stamps and legal dates agree;
-"today" when the portal runs is the real date. `users` > 4 adds generic owners
-(`user00001@demo.pr` ...) linked to generated parcels, for the benchmark.
+nothing is written after yesterday. `users` > 4 adds generic owners (`user00001@demo.pr`
+...) linked to generated parcels, for the benchmark.
 """
 
 from __future__ import annotations
@@ -37,10 +47,11 @@ from typing import Any
 from sqlalchemy import String, cast, func, select, update
 
 from portal import clock, passwords
-from portal.accounts import audit, bulk, facts, ledger, parcels
+from portal.accounts import audit, bulk, facts, in_force, ledger, parcels
 from portal.accounts.errors import Conflict
 from portal.collections import demands, mailing
 from portal.core import payment_states as states
+from portal.core.calendar import add_months
 from portal.core.installments import Installment as CoreInstallment
 from portal.core.installments import schedule
 from portal.core.money import ZERO, cents
@@ -71,8 +82,9 @@ from portal.models import (
 )
 from portal.people import two_factor, users
 from portal.roll import (
+    board_parameters,
     budgets,
-    roll,  # noqa: F401 - registers the job kinds (compute, publish) run here
+    roll,  # registers the job kinds (compute, publish) run here
 )
 from portal.roll.budgets import LineInput
 
@@ -80,13 +92,10 @@ DEMO_PASSWORD = "Distrito2026!"
 #: The demo staff account's two-factor secret (base32), fixed and public so the demo can be
 #: used: add it to any TOTP app (or `pyotp.TOTP(secret).now()`). Never a real account's.
 STAFF_TOTP_SECRET = "PRDERRAMASDEMOSTAFFJBSWY3DPEHPK3"
-FY_START = date(2026, 7, 1)
-ADOPTED_ON = date(2026, 5, 20)
-NOTICE_DATE = date(2026, 6, 10)
-#: Authority land sold to private owners in November 2026 (exempt in June's roll, R-A2), each
-#: assessed on its own notice (R-A4: nothing falls due before 2026-12-01).
-SOLD_ON = date(2026, 11, 5)
-LATE_NOTICE_DATE = date(2026, 11, 16)
+#: The day the demo's text and the tests describe (the tests load it with the clock on this
+#: day); loaded on another day, every date moves with it (`Days`).
+REFERENCE_DAY = date(2026, 11, 30)
+FY_START = date(2026, 7, 1)  # the fiscal year of REFERENCE_DAY
 CERTIFIED_MAIL = Decimal("10.35")
 BASE_PARCELS = 240
 MIN_PARCELS = 80
@@ -142,6 +151,56 @@ COMPANIES = ("Inversiones del Condado LLC", "Servicios Isleños Inc.", "Grupo Mi
              "Restaurante La Ceiba LLC", "Ferretería Santurce Inc.", "Oficinas Ashford LLC")
 
 Progress = Callable[[str, int, int], None] | None
+
+
+@dataclass(frozen=True)
+class Days:
+    """The demo's calendar for the day it is loaded (`today`): its fiscal year is the one
+    containing that day, and every date of its history is placed from the fiscal year's start
+    (the budget, the roll and its notices, the months paid) or from `today` (what each journey
+    must show on it: the lump sum still open, a demand in its 15-day window, a claim on the
+    court list), so that loaded on any day the journeys are there to see. Loaded on
+    REFERENCE_DAY the demo is the one the README and the tests describe; on any one day it is
+    always the same (no randomness other than the fixed seed)."""
+
+    today: date
+
+    @property
+    def fy_start(self) -> date:
+        year = self.today.year if self.today.month >= 7 else self.today.year - 1
+        return date(year, 7, 1)
+
+    @property
+    def month(self) -> int:
+        """The number of today's month in the fiscal year, from 0 (July) to 11 (June)."""
+        return (self.today.month - 7) % 12
+
+    def before_year(self, month: int, day: int) -> date:
+        """A day of May or June before the fiscal year (the budget, the roll, the codes)."""
+        return date(self.fy_start.year, month, day)
+
+    def in_month(self, k: int, day: int) -> date:
+        """Day `day` of the fiscal year's month `k` (0 is July)."""
+        return add_months(self.fy_start, k).replace(day=day)
+
+    def past(self, day: date) -> bool:
+        """Whether `day` is before today: history is written only up to yesterday."""
+        return day < self.today
+
+    def ago(self, days: int) -> date:
+        return self.today - timedelta(days=days)
+
+    @property
+    def late_notice(self) -> date:
+        """The late notice of the Authority land sold mid-year (R-A4): its installments fall
+        due the 1st of the month after it, so R-A11's lump sum (by the first one's due date)
+        is still open today: two weeks ago, or the 1st of this month if that is later."""
+        return max(self.ago(14), self.today.replace(day=1))
+
+    @property
+    def sold_on(self) -> date:
+        """The day the Authority land was sold, eleven days before its notice."""
+        return self.late_notice - timedelta(days=11)
 
 
 @dataclass
@@ -382,52 +441,58 @@ class _Builder:
 
 
 def _payments_for(pattern: str, inst: list, annual: Decimal, discount_rate: Decimal,
-                  rng: random.Random) -> list[CorePayment]:
-    """The payments an account made from June to November under a pattern."""
+                  rng: random.Random, days: Days) -> list[CorePayment]:
+    """The payments an account made from June to yesterday under a pattern (each installment
+    in the first days of its month: monthly; three at a time: quarterly; the whole year in
+    June with the R-A11 discount: lump; a month behind: late; stopped after two months)."""
     by_n = {i.number: i for i in inst}
+    m = days.month
 
-    def on(month: int, lo: int, hi: int) -> date:
-        year = 2026
-        return date(year, month, rng.randint(lo, hi))
+    def on(k: int, lo: int, hi: int) -> date:
+        return days.in_month(k, rng.randint(lo, hi))
 
     if pattern == "lump":
-        return [CorePayment(date(2026, 6, rng.randint(15, 29)),
+        return [CorePayment(days.before_year(6, rng.randint(15, 29)),
                             annual - cents(discount_rate * annual), True)]
-    if pattern == "quarterly":
-        return [CorePayment(on(7, 1, 8), sum((by_n[n].amount for n in (1, 2, 3)), ZERO)),
-                CorePayment(on(10, 1, 8), sum((by_n[n].amount for n in (4, 5, 6)), ZERO))]
-    months = {"monthly": (7, 8, 9, 10, 11), "late": (7, 8, 9, 10), "stopped": (7, 8)}[pattern]
     out = []
-    for k, m in enumerate(months, start=1):
-        if k in by_n:
-            out.append(CorePayment(on(m, 1, 9), by_n[k].amount))
-    if pattern == "late" and 5 in by_n and rng.random() < 0.5:
-        out.append(CorePayment(date(2026, 11, rng.randint(16, 27)), by_n[5].amount))
-    return out
+    if pattern == "quarterly":
+        for q in range(0, m + 1, 3):
+            out.append(CorePayment(on(q, 1, 8), sum((by_n[n].amount for n in (q + 1, q + 2, q + 3)
+                                                     if n in by_n), ZERO)))
+        return [p for p in out if days.past(p.date)]
+    months = {"monthly": range(m + 1), "late": range(m), "stopped": range(min(2, m + 1))}[pattern]
+    for k in months:
+        if k + 1 in by_n:
+            out.append(CorePayment(on(k, 1, 9), by_n[k + 1].amount))
+    if pattern == "late" and m + 1 in by_n and rng.random() < 0.5:
+        out.append(CorePayment(days.in_month(m, rng.randint(16, 27)), by_n[m + 1].amount))
+    return [p for p in out if days.past(p.date)]
 
 
 def load(database: Database, *, parcels_n: int = BASE_PARCELS, users_n: int = len(SIGN_INS),
          if_empty: bool = False, progress: Progress = None) -> DemoResult:
-    """Load the demo District. With `if_empty`, only into an empty database (else nothing
-    happens and `loaded` is False); without it, a non-empty database is a Conflict."""
+    """Load the demo District, its dates placed from today (`clock.today()`: `Days`). With
+    `if_empty`, only into an empty database (else nothing happens and `loaded` is False);
+    without it, a non-empty database is a Conflict."""
     started = time.monotonic()
     with UnitOfWork(database) as uow:
         if not is_empty(uow):
             if if_empty:
                 return DemoResult(False)
             raise Conflict("database_not_empty")
-        result = _load(uow, parcels_n, users_n, progress)
+        result = _load(uow, parcels_n, users_n, progress, Days(clock.today()))
     result.seconds = time.monotonic() - started
     return result
 
 
-def _load(uow: UnitOfWork, parcels_n: int, users_n: int, progress: Progress) -> DemoResult:
+def _load(uow: UnitOfWork, parcels_n: int, users_n: int, progress: Progress, days: Days
+          ) -> DemoResult:
     s = uow.session
     b = _Builder(uow, parcels_n, users_n, progress)
     result = DemoResult(True, password=DEMO_PASSWORD)
 
     # 1. People who sign in (May 2026).
-    with clock.fixed(_at(date(2026, 5, 4), 9)):
+    with clock.fixed(_at(days.before_year(5, 4), 9)):
         people: dict[str, User] = {}
         for email, role, name in SIGN_INS:
             u = users.register(uow, email, DEMO_PASSWORD, name, "es")
@@ -443,7 +508,7 @@ def _load(uow: UnitOfWork, parcels_n: int, users_n: int, progress: Progress) -> 
         b.tick("users", 1, 1)
 
     # 2. Parcels, owners, leases, lender and loans.
-    with clock.fixed(_at(date(2026, 5, 5), 9)):
+    with clock.fixed(_at(days.before_year(5, 5), 9)):
         rows = b.build_parcels()
         featured = {sp.featured: pid for pid, sp in rows if sp.featured}
         maria = b.party_by_name["María Rivera Ortiz"]
@@ -474,32 +539,35 @@ def _load(uow: UnitOfWork, parcels_n: int, users_n: int, progress: Progress) -> 
                               "starts_on": start, "recorded_on": start + timedelta(days=12)})
         b._insert(Loan, loan_rows, "loans")
         # The CRIM's property-tax facts (illustrative); one unclaimed home owed tax (R-B11).
-        exemption_facts.load_demo(uow, FY_START, debt_parcel_ids=(free[0][0],))
+        exemption_facts.load_demo(uow, days.fy_start, debt_parcel_ids=(free[0][0],))
 
     # 3. The budget (R-A1), adopted before the fiscal year.
-    with clock.fixed(_at(ADOPTED_ON, 14)):
-        fy = budgets.ensure_fiscal_year(uow, FY_START)
+    adopted_on, notice_date = days.before_year(5, 20), days.before_year(6, 10)
+    with clock.fixed(_at(adopted_on, 14)):
+        fy = budgets.ensure_fiscal_year(uow, days.fy_start)
+        _board_values(uow, staff, days.fy_start, adopted_on)
         lines = [LineInput(k, es, en, cents(amount * b.scale), cents(fin * b.scale))
                  for k, es, en, amount, fin in BUDGET_LINES]
-        version = budgets.draft(uow, staff, fy, lines,
-                                reference="Resolución de la Junta 2026-14 (demo)")
-        budgets.adopt(uow, staff, version.id, ADOPTED_ON)
+        version = budgets.draft(
+            uow, staff, fy, lines,
+            reference=f"Resolución de la Junta {days.fy_start.year}-14 (demo)")
+        budgets.adopt(uow, staff, version.id, adopted_on)
 
     # 4. The roll: computed, reviewed, published with the notices (R-A2 to R-A4), as the
     # staff's jobs (recorded on the jobs page), here in the demo's one transaction.
-    with clock.fixed(_at(NOTICE_DATE, 9)):
+    with clock.fixed(_at(notice_date, 9)):
         _, r = runner.run_here(uow, staff, "roll.compute", {"version_id": version.id},
                              progress=lambda d, t: b.tick("roll", d, t))
-    with clock.fixed(_at(NOTICE_DATE, 10)):
+    with clock.fixed(_at(notice_date, 10)):
         runner.run_here(uow, staff, "roll.publish", {"roll_id": r.id,
-                                                   "notice_date": NOTICE_DATE.isoformat()},
+                                                   "notice_date": notice_date.isoformat()},
                       progress=lambda d, t: b.tick("assessments", d, t))
 
     # 5. Access codes; the featured people claim their parcels with them (J1).
-    with clock.fixed(_at(date(2026, 6, 15), 11)):
+    with clock.fixed(_at(days.before_year(6, 15), 11)):
         codes = {key: parcels.issue_code(uow, staff, featured[key])
                  for key in ("home", "shop", "lot", "leased")}
-    with clock.fixed(_at(date(2026, 6, 16), 19)):
+    with clock.fixed(_at(days.before_year(6, 16), 19)):
         catastro = dict(s.execute(select(Parcel.id, Parcel.catastro)
                                   .where(Parcel.id.in_(list(featured.values())))).all())
         for key in ("home", "shop", "lot"):
@@ -508,31 +576,33 @@ def _load(uow: UnitOfWork, parcels_n: int, users_n: int, progress: Progress) -> 
 
     # 6. Payments of the generated accounts (bulk, allocated by the core: R-A10, R-A11).
     skip = {featured[k] for k in ("home", "shop", "lot", "leased", "deposit", "bought", "sold")}
-    _bulk_payments(uow, b, fy, [(pid, sp) for pid, sp in rows if pid not in skip])
+    _bulk_payments(uow, b, fy, [(pid, sp) for pid, sp in rows if pid not in skip], days)
 
     # 7. The featured accounts, event by event, through the services.
-    _featured_history(uow, b, fy, people, featured)
+    _featured_history(uow, b, fy, people, featured, days)
 
     # 8. Unclaimed parcels with codes to claim (J1), printed by the command: four homes
-    # (codes of November 2), then the Authority land sold in November (its lump sum is open).
-    with clock.fixed(_at(date(2026, 11, 2), 10)):
+    # (codes of four weeks ago), then the Authority land sold this month or the last (its
+    # lump sum is open).
+    with clock.fixed(_at(days.ago(28), 10)):
         catastros = dict(s.execute(select(Parcel.id, Parcel.catastro)
                                    .where(Parcel.id.in_([p for p, _ in free]))).all())
         for pid, sp in free:
             result.codes.append((catastros[pid], parcels.issue_code(uow, staff, pid),
                                  sp.address))
 
-    # 8b. Authority land sold in November and assessed on its own late notice (R-A2, R-A4):
+    # 8b. Authority land sold lately and assessed on its own late notice (R-A2, R-A4):
     # one to the demo owner (she claims it: J3 on the demo), one left unclaimed (J1 + J3).
     specs = dict(rows)
-    bought = _sold_mid_year(uow, staff, fy, r, featured["bought"], maria)
+    bought = _sold_mid_year(uow, staff, fy, r, featured["bought"], maria, days)
     sold = _sold_mid_year(uow, staff, fy, r, featured["sold"],
-                          _new_person(uow, "Gloria Acevedo Burgos", specs[featured["sold"]]))
-    with clock.fixed(_at(LATE_NOTICE_DATE + timedelta(days=1), 10)):
+                          _new_person(uow, "Gloria Acevedo Burgos", specs[featured["sold"]]),
+                          days)
+    with clock.fixed(_at(min(days.late_notice + timedelta(days=1), days.today), 10)):
         code = parcels.issue_code(uow, staff, bought.id)
         result.codes.append((sold.catastro, parcels.issue_code(uow, staff, sold.id),
                              sold.address))
-    with clock.fixed(_at(LATE_NOTICE_DATE + timedelta(days=2), 20)):
+    with clock.fixed(_at(min(days.late_notice + timedelta(days=2), days.today), 20)):
         parcels.claim(uow, people["owner"], bought.catastro, code)
 
     # 9. Generic owners for a scaled demo (the benchmark).
@@ -581,10 +651,10 @@ def _receipts_in_date_order(uow: UnitOfWork) -> None:
         raise RuntimeError(f"demo receipts {counted} do not match the counters {issued}")
 
 
-def _bulk_payments(uow: UnitOfWork, b: _Builder, fy: Any, rows: list[tuple[int, _Spec]]
-                   ) -> None:
+def _bulk_payments(uow: UnitOfWork, b: _Builder, fy: Any, rows: list[tuple[int, _Spec]],
+                   days: Days) -> None:
     rules = facts.rules_for(fy.starts_on, uow)
-    today = date(2026, 11, 30)
+    today = days.today
     specs = dict(rows)
     ids = list(specs)
     done = 0
@@ -607,7 +677,7 @@ def _bulk_payments(uow: UnitOfWork, b: _Builder, fy: Any, rows: list[tuple[int, 
                 continue
             inst = schedule[pid]
             pays = _payments_for(specs[pid].pattern, inst, annual[pid],
-                                 rules.lump_sum_discount_rate, b.rng)
+                                 rules.lump_sum_discount_rate, b.rng, days)
             if not pays:
                 continue
             st = evaluate(today, inst, pays, (), rules, annual[pid])
@@ -684,65 +754,87 @@ def _number_rows(uow: UnitOfWork, pay_rows: list[dict]) -> None:
 
 
 def _featured_history(uow: UnitOfWork, b: _Builder, fy: Any, people: dict[str, User],
-                      featured: dict[str, int]) -> None:
+                      featured: dict[str, int], days: Days) -> None:
+    """The featured accounts' history up to yesterday, placed so that today (`days`) each
+    journey's state is there: the shop two months behind with a demand past its 15 days (on
+    the court list), the leased parcel with a demand mailed 13 days ago (in its window), the
+    deposit order's parcel, the owner's home paid every month."""
     s = uow.session
     staff, owner, lessee = people["staff"], people["owner"], people["lessee"]
     loaded = facts.load_many(uow, list(featured.values()), fy)
+    m = days.month
 
     def inst(key: str, n: int) -> Decimal:
         return next(i.amount for i in loaded[featured[key]].installments if i.number == n)
 
+    def pay(key: str, user: User | None, n: int, day: date, hour: int, **kw: Any) -> None:
+        if days.past(day):
+            _pay(uow, user, featured[key], fy, inst(key, n), day, hour, **kw)
+
     # The owner's home: every month on time (card).
-    for n, day in enumerate((date(2026, 7, 2), date(2026, 8, 3), date(2026, 9, 4),
-                             date(2026, 10, 5), date(2026, 11, 6)), start=1):
-        _pay(uow, owner, featured["home"], fy, inst("home", n), day, 20)
+    for k in range(m + 1):
+        pay("home", owner, k + 1, days.in_month(k, min(2 + k, 28)), 20)
     # The lot: the whole year in one payment before July 1, with the R-A11 discount.
     lot = loaded[featured["lot"]]
     rate = lot.rules.lump_sum_discount_rate
     _pay(uow, owner, featured["lot"], fy, lot.annual - cents(rate * lot.annual),
-         date(2026, 6, 24), 21, lump_sum=True)
-    # The shop: paid July and August, then nothing: delinquent since September (R-A6-A8),
-    # a demand by certified mail (R-A12) and its cost (R-A9).
-    _pay(uow, owner, featured["shop"], fy, inst("shop", 1), date(2026, 7, 8), 13)
-    _pay(uow, owner, featured["shop"], fy, inst("shop", 2), date(2026, 8, 7), 13)
-    with clock.fixed(_at(date(2026, 9, 21), 10)):
-        demand = demands.queue_demand(uow, staff, featured["shop"], fy.id)
-    with clock.fixed(_at(date(2026, 9, 22), 15)):
-        mailing.record_mailing(uow, staff, demand.id, date(2026, 9, 22),
-                               "9407 1118 9876 5432 1001 23", CERTIFIED_MAIL)
-    with clock.fixed(_at(date(2026, 9, 29), 11)):
-        mailing.record_acknowledgment(uow, staff, demand.id, date(2026, 9, 28))
-    # The leased Authority parcel (the lessee pays, R-A16): paid through September, then
-    # nothing; a demand mailed November 17, still in its 15-day window today (J4).
-    for n, day in enumerate((date(2026, 7, 9), date(2026, 8, 10), date(2026, 9, 9)), start=1):
-        _pay(uow, lessee, featured["leased"], fy, inst("leased", n), day, 16, method="bank")
-    with clock.fixed(_at(date(2026, 11, 16), 10)):
-        demand = demands.queue_demand(uow, staff, featured["leased"], fy.id)
-    with clock.fixed(_at(date(2026, 11, 17), 15)):
-        mailing.record_mailing(uow, staff, demand.id, date(2026, 11, 17),
-                               "9407 1118 9876 5432 2002 46", CERTIFIED_MAIL)
-    # Another leased Authority parcel: one payment in July, then a demand, and a court order
-    # that the lessee deposit its rents (R-A14).
-    _pay(uow, None, featured["deposit"], fy, inst("deposit", 1), date(2026, 7, 10), 11,
-         method="check")
-    with clock.fixed(_at(date(2026, 8, 17), 10)):
-        demand = demands.queue_demand(uow, staff, featured["deposit"], fy.id)
-        mailing.record_mailing(uow, staff, demand.id, date(2026, 8, 17),
-                               "9407 1118 9876 5432 3003 69", CERTIFIED_MAIL)
-    with clock.fixed(_at(date(2026, 8, 24), 10)):
-        mailing.record_acknowledgment(uow, staff, demand.id, date(2026, 8, 20))
-    with clock.fixed(_at(date(2026, 10, 5), 10)):
-        lease = s.scalar(select(Lease).where(Lease.parcel_id == featured["deposit"]))
-        order = DepositOrder(lease_id=lease.id, ordered_on=date(2026, 10, 5),
-                             court="Tribunal de Primera Instancia, Sala Superior de San Juan",
-                             case_number="SJ2026CV01234")
-        s.add(order)
-        s.flush()
-        audit.record(uow, staff, "deposit_order.recorded", order, after=audit.snapshot(order))
-    # The owner's home owes property taxes: a Treasury notice of attachment and a CRIM
-    # auction's minimum (R-C1–R-C5; portal/collections/attachments.py).
+         days.before_year(6, 24), 21, lump_sum=True)
+    # The shop: paid two months, then nothing: delinquent (R-A6-A8), a demand by certified
+    # mail (R-A12) and its cost (R-A9), its 15 days over: on the court list (R-A13).
+    paid = max(0, m - 2)
+    for k in range(paid):
+        pay("shop", owner, k + 1, days.in_month(k, 8 - k % 2), 13)
+    if days.past(days.in_month(paid, 29)):
+        with clock.fixed(_at(days.in_month(paid, 21), 10)):
+            demand = demands.queue_demand(uow, staff, featured["shop"], fy.id)
+        with clock.fixed(_at(days.in_month(paid, 22), 15)):
+            mailing.record_mailing(uow, staff, demand.id, days.in_month(paid, 22),
+                                   "9407 1118 9876 5432 1001 23", CERTIFIED_MAIL)
+        with clock.fixed(_at(days.in_month(paid, 29), 11)):
+            mailing.record_acknowledgment(uow, staff, demand.id, days.in_month(paid, 28))
+    # The leased Authority parcel (the lessee pays, R-A16): paid, then two installments
+    # behind; a demand mailed 13 days ago, still in its 15-day window today (J4).
+    queued = days.ago(14)
+    late = sum(1 for i in loaded[featured["leased"]].installments
+               if i.due_date.replace(day=15) < queued)  # past its day G (rolled) by then
+    for k in range(max(0, late - 2)):
+        pay("leased", lessee, k + 1, days.in_month(k, 9 + k % 2), 16, method="bank")
+    if late and queued >= days.fy_start:
+        with clock.fixed(_at(queued, 10)):
+            demand = demands.queue_demand(uow, staff, featured["leased"], fy.id)
+        with clock.fixed(_at(queued + timedelta(days=1), 15)):
+            mailing.record_mailing(uow, staff, demand.id, queued + timedelta(days=1),
+                                   "9407 1118 9876 5432 2002 46", CERTIFIED_MAIL)
+    # Another leased Authority parcel: paid a month, then a demand, and a court order that
+    # the lessee deposit its rents (R-A14).
+    paid = max(0, m - 3)
+    for k in range(paid):
+        pay("deposit", None, k + 1, days.in_month(k, 10), 11, method="check")
+    if days.past(days.in_month(paid, 17)):
+        with clock.fixed(_at(days.in_month(paid, 17), 10)):
+            demand = demands.queue_demand(uow, staff, featured["deposit"], fy.id)
+            mailing.record_mailing(uow, staff, demand.id, days.in_month(paid, 17),
+                                   "9407 1118 9876 5432 3003 69", CERTIFIED_MAIL)
+        if days.past(days.in_month(paid, 24)):
+            with clock.fixed(_at(days.in_month(paid, 24), 10)):
+                mailing.record_acknowledgment(uow, staff, demand.id, days.in_month(paid, 20))
+        ordered_on = days.in_month(paid + 2, 5)
+        if paid + 2 < 12 and days.past(ordered_on):
+            with clock.fixed(_at(ordered_on, 10)):
+                lease = s.scalar(select(Lease).where(Lease.parcel_id == featured["deposit"]))
+                order = DepositOrder(
+                    lease_id=lease.id, ordered_on=ordered_on,
+                    court="Tribunal de Primera Instancia, Sala Superior de San Juan",
+                    case_number=f"SJ{ordered_on.year}CV01234")
+                s.add(order)
+                s.flush()
+                audit.record(uow, staff, "deposit_order.recorded", order,
+                             after=audit.snapshot(order))
+    # The owner's home owes property taxes: a Treasury notice of attachment two weeks ago
+    # and a CRIM auction's minimum (R-C1–R-C5; portal/collections/attachments.py).
     from portal.collections import attachments
-    attachments.load_demo(uow, staff, featured["home"])
+    attachments.load_demo(uow, staff, featured["home"], notified_on=days.ago(14),
+                          appraised_on=days.ago(28))
     b.tick("featured", 1, 1)
 
 
@@ -755,47 +847,64 @@ def _new_person(uow: UnitOfWork, name: str, spec: _Spec) -> int:
 
 
 def _sold_mid_year(uow: UnitOfWork, staff: User, fy: Any, roll_: Any, parcel_id: int,
-                   buyer_party_id: int) -> Parcel:
+                   buyer_party_id: int, days: Days) -> Parcel:
     """Authority land, exempt in the published roll (R-A2), sold to a private owner on
-    SOLD_ON: from then on it is assessed, at the roll's amount per benefit unit (R-A3), on
-    its own notice of LATE_NOTICE_DATE. R-A4: no installment falls due before the notice, so
-    the first ones are due 2026-12-01; R-A11's default deadline (the first installment's due
-    date) is therefore still ahead on the demo's "today"."""
+    `days.sold_on`: from then on it is assessed, at the roll's amount per benefit unit (R-A3),
+    on its own notice of `days.late_notice`. R-A4: no installment falls due before the notice,
+    so the first ones are due the 1st of the month after it (2026-12-01 on REFERENCE_DAY);
+    R-A11's default deadline (the first installment's due date) is therefore still ahead
+    today."""
     s = uow.session
+    sold_on, notice_date = days.sold_on, days.late_notice
     parcel = s.get(Parcel, parcel_id)
-    with clock.fixed(_at(SOLD_ON, 11)):
+    with clock.fixed(_at(sold_on, 11)):
         before = audit.snapshot(parcel)
         for share in s.scalars(select(OwnershipShare).where(
                 OwnershipShare.parcel_id == parcel_id, OwnershipShare.ends_on.is_(None))):
-            share.ends_on = SOLD_ON - timedelta(days=1)
+            share.ends_on = sold_on - timedelta(days=1)
         s.add(OwnershipShare(parcel_id=parcel_id, party_id=buyer_party_id, share=Decimal(1),
-                             kind="sole", starts_on=SOLD_ON))
+                             kind="sole", starts_on=sold_on))
         parcel.owner_kind = "private"
         s.flush()
         audit.record(uow, staff, "parcel.sold", parcel, before=before,
                      after=audit.snapshot(parcel))
-    with clock.fixed(_at(LATE_NOTICE_DATE, 9)):
+    with clock.fixed(_at(notice_date, 9)):
         annual = cents(parcel.benefit_units * roll_.total / roll_.total_units)
         a = Assessment(parcel_id=parcel_id, fiscal_year_id=fy.id,
                        budget_version_id=roll_.budget_version_id, roll_id=roll_.id,
                        annual_amount=annual, benefit_units=parcel.benefit_units, payer="owner",
-                       notified_on=LATE_NOTICE_DATE, credit=ZERO)
+                       notified_on=notice_date, credit=ZERO)
         s.add(a)
         s.flush()
         items = schedule(annual, fy.starts_on, facts.installment_count(fy.starts_on),
-                         LATE_NOTICE_DATE)
+                         notice_date)
         s.add_all([Installment(assessment_id=a.id, number=i.number, due_date=i.due_date,
                                amount=i.amount) for i in items])
         s.add(LedgerEntry(parcel_id=parcel_id, fiscal_year_id=fy.id, assessment_id=a.id,
                           kind="charge", direction="debit", amount=annual,
-                          legal_date=LATE_NOTICE_DATE, rule="R-A3", author_id=staff.id,
+                          legal_date=notice_date, rule="R-A3", author_id=staff.id,
                           description="v1"))
         s.add(Notice(parcel_id=parcel_id, fiscal_year_id=fy.id, kind="assessment",
                      assessment_id=a.id, amount=annual, language="es",
-                     created_by_id=staff.id, mailed_on=LATE_NOTICE_DATE))
+                     created_by_id=staff.id, mailed_on=notice_date))
         s.flush()
         audit.record(uow, staff, "assessment.notified", a, after=audit.snapshot(a))
     return parcel
+
+
+def _board_values(uow: UnitOfWork, staff: User, fy_start: date, adopted_on: date) -> None:
+    """The Board's values for a fiscal year the parameter files do not cover (the demo loaded
+    after June 2027): recorded as staff record them (`board_parameters.adopt`, J8), effective
+    from the year's start, each the value of the demo's reference year; none when the files
+    have them all. Values only the law sets are in the files for every year."""
+    missing = set(roll.missing_parameters(uow, fy_start))
+    reference = in_force.parameter_set(uow)
+    for name in board_parameters.editable():
+        if name not in missing:
+            continue
+        value = reference.for_fiscal_year(name, FY_START)
+        board_parameters.adopt(uow, staff, fy_start, name, str(value), fy_start,
+                               f"{fy_start.year}-14", adopted_on)
 
 
 def _bulk_users(uow: UnitOfWork, b: _Builder, n: int, parcel_ids: list[int]) -> None:

@@ -1,6 +1,12 @@
 """The parcel roll's CSV file, read and checked row by row (R-A2, R-A3,
-R-A16). Pure: the standard library and the one parser of a typed yes or no
-(`portal.yes_no_input`), no database, no Flask.
+R-A16). Pure: the standard library, the one parser of a typed yes or no
+(`portal.yes_no_input`) and of an amount (`portal.money_input`), no database, no Flask.
+
+The dollar columns are read as every amount is (`money_input.parse`: "1.500,00" or "1e9" is
+refused with its reason, never read as $1.50); the file's other numbers use a period for
+decimals and its dates are ISO (YYYY-MM-DD): a fixed machine format, not the typed dates of
+the forms (`portal.date_input` reads 1/5/2026 by the reader's language; a file means the same
+whoever uploads it).
 
 - `sniff(path)`: the file's encoding (UTF-8 with or without BOM, else Windows-1252: a strict
   UTF-8 decode of the whole file, streamed, decides), its delimiter (comma or semicolon, from
@@ -29,7 +35,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from portal import yes_no_input
+from portal import money_input, yes_no_input
 
 #: Bytes read at a time while sniffing.
 CHUNK = 1 << 20
@@ -100,13 +106,15 @@ MAX_TEXT = {"address": 300, "municipality": 60, "owner_names": 200, "lessee_name
 #: (digits before the point, decimals) of each number column.
 NUMBERS = {"land_area_cuerdas": (6, 6), "land_valuation": (12, 2),
            "structure_valuation": (12, 2), "benefit_units": (10, 4)}
+#: The columns of dollars, read by the one parser of an amount (`portal.money_input`).
+MONEY = frozenset({"land_valuation", "structure_valuation"})
 
 #: Every reason a row or a file is refused (message ids; portal/web/staff/roll_import.py
 #: words them in both languages).
 CODES = (
     "required", "too_long", "not_a_number", "negative", "too_many_decimals", "too_large",
     "not_a_municipality", "not_a_zone", "not_an_owner_kind", "not_yes_no", "bad_catastro",
-    "bad_email",
+    "bad_email", "exponent", "other_separators",
     "bad_date", "dates_reversed", "owners_mismatch", "bad_share", "shares_sum",
     "lease_without_lessee", "lessee_without_start", "wrong_column_count", "duplicate",
 )
@@ -386,7 +394,8 @@ class _Checker:
 
     def number(self, key: str) -> str:
         digits, places = NUMBERS[key]
-        value, code = _number(self.values.get(key, ""), digits, places)
+        reader = _money if key in MONEY else _number
+        value, code = reader(self.values.get(key, ""), digits, places)
         if code is not None:
             self.fail(key, code, **({"places": places} if code == "too_many_decimals" else
                                     {"digits": digits} if code == "too_large" else {}))
@@ -429,6 +438,24 @@ class _Checker:
             pass
         self.fail(key, "bad_date")
         return None
+
+
+def _most(digits: int, places: int) -> Decimal:
+    """The largest value with `digits` before the point and `places` after it."""
+    return Decimal(10) ** digits - Decimal(1).scaleb(-places)
+
+
+@lru_cache(maxsize=REMEMBERED)
+def _money(cell: str, digits: int, places: int) -> tuple[str, str | None]:
+    """A dollar cell read by the one parser of an amount (`money_input.parse`, as every form,
+    CSV and API field reads one): "1.500,00", "1.500" and "12,5" (the other convention's
+    separators, which would read as $1.50 or be refused without a reason) and "1e9" are
+    refused with their own reason. (value at cents, None), or ("0", a message id)."""
+    try:
+        value = money_input.parse(cell, "en_US", maximum=_most(digits, places))
+    except money_input.MoneyInputError as exc:
+        return "0", exc.code
+    return str(value.quantize(Decimal(1).scaleb(-places))), None
 
 
 @lru_cache(maxsize=REMEMBERED)

@@ -123,7 +123,8 @@ def _lump_sum_open(uow, user, parcel_id):
     today = date(2026, 11, 30)
     with clock.fixed(today):
         view = statements.statement_for(uow, user, parcel_id)
-        assert view.assessment.notified_on == district.LATE_NOTICE_DATE
+        assert view.assessment.notified_on == date(2026, 11, 16)
+        assert district.Days(today).late_notice == date(2026, 11, 16)
         assert view.parcel.owner_kind == "private"
         assert view.installments[0].due_date == date(2026, 12, 1)
         assert [i.due_date for i in view.installments[:6]] == [date(2026, 12, 1)] * 6

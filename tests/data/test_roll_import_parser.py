@@ -98,8 +98,13 @@ BAD = [
     ("municipio", "Sn Juan", "not_a_municipality"), ("zona", "centro", "not_a_zone"),
     ("tipo_dueno", "iglesia", "not_an_owner_kind"),
     ("cuerdas", "1/4", "not_a_number"), ("cuerdas", "0,25", "not_a_number"),
-    ("valor_terreno", "-5", "negative"), ("valor_terreno", "10.005", "too_many_decimals"),
+    ("valor_terreno", "-5", "negative"), ("valor_terreno", "1000.005", "too_many_decimals"),
     ("valor_estructuras", "1" * 13, "too_large"), ("unidades_beneficio", "", "required"),
+    # The dollar columns read as every amount does (money_input): the other convention's
+    # separators and an exponent are refused with their reason, never read as $1.50.
+    ("valor_terreno", "1.500,00", "other_separators"), ("valor_terreno", "1.500",
+                                                         "other_separators"),
+    ("valor_estructuras", "12,5", "other_separators"), ("valor_estructuras", "1e9", "exponent"),
     ("transferida", "quizás", "not_yes_no"),
     ("correos_duenos", "ana@|b@x.pr", "bad_email", "correos_duenos", "ana@"),
     ("correos_duenos", "ana@x.pr", "owners_mismatch"), ("participaciones", "0.5|0.4",

@@ -1,9 +1,9 @@
 """The tests' days and the clock they set.
 
-`TODAY` is the demo District's "today" (portal/demo/district.py lives on 30 November 2026,
-the day `make run` pins with PORTAL_TODAY): the web and data tests run on it. The tests never
-read the real date: each sets the clock it needs (portal.clock.fixed), and the suite passes
-on any real date.
+`TODAY` is the demo District's reference day (portal/demo/district.py places its dates from
+the day it is loaded; the tests load it on 30 November 2026): the web and data tests run on
+it. The tests never read the real date: each sets the clock it needs (portal.clock.fixed),
+and the suite passes on any real date.
 """
 
 from __future__ import annotations

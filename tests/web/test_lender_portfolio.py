@@ -245,14 +245,15 @@ def test_the_export_has_the_retention_of_each_loan(demo_app):
     import csv
     rows = list(csv.reader(lines))
     header = rows[0]
-    assert header[9] == "Por pagar, factura con la exoneración (i)"
+    assert header[7] == "A pagar ahora: último día para pagar"
+    assert header[10] == "Por pagar, factura con la exoneración (i)"
     page = client.get(f"/prestamista/prestamos/{loan_id}").get_data(as_text=True)
     number = re.search(r"<h1>Préstamo ([^<]+)</h1>", page).group(1)
     [mine] = [r for r in rows if r[0] == number]
     first = expected.bills[0]
-    assert mine[9] == f"{first.with_exemption.amount:.2f}"
-    assert mine[11] == f"{first.new_structure:.2f}"
-    assert mine[12] == f"{expected.total_with_exemption:.2f}"
+    assert mine[10] == f"{first.with_exemption.amount:.2f}"
+    assert mine[12] == f"{first.new_structure:.2f}"
+    assert mine[13] == f"{expected.total_with_exemption:.2f}"
 
 
 def test_the_owner_sees_what_the_lender_pays(demo_app):

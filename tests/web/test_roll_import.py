@@ -102,6 +102,34 @@ def test_staff_upload_see_the_report_fix_the_file_and_import(app):
     assert "Imported. Importing the same file again changes nothing." in html
 
 
+def test_a_bad_dollar_cell_refuses_its_row_in_the_readers_language(app):
+    """A valuation written "1.500" (fifteen hundred, the other convention) or "1e9" is read by
+    the one parser of an amount: its row is refused with that parser's reason, in Spanish
+    and in English, and nothing is imported."""
+    staff = login(app, "staff")
+    parcels = _count(app, Parcel)
+    rows = [_row(k) for k in range(3)]
+    rows[0][5] = "1.500"
+    rows[2][6] = "1e9"
+    r = _upload(staff, _csv(rows))
+    assert r.status_code == 303
+    location = r.headers["Location"]
+    html = staff.get(location).get_data(as_text=True)
+    assert "2 filas tienen errores" in html
+    assert "valor_terreno" in html and "no 1.500,00" in html
+    assert "valor_estructuras" in html and "sin exponente" in html
+    english = staff.get(location + "?lang=en").get_data(as_text=True)
+    assert "2 rows have errors" in english
+    assert "(not 1.500,00)" in english and "without an exponent" in english
+    report = staff.get(location + "/informe.csv").get_data(as_text=True)
+    rows_out = list(csv.reader(io.StringIO(report.lstrip("\ufeff"))))
+    assert [r[:3] for r in rows_out[1:]] == [["2", "valor_terreno", "1.500"],
+                                             ["4", "valor_estructuras", "1e9"]]
+    token = csrf_token(html)
+    assert staff.post(location + "/importar", data={"csrf_token": token}).status_code == 303
+    assert _count(app, Parcel) == parcels  # nothing written
+
+
 @pytest.mark.parametrize("name,data,message", [
     ("padron.xlsx", b"PK\x03\x04", "Suba un archivo .csv"),
     ("padron.csv", b"PK\x03\x04\x00\x00\x00", "no es un archivo de texto CSV"),

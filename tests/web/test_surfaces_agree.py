@@ -11,6 +11,7 @@ payment says what the pages say is left."""
 
 from __future__ import annotations
 
+import csv
 import re
 import subprocess
 from collections import Counter
@@ -150,15 +151,28 @@ def _check_role(signed_in: SignedIn, role: str, on: date, tmp_path,  # noqa: ANN
     client = signed_in(role)
     cards = dashboard_cards(client.get("/mis-propiedades").get_data(as_text=True))
     assert cards, role
-    if role == "lender":  # the lender list's "Due now" is the dashboard's
+    if role == "lender":  # the lender list's "Due now" and its last day are the dashboard's
         loans = client.get("/prestamista/prestamos").get_data(as_text=True)
-        listed = {int(f["parcel"]): f["amount"] for f in figures(loans)
-                  if f["figure"] == "due-now"}
+        listed = {int(f["parcel"]): f for f in figures(loans) if f["figure"] == "due-now"}
         assert listed, on
         for pid, card in cards.items():
             due = one(card, "due-now")
             if pid in listed and due is not None:
-                assert Decimal(listed[pid]) == Decimal(due["amount"]), (on, pid)
+                row = listed[pid]
+                assert Decimal(row["amount"]) == Decimal(due["amount"]), (on, pid)
+                assert row.get("by") == due.get("by"), (on, pid)
+                if "by" in row:  # said in the reader's words, not only in the attribute
+                    with use_language("es"):
+                        shown = date_long(date.fromisoformat(row["by"]))
+                    assert f'datetime="{row["by"]}">{shown}</time>' in loans, (on, pid)
+        csv_rows = list(csv.reader(client.get("/prestamista/prestamos.csv").get_data(
+            as_text=True).lstrip("\ufeff").splitlines()))
+        by_catastro = {r[1]: r for r in csv_rows[1:]}
+        for pid, card in cards.items():
+            due = one(card, "due-now")
+            m = CATASTRO.search(card)
+            if due is not None and m is not None and m.group(0) in by_catastro:
+                assert by_catastro[m.group(0)][7] == due.get("by", ""), (on, pid)
     for pid, card in cards.items():
         due = one(card, "due-now")
         nxt = one(card, "next")

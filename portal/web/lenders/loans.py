@@ -136,6 +136,7 @@ def _csv_rows(w: Any, rows: Any, fy: Any) -> Any:
             first = bills[0] if bills else None
             yield (r.loan_number, r.catastro, r.address, r.municipality, status_label(r.status),
                    _money(r.annual), _money(r.due_now),
+                   r.due_now_by.isoformat() if r.due_now_by else "",
                    r.next_due.isoformat() if r.next_due else "",
                    _money(first.billed_with) if first else "",
                    _money(first.with_exemption.amount) if first else "",
@@ -164,7 +165,8 @@ def export():  # noqa: ANN201
     if query is None:
         abort(400)
     header = (_("Loan"), _("Catastro number"), _("Address"), _("Municipality"), _("Status"),
-              _("This year's assessment"), _("Due now"), _("Next due date"),
+              _("This year's assessment"), _("Due now"), _("Due now: last day to pay"),
+              _("Next due date"),
               _("CRIM bill with the exemption (first bill)"),
               _("To pay, bill with the exemption (i)"),
               _("To pay, bill without it, with the certification (ii)"),

@@ -60,6 +60,11 @@ ROW_REASONS = {
     "not_a_number": _l("Not a number: write digits with a period for decimals "
                        "(for example 1250.50)."),
     "negative": _l("It cannot be negative."),
+    # A dollar column reads as every amount is read (portal.money_input: the same words).
+    "exponent": _l("Write the amount in digits, without an exponent (for example 1500.00, "
+                   "not 1.5e3)."),
+    "other_separators": _l("Write the cents after a period and use commas, or nothing, "
+                           "between thousands: 1,500.00 or 1500.00 (not 1.500,00)."),
     "too_many_decimals": _l("Too many decimals: write at most %(places)s."),
     "too_large": _l("Too large: at most %(digits)s digits before the period."),
     "not_a_municipality": _l("Not one of Puerto Rico's 78 municipalities: check the "

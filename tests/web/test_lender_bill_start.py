@@ -201,3 +201,45 @@ def test_a_small_payment_still_starts_within_the_click(demo_app: Flask) -> None:
     assert r.status_code == 303 and r.headers["Location"].startswith("/pagos/prueba/")
     with app_uow(demo_app) as w:
         assert w.session.scalar(select(func.count()).select_from(Job)) == before
+
+
+@pytest.mark.postgres
+def test_on_postgresql_the_progress_is_seen_while_the_checkout_is_written(
+        tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    """PostgreSQL: each batch's progress is committed on a connection of its own while the
+    checkout's one transaction is still open (another connection reads it), and the job
+    ends with one checkout of every item."""
+    from portal.db import UnitOfWork
+    from portal.lenders import bill_start, bills
+    from portal.models import BillPayment, Job
+    from tests.support.app import demo_on_postgresql
+    monkeypatch.setattr(bill_start, "INLINE_MAX", 3)
+    monkeypatch.setattr(bills, "BATCH", 5)
+    enqueued: list[int] = []
+    monkeypatch.setattr(queue, "enqueue_or_leave", enqueued.append)
+    real, seen = runner.report_aside, []
+
+    def spy(db, job_id, token, total):  # noqa: ANN001, ANN202
+        report = real(db, job_id, token, total)
+
+        def reported(done: int) -> None:
+            report(done)
+            with UnitOfWork(db) as w:  # another connection: committed, visible
+                seen.append((done, w.session.get(Job, job_id).done))
+        return reported
+
+    monkeypatch.setattr(runner, "report_aside", spy)
+    with demo_on_postgresql(tmp_path) as (app, _result):
+        _c, pay_url, expected, tok = _prepared(app)
+        _c.post(pay_url + "/confirmar", data={"csrf_token": tok, "expected_total": expected})
+        (job_id,) = enqueued
+        with app.app_context():
+            job = runner.run(database(), job_id)
+        pid = int(pay_url.rsplit("/", 1)[1])
+        with app_uow(app) as w:
+            items = w.session.get(BillPayment, pid).items
+        assert job.status == "succeeded" and job.done == items
+        assert len(seen) == -(-items // 5) and all(done == read for done, read in seen)
+        assert seen[-1][0] == items
+        assert _counts(app, f"bill-payment-{pid}") == (1, items, 1)
+        queue.reset()

@@ -243,3 +243,26 @@ def test_on_postgresql_the_progress_is_seen_while_the_checkout_is_written(
         assert seen[-1][0] == items
         assert _counts(app, f"bill-payment-{pid}") == (1, items, 1)
         queue.reset()
+
+
+def test_through_the_queue_the_job_runs_and_the_page_offers_to_pay(demo_app: Flask,
+                                                                   monkeypatch) -> None:
+    """The real enqueue (Huey, in immediate mode: the task runs at once, as a worker
+    would): the click's job runs, and the payment's page offers the link to pay."""
+    from portal.lenders import bill_start
+    from portal.models import Job
+    monkeypatch.setattr(bill_start, "INLINE_MAX", 3)
+    with demo_app.app_context():
+        queue.use_immediate(database())
+    try:
+        c, pay_url, expected, tok = _prepared(demo_app)
+        r = c.post(pay_url + "/confirmar", data={"csrf_token": tok,
+                                                 "expected_total": expected})
+        assert r.status_code == 303
+        body = c.get(pay_url).get_data(as_text=True)
+        assert 'id="pay-continue"' in body and "Listo para pagar" in body
+        with app_uow(demo_app) as w:
+            job = w.session.scalar(select(Job).where(Job.kind == bill_start.KIND))
+            assert (job.status, job.attempts, job.active_key) == ("succeeded", 1, None)
+    finally:
+        queue.reset()

@@ -29,6 +29,11 @@ every parcel (INSERT … SELECT); on 30 November 2026:
 
 Memory should stay flat as N grows (the batches are expunged); compare `--loans 10000` with
 `--loans 50000`.
+
+At the island's scale (`--island`: PostgreSQL, a roll of 1.5 M parcels generated in SQL, a
+bank servicing 100,000 of them spread over it, and the aging report over the whole roll
+first) each stage prints its own peak memory (the process's VmHWM reset before it). Run it
+with `nice -n 19` on a shared machine; docs/LENDERS.md has a run's figures.
 """
 
 from __future__ import annotations
@@ -42,7 +47,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from aging_bench import _timed, build  # noqa: E402
+from aging_bench import _timed, aging, build  # noqa: E402
 from roll_bench import _sqlite_database  # noqa: E402
 from sqlalchemy import text  # noqa: E402
 from web_bench import _postgres_database  # noqa: E402
@@ -53,8 +58,9 @@ from portal.db import Database, UnitOfWork, upgrade  # noqa: E402
 TODAY = date(2026, 11, 30)
 
 
-def _bank(database: Database) -> int:
-    """A bank, its administrator, and a loan in force on every parcel: the user's id."""
+def _bank(database: Database, loans: int, parcels: int) -> int:
+    """A bank, its administrator, and `loans` loans in force spread over the roll of
+    `parcels` (every k-th parcel; every parcel when they are as many): the user's id."""
     from portal.models import Lender, Party, PartyMember, User
     with UnitOfWork(database) as uow:
         s = uow.session
@@ -68,8 +74,10 @@ def _bank(database: Database) -> int:
         s.add(PartyMember(party_id=bank.id, user_id=user.id, role="administrator"))
         s.execute(text(
             "INSERT INTO loans (lender_id, parcel_id, loan_number, starts_on, escrow, "
-            "created_at) SELECT :lender, id, 'BNK-' || id, :start, :yes, :at FROM parcels"),
-            {"lender": lender.id, "start": date(2020, 1, 1), "yes": True, "at": clock.now()})
+            "created_at) SELECT :lender, id, 'BNK-' || id, :start, :yes, :at FROM parcels "
+            "WHERE id % :every = 0 ORDER BY id LIMIT :loans"),
+            {"lender": lender.id, "start": date(2020, 1, 1), "yes": True, "at": clock.now(),
+             "every": max(1, parcels // loans), "loans": loans})
         s.execute(text("ANALYZE loans"))
         return user.id
 
@@ -143,15 +151,19 @@ def _lines(database: Database) -> int:
         return uow.session.query(BillFile).order_by(BillFile.id).first().lines
 
 
-def run(url: str, n: int, *, with_api: bool = False, runs: int = 10) -> None:
+def run(url: str, n: int, *, parcels: int | None = None, with_aging: bool = False,
+        with_api: bool = False, runs: int = 10, island: bool = False) -> None:
     from portal.lenders import bills
     from portal.models import User
     from portal.payments.service import start_many
+    parcels = parcels or n
     upgrade(url, "head")
     database = Database(url)
-    build(database, n)
+    build(database, parcels)
+    if with_aging:
+        aging(database, parcels)
     with clock.fixed(TODAY):
-        uid = _timed(f"bank with {n:,} loans", lambda: _bank(database))
+        uid = _timed(f"bank with {n:,} loans", lambda: _bank(database, n, parcels))
         with UnitOfWork(database) as uow:
             user = uow.session.get(User, uid)
             f = _timed("make: the bill file", lambda: bills.make(uow, user))
@@ -165,11 +177,12 @@ def run(url: str, n: int, *, with_api: bool = False, runs: int = 10) -> None:
             size = _timed("csv: every line streamed", lambda: sum(
                 len(line) for line in bills.lines_csv(uow, user, fid, bills.Filters(), "es")))
             print(f"         {size / 1e6:.2f} MB", flush=True)
-            report = _timed("exceptions: every owed line", lambda: bills.to_pay(
-                uow, user, fid, bills.Filters()))
-            print(f"         {len(report.choices):,} to pay, {len(report.exceptions):,} "
-                  f"exceptions, total {report.total}", flush=True)
-            del report
+            if not island:  # in memory (prepare writes the same a batch at a time)
+                report = _timed("exceptions: every owed line", lambda: bills.to_pay(
+                    uow, user, fid, bills.Filters()))
+                print(f"         {len(report.choices):,} to pay, {len(report.exceptions):,} "
+                      f"exceptions, total {report.total}", flush=True)
+                del report
         with UnitOfWork(database) as uow:
             user = uow.session.get(User, uid)
             pay = _timed("prepare: one payment of the whole file", lambda: bills.prepare(
@@ -186,6 +199,9 @@ def run(url: str, n: int, *, with_api: bool = False, runs: int = 10) -> None:
             created=plan.created, language="es", gateway=_Gateway(), description="bench",
             success_url=str, cancel_url=str))
         print(f"         checkout {started.checkout_id}", flush=True)
+        if island:
+            database.dispose()
+            return
         with UnitOfWork(database) as uow:
             user = uow.session.get(User, uid)
             g = _timed("make: due by 15 December 2026", lambda: bills.make(
@@ -199,6 +215,14 @@ def run(url: str, n: int, *, with_api: bool = False, runs: int = 10) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--loans", type=int, default=10_000)
+    ap.add_argument("--parcels", type=int, default=None,
+                    help="the roll's size (default: as many as the loans; the loans are "
+                         "then spread over it)")
+    ap.add_argument("--aging", action="store_true",
+                    help="also time the aging report over the whole roll (bench/aging_bench)")
+    ap.add_argument("--island", action="store_true",
+                    help="the island's scale: --postgres --parcels 1500000 --loans 100000 "
+                         "--aging, without the in-memory exceptions and the due-date file")
     ap.add_argument("--postgres", metavar="SERVER_URL", nargs="?",
                     const="postgresql+psycopg://postgres@127.0.0.1:5432/test",
                     help="run on a throwaway database on this PostgreSQL server")
@@ -206,10 +230,17 @@ def main() -> None:
                     help="also time the API's bill and loan lists against a trivial call")
     ap.add_argument("--runs", type=int, default=10)
     args = ap.parse_args()
-    print(f"database: {'PostgreSQL' if args.postgres else 'SQLite'}, {args.loans:,} loans; "
-          f"CPUs {os.cpu_count()}", flush=True)
+    if args.island:
+        args.postgres = args.postgres or "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+        args.parcels = args.parcels or 1_500_000
+        args.loans = args.loans if args.loans != 10_000 else 100_000
+        args.aging = True
+    print(f"database: {'PostgreSQL' if args.postgres else 'SQLite'}, "
+          f"{args.parcels or args.loans:,} parcels, {args.loans:,} loans; "
+          f"CPUs {os.cpu_count()}; nice {os.nice(0)}", flush=True)
     with (_postgres_database(args.postgres) if args.postgres else _sqlite_database()) as url:
-        run(url, args.loans, with_api=args.api, runs=args.runs)
+        run(url, args.loans, parcels=args.parcels, with_aging=args.aging, with_api=args.api,
+            runs=args.runs, island=args.island)
 
 
 if __name__ == "__main__":

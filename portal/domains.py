@@ -4,6 +4,8 @@ of any kind runs wherever it is picked up. The runner itself imports no domain.
 """
 
 from datetime import date
+from decimal import Decimal
+from typing import Any
 
 from portal import config
 from portal.collections import demands, schedule
@@ -15,6 +17,7 @@ from portal.documents import (
 from portal.jobs import daily
 from portal.lenders import (
     batches,
+    bill_start,  # Starting a large bill payment
     loan_changes,  # The add/delete files
 )
 from portal.payments.autopay import debits as autopay_debits
@@ -23,7 +26,7 @@ from portal.roll import notices, roll, roll_import
 
 #: The modules whose import registers the kinds (read by the test that every kind is here).
 REGISTERING = (demands, batches, notices, roll, roll_import)
-REGISTERING += (loan_changes,)
+REGISTERING += (loan_changes, bill_start)
 
 
 def _autopay(database: Database, day: date) -> dict[str, int]:
@@ -35,6 +38,38 @@ def _autopay(database: Database, day: date) -> dict[str, int]:
 
 
 daily.register("autopay", _autopay)
+
+
+def _start_bill_payment(database: Database, who: Any, params: dict[str, Any],
+                        progress: Any) -> int:
+    """The bill payment job's start (`lenders.bill_start`): the prepared payment's plan
+    (`lenders.bills.to_start`) started by the payments (`start_planned`, the configured
+    gateway); its checkout's id. A refusal is the job's error, worded by its page."""
+    from portal.accounts.errors import ServiceError
+    from portal.lenders import bills
+    from portal.payments import gateway_settings
+    from portal.payments.gateway import GatewayError
+    from portal.payments.service import OthersPaying, PricesChanged, start_planned
+    try:
+        plan = bills.to_start(database, who, int(params["file_id"]),
+                              int(params["payment_id"]),
+                              expected_total=Decimal(params["expected_total"]))
+        started = start_planned(
+            database, plan, user=who, language=params["language"],
+            gateway=gateway_settings.gateway(config.settings(with_key=False), database),
+            description=bill_start.description(int(params["file_id"]), params["language"]),
+            success_url=params["success_url"], cancel_url=params["cancel_url"],
+            pay_anyway=bool(params.get("pay_anyway")), progress=progress)
+    except (bills.Changed, PricesChanged):
+        raise ServiceError(bill_start.CHANGED) from None
+    except OthersPaying as exc:
+        raise ServiceError(bill_start.OTHERS, count=len(exc.others)) from None
+    except GatewayError as exc:
+        raise ServiceError(bill_start.GATEWAY, kind=exc.kind) from None
+    return started.checkout_id
+
+
+bill_start.use_starter(_start_bill_payment)
 
 # Each lender's daily digest of the exemption decisions on its loans.
 from portal.exemptions import digest as exemption_digest  # noqa: E402

@@ -16,7 +16,11 @@ as its batch, so:
   run (its progress with each batch, the end) is conditioned on its token, so a worker that
   was paused and resumed after a takeover writes nothing: its batch rolls back (`Lost`);
 - stopping (`STOPPING`, set by the worker on SIGTERM) ends the run after the batch at hand:
-  the job goes back to queued, its committed batches kept, for the next worker.
+  the job goes back to queued, its committed batches kept, for the next worker;
+- a work whose one step is one long transaction (all or nothing: a checkout of many
+  accounts) may say how far it is inside it: when it has a `report` attribute the runner
+  sets it to a function `report(done)` that writes the progress on a connection of its own
+  (`report_aside`; on SQLite, one writer at a time, it writes nothing until the step ends).
 
 Submitting the input of a job still queued or running gives that job (`Job.active_key` is
 unique): the second click starts nothing. The queue (`portal.jobs.queue`) only carries job
@@ -209,6 +213,27 @@ def _progress(uow: UnitOfWork, job_id: int, token: str, done: int, total: int) -
     _mine(uow, job_id, token, done=done, total=total, updated_at=clock.now())
 
 
+def report_aside(database: Database, job_id: int, token: str, total: int
+                 ) -> Callable[[int], None]:
+    """`report(done)` for a work inside one long transaction: each call writes the job's
+    progress in a unit of work of its own, if `token` still holds the job (a lost claim is
+    the step's to find when it ends). Nothing on SQLite: the step's transaction holds its
+    only writer."""
+    if database.engine.dialect.name == "sqlite":
+        return lambda _done: None
+
+    def report(done: int) -> None:
+        try:
+            with UnitOfWork(database) as uow:
+                _progress(uow, job_id, token, done, max(total, done))
+        except Lost:
+            pass
+        except Exception:  # a busy database: the next report or the step's end says it
+            log.warning("job %s: progress not written", job_id, exc_info=True)
+
+    return report
+
+
 def heartbeat(database: Database, job_id: int, token: str) -> bool:
     """Say the run of `token` is alive; False when the job is no longer its own."""
     try:
@@ -313,6 +338,8 @@ def _work(database: Database, job_id: int, token: str, kind: str, staff: Any,
         with UnitOfWork(database) as uow:
             total = work.begin(uow)
             _progress(uow, job_id, token, getattr(work, "resumed", 0), total)
+        if hasattr(work, "report"):
+            work.report = report_aside(database, job_id, token, total)
         done = getattr(work, "resumed", 0)  # what a stopped run of it committed
         if progress is not None:
             progress(done, total)

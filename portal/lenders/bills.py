@@ -117,24 +117,30 @@ def todays(uow: UnitOfWork, who: Any, *, fiscal_year: str | None = None,
 
 
 def make(uow: UnitOfWork, who: Any, *, fiscal_year: str | None = None,
-         due_by: date | None = None) -> BillFile:
-    """The bill file of the lender's loans in force today (see the module)."""
+         due_by: date | None = None, only: tuple[Any, dict[str, Any]] | None = None
+         ) -> BillFile:
+    """The bill file of the lender's loans in force today (see the module); `only`: just
+    the loans of this statement of loan ids and its parameters (the loans page's filters,
+    `portfolio.loans_to_pay`: a file of source "loans")."""
     s = _sender(uow, who)
     today = clock.today()
     fy = fiscal_year_of(uow, fiscal_year, today)
     if due_by is not None and not fy.starts_on <= due_by <= fy.ends_on:
         raise InvalidInput("due_by_outside", field="due_by")
     f = BillFile(lender_id=s.lender_id, created_by_id=s.user_id, fiscal_year_id=fy.id,
-                 due_by=due_by, as_of=today, lines=0, total=ZERO)
+                 due_by=due_by, as_of=today, lines=0, total=ZERO,
+                 source="file" if only is None else "loans")
+    chosen, params = (only[0].subquery(), only[1]) if only is not None else (None, {})
     uow.session.add(f)
     uow.session.flush()
     count, total, last = 0, ZERO, 0
     while True:
-        loans = uow.session.execute(
-            select(Loan.id, Loan.loan_number, Parcel.id, Parcel.catastro)
-            .join(Parcel, Parcel.id == Loan.parcel_id)
-            .where(*_active(s.lender_id, today), Loan.id > last)
-            .order_by(Loan.id).limit(BATCH)).all()
+        stmt = (select(Loan.id, Loan.loan_number, Parcel.id, Parcel.catastro)
+                .join(Parcel, Parcel.id == Loan.parcel_id)
+                .where(*_active(s.lender_id, today), Loan.id > last))
+        if chosen is not None:
+            stmt = stmt.where(Loan.id.in_(select(chosen.c[0])))
+        loans = uow.session.execute(stmt.order_by(Loan.id).limit(BATCH), params).all()
         if not loans:
             break
         last = loans[-1][0]
@@ -163,7 +169,7 @@ def make(uow: UnitOfWork, who: Any, *, fiscal_year: str | None = None,
     f.lines, f.total = count, total
     audit.record(uow, s.user_id, "lender.bill_file_made", f,
                  after={"fiscal_year": fy.label, "due_by": due_by, "lines": count,
-                        "total": str(total), "token_id": s.token_id})
+                        "total": str(total), "token_id": s.token_id, "source": f.source})
     return f
 
 
@@ -530,7 +536,9 @@ def to_start(database: Database, who: Any, file_id: int, payment_id: int, *,
     """Start the prepared payment: its items in parcel id order (the order the accounts are
     locked in), each checked again against today's offer and the loans still in force as
     the checkout is written. `Changed` when prepared another day, when the total reviewed is
-    not the payment's, or when it was started and its checkout is no longer open."""
+    not the payment's, or when it was started and its checkout is no longer open (one
+    written whose provider session is not open yet is started again: `start_many` opens
+    it)."""
     with database.unit_of_work() as uow:
         pay = payment_of(uow, who, file_id, payment_id)
         f = get(uow, who, file_id)
@@ -540,9 +548,11 @@ def to_start(database: Database, who: Any, file_id: int, payment_id: int, *,
         opened: tuple[int, str] | None = None
         if pay.checkout_id is not None:
             chk = uow.session.get(Checkout, pay.checkout_id)
-            if chk is None or chk.status not in states.OPEN or not chk.checkout_url:
+            if chk is None or chk.status not in states.OPEN:
                 raise Changed()
-            opened = (chk.id, chk.checkout_url)
+            if chk.checkout_url:
+                opened = (chk.id, chk.checkout_url)
+            # else: written, its provider session not opened yet: `start_many` opens it
         elif pay.as_of != clock.today() or expected_total != pay.total or pay.items == 0:
             raise Changed()
 

@@ -327,14 +327,31 @@ def parcels_to_pay(uow: UnitOfWork, user: Any, query: Query, today: date | None 
     """The parcels of the loans `query` selects that have something due now (at most
     `MAX_PAY`), and how many such loans there are in all."""
     today = today or clock.today()
-    refresh(uow, user, today)
-    base, params = _base(user)
-    due = Query(**{**query.__dict__, "due_min": max(query.due_min or Decimal("0.01"),
-                                                        Decimal("0.01"))})
-    total = uow.session.scalar(_filtered(uow, base, due, today, func.count()), params) or 0
+    _chosen, params, total = loans_to_pay(uow, user, query, today)
+    base, _params = _base(user)
+    due = _due(query)
     ids = list(uow.session.scalars(
         _ordered(_filtered(uow, base, due, today, P.c.id), due).limit(MAX_PAY), params))
     return list(dict.fromkeys(ids)), total
+
+
+def _due(query: Query) -> Query:
+    """`query` narrowed to the loans with something due now."""
+    return Query(**{**query.__dict__, "due_min": max(query.due_min or Decimal("0.01"),
+                                                     Decimal("0.01"))})
+
+
+def loans_to_pay(uow: UnitOfWork, user: Any, query: Query, today: date | None = None
+                 ) -> tuple[Any, dict[str, Any], int]:
+    """The loans `query` selects that have something due now, however many: (a statement
+    of their ids, to use as a subquery with its parameters, the parameters, how many).
+    A bill file of them (`bills.make(only=...)`) pays them by the prepared-payment path."""
+    today = today or clock.today()
+    refresh(uow, user, today)
+    base, params = _base(user)
+    due = _due(query)
+    count = uow.session.scalar(_filtered(uow, base, due, today, func.count()), params) or 0
+    return _filtered(uow, base, due, today, L.c.id), params, int(count)
 
 
 def parcels_of_loans(uow: UnitOfWork, user: Any, numbers: Sequence[str]
@@ -474,6 +491,6 @@ def lenders_pay(uow: UnitOfWork, parcel_id: int, names: Sequence[str], facts: An
 
 __all__ = ["ACQUIRED", "CERTIFICATIONS", "MAX_PAY", "NOTICES", "NOTICE_SORT", "PER_PAGE", "SORTS",
            "STATUSES", "LenderScope", "Page", "Query", "Row", "fiscal_year_start",
-           "lenders_pay", "loan", "municipalities", "parcels_of_loans",
+           "lenders_pay", "loan", "loans_to_pay", "municipalities", "parcels_of_loans",
            "parcels_to_pay",
            "portfolio", "read_loan_numbers", "refresh", "retentions", "rows"]

@@ -126,6 +126,9 @@ class BillFile(Base):
     as_of: Mapped[date] = mapped_column(Date, comment="The day its amounts are good for")
     lines: Mapped[int] = mapped_column(Integer, default=0, comment="Loans with a line")
     total: Mapped[Decimal] = money("The lines' amounts, summed", default=Decimal("0.00"))
+    source: Mapped[str] = mapped_column(
+        String(10), default="file", server_default="file",
+        comment="file: the bill file page or the API; loans: the loans page's filters")
     created_at: Mapped[datetime] = created_at()
 
 
@@ -177,6 +180,8 @@ class BillPayment(Base):
                                    default=Decimal("0.00"))
     checkout_id: Mapped[int | None] = mapped_column(ForeignKey("checkouts.id"),
                                                     comment="Its checkout, once started")
+    job_id: Mapped[int | None] = mapped_column(
+        ForeignKey("jobs.id"), comment="The job that starts it (null: not started by a job)")
     created_at: Mapped[datetime] = created_at()
 
 

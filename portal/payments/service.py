@@ -347,7 +347,8 @@ def start_many(database: Database, *, user: Any, key: str, total: Decimal,
                batches: Callable[[UnitOfWork], Any], language: str, gateway: Gateway,
                success_url: Callable[[int], str], cancel_url: Callable[[int], str],
                description: str, ip: str | None = None, pay_anyway: bool = False,
-               created: Callable[[UnitOfWork, int], None] | None = None) -> Started:
+               created: Callable[[UnitOfWork, int], None] | None = None,
+               progress: Callable[[int], None] | None = None) -> Started:
     """One checkout of many accounts, each "installments through N" at a prepared amount
     (a lender's bill payment): `batches(uow)` yields lists of (parcel id, fiscal year id,
     through, amount), in parcel id order, and raises when one no longer holds (nothing is
@@ -356,7 +357,10 @@ def start_many(database: Database, *, user: Any, key: str, total: Decimal,
     order, someone else's open payment of them refused unless `pay_anyway`, as
     `start_checkout`); `created(uow, checkout id)` records it in the same transaction. Then
     the provider's session, as `start_checkout`. The same `key` while its checkout is open
-    answers that checkout."""
+    answers that checkout; one written whose session was never opened (the process that
+    wrote it stopped before) has it opened now, with the checkout's own idempotency key,
+    so the provider makes one session however often this is called. `progress(n)`: the
+    accounts written so far, after each batch."""
     lang = "en" if str(language).startswith("en") else "es"
     with database.unit_of_work() as uow:
         uow.info["ip"] = ip
@@ -364,7 +368,26 @@ def start_many(database: Database, *, user: Any, key: str, total: Decimal,
         if existing is not None:
             if existing.status in states.OPEN and existing.checkout_url:
                 return Started(existing.id, existing.checkout_url, True)
-            raise PricesChanged()  # started and moved on: prepare the payment again
+            if existing.status == states.CREATED and existing.provider_session_id is None:
+                request = CheckoutRequest(
+                    payment_id=str(existing.id), amount=existing.amount,
+                    description=description, parcel_ids=[str(p) for p in uow.session.scalars(
+                        select(Payment.parcel_id).join(
+                            CheckoutPayment, CheckoutPayment.payment_id == Payment.id)
+                        .where(CheckoutPayment.checkout_id == existing.id)
+                        .order_by(CheckoutPayment.position))],
+                    success_url=success_url(existing.id), cancel_url=cancel_url(existing.id),
+                    idempotency_key=existing.idempotency_key, language=existing.language,
+                    customer_email=existing.payer_email)
+                chk_id = existing.id
+            else:
+                raise PricesChanged()  # started and moved on: prepare the payment again
+        else:
+            request = None
+    if request is not None:
+        return Started(chk_id, _open_session(database, chk_id, request, gateway, ip), True)
+    with database.unit_of_work() as uow:
+        uow.info["ip"] = ip
         chk = Checkout(user_id=user.id, payer_name=getattr(user, "name", "") or "",
                        payer_email=getattr(user, "email", None), language=lang,
                        provider=gateway.name, status=states.CREATED, amount=total,
@@ -396,6 +419,8 @@ def start_many(database: Database, *, user: Any, key: str, total: Decimal,
                 for k, (pid, (_p, _fy, through, _a)) in enumerate(zip(ids, items, strict=True),
                                                                   start=1)],
                 known={"checkout_id": [chk_id], "payment_id": ids})
+            if progress is not None:
+                progress(n)
         if n == 0 or summed != total:
             raise PricesChanged()
         after: dict[str, Any] = {"amount": total, "accounts": n}
@@ -411,6 +436,32 @@ def start_many(database: Database, *, user: Any, key: str, total: Decimal,
             cancel_url=cancel_url(chk_id), idempotency_key=chk_key, language=lang,
             customer_email=getattr(user, "email", None))
     return Started(chk_id, _open_session(database, chk_id, request, gateway, ip), False)
+
+
+def start_planned(database: Database, plan: Any, *, user: Any, language: str,
+                  gateway: Gateway, description: str, success_url: str, cancel_url: str,
+                  ip: str | None = None, pay_anyway: bool = False,
+                  progress: Callable[[int], None] | None = None) -> Started:
+    """`start_many` of a plan (a lender's prepared bill payment, `lenders.bills.to_start`:
+    its key, total, batches, what to record, and the checkout it has already if still
+    open); `success_url`, `cancel_url` with "{id}" for the checkout's id. Two runs at
+    once (a worker taking over one thought dead): the second's checkout row collides with
+    the first's key and it answers the first's checkout."""
+    if plan.open is not None:
+        return Started(plan.open[0], plan.open[1], True)
+
+    def go() -> Started:
+        return start_many(
+            database, user=user, key=plan.key, total=plan.total, batches=plan.batches,
+            created=plan.created, language=language, gateway=gateway,
+            description=description, ip=ip, pay_anyway=pay_anyway,
+            success_url=lambda cid: success_url.replace("{id}", str(cid)),
+            cancel_url=lambda cid: cancel_url.replace("{id}", str(cid)), progress=progress)
+
+    try:
+        return go()
+    except IntegrityError:
+        return go()
 
 
 # --- office payments and refunds (staff) ---------------------------------------------------

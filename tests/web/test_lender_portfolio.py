@@ -181,18 +181,28 @@ def test_the_export_is_the_filtered_set_with_no_formulas(demo_app):
 
 
 def test_one_payment_for_the_filtered_loans(demo_app):
-    """The filter's loans with something due go to the payments' review, all at once."""
+    """The filter's loans with something due, however many, go to one prepared payment by
+    the bill file's path: a file of just those loans (due by today), its whole payment
+    prepared with its exceptions report, then the confirmation."""
     client = login(demo_app, "lender")
     page = client.get("/prestamista/prestamos?estado=overdue").get_data(as_text=True)
     total = _money(re.search(r'portal-money">([^<]+)</strong>', page).group(1))
+    assert "sean cuantos sean" in page  # no ceiling on the loans of one payment
     r = client.post("/prestamista/pagar", data={"csrf_token": csrf_token(page),
                                                 "estado": "overdue"})
-    assert r.status_code == 200
-    html = r.get_data(as_text=True)
-    assert 'action="/pagar/confirmar"' in html
+    assert r.status_code == 303 and "/prestamista/facturas/" in r.headers["Location"]
+    html = client.get(r.headers["Location"]).get_data(as_text=True)
+    assert 'id="pay-confirm"' in html and 'id="no-exceptions"' in html
     expected = re.search(r'name="expected_total" value="([^"]+)"', html).group(1)
     assert Decimal(expected) == total > 0
-    assert html.count('value="due_now"') == len(re.findall(r'portal-status--overdue', page))
+    count = int(re.search(r'id="pay-count">(\d+)<', html).group(1))
+    assert count == len(re.findall(r'portal-status--overdue', page))
+    file_url = r.headers["Location"].split("/pagos/")[0]
+    assert 'id="bill-source"' in client.get(file_url).get_data(as_text=True)
+    # Nothing due: nothing made, said on the loans page.
+    r = client.post("/prestamista/pagar", data={"csrf_token": csrf_token(page),
+                                                "q": "NO-SUCH-LOAN"})
+    assert r.status_code == 303 and "/prestamista/prestamos" in r.headers["Location"]
 
 
 def test_one_payment_for_a_file_of_loan_numbers(demo_app):

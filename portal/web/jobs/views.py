@@ -19,7 +19,8 @@ KINDS = {"roll.compute": _l("Compute the roll"), "roll.publish": _l("Publish the
          "collections.run": _l("Queue the demands of the delinquent accounts"),
          "roll.notify": _l("Send the roll's notices"),
          "lender.certifications": _l("A lender's batch of certifications"),
-         "lender.loan_changes": _l("A lender's file of loan changes")}
+         "lender.loan_changes": _l("A lender's file of loan changes"),
+         "lender.bill_payment": _l("A lender's bill payment")}
 #: Where a job's page leads back to, by kind: (endpoint, link text).
 BACK = {"roll.import": ("roll.roll_imports", _l("Back to the parcel-roll imports")),
         "collections.run": ("collections.index", _l("Back to collections"))}

@@ -28,9 +28,11 @@ from portal import clock, date_input
 from portal.accounts.errors import InvalidInput, NotFound
 from portal.core.money import parse_money
 from portal.i18n import current_language
+from portal.jobs import queue, runner
+from portal.lenders import bill_start
 from portal.lenders import bills as service
 from portal.payments.gateway import GatewayError
-from portal.payments.service import OthersPaying, PricesChanged, start_many
+from portal.payments.service import OthersPaying, PricesChanged, start_planned
 from portal.web import paging
 from portal.web.data import database, uow
 from portal.web.lenders import bp
@@ -175,6 +177,36 @@ def bill_pay(file_id: int):  # noqa: ANN201
     return redirect(url_for("lenders.bill_payment", file_id=file_id, payment_id=pid), 303)
 
 
+#: What the payment's page says while its start runs, by the job's status.
+STARTING = {"queued": _l("Waiting to start"), "running": _l("Writing the payment"),
+            "succeeded": _l("Ready to pay"), "failed": _l("Not started")}
+CHANGED_TEXT = _l("The amounts changed since this payment was prepared, or it was already "
+                  "started: prepare it again from the file.")
+OTHERS_TEXT = _l("Someone else is already paying some of these loans. To pay them too, "
+                 "check the box below.")
+
+
+def _starting(w: Any, pay: Any) -> dict[str, Any] | None:
+    """The job that starts the payment, as the page shows it (None: no job)."""
+    job = bill_start.job_of(w, pay)
+    if job is None:
+        return None
+    figures = runner.Figures(job)
+    url = bill_start.open_url(w, pay) if job.status == "succeeded" else None
+    error = None
+    if job.status == "failed":
+        code = job.error_code
+        error = (str(OTHERS_TEXT) if code == bill_start.OTHERS
+                 else gateway_error((job.error_params or {}).get("kind", ""))
+                 if code == bill_start.GATEWAY else str(CHANGED_TEXT)
+                 if code == bill_start.CHANGED else _(
+                     "The payment could not be started. Try again: nothing was charged."))
+    return {"id": job.id, "status": job.status, "active": job.active,
+            "status_text": str(STARTING.get(job.status, job.status)),
+            "percent": figures.percent, "done": job.done, "total": job.total or pay.items,
+            "url": url, "error": error, "others": job.error_code == bill_start.OTHERS}
+
+
 def _payment_page(file_id: int, payment_id: int, *, error: str | None = None,
                   others: bool = False, status: int = 200):  # noqa: ANN202
     page = paging.page_asked()
@@ -186,22 +218,27 @@ def _payment_page(file_id: int, payment_id: int, *, error: str | None = None,
             rows = [{"loan": e.loan_number, "catastro": e.catastro, "billed": e.billed,
                      "now": e.now, "code": e.code, "text": service.exception_text(e.code)}
                     for e in found.rows]
+            starting = _starting(w, pay)
             w.session.expunge_all()
     except NotFound:
         abort(404)
     if page > found.pages:
         abort(404)
-    stale = pay.as_of != clock.today() or pay.checkout_id is not None
+    if starting is not None and starting["error"] and error is None:
+        error, others = starting["error"], starting["others"]
+    failed = starting is not None and starting["status"] == "failed"
+    stale = pay.as_of != clock.today() or (pay.checkout_id is not None and starting is None)
     return render_template("lenders/bill_pay.html", file=f, pay=pay, rows=rows,
                            exceptions=found, error=error, others=others,
-                           stale=stale), status
+                           stale=stale, starting=None if failed else starting), status
 
 
 @bp.get("/facturas/<id:file_id>/pagos/<id:payment_id>")
 @login_required
 def bill_payment(file_id: int, payment_id: int):  # noqa: ANN201
     """A prepared payment: what it pays, its exceptions report (paged, kept), and the
-    confirmation that starts it."""
+    confirmation that starts it; once confirmed, the progress of its start, then the link
+    to pay."""
     _lender_only()
     return _payment_page(file_id, payment_id)
 
@@ -229,41 +266,58 @@ def bill_exceptions_csv(file_id: int, payment_id: int):  # noqa: ANN201
                     headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
+def _return_to(endpoint: str) -> str:
+    """The payer's way back from the provider, "{id}" for the checkout's id (the job fills
+    it in once the checkout is written)."""
+    return url_for(endpoint, checkout_id=_PLACEHOLDER, _external=True).replace(
+        str(_PLACEHOLDER), "{id}")
+
+
+_PLACEHOLDER = 987654321
+
+
 @bp.post("/facturas/<id:file_id>/pagos/<id:payment_id>/confirmar")
 @login_required
 def bill_payment_confirm(file_id: int, payment_id: int):  # noqa: ANN201
-    """Start the prepared payment (one checkout, its items written a batch at a time);
-    the payments' own checkout, success and receipt pages follow."""
+    """Start the prepared payment: at most `bill_start.INLINE_MAX` items within the click
+    (the provider's page next), more by a job (this payment's page shows its progress, then
+    the link to pay)."""
     _lender_only()
     try:
         expected = parse_money(request.form.get("expected_total", ""))
     except ValueError:
         expected = None
+    pay_anyway = request.form.get("pay_anyway") == "yes"
+    success, cancel = _return_to("payments.success"), _return_to("payments.cancel")
     try:
         plan = service.to_start(database(), current_user, file_id, payment_id,
                                 expected_total=expected)
         if plan.open is not None:  # started already, its checkout still open
             return redirect(plan.open[1], 303)
-        started = start_many(
-            database(), user=current_user, key=plan.key, total=plan.total,
-            batches=plan.batches, created=plan.created, language=current_language(),
-            gateway=gateway(),
-            description=_("Bill file %(id)s: District benefit assessments", id=file_id),
-            ip=request.remote_addr, pay_anyway=request.form.get("pay_anyway") == "yes",
-            success_url=lambda cid: url_for("payments.success", checkout_id=cid,
-                                            _external=True),
-            cancel_url=lambda cid: url_for("payments.cancel", checkout_id=cid,
-                                           _external=True))
+        with uow() as w:
+            items = service.payment_of(w, current_user, file_id, payment_id).items
+            job_id = None
+            if items > bill_start.INLINE_MAX:
+                job_id = bill_start.submit(
+                    w, current_user, file_id, payment_id, expected_total=expected,
+                    language=current_language(), success_url=success, cancel_url=cancel,
+                    pay_anyway=pay_anyway).id
+        if job_id is not None:
+            queue.enqueue_or_leave(job_id)
+            return redirect(url_for("lenders.bill_payment", file_id=file_id,
+                                    payment_id=payment_id), 303)
+        started = start_planned(
+            database(), plan, user=current_user, language=current_language(),
+            gateway=gateway(), description=bill_start.description(file_id, current_language()),
+            success_url=success, cancel_url=cancel, ip=request.remote_addr,
+            pay_anyway=pay_anyway)
     except NotFound:
         abort(404)
     except (service.Changed, PricesChanged):
-        return _payment_page(file_id, payment_id, status=409, error=_(
-            "The amounts changed since this payment was prepared, or it was already "
-            "started: prepare it again from the file."))
+        return _payment_page(file_id, payment_id, status=409, error=str(CHANGED_TEXT))
     except OthersPaying:
-        return _payment_page(file_id, payment_id, status=409, others=True, error=_(
-            "Someone else is already paying some of these loans. To pay them too, check "
-            "the box below."))
+        return _payment_page(file_id, payment_id, status=409, others=True,
+                             error=str(OTHERS_TEXT))
     except GatewayError as exc:
         return _payment_page(file_id, payment_id, status=503, error=gateway_error(exc.kind))
     return redirect(started.url, 303)

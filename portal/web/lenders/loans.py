@@ -1,6 +1,7 @@
 """The lender's portfolio (J7, only for users of a lender organisation): its loans filtered,
 sorted, totalled and paged on the server (portal.lenders.portfolio), the CSV export streamed,
-and one payment for a filtered set or for a CSV of loan numbers."""
+and one payment for a filtered set (by the bill file's prepared payment: any number of
+loans) or for a CSV of loan numbers (at most MAX_PAY)."""
 
 from __future__ import annotations
 
@@ -23,8 +24,9 @@ from werkzeug.datastructures import MultiDict
 from wtforms.fields.choices import SelectChoice
 
 from portal import clock, csv_text, money_input
+from portal.accounts.errors import InvalidInput, NotFound
 from portal.i18n import LOCALES, current_language, days_left
-from portal.lenders import portfolio
+from portal.lenders import bills, portfolio
 from portal.web.data import uow
 from portal.web.lenders import bp, intents
 from portal.web.lenders.forms import FilterForm, LoansFileForm
@@ -189,23 +191,29 @@ def export():  # noqa: ANN201
 @bp.post("/pagar")
 @login_required
 def pay_filtered():  # noqa: ANN201
-    """One payment for what is due now on the loans the filter selects (at most MAX_PAY)."""
+    """One payment for what is due now on the loans the filter selects, however many: a
+    bill file of just those loans (due by today) and its whole payment prepared, as the
+    bill file page does (the exceptions report, then the confirmation: a large payment
+    starts in a job)."""
     _lender_only()
-    with uow() as w:
-        form, query = _filters(request.form, portfolio.municipalities(w, current_user))
-        if query is None:
-            abort(400)
-        parcel_ids, total = portfolio.parcels_to_pay(w, current_user, query)
-    if total > portfolio.MAX_PAY:
-        flash(_("These filters select %(num)s loans with something due; one payment covers "
-                "at most %(max)s. Narrow the filters.", num=total, max=portfolio.MAX_PAY),
-              "warning")
-        return redirect(url_for("lenders.loans", **_args(request.form)), 303)
-    page = review_many(parcel_ids) if parcel_ids else None
-    if page is None:
+    try:
+        with uow() as w:
+            form, query = _filters(request.form, portfolio.municipalities(w, current_user))
+            if query is None:
+                abort(400)
+            chosen, params, count = portfolio.loans_to_pay(w, current_user, query)
+            if count == 0:
+                file_id = pay_id = None
+            else:
+                f = bills.make(w, current_user, due_by=clock.today(), only=(chosen, params))
+                pay = bills.prepare(w, current_user, f.id, bills.Filters())
+                file_id, pay_id = f.id, pay.id
+    except (NotFound, InvalidInput):  # no fiscal year today: nothing can be due
+        file_id = pay_id = None
+    if pay_id is None:
         flash(_("Nothing is due now on the loans these filters select."), "info")
         return redirect(url_for("lenders.loans", **_args(request.form)), 303)
-    return page
+    return redirect(url_for("lenders.bill_payment", file_id=file_id, payment_id=pay_id), 303)
 
 
 @bp.post("/pagar/archivo")

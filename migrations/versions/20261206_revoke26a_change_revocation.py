@@ -33,6 +33,11 @@ def upgrade() -> None:
     with op.batch_alter_table('exemption_change_reports') as b:
         b.drop_constraint(op.f('ck_exemption_change_reports_kind'), type_='check')
         b.create_check_constraint(op.f('ck_exemption_change_reports_kind'), _in('kind', KINDS))
+        b.alter_column('kind', existing_type=sa.String(length=24), existing_nullable=False,
+                       comment='moved, rented, use_changed, sold_or_transferred, '
+                               'co_owner_changed, spouse_died, divorce or other (R-B17)',
+                       existing_comment='moved, rented, sold_or_transferred, spouse_died, '
+                                        'use_changed or other')
         b.add_column(sa.Column('decision', sa.String(length=10), nullable=True,
                                comment='On acknowledgement: revoked or continues (R-B15, R-B18)'))
         b.create_check_constraint(op.f('ck_exemption_change_reports_decision'),
@@ -43,6 +48,11 @@ def upgrade() -> None:
         b.drop_constraint(op.f('ck_exemption_certifications_status'), type_='check')
         b.create_check_constraint(op.f('ck_exemption_certifications_status'),
                                   _in('status', STATUSES))
+        b.alter_column('status', existing_type=sa.String(length=14), existing_nullable=False,
+                       comment='draft, filed, under_review, returned, resubmitted, approved, '
+                               'withdrawn or revoked',
+                       existing_comment='draft, filed, under_review, returned, resubmitted, '
+                                        'approved or withdrawn')
         b.add_column(sa.Column('revoked_from', sa.Date(), nullable=True,
                                comment='Revoked: July 1 of the first fiscal year without the '
                                        'exemption (R-B15, R-B18)'))
@@ -102,6 +112,9 @@ def downgrade() -> None:
         b.drop_constraint(op.f('ck_exemption_certifications_status'), type_='check')
         b.create_check_constraint(op.f('ck_exemption_certifications_status'),
                                   _in('status', STATUSES_OLD))
+        b.alter_column('status', existing_type=sa.String(length=14), existing_nullable=False,
+                       comment='draft, filed, under_review, returned, resubmitted, approved '
+                               'or withdrawn')
     with op.batch_alter_table('exemption_change_reports') as b:
         b.drop_constraint(op.f('ck_exemption_change_reports_decided'), type_='check')
         b.drop_constraint(op.f('ck_exemption_change_reports_decision'), type_='check')
@@ -109,3 +122,6 @@ def downgrade() -> None:
         b.drop_constraint(op.f('ck_exemption_change_reports_kind'), type_='check')
         b.create_check_constraint(op.f('ck_exemption_change_reports_kind'),
                                   _in('kind', KINDS_OLD))
+        b.alter_column('kind', existing_type=sa.String(length=24), existing_nullable=False,
+                       comment='moved, rented, sold_or_transferred, spouse_died, use_changed '
+                               'or other')

@@ -77,6 +77,8 @@ def test_evidence_then_revocation_told_to_owner_and_lender(demo_app):
     pid = home_parcel(demo_app)
     cid = _approve(demo_app, pid)
     owner = login(demo_app, "owner")
+    pays = re.compile(r"(?:Factura del|Bill of) [^:]+: (\$[\d,.]+)")
+    before_bills = pays.findall(owner.get(f"/propiedad/{pid}").get_data(as_text=True))
     # Moved out on 2025-12-01, reported late on 2026-11-30: counts from FY 2026-2027.
     where = _report(owner, pid, kind="moved", change_date="2025-12-01")
     rid = re.search(r"/cambios/(\d+)$", where).group(1)
@@ -128,6 +130,11 @@ def test_evidence_then_revocation_told_to_owner_and_lender(demo_app):
     assert "La exoneración residencial fue revocada" in owner.get(where).get_data(as_text=True)
     parcel = owner.get(f"/propiedad/{pid}").get_data(as_text=True)
     assert "Revocad" in parcel and "Sin la exoneración, la contribución" in parcel
+    # What the lender pays the CRIM reads the revoked year too: the bills without it.
+    after_bills = pays.findall(parcel)
+    assert len(after_bills) == len(before_bills) == 2 and after_bills != before_bills
+    money = [float(a.strip("$").replace(",", "")) for a in after_bills + before_bills]
+    assert money[0] > money[2] and money[1] > money[3]
     assert 'name="file"' not in owner.get(where).get_data(as_text=True)  # acknowledged
     # The lender's list and its parcel page.
     lender = login(demo_app, "lender")

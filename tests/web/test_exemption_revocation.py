@@ -155,6 +155,9 @@ def test_the_revocation_in_english(demo_app):
     owner.post("/idioma", data={"csrf_token": token, "lang": "en", "next": "/"})
     where = _report(owner, pid, kind="sold_or_transferred", change_date="2026-10-01")
     rid = where.rsplit("/", 1)[1]
+    filed = read_mail(outbox(demo_app)[-1]).get_payload(decode=True).decode()
+    assert "Failing to report a transfer of the property is a misdemeanor, whatever the " \
+           "intent" in filed  # the email prints the core's R-B12 warning too
     conf = owner.get(where).get_data(as_text=True)
     assert "Failing to report a transfer of the property is a misdemeanor, whatever the " \
            "intent" in conf

@@ -136,10 +136,18 @@ def test_evidence_then_revocation_told_to_owner_and_lender(demo_app):
     money = [float(a.strip("$").replace(",", "")) for a in after_bills + before_bills]
     assert money[0] > money[2] and money[1] > money[3]
     assert 'name="file"' not in owner.get(where).get_data(as_text=True)  # acknowledged
+    receipt = owner.get(f"/exoneracion/{cid}/recibo")  # the certification's own receipt
+    assert receipt.status_code == 200 and "Revocad" in receipt.get_data(as_text=True)
+    pdf = owner.get(f"/exoneracion/{cid}/recibo.pdf")
+    assert pdf.status_code == 200 and pdf.data.startswith(b"%PDF")
     # The lender's list and its parcel page.
     lender = login(demo_app, "lender")
     assert "La exoneración fue revocada" in lender.get("/prestamista/cambios").get_data(
         as_text=True)
+    assert staff.get(f"/personal/exoneraciones/{cid}").status_code == 200  # its review page
+    assert staff.get("/personal/exoneraciones").status_code == 200
+    lender_home = lender.get(f"/propiedad/{pid}").get_data(as_text=True)
+    assert "Revocad" in lender_home  # the lender's view of the parcel reads it too
     # Nothing more: the report was acknowledged once.
     again = staff.post(f"/personal/cambios/{rid}/acuse",
                        data={"csrf_token": csrf_token(shtml), "decision": "revoked"},

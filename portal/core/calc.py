@@ -29,7 +29,12 @@ from portal.core.collection_timeline import timeline as collection_timeline
 from portal.core.errors import InputError
 from portal.core.exemption import ZONES, ExemptionInput, residential_exemption
 from portal.core.exemption_changes import REPORT_KINDS as CHANGE_KINDS
-from portal.core.exemption_changes import ChangeFacts, change_outcome, fiscal_year_label
+from portal.core.exemption_changes import (
+    ChangeFacts,
+    change_outcome,
+    fiscal_year_label,
+    revocation,
+)
 from portal.core.explain import N_, Trace
 from portal.core.inputs import Reader, parse_decimal
 from portal.core.installments import Installment, amend, explain_schedule, schedule
@@ -417,15 +422,28 @@ def _escrow(r: Reader) -> dict[str, Any]:
     return {"amount": fmt(res.amount), "discount": fmt(res.discount), "trace": _trace(res.trace)}
 
 
-@operation("change_report", "R-B5, R-B7, R-B9, R-B12, R-B17 to R-B19: a change report's "
-                            "deadline, what follows, the penalty and its intent")
+@operation("change_report", "R-B5, R-B7, R-B9, R-B12, R-B15, R-B17 to R-B19: a change "
+                            "report's deadline, what follows, the penalty and its intent, and "
+                            "the fiscal years a revocation on it affects")
 def _change_report(r: Reader) -> dict[str, Any]:
     res = change_outcome(ChangeFacts(
         kind=r.string("kind", choices=CHANGE_KINDS), change_date=r.date("change_date"),
         reported_on=r.date("on"), has_loan=r.boolean("has_loan", False),
         original_titleholder=r.boolean("original_titleholder", False),
         residential_use_continues=r.boolean("residential_use_continues", False)))
-    return {"deadline": res.deadline.isoformat(), "days_left": res.days_left,
+    # The revocation staff record on acknowledging the report (R-B15, R-B18): only with the
+    # day of the acknowledgement, and never for a surviving spouse who keeps the exemption.
+    acknowledged_on = r.date("acknowledged_on", None)
+    approved = r.integer("approved_fiscal_year", 0, minimum=0)
+    revoked = None
+    if acknowledged_on is not None and res.revoked:
+        if acknowledged_on < r.date("on"):
+            raise InputError("cannot be before the report", field="acknowledged_on")
+        rv = revocation(r.date("change_date"), acknowledged_on, approved)
+        revoked = {"from_fiscal_year": fiscal_year_label(rv.from_fiscal_year),
+                   "fiscal_years": [fiscal_year_label(y) for y in rv.fiscal_years],
+                   "trace": _trace(rv.trace)}
+    return {"revocation": revoked, "deadline": res.deadline.isoformat(), "days_left": res.days_left,
             "late": res.late, "affects_fiscal_year": fiscal_year_label(res.affects_fiscal_year),
             "exemption_continues": res.exemption_continues, "revoked": res.revoked,
             "lender_forwards": res.lender_forwards,

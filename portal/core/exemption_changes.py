@@ -29,14 +29,19 @@ from datetime import date
 
 from portal.core import deadlines
 from portal.core.errors import CalcError
-from portal.core.exemption import Penalty, false_statement_penalty, surviving_spouse_keeps
+from portal.core.exemption import (
+    FALSE_STATEMENT_WARNING,
+    Penalty,
+    false_statement_penalty,
+    surviving_spouse_keeps,
+)
 from portal.core.explain import N_, Trace
 
-#: The kinds the portal's change-report form takes today (the stored reports' constraint).
-KINDS = ("moved", "rented", "sold_or_transferred", "spouse_died", "use_changed", "other")
-#: R-B17: every kind of change a report may state (section D `change_report`).
+#: R-B17: every kind of change a report may state (section D `change_report`), which the
+#: owner's form offers and the stored reports' constraint allows.
 REPORT_KINDS = ("moved", "rented", "use_changed", "sold_or_transferred", "co_owner_changed",
                 "spouse_died", "divorce", "other")
+KINDS = REPORT_KINDS
 #: R-B12, R-B19: a transfer or change of ownership; failing to report one is a misdemeanor
 #: whatever the intent (the text names none), unlike a change in qualifications.
 OWNERSHIP_KINDS = ("sold_or_transferred", "co_owner_changed", "spouse_died")
@@ -65,6 +70,10 @@ class ChangeOutcome:
     lender_forwards: bool  # R-B9: the owner reports to the lender, the lender to the CRIM
     penalty: Penalty  # R-B12: intentionally failing to report a change
     trace: Trace
+    #: R-B12 as every warning of the report words it (the form, the receipt page, the email):
+    #: `FALSE_STATEMENT_WARNING` (intent named for a change in qualifications only), then
+    #: what failing to report this kind of change is.
+    warning: Trace | None = None
 
 
 def fiscal_year_label(start_year: int) -> str:
@@ -149,18 +158,74 @@ def change_outcome(f: ChangeFacts) -> ChangeOutcome:
                           "billed without it, and the taxes owed after the revocation must be "
                           "paid."))
     p = false_statement_penalty(intent_required=f.kind not in OWNERSHIP_KINDS)
-    if f.kind == "sold_or_transferred":
-        t.add("R-B12", N_("Failing to report a transfer of the property is a misdemeanor: a "
-                          "fine of {fine}, {months} months in prison, or both, plus the taxes "
-                          "owed after the revocation."), fine=p.fine, months=p.prison_months)
-    elif not p.intent_required:
-        t.add("R-B12", N_("Failing to report a change in the ownership of the property is a "
-                          "misdemeanor, whatever the intent: a fine of {fine}, {months} months "
-                          "in prison, or both, plus the taxes owed after the revocation."),
-              fine=p.fine, months=p.prison_months)
+    t.add("R-B12", _penalty_text(f.kind), fine=p.fine, months=p.prison_months)
+    warning = Trace()
+    warning.add("R-B12", FALSE_STATEMENT_WARNING)
+    warning.add("R-B12", _penalty_text(f.kind), fine=p.fine, months=p.prison_months)
+    return ChangeOutcome(last, days_left, late, affects, continues, revoked, f.has_loan, p, t,
+                         warning)
+
+
+def _penalty_text(kind: str) -> str:
+    """R-B12, (g)(2): what failing to report this kind of change is (a message id with the
+    placeholders {fine} and {months}): intent is named for a change in qualifications only."""
+    if kind == "sold_or_transferred":
+        return N_("Failing to report a transfer of the property is a misdemeanor, whatever "
+                  "the intent: a fine of {fine}, {months} months in prison, or both, plus "
+                  "the taxes owed after the revocation.")
+    if kind in OWNERSHIP_KINDS:
+        return N_("Failing to report a change in the ownership of the property is a "
+                  "misdemeanor, whatever the intent: a fine of {fine}, {months} months in "
+                  "prison, or both, plus the taxes owed after the revocation.")
+    return N_("Intentionally failing to report a change in your qualifications is a "
+              "misdemeanor: a fine of {fine}, {months} months in prison, or both, plus the "
+              "taxes owed after the revocation.")
+
+
+@dataclass(frozen=True)
+class Revocation:
+    """R-B15, R-B18: what revoking an approved exemption on a change does, year by year."""
+
+    from_fiscal_year: int  # the start year of the first fiscal year without the exemption
+    fiscal_years: tuple[int, ...]  # the years billed again without it (start years), in order
+    trace: Trace
+
+
+def revocation(change_date: date, acknowledged_on: date, approved_fiscal_year: int
+               ) -> Revocation:
+    """R-B15, R-B18, Exoneración residencial (d), (g)(2): the exemption approved for fiscal
+    year `approved_fiscal_year` (its start year; R-B15: it continues from year to year) ends
+    with a change on `change_date`, which staff acknowledged on `acknowledged_on` (a Puerto
+    Rico day).
+
+    Reading of the rules (policy, pinned by tests/cases/exemption_changes.yaml):
+    - the first year without it is the first fiscal year judged on a January 1 after the
+      change (`change_outcome`'s `affects_fiscal_year`), or the approved year itself when it
+      is later (a certification is not revoked for years it never covered);
+    - the years affected are that year and every later one up to the fiscal year in course on
+      the day of the acknowledgement (July 1 opens a year), or that first year alone when it
+      has not begun: each is billed without the exemption (R-B18: a late report does not move
+      the first year; the non-exempt tax is billed for each year affected). The years after
+      are simply not exempt until a new certification is approved (R-B18: after a sale the
+      buyer files anew).
+    An acknowledgement dated before the change is an input error naming `acknowledged_on`."""
+    if acknowledged_on < change_date:
+        raise CalcError("cannot be before the change", field="acknowledged_on")
+    first = max(change_date.year + 1, approved_fiscal_year)
+    in_course = acknowledged_on.year if acknowledged_on.month >= 7 else acknowledged_on.year - 1
+    years = tuple(range(first, max(first, in_course) + 1))
+    t = Trace()
+    t.add("R-B18", N_("The change on {change} counts from fiscal year {fy}, the first judged "
+                      "on a January 1 after it: from that year the property no longer has the "
+                      "residential exemption."), change=change_date, fy=fiscal_year_label(first))
+    if len(years) > 1:
+        t.add("R-B18", N_("Fiscal years {first} to {last} are billed again without the "
+                          "exemption: a late report does not move the year the change counts "
+                          "from."), first=fiscal_year_label(years[0]),
+              last=fiscal_year_label(years[-1]))
     else:
-        t.add("R-B12", N_("Intentionally failing to report a change in your qualifications is "
-                          "a misdemeanor: a fine of {fine}, {months} months in prison, or "
-                          "both, plus the taxes owed after the revocation."),
-              fine=p.fine, months=p.prison_months)
-    return ChangeOutcome(last, days_left, late, affects, continues, revoked, f.has_loan, p, t)
+        t.add("R-B18", N_("Fiscal year {fy} is billed without the exemption."),
+              fy=fiscal_year_label(first))
+    t.add("R-B15", N_("The exemption does not continue to later years: a new certification "
+                      "must be filed and approved for the property to have it again."))
+    return Revocation(first, years, t)

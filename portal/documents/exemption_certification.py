@@ -31,7 +31,7 @@ from portal.i18n import gettext as _
 STATUS_LABELS = {
     "draft": N_("Draft"), "filed": N_("Filed"), "under_review": N_("Under review"),
     "returned": N_("Returned to the owner"), "resubmitted": N_("Resubmitted"),
-    "approved": N_("Approved"), "withdrawn": N_("Withdrawn"),
+    "approved": N_("Approved"), "withdrawn": N_("Withdrawn"), "revoked": N_("Revoked"),
 }
 
 

@@ -19,15 +19,33 @@ from typing import Any
 
 from sqlalchemy import and_, func, or_, select
 
-from portal import clock
+from portal import clock, storage
 from portal.accounts import access, audit, policy
 from portal.accounts.errors import Conflict, Forbidden, InvalidInput, NotFound
 from portal.core import params
 from portal.core.errors import CalcError
-from portal.core.exemption_changes import KINDS, ChangeFacts, ChangeOutcome, change_outcome
+from portal.core.exemption_changes import (
+    KINDS,
+    ChangeFacts,
+    ChangeOutcome,
+    Revocation,
+    change_outcome,
+    revocation,
+)
 from portal.db import UnitOfWork
+from portal.exemptions import evidence as _evidence
 from portal.exemptions.status import exemption_status as _certification_status
-from portal.models import ExemptionChangeReport, Lender, Loan, Parcel, PartyMember
+from portal.models import (
+    ExemptionCertification,
+    ExemptionChangeEvidence,
+    ExemptionChangeReport,
+    ExemptionEvent,
+    Lender,
+    Loan,
+    Parcel,
+    PartyMember,
+    User,
+)
 
 DETAILS_MAX = 2000
 NAME_MAX = 200
@@ -203,8 +221,36 @@ def for_lender(uow: UnitOfWork, user: Any, *, offset: int = 0, limit: int = PAGE
     return out, total
 
 
-def acknowledge(uow: UnitOfWork, user: Any, report_id: int | str) -> ExemptionChangeReport:
-    """Staff acknowledges a filed report (filed -> acknowledged, once; audit-logged)."""
+@dataclass(frozen=True)
+class Acknowledged:
+    """What an acknowledgement did: the report, and the certification it revoked with the
+    core's `Revocation` (both None when the exemption continues)."""
+
+    report: ExemptionChangeReport
+    catastro: str
+    certification: ExemptionCertification | None = None
+    revocation: Revocation | None = None
+
+
+def exemption_to_revoke(uow: UnitOfWork, parcel_id: int) -> ExemptionCertification | None:
+    """The parcel's exemption a change report may end: its latest approved certification
+    (R-B15: it continues from year to year), or None."""
+    c = ExemptionCertification
+    return uow.session.scalars(
+        select(c).where(c.parcel_id == int(parcel_id), c.status == "approved")
+        .order_by(c.fiscal_year_start.desc(), c.id.desc()).limit(1)).first()
+
+
+def acknowledge(uow: UnitOfWork, user: Any, report_id: int | str, *,
+                revoke: bool = False) -> Acknowledged:
+    """Staff acknowledges a filed report (filed -> acknowledged, once; audit-logged), saying
+    whether the change ends the exemption (R-B13: a named reviewer revokes). `revoke`: the
+    parcel's approved exemption (`exemption_to_revoke`) moves to `revoked` from the first
+    fiscal year the change counts from, with the years billed again without it, as
+    `core.exemption_changes.revocation` computes them on the Puerto Rico day of the
+    acknowledgement (R-B15, R-B18); its event and an audit row name the reviewer.
+    `Conflict("exemption_continues")` for a report after which the core says it continues
+    (a surviving spouse, R-B19); `Conflict("no_exemption")` when none is approved."""
     access.require_staff_role(user, *access.REVIEW)
     rid = access.parse_id(report_id)
     row = uow.session.get(ExemptionChangeReport, rid, with_for_update=True)
@@ -212,14 +258,148 @@ def acknowledge(uow: UnitOfWork, user: Any, report_id: int | str) -> ExemptionCh
         raise NotFound()
     if row.status != "filed":
         raise Conflict("already_acknowledged")
+    cert = rv = None
+    if revoke:
+        if not outcome_of(row).revoked:
+            raise Conflict("exemption_continues")
+        cert = exemption_to_revoke(uow, row.parcel_id)
+        if cert is None:
+            raise Conflict("no_exemption")
+        uow.session.refresh(cert, with_for_update=True)
+        if cert.status != "approved":
+            raise Conflict("no_exemption")
+        rv = revocation(row.change_date, clock.today(), cert.fiscal_year_start.year)
+        before_cert = audit.snapshot(cert)
+        cert.status = "revoked"
+        cert.revoked_from = date(rv.from_fiscal_year, 7, 1)
+        cert.revoked_through = date(rv.fiscal_years[-1], 7, 1)
+        cert.revoked_by_report_id = row.id
+        cert.decided_by_id = user.id
+        cert.decided_at = clock.now()
+        note = f"{row.number}: " + ", ".join(f"{y}-{y + 1}" for y in rv.fiscal_years)
+        uow.session.add(ExemptionEvent(certification_id=cert.id, from_status="approved",
+                                       to_status="revoked", actor_id=user.id, reasons=[],
+                                       note=note))
+        uow.session.flush()
+        audit.record(uow, user, "exemption.revoked", cert, before=before_cert,
+                     after=audit.snapshot(cert))
     before = audit.snapshot(row)
     row.status = "acknowledged"
     row.acknowledged_at = clock.now()
     row.acknowledged_by_id = user.id
+    row.decision = "revoked" if revoke else "continues"
     uow.session.flush()
     audit.record(uow, user, "exemption_change.acknowledged", row, before=before,
                  after=audit.snapshot(row))
+    parcel = uow.session.get(Parcel, row.parcel_id)
+    return Acknowledged(row, parcel.catastro if parcel is not None else "", cert, rv)
+
+
+def revoked_by(uow: UnitOfWork, row: ExemptionChangeReport) -> ExemptionCertification | None:
+    """The certification the report revoked, or None (callers read the report through
+    `get`)."""
+    return uow.session.scalars(select(ExemptionCertification).where(
+        ExemptionCertification.revoked_by_report_id == row.id).limit(1)).first()
+
+
+def revocation_of(cert: ExemptionCertification, row: ExemptionChangeReport) -> Revocation:
+    """The core's revocation of a revoked certification, as of the day it was recorded."""
+    on = clock.legal_date(cert.decided_at) if cert.decided_at else row.reported_on
+    return revocation(row.change_date, max(on, row.change_date), cert.fiscal_year_start.year)
+
+
+def contacts(uow: UnitOfWork, row: ExemptionChangeReport) -> tuple[tuple[str, str] | None,
+                                                                  list[tuple[str, str]]]:
+    """(email, language) of the reporter, and of the users of the lender servicing the loan
+    on the parcel (the report's lender, or the lender of a loan active today): who is told
+    of a revocation."""
+    reporter = uow.session.execute(select(User.email, User.language).where(
+        User.id == row.reporter_id)).first()
+    owner = (reporter[0], row.language) if reporter is not None and reporter[0] else None
+    lender_id = row.lender_id
+    if lender_id is None:
+        loan = _loan_on(uow, row.parcel_id, clock.today())
+        lender_id = loan.lender_id if loan is not None else None
+    lenders: list[tuple[str, str]] = []
+    if lender_id is not None:
+        lenders = [(e, lang if lang in ("es", "en") else "es") for e, lang in uow.session.execute(
+            select(User.email, User.language)
+            .join(PartyMember, PartyMember.user_id == User.id)
+            .join(Lender, Lender.party_id == PartyMember.party_id)
+            .where(Lender.id == lender_id, PartyMember.revoked_at.is_(None))
+            .order_by(User.id)).all()]
+    return owner, lenders
+
+
+# --- evidence ------------------------------------------------------------------------------
+
+def evidence_of(uow: UnitOfWork, row: ExemptionChangeReport) -> list[ExemptionChangeEvidence]:
+    return list(uow.session.scalars(select(ExemptionChangeEvidence).where(
+        ExemptionChangeEvidence.report_id == row.id).order_by(ExemptionChangeEvidence.id)))
+
+
+def _evidence_count(uow: UnitOfWork, report_id: int) -> int:
+    return uow.session.scalar(select(func.count()).select_from(ExemptionChangeEvidence)
+                              .where(ExemptionChangeEvidence.report_id == report_id)) or 0
+
+
+def report_for_evidence(uow: UnitOfWork, user: Any, report_id: int | str
+                        ) -> ExemptionChangeReport:
+    """The report, for one who may attach evidence to it: an owner of its parcel or an
+    administrator (`policy.REPORT_CHANGE`); anyone else `NotFound`."""
+    rid = access.parse_id(report_id)
+    row = uow.session.get(ExemptionChangeReport, rid)
+    if row is None or getattr(user, "id", None) is None:
+        raise NotFound()
+    try:
+        _parcel, relation = access.get_parcel_and_relation(uow, user, row.parcel_id)
+        policy.require(user, policy.REPORT_CHANGE, relation)
+    except Forbidden:
+        raise NotFound() from None
     return row
+
+
+def add_evidence(uow: UnitOfWork, user: Any, report_id: int | str, data: bytes,
+                 filename: str | None) -> ExemptionChangeEvidence:
+    """Attach one file to a report not yet acknowledged (R-B17: its evidence), checked and
+    stored as a certification's evidence (`portal.exemptions.evidence.check`: PDF, JPEG or
+    PNG by content, at most 10 MB, bombs refused; at most `MAX_FILES`). Its owner or an
+    administrator (`policy.REPORT_CHANGE`); anyone else `NotFound`."""
+    row = report_for_evidence(uow, user, report_id)
+    if row.status != "filed":
+        raise Conflict("change_acknowledged")
+    if _evidence_count(uow, row.id) >= _evidence.MAX_FILES:
+        raise InvalidInput("evidence_too_many", field="file", most=_evidence.MAX_FILES)
+    kind = _evidence.check(data)
+    # Counted again under the report's row lock (two uploads at once never make 11 of 10).
+    uow.session.refresh(row, with_for_update=True)
+    if _evidence_count(uow, row.id) >= _evidence.MAX_FILES:
+        raise InvalidInput("evidence_too_many", field="file", most=_evidence.MAX_FILES)
+    try:
+        key = storage.store().put(data)
+    except Exception as exc:  # noqa: BLE001 - a full disk, an unreachable server
+        raise Conflict("evidence_store_unavailable", cause=type(exc).__name__) from exc
+    active = ", ".join(_evidence.active_content(data)) or None
+    ev = ExemptionChangeEvidence(report_id=row.id, sha256=key, content_type=kind,
+                                 size_bytes=len(data), filename=_evidence.clean_name(filename),
+                                 uploaded_by_id=user.id, active_content=active)
+    uow.session.add(ev)
+    uow.session.flush()
+    audit.record(uow, user, "exemption_change.evidence_added", ev,
+                 after={"report_id": row.id, "sha256": key, "type": kind, "size": len(data),
+                        "active_content": active})
+    return ev
+
+
+def read_evidence(uow: UnitOfWork, user: Any, report_id: int | str, evidence_id: int | str
+                  ) -> tuple[ExemptionChangeEvidence, bytes]:
+    """(row, bytes) of a report's file, for anyone who may see the report (`get`): staff,
+    an owner of the parcel, the report's lender; `NotFound` otherwise."""
+    row, _parcel = get(uow, user, report_id)
+    ev = uow.session.get(ExemptionChangeEvidence, access.parse_id(evidence_id))
+    if ev is None or ev.report_id != row.id:
+        raise NotFound()
+    return ev, storage.store().get(ev.sha256)
 
 
 def forward(uow: UnitOfWork, user: Any, report_id: int | str) -> ExemptionChangeReport:

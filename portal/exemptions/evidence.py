@@ -217,7 +217,8 @@ def _count(uow: UnitOfWork, cert_id: int) -> int:
         ExemptionEvidence.certification_id == cert_id, ExemptionEvidence.removed_at.is_(None)))
 
 
-def _clean_name(name: str | None) -> str:
+def clean_name(name: str | None) -> str:
+    """The name a file was uploaded with, as stored: its last part, printable, 200 at most."""
     base = (name or "").replace("\\", "/").rsplit("/", 1)[-1]
     base = "".join(c for c in base if c.isprintable()).strip()
     return base[:200] or "archivo"
@@ -248,7 +249,7 @@ def add(uow: UnitOfWork, user: Any, cert_id: int | str, data: bytes,
         raise Conflict("evidence_store_unavailable", cause=type(exc).__name__) from exc
     active = ", ".join(active_content(data)) or None  # flagged to the reviewer, not refused
     row = ExemptionEvidence(certification_id=cert.id, sha256=key, content_type=kind,
-                            size_bytes=len(data), filename=_clean_name(filename),
+                            size_bytes=len(data), filename=clean_name(filename),
                             uploaded_by_id=user.id, active_content=active)
     uow.session.add(row)
     uow.session.flush()

@@ -3,7 +3,8 @@ dashboard, J6's change reports): `exemption_status(uow, parcel_id, fiscal_year_s
 
 R-B15: an approved certification continues from year to year until a change, a transfer or
 a revocation, so a year with no certification of its own shows the last approved one
-(`continued_from` names its fiscal year).
+(`continued_from` names its fiscal year). A certification revoked on an acknowledged change
+report (R-B18) still holds the years before its `revoked_from` and shows `revoked` from it.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ class ExemptionStatus:
     filed_on: date | None
     owners: tuple[ExemptionOwnerRef, ...]
     continued_from: date | None = None  # R-B15: an earlier year's approval that continues
+    revoked_from: date | None = None  # R-B18: revoked from this fiscal year (its July 1)
 
     @property
     def approved(self) -> bool:
@@ -71,26 +73,36 @@ def exemption_status(uow: UnitOfWork, parcel_id: int, fiscal_year_start: date | 
     if found is None:
         return None
     cert, continued = found
+    fy = _as_fy(fiscal_year_start)
     s = uow.session
     owners = s.execute(select(Party.id, Party.name)
                        .join(ExemptionOwner, ExemptionOwner.party_id == Party.id)
                        .where(ExemptionOwner.certification_id == cert.id)
                        .order_by(Party.name)).all()
-    return ExemptionStatus(cert.id, cert.status, cert.filing_number, cert.fiscal_year_start,
-                           cert.filed_on, tuple(ExemptionOwnerRef(p, n) for p, n in owners),
-                           continued)
+    return ExemptionStatus(cert.id, status_in(cert, fy), cert.filing_number,
+                           cert.fiscal_year_start, cert.filed_on,
+                           tuple(ExemptionOwnerRef(p, n) for p, n in owners), continued,
+                           cert.revoked_from)
+
+
+def status_in(cert: ExemptionCertification, fiscal_year_start: date) -> str:
+    """The certification's status as the fiscal year opening `fiscal_year_start` sees it: a
+    revoked one is `approved` for the years before its `revoked_from` (R-B15, R-B18)."""
+    if cert.status == "revoked" and cert.holds_in(fiscal_year_start):
+        return "approved"
+    return cert.status
 
 
 def _in_force() -> ScalarSelect:
     """SQL: the id of the certification `exemption_status` describes for the parcel :pid
     and the fiscal year opening :fy: the year's latest one not withdrawn, else the last
-    approved one of an earlier year (R-B15)."""
+    approved (or since revoked) one of an earlier year (R-B15, R-B18)."""
     c = aliased(ExemptionCertification)
     this_year = c.fiscal_year_start == bindparam("fy")
     return (select(c.id)
             .where(c.parcel_id == bindparam("pid"), c.status != "withdrawn",
                    or_(this_year, and_(c.fiscal_year_start < bindparam("fy"),
-                                       c.status == "approved")))
+                                       c.status.in_(("approved", "revoked")))))
             .order_by(case((this_year, 0), else_=1), c.fiscal_year_start.desc(), c.id.desc())
             .limit(1).scalar_subquery())
 

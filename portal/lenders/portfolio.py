@@ -438,7 +438,9 @@ def retentions(uow: UnitOfWork, parcel_ids: Sequence[int], fy_start: date
     """{parcel id: the core's R-B10 retention (`core.lender.retention`) or None} for these
     parcels (the caller's own loans'), from the CRIM's facts of the year (one statement)
     and the parcel's approved certification's answers where it has one (else the whole
-    property as the residence, no veteran's exemption)."""
+    property as the residence, no veteran's exemption); none for a parcel whose exemption
+    was revoked from this year or an earlier one (R-B15, R-B18) and not approved again for
+    it: the bills as issued without it."""
     from portal.models import PropertyTaxFact
     ids = list(dict.fromkeys(int(p) for p in parcel_ids))
     if not ids:
@@ -450,18 +452,29 @@ def retentions(uow: UnitOfWork, parcel_ids: Sequence[int], fy_start: date
             ExemptionCertification.parcel_id.in_(list(facts)),
             ExemptionCertification.fiscal_year_start == fy_start,
             ExemptionCertification.status == "approved")).all()) if facts else {}
-    return {pid: _retention(facts.get(pid), answers.get(pid), fy_start) for pid in ids}
+    revoked = set(uow.session.scalars(select(ExemptionCertification.parcel_id).where(
+        ExemptionCertification.parcel_id.in_(list(facts)),
+        ExemptionCertification.status == "revoked",
+        ExemptionCertification.revoked_from <= fy_start))) if facts else set()
+    return {pid: _retention(facts.get(pid), answers.get(pid), fy_start,
+                            exempt=pid in answers or pid not in revoked) for pid in ids}
 
 
-def _retention(facts: Any, answers: dict | None, fy_start: date) -> Any:
-    """The core's R-B10 retention from the CRIM's row and the approved answers, or None."""
+def _retention(facts: Any, answers: dict | None, fy_start: date, *, exempt: bool = True
+               ) -> Any:
+    """The core's R-B10 retention from the CRIM's row and the approved answers, or None.
+    `exempt` false: the exemption was revoked for the year (R-B18), so the core computes it
+    with no exempt valuation (a cap of 0): the bills as issued without it."""
+    from dataclasses import replace
+
     from portal.core.errors import CalcError
     from portal.core.lender import retention
     from portal.exemptions.filings import exemption_input
     if facts is None:
         return None
     try:
-        return retention(exemption_input(answers or {}, facts), fy_start)
+        x = exemption_input(answers or {}, facts)
+        return retention(x if exempt else replace(x, residential_cap=Decimal(0)), fy_start)
     except CalcError:  # (ParameterNotFound too: a year or municipality without rate)
         return None
 
@@ -477,6 +490,10 @@ def lenders_pay(uow: UnitOfWork, parcel_id: int, names: Sequence[str], facts: An
     certification in force is not the approved one."""
     if not names:
         return []
+    from portal.exemptions.status import status_in
+    if cert is not None and status_in(cert, fy_start) == "revoked":  # R-B15, R-B18
+        r = _retention(facts, cert.answers, fy_start, exempt=False)
+        return [(n, r) for n in names]
     answers = None
     if facts is not None and cert is not None and continued is None:
         answers = cert.answers if cert.status == "approved" else uow.session.scalar(

@@ -29,7 +29,7 @@ from portal.models.collections import (
     DemandLetter,
     DemandSchedule,
 )
-from portal.models.exemption_changes import ExemptionChangeReport
+from portal.models.exemption_changes import ExemptionChangeEvidence, ExemptionChangeReport
 from portal.models.exemptions import (
     ExemptionCertification,
     ExemptionEvent,
@@ -82,6 +82,7 @@ __all__ = [
     "PropertyTaxFact",
     "LenderApiToken", "LenderInvitation", "LoanFigures",
     "AttachmentAccrual", "AttachmentNotice", "Auction", "AuctionResult", "TaxDebt",
+    "ExemptionChangeEvidence",
     "ExemptionChangeReport",
     "LenderAcquisition", "LenderIntent",
     "BoardParameterValue",

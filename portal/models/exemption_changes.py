@@ -12,13 +12,17 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import Boolean, CheckConstraint, Date, ForeignKey, String, Text
+from sqlalchemy import Boolean, CheckConstraint, Date, ForeignKey, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from portal.core.exemption_changes import KINDS
 from portal.models.base import Base, ImmutableRowError, UTCDateTime, created_at
 
 CHANGE_STATUSES = ("filed", "acknowledged")  # forward only
+#: What staff found on acknowledging a report (R-B13: named reviewers): the exemption was
+#: revoked from the year the change counts from, or it continues (R-B8, R-B19, no exemption
+#: on file, a change that does not end it).
+DECISIONS = ("revoked", "continues")
 
 
 def _in(column: str, values: tuple[str, ...]) -> str:
@@ -41,6 +45,8 @@ class ExemptionChangeReport(Base):
                         name="acknowledged"),
         CheckConstraint("language IN ('es', 'en')", name="language"),
         CheckConstraint("forwarded_at IS NULL OR lender_id IS NOT NULL", name="forwarded"),
+        CheckConstraint("decision IS NULL OR " + _in("decision", DECISIONS), name="decision"),
+        CheckConstraint("decision IS NULL OR status = 'acknowledged'", name="decided"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True, comment="Surrogate key")
@@ -48,7 +54,8 @@ class ExemptionChangeReport(Base):
                                            comment="The parcel whose exemption it concerns")
     kind: Mapped[str] = mapped_column(
         String(24),
-        comment="moved, rented, sold_or_transferred, spouse_died, use_changed or other")
+        comment="moved, rented, use_changed, sold_or_transferred, co_owner_changed, "
+                "spouse_died, divorce or other (R-B17)")
     change_date: Mapped[date] = mapped_column(Date, comment="When the change happened")
     details: Mapped[str] = mapped_column(Text, default="", comment="The new facts, as written")
     original_titleholder: Mapped[bool | None] = mapped_column(
@@ -78,6 +85,8 @@ class ExemptionChangeReport(Base):
         UTCDateTime(), comment="When staff acknowledged it")
     acknowledged_by_id: Mapped[int | None] = mapped_column(
         ForeignKey("users.id"), comment="Staff who acknowledged it")
+    decision: Mapped[str | None] = mapped_column(
+        String(10), comment="On acknowledgement: revoked or continues (R-B15, R-B18)")
 
     @property
     def number(self) -> str:
@@ -90,9 +99,41 @@ class ExemptionChangeReport(Base):
             if CHANGE_STATUSES.index(new) <= CHANGE_STATUSES.index(old):
                 raise ImmutableRowError(self.__tablename__, "update",
                                         f"status {old} -> {new} is not forward")
-        for once in ("acknowledged_at", "acknowledged_by_id", "forwarded_at", "forwarded_by_id"):
+        for once in ("acknowledged_at", "acknowledged_by_id", "forwarded_at", "forwarded_by_id",
+                     "decision"):
             if once in changes and changes[once][0] is not None:
                 raise ImmutableRowError(self.__tablename__, "update", f"{once} is set once")
+
+    def _check_delete(self) -> None:
+        raise ImmutableRowError(self.__tablename__, "delete")
+
+
+class ExemptionChangeEvidence(Base):
+    """A file the owner attached to a change report (R-B17: its evidence), checked and stored
+    as a certification's evidence is (`portal.exemptions.evidence`)."""
+
+    __tablename__ = "exemption_change_evidence"
+    __table_args__ = (
+        CheckConstraint("size_bytes > 0", name="size"),
+        CheckConstraint("content_type IN ('application/pdf', 'image/jpeg', 'image/png')",
+                        name="content_type"),
+    )
+    __immutable__ = ("report_id", "sha256", "content_type", "size_bytes", "filename",
+                     "uploaded_by_id", "active_content")
+
+    id: Mapped[int] = mapped_column(primary_key=True, comment="Surrogate key")
+    report_id: Mapped[int] = mapped_column(ForeignKey("exemption_change_reports.id"),
+                                           index=True, comment="The change report")
+    sha256: Mapped[str] = mapped_column(String(64), comment="Content hash (the storage key)")
+    content_type: Mapped[str] = mapped_column(String(40), comment="Type read from the content")
+    size_bytes: Mapped[int] = mapped_column(Integer, comment="Size in bytes")
+    filename: Mapped[str] = mapped_column(String(200), comment="The name it was uploaded with")
+    uploaded_by_id: Mapped[int] = mapped_column(ForeignKey("users.id"),
+                                                comment="Who uploaded it")
+    active_content: Mapped[str | None] = mapped_column(
+        String(200), comment="A PDF's scripts or automatic actions found, flagged to the "
+                             "reviewer; null for none")
+    created_at: Mapped[datetime] = created_at()
 
     def _check_delete(self) -> None:
         raise ImmutableRowError(self.__tablename__, "delete")

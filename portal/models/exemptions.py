@@ -38,7 +38,7 @@ from portal import clock
 from portal.models.base import AppendOnly, Base, ImmutableRowError, UTCDateTime, created_at, money
 
 EXEMPTION_STATUSES = ("draft", "filed", "under_review", "returned", "resubmitted", "approved",
-                      "withdrawn")
+                      "withdrawn", "revoked")
 #: R-B13: states move forward only (a returned filing is resubmitted, then reviewed
 #: again); a draft, a filing or a returned one may be withdrawn by its owner.
 EXEMPTION_TRANSITIONS = {
@@ -47,8 +47,9 @@ EXEMPTION_TRANSITIONS = {
     "under_review": {"approved", "returned"},
     "returned": {"resubmitted", "withdrawn"},
     "resubmitted": {"under_review", "withdrawn"},
-    "approved": set(),
+    "approved": {"revoked"},  # R-B15, R-B18: a change report acknowledged by staff
     "withdrawn": set(),
+    "revoked": set(),
 }
 #: A certification that holds the year's exemption or may still get it (R-B6: "approved or
 #: pending").
@@ -99,7 +100,8 @@ class ExemptionCertification(Base):
     __tablename__ = "exemption_certifications"
     __table_args__ = (
         CheckConstraint("status IN ('draft', 'filed', 'under_review', 'returned', "
-                        "'resubmitted', 'approved', 'withdrawn')", name="status"),
+                        "'resubmitted', 'approved', 'withdrawn', 'revoked')", name="status"),
+        CheckConstraint("(status = 'revoked') = (revoked_from IS NOT NULL)", name="revoked"),
         CheckConstraint("plan_payments IS NULL OR plan_payments >= 1", name="plan_payments"),
     )
     __immutable__ = ("parcel_id", "fiscal_year_start", "created_by_id")
@@ -111,7 +113,7 @@ class ExemptionCertification(Base):
                                                     comment="July 1 opening the FY (R-B15)")
     status: Mapped[str] = mapped_column(String(14), default="draft", index=True,
                                         comment="draft, filed, under_review, returned, "
-                                                "resubmitted, approved or withdrawn")
+                                                "resubmitted, approved, withdrawn or revoked")
     created_by_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True,
                                                comment="The user who files it")
     language: Mapped[str] = mapped_column(String(2), default="es",
@@ -141,6 +143,14 @@ class ExemptionCertification(Base):
         ForeignKey("users.id"), comment="The reviewer of the last decision (R-B13)")
     decided_at: Mapped[datetime | None] = mapped_column(UTCDateTime(),
                                                         comment="When it was last decided")
+    revoked_from: Mapped[date | None] = mapped_column(
+        Date, comment="Revoked: July 1 of the first fiscal year without the exemption "
+                      "(R-B15, R-B18)")
+    revoked_through: Mapped[date | None] = mapped_column(
+        Date, comment="Revoked: July 1 of the last fiscal year billed again without it")
+    revoked_by_report_id: Mapped[int | None] = mapped_column(
+        ForeignKey("exemption_change_reports.id"),
+        comment="Revoked: the acknowledged change report that ended it")
     created_at: Mapped[datetime] = created_at()
     updated_at: Mapped[datetime] = mapped_column(
         UTCDateTime(), default=clock.now, onupdate=clock.now, nullable=False,
@@ -154,6 +164,16 @@ class ExemptionCertification(Base):
                                         f"status {old} -> {new}")
         if "filing_number" in changes and changes["filing_number"][0] is not None:
             raise ImmutableRowError(self.__tablename__, "update", "filing_number")
+        for once in ("revoked_from", "revoked_through", "revoked_by_report_id"):
+            if once in changes and changes[once][0] is not None:
+                raise ImmutableRowError(self.__tablename__, "update", f"{once} is set once")
+
+    def holds_in(self, fiscal_year_start: date) -> bool:
+        """Does this certification give the exemption in the fiscal year opening
+        `fiscal_year_start`? Approved, or revoked from a later year (R-B15, R-B18)."""
+        return self.status == "approved" or (
+            self.status == "revoked" and self.revoked_from is not None
+            and fiscal_year_start < self.revoked_from)
 
 
 class ExemptionOwner(Base):

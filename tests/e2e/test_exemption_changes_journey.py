@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from tests.support.browser import REASON, axe_violations, htmlcs_errors
+from tests.support.browser import REASON, axe_violations, htmlcs_errors, sign_in
 from tests.support.demo import home_parcel
 
 expect = pytest.importorskip("playwright.sync_api",
@@ -94,3 +94,82 @@ def test_j6_owner_reports_the_house_rented_out(live, page, lang):
     text = main.inner_text()
     assert w["number"] in text and w["on_time"] in text and w["fy"] in text
     _no_axe_violations(page)
+
+
+REVOKE = {
+    "es": {"divorce": "Me divorcié", "rule": "R-B5: un matrimonio tiene una sola exoneración",
+           "moved": "Me mudé", "upload": "Subir", "review": "Revisar",
+           "revoke": "Acusar recibo y revocar la exoneración",
+           "revoked": "La exoneración residencial fue revocada", "badge": "Revocad",
+           "without": "Sin la exoneración", "warning": "Advertencia (R-B12)"},
+    "en": {"divorce": "I divorced", "rule": "R-B5: a couple has one exemption",
+           "moved": "I moved out", "upload": "Upload", "review": "Review",
+           "revoke": "Acknowledge and revoke the exemption",
+           "revoked": "The residential exemption was revoked", "badge": "Revoked",
+           "without": "Without the exemption", "warning": "Warning (R-B12)"},
+}
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_a_report_with_evidence_revoked_by_the_reviewer(live, page, lang, tmp_path):
+    """The form's eight kinds with their rules; the report's page with a document; the
+    reviewer's page and its decision; the owner's report and parcel pages after the
+    revocation (FY 2026-2027, the year in course, billed without it). axe-clean throughout."""
+    from tests.web.test_exemption_revocation import _approve, _png
+    app, url = live
+    w, r = WORDS[lang], REVOKE[lang]
+    pid = home_parcel(app)
+    _approve(app, pid)
+    sign_in(page, url, "owner", lang)
+    page.goto(f"{url}/propiedad/{pid}/cambio")
+    main = page.locator("main")
+    text = main.inner_text()
+    assert r["divorce"] in text and r["rule"] in text
+    _no_axe_violations(page)
+    page.screenshot(path=str(tmp_path / f"form-{lang}.png"), full_page=True)
+    main.locator("label", has_text=r["moved"]).click()
+    main.get_by_label(w["date"]).fill("2025-12-01")
+    main.get_by_role("button", name=re.compile(w["continue"])).click()
+    page.wait_for_load_state()
+    main.locator("label[for=attest]").click()
+    main.locator("#full_name").fill("María Rivera Ortiz")
+    main.get_by_role("button", name=w["send"]).click()
+    page.wait_for_url("**/cambios/*")
+    report = page.url
+    assert r["warning"] in main.inner_text()
+    doc = tmp_path / "mudanza.png"
+    doc.write_bytes(_png())
+    main.locator("#file").set_input_files(str(doc))
+    main.get_by_role("button", name=r["upload"]).click()
+    page.wait_for_load_state()
+    assert "mudanza.png" in main.inner_text()
+    _no_axe_violations(page)
+
+    staff = page.context.browser.new_context(viewport={"width": 1280, "height": 900})
+    sp = staff.new_page()
+    try:
+        sign_in(sp, url, "staff", lang)
+        sp.goto(report)
+        smain = sp.locator("main")
+        assert "mudanza.png" in smain.inner_text()
+        _no_axe_violations(sp)
+        sp.screenshot(path=str(tmp_path / f"reviewer-{lang}.png"), full_page=True)
+        smain.get_by_role("button", name=r["revoke"]).click()
+        sp.wait_for_load_state()
+        assert r["revoked"] in smain.inner_text()
+        _no_axe_violations(sp)
+    finally:
+        staff.close()
+
+    page.goto(report)
+    assert r["revoked"] in main.inner_text() and "2026-2027" in main.inner_text()
+    _no_axe_violations(page)
+    page.goto(f"{url}/propiedad/{pid}")
+    text = main.inner_text()
+    assert r["badge"] in text and r["without"] in text
+    _no_axe_violations(page)
+    page.screenshot(path=str(tmp_path / f"owner-{lang}.png"), full_page=True)
+    import shutil
+    for f in tmp_path.glob("*.png"):
+        if f.name != "mudanza.png":
+            shutil.copy(f, f"/tmp/revoke26_{f.name}")

@@ -13,7 +13,9 @@ SIGNED_IN = {"accounts.dashboard", "accounts.claim", "accounts.leases", "people.
              "people.sign_out_others", "people.change_password",
              "payments.choose", "payments.review", "payments.confirm", "payments.sandbox",
              "payments.sandbox_bank",
-             "exemptions.changes_confirmation"}  # per report: tests/web/test_exemption_changes.py
+             "exemptions.changes_confirmation",  # per report: tests/web/test_exemption_changes.py
+             # a report's documents: tests/web/test_exemption_revocation.py
+             "exemptions.changes_upload", "exemptions.changes_evidence_file"}
 PARCEL = {"accounts.parcel", "accounts.statement_pdf", "accounts.grant", "accounts.revoke",
           "accounts.revoke_email",
           "collections.certificates_index", "collections.certificates_issue",

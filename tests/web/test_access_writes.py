@@ -42,6 +42,7 @@ WALKED = {"accounts.claim", "accounts.grant", "accounts.revoke", "accounts.revok
           "collections.record_receipt", "collections.record_claim",
           "collections.correct_mailing",
           "exemptions.changes_new", "exemptions.changes_acknowledge", "exemptions.changes_forward",
+          "exemptions.changes_upload",
           "roll.budget_new", "roll.budget_edit", "roll.budget_adopt", "roll.budget_amend",
           "roll.budget_discard", "people.set_role", "roll.roll_import_upload",
           "roll.parameter_edit",

@@ -152,7 +152,7 @@ def test_spouse_died_titleholder_is_asked_only_to_confirm_the_home(demo_app):
      "Escriba la fecha como 30/11/2026 (día, mes y año), o como AAAA-MM-DD."),
     ("en", {"kind": "rented", "change_date": "2026-12-15"}, "cannot be after today"),
     ("es", {"kind": "rented", "change_date": "2026-12-15"}, "no puede ser después de hoy"),
-    ("en", {"kind": "divorce", "change_date": "2026-11-15"}, "Error:"),
+    ("en", {"kind": "marriage", "change_date": "2026-11-15"}, "Error:"),  # not of R-B17
     ("en", {"kind": "rented", "change_date": "2026-11-15", "details": "x" * 2001},
      "at most 2000"),
 ])

@@ -57,6 +57,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     **dict.fromkeys(("accounts.grant", "accounts.revoke", "accounts.revoke_email"),
                     frozenset({"owner", "administrator"})),
     "exemptions.changes_new": frozenset({"owner", "administrator"}),  # REPORT_CHANGE
+    "exemptions.changes_upload": frozenset({"owner", "administrator"}),  # its evidence
     "collections.certificates_issue": RECORDERS | {"owner"},  # ISSUE_CERTIFICATE (R-A19)
     # The owner's certification (J5); its review is the reviewers'.
     **dict.fromkeys(("exemptions.start", "exemptions.step", "exemptions.upload",

@@ -19,15 +19,43 @@ from portal.web.date_field import TypedDateField
 KIND_LABELS = (
     ("moved", N_("I moved out: the property is no longer my home")),
     ("rented", N_("I rented out the property, in whole or in part")),
-    ("sold_or_transferred", N_("I sold, donated or otherwise transferred the property")),
-    ("spouse_died", N_("My spouse died")),
     ("use_changed", N_("The use of the property changed (for example, a business)")),
-    ("other", N_("Another change (for example, a co-owner added or removed, a divorce)")),
+    ("sold_or_transferred", N_("I sold, donated or otherwise transferred the property, or it "
+                               "was inherited")),
+    ("co_owner_changed", N_("A co-owner was added or removed")),
+    ("spouse_died", N_("My spouse died")),
+    ("divorce", N_("I divorced")),
+    ("other", N_("Another change")),
 )
+#: What the law says of each kind, under its choice: the rule and what follows (the core's
+#: `change_outcome` words it in full on the next step).
+KIND_HINTS = {
+    "moved": N_("R-B7: the exemption is for the home of the owner or the family. It ends from "
+                "the first January 1 after the move, unless the absence is temporary for one "
+                "of the reasons of R-B8 and no rent is received."),
+    "rented": N_("R-B7, R-B2: rent received means the rented part is no longer residential, "
+                 "from the first January 1 after the change."),
+    "use_changed": N_("R-B7, R-B2: only the part used as a home counts; the exemption ends or "
+                      "is reduced from the first January 1 after the change."),
+    "sold_or_transferred": N_("R-B18: the exemption does not pass to the new owner, who files "
+                              "anew. Failing to report a transfer is an offence whatever the "
+                              "intent (R-B12)."),
+    "co_owner_changed": N_("R-B6, R-B20: the CRIM reviews who may hold the exemption. Failing "
+                           "to report a change in ownership is an offence whatever the intent "
+                           "(R-B12)."),
+    "spouse_died": N_("R-B19: a surviving spouse named on the approved certification keeps it "
+                      "while the property is still the home; the death is still reported as "
+                      "a change of ownership (R-B12)."),
+    "divorce": N_("R-B5: a couple has one exemption; after a divorce the CRIM reviews who "
+                  "keeps it (a change in qualifications, R-B12)."),
+    "other": N_("R-B15: any other change in the qualifications for the exemption; the CRIM "
+                "reviews whether the property still qualifies on the next January 1."),
+}
 KIND_SHORT = {
-    "moved": N_("Moved out"), "rented": N_("Rented out"),
-    "sold_or_transferred": N_("Sold or transferred"), "spouse_died": N_("Spouse died"),
-    "use_changed": N_("Use changed"), "other": N_("Other change"),
+    "moved": N_("Moved out"), "rented": N_("Rented out"), "use_changed": N_("Use changed"),
+    "sold_or_transferred": N_("Sold or transferred"),
+    "co_owner_changed": N_("Co-owner added or removed"), "spouse_died": N_("Spouse died"),
+    "divorce": N_("Divorce"), "other": N_("Other change"),
 }
 YES_NO = [SelectChoice("yes", _l("Yes")), SelectChoice("no", _l("No"))]
 EARLIEST = date(1950, 1, 1)

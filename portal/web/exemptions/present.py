@@ -54,4 +54,4 @@ WHY_ASKED = {
 }
 STATUS_CSS = {"draft": "pending", "filed": "pending", "under_review": "pending",
               "returned": "overdue", "resubmitted": "pending", "approved": "current",
-              "withdrawn": "pending"}
+              "withdrawn": "pending", "revoked": "overdue"}

@@ -12,10 +12,11 @@ from flask import url_for
 
 from portal.accounts.errors import InvalidInput
 from portal.core import property_tax
+from portal.core.errors import CalcError
 from portal.db import UnitOfWork
 from portal.exemptions import filings
 from portal.exemptions import tax_facts as facts_service
-from portal.exemptions.status import PENDING
+from portal.exemptions.status import PENDING, status_in
 from portal.i18n import fast_gettext as _
 from portal.web.exemptions import present
 
@@ -44,8 +45,11 @@ def exemption_summary(w: UnitOfWork, parcel_id: int, relation: str, today: date,
         out["link"] = url_for("exemptions.start_page", parcel_id=parcel_id)
         out["link_text"] = _("Start the residential exemption certification")
         return out
+    status = status_in(cert, fy)
+    if status == "revoked":  # R-B15, R-B18: the year is billed without the exemption
+        return _revoked(w, out, parcel_id, relation, cert, facts, fy)
     pending = cert.status in PENDING
-    out.update(status=cert.status, filing_number=cert.filing_number,
+    out.update(status=status, filing_number=cert.filing_number,
                continued_from=present.fy_label(continued) if continued else None)
     if cert.fiscal_year_start == fy:
         rated = facts_service.rated(facts.municipality if facts is not None else None, fy)
@@ -86,4 +90,33 @@ def exemption_summary(w: UnitOfWork, parcel_id: int, relation: str, today: date,
         if relation != "lender" or cert.loan_id is not None:
             out["link"] = url_for("exemptions.receipt", cert_id=cert.id)
             out["link_text"] = _("See the certification and its receipt")
+    return out
+
+
+def _revoked(w: UnitOfWork, out: dict, parcel_id: int, relation: str, cert: Any, facts: Any,
+             fy: date) -> dict:
+    """The box of a year the exemption no longer covers (revoked on an acknowledged change
+    report, R-B15, R-B18): the year's property tax without it, the years billed again, and
+    the report (for the owner, a delegate and staff)."""
+    out.update(status="revoked", filing_number=cert.filing_number,
+               revoked_from=present.fy_label(cert.revoked_from),
+               revoked_through=present.fy_label(cert.revoked_through))
+    out["gross"] = None
+    if facts is not None and facts_service.rated(facts.municipality, fy):
+        try:  # the year's bill without the exemption, from the CRIM's facts of the year
+            out["gross"] = property_tax.compare(
+                filings.exemption_input(cert.answers or {}, facts), fy).net_without
+        except CalcError:  # (ParameterNotFound too: a year without rate)
+            pass
+    out["next_step"] = _("The exemption was revoked on a change report: the property tax is "
+                         "billed without it from fiscal year %(first)s (years billed again: "
+                         "%(first)s to %(last)s). To have it again, file a new certification.",
+                         first=out["revoked_from"], last=out["revoked_through"])
+    if relation in ("owner", "delegate", "staff") and cert.revoked_by_report_id:
+        out["link"] = url_for("exemptions.changes_confirmation",
+                              report_id=cert.revoked_by_report_id)
+        out["link_text"] = _("See the change report and the revocation")
+    elif relation == "lender":
+        out["link"] = url_for("exemptions.changes_lender_list")
+        out["link_text"] = _("See the change reports on your loans")
     return out

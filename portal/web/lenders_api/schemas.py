@@ -387,9 +387,9 @@ class CertificationStatus(_Out):
     id: int
     fiscal_year: str
     status: Literal["filed", "under_review", "returned", "resubmitted", "approved",
-                    "withdrawn"] = Field(description=N_(
+                    "withdrawn", "revoked"] = Field(description=N_(
                         "filed, under_review, returned (to the owner, to correct), "
-                        "resubmitted, approved or withdrawn."))
+                        "resubmitted, approved, withdrawn or revoked (on a change report)."))
     filing_number: str | None
     filed_on: date | None
     decided_at: datetime | None = Field(description=N_("When it was approved or returned."))

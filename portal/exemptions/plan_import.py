@@ -222,10 +222,12 @@ _REFUSALS = {"future": ("entry_on", "future"), "before_filing": ("entry_on", "be
              "invalid": ("amount", "bad_amount")}
 
 
-def import_file(uow: UnitOfWork, actor: Any, path: str | Path) -> Report:
+def import_file(uow: UnitOfWork, actor: Any, path: str | Path,
+                note: dict[str, Any] | None = None) -> Report:
     """Record each good row of the CRIM's file at `path` as its plan's entry, the actor
     (staff who decide certifications, or a staff token acting as one) named on each.
-    FileProblem for a file that is not the CRIM's file (nothing recorded)."""
+    FileProblem for a file that is not the CRIM's file (nothing recorded). `note` joins each
+    entry's audit record (where the file came from)."""
     access.require_staff_role(actor, *plans.RECORD)
     report = Report()
     certs: dict[str, int | None] = {}
@@ -249,7 +251,7 @@ def import_file(uow: UnitOfWork, actor: Any, path: str | Path) -> Report:
             continue
         try:
             with uow.session.begin_nested():
-                _entry, new = plans.add_entry(uow, actor, cert, **values)
+                _entry, new = plans.add_entry(uow, actor, cert, note=note, **values)
         except Conflict as exc:
             code = "receipt_differs" if exc.code == "receipt_differs" else "no_plan"
             key = "reference" if code == "receipt_differs" else "filing_number"

@@ -50,11 +50,13 @@ def record_entry(uow: UnitOfWork, staff: Any, cert_id: int | str, *, kind: str,
 
 
 def add_entry(uow: UnitOfWork, actor: Any, cert: ExemptionCertification, *, kind: str,
-              entry_on: date, amount: Decimal, reference: str = "") -> tuple[PlanEntry, bool]:
+              entry_on: date, amount: Decimal, reference: str = "",
+              note: dict[str, Any] | None = None) -> tuple[PlanEntry, bool]:
     """The entry checked and added, and True; or the entry of the same receipt already
     recorded with the same day and amount, and False (the same report twice records
     nothing). Conflict "no_plan" without an approved plan; Conflict "receipt_differs" for
-    the same receipt with another day or amount. The caller checked who acts."""
+    the same receipt with another day or amount. The caller checked who acts; `note` joins
+    the audit record (the file's source, an API token's id)."""
     if cert.status != "approved" or not cert.plan_payments:
         raise Conflict("no_plan")
     if kind not in KINDS:
@@ -81,7 +83,8 @@ def add_entry(uow: UnitOfWork, actor: Any, cert: ExemptionCertification, *, kind
                     reference=ref, created_by_id=filings.actor_id(actor))
     uow.session.add(row)
     uow.session.flush()
-    audit.record(uow, actor, "payment_plan.entry_recorded", row, after=audit.snapshot(row))
+    audit.record(uow, actor, "payment_plan.entry_recorded", row,
+                 after={**audit.snapshot(row), **(note or {})})
     return row, True
 
 

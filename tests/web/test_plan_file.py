@@ -269,3 +269,29 @@ def test_a_default_is_told_to_the_owner_once_and_listed_for_staff(demo_app: Flas
     if not vnu_missing():
         errors = vnu_errors(sorted(tmp_path.glob("*.html")))
         assert errors == [], "\n".join(errors[:20])
+
+
+def test_no_one_else_sends_the_crims_file(demo_app: Flask):
+    """The upload as every role who does not decide certifications: people and anonymous get
+    404 or the sign-in page, a cashier and read-only staff 403; the API with any session
+    (no Bearer token) 401. Nothing is recorded."""
+    from tests.support.pages import STAFF_ROLE_EMAILS
+    _cid, number = _approved_plan(demo_app)
+    body = _csv(number, *_rows(number)[:2])
+    with clock.fixed(DAY):
+        clients = {"anonymous": demo_app.test_client()}
+        for role in ("owner", "lessee", "lender", "other", "user00002@demo.pr"):
+            clients[role] = login(demo_app, role)
+        for role in ("cashier", "read_only"):
+            clients[role] = login(demo_app, STAFF_ROLE_EMAILS[role])
+        for role, client in clients.items():
+            tok = csrf_token(client.get("/").get_data(as_text=True))
+            r = client.post("/personal/exoneraciones/planes/archivo", data={
+                "csrf_token": tok, "file": (io.BytesIO(body), "crim.csv")},
+                content_type="multipart/form-data")
+            expected = {403} if role in ("cashier", "read_only") else {404, 302, 303}
+            assert r.status_code in expected, (role, r.status_code)
+            api = client.post("/api/v1/crim/plan-payments", data=body,
+                              headers={"Content-Type": "text/csv"})
+            assert api.status_code == 401, role
+    assert _one(demo_app, "entries") == 0

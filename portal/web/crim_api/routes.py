@@ -32,6 +32,7 @@ from portal.web.crim_api import bp
 from portal.web.data import uow
 from portal.web.exemptions.plan_file import MAX_BYTES, ROW_REASONS, file_problem, run_import
 from portal.web.lenders_api.answers import http_problem, language, problem
+from portal.web.lenders_api.routes import _rate_limit_headers as rate_limit_headers
 
 log = logging.getLogger(__name__)
 
@@ -46,8 +47,13 @@ def _install(state) -> None:  # noqa: ANN001
     errors.scope("/api/", http_problem)
 
 
-def _limited(w: Any, key: str, limit: tuple[int, int]) -> Any:
-    if throttle.hit(w, key, *limit):
+def _limited(w: Any, name: str, key: str, limit: tuple[int, int]) -> Any:
+    """Count the request on `key`; the 429 problem beyond `limit` (the quotas kept for
+    the `RateLimit` headers, as the lenders' API answers them)."""
+    within = throttle.hit(w, key, *limit)
+    left, reset = throttle.quota(w, key, *limit)
+    g.setdefault("quotas", []).append((name, limit, left, reset))
+    if within:
         return None
     seconds = throttle.retry_after(w, key, *limit)
     return problem("rate_limited", {"Retry-After": str(seconds)}, seconds=seconds)
@@ -59,7 +65,7 @@ def _authenticate():  # noqa: ANN202
     header = request.headers.get("Authorization", "")
     scheme, _, secret = header.partition(" ")
     with uow() as w:
-        refused = _limited(w, f"crim-ip:{request.remote_addr}", PER_ADDRESS)
+        refused = _limited(w, "address", f"crim-ip:{request.remote_addr}", PER_ADDRESS)
         if refused is not None:
             return refused
         try:
@@ -72,7 +78,10 @@ def _authenticate():  # noqa: ANN202
             return problem("staff_scope",
                            {"WWW-Authenticate": 'Bearer error="insufficient_scope"'})
         g.crim_token_id, g.crim_staff_id = tok.id, user.id
-        return _limited(w, f"crim-token:{tok.id}", PER_TOKEN)
+        return _limited(w, "token", f"crim-token:{tok.id}", PER_TOKEN)
+
+
+bp.after_request(rate_limit_headers)
 
 
 @bp.post("/plan-payments")
@@ -88,7 +97,8 @@ def plan_payments():  # noqa: ANN201
     actor = audit.Actor(kind="user", ip=request.remote_addr, user_id=staff.id)
     try:
         with audit.acting(actor):
-            report = run_import(staff, request.stream)
+            report = run_import(staff, request.stream,
+                                {"source": "api", "token_id": g.crim_token_id})
     except plan_import.FileProblem as exc:
         with i18n.use_language(language()):
             why = file_problem(exc)

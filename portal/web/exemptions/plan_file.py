@@ -76,7 +76,8 @@ def file_problem(exc: plan_import.FileProblem) -> str:
     return gettext(msg, **exc.params) if exc.params else translate(msg)
 
 
-def run_import(actor: Any, stream: Any, most: int = MAX_BYTES) -> plan_import.Report:
+def run_import(actor: Any, stream: Any, note: dict[str, Any], most: int = MAX_BYTES
+               ) -> plan_import.Report:
     """The upload `stream` copied to a temporary file in chunks (never whole in memory),
     then imported; FileProblem("too_large") past `most` bytes."""
     with tempfile.NamedTemporaryFile(suffix=".csv") as tmp:
@@ -88,7 +89,12 @@ def run_import(actor: Any, stream: Any, most: int = MAX_BYTES) -> plan_import.Re
             tmp.write(chunk)
         tmp.flush()
         with uow() as w:
-            return plan_import.import_file(w, actor, tmp.name)
+            return plan_import.import_file(w, actor, tmp.name, note)
+
+
+def _filename(upload: Any) -> str:
+    name = "".join(c for c in (getattr(upload, "filename", "") or "") if c.isprintable())
+    return name[-200:]
 
 
 def _page(form: PlanFileForm, errors: list[tuple[str | None, str]] | None = None,
@@ -112,7 +118,8 @@ def plan_file_upload():  # noqa: ANN201
     if not form.validate_on_submit():
         return _page(form, form_errors(form), status=400)
     try:
-        report = run_import(current_user, form.file.data.stream)
+        report = run_import(current_user, form.file.data.stream,
+                            {"source": "upload", "filename": _filename(form.file.data)})
     except plan_import.FileProblem as exc:
         return _page(form, [("#" + form.file.id, file_problem(exc))], status=400)
     except Forbidden:

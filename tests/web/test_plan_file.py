@@ -128,9 +128,23 @@ def test_the_crims_file_records_good_rows_reports_bad_ones_and_twice_records_not
         # The staff's page shows the plan in default from the file's rows.
         page = staff.get(f"/personal/exoneraciones/{cid}").get_data(as_text=True)
         assert 'data-figure="plan-default" data-amount="6139.86"' in page
-        # A cashier may not record what the CRIM reports: the page and the upload are refused.
+        # The one-entry form refuses a receipt the file recorded, in the staff's language.
+        form = {"csrf_token": csrf_token(page), "plan-kind": "payment",
+                "plan-entry_on": "2027-01-15", "plan-amount": "1,218.98",
+                "plan-reference": "CRIM-1"}
+        again = staff.post(f"/personal/exoneraciones/{cid}/plan", data=form)
+        assert again.status_code == 422
+        assert "This receipt of the CRIM is already recorded" in again.get_data(as_text=True)
+        assert _one(demo_app, "entries") == 2
+        # A cashier reads the page without the form, and may not upload (403).
         cashier = login(demo_app, "cashier@demo.pr")
-        assert cashier.get("/personal/exoneraciones/planes/archivo").status_code == 403
+        page = cashier.get("/personal/exoneraciones/planes/archivo").get_data(as_text=True)
+        assert "Solo un revisor o un administrador" in page and 'type="file"' not in page
+        r = cashier.post("/personal/exoneraciones/planes/archivo", data={
+            "csrf_token": csrf_token(page),
+            "file": (io.BytesIO(_csv(number, *_rows(number))), "crim.csv")},
+            content_type="multipart/form-data")
+        assert r.status_code == 403 and _one(demo_app, "entries") == 2
     from tests.support.html import vnu_errors, vnu_missing
     if not vnu_missing():
         errors = vnu_errors(sorted(tmp_path.glob("*.html")))

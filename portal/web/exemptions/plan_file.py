@@ -1,7 +1,8 @@
 """Staff: the CRIM's file of plan payments (R-B16) uploaded and its per-row report, the
-file's template, and the list of plans found in default. Thin: the upload is streamed to a
-temporary file, `portal.exemptions.plan_import` reads and records it, this renders the
-report; `portal.exemptions.plan_defaults` lists the defaults."""
+file's template, and the list of plans found in default. Every staff role reads the page and
+the template; only administrators and reviewers (`plans.RECORD`) get the form and upload.
+Thin: the upload is streamed to a temporary file, `portal.exemptions.plan_import` reads and
+records it, this renders the report; `portal.exemptions.plan_defaults` lists the defaults."""
 
 from __future__ import annotations
 
@@ -105,7 +106,7 @@ def _page(form: PlanFileForm, errors: list[tuple[str | None, str]] | None = None
 
 
 @bp.get("/personal/exoneraciones/planes/archivo")
-@staff_role(*plans.RECORD)
+@staff_required
 def plan_file():  # noqa: ANN201
     return _page(PlanFileForm(formdata=None))
 
@@ -128,7 +129,7 @@ def plan_file_upload():  # noqa: ANN201
 
 
 @bp.get("/personal/exoneraciones/planes/plantilla.csv")
-@staff_role(*plans.RECORD)
+@staff_required
 def plan_file_template():  # noqa: ANN201
     lang = current_language()
     rows = plan_import.template_rows(lang)

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 
 from portal import money_input
 from portal.accounts import access
@@ -62,8 +63,11 @@ def normal(text: str) -> str:
     return _SPACES.sub("_", (text or "").strip().lower().translate(_ACCENTS))
 
 
+#: Other names a clerk writes for a column (as `normal` makes them).
+ALIASES = {"numero_de_radicacion": "filing_number", "radicacion": "filing_number",
+           "numero_de_recibo": "reference", "fecha_de_pago": "entry_on"}
 _NAMES = {**{normal(es): key for key, es, _en in COLUMNS},
-          **{normal(en): key for key, _es, en in COLUMNS}}
+          **{normal(en): key for key, _es, en in COLUMNS}, **ALIASES}
 
 
 class FileProblem(Exception):
@@ -222,6 +226,21 @@ _REFUSALS = {"future": ("entry_on", "future"), "before_filing": ("entry_on", "be
              "invalid": ("amount", "bad_amount")}
 
 
+def _add(uow: UnitOfWork, actor: Any, cert: ExemptionCertification, note: Any,
+         values: dict[str, Any]) -> bool:
+    """The row's entry added (True) or found already recorded (False), in a savepoint. A
+    receipt another import recorded at the same moment (the unique index refuses it) is read
+    again: already recorded, or `receipt_differs`."""
+    for attempt in (1, 2):
+        try:
+            with uow.session.begin_nested():
+                return plans.add_entry(uow, actor, cert, note=note, **values)[1]
+        except IntegrityError:
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
 def import_file(uow: UnitOfWork, actor: Any, path: str | Path,
                 note: dict[str, Any] | None = None) -> Report:
     """Record each good row of the CRIM's file at `path` as its plan's entry, the actor
@@ -250,8 +269,7 @@ def import_file(uow: UnitOfWork, actor: Any, path: str | Path,
                                   "unknown_filing"))
             continue
         try:
-            with uow.session.begin_nested():
-                _entry, new = plans.add_entry(uow, actor, cert, note=note, **values)
+            new = _add(uow, actor, cert, note, values)
         except Conflict as exc:
             code = "receipt_differs" if exc.code == "receipt_differs" else "no_plan"
             key = "reference" if code == "receipt_differs" else "filing_number"

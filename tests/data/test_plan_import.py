@@ -116,3 +116,37 @@ def test_two_imports_at_once_record_each_receipt_once(pg_database: str, tmp_path
     assert sum(r.recorded + r.already for r in reports) == 600, [
         (r.recorded, r.already, r.refused, r.problems[:3]) for r in reports]
     database.dispose()
+
+
+def test_staff_tokens_from_the_command_line(sqlite_database: Database, monkeypatch):
+    """`portal staff-token create` prints the secret once (for an administrator or a reviewer
+    only), `list` shows its prefix, `revoke` ends it: the token then authenticates no more."""
+    from click.testing import CliRunner
+
+    from portal.cli import main
+    from portal.db import reset_databases
+    from portal.exemptions import staff_tokens
+    _scene(sqlite_database)
+    with UnitOfWork(sqlite_database) as w:
+        w.session.add(User(email="cashier@plan.pr", password_hash="x", is_staff=True,
+                           staff_role="cashier"))
+    monkeypatch.setenv("DATABASE_URL", str(sqlite_database.engine.url))
+    reset_databases()
+    runner = CliRunner()
+    r = runner.invoke(main, ["staff-token", "create", "--staff", "cashier@plan.pr",
+                             "--name", "CRIM"])
+    assert r.exit_code == 2 and "not an administrator or reviewer" in r.output
+    r = runner.invoke(main, ["staff-token", "create", "--staff", "reviewer@plan.pr",
+                             "--name", "CRIM", "--days", "30"])
+    assert r.exit_code == 0, r.output
+    secret = r.output.split()[-1]
+    assert secret.startswith("pds_")
+    listed = runner.invoke(main, ["staff-token", "list"]).output
+    assert secret[:12] in listed and secret not in listed
+    with UnitOfWork(sqlite_database) as w:
+        _tok, user = staff_tokens.authenticate(w, secret, "plan_payments")
+        assert user.email == "reviewer@plan.pr"
+    assert runner.invoke(main, ["staff-token", "revoke", "1"]).exit_code == 0
+    with pytest.raises(staff_tokens.Unauthorized), UnitOfWork(sqlite_database) as w:
+        staff_tokens.authenticate(w, secret, "plan_payments")
+    reset_databases()

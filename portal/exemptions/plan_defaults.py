@@ -15,6 +15,7 @@ day).
 
 from __future__ import annotations
 
+import logging
 from datetime import date
 from typing import Any
 
@@ -23,11 +24,14 @@ from sqlalchemy.exc import IntegrityError
 
 from portal import mail
 from portal.accounts import access
+from portal.accounts.errors import InvalidInput, NotFound
 from portal.config import mail_settings
 from portal.core.params import fiscal_year_label
 from portal.db import Database, UnitOfWork
 from portal.exemptions import filings, plans
 from portal.models import ExemptionCertification, Parcel, PlanDefault
+
+log = logging.getLogger(__name__)
 
 NAME = "exemptions.plan_defaults"
 TEMPLATE = "plan_default"
@@ -47,7 +51,7 @@ def find(database: Database, day: date, config: Any = None) -> dict[str, int]:
     """The plans in default on `day` recorded and their owners emailed (the daily task)."""
     config = config or mail_settings()
     base = str(config.get("PORTAL_BASE_URL") or "").rstrip("/")
-    seen = found = told = 0
+    seen = found = told = skipped = 0
     last = 0
     while True:
         with UnitOfWork(database) as uow:
@@ -55,7 +59,12 @@ def find(database: Database, day: date, config: Any = None) -> dict[str, int]:
             for cert_id in ids:
                 seen += 1
                 cert = uow.session.get(ExemptionCertification, cert_id)
-                state = plans.plan_state(uow, cert, filings.figures(uow, cert), day)
+                try:
+                    state = plans.plan_state(uow, cert, filings.figures(uow, cert), day)
+                except (InvalidInput, NotFound):  # its figures cannot be computed: the others go on
+                    log.warning("plan of certification %s: no figures on %s", cert_id, day)
+                    skipped += 1
+                    continue
                 if state is None or state.state != "defaulted":
                     continue
                 to = filings.filer_contact(uow, cert)
@@ -81,7 +90,7 @@ def find(database: Database, day: date, config: Any = None) -> dict[str, int]:
         if len(ids) < PAGE:
             break
         last = ids[-1]
-    return {"plans": seen, "defaults": found, "emailed": told}
+    return {"plans": seen, "defaults": found, "emailed": told, "skipped": skipped}
 
 
 def listing(uow: UnitOfWork, staff: Any, *, offset: int = 0, limit: int = 50

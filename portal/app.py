@@ -125,9 +125,11 @@ def _register_blueprints(app: Flask) -> None:
     import portal.web.collections.attachments  # R-A14, R-C1–R-C8
     import portal.web.collections.certificates  # J10
     import portal.web.collections.demands  # J9
+    import portal.web.crim_api.routes  # the CRIM's file of plan payments (R-B16)
     import portal.web.exemptions.bulk  # the review in bulk
     import portal.web.exemptions.certifications  # J5
     import portal.web.exemptions.changes  # J6
+    import portal.web.exemptions.plan_file  # R-B16: the CRIM's file, defaults
     import portal.web.jobs.mail_queue  # the mail outbox (staff)
     import portal.web.jobs.routes
     import portal.web.lenders.batches
@@ -164,7 +166,7 @@ def _register_blueprints(app: Flask) -> None:
     import portal.web.roll.roll_review
     web = portal.web
     for package in (web.accounts, web.people, web.lenders, web.roll, web.jobs, web.exemptions,
-                    web.payments, web.collections, web.lenders_api, web.ops,
+                    web.payments, web.collections, web.lenders_api, web.crim_api, web.ops,
                     web.backoffice, web.reminders):
         app.register_blueprint(package.bp)
     from portal.i18n import formats

@@ -539,5 +539,63 @@ def lenders_figures() -> None:
     click.echo(f"{total} loans computed for {len(ids)} lenders.")
 
 
+@main.group("staff-token")
+def staff_token() -> None:
+    """Staff API tokens: how the CRIM's system sends its file of plan payments (R-B16)."""
+
+
+@staff_token.command("create")
+@click.option("--staff", "email", required=True, help="The administrator or reviewer it acts as.")
+@click.option("--name", required=True, help="What it is for (the system's name).")
+@click.option("--days", type=click.Choice(["30", "90", "365"]), default="90", show_default=True)
+def staff_token_create(email: str, name: str, days: str) -> None:
+    """Create a token of scope plan_payments; its secret is printed once, never again."""
+    from portal import db as database
+    from portal.accounts.errors import InvalidInput, NotFound
+    from portal.db import UnitOfWork
+    from portal.exemptions import staff_tokens
+    try:
+        with UnitOfWork(database.get_database()) as uow:
+            tok, secret = staff_tokens.create(uow, None, email, name, days=int(days))
+            tid, expires = tok.id, tok.expires_at
+    except NotFound:
+        click.echo(f"error: --staff: {email!r} is not an administrator or reviewer", err=True)
+        sys.exit(2)
+    except InvalidInput as exc:
+        click.echo(f"error: --{exc.code}: not valid", err=True)
+        sys.exit(2)
+    click.echo(f"token {tid}, expires {expires.isoformat()}:\n{secret}")
+
+
+@staff_token.command("revoke")
+@click.argument("token_id", type=int)
+def staff_token_revoke(token_id: int) -> None:
+    """Revoke a token at once."""
+    from portal import db as database
+    from portal.accounts.errors import NotFound
+    from portal.db import UnitOfWork
+    from portal.exemptions import staff_tokens
+    try:
+        with UnitOfWork(database.get_database()) as uow:
+            staff_tokens.revoke(uow, None, token_id)
+    except NotFound:
+        click.echo(f"error: no token {token_id}", err=True)
+        sys.exit(2)
+    click.echo(f"token {token_id} revoked")
+
+
+@staff_token.command("list")
+def staff_token_list() -> None:
+    """Every token: id, prefix, staff member, scope, expiry, revoked, last use."""
+    from portal import db as database
+    from portal.db import UnitOfWork
+    from portal.exemptions import staff_tokens
+    with UnitOfWork(database.get_database()) as uow:
+        for tok, email in staff_tokens.listing(uow):
+            click.echo(f"{tok.id}\t{tok.prefix}…\t{email}\t{tok.scope}\t"
+                       f"{tok.expires_at.isoformat()}\t{tok.revoked_at or '-'}\t"
+                       f"{tok.last_used_at or '-'}\t{tok.name}")
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

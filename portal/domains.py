@@ -76,6 +76,11 @@ from portal.exemptions import digest as exemption_digest  # noqa: E402
 from portal.jobs import daily as _daily  # noqa: E402
 
 _daily.register(exemption_digest.NAME, exemption_digest.send)
+
+# R-B16: each approved payment plan the core finds in default, its owner told once.
+from portal.exemptions import plan_defaults  # noqa: E402
+
+_daily.register(plan_defaults.NAME, plan_defaults.find)
 #: The modules whose import registers a task of the day's work (`portal.jobs.daily`).
 DAILY = (reminders_sending, schedule)
 

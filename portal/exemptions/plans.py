@@ -22,6 +22,7 @@ from portal.accounts.errors import Conflict, InvalidInput, NotFound
 from portal.core.money import ZERO, cents, fits_money
 from portal.core.payment_plan import PlanStatus, plan_status
 from portal.db import UnitOfWork
+from portal.exemptions import filings
 from portal.exemptions.filings import Figures
 from portal.models import ExemptionCertification, PlanEntry
 
@@ -35,11 +36,27 @@ def record_entry(uow: UnitOfWork, staff: Any, cert_id: int | str, *, kind: str,
                  entry_on: date, amount: Decimal, reference: str = "") -> PlanEntry:
     """A payment the CRIM received on `entry_on`, or the auction notice costs it charged
     (R-B16), for the approved plan of certification `cert_id`. Not a day to come, not before
-    the filing; an amount above 0.00 in cents."""
+    the filing; an amount above 0.00 in cents; a receipt of the CRIM recorded once for the
+    plan and kind (InvalidInput "duplicate" on `reference`)."""
     access.require_staff_role(staff, *RECORD)
     cert = uow.session.get(ExemptionCertification, access.parse_id(cert_id))
     if cert is None or cert.status == "draft":
         raise NotFound()
+    row, new = add_entry(uow, staff, cert, kind=kind, entry_on=entry_on, amount=amount,
+                         reference=reference)
+    if not new:
+        raise InvalidInput("duplicate", field="reference")
+    return row
+
+
+def add_entry(uow: UnitOfWork, actor: Any, cert: ExemptionCertification, *, kind: str,
+              entry_on: date, amount: Decimal, reference: str = "",
+              note: dict[str, Any] | None = None) -> tuple[PlanEntry, bool]:
+    """The entry checked and added, and True; or the entry of the same receipt already
+    recorded with the same day and amount, and False (the same report twice records
+    nothing). Conflict "no_plan" without an approved plan; Conflict "receipt_differs" for
+    the same receipt with another day or amount. The caller checked who acts; `note` joins
+    the audit record (the file's source, an API token's id)."""
     if cert.status != "approved" or not cert.plan_payments:
         raise Conflict("no_plan")
     if kind not in KINDS:
@@ -54,12 +71,21 @@ def record_entry(uow: UnitOfWork, staff: Any, cert_id: int | str, *, kind: str,
     ref = (reference or "").strip()
     if len(ref) > 120:
         raise InvalidInput("invalid", field="reference")
+    if ref:
+        same = uow.session.scalar(select(PlanEntry).where(
+            PlanEntry.certification_id == cert.id, PlanEntry.kind == kind,
+            PlanEntry.reference == ref))
+        if same is not None:
+            if same.entry_on == entry_on and same.amount == amount:
+                return same, False
+            raise Conflict("receipt_differs")
     row = PlanEntry(certification_id=cert.id, kind=kind, entry_on=entry_on, amount=amount,
-                    reference=ref, created_by_id=staff.id)
+                    reference=ref, created_by_id=filings.actor_id(actor))
     uow.session.add(row)
     uow.session.flush()
-    audit.record(uow, staff, "payment_plan.entry_recorded", row, after=audit.snapshot(row))
-    return row
+    audit.record(uow, actor, "payment_plan.entry_recorded", row,
+                 after={**audit.snapshot(row), **(note or {})})
+    return row, True
 
 
 def entries(uow: UnitOfWork, cert_id: int) -> list[PlanEntry]:

@@ -35,8 +35,10 @@ from portal.models.exemptions import (
     ExemptionEvent,
     ExemptionEvidence,
     ExemptionOwner,
+    PlanDefault,
     PlanEntry,
     PropertyTaxFact,
+    StaffApiToken,
 )
 from portal.models.jobs import Job
 from portal.models.ledger import LedgerEntry, Payment, PaymentAllocation
@@ -78,7 +80,8 @@ __all__ = [
     "UTCDateTime", "User", "WebSession",
     "DebtCertificate",
     "BudgetFixedAmount",
-    "ExemptionCertification", "ExemptionEvent", "ExemptionEvidence", "ExemptionOwner", "PlanEntry",
+    "ExemptionCertification", "ExemptionEvent", "ExemptionEvidence", "ExemptionOwner",
+    "PlanDefault", "PlanEntry", "StaffApiToken",
     "PropertyTaxFact",
     "LenderApiToken", "LenderInvitation", "LoanFigures",
     "AttachmentAccrual", "AttachmentNotice", "Auction", "AuctionResult", "TaxDebt",

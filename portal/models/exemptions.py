@@ -23,14 +23,17 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    Boolean,
     CheckConstraint,
     Date,
     ForeignKey,
+    Index,
     Integer,
     Numeric,
     String,
     Text,
     UniqueConstraint,
+    text,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -247,6 +250,10 @@ class PlanEntry(AppendOnly, Base):
     __table_args__ = (
         CheckConstraint("kind IN ('payment', 'notice_costs')", name="kind"),
         CheckConstraint("amount > 0", name="amount"),
+        # The CRIM's receipt is recorded once per plan and kind: the same file twice
+        # records nothing new (portal.exemptions.plan_import).
+        Index("uq_plan_entries_receipt", "certification_id", "kind", "reference", unique=True,
+              sqlite_where=text("reference <> ''"), postgresql_where=text("reference <> ''")),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True, comment="Surrogate key")
@@ -262,3 +269,50 @@ class PlanEntry(AppendOnly, Base):
     created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"),
                                                       comment="Staff who recorded it")
     created_at: Mapped[datetime] = created_at()
+
+
+class PlanDefault(AppendOnly, Base):
+    """R-B16: a plan the core found in default on a day (the daily task
+    `exemptions.plan_defaults`), once per certification: the owner's email is queued with
+    it, so it is sent exactly once; staff list these rows."""
+
+    __tablename__ = "plan_defaults"
+
+    id: Mapped[int] = mapped_column(primary_key=True, comment="Surrogate key")
+    certification_id: Mapped[int] = mapped_column(
+        ForeignKey("exemption_certifications.id"), unique=True,
+        comment="The certification whose plan went into default")
+    defaulted_on: Mapped[date] = mapped_column(
+        Date, comment="The day after the missed payment's last day")
+    missed: Mapped[int] = mapped_column(Integer, comment="The number of the payment missed")
+    due_now: Mapped[Decimal] = money("The balance then due with the notice costs (R-B16)")
+    found_on: Mapped[date] = mapped_column(Date, comment="The day the daily task found it")
+    owner_told: Mapped[bool] = mapped_column(
+        Boolean, comment="Whether an email to the filer was queued (false: no address)")
+    created_at: Mapped[datetime] = created_at()
+
+
+class StaffApiToken(Base):
+    """A token with which a system acts as a staff member through the API (the CRIM's file
+    of plan payments): only its SHA-256 is kept, the secret is shown once
+    (`portal.exemptions.staff_tokens`)."""
+
+    __tablename__ = "staff_api_tokens"
+    __table_args__ = (
+        CheckConstraint("scope IN ('plan_payments')", name="scope"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True, comment="Surrogate key")
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True,
+                                         comment="The staff member it acts as")
+    name: Mapped[str] = mapped_column(String(80), comment="What it is for (the system's name)")
+    prefix: Mapped[str] = mapped_column(String(16), comment="Its first characters (shown)")
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True,
+                                            comment="SHA-256 of the secret")
+    scope: Mapped[str] = mapped_column(String(16), comment="What it may do: plan_payments")
+    created_at: Mapped[datetime] = created_at()
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime(), comment="Refused from then")
+    revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime(),
+                                                        comment="When it was revoked")
+    last_used_at: Mapped[datetime | None] = mapped_column(UTCDateTime(),
+                                                          comment="Its last accepted request")

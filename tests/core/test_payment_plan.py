@@ -48,3 +48,13 @@ def test_paying_each_payment_on_its_last_day_keeps_the_plan(debt, count, first, 
         missed = plan_status(plan, short, end, Decimal("12.00"))
         assert missed.state == "defaulted" and missed.missed == count
         assert missed.due_now == Decimal("0.01") + Decimal("12.00")
+
+
+def test_calc_help_lists_payment_plan_with_its_rule_ids():
+    """`portal calc --help` names payment_plan with R-B16 and R-B11 on its line."""
+    from click.testing import CliRunner
+
+    from portal.cli import main
+    text = CliRunner().invoke(main, ["calc", "--help"]).output
+    line = next(ln for ln in text.splitlines() if ln.strip().startswith("payment_plan"))
+    assert "R-B16" in line and "R-B11" in line, line

@@ -63,6 +63,8 @@ TOKEN_API |= {"lenders_api.submit_batch", "lenders_api.batch", "lenders_api.batc
               "lenders_api.report_acquisition"}  # tests/web/test_lender_api_batches.py
 TOKEN_API |= {"lenders_api.list_batches",  # tests/web/test_lender_api_complete.py
               "lenders_api.parcel_certifications", "lenders_api.webhook_deliveries"}
+#: R-B16: the CRIM's file by a staff token only (tests/web/test_plan_file.py)
+TOKEN_API |= {"crim_api.plan_payments"}
 PUBLIC_GET |= {"lenders_api.openapi", "lenders_api.reference"}  # the API's description
 STAFF = {"accounts.lookup", "people.person", "payments.office", "payments.refund",
          "roll.roll_page", "jobs.job", "roll.compute_roll", "roll.publish_roll",
@@ -87,6 +89,8 @@ STAFF = {"accounts.lookup", "people.person", "payments.office", "payments.refund
          "exemptions.queue", "exemptions.review_page", "exemptions.take_up",  # J5
          "exemptions.approve", "exemptions.return_to_owner",
          "exemptions.record_plan_entry",  # R-B16: what the CRIM reports of a plan
+         "exemptions.plan_file", "exemptions.plan_file_upload",  # the CRIM's file
+         "exemptions.plan_file_template", "exemptions.plan_defaults_list",
          "collections.attachments_index", "collections.attachments_parcel",  # R-C, R-A14
          "collections.attachments_record_notice", "collections.attachments_record_auction",
          "collections.attachments_record_result", "collections.attachments_record_paid",

@@ -74,6 +74,10 @@ WALKED |= {"lenders.report_acquisition", "lenders.mark_intents", "lenders.withdr
 #: An adopted budget's date corrected (staff administrators only: `staff_role`), walked in
 #: tests/web/test_budget_adoption_date.py.
 WALKED |= {"roll.budget_adoption_date"}
+#: R-B16: the CRIM's file of plan payments, uploaded by reviewers or sent with a staff token,
+#: walked as every other role and with every session on the API (nothing recorded) in
+#: tests/web/test_plan_file.py (test_no_one_else_sends_the_crims_file).
+WALKED |= {"exemptions.plan_file_upload", "crim_api.plan_payments"}
 #: A failed email queued again (staff only), walked as an owner and anonymous in
 #: tests/web/test_mail_queue_page.py.
 WALKED |= {"jobs.mail_retry"}

@@ -66,6 +66,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     **dict.fromkeys(("exemptions.take_up", "exemptions.approve", "exemptions.return_to_owner",
                      "exemptions.changes_acknowledge"), REVIEWERS),
     "exemptions.record_plan_entry": REVIEWERS,  # what the CRIM reports of an R-B16 plan
+    "exemptions.plan_file_upload": REVIEWERS,  # the CRIM's file (an empty form: 400)
     "exemptions.bulk_decide": REVIEWERS,  # the review in bulk (an empty form: 422)
     # Collections: every role but read-only records (RECORD_COLLECTION).
     **{f"collections.{e}": RECORDERS for e in (

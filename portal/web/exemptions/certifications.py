@@ -28,7 +28,7 @@ from portal.core.exemption import CERTIFICATION_WARNING
 from portal.core.explain import N_
 from portal.documents import exemption_certification
 from portal.exemptions import answers as answers_of
-from portal.exemptions import evidence, filings, plans, review
+from portal.exemptions import evidence, filings, plan_defaults, plans, review
 from portal.exemptions import tax_facts as facts_service
 from portal.i18n import current_language, formats, money
 from portal.web import upload_limits
@@ -517,6 +517,7 @@ def _review_page(cert_id: int, return_form, decision_form, status: int = 200,  #
         v = _receipt_view(w, cert_id)
         v["reviewer"] = review.reviewer_name(w, v["cert"].decided_by_id)
         v["plan_entries"] = plans.entries(w, v["cert"].id) if v["plan"] else []
+        v["plan_told"] = plan_defaults.of(w, v["cert"].id) if v["plan"] else None
     if plan_form is None:
         plan_form = PlanEntryForm(prefix="plan", formdata=None,
                                   data={"kind": "payment", "entry_on": clock.today()})
@@ -530,6 +531,7 @@ PLAN_ENTRY_ERRORS = {
     "future": N_("The day cannot be a day to come."),
     "before_filing": N_("The day cannot be before the certification was filed."),
     "invalid": N_("This value is not valid."),
+    "duplicate": N_("This receipt of the CRIM is already recorded for the plan."),
 }
 
 
@@ -545,7 +547,11 @@ def record_plan_entry(cert_id: int):  # noqa: ANN201
                                    reference=form.reference.data or "")
         except NotFound:
             abort(404)
-        except Conflict:
+        except Conflict as exc:
+            if exc.code == "receipt_differs":
+                form.reference.errors = [_(PLAN_ENTRY_ERRORS["duplicate"])]
+                return _review_page(cert_id, ReturnForm(), DecisionForm(prefix="decision"),
+                                    422, plan_form=form)
             flash(_("This certification has no approved payment plan."), "error")
             return redirect(url_for("exemptions.review_page", cert_id=cert_id), 303)
         except InvalidInput as exc:

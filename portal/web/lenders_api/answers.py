@@ -62,6 +62,12 @@ PROBLEMS = {
     "server_error": (500, N_("Server error"),
                      N_("Something went wrong on the portal's side. Try again later; the "
                         "same Idempotency-Key never files a batch twice.")),
+    "staff_scope": (403, N_("Not allowed"),
+                    N_("This token may not send the CRIM's file of plan payments, or the staff "
+                       "member it acts for no longer decides certifications.")),
+    "not_crim_file": (422, N_("Not the CRIM's file"),
+                      N_("The file is not the CRIM's file of plan payments, and nothing was "
+                         "recorded: %(why)s")),
     "parcel_not_found": (404, N_("Not found"), N_("None of your organisation's loans is on "
                                                   "a parcel with this catastro number.")),
 }
@@ -72,8 +78,12 @@ BY_STATUS = {401: "invalid_token", 403: "forbidden", 404: "no_route",
              500: "server_error"}
 
 
-def _language() -> str:
+def language() -> str:
+    """The caller's language (Accept-Language: es or en; Spanish by default)."""
     return request.accept_languages.best_match(["es", "en"], default="es") or "es"
+
+
+_language = language
 
 
 def problem(code: str, headers: dict[str, str] | None = None,  # noqa: ANN201

@@ -73,6 +73,8 @@ class Operation:
     ok_headers: dict[str, Any] = field(default_factory=dict)
     public: bool = False
     also: tuple[tuple[int, str], ...] = ()  # other successes: (status, description)
+    csv_body: str | None = None  # the body is a CSV file: its description
+    security: str = "bearer"  # the security scheme's name
 
 
 LOAN = Param("loan_number", "path", {"type": "string", "pattern": S.LOAN_NUMBER},
@@ -197,6 +199,23 @@ OPERATIONS = (
 )
 
 
+OPERATIONS += (
+    Operation("post", "/crim/plan-payments", "sendCrimPlanPayments",
+              N_("The CRIM's file of plan payments"),
+              N_("The CRIM's system sends the payments it received on approved payment plans "
+                 "and the auction notice costs it charged (R-B16): a CSV file with the columns "
+                 "numero_radicacion, tipo (pago or costas), fecha (YYYY-MM-DD), cantidad and "
+                 "recibo (Spanish or English names). Each good row is recorded on its plan, "
+                 "each refused one reported; a receipt already recorded with the same day and "
+                 "amount records nothing new, so the same file may be sent again. Needs a "
+                 "staff token of scope plan_payments (pds_…), not a lender's."),
+              200, S.CrimReport, (400, 401, 403, 413, 422, 429, 500),
+              csv_body=N_("The CSV file: UTF-8 (with or without BOM) or Windows-1252, commas "
+                          "or semicolons, the header first."),
+              security="staffBearer"),
+)
+
+
 def _models() -> list[tuple[type[BaseModel], str]]:
     out: list[tuple[type[BaseModel], str]] = [(S.Problem, "serialization")]
     for op in OPERATIONS:
@@ -286,7 +305,10 @@ def _operation(op: Operation, names: dict[Any, str]) -> dict[str, Any]:
         ref = f"#/components/schemas/{names[(op.body(), 'validation')]}"
         out["requestBody"] = {"required": True, "content": {
             "application/json": {"schema": {"$ref": ref}}}}
-    out["security"] = [] if op.public else [{"bearer": []}]
+    if op.csv_body is not None:
+        out["requestBody"] = {"required": True, "description": i18n.gettext(op.csv_body),
+                              "content": {"text/csv": {"schema": {"type": "string"}}}}
+    out["security"] = [] if op.public else [{op.security: []}]
     return out
 
 
@@ -322,7 +344,13 @@ def document(lang: str) -> dict[str, Any]:
                     "type": "http", "scheme": "bearer",
                     "description": i18n.gettext(N_(
                         "A token of the lender's (pdl_…), created on the organisation's "
-                        "page; a read token may only read."))}}},
+                        "page; a read token may only read."))},
+                    "staffBearer": {
+                    "type": "http", "scheme": "bearer",
+                    "description": i18n.gettext(N_(
+                        "A staff token (pds_…) of scope plan_payments, for the CRIM's system: "
+                        "an administrator creates it with portal staff-token create; it acts "
+                        "as the administrator or reviewer named, while they keep the role."))}}},
             "security": [{"bearer": []}],
         }
 

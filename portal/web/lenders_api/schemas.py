@@ -427,6 +427,31 @@ class DeliveryPage(_Out):
     items: list[Delivery]
 
 
+class CrimProblem(_Out):
+    line: int = Field(description=N_("The file's line (the header is line 1)."))
+    column: str = Field(description=N_("The column as the file's header writes it (empty: "
+                                       "the whole row)."))
+    value: str = Field(description=N_("The cell, cut to 120 characters."))
+    code: str = Field(description=N_("Why: wrong_column_count, required, bad_kind, "
+                                     "bad_date, future, before_filing, bad_amount, too_long, "
+                                     "unknown_filing, no_plan or receipt_differs."))
+    detail: str = Field(description=N_("The reason in the caller's language."))
+
+
+class CrimReport(_Out):
+    """The report of the CRIM's file of plan payments (R-B16)."""
+
+    rows: int = Field(description=N_("Data rows read."))
+    recorded: int = Field(description=N_("Rows recorded now."))
+    already_recorded: int = Field(description=N_("Rows whose receipt was already recorded "
+                                                 "with the same day and amount."))
+    refused: int = Field(description=N_("Rows refused (nothing recorded for them)."))
+    problems: list[CrimProblem] = Field(description=N_("The refused rows, the first "
+                                                       "listed_at_most of them."))
+    listed_at_most: int
+    rules: list[str]
+
+
 class BatchPage(_Out):
     page: int
     pages: int

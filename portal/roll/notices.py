@@ -506,7 +506,7 @@ def _schedule(f: NoticeFacts, items: Sequence[CoreInstallment], fm: Formats, hea
     return pdf.Table(head=(_("No."), _("Due date"), _("Last timely day"), _("Amount")),
                      rows=[(str(i.number), fm.date_long(i.due_date),
                             fm.date_long(f.last_day(i)), fm.money(i.amount)) for i in items],
-                     widths=(10, 44, 44, 28), align="LLLR", heading=heading)
+                     widths=(11, 44.5, 44.5, 26), align="LLLR", heading=heading)
 
 
 def signing_key(config: Mapping[str, Any]) -> str:

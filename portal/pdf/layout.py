@@ -494,11 +494,12 @@ class Layout:
 
     def code_beside(self, doc: Document) -> bool:
         """Whether the QR code goes in a column beside the first table instead of across the
-        page after the body: when both fit whole on one page that way and the table grows
-        by less than the code would take across the page (measured here, once), so a notice
-        with its code stays on one sheet."""
+        page after the body: when the document asks for it (`Document.code_beside_table`),
+        both fit whole on one page that way, and the narrower table grows by less than the
+        code would take across the page (measured here, once, before anything is drawn), so
+        a notice with its code stays on one sheet."""
         tables = doc.all_tables()
-        if doc.code is None or not tables or not tables[0].rows:
+        if doc.code is None or not doc.code_beside_table or not tables or not tables[0].rows:
             return False
         room = self.bottom - self.head_band
         full = self.table_height(tables[0])

@@ -616,7 +616,8 @@ def document(f: NoticeFacts, base: str, code_state: str, code: str | None = None
         facts=facts, body=body, rows=rows, rows_heading=_("Amounts"), tables=tables,
         notes=notes, reference=_("Parcel %(catastro)s", catastro=f.catastro),
         on=f.notified_on,
-        code=pay_code(f, base, secret, code_state) if secret else None)
+        code=pay_code(f, base, secret, code_state) if secret else None,
+        code_beside_table=True)
 
 
 # --- on demand --------------------------------------------------------------------------------

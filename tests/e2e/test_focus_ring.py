@@ -47,14 +47,16 @@ def test_every_focus_ring_is_3_to_1_against_what_it_is_drawn_on(live, page, role
     app, url = live
     if role != "anonymous":
         sign_in(page, url, role, lang)
-    failures, measured = [], 0
+    failures: list[str] = []
+    stops: dict[str, int] = {}
     for path in _paths(app, role):
         sep = "&" if "?" in path else "?"
         page.goto(f"{url}{path}{sep}lang={lang}")
+        stops[path] = 0
         for name, ring, shot in tab_walk(page):
-            measured += 1
+            stops[path] += 1
             if ring is None or ring.ratio < 3.0:
                 failures.append(f"{path} {name}: {ring or 'no visible change when focused'}")
                 _keep(shot, f"{role}-{lang}-{len(failures)}-{path}")
-    assert measured > 10 * len(_paths(app, role)) // 2, measured
+    assert min(stops.values()) >= 5, stops  # the walk went through each page
     assert failures == [], "\n".join(failures)

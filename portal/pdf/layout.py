@@ -20,13 +20,13 @@ from xml.sax.saxutils import escape
 
 from fpdf.prefs import ViewerPreferences
 
+import portal.pdf.qr as qr
 from portal import clock
 from portal.i18n import gettext as _
 from portal.i18n import use_language
 from portal.pdf.authority import Issuer, issuer
 from portal.pdf.fonts import FONT, font_files
 from portal.pdf.model import Document, Ref, Row, Table, Why
-from portal.pdf.qr import draw as draw_qr
 from portal.pdf.tagged import Element, TaggedPDF, add_cached_font
 
 PT = 25.4 / 72  # one point in mm
@@ -99,10 +99,12 @@ class Layout:
                     continue
                 if line:
                     lines.append(line + " ")
-                while w > width:  # a word longer than the column: cut it
-                    cut = len(word)
+                while w > width:  # a word longer than the column: cut it (an address after
+                    cut = len(word)  # a "/" where one fits)
                     while cut > 1 and self.measure(word[:cut], style, size) > width:
                         cut -= 1
+                    slash = word.rfind("/", 0, cut) + 1
+                    cut = slash if slash > cut // 2 else cut
                     lines.append(word[:cut])
                     word = word[cut:]
                     w = self.measure(word, style, size)
@@ -448,16 +450,20 @@ class Layout:
             self.need(2 * self.leading(10))
             self.paragraph(self.why_text(paragraph), 10)
             self.pdf.y += self.gap(2)
-        if doc.code is not None:
-            draw_qr(self, doc.code)
+        beside = self.code_beside(doc)
+        if doc.code is not None and not beside:
+            qr.draw(self, doc.code)
             self.pdf.y += self.gap(2)
         if doc.rows:
             if doc.rows_heading:
                 self.heading(doc.rows_heading, "H2", 11.5, 20)
             self.amounts(doc.rows)
             self.pdf.y += self.gap(3)
-        for table in doc.all_tables():
-            self.table(table)
+        for i, table in enumerate(doc.all_tables()):
+            if i == 0 and beside:
+                self.table_and_code(table, doc.code)
+            else:
+                self.table(table)
         for note in doc.notes:
             self.need(2 * self.leading(8.5))
             self.paragraph(self.why_text(note), 8.5)
@@ -470,6 +476,57 @@ class Layout:
                 with self.pdf.element("P"):
                     self.lines(MARGIN, block, "", 10)
                 self.pdf.y += self.gap(3)
+
+    # -- a QR code beside the first table ------------------------------------------------
+    def _beside(self) -> float:
+        """The width a table keeps beside the code's column."""
+        return self.width - qr.COLUMN - 6
+
+    def table_height(self, table: Table) -> float:
+        """How tall `table` is drawn whole, its heading included (at the current width)."""
+        widths = self.widths(table)
+        rows = sum(max(len(self.wrap(self.why_text(v), w - 2, "", 9))
+                       for v, w in zip(values, widths)) * self.leading(9) + self.gap(1.6)
+                   for values in table.rows)
+        heading = (len(self.wrap(table.heading, self.width, "B", 11.5)) * self.leading(11.5)
+                   if table.heading else 0.0)
+        return heading + self.table_head_height(table) + rows + 4
+
+    def code_beside(self, doc: Document) -> bool:
+        """Whether the QR code goes in a column beside the first table instead of across the
+        page after the body: when the document asks for it (`Document.code_beside_table`),
+        both fit whole on one page that way, and the narrower table grows by less than the
+        code would take across the page (measured here, once, before anything is drawn), so
+        a notice with its code stays on one sheet."""
+        tables = doc.all_tables()
+        if doc.code is None or not doc.code_beside_table or not tables or not tables[0].rows:
+            return False
+        room = self.bottom - self.head_band
+        full = self.table_height(tables[0])
+        width, self.width = self.width, self._beside()
+        try:
+            narrow = self.table_height(tables[0])
+        finally:
+            self.width = width
+        code: Any = doc.code
+        return (narrow - full < qr.height(self, code) + self.gap(2) + 4 and narrow <= room
+                and qr.column_height(self, code) <= room)
+
+    def table_and_code(self, table: Table, code: Any) -> None:
+        """`table` in the page's left part and the code with its caption in a column on its
+        right, both from the same top, on a new page unless both fit here; the cursor ends
+        below the taller (tagged in reading order: the table, then the code)."""
+        width, self.width = self.width, self._beside()
+        try:
+            tall = max(self.table_height(table), qr.column_height(self, code))
+            self.need(tall)
+            top = self.pdf.y
+            self.table(table)
+            left = self.pdf.y
+        finally:
+            self.width = width
+        right = qr.draw_column(self, code, MARGIN + self.width - qr.COLUMN, top + 1)
+        self.pdf.y = max(left, right + 4)
 
     def answer(self, doc: Document) -> None:
         """The answer first: its heading, then each line in large bold text, kept together

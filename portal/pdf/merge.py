@@ -169,8 +169,8 @@ def merge(parts: Iterable[bytes]) -> bytes:
             part_nums.append(part_num)
         if index == 0:
             for key in ("/Lang", "/ViewerPreferences", "/Metadata"):
-                if key in root:
-                    catalog.append(_name(key) + b" " + _ser(root[key], num))
+                if key in root:  # as referred to (a stream is an indirect object: raw_get)
+                    catalog.append(_name(key) + b" " + _ser(root.raw_get(key), num))
             if "/Info" in reader.trailer:
                 info = out.reserve()
                 out.put(info, _ser(reader.trailer["/Info"].get_object(), num))

@@ -72,6 +72,9 @@ class Document:
     table: list[Sequence[str]] = field(default_factory=list)
     #: A QR code (`qr.Code`) drawn after the body (the notice's and statement's pay link).
     code: object | None = None
+    #: The code in a column beside the first table instead of across the page, when that
+    #: takes less room (the assessment notice: one sheet with its schedule and its code).
+    code_beside_table: bool = False
     #: A letter's closing and signature block, last, at the body's size (lines by "\n").
     closing: list[str] = field(default_factory=list)
     #: The answer first (the statement: what is owed now and by which day), in large text.

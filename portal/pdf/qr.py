@@ -36,21 +36,22 @@ def modules(data: str) -> list[list[bool]]:
     return [[bool(m) for m in row] for row in qr.matrix]
 
 
-def draw(layout: Any, code: Code) -> None:
-    """The code and its caption at the cursor of `layout` (a `layout.Layout`), on a new page
-    when they do not fit whole; the cursor ends below both."""
+#: The width of the column the code and its caption take beside a table (`draw_column`).
+COLUMN = 58.0
+
+
+def _caption(layout: Any, code: Code, width: float) -> tuple[list[str], list[str]]:
+    title, *rest = code.caption or ("",)
+    return (layout.wrap(title, width, "B", 10),
+            [line for part in rest for line in layout.wrap(part, width, "", 9.5)])
+
+
+def _squares(layout: Any, code: Code, x: float, top: float) -> None:
+    """The code's dark modules as filled squares, its top-left corner (quiet zone included)
+    at (`x`, `top`), inside a tagged /Figure with its alternative text."""
     pdf = layout.pdf
-    margin = pdf.l_margin
     rows = modules(code.data)
     unit = SIDE / (len(rows) + 2 * QUIET)
-    text_x = margin + SIDE + 4
-    text_w = layout.width - SIDE - 4
-    title, *rest = code.caption or ("",)
-    heading = layout.wrap(title, text_w, "B", 10)
-    caption = [line for part in rest for line in layout.wrap(part, text_w, "", 9.5)]
-    height = max(SIDE, len(heading) * layout.leading(10) + len(caption) * layout.leading(9.5))
-    layout.need(height + 4)
-    top = pdf.y + 2
     with pdf.element("Figure", alt=code.alt):
         with pdf.marked():
             pdf.set_fill_color(0, 0, 0)
@@ -64,11 +65,51 @@ def draw(layout: Any, code: Code) -> None:
                     start = c
                     while c < len(row) and row[c]:
                         c += 1
-                    pdf.rect(margin + (QUIET + start) * unit, y, (c - start) * unit, unit,
+                    pdf.rect(x + (QUIET + start) * unit, y, (c - start) * unit, unit,
                              style="F")
+
+
+def height(layout: Any, code: Code) -> float:
+    """How tall `draw` draws the code with its caption beside it, across the page."""
+    heading, caption = _caption(layout, code, layout.width - SIDE - 4)
+    return max(SIDE, len(heading) * layout.leading(10) + len(caption) * layout.leading(9.5))
+
+
+def draw(layout: Any, code: Code) -> None:
+    """The code and its caption at the cursor of `layout` (a `layout.Layout`), on a new page
+    when they do not fit whole; the cursor ends below both."""
+    pdf = layout.pdf
+    margin = pdf.l_margin
+    unit = SIDE / (len(modules(code.data)) + 2 * QUIET)
+    text_x = margin + SIDE + 4
+    heading, caption = _caption(layout, code, layout.width - SIDE - 4)
+    height = max(SIDE, len(heading) * layout.leading(10) + len(caption) * layout.leading(9.5))
+    layout.need(height + 4)
+    top = pdf.y + 2
+    _squares(layout, code, margin, top)
     pdf.y = top + QUIET * unit
     with pdf.element("P"):
         layout.lines(text_x, heading, "B", 10)
     with pdf.element("P"):
         layout.lines(text_x, caption, "", 9.5)
     pdf.y = top + height + 2
+
+
+def column_height(layout: Any, code: Code, width: float = COLUMN) -> float:
+    """How tall `draw_column` draws the code with its caption under it, `width` wide."""
+    heading, caption = _caption(layout, code, width)
+    return SIDE + 1 + len(heading) * layout.leading(10) + len(caption) * layout.leading(9.5)
+
+
+def draw_column(layout: Any, code: Code, x: float, top: float, width: float = COLUMN) -> float:
+    """The code at (`x`, `top`) with its caption under it, `width` wide (a column beside a
+    table: the caller has made room). Returns the column's bottom."""
+    pdf = layout.pdf
+    heading, caption = _caption(layout, code, width)
+    _squares(layout, code, x, top)
+    pdf.y = top + SIDE + 1
+    with pdf.element("P"):
+        layout.lines(x, heading, "B", 10)
+    with pdf.element("P"):
+        layout.lines(x, caption, "", 9.5)
+    return pdf.y

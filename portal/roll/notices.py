@@ -506,7 +506,7 @@ def _schedule(f: NoticeFacts, items: Sequence[CoreInstallment], fm: Formats, hea
     return pdf.Table(head=(_("No."), _("Due date"), _("Last timely day"), _("Amount")),
                      rows=[(str(i.number), fm.date_long(i.due_date),
                             fm.date_long(f.last_day(i)), fm.money(i.amount)) for i in items],
-                     widths=(10, 44, 44, 28), align="LLLR", heading=heading)
+                     widths=(11, 44.5, 44.5, 26), align="LLLR", heading=heading)
 
 
 def signing_key(config: Mapping[str, Any]) -> str:
@@ -616,7 +616,8 @@ def document(f: NoticeFacts, base: str, code_state: str, code: str | None = None
         facts=facts, body=body, rows=rows, rows_heading=_("Amounts"), tables=tables,
         notes=notes, reference=_("Parcel %(catastro)s", catastro=f.catastro),
         on=f.notified_on,
-        code=pay_code(f, base, secret, code_state) if secret else None)
+        code=pay_code(f, base, secret, code_state) if secret else None,
+        code_beside_table=True)
 
 
 # --- on demand --------------------------------------------------------------------------------

@@ -31,7 +31,7 @@ from portal.models import (
 from portal.roll import budgets, notices, roll
 from portal.roll.budgets import LineInput
 from tests.support.clock import at
-from tests.support.documents import LONG_ADDRESS, check, pages_of
+from tests.support.documents import LONG_ADDRESS, check, pages_of, structure
 
 POPPLER = pytest.mark.skipif(shutil.which("pdftotext") is None or shutil.which("pdfinfo")
                              is None, reason="poppler-utils (pdftotext, pdfinfo) missing")
@@ -197,6 +197,32 @@ def test_the_notice_prints_cleanly_in_both_languages(world, config, lang, tmp_pa
                                         if lang == "en" else "plazos" in words)
 
 
+def _figure_alts(data: bytes) -> list[str]:
+    """The /Alt text of each /Figure of the structure tree."""
+    import io
+
+    from pypdf import PdfReader
+    out: list[str] = []
+
+    def walk(node) -> None:  # noqa: ANN001
+        node = node.get_object()
+        if isinstance(node, list):
+            for kid in node:
+                walk(kid)
+        elif hasattr(node, "get") and node.get("/Type") != "/MCR" and "/K" in node:
+            if node.get("/S") == "/Figure":
+                out.append(str(node["/Alt"]))
+            walk(node["/K"])
+
+    walk(PdfReader(io.BytesIO(data)).trailer["/Root"]["/StructTreeRoot"])
+    return out
+
+
+def doc_issuer(doc, lang: str) -> str:  # noqa: ANN001
+    from portal import pdf
+    return pdf.issuer(doc.on, lang).name
+
+
 def _content_lines(data: bytes, tmp_path) -> list[int]:
     """Each page's lines of text between its header (the Authority) and its footer."""
     out = []
@@ -220,11 +246,36 @@ def test_a_notice_leaves_no_near_empty_page(world, config, lang, tmp_path):
                   for p in ("A", "B", "C", "D")}
     for p, one in loaded.items():
         plain = notices.notice_pdf(one, lang, BASE)
-        if p in ("A", "B"):
-            assert len(pages_of(plain, tmp_path)) == 1, p
-        for data in (plain, notices.notice_pdf(one, lang, BASE, secret="s3cret")):
+        coded = notices.notice_pdf(one, lang, BASE, secret="s3cret")
+        if p in ("A", "B"):  # one sheet, with its QR code too
+            assert [len(pages_of(d, tmp_path)) for d in (plain, coded)] == [1, 1], p
+        for data in (plain, coded):
             lines = _content_lines(data, tmp_path)
             assert min(lines) >= 5, f"{p}: {lines} lines a page"
+
+
+@POPPLER
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_qr_code_stands_beside_the_schedule_tagged(world, config, lang, tmp_path):
+    """The pay link's QR code and its caption take a column beside the installment schedule
+    (so the code costs the notice no page): the notice prints cleanly on one page, and the
+    code is a tagged figure with its alternative text, read after the schedule."""
+    _notify(world, config)
+    with world.uow() as uow:
+        loaded = notices.staff_notice(uow, uow.session.get(User, world.staff.id),
+                                      world.roll_id, world.parcel["A"])
+    f, state, printed_on = loaded
+    with __import__("portal.i18n", fromlist=["use_language"]).use_language(lang):
+        doc = notices.document(f, BASE, state, None, printed_on, secret="s3cret")
+    data = notices.notice_pdf(loaded, lang, BASE, secret="s3cret")
+    check(doc, data, lang, tmp_path, min_pages=1)
+    assert len(pages_of(data, tmp_path)) == 1
+    roles = [role for _d, role, _t in structure(data, tmp_path, doc_issuer(doc, lang))]
+    tables = [i for i, role in enumerate(roles) if role == "Table"]
+    assert roles.count("Figure") == 1 and roles.index("Figure") > tables[-1], roles
+    assert _figure_alts(data) == [doc.code.alt]
+    words = " ".join(b.text for _, _, boxes in pages_of(data, tmp_path) for b in boxes)
+    assert doc.code.caption[0] in words
 
 
 def _amend(world, total: str, day: date) -> int:

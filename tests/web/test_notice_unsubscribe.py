@@ -12,6 +12,7 @@ from sqlalchemy import select
 from portal.accounts import notice_emails
 from tests.support.demo import app_uow
 from tests.support.hostile import fingerprint
+from tests.support.html import html_errors, needs_vnu
 from tests.support.pages import csrf_token, login
 
 
@@ -94,3 +95,14 @@ def test_the_account_page_turns_them_back_on(demo_app: Flask, lang: str):
     assert anon.post("/cuenta/avisos-por-correo", data={"notice_emails": "off"}
                      ).status_code in (302, 400)
     assert _stopped(app) == set()
+
+
+@needs_vnu
+def test_the_pages_are_valid_html(demo_app: Flask, tmp_path):
+    app = demo_app
+    url = notice_emails.link(app.config, _user_id(app, "owner@demo.pr"), "en")
+    anon = app.test_client()
+    pages = [("unsubscribe-ask", anon.get(_path(url)).get_data(as_text=True)),
+             ("unsubscribe-done", anon.post(_path(url)).get_data(as_text=True)),
+             ("account", login(app, "owner").get("/cuenta").get_data(as_text=True))]
+    assert html_errors(tmp_path, pages) == []

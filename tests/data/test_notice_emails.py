@@ -49,13 +49,20 @@ def files(tmp_path):
 
 def _messages(world, template: str) -> list:
     with world.uow() as uow:
-        return [email.message_from_bytes(m.raw, policy=email_policy) for m in
-                uow.session.scalars(select(OutboxMessage).where(
-                    OutboxMessage.template == template).order_by(OutboxMessage.id))]
+        out = []
+        for row in uow.session.scalars(select(OutboxMessage).where(
+                OutboxMessage.template == template).order_by(OutboxMessage.id)):
+            msg = email.message_from_bytes(row.raw, policy=email_policy)
+            msg.raw = row.raw  # the bytes the relay gets
+            out.append(msg)
+        return out
 
 
 def _one_click(msg) -> str:
-    """The message's one-click token, after checking its headers and its text agree."""
+    """The message's one-click token, after checking its headers and its text agree (and
+    that no line is longer than SMTP allows: RFC 5321 4.5.3.1.6, 998 octets and CRLF)."""
+    longest = max(len(line) for line in msg.raw.splitlines())
+    assert longest <= 998, longest
     link = str(msg["List-Unsubscribe"])
     assert link.startswith(f"<{BASE}/avisos/baja/") and link.endswith(">"), link
     assert msg["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"

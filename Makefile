@@ -59,9 +59,10 @@ test: setup lint
 
 # The portal in production's shape alone (tests/test_cluster.py, marker `cluster`; part of
 # `make test` too): HAProxy (Debian's `haproxy`) in front of three gunicorn instances, two
-# workers, a throwaway PostgreSQL database, Redis, moto's S3 and an SMTP relay on free ports.
+# workers, a throwaway PostgreSQL database, Redis, moto's S3 and an SMTP relay on free ports;
+# and the restore drill (tests/test_restore_drill.py: dump, restore, the same pages).
 cluster-test: setup
-	env -u PORTAL_TODAY $(PY) -m pytest -q -m cluster -p no:cacheprovider tests/test_cluster.py $(PYTEST_ARGS)
+	env -u PORTAL_TODAY $(PY) -m pytest -q -m cluster -p no:cacheprovider tests/test_cluster.py tests/test_restore_drill.py $(PYTEST_ARGS)
 
 # The property tests with many more examples, unseeded (nightly-style; not part of `make test`).
 test-deep: setup

@@ -118,6 +118,7 @@ def _register_blueprints(app: Flask) -> None:
     import portal.web.accounts.help  # help pages (/ayuda)
     import portal.web.accounts.leases
     import portal.web.accounts.lookup
+    import portal.web.accounts.notice_emails  # emailed notices: one-click unsubscribe
     import portal.web.accounts.paperless  # paperless notices
     import portal.web.accounts.routes
     import portal.web.backoffice.reports  # the reports and exports (staff)

@@ -401,6 +401,24 @@ def db_downgrade(revision: str) -> None:
     click.echo(f"database at {database.current_revision(None) or 'base'}")
 
 
+@main.group()
+def files() -> None:
+    """The file store (S3-compatible object storage: STORAGE_S3_ENDPOINT_URL, AWS_*)."""
+
+
+@files.command("copy")
+@click.argument("source")
+@click.argument("dest")
+def files_copy(source: str, dest: str) -> None:
+    """Copy every object of bucket SOURCE into bucket DEST (which must exist): the file
+    store's backup, and its restore into a fresh bucket (docs/OPERATIONS.md)."""
+    from portal import storage
+
+    copied, skipped = storage.copy_bucket(source, dest,
+                                          os.environ.get("STORAGE_S3_ENDPOINT_URL"))
+    click.echo(f"copied {copied} files from {source} to {dest} ({skipped} already there)")
+
+
 @db.command("current")
 def db_current() -> None:
     """Print the revision the database is at."""

@@ -174,6 +174,9 @@ def settings(env: Mapping[str, str] | None = None, *, instance: Path | None = No
         "LOG_FORMAT": (e.get("LOG_FORMAT") or "").strip(),
         # days a notices' print file (plain-text access codes) is kept: portal.roll.retention
         "RETENTION_PRINT_FILE_DAYS": (e.get("RETENTION_PRINT_FILE_DAYS") or "").strip(),
+        # days after the decision a removed evidence file is kept: portal.roll.retention
+        "RETENTION_REMOVED_EVIDENCE_DAYS": (e.get("RETENTION_REMOVED_EVIDENCE_DAYS")
+                                            or "").strip(),
     }
 
 

@@ -151,7 +151,15 @@ class Relay:
             return
         msg = message_from_bytes(row.raw, policy=policy.default)
         sender = parseaddr(str(msg["From"]))[1]
-        self.server.sendmail(sender, [row.recipient], row.raw)
+        self.server.sendmail(sender, [row.recipient], smtp_lines(row.raw))
+
+
+def smtp_lines(raw: bytes) -> bytes:
+    """The stored message with SMTP's CRLF line ends (RFC 5321 2.3.8). The row keeps the
+    generator's LF; smtplib fixes the line ends of a str message but sends bytes as they are,
+    and a relay reads a message without CRLF as one line: over 1,000 octets, refused ("500
+    Line too long", RFC 5321 4.5.3.1.6)."""
+    return raw.replace(b"\r\n", b"\n").replace(b"\r", b"\n").replace(b"\n", b"\r\n")
 
 
 def send_due(database: Database, config: Mapping[str, Any] | None = None, *,

@@ -18,7 +18,7 @@ import os
 import re
 import tempfile
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from portal import config
 
@@ -130,6 +130,31 @@ class S3Store:
             return False
         self.client.delete_object(Bucket=self.bucket, Key=self._name(key))
         return True
+
+
+def copy_bucket(source: str, dest: str, endpoint_url: str | None = None,
+                client: Any = None) -> tuple[int, int]:
+    """Copy every object of bucket `source` into bucket `dest` (server-side, a page of 1,000
+    keys at a time: constant memory), skipping a key `dest` already holds with the same size
+    (files are content-addressed and never rewritten); (copied, skipped). The backup of the
+    file store and its restore into a fresh bucket (`portal files copy`,
+    docs/OPERATIONS.md)."""
+    import boto3
+
+    s3 = client or boto3.client("s3", endpoint_url=endpoint_url or None)
+    copied = skipped = 0
+    for page in s3.get_paginator("list_objects_v2").paginate(Bucket=source):
+        for obj in page.get("Contents", []):
+            try:
+                if s3.head_object(Bucket=dest, Key=obj["Key"])["ContentLength"] == obj["Size"]:
+                    skipped += 1
+                    continue
+            except s3.exceptions.ClientError:
+                pass  # not there yet
+            s3.copy_object(Bucket=dest, Key=obj["Key"],
+                           CopySource={"Bucket": source, "Key": obj["Key"]})
+            copied += 1
+    return copied, skipped
 
 
 _override: Store | None = None

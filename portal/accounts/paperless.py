@@ -7,8 +7,8 @@ parcel's notices and statements by email instead of paper.
 - `choose(uow, user, parcel_id, paperless)`: record the choice (audited); `NotFound` for a
   parcel the user does not receive notices for, as for one that does not exist.
 - `paperless_parcels(uow, addressees)`: which parcels the roll's print file leaves out: those
-  one of whose notice addressees (user ids, per parcel) chose email and has an email to
-  receive it at.
+  one of whose notice addressees (user ids, per parcel) chose email, has an email to
+  receive it at and has not stopped emailed notices (`notice_emails`: then it is printed).
 
 Certified demands (R-A12) are mailed on paper whatever the choice: the law requires the
 certified letter, so collections never reads this.
@@ -87,11 +87,13 @@ def choose(uow: UnitOfWork, user: Any, parcel_id: int | str, paperless: bool
 
 def paperless_parcels(uow: UnitOfWork, addressees: Mapping[int, Sequence[int]]) -> set[int]:
     """The parcels of `addressees` ({parcel id: its notice's addressees' user ids}) one of
-    whose addressees chose email and has an email address."""
+    whose addressees chose email, has an email address and still gets emailed notices
+    (one who stopped them gets the notice on paper: the law requires it be notified)."""
     pairs = [(pid, uid) for pid, uids in addressees.items() for uid in uids]
     if not pairs:
         return set()
     return set(uow.session.scalars(
         select(PaperlessChoice.parcel_id).join(User, User.id == PaperlessChoice.user_id)
         .where(PaperlessChoice.paperless.is_(True), User.email.is_not(None), User.email != "",
+               User.notice_emails_off_at.is_(None),
                tuple_(PaperlessChoice.parcel_id, PaperlessChoice.user_id).in_(pairs))))

@@ -27,7 +27,7 @@ from typing import Any
 from sqlalchemy import func, or_, select
 
 from portal import clock, csv_text, date_input, mail, money_input
-from portal.accounts import access, audit, closed_days, facts, in_force
+from portal.accounts import access, audit, closed_days, facts, in_force, notice_emails
 from portal.accounts.errors import Conflict, InvalidInput, NotFound
 from portal.collections import letters, mailing
 from portal.config import mail_settings
@@ -232,10 +232,13 @@ def _owner_copy(uow: UnitOfWork, lf: LetterFacts, owner: tuple[int, str], mail_b
     """R-A17: the copy to the owner (the payer is another): emailed to each owner with
     an account on the parcel, the copy attached; else in the staff's print file."""
     party_id, language = owner
+    # An owner who stopped emailed notices (`accounts.notice_emails`) gets the copy on paper.
     accounts_ = list(uow.session.execute(
-        select(User.email, User.language).join(ParcelLink, ParcelLink.user_id == User.id)
+        select(User.id, User.email, User.language)
+        .join(ParcelLink, ParcelLink.user_id == User.id)
         .where(ParcelLink.parcel_id == lf.parcel.id, ParcelLink.role == "owner",
-               ParcelLink.revoked_at.is_(None)).order_by(User.id)))
+               ParcelLink.revoked_at.is_(None), User.notice_emails_off_at.is_(None))
+        .order_by(User.id)))
     payer = lf.addressee.name if lf.addressee else ""
     copy = replace(lf, addressee=uow.session.get(Party, party_id),
                    payer_name=payer or "—", notice_language=language)
@@ -246,15 +249,17 @@ def _owner_copy(uow: UnitOfWork, lf: LetterFacts, owner: tuple[int, str], mail_b
     pdf = letters.read(doc)
     config = mail_settings()
     base = str(config.get("PORTAL_BASE_URL") or "").rstrip("/")
-    for email, lang in accounts_:
+    for user_id, email, lang in accounts_:
         lang = lang if lang in ("es", "en") else "es"
+        stop = notice_emails.link(config, user_id, lang)
         subject, body = mail.render("demand_owner_copy", lang, catastro=lf.parcel.catastro,
                                     payer=payer, amount=lf.letter.total,
-                                    link=f"{base}/cobros/requerimiento/{lf.notice.id}.pdf")
-        msg = mail.build(email, subject, body, lang, config)
+                                    link=f"{base}/cobros/requerimiento/{lf.notice.id}.pdf",
+                                    unsubscribe_url=stop, paper=True)
+        msg = mail.build(email, subject, body, lang, config, unsubscribe=stop)
         msg.add_attachment(pdf, maintype="application", subtype="pdf",
                            filename=f"requerimiento-{lf.notice.id}-copia.pdf")
-        mail.queue(uow, msg, "demand_owner_copy", config=config)
+        mail.queue(uow, msg, "demand_owner_copy", config=config, bulk=True)
 
 
 def queue_demand(uow: UnitOfWork, staff: Any, parcel_id: int, fiscal_year_id: int,

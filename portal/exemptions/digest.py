@@ -7,7 +7,8 @@ sends the decisions (approved, returned) made on day D - 1, Puerto Rico's day, s
 decisions are complete when they are sent. Idempotent for its day: each digest's Message-ID
 is made of the lender, the user and the day, and the outbox keeps Message-IDs unique, so a
 second run (another worker, the next hour, `portal daily --on`) finds it queued and sends
-nothing twice."""
+nothing twice. Each digest carries the one-click unsubscribe (`accounts.notice_emails`); a
+user who stopped emailed notices gets none (the decisions stay on the lender's list)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from portal import clock, mail
+from portal.accounts import notice_emails
 from portal.config import mail_settings
 from portal.db import Database, UnitOfWork
 from portal.models import (
@@ -81,20 +83,25 @@ def send(database: Database, day: date, config: Any = None) -> dict[str, int]:
                 .join(Lender, Lender.party_id == PartyMember.party_id)
                 .where(Lender.id == lender_id, PartyMember.revoked_at.is_(None))
                 .order_by(User.id)).all()
+            off = notice_emails.stopped(uow, [u for u, _e, _l in users])
             for user_id, email, lang in users:
                 mid = message_id(lender_id, user_id, decided_on, config)
                 if uow.session.scalar(select(OutboxMessage.id).where(
                         OutboxMessage.message_id == mid)) is not None:
                     already += 1
                     continue
+                if user_id in off:  # stopped emailed notices: the list still shows them
+                    continue
+                stop = notice_emails.link(config, user_id, lang or "es")
                 subject, body = mail.render(TEMPLATE, lang or "es", day=decided_on,
-                                            items=items, link=link)
-                msg = mail.build(email, subject, body, lang or "es", config)
+                                            items=items, link=link, unsubscribe_url=stop,
+                                            paper=False)
+                msg = mail.build(email, subject, body, lang or "es", config, unsubscribe=stop)
                 del msg["Message-ID"]
                 msg["Message-ID"] = mid
                 try:
                     with uow.session.begin_nested():
-                        mail.queue(uow, msg, TEMPLATE, config=config)
+                        mail.queue(uow, msg, TEMPLATE, config=config, bulk=True)
                         uow.session.flush()
                 except IntegrityError:  # another worker queued it at the same moment
                     already += 1

@@ -55,6 +55,9 @@ class User(Base):
         String(16), comment="Telephone in E.164 (null: none given)")
     last_sign_in_at: Mapped[datetime | None] = mapped_column(
         UTCDateTime(), comment="Last successful sign-in (UTC)")
+    notice_emails_off_at: Mapped[datetime | None] = mapped_column(
+        UTCDateTime(), comment="When the person stopped the notices emailed in bulk (one-click "
+                               "unsubscribe or the account page); null: they are emailed")
     created_at: Mapped[datetime] = created_at()
 
     # Flask-Login's protocol, without importing Flask into the data layer.

@@ -55,6 +55,8 @@ class PortalSettings(BaseSettings):
     LOG_FORMAT: Literal["", "json", "text"] = ""
     #: Days a notices' print file (plain-text access codes) is kept; 0: kept (unset: 60).
     RETENTION_PRINT_FILE_DAYS: int | None = Field(default=None, ge=0, le=36500)
+    #: Days after the decision that a removed evidence file is kept; 0: kept (unset: 90).
+    RETENTION_REMOVED_EVIDENCE_DAYS: int | None = Field(default=None, ge=0, le=36500)
 
     @field_validator("METRICS_ALLOW")
     @classmethod

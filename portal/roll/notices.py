@@ -19,6 +19,9 @@ id, and for each notice not yet delivered:
   stored language: the amount, the first installment's due date and the parcel's page;
 - leaves out of the print file a parcel one of whose addressees chose email instead of paper
   (`accounts.paperless`): its notice is emailed only (counted as "paperless");
+- emails no one who stopped emailed notices (`accounts.notice_emails`, counted as
+  "email_stopped"); each email carries the one-click unsubscribe (List-Unsubscribe,
+  RFC 8058) and its link in the text;
 - records each delivery (`NoticeDelivery`: one email per notice and user, one printing per
   notice, unique indexes), so running the job again sends and prints nothing new.
 
@@ -51,6 +54,7 @@ from portal.accounts import (
     bulk,
     closed_days,
     in_force,
+    notice_emails,
     paperless,
     parcels,
     pay_links,
@@ -292,7 +296,8 @@ class Notification:
         self.base = str(self.config.get("PORTAL_BASE_URL") or "").rstrip("/")
         self.secret = signing_key(self.config)
         self.after = 0
-        self.counts = {"emails": 0, "printed": 0, "codes": 0, "paperless": 0}
+        self.counts = {"emails": 0, "printed": 0, "codes": 0, "paperless": 0,
+                       "email_stopped": 0}
 
     def begin(self, uow: UnitOfWork) -> int:
         roll = notifiable(uow, self.staff, self.roll_id)
@@ -368,9 +373,13 @@ class Notification:
                people: dict[int, list[Addressee]], done: set) -> None:
         rows, messages = [], []
         now = clock.now()
+        off = notice_emails.stopped(uow, {a.user_id for f in facts for a in people[f.parcel_id]})
         for f in facts:
             for a in people[f.parcel_id]:
                 if (f.notice_id, "email", a.user_id) in done or not a.email:
+                    continue
+                if a.user_id in off:  # printed instead (`paperless.paperless_parcels`)
+                    self.counts["email_stopped"] += 1
                     continue
                 rows.append({"notice_id": f.notice_id, "channel": "email",
                              "user_id": a.user_id, "email": a.email, "print_file_id": None,
@@ -383,8 +392,10 @@ class Notification:
         self.counts["emails"] += len(rows)
         offers = amendment_offers(uow, self.roll, [f for _, f in messages])
         for a, f in messages:  # in the batch's unit of work: the outbox (portal.mail)
+            stop = notice_emails.link(self.config, a.user_id, a.language)
             mail.send(uow, a.email, "assessment_notice", a.language, config=self.config,
-                      bulk=True, **email_context(f, a, self.base, offers.get(f.parcel_id)))
+                      unsubscribe=stop, unsubscribe_url=stop, paper=True,
+                      **email_context(f, a, self.base, offers.get(f.parcel_id)))
 
     def finish(self, uow: UnitOfWork) -> Notification:
         audit.record(uow, self.staff, "roll.notified", object_type="assessment_rolls",

@@ -203,7 +203,7 @@ def test_a_paperless_parcel_is_emailed_and_left_out_of_the_print_file(world, con
         paperless.choose(uow, uow.session.get(User, world.alice.id), world.parcel["A"], False)
     again = _notify(world, config)
     assert again == {"roll_id": world.roll_id, "emails": 0, "printed": 1, "codes": 0,
-                     "paperless": 0}
+                     "paperless": 0, "email_stopped": 0}
     assert world.parcel["A"] in _printed(world)
 
 

@@ -109,6 +109,20 @@ def test_a_dead_senders_claim_lapses(sqlite_database):
         assert len(handler.accepted) == 2
 
 
+def test_a_long_message_reaches_the_relay_with_crlf_line_ends(sqlite_database):
+    """A message over 1,000 octets (a bulk notice with its unsubscribe footer, an
+    attachment): the relay reads it line by line, not as one line too long."""
+    with relay() as (handler, settings):
+        with UnitOfWork(sqlite_database) as uow:
+            mail.send(uow, "a@example.pr", "reset", "es", config=settings, name="A " * 600,
+                      link="https://portal.example.pr/r/1",
+                      unsubscribe="https://portal.example.pr/avisos/baja/t")
+        assert outbox.send_all(sqlite_database, settings)["sent"] == 1
+        [got] = handler.accepted
+        assert got["List-Unsubscribe"] == "<https://portal.example.pr/avisos/baja/t>"
+    assert outbox.smtp_lines(b"a\nb\r\nc\rd\n") == b"a\r\nb\r\nc\r\nd\r\n"
+
+
 def test_headers_on_the_portals_domain_and_one_click_unsubscribe():
     settings = {"MAIL_FROM": "Portal <no-reply@portal.example.pr>",
                 "PORTAL_BASE_URL": "https://portal.example.pr/"}

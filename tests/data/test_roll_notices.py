@@ -94,7 +94,7 @@ def test_codes_only_for_unclaimed_parcels_and_emails_once_in_each_language(world
     # A and B are claimed (emails to Alice and Bob); C has no account and no code: a new one;
     # D (leased, the lessee pays) has no account but a live code: kept, never a second.
     assert result == {"roll_id": world.roll_id, "emails": 2, "printed": 4, "codes": 1,
-                      "paperless": 0}
+                      "paperless": 0, "email_stopped": 0}
     with world.uow() as uow:
         assert _count(uow, AccessCode) == codes_before + 1
         new = uow.session.scalar(select(AccessCode).order_by(AccessCode.id.desc()).limit(1))
@@ -126,7 +126,7 @@ def test_sending_again_changes_nothing(world, config):
                   _count(uow, NoticePrintFile))
     again = _notify(world, config)
     assert again == {"roll_id": world.roll_id, "emails": 0, "printed": 0, "codes": 0,
-                     "paperless": 0}
+                     "paperless": 0, "email_stopped": 0}
     with world.uow() as uow:
         assert (_count(uow, AccessCode), _count(uow, NoticeDelivery),
                 _count(uow, NoticePrintFile)) == before

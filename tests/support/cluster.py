@@ -47,9 +47,9 @@ def haproxy() -> str | None:
         (p for p in ("/usr/sbin/haproxy", "/usr/local/sbin/haproxy") if Path(p).exists()), None)
 
 
-def missing() -> str | None:
-    """Why the cluster cannot run here, or None."""
-    if haproxy() is None:
+def missing(balancer: bool = True) -> str | None:
+    """Why the cluster cannot run here, or None (`balancer`: HAProxy is needed too)."""
+    if balancer and haproxy() is None:
         return "HAProxy is not installed (apt-get install haproxy)"
     try:
         from moto.server import ThreadedMotoServer  # noqa: F401

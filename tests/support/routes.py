@@ -145,3 +145,8 @@ PUBLIC_GET |= {"reminders.unsubscribe_page", "reminders.confirm_page", "reminder
 PUBLIC_POST |= {"reminders.unsubscribe", "reminders.confirm"}
 SIGNED_IN |= {"reminders.settings", "reminders.save", "reminders.reset_calendar"}
 PARCEL |= {"reminders.parcel_ics", "reminders.add_relative", "reminders.remove_relative"}
+#: Emailed notices (tests/web/test_notice_unsubscribe.py): the one-click unsubscribe answers
+#: its signed link only; the account page's switch acts on one's own account.
+PUBLIC_GET |= {"accounts.notices_unsubscribe"}
+PUBLIC_POST |= {"accounts.notices_unsubscribe"}
+SIGNED_IN |= {"accounts.notice_emails_switch"}

@@ -94,6 +94,9 @@ WALKED |= {"payments.autopay", "payments.autopay_add_method", "payments.autopay_
 #: anyone unsubscribes only with the emailed secret (tests/web/test_reminders_pages.py).
 OWN_ONLY |= {"payments.guest_start", "payments.guest_review", "payments.guest_confirm",
              "payments.guest_end", "reminders.confirm", "reminders.unsubscribe"}
+#: Anyone stops an account's emailed notices only with its signed one-click link (a forged
+#: one: 404, nothing changed; tests/web/test_notice_unsubscribe.py).
+OWN_ONLY |= {"accounts.notices_unsubscribe"}
 
 
 def test_every_post_route_is_walked(app: Flask):

@@ -17,7 +17,7 @@ GOOD = {"PORTAL_ENV": "production", "SECRET_KEY": "k" * 40,
         "PORTAL_BASE_URL": "https://portal.example.pr", "STORAGE_S3_BUCKET": "portal-files"}
 VARIABLES = ("PORTAL_ENV", "SECRET_KEY", "DATABASE_URL", "PORTAL_BASE_URL",
              "STORAGE_S3_BUCKET", "PORTAL_TODAY", "TRUSTED_PROXIES", "REDIS_URL",
-             "RETENTION_PRINT_FILE_DAYS")
+             "RETENTION_PRINT_FILE_DAYS", "RETENTION_REMOVED_EVIDENCE_DAYS")
 
 
 @pytest.fixture
@@ -77,6 +77,13 @@ def test_a_malformed_retention_is_refused_not_taken_for_sixty_days(environment, 
     from portal.roll import retention
     with pytest.raises(ConfigurationError):  # the worker's pass does not guess either
         retention.print_file_days()
+
+
+def test_a_malformed_evidence_retention_is_refused_at_start(environment):
+    environment({**GOOD, "DATABASE_URL": "postgresql+psycopg://u@127.0.0.1:1/none",
+                 "RETENTION_REMOVED_EVIDENCE_DAYS": "ninety"})
+    [problem] = _refusal()
+    assert problem.startswith("RETENTION_REMOVED_EVIDENCE_DAYS: "), problem
 
 
 def test_the_worker_refuses_to_start_on_a_malformed_setting(environment):

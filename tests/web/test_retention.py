@@ -26,6 +26,7 @@ def app(demo_app: Flask, tmp_path, monkeypatch):  # noqa: ANN001, ANN201
     monkeypatch.setenv("OUTBOX_DIR", demo_app.config["OUTBOX_DIR"])
     monkeypatch.setenv("PORTAL_BASE_URL", "http://localhost")
     monkeypatch.delenv("RETENTION_PRINT_FILE_DAYS", raising=False)
+    monkeypatch.delenv("RETENTION_REMOVED_EVIDENCE_DAYS", raising=False)
     store = storage.FolderStore(tmp_path / "files")
     storage.use(store)
     with demo_app.app_context():
@@ -34,6 +35,10 @@ def app(demo_app: Flask, tmp_path, monkeypatch):  # noqa: ANN001, ANN201
     yield demo_app
     queue.reset()
     storage.use(None)
+
+
+#: The daily task's answer when it deleted nothing (print files, then removed evidence).
+NOTHING = {"deleted": 0, "kept": 0, "evidence_deleted": 0, "evidence_kept": 0}
 
 
 def _send_notices(app: Flask) -> tuple[int, list[tuple[int, str]]]:
@@ -66,16 +71,17 @@ def test_print_files_are_deleted_after_the_retention_days_once(app: Flask):
         db = database()
     assert retention.print_file_days() == retention.DEFAULT_PRINT_FILE_DAYS == 60
     # the day before the 60th: kept
-    assert daily.TASKS["retention"](db, made + timedelta(days=59)) == {"deleted": 0, "kept": 0}
+    assert daily.TASKS["retention"](db, made + timedelta(days=59)) == NOTHING
     assert all(store.exists(key) for _id, key in files)
     assert _deleted_records(app) == []
     # the 60th day: every print file's PDF deleted, each recorded once
     done = daily.TASKS["retention"](db, made + timedelta(days=60))
-    assert done == {"deleted": len({k for _i, k in files}), "kept": 0}
+    assert done == {"deleted": len({k for _i, k in files}), "kept": 0, "evidence_deleted": 0,
+                    "evidence_kept": 0}
     assert not any(store.exists(key) for _id, key in files)
     assert sorted(_deleted_records(app)) == sorted(str(i) for i, _k in files)
     # again (the worker calls it every hour): nothing more
-    assert daily.TASKS["retention"](db, made + timedelta(days=61)) == {"deleted": 0, "kept": 0}
+    assert daily.TASKS["retention"](db, made + timedelta(days=61)) == NOTHING
     assert len(_deleted_records(app)) == len(files)
     # the rows stay (what each file held); the download says it is gone, not 500
     with app.app_context(), UnitOfWork(database()) as w:
@@ -95,7 +101,7 @@ def test_zero_days_keeps_them_and_a_key_named_elsewhere_is_kept(app: Flask, monk
     with app.app_context():
         db = database()
     monkeypatch.setenv("RETENTION_PRINT_FILE_DAYS", "0")
-    assert retention.run(db, made + timedelta(days=400)) == {"deleted": 0, "kept": 0}
+    assert retention.run(db, made + timedelta(days=400)) == NOTHING
     monkeypatch.setenv("RETENTION_PRINT_FILE_DAYS", "30")
     # a newer print file with the same bytes (the same key) keeps the PDF
     first_id, first_key = files[0]

@@ -52,7 +52,10 @@ ALLOWED: dict[str, frozenset[str]] = {
                      "payments.review", "payments.confirm",
                      # the account page: one's own email, telephone, language
                      "accounts.account_email", "accounts.account_phone",
-                     "accounts.account_language"), SIGNED_IN),
+                     "accounts.account_language",
+                     # one's own emailed notices on or off (the one-click link's signed
+                     # token is 999999 here, forged: nobody through)
+                     "accounts.notice_emails_switch"), SIGNED_IN),
     # Who sees the parcel (policy.MANAGE_ACCESS): its owner; of staff, administrators.
     **dict.fromkeys(("accounts.grant", "accounts.revoke", "accounts.revoke_email"),
                     frozenset({"owner", "administrator"})),

@@ -32,7 +32,7 @@ from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 from werkzeug.routing import BuildError
 
 from portal import clock, mail
-from portal.accounts import throttle
+from portal.accounts import notice_emails, throttle
 from portal.accounts.errors import Conflict, InvalidInput, NotFound
 from portal.documents import payment_history
 from portal.i18n import LANGUAGES, current_language
@@ -43,6 +43,7 @@ from portal.web.accounts import bp
 from portal.web.accounts.forms import EmailChangeForm, LanguageForm, PhoneForm
 from portal.web.data import external_url, uow
 from portal.web.extensions import shared_limit
+from portal.web.forms import ActionForm
 from portal.web.pdf_response import pdf_response
 from portal.web.present import authority_phone
 
@@ -111,6 +112,7 @@ def _page(email_form: EmailChangeForm | None = None, phone_form: PhoneForm | Non
     language_form = LanguageForm(formdata=None, lang=current_user.language or "es")
     with uow() as w:
         years = receipts.payment_years(w, current_user)
+        notices_on = notice_emails.emails_on(w, current_user)
     this_year = clock.today().year
     if this_year not in years:
         years = sorted({this_year, *years}, reverse=True)
@@ -119,6 +121,7 @@ def _page(email_form: EmailChangeForm | None = None, phone_form: PhoneForm | Non
         "accounts/account.html", email_form=email_form, phone_form=phone_form,
         language_form=language_form, phone_shown=profile.format_phone(current_user.phone),
         years=years, sections=_more_sections(), page_errors=page_errors,
+        notices_on=notices_on, notices_form=ActionForm(formdata=None),
         pending=session.get("email_change_to")), status
 
 

@@ -125,6 +125,9 @@ class ExemptionCertification(Base):
     filed_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), comment="When filed")
     filed_on: Mapped[date | None] = mapped_column(
         Date, comment="Filing date: the Puerto Rico day submitted (R-B13)")
+    delivered_on: Mapped[date | None] = mapped_column(
+        Date, comment="A lender's filing: the day the owner delivered the certification to "
+                      "the lender, its filing date (R-B13, R-B21)")
     loan_id: Mapped[int | None] = mapped_column(
         ForeignKey("loans.id"), comment="The loan whose lender receives it (R-B9, R-B13)")
     attested_name: Mapped[str | None] = mapped_column(String(200),

@@ -8,7 +8,7 @@ of two steps, a draft on file, duplicates and the same rows sent again."""
 from __future__ import annotations
 
 import json
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -137,6 +137,7 @@ def _row(k: int, **changes: str) -> dict[str, str]:
     fy = filings.certification_year(clock.today())
     row = {"loan_number": f"L-{k:03d}", "catastro": _catastro(k),
            "fiscal_year": f"{fy.year}-{fy.year + 1}", "owners": f"Dueña {k}",
+           "delivery_date": clock.today().isoformat(), "rent": "no",
            "residential_use": "sí", "residential_fraction": "", "residential_valuation": "",
            "veteran_amount": "", "cooperative_share": "", "acquisition_date": "",
            "officer_name": "María Ortiz Colón", "officer_attests": "sí"}
@@ -211,7 +212,7 @@ def _records(database: Database) -> tuple[Any, ...]:
                 c.step, c.filing_number is not None, c.filed_at, c.filed_on,
                 loan.get(c.loan_id), c.attested_name, c.attested_at, c.plan_payments,
                 c.plan_first_due, js(c.returned_steps), c.decided_by_id, c.decided_at,
-                c.created_at, c.updated_at, owners, events, audits)
+                c.created_at, c.updated_at, owners, events, audits, c.delivered_on)
         rows = [(r.batch_id, r.row_number, r.outcome, r.error_column, r.reason,
                  js(r.reason_params), r.exemption_amount, r.net_tax,
                  key.get(r.certification_id or 0))
@@ -327,3 +328,43 @@ def test_a_step_stopped_midway_leaves_nothing_and_runs_again(database, monkeypat
     certs, rows, batches = _records(database)
     assert batches == [(28, 28, 11, 15, 2, "done")]
     assert sum(1 for c in certs.values() if c[9] is not None) == 11
+
+
+def test_a_row_states_who_lives_there_rent_and_the_delivery(database):
+    """R-B7 decided by the core from the row: only the owner's son lives there (family, 1st
+    degree) is filed; a first cousin's child (5th degree) or any rent is refused with the
+    rule and the core's reason, worded in each language. R-B13: the filing is dated the
+    owner's delivery to the lender, and R-B11's 30 days run from it."""
+    from portal.i18n import use_language
+    _world(database)
+    delivered = clock.today() - timedelta(days=20)
+    rows = [_row(0, occupant="familia", family_relationship="hijo",
+                 delivery_date=delivered.isoformat()),
+            _row(2, occupant="family", family_relationship="first_cousin_once_removed"),
+            _row(4, rent="sí", rent_part="el apartamento de abajo"),
+            _row(10, delivery_date=(clock.today() + timedelta(days=1)).isoformat())]
+    with UnitOfWork(database) as uow:
+        officer = uow.session.scalar(select(User).where(User.email == "oficial@banco.pr"))
+        batch = lb.submit(uow, officer, rows, source="csv", filename="lote.csv")
+        lb.process(uow, batch.id)
+        got = list(uow.session.scalars(select(LenderBatchRow).where(
+            LenderBatchRow.batch_id == batch.id).order_by(LenderBatchRow.row_number)))
+        assert [(r.outcome, r.error_column, r.reason) for r in got] == [
+            ("accepted", None, None),
+            ("rejected", "family_relationship", "not_eligible_because"),
+            ("rejected", "rent", "not_eligible_because"),
+            ("rejected", "delivery_date", "date_in_future")]
+        with use_language("en"):
+            assert lb.reason_text(got[1]) == (
+                "The certification does not meet R-B7: The people who live in the home are "
+                "not the owner's family: family is the spouse and the relatives within the "
+                "4th degree by blood or the 2nd by marriage.")
+            assert lb.reason_text(got[2]) == ("The certification does not meet R-B7: Rent "
+                                              "is received for the property.")
+        with use_language("es"):
+            assert lb.reason_text(got[2]) == ("La certificación no cumple con R-B7: Se "
+                                              "recibe renta por la propiedad.")
+        cert = uow.session.get(ExemptionCertification, got[0].certification_id)
+        assert (cert.filed_on, cert.delivered_on) == (delivered, delivered)
+        assert cert.answers["occupant"] == "family"
+        assert cert.answers["family_relationship"] == "child"

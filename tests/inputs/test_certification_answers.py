@@ -14,8 +14,8 @@ from portal.lenders.batches import REASONS, RowRefused, check_row
 
 TODAY = date(2026, 11, 30)
 ROW = {"loan_number": "L-1", "catastro": "040-000-001-01", "fiscal_year": "2026-2027",
-       "owners": "Ana", "residential_use": "sí", "officer_name": "Rosa Díaz",
-       "officer_attests": "sí"}
+       "delivery_date": "2026-11-02", "owners": "Ana", "residential_use": "sí", "rent": "no",
+       "officer_name": "Rosa Díaz", "officer_attests": "sí"}
 
 
 @pytest.mark.parametrize(("check", "value", "expected"), [

@@ -1,5 +1,6 @@
 """exemption_certifications.delivered_on: the day the owner delivered a lender's filing to
-the lender, its filing date (R-B13, R-B21; docs/LENDERS.md).
+the lender, its filing date (R-B13, R-B21; docs/LENDERS.md); lender_batches.source also
+"form" (the lender's form of one certification).
 
 Revision ID: life26a
 Revises: rb16plan
@@ -24,8 +25,20 @@ def upgrade() -> None:
             'delivered_on', sa.Date(), nullable=True,
             comment='A lender\'s filing: the day the owner delivered the certification to the '
                     'lender, its filing date (R-B13, R-B21)'))
+    with op.batch_alter_table('lender_batches') as batch:
+        batch.drop_constraint(op.f('ck_lender_batches_source'), type_='check')
+        batch.create_check_constraint(op.f('ck_lender_batches_source'),
+                                      "source IN ('csv', 'api', 'form')")
+        batch.alter_column('source', existing_type=sa.String(length=4), existing_nullable=False,
+                           comment='csv, api or form')
 
 
 def downgrade() -> None:
+    with op.batch_alter_table('lender_batches') as batch:
+        batch.drop_constraint(op.f('ck_lender_batches_source'), type_='check')
+        batch.create_check_constraint(op.f('ck_lender_batches_source'),
+                                      "source IN ('csv', 'api')")
+        batch.alter_column('source', existing_type=sa.String(length=4), existing_nullable=False,
+                           comment='csv or api')
     with op.batch_alter_table('exemption_certifications') as batch:
         batch.drop_column('delivered_on')

@@ -187,8 +187,9 @@ def eligibility(e: Eligibility) -> EligibilityResult:
     ("utilizada como vivienda por su dueño o su familia"): where only the family lives there,
     its relationship must be within R-B7's degrees (`is_family`); any rent received for its
     occupation ("siempre que el dueño no recibiera renta por su ocupación"), for the whole
-    or a part and from the family too, denies it. R-B8: living away temporarily for the reasons the statute
-    lists (with a sworn statement) is no ground to deny, provided no rent is received.
+    or a part and from the family too, denies it. R-B8: living away temporarily for the
+    reasons the statute lists (with a sworn statement) is no ground to deny, provided no rent
+    is received.
     """
     reasons: list[tuple[str, str]] = []
     if e.occupant not in OCCUPANTS:

@@ -209,6 +209,8 @@ FILE_REASONS: dict[str, str] = {
 OUTCOMES = ("accepted", "rejected", "duplicate")
 OUTCOME_LABELS = {"accepted": N_("Accepted"), "rejected": N_("Rejected"),
                   "duplicate": N_("Already filed")}
+#: Where a batch comes from: an uploaded CSV, the API, or the lender's form of one row.
+SOURCES = ("csv", "api", "form")
 MAX_API_ROWS = 1000
 MAX_CSV_ROWS = 20000
 #: Rows per transaction of the job.
@@ -279,7 +281,7 @@ def submit(uow: UnitOfWork, who: Any, rows: list[dict[str, str]], *, source: str
     """Record the batch (status "queued"), its rows as sent and the job that processes it
     (R-B21: the lender files its owners' certifications in bulk). `row_numbers`: each row's
     number in its file (the header is row 1); the API's rows are numbered from 1."""
-    if source not in ("csv", "api"):
+    if source not in SOURCES:
         raise InvalidInput(field="source")
     s = _sender(uow, who)
     if idempotency_key is not None:
@@ -364,6 +366,20 @@ def parse_csv(data: bytes) -> tuple[list[dict[str, str]], list[int]]:
     if not rows:
         raise InvalidInput("no_rows", field="file")
     return rows, numbers
+
+
+def submit_one(uow: UnitOfWork, user: Any, row: dict[str, Any]) -> LenderBatch:
+    """One certification from the lender's form: the row's own checks first (`check_row`;
+    `InvalidInput` with the reason's code, the column as its field and the reason's params:
+    nothing is recorded), then a batch of that one row (source "form"), filed by the job as
+    any other row (the loan, the owners on record, the core's figures and eligibility)."""
+    _sender(uow, user)
+    clean = _clean(row)
+    try:
+        check_row(clean, clock.today())
+    except RowRefused as r:
+        raise InvalidInput(r.reason, field=r.column or "loan_number", **r.params) from None
+    return submit(uow, user, [clean], source="form")
 
 
 def submit_csv(uow: UnitOfWork, user: Any, data: bytes, filename: str) -> LenderBatch:
@@ -455,8 +471,13 @@ def reason_text(row: LenderBatchRow) -> str:
     """The row's reason in the language in force ("" for none)."""
     if not row.reason:
         return ""
-    msg = REASONS.get(row.reason, REASONS["cannot_compute"])
-    params = dict(row.reason_params or {})
+    return reason_message(row.reason, row.reason_params)
+
+
+def reason_message(reason: str, reason_params: dict[str, Any] | None) -> str:
+    """A row's reason (a `REASONS` code and its params) in the language in force."""
+    msg = REASONS.get(reason, REASONS["cannot_compute"])
+    params = dict(reason_params or {})
     try:
         if "maximum" in params:  # an amount's bound, in the reader's format
             params["maximum"] = money(Decimal(str(params["maximum"])))

@@ -62,6 +62,7 @@ def good_rows(app: Flask, n: int, lang: str = "es") -> list[dict[str, str]]:
             seen_owners |= ids
             out.append({"loan_number": number, "catastro": catastro,
                         "fiscal_year": f"{fy.year}-{fy.year + 1}", "owners": "|".join(names),
+                        "delivery_date": clock.today().isoformat(), "rent": "no",
                         "residential_use": yes, "residential_fraction": "",
                         "residential_valuation": "", "veteran_amount": "",
                         "cooperative_share": "", "acquisition_date": "",

@@ -127,10 +127,13 @@ def answers_shown(answers: Mapping[str, Any], owners: list[str]) -> list[tuple[s
                 _money(a.get("veteran_amount")) if a.get("veteran") == "yes" else no))
     coop = a.get("cooperative") == "yes"
     election = a.get("coop_election")
+    by_coop = _("the cooperative %(name)s's election", name=a.get("cooperative_name", "")) \
+        if a.get("coop_elected_by") == "cooperative" else ""
     out.append((_(TITLES["cooperative"]),
                 _("Share %(x)s", x=a.get("unit_share")) + (
                     f" · {_(COOP_ELECTION_LABELS[election])}"
-                    if election in COOP_ELECTION_LABELS else "") if coop else no))
+                    if election in COOP_ELECTION_LABELS else "")
+                + (f" ({by_coop})" if by_coop else "") if coop else no))
     if a.get("plan"):
         out.append((_(TITLES["debt"]),
                     _("Payment plan: %(n)s monthly payments from %(date)s",
@@ -242,8 +245,22 @@ def fy_label(fy) -> str:  # noqa: ANN001
     return fiscal_year_label(fy)
 
 
+def coop_election_facts(coop: Any) -> list[tuple[str, str]]:
+    """R-B4, R-B20: the cooperative's election a unit is filed under (`cooperatives.Shown`),
+    as the receipt states it: the cooperative's, with who recorded it and its units."""
+    if coop is None:
+        return []
+    by = _("%(lender)s, on %(date)s", lender=coop.recorded_by, date=date_long(coop.recorded_on)) \
+        if coop.recorded_by else date_long(coop.recorded_on)
+    return [(_("The cooperative's election"),
+             _("%(cooperative)s elected: %(election)s", cooperative=coop.cooperative,
+               election=_(COOP_ELECTION_LABELS.get(coop.election, coop.election)))),
+            (_("Recorded by"), by),
+            (_("The cooperative's units filed under it"), ", ".join(coop.units) or "—")]
+
+
 def receipt_document(cert: Any, parcel: Any, owners: list[str], f: Figures,
-                     lender: str | None) -> pdf.Document:
+                     lender: str | None, coop: Any = None) -> pdf.Document:
     facts = [(_("Filing number"), cert.filing_number or ""),
              (_("Filed on"), date_long(cert.filed_on))]
     if getattr(cert, "delivered_on", None):  # R-B13: a lender's filing is dated the delivery
@@ -258,6 +275,7 @@ def receipt_document(cert: Any, parcel: Any, owners: list[str], f: Figures,
     if lender:
         facts.append((_("Sent to the lender"), lender))
     facts += answers_shown(cert.answers or {}, owners)[1:]  # every answer (the owners above)
+    facts += coop_election_facts(coop)
     without, with_ = bill_lines(f)
     rows = [pdf.Row(_("Without the exemption: %(label)s", label=ln.label), money(ln.amount),
                     pdf.whys(ln.why), ln.strong) for ln in without]
@@ -284,10 +302,11 @@ def receipt_document(cert: Any, parcel: Any, owners: list[str], f: Figures,
 
 
 def receipt_pdf(cert: Any, parcel: Any, owners: list[str], f: Figures, lender: str | None,
-                lang: str) -> bytes:
-    """The certification's receipt as a tagged PDF in `lang`."""
+                lang: str, coop: Any = None) -> bytes:
+    """The certification's receipt as a tagged PDF in `lang` (`coop`: the cooperative's
+    election it is filed under, `exemptions.cooperatives.shown`)."""
     with use_language(lang) as lang:
-        doc = receipt_document(cert, parcel, owners, f, lender)
+        doc = receipt_document(cert, parcel, owners, f, lender, coop)
     return pdf.render(doc, lang)
 
 

@@ -73,6 +73,7 @@ class LenderFiling:
     answers: dict[str, Any]
     attested_name: str
     delivered_on: date
+    coop_election_id: int | None = None  # a cooperative's unit: the cooperative's election
 
 
 @dataclass
@@ -101,7 +102,8 @@ class OneByOne:
             cert, fig = filings.file_for_lender(
                 self.uow, self.actor_id, parcel_id=f.parcel_id, fy=self.fy,
                 loan_id=f.loan_id, answers=f.answers, attested_name=f.attested_name,
-                created_by_id=self.created_by_id, delivered_on=f.delivered_on)
+                created_by_id=self.created_by_id, delivered_on=f.delivered_on,
+                coop_election_id=f.coop_election_id)
         return _on_file(cert), fig
 
     def write(self) -> None:
@@ -221,6 +223,7 @@ class Step:
                 "answers": js(new.on_file.answers), "step": "attest",
                 "filing_number": filings.filing_number(self.fy, cid), "filed_at": now,
                 "filed_on": f.delivered_on, "delivered_on": f.delivered_on,
+                "coop_election_id": f.coop_election_id,
                 "loan_id": f.loan_id, "attested_name": f.attested_name,
                 "attested_at": now, "plan_payments": None, "plan_first_due": None,
                 "returned_steps": js([]), "decided_by_id": None, "decided_at": None,

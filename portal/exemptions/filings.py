@@ -654,7 +654,8 @@ def signed_by_owner(signature: str, owner_names: Iterable[str]) -> bool:
 
 def file_for_lender(uow: UnitOfWork, actor: Any, *, parcel_id: int, fy: date, loan_id: int,
                     answers: dict[str, Any], attested_name: str, created_by_id: int,
-                    delivered_on: date, language: str = "es"
+                    delivered_on: date, language: str = "es",
+                    coop_election_id: int | None = None
                     ) -> tuple[ExemptionCertification, Figures]:
     """R-B9, R-B21: the certification a lender files for the owner of a parcel of its loan
     `loan_id`: the year's draft or returned certification is completed (a new draft where
@@ -663,7 +664,9 @@ def file_for_lender(uow: UnitOfWork, actor: Any, *, parcel_id: int, fy: date, lo
     attestation is the lender's officer's (R-B21: that the lender holds the certification
     the owner signed, R-B12). Its filing date is `delivered_on`, the day the owner delivered
     the certification to the lender (R-B13, R-B21), from which R-B11's 30 days for a payment
-    plan run (a returned certification resubmitted keeps its first filing date).
+    plan run (a returned certification resubmitted keeps its first filing date). A
+    cooperative's unit is filed under the cooperative's election `coop_election_id`
+    (`exemptions.cooperatives`: the cooperative's, not the member's, R-B4, R-B20).
     `Conflict("exemption_not_editable")` for one already filed or
     decided. A step of a lender's batch files its new certifications at once instead
     (`exemptions.batch_filing`), with the same checks."""
@@ -696,6 +699,7 @@ def file_for_lender(uow: UnitOfWork, actor: Any, *, parcel_id: int, fy: date, lo
     cert.attested_name, cert.attested_at = attested_name, clock.now()
     cert.loan_id = loan_id
     cert.delivered_on = delivered_on
+    cert.coop_election_id = coop_election_id
     if cert.status == "draft":  # R-B13: a lender's filing is dated the owner's delivery
         cert.filed_at, cert.filed_on = clock.now(), delivered_on
         _move(uow, actor, cert, "filed")

@@ -47,7 +47,7 @@ from portal.core.explain import N_
 from portal.core.money import cents
 from portal.db import UnitOfWork
 from portal.exemptions import answers as answers_of
-from portal.exemptions import batch_filing, filings
+from portal.exemptions import batch_filing, cooperatives, filings
 from portal.exemptions import tax_facts as exemption_facts
 from portal.i18n import gettext, money, translate, use_language
 from portal.jobs import runner
@@ -74,6 +74,7 @@ COLUMNS: tuple[str, ...] = (
     "loan_number", "catastro", "fiscal_year", "delivery_date", "owners", "residential_use",
     "occupant", "family_relationship", "rent", "rent_part",
     "residential_fraction", "residential_valuation", "veteran_amount", "cooperative_share",
+    "cooperative_name", "cooperative_election",
     "acquisition_date", "officer_name", "officer_attests",
 )
 #: The CSV's header per language (a file may use either language's names; case, accents,
@@ -86,6 +87,7 @@ HEADERS: dict[str, dict[str, str]] = {
            "residential_fraction": "fraccion_residencial",
            "residential_valuation": "valor_residencial", "veteran_amount": "exencion_veterano",
            "cooperative_share": "participacion_cooperativa",
+           "cooperative_name": "cooperativa", "cooperative_election": "eleccion_cooperativa",
            "acquisition_date": "fecha_adquisicion", "officer_name": "oficial_nombre",
            "officer_attests": "oficial_certifica"},
     "en": {c: c for c in COLUMNS},
@@ -117,6 +119,11 @@ KINSHIP_WORDS_ES: dict[str, str] = {
     "nieto_del_conyuge": "step_grandchild", "sobrino_del_conyuge": "nephew_niece_in_law",
     "tio_del_conyuge": "uncle_aunt_in_law", "ninguno": "none",
 }
+#: R-B4: the cooperative's election, as a row writes it in either language.
+COOP_ELECTION_WORDS: dict[str, str] = {
+    "residential": "residential", "residencial": "residential",
+    "cooperative_law": "cooperative_law", "ley_cooperativas": "cooperative_law",
+    "ley_de_cooperativas": "cooperative_law"}
 KINSHIP_WORDS: dict[str, str] = {**{c: c for c in exemption.KINSHIP}, **KINSHIP_WORDS_ES}
 #: What each column holds (the column guide, in the reader's language).
 GUIDE: dict[str, str] = {
@@ -147,6 +154,12 @@ GUIDE: dict[str, str] = {
     "veteran_amount": N_("Optional: the veteran's exemption in dollars (0 if none)."),
     "cooperative_share": N_("Optional: for a housing cooperative, the unit's share, from 0 to "
                             "1."),
+    "cooperative_name": N_("With the unit's share: the housing cooperative's name. The "
+                           "election is the cooperative's, recorded once for all its units "
+                           "(R-B4, R-B20)."),
+    "cooperative_election": N_("With the unit's share: the cooperative's election, "
+                               "residential (this exemption, unit by unit) or cooperative_law "
+                               "(the cooperatives law's exemption instead)."),
     "acquisition_date": N_("Optional: for a new structure bought after January 1, the deed "
                            "date (YYYY-MM-DD)."),
     "officer_name": N_("Full name of the lender's officer who attests."),
@@ -170,6 +183,12 @@ REASONS: dict[str, str] = {
     "bad_amount": N_("Write an amount in dollars, e.g. 1500.00."),
     "fraction_and_valuation": N_("Give the fraction or the residential valuation, not both."),
     "bad_share": N_("Write the unit's share, a number from 0 to 1."),
+    "coop_without_share": N_("Give the cooperative's name and election only with the unit's "
+                             "share."),
+    "bad_coop_election": N_("Write residential or cooperative_law."),
+    "coop_election_differs": N_("This cooperative's election of the year is already on "
+                                "record, and it is the other one: the cooperative elects once "
+                                "for all its units (R-B4, R-B20)."),
     "bad_date": N_("Write the date as YYYY-MM-DD."),
     "date_in_future": N_("The date cannot be after today."),
     "delivered_before_year": N_("The certification of the fiscal year %(year)s states the use "
@@ -222,7 +241,8 @@ KIND = "lender.certifications"
 #: The answers a lender's row sets: two certifications with the same ones are the same.
 ANSWER_KEYS = ("owners", "use", "deed_date", "residential", "fraction",
                "residential_valuation", "veteran_amount", "cooperative", "unit_share",
-               "occupant", "family_relationship", "rent", "rent_part")
+               "occupant", "family_relationship", "rent", "rent_part", "coop_election",
+               "cooperative_name")
 
 _FY = re.compile(r"^\s*(\d{4})\s*[-/]\s*(\d{2}|\d{4})\s*$")
 _NAMES = {normal(h): key for lang in HEADERS.values() for key, h in lang.items()}
@@ -504,7 +524,7 @@ def template_csv(lang: str) -> str:
     no = "no"
     owner = "dueno" if lang == "es" else "owner"
     example = ["PR-000123", "040-012-345-67", "2026-2027", "2026-09-15",
-               "Ana Rivera|Luis Rivera", yes, owner, "", no, "", "", "", "0", "", "",
+               "Ana Rivera|Luis Rivera", yes, owner, "", no, "", "", "", "0", "", "", "", "",
                "María Ortiz", yes]
     return "".join(csv_text.csv_lines(head, [example]))
 
@@ -664,9 +684,20 @@ def check_row(v: dict[str, str], today: date) -> Checked:
     if share:
         s = _answer(answers_of.unit_share, "cooperative_share", share)
         answers["cooperative"], answers["unit_share"] = "yes", str(s)
-        answers["coop_election"] = "residential"
+        for column in ("cooperative_name", "cooperative_election"):
+            if not v.get(column, "").strip():
+                raise RowRefused(column, "required")
+        election = COOP_ELECTION_WORDS.get(normal(v["cooperative_election"]))
+        if election is None:
+            raise RowRefused("cooperative_election", "bad_coop_election")
+        answers["coop_election"] = election  # the cooperative's, recorded as its own
+        answers["cooperative_name"] = " ".join(v["cooperative_name"].split())[:200]
+        answers["coop_elected_by"] = "cooperative"
     else:
         answers["cooperative"] = "no"
+        for column in ("cooperative_name", "cooperative_election"):
+            if v.get(column, "").strip():
+                raise RowRefused(column, "coop_without_share")
     name = " ".join(v["officer_name"].split())
     if not 3 <= len(name) <= 200:
         raise RowRefused("officer_name", "bad_name")
@@ -787,6 +818,7 @@ class Processing:
         facts = self._facts(uow, set(catastros), fy)
         owners = self._owners(uow, set(catastros), today)
         who = {"actor_id": batch.created_by_id, "created_by_id": batch.created_by_id}
+        self._uow, self._batch = uow, batch
         filer: Any = (batch_filing.OneByOne(uow, fy, **who) if self.one_by_one else
                       batch_filing.Step(uow, fy, catastros=catastros, owners=owners, **who))
         counts = {"accepted": 0, "rejected": 0, "duplicate": 0}
@@ -914,14 +946,29 @@ class Processing:
             raise RowRefused(None, "already_filed")
         if fact.debt_on_january_1 > 0:
             raise RowRefused(None, "owes_property_tax")
+        election = self._coop_election(answers, checked.fy)
         try:
             filed, fig = filer.file(batch_filing.LenderFiling(
-                parcel_id, loan_id, answers, checked.officer, checked.delivered_on), fact,
-                comparison)
+                parcel_id, loan_id, answers, checked.officer, checked.delivered_on,
+                election), fact, comparison)
         except ServiceError as e:
             raise _refusal(e) from None
         row.outcome = "accepted"
         return filed, fig.comparison
+
+    def _coop_election(self, answers: dict[str, Any], fy: date) -> int | None:
+        """R-B4, R-B20: a cooperative's unit: the cooperative's election of the year, as on
+        record or recorded now as the cooperative's (the lender's user records it); a row
+        giving the other election is refused."""
+        if answers.get("coop_elected_by") != "cooperative":
+            return None
+        try:
+            return cooperatives.record(
+                self._uow, fy=fy, name=answers["cooperative_name"],
+                election=answers["coop_election"], recorded_by_id=self._batch.created_by_id,
+                lender_id=self._batch.lender_id).id
+        except Conflict:
+            raise RowRefused("cooperative_election", "coop_election_differs") from None
 
     @staticmethod
     def _owner_ids(text: str, on_record: list[tuple[int, str, str]]) -> list[int]:

@@ -31,6 +31,7 @@ from portal.models.collections import (
 )
 from portal.models.exemption_changes import ExemptionChangeReport
 from portal.models.exemptions import (
+    CooperativeElection,
     ExemptionCertification,
     ExemptionEvent,
     ExemptionEvidence,
@@ -78,7 +79,8 @@ __all__ = [
     "UTCDateTime", "User", "WebSession",
     "DebtCertificate",
     "BudgetFixedAmount",
-    "ExemptionCertification", "ExemptionEvent", "ExemptionEvidence", "ExemptionOwner", "PlanEntry",
+    "CooperativeElection", "ExemptionCertification", "ExemptionEvent", "ExemptionEvidence",
+    "ExemptionOwner", "PlanEntry",
     "PropertyTaxFact",
     "LenderApiToken", "LenderInvitation", "LoanFigures",
     "AttachmentAccrual", "AttachmentNotice", "Auction", "AuctionResult", "TaxDebt",

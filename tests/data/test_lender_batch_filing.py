@@ -169,7 +169,8 @@ def _rows() -> list[dict[str, str]]:
         _row(18, residential_valuation="5000.00"),           # accepted (the CRIM's wins)
         _row(19),                                            # already_filed (returned)
         _row(13, owners="Dueña 13|Dueña 14"),                # one_dwelling (a spouse's)
-        _row(20, cooperative_share="0.25"),                  # accepted, a cooperative's unit
+        _row(20, cooperative_share="0.25", cooperative_name="Coop Vivienda Sol",
+             cooperative_election="residencial"),            # accepted, a cooperative's unit
         _row(21, acquisition_date="2026-03-15"),             # accepted, a new structure
         _row(22, owners="Nadie"),                            # owner_not_on_record
         _row(23, residential_use="no"),                      # not_residential
@@ -212,7 +213,8 @@ def _records(database: Database) -> tuple[Any, ...]:
                 c.step, c.filing_number is not None, c.filed_at, c.filed_on,
                 loan.get(c.loan_id), c.attested_name, c.attested_at, c.plan_payments,
                 c.plan_first_due, js(c.returned_steps), c.decided_by_id, c.decided_at,
-                c.created_at, c.updated_at, owners, events, audits, c.delivered_on)
+                c.created_at, c.updated_at, owners, events, audits, c.delivered_on,
+                c.coop_election_id is not None)
         rows = [(r.batch_id, r.row_number, r.outcome, r.error_column, r.reason,
                  js(r.reason_params), r.exemption_amount, r.net_tax,
                  key.get(r.certification_id or 0))
@@ -368,3 +370,48 @@ def test_a_row_states_who_lives_there_rent_and_the_delivery(database):
         assert (cert.filed_on, cert.delivered_on) == (delivered, delivered)
         assert cert.answers["occupant"] == "family"
         assert cert.answers["family_relationship"] == "child"
+
+
+def test_a_cooperatives_election_is_recorded_as_the_cooperatives(database):
+    """R-B4, R-B20: the rows of a cooperative's units name the cooperative and its
+    election; it is recorded once, as the cooperative's (who elected, who recorded it), and
+    every unit filed points to it; a row giving the other election for the same cooperative
+    is refused; the cooperatives law's exemption is the cooperative's election too, and the
+    core refuses the unit's residential exemption (R-B4)."""
+    from portal.exemptions import cooperatives
+    from portal.i18n import use_language
+    from portal.models import CooperativeElection
+    _world(database)
+    coop = {"cooperative_share": "0.25", "cooperative_name": "Cooperativa  Jardines",
+            "cooperative_election": "residencial"}
+    rows = [_row(0, **coop), _row(2, **dict(coop, cooperative_name="COOPERATIVA JARDINES")),
+            _row(4, **dict(coop, cooperative_election="ley_cooperativas")),
+            _row(10, **dict(coop, cooperative_name="Coop Otra",
+                            cooperative_election="cooperative_law")),
+            _row(12, cooperative_name="Coop Sin Unidad"),
+            _row(15, cooperative_share="0.1")]
+    with UnitOfWork(database) as uow:
+        officer = uow.session.scalar(select(User).where(User.email == "oficial@banco.pr"))
+        batch = lb.submit(uow, officer, rows, source="csv", filename="lote.csv")
+        lb.process(uow, batch.id)
+        got = list(uow.session.scalars(select(LenderBatchRow).where(
+            LenderBatchRow.batch_id == batch.id).order_by(LenderBatchRow.row_number)))
+        assert [(r.outcome, r.error_column, r.reason) for r in got] == [
+            ("accepted", None, None), ("accepted", None, None),
+            ("rejected", "cooperative_election", "coop_election_differs"),
+            ("rejected", None, "not_eligible_because"),
+            ("rejected", "cooperative_name", "coop_without_share"),
+            ("rejected", "cooperative_name", "required")]
+        with use_language("en"):
+            assert "R-B4" in lb.reason_text(got[3])
+        elections = {e.name_key: (e.cooperative_name, e.election, e.recorded_by_id)
+                     for e in uow.session.scalars(select(CooperativeElection))}
+        assert elections == {"cooperativa jardines": ("Cooperativa Jardines", "residential",
+                                                      officer.id),
+                             "coop otra": ("Coop Otra", "cooperative_law", officer.id)}
+        first = uow.session.get(ExemptionCertification, got[0].certification_id)
+        shown = cooperatives.shown(uow, first)
+        assert (shown.cooperative, shown.election, shown.recorded_by) == (
+            "Cooperativa Jardines", "residential", "Banco")
+        assert shown.units == (_catastro(0), _catastro(2))
+        assert first.answers["coop_elected_by"] == "cooperative"

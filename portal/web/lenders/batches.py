@@ -84,6 +84,16 @@ class OneCertificationForm(FlaskForm):
     residential_valuation = _text(_l("Or the residential valuation, in dollars"), 20)
     veteran_amount = _text(_l("Veterans' exemption, in dollars"), 20)
     cooperative_share = _text(_l("A housing cooperative's unit: its share"), 20)
+    cooperative_name = _text(_l("The housing cooperative's name"), 200)
+    cooperative_election = SelectField(_l("The cooperative's election, for all its units"),
+                                       choices=[SelectChoice("", _l("Not applicable")),
+                                                SelectChoice("residential",
+                                                             _l("The residential exemption, "
+                                                                "unit by unit")),
+                                                SelectChoice("cooperative_law",
+                                                             _l("The exemption of the "
+                                                                "cooperatives law instead"))],
+                                       default="")
     acquisition_date = _text(_l("A new structure bought after January 1: the deed date"), 20)
     officer_name = _text(_l("Full name of the officer who attests"), 200)
     officer_attests = BooleanField(_l("I attest that the lender holds the certification the "

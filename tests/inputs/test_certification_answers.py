@@ -60,7 +60,9 @@ def test_an_amount_the_csv_used_to_misread_is_refused_with_its_reason(typed: str
 
 def test_the_csv_and_the_wizard_store_the_same_answers():
     checked = check_row({**ROW, "residential_fraction": "0.75", "veteran_amount": "1,500",
-                         "cooperative_share": "0.25", "acquisition_date": "2026-03-02"}, TODAY)
+                         "cooperative_share": "0.25", "cooperative_name": "Coop Sol",
+                         "cooperative_election": "residencial",
+                         "acquisition_date": "2026-03-02"}, TODAY)
     a = checked.answers
     assert (a["fraction"], a["veteran_amount"], a["unit_share"], a["deed_date"]) == (
         str(answers.fraction("0.75")), str(answers.amount("1500.00", "veteran_amount")),

@@ -265,7 +265,8 @@ def batch(batch_id: int):  # noqa: ANN201
                                                                            lang),
                       "reason": _reason(r), "exemption": r.exemption_amount,
                       "net_tax": r.net_tax,
-                      "filing": numbers.get(r.certification_id or 0, "")} for r in rows]
+                      "filing": numbers.get(r.certification_id or 0, ""),
+                      "certification_id": r.certification_id} for r in rows]
             w.session.expunge_all()
     except NotFound:
         abort(404)

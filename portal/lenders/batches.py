@@ -990,10 +990,12 @@ class Processing:
         return sorted(chosen)
 
 
-#: The row's column each of the core's reasons against a home concerns (R-B7).
+#: The row's column each of the reasons against a home concerns (R-B7; R-B4: the
+#: cooperative's election of the cooperatives law's exemption).
 ELIGIBILITY_COLUMNS: dict[str, str] = {exemption.RENT_RECEIVED: "rent",
                                        exemption.NOT_FAMILY: "family_relationship",
-                                       exemption.NOT_HOME: "residential_use"}
+                                       exemption.NOT_HOME: "residential_use",
+                                       filings.COOPERATIVE_LAW: "cooperative_election"}
 
 
 def _refusal(e: ServiceError) -> RowRefused:

@@ -399,7 +399,7 @@ def test_a_cooperatives_election_is_recorded_as_the_cooperatives(database):
         assert [(r.outcome, r.error_column, r.reason) for r in got] == [
             ("accepted", None, None), ("accepted", None, None),
             ("rejected", "cooperative_election", "coop_election_differs"),
-            ("rejected", None, "not_eligible_because"),
+            ("rejected", "cooperative_election", "not_eligible_because"),
             ("rejected", "cooperative_name", "coop_without_share"),
             ("rejected", "cooperative_name", "required")]
         with use_language("en"):

@@ -6,6 +6,7 @@ why in the reader's language; only the lender's members post it."""
 from __future__ import annotations
 
 from datetime import timedelta
+from html import unescape
 
 import pytest
 from flask import Flask
@@ -116,3 +117,30 @@ def test_no_one_else_files_one(app, role):
     before = _batches(app)
     r = client.post(FORM, data=_data(row, page))
     assert r.status_code == 404 and _batches(app) == before
+
+
+@pytest.mark.parametrize(("lang", "election", "units"), [
+    ("es", "Cooperativa Jardines eligió: La exoneración residencial, unidad por unidad",
+     "Las unidades de la cooperativa radicadas bajo ella"),
+    ("en", "Cooperativa Jardines elected: The residential exemption, unit by unit",
+     "The cooperative's units filed under it")])
+def test_a_cooperatives_unit_shows_the_cooperatives_election(app, lang, election, units):
+    """R-B4, R-B20: the unit's filing and its receipt show the election as the
+    cooperative's, who recorded it and the units filed under it."""
+    from portal.models import LenderBatch, LenderBatchRow
+    row = good_rows(app, 1)[0]
+    client = login(app, "lender")
+    page = client.get(FORM).get_data(as_text=True)
+    r = client.post(FORM, data=_data(row, page, cooperative_share="0.25",
+                                     cooperative_name="Cooperativa Jardines",
+                                     cooperative_election="residential"))
+    assert r.status_code == 303
+    with app_uow(app) as w:
+        batch = w.session.scalars(select(LenderBatch).order_by(LenderBatch.id.desc())).first()
+        cid = w.session.scalar(select(LenderBatchRow.certification_id).where(
+            LenderBatchRow.batch_id == batch.id))
+    assert cid is not None
+    html = unescape(client.get(f"/exoneracion/{cid}/recibo?lang={lang}").get_data(as_text=True))
+    assert election in html and units in html and row["catastro"] in html
+    pdf = client.get(f"/exoneracion/{cid}/recibo.pdf?lang={lang}")
+    assert pdf.status_code == 200 and pdf.mimetype == "application/pdf"

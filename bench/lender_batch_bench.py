@@ -108,6 +108,7 @@ def _csv(n: int) -> bytes:
         row = {"loan_number": f"BNK-{i:06d}",
                "catastro": f"{i // 1_000_000:03d}-{(i // 1000) % 1000:03d}-{i % 1000:03d}-01",
                "fiscal_year": "2026-2027", "owners": f"Dueña Número {i:05d}",
+               "delivery_date": TODAY.isoformat(), "rent": "no",
                "residential_use": "sí", "veteran_amount": "0",
                "officer_name": "Oficial de Plica", "officer_attests": "sí"}
         w.writerow([row.get(c, "") for c in COLUMNS])

@@ -27,7 +27,16 @@ from portal.core.auction import BUYERS, auction_minimum, shortfall_after_sale
 from portal.core.collection import Demand
 from portal.core.collection_timeline import timeline as collection_timeline
 from portal.core.errors import InputError
-from portal.core.exemption import ZONES, ExemptionInput, residential_exemption
+from portal.core.exemption import (
+    KINSHIP,
+    OCCUPANTS,
+    TEMPORARY_ABSENCE_REASONS,
+    ZONES,
+    Eligibility,
+    ExemptionInput,
+    eligibility,
+    residential_exemption,
+)
 from portal.core.exemption_changes import REPORT_KINDS as CHANGE_KINDS
 from portal.core.exemption_changes import (
     ChangeFacts,
@@ -403,6 +412,31 @@ def _exemption(r: Reader) -> dict[str, Any]:
             "exemption_amount": fmt(res.exemption_amount),
             "veteran_exemption_amount": fmt(res.veteran_exemption_amount),
             "net_tax": fmt(res.net_tax), "trace": _trace(res.trace)}
+
+
+@operation("exemption_eligibility", "R-B6, R-B7, R-B8, R-B11: whether a home qualifies "
+                                   "(who lives there, the owner's family, rent), and why not")
+def _eligibility(r: Reader) -> dict[str, Any]:
+    occupant = r.string("occupant", "owner", choices=OCCUPANTS)
+    relationship = (r.string("family_relationship", choices=tuple(KINSHIP))
+                    if occupant == "family" else None)
+    r.seen.add("family_relationship")
+    absence = r.string("temporary_absence_reason", "", choices=("",) + TEMPORARY_ABSENCE_REASONS)
+    res = eligibility(Eligibility(
+        used_as_home_on_jan_1=r.boolean("used_as_home_on_jan_1", True),
+        rent_received=r.boolean("rent_received", False),
+        new_structure_available_to_buyer=r.boolean("new_structure_available_to_buyer", False),
+        temporary_absence_reason=absence or None,
+        other_exemption_elsewhere=r.boolean("other_exemption_elsewhere", False),
+        owes_property_tax_jan_1=r.boolean("owes_property_tax_jan_1", False),
+        payment_plan_filed_in_time=r.boolean("payment_plan_filed_in_time", False),
+        payment_plan_approved=r.boolean("payment_plan_approved", False),
+        occupant=occupant, family_relationship=relationship))
+    t = Trace()
+    for rule, message in res.reasons:
+        t.add(rule, message)
+    return {"eligible": res.eligible, "reasons": [rule for rule, _m in res.reasons],
+            "trace": _trace(t)}
 
 
 @operation("lender_escrow", "R-B10: what the mortgage lender pays or retains")

@@ -109,6 +109,56 @@ TEMPORARY_ABSENCE_REASONS = (
 )
 
 
+#: R-B7 (d): who lives in the home on January 1: the owner (with or without family) or the
+#: owner's family only.
+OCCUPANTS = ("owner", "family")
+
+#: R-B7 (d): the owner's relatives as the civil law counts them, each (kind, degree):
+#: consanguinity counts the generations up to the common ancestor and down again (a sibling
+#: is in the 2nd degree, a first cousin in the 4th); affinity is the spouse's relative in the
+#: spouse's own degree (a parent-in-law or a stepchild in the 1st, a sibling-in-law in the
+#: 2nd). "spouse" is family by the text itself; "none" is no relative.
+KINSHIP: dict[str, tuple[str, int]] = {
+    "spouse": ("spouse", 0),
+    "child": ("blood", 1), "parent": ("blood", 1),
+    "grandchild": ("blood", 2), "grandparent": ("blood", 2), "sibling": ("blood", 2),
+    "great_grandchild": ("blood", 3), "great_grandparent": ("blood", 3),
+    "nephew_niece": ("blood", 3), "uncle_aunt": ("blood", 3),
+    "first_cousin": ("blood", 4), "grandnephew_grandniece": ("blood", 4),
+    "great_uncle_aunt": ("blood", 4), "great_great_grandchild": ("blood", 4),
+    "great_great_grandparent": ("blood", 4),
+    "first_cousin_once_removed": ("blood", 5), "second_cousin": ("blood", 6),
+    "parent_in_law": ("affinity", 1), "child_in_law": ("affinity", 1),
+    "stepchild": ("affinity", 1), "stepparent": ("affinity", 1),
+    "sibling_in_law": ("affinity", 2), "grandparent_in_law": ("affinity", 2),
+    "step_grandchild": ("affinity", 2),
+    "nephew_niece_in_law": ("affinity", 3), "uncle_aunt_in_law": ("affinity", 3),
+    "none": ("none", 0),
+}
+#: R-B7 (d): the furthest degrees that are family.
+MAX_BLOOD_DEGREE, MAX_AFFINITY_DEGREE = 4, 2
+
+
+def is_family(relationship: str) -> bool:
+    """R-B7 (d): whether a relative of the owner is family for the exemption: a spouse, a
+    relative within the 4th degree of consanguinity or the 2nd of affinity (`KINSHIP`).
+    An unknown relationship is a `CalcError` naming `family_relationship`."""
+    if relationship not in KINSHIP:
+        raise CalcError(f"must be one of {', '.join(KINSHIP)}", field="family_relationship")
+    kind, degree = KINSHIP[relationship]
+    return (kind == "spouse" or kind == "blood" and degree <= MAX_BLOOD_DEGREE
+            or kind == "affinity" and degree <= MAX_AFFINITY_DEGREE)
+
+
+#: R-B7's reasons against a home, as `eligibility` gives them (a caller may point at the
+#: answer each concerns).
+NOT_HOME = N_("The property was not the home of the owner or family on January 1.")
+RENT_RECEIVED = N_("Rent is received for the property.")
+NOT_FAMILY = N_("The people who live in the home are not the owner's family: family is the "
+                "spouse and the relatives within the 4th degree by blood or the 2nd by "
+                "marriage.")
+
+
 @dataclass(frozen=True)
 class Eligibility:
     """The facts of a certification that decide whether the exemption applies."""
@@ -121,6 +171,8 @@ class Eligibility:
     owes_property_tax_jan_1: bool = False  # R-B11
     payment_plan_filed_in_time: bool = False  # R-B11
     payment_plan_approved: bool = False  # R-B11
+    occupant: str = "owner"  # R-B7: "owner" lives there, or only the owner's "family"
+    family_relationship: str | None = None  # R-B7: the family's relationship (`KINSHIP`)
 
 
 @dataclass(frozen=True)
@@ -131,17 +183,29 @@ class EligibilityResult:
 
 def eligibility(e: Eligibility) -> EligibilityResult:
     """R-B6 (c), R-B7 (d), R-B8 (d), R-B11 (g) of the Exoneración residencial: does the
-    property qualify, and if not, why not. R-B8: living away temporarily for the reasons the
-    statute lists (with a sworn statement) is no ground to deny, provided no rent is received.
+    property qualify, and if not, why not. R-B7: the home of the owner **or the family**
+    ("utilizada como vivienda por su dueño o su familia"): where only the family lives there,
+    its relationship must be within R-B7's degrees (`is_family`); any rent received for its
+    occupation ("siempre que el dueño no recibiera renta por su ocupación"), for the whole
+    or a part and from the family too, denies it. R-B8: living away temporarily for the
+    reasons the statute lists (with a sworn statement) is no ground to deny, provided no rent
+    is received.
     """
     reasons: list[tuple[str, str]] = []
+    if e.occupant not in OCCUPANTS:
+        raise CalcError(f"must be one of {', '.join(OCCUPANTS)}", field="occupant")
+    if e.occupant == "family":
+        if not e.family_relationship:
+            raise CalcError("is required when the family lives there",
+                            field="family_relationship")
+        if not is_family(e.family_relationship):
+            reasons.append(("R-B7", NOT_FAMILY))
     lives_there = (e.used_as_home_on_jan_1 or e.new_structure_available_to_buyer
                    or e.temporary_absence_reason in TEMPORARY_ABSENCE_REASONS)
     if not lives_there:
-        reasons.append(("R-B7", N_("The property was not the home of the owner or family on "
-                                   "January 1.")))
+        reasons.append(("R-B7", NOT_HOME))
     if e.rent_received:
-        reasons.append(("R-B7", N_("Rent is received for the property.")))
+        reasons.append(("R-B7", RENT_RECEIVED))
     if e.other_exemption_elsewhere:
         reasons.append(("R-B6", N_("The owner already has the exemption on another "
                                    "dwelling.")))

@@ -63,6 +63,27 @@ ABSENCE_LABELS = {
                                     "with a relative or in a care centre"),
     "obligation_8_lpra_1511": N_("To meet obligations under 8 LPRA section 1511 and following"),
 }
+#: R-B7: the family's relationship to the owner (`core.exemption.KINSHIP`'s codes).
+KINSHIP_LABELS = {
+    "spouse": N_("spouse"), "child": N_("son or daughter"), "parent": N_("father or mother"),
+    "grandchild": N_("grandchild"), "grandparent": N_("grandparent"),
+    "sibling": N_("brother or sister"), "great_grandchild": N_("great-grandchild"),
+    "great_grandparent": N_("great-grandparent"), "nephew_niece": N_("nephew or niece"),
+    "uncle_aunt": N_("uncle or aunt"), "first_cousin": N_("first cousin"),
+    "grandnephew_grandniece": N_("grandnephew or grandniece"),
+    "great_uncle_aunt": N_("great-uncle or great-aunt"),
+    "great_great_grandchild": N_("great-great-grandchild"),
+    "great_great_grandparent": N_("great-great-grandparent"),
+    "first_cousin_once_removed": N_("a first cousin's child"),
+    "second_cousin": N_("second cousin"), "parent_in_law": N_("father- or mother-in-law"),
+    "child_in_law": N_("son- or daughter-in-law"), "stepchild": N_("stepson or stepdaughter"),
+    "stepparent": N_("stepfather or stepmother"),
+    "sibling_in_law": N_("brother- or sister-in-law"),
+    "grandparent_in_law": N_("the spouse's grandparent"),
+    "step_grandchild": N_("the spouse's grandchild"),
+    "nephew_niece_in_law": N_("the spouse's nephew or niece"),
+    "uncle_aunt_in_law": N_("the spouse's uncle or aunt"), "none": N_("no relative"),
+}
 COOP_ELECTION_LABELS = {
     "residential": N_("The residential exemption, unit by unit"),
     "cooperative_law": N_("The exemption of the cooperatives law instead"),
@@ -75,8 +96,17 @@ def answers_shown(answers: Mapping[str, Any], owners: list[str]) -> list[tuple[s
     and the staff's review (R-B14's list, as answered)."""
     a = answers
     no, yes = _("No"), _("Yes")
+    if a.get("occupant") == "family":  # a lender's row (R-B7): only the family lives there
+        relation = a.get("family_relationship", "")
+        lives = _("The owner's family: %(relationship)s",
+                  relationship=_(KINSHIP_LABELS[relation]) if relation in KINSHIP_LABELS
+                  else relation)
+    elif a.get("occupant") == "owner" and not a.get("occupants"):
+        lives = _("The owners")
+    else:
+        lives = a.get("occupants") or "—"
     out = [(_(TITLES["owners"]), ", ".join(owners) or "—"),
-           (_(TITLES["occupants"]), a.get("occupants") or "—"),
+           (_(TITLES["occupants"]), lives),
            (_(TITLES["use"]), _(USE_LABELS[a["use"]]) if a.get("use") in USE_LABELS else "—")]
     if a.get("deed_date"):
         out.append((_("Date of the deed of purchase"),
@@ -97,10 +127,13 @@ def answers_shown(answers: Mapping[str, Any], owners: list[str]) -> list[tuple[s
                 _money(a.get("veteran_amount")) if a.get("veteran") == "yes" else no))
     coop = a.get("cooperative") == "yes"
     election = a.get("coop_election")
+    by_coop = _("the cooperative %(name)s's election", name=a.get("cooperative_name", "")) \
+        if a.get("coop_elected_by") == "cooperative" else ""
     out.append((_(TITLES["cooperative"]),
                 _("Share %(x)s", x=a.get("unit_share")) + (
                     f" · {_(COOP_ELECTION_LABELS[election])}"
-                    if election in COOP_ELECTION_LABELS else "") if coop else no))
+                    if election in COOP_ELECTION_LABELS else "")
+                + (f" ({by_coop})" if by_coop else "") if coop else no))
     if a.get("plan"):
         out.append((_(TITLES["debt"]),
                     _("Payment plan: %(n)s monthly payments from %(date)s",
@@ -212,10 +245,28 @@ def fy_label(fy) -> str:  # noqa: ANN001
     return fiscal_year_label(fy)
 
 
+def coop_election_facts(coop: Any) -> list[tuple[str, str]]:
+    """R-B4, R-B20: the cooperative's election a unit is filed under (`cooperatives.Shown`),
+    as the receipt states it: the cooperative's, with who recorded it and its units."""
+    if coop is None:
+        return []
+    by = _("%(lender)s, on %(date)s", lender=coop.recorded_by, date=date_long(coop.recorded_on)) \
+        if coop.recorded_by else date_long(coop.recorded_on)
+    return [(_("The cooperative's election"),
+             _("%(cooperative)s elected: %(election)s", cooperative=coop.cooperative,
+               election=_(COOP_ELECTION_LABELS.get(coop.election, coop.election)))),
+            (_("Recorded by"), by),
+            (_("The cooperative's units filed under it"), ", ".join(coop.units) or "—")]
+
+
 def receipt_document(cert: Any, parcel: Any, owners: list[str], f: Figures,
-                     lender: str | None) -> pdf.Document:
+                     lender: str | None, coop: Any = None) -> pdf.Document:
     facts = [(_("Filing number"), cert.filing_number or ""),
-             (_("Filed on"), date_long(cert.filed_on)),
+             (_("Filed on"), date_long(cert.filed_on))]
+    if getattr(cert, "delivered_on", None):  # R-B13: a lender's filing is dated the delivery
+        facts.append((_("Delivered by the owner to the lender on"),
+                      date_long(cert.delivered_on)))
+    facts += [
              (_("Parcel"), parcel.catastro),
              (_("Fiscal year"), fy_label(cert.fiscal_year_start)),
              (_("Owners"), ", ".join(owners)),
@@ -224,6 +275,7 @@ def receipt_document(cert: Any, parcel: Any, owners: list[str], f: Figures,
     if lender:
         facts.append((_("Sent to the lender"), lender))
     facts += answers_shown(cert.answers or {}, owners)[1:]  # every answer (the owners above)
+    facts += coop_election_facts(coop)
     without, with_ = bill_lines(f)
     rows = [pdf.Row(_("Without the exemption: %(label)s", label=ln.label), money(ln.amount),
                     pdf.whys(ln.why), ln.strong) for ln in without]
@@ -250,10 +302,11 @@ def receipt_document(cert: Any, parcel: Any, owners: list[str], f: Figures,
 
 
 def receipt_pdf(cert: Any, parcel: Any, owners: list[str], f: Figures, lender: str | None,
-                lang: str) -> bytes:
-    """The certification's receipt as a tagged PDF in `lang`."""
+                lang: str, coop: Any = None) -> bytes:
+    """The certification's receipt as a tagged PDF in `lang` (`coop`: the cooperative's
+    election it is filed under, `exemptions.cooperatives.shown`)."""
     with use_language(lang) as lang:
-        doc = receipt_document(cert, parcel, owners, f, lender)
+        doc = receipt_document(cert, parcel, owners, f, lender, coop)
     return pdf.render(doc, lang)
 
 

@@ -59,17 +59,21 @@ class OnFile:
     loan_id: int | None
     answers: dict[str, Any]
     id: int | None = None
+    delivered_on: date | None = None
 
 
 @dataclass(frozen=True)
 class LenderFiling:
     """What a lender files for a parcel of its loan (`filings.file_for_lender`'s inputs):
-    the answers (owners as party ids) and the officer's name (R-B21)."""
+    the answers (owners as party ids), the officer's name and the day the owner delivered
+    the certification to the lender, its filing date (R-B13, R-B21)."""
 
     parcel_id: int
     loan_id: int
     answers: dict[str, Any]
     attested_name: str
+    delivered_on: date
+    coop_election_id: int | None = None  # a cooperative's unit: the cooperative's election
 
 
 @dataclass
@@ -98,7 +102,8 @@ class OneByOne:
             cert, fig = filings.file_for_lender(
                 self.uow, self.actor_id, parcel_id=f.parcel_id, fy=self.fy,
                 loan_id=f.loan_id, answers=f.answers, attested_name=f.attested_name,
-                created_by_id=self.created_by_id)
+                created_by_id=self.created_by_id, delivered_on=f.delivered_on,
+                coop_election_id=f.coop_election_id)
         return _on_file(cert), fig
 
     def write(self) -> None:
@@ -106,7 +111,8 @@ class OneByOne:
 
 
 def _on_file(cert: ExemptionCertification) -> OnFile:
-    return OnFile(cert.parcel_id, cert.status, cert.loan_id, dict(cert.answers or {}), cert.id)
+    return OnFile(cert.parcel_id, cert.status, cert.loan_id, dict(cert.answers or {}), cert.id,
+                  cert.delivered_on)
 
 
 class Step:
@@ -138,12 +144,13 @@ class Step:
         if not parcel_ids:
             return out
         # only the parcels' index narrows it, as `filings.exemptions_held`
-        for cid, pid, status, loan_id, answers, fy in self.uow.session.execute(
-                select(c.id, c.parcel_id, c.status, c.loan_id, c.answers, c.fiscal_year_start)
+        for cid, pid, status, loan_id, answers, fy, delivered in self.uow.session.execute(
+                select(c.id, c.parcel_id, c.status, c.loan_id, c.answers, c.fiscal_year_start,
+                       c.delivered_on)
                 .where(c.parcel_id.in_(parcel_ids)).order_by(c.id)):
             if fy != self.fy or status == "withdrawn":
                 continue
-            out[pid] = OnFile(pid, status, loan_id, dict(answers or {}), cid)
+            out[pid] = OnFile(pid, status, loan_id, dict(answers or {}), cid, delivered)
         return out
 
     def on_file(self, parcel_id: int) -> OnFile | None:
@@ -174,13 +181,13 @@ class Step:
         conflicts = filings.dwelling_conflicts(f.parcel_id, owners, self.pairs, held)
         try:
             fig = filings.lender_checks(answers, facts, self.fy, conflicts=conflicts,
-                                        approved=False, filed_on=clock.today(),
+                                        approved=False, filed_on=f.delivered_on,
                                         closed_days=lambda: filings._closed(self.uow),
                                         comparison=comparison)
         except (CalcError, ParameterNotFound) as e:
             raise InvalidInput("calc", field=getattr(e, "field", None),
                                message=str(e)) from None
-        new = OnFile(f.parcel_id, "filed", f.loan_id, answers)
+        new = OnFile(f.parcel_id, "filed", f.loan_id, answers, delivered_on=f.delivered_on)
         self.pending.append(_New(new, f, owners))
         self._filed(new, owners)
         return new, fig
@@ -202,7 +209,7 @@ class Step:
             return
         pending, self.pending = self.pending, []
         ids = _new_ids(self.uow, ExemptionCertification, len(pending))
-        now, today = clock.now(), clock.today()
+        now = clock.now()
         # PostgreSQL's COPY (`bulk.insert_rows`) takes the JSON's text; SQLite's path encodes it
         js: Any = (json.dumps if self.uow.session.get_bind().dialect.name == "postgresql"
                    else (lambda v: v))
@@ -215,7 +222,9 @@ class Step:
                 "status": "filed", "created_by_id": self.created_by_id, "language": "es",
                 "answers": js(new.on_file.answers), "step": "attest",
                 "filing_number": filings.filing_number(self.fy, cid), "filed_at": now,
-                "filed_on": today, "loan_id": f.loan_id, "attested_name": f.attested_name,
+                "filed_on": f.delivered_on, "delivered_on": f.delivered_on,
+                "coop_election_id": f.coop_election_id,
+                "loan_id": f.loan_id, "attested_name": f.attested_name,
                 "attested_at": now, "plan_payments": None, "plan_first_due": None,
                 "returned_steps": js([]), "decided_by_id": None, "decided_at": None,
                 "created_at": now, "updated_at": now})

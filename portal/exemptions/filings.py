@@ -539,7 +539,9 @@ def figures_of(a: dict[str, Any], facts: Any, fy: date, *, other_exemption: bool
         other_exemption_elsewhere=other_exemption,
         owes_property_tax_jan_1=owes and plan != "pay_in_full",
         payment_plan_filed_in_time=plan == "request",
-        payment_plan_approved=approved)
+        payment_plan_approved=approved,
+        occupant=a.get("occupant") or "owner",
+        family_relationship=a.get("family_relationship"))
     last = property_tax.plan_last_day(filed_on, closed_days()) if owes else None
     coop_law = a.get("cooperative") == "yes" and a.get("coop_election") == "cooperative_law"
     debt = facts.debt_on_january_1 if owes else ZERO
@@ -652,13 +654,20 @@ def signed_by_owner(signature: str, owner_names: Iterable[str]) -> bool:
 
 def file_for_lender(uow: UnitOfWork, actor: Any, *, parcel_id: int, fy: date, loan_id: int,
                     answers: dict[str, Any], attested_name: str, created_by_id: int,
-                    language: str = "es") -> tuple[ExemptionCertification, Figures]:
+                    delivered_on: date, language: str = "es",
+                    coop_election_id: int | None = None
+                    ) -> tuple[ExemptionCertification, Figures]:
     """R-B9, R-B21: the certification a lender files for the owner of a parcel of its loan
     `loan_id`: the year's draft or returned certification is completed (a new draft where
     there is none), with the same checks as `file` (every step answered, then
     `lender_checks`: R-B6's one dwelling, no unmet requirement) and the same figures. The
     attestation is the lender's officer's (R-B21: that the lender holds the certification
-    the owner signed, R-B12). `Conflict("exemption_not_editable")` for one already filed or
+    the owner signed, R-B12). Its filing date is `delivered_on`, the day the owner delivered
+    the certification to the lender (R-B13, R-B21), from which R-B11's 30 days for a payment
+    plan run (a returned certification resubmitted keeps its first filing date). A
+    cooperative's unit is filed under the cooperative's election `coop_election_id`
+    (`exemptions.cooperatives`: the cooperative's, not the member's, R-B4, R-B20).
+    `Conflict("exemption_not_editable")` for one already filed or
     decided. A step of a lender's batch files its new certifications at once instead
     (`exemptions.batch_filing`), with the same checks."""
     facts = facts_service.facts_for(uow, parcel_id, fy)
@@ -683,14 +692,16 @@ def file_for_lender(uow: UnitOfWork, actor: Any, *, parcel_id: int, fy: date, lo
     try:
         f = lender_checks(cert.answers, facts, fy, conflicts=conflicts,
                           approved=cert.status == "approved",
-                          filed_on=cert.filed_on or clock.today(),
+                          filed_on=cert.filed_on or delivered_on,
                           closed_days=lambda: _closed(uow))
     except (CalcError, ParameterNotFound) as e:
         raise InvalidInput("calc", field=getattr(e, "field", None), message=str(e)) from None
     cert.attested_name, cert.attested_at = attested_name, clock.now()
     cert.loan_id = loan_id
-    if cert.status == "draft":
-        cert.filed_at, cert.filed_on = clock.now(), clock.today()
+    cert.delivered_on = delivered_on
+    cert.coop_election_id = coop_election_id
+    if cert.status == "draft":  # R-B13: a lender's filing is dated the owner's delivery
+        cert.filed_at, cert.filed_on = clock.now(), delivered_on
         _move(uow, actor, cert, "filed")
         cert.filing_number = filing_number(cert.fiscal_year_start, cert.id)
     else:

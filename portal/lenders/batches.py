@@ -38,16 +38,16 @@ from typing import Any
 
 from sqlalchemy import bindparam, func, or_, select, update
 
-from portal import clock, csv_text, money_input, webhooks, yes_no_input
+from portal import clock, csv_text, date_input, money_input, webhooks, yes_no_input
 from portal.accounts import audit, bulk
 from portal.accounts.errors import Conflict, InvalidInput, NotFound, ServiceError
-from portal.core import property_tax
+from portal.core import exemption, property_tax
 from portal.core.errors import CalcError, ParameterNotFound
 from portal.core.explain import N_
 from portal.core.money import cents
 from portal.db import UnitOfWork
 from portal.exemptions import answers as answers_of
-from portal.exemptions import batch_filing, filings
+from portal.exemptions import batch_filing, cooperatives, filings
 from portal.exemptions import tax_facts as exemption_facts
 from portal.i18n import gettext, money, translate, use_language
 from portal.jobs import runner
@@ -71,18 +71,23 @@ from portal.roll.roll_csv import normal, normalise_catastro
 
 #: The fields of a row (the CSV's columns and the API's keys), in the template's order.
 COLUMNS: tuple[str, ...] = (
-    "loan_number", "catastro", "fiscal_year", "owners", "residential_use",
+    "loan_number", "catastro", "fiscal_year", "delivery_date", "owners", "residential_use",
+    "occupant", "family_relationship", "rent", "rent_part",
     "residential_fraction", "residential_valuation", "veteran_amount", "cooperative_share",
+    "cooperative_name", "cooperative_election",
     "acquisition_date", "officer_name", "officer_attests",
 )
 #: The CSV's header per language (a file may use either language's names; case, accents,
 #: spaces and dashes as typed are forgiven, `roll_import.normal`).
 HEADERS: dict[str, dict[str, str]] = {
     "es": {"loan_number": "numero_prestamo", "catastro": "catastro",
-           "fiscal_year": "ano_fiscal", "owners": "duenos", "residential_use": "uso_residencial",
+           "fiscal_year": "ano_fiscal", "delivery_date": "fecha_entrega", "owners": "duenos",
+           "residential_use": "uso_residencial", "occupant": "quien_vive",
+           "family_relationship": "parentesco", "rent": "renta", "rent_part": "parte_rentada",
            "residential_fraction": "fraccion_residencial",
            "residential_valuation": "valor_residencial", "veteran_amount": "exencion_veterano",
            "cooperative_share": "participacion_cooperativa",
+           "cooperative_name": "cooperativa", "cooperative_election": "eleccion_cooperativa",
            "acquisition_date": "fecha_adquisicion", "officer_name": "oficial_nombre",
            "officer_attests": "oficial_certifica"},
     "en": {c: c for c in COLUMNS},
@@ -94,18 +99,54 @@ REPORT_COLUMNS: dict[str, tuple[str, ...]] = {
     "en": ("row", "outcome", "error_column", "reason", "computed_exemption",
            "tax_with_exemption", "filing_number"),
 }
-REQUIRED = ("loan_number", "catastro", "fiscal_year", "owners", "residential_use",
-            "officer_name", "officer_attests")
+REQUIRED = ("loan_number", "catastro", "fiscal_year", "delivery_date", "owners",
+            "residential_use", "rent", "officer_name", "officer_attests")
+#: R-B7: who lives in the home, as a row writes it in either language (`OCCUPANTS`).
+OCCUPANT_WORDS: dict[str, str] = {"owner": "owner", "dueno": "owner", "family": "family",
+                                  "familia": "family"}
+#: R-B7: the family's relationship to the owner, as a row writes it in either language
+#: (`core.exemption.KINSHIP`'s codes; Spanish words as the template's guide lists them).
+KINSHIP_WORDS_ES: dict[str, str] = {
+    "conyuge": "spouse", "hijo": "child", "padre_madre": "parent", "nieto": "grandchild",
+    "abuelo": "grandparent", "hermano": "sibling", "bisnieto": "great_grandchild",
+    "bisabuelo": "great_grandparent", "sobrino": "nephew_niece", "tio": "uncle_aunt",
+    "primo_hermano": "first_cousin", "sobrino_nieto": "grandnephew_grandniece",
+    "tio_abuelo": "great_uncle_aunt", "tataranieto": "great_great_grandchild",
+    "tatarabuelo": "great_great_grandparent", "hijo_de_primo": "first_cousin_once_removed",
+    "primo_segundo": "second_cousin", "suegro": "parent_in_law",
+    "yerno_nuera": "child_in_law", "hijastro": "stepchild", "padrastro": "stepparent",
+    "cunado": "sibling_in_law", "abuelo_del_conyuge": "grandparent_in_law",
+    "nieto_del_conyuge": "step_grandchild", "sobrino_del_conyuge": "nephew_niece_in_law",
+    "tio_del_conyuge": "uncle_aunt_in_law", "ninguno": "none",
+}
+#: R-B4: the cooperative's election, as a row writes it in either language.
+COOP_ELECTION_WORDS: dict[str, str] = {
+    "residential": "residential", "residencial": "residential",
+    "cooperative_law": "cooperative_law", "ley_cooperativas": "cooperative_law",
+    "ley_de_cooperativas": "cooperative_law"}
+KINSHIP_WORDS: dict[str, str] = {**{c: c for c in exemption.KINSHIP}, **KINSHIP_WORDS_ES}
 #: What each column holds (the column guide, in the reader's language).
 GUIDE: dict[str, str] = {
     "loan_number": N_("The loan number, as in your portfolio."),
     "catastro": N_("The parcel's catastro number (e.g. 040-012-345-67)."),
     "fiscal_year": N_("The fiscal year of the certification, e.g. 2026-2027 (only the year "
                       "in course is open)."),
-    "owners": N_("The owners who live in the home, as on record, separated by | (both "
+    "delivery_date": N_("The day the owner delivered the signed certification to the lender "
+                        "(YYYY-MM-DD): its filing date, from which the 30 days for a payment "
+                        "plan run (R-B11, R-B13). Not after today, nor before January 1 of "
+                        "the fiscal year's first year."),
+    "owners": N_("The owners who claim the home, as on record, separated by | (both "
                  "spouses)."),
-    "residential_use": N_("Yes if the owners lived in it as their main home on January 1; "
-                          "no otherwise."),
+    "residential_use": N_("Yes if the owners or their family lived in it as their home on "
+                          "January 1; no otherwise."),
+    "occupant": N_("Optional: who lives in the home: owner (the owners, with or without "
+                   "family; the default) or family (only the owners' family, R-B7)."),
+    "family_relationship": N_("When only the family lives there: its relationship to the "
+                              "owner, e.g. child, parent, sibling, first_cousin, "
+                              "parent_in_law, sibling_in_law (the guide lists them all)."),
+    "rent": N_("Yes if any rent is received for the home or a part of it; no otherwise "
+               "(R-B7)."),
+    "rent_part": N_("Optional: when rent is received, which part is rented."),
     "residential_fraction": N_("Optional: the part used as the home, from 0 to 1 (e.g. 0.75), "
                                "when not the whole property."),
     "residential_valuation": N_("Optional, instead of the fraction: the residential "
@@ -113,6 +154,12 @@ GUIDE: dict[str, str] = {
     "veteran_amount": N_("Optional: the veteran's exemption in dollars (0 if none)."),
     "cooperative_share": N_("Optional: for a housing cooperative, the unit's share, from 0 to "
                             "1."),
+    "cooperative_name": N_("With the unit's share: the housing cooperative's name. The "
+                           "election is the cooperative's, recorded once for all its units "
+                           "(R-B4, R-B20)."),
+    "cooperative_election": N_("With the unit's share: the cooperative's election, "
+                               "residential (this exemption, unit by unit) or cooperative_law "
+                               "(the cooperatives law's exemption instead)."),
     "acquisition_date": N_("Optional: for a new structure bought after January 1, the deed "
                            "date (YYYY-MM-DD)."),
     "officer_name": N_("Full name of the lender's officer who attests."),
@@ -136,8 +183,24 @@ REASONS: dict[str, str] = {
     "bad_amount": N_("Write an amount in dollars, e.g. 1500.00."),
     "fraction_and_valuation": N_("Give the fraction or the residential valuation, not both."),
     "bad_share": N_("Write the unit's share, a number from 0 to 1."),
+    "coop_without_share": N_("Give the cooperative's name and election only with the unit's "
+                             "share."),
+    "bad_coop_election": N_("Write residential or cooperative_law."),
+    "coop_election_differs": N_("This cooperative's election of the year is already on "
+                                "record, and it is the other one: the cooperative elects once "
+                                "for all its units (R-B4, R-B20)."),
     "bad_date": N_("Write the date as YYYY-MM-DD."),
     "date_in_future": N_("The date cannot be after today."),
+    "delivered_before_year": N_("The certification of the fiscal year %(year)s states the use "
+                                "on January 1 of %(first)s: it cannot have been delivered "
+                                "before that day (R-B15)."),
+    "bad_occupant": N_("Write owner or family."),
+    "bad_relationship": N_("Write one of the relationships of the column guide (for "
+                           "example child or sibling_in_law)."),
+    "relationship_without_family": N_("Give the relationship only when only the family "
+                                      "lives there (family in the column of who lives "
+                                      "there)."),
+    "not_eligible_because": N_("The certification does not meet %(rules)s: %(why)s"),
     "bad_name": N_("Write the officer's full name."),
     "not_attested": N_("The officer must attest (yes) that the lender holds the "
                        "certification the owner signed (R-B21)."),
@@ -165,6 +228,8 @@ FILE_REASONS: dict[str, str] = {
 OUTCOMES = ("accepted", "rejected", "duplicate")
 OUTCOME_LABELS = {"accepted": N_("Accepted"), "rejected": N_("Rejected"),
                   "duplicate": N_("Already filed")}
+#: Where a batch comes from: an uploaded CSV, the API, or the lender's form of one row.
+SOURCES = ("csv", "api", "form")
 MAX_API_ROWS = 1000
 MAX_CSV_ROWS = 20000
 #: Rows per transaction of the job.
@@ -175,7 +240,9 @@ MAX_VALUE = 500
 KIND = "lender.certifications"
 #: The answers a lender's row sets: two certifications with the same ones are the same.
 ANSWER_KEYS = ("owners", "use", "deed_date", "residential", "fraction",
-               "residential_valuation", "veteran_amount", "cooperative", "unit_share")
+               "residential_valuation", "veteran_amount", "cooperative", "unit_share",
+               "occupant", "family_relationship", "rent", "rent_part", "coop_election",
+               "cooperative_name")
 
 _FY = re.compile(r"^\s*(\d{4})\s*[-/]\s*(\d{2}|\d{4})\s*$")
 _NAMES = {normal(h): key for lang in HEADERS.values() for key, h in lang.items()}
@@ -234,7 +301,7 @@ def submit(uow: UnitOfWork, who: Any, rows: list[dict[str, str]], *, source: str
     """Record the batch (status "queued"), its rows as sent and the job that processes it
     (R-B21: the lender files its owners' certifications in bulk). `row_numbers`: each row's
     number in its file (the header is row 1); the API's rows are numbered from 1."""
-    if source not in ("csv", "api"):
+    if source not in SOURCES:
         raise InvalidInput(field="source")
     s = _sender(uow, who)
     if idempotency_key is not None:
@@ -319,6 +386,20 @@ def parse_csv(data: bytes) -> tuple[list[dict[str, str]], list[int]]:
     if not rows:
         raise InvalidInput("no_rows", field="file")
     return rows, numbers
+
+
+def submit_one(uow: UnitOfWork, user: Any, row: dict[str, Any]) -> LenderBatch:
+    """One certification from the lender's form: the row's own checks first (`check_row`;
+    `InvalidInput` with the reason's code, the column as its field and the reason's params:
+    nothing is recorded), then a batch of that one row (source "form"), filed by the job as
+    any other row (the loan, the owners on record, the core's figures and eligibility)."""
+    _sender(uow, user)
+    clean = _clean(row)
+    try:
+        check_row(clean, clock.today())
+    except RowRefused as r:
+        raise InvalidInput(r.reason, field=r.column or "loan_number", **r.params) from None
+    return submit(uow, user, [clean], source="form")
 
 
 def submit_csv(uow: UnitOfWork, user: Any, data: bytes, filename: str) -> LenderBatch:
@@ -410,11 +491,18 @@ def reason_text(row: LenderBatchRow) -> str:
     """The row's reason in the language in force ("" for none)."""
     if not row.reason:
         return ""
-    msg = REASONS.get(row.reason, REASONS["cannot_compute"])
-    params = dict(row.reason_params or {})
+    return reason_message(row.reason, row.reason_params)
+
+
+def reason_message(reason: str, reason_params: dict[str, Any] | None) -> str:
+    """A row's reason (a `REASONS` code and its params) in the language in force."""
+    msg = REASONS.get(reason, REASONS["cannot_compute"])
+    params = dict(reason_params or {})
     try:
         if "maximum" in params:  # an amount's bound, in the reader's format
             params["maximum"] = money(Decimal(str(params["maximum"])))
+        if "why" in params:  # the core's reasons, each in the reader's language
+            params["why"] = " ".join(translate(str(m)) for m in params["why"] or ())
         return gettext(msg, **params) if params else translate(msg)
     except (KeyError, ValueError, TypeError):
         return translate(msg)
@@ -433,8 +521,11 @@ def template_csv(lang: str) -> str:
     """The template: the header in the language and one example row (BOM, CRLF)."""
     head = [HEADERS.get(lang, HEADERS["es"])[c] for c in COLUMNS]
     yes = "si" if lang == "es" else "yes"
-    example = ["PR-000123", "040-012-345-67", "2026-2027", "Ana Rivera|Luis Rivera", yes,
-               "", "", "0", "", "", "María Ortiz", yes]
+    no = "no"
+    owner = "dueno" if lang == "es" else "owner"
+    example = ["PR-000123", "040-012-345-67", "2026-2027", "2026-09-15",
+               "Ana Rivera|Luis Rivera", yes, owner, "", no, "", "", "", "0", "", "", "", "",
+               "María Ortiz", yes]
     return "".join(csv_text.csv_lines(head, [example]))
 
 
@@ -492,6 +583,7 @@ class Checked:
     answers: dict[str, Any]
     fy: date
     officer: str
+    delivered_on: date
 
 
 def _yes_no(value: str, column: str) -> bool:
@@ -540,8 +632,25 @@ def check_row(v: dict[str, str], today: date) -> Checked:
     open_fy = filings.certification_year(today)
     if fy != open_fy:
         raise RowRefused("fiscal_year", "fiscal_year_not_open", open=fiscal_year_label(open_fy))
-    answers: dict[str, Any] = {"occupants": "", "rent": "no", "rent_part": "",
-                               "attested_by": "lender"}
+    delivered = _delivery_date(v["delivery_date"], fy, today)
+    answers: dict[str, Any] = {"occupants": "", "attested_by": "lender"}
+    occupant = OCCUPANT_WORDS.get(normal(v.get("occupant", "")) or "owner")
+    if occupant is None:
+        raise RowRefused("occupant", "bad_occupant")
+    answers["occupant"] = occupant
+    relationship = v.get("family_relationship", "").strip()
+    if occupant == "family":
+        if not relationship:
+            raise RowRefused("family_relationship", "required")
+        code = KINSHIP_WORDS.get(normal(relationship))
+        if code is None:
+            raise RowRefused("family_relationship", "bad_relationship")
+        answers["family_relationship"] = code
+    elif relationship:
+        raise RowRefused("family_relationship", "relationship_without_family")
+    rent = _yes_no(v["rent"], "rent")  # R-B7: the core decides on it (`filings.figures_of`)
+    answers["rent"] = "yes" if rent else "no"
+    answers["rent_part"] = " ".join(v.get("rent_part", "").split())[:500] if rent else ""
     home = _yes_no(v["residential_use"], "residential_use")
     acquired = v.get("acquisition_date", "").strip()
     deed = _answer(answers_of.deed_date, "acquisition_date", acquired, today) if acquired \
@@ -575,15 +684,43 @@ def check_row(v: dict[str, str], today: date) -> Checked:
     if share:
         s = _answer(answers_of.unit_share, "cooperative_share", share)
         answers["cooperative"], answers["unit_share"] = "yes", str(s)
-        answers["coop_election"] = "residential"
+        for column in ("cooperative_name", "cooperative_election"):
+            if not v.get(column, "").strip():
+                raise RowRefused(column, "required")
+        election = COOP_ELECTION_WORDS.get(normal(v["cooperative_election"]))
+        if election is None:
+            raise RowRefused("cooperative_election", "bad_coop_election")
+        answers["coop_election"] = election  # the cooperative's, recorded as its own
+        answers["cooperative_name"] = " ".join(v["cooperative_name"].split())[:200]
+        answers["coop_elected_by"] = "cooperative"
     else:
         answers["cooperative"] = "no"
+        for column in ("cooperative_name", "cooperative_election"):
+            if v.get(column, "").strip():
+                raise RowRefused(column, "coop_without_share")
     name = " ".join(v["officer_name"].split())
     if not 3 <= len(name) <= 200:
         raise RowRefused("officer_name", "bad_name")
     if not _yes_no(v["officer_attests"], "officer_attests"):
         raise RowRefused("officer_attests", "not_attested")
-    return Checked(answers, fy, name)
+    return Checked(answers, fy, name, delivered)
+
+
+def _delivery_date(text: str, fy: date, today: date) -> date:
+    """R-B13, R-B21: the day the owner delivered the certification to the lender, read by the
+    one date parser: not after today, nor before the January 1 on which the fiscal year `fy`
+    is judged (R-B15: the certification states the use on that day, so it cannot be signed
+    before it)."""
+    first = date(fy.year, 1, 1)
+    try:
+        return date_input.parse(text, "es", not_before=first, not_after=today)
+    except date_input.DateInputError as e:
+        if e.code == "after":
+            raise RowRefused("delivery_date", "date_in_future") from None
+        if e.code == "before":
+            raise RowRefused("delivery_date", "delivered_before_year",
+                             year=fiscal_year_label(fy), first=fy.year) from None
+        raise RowRefused("delivery_date", "bad_date") from None
 
 
 def same_answers(a: dict[str, Any], b: dict[str, Any]) -> bool:
@@ -681,6 +818,7 @@ class Processing:
         facts = self._facts(uow, set(catastros), fy)
         owners = self._owners(uow, set(catastros), today)
         who = {"actor_id": batch.created_by_id, "created_by_id": batch.created_by_id}
+        self._uow, self._batch = uow, batch
         filer: Any = (batch_filing.OneByOne(uow, fy, **who) if self.one_by_one else
                       batch_filing.Step(uow, fy, catastros=catastros, owners=owners, **who))
         counts = {"accepted": 0, "rejected": 0, "duplicate": 0}
@@ -801,19 +939,36 @@ class Processing:
             raise RowRefused(None, "cannot_compute") from None
         existing = filer.on_file(parcel_id)
         if existing is not None and existing.status in EXEMPTION_HOLDING:
-            if existing.loan_id == loan_id and same_answers(existing.answers, answers):
+            if existing.loan_id == loan_id and same_answers(existing.answers, answers) \
+                    and existing.delivered_on == checked.delivered_on:
                 row.outcome = "duplicate"
                 return existing, comparison
             raise RowRefused(None, "already_filed")
         if fact.debt_on_january_1 > 0:
             raise RowRefused(None, "owes_property_tax")
+        election = self._coop_election(answers, checked.fy)
         try:
             filed, fig = filer.file(batch_filing.LenderFiling(
-                parcel_id, loan_id, answers, checked.officer), fact, comparison)
+                parcel_id, loan_id, answers, checked.officer, checked.delivered_on,
+                election), fact, comparison)
         except ServiceError as e:
             raise _refusal(e) from None
         row.outcome = "accepted"
         return filed, fig.comparison
+
+    def _coop_election(self, answers: dict[str, Any], fy: date) -> int | None:
+        """R-B4, R-B20: a cooperative's unit: the cooperative's election of the year, as on
+        record or recorded now as the cooperative's (the lender's user records it); a row
+        giving the other election is refused."""
+        if answers.get("coop_elected_by") != "cooperative":
+            return None
+        try:
+            return cooperatives.record(
+                self._uow, fy=fy, name=answers["cooperative_name"],
+                election=answers["coop_election"], recorded_by_id=self._batch.created_by_id,
+                lender_id=self._batch.lender_id).id
+        except Conflict:
+            raise RowRefused("cooperative_election", "coop_election_differs") from None
 
     @staticmethod
     def _owner_ids(text: str, on_record: list[tuple[int, str, str]]) -> list[int]:
@@ -835,13 +990,25 @@ class Processing:
         return sorted(chosen)
 
 
+#: The row's column each of the reasons against a home concerns (R-B7; R-B4: the
+#: cooperative's election of the cooperatives law's exemption).
+ELIGIBILITY_COLUMNS: dict[str, str] = {exemption.RENT_RECEIVED: "rent",
+                                       exemption.NOT_FAMILY: "family_relationship",
+                                       exemption.NOT_HOME: "residential_use",
+                                       filings.COOPERATIVE_LAW: "cooperative_election"}
+
+
 def _refusal(e: ServiceError) -> RowRefused:
     """A filing's refusal as a row's reason."""
     if e.code == "one_dwelling":
         return RowRefused("owners", "one_dwelling")
     if e.code == "exemption_not_eligible":
-        rules = sorted({rule for rule, _m in e.params.get("reasons", [])})
-        return RowRefused(None, "not_eligible", rules=", ".join(rules))
+        reasons = list(e.params.get("reasons", []))
+        rules = sorted({rule for rule, _m in reasons})
+        column = next((ELIGIBILITY_COLUMNS[m] for _r, m in reasons
+                       if m in ELIGIBILITY_COLUMNS), None)
+        return RowRefused(column, "not_eligible_because", rules=", ".join(rules),
+                          why=[m for _r, m in reasons])
     if e.code in ("exemption_not_editable", "exemption_state"):
         return RowRefused(None, "already_filed")
     if e.code == "no_property_tax_facts":

@@ -31,6 +31,7 @@ from portal.models.collections import (
 )
 from portal.models.exemption_changes import ExemptionChangeEvidence, ExemptionChangeReport
 from portal.models.exemptions import (
+    CooperativeElection,
     ExemptionCertification,
     ExemptionEvent,
     ExemptionEvidence,
@@ -80,8 +81,8 @@ __all__ = [
     "UTCDateTime", "User", "WebSession",
     "DebtCertificate",
     "BudgetFixedAmount",
-    "ExemptionCertification", "ExemptionEvent", "ExemptionEvidence", "ExemptionOwner",
-    "PlanDefault", "PlanEntry", "StaffApiToken",
+    "CooperativeElection", "ExemptionCertification", "ExemptionEvent", "ExemptionEvidence",
+    "ExemptionOwner", "PlanDefault", "PlanEntry", "StaffApiToken",
     "PropertyTaxFact",
     "LenderApiToken", "LenderInvitation", "LoanFigures",
     "AttachmentAccrual", "AttachmentNotice", "Auction", "AuctionResult", "TaxDebt",

@@ -13,6 +13,8 @@ their review), their evidence and the history of each certification's states.
 - `exemption_evidence`: uploaded files, stored by content hash (`portal.storage`).
 - `exemption_events`: append-only history of every state change, with the reviewer's
   reasons (R-B13: named reviewers).
+- `coop_elections`: a housing cooperative's election of a year (R-B4, R-B20), the
+  cooperative's own; its units' certifications point to it.
 """
 
 from __future__ import annotations
@@ -130,6 +132,12 @@ class ExemptionCertification(Base):
     filed_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), comment="When filed")
     filed_on: Mapped[date | None] = mapped_column(
         Date, comment="Filing date: the Puerto Rico day submitted (R-B13)")
+    coop_election_id: Mapped[int | None] = mapped_column(
+        ForeignKey("coop_elections.id"), index=True,
+        comment="A cooperative's unit: the cooperative's election it is filed under (R-B4)")
+    delivered_on: Mapped[date | None] = mapped_column(
+        Date, comment="A lender's filing: the day the owner delivered the certification to "
+                      "the lender, its filing date (R-B13, R-B21)")
     loan_id: Mapped[int | None] = mapped_column(
         ForeignKey("loans.id"), comment="The loan whose lender receives it (R-B9, R-B13)")
     attested_name: Mapped[str | None] = mapped_column(String(200),
@@ -316,3 +324,32 @@ class StaffApiToken(Base):
                                                         comment="When it was revoked")
     last_used_at: Mapped[datetime | None] = mapped_column(UTCDateTime(),
                                                           comment="Its last accepted request")
+
+
+class CooperativeElection(AppendOnly, Base):
+    """R-B4, R-B20: a housing cooperative's election for a fiscal year, the cooperative's
+    own (not a member's): the residential exemption unit by unit, or the cooperatives law's
+    exemption instead. One per cooperative and year (by its name as compared,
+    `name_key`); its units are the certifications filed under it
+    (`ExemptionCertification.coop_election_id`). Who recorded it: the lender that
+    filed the cooperative's units, and its user."""
+
+    __tablename__ = "coop_elections"
+    __table_args__ = (
+        CheckConstraint("election IN ('residential', 'cooperative_law')", name="election"),
+        UniqueConstraint("fiscal_year_start", "name_key"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True, comment="Surrogate key")
+    fiscal_year_start: Mapped[date] = mapped_column(Date, comment="July 1 opening the FY")
+    cooperative_name: Mapped[str] = mapped_column(String(200),
+                                                  comment="The housing cooperative, as written")
+    name_key: Mapped[str] = mapped_column(String(200), comment="The name as compared (no "
+                                                               "accents, case or spaces)")
+    election: Mapped[str] = mapped_column(String(16),
+                                          comment="residential or cooperative_law (R-B4)")
+    lender_id: Mapped[int | None] = mapped_column(ForeignKey("lenders.id"),
+                                                  comment="The lender that recorded it")
+    recorded_by_id: Mapped[int] = mapped_column(ForeignKey("users.id"),
+                                                comment="The user who recorded it")
+    created_at: Mapped[datetime] = created_at()

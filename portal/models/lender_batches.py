@@ -33,7 +33,7 @@ class LenderBatch(Base):
     __table_args__ = (
         UniqueConstraint("lender_id", "idempotency_key"),
         CheckConstraint("status IN ('queued', 'running', 'done', 'failed')", name="status"),
-        CheckConstraint("source IN ('csv', 'api')", name="source"),
+        CheckConstraint("source IN ('csv', 'api', 'form')", name="source"),
         CheckConstraint("total >= 0 AND processed >= 0 AND accepted >= 0 AND rejected >= 0 "
                         "AND duplicates >= 0", name="counts"),
     )
@@ -45,7 +45,7 @@ class LenderBatch(Base):
         ForeignKey("users.id"), index=True, comment="The lender's user who sent it")
     token_id: Mapped[int | None] = mapped_column(
         ForeignKey("lender_api_tokens.id"), comment="The API token that sent it")
-    source: Mapped[str] = mapped_column(String(4), comment="csv or api")
+    source: Mapped[str] = mapped_column(String(4), comment="csv, api or form")
     filename: Mapped[str | None] = mapped_column(String(255), comment="The uploaded file's name")
     idempotency_key: Mapped[str | None] = mapped_column(
         String(255), comment="The API's Idempotency-Key (one batch per key and lender)")

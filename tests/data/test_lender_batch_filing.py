@@ -8,7 +8,7 @@ of two steps, a draft on file, duplicates and the same rows sent again."""
 from __future__ import annotations
 
 import json
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -137,6 +137,7 @@ def _row(k: int, **changes: str) -> dict[str, str]:
     fy = filings.certification_year(clock.today())
     row = {"loan_number": f"L-{k:03d}", "catastro": _catastro(k),
            "fiscal_year": f"{fy.year}-{fy.year + 1}", "owners": f"Dueña {k}",
+           "delivery_date": clock.today().isoformat(), "rent": "no",
            "residential_use": "sí", "residential_fraction": "", "residential_valuation": "",
            "veteran_amount": "", "cooperative_share": "", "acquisition_date": "",
            "officer_name": "María Ortiz Colón", "officer_attests": "sí"}
@@ -168,7 +169,8 @@ def _rows() -> list[dict[str, str]]:
         _row(18, residential_valuation="5000.00"),           # accepted (the CRIM's wins)
         _row(19),                                            # already_filed (returned)
         _row(13, owners="Dueña 13|Dueña 14"),                # one_dwelling (a spouse's)
-        _row(20, cooperative_share="0.25"),                  # accepted, a cooperative's unit
+        _row(20, cooperative_share="0.25", cooperative_name="Coop Vivienda Sol",
+             cooperative_election="residencial"),            # accepted, a cooperative's unit
         _row(21, acquisition_date="2026-03-15"),             # accepted, a new structure
         _row(22, owners="Nadie"),                            # owner_not_on_record
         _row(23, residential_use="no"),                      # not_residential
@@ -211,7 +213,8 @@ def _records(database: Database) -> tuple[Any, ...]:
                 c.step, c.filing_number is not None, c.filed_at, c.filed_on,
                 loan.get(c.loan_id), c.attested_name, c.attested_at, c.plan_payments,
                 c.plan_first_due, js(c.returned_steps), c.decided_by_id, c.decided_at,
-                c.created_at, c.updated_at, owners, events, audits)
+                c.created_at, c.updated_at, owners, events, audits, c.delivered_on,
+                c.coop_election_id is not None)
         rows = [(r.batch_id, r.row_number, r.outcome, r.error_column, r.reason,
                  js(r.reason_params), r.exemption_amount, r.net_tax,
                  key.get(r.certification_id or 0))
@@ -327,3 +330,88 @@ def test_a_step_stopped_midway_leaves_nothing_and_runs_again(database, monkeypat
     certs, rows, batches = _records(database)
     assert batches == [(28, 28, 11, 15, 2, "done")]
     assert sum(1 for c in certs.values() if c[9] is not None) == 11
+
+
+def test_a_row_states_who_lives_there_rent_and_the_delivery(database):
+    """R-B7 decided by the core from the row: only the owner's son lives there (family, 1st
+    degree) is filed; a first cousin's child (5th degree) or any rent is refused with the
+    rule and the core's reason, worded in each language. R-B13: the filing is dated the
+    owner's delivery to the lender, and R-B11's 30 days run from it."""
+    from portal.i18n import use_language
+    _world(database)
+    delivered = clock.today() - timedelta(days=20)
+    rows = [_row(0, occupant="familia", family_relationship="hijo",
+                 delivery_date=delivered.isoformat()),
+            _row(2, occupant="family", family_relationship="first_cousin_once_removed"),
+            _row(4, rent="sí", rent_part="el apartamento de abajo"),
+            _row(10, delivery_date=(clock.today() + timedelta(days=1)).isoformat())]
+    with UnitOfWork(database) as uow:
+        officer = uow.session.scalar(select(User).where(User.email == "oficial@banco.pr"))
+        batch = lb.submit(uow, officer, rows, source="csv", filename="lote.csv")
+        lb.process(uow, batch.id)
+        got = list(uow.session.scalars(select(LenderBatchRow).where(
+            LenderBatchRow.batch_id == batch.id).order_by(LenderBatchRow.row_number)))
+        assert [(r.outcome, r.error_column, r.reason) for r in got] == [
+            ("accepted", None, None),
+            ("rejected", "family_relationship", "not_eligible_because"),
+            ("rejected", "rent", "not_eligible_because"),
+            ("rejected", "delivery_date", "date_in_future")]
+        with use_language("en"):
+            assert lb.reason_text(got[1]) == (
+                "The certification does not meet R-B7: The people who live in the home are "
+                "not the owner's family: family is the spouse and the relatives within the "
+                "4th degree by blood or the 2nd by marriage.")
+            assert lb.reason_text(got[2]) == ("The certification does not meet R-B7: Rent "
+                                              "is received for the property.")
+        with use_language("es"):
+            assert lb.reason_text(got[2]) == ("La certificación no cumple con R-B7: Se "
+                                              "recibe renta por la propiedad.")
+        cert = uow.session.get(ExemptionCertification, got[0].certification_id)
+        assert (cert.filed_on, cert.delivered_on) == (delivered, delivered)
+        assert cert.answers["occupant"] == "family"
+        assert cert.answers["family_relationship"] == "child"
+
+
+def test_a_cooperatives_election_is_recorded_as_the_cooperatives(database):
+    """R-B4, R-B20: the rows of a cooperative's units name the cooperative and its
+    election; it is recorded once, as the cooperative's (who elected, who recorded it), and
+    every unit filed points to it; a row giving the other election for the same cooperative
+    is refused; the cooperatives law's exemption is the cooperative's election too, and the
+    core refuses the unit's residential exemption (R-B4)."""
+    from portal.exemptions import cooperatives
+    from portal.i18n import use_language
+    from portal.models import CooperativeElection
+    _world(database)
+    coop = {"cooperative_share": "0.25", "cooperative_name": "Cooperativa  Jardines",
+            "cooperative_election": "residencial"}
+    rows = [_row(0, **coop), _row(2, **dict(coop, cooperative_name="COOPERATIVA JARDINES")),
+            _row(4, **dict(coop, cooperative_election="ley_cooperativas")),
+            _row(10, **dict(coop, cooperative_name="Coop Otra",
+                            cooperative_election="cooperative_law")),
+            _row(12, cooperative_name="Coop Sin Unidad"),
+            _row(15, cooperative_share="0.1")]
+    with UnitOfWork(database) as uow:
+        officer = uow.session.scalar(select(User).where(User.email == "oficial@banco.pr"))
+        batch = lb.submit(uow, officer, rows, source="csv", filename="lote.csv")
+        lb.process(uow, batch.id)
+        got = list(uow.session.scalars(select(LenderBatchRow).where(
+            LenderBatchRow.batch_id == batch.id).order_by(LenderBatchRow.row_number)))
+        assert [(r.outcome, r.error_column, r.reason) for r in got] == [
+            ("accepted", None, None), ("accepted", None, None),
+            ("rejected", "cooperative_election", "coop_election_differs"),
+            ("rejected", "cooperative_election", "not_eligible_because"),
+            ("rejected", "cooperative_name", "coop_without_share"),
+            ("rejected", "cooperative_name", "required")]
+        with use_language("en"):
+            assert "R-B4" in lb.reason_text(got[3])
+        elections = {e.name_key: (e.cooperative_name, e.election, e.recorded_by_id)
+                     for e in uow.session.scalars(select(CooperativeElection))}
+        assert elections == {"cooperativa jardines": ("Cooperativa Jardines", "residential",
+                                                      officer.id),
+                             "coop otra": ("Coop Otra", "cooperative_law", officer.id)}
+        first = uow.session.get(ExemptionCertification, got[0].certification_id)
+        shown = cooperatives.shown(uow, first)
+        assert (shown.cooperative, shown.election, shown.recorded_by) == (
+            "Cooperativa Jardines", "residential", "Banco")
+        assert shown.units == (_catastro(0), _catastro(2))
+        assert first.answers["coop_elected_by"] == "cooperative"

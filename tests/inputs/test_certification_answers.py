@@ -14,8 +14,8 @@ from portal.lenders.batches import REASONS, RowRefused, check_row
 
 TODAY = date(2026, 11, 30)
 ROW = {"loan_number": "L-1", "catastro": "040-000-001-01", "fiscal_year": "2026-2027",
-       "owners": "Ana", "residential_use": "sí", "officer_name": "Rosa Díaz",
-       "officer_attests": "sí"}
+       "delivery_date": "2026-11-02", "owners": "Ana", "residential_use": "sí", "rent": "no",
+       "officer_name": "Rosa Díaz", "officer_attests": "sí"}
 
 
 @pytest.mark.parametrize(("check", "value", "expected"), [
@@ -60,7 +60,9 @@ def test_an_amount_the_csv_used_to_misread_is_refused_with_its_reason(typed: str
 
 def test_the_csv_and_the_wizard_store_the_same_answers():
     checked = check_row({**ROW, "residential_fraction": "0.75", "veteran_amount": "1,500",
-                         "cooperative_share": "0.25", "acquisition_date": "2026-03-02"}, TODAY)
+                         "cooperative_share": "0.25", "cooperative_name": "Coop Sol",
+                         "cooperative_election": "residencial",
+                         "acquisition_date": "2026-03-02"}, TODAY)
     a = checked.answers
     assert (a["fraction"], a["veteran_amount"], a["unit_share"], a["deed_date"]) == (
         str(answers.fraction("0.75")), str(answers.amount("1500.00", "veteran_amount")),

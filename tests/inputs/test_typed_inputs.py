@@ -13,8 +13,8 @@ from portal.lenders.batches import REASONS, RowRefused, check_row
 
 TODAY = date(2026, 11, 30)
 ROW = {"loan_number": "L-1", "catastro": "040-000-001-01", "fiscal_year": "2026-2027",
-       "owners": "Ana", "residential_use": "sí", "officer_name": "Rosa Díaz",
-       "officer_attests": "sí"}
+       "delivery_date": "2026-11-02", "owners": "Ana", "residential_use": "sí", "rent": "no",
+       "officer_name": "Rosa Díaz", "officer_attests": "sí"}
 
 
 @pytest.mark.parametrize(("typed", "expected"), [
@@ -47,7 +47,7 @@ def test_the_refusal_is_worded_in_the_readers_language(lang: str, text: str):
         assert yes_no_input.YesNoInputError("not_yes_no").message().startswith(text)
 
 
-@pytest.mark.parametrize("column", ["residential_use", "officer_attests"])
+@pytest.mark.parametrize("column", ["residential_use", "rent", "officer_attests"])
 @pytest.mark.parametrize("typed", ["X", "Y"])
 def test_the_lender_csv_refuses_x_and_y(column: str, typed: str):
     """`X` and `Y` were read as yes: the row is refused with the column and the reason."""

@@ -147,7 +147,8 @@ def batch_rows(app: Flask, n: int) -> list[dict[str, str]]:
             row = dict.fromkeys(batches.COLUMNS, "")
             row.update(loan_number=number, catastro=catastro,
                        fiscal_year=batches.fiscal_year_label(fy),
-                       owners=" | ".join(names), residential_use="yes",
+                       delivery_date=clock.today().isoformat(),
+                       owners=" | ".join(names), residential_use="yes", rent="no",
                        officer_name="Ana Rivera Soto", officer_attests="yes")
             out.append(row)
     return out
@@ -187,6 +188,7 @@ def add_homes(app: Flask, n: int, prefix: str = "090") -> list[dict[str, str]]:
              "starts_on": date(2020, 1, 1)} for k, p in enumerate(pids)])
     return [{"loan_number": f"L-{prefix}-{k:04d}", "catastro": c,
              "fiscal_year": f"{fy.year}-{fy.year + 1}",
-             "owners": f"Dueña Peñuelas {prefix}-{k:04d}", "residential_use": "sí",
+             "delivery_date": clock.today().isoformat(),
+             "owners": f"Dueña Peñuelas {prefix}-{k:04d}", "residential_use": "sí", "rent": "no",
              "veteran_amount": "0", "officer_name": "María Ortiz Colón",
              "officer_attests": "sí"} for k, c in enumerate(catastros)]

@@ -41,6 +41,7 @@ LENDER |= {"lenders.organisation", "lenders.invite", "lenders.withdraw", "lender
            "lenders.set_role", "lenders.create_token", "lenders.revoke_token"}
 LENDER |= {"lenders.batches", "lenders.batch_upload", "lenders.batch_template",  # J7: bulk
            "lenders.batch_guide", "lenders.batch", "lenders.batch_report", "lenders.batch_failed"}
+LENDER |= {"lenders.certification_one", "lenders.certification_one_file"}  # one by form
 LENDER |= {"lenders.webhooks_page", "lenders.add_webhook",  # the webhooks
            "lenders.remove_webhook",  # (tests/web/test_lender_webhooks.py)
            "lenders.resend_webhook"}

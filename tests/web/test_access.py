@@ -137,6 +137,7 @@ def test_role_pages(world, role):
         "/prestamista/organizacion": 200 if role == "lender" else 404,
         "/prestamista/certificaciones/lote": 200 if role == "lender" else 404,
         "/prestamista/certificaciones/lote/guia": 200 if role == "lender" else 404,
+        "/prestamista/certificaciones/una": 200 if role == "lender" else 404,
         "/prestamista/certificaciones/lote/plantilla.csv": 200 if role == "lender" else 404,
         "/prestamista/certificaciones/lote/999999": 404,
         "/prestamista/certificaciones/lote/999999/informe.csv": 404,

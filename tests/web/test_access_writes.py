@@ -59,6 +59,9 @@ OWN_ONLY |= {"lenders.invitation"}
 #: and as another lender (its own batch, none of these loans filed) in
 #: tests/web/test_lender_batches.py (test_only_the_lenders_members_upload_or_see_a_batch).
 WALKED |= {"lenders.batch_upload"}
+#: The lender's form of one certification, walked as every other role (404, no batch
+#: written) in tests/web/test_lender_certification_form.py (test_no_one_else_files_one).
+WALKED |= {"lenders.certification_one_file"}
 #: J7: the API's POST routes take a Bearer token only: walked with every role's session (401)
 #: and with another lender's token (404) in tests/web/test_lender_api_batches.py.
 WALKED |= {"lenders_api.submit_batch", "lenders_api.report_acquisition"}

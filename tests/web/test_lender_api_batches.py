@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -371,3 +372,46 @@ def test_on_postgresql_the_api_files_the_same_records_as_on_sqlite(app, tmp_path
         on_pg = through_the_api(pg, rows)
     assert on_pg == on_sqlite and len(on_pg) == 8
     assert ("rejected", "officer_attests") in {(o, c) for _n, o, c, *_ in on_pg}
+
+
+@pytest.mark.parametrize(("lang", "rent", "family", "future"), [
+    ("es", "La certificación no cumple con R-B7: Se recibe renta por la propiedad.",
+     "La certificación no cumple con R-B7: Quienes viven en la casa no son familia del dueño",
+     "La fecha no puede ser posterior a hoy."),
+    ("en", "The certification does not meet R-B7: Rent is received for the property.",
+     "The certification does not meet R-B7: The people who live in the home are not the "
+     "owner's family", "The date cannot be after today.")])
+def test_rows_state_the_delivery_who_lives_there_and_rent(app, lang, rent, family, future):
+    """The API's fields `delivery_date` (required), `occupant`, `family_relationship`, `rent`
+    and `rent_part`: the core decides R-B7 and the row's reason says why in the caller's
+    language; an accepted row's certification is dated the owner's delivery (R-B13)."""
+    from portal import clock
+    from portal.models import ExemptionCertification
+    secret = new_token(login(app, "lender"), scope="write")
+    api = app.test_client()
+    rows = [r for r in batch_rows(app, 6) if r["owners"]][:4]  # a home owned by people
+    delivered = (clock.today() - timedelta(days=3)).isoformat()
+    rows[0].update(occupant="family", family_relationship="parent", delivery_date=delivered)
+    rows[1].update(rent="yes", rent_part="the basement")
+    rows[2].update(occupant="family", family_relationship="second_cousin")
+    rows[3].update(delivery_date=(clock.today() + timedelta(days=1)).isoformat())
+    missing = [dict(rows[0])]
+    del missing[0]["delivery_date"]
+    r = api.post(BATCHES, json={"rows": missing}, headers=_h(secret, "no-date", lang))
+    assert r.status_code == 422
+    assert [e["field"] for e in r.get_json()["errors"]] == ["rows[0].delivery_date"]
+    r = api.post(BATCHES, json={"rows": rows}, headers=_h(secret, "homes", lang))
+    assert r.status_code == 202, r.get_data(as_text=True)
+    report = api.get(f"{BATCHES}/{r.get_json()['id']}/rows",
+                     headers=_h(secret, lang=lang)).get_json()["items"]
+    assert [(i["outcome"], i["column"]) for i in report] == [
+        ("accepted", None), ("rejected", "rent"), ("rejected", "family_relationship"),
+        ("rejected", "delivery_date")]
+    assert report[1]["reason"] == rent
+    assert report[2]["reason"].startswith(family)
+    assert report[3]["reason"] == future
+    with app.app_context(), UnitOfWork(database()) as w:
+        cert = w.session.scalar(select(ExemptionCertification).where(
+            ExemptionCertification.filing_number == report[0]["filing_number"]))
+        assert (cert.filed_on.isoformat(), cert.delivered_on.isoformat()) == (delivered,
+                                                                              delivered)

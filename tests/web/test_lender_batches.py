@@ -62,6 +62,7 @@ def good_rows(app: Flask, n: int, lang: str = "es") -> list[dict[str, str]]:
             seen_owners |= ids
             out.append({"loan_number": number, "catastro": catastro,
                         "fiscal_year": f"{fy.year}-{fy.year + 1}", "owners": "|".join(names),
+                        "delivery_date": clock.today().isoformat(), "rent": "no",
                         "residential_use": yes, "residential_fraction": "",
                         "residential_valuation": "", "veteran_amount": "",
                         "cooperative_share": "", "acquisition_date": "",
@@ -153,7 +154,7 @@ def _another_lender(app: Flask) -> tuple[str, str]:
 def test_every_reason_a_row_is_refused(app):
     from portal.lenders import batches as lb
     from portal.models import OwnershipShare, Parcel, Party, PropertyTaxFact
-    rows = good_rows(app, 32)
+    rows = good_rows(app, 41)
     b_loan, b_catastro = _another_lender(app)
     fy = int(rows[0]["fiscal_year"][:4])
     bad = {  # row index -> (changes, the column, the reason)
@@ -189,6 +190,24 @@ def test_every_reason_a_row_is_refused(app):
         29: ({"veteran_amount": "1000000000"}, "veteran_amount", "veteran_over_valuation"),
         30: ({"residential_use": "X"}, "residential_use", "not_yes_no"),  # read as yes
         31: ({"officer_attests": "Y"}, "officer_attests", "not_yes_no"),
+        # R-B13, R-B21: the owner's delivery, within the year's January 1 and today
+        32: ({"delivery_date": f"{fy - 1}-12-31"}, "delivery_date", "delivered_before_year"),
+        # R-B7: who lives there, the family's relationship and rent (the core's reasons)
+        33: ({"occupant": "inquilino"}, "occupant", "bad_occupant"),
+        34: ({"occupant": "familia", "family_relationship": "amigo"}, "family_relationship",
+             "bad_relationship"),
+        35: ({"family_relationship": "hijo"}, "family_relationship",
+             "relationship_without_family"),
+        36: ({"rent": "sí"}, "rent", "not_eligible_because"),
+        37: ({"occupant": "familia", "family_relationship": "primo_segundo"},
+             "family_relationship", "not_eligible_because"),
+        # R-B4, R-B20: the cooperative's election, with the unit's share
+        38: ({"cooperative_name": "Coop Sol"}, "cooperative_name", "coop_without_share"),
+        39: ({"cooperative_share": "0.5", "cooperative_name": "Coop Sol",
+              "cooperative_election": "quizás"}, "cooperative_election", "bad_coop_election"),
+        40: ({"cooperative_share": "0.5", "cooperative_name": "Coop Luna",
+              "cooperative_election": "ley_cooperativas"}, "cooperative_election",
+             "coop_election_differs"),
     }
     sent = [dict(r, **bad[i][0]) if i in bad else r for i, r in enumerate(rows)]
     # R-B6: row 20's first owner also owns row 21's parcel, and claims it too
@@ -219,6 +238,12 @@ def test_every_reason_a_row_is_refused(app):
         s.execute(PropertyTaxFact.__table__.update().where(
             PropertyTaxFact.parcel_id == pid18, PropertyTaxFact.fiscal_year_start == fy_start)
             .values(debt_on_january_1=100))
+    with app_uow(app) as w:  # Coop Luna elected the residential exemption for its units
+        from portal.exemptions import cooperatives
+        from portal.people import users
+        cooperatives.record(w, fy=date(fy, 7, 1), name="Coop Luna", election="residential",
+                            recorded_by_id=users.find_by_email(w, "lender@demo.pr").id,
+                            lender_id=None)
     client = login(app, "lender")
     bid = batch_of(upload(client, batch_csv(sent)))
     got = _outcomes(app, bid)
@@ -239,7 +264,7 @@ def test_every_reason_a_row_is_refused(app):
     # the filing's other refusals map onto reasons too
     from portal.accounts.errors import Conflict
     assert lb._refusal(Conflict("exemption_not_eligible", reasons=[("R-B1", "x")])).params \
-        == {"rules": "R-B1"}
+        == {"rules": "R-B1", "why": ["x"]}
     assert lb._refusal(Conflict("calc")).reason == "cannot_compute"
 
 
@@ -350,6 +375,7 @@ def database_of(app: Flask):  # noqa: ANN201
 # --- the CSVs ---------------------------------------------------------------------------------
 
 def test_failed_rows_round_trip_and_formulas_are_neutralised(app):
+    from portal.lenders.batches import COLUMNS
     rows = good_rows(app, 4)
     sent = [dict(rows[0], loan_number="=HYPERLINK(\"http://x\")"),
             dict(rows[1], officer_attests="no"), rows[2],
@@ -371,8 +397,9 @@ def test_failed_rows_round_trip_and_formulas_are_neutralised(app):
     for cells in table[1:]:
         cells = list(cells)
         cells[0] = rows[0]["loan_number"] if cells[0].startswith("'=") else cells[0]
-        cells[3] = rows[3]["owners"] if cells[3].startswith("'@") else cells[3]
-        cells[11] = "sí"
+        k, attests = COLUMNS.index("owners"), COLUMNS.index("officer_attests")
+        cells[k] = rows[3]["owners"] if cells[k].startswith("'@") else cells[k]
+        cells[attests] = "sí"
         fixed.append(cells)
     buf = io.StringIO()
     csv.writer(buf).writerows(fixed)

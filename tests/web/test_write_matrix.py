@@ -93,7 +93,8 @@ ALLOWED: dict[str, frozenset[str]] = {
     "accounts.paperless_page": SIGNED_IN,  # one's own choices
     # The bank's own (its user is the bank's administrator in the demo).
     **{f"lenders.{e}": frozenset({"lender"}) for e in (
-        "batch_upload", "create_token", "invite", "mark_intents", "pay_file", "pay_filtered",
+        "batch_upload", "certification_one_file", "create_token", "invite", "mark_intents",
+        "pay_file", "pay_filtered",
         "remove", "report_acquisition", "set_role", "add_webhook",
         "portfolio_change", "portfolio_upload", "bill_make")},
     "exemptions.changes_forward": frozenset({"lender"}),

@@ -28,7 +28,7 @@ from portal.core.exemption import CERTIFICATION_WARNING
 from portal.core.explain import N_
 from portal.documents import exemption_certification
 from portal.exemptions import answers as answers_of
-from portal.exemptions import evidence, filings, plan_defaults, plans, review
+from portal.exemptions import cooperatives, evidence, filings, plan_defaults, plans, review
 from portal.exemptions import tax_facts as facts_service
 from portal.i18n import current_language, formats, money
 from portal.web import upload_limits
@@ -415,12 +415,14 @@ def _receipt_view(w, cert_id: int) -> dict:  # noqa: ANN001
     without, with_ = present.bill_lines(fig)
     loan = filings.loan_of(w, cert)
     owners = filings.owner_names(w, cert)
+    coop = cooperatives.shown(w, cert)  # a unit filed under its cooperative's election
     return {"cert": cert, "parcel": parcel, "rel": rel, "fig": fig, "without": without,
             "with_": with_, "owners": owners, "loan": loan,
             "answers": exemption_certification.answers_shown(cert.answers or {}, owners),
             "events": filings.events(w, cert), "returned": _returned(w, cert),
             "fy_label": present.fy_label(cert.fiscal_year_start),
             "files": filings.evidence_of(w, cert), "today": clock.today(),
+            "coop": exemption_certification.coop_election_facts(coop), "coop_shown": coop,
             "plan": exemption_certification.plan_view(fig, plans.plan_state(w, cert, fig)),
             "plan_default": exemption_certification.PLAN_DEFAULT,
             "status_text": present.status_label(cert.status), "f": formats()}
@@ -441,7 +443,8 @@ def receipt_pdf(cert_id: int):  # noqa: ANN201
         v = _receipt_view(w, cert_id)
     lang = current_language()
     data = exemption_certification.receipt_pdf(v["cert"], v["parcel"], v["owners"], v["fig"],
-                                               v["loan"][1] if v["loan"] else None, lang)
+                                               v["loan"][1] if v["loan"] else None, lang,
+                                               v["coop_shown"])
     return pdf_response(data, exemption_certification.filename(v["cert"].filing_number, lang))
 
 

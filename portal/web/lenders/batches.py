@@ -22,9 +22,12 @@ from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
-from wtforms import SubmitField
+from wtforms import BooleanField, SelectField, StringField, SubmitField
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import Length, Optional
 
 from portal.accounts.errors import InvalidInput, NotFound
+from portal.documents.exemption_certification import KINSHIP_LABELS
 from portal.i18n import current_language, gettext, translate
 from portal.jobs import queue
 from portal.lenders import batches as service
@@ -48,6 +51,70 @@ class BatchFileForm(FlaskForm):
     file = FileField(_l("The CSV file of certifications"), validators=[
         FileRequired(message=_l("Choose the CSV file to upload."))])
     submit = SubmitField(_l("Upload the certifications"))
+
+
+def _text(label: Any, most: int = 200) -> StringField:
+    return StringField(label, validators=[Optional(), Length(max=most, message=_l(
+        "Write at most %(most)s characters.", most=most))])
+
+
+class OneCertificationForm(FlaskForm):
+    """One certification, as a row of the bulk file (`service.COLUMNS`): the row's checks
+    are the service's (`service.submit_one`); the form only bounds the lengths."""
+
+    loan_number = _text(_l("Loan number"), 40)
+    catastro = _text(_l("Catastro number"), 40)
+    fiscal_year = _text(_l("Fiscal year"), 20)
+    delivery_date = _text(_l("Day the owner delivered the signed certification to you"), 20)
+    owners = _text(_l("Owners who claim the home (as on record, separated by |)"), 500)
+    residential_use = SelectField(_l("Was it the home of the owners or their family on "
+                                     "January 1?"),
+                                  choices=[SelectChoice("yes", _l("Yes")),
+                                           SelectChoice("no", _l("No"))], default="yes")
+    occupant = SelectField(_l("Who lives in the home?"), choices=[
+        SelectChoice("owner", _l("The owners (with or without their family)")),
+        SelectChoice("family", _l("Only the owners' family"))], default="owner")
+    family_relationship = SelectField(_l("The family's relationship to the owner"),
+                                      choices=[], default="", validate_choice=False)
+    rent = SelectField(_l("Is rent received for the home or a part of it?"),
+                       choices=[SelectChoice("no", _l("No")), SelectChoice("yes", _l("Yes"))],
+                       default="no")
+    rent_part = _text(_l("Which part is rented"), 500)
+    residential_fraction = _text(_l("Residential fraction, when not the whole property"), 20)
+    residential_valuation = _text(_l("Or the residential valuation, in dollars"), 20)
+    veteran_amount = _text(_l("Veterans' exemption, in dollars"), 20)
+    cooperative_share = _text(_l("A housing cooperative's unit: its share"), 20)
+    cooperative_name = _text(_l("The housing cooperative's name"), 200)
+    cooperative_election = SelectField(_l("The cooperative's election, for all its units"),
+                                       choices=[SelectChoice("", _l("Not applicable")),
+                                                SelectChoice("residential",
+                                                             _l("The residential exemption, "
+                                                                "unit by unit")),
+                                                SelectChoice("cooperative_law",
+                                                             _l("The exemption of the "
+                                                                "cooperatives law instead"))],
+                                       default="")
+    acquisition_date = _text(_l("A new structure bought after January 1: the deed date"), 20)
+    officer_name = _text(_l("Full name of the officer who attests"), 200)
+    officer_attests = BooleanField(_l("I attest that the lender holds the certification the "
+                                      "owner signed (R-B21)."))
+    submit = SubmitField(_l("File the certification"))
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.family_relationship.choices = [SelectChoice("", _l("Not applicable"))] + [
+            SelectChoice(code, label) for code, label in _kinship_choices()]
+
+    def row(self) -> dict[str, str]:
+        """The row as the bulk file would hold it."""
+        out = {c: (getattr(self, c).data or "") for c in service.COLUMNS
+               if c != "officer_attests"}
+        out["officer_attests"] = "yes" if self.officer_attests.data else "no"
+        return {k: v.strip() if isinstance(v, str) else v for k, v in out.items()}
+
+
+def _kinship_choices() -> list[tuple[str, Any]]:
+    return [(code, _l(KINSHIP_LABELS[code])) for code in KINSHIP_LABELS]
 
 
 @bp.record_once
@@ -112,6 +179,45 @@ def batch_upload():  # noqa: ANN201
     return redirect(url_for("lenders.batch", batch_id=batch_id), 303)
 
 
+def _one_page(form: OneCertificationForm, errors: list[tuple[str | None, str]] | None = None,
+              status: int = 200):  # noqa: ANN202
+    hints = {c: translate(service.GUIDE[c]) for c in service.COLUMNS}
+    return render_template("lenders/certification_one.html", form=form, errors=errors or [],
+                           hints=hints), status
+
+
+@bp.get("/certificaciones/una")
+@login_required
+def certification_one():  # noqa: ANN201
+    _lender_only()
+    return _one_page(OneCertificationForm(formdata=None))
+
+
+@bp.post("/certificaciones/una")
+@login_required
+def certification_one_file():  # noqa: ANN201
+    """One certification (R-B13, R-B21): checked as a row of the bulk file, filed by the
+    background job as a batch of one row; its page shows the outcome and the reason."""
+    _lender_only()
+    form = OneCertificationForm()
+    if not form.validate_on_submit():
+        return _one_page(form, form_errors(form), 400)
+    try:
+        with uow() as w:
+            batch = service.submit_one(w, current_user, form.row())
+            batch_id, job_id = batch.id, batch.job_id
+    except NotFound:
+        abort(404)
+    except InvalidInput as e:
+        params = {k: v for k, v in e.params.items() if k != "field"}
+        text = service.reason_message(e.code or "cannot_compute", params)
+        target = getattr(form, str(e.params.get("field") or ""), None) or form.loan_number
+        target.errors = [text]
+        return _one_page(form, [("#" + target.id, f"{target.label.text}: {text}")], 400)
+    queue.enqueue_or_leave(job_id)
+    return redirect(url_for("lenders.batch", batch_id=batch_id), 303)
+
+
 @bp.get("/certificaciones/lote/plantilla.csv")
 @login_required
 def batch_template():  # noqa: ANN201
@@ -128,7 +234,10 @@ def batch_guide():  # noqa: ANN201
     _lender_only()
     rows = [(service.HEADERS["es"][c], service.HEADERS["en"][c], c in service.REQUIRED,
              translate(service.GUIDE[c])) for c in service.COLUMNS]
-    return render_template("lenders/batch_guide.html", rows=rows)
+    spanish = {code: word for word, code in service.KINSHIP_WORDS_ES.items()}
+    kinship = [(spanish.get(code, ""), code, translate(KINSHIP_LABELS[code]))
+               for code in KINSHIP_LABELS]
+    return render_template("lenders/batch_guide.html", rows=rows, kinship=kinship)
 
 
 def _reason(row: Any) -> str:
@@ -156,7 +265,8 @@ def batch(batch_id: int):  # noqa: ANN201
                                                                            lang),
                       "reason": _reason(r), "exemption": r.exemption_amount,
                       "net_tax": r.net_tax,
-                      "filing": numbers.get(r.certification_id or 0, "")} for r in rows]
+                      "filing": numbers.get(r.certification_id or 0, ""),
+                      "certification_id": r.certification_id} for r in rows]
             w.session.expunge_all()
     except NotFound:
         abort(404)

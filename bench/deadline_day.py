@@ -23,7 +23,7 @@ What it does, in one run on this machine:
   number of receipts the owners saw must equal the payments recorded. Exit status 1 when a
   request failed or a payment is duplicated.
 
-locust is in the [dev] extras (docs/PERFORMANCE.md says why). The figures depend on the
+locust is in the [dev] extras (docs/WEB.md, "Deadline day", says why). The figures depend on the
 machine and what else runs on it: compare runs on the same machine, at the same load.
 """
 

@@ -13,6 +13,7 @@ Sessions are kept in the database (`portal.web.session_store`).
 
 from __future__ import annotations
 
+import functools
 import logging
 from pathlib import Path
 from typing import Any
@@ -89,10 +90,16 @@ class Portal(Flask):
     def create_url_adapter(self, request: Request | None) -> MapAdapter | None:
         adapter = super().create_url_adapter(request)  # refuses an untrusted Host (400)
         if request is not None and adapter is not None:
-            base = urlsplit(str(self.config.get("PORTAL_BASE_URL") or config.DEFAULT_BASE_URL))
-            adapter.server_name = base.netloc
-            adapter.url_scheme = base.scheme or "http"
+            adapter.server_name, adapter.url_scheme = _host_and_scheme(
+                str(self.config.get("PORTAL_BASE_URL") or config.DEFAULT_BASE_URL))
         return adapter
+
+
+@functools.lru_cache(maxsize=8)
+def _host_and_scheme(base_url: str) -> tuple[str, str]:
+    """PORTAL_BASE_URL's host and scheme, split once (every request binds its URLs to them)."""
+    base = urlsplit(base_url)
+    return base.netloc, base.scheme or "http"
 
 
 class QuietHandler(WSGIRequestHandler):

@@ -19,9 +19,10 @@ What it does, in one run on this machine:
 - prints locust's figures for each step and in all: requests, failures, throughput
   (requests/s), p50, p95 and p99 latency (ms), with the load average;
 - then checks the database: the payments that succeeded during the run, and that none is a
-  duplicate (no owner paid the same parcel twice; no provider payment recorded twice); the
-  number of receipts the owners saw must equal the payments recorded. Exit status 1 when a
-  request failed or a payment is duplicated.
+  duplicate (no owner paid the same parcel twice; no provider payment recorded twice), beside
+  the receipts the owners saw (fewer when the time ran out between an owner's payment and
+  its receipt: the payments that succeeded are counted from the database, the receipts from
+  locust's figures). Exit status 1 when a request failed or a payment is duplicated.
 
 locust is in the [dev] extras (docs/WEB.md, "Deadline day", says why). The figures depend on the
 machine and what else runs on it: compare runs on the same machine, at the same load.
@@ -243,7 +244,7 @@ def main() -> None:
           f"duplicates: {len(problems)}")
     for p in problems:
         print("  DUPLICATE:", p)
-    if failures or problems or payments != receipts:
+    if failures or problems:
         sys.exit(1)
 
 

@@ -74,10 +74,11 @@ bench: setup
 	$(PY) bench/trivial_bench.py
 	$(PY) bench/roll_bench.py
 
-# The roll at island scale on PostgreSQL, the whole path: a 1.5-million-parcel CSV checked,
-# imported, computed and published on a throwaway database, each stage and the total printed
-# (`make bench-roll PARCELS=300000` for less; docs/ROLL_IMPORT.md).
-PARCELS ?= 1500000
+# The roll at island scale on PostgreSQL, the whole path at two sizes: an N-parcel CSV checked,
+# imported, computed and published on a throwaway database per size, each stage printed, then
+# each stage's CPU per parcel (the bench's and the server's) at both sizes and each size's peak
+# memory (`make bench-roll PARCELS=20000,80000` for less; docs/ROLL_IMPORT.md).
+PARCELS ?= 300000,1500000
 bench-roll: setup
 	$(PY) bench/import_bench.py --parcels $(PARCELS) --postgres $(PG)
 	$(PY) bench/pdf_bench.py

@@ -2,8 +2,14 @@
 streaming, then import it as the staff's jobs run it, then compute and publish the roll.
 A script that prints figures, not a timed test.
 
-    .venv/bin/python bench/import_bench.py [--parcels 100000] [--postgres [SERVER_URL]]
+    .venv/bin/python bench/import_bench.py [--parcels 100000[,500000]] [--postgres [SERVER_URL]]
         [--no-roll]
+
+With two sizes or more (`--parcels 300000,1500000`), each size runs on its own fresh database
+in a process of its own (so each has its own peak memory), and a last table gives each
+stage's CPU per parcel (this process's, and the PostgreSQL server's) at every size, the
+ratio of the largest size's to the smallest's (1.0 is linear: the same CPU per parcel), and
+each size's peak resident memory (flat is constant memory).
 
 Stages (each prints parcels/s, CPU seconds, the resident memory at its end and the process's
 peak so far), on a fresh database (SQLite in a temporary folder; with `--postgres` a
@@ -33,6 +39,8 @@ from __future__ import annotations
 
 import argparse
 import csv
+import multiprocessing
+import os
 import random
 import sys
 import time
@@ -46,6 +54,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from roll_bench import (  # noqa: E402
     FY_START,
     SERVER,
+    STAGES,
     Stage,
     _job,
     _peak_mib,
@@ -98,8 +107,8 @@ def _import(database: Database, staff_id: int, path: Path, folder: Path, name: s
         with UnitOfWork(database) as uow:
             staff = uow.session.get(User, staff_id)
             import_id = roll_import.register_path(uow, staff, path, folder).id
-    print(f"{name}:", flush=True)  # (the stage's line says "import" for each)
-    _job(database, staff_id, "roll.import", {"import_id": import_id, "dry_run": dry_run}, n)
+    _job(database, staff_id, "roll.import", {"import_id": import_id, "dry_run": dry_run}, n,
+         name)
     with UnitOfWork(database) as uow:
         imp = uow.session.get(RollImport, import_id)
         uow.session.expunge(imp)
@@ -157,9 +166,59 @@ def run(url: str, n: int, folder: Path, roll: bool, fresh: bool = False,
     database.dispose()
 
 
+def one_size(args: argparse.Namespace, n: int) -> None:
+    print(f"database: {'PostgreSQL' if args.postgres else 'SQLite'}, {n:,} parcels", flush=True)
+    with _sqlite_database() as sqlite_url:  # the temporary folder holds the file too
+        folder = Path(sqlite_url.removeprefix("sqlite:///")).parent
+        if args.postgres:
+            with _postgres_database(args.postgres) as pg_url:
+                run(pg_url, n, folder, not args.no_roll, args.fresh, not args.no_again)
+            return
+        run(sqlite_url, n, folder, not args.no_roll, args.fresh, not args.no_again)
+
+
+def _child(args: argparse.Namespace, n: int, out: multiprocessing.Queue) -> None:
+    one_size(args, n)
+    out.put((list(STAGES), _peak_mib()))
+
+
+def compare(args: argparse.Namespace, sizes: list[int]) -> None:
+    """Each size in a process of its own, then CPU per parcel by stage across the sizes."""
+    results: dict[int, tuple[list, float]] = {}
+    ctx = multiprocessing.get_context("fork")
+    for n in sizes:
+        out = ctx.Queue()
+        child = ctx.Process(target=_child, args=(args, n, out))
+        child.start()
+        results[n] = out.get()
+        child.join()
+        assert child.exitcode == 0, f"{n:,} parcels: exit {child.exitcode}"
+    load = os.getloadavg()
+    print(f"\nCPU per parcel by stage (µs; client = this process, server = PostgreSQL's "
+          f"backends); load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} "
+          f"({os.cpu_count()} CPUs)")
+    head = "".join(f"{f'{n:,}':>22}" for n in sizes)
+    print(f"{'stage':<9}{head}   {'ratio largest/smallest':>24}")
+    names = [name for name, *_ in results[sizes[0]][0]]
+    for i, name in enumerate(names):
+        cells, per = [], []
+        for n in sizes:
+            _, parcels, cpu, server = results[n][0][i]
+            c, srv = cpu / parcels * 1e6, (server or 0.0) / parcels * 1e6
+            per.append((c, srv))
+            cells.append(f"{c:9.1f} + {srv:6.1f} srv " if server is not None else f"{c:20.1f}  ")
+        (c0, s0), (c1, s1) = per[0], per[-1]
+        ratio = f"client {c1 / c0:4.2f}x" if c0 else "client  -  "
+        if args.postgres:
+            ratio += f", server {s1 / s0:4.2f}x" if s0 else ", server  -  "
+        print(f"{name:<9}{''.join(cells)}   {ratio:>24}")
+    print(f"{'peak RSS':<9}" + "".join(f"{results[n][1]:>18,.0f} MiB" for n in sizes))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--parcels", type=int, default=100_000)
+    ap.add_argument("--parcels", default="100000",
+                    help="parcels, or several sizes separated by commas (300000,1500000)")
     ap.add_argument("--postgres", metavar="SERVER_URL", nargs="?",
                     const="postgresql+psycopg://postgres@127.0.0.1:5432/test",
                     help="run on a throwaway database on this PostgreSQL server")
@@ -169,17 +228,11 @@ def main() -> None:
     ap.add_argument("--fresh", action="store_true",
                     help="import a new upload of the file (pass 1 again), not the checked one")
     args = ap.parse_args()
-    print(f"database: {'PostgreSQL' if args.postgres else 'SQLite'}, "
-          f"{args.parcels:,} parcels", flush=True)
-    with _sqlite_database() as sqlite_url:  # the temporary folder holds the file too
-        folder = Path(sqlite_url.removeprefix("sqlite:///")).parent
-        url = sqlite_url
-        if args.postgres:
-            with _postgres_database(args.postgres) as pg_url:
-                run(pg_url, args.parcels, folder, not args.no_roll, args.fresh,
-                    not args.no_again)
-            return
-        run(url, args.parcels, folder, not args.no_roll, args.fresh, not args.no_again)
+    sizes = [int(x) for x in str(args.parcels).split(",") if x.strip()]
+    if len(sizes) == 1:
+        one_size(args, sizes[0])
+    else:
+        compare(args, sorted(sizes))
 
 
 if __name__ == "__main__":

@@ -89,6 +89,9 @@ class Server:
 
 
 SERVER = Server()
+#: Each stage's (name, parcels, CPU seconds of this process, the server's CPU seconds or
+#: None), in the order they ran: bench/import_bench.py compares them across sizes.
+STAGES: list[tuple[str, int, float, float | None]] = []
 
 
 def _rss_mib() -> float:
@@ -141,17 +144,21 @@ class Stage:
         cpu = time.process_time() - self.cpu
         server = SERVER.seconds()
         self.seconds = wall
-        used = f"{server - self.server:7.1f} s" if server is not None else "      -  "
+        used_s = server - self.server if server is not None else None
+        STAGES.append((self.name, self.parcels, cpu, used_s))
+        used = f"{used_s:7.1f} s" if used_s is not None else "      -  "
         print(f"{self.name:<8} {self.parcels:>10,} parcels {wall:8.1f} s "
               f"{self.parcels / wall:>10,.0f} parcels/s  CPU {cpu:7.1f} s  server {used}  "
               f"RSS {_rss_mib():7.0f} MiB  peak {_peak_mib():7.0f} MiB", flush=True)
 
 
-def _job(database: Database, staff_id: int, kind: str, params: dict, n: int) -> dict:
-    """Submit and run one job as the worker runs it, timed as a stage; its result."""
+def _job(database: Database, staff_id: int, kind: str, params: dict, n: int,
+         label: str | None = None) -> dict:
+    """Submit and run one job as the worker runs it, timed as a stage (named `label`, else
+    the kind's last word); its result."""
     with UnitOfWork(database) as uow:
         job_id = runner.submit(uow, uow.session.get(User, staff_id), kind, params).id
-    with Stage(kind.split(".")[1], n):
+    with Stage(label or kind.split(".")[1], n):
         job = runner.run(database, job_id)
     assert job is not None and job.status == "succeeded", (job.error_code, job.error_params)
     return job.result

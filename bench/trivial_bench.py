@@ -4,10 +4,11 @@ gunicorn as shipped (portal/gunicorn_conf.py: 2 gthread workers x 4 threads), in
     .venv/bin/python bench/trivial_bench.py [--requests 400] [--rounds 5] [--clients 8]
 
 The targets: the trivial signed-in page at most 4x a bare Flask response, and the dashboard
-and the parcel page at most 4x the trivial page, as CPU per request: the
-user+system CPU of the gunicorn master and workers, read from /proc before and after each
-block of requests, divided by the requests (the client's own CPU is not counted; the load
-of other processes on the machine changes the wall clock, much less the CPU a request takes).
+and the parcel page at most 4x the trivial page, as CPU per request: the CPU of the gunicorn
+master and workers' threads, read from /proc (the scheduler's nanoseconds, `schedstat`)
+before and after each block of requests, divided by the requests (the client's own CPU is
+not counted; the load of other processes on the machine changes the wall clock, much less the
+CPU a request takes).
 Each round serves a block of each page in turn (bare, trivial, dashboard, parcel page); the
 ratio is the median of the rounds' ratios, with their spread. The load average is printed
 beside the figures. A script that prints figures, not a timed test.
@@ -47,9 +48,11 @@ def free_port() -> int:
 
 
 def group_cpu(pgid: int) -> float:
-    """User+system CPU seconds of every live process in the process group (the gunicorn
-    master and its workers; the workers live for the whole run, so nothing is lost)."""
-    total = 0
+    """CPU seconds of every live process in the process group (the gunicorn master and its
+    workers; the workers and their threads live for the whole run, so nothing is lost): the
+    scheduler's nanoseconds on CPU of each thread (/proc/PID/task/TID/schedstat), not the
+    stat file's clock ticks, which are 10 ms each (a block of the bare app is a few ticks)."""
+    total = 0.0
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
@@ -58,9 +61,14 @@ def group_cpu(pgid: int) -> float:
         except OSError:
             continue
         fields = stat[stat.rindex(")") + 2:].split()
-        if int(fields[2]) == pgid:  # field 5 of stat: the process group
-            total += int(fields[11]) + int(fields[12])  # utime, stime
-    return total / TICK
+        if int(fields[2]) != pgid:  # field 5 of stat: the process group
+            continue
+        try:
+            total += sum(int(Path(f"/proc/{entry}/task/{tid}/schedstat").read_text().split()[0])
+                         for tid in os.listdir(f"/proc/{entry}/task")) / 1e9
+        except (OSError, ValueError):  # no schedstat (a kernel without it): the ticks
+            total += (int(fields[11]) + int(fields[12])) / TICK  # utime, stime
+    return total
 
 
 def serve(app: str, env: dict[str, str], port: int, log: Path, chdir: Path | None = None

@@ -13,12 +13,13 @@ Sessions are kept in the database (`portal.web.session_store`).
 
 from __future__ import annotations
 
+import functools
 import logging
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Flask, Request, request
+from flask import Flask, Request, has_request_context, request
 from werkzeug.routing import MapAdapter
 from werkzeug.serving import WSGIRequestHandler
 
@@ -34,23 +35,53 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
        "form-action 'self'; frame-ancestors 'none'")
 
 
+#: The headers every response carries unless its view set its own (a PDF's, a sandboxed
+#: upload's Content-Security-Policy).
+SECURITY_HEADERS = (
+    ("Content-Security-Policy", CSP),
+    ("X-Content-Type-Options", "nosniff"),
+    ("X-Frame-Options", "DENY"),
+    ("Referrer-Policy", "same-origin"),
+    ("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()"),
+    ("Cross-Origin-Opener-Policy", "same-origin"),
+)
+HSTS = ("Strict-Transport-Security", "max-age=31536000; includeSubDomains")
+
+
 def _security_headers(app: Flask) -> None:
     @app.after_request
     def headers(response):  # noqa: ANN001 - Flask response
         h = response.headers
-        h.setdefault("Content-Security-Policy", CSP)
-        h.setdefault("X-Content-Type-Options", "nosniff")
-        h.setdefault("X-Frame-Options", "DENY")
-        h.setdefault("Referrer-Policy", "same-origin")
-        h.setdefault("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()")
-        h.setdefault("Cross-Origin-Opener-Policy", "same-origin")
-        if request.is_secure:  # a browser ignores it over plain http; only HTTPS sends it
-            h.setdefault("Strict-Transport-Security", "max-age=31536000; includeSubDomains")
         h.pop("Server", None)  # no server name or version from the app (see QuietHandler)
-        if response.mimetype == "text/html":
-            # Pages show personal figures: never kept in shared caches.
-            h.setdefault("Cache-Control", "no-store")
+        present = {k.lower() for k in h.keys()}  # one pass, not a search per header
+        h.extend([(k, v) for k, v in SECURITY_HEADERS if k.lower() not in present])
+        if request.is_secure and HSTS[0].lower() not in present:
+            h.add(*HSTS)  # a browser ignores it over plain http; only HTTPS sends it
+        if response.mimetype == "text/html" and "cache-control" not in present:
+            h.add("Cache-Control", "no-store")  # personal figures: never in shared caches
         return response
+
+
+def _constant_links(app: Flask) -> None:
+    """The templates' `url_for`, with the links that are the same on every page (the header's
+    and footer's, the static files': an endpoint with no values but a file's name) built once
+    per script root rather than on every render; any other call is Flask's own."""
+    built: dict[tuple[str, str, str | None], str] = {}
+    flask_url_for = app.url_for
+
+    def url_for(endpoint: str, **values: Any) -> str:
+        if endpoint.startswith(".") or not has_request_context() or (
+                values and values.keys() != {"filename"}):
+            return flask_url_for(endpoint, **values)
+        key = (request.script_root, endpoint, values.get("filename"))
+        url = built.get(key)
+        if url is None:
+            url = flask_url_for(endpoint, **values)
+            if len(built) < 1000:  # bounded whatever a proxy sends as the script root
+                built[key] = url
+        return url
+
+    app.jinja_env.globals["url_for"] = url_for
 
 
 class Portal(Flask):
@@ -59,10 +90,16 @@ class Portal(Flask):
     def create_url_adapter(self, request: Request | None) -> MapAdapter | None:
         adapter = super().create_url_adapter(request)  # refuses an untrusted Host (400)
         if request is not None and adapter is not None:
-            base = urlsplit(str(self.config.get("PORTAL_BASE_URL") or config.DEFAULT_BASE_URL))
-            adapter.server_name = base.netloc
-            adapter.url_scheme = base.scheme or "http"
+            adapter.server_name, adapter.url_scheme = _host_and_scheme(
+                str(self.config.get("PORTAL_BASE_URL") or config.DEFAULT_BASE_URL))
         return adapter
+
+
+@functools.lru_cache(maxsize=8)
+def _host_and_scheme(base_url: str) -> tuple[str, str]:
+    """PORTAL_BASE_URL's host and scheme, split once (every request binds its URLs to them)."""
+    base = urlsplit(base_url)
+    return base.netloc, base.scheme or "http"
 
 
 class QuietHandler(WSGIRequestHandler):
@@ -107,6 +144,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     errors.init_app(app)
     staff_access.init_app(app)
     _security_headers(app)
+    _constant_links(app)
     _register_blueprints(app)
     return app
 

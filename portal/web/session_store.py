@@ -187,6 +187,8 @@ class DatabaseSessionInterface(SessionInterface):
         if user_id is None and set(data) <= ANONYMOUS_KEYS and self._save_signed(
                 app, s, data, response, name, cookie):
             return
+        if s.sid is not None and data and not (s.renew or s.modified or self._touch_due(app, s)):
+            return  # a signed-in page that changed nothing: no transaction at all
         with uow() as w:
             if s.renew and s.sid is not None:
                 users.delete_session(w, s.sid)
@@ -210,9 +212,14 @@ class DatabaseSessionInterface(SessionInterface):
             elif s.modified:
                 if not users.save_session(w, s.sid, text, user_id):
                     response.delete_cookie(name, **cookie)  # ended meanwhile: stays ended
-            elif s.last_seen_at is not None and clock.now() - s.last_seen_at >= timedelta(
-                    seconds=app.config["SESSION_TOUCH_INTERVAL"]):
+            elif self._touch_due(app, s):
                 users.touch_session(w, s.sid)
+
+    @staticmethod
+    def _touch_due(app: Flask, s: ServerSession) -> bool:
+        """Whether the row's `last_seen_at` is SESSION_TOUCH_INTERVAL old or more."""
+        return s.last_seen_at is not None and clock.now() - s.last_seen_at >= timedelta(
+            seconds=app.config["SESSION_TOUCH_INTERVAL"])
 
     def _save_signed(self, app: Flask, s: ServerSession, data: dict[str, Any],
                      response: Any, name: str, cookie: dict[str, Any]) -> bool:

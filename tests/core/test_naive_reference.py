@@ -73,3 +73,21 @@ def test_naive_reference_gives_the_law_cases_figures(area: str, case: dict[str, 
             assert [{k: i[k] for k in value[n]} for n, i in enumerate(got[key])] == value
         elif key in got:
             assert got[key] == value, key
+
+
+def test_trace_json_gives_the_rendered_texts_of_every_language() -> None:
+    """`Trace.to_json` formats each number once for both languages: the same texts as
+    `render`, whatever the kind of parameter."""
+    from datetime import date
+    from decimal import Decimal
+
+    from portal.core.explain import LANGUAGES, Localized, Rate, Trace
+
+    trace = Trace()
+    trace.add("R-A7", "late fee {rate} x {base} ({what}) = {fee}", rate=Rate(Decimal("0.05")),
+              base=Decimal("1234.5"), what="the whole installment", fee=Decimal("61.73"))
+    trace.add("R-A6", "{day} is closed: {reason}", day=date(2026, 10, 12),
+              reason=Localized("huracán", "hurricane"))
+    trace.add("R-A8", "no numbers")
+    assert trace.to_json() == {"rules": ["R-A7", "R-A6", "R-A8"],
+                               "explanation": {lang: trace.render(lang) for lang in LANGUAGES}}

@@ -70,6 +70,7 @@ test-deep: setup
 
 bench: setup
 	$(PY) bench/core_bench.py
+	$(PY) bench/core_oracle_bench.py
 	$(PY) bench/web_bench.py
 	$(PY) bench/trivial_bench.py
 	$(PY) bench/roll_bench.py
@@ -96,6 +97,7 @@ translations: $(STAMP)
 
 bench-core: setup
 	$(PY) bench/core_bench.py
+	$(PY) bench/core_oracle_bench.py
 
 # The web benchmark on PostgreSQL (a throwaway database on 127.0.0.1:5432, or
 # `make bench-postgres PG=postgresql+psycopg://user@host:port/db`).

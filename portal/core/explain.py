@@ -106,5 +106,16 @@ class Trace:
         return [f"{s.rule}: {s.render(lang)}" for s in self.steps]
 
     def to_json(self) -> dict[str, Any]:
-        return {"rules": self.rules,
-                "explanation": {lang: self.render(lang) for lang in LANGUAGES}}
+        """The rule ids and the explanation in every language: the same texts as `render`,
+        each number formatted once for all languages (the format is the same in both)."""
+        tables = [(lang, translator(lang)) for lang in LANGUAGES]
+        explanation: dict[str, list[str]] = {lang: [] for lang in LANGUAGES}
+        for s in self.steps:
+            numbers = {k: default_format(v) for k, v in s.params.items()
+                       if not isinstance(v, (str, Localized))}
+            for lang, tr in tables:
+                params = numbers if len(numbers) == len(s.params) else {
+                    **numbers, **{k: tr.gettext(v) if isinstance(v, str) else v.text(lang)
+                                  for k, v in s.params.items() if k not in numbers}}
+                explanation[lang].append(f"{s.rule}: {tr.gettext(s.message).format(**params)}")
+        return {"rules": self.rules, "explanation": explanation}

@@ -8,6 +8,7 @@ other code calls `quantize` on money. Integer cents exist only at the Stripe bou
 
 from __future__ import annotations
 
+import re
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 ZERO = Decimal("0.00")
@@ -60,8 +61,14 @@ to_minor_units = to_cents_int
 from_minor_units = from_cents_int
 
 
+#: A plain amount as the JSON interface writes it ("1234.50"): every check below passes.
+_PLAIN = re.compile(r"[0-9]{1,20}(?:\.[0-9]{1,2})?")
+
+
 def parse_money(text: str | int, *, allow_negative: bool = False) -> Decimal:
     """Parse a plain amount such as "1234.50" or 1234 (no commas, at most two decimals)."""
+    if text.__class__ is str and _PLAIN.fullmatch(text):  # the usual input, read once
+        return cents(Decimal(text))
     if isinstance(text, bool) or not isinstance(text, (str, int)):
         raise ValueError("must be a string such as \"1234.50\" or a whole number")
     s = str(text).strip()

@@ -393,8 +393,7 @@ def save_step(uow: UnitOfWork, user: Any, cert_id: int | str, step: str,
         if coop == "yes":
             answers["unit_share"] = str(_answer(answers_of.unit_share, data.get("unit_share")))
             name = _answer(answers_of.cooperative_name, data.get("cooperative_name"))
-            answers["cooperative_name"] = name
-            answers["coop_election"] = cooperative_election(
+            answers["coop_election"], answers["cooperative_name"] = cooperative_election(
                 uow, cert.fiscal_year_start, name, data.get("coop_election") or None)
             answers["coop_elected_by"] = "cooperative"
         else:
@@ -413,20 +412,22 @@ def save_step(uow: UnitOfWork, user: Any, cert_id: int | str, step: str,
     return cert, nxt
 
 
-def cooperative_election(uow: UnitOfWork, fy: date, name: str, stated: str | None) -> str:
-    """R-B4, R-B20: the election a cooperative's unit is filed under: the cooperative's of
-    the year when on record (the owner is not asked; a different one `stated` is refused,
-    `Conflict("coop_election_differs")`), else the one the owner states for the
-    cooperative (`InvalidInput(field="coop_election")` when none), recorded as the
-    cooperative's when the certification is filed (`_file_under_cooperative`)."""
+def cooperative_election(uow: UnitOfWork, fy: date, name: str, stated: str | None
+                         ) -> tuple[str, str]:
+    """R-B4, R-B20: (election, cooperative's name) a cooperative's unit is filed under: the
+    cooperative's of the year when on record, with its name as recorded (the owner is not
+    asked; a different one `stated` is refused, `Conflict("coop_election_differs")`), else
+    the one the owner states for the cooperative (`InvalidInput(field="coop_election")`
+    when none), recorded as the cooperative's when the certification is filed
+    (`_file_under_cooperative`)."""
     found = cooperatives.find(uow, fy=fy, name=name)
     if found is not None:
         if stated and stated != found.election:
             raise Conflict("coop_election_differs", election=found.election)
-        return found.election
+        return found.election, found.cooperative_name
     if stated not in COOP_ELECTIONS:
         raise InvalidInput(field="coop_election")
-    return stated
+    return stated, name
 
 
 def _file_under_cooperative(uow: UnitOfWork, user: Any, cert: ExemptionCertification) -> None:

@@ -112,6 +112,7 @@ def test_the_first_unit_records_the_election_the_second_follows_another_is_refus
         assert c2.coop_election_id == e1.id
         assert c2.answers["coop_election"] == "residential"
         assert c2.answers["coop_elected_by"] == "cooperative"
+        assert c2.answers["cooperative_name"] == COOP  # the name as on record
         shown = cooperatives.shown(uow, c2)
         assert (shown.cooperative, shown.election, shown.recorded_by, shown.by_owner,
                 shown.units) == (COOP, "residential", "", True, (_catastro(0), _catastro(2)))

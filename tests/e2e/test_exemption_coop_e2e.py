@@ -7,13 +7,13 @@ axe-clean. Screenshots to $COOP_SHOTS when set (for review by hand)."""
 from __future__ import annotations
 
 import re
-from datetime import date
 
 import pytest
 from sqlalchemy import select
 
 from tests.support.browser import REASON, axe_violations, htmlcs_errors, shot, sign_in
 from tests.support.demo import app_uow, home_parcel
+from tests.support.exemption_wizard import lender_records_coop_election
 
 expect = pytest.importorskip("playwright.sync_api",
                              reason="playwright is not installed").expect
@@ -40,18 +40,11 @@ def _clean(page) -> None:  # noqa: ANN001
 def _draft_to_the_cooperative_step(app, pid: int) -> tuple[int, str]:  # noqa: ANN001
     """The bank's record of the cooperative's election, and the owner's draft answered up to
     the cooperative step (through the service, as the wizard's pages do); (draft id, bank)."""
-    from portal.exemptions import cooperatives, filings
-    from portal.models import Lender, OwnershipShare, Party, PartyMember, User
+    from portal.exemptions import filings
+    from portal.models import OwnershipShare, User
+    bank = lender_records_coop_election(app, COOP, "residential")
     with app_uow(app) as w:
         owner = w.session.scalar(select(User).where(User.email == "owner@demo.pr"))
-        lender_user, lender, bank = w.session.execute(
-            select(User.id, Lender.id, Party.name)
-            .join(PartyMember, PartyMember.user_id == User.id)
-            .join(Lender, Lender.party_id == PartyMember.party_id)
-            .join(Party, Party.id == Lender.party_id)
-            .where(User.email == "lender@demo.pr")).first()
-        cooperatives.record(w, fy=date(2026, 7, 1), name=COOP, election="residential",
-                            recorded_by_id=lender_user, lender_id=lender)
         maria = w.session.scalar(select(OwnershipShare.party_id).where(
             OwnershipShare.parcel_id == pid))
         cert = filings.start(w, owner, pid)

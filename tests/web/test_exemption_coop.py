@@ -9,7 +9,6 @@ from __future__ import annotations
 import html as html_text
 import io
 import re
-from datetime import date
 
 import pytest
 from flask import Flask
@@ -17,10 +16,15 @@ from pypdf import PdfReader
 from sqlalchemy import select
 
 from portal import storage
-from tests.support.exemption_wizard import answer, ids, post, start
+from tests.support.exemption_wizard import (
+    answer,
+    ids,
+    lender_records_coop_election,
+    post,
+    start,
+)
 from tests.support.pages import error_messages, login
 
-FY = date(2026, 7, 1)
 COOP = "Cooperativa Jardines del Caribe"
 
 WORDS = {
@@ -49,21 +53,7 @@ def _store(tmp_path):  # noqa: ANN001, ANN202
 
 
 def _recorded_by_lender(app: Flask, election: str) -> str:
-    """The cooperative's election recorded as a lender's rows record it; the lender's name."""
-    from portal.db import UnitOfWork
-    from portal.exemptions import cooperatives
-    from portal.models import Lender, Party, PartyMember, User
-    from portal.web.data import database
-    with app.app_context(), UnitOfWork(database()) as w:
-        user, lender, name = w.session.execute(
-            select(User.id, Lender.id, Party.name)
-            .join(PartyMember, PartyMember.user_id == User.id)
-            .join(Lender, Lender.party_id == PartyMember.party_id)
-            .join(Party, Party.id == Lender.party_id)
-            .where(User.email == "lender@demo.pr")).first()
-        cooperatives.record(w, fy=FY, name=COOP, election=election,
-                            recorded_by_id=user, lender_id=lender)
-    return name
+    return lender_records_coop_election(app, COOP, election)
 
 
 def _to_cooperative(app: Flask, lang: str):  # noqa: ANN202

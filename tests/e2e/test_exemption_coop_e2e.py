@@ -6,7 +6,9 @@ axe-clean. Screenshots to $COOP_SHOTS when set (for review by hand)."""
 
 from __future__ import annotations
 
+import os
 import re
+from pathlib import Path
 
 import pytest
 from sqlalchemy import select
@@ -95,3 +97,7 @@ def test_the_cooperatives_election_on_record_in_the_wizard_and_the_receipt(live,
     expect(page.locator("main")).to_contain_text(bank)
     _clean(page)
     shot(page, f"coop-receipt-{lang}", "COOP_SHOTS")
+    pdf = page.request.get(f"{url}/exoneracion/{cid}/recibo.pdf")
+    assert pdf.ok and pdf.body().startswith(b"%PDF")
+    if os.environ.get("COOP_SHOTS"):  # the receipt's PDF, for a look by hand
+        (Path(os.environ["COOP_SHOTS"]) / f"coop-receipt-{lang}.pdf").write_bytes(pdf.body())

@@ -250,8 +250,14 @@ def coop_election_facts(coop: Any) -> list[tuple[str, str]]:
     as the receipt states it: the cooperative's, with who recorded it and its units."""
     if coop is None:
         return []
-    by = _("%(lender)s, on %(date)s", lender=coop.recorded_by, date=date_long(coop.recorded_on)) \
-        if coop.recorded_by else date_long(coop.recorded_on)
+    if coop.recorded_by:
+        by = _("%(lender)s, on %(date)s", lender=coop.recorded_by,
+               date=date_long(coop.recorded_on))
+    elif getattr(coop, "by_owner", False):
+        by = _("The owner of one of its units, filing that unit, on %(date)s",
+               date=date_long(coop.recorded_on))
+    else:
+        by = date_long(coop.recorded_on)
     return [(_("The cooperative's election"),
              _("%(cooperative)s elected: %(election)s", cooperative=coop.cooperative,
                election=_(COOP_ELECTION_LABELS.get(coop.election, coop.election)))),

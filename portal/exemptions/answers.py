@@ -9,6 +9,7 @@ the answer and the reason (a code the wizard and the batch report both translate
 
 from __future__ import annotations
 
+import unicodedata
 from datetime import date
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -24,6 +25,10 @@ VETERAN_OVER_VALUATION = N_("The veterans' exemption cannot be more than the pro
 #: cooperative unit's share (R-B4), each above 0 and at most the whole.
 FRACTION_MIN = Decimal("0.0001")
 SHARE_MIN = Decimal("0.000001")
+
+#: R-B4: what a housing cooperative elects for its units: the residential exemption unit by
+#: unit, or the cooperatives law's exemption instead.
+COOP_ELECTIONS = ("residential", "cooperative_law")
 
 
 class AnswerRefused(ValueError):
@@ -104,3 +109,20 @@ def deed_date(value: Any, today: date, lang: str = "es") -> date:
     except date_input.DateInputError as e:
         raise AnswerRefused("deed_date", "date_in_future" if e.code == "after"
                             else "bad_date") from None
+
+
+def comparable_name(text: str) -> str:
+    """A name as two spellings of it compare: no accents, lower case, single spaces
+    ("MARÍA  rivera" is "maria rivera")."""
+    decomposed = unicodedata.normalize("NFKD", text or "")
+    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return " ".join(plain.casefold().split())
+
+
+def cooperative_name(value: Any) -> str:
+    """R-B4, R-B20: the housing cooperative's name as written (single spaces, 2 to 200
+    characters): its election is found and recorded under it (`comparable_name`)."""
+    text = " ".join(str(value or "").split())
+    if len(comparable_name(text)) < 2 or len(text) > 200:
+        raise AnswerRefused("cooperative_name", "cooperative_name")
+    return text

@@ -10,7 +10,6 @@ parcel owed property tax on January 1). Every state change goes through `_move`:
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date
@@ -37,6 +36,7 @@ from portal.core.params import fiscal_year_start
 from portal.core.payment_plan import PlanSchedule
 from portal.db import UnitOfWork
 from portal.exemptions import answers as answers_of
+from portal.exemptions import cooperatives
 from portal.exemptions import tax_facts as facts_service
 from portal.models import (
     ExemptionCertification,
@@ -58,7 +58,8 @@ STEPS = ("owners", "occupants", "use", "absence", "rent", "residential", "vetera
          "cooperative", "debt", "evidence", "result", "attest")
 USES = ("home", "new_structure", "away", "not_home")
 RESIDENTIAL_KINDS = ("all", "fraction", "valuation")
-COOP_ELECTIONS = ("residential", "cooperative_law")
+COOP_ELECTIONS = answers_of.COOP_ELECTIONS
+comparable_name = answers_of.comparable_name  # the one comparison of names
 EDITABLE = ("draft", "returned")
 
 
@@ -391,13 +392,13 @@ def save_step(uow: UnitOfWork, user: Any, cert_id: int | str, step: str,
         answers["cooperative"] = coop
         if coop == "yes":
             answers["unit_share"] = str(_answer(answers_of.unit_share, data.get("unit_share")))
-            election = data.get("coop_election")
-            if election not in COOP_ELECTIONS:
-                raise InvalidInput(field="coop_election")
-            answers["coop_election"] = election
+            name = _answer(answers_of.cooperative_name, data.get("cooperative_name"))
+            answers["coop_election"], answers["cooperative_name"] = cooperative_election(
+                uow, cert.fiscal_year_start, name, data.get("coop_election") or None)
+            answers["coop_elected_by"] = "cooperative"
         else:
-            answers.pop("unit_share", None)
-            answers.pop("coop_election", None)
+            for key in ("unit_share", "coop_election", "cooperative_name", "coop_elected_by"):
+                answers.pop(key, None)
     elif step == "debt":
         _save_plan(cert, answers, data)
     elif step in ("evidence", "result"):
@@ -409,6 +410,41 @@ def save_step(uow: UnitOfWork, user: Any, cert_id: int | str, step: str,
     nxt = _next(steps, step, editable_steps(cert, facts))
     cert.step = nxt or step
     return cert, nxt
+
+
+def cooperative_election(uow: UnitOfWork, fy: date, name: str, stated: str | None
+                         ) -> tuple[str, str]:
+    """R-B4, R-B20: (election, cooperative's name) a cooperative's unit is filed under: the
+    cooperative's of the year when on record, with its name as recorded (the owner is not
+    asked; a different one `stated` is refused, `Conflict("coop_election_differs")`), else
+    the one the owner states for the cooperative (`InvalidInput(field="coop_election")`
+    when none), recorded as the cooperative's when the certification is filed
+    (`_file_under_cooperative`)."""
+    found = cooperatives.find(uow, fy=fy, name=name)
+    if found is not None:
+        if stated and stated != found.election:
+            raise Conflict("coop_election_differs", election=found.election)
+        return found.election, found.cooperative_name
+    if stated not in COOP_ELECTIONS:
+        raise InvalidInput(field="coop_election")
+    return stated, name
+
+
+def _file_under_cooperative(uow: UnitOfWork, user: Any, cert: ExemptionCertification) -> None:
+    """A cooperative's unit filed by its owner goes under the cooperative's election of the
+    year: the one on record, or the one the owner stated, recorded now as the cooperative's
+    (by that owner) so that later units, an owner's or a lender's, follow it.
+    `Conflict("coop_election_differs")` when the cooperative's election on record is the
+    other one (recorded since the owner answered)."""
+    a = cert.answers or {}
+    if a.get("cooperative") != "yes":
+        cert.coop_election_id = None
+        return
+    if not a.get("cooperative_name"):
+        raise Conflict("exemption_incomplete", steps=["cooperative"])
+    cert.coop_election_id = cooperatives.record(
+        uow, fy=cert.fiscal_year_start, name=a["cooperative_name"],
+        election=a.get("coop_election", ""), recorded_by_id=actor_id(user), lender_id=None).id
 
 
 def _save_plan(cert: ExemptionCertification, answers: dict[str, Any],
@@ -587,7 +623,9 @@ def missing_steps_of(a: dict[str, Any], facts: Any) -> list[str]:
               "absence": "absence_reason", "rent": "rent",
               "residential": "residential", "veteran": "veteran", "cooperative": "cooperative",
               "debt": "plan"}
-    return [s for s in steps_for(a, facts) if s in needed and needed[s] not in a]
+    unnamed = a.get("cooperative") == "yes" and not a.get("cooperative_name")  # R-B4, R-B20
+    return [s for s in steps_for(a, facts) if s in needed
+            and (needed[s] not in a or s == "cooperative" and unnamed)]
 
 
 # --- filing -------------------------------------------------------------------------------
@@ -607,6 +645,10 @@ def file(uow: UnitOfWork, user: Any, cert_id: int | str, *, attested: bool,
     _require_editable(cert, "attest", facts)
     if missing_steps(cert, facts):
         raise Conflict("exemption_incomplete", steps=missing_steps(cert, facts))
+    a = cert.answers
+    if a.get("cooperative") == "yes":  # R-B4, R-B20: first, its refusal the clearest
+        cooperative_election(uow, cert.fiscal_year_start, a.get("cooperative_name", ""),
+                             a.get("coop_election"))
     f = figures(uow, cert)
     conflicts = one_dwelling_conflicts(uow, cert, [int(x) for x in cert.answers["owners"]])
     if conflicts:
@@ -622,6 +664,7 @@ def file(uow: UnitOfWork, user: Any, cert_id: int | str, *, attested: bool,
     if not signed_by_owner(name, [n for p, n, _k in owners_on_record(
             uow, cert.parcel_id, clock.today()) if p in named]):
         raise InvalidInput("attest_name_mismatch", field="full_name")
+    _file_under_cooperative(uow, user, cert)
     cert.attested_name, cert.attested_at = name, clock.now()
     if language in ("es", "en"):  # the receipt and the decisions in the filer's language
         cert.language = language
@@ -636,14 +679,6 @@ def file(uow: UnitOfWork, user: Any, cert_id: int | str, *, attested: bool,
         cert.returned_steps = []
     cert.step = "attest"
     return cert
-
-
-def comparable_name(text: str) -> str:
-    """A name as two spellings of it compare: no accents, lower case, single spaces
-    ("MARÍA  rivera" is "maria rivera")."""
-    decomposed = unicodedata.normalize("NFKD", text or "")
-    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return " ".join(plain.casefold().split())
 
 
 def signed_by_owner(signature: str, owner_names: Iterable[str]) -> bool:

@@ -186,9 +186,7 @@ REASONS: dict[str, str] = {
     "coop_without_share": N_("Give the cooperative's name and election only with the unit's "
                              "share."),
     "bad_coop_election": N_("Write residential or cooperative_law."),
-    "coop_election_differs": N_("This cooperative's election of the year is already on "
-                                "record, and it is the other one: the cooperative elects once "
-                                "for all its units (R-B4, R-B20)."),
+    "coop_election_differs": cooperatives.ELECTION_DIFFERS,
     "bad_date": N_("Write the date as YYYY-MM-DD."),
     "date_in_future": N_("The date cannot be after today."),
     "delivered_before_year": N_("The certification of the fiscal year %(year)s states the use "

@@ -193,12 +193,14 @@ def test_filing_refuses_what_the_law_refuses(world):
         assert e.value.code == "exemption_not_eligible"
         filings.save_step(uow, alice, cert.id, "rent", {"rent": "no"})
         filings.save_step(uow, alice, cert.id, "cooperative", {
-            "cooperative": "yes", "unit_share": "0.025", "coop_election": "cooperative_law"})
+            "cooperative": "yes", "unit_share": "0.025", "cooperative_name": "Coop Test",
+            "coop_election": "cooperative_law"})
         with pytest.raises(Conflict) as e:  # R-B4: the cooperative chose the other exemption
             filings.file(uow, alice, cert.id, attested=True, full_name="Alice Rivera")
         assert ("R-B4", filings.COOPERATIVE_LAW) in e.value.params["reasons"]
         filings.save_step(uow, alice, cert.id, "cooperative", {
-            "cooperative": "yes", "unit_share": "0.025", "coop_election": "residential"})
+            "cooperative": "yes", "unit_share": "0.025", "cooperative_name": "Coop Test",
+            "coop_election": "residential"})
         cert_ = uow.session.get(ExemptionCertification, cert.id)
         # R-B4: the unit's share of the valuation (20,000 x 0.025 = 500.00), all exempt.
         assert filings.figures(uow, cert_).comparison.result.exempt_valuation == \

@@ -59,3 +59,24 @@ def file_home(client, ids: dict) -> int:  # noqa: ANN001
     assert answer(client, cid, "cooperativa", {"cooperative": "no"}).endswith("/deuda")
     assert answer(client, cid, "deuda", {"plan": "pay_in_full"}).endswith("/evidencia")
     return cid
+
+
+def lender_records_coop_election(app: Flask, name: str, election: str) -> str:
+    """The demo bank's record of the housing cooperative `name`'s election of FY 2026-2027
+    (as its rows record it, R-B4, R-B20); the bank's name."""
+    from datetime import date
+
+    from portal.db import UnitOfWork
+    from portal.exemptions import cooperatives
+    from portal.models import Lender, Party, PartyMember, User
+    from portal.web.data import database
+    with app.app_context(), UnitOfWork(database()) as w:
+        user, lender, bank = w.session.execute(
+            select(User.id, Lender.id, Party.name)
+            .join(PartyMember, PartyMember.user_id == User.id)
+            .join(Lender, Lender.party_id == PartyMember.party_id)
+            .join(Party, Party.id == Lender.party_id)
+            .where(User.email == "lender@demo.pr")).first()
+        cooperatives.record(w, fy=date(2026, 7, 1), name=name, election=election,
+                            recorded_by_id=user, lender_id=lender)
+    return bank

@@ -73,7 +73,10 @@ ERRORS = {
     "occupants_too_long": N_("Write at most 1,000 characters."),
     "cooperative": N_("Choose one answer."),
     "unit_share": N_("Write the share as a number greater than 0 and at most 1, like 0.025."),
-    "coop_election": N_("Choose which exemption the cooperative chooses."),
+    "coop_election": N_("This cooperative's election of the year is not on record: choose the "
+                        "one the cooperative made. It is recorded as the cooperative's for all "
+                        "its units."),
+    "cooperative_name": N_("Write the cooperative's name, as in its documents."),
     "plan": N_("Choose one answer."),
     "plan_payments": N_("Enter from 1 to %(most)s monthly payments."),
     "plan_first_due": N_("Choose a first payment date from today to a year from now."),
@@ -104,6 +107,7 @@ CONFLICTS = {
     "exemption_state": N_("This certification is not in a state that allows that."),
     "exemption_incomplete": N_("Some questions are not answered yet: answer them before "
                                "filing."),
+    "coop_election_differs": cooperatives.ELECTION_DIFFERS,
     "exemption_not_eligible": N_("The answers show the property does not qualify, so the "
                                  "certification cannot be filed."),
 }
@@ -252,6 +256,9 @@ def step(cert_id: int, slug: str):  # noqa: ANN201
                         "An owner already holds the residential exemption, or has asked for "
                         "it, on another property this year. A person has the exemption on one "
                         "home only (R-B6)."))
+                elif exc.code == "coop_election_differs" and "cooperative_name" in form._fields:
+                    # shown at the name, with the cooperative's election it matched on record
+                    form.cooperative_name.errors.append(_(CONFLICTS[exc.code]))
                 else:
                     form.form_errors.append(_(CONFLICTS.get(exc.code,
                                                             CONFLICTS["exemption_state"])))
@@ -293,6 +300,8 @@ def _step_context(w, cert, parcel, facts, step: str) -> dict:  # noqa: ANN001
         ctx["missing"] = [_(present.TITLES[s]) for s in filings.missing_steps(cert, facts)]
         from portal.core import property_tax
         ctx["plan_most"] = property_tax.plan_terms(cert.fiscal_year_start)[0]
+    if step == "cooperative":  # R-B4, R-B20: the cooperative's election, when on record
+        ctx["coop_on_record"] = _coop_on_record(w, cert)
     if step == "evidence":
         ctx["files"] = filings.evidence_of(w, cert)
         ctx["upload"] = EvidenceForm()
@@ -303,6 +312,16 @@ def _step_context(w, cert, parcel, facts, step: str) -> dict:  # noqa: ANN001
     if cert.status == "returned":
         ctx["returned"] = _returned(w, cert)
     return ctx
+
+
+def _coop_on_record(w, cert) -> list:  # noqa: ANN001
+    """The facts of the cooperative's election of the year, as the receipt states them, when
+    the cooperative the owner named has one on record (the owner is then not asked)."""
+    name = (request.form.get("cooperative_name") if request.method == "POST" else None) \
+        or (cert.answers or {}).get("cooperative_name")
+    found = cooperatives.find(w, fy=cert.fiscal_year_start, name=name) if name else None
+    return exemption_certification.coop_election_facts(
+        cooperatives.shown_of(w, found)) if found is not None else []
 
 
 def _returned(w, cert) -> dict:  # noqa: ANN001

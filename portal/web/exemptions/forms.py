@@ -151,8 +151,13 @@ class CooperativeForm(FlaskForm):
                              validators=[Optional(), _required_if(
                                  "cooperative", "yes", _l("Enter the share.")),
                                  Length(max=12)])
+    cooperative_name = StringField(
+        _l("The housing cooperative's name"),
+        validators=[Optional(), _required_if("cooperative", "yes",
+                                             _l("Enter the cooperative's name.")),
+                    Length(max=200)])
     coop_election = RadioField(
-        _l("Which exemption does the cooperative choose?"), choices=choices([
+        _l("The cooperative's election, if it is not on record yet"), choices=choices([
         ("residential", _l("The residential exemption, unit by unit")),
         ("cooperative_law", _l("The exemption of the cooperatives law instead"))]),
         validators=[Optional()])

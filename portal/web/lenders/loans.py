@@ -26,7 +26,8 @@ from wtforms.fields.choices import SelectChoice
 from portal import clock, csv_text, money_input
 from portal.accounts.errors import InvalidInput, NotFound
 from portal.i18n import LOCALES, current_language, days_left
-from portal.lenders import bills, portfolio
+from portal.jobs import queue
+from portal.lenders import bill_jobs, bills, portfolio
 from portal.web.data import uow
 from portal.web.lenders import bp, intents
 from portal.web.lenders.forms import FilterForm, LoansFileForm
@@ -194,8 +195,10 @@ def pay_filtered():  # noqa: ANN201
     """One payment for what is due now on the loans the filter selects, however many: a
     bill file of just those loans (due by today) and its whole payment prepared, as the
     bill file page does (the exceptions report, then the confirmation: a large payment
-    starts in a job)."""
+    starts in a job); more than `bill_jobs.INLINE_MAX` loans by a job (its page shows the
+    progress, then the payment)."""
     _lender_only()
+    job_id = None
     try:
         with uow() as w:
             form, query = _filters(request.form, portfolio.municipalities(w, current_user))
@@ -204,12 +207,18 @@ def pay_filtered():  # noqa: ANN201
             chosen, params, count = portfolio.loans_to_pay(w, current_user, query)
             if count == 0:
                 file_id = pay_id = None
+            elif count > bill_jobs.INLINE_MAX:
+                bills.fiscal_year_of(w, None, clock.today())  # none today: nothing is due
+                job_id = bill_jobs.submit_loans(w, current_user, query, size=count).id
             else:
                 f = bills.make(w, current_user, due_by=clock.today(), only=(chosen, params))
                 pay = bills.prepare(w, current_user, f.id, bills.Filters())
                 file_id, pay_id = f.id, pay.id
     except (NotFound, InvalidInput):  # no fiscal year today: nothing can be due
         file_id = pay_id = None
+    if job_id is not None:
+        queue.enqueue_or_leave(job_id)
+        return redirect(url_for("lenders.bill_job", job_id=job_id), 303)
     if pay_id is None:
         flash(_("Nothing is due now on the loans these filters select."), "info")
         return redirect(url_for("lenders.loans", **_args(request.form)), 303)

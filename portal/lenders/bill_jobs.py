@@ -8,7 +8,9 @@ aside as each batch of loans is read (`report`, the runner's `report_aside`):
   lender's row locked first: one file per bank, year and day, however often it runs);
 - "lender.bill_prepare": a file's "pay" of its filtered lines (`bills.prepare`);
 - "lender.bill_loans": the loans page's "pay the filtered set" (`portfolio.loans_to_pay`,
-  a file of just those loans, `bills.make(only=...)`, and its whole payment prepared).
+  a file of just those loans, `bills.make(only=...)`, and its whole payment prepared), or
+  its "pay for a list of loan numbers" (`listed`: the numbers loaded by `load_list` into
+  `loan_number_lists` in chunks, the file made of the loans they join).
 
 The click submits the job (the one already queued or running for the same input if there
 is one: clicking twice gives one job) and its page shows the progress, then lands on the
@@ -23,20 +25,22 @@ At most `INLINE_MAX` loans are made or prepared within the click, as before: abo
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import hashlib
+from collections.abc import Callable, Sequence
 from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import and_, func, select
 
 from portal import clock
+from portal.accounts import bulk
 from portal.accounts.errors import NotFound
 from portal.db import UnitOfWork
 from portal.jobs import runner
 from portal.lenders import bills, portfolio
 from portal.lenders.batches import _sender
-from portal.models import Job, Loan, Parcel
+from portal.models import Job, Loan, LoanNumberList, Parcel
 
 FILE = "lender.bill_file"
 PREPARE = "lender.bill_prepare"
@@ -80,6 +84,47 @@ def query_of(params: dict[str, Any]) -> portfolio.Query:
     return portfolio.Query(**{k: v for k, v in values.items() if v is not None})
 
 
+def load_list(uow: UnitOfWork, who: Any, numbers: Sequence[str]) -> tuple[str, list[str]]:
+    """The list of these loan numbers kept for the lender, loaded `bills.BATCH` at a time
+    (the same list twice: kept once), and the numbers that are not among the lender's
+    loans (nothing is said about anyone else's): (its key, those numbers)."""
+    s = _sender(uow, who)
+    wanted = sorted(dict.fromkeys(n.strip() for n in numbers if n.strip()))
+    key = hashlib.sha256("\n".join([str(s.lender_id), *wanted]).encode()).hexdigest()
+    kept = uow.session.scalar(select(func.count()).select_from(LoanNumberList).where(
+        LoanNumberList.list_key == key))
+    if not kept:
+        for i in range(0, len(wanted), bills.BATCH):
+            bulk.insert_rows(uow, LoanNumberList, [
+                {"list_key": key, "lender_id": s.lender_id, "loan_number": n,
+                 "created_at": clock.now()} for n in wanted[i:i + bills.BATCH]])
+    unknown = list(uow.session.scalars(
+        select(LoanNumberList.loan_number)
+        .outerjoin(Loan, and_(Loan.loan_number == LoanNumberList.loan_number,
+                              Loan.lender_id == s.lender_id))
+        .where(LoanNumberList.list_key == key, Loan.id.is_(None))
+        .order_by(LoanNumberList.loan_number).limit(21)))
+    return key, unknown
+
+
+def listed(uow: UnitOfWork, who: Any, key: str) -> tuple[Any, dict[str, Any], int]:
+    """The lender's loans in force on a kept list (`load_list`): (a statement of their ids,
+    its parameters, how many), as `portfolio.loans_to_pay` gives them."""
+    s = _sender(uow, who)
+    chosen = (select(Loan.id).join(LoanNumberList, and_(
+        LoanNumberList.loan_number == Loan.loan_number, LoanNumberList.list_key == key))
+        .where(*bills._active(s.lender_id, clock.today())))
+    count = uow.session.scalar(select(func.count()).select_from(chosen.subquery()))
+    return chosen, {}, int(count or 0)
+
+
+def _chosen(uow: UnitOfWork, who: Any, params: dict[str, Any]
+            ) -> tuple[Any, dict[str, Any], int]:
+    if params.get("list"):
+        return listed(uow, who, str(params["list"]))
+    return portfolio.loans_to_pay(uow, who, query_of(params))
+
+
 def _filters(params: dict[str, Any]) -> bills.Filters:
     return bills.Filters(q=params.get("q") or "", by=runner.optional_date(params.get("by")),
                          owed=bool(params.get("owed")))
@@ -107,6 +152,26 @@ def submit_prepare(uow: UnitOfWork, who: Any, file_id: int, flt: bills.Filters, 
 
 def submit_loans(uow: UnitOfWork, who: Any, query: portfolio.Query, *, size: int) -> Job:
     return _sized(runner.submit(uow, who, LOANS, query_params(query)), 2 * size)
+
+
+def submit_list(uow: UnitOfWork, who: Any, key: str, *, size: int) -> Job:
+    return _sized(runner.submit(uow, who, LOANS, {"list": key}), 2 * size)
+
+
+def pay_now(uow: UnitOfWork, who: Any, chosen: tuple[Any, dict[str, Any]],
+            progress: Callable[[int], None] | None = None, count: int = 0
+            ) -> tuple[int, int] | None:
+    """A file of the chosen loans, due by today, and its whole payment prepared: (the
+    file's id, the payment's id); None, and nothing kept, when nothing is due on them."""
+    with uow.session.begin_nested() as sp:
+        f = bills.make(uow, who, due_by=clock.today(), only=chosen, progress=progress)
+        pay = bills.prepare(uow, who, f.id, bills.Filters(),
+                            progress=None if progress is None else (
+                                lambda n: progress(count + n)))
+        if pay.items == 0:
+            sp.rollback()
+            return None
+        return f.id, pay.id
 
 
 def job_of(uow: UnitOfWork, who: Any, job_id: Any) -> Job:
@@ -149,7 +214,7 @@ class Making:
             self.total = prepare_size(uow, self.user, int(self.params["file_id"]),
                                       _filters(self.params))
         else:
-            self.total = 2 * portfolio.loans_to_pay(uow, self.user, query_of(self.params))[2]
+            self.total = 2 * _chosen(uow, self.user, self.params)[2]
         return self.total
 
     def _progress(self, base: int) -> Callable[[int], None] | None:
@@ -172,15 +237,11 @@ class Making:
                                 _filters(self.params), progress=self._progress(0))
             made = {"file_id": pay.file_id, "payment_id": pay.id}
         else:
-            chosen, params, count = portfolio.loans_to_pay(uow, self.user,
-                                                           query_of(self.params))
-            made = {"nothing": True}
-            if count:
-                f = bills.make(uow, self.user, due_by=clock.today(), only=(chosen, params),
-                               progress=self._progress(0))
-                pay = bills.prepare(uow, self.user, f.id, bills.Filters(),
-                                    progress=self._progress(count))
-                made = {"file_id": f.id, "payment_id": pay.id}
+            chosen, params, count = _chosen(uow, self.user, self.params)
+            ids = pay_now(uow, self.user, (chosen, params), self._progress(0), count) \
+                if count else None
+            made = {"nothing": True} if ids is None else {"file_id": ids[0],
+                                                          "payment_id": ids[1]}
         if self.job_id is not None:  # kept with the job, in the same transaction
             job = uow.session.get(Job, self.job_id)
             if job is not None:
@@ -205,7 +266,11 @@ def _runnable_prepare(uow: UnitOfWork, user: Any, params: dict[str, Any]) -> Non
 
 
 def _runnable_loans(uow: UnitOfWork, user: Any, params: dict[str, Any]) -> None:
-    _sender(uow, user)
+    s = _sender(uow, user)
+    if params.get("list") and not uow.session.scalar(select(LoanNumberList.id).where(
+            LoanNumberList.list_key == str(params["list"]),
+            LoanNumberList.lender_id == s.lender_id).limit(1)):
+        raise NotFound()
 
 
 runner.register(FILE, lambda user, params: Making(FILE, user, params), _runnable_file,
@@ -216,5 +281,5 @@ runner.register(LOANS, lambda user, params: Making(LOANS, user, params), _runnab
                 lender=True)
 
 __all__ = ["FILE", "INLINE_MAX", "KINDS", "LOANS", "PREPARE", "Making",
-           "file_size", "job_of", "prepare_size", "query_of", "query_params", "submit_file",
-           "submit_loans", "submit_prepare"]
+           "file_size", "job_of", "listed", "load_list", "pay_now", "prepare_size", "query_of",
+           "query_params", "submit_file", "submit_list", "submit_loans", "submit_prepare"]

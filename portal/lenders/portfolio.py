@@ -377,13 +377,13 @@ _LOAN_NUMBER = re.compile(r"^[0-9A-Za-z][0-9A-Za-z\-_./# ]{0,39}$")
 _HEADER_WORDS = ("loan", "préstamo", "prestamo", "número", "numero", "no.", "num")
 
 
-def read_loan_numbers(data: bytes, limit: int = MAX_PAY) -> list[str]:
+def read_loan_numbers(data: bytes, limit: int | None = MAX_PAY) -> list[str]:
     """Loan numbers from an uploaded CSV: the first column of each row, read as every upload
     of the portal is (`portal.csv_text`: UTF-8 with or without BOM, or Windows-1252; comma or
     semicolon). A first row that names the column (a word such as "loan", "préstamo" or
     "número", or no digit at all) is a header and skipped. ValueError("not_text") for a file
     that is no text (binary: nothing of it is echoed back) or a cell that is no loan number,
-    ValueError("too_many") beyond `limit`, ValueError("empty") for none."""
+    ValueError("too_many") beyond `limit` (None: no limit), ValueError("empty") for none."""
     out: list[str] = []
     for number, cells in csv_text.records(data):
         # the first column, whichever separator a row uses (a one-column file has none to tell)
@@ -395,7 +395,7 @@ def read_loan_numbers(data: bytes, limit: int = MAX_PAY) -> list[str]:
         if not _LOAN_NUMBER.match(cell):
             raise ValueError("not_text")
         out.append(cell)
-        if len(out) > limit:
+        if limit is not None and len(out) > limit:
             raise ValueError("too_many")
     if not out:
         raise ValueError("empty")

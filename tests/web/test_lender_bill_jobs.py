@@ -182,3 +182,62 @@ def test_one_payment_when_the_worker_dies(app: Flask, monkeypatch) -> None:
         pay = w.session.scalar(select(BillPayment))
         assert job.result == {"file_id": pay.file_id, "payment_id": pay.id}
     assert c.get(job_url).headers["Location"].endswith(f"/pagos/{pay.id}")
+
+
+def _numbers(app: Flask) -> list[str]:
+    """The demo bank's loan numbers in force."""
+    from portal.lenders.batches import _sender
+    from portal.models import Loan, User
+    with app_uow(app) as w:
+        s = _sender(w, w.session.scalar(select(User).where(User.email == "lender@demo.pr")))
+        return list(w.session.scalars(select(Loan.loan_number).where(
+            Loan.lender_id == s.lender_id, Loan.ends_on.is_(None)).order_by(Loan.loan_number)))
+
+
+def _upload(c, tok: str, numbers: list[str]):  # noqa: ANN001, ANN202
+    import io
+    data = ("Préstamo\r\n" + "\r\n".join(numbers) + "\r\n").encode("utf-8-sig")
+    return c.post("/prestamista/pagar/archivo", data={
+        "csrf_token": tok, "file": (io.BytesIO(data), "loans.csv")},
+        content_type="multipart/form-data")
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_a_long_list_of_loan_numbers_is_paid_by_the_bill_path(app: Flask, lang: str) -> None:
+    """No ceiling: the numbers are kept as a list (loaded in chunks), a file of just those
+    loans is made and its payment prepared, by a job when long; the same file twice is the
+    same job."""
+    from portal.models import BillLine, BillPayment, LoanNumberList
+    c, tok = _signed_in(app, lang)
+    numbers = _numbers(app)
+    assert len(numbers) > 3
+    r = _upload(c, tok, numbers)
+    assert r.status_code == 303 and "/trabajos/" in r.headers["Location"]
+    job_url = r.headers["Location"]
+    assert _upload(c, tok, list(reversed(numbers))).headers["Location"] == job_url
+    assert _count(app, LoanNumberList) == len(numbers)  # kept once
+    _progress_page(c, job_url, lang)
+    with app.app_context():
+        job = runner.run(database(), app.config["ENQUEUED"][0])
+    assert job.status == "succeeded" and _count(app, BillPayment) == 1
+    assert _count(app, BillLine) == len(numbers)
+    r = c.get(job_url)
+    assert r.headers["Location"].endswith(f"/pagos/{job.result['payment_id']}")
+
+
+def test_a_list_over_the_old_ceiling_names_the_unknown_numbers(app: Flask) -> None:
+    from portal.models import LoanNumberList
+    c, tok = _signed_in(app, "en")
+    numbers = _numbers(app)[:2] + [f"NOT-MINE-{i:04d}" for i in range(250)]
+    r = _upload(c, tok, numbers)
+    assert r.status_code == 303 and r.headers["Location"].endswith("/prestamista/prestamos")
+    text = c.get(r.headers["Location"]).get_data(as_text=True)
+    assert "NOT-MINE-0000" in text and "NOT-MINE-0019" in text and "NOT-MINE-0020" not in text
+    assert "one payment covers at most" not in text
+    assert _count(app, LoanNumberList) == 0  # nothing kept
+    # A list under the limit stays in the click.
+    from portal.lenders import bill_jobs
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(bill_jobs, "INLINE_MAX", 10**6)
+        r = _upload(c, tok, _numbers(app))
+    assert "/pagos/" in r.headers["Location"] and app.config["ENQUEUED"] == []

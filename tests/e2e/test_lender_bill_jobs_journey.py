@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.browser import REASON, clean_at_widths, second_step
+from tests.support.browser import REASON, clean_at_widths, sign_in
+from tests.support.worker import record_queue
 
 expect = pytest.importorskip("playwright.sync_api",
                              reason="playwright is not installed").expect
@@ -17,12 +18,10 @@ pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(REASON is not None, reason=REASON or "")]
 
 WORDS = {
-    "es": {"email": "Correo electrónico", "password": "Contraseña", "sign_in": "Entrar",
-           "make": "Hacer el archivo de facturas", "waiting": "En espera",
+    "es": {"make": "Hacer el archivo de facturas", "waiting": "En espera",
            "title": "Preparando su archivo de facturas",
            "pause": "Pausar las actualizaciones", "pay": "Pagar estas líneas en un solo pago"},
-    "en": {"email": "Email", "password": "Password", "sign_in": "Sign in",
-           "make": "Make the bill file", "waiting": "Waiting to start",
+    "en": {"make": "Make the bill file", "waiting": "Waiting to start",
            "title": "Making your bill file",
            "pause": "Pause the updates", "pay": "Pay these lines in one payment"},
 }
@@ -30,21 +29,15 @@ WORDS = {
 
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_a_large_bill_file_is_made_in_a_job(live, page, lang, monkeypatch):  # noqa: ANN001
-    from portal.jobs import queue, runner
+    from portal.jobs import runner
     from portal.lenders import bill_jobs
     from portal.web.data import database
     app, url = live
     w = WORDS[lang]
     monkeypatch.setattr(bill_jobs, "INLINE_MAX", 3)  # the demo bank's 50 loans: "large"
-    enqueued: list[int] = []
-    monkeypatch.setattr(queue, "enqueue_or_leave", enqueued.append)  # the worker: below
+    enqueued = record_queue(app, monkeypatch)  # the worker: below
     page.set_default_timeout(60_000)
-    page.goto(f"{url}/cuenta/entrar?lang={lang}")
-    page.get_by_label(w["email"]).fill("lender@demo.pr")
-    page.get_by_label(w["password"], exact=True).fill("Distrito2026!")
-    page.locator("main").get_by_role("button", name=w["sign_in"]).click()
-    second_step(page)
-    page.wait_for_url("**/mis-propiedades")
+    sign_in(page, url, "lender", lang)
     page.goto(f"{url}/prestamista/facturas?lang={lang}")
     main = page.locator("main")
     main.get_by_role("button", name=w["make"]).click()

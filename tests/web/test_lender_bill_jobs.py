@@ -241,3 +241,38 @@ def test_a_list_over_the_old_ceiling_names_the_unknown_numbers(app: Flask) -> No
         m.setattr(bill_jobs, "INLINE_MAX", 10**6)
         r = _upload(c, tok, _numbers(app))
     assert "/pagos/" in r.headers["Location"] and app.config["ENQUEUED"] == []
+
+
+def test_on_postgresql_the_progress_is_written_aside_and_one_file_is_made(
+        tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    """PostgreSQL: the step's transaction holds the lender's row while its progress is
+    written on a connection of its own as each batch is read (it must not wait on itself),
+    and the job ends with the one file of the day; a second job of the same day answers
+    that file. A list of loan numbers is paid by the same path."""
+    from portal.lenders import bill_jobs, bills
+    from portal.models import BillFile
+    from tests.support.app import demo_on_postgresql
+    monkeypatch.setattr(bill_jobs, "INLINE_MAX", 3)
+    monkeypatch.setattr(bills, "BATCH", 10)
+    with demo_on_postgresql(tmp_path) as (app, _result):
+        record_queue(app, monkeypatch)
+        c, tok = _signed_in(app, "en")
+        r = c.post("/prestamista/facturas", data={"csrf_token": tok, "due_by": ""})
+        with app.app_context():
+            job = runner.run(database(), app.config["ENQUEUED"][0])
+        assert job.status == "succeeded" and job.done == job.total > 10
+        assert _count(app, BillFile) == 1
+        assert c.get(r.headers["Location"]).headers["Location"].endswith(
+            f"/prestamista/facturas/{job.result['file_id']}")
+        c.post("/prestamista/facturas", data={"csrf_token": tok, "due_by": ""})
+        with app.app_context():
+            again = runner.run(database(), app.config["ENQUEUED"][-1])
+        assert again.result == job.result and _count(app, BillFile) == 1
+        # A list of loan numbers, loaded into its table, joined, paid: one payment.
+        from portal.models import BillPayment
+        r = _upload(c, tok, _numbers(app))
+        with app.app_context():
+            paid = runner.run(database(), app.config["ENQUEUED"][-1])
+        assert paid.status == "succeeded" and _count(app, BillPayment) == 1
+        assert c.get(r.headers["Location"]).headers["Location"].endswith(
+            f"/pagos/{paid.result['payment_id']}")

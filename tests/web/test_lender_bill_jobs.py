@@ -276,3 +276,27 @@ def test_on_postgresql_the_progress_is_written_aside_and_one_file_is_made(
         assert paid.status == "succeeded" and _count(app, BillPayment) == 1
         assert c.get(r.headers["Location"]).headers["Location"].endswith(
             f"/pagos/{paid.result['payment_id']}")
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_a_failed_job_says_so_and_offers_the_way_back(app: Flask, monkeypatch,
+                                                      lang: str) -> None:
+    from portal.accounts.errors import ServiceError
+    from portal.lenders import bills
+    from portal.models import BillFile
+    c, tok = _signed_in(app, lang)
+    job_url = c.post("/prestamista/facturas",
+                     data={"csrf_token": tok, "due_by": ""}).headers["Location"]
+
+    def refuses(*a, **kw):  # noqa: ANN002, ANN003, ANN202
+        raise ServiceError("broken")
+
+    monkeypatch.setattr(bills, "make", refuses)
+    with app.app_context():
+        job = runner.run(database(), app.config["ENQUEUED"][0])
+    assert job.status == "failed" and _count(app, BillFile) == 0
+    r = c.get(job_url)
+    body = r.get_data(as_text=True)
+    assert r.status_code == 200 and 'data-live-active="false"' in body
+    assert ("It could not be done" if lang == "en" else "No se pudo completar") in body
+    assert '<a href="/prestamista/facturas" id="job-back">' in body

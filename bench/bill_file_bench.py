@@ -153,7 +153,7 @@ def _lines(database: Database) -> int:
 
 def run(url: str, n: int, *, parcels: int | None = None, with_aging: bool = False,
         with_api: bool = False, runs: int = 10, island: bool = False) -> None:
-    from portal.lenders import bills
+    from portal.lenders import bill_jobs, bills
     from portal.models import User
     from portal.payments.service import start_many
     parcels = parcels or n
@@ -166,6 +166,8 @@ def run(url: str, n: int, *, parcels: int | None = None, with_aging: bool = Fals
         uid = _timed(f"bank with {n:,} loans", lambda: _bank(database, n, parcels))
         with UnitOfWork(database) as uow:
             user = uow.session.get(User, uid)
+            _timed("click: the file's size (above 1,000: a job)",
+                   lambda: bill_jobs.file_size(uow, user))
             f = _timed("make: the bill file", lambda: bills.make(uow, user))
             fid = f.id
             print(f"         {f.lines:,} lines, total {f.total}", flush=True)
@@ -185,6 +187,8 @@ def run(url: str, n: int, *, parcels: int | None = None, with_aging: bool = Fals
                 del report
         with UnitOfWork(database) as uow:
             user = uow.session.get(User, uid)
+            _timed("click: the payment's size (above 1,000: a job)",
+                   lambda: bill_jobs.prepare_size(uow, user, fid, bills.Filters()))
             pay = _timed("prepare: one payment of the whole file", lambda: bills.prepare(
                 uow, user, fid, bills.Filters()))
             pid, total = pay.id, pay.total

@@ -17,6 +17,7 @@ from portal.documents import (
 from portal.jobs import daily
 from portal.lenders import (
     batches,
+    bill_jobs,  # Making a large bill file, preparing a large bill payment
     bill_start,  # Starting a large bill payment
     loan_changes,  # The add/delete files
 )
@@ -26,7 +27,7 @@ from portal.roll import notices, roll, roll_import
 
 #: The modules whose import registers the kinds (read by the test that every kind is here).
 REGISTERING = (demands, batches, notices, roll, roll_import)
-REGISTERING += (loan_changes, bill_start)
+REGISTERING += (loan_changes, bill_start, bill_jobs)
 
 
 def _autopay(database: Database, day: date) -> dict[str, int]:

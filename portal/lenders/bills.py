@@ -117,11 +117,12 @@ def todays(uow: UnitOfWork, who: Any, *, fiscal_year: str | None = None,
 
 
 def make(uow: UnitOfWork, who: Any, *, fiscal_year: str | None = None,
-         due_by: date | None = None, only: tuple[Any, dict[str, Any]] | None = None
-         ) -> BillFile:
+         due_by: date | None = None, only: tuple[Any, dict[str, Any]] | None = None,
+         progress: Callable[[int], None] | None = None) -> BillFile:
     """The bill file of the lender's loans in force today (see the module); `only`: just
     the loans of this statement of loan ids and its parameters (the loans page's filters,
-    `portfolio.loans_to_pay`: a file of source "loans")."""
+    `portfolio.loans_to_pay`: a file of source "loans"); `progress(n)`: the loans read so
+    far, after each batch."""
     s = _sender(uow, who)
     today = clock.today()
     fy = fiscal_year_of(uow, fiscal_year, today)
@@ -133,7 +134,7 @@ def make(uow: UnitOfWork, who: Any, *, fiscal_year: str | None = None,
     chosen, params = (only[0].subquery(), only[1]) if only is not None else (None, {})
     uow.session.add(f)
     uow.session.flush()
-    count, total, last = 0, ZERO, 0
+    count, total, last, read = 0, ZERO, 0, 0
     while True:
         stmt = (select(Loan.id, Loan.loan_number, Parcel.id, Parcel.catastro)
                 .join(Parcel, Parcel.id == Loan.parcel_id)
@@ -164,6 +165,9 @@ def make(uow: UnitOfWork, who: Any, *, fiscal_year: str | None = None,
             total += ln.amount
         if values:
             bulk.insert_rows(uow, BillLine, values)
+        read += len(loans)
+        if progress is not None:
+            progress(read)
         uow.session.expunge_all()
         f = uow.session.get(BillFile, f.id)
     f.lines, f.total = count, total
@@ -292,6 +296,7 @@ class _Batch:
     choices: list[tuple[int, int, int, Decimal]]
     exceptions: list[Exception_]
     billed: Decimal
+    lines: int = 0  # the lines read so far, this batch's included
 
 
 def _walk(uow: UnitOfWork, who: Any, f: BillFile, flt: Filters) -> Iterator[_Batch]:
@@ -307,6 +312,7 @@ def _walk(uow: UnitOfWork, who: Any, f: BillFile, flt: Filters) -> Iterator[_Bat
     flt = Filters(flt.q, flt.by, owed=True)
     seen: set[int] = set()
     last: tuple[str, int] = ("", 0)
+    read = 0
     while True:
         lines = list(uow.session.scalars(
             _lines(fid, flt).where(or_(BillLine.loan_number > last[0],
@@ -355,7 +361,8 @@ def _walk(uow: UnitOfWork, who: Any, f: BillFile, flt: Filters) -> Iterator[_Bat
             seen.add(ln.parcel_id)
             batch.choices.append((ln.parcel_id, fy_id, int(now.through), now.amount))
             batch = _Batch(batch.choices, batch.exceptions, batch.billed + ln.amount)
-        yield batch
+        read += len(lines)
+        yield _Batch(batch.choices, batch.exceptions, batch.billed, read)
         uow.session.expunge_all()
 
 
@@ -373,10 +380,12 @@ def to_pay(uow: UnitOfWork, who: Any, file_id: int, flt: Filters) -> ToPay:
     return ToPay(choices, exceptions, billed, sum((c[3] for c in choices), ZERO))
 
 
-def prepare(uow: UnitOfWork, who: Any, file_id: int, flt: Filters) -> BillPayment:
+def prepare(uow: UnitOfWork, who: Any, file_id: int, flt: Filters, *,
+            progress: Callable[[int], None] | None = None) -> BillPayment:
     """One payment of the file's filtered lines owed (the whole file when unfiltered),
     kept: its items and its exceptions report written `BATCH` lines at a time (memory flat
-    in the file's size); started later by `start`."""
+    in the file's size); started later by `start`. `progress(n)`: the lines read so far,
+    after each batch."""
     f = get(uow, who, file_id)
     s = _sender(uow, who)
     pay = BillPayment(file_id=f.id, created_by_id=s.user_id, q=flt.q, by=flt.by,
@@ -399,6 +408,8 @@ def prepare(uow: UnitOfWork, who: Any, file_id: int, flt: Filters) -> BillPaymen
                 for e in b.exceptions])
         items += len(b.choices)
         excs += len(b.exceptions)
+        if progress is not None:
+            progress(b.lines)
         billed += b.billed
         total += sum((c[3] for c in b.choices), ZERO)
     pay = uow.session.get(BillPayment, pid)

@@ -354,36 +354,19 @@ def loans_to_pay(uow: UnitOfWork, user: Any, query: Query, today: date | None = 
     return _filtered(uow, base, due, today, L.c.id), params, int(count)
 
 
-def parcels_of_loans(uow: UnitOfWork, user: Any, numbers: Sequence[str]
-                     ) -> tuple[list[int], list[str]]:
-    """The parcels of the user's loans with these numbers, and the numbers not found among
-    the user's loans (nothing is said about anyone else's)."""
-    wanted = list(dict.fromkeys(n.strip() for n in numbers if n.strip()))
-    found: dict[str, int] = {}
-    base, params = _base(user)
-    for i in range(0, len(wanted), BATCH):
-        chunk = wanted[i:i + BATCH]
-        for number, pid in uow.session.execute(
-                base(L.c.loan_number, L.c.parcel_id)
-                .where(L.c.loan_number.in_(chunk)), params):
-            found[number] = pid
-    return list(dict.fromkeys(found[n] for n in wanted if n in found)), \
-        [n for n in wanted if n not in found]
-
-
 #: A loan number as a bank writes it: letters, digits and - _ . / # (at most 40, as stored).
 _LOAN_NUMBER = re.compile(r"^[0-9A-Za-z][0-9A-Za-z\-_./# ]{0,39}$")
 #: A first row's first cell that names the column (in either language) is a header.
 _HEADER_WORDS = ("loan", "préstamo", "prestamo", "número", "numero", "no.", "num")
 
 
-def read_loan_numbers(data: bytes, limit: int = MAX_PAY) -> list[str]:
+def read_loan_numbers(data: bytes, limit: int | None = MAX_PAY) -> list[str]:
     """Loan numbers from an uploaded CSV: the first column of each row, read as every upload
     of the portal is (`portal.csv_text`: UTF-8 with or without BOM, or Windows-1252; comma or
     semicolon). A first row that names the column (a word such as "loan", "préstamo" or
     "número", or no digit at all) is a header and skipped. ValueError("not_text") for a file
     that is no text (binary: nothing of it is echoed back) or a cell that is no loan number,
-    ValueError("too_many") beyond `limit`, ValueError("empty") for none."""
+    ValueError("too_many") beyond `limit` (None: no limit), ValueError("empty") for none."""
     out: list[str] = []
     for number, cells in csv_text.records(data):
         # the first column, whichever separator a row uses (a one-column file has none to tell)
@@ -395,7 +378,7 @@ def read_loan_numbers(data: bytes, limit: int = MAX_PAY) -> list[str]:
         if not _LOAN_NUMBER.match(cell):
             raise ValueError("not_text")
         out.append(cell)
-        if len(out) > limit:
+        if limit is not None and len(out) > limit:
             raise ValueError("too_many")
     if not out:
         raise ValueError("empty")
@@ -508,6 +491,6 @@ def lenders_pay(uow: UnitOfWork, parcel_id: int, names: Sequence[str], facts: An
 
 __all__ = ["ACQUIRED", "CERTIFICATIONS", "MAX_PAY", "NOTICES", "NOTICE_SORT", "PER_PAGE", "SORTS",
            "STATUSES", "LenderScope", "Page", "Query", "Row", "fiscal_year_start",
-           "lenders_pay", "loan", "loans_to_pay", "municipalities", "parcels_of_loans",
+           "lenders_pay", "loan", "loans_to_pay", "municipalities",
            "parcels_to_pay",
            "portfolio", "read_loan_numbers", "refresh", "retentions", "rows"]

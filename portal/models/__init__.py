@@ -54,6 +54,7 @@ from portal.models.lender_portfolio import (
     BillPaymentItem,
     LoanChangeFile,
     LoanChangeRow,
+    LoanNumberList,
 )
 from portal.models.lenders import Lender, Loan
 from portal.models.notices import Notice
@@ -93,7 +94,7 @@ __all__ = [
     "LenderBatch", "LenderBatchRow",
     "OutboxMessage",
     "BillFile", "BillLine", "BillPayment", "BillPaymentException", "BillPaymentItem",
-    "LoanChangeFile", "LoanChangeRow",
+    "LoanChangeFile", "LoanChangeRow", "LoanNumberList",
     "PaperlessChoice",
 ]
 

@@ -15,6 +15,8 @@ bill files.
   `bill_payment_items`: each account it pays (through an installment, at today's amount);
   `bill_payment_exceptions`: each line left out or paid at a new amount, with its reason
   code (worded when shown), kept so the bank can read it and download it later.
+- `loan_number_lists`: the loan numbers of a CSV a lender uploaded to pay, by the list's
+  key (a bill file of just those loans is made by a join).
 """
 
 from __future__ import annotations
@@ -215,3 +217,20 @@ class BillPaymentException(Base):
     billed: Mapped[Decimal] = money("The amount in the file")
     now: Mapped[Decimal] = money("What was owed when the payment was prepared")
     code: Mapped[str] = mapped_column(String(20), comment="Why (a message id, worded when shown)")
+
+
+class LoanNumberList(Base):
+    """A list of loan numbers a lender uploaded to pay (the loans page's CSV), loaded in
+    chunks so a bill file is made of just those loans by a join, never an IN list; the
+    same list from the same lender has the same key (a second click is the same job)."""
+
+    __tablename__ = "loan_number_lists"
+    __table_args__ = (UniqueConstraint("list_key", "loan_number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True, comment="Surrogate key")
+    list_key: Mapped[str] = mapped_column(
+        String(64), index=True, comment="SHA-256 of the lender and the numbers listed")
+    lender_id: Mapped[int] = mapped_column(ForeignKey("lenders.id"), index=True,
+                                           comment="The lender that uploaded it")
+    loan_number: Mapped[str] = mapped_column(String(40), comment="A loan number, as listed")
+    created_at: Mapped[datetime] = created_at()

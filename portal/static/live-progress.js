@@ -1,7 +1,8 @@
 /* A job's progress without reloading the page (templates/macros/live_progress.html): every few
    seconds the page is fetched again and the [data-live-region] element replaced by the new
    one; its short status (data-live-announce) is put in the polite live region when it changes;
-   the button pauses and resumes. Focus stays where the person left it. */
+   the button pauses and resumes. Focus stays where the person left it. A page whose work is
+   done may answer with a redirect to what it made: the browser then goes there. */
 (function () {
   "use strict";
   var region = document.querySelector("[data-live-region]");
@@ -36,7 +37,11 @@
 
   function poll() {
     window.fetch(window.location.href, { credentials: "same-origin" })
-      .then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (r) {
+        // The work is done and the page now answers with its result: go there.
+        if (r.redirected) { window.location.assign(r.url); return null; }
+        return r.ok ? r.text() : null;
+      })
       .then(function (html) {
         if (html === null) { return; }
         var doc = new window.DOMParser().parseFromString(html, "text/html");

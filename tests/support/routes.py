@@ -53,6 +53,7 @@ LENDER |= {"lenders.portfolio_files", "lenders.portfolio_change",  # the portfol
            "lenders.bills", "lenders.bill_make", "lenders.bill", "lenders.bill_csv",
            "lenders.bill_pay", "lenders.bill_payment", "lenders.bill_exceptions_csv",
            "lenders.bill_payment_confirm"}
+LENDER |= {"lenders.bill_job"}  # a large file or payment made by a job (test_lender_bill_jobs)
 # J7: only the invited email's user (tests/web/test_lender_api.py)
 SIGNED_IN |= {"lenders.invitation"}
 #: J7: the lenders' API, by Bearer token only (never the session: tests/web/test_lender_api.py)

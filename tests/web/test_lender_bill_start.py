@@ -19,10 +19,7 @@ from portal.jobs import queue, runner
 from portal.web.data import database
 from tests.support.demo import app_uow
 from tests.support.pages import csrf_token, login
-
-
-class Died(BaseException):
-    """The worker's process ending (not an error the runner handles)."""
+from tests.support.worker import Died, record_queue
 
 
 @pytest.fixture
@@ -30,9 +27,7 @@ def app(demo_app: Flask, monkeypatch):  # noqa: ANN001, ANN201
     """The demo; the queue only records what is enqueued (the test runs the worker)."""
     from portal.lenders import bill_start
     monkeypatch.setattr(bill_start, "INLINE_MAX", 3)
-    enqueued: list[int] = []
-    monkeypatch.setattr(queue, "enqueue_or_leave", enqueued.append)
-    demo_app.config["ENQUEUED"] = enqueued
+    record_queue(demo_app, monkeypatch)
     yield demo_app
     queue.reset()
 

@@ -215,7 +215,8 @@ def test_one_payment_for_a_file_of_loan_numbers(demo_app):
     r = client.post("/prestamista/pagar/archivo", data={
         "csrf_token": csrf_token(page), "file": (io.BytesIO(data), "loans.csv")},
         content_type="multipart/form-data")
-    assert r.status_code == 200 and 'action="/pagar/confirmar"' in r.get_data(as_text=True)
+    assert r.status_code == 303 and "/prestamista/facturas/" in r.headers["Location"]
+    assert "/pagos/" in r.headers["Location"]  # the bill path: a file of those loans, paid
     r = client.post("/prestamista/pagar/archivo", data={
         "csrf_token": csrf_token(page),
         "file": (io.BytesIO(b"NOT-MINE-1;x\r\n"), "loans.csv")},

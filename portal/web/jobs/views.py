@@ -20,7 +20,10 @@ KINDS = {"roll.compute": _l("Compute the roll"), "roll.publish": _l("Publish the
          "roll.notify": _l("Send the roll's notices"),
          "lender.certifications": _l("A lender's batch of certifications"),
          "lender.loan_changes": _l("A lender's file of loan changes"),
-         "lender.bill_payment": _l("A lender's bill payment")}
+         "lender.bill_payment": _l("A lender's bill payment"),
+         "lender.bill_file": _l("A lender's bill file"),
+         "lender.bill_prepare": _l("A lender's bill payment, prepared"),
+         "lender.bill_loans": _l("A lender's payment of its filtered loans")}
 #: Where a job's page leads back to, by kind: (endpoint, link text).
 BACK = {"roll.import": ("roll.roll_imports", _l("Back to the parcel-roll imports")),
         "collections.run": ("collections.index", _l("Back to collections"))}

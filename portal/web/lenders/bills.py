@@ -29,7 +29,7 @@ from portal.accounts.errors import InvalidInput, NotFound
 from portal.core.money import parse_money
 from portal.i18n import current_language
 from portal.jobs import queue, runner
-from portal.lenders import bill_start
+from portal.lenders import bill_jobs, bill_start
 from portal.lenders import bills as service
 from portal.payments.gateway import GatewayError
 from portal.payments.service import OthersPaying, PricesChanged, start_planned
@@ -93,17 +93,26 @@ def bill_make():  # noqa: ANN201
     _lender_only()
     values = {"fiscal_year": request.form.get("fiscal_year", "")[:9],
               "due_by": request.form.get("due_by", "")[:40]}
+    fid = job_id = None
     try:
         due_by = _day(values["due_by"])
         with uow() as w:
-            f = service.make(w, current_user, fiscal_year=values["fiscal_year"] or None,
-                             due_by=due_by)
-            fid = f.id
+            size = bill_jobs.file_size(w, current_user)
+            if size > bill_jobs.INLINE_MAX:
+                fy = service.fiscal_year_of(w, values["fiscal_year"] or None, clock.today())
+                job_id = bill_jobs.submit_file(w, current_user, fiscal_year=fy.label,
+                                               due_by=due_by, size=size).id
+            else:
+                fid = service.make(w, current_user, fiscal_year=values["fiscal_year"] or None,
+                                   due_by=due_by).id
     except NotFound:
         abort(404)
     except InvalidInput as e:
         field = "#fiscal_year" if e.code == "unknown_fiscal_year" else "#due_by"
         return _index([(field, str(REFUSALS.get(e.code, REFUSALS["bad_date"])))], values, 400)
+    if job_id is not None:
+        queue.enqueue_or_leave(job_id)
+        return redirect(url_for("lenders.bill_job", job_id=job_id), 303)
     return redirect(url_for("lenders.bill", file_id=fid), 303)
 
 
@@ -168,13 +177,64 @@ def bill_pay(file_id: int):  # noqa: ANN201
     kept with its exceptions report, then its page."""
     _lender_only()
     flt, _args = _filters()
+    pid = job_id = None
     try:
         with uow() as w:
-            pay = service.prepare(w, current_user, file_id, flt)
-            pid = pay.id
+            size = bill_jobs.prepare_size(w, current_user, file_id, flt)
+            if size > bill_jobs.INLINE_MAX:
+                job_id = bill_jobs.submit_prepare(w, current_user, file_id, flt, size=size).id
+            else:
+                pid = service.prepare(w, current_user, file_id, flt).id
     except NotFound:
         abort(404)
+    if job_id is not None:
+        queue.enqueue_or_leave(job_id)
+        return redirect(url_for("lenders.bill_job", job_id=job_id), 303)
     return redirect(url_for("lenders.bill_payment", file_id=file_id, payment_id=pid), 303)
+
+
+#: What a making job's page says, by the job's kind and status.
+MAKING_TITLES = {bill_jobs.FILE: _l("Making your bill file"),
+                 bill_jobs.PREPARE: _l("Preparing your payment"),
+                 bill_jobs.LOANS: _l("Preparing the payment of your loans")}
+MAKING = {"queued": _l("Waiting to start"), "running": _l("Reading your loans"),
+          "succeeded": _l("Done"), "failed": _l("Not done")}
+
+
+@bp.get("/facturas/trabajos/<id:job_id>")
+@login_required
+def bill_job(job_id: int):  # noqa: ANN201
+    """A bill file being made, or a payment being prepared, out of the click: its progress
+    (a polite live region, never reloaded by itself without script), then the file or the
+    payment it made (303)."""
+    _lender_only()
+    try:
+        with uow() as w:
+            job = bill_jobs.job_of(w, current_user, job_id)
+            w.session.expunge_all()
+    except NotFound:
+        abort(404)
+    made = job.result or {}
+    if job.status == "succeeded" and made.get("payment_id"):
+        return redirect(url_for("lenders.bill_payment", file_id=made["file_id"],
+                                payment_id=made["payment_id"]), 303)
+    if job.status == "succeeded" and made.get("file_id"):
+        return redirect(url_for("lenders.bill", file_id=made["file_id"]), 303)
+    figures = runner.Figures(job)
+    params = job.params or {}
+    back = (url_for("lenders.bill", file_id=params["file_id"]) if job.kind == bill_jobs.PREPARE
+            else url_for("lenders.loans") if job.kind == bill_jobs.LOANS
+            else url_for("lenders.bills"))
+    error = None
+    if job.status == "failed":
+        error = _("It could not be done. Try again from the page you started it on: nothing "
+                  "was made.")
+    elif job.status == "succeeded":  # the loans page's set had nothing due by then
+        error = _("Nothing is due now on the loans these filters select.")
+    return render_template(
+        "lenders/bill_job.html", job=job, title=str(MAKING_TITLES[job.kind]),
+        status_text=str(MAKING.get(job.status, job.status)), percent=figures.percent,
+        total=job.total or 0, back=back, error=error)
 
 
 #: What the payment's page says while its start runs, by the job's status.

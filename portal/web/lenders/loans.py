@@ -1,7 +1,7 @@
 """The lender's portfolio (J7, only for users of a lender organisation): its loans filtered,
 sorted, totalled and paged on the server (portal.lenders.portfolio), the CSV export streamed,
 and one payment for a filtered set (by the bill file's prepared payment: any number of
-loans) or for a CSV of loan numbers (at most MAX_PAY)."""
+loans) or for a CSV of loan numbers (the same path, any number of loans)."""
 
 from __future__ import annotations
 
@@ -26,11 +26,11 @@ from wtforms.fields.choices import SelectChoice
 from portal import clock, csv_text, money_input
 from portal.accounts.errors import InvalidInput, NotFound
 from portal.i18n import LOCALES, current_language, days_left
-from portal.lenders import bills, portfolio
+from portal.jobs import queue
+from portal.lenders import bill_jobs, bills, portfolio
 from portal.web.data import uow
 from portal.web.lenders import bp, intents
 from portal.web.lenders.forms import FilterForm, LoansFileForm
-from portal.web.payments.many import review_many
 from portal.web.present import status_label
 from portal.web.request_context import register as register_request_context
 
@@ -101,7 +101,7 @@ def loans():  # noqa: ANN201
     errors = [(f"#{f.id}", e) for f in form for e in f.errors]
     return render_template("lenders/loans.html", form=form, result=result, today=clock.today(),
                            errors=errors, args=_args(request.args), file_form=LoansFileForm(),
-                           max_pay=portfolio.MAX_PAY), 400 if errors else 200
+                           ), 400 if errors else 200
 
 
 @bp.get("/prestamos/<id:loan_id>")
@@ -194,8 +194,10 @@ def pay_filtered():  # noqa: ANN201
     """One payment for what is due now on the loans the filter selects, however many: a
     bill file of just those loans (due by today) and its whole payment prepared, as the
     bill file page does (the exceptions report, then the confirmation: a large payment
-    starts in a job)."""
+    starts in a job); more than `bill_jobs.INLINE_MAX` loans by a job (its page shows the
+    progress, then the payment)."""
     _lender_only()
+    job_id = None
     try:
         with uow() as w:
             form, query = _filters(request.form, portfolio.municipalities(w, current_user))
@@ -204,12 +206,18 @@ def pay_filtered():  # noqa: ANN201
             chosen, params, count = portfolio.loans_to_pay(w, current_user, query)
             if count == 0:
                 file_id = pay_id = None
+            elif count > bill_jobs.INLINE_MAX:
+                bills.fiscal_year_of(w, None, clock.today())  # none today: nothing is due
+                job_id = bill_jobs.submit_loans(w, current_user, query, size=count).id
             else:
                 f = bills.make(w, current_user, due_by=clock.today(), only=(chosen, params))
                 pay = bills.prepare(w, current_user, f.id, bills.Filters())
                 file_id, pay_id = f.id, pay.id
     except (NotFound, InvalidInput):  # no fiscal year today: nothing can be due
         file_id = pay_id = None
+    if job_id is not None:
+        queue.enqueue_or_leave(job_id)
+        return redirect(url_for("lenders.bill_job", job_id=job_id), 303)
     if pay_id is None:
         flash(_("Nothing is due now on the loans these filters select."), "info")
         return redirect(url_for("lenders.loans", **_args(request.form)), 303)
@@ -219,33 +227,61 @@ def pay_filtered():  # noqa: ANN201
 @bp.post("/pagar/archivo")
 @login_required
 def pay_file():  # noqa: ANN201
-    """One payment for what is due now on the loans a CSV of loan numbers names."""
+    """One payment for what is due now on the loans a CSV of loan numbers names, however
+    many: the numbers kept as a list (`bill_jobs.load_list`, in chunks), a bill file of
+    just those loans and its whole payment prepared, as "pay these loans" does (more than
+    `bill_jobs.INLINE_MAX` by a job)."""
     _lender_only()
     form = LoansFileForm()
     message = None
     if form.validate_on_submit():
         try:
-            numbers = portfolio.read_loan_numbers(form.file.data.read(portfolio.MAX_PAY * 64 + 1))
+            numbers = portfolio.read_loan_numbers(form.file.data.read(), limit=None)
         except ValueError as exc:
-            message = (_("The file names more than %(max)s loans; one payment covers at most "
-                         "%(max)s.", max=portfolio.MAX_PAY) if str(exc) == "too_many"
-                       else _("The file is not a CSV (text) file of loan numbers: one per "
-                              "row, in the first column.") if str(exc) == "not_text"
+            message = (_("The file is not a CSV (text) file of loan numbers: one per "
+                         "row, in the first column.") if str(exc) == "not_text"
                        else _("The file names no loan numbers: one per row, in the first "
                               "column."))
         else:
-            with uow() as w:
-                parcel_ids, unknown = portfolio.parcels_of_loans(w, current_user, numbers)
-            if unknown:
-                message = _("These loan numbers are not among your loans: %(numbers)s.",
-                            numbers=", ".join(unknown[:20]) + ("…" if len(unknown) > 20 else ""))
-            else:
-                page = review_many(parcel_ids)
-                if page is not None:
-                    return page
-                message = _("Nothing is due now on the loans the file names.")
+            return _pay_listed(numbers)
     else:
         message = next((e for f in form for e in f.errors), None) or _(
             "Choose the CSV file to upload.")
     flash(message, "error")
     return redirect(url_for("lenders.loans"), 303)
+
+
+class _Unknown(Exception):
+    """Numbers not among the lender's loans: nothing is kept."""
+
+    def __init__(self, numbers: list[str]):
+        self.numbers = numbers
+
+
+def _pay_listed(numbers: list[str]):  # noqa: ANN202
+    job_id = ids = None
+    try:
+        with uow() as w:
+            key, unknown = bill_jobs.load_list(w, current_user, numbers)
+            if unknown:
+                raise _Unknown(unknown)
+            chosen, params, count = bill_jobs.listed(w, current_user, key)
+            if count > bill_jobs.INLINE_MAX:
+                bills.fiscal_year_of(w, None, clock.today())  # none today: nothing is due
+                job_id = bill_jobs.submit_list(w, current_user, key, size=count).id
+            elif count:
+                ids = bill_jobs.pay_now(w, current_user, (chosen, params))
+    except _Unknown as exc:
+        flash(_("These loan numbers are not among your loans: %(numbers)s.",
+                numbers=", ".join(exc.numbers[:20]) + ("…" if len(exc.numbers) > 20 else "")),
+              "error")
+        return redirect(url_for("lenders.loans"), 303)
+    except (NotFound, InvalidInput):  # no fiscal year today: nothing can be due
+        ids = None
+    if job_id is not None:
+        queue.enqueue_or_leave(job_id)
+        return redirect(url_for("lenders.bill_job", job_id=job_id), 303)
+    if ids is None:
+        flash(_("Nothing is due now on the loans the file names."), "error")
+        return redirect(url_for("lenders.loans"), 303)
+    return redirect(url_for("lenders.bill_payment", file_id=ids[0], payment_id=ids[1]), 303)

@@ -1,0 +1,302 @@
+"""Making a large bill file, and preparing a large bill payment (from the file or from the
+loans page's filtered set), leave the request: the click queues a job (the same job when
+clicked twice), its page shows the progress (a polite live region, no reload by itself)
+and then lands on the file or the payment; a worker that dies midway leaves one file or
+one payment once another worker takes the job over. Small ones stay in the click. The
+clock is the demo's day, moved on past the runner's STALE for the takeover."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from flask import Flask
+from sqlalchemy import func, select
+
+from portal import clock
+from portal.jobs import queue, runner
+from portal.web.data import database
+from tests.support.demo import app_uow
+from tests.support.pages import csrf_token, login
+from tests.support.worker import Died, record_queue
+
+
+@pytest.fixture
+def app(demo_app: Flask, monkeypatch):  # noqa: ANN001, ANN201
+    """The demo, a job above 3 loans; the queue only records what is enqueued."""
+    from portal.lenders import bill_jobs
+    monkeypatch.setattr(bill_jobs, "INLINE_MAX", 3)
+    record_queue(demo_app, monkeypatch)
+    yield demo_app
+    queue.reset()
+
+
+def _signed_in(app: Flask, lang: str):  # noqa: ANN202
+    c = login(app, "lender")
+    tok = csrf_token(c.get("/prestamista/facturas").get_data(as_text=True))
+    if lang == "en":
+        c.post("/idioma", data={"csrf_token": tok, "lang": "en"})
+    return c, tok
+
+
+def _count(app: Flask, model) -> int:  # noqa: ANN001
+    with app_uow(app) as w:
+        return w.session.scalar(select(func.count()).select_from(model))
+
+
+def _progress_page(c, url: str, lang: str) -> None:  # noqa: ANN001
+    body = c.get(url).get_data(as_text=True)
+    assert ("Waiting to start" if lang == "en" else "En espera") in body
+    assert 'data-live-active="true"' in body and 'role="status" id="live-status"' in body
+    assert 'http-equiv="refresh"' not in body  # never reloaded by itself
+    assert " 0 of 0 " not in body and " 0 de 0 " not in body  # the size seen at the click
+    assert ("Pause the updates" if lang == "en" else "Pausar") in body
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_a_large_bill_file_is_made_by_a_job_then_its_page_opens(app: Flask, lang: str) -> None:
+    from portal.models import BillFile, Job
+    c, tok = _signed_in(app, lang)
+    before = _count(app, BillFile)
+    r = c.post("/prestamista/facturas", data={"csrf_token": tok, "due_by": ""})
+    assert r.status_code == 303 and "/prestamista/facturas/trabajos/" in r.headers["Location"]
+    job_url = r.headers["Location"]
+    again = c.post("/prestamista/facturas", data={"csrf_token": tok, "due_by": ""})
+    assert again.headers["Location"] == job_url  # one job for both clicks
+    (job_id, same) = app.config["ENQUEUED"]
+    assert same == job_id and _count(app, BillFile) == before  # nothing made in the click
+    _progress_page(c, job_url, lang)
+    with app.app_context():
+        job = runner.run(database(), job_id)
+    assert (job.kind, job.status, job.done, job.total) == ("lender.bill_file", "succeeded",
+                                                           job.total, job.total)
+    assert job.total > 3 and _count(app, BillFile) == before + 1
+    r = c.get(job_url)
+    assert r.status_code == 303 and r.headers["Location"].endswith(
+        f"/prestamista/facturas/{job.result['file_id']}")
+    # Asked again the same day: the day's file, not another one.
+    r = c.post("/prestamista/facturas", data={"csrf_token": tok, "due_by": ""})
+    with app.app_context():
+        job2 = runner.run(database(), app.config["ENQUEUED"][-1])
+    assert job2.result == job.result and _count(app, BillFile) == before + 1
+    with app_uow(app) as w:
+        assert w.session.get(Job, job_id).created_by_id is not None
+    # Another lender's user, or an owner, sees nothing of it.
+    assert login(app, "owner").get(job_url).status_code == 404
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_a_large_payment_is_prepared_by_a_job_then_its_page_opens(app: Flask,
+                                                                   lang: str) -> None:
+    from portal.lenders import bill_jobs
+    from portal.models import BillPayment
+    c, tok = _signed_in(app, lang)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(bill_jobs, "INLINE_MAX", 10**6)
+        file_url = c.post("/prestamista/facturas",
+                          data={"csrf_token": tok, "due_by": ""}).headers["Location"]
+    r = c.post(file_url + "/pagar", data={"csrf_token": tok})
+    assert r.status_code == 303 and "/trabajos/" in r.headers["Location"]
+    job_url = r.headers["Location"]
+    assert c.post(file_url + "/pagar", data={"csrf_token": tok}).headers["Location"] == job_url
+    assert _count(app, BillPayment) == 0
+    _progress_page(c, job_url, lang)
+    with app.app_context():
+        job = runner.run(database(), app.config["ENQUEUED"][0])
+    assert job.status == "succeeded" and _count(app, BillPayment) == 1
+    r = c.get(job_url)
+    assert r.headers["Location"].endswith(f"{file_url}/pagos/{job.result['payment_id']}")
+    body = c.get(r.headers["Location"]).get_data(as_text=True)
+    assert 'id="pay-confirm"' in body
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_loans_pages_large_set_is_prepared_by_a_job(app: Flask, lang: str) -> None:
+    from portal.models import BillFile, BillPayment
+    c, tok = _signed_in(app, lang)
+    r = c.post("/prestamista/pagar", data={"csrf_token": tok})
+    assert r.status_code == 303 and "/trabajos/" in r.headers["Location"]
+    job_url = r.headers["Location"]
+    assert c.post("/prestamista/pagar", data={"csrf_token": tok}).headers["Location"] == job_url
+    assert (_count(app, BillFile), _count(app, BillPayment)) == (0, 0)
+    _progress_page(c, job_url, lang)
+    with app.app_context():
+        job = runner.run(database(), app.config["ENQUEUED"][0])
+    assert job.kind == "lender.bill_loans" and job.status == "succeeded"
+    assert (_count(app, BillFile), _count(app, BillPayment)) == (1, 1)
+    r = c.get(job_url)
+    assert r.status_code == 303 and r.headers["Location"].endswith(
+        f"/prestamista/facturas/{job.result['file_id']}/pagos/{job.result['payment_id']}")
+
+
+def test_a_small_set_stays_in_the_click(app: Flask) -> None:
+    from portal.lenders import bill_jobs
+    c, tok = _signed_in(app, "es")
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(bill_jobs, "INLINE_MAX", 10**6)
+        r = c.post("/prestamista/pagar", data={"csrf_token": tok})
+    assert "/pagos/" in r.headers["Location"] and app.config["ENQUEUED"] == []
+
+
+def test_one_payment_when_the_worker_dies(app: Flask, monkeypatch) -> None:
+    """Killed inside the transaction: nothing was written. Killed after it committed,
+    before the job ended: the run that takes it over finds the payment kept on the job and
+    makes no other (one file, one payment)."""
+    from portal.lenders import bill_jobs, bills
+    from portal.models import BillFile, BillLine, BillPayment, BillPaymentItem
+    c, tok = _signed_in(app, "es")
+    job_url = c.post("/prestamista/pagar", data={"csrf_token": tok}).headers["Location"]
+    (job_id,) = app.config["ENQUEUED"]
+    real_prepare = bills.prepare
+
+    def dies_after_writing(*a, **kw):  # noqa: ANN002, ANN003, ANN202
+        real_prepare(*a, **kw)
+        raise Died()
+
+    monkeypatch.setattr(bills, "prepare", dies_after_writing)
+    with app.app_context(), pytest.raises(Died):
+        runner.run(database(), job_id)
+    monkeypatch.setattr(bills, "prepare", real_prepare)
+    assert [_count(app, m) for m in (BillFile, BillLine, BillPayment)] == [0, 0, 0]
+
+    def dies_at_the_end(self, uow):  # noqa: ANN001, ANN202
+        raise Died()
+
+    monkeypatch.setattr(bill_jobs.Making, "finish", dies_at_the_end)
+    with clock.fixed(clock.now() + runner.STALE + timedelta(seconds=1)), \
+            app.app_context(), pytest.raises(Died):
+        assert job_id in runner.recover(database())
+        runner.run(database(), job_id)
+    counts = [_count(app, m) for m in (BillFile, BillPayment, BillPaymentItem)]
+    assert counts[:2] == [1, 1]
+    monkeypatch.undo()
+    record_queue(app, monkeypatch)
+    with clock.fixed(clock.now() + 2 * runner.STALE + timedelta(seconds=2)), \
+            app.app_context():
+        assert job_id in runner.recover(database())
+        job = runner.run(database(), job_id)
+        assert runner.run(database(), job_id) is None  # ended: nothing more
+    assert (job.status, job.attempts) == ("succeeded", 3)
+    assert [_count(app, m) for m in (BillFile, BillPayment, BillPaymentItem)] == counts
+    with app_uow(app) as w:
+        pay = w.session.scalar(select(BillPayment))
+        assert job.result == {"file_id": pay.file_id, "payment_id": pay.id}
+    assert c.get(job_url).headers["Location"].endswith(f"/pagos/{pay.id}")
+
+
+def _numbers(app: Flask) -> list[str]:
+    """The demo bank's loan numbers in force."""
+    from portal.lenders.batches import _sender
+    from portal.models import Loan, User
+    with app_uow(app) as w:
+        s = _sender(w, w.session.scalar(select(User).where(User.email == "lender@demo.pr")))
+        return list(w.session.scalars(select(Loan.loan_number).where(
+            Loan.lender_id == s.lender_id, Loan.ends_on.is_(None)).order_by(Loan.loan_number)))
+
+
+def _upload(c, tok: str, numbers: list[str]):  # noqa: ANN001, ANN202
+    import io
+    data = ("Préstamo\r\n" + "\r\n".join(numbers) + "\r\n").encode("utf-8-sig")
+    return c.post("/prestamista/pagar/archivo", data={
+        "csrf_token": tok, "file": (io.BytesIO(data), "loans.csv")},
+        content_type="multipart/form-data")
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_a_long_list_of_loan_numbers_is_paid_by_the_bill_path(app: Flask, lang: str) -> None:
+    """No ceiling: the numbers are kept as a list (loaded in chunks), a file of just those
+    loans is made and its payment prepared, by a job when long; the same file twice is the
+    same job."""
+    from portal.models import BillLine, BillPayment, LoanNumberList
+    c, tok = _signed_in(app, lang)
+    numbers = _numbers(app)
+    assert len(numbers) > 3
+    r = _upload(c, tok, numbers)
+    assert r.status_code == 303 and "/trabajos/" in r.headers["Location"]
+    job_url = r.headers["Location"]
+    assert _upload(c, tok, list(reversed(numbers))).headers["Location"] == job_url
+    assert _count(app, LoanNumberList) == len(numbers)  # kept once
+    _progress_page(c, job_url, lang)
+    with app.app_context():
+        job = runner.run(database(), app.config["ENQUEUED"][0])
+    assert job.status == "succeeded" and _count(app, BillPayment) == 1
+    assert _count(app, BillLine) == len(numbers)
+    r = c.get(job_url)
+    assert r.headers["Location"].endswith(f"/pagos/{job.result['payment_id']}")
+
+
+def test_a_list_over_the_old_ceiling_names_the_unknown_numbers(app: Flask) -> None:
+    from portal.models import LoanNumberList
+    c, tok = _signed_in(app, "en")
+    numbers = _numbers(app)[:2] + [f"NOT-MINE-{i:04d}" for i in range(250)]
+    r = _upload(c, tok, numbers)
+    assert r.status_code == 303 and r.headers["Location"].endswith("/prestamista/prestamos")
+    text = c.get(r.headers["Location"]).get_data(as_text=True)
+    assert "NOT-MINE-0000" in text and "NOT-MINE-0019" in text and "NOT-MINE-0020" not in text
+    assert "one payment covers at most" not in text
+    assert _count(app, LoanNumberList) == 0  # nothing kept
+    # A list under the limit stays in the click.
+    from portal.lenders import bill_jobs
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(bill_jobs, "INLINE_MAX", 10**6)
+        r = _upload(c, tok, _numbers(app))
+    assert "/pagos/" in r.headers["Location"] and app.config["ENQUEUED"] == []
+
+
+def test_on_postgresql_the_progress_is_written_aside_and_one_file_is_made(
+        tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    """PostgreSQL: the step's transaction holds the lender's row while its progress is
+    written on a connection of its own as each batch is read (it must not wait on itself),
+    and the job ends with the one file of the day; a second job of the same day answers
+    that file. A list of loan numbers is paid by the same path."""
+    from portal.lenders import bill_jobs, bills
+    from portal.models import BillFile
+    from tests.support.app import demo_on_postgresql
+    monkeypatch.setattr(bill_jobs, "INLINE_MAX", 3)
+    monkeypatch.setattr(bills, "BATCH", 10)
+    with demo_on_postgresql(tmp_path) as (app, _result):
+        record_queue(app, monkeypatch)
+        c, tok = _signed_in(app, "en")
+        r = c.post("/prestamista/facturas", data={"csrf_token": tok, "due_by": ""})
+        with app.app_context():
+            job = runner.run(database(), app.config["ENQUEUED"][0])
+        assert job.status == "succeeded" and job.done == job.total > 10
+        assert _count(app, BillFile) == 1
+        assert c.get(r.headers["Location"]).headers["Location"].endswith(
+            f"/prestamista/facturas/{job.result['file_id']}")
+        c.post("/prestamista/facturas", data={"csrf_token": tok, "due_by": ""})
+        with app.app_context():
+            again = runner.run(database(), app.config["ENQUEUED"][-1])
+        assert again.result == job.result and _count(app, BillFile) == 1
+        # A list of loan numbers, loaded into its table, joined, paid: one payment.
+        from portal.models import BillPayment
+        r = _upload(c, tok, _numbers(app))
+        with app.app_context():
+            paid = runner.run(database(), app.config["ENQUEUED"][-1])
+        assert paid.status == "succeeded" and _count(app, BillPayment) == 1
+        assert c.get(r.headers["Location"]).headers["Location"].endswith(
+            f"/pagos/{paid.result['payment_id']}")
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_a_failed_job_says_so_and_offers_the_way_back(app: Flask, monkeypatch,
+                                                      lang: str) -> None:
+    from portal.accounts.errors import ServiceError
+    from portal.lenders import bills
+    from portal.models import BillFile
+    c, tok = _signed_in(app, lang)
+    job_url = c.post("/prestamista/facturas",
+                     data={"csrf_token": tok, "due_by": ""}).headers["Location"]
+
+    def refuses(*a, **kw):  # noqa: ANN002, ANN003, ANN202
+        raise ServiceError("broken")
+
+    monkeypatch.setattr(bills, "make", refuses)
+    with app.app_context():
+        job = runner.run(database(), app.config["ENQUEUED"][0])
+    assert job.status == "failed" and _count(app, BillFile) == 0
+    r = c.get(job_url)
+    body = r.get_data(as_text=True)
+    assert r.status_code == 200 and 'data-live-active="false"' in body
+    assert ("It could not be done" if lang == "en" else "No se pudo completar") in body
+    assert '<a href="/prestamista/facturas" id="job-back">' in body

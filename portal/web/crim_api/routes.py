@@ -61,7 +61,7 @@ def _limited(w: Any, name: str, key: str, limit: tuple[int, int]) -> Any:
 
 @bp.before_request
 def _authenticate():  # noqa: ANN202
-    """The staff member the token acts as (g.crim_staff_id), or the problem."""
+    """The staff member the token acts as (g.crim_staff), or the problem."""
     header = request.headers.get("Authorization", "")
     scheme, _, secret = header.partition(" ")
     with uow() as w:
@@ -77,7 +77,8 @@ def _authenticate():  # noqa: ANN202
         except Forbidden:
             return problem("staff_scope",
                            {"WWW-Authenticate": 'Bearer error="insufficient_scope"'})
-        g.crim_token_id, g.crim_staff_id = tok.id, user.id
+        w.session.expunge(user)  # the staff member, read with the token, for the request
+        g.crim_token_id, g.crim_staff = tok.id, user
         return _limited(w, "token", f"crim-token:{tok.id}", PER_TOKEN)
 
 
@@ -90,10 +91,7 @@ def plan_payments():  # noqa: ANN201
     kind = (request.mimetype or "").lower()
     if kind not in ("text/csv", "text/plain", "application/octet-stream"):
         return problem("invalid_header", name="Content-Type")
-    from portal.models import User
-    with uow() as w:
-        staff = w.session.get(User, g.crim_staff_id)
-        w.session.expunge(staff)
+    staff = g.crim_staff
     actor = audit.Actor(kind="user", ip=request.remote_addr, user_id=staff.id)
     try:
         with audit.acting(actor):

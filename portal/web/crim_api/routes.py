@@ -19,12 +19,11 @@ so the CRIM's system may send again after a timeout.
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from flask import g, jsonify, request
 
 from portal import i18n
-from portal.accounts import audit, throttle
+from portal.accounts import audit
 from portal.accounts.errors import Forbidden
 from portal.exemptions import plan_import, staff_tokens
 from portal.web import errors, upload_limits
@@ -32,7 +31,7 @@ from portal.web.crim_api import bp
 from portal.web.data import uow
 from portal.web.exemptions.plan_file import MAX_BYTES, ROW_REASONS, file_problem, run_import
 from portal.web.lenders_api.answers import http_problem, language, problem
-from portal.web.lenders_api.routes import _rate_limit_headers as rate_limit_headers
+from portal.web.lenders_api.quotas import limited, rate_limit_headers
 
 log = logging.getLogger(__name__)
 
@@ -47,17 +46,6 @@ def _install(state) -> None:  # noqa: ANN001
     errors.scope("/api/", http_problem)
 
 
-def _limited(w: Any, name: str, key: str, limit: tuple[int, int]) -> Any:
-    """Count the request on `key`; the 429 problem beyond `limit` (the quotas kept for
-    the `RateLimit` headers, as the lenders' API answers them)."""
-    within = throttle.hit(w, key, *limit)
-    left, reset = throttle.quota(w, key, *limit)
-    g.setdefault("quotas", []).append((name, limit, left, reset))
-    if within:
-        return None
-    seconds = throttle.retry_after(w, key, *limit)
-    return problem("rate_limited", {"Retry-After": str(seconds)}, seconds=seconds)
-
 
 @bp.before_request
 def _authenticate():  # noqa: ANN202
@@ -65,7 +53,7 @@ def _authenticate():  # noqa: ANN202
     header = request.headers.get("Authorization", "")
     scheme, _, secret = header.partition(" ")
     with uow() as w:
-        refused = _limited(w, "address", f"crim-ip:{request.remote_addr}", PER_ADDRESS)
+        refused = limited(w, "address", f"crim-ip:{request.remote_addr}", PER_ADDRESS)
         if refused is not None:
             return refused
         try:
@@ -79,7 +67,7 @@ def _authenticate():  # noqa: ANN202
                            {"WWW-Authenticate": 'Bearer error="insufficient_scope"'})
         w.session.expunge(user)  # the staff member, read with the token, for the request
         g.crim_token_id, g.crim_staff = tok.id, user
-        return _limited(w, "token", f"crim-token:{tok.id}", PER_TOKEN)
+        return limited(w, "token", f"crim-token:{tok.id}", PER_TOKEN)
 
 
 bp.after_request(rate_limit_headers)

@@ -11,7 +11,6 @@ from flask import (
     abort,
     current_app,
     flash,
-    make_response,
     redirect,
     render_template,
     request,
@@ -34,6 +33,7 @@ from portal.i18n import current_language, formats, money
 from portal.web import upload_limits
 from portal.web.data import external_url, uow
 from portal.web.exemptions import bp, present
+from portal.web.exemptions.evidence_response import evidence_response
 from portal.web.exemptions.forms import (
     STEP_FORMS,
     DecisionForm,
@@ -393,14 +393,7 @@ def evidence_file(cert_id: int, evidence_id: int):  # noqa: ANN201
             row, data = evidence.read(w, current_user, cert_id, evidence_id)
     except (NotFound, Forbidden):
         abort(404)
-    resp = make_response(data)
-    resp.headers["Content-Type"] = row.content_type
-    ext = {"application/pdf": "pdf", "image/jpeg": "jpg", "image/png": "png"}[row.content_type]
-    resp.headers["Content-Disposition"] = f'inline; filename="documento-{row.id}.{ext}"'
-    resp.headers["X-Content-Type-Options"] = "nosniff"
-    resp.headers["Content-Security-Policy"] = "default-src 'none'; sandbox"
-    resp.headers["Cache-Control"] = "private, no-store"
-    return resp
+    return evidence_response(row, data)
 
 
 @bp.post("/exoneracion/<id:cert_id>/retirar")

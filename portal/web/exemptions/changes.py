@@ -15,7 +15,6 @@ from flask import (
     abort,
     current_app,
     flash,
-    make_response,
     redirect,
     render_template,
     request,
@@ -41,6 +40,7 @@ from portal.web.exemptions.change_forms import (
     KIND_SHORT,
     ChangeForm,
 )
+from portal.web.exemptions.evidence_response import evidence_response
 from portal.web.exemptions.forms import EvidenceForm
 from portal.web.exemptions.present import fy_label
 from portal.web.extensions import csrf, shared_limit
@@ -239,14 +239,7 @@ def evidence_file(report_id: int, evidence_id: int):  # noqa: ANN201
             ev, data = changes.read_evidence(w, current_user, report_id, evidence_id)
     except (NotFound, Forbidden):
         abort(404)
-    resp = make_response(data)
-    resp.headers["Content-Type"] = ev.content_type
-    ext = {"application/pdf": "pdf", "image/jpeg": "jpg", "image/png": "png"}[ev.content_type]
-    resp.headers["Content-Disposition"] = f'inline; filename="documento-{ev.id}.{ext}"'
-    resp.headers["X-Content-Type-Options"] = "nosniff"
-    resp.headers["Content-Security-Policy"] = "default-src 'none'; sandbox"
-    resp.headers["Cache-Control"] = "private, no-store"
-    return resp
+    return evidence_response(ev, data)
 
 
 @bp.get("/personal/cambios", endpoint="changes_staff_list")

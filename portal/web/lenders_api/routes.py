@@ -28,7 +28,6 @@ from typing import Any
 from flask import g, jsonify, request
 
 from portal import clock
-from portal.accounts import throttle
 from portal.accounts.errors import Forbidden, NotFound
 from portal.lenders import portfolio, tokens
 from portal.web import errors
@@ -41,6 +40,7 @@ from portal.web.lenders_api.answers import (
     parameters,
     problem,
 )
+from portal.web.lenders_api.quotas import limited, rate_limit_headers
 
 log = logging.getLogger(__name__)
 
@@ -51,17 +51,6 @@ PER_ADDRESS = (300, 60)  # and per address (unknown tokens too)
 PUBLIC = {"lenders_api.openapi", "lenders_api.reference"}
 
 
-def _limited(w: Any, name: str, key: str, limit: tuple[int, int]) -> Any:
-    """Count the request on `key`; the 429 problem beyond `limit`. What is left of each
-    quota is kept for the `RateLimit` headers (g.quotas)."""
-    within = throttle.hit(w, key, *limit)
-    left, reset = throttle.quota(w, key, *limit)
-    g.setdefault("quotas", []).append((name, limit, left, reset))
-    if within:
-        return None
-    seconds = throttle.retry_after(w, key, *limit)
-    return problem("rate_limited", {"Retry-After": str(seconds)}, seconds=seconds)
-
 
 @bp.before_request
 def _authenticate():  # noqa: ANN202
@@ -71,7 +60,7 @@ def _authenticate():  # noqa: ANN202
     header = request.headers.get("Authorization", "")
     scheme, _, secret = header.partition(" ")
     with uow() as w:
-        refused = _limited(w, "address", f"api-ip:{request.remote_addr}", PER_ADDRESS)
+        refused = limited(w, "address", f"api-ip:{request.remote_addr}", PER_ADDRESS)
         if refused is not None:
             return refused
         try:
@@ -85,22 +74,11 @@ def _authenticate():  # noqa: ANN202
             return problem("insufficient_scope",
                            {"WWW-Authenticate": 'Bearer error="insufficient_scope"'})
         g.token_id, g.token_lender_id = tok.id, tok.lender_id
-        refused = _limited(w, "token", f"api-token:{tok.id}", PER_TOKEN)
+        refused = limited(w, "token", f"api-token:{tok.id}", PER_TOKEN)
     return refused
 
 
-@bp.after_request
-def _rate_limit_headers(resp):  # noqa: ANN001, ANN202
-    """The quotas this request counted against (IETF draft-ietf-httpapi-ratelimit-headers):
-    `RateLimit-Policy: "token";q=120;w=60, "address";q=300;w=60` and what is left of each,
-    `RateLimit: "token";r=119;t=42, ...` (r: requests left; t: seconds until more)."""
-    quotas = g.get("quotas") or []
-    if quotas:
-        resp.headers["RateLimit-Policy"] = ", ".join(
-            f'"{n}";q={q};w={w}' for n, (q, w), _l, _t in quotas)
-        resp.headers["RateLimit"] = ", ".join(
-            f'"{n}";r={left};t={t}' for n, _q, left, t in quotas)
-    return resp
+bp.after_request(rate_limit_headers)
 
 
 @bp.record_once

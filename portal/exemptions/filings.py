@@ -254,24 +254,56 @@ def dwelling_conflicts(parcel_id: int, party_ids: Iterable[int],
 
 
 def exemptions_held(uow: UnitOfWork, party_ids: list[int], fy: date) -> list[Held]:
-    """Every approved or pending certification of the fiscal year naming one of
-    `party_ids`, one per owner named, by name and catastro."""
+    """Every certification naming one of `party_ids` that holds (or may still get) the
+    exemption of the fiscal year opening `fy`, one per owner and parcel, by name and catastro:
+    the year's own approved or pending one, or the parcel's last approval of an earlier year,
+    which continues (R-B15); a revoked one holds the years before its `revoked_from` (R-B18).
+    An earlier approval stops continuing once the parcel has a later approval or revocation."""
     if not party_ids:
         return []
     ids = sorted(set(party_ids))
-    other = ExemptionCertification
+    c = ExemptionCertification
     # only the owners' index narrows it (the year and the status are read, not asked: with
     # statistics older than the year's filings a planner would read them all)
     rows = uow.session.execute(
-        select(ExemptionOwner.party_id, Party.name, other.parcel_id, Parcel.catastro,
-               other.status, other.fiscal_year_start)
+        select(ExemptionOwner.party_id, Party.name, c.parcel_id, Parcel.catastro,
+               c.status, c.fiscal_year_start, c.revoked_from, c.id)
         .join(Party, Party.id == ExemptionOwner.party_id)
-        .join(other, other.id == ExemptionOwner.certification_id)
-        .join(Parcel, Parcel.id == other.parcel_id)
+        .join(c, c.id == ExemptionOwner.certification_id)
+        .join(Parcel, Parcel.id == c.parcel_id)
         .where(ExemptionOwner.party_id.in_(ids))
-        .order_by(Party.name, Parcel.catastro)).all()
-    rows = [r[:5] for r in rows if r[5] == fy and r[4] in EXEMPTION_HOLDING]
-    return [Held(*r) for r in rows]
+        .order_by(Party.name, Parcel.catastro, c.fiscal_year_start.desc(), c.id.desc())).all()
+    rows = [r for r in rows if r.fiscal_year_start <= fy]
+    earlier = sorted({r.parcel_id for r in rows if r.fiscal_year_start < fy})
+    last_decided = _last_decided(uow, earlier, fy)
+    out: dict[tuple[int, int], Held] = {}
+    for party, name, parcel, catastro, status, start, revoked_from, cid in rows:
+        holds = status == "approved" or (status == "revoked" and fy < revoked_from)
+        if start == fy and (status in EXEMPTION_HOLDING or holds):
+            shown = "approved" if status == "revoked" else status
+        elif start < fy and holds and last_decided.get(parcel) == cid:
+            shown = "approved"
+        else:
+            continue
+        out.setdefault((party, parcel), Held(party, name, parcel, catastro, shown))
+    return list(out.values())
+
+
+def _last_decided(uow: UnitOfWork, parcel_ids: list[int], fy: date) -> dict[int, int]:
+    """parcel -> the id of its last certification approved (or since revoked) for a fiscal
+    year up to `fy`: the one whose approval continues (R-B15)."""
+    if not parcel_ids:
+        return {}
+    c = ExemptionCertification
+    out: dict[int, int] = {}
+    # only the parcels' index narrows it, as above
+    for cid, pid, start, status in uow.session.execute(
+            select(c.id, c.parcel_id, c.fiscal_year_start, c.status)
+            .where(c.parcel_id.in_(parcel_ids))
+            .order_by(c.parcel_id, c.fiscal_year_start.desc(), c.id.desc())):
+        if start <= fy and status in ("approved", "revoked"):
+            out.setdefault(pid, cid)
+    return out
 
 
 def spouse_pairs(uow: UnitOfWork, party_ids: Iterable[int]) -> dict[int, set[int]]:

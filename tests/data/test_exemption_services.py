@@ -501,3 +501,75 @@ def test_an_unreachable_store_refuses_the_upload_clearly(world, tmp_path):
         assert e.value.code == "evidence_store_unavailable"
     with world.uow() as uow:
         assert uow.session.scalar(select(func.count()).select_from(ExemptionEvidence)) == 0
+
+
+def _decided_on_c(world, fy: date, *, revoked_from: date | None = None) -> None:  # noqa: ANN001
+    """Alice's certification on parcel C for `fy`, approved (and revoked from `revoked_from`)."""
+    from portal.models import ExemptionOwner
+    with world.uow() as uow:
+        s = uow.session
+        s.add(OwnershipShare(parcel_id=world.parcel["C"], party_id=world.alice_party,
+                             share=Decimal(1), kind="sole", starts_on=date(2015, 1, 1)))
+        cert = ExemptionCertification(parcel_id=world.parcel["C"], fiscal_year_start=fy,
+                                      status="draft", created_by_id=world.alice.id, answers={})
+        s.add(cert)
+        s.flush()
+        s.add(ExemptionOwner(certification_id=cert.id, party_id=world.alice_party))
+        for status in ("filed", "under_review", "approved"):
+            cert.status = status
+            s.flush()
+        if revoked_from is not None:
+            cert.status, cert.revoked_from = "revoked", revoked_from
+            s.flush()
+
+
+def _owners_step_on_a(world):  # noqa: ANN001, ANN202
+    with world.uow() as uow:
+        alice = _user(uow, world.alice)
+        cert = filings.start(uow, alice, world.parcel["A"])
+        filings.save_step(uow, alice, cert.id, "owners", {"owners": [world.alice_party]})
+
+
+@pytest.mark.parametrize("decided", ["last_year", "revoked_next_year"])
+def test_an_exemption_that_still_holds_the_year_blocks_another_home_r_b6(world, decided):
+    """R-B6 with R-B15 and R-B18: last year's approval continues into this year, and a
+    certification revoked from next year still holds this one: either is Alice's exemption
+    on C this year, so she cannot claim A as well."""
+    if decided == "last_year":
+        _decided_on_c(world, date(2025, 7, 1))
+    else:
+        _decided_on_c(world, FY, revoked_from=date(2027, 7, 1))
+    with pytest.raises(Conflict) as e:
+        _owners_step_on_a(world)
+    assert e.value.code == "one_dwelling"
+    assert e.value.params["conflicts"] == [("Alice Rivera", "040-000-000-03", "approved")]
+
+
+@pytest.mark.parametrize("revoked_from", [date(2026, 7, 1), date(2025, 7, 1)])
+def test_an_exemption_revoked_from_this_year_frees_the_owner_r_b6(world, revoked_from):
+    """R-B18: revoked from this year (or an earlier one), C no longer holds her exemption:
+    she may claim A."""
+    _decided_on_c(world, date(2025, 7, 1), revoked_from=revoked_from)
+    _owners_step_on_a(world)  # no conflict
+
+
+def test_a_later_decision_on_the_parcel_ends_the_continuing_approval_r_b15(world):
+    """Alice's approval on C for 2024 stopped continuing when C's 2025 certification (naming
+    someone else) was approved: only the parcel's last decision continues."""
+    from portal.models import ExemptionOwner
+    _decided_on_c(world, date(2024, 7, 1))
+    with world.uow() as uow:
+        s = uow.session
+        carlos = Party(kind="person", name="Carlos Vega")
+        s.add(carlos)
+        s.flush()
+        cert = ExemptionCertification(parcel_id=world.parcel["C"],
+                                      fiscal_year_start=date(2025, 7, 1), status="draft",
+                                      created_by_id=world.bob.id, answers={})
+        s.add(cert)
+        s.flush()
+        s.add(ExemptionOwner(certification_id=cert.id, party_id=carlos.id))
+        for status in ("filed", "under_review", "approved"):
+            cert.status = status
+            s.flush()
+    _owners_step_on_a(world)  # no conflict

@@ -409,14 +409,20 @@ def files() -> None:
 @files.command("copy")
 @click.argument("source")
 @click.argument("dest")
-def files_copy(source: str, dest: str) -> None:
+@click.option("--prune", is_flag=True,
+              help="Then delete from DEST every file SOURCE no longer holds (the backup keeps "
+                   "no file the retention policy deleted).")
+def files_copy(source: str, dest: str, prune: bool) -> None:
     """Copy every object of bucket SOURCE into bucket DEST (which must exist): the file
     store's backup, and its restore into a fresh bucket (docs/OPERATIONS.md)."""
     from portal import storage
 
-    copied, skipped = storage.copy_bucket(source, dest,
-                                          os.environ.get("STORAGE_S3_ENDPOINT_URL"))
+    endpoint = os.environ.get("STORAGE_S3_ENDPOINT_URL")
+    copied, skipped = storage.copy_bucket(source, dest, endpoint)
     click.echo(f"copied {copied} files from {source} to {dest} ({skipped} already there)")
+    if prune:
+        deleted = storage.prune_bucket(source, dest, endpoint)
+        click.echo(f"deleted {deleted} files from {dest} that {source} no longer holds")
 
 
 @db.command("current")

@@ -17,6 +17,7 @@ import hashlib
 import os
 import re
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -132,6 +133,14 @@ class S3Store:
         return True
 
 
+def _keys(s3: Any, bucket: str) -> Iterator[tuple[str, int]]:
+    """(key, size) of every object of `bucket`, in S3's order (by key's UTF-8 bytes), a page
+    of 1,000 at a time."""
+    for page in s3.get_paginator("list_objects_v2").paginate(Bucket=bucket):
+        for obj in page.get("Contents", []):
+            yield obj["Key"], obj["Size"]
+
+
 def copy_bucket(source: str, dest: str, endpoint_url: str | None = None,
                 client: Any = None) -> tuple[int, int]:
     """Copy every object of bucket `source` into bucket `dest` (server-side, a page of 1,000
@@ -143,18 +152,39 @@ def copy_bucket(source: str, dest: str, endpoint_url: str | None = None,
 
     s3 = client or boto3.client("s3", endpoint_url=endpoint_url or None)
     copied = skipped = 0
-    for page in s3.get_paginator("list_objects_v2").paginate(Bucket=source):
-        for obj in page.get("Contents", []):
-            try:
-                if s3.head_object(Bucket=dest, Key=obj["Key"])["ContentLength"] == obj["Size"]:
-                    skipped += 1
-                    continue
-            except s3.exceptions.ClientError:
-                pass  # not there yet
-            s3.copy_object(Bucket=dest, Key=obj["Key"],
-                           CopySource={"Bucket": source, "Key": obj["Key"]})
-            copied += 1
+    for key, size in _keys(s3, source):
+        try:
+            if s3.head_object(Bucket=dest, Key=key)["ContentLength"] == size:
+                skipped += 1
+                continue
+        except s3.exceptions.ClientError:
+            pass  # not there yet
+        s3.copy_object(Bucket=dest, Key=key, CopySource={"Bucket": source, "Key": key})
+        copied += 1
     return copied, skipped
+
+
+def prune_bucket(source: str, dest: str, endpoint_url: str | None = None,
+                 client: Any = None) -> int:
+    """Delete from bucket `dest` every object `source` no longer holds (what the retention
+    pass deleted: print files' access codes, removed evidence), so the backup keeps no file
+    longer than the live store does (with versioning on `dest`, a noncurrent version stays
+    until its lifecycle rule expires it, docs/OPERATIONS.md); the number deleted. Both
+    listings are walked side by side in S3's key order: constant memory."""
+    import boto3
+
+    s3 = client or boto3.client("s3", endpoint_url=endpoint_url or None)
+    live = _keys(s3, source)
+    current = next(live, None)
+    deleted = 0
+    for key, _size in _keys(s3, dest):
+        while current is not None and current[0].encode() < key.encode():
+            current = next(live, None)
+        if current is not None and current[0] == key:
+            continue
+        s3.delete_object(Bucket=dest, Key=key)
+        deleted += 1
+    return deleted
 
 
 _override: Store | None = None

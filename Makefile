@@ -74,6 +74,7 @@ bench: setup
 	$(PY) bench/web_bench.py
 	$(PY) bench/trivial_bench.py
 	$(PY) bench/roll_bench.py
+	$(PY) bench/document_bench.py
 
 # The roll at island scale on PostgreSQL, the whole path at two sizes: an N-parcel CSV checked,
 # imported, computed and published on a throwaway database per size, each stage printed, then

@@ -39,8 +39,7 @@ sys.path.insert(0, str(ROOT))
 
 from portal import clock, domains, i18n, pdf  # noqa: E402, F401 - domains: every renderer
 from portal.accounts import statements  # noqa: E402
-from portal.app import create_app  # noqa: E402
-from portal.db import Database, reset_databases, upgrade  # noqa: E402
+from portal.db import reset_databases  # noqa: E402
 from portal.demo import district  # noqa: E402
 from portal.people import users  # noqa: E402
 
@@ -71,17 +70,12 @@ def plain_fpdf2(text: str) -> bytes:
 
 
 def statement_documents(folder: Path) -> tuple[dict[str, pdf.Document], object, int]:
+    from document_bench import demo_app
+
     from portal.documents.statement import statement_document
     from portal.web.accounts import views
     from portal.web.data import uow
-    url = f"sqlite:///{folder / 'bench.db'}"
-    upgrade(url, "head")
-    database = Database(url)
-    district.load(database, users_n=len(district.SIGN_INS) + 2)
-    database.dispose()
-    app = create_app({"TESTING": True, "SECRET_KEY": "bench", "DATABASE_URL": url,
-                      "INSTANCE_PATH": str(folder / "instance"), "MAIL_SERVER": None,
-                      "OUTBOX_DIR": str(folder / "outbox"), "RATELIMIT_ENABLED": False})
+    app = demo_app(folder)
     docs = {}
     with app.app_context():
         with uow() as w:

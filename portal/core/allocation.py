@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from array import array
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -152,42 +152,92 @@ def apportion_roll(total: Decimal, units: Sequence[Decimal], assessable: Sequenc
             raise CalcError(f"fixed amounts ({from_cents_int(fixed_cents)}) exceed the total "
                             f"({total})", field="parcels")
         total_cents -= fixed_cents
-    places = 0
+    # A share depends only on a parcel's units: the arithmetic is done once per distinct
+    # value (most repeat), and memory beyond the arrays is flat in the number of parcels.
+    counts: dict[Decimal, int] = {}
     for k in range(n):
         if shared[k]:
             if units[k] < 0:
                 raise CalcError("benefit units must not be negative", field=f"weights.{ids[k]}")
-            places = max(places, -units[k].as_tuple().exponent)
-    scale = 10 ** places
-    scaled = [int(units[k] * scale) if shared[k] else 0 for k in range(n)]
-    denominator = sum(scaled)
+            counts[units[k]] = counts.get(units[k], 0) + 1
+    places = max((-u.as_tuple().exponent for u in counts), default=0)
+    scale = 10 ** max(places, 0)
+    scaled = {u: int(u * scale) for u in counts}
+    denominator = sum(scaled[u] * c for u, c in counts.items())
     if denominator == 0:
         if total_cents:
             raise CalcError("an amount is left to apportion but no parcel takes a share "
                             "(every parcel without a fixed amount has zero benefit units)",
                             field="parcels")
         return out
-    remainders = [0] * n
-    floored = 0
+    share = {u: divmod(total_cents * s, denominator) for u, s in scaled.items()}
+    leftover = total_cents - sum(share[u][0] * c for u, c in counts.items())
+    threshold, cutoff = _leftover_cut(leftover, counts, share, ids, units, shared)
     for k in range(n):
         if shared[k]:
-            out[k], remainders[k] = divmod(total_cents * scaled[k], denominator)
-            floored += out[k]
-    del scaled
-    leftover = total_cents - floored
-    if leftover:
-        live = [r for k, r in enumerate(remainders) if shared[k]]
-        live.sort(reverse=True)
-        threshold = live[leftover - 1]
-        del live
-        above = [k for k in range(n) if shared[k] and remainders[k] > threshold]
-        tied = sorted((str(ids[k]), k) for k in range(n)
-                      if shared[k] and remainders[k] == threshold)
-        for k in above + [k for _, k in tied[:leftover - len(above)]]:
-            out[k] += 1
+            cents, remainder = share[units[k]]
+            if remainder > threshold or (remainder == threshold and (
+                    cutoff is None or str(ids[k]) <= cutoff)):
+                cents += 1
+            out[k] = cents
     assert sum(c for k, c in enumerate(out) if shared[k]) == total_cents, \
         "R-A3: shares must sum to the total"
     return out
+
+
+#: A tied group up to this size is sorted in memory; a larger one is cut by counting passes.
+_SORTED_TIES = 65536
+
+
+def _leftover_cut(leftover: int, counts: Mapping[Decimal, int],
+                  share: Mapping[Decimal, tuple[int, int]], ids: Sequence[int | str],
+                  units: Sequence[Decimal], shared: bytearray) -> tuple[int, str | None]:
+    """R-A3's leftover cents, one each to the largest remainders, ties by id as text: the
+    remainder `threshold` above which every parcel takes a cent, and the greatest id (as
+    text) of those at exactly `threshold` that take one (None: all of them). With no
+    leftover, a threshold no remainder reaches."""
+    if not leftover:
+        return max((r for _q, r in share.values()), default=0) + 1, None
+    by_remainder: dict[int, int] = {}
+    for u, c in counts.items():
+        by_remainder[share[u][1]] = by_remainder.get(share[u][1], 0) + c
+    need = leftover
+    for remainder in sorted(by_remainder, reverse=True):
+        if by_remainder[remainder] >= need:
+            break
+        need -= by_remainder[remainder]
+    if by_remainder[remainder] == need:
+        return remainder, None
+    tied = {u for u in counts if share[u][1] == remainder}
+
+    def keys() -> Iterator[str]:
+        return (str(ids[k]) for k in range(len(units)) if shared[k] and units[k] in tied)
+
+    if by_remainder[remainder] <= _SORTED_TIES:
+        return remainder, sorted(keys())[need - 1]
+    return remainder, _nth_text(keys, need)
+
+
+def _nth_text(keys: Callable[[], Iterator[str]], nth: int) -> str:
+    """The `nth` smallest (1 first) of distinct strings, in constant memory: a pass over
+    `keys()` per character of the answer, counting the strings by their next character."""
+    prefix = ""
+    while True:
+        exact, following = 0, {}
+        for key in keys():
+            if key.startswith(prefix):
+                if len(key) == len(prefix):
+                    exact += 1
+                else:
+                    following[key[len(prefix)]] = following.get(key[len(prefix)], 0) + 1
+        if nth <= exact:
+            return prefix
+        nth -= exact
+        for char in sorted(following):
+            if nth <= following[char]:
+                prefix += char
+                break
+            nth -= following[char]
 
 
 def explain_fixed(amount: Decimal) -> Trace:

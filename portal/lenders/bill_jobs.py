@@ -137,25 +137,33 @@ def _sized(job: Job, size: int) -> Job:
     return job
 
 
+def _owned(uow: UnitOfWork, who: Any, params: dict[str, Any]) -> dict[str, Any]:
+    """The job's input with the lender it is made for: part of its identity
+    (`runner.checksum`, `Job.active_key`), so two banks asking with the same input get a
+    job each, and what `job_of` shows it to (every user of that lender)."""
+    return {**params, "lender_id": _sender(uow, who).lender_id}
+
+
 def submit_file(uow: UnitOfWork, who: Any, *, fiscal_year: str, due_by: date | None,
                 size: int) -> Job:
-    return _sized(runner.submit(uow, who, FILE, {
-        "fiscal_year": fiscal_year, "due_by": due_by.isoformat() if due_by else None}), size)
+    return _sized(runner.submit(uow, who, FILE, _owned(uow, who, {
+        "fiscal_year": fiscal_year, "due_by": due_by.isoformat() if due_by else None})), size)
 
 
 def submit_prepare(uow: UnitOfWork, who: Any, file_id: int, flt: bills.Filters, *,
                    size: int) -> Job:
-    return _sized(runner.submit(uow, who, PREPARE, {
+    return _sized(runner.submit(uow, who, PREPARE, _owned(uow, who, {
         "file_id": int(file_id), "q": flt.q, "by": flt.by.isoformat() if flt.by else None,
-        "owed": bool(flt.owed)}), size)
+        "owed": bool(flt.owed)})), size)
 
 
 def submit_loans(uow: UnitOfWork, who: Any, query: portfolio.Query, *, size: int) -> Job:
-    return _sized(runner.submit(uow, who, LOANS, query_params(query)), 2 * size)
+    return _sized(runner.submit(uow, who, LOANS, _owned(uow, who, query_params(query))),
+                  2 * size)
 
 
 def submit_list(uow: UnitOfWork, who: Any, key: str, *, size: int) -> Job:
-    return _sized(runner.submit(uow, who, LOANS, {"list": key}), 2 * size)
+    return _sized(runner.submit(uow, who, LOANS, _owned(uow, who, {"list": key})), 2 * size)
 
 
 def pay_now(uow: UnitOfWork, who: Any, chosen: tuple[Any, dict[str, Any]],
@@ -175,14 +183,21 @@ def pay_now(uow: UnitOfWork, who: Any, chosen: tuple[Any, dict[str, Any]],
 
 
 def job_of(uow: UnitOfWork, who: Any, job_id: Any) -> Job:
-    """One of these jobs started by `who` (NotFound for anyone else's, or another kind)."""
+    """One of these jobs made for the lender `who` works for, whoever of its users started
+    it (NotFound for another lender's, anyone else's, or another kind)."""
     try:
         job = uow.session.get(Job, int(job_id))
     except (TypeError, ValueError):
         raise NotFound() from None
-    if job is None or job.kind not in KINDS or job.created_by_id != getattr(who, "id", None):
+    if job is None or job.kind not in KINDS:
         raise NotFound()
-    _sender(uow, who)
+    s = _sender(uow, who)
+    owner = (job.params or {}).get("lender_id")
+    if owner is None:  # queued before the input named its lender: its starter's only
+        if job.created_by_id != s.user_id:
+            raise NotFound()
+    elif int(owner) != s.lender_id:
+        raise NotFound()
     return job
 
 
@@ -205,6 +220,7 @@ class Making:
     def begin(self, uow: UnitOfWork) -> int:
         if self.user is None:
             raise NotFound()
+        _same_lender(uow, self.user, self.params)
         job = self._job(uow)
         self.job_id = job.id if job is not None else None
         self.result = dict(job.result or {}) if job is not None else {}
@@ -256,16 +272,25 @@ class Making:
         return dict(self.result)
 
 
+def _same_lender(uow: UnitOfWork, user: Any, params: dict[str, Any]) -> None:
+    """A job made for a lender runs only for a user who still acts for it."""
+    if "lender_id" in params and int(params["lender_id"]) != _sender(uow, user).lender_id:
+        raise NotFound()
+
+
 def _runnable_file(uow: UnitOfWork, user: Any, params: dict[str, Any]) -> None:
+    _same_lender(uow, user, params)
     bills.todays(uow, user, fiscal_year=params.get("fiscal_year") or None,
                  due_by=runner.optional_date(params.get("due_by")))
 
 
 def _runnable_prepare(uow: UnitOfWork, user: Any, params: dict[str, Any]) -> None:
+    _same_lender(uow, user, params)
     bills.get(uow, user, params.get("file_id"))
 
 
 def _runnable_loans(uow: UnitOfWork, user: Any, params: dict[str, Any]) -> None:
+    _same_lender(uow, user, params)
     s = _sender(uow, user)
     if params.get("list") and not uow.session.scalar(select(LoanNumberList.id).where(
             LoanNumberList.list_key == str(params["list"]),

@@ -27,16 +27,16 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Sequence
-from datetime import date
+from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import and_, func, select
 
 from portal import clock
-from portal.accounts import bulk
+from portal.accounts import audit, bulk
 from portal.accounts.errors import NotFound
-from portal.db import UnitOfWork
+from portal.db import Database, UnitOfWork
 from portal.jobs import runner
 from portal.lenders import bills, portfolio
 from portal.lenders.batches import _sender
@@ -48,6 +48,11 @@ LOANS = "lender.bill_loans"
 KINDS = (FILE, PREPARE, LOANS)
 #: At most this many loans are made into a file, or prepared, within the click.
 INLINE_MAX = 1000
+#: The daily task that deletes the lists of loan numbers left behind (`purge_lists`).
+LISTS_TASK = "lenders.loan_lists"
+#: A list no job has used up is deleted this many Puerto Rico days after it was uploaded.
+LIST_DAYS = 7
+LIST_DELETED = "lender.loan_list_deleted"
 
 _QUERY_FIELDS = ("q", "status", "municipality", "due_min", "due_max", "due_within",
                  "certification", "notice", "notice_within", "sort", "desc")
@@ -116,6 +121,53 @@ def listed(uow: UnitOfWork, who: Any, key: str) -> tuple[Any, dict[str, Any], in
         .where(*bills._active(s.lender_id, clock.today())))
     count = uow.session.scalar(select(func.count()).select_from(chosen.subquery()))
     return chosen, {}, int(count or 0)
+
+
+def drop_list(uow: UnitOfWork, lender_id: int, key: str, why: str, **after: Any) -> int:
+    """Delete a kept list of loan numbers (its bill file is done, or it is past
+    `LIST_DAYS`), audited (`lender.loan_list_deleted`, the system's); how many numbers."""
+    rows = uow.session.execute(
+        LoanNumberList.__table__.delete().where(LoanNumberList.list_key == key,
+                                                LoanNumberList.lender_id == int(lender_id)))
+    deleted = int(rows.rowcount or 0)
+    if deleted:
+        audit.record(uow, None, LIST_DELETED, object_type=LoanNumberList.__tablename__,
+                     object_id=key[:40], after={"list_key": key, "lender_id": int(lender_id),
+                                                "numbers": deleted, "why": why, **after})
+    return deleted
+
+
+def pay_list_now(uow: UnitOfWork, who: Any, key: str) -> tuple[int, int] | None:
+    """`pay_now` for a kept list within the click, the list deleted with it (the file of
+    just those loans is made, so the numbers are needed no more)."""
+    chosen, params, count = listed(uow, who, key)
+    ids = pay_now(uow, who, (chosen, params)) if count else None
+    drop_list(uow, _sender(uow, who).lender_id, key, "done")
+    return ids
+
+
+def purge_lists(database: Database, day: date, *, days: int = LIST_DAYS) -> dict[str, int]:
+    """The daily backstop (`LISTS_TASK`): the lists uploaded `days` or more Puerto Rico days
+    before `day` (a job that failed, a click that never came back), each deleted and
+    audited; a list a job still queued or running reads is kept until it ends.
+    Idempotent: a second call finds none left."""
+    cutoff = datetime.combine(day - timedelta(days=days - 1), time.min, tzinfo=clock.PR_TZ)
+    with UnitOfWork(database) as w:
+        s = w.session
+        in_use = {str((p or {}).get("list")) for p in s.scalars(
+            select(Job.params).where(Job.kind == LOANS, Job.active_key.is_not(None)))}
+        old = s.execute(select(LoanNumberList.lender_id, LoanNumberList.list_key)
+                        .group_by(LoanNumberList.lender_id, LoanNumberList.list_key)
+                        .having(func.max(LoanNumberList.created_at) < cutoff)
+                        .order_by(LoanNumberList.list_key)).all()
+        lists = numbers = kept = 0
+        for lender_id, key in old:
+            if key in in_use:
+                kept += 1
+                continue
+            numbers += drop_list(w, lender_id, key, "retention", days=days)
+            lists += 1
+    return {"lists_deleted": lists, "numbers_deleted": numbers, "lists_in_use": kept}
 
 
 def _chosen(uow: UnitOfWork, who: Any, params: dict[str, Any]
@@ -258,6 +310,9 @@ class Making:
                 if count else None
             made = {"nothing": True} if ids is None else {"file_id": ids[0],
                                                           "payment_id": ids[1]}
+            if self.params.get("list"):  # its file is made: the numbers go with the step
+                drop_list(uow, _sender(uow, self.user).lender_id, str(self.params["list"]),
+                          "done", job_id=self.job_id)
         if self.job_id is not None:  # kept with the job, in the same transaction
             job = uow.session.get(Job, self.job_id)
             if job is not None:
@@ -305,6 +360,7 @@ runner.register(PREPARE, lambda user, params: Making(PREPARE, user, params),
 runner.register(LOANS, lambda user, params: Making(LOANS, user, params), _runnable_loans,
                 lender=True)
 
-__all__ = ["FILE", "INLINE_MAX", "KINDS", "LOANS", "PREPARE", "Making",
-           "file_size", "job_of", "listed", "load_list", "pay_now", "prepare_size", "query_of",
+__all__ = ["FILE", "INLINE_MAX", "KINDS", "LIST_DAYS", "LIST_DELETED", "LISTS_TASK", "LOANS",
+           "PREPARE", "Making", "drop_list", "file_size", "job_of", "listed", "load_list",
+           "pay_list_now", "pay_now", "prepare_size", "purge_lists", "query_of",
            "query_params", "submit_file", "submit_list", "submit_loans", "submit_prepare"]

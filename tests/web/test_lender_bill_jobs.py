@@ -221,8 +221,16 @@ def test_a_long_list_of_loan_numbers_is_paid_by_the_bill_path(app: Flask, lang: 
         job = runner.run(database(), app.config["ENQUEUED"][0])
     assert job.status == "succeeded" and _count(app, BillPayment) == 1
     assert _count(app, BillLine) == len(numbers)
+    assert _count(app, LoanNumberList) == 0  # its file made: the list deleted with it
     r = c.get(job_url)
     assert r.headers["Location"].endswith(f"/pagos/{job.result['payment_id']}")
+    from portal.lenders import bill_jobs
+    from portal.models import AuditRecord
+    with app_uow(app) as w:
+        (rec,) = w.session.scalars(select(AuditRecord).where(
+            AuditRecord.action == bill_jobs.LIST_DELETED))
+        assert (rec.after["numbers"], rec.after["why"], rec.after["job_id"]) == (
+            len(numbers), "done", job.id)
 
 
 def test_a_list_over_the_old_ceiling_names_the_unknown_numbers(app: Flask) -> None:
@@ -241,6 +249,7 @@ def test_a_list_over_the_old_ceiling_names_the_unknown_numbers(app: Flask) -> No
         m.setattr(bill_jobs, "INLINE_MAX", 10**6)
         r = _upload(c, tok, _numbers(app))
     assert "/pagos/" in r.headers["Location"] and app.config["ENQUEUED"] == []
+    assert _count(app, LoanNumberList) == 0  # paid within the click: deleted with it
 
 
 def test_on_postgresql_the_progress_is_written_aside_and_one_file_is_made(
@@ -367,3 +376,51 @@ def test_a_job_made_for_one_bank_does_not_run_for_another(app: Flask) -> None:
             runner.CHECKS[bill_jobs.FILE](w, other, params)
         with pytest.raises(NotFound):
             bill_jobs.Making(bill_jobs.FILE, other, params).begin(w)
+
+
+def test_the_lists_left_behind_are_deleted_after_seven_days(app: Flask) -> None:
+    """The daily backstop (`lenders.loan_lists`, the worker's day's work): a list no job
+    used up (its job failed, say) is deleted on the seventh Puerto Rico day after its
+    upload, audited, not before; a list a job still queued reads is kept; a second run
+    finds nothing."""
+    from datetime import date
+
+    import portal.domains  # noqa: F401 - registers the day's tasks
+    from portal.jobs import daily
+    from portal.lenders import bill_jobs
+    from portal.models import AuditRecord, LoanNumberList, User
+    from tests.support.clock import at
+    assert daily.TASKS[bill_jobs.LISTS_TASK] is bill_jobs.purge_lists
+    numbers = _numbers(app)
+    uploaded = date(2026, 11, 20)
+    with app_uow(app) as w, clock.fixed(at(uploaded, 23, 59)):
+        user = w.session.scalar(select(User).where(User.email == "lender@demo.pr"))
+        left, _ = bill_jobs.load_list(w, user, numbers[:3])
+        queued, _ = bill_jobs.load_list(w, user, numbers[3:6])
+        job = bill_jobs.submit_list(w, user, queued, size=3)
+    with app_uow(app) as w, clock.fixed(at(uploaded + timedelta(days=3))):
+        recent, _ = bill_jobs.load_list(w, user, numbers[6:8])
+    with app.app_context():
+        assert bill_jobs.purge_lists(database(), uploaded + timedelta(days=6)) == {
+            "lists_deleted": 0, "numbers_deleted": 0, "lists_in_use": 0}
+        assert _count(app, LoanNumberList) == 8
+        assert daily.run_all(database(), uploaded + timedelta(days=7))[
+            bill_jobs.LISTS_TASK] == {"lists_deleted": 1, "numbers_deleted": 3,
+                                      "lists_in_use": 1}
+    with app_uow(app) as w:
+        kept = set(w.session.scalars(select(LoanNumberList.list_key)))
+        assert kept == {queued, recent}
+        (rec,) = w.session.scalars(select(AuditRecord).where(
+            AuditRecord.action == bill_jobs.LIST_DELETED))
+        assert rec.actor_id is None and rec.after == {
+            "list_key": left, "lender_id": rec.after["lender_id"], "numbers": 3,
+            "why": "retention", "days": 7}
+        w.session.get(type(job), job.id).active_key = None  # its job ended (failed)
+    with app.app_context():
+        assert bill_jobs.purge_lists(database(), uploaded + timedelta(days=8))[
+            "lists_deleted"] == 1
+        assert bill_jobs.purge_lists(database(), uploaded + timedelta(days=10)) == {
+            "lists_deleted": 1, "numbers_deleted": 2, "lists_in_use": 0}
+        assert bill_jobs.purge_lists(database(), uploaded + timedelta(days=10))[
+            "lists_deleted"] == 0
+    assert _count(app, LoanNumberList) == 0

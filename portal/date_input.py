@@ -34,6 +34,9 @@ EXAMPLES = {"es": "30/11/2026", "en": "11/30/2026"}
 #: The order of that example's parts, said in words.
 ORDERS = {"es": N_("day, month and year"), "en": N_("month, day and year")}
 
+#: The hint beside a field read by `parse`: the reader's own form and the ISO one.
+HINT = N_("For example %(example)s (%(order)s), or %(iso)s.")
+
 _ISO = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})$")
 _SLASH = re.compile(r"^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$")
 
@@ -57,6 +60,13 @@ class DateInputError(TypedInputError):
         return gettext(self.MESSAGES[self.code], **self.shown_params(lang))
 
 
+def hint(lang: str = "es") -> str:
+    """What a field read by `parse` takes, in the language in force (`lang` chooses the
+    order): "For example 11/30/2026 (month, day and year), or 2026-11-30."."""
+    return gettext(HINT, example=EXAMPLES.get(lang, EXAMPLES["es"]),
+                   order=gettext(ORDERS.get(lang, ORDERS["es"])), iso="2026-11-30")
+
+
 def parse(text: str | date | None, lang: str = "es", *, not_before: date | None = None,
           not_after: date | None = None) -> date:
     """The date `text` as the reader of `lang` writes it; raises `DateInputError`."""
@@ -72,6 +82,23 @@ def parse(text: str | date | None, lang: str = "es", *, not_before: date | None 
     if not_after is not None and value > not_after:
         raise DateInputError("after", limit=not_after)
     return value
+
+
+def ambiguous(text: str | None) -> tuple[date, date] | None:
+    """The two days a short form such as 11/02/2026 names, read day first and month first,
+    when both exist and differ (a file or a form whose reader's order is not known for sure
+    asks for YYYY-MM-DD instead); None for any other text (ISO, 30/11/2026, 05/05/2026)."""
+    raw = (text or "").strip()
+    m = _SLASH.match(raw) if raw.isascii() else None
+    if not m:
+        return None
+    a, b, y = (int(g) for g in m.groups())
+    if a == b or a > 12 or b > 12 or a < 1 or b < 1:
+        return None
+    try:
+        return date(y, b, a), date(y, a, b)
+    except ValueError:
+        return None
 
 
 def _read(raw: str, lang: str) -> date:

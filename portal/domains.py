@@ -102,3 +102,6 @@ _daily.register("sessions", _sessions)
 from portal.roll import retention  # noqa: E402
 
 _daily.register(retention.NAME, retention.run)
+
+# The lists of loan numbers a lender uploaded to pay, left behind (a failed job): 7 days.
+_daily.register(bill_jobs.LISTS_TASK, bill_jobs.purge_lists)

@@ -49,7 +49,7 @@ from portal.db import UnitOfWork
 from portal.exemptions import answers as answers_of
 from portal.exemptions import batch_filing, cooperatives, filings
 from portal.exemptions import tax_facts as exemption_facts
-from portal.i18n import gettext, money, translate, use_language
+from portal.i18n import date_long, gettext, money, translate, use_language
 from portal.jobs import runner
 from portal.models import (
     ExemptionCertification,
@@ -188,6 +188,8 @@ REASONS: dict[str, str] = {
     "bad_coop_election": N_("Write residential or cooperative_law."),
     "coop_election_differs": cooperatives.ELECTION_DIFFERS,
     "bad_date": N_("Write the date as YYYY-MM-DD."),
+    "ambiguous_date": N_("%(written)s can be read as %(day_first)s or as %(month_first)s: "
+                         "write the date as YYYY-MM-DD."),
     "date_in_future": N_("The date cannot be after today."),
     "delivered_before_year": N_("The certification of the fiscal year %(year)s states the use "
                                 "on January 1 of %(first)s: it cannot have been delivered "
@@ -501,6 +503,9 @@ def reason_message(reason: str, reason_params: dict[str, Any] | None) -> str:
             params["maximum"] = money(Decimal(str(params["maximum"])))
         if "why" in params:  # the core's reasons, each in the reader's language
             params["why"] = " ".join(translate(str(m)) for m in params["why"] or ())
+        for key in ("day_first", "month_first"):  # an ambiguous date's two readings
+            if key in params:
+                params[key] = date_long(date.fromisoformat(str(params[key])))
         return gettext(msg, **params) if params else translate(msg)
     except (KeyError, ValueError, TypeError):
         return translate(msg)
@@ -651,6 +656,7 @@ def check_row(v: dict[str, str], today: date) -> Checked:
     answers["rent_part"] = " ".join(v.get("rent_part", "").split())[:500] if rent else ""
     home = _yes_no(v["residential_use"], "residential_use")
     acquired = v.get("acquisition_date", "").strip()
+    _unambiguous(acquired, "acquisition_date")
     deed = _answer(answers_of.deed_date, "acquisition_date", acquired, today) if acquired \
         else None
     if not home:
@@ -710,6 +716,7 @@ def _delivery_date(text: str, fy: date, today: date) -> date:
     is judged (R-B15: the certification states the use on that day, so it cannot be signed
     before it)."""
     first = date(fy.year, 1, 1)
+    _unambiguous(text, "delivery_date")
     try:
         return date_input.parse(text, "es", not_before=first, not_after=today)
     except date_input.DateInputError as e:
@@ -719,6 +726,18 @@ def _delivery_date(text: str, fy: date, today: date) -> date:
             raise RowRefused("delivery_date", "delivered_before_year",
                              year=fiscal_year_label(fy), first=fy.year) from None
         raise RowRefused("delivery_date", "bad_date") from None
+
+
+def _unambiguous(text: str, column: str) -> None:
+    """A date whose day and month could swap (11/02/2026) is refused with both readings:
+    the file and the form are read day first, but a bank's spreadsheet may have written it
+    month first, and guessing would file the wrong day. ISO, and a short form only one way
+    can be read (30/11/2026, 05/05/2026), pass."""
+    readings = date_input.ambiguous(text)
+    if readings is not None:
+        raise RowRefused(column, "ambiguous_date", written=text.strip(),
+                         day_first=readings[0].isoformat(),
+                         month_first=readings[1].isoformat())
 
 
 def same_answers(a: dict[str, Any], b: dict[str, Any]) -> bool:

@@ -27,16 +27,16 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Sequence
-from datetime import date
+from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import and_, func, select
 
 from portal import clock
-from portal.accounts import bulk
+from portal.accounts import audit, bulk
 from portal.accounts.errors import NotFound
-from portal.db import UnitOfWork
+from portal.db import Database, UnitOfWork
 from portal.jobs import runner
 from portal.lenders import bills, portfolio
 from portal.lenders.batches import _sender
@@ -48,6 +48,11 @@ LOANS = "lender.bill_loans"
 KINDS = (FILE, PREPARE, LOANS)
 #: At most this many loans are made into a file, or prepared, within the click.
 INLINE_MAX = 1000
+#: The daily task that deletes the lists of loan numbers left behind (`purge_lists`).
+LISTS_TASK = "lenders.loan_lists"
+#: A list no job has used up is deleted this many Puerto Rico days after it was uploaded.
+LIST_DAYS = 7
+LIST_DELETED = "lender.loan_list_deleted"
 
 _QUERY_FIELDS = ("q", "status", "municipality", "due_min", "due_max", "due_within",
                  "certification", "notice", "notice_within", "sort", "desc")
@@ -118,6 +123,53 @@ def listed(uow: UnitOfWork, who: Any, key: str) -> tuple[Any, dict[str, Any], in
     return chosen, {}, int(count or 0)
 
 
+def drop_list(uow: UnitOfWork, lender_id: int, key: str, why: str, **after: Any) -> int:
+    """Delete a kept list of loan numbers (its bill file is done, or it is past
+    `LIST_DAYS`), audited (`lender.loan_list_deleted`, the system's); how many numbers."""
+    rows = uow.session.execute(
+        LoanNumberList.__table__.delete().where(LoanNumberList.list_key == key,
+                                                LoanNumberList.lender_id == int(lender_id)))
+    deleted = int(rows.rowcount or 0)
+    if deleted:
+        audit.record(uow, None, LIST_DELETED, object_type=LoanNumberList.__tablename__,
+                     object_id=key[:40], after={"list_key": key, "lender_id": int(lender_id),
+                                                "numbers": deleted, "why": why, **after})
+    return deleted
+
+
+def pay_list_now(uow: UnitOfWork, who: Any, key: str) -> tuple[int, int] | None:
+    """`pay_now` for a kept list within the click, the list deleted with it (the file of
+    just those loans is made, so the numbers are needed no more)."""
+    chosen, params, count = listed(uow, who, key)
+    ids = pay_now(uow, who, (chosen, params)) if count else None
+    drop_list(uow, _sender(uow, who).lender_id, key, "done")
+    return ids
+
+
+def purge_lists(database: Database, day: date, *, days: int = LIST_DAYS) -> dict[str, int]:
+    """The daily backstop (`LISTS_TASK`): the lists uploaded `days` or more Puerto Rico days
+    before `day` (a job that failed, a click that never came back), each deleted and
+    audited; a list a job still queued or running reads is kept until it ends.
+    Idempotent: a second call finds none left."""
+    cutoff = datetime.combine(day - timedelta(days=days - 1), time.min, tzinfo=clock.PR_TZ)
+    with UnitOfWork(database) as w:
+        s = w.session
+        in_use = {str((p or {}).get("list")) for p in s.scalars(
+            select(Job.params).where(Job.kind == LOANS, Job.active_key.is_not(None)))}
+        old = s.execute(select(LoanNumberList.lender_id, LoanNumberList.list_key)
+                        .group_by(LoanNumberList.lender_id, LoanNumberList.list_key)
+                        .having(func.max(LoanNumberList.created_at) < cutoff)
+                        .order_by(LoanNumberList.list_key)).all()
+        lists = numbers = kept = 0
+        for lender_id, key in old:
+            if key in in_use:
+                kept += 1
+                continue
+            numbers += drop_list(w, lender_id, key, "retention", days=days)
+            lists += 1
+    return {"lists_deleted": lists, "numbers_deleted": numbers, "lists_in_use": kept}
+
+
 def _chosen(uow: UnitOfWork, who: Any, params: dict[str, Any]
             ) -> tuple[Any, dict[str, Any], int]:
     if params.get("list"):
@@ -137,25 +189,33 @@ def _sized(job: Job, size: int) -> Job:
     return job
 
 
+def _owned(uow: UnitOfWork, who: Any, params: dict[str, Any]) -> dict[str, Any]:
+    """The job's input with the lender it is made for: part of its identity
+    (`runner.checksum`, `Job.active_key`), so two banks asking with the same input get a
+    job each, and what `job_of` shows it to (every user of that lender)."""
+    return {**params, "lender_id": _sender(uow, who).lender_id}
+
+
 def submit_file(uow: UnitOfWork, who: Any, *, fiscal_year: str, due_by: date | None,
                 size: int) -> Job:
-    return _sized(runner.submit(uow, who, FILE, {
-        "fiscal_year": fiscal_year, "due_by": due_by.isoformat() if due_by else None}), size)
+    return _sized(runner.submit(uow, who, FILE, _owned(uow, who, {
+        "fiscal_year": fiscal_year, "due_by": due_by.isoformat() if due_by else None})), size)
 
 
 def submit_prepare(uow: UnitOfWork, who: Any, file_id: int, flt: bills.Filters, *,
                    size: int) -> Job:
-    return _sized(runner.submit(uow, who, PREPARE, {
+    return _sized(runner.submit(uow, who, PREPARE, _owned(uow, who, {
         "file_id": int(file_id), "q": flt.q, "by": flt.by.isoformat() if flt.by else None,
-        "owed": bool(flt.owed)}), size)
+        "owed": bool(flt.owed)})), size)
 
 
 def submit_loans(uow: UnitOfWork, who: Any, query: portfolio.Query, *, size: int) -> Job:
-    return _sized(runner.submit(uow, who, LOANS, query_params(query)), 2 * size)
+    return _sized(runner.submit(uow, who, LOANS, _owned(uow, who, query_params(query))),
+                  2 * size)
 
 
 def submit_list(uow: UnitOfWork, who: Any, key: str, *, size: int) -> Job:
-    return _sized(runner.submit(uow, who, LOANS, {"list": key}), 2 * size)
+    return _sized(runner.submit(uow, who, LOANS, _owned(uow, who, {"list": key})), 2 * size)
 
 
 def pay_now(uow: UnitOfWork, who: Any, chosen: tuple[Any, dict[str, Any]],
@@ -175,14 +235,21 @@ def pay_now(uow: UnitOfWork, who: Any, chosen: tuple[Any, dict[str, Any]],
 
 
 def job_of(uow: UnitOfWork, who: Any, job_id: Any) -> Job:
-    """One of these jobs started by `who` (NotFound for anyone else's, or another kind)."""
+    """One of these jobs made for the lender `who` works for, whoever of its users started
+    it (NotFound for another lender's, anyone else's, or another kind)."""
     try:
         job = uow.session.get(Job, int(job_id))
     except (TypeError, ValueError):
         raise NotFound() from None
-    if job is None or job.kind not in KINDS or job.created_by_id != getattr(who, "id", None):
+    if job is None or job.kind not in KINDS:
         raise NotFound()
-    _sender(uow, who)
+    s = _sender(uow, who)
+    owner = (job.params or {}).get("lender_id")
+    if owner is None:  # queued before the input named its lender: its starter's only
+        if job.created_by_id != s.user_id:
+            raise NotFound()
+    elif int(owner) != s.lender_id:
+        raise NotFound()
     return job
 
 
@@ -205,6 +272,7 @@ class Making:
     def begin(self, uow: UnitOfWork) -> int:
         if self.user is None:
             raise NotFound()
+        _same_lender(uow, self.user, self.params)
         job = self._job(uow)
         self.job_id = job.id if job is not None else None
         self.result = dict(job.result or {}) if job is not None else {}
@@ -242,6 +310,9 @@ class Making:
                 if count else None
             made = {"nothing": True} if ids is None else {"file_id": ids[0],
                                                           "payment_id": ids[1]}
+            if self.params.get("list"):  # its file is made: the numbers go with the step
+                drop_list(uow, _sender(uow, self.user).lender_id, str(self.params["list"]),
+                          "done", job_id=self.job_id)
         if self.job_id is not None:  # kept with the job, in the same transaction
             job = uow.session.get(Job, self.job_id)
             if job is not None:
@@ -256,16 +327,25 @@ class Making:
         return dict(self.result)
 
 
+def _same_lender(uow: UnitOfWork, user: Any, params: dict[str, Any]) -> None:
+    """A job made for a lender runs only for a user who still acts for it."""
+    if "lender_id" in params and int(params["lender_id"]) != _sender(uow, user).lender_id:
+        raise NotFound()
+
+
 def _runnable_file(uow: UnitOfWork, user: Any, params: dict[str, Any]) -> None:
+    _same_lender(uow, user, params)
     bills.todays(uow, user, fiscal_year=params.get("fiscal_year") or None,
                  due_by=runner.optional_date(params.get("due_by")))
 
 
 def _runnable_prepare(uow: UnitOfWork, user: Any, params: dict[str, Any]) -> None:
+    _same_lender(uow, user, params)
     bills.get(uow, user, params.get("file_id"))
 
 
 def _runnable_loans(uow: UnitOfWork, user: Any, params: dict[str, Any]) -> None:
+    _same_lender(uow, user, params)
     s = _sender(uow, user)
     if params.get("list") and not uow.session.scalar(select(LoanNumberList.id).where(
             LoanNumberList.list_key == str(params["list"]),
@@ -280,6 +360,7 @@ runner.register(PREPARE, lambda user, params: Making(PREPARE, user, params),
 runner.register(LOANS, lambda user, params: Making(LOANS, user, params), _runnable_loans,
                 lender=True)
 
-__all__ = ["FILE", "INLINE_MAX", "KINDS", "LOANS", "PREPARE", "Making",
-           "file_size", "job_of", "listed", "load_list", "pay_now", "prepare_size", "query_of",
+__all__ = ["FILE", "INLINE_MAX", "KINDS", "LIST_DAYS", "LIST_DELETED", "LISTS_TASK", "LOANS",
+           "PREPARE", "Making", "drop_list", "file_size", "job_of", "listed", "load_list",
+           "pay_list_now", "pay_now", "prepare_size", "purge_lists", "query_of",
            "query_params", "submit_file", "submit_list", "submit_loans", "submit_prepare"]

@@ -415,3 +415,37 @@ def test_rows_state_the_delivery_who_lives_there_and_rent(app, lang, rent, famil
             ExemptionCertification.filing_number == report[0]["filing_number"]))
         assert (cert.filed_on.isoformat(), cert.delivered_on.isoformat()) == (delivered,
                                                                               delivered)
+
+
+@pytest.mark.parametrize(("lang", "form"), [("es", "Escriba la fecha así: AAAA-MM-DD."),
+                                            ("en", "Write the date as YYYY-MM-DD.")])
+def test_the_api_takes_iso_dates_only(app, lang, form):
+    """11/02/2026 is never read day first (nor month first): every date of the API is
+    YYYY-MM-DD, anything else a problem naming the field (422 in a body, 400 in the query),
+    in the caller's language, and nothing is recorded."""
+    from portal.models import BillFile, LenderBatch
+    secret = new_token(login(app, "lender"), scope="write")
+    api = app.test_client()
+    for n, bad in enumerate(("11/02/2026", "11-02-2026", "2026-2-11", "2026-02-30",
+                             "2026-02-11T00:00:00", "1770768000", "２０２６-02-11")):
+        rows = batch_rows(app, 2)
+        rows[1]["delivery_date"] = bad
+        rows[0]["acquisition_date"] = bad
+        r = api.post(BATCHES, json={"rows": rows}, headers=_h(secret, f"d-{n}", lang))
+        assert r.status_code == 422 and r.mimetype == "application/problem+json", bad
+        assert r.get_json()["errors"] == [
+            {"field": "rows[0].acquisition_date", "detail": form},
+            {"field": "rows[1].delivery_date", "detail": form}], bad
+        r = api.post("/api/v1/bills", json={"due_by": bad}, headers=_h(secret, None, lang))
+        assert r.status_code == 422 and r.get_json()["errors"] == [
+            {"field": "due_by", "detail": form}], bad
+        r = api.get("/api/v1/bills", query_string={"due_by": bad},
+                    headers=_h(secret, None, lang))
+        assert r.status_code == 400 and r.get_json()["field"] == "due_by", bad
+        assert r.get_json()["errors"] == [{"field": "due_by", "detail": form}], bad
+    r = api.post("/api/v1/bills", json={"due_by": 1770768000}, headers=_h(secret, None, lang))
+    assert r.status_code == 422 and r.get_json()["errors"][0]["field"] == "due_by"
+    assert _count(app, LenderBatch) == _count(app, BillFile) == 0
+    rows = batch_rows(app, 1)  # the ISO form, as before
+    assert api.post(BATCHES, json={"rows": rows}, headers=_h(secret, "iso", lang)
+                    ).status_code == 202

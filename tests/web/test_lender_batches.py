@@ -10,6 +10,7 @@ import csv
 import io
 from datetime import date, timedelta
 from decimal import Decimal
+from html import unescape
 
 import pytest
 from flask import Flask
@@ -256,7 +257,8 @@ def test_every_reason_a_row_is_refused(app):
     # (an empty amount is no amount, never "required"; "bad_amount" names the rows refused
     # before amounts were read by portal.money_input, kept for their reports)
     used = {r for _o, _c, r in got.values() if r} | {"not_eligible", "cannot_compute",
-                                                      "money_required", "bad_amount"}
+                                                      "money_required", "bad_amount",
+                                                      "ambiguous_date"}  # (its own test)
     assert used == set(lb.REASONS)
     for lang in ("es", "en"):
         report = "".join(lb_report(app, bid, lang))
@@ -266,6 +268,42 @@ def test_every_reason_a_row_is_refused(app):
     assert lb._refusal(Conflict("exemption_not_eligible", reasons=[("R-B1", "x")])).params \
         == {"rules": "R-B1", "why": ["x"]}
     assert lb._refusal(Conflict("calc")).reason == "cannot_compute"
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("es", "11/02/2026 se puede leer como el 11 de febrero de 2026 o como el 2 de noviembre "
+           "de 2026: escriba la fecha así: AAAA-MM-DD."),
+    ("en", "11/02/2026 can be read as February 11, 2026 or as November 2, 2026: write the date "
+           "as YYYY-MM-DD.")])
+def test_a_date_whose_day_and_month_could_swap_is_refused(app, lang, text):
+    """11/02/2026 is 11 February read day first, 2 November read month first: the row is
+    refused with both readings (nothing filed for it); a short form only one way can be
+    read (13/11/2026, 05/05/2026) and ISO are read as before."""
+    from portal.models import ExemptionCertification, LenderBatchRow
+    rows = good_rows(app, 5)
+    rows[0]["delivery_date"] = "11/02/2026"
+    rows[1]["delivery_date"] = "13/11/2026"
+    rows[2]["delivery_date"] = "05/05/2026"
+    rows[3]["delivery_date"] = "2026-11-02"
+    rows[4]["acquisition_date"] = "03.04.2026"
+    client = login(app, "lender")
+    before = _certifications(app)
+    bid = batch_of(upload(client, batch_csv(rows)))
+    got = _outcomes(app, bid)
+    assert got[2] == ("rejected", "delivery_date", "ambiguous_date")
+    assert got[6] == ("rejected", "acquisition_date", "ambiguous_date")
+    assert [got[n][0] for n in (3, 4, 5)] == ["accepted"] * 3
+    assert _certifications(app) == before + 3
+    with app_uow(app) as w:
+        delivered = dict(w.session.execute(
+            select(LenderBatchRow.row_number, ExemptionCertification.delivered_on)
+            .join(ExemptionCertification,
+                  ExemptionCertification.id == LenderBatchRow.certification_id)
+            .where(LenderBatchRow.batch_id == bid)).all())
+    assert delivered == {3: date(2026, 11, 13), 4: date(2026, 5, 5), 5: date(2026, 11, 2)}
+    html = client.get(f"{PAGE}/{bid}?lang={lang}").get_data(as_text=True)
+    assert text in unescape(html)
+    assert text in "".join(lb_report(app, bid, lang, only_failed=True))
 
 
 def lb_report(app: Flask, bid: int, lang: str, only_failed: bool = False) -> list[str]:

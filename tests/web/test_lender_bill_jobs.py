@@ -221,8 +221,16 @@ def test_a_long_list_of_loan_numbers_is_paid_by_the_bill_path(app: Flask, lang: 
         job = runner.run(database(), app.config["ENQUEUED"][0])
     assert job.status == "succeeded" and _count(app, BillPayment) == 1
     assert _count(app, BillLine) == len(numbers)
+    assert _count(app, LoanNumberList) == 0  # its file made: the list deleted with it
     r = c.get(job_url)
     assert r.headers["Location"].endswith(f"/pagos/{job.result['payment_id']}")
+    from portal.lenders import bill_jobs
+    from portal.models import AuditRecord
+    with app_uow(app) as w:
+        (rec,) = w.session.scalars(select(AuditRecord).where(
+            AuditRecord.action == bill_jobs.LIST_DELETED))
+        assert (rec.after["numbers"], rec.after["why"], rec.after["job_id"]) == (
+            len(numbers), "done", job.id)
 
 
 def test_a_list_over_the_old_ceiling_names_the_unknown_numbers(app: Flask) -> None:
@@ -241,6 +249,7 @@ def test_a_list_over_the_old_ceiling_names_the_unknown_numbers(app: Flask) -> No
         m.setattr(bill_jobs, "INLINE_MAX", 10**6)
         r = _upload(c, tok, _numbers(app))
     assert "/pagos/" in r.headers["Location"] and app.config["ENQUEUED"] == []
+    assert _count(app, LoanNumberList) == 0  # paid within the click: deleted with it
 
 
 def test_on_postgresql_the_progress_is_written_aside_and_one_file_is_made(
@@ -300,3 +309,118 @@ def test_a_failed_job_says_so_and_offers_the_way_back(app: Flask, monkeypatch,
     assert r.status_code == 200 and 'data-live-active="false"' in body
     assert ("It could not be done" if lang == "en" else "No se pudo completar") in body
     assert '<a href="/prestamista/facturas" id="job-back">' in body
+
+
+def _colleague_and_other_bank(app: Flask) -> tuple[str, str]:
+    """A clerk of the demo bank (user00002) and the administrator of a second bank with four
+    loans of its own (user00001, so its file is a job too): their emails."""
+    from portal.models import Lender, Loan, Parcel, PartyMember, User
+    from tests.support.lenders import second_lender
+    with app_uow(app) as w:
+        s = w.session
+        demo = s.scalar(select(Lender).order_by(Lender.id).limit(1))
+        clerk = s.scalar(select(User).where(User.email == "user00002@demo.pr"))
+        s.add(PartyMember(party_id=demo.party_id, user_id=clerk.id, role="employee"))
+        bank_b, _admin = second_lender(w, "user00001@demo.pr")
+        for k, pid in enumerate(s.scalars(select(Parcel.id).order_by(Parcel.id).limit(4))):
+            s.add(Loan(lender_id=bank_b.id, parcel_id=pid, loan_number=f"BB-{k}",
+                       starts_on=clock.today() - timedelta(days=400)))
+    return "user00002@demo.pr", "user00001@demo.pr"
+
+
+def test_a_job_is_its_banks_every_users_and_no_other_banks(app: Flask) -> None:
+    """A colleague at the same bank follows the job another started (its page, then the
+    file); another bank asking with the same input gets a job of its own (the lender is
+    part of the job's identity), and neither bank sees the other's: 404 both ways."""
+    from portal.models import BillFile, Job, Lender
+    colleague_email, other_email = _colleague_and_other_bank(app)
+    c, tok = _signed_in(app, "es")
+    job_a = c.post("/prestamista/facturas",
+                   data={"csrf_token": tok, "due_by": ""}).headers["Location"]
+    colleague = login(app, colleague_email)
+    _progress_page(colleague, job_a, "es")
+    other = login(app, other_email)
+    other_tok = csrf_token(other.get("/prestamista/facturas").get_data(as_text=True))
+    r = other.post("/prestamista/facturas", data={"csrf_token": other_tok, "due_by": ""})
+    assert r.status_code == 303 and "/trabajos/" in r.headers["Location"]
+    job_b = r.headers["Location"]
+    assert job_b != job_a and len(set(app.config["ENQUEUED"])) == 2
+    assert other.get(job_a).status_code == 404
+    assert c.get(job_b).status_code == 404 and colleague.get(job_b).status_code == 404
+    _progress_page(other, job_b, "es")
+    with app.app_context():
+        done = {runner.run(database(), i).id: None for i in app.config["ENQUEUED"][:2]}
+    with app_uow(app) as w:
+        files = {j.id: w.session.get(BillFile, j.result["file_id"]).lender_id
+                 for j in w.session.scalars(select(Job).where(Job.id.in_(done)))}
+        lenders = list(w.session.scalars(select(Lender.id).order_by(Lender.id)))
+    assert sorted(files.values()) == lenders[:2]  # each bank's job made its own bank's file
+    r = colleague.get(job_a)
+    assert r.status_code == 303 and "/prestamista/facturas/" in r.headers["Location"]
+    assert colleague.get(r.headers["Location"]).status_code == 200
+    assert other.get(job_a).status_code == 404 and c.get(job_b).status_code == 404
+
+
+def test_a_job_made_for_one_bank_does_not_run_for_another(app: Flask) -> None:
+    """The input names the lender; a user acting for another lender is refused it."""
+    from portal.accounts.errors import NotFound
+    from portal.lenders import bill_jobs
+    from portal.models import User
+    _colleague, other_email = _colleague_and_other_bank(app)
+    with app_uow(app) as w:
+        lender_user = w.session.scalar(select(User).where(User.email == "lender@demo.pr"))
+        other = w.session.scalar(select(User).where(User.email == other_email))
+        job = bill_jobs.submit_file(w, lender_user, fiscal_year="", due_by=None, size=10)
+        params = dict(job.params)
+        with pytest.raises(NotFound):
+            runner.CHECKS[bill_jobs.FILE](w, other, params)
+        with pytest.raises(NotFound):
+            bill_jobs.Making(bill_jobs.FILE, other, params).begin(w)
+
+
+def test_the_lists_left_behind_are_deleted_after_seven_days(app: Flask) -> None:
+    """The daily backstop (`lenders.loan_lists`, the worker's day's work): a list no job
+    used up (its job failed, say) is deleted on the seventh Puerto Rico day after its
+    upload, audited, not before; a list a job still queued reads is kept; a second run
+    finds nothing."""
+    from datetime import date
+
+    import portal.domains  # noqa: F401 - registers the day's tasks
+    from portal.jobs import daily
+    from portal.lenders import bill_jobs
+    from portal.models import AuditRecord, LoanNumberList, User
+    from tests.support.clock import at
+    assert daily.TASKS[bill_jobs.LISTS_TASK] is bill_jobs.purge_lists
+    numbers = _numbers(app)
+    uploaded = date(2026, 11, 20)
+    with app_uow(app) as w, clock.fixed(at(uploaded, 23, 59)):
+        user = w.session.scalar(select(User).where(User.email == "lender@demo.pr"))
+        left, _ = bill_jobs.load_list(w, user, numbers[:3])
+        queued, _ = bill_jobs.load_list(w, user, numbers[3:6])
+        job = bill_jobs.submit_list(w, user, queued, size=3)
+    with app_uow(app) as w, clock.fixed(at(uploaded + timedelta(days=3))):
+        recent, _ = bill_jobs.load_list(w, user, numbers[6:8])
+    with app.app_context():
+        assert bill_jobs.purge_lists(database(), uploaded + timedelta(days=6)) == {
+            "lists_deleted": 0, "numbers_deleted": 0, "lists_in_use": 0}
+        assert _count(app, LoanNumberList) == 8
+        assert daily.run_all(database(), uploaded + timedelta(days=7))[
+            bill_jobs.LISTS_TASK] == {"lists_deleted": 1, "numbers_deleted": 3,
+                                      "lists_in_use": 1}
+    with app_uow(app) as w:
+        kept = set(w.session.scalars(select(LoanNumberList.list_key)))
+        assert kept == {queued, recent}
+        (rec,) = w.session.scalars(select(AuditRecord).where(
+            AuditRecord.action == bill_jobs.LIST_DELETED))
+        assert rec.actor_id is None and rec.after == {
+            "list_key": left, "lender_id": rec.after["lender_id"], "numbers": 3,
+            "why": "retention", "days": 7}
+        w.session.get(type(job), job.id).active_key = None  # its job ended (failed)
+    with app.app_context():
+        assert bill_jobs.purge_lists(database(), uploaded + timedelta(days=8))[
+            "lists_deleted"] == 1
+        assert bill_jobs.purge_lists(database(), uploaded + timedelta(days=10)) == {
+            "lists_deleted": 1, "numbers_deleted": 2, "lists_in_use": 0}
+        assert bill_jobs.purge_lists(database(), uploaded + timedelta(days=10))[
+            "lists_deleted"] == 0
+    assert _count(app, LoanNumberList) == 0

@@ -93,6 +93,28 @@ def test_a_row_refused_by_its_own_checks_records_nothing(app, lang, text):
 
 
 @pytest.mark.parametrize(("lang", "text"), [
+    ("es", "03/04/2026 se puede leer como el 3 de abril de 2026 o como el 4 de marzo de 2026"),
+    ("en", "03/04/2026 can be read as April 3, 2026 or as March 4, 2026")])
+def test_a_date_whose_day_and_month_could_swap_is_refused_on_its_field(app, lang, text):
+    """The form is read day first whatever the reader's language: 03/04/2026 could be
+    either day, so it is refused on the field with both readings and nothing is recorded;
+    13/04/2026 is read as before."""
+    row = good_rows(app, 1)[0]
+    client = login(app, "lender")
+    page = client.get(f"{FORM}?lang={lang}").get_data(as_text=True)
+    before = _batches(app)
+    for column in ("delivery_date", "acquisition_date"):
+        r = client.post(f"{FORM}?lang={lang}", data=_data(row, page, **{column: "03/04/2026"}))
+        assert r.status_code == 400
+        html = unescape(r.get_data(as_text=True))
+        assert text in html and f'href="#{column}"' in html, column
+        assert 'aria-invalid="true"' in html
+    assert _batches(app) == before
+    r = client.post(FORM, data=_data(row, page, delivery_date="13/04/2026"))
+    assert r.status_code == 303 and _batches(app) == before + 1
+
+
+@pytest.mark.parametrize(("lang", "text"), [
     ("es", "La certificación no cumple con R-B7: Quienes viven en la casa no son familia "
            "del dueño"),
     ("en", "The certification does not meet R-B7: The people who live in the home are not "

@@ -95,6 +95,32 @@ def test_others_get_404(app: Flask) -> None:
         assert owner.get(path).status_code == 404
 
 
+@pytest.mark.parametrize(("lang", "hint", "refused", "typed", "read"), [
+    ("es", "Por ejemplo, 30/11/2026 (día, mes y año), o 2026-11-30.",
+     "Escriba la fecha como 30/11/2026 (día, mes y año), o como AAAA-MM-DD.",
+     "12/31/2026", "31/12/2026"),
+    ("en", "For example 11/30/2026 (month, day and year), or 2026-11-30.",
+     "Write the date as 11/30/2026 (month, day and year), or as YYYY-MM-DD.",
+     "31/12/2026", "12/31/2026")])
+def test_the_bill_pages_date_hint_is_the_readers_order(app: Flask, lang: str, hint: str,
+                                                       refused: str, typed: str,
+                                                       read: str) -> None:
+    """The due date is read in the reader's order (day first in Spanish, month first in
+    English): the hint and the refusal say that order, never the other language's."""
+    from html import unescape
+    c = login(app, "lender")
+    tok = csrf_token(c.get("/prestamista/facturas").get_data(as_text=True))
+    c.post("/idioma", data={"csrf_token": tok, "lang": lang})
+    page = unescape(c.get("/prestamista/facturas").get_data(as_text=True))
+    assert hint in page and "15/01/2027" not in page
+    bad = c.post("/prestamista/facturas", data={"csrf_token": tok, "due_by": typed})
+    assert bad.status_code == 400 and refused in unescape(bad.get_data(as_text=True))
+    r = c.post("/prestamista/facturas", data={"csrf_token": tok, "due_by": read})
+    assert r.status_code == 303
+    body = unescape(c.get(r.headers["Location"]).get_data(as_text=True))
+    assert hint in body
+
+
 def test_bill_file_pages_and_pay(app: Flask) -> None:
     c = login(app, "lender")
     page = c.get("/prestamista/facturas").get_data(as_text=True)

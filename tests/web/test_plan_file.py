@@ -259,7 +259,8 @@ def test_a_default_is_told_to_the_owner_once_and_listed_for_staff(demo_app: Flas
     assert _one(demo_app, "plan_default") == before + 1
     from tests.support.pages import outbox, read_mail
     told = [read_mail(p) for p in outbox(demo_app) if number in read_mail(p)["Subject"]
-            and "incumplimiento" in read_mail(p)["Subject"]]
+            and "incumplimiento" in read_mail(p)["Subject"]
+            and read_mail(p)["To"] == "owner@demo.pr"]  # (the home's bank: the next test)
     assert len(told) == 1
     text = told[0].get_payload(decode=True).decode()
     assert "$6,139.86" in text and "vía de apremio" in text and "17 de febrero de 2027" in text
@@ -309,3 +310,75 @@ def test_no_one_else_sends_the_crims_file(demo_app: Flask):
                               headers={"Content-Type": "text/csv"})
             assert api.status_code == 401, role
     assert _one(demo_app, "entries") == 0
+
+
+def test_a_default_is_told_to_the_lenders_users_of_the_loan_each_in_their_language(
+        demo_app: Flask):
+    """R-B16, R-B9: the plan's default is emailed (through the outbox) to every user of the
+    lender with a loan in force on the parcel, each in the user's language, with the loan's
+    number and page; a removed member, another bank without a loan there and a bank whose
+    loan ended are not told; the owner is told as before. Once: a second run sends nothing."""
+    from portal.db import UnitOfWork
+    from portal.exemptions import plan_defaults
+    from portal.models import ExemptionCertification, Lender, Loan, OutboxMessage, PartyMember, User
+    from portal.web.data import database
+    from tests.support.lenders import other_lender
+    from tests.support.pages import outbox, read_mail
+    cid, number = _approved_plan(demo_app)
+    with clock.fixed(DAY):
+        staff = login(demo_app, "reviewer@demo.pr")
+        assert _upload(staff, _csv(number, *_rows(number)[:2])).status_code == 200
+    with demo_app.app_context(), UnitOfWork(database()) as w:
+        s = w.session
+        parcel_id = s.get(ExemptionCertification, cid).parcel_id
+        bank = s.scalar(select(Lender).order_by(Lender.id).limit(1))
+        loan = s.scalar(select(Loan).where(Loan.parcel_id == parcel_id,
+                                           Loan.lender_id == bank.id))
+        if loan is None:
+            loan = Loan(lender_id=bank.id, parcel_id=parcel_id, loan_number="PD-1",
+                        starts_on=date(2020, 1, 1))
+            s.add(loan)
+        loan.ends_on = None
+        clerk, gone = (s.scalar(select(User).where(User.email == e))
+                       for e in ("user00002@demo.pr", "lessee@demo.pr"))
+        clerk.language, gone.language = "en", "en"
+        s.add(PartyMember(party_id=bank.party_id, user_id=clerk.id, role="employee"))
+        s.add(PartyMember(party_id=bank.party_id, user_id=gone.id, role="employee",
+                          revoked_at=clock.now()))
+        # another bank (user00001): its loan elsewhere, and one on this parcel that ended
+        other_bank, _other_clerk = other_lender(w)
+        s.execute(Loan.__table__.update().where(Loan.lender_id == other_bank.id)
+                  .values(parcel_id=s.scalar(select(Loan.parcel_id).where(
+                      Loan.parcel_id != parcel_id).limit(1))))
+        s.add(Loan(lender_id=other_bank.id, parcel_id=parcel_id, loan_number="OLD-1",
+                   starts_on=date(2010, 1, 1), ends_on=DAY - timedelta(days=1)))
+        s.flush()
+        loan_id, loan_number = loan.id, loan.loan_number
+        admins = set(s.scalars(select(User.email).join(
+            PartyMember, PartyMember.user_id == User.id).where(
+            PartyMember.party_id == bank.party_id, PartyMember.revoked_at.is_(None))))
+    assert "user00002@demo.pr" in admins and "lessee@demo.pr" not in admins
+    with demo_app.app_context(), clock.fixed(DAY):
+        done = plan_defaults.find(database(), DAY, demo_app.config)
+        assert (done["defaults"], done["lenders_emailed"]) == (1, len(admins))
+        assert plan_defaults.find(database(), DAY, demo_app.config)["lenders_emailed"] == 0
+    with demo_app.app_context(), UnitOfWork(database()) as w:
+        queued = set(w.session.scalars(select(OutboxMessage.recipient).where(
+            OutboxMessage.template == "plan_default_lender")))
+    assert queued == admins  # not user00001 (another bank's, ended), nor the removed one
+    told = {read_mail(p)["To"]: read_mail(p) for p in outbox(demo_app)
+            if number in read_mail(p)["Subject"] and read_mail(p)["To"] in admins}
+    assert set(told) == admins
+    en = told["user00002@demo.pr"]
+    assert en["Subject"] == f"Payment plan in default on a parcel of your loans ({number})"
+    text = en.get_payload(decode=True).decode()
+    assert f"(your loan {loan_number}, fiscal year" in text and "$6,139.86" in text
+    assert "February 17, 2027" in text and f"/prestamista/prestamos/{loan_id}" in text
+    from email.header import decode_header, make_header
+    es = told["lender@demo.pr"]
+    assert str(make_header(decode_header(es["Subject"]))) == (
+        f"Plan de pagos en incumplimiento en una propiedad de sus préstamos ({number})")
+    body = es.get_payload(decode=True).decode()
+    assert f"(su préstamo {loan_number}, año fiscal" in body and "vía de apremio" in body
+    assert "17 de febrero de 2027" in body
+    assert _one(demo_app, "plan_default") == 1  # the owner, once

@@ -40,8 +40,7 @@ from portal.web.payments.gateways import gateway
 from portal.web.payments.present import gateway_error
 
 REFUSALS = {"unknown_fiscal_year": _l("Choose one of the fiscal years listed."),
-            "due_by_outside": _l("The due date must be within the fiscal year."),
-            "bad_date": _l("Write the date as day/month/year, e.g. 15/01/2027.")}
+            "due_by_outside": _l("The due date must be within the fiscal year.")}
 
 
 def _lender_only() -> None:
@@ -75,7 +74,8 @@ def _index(errors: list[tuple[str | None, str]] | None = None, values: Any = Non
         abort(404)
     return render_template("lenders/bills.html", recent=recent, years=years,
                            values=values or {"fiscal_year": current, "due_by": ""},
-                           errors=errors or []), status
+                           errors=errors or [],
+                           date_hint=date_input.hint(current_language())), status
 
 
 @bp.get("/facturas")
@@ -109,7 +109,9 @@ def bill_make():  # noqa: ANN201
         abort(404)
     except InvalidInput as e:
         field = "#fiscal_year" if e.code == "unknown_fiscal_year" else "#due_by"
-        return _index([(field, str(REFUSALS.get(e.code, REFUSALS["bad_date"])))], values, 400)
+        text = (str(REFUSALS[e.code]) if e.code in REFUSALS else
+                date_input.DateInputError("bad_date").message(current_language()))
+        return _index([(field, text)], values, 400)
     if job_id is not None:
         queue.enqueue_or_leave(job_id)
         return redirect(url_for("lenders.bill_job", job_id=job_id), 303)
@@ -146,7 +148,7 @@ def bill(file_id: int):  # noqa: ANN201
         abort(404)
     shown = {k: v for k, v in args.items() if v}
     return render_template("lenders/bill.html", file=f, label=label, lines=lines, args=shown,
-                           values=args)
+                           values=args, date_hint=date_input.hint(current_language()))
 
 
 @bp.get("/facturas/<id:file_id>.csv")

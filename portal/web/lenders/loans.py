@@ -265,12 +265,12 @@ def _pay_listed(numbers: list[str]):  # noqa: ANN202
             key, unknown = bill_jobs.load_list(w, current_user, numbers)
             if unknown:
                 raise _Unknown(unknown)
-            chosen, params, count = bill_jobs.listed(w, current_user, key)
+            count = bill_jobs.listed(w, current_user, key)[2]
             if count > bill_jobs.INLINE_MAX:
                 bills.fiscal_year_of(w, None, clock.today())  # none today: nothing is due
                 job_id = bill_jobs.submit_list(w, current_user, key, size=count).id
-            elif count:
-                ids = bill_jobs.pay_now(w, current_user, (chosen, params))
+            else:  # within the click: the list is deleted with the file made of it
+                ids = bill_jobs.pay_list_now(w, current_user, key)
     except _Unknown as exc:
         flash(_("These loan numbers are not among your loans: %(numbers)s.",
                 numbers=", ".join(exc.numbers[:20]) + ("…" if len(exc.numbers) > 20 else "")),

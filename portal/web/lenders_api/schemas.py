@@ -10,11 +10,21 @@ shown, only its error `type`, mapped to the catalog's messages below.
 
 from __future__ import annotations
 
+import re
 from datetime import date, datetime
 from functools import cache
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+    create_model,
+)
+from pydantic_core import PydanticCustomError
 
 from portal import i18n
 from portal.core.explain import N_
@@ -34,6 +44,43 @@ IDEMPOTENCY_KEY = r"^[!-~]{1,200}$"
 #: The columns a row must have (the others may be left out, as empty cells); a required
 #: column sent empty is the row's rejection, as in the CSV.
 REQUIRED_COLUMNS = batches.REQUIRED
+#: A date as the API takes it: YYYY-MM-DD only (never a day/month order, a timestamp or a
+#: date and time), so 2026-02-11 is 11 February for every caller.
+ISO_DATE = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
+_ISO = re.compile(ISO_DATE)
+#: A row's columns that hold a date (the CSV's cells take the reader's forms too).
+DATE_COLUMNS = frozenset(("delivery_date", "acquisition_date"))
+
+
+def _not_iso() -> PydanticCustomError:
+    return PydanticCustomError("date_parsing", "Write the date as YYYY-MM-DD.")
+
+
+def _iso_only(value: Any) -> Any:
+    """A date field's value before Pydantic reads it: a JSON string YYYY-MM-DD (or a date
+    already), anything else refused with the date's message."""
+    if isinstance(value, date) and not isinstance(value, datetime):
+        return value
+    if not isinstance(value, str) or not _ISO.match(value):
+        raise _not_iso()
+    return value
+
+
+def _iso_cell(value: str) -> str:
+    """A row's date column: empty (the row's own rejection when required, as in the CSV) or
+    a day written YYYY-MM-DD that exists."""
+    if value == "":
+        return value
+    if not _ISO.match(value):
+        raise _not_iso()
+    try:
+        date.fromisoformat(value)
+    except ValueError:
+        raise _not_iso() from None
+    return value
+
+
+IsoDate = Annotated[date, BeforeValidator(_iso_only)]
 
 
 class _In(BaseModel):
@@ -107,11 +154,20 @@ def row_model() -> type[BaseModel]:
     string as a CSV cell is; unknown fields are refused (a misspelt column is an error, not a
     silently empty cell)."""
     fields: dict[str, Any] = {
-        c: (Annotated[str, Field(max_length=CELL_MAX, pattern=CELL,
+        c: (_date_cell(c) if c in DATE_COLUMNS else
+            Annotated[str, Field(max_length=CELL_MAX, pattern=CELL,
                                  description=batches.GUIDE.get(c))],
             ... if c in REQUIRED_COLUMNS else "")
         for c in batches.COLUMNS}
     return create_model("CertificationRow", __base__=_In, **fields)
+
+
+def _date_cell(column: str) -> Any:
+    """A date column of a row: YYYY-MM-DD only (a 422 naming the row's field otherwise),
+    or empty."""
+    return Annotated[str, AfterValidator(_iso_cell), Field(
+        max_length=10, description=batches.GUIDE.get(column),
+        json_schema_extra={"pattern": f"^({ISO_DATE[1:-1]})?$", "examples": ["2026-11-30"]})]
 
 
 @cache
@@ -125,7 +181,7 @@ def batch_model() -> type[BaseModel]:
 class AcquisitionIn(_In):
     """`POST /loans/{loan_number}/acquisitions`'s body (R-B10 case iii)."""
 
-    acquired_on: date = Field(strict=True, description=N_(
+    acquired_on: IsoDate = Field(description=N_(
         "The deed date of the new structure's acquisition (YYYY-MM-DD): not after today "
         "nor before 30 August 1991 (the law that governs this notice took effect); either "
         "is a 422 naming acquired_on. A deed of an earlier year is recorded, its notice "
@@ -161,7 +217,7 @@ class BillsIn(_In):
 
     fiscal_year: str = Field("", pattern=r"^([0-9]{4}-[0-9]{4})?$", description=N_(
         "The fiscal year, e.g. 2026-2027 (empty: this one)."))
-    due_by: date | None = Field(None, description=N_(
+    due_by: IsoDate | None = Field(None, description=N_(
         "Only what falls due on or before this day (YYYY-MM-DD), within the fiscal year."))
 
 
@@ -174,7 +230,7 @@ class BillsQuery(_Query):
 
     fiscal_year: str = Field("", pattern=r"^([0-9]{4}-[0-9]{4})?$", description=N_(
         "The fiscal year, e.g. 2026-2027 (empty: this one)."))
-    due_by: date | None = Field(None, description=N_(
+    due_by: IsoDate | None = Field(None, description=N_(
         "Only what falls due on or before this day (YYYY-MM-DD), within the fiscal year."))
     page: int = Field(1, ge=1, lt=2**31, description=N_("The page, 50 loans a page."))
 

@@ -46,7 +46,8 @@ def environment() -> Environment:
     env = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=False,
                       extensions=["jinja2.ext.i18n"])
     env.install_gettext_callables(gettext=i18n.template_gettext,
-                                  ngettext=i18n.template_ngettext, newstyle=True)
+                                  ngettext=i18n.template_ngettext,
+                                  pgettext=i18n.template_pgettext, newstyle=True)
     env.filters.update(i18n.FILTERS)
     return env
 

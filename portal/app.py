@@ -168,6 +168,7 @@ def _register_blueprints(app: Flask) -> None:
     import portal.web.exemptions.bulk  # the review in bulk
     import portal.web.exemptions.certifications  # J5
     import portal.web.exemptions.changes  # J6
+    import portal.web.exemptions.coop_elections  # R-B4: the elections, corrected by staff
     import portal.web.exemptions.plan_file  # R-B16: the CRIM's file, defaults
     import portal.web.jobs.mail_queue  # the mail outbox (staff)
     import portal.web.jobs.routes

@@ -97,6 +97,14 @@ def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
     return text % {"num": num, **variables}
 
 
+def pgettext(context: str, string: str, **variables: Any) -> str:
+    """`gettext` of `string` in `context` (the catalogs' msgctxt): one English word that
+    reads differently in Spanish by what it names ("Revoked": a certification is
+    *revocada*, a token *revocado*)."""
+    text = translator(current_language()).pgettext(context, string)
+    return text % variables if variables else text
+
+
 def translate(message: str) -> str:
     """The catalog's text of `message`, nothing substituted (for labels rendered in bulk)."""
     return translator(current_language()).gettext(message)
@@ -112,6 +120,10 @@ def template_gettext(string: str) -> str:
 
 def template_ngettext(singular: str, plural: str, n: int) -> str:
     return translator(current_language()).ngettext(singular, plural, n)
+
+
+def template_pgettext(context: str, string: str) -> str:
+    return translator(current_language()).pgettext(context, string)
 
 
 # --- formatting -------------------------------------------------------------------------------

@@ -46,7 +46,8 @@ def environment() -> Environment:
     env = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=False,
                       extensions=["jinja2.ext.i18n"])
     env.install_gettext_callables(gettext=i18n.template_gettext,
-                                  ngettext=i18n.template_ngettext, newstyle=True)
+                                  ngettext=i18n.template_ngettext,
+                                  pgettext=i18n.template_pgettext, newstyle=True)
     env.filters.update(i18n.FILTERS)
     return env
 
@@ -93,8 +94,29 @@ def build(to: str, subject: str, body: str, lang: str,
         msg["List-Unsubscribe"] = f"<{unsubscribe}>"
         msg["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     msg.set_content(body)
-    msg["Content-Language"] = "es-PR" if lang == "es" else "en-US"  # after set_content
+    msg["Content-Language"] = language_tag(lang)  # after set_content
     return msg
+
+
+def language_tag(lang: str) -> str:
+    """The Content-Language of an email in `lang` (RFC 3282)."""
+    return "es-PR" if lang == "es" else "en-US"
+
+
+def stored_bytes(msg: EmailMessage) -> bytes:
+    """The one form of a message the outbox keeps, the relay is handed and the folder
+    writes: Content-Language on the message and on each of its parts (an attachment added
+    after `build` turns it multipart/mixed and moves the header onto the text part, the
+    message itself losing it), and CRLF line ends throughout (RFC 5322 2.1, RFC 5321
+    2.3.8), so nothing converts them on the way out. The headers keep the message's own
+    policy (a one-click unsubscribe address stays whole)."""
+    tag = msg["Content-Language"] or next(
+        (p["Content-Language"] for p in msg.walk() if p["Content-Language"]), None)
+    if tag is not None:
+        for part in msg.walk():
+            if part["Content-Language"] is None:
+                part["Content-Language"] = str(tag)
+    return msg.as_bytes(policy=msg.policy.clone(linesep="\r\n"))
 
 
 def send(uow: UnitOfWork, to: str, template: str, lang: str, *,
@@ -126,7 +148,7 @@ def queue(uow: UnitOfWork, msg: EmailMessage, template: str, *,
     session = uow.session
     row = OutboxMessage(template=template, recipient=str(msg["To"]),
                         subject=str(msg["Subject"])[:300], message_id=str(msg["Message-ID"]),
-                        bulk=bulk, raw=bytes(msg), status="pending", attempts=0,
+                        bulk=bulk, raw=stored_bytes(msg), status="pending", attempts=0,
                         next_attempt_at=clock.now())
     session.add(row)
     after_commit(uow, config)
@@ -166,7 +188,7 @@ def write_outbox(msg: EmailMessage | bytes, folder: Path, to: str | None = None)
     recipient = to if to is not None or isinstance(msg, bytes) else str(msg["To"])
     safe_to = "".join(c if c.isalnum() else "_" for c in str(recipient))[:60]
     n = len(list(folder.glob("*.eml")))
-    data = msg if isinstance(msg, bytes) else bytes(msg)
+    data = msg if isinstance(msg, bytes) else stored_bytes(msg)
     while True:
         n += 1
         path = folder / f"{n:06d}-{stamp}-{safe_to}.eml"

@@ -155,10 +155,14 @@ class Relay:
 
 
 def smtp_lines(raw: bytes) -> bytes:
-    """The stored message with SMTP's CRLF line ends (RFC 5321 2.3.8). The row keeps the
-    generator's LF; smtplib fixes the line ends of a str message but sends bytes as they are,
-    and a relay reads a message without CRLF as one line: over 1,000 octets, refused ("500
-    Line too long", RFC 5321 4.5.3.1.6)."""
+    """The stored message as SMTP takes it, CRLF line ends (RFC 5321 2.3.8): a row is stored
+    with them (`mail.stored_bytes`) and handed over as it is, never converted again; only a
+    row stored before then, with LF, is converted here, once. smtplib sends bytes as they
+    are, and a relay reads a message without CRLF as one line: over 1,000 octets, refused
+    ("500 Line too long", RFC 5321 4.5.3.1.6)."""
+    bare = raw.replace(b"\r\n", b"")
+    if b"\n" not in bare and b"\r" not in bare:
+        return raw
     return raw.replace(b"\r\n", b"\n").replace(b"\r", b"\n").replace(b"\n", b"\r\n")
 
 

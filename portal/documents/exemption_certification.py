@@ -25,14 +25,14 @@ from portal.core.payment_plan import PlanStatus
 from portal.db import UnitOfWork
 from portal.exemptions import filings, review
 from portal.exemptions.filings import Figures
-from portal.i18n import ShownStep, date_long, formats, money, use_language
+from portal.i18n import ShownStep, date_long, formats, money, pgettext, use_language
 from portal.i18n import gettext as _
 
 STATUS_LABELS = {
     "draft": N_("Draft"), "filed": N_("Filed"), "under_review": N_("Under review"),
     "returned": N_("Returned to the owner"), "resubmitted": N_("Resubmitted"),
-    "approved": N_("Approved"), "withdrawn": N_("Withdrawn"), "revoked": N_("Revoked"),
-}
+    "approved": N_("Approved"), "withdrawn": N_("Withdrawn"),
+}  # "revoked": `status_label`, in its context
 
 
 #: The wizard's questions (each step's title), as the summary and the receipt name them.
@@ -158,6 +158,8 @@ def _money(text: Any) -> str:
 
 
 def status_label(status: str) -> str:
+    if status == "revoked":  # la certificación: "Revocada" (a lender's token is "Revocado")
+        return pgettext("certification status", "Revoked")
     return _(STATUS_LABELS.get(status, status))
 
 

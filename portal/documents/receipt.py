@@ -376,8 +376,6 @@ def send_receipt(database: Database, checkout_id: int, config: Mapping[str, Any]
         msg = mail.build(chk.payer_email, subject, body, lang, config)
         msg.add_attachment(data, maintype="application", subtype="pdf",
                            filename=filename(chk.receipt_number, lang))
-        del msg["Content-Language"]  # moved to the text part by add_attachment: the whole
-        msg["Content-Language"] = "es-PR" if lang == "es" else "en-US"  # email is in `lang`
         mail.queue(w, msg, "receipt", config=config)  # sent once this commits
         chk.receipt_sent_at = clock.now()
     log.info("payments: receipt of checkout %s emailed", checkout_id)

@@ -12,22 +12,45 @@ owner then records it as the cooperative's, `filings.file`); each unit's certifi
 points to it, so the filing and the receipt show it as the cooperative's (`shown`), with
 the units filed under it. A second record of another election for the same cooperative and year is
 refused (`Conflict("coop_election_differs")`): the cooperative elects once.
+
+An election recorded in error is corrected by staff (`correct`, reviewers and
+administrators): elections are facts, never changed, so a correction is a new row
+(`CooperativeElectionCorrection`, with its reason and staff member, audited) and the
+election in force is the latest correction's, else the one recorded (`in_force`): later
+units follow it and the pages show it. A unit already filed keeps the answers it was filed
+with; staff review it as any other.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
+from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from portal import clock
-from portal.accounts import audit
-from portal.accounts.errors import Conflict
+from portal.accounts import access, audit
+from portal.accounts.errors import Conflict, InvalidInput, NotFound
 from portal.core.explain import N_
 from portal.db import UnitOfWork
 from portal.exemptions.answers import COOP_ELECTIONS, comparable_name
-from portal.models import CooperativeElection, ExemptionCertification, Lender, Parcel, Party
+from portal.models import (
+    CooperativeElection,
+    CooperativeElectionCorrection,
+    ExemptionCertification,
+    Lender,
+    Parcel,
+    Party,
+    User,
+)
+
+#: Who corrects an election (docs/STAFF.md's roles): those who decide the certifications.
+CORRECTORS = ("administrator", "reviewer")
+#: The longest reason a correction keeps.
+REASON_MAX = 500
+#: A page of the staff's list of elections.
+PAGE = 50
 
 #: Why another election for the same cooperative and year is refused, for the lender's rows
 #: and the owner's wizard alike.
@@ -54,8 +77,9 @@ def record(uow: UnitOfWork, *, fy: date, name: str, election: str, recorded_by_i
     key = comparable_name(name)[:200]
     found = find(uow, fy=fy, name=name)
     if found is not None:
-        if found.election != election:
-            raise Conflict("coop_election_differs", election=found.election)
+        current = in_force(uow, found)
+        if current != election:
+            raise Conflict("coop_election_differs", election=current)
         return found
     made = CooperativeElection(fiscal_year_start=fy, cooperative_name=" ".join(name.split()),
                                name_key=key, election=election, lender_id=lender_id,
@@ -99,5 +123,121 @@ def shown_of(uow: UnitOfWork, e: CooperativeElection) -> Shown:
         select(Parcel.catastro).join(c, c.parcel_id == Parcel.id)
         .where(c.coop_election_id == e.id, c.status != "withdrawn")
         .order_by(Parcel.catastro)))
-    return Shown(e.cooperative_name, e.election, lender, clock.legal_date(e.created_at), units,
-                 by_owner=e.lender_id is None)
+    return Shown(e.cooperative_name, in_force(uow, e), lender, clock.legal_date(e.created_at),
+                 units, by_owner=e.lender_id is None)
+
+
+# --- staff: the elections and their corrections ------------------------------------------
+
+def in_force(uow: UnitOfWork, e: CooperativeElection) -> str:
+    """The election in force: the latest correction's, else the one recorded."""
+    corrected = uow.session.scalar(
+        select(CooperativeElectionCorrection.election)
+        .where(CooperativeElectionCorrection.coop_election_id == e.id)
+        .order_by(CooperativeElectionCorrection.id.desc()).limit(1))
+    return corrected or e.election
+
+
+@dataclass(frozen=True)
+class ListedElection:
+    id: int
+    fiscal_year_start: date
+    cooperative: str
+    election: str  # in force
+    recorded_by: str  # the lender's name, or "" when a unit's owner recorded it
+    recorded_on: date
+    units: int
+    corrections: int
+
+
+def elections(uow: UnitOfWork, staff: Any, *, offset: int = 0
+              ) -> tuple[list[ListedElection], int]:
+    """Every cooperative's election, the latest fiscal year first and by name, with the
+    election in force, its units (not withdrawn) and how many times it was corrected; a page
+    of `PAGE` and how many in all. Staff only."""
+    access.require_staff(staff)
+    e, c, k = CooperativeElection, ExemptionCertification, CooperativeElectionCorrection
+    units = (select(func.count(c.id)).where(c.coop_election_id == e.id, c.status != "withdrawn")
+             .scalar_subquery())
+    fixes = select(func.count(k.id)).where(k.coop_election_id == e.id).scalar_subquery()
+    latest = (select(k.election).where(k.coop_election_id == e.id).order_by(k.id.desc())
+              .limit(1).scalar_subquery())
+    lender = (select(Party.name).join(Lender, Lender.party_id == Party.id)
+              .where(Lender.id == e.lender_id).scalar_subquery())
+    total = uow.session.scalar(select(func.count(e.id))) or 0
+    rows = uow.session.execute(
+        select(e.id, e.fiscal_year_start, e.cooperative_name, func.coalesce(latest, e.election),
+               lender, e.created_at, units, fixes)
+        .order_by(e.fiscal_year_start.desc(), e.name_key, e.id).limit(PAGE).offset(offset))
+    return [ListedElection(i, fy, name, el, who or "", clock.legal_date(at), int(n), int(f))
+            for i, fy, name, el, who, at, n, f in rows], int(total)
+
+
+@dataclass(frozen=True)
+class Correction:
+    election: str
+    reason: str
+    staff_name: str
+    staff_email: str
+    at: datetime
+
+
+@dataclass(frozen=True)
+class ElectionDetail:
+    id: int
+    fiscal_year_start: date
+    recorded: str  # the election as first recorded
+    shown: Shown  # as pages show it, the election in force
+    corrections: tuple[Correction, ...]  # oldest first
+
+
+def election_detail(uow: UnitOfWork, staff: Any, election_id: int | str) -> ElectionDetail:
+    """One election with its units and every correction (NotFound for none). Staff only."""
+    access.require_staff(staff)
+    e = _get(uow, election_id)
+    k = CooperativeElectionCorrection
+    fixes = uow.session.execute(
+        select(k.election, k.reason, User.name, User.email, k.created_at)
+        .join(User, User.id == k.corrected_by_id)
+        .where(k.coop_election_id == e.id).order_by(k.id))
+    return ElectionDetail(e.id, e.fiscal_year_start, e.election, shown_of(uow, e),
+                          tuple(Correction(*row) for row in fixes))
+
+
+def _get(uow: UnitOfWork, election_id: int | str) -> CooperativeElection:
+    try:
+        found = uow.session.get(CooperativeElection, int(election_id))
+    except (TypeError, ValueError):
+        found = None
+    if found is None:
+        raise NotFound()
+    return found
+
+
+def correct(uow: UnitOfWork, staff: Any, election_id: int | str, election: str,
+            reason: str) -> CooperativeElectionCorrection:
+    """Staff correct an election recorded in error (reviewers and administrators): a new
+    correction, the election in force from now on, audited with the one it replaces and the
+    reason. InvalidInput field `election` (not one of `COOP_ELECTIONS`) or `reason` (empty,
+    or longer than `REASON_MAX`); Conflict `unchanged` when it is already the one in
+    force."""
+    access.require_staff_role(staff, *CORRECTORS)
+    e = _get(uow, election_id)
+    if election not in COOP_ELECTIONS:
+        raise InvalidInput("invalid", field="election")
+    why = " ".join((reason or "").split())
+    if not why:
+        raise InvalidInput("required", field="reason")
+    if len(why) > REASON_MAX:
+        raise InvalidInput("too_long", field="reason")
+    before = in_force(uow, e)
+    if before == election:
+        raise Conflict("unchanged")
+    made = CooperativeElectionCorrection(coop_election_id=e.id, election=election, reason=why,
+                                         corrected_by_id=staff.id)
+    uow.session.add(made)
+    uow.session.flush()
+    audit.record(uow, staff, "exemption.coop_election_corrected", e,
+                 before={"election": before},
+                 after={"election": election, "reason": why, "correction_id": made.id})
+    return made

@@ -454,9 +454,10 @@ def cooperative_election(uow: UnitOfWork, fy: date, name: str, stated: str | Non
     (`_file_under_cooperative`)."""
     found = cooperatives.find(uow, fy=fy, name=name)
     if found is not None:
-        if stated and stated != found.election:
-            raise Conflict("coop_election_differs", election=found.election)
-        return found.election, found.cooperative_name
+        election = cooperatives.in_force(uow, found)  # a staff correction's, if any
+        if stated and stated != election:
+            raise Conflict("coop_election_differs", election=election)
+        return election, found.cooperative_name
     if stated not in COOP_ELECTIONS:
         raise InvalidInput(field="coop_election")
     return stated, name

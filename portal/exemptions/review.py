@@ -38,7 +38,8 @@ REASONS: dict[str, tuple[str, str]] = {
 }
 #: R-B13: approvals and returns are made by named reviewers (docs/STAFF.md's roles).
 REVIEWERS = ("administrator", "reviewer")
-QUEUE_STATUSES = ("filed", "under_review", "resubmitted", "returned", "approved", "withdrawn")
+QUEUE_STATUSES = ("filed", "under_review", "resubmitted", "returned", "approved", "withdrawn",
+                  "revoked")
 PAGE = 50
 
 

@@ -32,6 +32,7 @@ from portal.models.collections import (
 from portal.models.exemption_changes import ExemptionChangeEvidence, ExemptionChangeReport
 from portal.models.exemptions import (
     CooperativeElection,
+    CooperativeElectionCorrection,
     ExemptionCertification,
     ExemptionEvent,
     ExemptionEvidence,
@@ -82,7 +83,8 @@ __all__ = [
     "UTCDateTime", "User", "WebSession",
     "DebtCertificate",
     "BudgetFixedAmount",
-    "CooperativeElection", "ExemptionCertification", "ExemptionEvent", "ExemptionEvidence",
+    "CooperativeElection", "CooperativeElectionCorrection", "ExemptionCertification",
+    "ExemptionEvent", "ExemptionEvidence",
     "ExemptionOwner", "PlanDefault", "PlanEntry", "StaffApiToken",
     "PropertyTaxFact",
     "LenderApiToken", "LenderInvitation", "LoanFigures",

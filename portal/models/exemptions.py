@@ -15,6 +15,8 @@ their review), their evidence and the history of each certification's states.
   reasons (R-B13: named reviewers).
 - `coop_elections`: a housing cooperative's election of a year (R-B4, R-B20), the
   cooperative's own; its units' certifications point to it.
+- `coop_election_corrections`: staff corrections of an election recorded in error, the
+  latest one in force (append-only, with the reason and the staff member).
 """
 
 from __future__ import annotations
@@ -352,4 +354,26 @@ class CooperativeElection(AppendOnly, Base):
                                                   comment="The lender that recorded it")
     recorded_by_id: Mapped[int] = mapped_column(ForeignKey("users.id"),
                                                 comment="The user who recorded it")
+    created_at: Mapped[datetime] = created_at()
+
+
+class CooperativeElectionCorrection(AppendOnly, Base):
+    """A staff correction of a cooperative's election recorded in error (R-B4, R-B20): the
+    election as it should read, why, and who corrected it. Elections and corrections are
+    facts, never changed: the election in force is the latest correction's, else the one
+    recorded (`portal.exemptions.cooperatives.in_force`)."""
+
+    __tablename__ = "coop_election_corrections"
+    __table_args__ = (
+        CheckConstraint("election IN ('residential', 'cooperative_law')", name="election"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True, comment="Surrogate key")
+    coop_election_id: Mapped[int] = mapped_column(
+        ForeignKey("coop_elections.id"), index=True, comment="The election corrected")
+    election: Mapped[str] = mapped_column(String(16),
+                                          comment="residential or cooperative_law, corrected")
+    reason: Mapped[str] = mapped_column(Text, comment="Why staff corrected it")
+    corrected_by_id: Mapped[int] = mapped_column(ForeignKey("users.id"),
+                                                 comment="The staff member who corrected it")
     created_at: Mapped[datetime] = created_at()

@@ -180,7 +180,9 @@ def exemptions_figures(uow: UnitOfWork, p: Params) -> list[Figure]:
                           ("under_review", N_("Under review")),
                           ("resubmitted", N_("Resubmitted")),
                           ("returned", N_("Returned to the owner")),
-                          ("approved", N_("Approved"))):
+                          ("approved", N_("Approved")),
+                          ("withdrawn", N_("Withdrawn")),
+                          ("revoked", N_("Revoked on a change report"))):
         out.append(Figure(label, int(rows.get(status, 0)), code=status))
     return out
 

@@ -120,7 +120,8 @@ def init_app(app: Flask) -> None:
     Babel(app, locale_selector=lambda: LOCALES[i18n.current_language()],
           timezone_selector=lambda: "America/Puerto_Rico")
     app.jinja_env.install_gettext_callables(gettext=i18n.template_gettext,
-                                            ngettext=i18n.template_ngettext, newstyle=True)
+                                            ngettext=i18n.template_ngettext,
+                                            pgettext=i18n.template_pgettext, newstyle=True)
     app.jinja_env.filters.update(i18n.FILTERS, cited=citations.cited,
                                  money_aloud=spoken.money_aloud)
     app.jinja_env.globals.update(current_language=i18n.current_language,

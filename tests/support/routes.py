@@ -88,6 +88,9 @@ STAFF = {"accounts.lookup", "people.person", "payments.office", "payments.refund
          "roll.budget_discard", "roll.budget_adoption_date",
          "roll.parameters_page", "roll.parameter_edit",  # J8: the Board's parameters
          "exemptions.changes_staff_list", "exemptions.changes_acknowledge",
+         # R-B4: the cooperatives' elections, corrected by reviewers and administrators
+         "exemptions.coop_elections", "exemptions.coop_election",
+         "exemptions.coop_election_correct",
          "exemptions.queue", "exemptions.review_page", "exemptions.take_up",  # J5
          "exemptions.approve", "exemptions.return_to_owner",
          "exemptions.record_plan_entry",  # R-B16: what the CRIM reports of a plan

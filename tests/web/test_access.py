@@ -158,6 +158,8 @@ def test_role_pages(world, role):
         "/personal/trabajos/999999": 404,
         "/personal/exoneraciones": 200 if role == "staff" else 404,
         "/personal/exoneraciones/999999": 404,
+        "/personal/cooperativas": 200 if role == "staff" else 404,
+        "/personal/cooperativas/999999": 404,
         "/prestamista/exoneraciones": 200 if role == "lender" else 404,
         "/exoneracion/999999/recibo": 404,
         "/exoneracion/999999/evidencia/1": 404,

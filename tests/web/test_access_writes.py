@@ -81,6 +81,10 @@ WALKED |= {"roll.budget_adoption_date"}
 #: walked as every other role and with every session on the API (nothing recorded) in
 #: tests/web/test_plan_file.py (test_no_one_else_sends_the_crims_file).
 WALKED |= {"exemptions.plan_file_upload", "crim_api.plan_payments"}
+#: R-B4: a cooperative's election corrected (reviewers and administrators: `staff_role`),
+#: walked as anonymous, every person and the other staff roles (nothing recorded) in
+#: tests/web/test_coop_election_corrections.py.
+WALKED |= {"exemptions.coop_election_correct"}
 #: A failed email queued again (staff only), walked as an owner and anonymous in
 #: tests/web/test_mail_queue_page.py.
 WALKED |= {"jobs.mail_retry"}

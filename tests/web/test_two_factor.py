@@ -74,7 +74,14 @@ def _staff_paths(app: Flask) -> list[str]:
     paths = []
     gets = [r for r in app.url_map.iter_rules()
             if r.endpoint in STAFF and "GET" in (r.methods or ())]
-    from portal.models import ExemptionCertification, Job, Notice, NoticePrintFile, RollImport
+    from portal.models import (
+        CooperativeElection,
+        ExemptionCertification,
+        Job,
+        Notice,
+        NoticePrintFile,
+        RollImport,
+    )
     with app.app_context(), _uow(app) as w:  # a job the demo's roll recorded, if any
         job_id = w.session.scalar(select(func.min(Job.id)))
         # a filed residential-exemption certification, if any (the demo has none:
@@ -88,12 +95,16 @@ def _staff_paths(app: Flask) -> list[str]:
         # a roll's print file of notices, if any (the demo has none: tests/web/
         # test_roll_notices_web.py opens one)
         file_id = w.session.scalar(select(func.min(NoticePrintFile.id)))
+        # a cooperative's election, if any (the demo has none:
+        # tests/web/test_coop_election_corrections.py opens one)
+        election_id = w.session.scalar(select(func.min(CooperativeElection.id)))
     skipped = 0
     for rule in gets:
         if ("<id:job_id>" in rule.rule and job_id is None) or (
                 "<id:import_id>" in rule.rule and import_id is None) or (
                 "<id:cert_id>" in rule.rule and cert_id is None) or (
                 "<id:file_id>" in rule.rule and file_id is None) or (
+                "<id:election_id>" in rule.rule and election_id is None) or (
                 "/diferencias" in rule.rule) or (  # an amendment's: test_roll_review.py
                 rule.endpoint == "collections.print_file"):  # a day's copies: test_collections
             skipped += 1

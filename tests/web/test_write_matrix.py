@@ -15,6 +15,7 @@ Bearer token only (401 to a session); the webhook is not there without a Stripe 
 from __future__ import annotations
 
 import re
+from datetime import date
 
 import pytest
 from flask import Flask
@@ -71,6 +72,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "exemptions.record_plan_entry": REVIEWERS,  # what the CRIM reports of an R-B16 plan
     "exemptions.plan_file_upload": REVIEWERS,  # the CRIM's file (an empty form: 400)
     "exemptions.bulk_decide": REVIEWERS,  # the review in bulk (an empty form: 422)
+    "exemptions.coop_election_correct": REVIEWERS,  # R-B4 (an empty form: 422)
     # Collections: every role but read-only records (RECORD_COLLECTION).
     **{f"collections.{e}": RECORDERS for e in (
         "start_run", "record_mailings", "record_mailing", "record_receipt", "record_claim",
@@ -116,7 +118,7 @@ def _scene(app: Flask) -> dict[str, str]:
 
     from portal.accounts import access, parcels
     from portal.clock import today
-    from portal.exemptions import changes
+    from portal.exemptions import changes, cooperatives
     from portal.models import Loan, Notice, ParcelLink, PartyMember
     from portal.people import users
     with app_uow(app) as w:
@@ -132,11 +134,14 @@ def _scene(app: Flask) -> dict[str, str]:
                                   .order_by(Notice.id)) or 999999
         member = w.session.scalar(select(PartyMember.id).where(
             PartyMember.user_id == who["lender"].id))
+        election = cooperatives.record(w, fy=date(2026, 7, 1), name="Cooperativa Matriz",
+                                       election="residential", lender_id=None,
+                                       recorded_by_id=who["owner"].id)
         report, _outcome = changes.report(w, who["owner"], pid, kind="rented",
                                           change_date=today(), attested_name="María Rivera")
         values = {"parcel_id": pid, "link_id": link, "loan_id": loan.id, "number":
                   loan.loan_number, "notice_id": notice, "member_id": member,
-                  "report_id": report.id,
+                  "report_id": report.id, "election_id": election.id,
                   "user_id": users.find_by_email(w, STAFF_ROLE_EMAILS["reviewer"]).id}
     values |= {"cert_id": filed_exemption(app, pid), "slug": "duenos", "fy": "2026-2027",
                "name": "interest_rate", "version_id": 1, "roll_id": 1, "debt_id": 1,

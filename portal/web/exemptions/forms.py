@@ -247,3 +247,17 @@ class PlanEntryForm(FlaskForm):
             raise ValidationError(e.message()) from None
         if field.parsed <= 0:
             raise ValidationError(_l("Write an amount above 0.00."))
+
+
+class CoopElectionCorrectionForm(FlaskForm):
+    """Staff correct a cooperative's election recorded in error (R-B4, R-B20): the election
+    as it should read and why (`portal.exemptions.cooperatives.correct`)."""
+
+    election = RadioField(_l("The cooperative's election, corrected"), choices=choices([
+        ("residential", _l("The residential exemption, unit by unit")),
+        ("cooperative_law", _l("The exemption of the cooperatives law instead"))]),
+        validators=[InputRequired(message=_l("Choose the election the cooperative made."))])
+    reason = TextAreaField(_l("Why it is corrected"), validators=[
+        InputRequired(message=_l("Say why the election is corrected.")),
+        Length(max=500, message=_l("Write at most 500 characters."))])
+    submit = SubmitField(_l("Record the correction"))

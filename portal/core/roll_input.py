@@ -16,27 +16,38 @@ in which they are found. What `lean_roll` accepts it reads to the same values as
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from itertools import repeat
+from functools import lru_cache
+from itertools import compress, count, repeat
+from operator import itemgetter, methodcaller, mul, ne, not_, sub
 from typing import Any
 
 from portal.core.allocation import ParcelFacts, largest_remainder, roll_trace_json
 from portal.core.inputs import MAX_MONEY, Reader
 from portal.core.money import from_cents_int, to_cents_int
 
-FIELDS = frozenset({"id", "benefit_units", "owner", "transferred", "tax_incentive_exempt",
-                    "fixed_amount"})
+ORDER = ("id", "benefit_units", "owner", "transferred", "tax_incentive_exempt", "fixed_amount")
+FIELDS = frozenset(ORDER)
 OWNERS = ("private", "authority", "public")
 #: Benefit units the lean reader takes: at most 15 digits before the point (inputs'
 #: MAX_WHOLE_DIGITS) and 27 in all, so units times any power of ten stay exact in Decimal's
 #: 28 digits (allocation._scaled_units) and the integer arithmetic here gives the same shares.
+_ALL_UNITS = re.compile(r"(?:[0-9]{1,15}(?:\.[0-9]{1,26})?,)+").fullmatch
 _UNITS = re.compile(r"[0-9]{1,15}(?:\.[0-9]{1,26})?").fullmatch
+_partition_dot = methodcaller("partition", ".")
+_drop_dot = methodcaller("replace", ".", "")
 _UNITS_LENGTH = 28
 _MAX_UNITS = 10 ** 15
 #: Amounts: what `money.parse_money` reads on its fast path, below inputs.MAX_MONEY.
 _AMOUNT = re.compile(r"[0-9]{1,12}(?:\.[0-9]{1,2})?").fullmatch
 _MAX_CENTS = int(MAX_MONEY * 100)
+_MAX_ID_DIGITS = 40
+_NONE = type(None)
+_ID_TYPES = frozenset({str, int})
+_OWNER_VALUES = frozenset({*OWNERS, None})
+_FLAG_TYPES = frozenset({bool, _NONE})
 
 
 def read_parcels(r: Reader) -> list[ParcelFacts]:
@@ -61,9 +72,9 @@ class LeanRoll:
     fixed amounts in cents; the exempt ids sorted."""
 
     total: Decimal
-    assessable: list[str]
-    shared_ids: list[str]
-    shared_units: list[int]
+    assessable: Sequence[str]
+    shared_ids: Sequence[str]
+    shared_units: Sequence[int]
     fixed: dict[str, int]
     exempt: list[str]
 
@@ -80,85 +91,158 @@ def _amount_cents(raw: Any) -> int | None:
     return None
 
 
+@lru_cache(maxsize=32)
+def _units_at(places: int) -> Callable[[str], re.Match[str] | None]:
+    """The full match of texts of `_ALL_UNITS` that all have exactly `places` decimals."""
+    tail = rf"\.[0-9]{{{places}}}" if places else ""
+    return re.compile(rf"(?:[0-9]{{1,15}}{tail},)+").fullmatch
+
+
+def _units_read(units: list[Any]) -> tuple[list[int], list[int] | int] | None:
+    """Each parcel's benefit units as (digits as an integer, decimal places), as two columns
+    (the places as one number when every parcel has the same), or None if any is not plainly
+    valid: a string of `_UNITS` (checked all at once, as one text), a whole number below
+    10**15, or null (zero, the default)."""
+    try:
+        joined = ",".join(units) + "," if units else ""
+    except TypeError:  # not all texts
+        joined = ""
+    if not joined:
+        digits, places = [], []
+        for u in units:
+            if u is None or u.__class__ is int and 0 <= u < _MAX_UNITS:
+                digits.append(u or 0)
+                places.append(0)
+            elif u.__class__ is not str or len(u) > _UNITS_LENGTH or _UNITS(u) is None:
+                return None
+            else:
+                whole, _, fraction = u.partition(".")
+                digits.append(int(whole + fraction))
+                places.append(len(fraction))
+        return digits, places
+    if joined.count(",") != len(units) or max(map(len, units)) > _UNITS_LENGTH:
+        return None  # a comma of a text's own would split it in two
+    first = units[0].find(".")
+    same = 0 if first < 0 else len(units[0]) - first - 1
+    if _units_at(same)(joined):
+        return list(map(int, map(_drop_dot, units) if same else units)), same
+    if _ALL_UNITS(joined) is None:
+        return None
+    return (list(map(int, map(_drop_dot, units))),
+            list(map(len, map(itemgetter(2), map(_partition_dot, units)))))
+
+
+def _columns(parcels: list[Any]) -> list[Sequence[Any]] | None:
+    """The parcels' six fields by column, in the order of `ORDER`, None where a parcel leaves
+    a field out; None if a parcel is not a JSON object or has a field of its own.
+
+    The usual roll gives most parcels the same fields and a few one more (the Board's fixed
+    amount): the fields of a parcel with the fewest are read from every parcel by one
+    `itemgetter` and turned into columns by `zip`; the few parcels with more add theirs."""
+    if not parcels:
+        return [[] for _ in ORDER]
+    if set(map(type, parcels)) != {dict}:
+        return None
+    sizes = list(map(len, parcels))
+    fewest = min(sizes)
+    base = parcels[sizes.index(fewest)]
+    if fewest > 1 and base.keys() <= FIELDS:
+        try:
+            rows = list(map(itemgetter(*base), parcels))
+        except KeyError:  # a parcel without one of them
+            rows = None
+        if rows is not None:
+            n = len(parcels)
+            by_name: dict[str, Sequence[Any]] = dict(zip(base, zip(*rows, strict=True),
+                                                         strict=True))
+            more = list(compress(count(), map(ne, sizes, repeat(fewest))))
+            extra = {name: [None] * n for name in ORDER if name not in by_name}
+            for k in more:
+                parcel = parcels[k]
+                if not parcel.keys() <= FIELDS:
+                    return None
+                for name in parcel.keys() - by_name.keys():
+                    extra[name][k] = parcel[name]
+            by_name.update(extra)
+            return [by_name[name] for name in ORDER]
+    if not all(map(FIELDS.issuperset, parcels)):
+        return None
+    return [list(map(dict.get, parcels, repeat(name))) for name in ORDER]
+
+
 def lean_roll(r: Reader) -> LeanRoll | None:
-    """The roll of a plainly valid input in one pass, or None (see the module's docstring).
-    Marks `total` and `parcels` as read only when it succeeds."""
+    """The roll of a plainly valid input, or None (see the module's docstring). Reads the
+    parcels by column, each check one pass over a column in C (`map`, `set`, one regular
+    expression over all the units texts); marks `total` and `parcels` as read only when it
+    succeeds."""
     data = r.data
-    raw = data.get("parcels")
-    if raw.__class__ is not list or not data.keys() <= {"total", "parcels"}:
+    parcels = data.get("parcels")
+    if parcels.__class__ is not list or not data.keys() <= {"total", "parcels"}:
         return None
     total_cents = _amount_cents(data.get("total"))
     if total_cents is None:
         return None
-    ids: list[str] = []
-    assessable: list[str] = []
-    exempt: list[str] = []
-    shared_ids: list[str] = []
-    coefs: list[int] = []
-    places: list[int] = []
-    fixed: dict[str, int] = {}
-    units_seen: dict[str, tuple[int, int]] = {}  # units as written -> (digits, places)
-    fields, owners = FIELDS, OWNERS
-    for p in raw:
-        if p.__class__ is not dict or not fields.issuperset(p):
-            return None
-        pid = p.get("id")
-        if pid.__class__ is not str:
-            if pid.__class__ is not int:
-                return None
-            pid = str(pid)
-        units = p.get("benefit_units")
-        if units.__class__ is str:
-            read = units_seen.get(units)
-            if read is None:
-                if len(units) > _UNITS_LENGTH or _UNITS(units) is None:
-                    return None
-                dot = units.find(".")
-                read = units_seen[units] = (int(units), 0) if dot < 0 else (
-                    int(units[:dot] + units[dot + 1:]), len(units) - dot - 1)
-        elif units is None:
-            read = (0, 0)
-        elif units.__class__ is int and 0 <= units < _MAX_UNITS:
-            read = (units, 0)
-        else:
-            return None
-        owner = p.get("owner")
-        transferred = p.get("transferred")
-        incentive = p.get("tax_incentive_exempt")
-        if not ((owner is None or owner.__class__ is str and owner in owners)
-                and (transferred is None or transferred is True or transferred is False)
-                and (incentive is None or incentive is True or incentive is False)):
-            return None
-        amount = p.get("fixed_amount")
-        if amount is not None:
-            amount = _amount_cents(amount)
-            if amount is None:
-                return None
-        ids.append(pid)
-        if owner is None or owner == "private" or transferred:  # allocation.is_assessable
-            assessable.append(pid)
-            if amount is None:
-                shared_ids.append(pid)
-                coefs.append(read[0])
-                places.append(read[1])
-            else:
-                fixed[pid] = amount
-        else:
-            exempt.append(pid)
+    columns = _columns(parcels)
+    if columns is None:
+        return None
+    ids, units, owners, transferred, incentive, amounts = columns
+    kinds = set(map(type, ids))
+    try:
+        owners_valid = set(owners) <= _OWNER_VALUES  # only the three words are equal to them
+    except TypeError:  # an unhashable value
+        return None
+    if not (owners_valid and kinds <= _ID_TYPES and set(map(type, transferred)) <= _FLAG_TYPES
+            and set(map(type, incentive)) <= _FLAG_TYPES):
+        return None
+    if int in kinds:
+        if max(len(str(i)) for i in ids if i.__class__ is int) > _MAX_ID_DIGITS:
+            return None  # str() would refuse it, or take long: the full reader says which
+        ids = [i if i.__class__ is str else str(i) for i in ids]
     if len(set(ids)) != len(ids):
         return None
+    read = _units_read(units)
+    if read is None:
+        return None
+    digits, places = read
+    if places.__class__ is list and min(places) != max(places):
+        # one scale for all: the shares do not depend on it (both sides of R-A3's division
+        # are multiplied by it), only the units' digits must all be at it
+        scale = max(places)
+        digits = list(map(mul, digits, map(pow, repeat(10), map(sub, repeat(scale), places))))
+    if owners.count(None) + owners.count("private") == len(owners):
+        assessed = None  # every parcel is assessed (allocation.is_assessable)
+        assessable, exempt = ids, []
+    else:
+        assessed = [o is None or o == "private" or t is True
+                    for o, t in zip(owners, transferred, strict=True)]
+        assessable = list(compress(ids, assessed))
+        exempt = sorted(compress(ids, map(not_, assessed)))
+    fixed: dict[str, int] = {}
+    if amounts.count(None) != len(amounts):
+        for k, raw in enumerate(amounts):
+            if raw is not None:
+                cents = _amount_cents(raw)
+                if cents is None:
+                    return None
+                if assessed is None or assessed[k]:
+                    fixed[ids[k]] = cents
+    if fixed:
+        shared = [(assessed is None or assessed[k]) and raw is None
+                  for k, raw in enumerate(amounts)]
+        shared_ids = list(compress(ids, shared))
+        shared_units = list(compress(digits, shared))
+    elif assessed is None:
+        shared_ids, shared_units = ids, digits
+    else:
+        shared_ids, shared_units = assessable, list(compress(digits, assessed))
     if sum(fixed.values()) > total_cents:
         return None
-    scale = max(places, default=0)
-    if scale and min(places) != scale:
-        coefs = [c * 10 ** (scale - k) for c, k in zip(coefs, places, strict=True)]
-    if total_cents > sum(fixed.values()) and not any(coefs):
+    if total_cents > sum(fixed.values()) and not any(shared_units):
         return None
     r.seen.update(("total", "parcels"))
     total = r.money("total")
     assert to_cents_int(total) == total_cents, "the lean reader reads the total as Reader does"
-    exempt.sort()
-    return LeanRoll(total, assessable, shared_ids, coefs, fixed, exempt)
+    return LeanRoll(total, assessable, shared_ids, shared_units, fixed, exempt)
 
 
 #: `money.fmt` of an amount given as divmod(cents, 100), both non-negative: "12.05".

@@ -204,7 +204,7 @@ def lean_roll(r: Reader) -> LeanRoll | None:
     if read is None:
         return None
     digits, places = read
-    if places.__class__ is list and min(places) != max(places):
+    if places.__class__ is list and places and min(places) != max(places):
         # one scale for all: the shares do not depend on it (both sides of R-A3's division
         # are multiplied by it), only the units' digits must all be at it
         scale = max(places)

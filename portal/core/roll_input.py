@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 from itertools import compress, count, repeat
-from operator import itemgetter, methodcaller, mul, ne, not_, sub
+from operator import itemgetter, methodcaller, mul, ne, not_, or_, sub, truth
 from typing import Any
 
 from portal.core.allocation import ParcelFacts, largest_remainder, roll_trace_json
@@ -47,6 +47,7 @@ _MAX_ID_DIGITS = 40
 _NONE = type(None)
 _ID_TYPES = frozenset({str, int})
 _OWNER_VALUES = frozenset({*OWNERS, None})
+_PRIVATE = frozenset({"private", None})  # assessed whether transferred or not (is_assessable)
 _FLAG_TYPES = frozenset({bool, _NONE})
 
 
@@ -120,13 +121,13 @@ def _units_read(units: list[Any]) -> tuple[list[int], list[int] | int] | None:
                 digits.append(int(whole + fraction))
                 places.append(len(fraction))
         return digits, places
-    if joined.count(",") != len(units) or max(map(len, units)) > _UNITS_LENGTH:
+    if joined.count(",") != len(units):
         return None  # a comma of a text's own would split it in two
     first = units[0].find(".")
     same = 0 if first < 0 else len(units[0]) - first - 1
-    if _units_at(same)(joined):
+    if same <= _UNITS_LENGTH - 16 and _units_at(same)(joined):  # short enough: 15 + 1 + same
         return list(map(int, map(_drop_dot, units) if same else units)), same
-    if _ALL_UNITS(joined) is None:
+    if max(map(len, units)) > _UNITS_LENGTH or _ALL_UNITS(joined) is None:
         return None
     return (list(map(int, map(_drop_dot, units))),
             list(map(len, map(itemgetter(2), map(_partition_dot, units)))))
@@ -213,8 +214,7 @@ def lean_roll(r: Reader) -> LeanRoll | None:
         assessed = None  # every parcel is assessed (allocation.is_assessable)
         assessable, exempt = ids, []
     else:
-        assessed = [o is None or o == "private" or t is True
-                    for o, t in zip(owners, transferred, strict=True)]
+        assessed = list(map(or_, map(_PRIVATE.__contains__, owners), map(truth, transferred)))
         assessable = list(compress(ids, assessed))
         exempt = sorted(compress(ids, map(not_, assessed)))
     fixed: dict[str, int] = {}

@@ -126,7 +126,7 @@ def _allocate(r: Reader) -> dict[str, Any]:
 
 @operation("assessment_roll", "R-A2, R-A3: the amount on every assessable parcel")
 def _roll(r: Reader) -> dict[str, Any]:
-    lean = lean_roll(r)  # valid input in one pass; anything else through the full validator
+    lean = lean_roll(r)  # plainly valid input by column; anything else: the full validator
     if lean is not None:
         return lean_roll_json(lean)
     total = r.money("total")

@@ -2,15 +2,17 @@
 valid and exactly as strict as ever when it is not.
 
 `read_parcels` is the full validator (`inputs.Reader`, field by field, each error naming its
-field). `lean_roll` reads the same list in one pass without a `Reader` per parcel: it accepts
-only the plain shapes a roll is written in (ids as strings or integers, units as plain decimal
-strings or integers, amounts as plain strings or integers, the owner one of the three words,
-true or false, nothing unknown) and gives up (returns None) at the first thing that is not
-plainly valid, or when the roll cannot be computed (a duplicate id, fixed amounts above the
-total, a rest with no units to share it). The caller then runs the full validator and the full
-computation on the same input, so every error keeps its exact message and field, and the order
-in which they are found. What `lean_roll` accepts it reads to the same values as
-`read_parcels` (tests/core/test_roll_input.py; bench/roll_golden.py digests the whole output).
+field). `lean_roll` reads the same list without a `Reader` per parcel, by column, each check
+a pass in C over a column: it accepts only the plain shapes a roll is written in (ids as
+strings or integers, units as plain decimal strings or integers, amounts as plain strings or
+integers, the owner one of the three words, true or false, nothing unknown) and gives up
+(returns None) at anything that is not plainly valid, or when the roll cannot be computed (a
+duplicate id, fixed amounts above the total, a rest with no units to share it). The caller then
+runs the full validator and the full computation on the same input, so every error keeps its
+exact message and field, and the order in which they are found. What `lean_roll` accepts,
+`lean_roll_json` computes in integer cents (`allocation.largest_remainder`) to the output the
+full path gives, to the character (tests/core/test_roll_input.py; bench/roll_golden.py digests
+the whole output, trace included, of 2,409 inputs before and after a change).
 """
 
 from __future__ import annotations

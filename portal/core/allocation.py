@@ -6,9 +6,12 @@ from array import array
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import lru_cache
+from itertools import compress, count, repeat
+from operator import eq, floordiv, gt, mod, mul
 
 from portal.core.errors import CalcError
-from portal.core.explain import N_, Trace
+from portal.core.explain import LANGUAGES, N_, Trace, default_format, translator
 from portal.core.money import ZERO, from_cents_int, to_cents_int
 
 
@@ -30,22 +33,38 @@ def allocate(total: Decimal, weights: Mapping[str, Decimal]) -> dict[str, Decima
             raise CalcError("benefit units must not be negative", field=f"weights.{k}")
     total_cents = to_cents_int(total)
     units = _scaled_units(weights)
-    denominator = sum(units.values())
-    if denominator == 0:
+    if not any(units.values()):
         if total_cents:
             raise CalcError("there is an amount to apportion but every parcel has zero units",
                             field="weights")
         return {k: ZERO for k in weights}
-    floors: dict[str, int] = {}
-    remainders: dict[str, int] = {}
-    for k, u in units.items():
-        floors[k], remainders[k] = divmod(total_cents * u, denominator)
-    leftover = total_cents - sum(floors.values())
-    for k in sorted(units, key=lambda k: (-remainders[k], k))[:leftover]:
-        floors[k] += 1
-    shares = {k: from_cents_int(floors[k]) for k in weights}
+    split = largest_remainder(total_cents, list(units.values()), list(units))
+    shares = {k: from_cents_int(c) for k, c in zip(units, split, strict=True)}
     assert sum(shares.values(), ZERO) == total, "R-A3: shares must sum to the total"
     return shares
+
+
+def largest_remainder(total_cents: int, units: Sequence[int], ids: Sequence[str]) -> list[int]:
+    """R-A3's split of `total_cents` by integer `units` (at least one above zero), position
+    by position: each share floored to the cent, then the leftover cents one each to the
+    largest remainders, ties broken by id (as text) ascending. The cents sum to the total.
+
+    The same cents as sorting every parcel by (-remainder, id), in C-level passes: the
+    leftover cents go to every remainder above the threshold (the leftover-th largest) and to
+    the first ids, in order, of those at it."""
+    denominator = sum(units)
+    products = list(map(mul, units, repeat(total_cents)))
+    floors = list(map(floordiv, products, repeat(denominator)))
+    leftover = total_cents - sum(floors)
+    if leftover:
+        remainders = list(map(mod, products, repeat(denominator)))
+        threshold = sorted(remainders, reverse=True)[leftover - 1]
+        above = list(compress(count(), map(gt, remainders, repeat(threshold))))
+        tied = sorted(compress(count(), map(eq, remainders, repeat(threshold))),
+                      key=ids.__getitem__)
+        for k in above + tied[:leftover - len(above)]:
+            floors[k] += 1
+    return floors
 
 
 @dataclass(frozen=True)
@@ -82,7 +101,6 @@ class Roll:
 
 def assessment_roll(total: Decimal, parcels: Sequence[ParcelFacts]) -> Roll:
     """R-A2 + R-A3: the amount on every assessable parcel; fixed amounts first, then units."""
-    trace = Trace()
     ids = [p.id for p in parcels]
     if len(set(ids)) != len(ids):
         raise CalcError("parcel ids must be unique", field="parcels")
@@ -103,12 +121,46 @@ def assessment_roll(total: Decimal, parcels: Sequence[ParcelFacts]) -> Roll:
                         field="parcels")
     shares = allocate(rest, weights) if weights else {}
     amounts = {p.id: fixed.get(p.id, shares.get(p.id, ZERO)) for p in assessable}
-    trace.add("R-A2", N_("{assessable} parcels are assessed; {exempt} are exempt public land "
-                         "not transferred."), assessable=len(assessable), exempt=len(exempt))
-    trace.add("R-A3", N_("Of the total {total}, {fixed} is fixed by the Board on {nfixed} "
-                         "parcels; {rest} is shared by benefit units."),
-              total=total, fixed=fixed_total, nfixed=len(fixed), rest=rest)
-    return Roll(amounts, exempt, trace)
+    return Roll(amounts, exempt, roll_trace(len(assessable), len(exempt), total, fixed_total,
+                                            len(fixed), rest))
+
+
+#: The roll's explanation (R-A2, R-A3): its two steps, as `roll_trace` adds them.
+ROLL_STEPS = (
+    ("R-A2", N_("{assessable} parcels are assessed; {exempt} are exempt public land not "
+                "transferred.")),
+    ("R-A3", N_("Of the total {total}, {fixed} is fixed by the Board on {nfixed} parcels; "
+                "{rest} is shared by benefit units.")),
+)
+
+
+def roll_trace(assessable: int, exempt: int, total: Decimal, fixed: Decimal, nfixed: int,
+               rest: Decimal) -> Trace:
+    """How many parcels are assessed and exempt (R-A2), and what is fixed and shared (R-A3)."""
+    trace = Trace()
+    (a2, a2_text), (a3, a3_text) = ROLL_STEPS
+    trace.add(a2, a2_text, assessable=assessable, exempt=exempt)
+    trace.add(a3, a3_text, total=total, fixed=fixed, nfixed=nfixed, rest=rest)
+    return trace
+
+
+@lru_cache(maxsize=1)
+def _roll_texts() -> tuple[tuple[str, str, str], ...]:
+    """Each language with the roll's two steps translated once, prefixed with their rule."""
+    return tuple((lang, *(f"{rule}: {translator(lang).gettext(text)}"
+                          for rule, text in ROLL_STEPS)) for lang in LANGUAGES)
+
+
+def roll_trace_json(assessable: int, exempt: int, total: Decimal, fixed: Decimal, nfixed: int,
+                    rest: Decimal) -> dict[str, object]:
+    """`roll_trace(...).to_json()` without building the trace: the same rules and texts, each
+    message translated once a process and each number formatted once."""
+    a2 = {"assessable": default_format(assessable), "exempt": default_format(exempt)}
+    a3 = {"total": default_format(total), "fixed": default_format(fixed),
+          "nfixed": default_format(nfixed), "rest": default_format(rest)}
+    return {"rules": [rule for rule, _ in ROLL_STEPS],
+            "explanation": {lang: [a2_text.format(**a2), a3_text.format(**a3)]
+                            for lang, a2_text, a3_text in _roll_texts()}}
 
 
 def explain_share(parcel_id: str, amount: Decimal, units: Decimal, total_units: Decimal,

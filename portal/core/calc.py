@@ -15,7 +15,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from portal.core import deadlines as dl
-from portal.core.allocation import ParcelFacts, allocate, assessment_roll
+from portal.core.allocation import allocate, assessment_roll
 from portal.core.attachment import (
     Accrual,
     attachment_notice,
@@ -55,6 +55,7 @@ from portal.core.offer import Account, demand_stop, lump_sum_quote
 from portal.core.payment_plan import plan_status
 from portal.core.payment_plan import schedule as plan_schedule
 from portal.core.payoff_certificate import year_figures
+from portal.core.roll_input import lean_roll, lean_roll_json, read_parcels
 from portal.core.statement import (
     Adjustment,
     Cost,
@@ -125,18 +126,11 @@ def _allocate(r: Reader) -> dict[str, Any]:
 
 @operation("assessment_roll", "R-A2, R-A3: the amount on every assessable parcel")
 def _roll(r: Reader) -> dict[str, Any]:
+    lean = lean_roll(r)  # plainly valid input by column; anything else: the full validator
+    if lean is not None:
+        return lean_roll_json(lean)
     total = r.money("total")
-    parcels = []
-    for p in r.objects("parcels"):
-        parcels.append(ParcelFacts(
-            id=p.id("id"), benefit_units=p.decimal("benefit_units", Decimal(0)),
-            owner=p.string("owner", "private", choices=("private", "authority", "public")),
-            transferred=p.boolean("transferred", False),
-            tax_incentive_exempt=p.boolean("tax_incentive_exempt", False),
-            fixed_amount=p.money("fixed_amount") if p.has("fixed_amount") else None))
-        p.seen.add("fixed_amount")
-        p.done()
-    roll = assessment_roll(total, parcels)
+    roll = assessment_roll(total, read_parcels(r))
     return {"assessments": {k: fmt(v) for k, v in roll.assessments.items()},
             "exempt": roll.exempt, "trace": _trace(roll.trace)}
 

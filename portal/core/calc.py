@@ -45,7 +45,17 @@ from portal.core.exemption_changes import (
     revocation,
 )
 from portal.core.explain import N_, Trace
-from portal.core.inputs import Reader, parse_decimal
+from portal.core.inputs import (
+    MISSING,
+    Reader,
+    Records,
+    parse_decimal,
+    plain_boolean,
+    plain_date,
+    plain_money,
+    plain_number,
+    plain_text,
+)
 from portal.core.installments import Installment, amend, explain_schedule, schedule
 from portal.core.lender import CASES, lender_escrow
 from portal.core.liens import KINDS as LIEN_KINDS
@@ -162,7 +172,21 @@ def _installments(r: Reader) -> dict[str, Any]:
             "trace": _trace(explain_schedule(annual, items, notice))}
 
 
+INSTALLMENT = Records(("number", plain_number, MISSING), ("due_date", plain_date, MISSING),
+                      ("amount", plain_money, MISSING), ("paid", plain_boolean, False))
+PAYMENT = Records(("date", plain_date, MISSING), ("amount", plain_money, MISSING),
+                  ("lump_sum", plain_boolean, False), ("reversed_on", plain_date, None))
+COST = Records(("date", plain_date, MISSING), ("amount", plain_money, MISSING),
+               ("description", plain_text, ""))
+REFUND = Records(("date", plain_date, MISSING), ("amount", plain_money, MISSING))
+_new_tuple = tuple.__new__
+
+
 def _read_installments(r: Reader, name: str = "installments") -> tuple[list[Installment], bool]:
+    rows = r.records(name, INSTALLMENT)  # the usual valid list in one pass, else in full:
+    if rows is not None and len({row[0] for row in rows}) == len(rows):
+        return ([_new_tuple(Installment, row) for row in rows],
+                any("paid" in x for x in r.data[name]))
     items = []
     any_paid_key = False
     numbers = set()
@@ -209,7 +233,24 @@ def _rules(r: Reader) -> StatementRules:
 def read_statement_facts(r: Reader) -> tuple[list[Payment], list[Cost], list[Adjustment],
                                              list[Refund]]:
     """The `statement` input's payments (with `reversed_on`), costs, adjustments and refunds
-    (docs/rules/D-calc-contract.md)."""
+    (docs/rules/D-calc-contract.md). Each list in one pass when it is in the usual valid form,
+    else read in full, which names the error."""
+    rows = r.records("payments", PAYMENT, [])
+    if rows is not None and not any(row[3] is not None and row[3] < row[0] for row in rows):
+        payments = [Payment(*row) for row in rows]
+    else:
+        payments = _read_payments(r)
+    rows = r.records("costs", COST, [])
+    costs = [Cost(*row) for row in rows] if rows is not None else _read_costs(r, "costs", Cost)
+    rows = r.records("adjustments", COST, [])
+    adjustments = ([Adjustment(*row) for row in rows] if rows is not None
+                   else _read_costs(r, "adjustments", Adjustment))
+    rows = r.records("refunds", REFUND, [])
+    refunds = [Refund(*row) for row in rows] if rows is not None else _read_refunds(r)
+    return payments, costs, adjustments, refunds
+
+
+def _read_payments(r: Reader) -> list[Payment]:
     payments = []
     for p in r.objects("payments", []):
         pay = Payment(p.date("date"), p.money("amount"), p.boolean("lump_sum", False),
@@ -219,20 +260,24 @@ def read_statement_facts(r: Reader) -> tuple[list[Payment], list[Cost], list[Adj
                              field=p.field("reversed_on"))
         payments.append(pay)
         p.done()
+    return payments
+
+
+def _read_costs(r: Reader, name: str, kind: type[Cost] | type[Adjustment]
+                ) -> list[Cost] | list[Adjustment]:
     costs = []
-    for c in r.objects("costs", []):
-        costs.append(Cost(c.date("date"), c.money("amount"), c.string("description", "")))
+    for c in r.objects(name, []):
+        costs.append(kind(c.date("date"), c.money("amount"), c.string("description", "")))
         c.done()
-    adjustments = []
-    for a in r.objects("adjustments", []):
-        adjustments.append(Adjustment(a.date("date"), a.money("amount"),
-                                      a.string("description", "")))
-        a.done()
+    return costs
+
+
+def _read_refunds(r: Reader) -> list[Refund]:
     refunds = []
     for f in r.objects("refunds", []):
         refunds.append(Refund(f.date("date"), f.money("amount")))
         f.done()
-    return payments, costs, adjustments, refunds
+    return refunds
 
 
 @operation("statement", "R-A4 to R-A11: what an account owes as of a date, and why")

@@ -153,27 +153,31 @@ class Trace:
 
     def to_json(self) -> dict[str, Any]:
         """The rule ids and the explanation in every language: the same texts as `render`,
-        from each message's text looked up once per process (`texts`), each number formatted
-        once for all languages (the format is the same in both)."""
+        from each message's text looked up once per process (`texts`, `_lines`), each number
+        formatted once for all languages (the format is the same in both)."""
         explanation: dict[str, list[str]] = {lang: [] for lang in LANGUAGES}
         outs = tuple(explanation.values())
         indexes = range(len(LANGUAGES))
+        line_cache = _LINES
         for rule, message, params in self.steps:
-            lines = _lines(rule, message)
+            lines = line_cache.get((rule, message)) or _lines(rule, message)
             numbers: dict[str, str] = {}
             words: dict[str, Any] | None = None
             for k, v in params.items():
                 cls = v.__class__
-                if cls is str or cls is Localized or (
-                        cls is not Decimal and isinstance(v, (str, Localized))):
+                if cls is Decimal:
+                    numbers[k] = fmt_display(v)
+                elif cls is date:
+                    numbers[k] = v.isoformat()
+                elif cls is str or cls is Localized or isinstance(v, (str, Localized)):
                     if words is None:
                         words = {}
                     words[k] = v
                 else:
                     numbers[k] = _number(v)
             if words is None:
-                for n in indexes:
-                    outs[n].append(lines[n].format_map(numbers))
+                for out, line in zip(outs, lines):
+                    out.append(line.format_map(numbers))
                 continue
             for n in indexes:
                 lang = LANGUAGES[n]

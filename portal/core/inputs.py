@@ -153,6 +153,7 @@ class Reader:
         if raw.__class__ is not list:
             return None
         keys, spec = fields.keys, fields.spec
+        dates, amounts = _DATES, _AMOUNTS
         rows = []
         for item in raw:
             if item.__class__ is not dict or not item.keys() <= keys:
@@ -165,9 +166,15 @@ class Reader:
                         return None
                     row.append(value_default)
                     continue
-                value = read(value)
-                if value is BAD:
-                    return None
+                # (the texts already seen are looked up here, without a call: the hot path)
+                if read is plain_date and value.__class__ is str and value in dates:
+                    value = dates[value]
+                elif read is plain_money and value.__class__ is str and value in amounts:
+                    value = amounts[value]
+                else:
+                    value = read(value)
+                    if value is BAD:
+                        return None
                 row.append(value)
             rows.append(row)
         return rows

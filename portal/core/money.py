@@ -101,6 +101,9 @@ def fmt(amount: Decimal) -> str:
 def fmt_display(amount: Decimal) -> str:
     """"$1,234.56": the format of both es_PR and en_US, for the core's own explanations."""
     q = cents(amount)
+    text = str(q)  # two decimals, never an exponent: cents quantized it
+    if len(text) <= 6 and text[0] != "-" and text[-3] == ".":  # below $1,000: no separator
+        return "$" + text
     text = format(q, ",.2f")
     if text[0] in "-N":  # "-$1.00"; a negative zero has no sign ("$0.00"); NaN is an error
         return ("-$" if q < 0 else "$") + text.lstrip("-")

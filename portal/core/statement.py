@@ -119,7 +119,7 @@ class Accrual(NamedTuple):
     principal_days: Decimal  # principal x days, exact
 
 
-@dataclass
+@dataclass(slots=True)
 class InstallmentState:
     installment: Installment
     last_timely_day: date
@@ -139,16 +139,16 @@ class InstallmentState:
         return self.principal + self.late_fee + self.interest
 
 
-@dataclass
+@dataclass(slots=True)
 class CostState:
     index: int
     cost: Cost
     owed: Decimal
 
 
-@dataclass(frozen=True)
-class Line:
-    """One part of a payment's application: what it paid and under which rule."""
+class Line(NamedTuple):
+    """One part of a payment's application: what it paid and under which rule (a tuple:
+    immutable, and built without a Python frame in the hot loop, `_Account.apply`)."""
 
     kind: str  # "interest" | "late_fee" | "cost" | "principal" | "credit" | "discount"
     amount: Decimal
@@ -157,7 +157,7 @@ class Line:
     rule: str = "R-A10"
 
 
-@dataclass
+@dataclass(slots=True)
 class Application:
     """How one payment, adjustment or credit applied to a new cost was applied (R-A10, R-A11).
 
@@ -182,8 +182,9 @@ class Application:
         return sum((ln.amount for ln in self.lines if ln.kind == "credit"), ZERO)
 
 
-@dataclass
-class InstallmentStatus:
+class InstallmentStatus(NamedTuple):
+    """One installment as of the statement's date (a tuple: immutable, built in one call)."""
+
     number: int
     due_date: date
     last_timely_day: date
@@ -357,7 +358,8 @@ class _Account:
                 left -= paid
                 s.interest -= paid
                 s.interest_paid += paid
-                lines.append(Line("interest", paid, installment=s.installment.number))
+                lines.append(_new_tuple(Line, ("interest", paid, s.installment.number, None,
+                                               "R-A10")))
         for s in items:
             if not left:
                 break
@@ -365,7 +367,8 @@ class _Account:
                 paid = s.late_fee if s.late_fee <= left else left
                 left -= paid
                 s.late_fee -= paid
-                lines.append(Line("late_fee", paid, installment=s.installment.number))
+                lines.append(_new_tuple(Line, ("late_fee", paid, s.installment.number, None,
+                                               "R-A10")))
         for c in self.costs:
             if not left:
                 break
@@ -373,7 +376,7 @@ class _Account:
                 paid = c.owed if c.owed <= left else left
                 left -= paid
                 c.owed -= paid
-                lines.append(Line("cost", paid, cost=c.index))
+                lines.append(_new_tuple(Line, ("cost", paid, None, c.index, "R-A10")))
         for delinquent in (True, False):
             for s in (items if delinquent or not by_number else self.by_number()):
                 if not left:
@@ -383,7 +386,8 @@ class _Account:
                     left -= paid
                     s.principal -= paid
                     self.principal_paid = self.principal_paid or paid_by_payer
-                    lines.append(Line("principal", paid, installment=s.installment.number))
+                    lines.append(_new_tuple(Line, ("principal", paid, s.installment.number,
+                                                   None, "R-A10")))
         if left:
             self.credit += left
             app.lines.append(Line("credit", left))
@@ -629,11 +633,11 @@ def _summarise(acct: _Account, as_of: date, applications: list[Application],
         else:
             status = "due"
         totals[status] += s.principal
-        statuses.append(InstallmentStatus(
+        statuses.append(_new_tuple(InstallmentStatus, (
             inst.number, inst.due_date, s.last_timely_day, status, s.principal, s.late_fee,
             s.interest, s.late_fee_assessed, inst.due_date if s.delinquent else None,
             inst.amount, tuple(s.accruals or ()), s.late_fee_base, s.principal_days,
-            s.interest_paid))
+            s.interest_paid)))
         interest += s.interest
         late_fees += s.late_fee
     costs = sum((c.owed for c in acct.costs), ZERO)

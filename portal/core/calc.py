@@ -210,7 +210,52 @@ def _amend(r: Reader) -> dict[str, Any]:
             "credit": fmt(result.credit), "trace": _trace(result.trace)}
 
 
+_RULE_NAMES = ("grace_day", "late_fee_rate", "late_fee_base", "interest_rate",
+               "lump_sum_discount_rate", "lump_sum_deadline", "closed_days")
+_RULE_KEYS = frozenset(_RULE_NAMES)
+_RULES: dict[tuple[Any, ...], StatementRules] = {}  # the rules already read, by their input
+
+
 def _rules(r: Reader) -> StatementRules:
+    """The statement's rules (`rules` and `closed_days`); the same input, remembered, gives
+    the same rules without reading it again (accounts of a district share a few)."""
+    raw, top = r.data.get("rules"), r.data.get("closed_days")
+    key = _rules_key(raw, top)
+    rules = _RULES.get(key) if key is not None else None
+    if rules is not None:
+        r.seen.update(("rules", "closed_days"))
+        return rules
+    rules = _read_rules(r)
+    if key is not None:
+        if len(_RULES) >= 1024:
+            _RULES.clear()
+        _RULES[key] = rules
+    return rules
+
+
+def _rules_key(raw: Any, top: Any) -> tuple[Any, ...] | None:
+    """The rules' input as a key, each value with its type (1 and True are equal keys, but
+    only 1 is a grace day); None if it holds anything but texts, numbers or lists of texts."""
+    if raw is None:
+        raw = {}
+    if raw.__class__ is not dict or not raw.keys() <= _RULE_KEYS:
+        return None
+    values = [raw.get(k) for k in _RULE_NAMES]
+    values.append(top)
+    key: list[Any] = []
+    for v in values:
+        if v.__class__ is list:
+            if not all(x.__class__ is str for x in v):
+                return None
+            key.append(("list", *v))
+        elif v is None or v.__class__ in (str, int):
+            key.append((v.__class__, v))
+        else:
+            return None
+    return tuple(key)
+
+
+def _read_rules(r: Reader) -> StatementRules:
     x = r.obj("rules", {})
     closed = frozenset(x.dates("closed_days")) | _closed(r)
     d = StatementRules()  # section D: rules missing take the defaults of R-A6 to R-A11

@@ -46,14 +46,13 @@ from portal.core.exemption_changes import (
 )
 from portal.core.explain import N_, Trace
 from portal.core.inputs import (
+    BAD,
     MISSING,
     Reader,
     Records,
     parse_decimal,
-    plain_boolean,
     plain_date,
     plain_money,
-    plain_number,
     plain_text,
 )
 from portal.core.installments import Installment, amend, explain_schedule, schedule
@@ -172,21 +171,73 @@ def _installments(r: Reader) -> dict[str, Any]:
             "trace": _trace(explain_schedule(annual, items, notice))}
 
 
-INSTALLMENT = Records(("number", plain_number, MISSING), ("due_date", plain_date, MISSING),
-                      ("amount", plain_money, MISSING), ("paid", plain_boolean, False))
-PAYMENT = Records(("date", plain_date, MISSING), ("amount", plain_money, MISSING),
-                  ("lump_sum", plain_boolean, False), ("reversed_on", plain_date, None))
 COST = Records(("date", plain_date, MISSING), ("amount", plain_money, MISSING),
                ("description", plain_text, ""))
 REFUND = Records(("date", plain_date, MISSING), ("amount", plain_money, MISSING))
 _new_tuple = tuple.__new__
 
 
+_INSTALLMENT_KEYS = frozenset(("number", "due_date", "amount", "paid"))
+_PAYMENT_KEYS = frozenset(("date", "amount", "lump_sum", "reversed_on"))
+
+
+def _plain_installments(raw: Any) -> tuple[list[Installment], bool] | None:
+    """The installments in one pass when every one is in the usual valid form (the common
+    case: an integer number, a date and an amount as texts, `paid` true or false); None for
+    anything else, which the full reader then accepts or names."""
+    if raw.__class__ is not list:
+        return None
+    items = []
+    numbers = set()
+    any_paid_key = False
+    for x in raw:
+        if x.__class__ is not dict or not x.keys() <= _INSTALLMENT_KEYS:
+            return None
+        number = x.get("number")
+        due, amount, paid = plain_date(x.get("due_date")), plain_money(x.get("amount")), False
+        if "paid" in x:
+            any_paid_key = True
+            paid = x["paid"]
+            if paid is None:
+                paid = False
+            elif paid.__class__ is not bool:
+                return None
+        if (number.__class__ is not int or number < 1 or number in numbers or due is BAD
+                or amount is BAD):
+            return None
+        numbers.add(number)
+        items.append(_new_tuple(Installment, (number, due, amount, paid)))
+    return items, any_paid_key
+
+
+def _plain_payments(raw: Any) -> list[Payment] | None:
+    """The payments in one pass when every one is in the usual valid form; else None."""
+    if raw.__class__ is not list:
+        return None
+    payments = []
+    for x in raw:
+        if x.__class__ is not dict or not x.keys() <= _PAYMENT_KEYS:
+            return None
+        day, amount = plain_date(x.get("date")), plain_money(x.get("amount"))
+        lump, back = x.get("lump_sum"), x.get("reversed_on")
+        if lump is None:
+            lump = False
+        elif lump.__class__ is not bool:
+            return None
+        if back is not None:
+            back = plain_date(back)
+            if back is BAD or day is not BAD and back < day:
+                return None
+        if day is BAD or amount is BAD:
+            return None
+        payments.append(Payment(day, amount, lump, back))
+    return payments
+
+
 def _read_installments(r: Reader, name: str = "installments") -> tuple[list[Installment], bool]:
-    rows = r.records(name, INSTALLMENT)  # the usual valid list in one pass, else in full:
-    if rows is not None and len({row[0] for row in rows}) == len(rows):
-        return ([_new_tuple(Installment, row) for row in rows],
-                any("paid" in x for x in r.data[name]))
+    plain = _plain_installments(r.value(name))  # the usual valid list in one pass, else:
+    if plain is not None:
+        return plain
     items = []
     any_paid_key = False
     numbers = set()
@@ -280,10 +331,8 @@ def read_statement_facts(r: Reader) -> tuple[list[Payment], list[Cost], list[Adj
     """The `statement` input's payments (with `reversed_on`), costs, adjustments and refunds
     (docs/rules/D-calc-contract.md). Each list in one pass when it is in the usual valid form,
     else read in full, which names the error."""
-    rows = r.records("payments", PAYMENT, [])
-    if rows is not None and not any(row[3] is not None and row[3] < row[0] for row in rows):
-        payments = [Payment(*row) for row in rows]
-    else:
+    payments = _plain_payments(r.value("payments", []))
+    if payments is None:
         payments = _read_payments(r)
     rows = r.records("costs", COST, [])
     costs = [Cost(*row) for row in rows] if rows is not None else _read_costs(r, "costs", Cost)

@@ -52,6 +52,11 @@ class Reader:
             return default
         return self.data[name]
 
+    def value(self, name: str, default: Any = MISSING) -> Any:
+        """The raw value of a field (None when absent), counted as read; `is required` if it
+        is missing and has no default."""
+        return self._get(name, default)
+
     def money(self, name: str, default: Any = MISSING) -> Decimal:
         raw = self._get(name, default)
         value = plain_money(raw)
@@ -222,15 +227,6 @@ def plain_money(raw: Any) -> Any:
             _AMOUNTS.clear()
         _AMOUNTS[raw] = value
     return value
-
-
-def plain_boolean(raw: Any) -> Any:
-    return raw if raw.__class__ is bool else BAD
-
-
-def plain_number(raw: Any) -> Any:
-    """An installment's number as `Reader.integer(..., minimum=1)` takes it, or BAD."""
-    return raw if raw.__class__ is int and raw >= 1 else BAD
 
 
 def plain_text(raw: Any) -> Any:

@@ -9,6 +9,7 @@ renderer with richer formatting (Babel, in the web layer) can present them its o
 from __future__ import annotations
 
 import gettext
+import string
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
@@ -70,7 +71,7 @@ def default_format(value: Any) -> str:
 #: parameter may be typed by people (a cost's description).
 _TEXTS: dict[str, tuple[str, ...]] = {}
 #: "RULE: " + the message's text, in every language: the step's line, a format string.
-_LINES: dict[tuple[str, str], tuple[str, ...]] = {}
+_LINES: dict[tuple[str, str], tuple[str | _FormatLine, ...]] = {}
 _RATES: dict[Decimal, str] = {}  # a Rate's value: its text ("5%")
 _MAX_TEXTS = 4096
 
@@ -86,13 +87,46 @@ def texts(message: str) -> tuple[str, ...]:
     return found
 
 
-def _lines(rule: str, message: str) -> tuple[str, ...]:
+class _FormatLine:
+    """A line `str.format` must render (a placeholder with a format spec, say): `line %
+    params` as for the compiled ones."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def __mod__(self, params: dict[str, str]) -> str:
+        return self.text.format_map(params)
+
+
+def compile_line(text: str) -> str | _FormatLine:
+    """A `str.format` template with plain {name} placeholders as the same `%(name)s`
+    template (%-formatting a dict is the faster of the two); any other kind as is."""
+    try:
+        parts = list(string.Formatter().parse(text))
+    except ValueError:
+        return _FormatLine(text)
+    out = []
+    for literal, name, spec, conversion in parts:
+        out.append(literal.replace("%", "%%"))
+        if name is None:
+            continue
+        if not name.isidentifier() or spec or conversion:
+            return _FormatLine(text)
+        out.append(f"%({name})s")
+    return "".join(out)
+
+
+def _lines(rule: str, message: str) -> tuple[str | _FormatLine, ...]:
+    """"RULE: " + the message's text in every language, compiled (`compile_line`)."""
     found = _LINES.get((rule, message))
     if found is None:
         if len(_LINES) >= _MAX_TEXTS:
             _LINES.clear()
         prefix = rule.replace("{", "{{").replace("}", "}}") + ": "
-        found = _LINES[rule, message] = tuple(prefix + text for text in texts(message))
+        found = _LINES[rule, message] = tuple(compile_line(prefix + text)
+                                              for text in texts(message))
     return found
 
 
@@ -181,11 +215,11 @@ class Trace:
                     numbers[k] = _number(v)
             if words is None:
                 for out, line in zip(outs, lines):
-                    out.append(line.format_map(numbers))
+                    out.append(line % numbers)
                 continue
             for n in indexes:
                 lang = LANGUAGES[n]
-                outs[n].append(lines[n].format_map(
-                    {**numbers, **{k: texts(v)[n] if isinstance(v, str) else v.text(lang)
-                                   for k, v in words.items()}}))
+                outs[n].append(lines[n] % {
+                    **numbers, **{k: texts(v)[n] if isinstance(v, str) else v.text(lang)
+                                  for k, v in words.items()}})
         return {"rules": self.rules, "explanation": explanation}

@@ -192,8 +192,10 @@ class Trace:
         explanation: dict[str, list[str]] = {lang: [] for lang in LANGUAGES}
         outs = tuple(explanation.values())
         indexes = range(len(LANGUAGES))
-        line_cache = _LINES
+        line_cache, rates = _LINES, _RATES
+        rules: dict[str, None] = {}
         for rule, message, params in self.steps:
+            rules[rule] = None
             lines = line_cache.get((rule, message)) or _lines(rule, message)
             numbers: dict[str, str] = {}
             words: dict[str, Any] | None = None
@@ -207,6 +209,8 @@ class Trace:
                     numbers[k] = v.isoformat()
                 elif cls is int:
                     numbers[k] = str(v)
+                elif cls is Rate:
+                    numbers[k] = rates.get(v.value) or _number(v)
                 elif cls is str or cls is Localized or isinstance(v, (str, Localized)):
                     if words is None:
                         words = {}
@@ -222,4 +226,4 @@ class Trace:
                 outs[n].append(lines[n] % {
                     **numbers, **{k: texts(v)[n] if isinstance(v, str) else v.text(lang)
                                   for k, v in words.items()}})
-        return {"rules": self.rules, "explanation": explanation}
+        return {"rules": list(rules), "explanation": explanation}

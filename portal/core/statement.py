@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 from functools import lru_cache
+from operator import attrgetter
 from typing import NamedTuple
 
 from portal.core.calendar import roll_over
@@ -242,12 +243,21 @@ def _last_timely_day(due: date, grace: int, closed_days: frozenset[date]) -> dat
     return timely_payment(due, grace, closed_days)
 
 
+@lru_cache(maxsize=4096)
+def _rolled(day: date, closed_days: frozenset[date]) -> date:
+    """roll_over, remembered (the lump sum's deadline: the same few days in every account)."""
+    return roll_over(day, closed_days)
+
+
+_DUE_ORDER = attrgetter("due_date", "number")
+
+
 class _Account:
     """The mutable state while the days are walked."""
 
     def __init__(self, installments: Sequence[Installment], rules: StatementRules):
         self.rules = rules
-        ordered = sorted(installments, key=lambda i: (i.due_date, i.number))
+        ordered = sorted(installments, key=_DUE_ORDER)
         closed = frozenset(rules.closed_days)
         self.items = [InstallmentState(i, _last_timely_day(i.due_date, rules.grace_day, closed),
                                        i.amount)
@@ -473,12 +483,12 @@ def _start(end: date, installments: Sequence[Installment], payments: Sequence[Pa
     (docs/rules/D-calc-contract.md)."""
     rules = rules or StatementRules()
     acct = _Account(installments, rules)
-    annual = sum((i.amount for i in installments), ZERO) if annual is None else annual
+    annual = sum([i.amount for i in installments], ZERO) if annual is None else annual
     lump_deadline = rules.lump_sum_deadline
     if lump_deadline is None and acct.items:
         lump_deadline = acct.items[0].installment.due_date
     if lump_deadline is not None:
-        lump_deadline = roll_over(lump_deadline, rules.closed_days)
+        lump_deadline = _rolled(lump_deadline, frozenset(rules.closed_days))
     discount_amount = cents(rules.lump_sum_discount_rate * annual)
 
     pays_by_day: dict[date, list[tuple[int, Payment]]] = defaultdict(list)
@@ -682,15 +692,18 @@ def explain(st: Statement) -> Trace:
     """Why each figure of the statement is what it is, rule by rule."""
     t = Trace()
     r = st.rules
+    fee_rate = fee_base = None
     for i in st.installments:
         if i.delinquent_since is not None:
+            if fee_rate is None:  # (the same for every installment)
+                fee_rate = Rate(r.late_fee_rate)
+                fee_base = (N_("the whole installment") if r.late_fee_base == "installment"
+                            else N_("the unpaid principal"))
             t.add("R-A6", N_("Installment {number}, due {due}, was not paid in full by "
                              "{last_day}, the last timely day: it is delinquent."),
                   number=i.number, due=i.due_date, last_day=i.last_timely_day)
             t.add("R-A7", N_("Late fee on installment {number}: {rate} x {base} = {fee}."),
-                  number=i.number, rate=Rate(r.late_fee_rate),
-                  base=N_("the whole installment") if r.late_fee_base == "installment"
-                  else N_("the unpaid principal"), fee=i.late_fee_assessed)
+                  number=i.number, rate=fee_rate, base=fee_base, fee=i.late_fee_assessed)
     if st.interest:
         t.add("R-A8", N_("Interest at {rate} a year (actual/365) on unpaid delinquent principal "
                          "from each due date to {as_of}: {interest} owed."),

@@ -18,7 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from portal.core.money import cents, fmt_display
+from portal.core.money import fmt_display
 
 TRANSLATIONS_DIR = Path(__file__).resolve().parents[2] / "translations"
 LANGUAGES = ("es", "en")
@@ -201,10 +201,10 @@ class Trace:
             words: dict[str, Any] | None = None
             for k, v in params.items():
                 cls = v.__class__
-                if cls is Decimal:  # fmt_display, its usual case inline
-                    text = str(cents(v))
-                    numbers[k] = ("$" + text if len(text) <= 6 and text[0] != "-"
-                                  and text[-3] == "." else fmt_display(v))
+                if cls is Decimal:  # fmt_display's usual case inline: cents below $1,000
+                    text = str(v)
+                    numbers[k] = ("$" + text if len(text) <= 6 and text[-3:-2] == "."
+                                  and text[0] != "-" else fmt_display(v))
                 elif cls is date:
                     numbers[k] = v.isoformat()
                 elif cls is int:

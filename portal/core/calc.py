@@ -397,8 +397,9 @@ def _statement(r: Reader) -> dict[str, Any]:
         "applications": [{
             "payment": a.payment, "adjustment": a.adjustment, "date": a.date.isoformat(),
             "amount": fmt(a.amount), "lump_sum": a.lump_sum,
-            "lines": [{"kind": ln.kind, "amount": fmt(ln.amount), "installment": ln.installment,
-                       "cost": ln.cost, "rule": ln.rule} for ln in a.lines]}
+            "lines": [{"kind": kind, "amount": fmt(amount), "installment": installment,
+                       "cost": cost, "rule": rule}
+                      for kind, amount, installment, cost, rule in a.lines]}
             for a in st.applications],
         "trace": _trace(st.trace()),
     }

@@ -143,6 +143,8 @@ class Reader:
         return Reader(raw, self.field(name))
 
     def done(self) -> None:
+        if self.seen.issuperset(self.data):  # (the usual case, without building a list)
+            return
         unknown = sorted(set(self.data) - self.seen)
         if unknown:
             raise InputError("is not a field of this operation", field=self.field(unknown[0]))

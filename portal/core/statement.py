@@ -180,7 +180,11 @@ class Application:
 
     @property
     def to_credit(self) -> Decimal:
-        return sum((ln.amount for ln in self.lines if ln.kind == "credit"), ZERO)
+        total = ZERO  # (a loop, not sum over a generator: the explanation asks it each time)
+        for ln in self.lines:
+            if ln.kind == "credit":
+                total += ln.amount
+        return total
 
 
 class InstallmentStatus(NamedTuple):

@@ -209,9 +209,7 @@ def plain_date(raw: Any) -> Any:
             return BAD
         if day > LAST_DATE:
             return BAD
-        if len(_DATES) >= _MAX_REMEMBERED:
-            _DATES.clear()
-        _DATES[raw] = day
+        _remember(_DATES, raw, day)
     return day
 
 
@@ -225,10 +223,15 @@ def plain_money(raw: Any) -> Any:
         if not _MONEY.fullmatch(raw):
             return BAD
         value = cents(Decimal(raw))
-        if len(_AMOUNTS) >= _MAX_REMEMBERED:
-            _AMOUNTS.clear()
-        _AMOUNTS[raw] = value
+        _remember(_AMOUNTS, raw, value)
     return value
+
+
+def _remember(cache: dict[str, Any], text: str, value: Any) -> None:
+    """Keep a text's value; a full cache starts again (bounded memory in a long process)."""
+    if len(cache) >= _MAX_REMEMBERED:
+        cache.clear()
+    cache[text] = value
 
 
 def plain_text(raw: Any) -> Any:

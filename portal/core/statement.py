@@ -240,17 +240,37 @@ class Statement:
         return explain_figures(self, only)
 
 
-@lru_cache(maxsize=8192)
 def _last_timely_day(due: date, grace: int, closed_days: frozenset[date]) -> date:
     """R-A6 (deadlines.timely_payment), remembered: the same few due dates recur in every
-    account of a fiscal year."""
+    account of a fiscal year. The Board's closed days change the day only when the day rolled
+    without them is one: every day before it was no working day anyway (roll_over only
+    moves forward), so an account's own closed days need no walk of their own otherwise."""
+    day = _last_timely_day_open(due, grace)
+    if closed_days and day in closed_days:
+        return _last_timely_day_closed(due, grace, closed_days)
+    return day
+
+
+@lru_cache(maxsize=8192)
+def _last_timely_day_open(due: date, grace: int) -> date:
+    return timely_payment(due, grace, frozenset())
+
+
+@lru_cache(maxsize=8192)
+def _last_timely_day_closed(due: date, grace: int, closed_days: frozenset[date]) -> date:
     return timely_payment(due, grace, closed_days)
 
 
-@lru_cache(maxsize=4096)
 def _rolled(day: date, closed_days: frozenset[date]) -> date:
-    """roll_over, remembered (the lump sum's deadline: the same few days in every account)."""
-    return roll_over(day, closed_days)
+    """roll_over, remembered (the lump sum's deadline: the same few days in every account);
+    closed days matter only as `_last_timely_day` says."""
+    rolled = _rolled_open(day)
+    return roll_over(day, closed_days) if closed_days and rolled in closed_days else rolled
+
+
+@lru_cache(maxsize=4096)
+def _rolled_open(day: date) -> date:
+    return roll_over(day)
 
 
 _DUE_ORDER = attrgetter("due_date", "number")

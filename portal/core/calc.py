@@ -45,7 +45,16 @@ from portal.core.exemption_changes import (
     revocation,
 )
 from portal.core.explain import N_, Trace
-from portal.core.inputs import Reader, parse_decimal
+from portal.core.inputs import (
+    BAD,
+    MISSING,
+    Reader,
+    Records,
+    parse_decimal,
+    plain_date,
+    plain_money,
+    plain_text,
+)
 from portal.core.installments import Installment, amend, explain_schedule, schedule
 from portal.core.lender import CASES, lender_escrow
 from portal.core.liens import KINDS as LIEN_KINDS
@@ -156,7 +165,73 @@ def _installments(r: Reader) -> dict[str, Any]:
             "trace": _trace(explain_schedule(annual, items, notice))}
 
 
+COST = Records(("date", plain_date, MISSING), ("amount", plain_money, MISSING),
+               ("description", plain_text, ""))
+REFUND = Records(("date", plain_date, MISSING), ("amount", plain_money, MISSING))
+_new_tuple = tuple.__new__
+
+
+_INSTALLMENT_KEYS = frozenset(("number", "due_date", "amount", "paid"))
+_PAYMENT_KEYS = frozenset(("date", "amount", "lump_sum", "reversed_on"))
+
+
+def _plain_installments(raw: Any) -> tuple[list[Installment], bool] | None:
+    """The installments in one pass when every one is in the usual valid form (the common
+    case: an integer number, a date and an amount as texts, `paid` true or false); None for
+    anything else, which the full reader then accepts or names."""
+    if raw.__class__ is not list:
+        return None
+    items = []
+    numbers = set()
+    any_paid_key = False
+    for x in raw:
+        if x.__class__ is not dict or not x.keys() <= _INSTALLMENT_KEYS:
+            return None
+        number = x.get("number")
+        due, amount, paid = plain_date(x.get("due_date")), plain_money(x.get("amount")), False
+        if "paid" in x:
+            any_paid_key = True
+            paid = x["paid"]
+            if paid is None:
+                paid = False
+            elif paid.__class__ is not bool:
+                return None
+        if (number.__class__ is not int or number < 1 or number in numbers or due is BAD
+                or amount is BAD):
+            return None
+        numbers.add(number)
+        items.append(_new_tuple(Installment, (number, due, amount, paid)))
+    return items, any_paid_key
+
+
+def _plain_payments(raw: Any) -> list[Payment] | None:
+    """The payments in one pass when every one is in the usual valid form; else None."""
+    if raw.__class__ is not list:
+        return None
+    payments = []
+    for x in raw:
+        if x.__class__ is not dict or not x.keys() <= _PAYMENT_KEYS:
+            return None
+        day, amount = plain_date(x.get("date")), plain_money(x.get("amount"))
+        lump, back = x.get("lump_sum"), x.get("reversed_on")
+        if lump is None:
+            lump = False
+        elif lump.__class__ is not bool:
+            return None
+        if back is not None:
+            back = plain_date(back)
+            if back is BAD or day is not BAD and back < day:
+                return None
+        if day is BAD or amount is BAD:
+            return None
+        payments.append(Payment(day, amount, lump, back))
+    return payments
+
+
 def _read_installments(r: Reader, name: str = "installments") -> tuple[list[Installment], bool]:
+    plain = _plain_installments(r.value(name))  # the usual valid list in one pass, else:
+    if plain is not None:
+        return plain
     items = []
     any_paid_key = False
     numbers = set()
@@ -180,7 +255,52 @@ def _amend(r: Reader) -> dict[str, Any]:
             "credit": fmt(result.credit), "trace": _trace(result.trace)}
 
 
+_RULE_NAMES = ("grace_day", "late_fee_rate", "late_fee_base", "interest_rate",
+               "lump_sum_discount_rate", "lump_sum_deadline", "closed_days")
+_RULE_KEYS = frozenset(_RULE_NAMES)
+_RULES: dict[tuple[Any, ...], StatementRules] = {}  # the rules already read, by their input
+
+
 def _rules(r: Reader) -> StatementRules:
+    """The statement's rules (`rules` and `closed_days`); the same input, remembered, gives
+    the same rules without reading it again (accounts of a district share a few)."""
+    raw, top = r.data.get("rules"), r.data.get("closed_days")
+    key = _rules_key(raw, top)
+    rules = _RULES.get(key) if key is not None else None
+    if rules is not None:
+        r.seen.update(("rules", "closed_days"))
+        return rules
+    rules = _read_rules(r)
+    if key is not None:
+        if len(_RULES) >= 1024:
+            _RULES.clear()
+        _RULES[key] = rules
+    return rules
+
+
+def _rules_key(raw: Any, top: Any) -> tuple[Any, ...] | None:
+    """The rules' input as a key, each value with its type (1 and True are equal keys, but
+    only 1 is a grace day); None if it holds anything but texts, numbers or lists of texts."""
+    if raw is None:
+        raw = {}
+    if raw.__class__ is not dict or not raw.keys() <= _RULE_KEYS:
+        return None
+    values = [raw.get(k) for k in _RULE_NAMES]
+    values.append(top)
+    key: list[Any] = []
+    for v in values:
+        if v.__class__ is list:
+            if not all(x.__class__ is str for x in v):
+                return None
+            key.append(("list", *v))
+        elif v is None or v.__class__ in (str, int):
+            key.append((v.__class__, v))
+        else:
+            return None
+    return tuple(key)
+
+
+def _read_rules(r: Reader) -> StatementRules:
     x = r.obj("rules", {})
     closed = frozenset(x.dates("closed_days")) | _closed(r)
     d = StatementRules()  # section D: rules missing take the defaults of R-A6 to R-A11
@@ -203,7 +323,22 @@ def _rules(r: Reader) -> StatementRules:
 def read_statement_facts(r: Reader) -> tuple[list[Payment], list[Cost], list[Adjustment],
                                              list[Refund]]:
     """The `statement` input's payments (with `reversed_on`), costs, adjustments and refunds
-    (docs/rules/D-calc-contract.md)."""
+    (docs/rules/D-calc-contract.md). Each list in one pass when it is in the usual valid form,
+    else read in full, which names the error."""
+    payments = _plain_payments(r.value("payments", []))
+    if payments is None:
+        payments = _read_payments(r)
+    rows = r.records("costs", COST, [])
+    costs = [Cost(*row) for row in rows] if rows is not None else _read_costs(r, "costs", Cost)
+    rows = r.records("adjustments", COST, [])
+    adjustments = ([Adjustment(*row) for row in rows] if rows is not None
+                   else _read_costs(r, "adjustments", Adjustment))
+    rows = r.records("refunds", REFUND, [])
+    refunds = [Refund(*row) for row in rows] if rows is not None else _read_refunds(r)
+    return payments, costs, adjustments, refunds
+
+
+def _read_payments(r: Reader) -> list[Payment]:
     payments = []
     for p in r.objects("payments", []):
         pay = Payment(p.date("date"), p.money("amount"), p.boolean("lump_sum", False),
@@ -213,20 +348,24 @@ def read_statement_facts(r: Reader) -> tuple[list[Payment], list[Cost], list[Adj
                              field=p.field("reversed_on"))
         payments.append(pay)
         p.done()
+    return payments
+
+
+def _read_costs(r: Reader, name: str, kind: type[Cost] | type[Adjustment]
+                ) -> list[Cost] | list[Adjustment]:
     costs = []
-    for c in r.objects("costs", []):
-        costs.append(Cost(c.date("date"), c.money("amount"), c.string("description", "")))
+    for c in r.objects(name, []):
+        costs.append(kind(c.date("date"), c.money("amount"), c.string("description", "")))
         c.done()
-    adjustments = []
-    for a in r.objects("adjustments", []):
-        adjustments.append(Adjustment(a.date("date"), a.money("amount"),
-                                      a.string("description", "")))
-        a.done()
+    return costs
+
+
+def _read_refunds(r: Reader) -> list[Refund]:
     refunds = []
     for f in r.objects("refunds", []):
         refunds.append(Refund(f.date("date"), f.money("amount")))
         f.done()
-    return payments, costs, adjustments, refunds
+    return refunds
 
 
 @operation("statement", "R-A4 to R-A11: what an account owes as of a date, and why")
@@ -252,8 +391,9 @@ def _statement(r: Reader) -> dict[str, Any]:
         "applications": [{
             "payment": a.payment, "adjustment": a.adjustment, "date": a.date.isoformat(),
             "amount": fmt(a.amount), "lump_sum": a.lump_sum,
-            "lines": [{"kind": ln.kind, "amount": fmt(ln.amount), "installment": ln.installment,
-                       "cost": ln.cost, "rule": ln.rule} for ln in a.lines]}
+            "lines": [{"kind": kind, "amount": fmt(amount), "installment": installment,
+                       "cost": cost, "rule": rule}
+                      for kind, amount, installment, cost, rule in a.lines]}
             for a in st.applications],
         "trace": _trace(st.trace()),
     }

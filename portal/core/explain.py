@@ -9,13 +9,14 @@ renderer with richer formatting (Babel, in the web layer) can present them its o
 from __future__ import annotations
 
 import gettext
+import string
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from portal.core.money import fmt_display
 
@@ -65,13 +66,93 @@ def default_format(value: Any) -> str:
     return str(value)
 
 
-@dataclass(frozen=True)
-class Step:
+#: The texts of the messages already seen, in every language of LANGUAGES (each message is
+#: looked up in the catalogs once per process, not once per statement). Bounded: a text
+#: parameter may be typed by people (a cost's description).
+_TEXTS: dict[str, tuple[str, ...]] = {}
+#: "RULE: " + the message's text, in every language: the step's line, a format string.
+_LINES: dict[tuple[str, str], tuple[str | _FormatLine, ...]] = {}
+_RATES: dict[Decimal, str] = {}  # a Rate's value: its text ("5%")
+_MAX_TEXTS = 4096
+
+
+def texts(message: str) -> tuple[str, ...]:
+    """The message in every language of LANGUAGES, from the catalogs, remembered."""
+    found = _TEXTS.get(message)
+    if found is None:
+        if len(_TEXTS) >= _MAX_TEXTS:
+            _TEXTS.clear()
+        found = _TEXTS[message] = tuple(translator(lang).gettext(message)
+                                        for lang in LANGUAGES)
+    return found
+
+
+class _FormatLine:
+    """A line `str.format` must render (a placeholder with a format spec, say): `line %
+    params` as for the compiled ones."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def __mod__(self, params: dict[str, str]) -> str:
+        return self.text.format_map(params)
+
+
+def compile_line(text: str) -> str | _FormatLine:
+    """A `str.format` template with plain {name} placeholders as the same `%(name)s`
+    template (%-formatting a dict is the faster of the two); any other kind as is."""
+    try:
+        parts = list(string.Formatter().parse(text))
+    except ValueError:
+        return _FormatLine(text)
+    out = []
+    for literal, name, spec, conversion in parts:
+        out.append(literal.replace("%", "%%"))
+        if name is None:
+            continue
+        if not name.isidentifier() or spec or conversion:
+            return _FormatLine(text)
+        out.append(f"%({name})s")
+    return "".join(out)
+
+
+def _lines(rule: str, message: str) -> tuple[str | _FormatLine, ...]:
+    """"RULE: " + the message's text in every language, compiled (`compile_line`)."""
+    found = _LINES.get((rule, message))
+    if found is None:
+        if len(_LINES) >= _MAX_TEXTS:
+            _LINES.clear()
+        prefix = rule.replace("{", "{{").replace("}", "}}") + ": "
+        found = _LINES[rule, message] = tuple(compile_line(prefix + text)
+                                              for text in texts(message))
+    return found
+
+
+def _number(value: Any) -> str:
+    """default_format, with a Rate's text remembered by value."""
+    cls = value.__class__
+    if cls is Decimal:
+        return fmt_display(value)
+    if cls is date:
+        return value.isoformat()
+    if cls is Rate and value.value:  # (0 and -0 are equal keys but print "0%" and "-0%")
+        text = _RATES.get(value.value)
+        if text is None:
+            if len(_RATES) >= _MAX_TEXTS:
+                _RATES.clear()
+            text = _RATES[value.value] = str(value)
+        return text
+    return default_format(value)
+
+
+class Step(NamedTuple):
     """One explained figure: the rule id, a message with {placeholders}, and its numbers."""
 
     rule: str
     message: str
-    params: dict[str, Any] = field(default_factory=dict)
+    params: dict[str, Any] = {}  # noqa: RUF012 - never changed: a step is immutable
 
     def render(self, lang: str, fmt: Callable[[Any], str] = default_format) -> str:
         tr = translator(lang)
@@ -82,6 +163,9 @@ class Step:
                               for k, v in self.params.items()})
 
 
+_new_tuple = tuple.__new__  # a Step without a Python frame (Trace.add is a hot path)
+
+
 @dataclass
 class Trace:
     """The explanation of a result: the rules applied, in order, with their steps."""
@@ -89,33 +173,57 @@ class Trace:
     steps: list[Step] = field(default_factory=list)
 
     def add(self, rule: str, message: str, **params: Any) -> None:
-        self.steps.append(Step(rule, message, params))
+        self.steps.append(_new_tuple(Step, (rule, message, params)))
 
     def extend(self, other: Trace) -> None:
         self.steps.extend(other.steps)
 
     @property
     def rules(self) -> list[str]:
-        seen: list[str] = []
-        for s in self.steps:
-            if s.rule not in seen:
-                seen.append(s.rule)
-        return seen
+        return list(dict.fromkeys([s.rule for s in self.steps]))
 
     def render(self, lang: str) -> list[str]:
         return [f"{s.rule}: {s.render(lang)}" for s in self.steps]
 
     def to_json(self) -> dict[str, Any]:
         """The rule ids and the explanation in every language: the same texts as `render`,
-        each number formatted once for all languages (the format is the same in both)."""
-        tables = [(lang, translator(lang)) for lang in LANGUAGES]
+        from each message's text looked up once per process (`texts`, `_lines`), each number
+        formatted once for all languages (the format is the same in both)."""
         explanation: dict[str, list[str]] = {lang: [] for lang in LANGUAGES}
-        for s in self.steps:
-            numbers = {k: default_format(v) for k, v in s.params.items()
-                       if not isinstance(v, (str, Localized))}
-            for lang, tr in tables:
-                params = numbers if len(numbers) == len(s.params) else {
-                    **numbers, **{k: tr.gettext(v) if isinstance(v, str) else v.text(lang)
-                                  for k, v in s.params.items() if k not in numbers}}
-                explanation[lang].append(f"{s.rule}: {tr.gettext(s.message).format(**params)}")
-        return {"rules": self.rules, "explanation": explanation}
+        outs = tuple(explanation.values())
+        indexes = range(len(LANGUAGES))
+        line_cache, rates = _LINES, _RATES
+        rules: dict[str, None] = {}
+        for rule, message, params in self.steps:
+            rules[rule] = None
+            lines = line_cache.get((rule, message)) or _lines(rule, message)
+            numbers: dict[str, str] = {}
+            words: dict[str, Any] | None = None
+            for k, v in params.items():
+                cls = v.__class__
+                if cls is Decimal:  # fmt_display's usual case inline: cents below $1,000
+                    text = str(v)
+                    numbers[k] = ("$" + text if len(text) <= 6 and text[-3:-2] == "."
+                                  and text[0] != "-" else fmt_display(v))
+                elif cls is date:
+                    numbers[k] = v.isoformat()
+                elif cls is int:
+                    numbers[k] = str(v)
+                elif cls is Rate:
+                    numbers[k] = rates.get(v.value) or _number(v)
+                elif cls is str or cls is Localized or isinstance(v, (str, Localized)):
+                    if words is None:
+                        words = {}
+                    words[k] = v
+                else:
+                    numbers[k] = _number(v)
+            if words is None:
+                for out, line in zip(outs, lines):
+                    out.append(line % numbers)
+                continue
+            for n in indexes:
+                lang = LANGUAGES[n]
+                outs[n].append(lines[n] % {
+                    **numbers, **{k: texts(v)[n] if isinstance(v, str) else v.text(lang)
+                                  for k, v in words.items()}})
+        return {"rules": list(rules), "explanation": explanation}

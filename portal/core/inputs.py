@@ -8,16 +8,20 @@ ISO `YYYY-MM-DD`. Every error names its field (`payments[1].amount`); unknown fi
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import date
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from portal.core.errors import InputError
-from portal.core.money import parse_money
+from portal.core.money import cents, parse_money
 
 MISSING: Any = object()
 MAX_MONEY = Decimal("999999999999.99")  # NUMERIC(14, 2)
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+# ASCII digits only, and the whole text (`\d` takes any script's digits, and `$` a newline at
+# the end: "2026-07-01\n" was refused as "not a real date" instead of for its format).
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+_MONEY = re.compile(r"[0-9]{1,12}(?:\.[0-9]{1,2})?")  # at most MAX_MONEY: parse_money's case
 _DECIMAL = re.compile(r"^[0-9]+(\.[0-9]+)?$")
 # Python's calendar ends on 9999-12-31; ten years of margin keep every count (days after a
 # date, months of installments, roll-overs) inside it.
@@ -48,8 +52,16 @@ class Reader:
             return default
         return self.data[name]
 
+    def value(self, name: str, default: Any = MISSING) -> Any:
+        """The raw value of a field (None when absent), counted as read; `is required` if it
+        is missing and has no default."""
+        return self._get(name, default)
+
     def money(self, name: str, default: Any = MISSING) -> Decimal:
         raw = self._get(name, default)
+        value = plain_money(raw)
+        if value is not BAD:
+            return value
         if isinstance(raw, Decimal) and raw is default:
             return raw
         if isinstance(raw, Decimal):  # a JSON number with a fraction: section D wants a string
@@ -131,13 +143,115 @@ class Reader:
         return Reader(raw, self.field(name))
 
     def done(self) -> None:
+        if self.seen.issuperset(self.data):  # (the usual case, without building a list)
+            return
         unknown = sorted(set(self.data) - self.seen)
         if unknown:
             raise InputError("is not a field of this operation", field=self.field(unknown[0]))
 
+    def records(self, name: str, fields: Records, default: Any = MISSING
+                ) -> list[list[Any]] | None:
+        """The list `name` of objects read in one pass when every value is in its usual form
+        (the common valid case): each object's values in the order of `fields`. None when
+        anything is unusual or wrong: the caller then reads the list with `objects`, whose
+        checks name the error (or accept the unusual form). A value None is a missing one,
+        as everywhere in this reader."""
+        raw = self._get(name, default)
+        if raw.__class__ is not list:
+            return None
+        keys, spec = fields.keys, fields.spec
+        dates, amounts = _DATES, _AMOUNTS
+        rows = []
+        for item in raw:
+            if item.__class__ is not dict or not item.keys() <= keys:
+                return None
+            row = []
+            for key, read, value_default in spec:
+                value = item.get(key)
+                if value is None:
+                    if value_default is MISSING:
+                        return None
+                    row.append(value_default)
+                    continue
+                # (the texts already seen are looked up here, without a call: the hot path)
+                if read is plain_date and value.__class__ is str and value in dates:
+                    value = dates[value]
+                elif read is plain_money and value.__class__ is str and value in amounts:
+                    value = amounts[value]
+                else:
+                    value = read(value)
+                    if value is BAD:
+                        return None
+                row.append(value)
+            rows.append(row)
+        return rows
+
+
+#: What a plain reader answers for a value that is not in its usual form (see Reader.records).
+BAD: Any = object()
+_MAX_REMEMBERED = 4096
+_DATES: dict[str, date] = {}  # texts already read as valid dates (the same few days recur)
+_AMOUNTS: dict[str, Decimal] = {}  # texts already read as valid amounts
+
+
+def plain_date(raw: Any) -> Any:
+    """The date of a valid "YYYY-MM-DD" text (remembered), or BAD for anything else:
+    `parse_date` then says what is wrong with it."""
+    if raw.__class__ is not str:
+        return BAD
+    day = _DATES.get(raw)
+    if day is None:
+        if not _DATE.fullmatch(raw):
+            return BAD
+        try:
+            day = date.fromisoformat(raw)
+        except ValueError:
+            return BAD
+        if day > LAST_DATE:
+            return BAD
+        _remember(_DATES, raw, day)
+    return day
+
+
+def plain_money(raw: Any) -> Any:
+    """The amount of a valid plain text such as "1234.50" (remembered), as `Reader.money`
+    reads it, or BAD for anything else (an integer, a JSON number, an error...)."""
+    if raw.__class__ is not str:
+        return BAD
+    value = _AMOUNTS.get(raw)
+    if value is None:
+        if not _MONEY.fullmatch(raw):
+            return BAD
+        value = cents(Decimal(raw))
+        _remember(_AMOUNTS, raw, value)
+    return value
+
+
+def _remember(cache: dict[str, Any], text: str, value: Any) -> None:
+    """Keep a text's value; a full cache starts again (bounded memory in a long process)."""
+    if len(cache) >= _MAX_REMEMBERED:
+        cache.clear()
+    cache[text] = value
+
+
+def plain_text(raw: Any) -> Any:
+    return raw if raw.__class__ is str else BAD
+
+
+class Records:
+    """The fields of the objects of a list for `Reader.records`: (name, plain reader,
+    default) each, MISSING for a required one; no other field is allowed."""
+
+    def __init__(self, *spec: tuple[str, Callable[[Any], Any], Any]):
+        self.spec = spec
+        self.keys = frozenset(name for name, _read, _default in spec)
+
 
 def parse_date(raw: Any, field: str) -> date:
-    if not isinstance(raw, str) or not _DATE.match(raw):
+    day = plain_date(raw)
+    if day is not BAD:
+        return day
+    if not isinstance(raw, str) or not _DATE.fullmatch(raw):
         raise InputError(f"must be a date as YYYY-MM-DD, not {raw!r}", field=field)
     try:
         day = date.fromisoformat(raw)

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 from functools import lru_cache
+from operator import attrgetter
 from typing import NamedTuple
 
 from portal.core.calendar import roll_over
@@ -119,7 +120,7 @@ class Accrual(NamedTuple):
     principal_days: Decimal  # principal x days, exact
 
 
-@dataclass
+@dataclass(slots=True)
 class InstallmentState:
     installment: Installment
     last_timely_day: date
@@ -139,16 +140,16 @@ class InstallmentState:
         return self.principal + self.late_fee + self.interest
 
 
-@dataclass
+@dataclass(slots=True)
 class CostState:
     index: int
     cost: Cost
     owed: Decimal
 
 
-@dataclass(frozen=True)
-class Line:
-    """One part of a payment's application: what it paid and under which rule."""
+class Line(NamedTuple):
+    """One part of a payment's application: what it paid and under which rule (a tuple:
+    immutable, and built without a Python frame in the hot loop, `_Account.apply`)."""
 
     kind: str  # "interest" | "late_fee" | "cost" | "principal" | "credit" | "discount"
     amount: Decimal
@@ -157,7 +158,7 @@ class Line:
     rule: str = "R-A10"
 
 
-@dataclass
+@dataclass(slots=True)
 class Application:
     """How one payment, adjustment or credit applied to a new cost was applied (R-A10, R-A11).
 
@@ -179,11 +180,16 @@ class Application:
 
     @property
     def to_credit(self) -> Decimal:
-        return sum((ln.amount for ln in self.lines if ln.kind == "credit"), ZERO)
+        total = ZERO  # (a loop, not sum over a generator: the explanation asks it each time)
+        for ln in self.lines:
+            if ln.kind == "credit":
+                total += ln.amount
+        return total
 
 
-@dataclass
-class InstallmentStatus:
+class InstallmentStatus(NamedTuple):
+    """One installment as of the statement's date (a tuple: immutable, built in one call)."""
+
     number: int
     due_date: date
     last_timely_day: date
@@ -234,11 +240,40 @@ class Statement:
         return explain_figures(self, only)
 
 
-@lru_cache(maxsize=8192)
 def _last_timely_day(due: date, grace: int, closed_days: frozenset[date]) -> date:
     """R-A6 (deadlines.timely_payment), remembered: the same few due dates recur in every
-    account of a fiscal year."""
+    account of a fiscal year. The Board's closed days change the day only when the day rolled
+    without them is one: every day before it was no working day anyway (roll_over only
+    moves forward), so an account's own closed days need no walk of their own otherwise."""
+    day = _last_timely_day_open(due, grace)
+    if closed_days and day in closed_days:
+        return _last_timely_day_closed(due, grace, closed_days)
+    return day
+
+
+@lru_cache(maxsize=8192)
+def _last_timely_day_open(due: date, grace: int) -> date:
+    return timely_payment(due, grace, frozenset())
+
+
+@lru_cache(maxsize=8192)
+def _last_timely_day_closed(due: date, grace: int, closed_days: frozenset[date]) -> date:
     return timely_payment(due, grace, closed_days)
+
+
+def _rolled(day: date, closed_days: frozenset[date]) -> date:
+    """roll_over, remembered (the lump sum's deadline: the same few days in every account);
+    closed days matter only as `_last_timely_day` says."""
+    rolled = _rolled_open(day)
+    return roll_over(day, closed_days) if closed_days and rolled in closed_days else rolled
+
+
+@lru_cache(maxsize=4096)
+def _rolled_open(day: date) -> date:
+    return roll_over(day)
+
+
+_DUE_ORDER = attrgetter("due_date", "number")
 
 
 class _Account:
@@ -246,7 +281,7 @@ class _Account:
 
     def __init__(self, installments: Sequence[Installment], rules: StatementRules):
         self.rules = rules
-        ordered = sorted(installments, key=lambda i: (i.due_date, i.number))
+        ordered = sorted(installments, key=_DUE_ORDER)
         closed = frozenset(rules.closed_days)
         self.items = [InstallmentState(i, _last_timely_day(i.due_date, rules.grace_day, closed),
                                        i.amount)
@@ -357,7 +392,8 @@ class _Account:
                 left -= paid
                 s.interest -= paid
                 s.interest_paid += paid
-                lines.append(Line("interest", paid, installment=s.installment.number))
+                lines.append(_new_tuple(Line, ("interest", paid, s.installment.number, None,
+                                               "R-A10")))
         for s in items:
             if not left:
                 break
@@ -365,7 +401,8 @@ class _Account:
                 paid = s.late_fee if s.late_fee <= left else left
                 left -= paid
                 s.late_fee -= paid
-                lines.append(Line("late_fee", paid, installment=s.installment.number))
+                lines.append(_new_tuple(Line, ("late_fee", paid, s.installment.number, None,
+                                               "R-A10")))
         for c in self.costs:
             if not left:
                 break
@@ -373,7 +410,7 @@ class _Account:
                 paid = c.owed if c.owed <= left else left
                 left -= paid
                 c.owed -= paid
-                lines.append(Line("cost", paid, cost=c.index))
+                lines.append(_new_tuple(Line, ("cost", paid, None, c.index, "R-A10")))
         for delinquent in (True, False):
             for s in (items if delinquent or not by_number else self.by_number()):
                 if not left:
@@ -383,7 +420,8 @@ class _Account:
                     left -= paid
                     s.principal -= paid
                     self.principal_paid = self.principal_paid or paid_by_payer
-                    lines.append(Line("principal", paid, installment=s.installment.number))
+                    lines.append(_new_tuple(Line, ("principal", paid, s.installment.number,
+                                                   None, "R-A10")))
         if left:
             self.credit += left
             app.lines.append(Line("credit", left))
@@ -469,12 +507,12 @@ def _start(end: date, installments: Sequence[Installment], payments: Sequence[Pa
     (docs/rules/D-calc-contract.md)."""
     rules = rules or StatementRules()
     acct = _Account(installments, rules)
-    annual = sum((i.amount for i in installments), ZERO) if annual is None else annual
+    annual = sum([i.amount for i in installments], ZERO) if annual is None else annual
     lump_deadline = rules.lump_sum_deadline
     if lump_deadline is None and acct.items:
         lump_deadline = acct.items[0].installment.due_date
     if lump_deadline is not None:
-        lump_deadline = roll_over(lump_deadline, rules.closed_days)
+        lump_deadline = _rolled(lump_deadline, frozenset(rules.closed_days))
     discount_amount = cents(rules.lump_sum_discount_rate * annual)
 
     pays_by_day: dict[date, list[tuple[int, Payment]]] = defaultdict(list)
@@ -629,11 +667,11 @@ def _summarise(acct: _Account, as_of: date, applications: list[Application],
         else:
             status = "due"
         totals[status] += s.principal
-        statuses.append(InstallmentStatus(
+        statuses.append(_new_tuple(InstallmentStatus, (
             inst.number, inst.due_date, s.last_timely_day, status, s.principal, s.late_fee,
             s.interest, s.late_fee_assessed, inst.due_date if s.delinquent else None,
             inst.amount, tuple(s.accruals or ()), s.late_fee_base, s.principal_days,
-            s.interest_paid))
+            s.interest_paid)))
         interest += s.interest
         late_fees += s.late_fee
     costs = sum((c.owed for c in acct.costs), ZERO)
@@ -678,15 +716,18 @@ def explain(st: Statement) -> Trace:
     """Why each figure of the statement is what it is, rule by rule."""
     t = Trace()
     r = st.rules
+    fee_rate = fee_base = None
     for i in st.installments:
         if i.delinquent_since is not None:
+            if fee_rate is None:  # (the same for every installment)
+                fee_rate = Rate(r.late_fee_rate)
+                fee_base = (N_("the whole installment") if r.late_fee_base == "installment"
+                            else N_("the unpaid principal"))
             t.add("R-A6", N_("Installment {number}, due {due}, was not paid in full by "
                              "{last_day}, the last timely day: it is delinquent."),
                   number=i.number, due=i.due_date, last_day=i.last_timely_day)
             t.add("R-A7", N_("Late fee on installment {number}: {rate} x {base} = {fee}."),
-                  number=i.number, rate=Rate(r.late_fee_rate),
-                  base=N_("the whole installment") if r.late_fee_base == "installment"
-                  else N_("the unpaid principal"), fee=i.late_fee_assessed)
+                  number=i.number, rate=fee_rate, base=fee_base, fee=i.late_fee_assessed)
     if st.interest:
         t.add("R-A8", N_("Interest at {rate} a year (actual/365) on unpaid delinquent principal "
                          "from each due date to {as_of}: {interest} owed."),

@@ -92,3 +92,25 @@ def test_adjustments_refunds_and_reversals_are_explained():
     assert ("R-A10: El ajuste de $80.00 del 2026-09-01 (decrease by amendment), junto con "
             "cualquier crédito, cubrió todo lo adeudado; sobraron $80.00.") in credit
     assert "R-A10: Se reembolsaron $60.00 del crédito el 2026-09-15." in credit
+
+
+def test_the_last_timely_day_with_closed_days_is_the_walk_of_roll_over() -> None:
+    """The statement remembers each due date's rolled day G without closed days and walks
+    again only when that day is itself closed: the same day as timely_payment's walk, for
+    closed days before, on and after it (R-A6, 1 LPRA § 72)."""
+    import random
+    from datetime import timedelta
+
+    from portal.core.calendar import roll_over
+    from portal.core.deadlines import timely_payment
+    from portal.core.statement import _last_timely_day, _rolled
+
+    rng = random.Random(30)
+    for _ in range(3000):
+        due = date(2026, 1, 1) + timedelta(days=rng.randint(0, 800))
+        grace = rng.choice([1, 5, 10, 15, 28, 31])
+        g = timely_payment(due, grace)
+        closed = frozenset(g + timedelta(days=rng.randint(-3, 6))
+                           for _ in range(rng.randint(0, 4)))
+        assert _last_timely_day(due, grace, closed) == timely_payment(due, grace, closed)
+        assert _rolled(due, closed) == roll_over(due, closed)

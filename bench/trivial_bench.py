@@ -153,7 +153,8 @@ def main() -> None:
            "PORTAL_TODAY": "2026-11-30", "WEB_CONCURRENCY": "2", "PORTAL_THREADS": "4"}
     env.pop("REDIS_URL", None)
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
-    subprocess.run([str(BIN / "portal"), "demo"], env=env, check=True, capture_output=True)
+    subprocess.run([sys.executable, "-m", "portal.cli", "demo"], env=env, check=True,
+                   capture_output=True, cwd=ROOT)
     bare_port, portal_port = free_port(), free_port()
     env["PORTAL_BASE_URL"] = f"http://127.0.0.1:{portal_port}"
     log = tmp / "gunicorn.log"

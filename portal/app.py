@@ -20,10 +20,11 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Flask, Request, has_request_context, request
+from markupsafe import Markup
 from werkzeug.routing import MapAdapter
 from werkzeug.serving import WSGIRequestHandler
 
-from portal import config
+from portal import config, i18n
 from portal.config import TEMPLATES
 from portal.operations import settings as operations_settings
 
@@ -84,8 +85,45 @@ def _constant_links(app: Flask) -> None:
     app.jinja_env.globals["url_for"] = url_for
 
 
+def _layout_parts(app: Flask) -> None:
+    """`{% call layout_part(name, *key) %}...{% endcall %}` in templates/base.html: the part
+    rendered once per language, script root, name and key, then the same markup on every
+    page that asks for it (the header's links, the menu for a role, the footer: ~30 message
+    lookups and links a page). Bounded: past 2,000 parts, a part is rendered each time."""
+    parts: dict[tuple[Any, ...], Markup] = {}
+
+    def layout_part(*key: Any, caller: Any) -> Markup:
+        full = (i18n.current_language(), request.script_root, *key)
+        html = parts.get(full)
+        if html is None:
+            html = Markup(caller())
+            if len(parts) < 2000:
+                parts[full] = html
+        return html
+
+    app.jinja_env.globals["layout_part"] = layout_part
+
+
 class Portal(Flask):
     """Flask, with the URLs it builds in a request bound to PORTAL_BASE_URL."""
+
+    #: The hooks and views known to be plain functions (`ensure_sync`); bounded.
+    _sync_functions: set[Any]
+
+    def ensure_sync(self, func: Any) -> Any:
+        """Flask's, with its answer kept for each plain function: Flask asks whether each
+        before- and after-request hook and the view is a coroutine function on every
+        request (~20 `inspect` calls a page); a function's answer never changes."""
+        known = self.__dict__.setdefault("_sync_functions", set())
+        try:
+            if func in known:
+                return func
+        except TypeError:  # unhashable: Flask's own answer
+            return super().ensure_sync(func)
+        synced = super().ensure_sync(func)
+        if synced is func and len(known) < 10_000:
+            known.add(func)
+        return synced
 
     def create_url_adapter(self, request: Request | None) -> MapAdapter | None:
         adapter = super().create_url_adapter(request)  # refuses an untrusted Host (400)
@@ -145,6 +183,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     staff_access.init_app(app)
     _security_headers(app)
     _constant_links(app)
+    _layout_parts(app)
     _register_blueprints(app)
     return app
 

@@ -39,7 +39,7 @@ from itsdangerous import BadSignature, URLSafeTimedSerializer
 from portal import clock
 from portal.people import users
 from portal.signing import timed_serializer
-from portal.web.data import uow
+from portal.web.data import database, uow
 
 HOST_COOKIE = "__Host-session"
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{20,100}")
@@ -85,8 +85,7 @@ class ServerSession(SessionMixin):
     def _load(self) -> dict[str, Any]:
         self.accessed = True
         if self._data is None:
-            with uow() as w:
-                row = users.open_session(w, self.sid, self._idle)
+            row = users.open_session(database(), self.sid, self._idle)
             if row is None:  # unknown, ended or timed out: a new, empty session
                 self.sid = None
                 self._data = {}

@@ -90,7 +90,7 @@ def _layout_parts(app: Flask) -> None:
     rendered once per language, script root, name and key, then the same markup on every
     page that asks for it (the header's links, the menu for a role, the footer: ~30 message
     lookups and links a page). Bounded: past 2,000 parts, a part is rendered each time."""
-    parts: dict[tuple[Any, ...], Markup] = {}
+    parts: dict[tuple[Any, ...], Markup] = app.extensions.setdefault("layout_parts", {})
 
     def layout_part(*key: Any, caller: Any) -> Markup:
         full = (i18n.current_language(), request.script_root, *key)

@@ -15,11 +15,14 @@ from __future__ import annotations
 
 import functools
 import logging
+from collections import ChainMap
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import jinja2
 from flask import Flask, Request, has_request_context, request
+from jinja2.runtime import Context, new_context
 from markupsafe import Markup
 from werkzeug.datastructures import Headers
 from werkzeug.routing import MapAdapter
@@ -122,6 +125,23 @@ def _layout_parts(app: Flask) -> None:
     app.jinja_env.globals["layout_part"] = layout_part
 
 
+class _Template(jinja2.Template):
+    """Jinja's template, whose context starts from the environment's globals as they are
+    now rather than through the `ChainMap` Jinja keeps per template (its own globals over
+    the environment's): copying that ChainMap's ~40 names is Python work on every render
+    (~30 µs a page), copying the environment's dict is one C call. The same names and
+    values: only a template given globals of its own keeps the ChainMap."""
+
+    def new_context(self, vars: dict[str, Any] | None = None, shared: bool = False,
+                    locals: Any = None) -> Context:  # noqa: A002 - Jinja's name
+        scope = self.globals
+        if isinstance(scope, ChainMap) and len(scope.maps) == 2 and not scope.maps[0] \
+                and scope.maps[1] is self.environment.globals:
+            scope = scope.maps[1]
+        return new_context(self.environment, self.name, self.blocks, vars, shared, scope,
+                           locals)
+
+
 class Portal(Flask):
     """Flask, with the URLs it builds in a request bound to PORTAL_BASE_URL."""
 
@@ -173,6 +193,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     instance = Path(given).resolve() if given else config.instance_path()
     app = Portal("portal", instance_path=str(instance), template_folder=str(TEMPLATES),
                 static_folder=str(Path(__file__).parent / "static"))
+    app.jinja_env.template_class = _Template  # before any template is loaded
     instance.mkdir(parents=True, exist_ok=True)
     app.config.update(config.settings(instance=instance,
                                       with_key="SECRET_KEY" not in test_config))

@@ -2,6 +2,7 @@
 gunicorn as shipped (portal/gunicorn_conf.py: 2 gthread workers x 4 threads), in one run.
 
     .venv/bin/python bench/trivial_bench.py [--requests 400] [--rounds 5] [--clients 8]
+                                            [--baseline /work/main]
 
 The targets: the trivial signed-in page at most 4x a bare Flask response, and the dashboard
 and the parcel page at most 4x the trivial page, as CPU per request: the CPU of the gunicorn
@@ -71,15 +72,18 @@ def group_cpu(pgid: int) -> float:
     return total
 
 
-def serve(app: str, env: dict[str, str], port: int, log: Path, chdir: Path | None = None
-          ) -> subprocess.Popen:
+def serve(app: str, env: dict[str, str], port: int, log: Path, chdir: Path | None = None,
+          cwd: Path | None = None) -> subprocess.Popen:
+    """gunicorn as shipped serving `app`; `cwd`: the checkout whose `portal` it imports
+    (gunicorn puts its starting folder first on the path before it reads its settings, which
+    import `portal`: a later --chdir comes too late for that)."""
     args = [str(BIN / "gunicorn"), "-c", "python:portal.gunicorn_conf", app]
     if chdir:
         args[1:1] = ["--chdir", str(chdir)]
     with log.open("ab") as out:
         proc = subprocess.Popen(args, env={**env, "PORTAL_BIND": f"127.0.0.1:{port}",
                                            "PORTAL_CONTROL_SOCKET": str(log) + ".ctl"},
-                                stdout=out, stderr=out, start_new_session=True)
+                                stdout=out, stderr=out, start_new_session=True, cwd=cwd)
     for _ in range(300):
         try:
             c = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
@@ -146,6 +150,9 @@ def main() -> None:
     ap.add_argument("--requests", type=int, default=400, help="requests per page per round")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--clients", type=int, default=8)
+    ap.add_argument("--baseline", type=Path, default=None,
+                    help="another checkout (e.g. /work/main) served beside on the same data: "
+                         "its trivial and anonymous pages measured in the same rounds")
     a = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="trivial-bench-"))
     env = {**os.environ, "PORTAL_INSTANCE": str(tmp), "SECRET_KEY": "b" * 40,
@@ -153,12 +160,18 @@ def main() -> None:
            "PORTAL_TODAY": "2026-11-30", "WEB_CONCURRENCY": "2", "PORTAL_THREADS": "4"}
     env.pop("REDIS_URL", None)
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
-    subprocess.run([str(BIN / "portal"), "demo"], env=env, check=True, capture_output=True)
+    subprocess.run([sys.executable, "-m", "portal.cli", "demo"], env=env, check=True,
+                   capture_output=True, cwd=ROOT)
     bare_port, portal_port = free_port(), free_port()
     env["PORTAL_BASE_URL"] = f"http://127.0.0.1:{portal_port}"
     log = tmp / "gunicorn.log"
     bare = serve("bare_app:app", env, bare_port, log, chdir=ROOT / "bench")
-    portal = serve("portal.app:create_app()", env, portal_port, log)
+    portal = serve("portal.app:create_app()", env, portal_port, log, cwd=ROOT)
+    baseline = None
+    if a.baseline is not None:
+        base_port = free_port()
+        baseline = serve("portal.app:create_app()", env, base_port, log,
+                         cwd=a.baseline.resolve())
     try:
         sys.path.insert(0, str(ROOT))
         from portal.demo.district import DEMO_PASSWORD
@@ -171,6 +184,9 @@ def main() -> None:
                  "trivial page (/, signed in)": (portal, portal_port, "/", cookie),
                  "anonymous / (no cookie)": (portal, portal_port, "/", None),
                  "dashboard": (portal, portal_port, "/mis-propiedades", cookie)}
+        if baseline is not None:
+            pages[f"{a.baseline.name}: trivial page"] = (baseline, base_port, "/", cookie)
+            pages[f"{a.baseline.name}: anonymous /"] = (baseline, base_port, "/", None)
         for pid in (parcels[0], parcels[-1]):  # (the demo owner's first is the delinquent one)
             pages[f"parcel page {pid}"] = (portal, portal_port, f"/propiedad/{pid}", cookie)
         for _proc, port, path, ck in pages.values():  # warm: imports, catalogs, caches
@@ -199,6 +215,8 @@ def main() -> None:
     finally:
         stop(bare)
         stop(portal)
+        if baseline is not None:
+            stop(baseline)
         shutil.rmtree(tmp, ignore_errors=True)
 
 

@@ -32,9 +32,21 @@ LATENCY = Histogram("portal_http_request_duration_seconds", "HTTP request latenc
                     buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0))
 
 
+#: Each (method, route, status)'s counter and histogram, as `labels()` gives them (the same
+#: objects each time): kept here, a request does not check and look up its labels again
+#: (~10 µs a request). Bounded by the routes (their rules, never a path) and the statuses.
+_children: dict[tuple[str, str, int], tuple] = {}
+
+
 def observe(method: str, route: str, status: int, seconds: float) -> None:
-    REQUESTS.labels(method, route, str(status)).inc()
-    LATENCY.labels(method, route).observe(seconds)
+    key = (method, route, status)
+    pair = _children.get(key)
+    if pair is None:
+        pair = (REQUESTS.labels(method, route, str(status)), LATENCY.labels(method, route))
+        if len(_children) < 5000:
+            _children[key] = pair
+    pair[0].inc()
+    pair[1].observe(seconds)
 
 
 def exposition() -> tuple[bytes, str]:

@@ -12,11 +12,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sqlalchemy import and_, bindparam, delete, func, insert, or_, select, update
+from sqlalchemy.orm import make_transient_to_detached
 
 from portal import clock, passwords
 from portal.accounts import audit, invitations, throttle
 from portal.accounts.errors import Conflict, Forbidden, InvalidInput, NotFound
-from portal.db import UnitOfWork
+from portal.db import Database, UnitOfWork
 from portal.models import Lender, PartyMember, User
 from portal.models.security import WebSession
 from portal.models.users import LANGUAGES
@@ -268,15 +269,22 @@ class OpenSession:
 
 
 # Built once with bound parameters: the first statement runs on every signed-in request and
-# reads the session and its user (as `load_user` does) together (docs/WEB.md, "Speed").
-_OPEN_SESSION = (select(WebSession.data, WebSession.user_id, WebSession.last_seen_at,
-                        WebSession.expires_at, User, Lender.id)
-                 .select_from(WebSession)
-                 .outerjoin(User, User.id == WebSession.user_id)
-                 .outerjoin(PartyMember, and_(PartyMember.user_id == User.id,
-                                              PartyMember.revoked_at.is_(None)))
-                 .outerjoin(Lender, Lender.party_id == PartyMember.party_id)
-                 .where(WebSession.id == bindparam("sid")))
+# reads the session and its user (as `load_user` does) together, in SQLAlchemy Core on a
+# connection of its own: no ORM session, no identity map, no unit of work (they were most of
+# the statement's cost; docs/WEB.md, "Speed").
+_SESSIONS, _USERS = WebSession.__table__, User.__table__
+_USER_COLUMNS = tuple((attr.key, attr.columns[0]) for attr in User.__mapper__.column_attrs)
+_OPEN_SESSION = (select(_SESSIONS.c.data, _SESSIONS.c.user_id, _SESSIONS.c.last_seen_at,
+                        _SESSIONS.c.expires_at, Lender.__table__.c.id,
+                        *(column for _, column in _USER_COLUMNS))
+                 .select_from(_SESSIONS)
+                 .outerjoin(_USERS, _USERS.c.id == _SESSIONS.c.user_id)
+                 .outerjoin(PartyMember.__table__, and_(
+                     PartyMember.__table__.c.user_id == _USERS.c.id,
+                     PartyMember.__table__.c.revoked_at.is_(None)))
+                 .outerjoin(Lender.__table__,
+                            Lender.__table__.c.party_id == PartyMember.__table__.c.party_id)
+                 .where(_SESSIONS.c.id == bindparam("sid")))
 _DELETE_SESSION = delete(WebSession).where(WebSession.id == bindparam("sid"))
 _DELETE_EXPIRED = delete(WebSession).where(WebSession.expires_at <= bindparam("now"))
 _SAVE_SESSION = (update(WebSession).where(WebSession.id == bindparam("sid"))
@@ -286,21 +294,42 @@ _TOUCH_SESSION = (update(WebSession).where(WebSession.id == bindparam("sid"))
                   .values(last_seen_at=bindparam("now")))
 
 
-def open_session(uow: UnitOfWork, sid: str, idle: timedelta) -> OpenSession | None:
-    """The session whose id (the hash of the cookie's token) is `sid`, with its user; None
-    when there is none or it has ended: idle for `idle` or past its absolute end (then its
-    row is deleted). One statement while it lives."""
-    rows = uow.session.execute(_OPEN_SESSION, {"sid": sid}).all()
+def open_session(database: Database, sid: str, idle: timedelta) -> OpenSession | None:
+    """The session whose id (the hash of the cookie's token) is `sid`, with its user (a
+    detached `User`, as one loaded by a unit of work that has ended); None when there is none
+    or it has ended: idle for `idle` or past its absolute end (then its row is deleted). One
+    read-only statement while it lives."""
+    with database.engine.connect() as conn:
+        rows = conn.execute(_OPEN_SESSION, {"sid": sid}).all()
     if not rows:
         return None
-    data, user_id, last_seen, expires, user, _ = rows[0]
+    data, user_id, last_seen, expires = rows[0][:4]
     now = clock.now()
     if now >= expires or now - last_seen >= idle:
-        uow.session.execute(_DELETE_SESSION, {"sid": sid})
+        with database.engine.begin() as conn:
+            conn.execute(_DELETE_SESSION, {"sid": sid})
         return None
-    if user is not None:
-        user.__dict__["_lender_ids"] = tuple(sorted({r[5] for r in rows if r[5] is not None}))
+    user = None
+    if rows[0][_USER_ID_AT] is not None:  # signed in (the row's user exists)
+        user = _detached_user(rows[0][5:], tuple(sorted({r[4] for r in rows
+                                                         if r[4] is not None})))
     return OpenSession(data, user_id, last_seen, expires, user)
+
+
+def _detached_user(values: tuple, lender_ids: tuple[int, ...]) -> User:
+    """A `User` from its columns' values, detached (its identity set, every column loaded,
+    nothing pending): what a unit of work's query leaves once it has ended."""
+    user = _new_user()
+    state = user.__dict__
+    for (key, _), value in zip(_USER_COLUMNS, values, strict=True):
+        state[key] = value
+    make_transient_to_detached(user)
+    state["_lender_ids"] = lender_ids
+    return user
+
+
+_new_user = User.__mapper__.class_manager.new_instance
+_USER_ID_AT = 5 + [key for key, _ in _USER_COLUMNS].index("id")
 
 
 def create_session(uow: UnitOfWork, sid: str, data: str, user_id: int | None,

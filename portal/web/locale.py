@@ -11,6 +11,7 @@ sign-in (`people.sign_in.finish_sign_in`). `<html lang>` follows it. Inside
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 from urllib.parse import urlencode
 
@@ -100,8 +101,13 @@ def _bound_template_gettext() -> dict[str, Any]:
     """A context processor: the templates' `_` / `gettext` bound to the catalog of the
     language in force when the template is rendered, so each of a page's fifty messages is
     one dictionary lookup. Macros imported without context use the global
-    `_template_gettext`: same words."""
-    ugettext = translator(i18n.current_language()).gettext
+    `_template_gettext`: same words. Made once per language (`_gettext_for`)."""
+    return _gettext_for(i18n.current_language())
+
+
+@functools.lru_cache(maxsize=8)
+def _gettext_for(lang: str) -> dict[str, Any]:
+    ugettext = translator(lang).gettext
 
     @pass_eval_context
     def gettext_(eval_ctx: Any, string: str, **variables: Any) -> str:

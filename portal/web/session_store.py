@@ -23,6 +23,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import secrets
@@ -35,11 +36,12 @@ from flask.json.tag import TaggedJSONSerializer
 from flask.sessions import SessionInterface, SessionMixin
 from flask_login import user_logged_in
 from itsdangerous import BadSignature, URLSafeTimedSerializer
+from itsdangerous.encoding import base64_encode
 
 from portal import clock
 from portal.people import users
-from portal.signing import timed_serializer
-from portal.web.data import uow
+from portal.signing import ClockSigner
+from portal.web.data import database, uow
 
 HOST_COOKIE = "__Host-session"
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{20,100}")
@@ -54,8 +56,27 @@ _SIGNED = "a."  # a signed cookie's prefix (a token never has a period)
 _MAX_SIGNED = 3000  # bytes: past this the session takes a row (browsers keep 4 KB a cookie)
 
 
+class _CookieSerializer(URLSafeTimedSerializer):
+    """The signed cookie's serializer: itsdangerous's, which tries zlib on every payload,
+    tries it only on one long enough to gain from it (a first visit's cookie, the forms'
+    CSRF secret alone, never is). Either form is read back by `loads`."""
+
+    def dump_payload(self, obj: Any) -> bytes:
+        data = self.serializer.dumps(obj, **self.serializer_kwargs).encode()
+        if len(data) > 160:
+            return super().dump_payload(obj)
+        return base64_encode(data)
+
+
+@functools.lru_cache(maxsize=4)
+def _signer_for(secret_key: str | bytes) -> URLSafeTimedSerializer:
+    """Made once per key (it was made again for every anonymous response)."""
+    return _CookieSerializer(secret_key, salt="portal.anonymous-session",
+                             serializer=_serializer, signer=ClockSigner)
+
+
 def _signer(app: Flask) -> URLSafeTimedSerializer:
-    return timed_serializer(app.secret_key, "portal.anonymous-session", _serializer)
+    return _signer_for(app.secret_key)
 
 
 def token_hash(token: str) -> str:
@@ -85,8 +106,7 @@ class ServerSession(SessionMixin):
     def _load(self) -> dict[str, Any]:
         self.accessed = True
         if self._data is None:
-            with uow() as w:
-                row = users.open_session(w, self.sid, self._idle)
+            row = users.open_session(database(), self.sid, self._idle)
             if row is None:  # unknown, ended or timed out: a new, empty session
                 self.sid = None
                 self._data = {}

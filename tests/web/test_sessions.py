@@ -264,6 +264,51 @@ def test_an_anonymous_visitor_writes_nothing_to_the_database(user_app):
     assert data["lang"] == "en" and len(data["csrf_token"]) == 40
 
 
+def test_an_anonymous_get_without_a_cookie_runs_no_sql(user_app):
+    """A first visit (no cookie) to the home page, the sign-in page and the guest payment's
+    start sends no statement at all to the database: its session (the forms' CSRF secret)
+    is only in the signed cookie the response sets; a second visit with that cookie none
+    either."""
+    from portal.web.data import database
+    from tests.support.sql import QueryCounter
+    with user_app.app_context():
+        engine = database().engine
+    for path in ("/", "/cuenta/entrar", "/?lang=en"):
+        client = user_app.test_client()
+        with QueryCounter(engine) as seen:
+            r = client.get(path)
+            assert r.status_code == 200, path
+            assert _cookie(client).startswith("a.")  # the signed cookie, not a row's token
+            assert client.get(path).status_code == 200
+        assert seen.statements == [], path
+    assert _rows(user_app) == []
+
+
+def test_no_request_purges_expired_sessions(user_app, fixed_today):
+    """Signing in, a signed-in page and an anonymous one, hours after sessions expired,
+    delete no expired row (only the worker's hourly pass does: the test above); a
+    signed-in page that changes nothing writes nothing either."""
+    from portal.web.data import database
+    from tests.support.sql import QueryCounter
+    start = clock.now()
+    _sign_in(user_app)
+    with user_app.app_context():
+        engine = database().engine
+    with clock.fixed(start + timedelta(hours=9)):
+        with QueryCounter(engine) as seen:
+            client = _sign_in(user_app)
+            assert client.get("/").status_code == 200
+            assert user_app.test_client().get("/").status_code == 200
+        deletes = [s for s in seen.statements if s.lstrip().upper().startswith("DELETE")
+                   and "web_sessions" in s]
+        assert deletes == []
+        assert len(_rows(user_app)) == 2  # the expired one waits for the worker
+        with QueryCounter(engine) as seen:
+            assert client.get("/").status_code == 200
+        assert len(seen.statements) == 1 and seen.statements[0].lstrip().upper().startswith(
+            "SELECT")
+
+
 def test_an_altered_signed_cookie_opens_an_empty_session(user_app):
     client = user_app.test_client()
     page = client.get("/cuenta/entrar").get_data(as_text=True)

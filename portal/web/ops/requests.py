@@ -20,7 +20,7 @@ UNMATCHED = "<unmatched>"
 
 def request_id() -> str:
     """This request's id: the client's (a balancer's) `X-Request-ID` when it is a plain
-    token of at most 128 characters, else a new one."""
+    token of at most 128 characters, else a new one (128 random bits in hexadecimal)."""
     rid = g.get("request_id")
     if rid is None:
         given = request.headers.get("X-Request-ID", "")
@@ -30,7 +30,6 @@ def request_id() -> str:
 
 def _start() -> None:
     g.request_started = time.perf_counter()
-    request_id()
 
 
 def _user_id() -> int | None:
@@ -41,15 +40,21 @@ def _user_id() -> int | None:
 
 
 def _finish(response):  # noqa: ANN001, ANN202 - Flask's response
+    """The response's `X-Request-ID`, the request's metrics and its log line (built only
+    when the log takes it: `portal.request` at INFO, as production's JSON log does)."""
     started = g.get("request_started")
     seconds = time.perf_counter() - started if started is not None else 0.0
-    route = request.url_rule.rule if request.url_rule is not None else UNMATCHED
-    response.headers["X-Request-ID"] = request_id()
-    metrics.observe(request.method, route, response.status_code, seconds)
-    log.info("request", extra={
-        "method": request.method, "route": route, "path": request.path,
-        "status": response.status_code, "duration_ms": round(seconds * 1000, 1),
-        "request_id": request_id(), "user_id": _user_id(), "client": request.remote_addr})
+    rule = request.url_rule
+    route = rule.rule if rule is not None else UNMATCHED
+    rid = request_id()
+    response.headers["X-Request-ID"] = rid
+    status = response.status_code
+    metrics.observe(request.method, route, status, seconds)
+    if log.isEnabledFor(logging.INFO):
+        log.info("request", extra={
+            "method": request.method, "route": route, "path": request.path,
+            "status": status, "duration_ms": round(seconds * 1000, 1),
+            "request_id": rid, "user_id": _user_id(), "client": request.remote_addr})
     return response
 
 

@@ -1,22 +1,30 @@
-"""Web benchmark: SQL queries and median time of the dashboard and the parcel page.
+"""Web benchmark: SQL statements and CPU per request of each kind of page, to the trivial page.
 
     .venv/bin/python bench/web_bench.py [--parcels 20000] [--users 5000] [--runs 300]
-                                        [--bank-loans 2000] [--postgres [SERVER_URL]]
+                                        [--bank-loans 2000] [--only WORD]
+                                        [--postgres [SERVER_URL]]
 
 Builds a fresh database (SQLite in a temporary folder; with `--postgres`, a throwaway database
 on that server, dropped afterwards), migrates it, loads the demo District scaled to `--parcels`
 parcels and `--users` users (`portal demo --parcels N --users M`), then signs in as the demo
-owner and as the demo lender and measures, through the Flask test client:
+owner, lender and staff (with the second step) and gives the demo bank a read token for its
+API, and measures, through the Flask test client, 43 pages (`all_pages`: the owner's
+dashboard, parcel pages, payments, receipt and statement PDFs, account pages; the lender's
+dashboard, list, loan, bills; the lenders' API; the staff's lookup, audit, collections,
+court list, exemptions, office payment, roll, roll review and reports):
 - the SQL statements each page runs (counted with SQLAlchemy's `before_cursor_execute`
-  event; target at most 10, and the same at any number of parcels);
-- the median time of each page as a ratio to a trivial page of the same app in the same run
-  (the home page, signed in: same session loading; target at most 3x). Each page is timed
-  in blocks of its own that take turns over thirty rounds; the ratio is the median of the
-  rounds' ratios, each between blocks run a fraction of a second apart (see `measure`), with
-  its quartiles over the rounds.
-Then it gives the demo bank `--bank-loans` active loans in all (no target: the lender's pages
-must not grow with the portfolio) and times its dashboard and the first and last pages of its
-list of loans the same way.
+  event; target at most 10, and the same at 240 parcels as at `--parcels`);
+- its CPU per request: the process's (`time.process_time`) and, on PostgreSQL, the server
+  processes' of the bench's database (/proc), as a ratio to the trivial page's (the home
+  page, signed in) in the same run. Each page is timed in blocks of its own that take turns
+  over thirty rounds; the ratio is the median of the rounds' ratios, each between blocks run
+  a fraction of a second apart (see `measure`), with its quartiles over the rounds. Target:
+  the owner's dashboard and parcel page at most 4x, every other page at most 5x.
+A page over a target is flagged OVER (SQL, CPU). Then it gives the demo bank `--bank-loans`
+active loans in all and times its dashboard and the first and last pages of its list of
+loans the same way (the lender's pages must not grow with the portfolio). `--only WORD`
+times only the pages whose name holds WORD (and the trivial page). The load average is
+printed before and after: the host is shared.
 """
 
 from __future__ import annotations

@@ -196,6 +196,9 @@ def _postgres_database(server: str) -> Iterator[str]:
         yield make_url(server).set(database=name).render_as_string(hide_password=False)
     finally:
         reset_databases()
+        for engine in _ADMIN.values():  # their connections go with the database
+            engine.dispose()
+        _ADMIN.clear()
         with admin.connect() as conn:
             conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         admin.dispose()

@@ -1,29 +1,36 @@
-"""Web benchmark: SQL queries and median time of the dashboard and the parcel page.
+"""Web benchmark: SQL statements and CPU per request of each kind of page, to the trivial page.
 
     .venv/bin/python bench/web_bench.py [--parcels 20000] [--users 5000] [--runs 300]
-                                        [--bank-loans 2000] [--postgres [SERVER_URL]]
+                                        [--bank-loans 2000] [--only WORD]
+                                        [--postgres [SERVER_URL]]
 
 Builds a fresh database (SQLite in a temporary folder; with `--postgres`, a throwaway database
 on that server, dropped afterwards), migrates it, loads the demo District scaled to `--parcels`
 parcels and `--users` users (`portal demo --parcels N --users M`), then signs in as the demo
-owner and as the demo lender and measures, through the Flask test client:
+owner, lender and staff (with the second step) and gives the demo bank a read token for its
+API, and measures, through the Flask test client, 43 pages (`all_pages`: the owner's
+dashboard, parcel pages, payments, receipt and statement PDFs, account pages; the lender's
+dashboard, list, loan, bills; the lenders' API; the staff's lookup, audit, collections,
+court list, exemptions, office payment, roll, roll review and reports):
 - the SQL statements each page runs (counted with SQLAlchemy's `before_cursor_execute`
-  event; target at most 10, and the same at any number of parcels);
-- the median time of each page as a ratio to a trivial page of the same app in the same run
-  (the home page, signed in: same session loading; target at most 3x). Each page is timed
-  in blocks of its own that take turns over thirty rounds; the ratio is the median of the
-  rounds' ratios, each between blocks run a fraction of a second apart (see `measure`), with
-  its quartiles over the rounds.
-Then it gives the demo bank `--bank-loans` active loans in all (no target: the lender's pages
-must not grow with the portfolio) and times its dashboard and the first and last pages of its
-list of loans the same way.
+  event; target at most 10, and the same at 240 parcels as at `--parcels`);
+- its CPU per request: the process's (`time.process_time`) and, on PostgreSQL, the server
+  processes' of the bench's database (/proc), as a ratio to the trivial page's (the home
+  page, signed in) in the same run. Each page is timed in blocks of its own that take turns
+  over thirty rounds; the ratio is the median of the rounds' ratios, each between blocks run
+  a fraction of a second apart (see `measure`), with its quartiles over the rounds. Target:
+  the owner's dashboard and parcel page at most 4x, every other page at most 5x.
+A page over a target is flagged OVER (SQL, CPU). Then it gives the demo bank `--bank-loans`
+active loans in all and times its dashboard and the first and last pages of its list of
+loans the same way (the lender's pages must not grow with the portfolio). `--only WORD`
+times only the pages whose name holds WORD (and the trivial page). The load average is
+printed before and after: the host is shared.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import re
 import shutil
 import statistics
 import subprocess
@@ -44,7 +51,6 @@ from portal import clock  # noqa: E402
 from portal.accounts import statements  # noqa: E402
 from portal.app import create_app  # noqa: E402
 from portal.db import UnitOfWork, get_database, reset_databases, upgrade  # noqa: E402
-from portal.demo import district  # noqa: E402
 from portal.people import users  # noqa: E402
 
 TODAY = date(2026, 11, 30)  # the demo's fiscal year 2026-2027
@@ -68,19 +74,6 @@ class Counter:
         self.n += 1
 
 
-def csrf(html: str) -> str:
-    return re.search(r'name="csrf_token"[^>]*value="([^"]+)"', html).group(1)
-
-
-def sign_in(app, email: str, password: str):  # noqa: ANN001, ANN201
-    client = app.test_client()
-    page = client.get("/cuenta/entrar").get_data(as_text=True)
-    r = client.post("/cuenta/entrar", data={"csrf_token": csrf(page), "email": email,
-                                            "password": password})
-    assert r.status_code == 303, f"sign-in failed for {email}: {r.status_code}"
-    return client
-
-
 def count_queries(client, counter: Counter, url: str) -> int:  # noqa: ANN001
     client.get(url)  # warm up (templates, caches)
     counter.n = 0
@@ -94,35 +87,82 @@ def count_queries(client, counter: Counter, url: str) -> int:  # noqa: ANN001
 WARM_UP = 5
 
 
-def measure(pages: list, runs: int, rounds: int = 30) -> tuple[list[float], list[list[float]]]:
-    """Each page's median time over `runs` requests, and its ratios to the trivial page (the
-    first), one per round. Each page is requested in blocks of its own, after `WARM_UP`
-    requests that are not timed (its steady state: the first few requests after a heavier
-    page pay for that one's garbage and caches, which would flatter the ratio). In every
-    round each page has one block, in an order that turns from round to round, and the
-    round's ratio is the median of the page's block over the median of the trivial page's
-    block of the same round. This machine's speed moves by 10-20 % over seconds (a shared
+def _backend_pids(url: str) -> list[int]:
+    """PostgreSQL: the server processes of the bench's database (read through a connection
+    of their own, not counted); SQLite: none (its work is the process's own CPU)."""
+    if not url.startswith("postgresql"):
+        return []
+    db = get_database(url)
+    name = db.engine.url.database
+    with _admin(url).connect() as conn:
+        return list(conn.execute(text(
+            "SELECT pid FROM pg_stat_activity WHERE datname = :d AND pid <> pg_backend_pid()"),
+            {"d": name}).scalars())
+
+
+_ADMIN: dict[str, object] = {}
+
+
+def _admin(url: str):  # noqa: ANN202
+    from sqlalchemy import create_engine
+    if url not in _ADMIN:
+        _ADMIN[url] = create_engine(url, pool_size=1)
+    return _ADMIN[url]
+
+
+_TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def _server_cpu(pids: list[int]) -> float:
+    """The CPU seconds the server processes have used (utime + stime, /proc)."""
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / _TICK
+
+
+def measure(pages: list, runs: int, url: str, rounds: int = 30
+            ) -> tuple[list[float], list[float], list[list[float]]]:
+    """Each page's median time and its CPU per request (the process's, plus the PostgreSQL
+    server processes' of the bench's database, read from /proc), and its CPU ratios to the
+    trivial page (the first), one per round. Each page is requested in blocks of its own,
+    after `WARM_UP` requests that are not timed (its steady state: the first few requests
+    after a heavier page pay for that one's garbage and caches, which would flatter the
+    ratio). In every round each page has one block, in an order that turns from round to
+    round, and the round's ratio is the page's CPU per request in its block over the trivial
+    page's in the same round. This machine's speed moves by 10-20 % over seconds (a shared
     host): comparing blocks run a fraction of a second apart, and taking the median over the
     rounds, keeps a slow moment from weighing on one page only."""
     block = max(1, runs // rounds)
     times: list[list[float]] = [[] for _ in pages]
+    cpu: list[float] = [0.0 for _ in pages]
     per_round: list[list[float]] = [[] for _ in pages]
     for r in range(rounds):
         order = list(range(len(pages)))
         order = order[r % len(pages):] + order[:r % len(pages)]
+        pids = _backend_pids(url)
         for k in order:
-            _name, client, path = pages[k]
+            client, path = pages[k][1], pages[k][2]
             for _ in range(WARM_UP):  # back to this page's steady state
                 client.get(path).get_data()
             ts = []
+            c0, s0 = time.process_time(), _server_cpu(pids)
             for _ in range(block):
                 t0 = time.perf_counter()
                 client.get(path).get_data()
                 ts.append(time.perf_counter() - t0)
+            used = (time.process_time() - c0) + (_server_cpu(pids) - s0)
             times[k].extend(ts)
-            per_round[k].append(statistics.median(ts))
-    ratios = [[p / t for p, t in zip(page, per_round[0])] for page in per_round]
-    return [statistics.median(t) for t in times], ratios
+            cpu[k] += used
+            per_round[k].append(used / block)
+    ratios = [[p / t if t else float("nan") for p, t in zip(page, per_round[0])]
+              for page in per_round]
+    return ([statistics.median(t) for t in times], [c / (block * rounds) for c in cpu],
+            ratios)
 
 
 def run(parcels: int, users_n: int, runs: int, bank_loans: int = 0, server: str | None = None
@@ -156,6 +196,9 @@ def _postgres_database(server: str) -> Iterator[str]:
         yield make_url(server).set(database=name).render_as_string(hide_password=False)
     finally:
         reset_databases()
+        for engine in _ADMIN.values():  # their connections go with the database
+            engine.dispose()
+        _ADMIN.clear()
         with admin.connect() as conn:
             conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         admin.dispose()
@@ -178,23 +221,121 @@ def _run_in(url: str, tmp: Path, parcels: int, users_n: int, runs: int, bank_loa
     app = create_app({"SECRET_KEY": "bench", "DATABASE_URL": url, "RATELIMIT_ENABLED": False,
                       "INSTANCE_PATH": str(tmp / "instance"), "OUTBOX_DIR": str(tmp / "out")})
     counter = Counter(get_database(url).engine)
-    clock.set_fixed(TODAY)
-    owner = sign_in(app, "owner@demo.pr", district.DEMO_PASSWORD)
-    lender = sign_in(app, "lender@demo.pr", district.DEMO_PASSWORD)
-    parcel_id = owner_parcel(url, ("overdue",))
-    current_id = owner_parcel(url, ("current", "pending"))
-    pages = [
-        ("trivial page (home, signed in)", owner, "/"),
-        ("dashboard (owner, 3 parcels)", owner, "/mis-propiedades"),
-        ("parcel page (delinquent parcel)", owner, f"/propiedad/{parcel_id}"),
-        ("parcel page (a parcel up to date)", owner, f"/propiedad/{current_id}"),
-        ("dashboard (lender, 50 loans)", lender, "/mis-propiedades"),
-        ("lender's loans (50 loans)", lender, "/prestamista/prestamos"),
-    ]
-    out = _time(pages, counter, runs)
-    if bank_loans:
+    clock.set_fixed(datetime(TODAY.year, TODAY.month, TODAY.day, 10, 0))
+    pages = [p for p in all_pages(app, url)
+             if p[3] == 1.0 or ONLY[0].lower() in p[0].lower()]
+    out = _time(pages, counter, runs, url)
+    if bank_loans and (not ONLY[0] or "lender" in ONLY[0].lower()):
+        lender = next(c for n, c, _p, _t in pages if n.startswith("lender:"))
         out += _big_portfolio(url, counter, pages[0], lender, bank_loans, runs)
     return out
+
+
+#: Targets (docs/WEB.md): the owner's dashboard and parcel page at most 4x the trivial page's
+#: CPU, every other page at most 5x; every page at most 10 SQL statements.
+OWNER_TARGET, OTHER_TARGET, SQL_TARGET = 4.0, 5.0, 10
+
+
+def _ids(url: str) -> dict[str, object]:
+    """The demo's rows the pages open (the first of each kind)."""
+    q = {
+        "payment": "SELECT p.id FROM payments p JOIN users u ON u.id = p.user_id "
+                   "WHERE u.email = 'owner@demo.pr' AND p.status = 'succeeded' ORDER BY p.id",
+        "loan": "SELECT id FROM loans ORDER BY id",
+        "loan_number": "SELECT loan_number FROM loans ORDER BY id",
+        "loan_catastro": "SELECT pa.catastro FROM loans l JOIN parcels pa ON pa.id = l.parcel_id "
+                         "ORDER BY l.id",
+        "demand": "SELECT notice_id FROM demand_letters ORDER BY id",
+        "roll": "SELECT id FROM assessment_rolls ORDER BY id",
+        "person": "SELECT id FROM users WHERE email = 'owner@demo.pr'",
+    }
+    out: dict[str, object] = {}
+    with get_database(url).engine.connect() as conn:
+        for k, sql in q.items():
+            out[k] = conn.execute(text(sql)).scalars().first()
+    return out
+
+
+def _api_token(url: str) -> str:
+    from portal.lenders import tokens
+    from portal.models import Lender, PartyMember
+    with UnitOfWork(get_database(url)) as w:
+        user = users.find_by_email(w, "lender@demo.pr")
+        party_id = w.session.query(PartyMember).filter_by(user_id=user.id).first().party_id
+        lender = w.session.query(Lender).filter_by(party_id=party_id).one()
+        _tok, secret = tokens.create_token(w, user, lender.id, "bench", "read", 30)
+    return secret
+
+
+class _Api:
+    """A test client that sends the API's Bearer token."""
+
+    def __init__(self, app, secret: str) -> None:  # noqa: ANN001
+        self.client, self.headers = app.test_client(), {"Authorization": f"Bearer {secret}"}
+
+    def get(self, path: str):  # noqa: ANN201
+        return self.client.get(path, headers=self.headers)
+
+
+def all_pages(app, url: str) -> list[tuple[str, object, str, float]]:  # noqa: ANN001
+    """(name, signed-in client, path, CPU target vs the trivial page): the trivial page first,
+    then the owner's, the lender's, the API's and the staff's pages and documents."""
+    from tests.support.pages import login
+    owner, lender, staff = login(app, "owner"), login(app, "lender"), login(app, "staff")
+    api = _Api(app, _api_token(url))
+    late = owner_parcel(url, ("overdue",))
+    current = owner_parcel(url, ("current", "pending"))
+    i = _ids(url)
+    o, x = OWNER_TARGET, OTHER_TARGET
+    pages = [
+        ("trivial page (home, signed in)", owner, "/", 1.0),
+        ("owner: dashboard (3 parcels)", owner, "/mis-propiedades", o),
+        ("owner: parcel (delinquent)", owner, f"/propiedad/{late}", o),
+        ("owner: parcel (up to date)", owner, f"/propiedad/{current}", o),
+        ("owner: payments history", owner, f"/propiedad/{late}/pagos", x),
+        ("owner: statement PDF", owner, f"/propiedad/{late}/estado-de-cuenta.pdf", x),
+        ("owner: receipt", owner, f"/pagos/pago/{i['payment']}/recibo", x),
+        ("owner: receipt PDF", owner, f"/pagos/pago/{i['payment']}/recibo.pdf", x),
+        ("owner: account", owner, "/cuenta", x),
+        ("owner: paperless", owner, "/cuenta/sin-papel", x),
+        ("owner: reminders", owner, "/cuenta/recordatorios", x),
+        ("owner: certificates", owner, f"/propiedad/{late}/certificados", x),
+        ("owner: pay (choose)", owner, "/pagar", x),
+        ("owner: calendar .ics", owner, f"/propiedad/{current}/calendario.ics", x),
+        ("owner: exemption start", owner, f"/propiedad/{current}/exoneracion", x),
+        ("lender: dashboard (50 loans)", lender, "/mis-propiedades", x),
+        ("lender: loans (50)", lender, "/prestamista/prestamos", x),
+        ("lender: loan", lender, f"/prestamista/prestamos/{i['loan']}", x),
+        ("lender: loan parcel", lender, f"/propiedad/{_loan_parcel(url)}", x),
+        ("lender: bills", lender, "/prestamista/facturas", x),
+        ("lender: exemptions", lender, "/prestamista/exoneraciones", x),
+        ("lender: organisation", lender, "/prestamista/organizacion", x),
+        ("API: loans (50)", api, "/api/v1/loans", x),
+        ("API: loan", api, f"/api/v1/loans/{i['loan_number']}", x),
+        ("API: loan changes", api, "/api/v1/loan-changes", x),
+        ("API: certifications", api,
+         f"/api/v1/parcels/{i['loan_catastro']}/certifications", x),
+        ("staff: search", staff, "/personal/buscar?q=1", x),
+        ("staff: audit", staff, "/personal/auditoria", x),
+        ("staff: person", staff, f"/personal/persona/{i['person']}", x),
+        ("staff: collections", staff, "/personal/cobros", x),
+        ("staff: demand", staff, f"/personal/cobros/{i['demand']}", x),
+        ("staff: demand letter PDF", staff, f"/cobros/requerimiento/{i['demand']}.pdf", x),
+        ("staff: court list", staff, "/personal/cobros/tribunal", x),
+        ("staff: attachments", staff, "/personal/embargos", x),
+        ("staff: exemptions queue", staff, "/personal/exoneraciones", x),
+        ("staff: office payment", staff, f"/personal/pagos/oficina/{late}", x),
+        ("staff: roll", staff, "/personal/tasacion", x),
+        ("staff: roll review", staff, f"/personal/tasacion/{i['roll']}/revision", x),
+        ("staff: reports", staff, "/personal/informes", x),
+    ] + [(f"staff: report {r}", staff, f"/personal/informes/{r}", x)
+         for r in ("pagos", "registro", "morosidad", "tribunal")]
+    return pages
+
+
+def _loan_parcel(url: str) -> int:
+    with get_database(url).engine.connect() as conn:
+        return conn.execute(text("SELECT parcel_id FROM loans ORDER BY id")).scalars().first()
 
 
 def _big_portfolio(url: str, counter: Counter, trivial: tuple, lender, loans: int,  # noqa: ANN001
@@ -216,18 +357,22 @@ def _big_portfolio(url: str, counter: Counter, trivial: tuple, lender, loans: in
         conn.execute(text("ANALYZE"))
     last = -(-loans // 50)
     pages = [trivial,
-             (f"dashboard (lender, {loans:,} loans)", lender, "/mis-propiedades"),
-             (f"lender's loans ({loans:,}), page 1", lender, "/prestamista/prestamos"),
-             (f"lender's loans ({loans:,}), page {last}", lender,
-              f"/prestamista/prestamos?page={last}")]
-    return _time(pages, counter, max(30, runs // 5))[1:]
+             ("lender: dashboard (bank's loans)", lender, "/mis-propiedades", OTHER_TARGET),
+             ("lender: loans, page 1 (bank's)", lender, "/prestamista/prestamos",
+              OTHER_TARGET),
+             ("lender: loans, last page (bank's)", lender,
+              f"/prestamista/prestamos?page={last}", OTHER_TARGET)]
+    return _time(pages, counter, max(30, runs // 5), url)[1:]
 
 
-def _time(pages: list, counter: Counter, runs: int) -> list[tuple[str, int, float, list[float]]]:
-    """(page, SQL statements, median s, ratios to the first page, one per round)."""
-    queries = [count_queries(client, counter, path) for _name, client, path in pages]
-    medians, ratios = measure(pages, runs)
-    return [(name, q, m, r) for (name, _c, _p), q, m, r in zip(pages, queries, medians, ratios)]
+def _time(pages: list, counter: Counter, runs: int, url: str
+          ) -> list[tuple[str, int, float, float, list[float], float]]:
+    """(page, SQL statements, median s, CPU s per request, CPU ratios to the first page, one
+    per round, the page's target)."""
+    queries = [count_queries(client, counter, path) for _name, client, path, _t in pages]
+    medians, cpu, ratios = measure(pages, runs, url)
+    return [(name, q, m, c, r, target) for (name, _c, _p, target), q, m, c, r
+            in zip(pages, queries, medians, cpu, ratios)]
 
 
 def main() -> None:
@@ -236,26 +381,41 @@ def main() -> None:
     ap.add_argument("--users", type=int, default=5000)
     ap.add_argument("--runs", type=int, default=300)
     ap.add_argument("--bank-loans", type=int, default=2000)
+    ap.add_argument("--only", metavar="WORD", default="",
+                    help="time only the pages whose name holds WORD (and the trivial page)")
     ap.add_argument("--postgres", metavar="SERVER_URL", nargs="?",
                     const="postgresql+psycopg://postgres@127.0.0.1:5432/test",
                     help="run on a throwaway database on this PostgreSQL server (default: "
                          "%(const)s) instead of SQLite")
     args = ap.parse_args()
-    print(f"database: {'PostgreSQL' if args.postgres else 'SQLite'}")
-    small = run(240, 4, 30, min(args.bank_loans, 100), args.postgres)
+    ONLY[0] = args.only
+    print(f"database: {'PostgreSQL' if args.postgres else 'SQLite'}; "
+          f"load average before: {os.getloadavg()[0]:.2f}")
+    small = run(240, 4, 30, min(args.bank_loans, 100), args.postgres) \
+        if args.parcels != 240 else None
     large = run(args.parcels, args.users, args.runs, args.bank_loans, args.postgres)
-    print(f"\n{'page':34} {'SQL@240':>8} {'SQL@' + str(args.parcels):>10} {'median ms':>10} "
-          f"{'x trivial':>10} {'(quartiles)':>12}")
-    for (_, q_small, *_), (name, q_large, median, ratios) in zip(small, large):
+    small = small or large
+    print(f"\n{'page':34} {'SQL@240':>7} {'SQL@' + str(args.parcels):>9} {'ms':>7} "
+          f"{'CPU ms':>7} {'x trivial':>9} {'(quartiles)':>11}  target")
+    for (_, q_small, *_), (name, q_large, median, cpu, ratios, target) in zip(small, large):
         q1, q2, q3 = statistics.quantiles(ratios, n=4)
-        print(f"{name:34} {q_small:>8} {q_large:>10} {median * 1000:>10.1f} "
-              f"{statistics.median(ratios):>10.2f} {q1:>6.2f}-{q3:.2f}")
-    targets = large[1:3]  # the owner's dashboard and the (heaviest) parcel page
-    print(f"\nSQL per page: at most {max(row[1] for row in large)} (target <= 10); "
-          f"growing with parcels: {any(a[1] != b[1] for a, b in zip(small, large))}")
-    print("median vs the trivial page (the median of the rounds' ratios): " + ", ".join(
-        f"{name.split(' (')[0]} {statistics.median(r):.2f}x" for name, _, _, r in targets)
-        + " (target <= 3x)")
+        ratio = statistics.median(ratios)
+        over = []
+        if q_large > SQL_TARGET or q_small != q_large:
+            over.append("SQL")
+        if ratio > target:
+            over.append("CPU")
+        flag = ("OVER: " + "+".join(over)) if over and target > 1 else ""
+        print(f"{name[:34]:34} {q_small:>7} {q_large:>9} {median * 1000:>7.1f} "
+              f"{cpu * 1000:>7.2f} {ratio:>9.2f} {q1:>5.2f}-{q3:<5.2f}  "
+              f"{'' if target == 1 else f'<={target:g}x'} {flag}")
+    print(f"\nload average after: {os.getloadavg()[0]:.2f}; SQL target <= {SQL_TARGET} and the "
+          "same at 240 parcels; CPU per request (the process's and the database server's) "
+          "as a ratio to the trivial page's in the same round, the median over the rounds")
+
+
+#: --only
+ONLY = [""]
 
 
 if __name__ == "__main__":

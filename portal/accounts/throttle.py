@@ -80,6 +80,11 @@ def _estimate(current: int, previous: int, elapsed: float) -> int:
 def hit(uow: UnitOfWork, key: str, limit: int, window_seconds: int) -> bool:
     """Count one hit on `key`; True while its sliding count is at most `limit`."""
     now = _now()
+    _count_one(uow, key, window_seconds, now)
+    return _estimate(*_windows(uow, key, window_seconds, now)) <= limit
+
+
+def _count_one(uow: UnitOfWork, key: str, window_seconds: int, now: datetime) -> None:
     start = window_start(window_seconds, now)
     # The row is read as "the previous window" during the next window: it expires after it.
     expires = datetime.fromtimestamp(start + 2 * int(window_seconds), UTC)
@@ -90,24 +95,27 @@ def hit(uow: UnitOfWork, key: str, limit: int, window_seconds: int) -> bool:
     uow.session.execute(stmt)
     if random.randrange(PURGE_ONE_IN) == 0:  # noqa: S311 - not a secret
         purge(uow, now)
-    return _estimate(*_windows(uow, key, window_seconds, now)) <= limit
+
+
+def hit_with_quota(uow: UnitOfWork, key: str, limit: int, window_seconds: int
+                   ) -> tuple[bool, int, int]:
+    """`hit`, and what is left, from one read of the windows (an API request counts itself
+    and answers what is left, the IETF draft's `RateLimit` header's `r` and `t`): (within
+    `limit`, hits left of `limit` now, seconds until the count falls below `limit` when none
+    are left, else until the current window ends)."""
+    now = _now()
+    _count_one(uow, key, window_seconds, now)
+    sliding = _estimate(*_windows(uow, key, window_seconds, now))
+    left = max(0, int(limit) - sliding)
+    if left == 0:
+        return sliding <= limit, 0, retry_after(uow, key, limit, window_seconds)
+    w = int(window_seconds)
+    return sliding <= limit, left, max(1, math.ceil(window_start(w, now) + w - now.timestamp()))
 
 
 def count(uow: UnitOfWork, key: str, window_seconds: int) -> int:
     """The sliding count of hits on `key` over the last `window_seconds` (none counted)."""
     return _estimate(*_windows(uow, key, window_seconds, _now()))
-
-
-def quota(uow: UnitOfWork, key: str, limit: int, window_seconds: int) -> tuple[int, int]:
-    """(hits left of `limit` now, seconds until the count falls below `limit` when none are
-    left, else until the current window ends): what the IETF draft's `RateLimit` header
-    says (`r` and `t`)."""
-    now = _now()
-    left = max(0, int(limit) - _estimate(*_windows(uow, key, window_seconds, now)))
-    if left == 0:
-        return 0, retry_after(uow, key, limit, window_seconds)
-    w = int(window_seconds)
-    return left, max(1, math.ceil(window_start(w, now) + w - now.timestamp()))
 
 
 def blocked(uow: UnitOfWork, key: str, limit: int, window_seconds: int) -> bool:

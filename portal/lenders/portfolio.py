@@ -430,15 +430,20 @@ def retentions(uow: UnitOfWork, parcel_ids: Sequence[int], fy_start: date
         return {}
     facts = {f.parcel_id: f for f in uow.session.scalars(select(PropertyTaxFact).where(
         PropertyTaxFact.parcel_id.in_(ids), PropertyTaxFact.fiscal_year_start == fy_start))}
-    answers = dict(uow.session.execute(
-        select(ExemptionCertification.parcel_id, ExemptionCertification.answers).where(
-            ExemptionCertification.parcel_id.in_(list(facts)),
-            ExemptionCertification.fiscal_year_start == fy_start,
-            ExemptionCertification.status == "approved")).all()) if facts else {}
-    revoked = set(uow.session.scalars(select(ExemptionCertification.parcel_id).where(
-        ExemptionCertification.parcel_id.in_(list(facts)),
-        ExemptionCertification.status == "revoked",
-        ExemptionCertification.revoked_from <= fy_start))) if facts else set()
+    # The year's approved answers and the revocations in force, in one statement.
+    c = ExemptionCertification
+    answers: dict[int, Any] = {}
+    revoked: set[int] = set()
+    for pid, status, found in uow.session.execute(
+            select(c.parcel_id, c.status, c.answers).where(
+                c.parcel_id.in_(list(facts)),
+                or_(and_(c.fiscal_year_start == fy_start, c.status == "approved"),
+                    and_(c.status == "revoked", c.revoked_from <= fy_start)))
+            .order_by(c.id)) if facts else ():
+        if status == "approved":
+            answers[pid] = found
+        else:
+            revoked.add(pid)
     return {pid: _retention(facts.get(pid), answers.get(pid), fy_start,
                             exempt=pid in answers or pid not in revoked) for pid in ids}
 

@@ -173,13 +173,14 @@ def reset_calendar(uow: UnitOfWork, user: Any) -> str:
     return row.calendar_token
 
 
-def needs_notice(uow: UnitOfWork, user: Any) -> bool:
+def needs_notice(uow: UnitOfWork, user: Any, *, recipients: bool | None = None) -> bool:
     """Whether the dashboard says that reminders are on by default: the account has parcels
-    to be reminded of and has not saved a choice."""
+    to be reminded of and has not saved a choice. `recipients`: whether it has such parcels
+    (live owner or lessee links), when the caller has read them already."""
     row = settings_of(uow, user.id)
     if row is not None and row.chosen_at is not None:
         return False
-    return bool(recipient_parcels(uow, user.id))
+    return recipients if recipients is not None else bool(recipient_parcels(uow, user.id))
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,6 @@ from portal.documents import statement
 from portal.i18n import LANGUAGES, current_language, formats
 from portal.payments import guest
 from portal.people import users
-from portal.reminders import preferences as reminder_preferences
 from portal.web.accounts import bp, views
 from portal.web.accounts.forms import ClaimForm, GrantForm, RevokeEmailForm
 from portal.web.data import external_url, uow
@@ -70,12 +69,11 @@ def language():  # noqa: ANN201
 @login_required
 def dashboard():  # noqa: ANN201
     today = clock.today()
-    rows, loans_apart = views.dashboard_rows(current_user, today)
-    views.remember_lessee(any(r.relation == "lessee" for r in rows))
-    with uow() as w:
-        reminders_notice = reminder_preferences.needs_notice(w, current_user)
-    return render_template("accounts/dashboard.html", rows=rows, today=today,
-                           loans_apart=loans_apart, reminders_notice=reminders_notice)
+    v = views.dashboard_page(current_user, today)
+    views.remember_lessee(any(r.relation == "lessee" for r in v.rows))
+    return render_template("accounts/dashboard.html", rows=v.rows, today=today,
+                           loans_apart=v.loans_apart, reminders_notice=v.reminders_notice,
+                           ex_pending=v.exemption_pending)
 
 
 @bp.get("/propiedad/<id:parcel_id>")

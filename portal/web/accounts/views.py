@@ -21,6 +21,7 @@ from portal.collections import attachments
 from portal.core.explain import N_, Trace
 from portal.core.installments import explain_schedule
 from portal.documents.attachment_notice import summary_view
+from portal.exemptions import filings
 from portal.exemptions import status as exemption_status
 from portal.i18n import (
     Formats,
@@ -34,6 +35,7 @@ from portal.i18n import (
 from portal.i18n import fast_gettext as _
 from portal.lenders import intents, loan_changes, portfolio
 from portal.people import users
+from portal.reminders import preferences as reminder_preferences
 from portal.roll import notices
 from portal.web import spoken
 from portal.web.collections import views as collection_views
@@ -149,14 +151,45 @@ LAST_LOAN_PAGE = access.MAX_ID // LOANS_PER_PAGE
 def dashboard_rows(user: Any, today: date, *, loans: bool = True) -> tuple[list[Row], int]:
     """The dashboard's rows (not `loans`: the user's own links only), and how many loans of
     the user's lenders it leaves to the lender's list (0: none)."""
-    memo: dict = {}
     with uow() as w:
-        listed_apart = 0
-        if loans and getattr(user, "is_lender", False):
-            count = access.lender_loan_count(w, user)
-            listed_apart = count if count > LOANS_PER_PAGE else 0
-        summaries = statements.dashboard(w, user, today, loans=loans and not listed_apart)
-        return [_row(s, today, memo) for s in summaries], listed_apart
+        return _dashboard_rows(w, user, today, loans=loans)
+
+
+def _dashboard_rows(w: Any, user: Any, today: date, *, loans: bool = True
+                    ) -> tuple[list[Row], int]:
+    memo: dict = {}
+    listed_apart = 0
+    if loans and getattr(user, "is_lender", False):
+        count = access.lender_loan_count(w, user)
+        listed_apart = count if count > LOANS_PER_PAGE else 0
+    summaries = statements.dashboard(w, user, today, loans=loans and not listed_apart)
+    return [_row(s, today, memo) for s in summaries], listed_apart
+
+
+class DashboardPage(NamedTuple):
+    """The dashboard's one view model: its rows, the lender's loans left to its list, whether
+    to say that reminders are on by default, and {parcel id: status} of the owner's parcels
+    whose residential exemption waits on them (a draft, or returned)."""
+
+    rows: list[Row]
+    loans_apart: int
+    reminders_notice: bool
+    exemption_pending: dict[int, str]
+
+
+def dashboard_page(user: Any, today: date) -> DashboardPage:
+    """The dashboard read in one unit of work. A row's relation is the strongest of the
+    user's live relations to its parcel (owner, then lessee), so the parcels the user owns
+    and whether it has any to be reminded of (an owner's or a lessee's link) are read off
+    the rows, not asked again."""
+    with uow() as w:
+        rows, apart = _dashboard_rows(w, user, today)
+        owned = [r.id for r in rows if r.relation == "owner"]
+        pending = ({} if getattr(user, "is_staff", False) else
+                   exemption_status.pending_steps(w, owned, filings.certification_year(today)))
+        notice = reminder_preferences.needs_notice(w, user, recipients=any(
+            r.relation in reminder_preferences.RECIPIENT_ROLES for r in rows))
+    return DashboardPage(rows, apart, notice, pending)
 
 
 def lender_rows(user: Any, today: date, page: int) -> tuple[list[Row], int]:

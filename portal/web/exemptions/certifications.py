@@ -644,23 +644,8 @@ def exemption_badge(status: str) -> Markup:
 __all__ = ["ServiceError", "bp", "exemption_badge"]
 
 
-# --- what the parcel page shows ---------------------------------------------------------------
-
-def exemption_pending(parcel_ids: list[int]) -> dict[int, str]:
-    """The dashboard's badge: {parcel id: status} of the signed-in owner's parcels whose
-    certification waits on them (a draft to finish, or one staff returned)."""
-    from portal.exemptions.status import pending_steps
-    if not current_user.is_authenticated or current_user.is_staff:
-        return {}
-    with uow() as w:
-        owned = [p for p, rel in access.relations(w, current_user, parcel_ids).items()
-                 if rel == "owner"]
-        return pending_steps(w, owned, _fy())
-
-
 @bp.record_once
 def _globals(state) -> None:  # noqa: ANN001
     state.app.jinja_env.globals.update(
         exemption_badge=exemption_badge,
-        exemption_pending=exemption_pending,
         status_label_ex=present.status_label, exemption_slugs=present.SLUGS)

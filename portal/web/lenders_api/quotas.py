@@ -15,8 +15,7 @@ from portal.web.lenders_api.answers import problem
 def limited(w: Any, name: str, key: str, limit: tuple[int, int]) -> Any:
     """Count the request on `key`; the 429 problem beyond `limit`. What is left of each
     quota is kept for the `RateLimit` headers (g.quotas)."""
-    within = throttle.hit(w, key, *limit)
-    left, reset = throttle.quota(w, key, *limit)
+    within, left, reset = throttle.hit_with_quota(w, key, *limit)
     g.setdefault("quotas", []).append((name, limit, left, reset))
     if within:
         return None

@@ -114,10 +114,10 @@ PINNED = [
     ("staff", "/personal/buscar?q=1", 2),
     ("staff", "/personal/auditoria", 2),
     ("staff", "/personal/persona/{person}", 5),
-    ("staff", "/personal/cobros", 14),
+    ("staff", "/personal/cobros", 8),
     ("staff", "/personal/cobros/{demand}", 9),
     ("staff", "/cobros/requerimiento/{demand}.pdf", 3),
-    ("staff", "/personal/cobros/tribunal", 11),
+    ("staff", "/personal/cobros/tribunal", 5),
     ("staff", "/personal/embargos", 2),
     ("staff", "/personal/exoneraciones", 4),
     ("staff", "/personal/pagos/oficina/{late}", 8),
@@ -127,7 +127,7 @@ PINNED = [
     ("staff", "/personal/informes/pagos", 3),
     ("staff", "/personal/informes/registro", 5),
     ("staff", "/personal/informes/morosidad", 3),
-    ("staff", "/personal/informes/tribunal", 22),
+    ("staff", "/personal/informes/tribunal", 8),
 ]
 
 

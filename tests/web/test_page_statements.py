@@ -122,7 +122,7 @@ PINNED = [
     ("staff", "/personal/exoneraciones", 4),
     ("staff", "/personal/pagos/oficina/{late}", 8),
     ("staff", "/personal/tasacion", 4),
-    ("staff", "/personal/tasacion/{roll}/revision", 11),
+    ("staff", "/personal/tasacion/{roll}/revision", 9),
     ("staff", "/personal/informes", 1),
     ("staff", "/personal/informes/pagos", 3),
     ("staff", "/personal/informes/registro", 5),

@@ -23,6 +23,7 @@ from sqlalchemy import (
     BigInteger,
     Numeric,
     and_,
+    bindparam,
     case,
     cast,
     exists,
@@ -137,15 +138,18 @@ class Review:
         return self.total_assessed == self.total_to_assess
 
 
+#: The roll with its budget version and fiscal year (built once, bound by id).
+_ROLL = (select(AssessmentRoll, BudgetVersion, FiscalYear)
+         .join(BudgetVersion, BudgetVersion.id == AssessmentRoll.budget_version_id)
+         .join(FiscalYear, FiscalYear.id == AssessmentRoll.fiscal_year_id)
+         .where(AssessmentRoll.id == bindparam("id")))
+
+
 def _roll(uow: UnitOfWork, staff: Any, roll_id: int | str
           ) -> tuple[AssessmentRoll, BudgetVersion, FiscalYear]:
     """The roll with its budget version and fiscal year, in one statement."""
     access.require_staff(staff)
-    found = uow.session.execute(
-        select(AssessmentRoll, BudgetVersion, FiscalYear)
-        .join(BudgetVersion, BudgetVersion.id == AssessmentRoll.budget_version_id)
-        .join(FiscalYear, FiscalYear.id == AssessmentRoll.fiscal_year_id)
-        .where(AssessmentRoll.id == access.parse_id(roll_id))).first()
+    found = uow.session.execute(_ROLL, {"id": access.parse_id(roll_id)}).first()
     if found is None:
         raise NotFound()
     return found[0], found[1], found[2]

@@ -440,6 +440,7 @@ def demands(uow: UnitOfWork, staff: Any, *, status: str | None = None,
         stmt = stmt.where(Notice.mailed_on.is_not(None), CourtClaim.id.is_(None))
     out: list[DemandRow] = []
     for rows in _pages(uow, stmt, limit):
+        page: list[DemandRow] = []
         for n, letter, catastro, claim, name in rows:
             fy = uow.session.get(FiscalYear, n.fiscal_year_id)
             closed = _rules(uow, fy).closed_days
@@ -449,12 +450,9 @@ def demands(uow: UnitOfWork, staff: Any, *, status: str | None = None,
                 queued_on = letter.run_on if letter is not None else clock.legal_date(
                     n.created_at)
                 row.mail_by = deadline("demand_mailing", queued_on, closed_days=closed)
-            if st == "claimable":
-                stop = _stop(uow, n, today)
-                if stop is None or stop.today <= 0:
-                    row.status = "paid"
-                else:
-                    row.stop_amount = stop.today
+            page.append(row)
+        _stops(uow, [r for r in page if r.status == "claimable"], today)
+        for row in page:
             if status is None or row.status == status:
                 out.append(row)
                 if len(out) >= limit:
@@ -463,14 +461,35 @@ def demands(uow: UnitOfWork, staff: Any, *, status: str | None = None,
 
 
 def _pages(uow: UnitOfWork, stmt: Any, limit: int) -> Iterator[list[Any]]:
-    """The rows of `stmt` (ordered by notice id) a page at a time, by key."""
+    """The rows of `stmt` (ordered by notice id) a page at a time, by key (a short page is
+    the last: no statement more to learn that there is none after it)."""
     after = 0
     while True:
         rows = uow.session.execute(stmt.where(Notice.id > after).limit(limit)).all()
-        if not rows:
+        if rows:
+            yield rows
+        if len(rows) < limit:
             return
-        yield rows
         after = rows[-1][0].id
+
+
+def _stops(uow: UnitOfWork, rows: list[DemandRow], today: date) -> None:
+    """The claimable rows' amounts that stop the claim today (`stop_amount`), their accounts
+    read together (one statement per fiscal year, `facts.load_many`, whatever the number of
+    rows); a row whose demand is paid becomes "paid"."""
+    by_year: dict[int, list[DemandRow]] = {}
+    for r in rows:
+        by_year.setdefault(r.notice.fiscal_year_id, []).append(r)
+    for fy_id, year_rows in by_year.items():
+        fy = uow.session.get(FiscalYear, fy_id)
+        accounts = facts.load_many(uow, [r.notice.parcel_id for r in year_rows], fy,
+                                   rows=True)
+        for r in year_rows:
+            stop = _stop_of(accounts[r.notice.parcel_id], r.notice, today)
+            if stop is None or stop.today <= 0:
+                r.status = "paid"
+            else:
+                r.stop_amount = stop.today
 
 
 def court_list(uow: UnitOfWork, staff: Any, *, today: date | None = None, after: int = 0,
@@ -481,9 +500,7 @@ def court_list(uow: UnitOfWork, staff: Any, *, today: date | None = None, after:
     return demands(uow, staff, status="claimable", today=today, after=after, limit=limit)
 
 
-def _stop(uow: UnitOfWork, n: Notice, today: date) -> Any:
-    fy = uow.session.get(FiscalYear, n.fiscal_year_id)
-    acct = facts.load(uow, n.parcel_id, fy)
+def _stop_of(acct: Any, n: Notice, today: date) -> Any:
     if acct.assessment is None or n.mailed_on is None:
         return None
     return acct.offer(today, demand=Demand(n.mailed_on, n.amount or Decimal(0),

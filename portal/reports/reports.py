@@ -147,9 +147,9 @@ def _court(uow: UnitOfWork, staff: Any, p: Params) -> Iterator[Any]:
     while True:
         rows = collections_demands.court_list(uow, staff, today=p.today, after=after,
                                               limit=collections_demands.PAGE)
-        if not rows:
-            return
         yield from rows
+        if len(rows) < collections_demands.PAGE:
+            return  # a short page is the last (no statement more to learn it)
         after = rows[-1].notice.id
         uow.session.expunge_all()
 

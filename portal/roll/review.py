@@ -23,6 +23,7 @@ from sqlalchemy import (
     BigInteger,
     Numeric,
     and_,
+    bindparam,
     case,
     cast,
     exists,
@@ -137,14 +138,21 @@ class Review:
         return self.total_assessed == self.total_to_assess
 
 
+#: The roll with its budget version and fiscal year (built once, bound by id).
+_ROLL = (select(AssessmentRoll, BudgetVersion, FiscalYear)
+         .join(BudgetVersion, BudgetVersion.id == AssessmentRoll.budget_version_id)
+         .join(FiscalYear, FiscalYear.id == AssessmentRoll.fiscal_year_id)
+         .where(AssessmentRoll.id == bindparam("id")))
+
+
 def _roll(uow: UnitOfWork, staff: Any, roll_id: int | str
           ) -> tuple[AssessmentRoll, BudgetVersion, FiscalYear]:
+    """The roll with its budget version and fiscal year, in one statement."""
     access.require_staff(staff)
-    roll = uow.session.get(AssessmentRoll, access.parse_id(roll_id))
-    if roll is None:
+    found = uow.session.execute(_ROLL, {"id": access.parse_id(roll_id)}).first()
+    if found is None:
         raise NotFound()
-    return (roll, uow.session.get(BudgetVersion, roll.budget_version_id),
-            uow.session.get(FiscalYear, roll.fiscal_year_id))
+    return found[0], found[1], found[2]
 
 
 def review(uow: UnitOfWork, staff: Any, roll_id: int | str) -> Review:
@@ -229,7 +237,11 @@ class ExemptParcel:
 def exempt_page(uow: UnitOfWork, staff: Any, roll_id: int | str, *, limit: int, offset: int
                 ) -> list[ExemptParcel]:
     """A page of the roll's exempt parcels by catastro number, each with why (R-A2)."""
-    roll, _version, _fy = _roll(uow, staff, roll_id)
+    access.require_staff(staff)
+    # The roll alone (no statement when `review` read it in this unit of work).
+    roll = uow.session.get(AssessmentRoll, access.parse_id(roll_id))
+    if roll is None:
+        raise NotFound()
     return [ExemptParcel(pid, catastro, address, municipality, owner,
                          core.exemption_reason(owner, bool(transferred)) or "changed")
             for pid, catastro, address, municipality, owner, transferred in uow.session.execute(
@@ -251,8 +263,9 @@ def _earlier(uow: UnitOfWork, version: BudgetVersion) -> list[int]:
 def _amendment(uow: UnitOfWork, version: BudgetVersion, fy: FiscalYear) -> bool:
     """Whether an earlier version of the year's budget has published assessments: then this
     roll amends them (R-A5)."""
-    earlier = _earlier(uow, version)
-    return bool(earlier) and uow.session.scalar(select(Assessment.id).where(
+    earlier = select(BudgetVersion.id).where(BudgetVersion.budget_id == version.budget_id,
+                                             BudgetVersion.version < version.version)
+    return uow.session.scalar(select(Assessment.id).where(
         Assessment.fiscal_year_id == fy.id,
         Assessment.budget_version_id.in_(earlier)).limit(1)) is not None
 

@@ -251,15 +251,15 @@ def for_accounts(uow: UnitOfWork, user: Any, accounts: Iterable[tuple[int, int]]
     wanted = {(int(p), int(f)) for p, f in accounts}
     if not wanted:
         return {}
-    mine = set(uow.session.scalars(
-        select(Lender.id).join(PartyMember, PartyMember.party_id == Lender.party_id)
-        .where(PartyMember.user_id == int(getattr(user, "id", 0) or 0),
-               PartyMember.revoked_at.is_(None))))
+    # The lenders the user works for, as a subquery of the intents' statement.
+    mine = (select(Lender.id).join(PartyMember, PartyMember.party_id == Lender.party_id)
+            .where(PartyMember.user_id == int(getattr(user, "id", 0) or 0),
+                   PartyMember.revoked_at.is_(None)))
     out: dict[tuple[int, int], list[IntentView]] = {}
     for ids in facts.in_batches(sorted({p for p, _ in wanted})):
-        for v in _views(uow, [LenderIntent.parcel_id.in_(ids),
-                              LenderIntent.kind != "crim_bill"], active=True):
-            if (v.parcel_id, v.fiscal_year_id) in wanted and v.lender_id not in mine:
+        for v in _views(uow, [LenderIntent.parcel_id.in_(ids), LenderIntent.kind != "crim_bill",
+                              LenderIntent.lender_id.not_in(mine)], active=True):
+            if (v.parcel_id, v.fiscal_year_id) in wanted:
                 out.setdefault((v.parcel_id, v.fiscal_year_id), []).append(v)
     return out
 

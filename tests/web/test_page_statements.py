@@ -97,7 +97,7 @@ PINNED = [
     ("owner", "/cuenta/sin-papel", 4),
     ("owner", "/cuenta/recordatorios", 9),
     ("owner", "/propiedad/{late}/certificados", 3),
-    ("owner", "/pagar", 12),
+    ("owner", "/pagar", 9),
     ("owner", "/propiedad/{current}/calendario.ics", 6),
     ("owner", "/propiedad/{current}/exoneracion", 4),
     ("lender", "/mis-propiedades", 5),

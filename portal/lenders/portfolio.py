@@ -449,21 +449,25 @@ def retentions(uow: UnitOfWork, parcel_ids: Sequence[int], fy_start: date
     ids = list(dict.fromkeys(int(p) for p in parcel_ids))
     if not ids:
         return {}
-    facts = {f.parcel_id: f for f in uow.session.scalars(select(PropertyTaxFact).where(
-        PropertyTaxFact.parcel_id.in_(ids), PropertyTaxFact.fiscal_year_start == fy_start))}
-    # The year's approved answers and the revocations in force, in one statement.
+    # The facts with the year's approved answers and the revocations in force (outer-joined,
+    # a row per certification, by certification), in one statement.
     c = ExemptionCertification
+    facts: dict[int, Any] = {}
     answers: dict[int, Any] = {}
     revoked: set[int] = set()
-    for pid, status, found in uow.session.execute(
-            select(c.parcel_id, c.status, c.answers).where(
-                c.parcel_id.in_(list(facts)),
-                or_(and_(c.fiscal_year_start == fy_start, c.status == "approved"),
-                    and_(c.status == "revoked", c.revoked_from <= fy_start)))
-            .order_by(c.id)) if facts else ():
+    for fact, status, found in uow.session.execute(
+            select(PropertyTaxFact, c.status, c.answers)
+            .outerjoin(c, and_(c.parcel_id == PropertyTaxFact.parcel_id,
+                               or_(and_(c.fiscal_year_start == fy_start, c.status == "approved"),
+                                   and_(c.status == "revoked", c.revoked_from <= fy_start))))
+            .where(PropertyTaxFact.parcel_id.in_(ids),
+                   PropertyTaxFact.fiscal_year_start == fy_start)
+            .order_by(PropertyTaxFact.id, c.id)):
+        pid = fact.parcel_id
+        facts[pid] = fact
         if status == "approved":
             answers[pid] = found
-        else:
+        elif status is not None:
             revoked.add(pid)
     return {pid: _retention(facts.get(pid), answers.get(pid), fy_start,
                             exempt=pid in answers or pid not in revoked) for pid in ids}

@@ -102,7 +102,7 @@ PINNED = [
     ("owner", "/propiedad/{current}/exoneracion", 4),
     ("lender", "/mis-propiedades", 5),
     ("lender", "/prestamista/prestamos", 6),
-    ("lender", "/prestamista/prestamos/{loan}", 10),
+    ("lender", "/prestamista/prestamos/{loan}", 9),
     ("lender", "/propiedad/{loan_parcel}", 4),
     ("lender", "/prestamista/facturas", 5),
     ("lender", "/prestamista/exoneraciones", 3),

@@ -96,25 +96,30 @@ class Options:
         return {m.key for m in self.marked if m.withdrawn_at is None}
 
 
-def _items(uow: UnitOfWork, ref: LoanRef, fy: FiscalYear | None, today: date
-           ) -> tuple[list[Item], list[int]]:
+#: `options_for`'s `kept` when the caller has not read the retention.
+_UNREAD: Any = object()
+
+
+def _items(uow: UnitOfWork, ref: LoanRef, fy: FiscalYear | None, today: date,
+           kept: Any = _UNREAD) -> tuple[list[Item], list[int]]:
     items: list[Item] = []
     paid: list[int] = []
-    fy_start = portfolio.fiscal_year_start(today)
-    kept = portfolio.retentions(uow, [ref.parcel_id], fy_start).get(ref.parcel_id)
+    if kept is _UNREAD:
+        fy_start = portfolio.fiscal_year_start(today)
+        kept = portfolio.retentions(uow, [ref.parcel_id], fy_start).get(ref.parcel_id)
     if kept is not None:
         for half, bill in enumerate(kept.bills, start=1):
             items.append(Item(f"crim-{half}", "crim_bill", bill.with_exemption.amount,
                               crim_half=half, due_date=bill.issued_on))
     if fy is None:
         return items, paid
-    f = facts.load(uow, ref.parcel_id, fy)
+    f = facts.load(uow, ref.parcel_id, fy, rows=True)  # one statement (read-only records)
     if f.assessment is None:
         return items, paid
     offer = f.offer(today)
     if offer.due_now > 0:
         items.append(Item(DUE_NOW, "district_due_now", offer.due_now))
-    ids = {i.number: i.id for i in f.installment_rows}
+    ids = dict(uow.session.execute(_INSTALLMENT_IDS, {"aid": f.assessment.id}).all())
     open_numbers = set()
     for o in offer.installments:
         open_numbers.add(o.number)
@@ -126,13 +131,25 @@ def _items(uow: UnitOfWork, ref: LoanRef, fy: FiscalYear | None, today: date
     return items, paid
 
 
+#: {number: id} of an assessment's installments (the items' keys name the id).
+_INSTALLMENT_IDS = select(Installment.number, Installment.id).where(
+    Installment.assessment_id == bindparam("aid"))
+
+
 def options(uow: UnitOfWork, who: Any, loan_id: int, today: date | None = None) -> Options:
     """The loan's items of the year with the core's amounts, and its intents (newest first);
     NotFound for a loan that is not `who`'s."""
+    return options_for(uow, find_loan(uow, who, loan_id=loan_id), today)
+
+
+def options_for(uow: UnitOfWork, ref: LoanRef, today: date | None = None, *,
+                kept: Any = _UNREAD) -> Options:
+    """`options` of a loan the caller has found as `who`'s (`find_loan`,
+    `portfolio.loan_and_ref`: the access check); `kept`: its parcel's retention of the year
+    (`portfolio.retentions`) when the caller has read it."""
     today = today or clock.today()
-    ref = find_loan(uow, who, loan_id=loan_id)
     fy = _fiscal_year(uow, today)
-    items, paid = _items(uow, ref, fy, today)
+    items, paid = _items(uow, ref, fy, today, kept)
     marked = _views(uow, [LenderIntent.loan_id == ref.id]) if fy is not None else []
     return Options(ref, fy, items, [m for m in marked if m.fiscal_year_id == fy.id]
                    if fy is not None else [], paid)
@@ -234,18 +251,18 @@ def for_accounts(uow: UnitOfWork, user: Any, accounts: Iterable[tuple[int, int]]
     wanted = {(int(p), int(f)) for p, f in accounts}
     if not wanted:
         return {}
-    mine = set(uow.session.scalars(
-        select(Lender.id).join(PartyMember, PartyMember.party_id == Lender.party_id)
-        .where(PartyMember.user_id == int(getattr(user, "id", 0) or 0),
-               PartyMember.revoked_at.is_(None))))
+    # The lenders the user works for, as a subquery of the intents' statement.
+    mine = (select(Lender.id).join(PartyMember, PartyMember.party_id == Lender.party_id)
+            .where(PartyMember.user_id == int(getattr(user, "id", 0) or 0),
+                   PartyMember.revoked_at.is_(None)))
     out: dict[tuple[int, int], list[IntentView]] = {}
     for ids in facts.in_batches(sorted({p for p, _ in wanted})):
-        for v in _views(uow, [LenderIntent.parcel_id.in_(ids),
-                              LenderIntent.kind != "crim_bill"], active=True):
-            if (v.parcel_id, v.fiscal_year_id) in wanted and v.lender_id not in mine:
+        for v in _views(uow, [LenderIntent.parcel_id.in_(ids), LenderIntent.kind != "crim_bill",
+                              LenderIntent.lender_id.not_in(mine)], active=True):
+            if (v.parcel_id, v.fiscal_year_id) in wanted:
                 out.setdefault((v.parcel_id, v.fiscal_year_id), []).append(v)
     return out
 
 
 __all__ = ["DUE_NOW", "IntentView", "Item", "Options", "for_accounts", "for_parcel", "mark",
-           "options", "withdraw"]
+           "options", "options_for", "withdraw"]

@@ -23,7 +23,7 @@ from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import and_, exists, func, or_, select
+from sqlalchemy import and_, case, exists, func, or_, select
 
 from portal import clock, csv_text
 from portal.accounts import access, statements
@@ -148,14 +148,19 @@ def _upsert(uow: UnitOfWork) -> Any:
 
 # --- the figures of the day ----------------------------------------------------------------
 
-def _stale(base: Any, today: date) -> Any:
-    """SQL: the loans whose figures are missing, of another day, or older than a ledger
-    entry of the parcel."""
+def _out_of_date(today: date) -> Any:
+    """SQL: the loan's figures are missing, of another day, or older than a ledger entry of
+    the parcel (over loans outer-joined to their figures)."""
     newer = exists().where(E.c.parcel_id == L.c.parcel_id, E.c.created_at > F.c.computed_at)
+    return or_(F.c.loan_id.is_(None), F.c.as_of != today, newer)
+
+
+def _stale(base: Any, today: date) -> Any:
+    """SQL: the loans whose figures are out of date (`_out_of_date`)."""
     return (base(L.c.id, L.c.lender_id, *P.c)
             .join(P, P.c.id == L.c.parcel_id)
             .outerjoin(F, F.c.loan_id == L.c.id)
-            .where(or_(F.c.loan_id.is_(None), F.c.as_of != today, newer))
+            .where(_out_of_date(today))
             .order_by(L.c.id))
 
 
@@ -164,12 +169,14 @@ def refresh(uow: UnitOfWork, user: Any, today: date | None = None) -> int:
     `BATCH`; how many were computed. The core computes each (accounts' summaries)."""
     today = today or clock.today()
     base, params = _base(user)
-    fy = fiscal_year_on(uow, today)
+    fy: Any = None
     done = 0
     while True:
         rows = uow.session.execute(_stale(base, today).limit(BATCH), params).all()
         if not rows:
             return done
+        if done == 0:  # read only when a loan is out of date
+            fy = fiscal_year_on(uow, today)
         parcels = [(access.ParcelRecord._make(r[2:]), "lender") for r in rows]
         summaries = statements._summaries(uow, parcels, today, fy) if fy is not None else []
         now = clock.now()
@@ -393,20 +400,34 @@ def loan(uow: UnitOfWork, who: Any, loan_id: int | None = None, *,
          number: str | None = None, today: date | None = None) -> Row:
     """One of `who`'s loans (by id, or by loan number), with its figures; NotFound for any
     other (another lender's loan is not found, as no loan is)."""
+    return loan_and_ref(uow, who, loan_id, number=number, today=today)[0]
+
+
+def loan_and_ref(uow: UnitOfWork, who: Any, loan_id: int | None = None, *,
+                 number: str | None = None, today: date | None = None
+                 ) -> tuple[Row, acquisitions.LoanRef]:
+    """`loan`'s row and the loan as `acquisitions.find_loan` gives it (with its lender), read
+    with one access check (the loan page passes both down). The row's figures are read with
+    whether they are out of date (`_stale`'s test): only then are the user's figures computed
+    again (`refresh`) and the row read again."""
     from portal.accounts.errors import NotFound
     today = today or clock.today()
     base, params = _base(who)
-    stmt = (base(*_ROW_COLUMNS).join(P, P.c.id == L.c.parcel_id)
+    stale = case((_out_of_date(today), 1), else_=0)
+    stmt = (base(*_ROW_COLUMNS, L.c.lender_id, stale).join(P, P.c.id == L.c.parcel_id)
             .outerjoin(F, F.c.loan_id == L.c.id))
     if loan_id is not None:
         stmt = stmt.where(L.c.id == int(loan_id))
     else:
         stmt = stmt.where(L.c.loan_number == (number or ""))
-    refresh(uow, who, today)
     found = uow.session.execute(stmt.limit(1), params).first()
+    if found is not None and found[-1]:
+        refresh(uow, who, today)
+        found = uow.session.execute(stmt.limit(1), params).first()
     if found is None:
         raise NotFound()
-    return _with_notice(uow, found, today)
+    row = _with_notice(uow, found[:len(_ROW_COLUMNS)], today)
+    return row, acquisitions.LoanRef(row.loan_id, found[-2], row.parcel_id, row.loan_number)
 
 
 # --- what to retain (R-B10) ------------------------------------------------------------------
@@ -428,21 +449,25 @@ def retentions(uow: UnitOfWork, parcel_ids: Sequence[int], fy_start: date
     ids = list(dict.fromkeys(int(p) for p in parcel_ids))
     if not ids:
         return {}
-    facts = {f.parcel_id: f for f in uow.session.scalars(select(PropertyTaxFact).where(
-        PropertyTaxFact.parcel_id.in_(ids), PropertyTaxFact.fiscal_year_start == fy_start))}
-    # The year's approved answers and the revocations in force, in one statement.
+    # The facts with the year's approved answers and the revocations in force (outer-joined,
+    # a row per certification, by certification), in one statement.
     c = ExemptionCertification
+    facts: dict[int, Any] = {}
     answers: dict[int, Any] = {}
     revoked: set[int] = set()
-    for pid, status, found in uow.session.execute(
-            select(c.parcel_id, c.status, c.answers).where(
-                c.parcel_id.in_(list(facts)),
-                or_(and_(c.fiscal_year_start == fy_start, c.status == "approved"),
-                    and_(c.status == "revoked", c.revoked_from <= fy_start)))
-            .order_by(c.id)) if facts else ():
+    for fact, status, found in uow.session.execute(
+            select(PropertyTaxFact, c.status, c.answers)
+            .outerjoin(c, and_(c.parcel_id == PropertyTaxFact.parcel_id,
+                               or_(and_(c.fiscal_year_start == fy_start, c.status == "approved"),
+                                   and_(c.status == "revoked", c.revoked_from <= fy_start))))
+            .where(PropertyTaxFact.parcel_id.in_(ids),
+                   PropertyTaxFact.fiscal_year_start == fy_start)
+            .order_by(PropertyTaxFact.id, c.id)):
+        pid = fact.parcel_id
+        facts[pid] = fact
         if status == "approved":
             answers[pid] = found
-        else:
+        elif status is not None:
             revoked.add(pid)
     return {pid: _retention(facts.get(pid), answers.get(pid), fy_start,
                             exempt=pid in answers or pid not in revoked) for pid in ids}
@@ -496,6 +521,6 @@ def lenders_pay(uow: UnitOfWork, parcel_id: int, names: Sequence[str], facts: An
 
 __all__ = ["ACQUIRED", "CERTIFICATIONS", "MAX_PAY", "NOTICES", "NOTICE_SORT", "PER_PAGE", "SORTS",
            "STATUSES", "LenderScope", "Page", "Query", "Row", "fiscal_year_start",
-           "lenders_pay", "loan", "loans_to_pay", "municipalities",
+           "lenders_pay", "loan", "loan_and_ref", "loans_to_pay", "municipalities",
            "parcels_to_pay",
            "portfolio", "read_loan_numbers", "refresh", "retentions", "rows"]

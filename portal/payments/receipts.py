@@ -146,9 +146,27 @@ def visible_checkout(uow: UnitOfWork, user: Any, checkout_id: int | str) -> Chec
     raise NotFound()
 
 
-def checkout_of(uow: UnitOfWork, payment_id: int) -> int | None:
-    return uow.session.scalar(select(CheckoutPayment.checkout_id).where(
-        CheckoutPayment.payment_id == payment_id))
+def payment_receipt(uow: UnitOfWork, user: Any, payment_id: int | str) -> Receipt | int:
+    """A payment's own receipt (one recorded without a checkout), or its checkout's id, if
+    the user may see the payment (`access.get_payment`'s test: someone the access policy
+    relates to its parcel); `NotFound` otherwise (also for a bad id). The payment is read
+    once, with its parcel, fiscal year, checkout and payer (one statement)."""
+    from portal.models import User
+    pid = access.parse_id(payment_id)
+    found = uow.session.execute(
+        select(Payment, Parcel, FiscalYear, CheckoutPayment.checkout_id, User.name, User.email)
+        .join(Parcel, Parcel.id == Payment.parcel_id)
+        .join(FiscalYear, FiscalYear.id == Payment.fiscal_year_id)
+        .outerjoin(CheckoutPayment, CheckoutPayment.payment_id == Payment.id)
+        .outerjoin(User, User.id == Payment.user_id)
+        .where(Payment.id == pid).limit(1)).first()
+    if found is None or access.relation(uow, user, found[0].parcel_id) is None:
+        raise NotFound()
+    payment, parcel, fy, checkout_id, name, email = found
+    if checkout_id is not None:
+        return checkout_id
+    return _build(uow, LoosePayment(payment, name or "", email), [payment.id], [],
+                  read=[(payment, parcel, fy)])
 
 
 def build_for_payment(uow: UnitOfWork, payment: Payment) -> Receipt:
@@ -171,26 +189,33 @@ def build(uow: UnitOfWork, chk: Checkout) -> Receipt:
 
 
 def _build(uow: UnitOfWork, chk: Any, payment_ids: list[int],
-           refunds: list[PaymentRefund], through: dict[int, int] | None = None) -> Receipt:
+           refunds: list[PaymentRefund], through: dict[int, int] | None = None, *,
+           read: list[tuple[Payment, Parcel, FiscalYear]] | None = None) -> Receipt:
+    """`read`: the payments with their parcels and fiscal years, when the caller has them."""
     through = through or {}
-    found = {p.id: (p, parcel, fy) for p, parcel, fy in uow.session.execute(
-        select(Payment, Parcel, FiscalYear)
-        .join(Parcel, Parcel.id == Payment.parcel_id)
-        .join(FiscalYear, FiscalYear.id == Payment.fiscal_year_id)
-        .where(Payment.id.in_(payment_ids))).all()}
+    found = {p.id: (p, parcel, fy) for p, parcel, fy in (read if read is not None else
+        uow.session.execute(
+            select(Payment, Parcel, FiscalYear)
+            .join(Parcel, Parcel.id == Payment.parcel_id)
+            .join(FiscalYear, FiscalYear.id == Payment.fiscal_year_id)
+            .where(Payment.id.in_(payment_ids))).all())}
     rows = [found[i] for i in payment_ids if i in found]
     lines = ledger.receipt_lines(uow, [p.id for p, _, _ in rows])
-    reversed_ids = set(uow.session.scalars(
-        select(LedgerEntry.payment_id).where(LedgerEntry.kind == "reversal",
-                                             LedgerEntry.payment_id.in_([p.id for p, _, _ in
-                                                                         rows]))))
+    # Which payments were posted (their "payment" entry) and reversed, in one statement.
+    posted: set[int] = set()
+    reversed_ids: set[int] = set()
+    for paid_id, kind in uow.session.execute(
+            select(LedgerEntry.payment_id, LedgerEntry.kind).where(
+                LedgerEntry.kind.in_(("payment", "reversal")),
+                LedgerEntry.payment_id.in_([p.id for p, _, _ in rows]))):
+        (posted if kind == "payment" else reversed_ids).add(paid_id)
     parts = []
     deadline = None
     for payment, parcel, fy in rows:
         verdict = None
         left = None
         costs: dict[int, str] = {}
-        if ledger.payment_entry(uow, payment.id) is not None:
+        if payment.id in posted:
             account = ledger.load(uow, payment.parcel_id, payment.fiscal_year_id)
             app = ledger.application_of(account, payment.id)
             verdict = app.lump_sum if app is not None else None

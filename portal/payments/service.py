@@ -96,7 +96,8 @@ def account_offers(uow: UnitOfWork, parcels: Sequence[tuple[Parcel, str]], on: d
     out: list[PayableAccount] = []
     ids = [p.id for p, _ in parcels]
     for fy in years:
-        loaded = facts.load_many(uow, ids, fy)
+        # One statement a year (read-only records: an offer is computed, nothing written).
+        loaded = facts.load_many(uow, ids, fy, rows=True)
         demands = statements.demands_of(uow, ids, fy.id) if ids else {}
         current = on <= fy.ends_on
         for parcel, rel in parcels:

@@ -51,10 +51,12 @@ def loan_page(loan_id: int, *, acq_form: AcquisitionForm | None = None,
     fy = portfolio.fiscal_year_start(today)
     try:
         with uow() as w:
-            row = portfolio.loan(w, current_user, loan_id)
+            # The loan read once (the access check), and passed down.
+            row, ref = portfolio.loan_and_ref(w, current_user, loan_id, today=today)
             retention = portfolio.retentions(w, [row.parcel_id], fy)[row.parcel_id]
-            reported = acquisitions.for_loan(w, current_user, loan_id, today)
-            opts = intents.options(w, current_user, loan_id, today)
+            reported = (acquisitions.for_loans(w, [ref.id], today).get(ref.id, [])
+                        if row.acquired_on is not None else [])  # (the latest's date: none)
+            opts = intents.options_for(w, ref, today, kept=retention)
             paying = _owner_paying(w, opts)
     except NotFound:
         abort(404)

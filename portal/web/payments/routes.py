@@ -432,11 +432,8 @@ def _payment_receipt(payment_id: int) -> present.ReceiptView | int:
     """A payment's own receipt (one recorded without a checkout), or its checkout's id."""
     try:
         with uow() as w:
-            payment = access.get_payment(w, current_user, payment_id)
-            checkout_id = receipts.checkout_of(w, payment.id)
-            if checkout_id is not None:
-                return checkout_id
-            return present.receipt_view(receipts.build_for_payment(w, payment))
+            found = receipts.payment_receipt(w, current_user, payment_id)
+            return found if isinstance(found, int) else present.receipt_view(found)
     except NotFound:
         abort(404)
 

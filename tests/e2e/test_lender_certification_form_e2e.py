@@ -104,8 +104,9 @@ def test_one_certification_by_form_refused_then_filed(live, page, lang, tmp_path
                 expect(main.locator("table tbody")).to_contain_text(w["refused"])
                 _check(page, "one-refused", lang, folder, pages)
             else:
-                main.locator("table tbody").get_by_role("link").first.click()
-                expect(main).to_contain_text(w["delivered"])
+                with page.expect_navigation():  # (the row's link leaves the batch's page)
+                    main.locator("table tbody").get_by_role("link").first.click()
+                expect(main).to_contain_text(w["delivered"], timeout=15_000)
                 _check(page, "one-receipt", lang, folder, pages)
         page.goto(f"{url}/prestamista/certificaciones/lote?lang={lang}")
         main.get_by_role("link", name=w["guide"]).click()

@@ -24,10 +24,16 @@ def _refused(**changes: str) -> tuple[str | None, str, dict]:
 
 
 @pytest.mark.parametrize(("typed", "expected"), [
-    ("2026-11-02", date(2026, 11, 2)), ("02/11/2026", date(2026, 11, 2)),  # day/month/year
+    ("2026-11-02", date(2026, 11, 2)), ("13/11/2026", date(2026, 11, 13)),  # day/month/year
     ("2026-01-01", date(2026, 1, 1)), ("2026-11-30", TODAY)])
 def test_the_delivery_date_is_read_by_the_one_date_parser(typed: str, expected: date):
     assert check_row({**ROW, "delivery_date": typed}, TODAY).delivered_on == expected
+
+
+def test_a_slash_date_that_reads_two_ways_is_refused():
+    """02/11/2026 is 2 November or 11 February: the row is refused, naming both readings."""
+    column, reason, _params = _refused(delivery_date="02/11/2026")
+    assert (column, reason) == ("delivery_date", "ambiguous_date")
 
 
 def test_the_delivery_date_is_required():

@@ -312,6 +312,7 @@ def submit(uow: UnitOfWork, who: Any, rows: list[dict[str, str]], *, source: str
         if found is not None:
             if body_hash is not None and found.body_hash != body_hash:
                 raise Conflict("idempotency_key_reused")
+            found.replayed = True  # the key's earlier batch, not one filed now (the API's 200)
             return found
     if not rows:
         raise InvalidInput("no_rows", field="rows")

@@ -19,7 +19,6 @@ from typing import Any
 
 from flask import g, jsonify, request, url_for
 from pydantic import ValidationError
-from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from portal import i18n
@@ -92,11 +91,11 @@ def submit_batch():  # noqa: ANN201
         try:
             with uow() as w:
                 tok = _token(w)
-                again = w.session.scalar(select(LenderBatch.id).where(
-                    LenderBatch.lender_id == tok.lender_id,
-                    LenderBatch.idempotency_key == key)) is not None
                 batch = batches.submit(w, tok, rows, source="api", idempotency_key=key,
                                        body_hash=batches.body_hash_of(rows))
+                # the key's batch found by `submit` itself (a read before it could miss one
+                # committed in between, and answer 202 twice)
+                again = getattr(batch, "replayed", False)
                 answer, job_id = _batch(batch), batch.job_id
         except Conflict as exc:
             if exc.code == "idempotency_key_reused":

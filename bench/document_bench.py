@@ -12,7 +12,11 @@ process's CPU, `time.process_time`, so the other processes on the machine change
 less; the load average is printed beside them. For each kind it prints the CPU per document,
 documents per CPU second, the part of it spent in `portal.pdf.render` (the documents built by
 the shared tagged renderer; the notices, letters and certificates have renderers of their
-own, whose time counts under "rest"), and the hours one core needs for 1,500,000 of them.
+own, whose time counts under "rest"), and the hours one core needs for 1,500,000 of them:
+each document drawn (`forget`: `portal.pdf.cache` and the QR codes' caches emptied before
+each request: a first download, a night's batch of statements). Then the same document asked
+for again ("again": the statement and the receipt are found in `portal.pdf.cache` while
+nothing they show changes; the other kinds are drawn each time or served as stored).
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from portal import clock, domains, pdf  # noqa: E402, F401 - domains: every rend
 from portal.app import create_app  # noqa: E402
 from portal.db import Database, reset_databases, upgrade  # noqa: E402
 from portal.demo import district  # noqa: E402
+from portal.pdf import cache, qr  # noqa: E402
 
 TODAY = date(2026, 11, 30)
 ISLAND = 1_500_000
@@ -42,21 +47,10 @@ SKIP = re.compile(r"salir|cerrar|idioma|/static/|\.csv$|\.json$|/api/")
 
 
 def sign_in(app, email: str):  # noqa: ANN001, ANN201
-    from web_bench import csrf
-    client = app.test_client()
-    page = client.get("/cuenta/entrar").get_data(as_text=True)
-    r = client.post("/cuenta/entrar", data={"csrf_token": csrf(page), "email": email,
-                                            "password": district.DEMO_PASSWORD})
-    assert r.status_code == 303, f"sign-in failed for {email}: {r.status_code}"
-    where = r.headers["Location"]
-    if "verificar" in where:
-        import pyotp
-        page = client.get(where).get_data(as_text=True)
-        # the clock is fixed: the authenticator's code is the fixed instant's (clock.true_now)
-        code = pyotp.TOTP(district.STAFF_TOTP_SECRET).at(clock.true_now())
-        r = client.post(where, data={"csrf_token": csrf(page), "code": code})
-        assert r.status_code == 303, f"two-factor failed for {email}: {r.status_code}"
-    return client
+    """A test client signed in as `email` (staff through the second step, with the demo's
+    authenticator secret: `tests.support.pages.login`)."""
+    from tests.support.pages import login
+    return login(app, email, district.DEMO_PASSWORD)
 
 
 def documents(client, start: list[str], limit: int = 80) -> dict[str, str]:  # noqa: ANN001
@@ -104,12 +98,25 @@ class RenderClock:
         pdf.render = self.original
 
 
-def block(client, url: str, seconds: float) -> tuple[float, float, int]:  # noqa: ANN001
-    """(CPU per request, CPU in pdf.render per request, bytes) over at least `seconds`."""
+def forget() -> None:
+    """Every document drawn anew: `portal.pdf.cache` emptied, and the QR codes' modules and
+    squares too (kept per address: the bench's clock is fixed, so its links would be found
+    again, where each parcel of a night's batch has its own)."""
+    cache.clear()
+    qr.modules.cache_clear()
+    qr._fills.cache_clear()  # noqa: SLF001
+
+
+def block(client, url: str, seconds: float, drawn: bool = False  # noqa: ANN001
+          ) -> tuple[float, float, int]:
+    """(CPU per request, CPU in pdf.render per request, bytes) over at least `seconds`;
+    `drawn`: every document drawn anew (`forget` before each request)."""
     n, size = 0, 0
     with RenderClock() as rc:
         start = time.process_time()
         while True:
+            if drawn:
+                forget()
             r = client.get(url)
             assert r.status_code == 200, f"{url}: {r.status_code}"
             size = len(r.data)
@@ -151,12 +158,14 @@ def main() -> None:
         print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} "
               f"({os.cpu_count()} CPUs); CPU time of this process, through the app")
         print(f"{'document (route)':58} {'ms CPU':>8} {'docs/CPU s':>10} {'render':>7} "
-              f"{'KiB':>6} {'h/1.5M/core':>11}")
+              f"{'KiB':>6} {'h/1.5M/core':>11} {'again ms':>9} {'again/s':>8}")
         for route, path, client in kinds:
             client.get(path)  # warm up (fonts, templates)
-            per, render, size = block(client, path, args.seconds)
+            per, render, size = block(client, path, args.seconds, drawn=True)
+            again, _render, _size = block(client, path, args.seconds)
             print(f"{route:58} {per * 1000:8.1f} {1 / per:10.1f} {render / per:6.0%} "
-                  f"{size / 1024:6.0f} {ISLAND * per / 3600:11.1f}")
+                  f"{size / 1024:6.0f} {ISLAND * per / 3600:11.1f} {again * 1000:9.1f} "
+                  f"{1 / again:8.1f}")
         print(f"{len(kinds)} kinds of document")
         reset_databases()
 

@@ -30,6 +30,7 @@ from portal.i18n import gettext as _
 from portal.models.checkouts import Checkout
 from portal.payments import fulfilment, receipts
 from portal.payments.receipts import Receipt, ReceiptPart
+from portal.pdf.cache import rendered
 
 log = logging.getLogger(__name__)
 
@@ -336,8 +337,9 @@ def receipt_document(v: ReceiptView) -> pdf.Document:
 # --- the PDF ---------------------------------------------------------------------------------
 
 def receipt_pdf(view: ReceiptView, lang: str) -> bytes:
-    """The receipt as a tagged PDF in `lang`."""
-    return pdf.render(receipt_document(view), lang)
+    """The receipt as a tagged PDF in `lang`, drawn once while nothing it shows changes
+    (`pdf.cache`: keyed by the whole document, every line and status of it)."""
+    return rendered(receipt_document(view), lang)
 
 
 def filename(number: str, lang: str) -> str:

@@ -9,9 +9,11 @@ No amount is computed here.
 from __future__ import annotations
 
 from datetime import date
+from functools import lru_cache
 from typing import Any
 
-from portal import pdf
+from portal import clock, pdf
+from portal.accounts import pay_links
 from portal.core.rules import RULES
 from portal.i18n import (
     date_long,
@@ -23,6 +25,7 @@ from portal.i18n import (
     use_language,
 )
 from portal.i18n import fast_gettext as _
+from portal.pdf.cache import rendered
 from portal.pdf.qr import Code as QrCode
 
 #: What the statement reads (the parcel page's values, `views.ParcelPage`): `parcel`
@@ -34,12 +37,27 @@ ParcelPage = Any
 
 def statement_pdf(v: ParcelPage, lang: str, pay_link: str | None = None) -> bytes:
     """The statement of account (estado de cuenta) of the parcel page, as a PDF; with
-    `pay_link` (`payments.guest.pay_link`), its QR code after the facts."""
+    `pay_link` (`pay_token`), its QR code after the facts. Drawn once while nothing it shows
+    changes (`pdf.cache`: keyed by the whole document, its figures and its code)."""
     with use_language(lang):
         doc = statement_document(v)
         if pay_link:
             doc.code = pay_code(v.parcel.catastro, pay_link)
-    return pdf.render(doc, lang)
+    return rendered(doc, lang)
+
+
+def pay_token(parcel_id: int, secret: str) -> str:
+    """The signed token of the parcel's pay link (`accounts.pay_links`) for its statement:
+    the one this process made first in the current hour of the portal's clock, so that the
+    statement asked for again within the hour is the same document (its QR code the same)
+    and is served from `pdf.cache`. The link is good for `pay_links.LINK_DAYS` from when it
+    was made: an hour at most before the statement."""
+    return _hour_token(int(parcel_id), secret, int(clock.now().timestamp()) // 3600)
+
+
+@lru_cache(maxsize=1024)
+def _hour_token(parcel_id: int, secret: str, _hour: int) -> str:
+    return pay_links.pay_link_token(parcel_id, secret)
 
 
 def pay_code(catastro: str, link: str) -> QrCode:

@@ -64,6 +64,7 @@ class Layout:
         #: otherwise leave a near-empty last page (`render_document`).
         self.tight = False
         self.last_used = 0.0  # how much of the last page the content fills (0 to 1)
+        self.color: tuple[int, int, int] | None = None  # the text colour last set
 
     def gap(self, space: float) -> float:
         return space / 2 if self.tight else space
@@ -126,7 +127,9 @@ class Layout:
         self.font(style, size)
         if align == "R":
             x = x + width - self.measure(line.rstrip(" "), style, size)
-        self.pdf.set_text_color(*color)
+        if color != self.color:  # fpdf2 converts a colour each time it is set
+            self.pdf.set_text_color(*color)
+            self.color = color
         self.pdf.text(x, top + size * PT * 0.95, line)
 
     def lines(self, x: float, lines: Sequence[str], style: str, size: float, align: str = "L",

@@ -10,6 +10,7 @@ the caption and the alternative text (this layer words nothing of its own).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import segno
@@ -29,11 +30,13 @@ class Code:
     caption: tuple[str, ...]
 
 
-def modules(data: str) -> list[list[bool]]:
+@lru_cache(maxsize=256)
+def modules(data: str) -> tuple[tuple[bool, ...], ...]:
     """The QR code of `data` as rows of dark (True) and light modules, no quiet zone
-    (error correction M: 15 % of the code may be smudged)."""
+    (error correction M: 15 % of the code may be smudged). Encoded once per process for
+    each address (segno's encoding and choice of mask are most of a code's cost)."""
     qr = segno.make(data, error="m", micro=False)
-    return [[bool(m) for m in row] for row in qr.matrix]
+    return tuple(tuple(bool(m) for m in row) for row in qr.matrix)
 
 
 #: The width of the column the code and its caption take beside a table (`draw_column`).
@@ -50,23 +53,33 @@ def _squares(layout: Any, code: Code, x: float, top: float) -> None:
     """The code's dark modules as filled squares, its top-left corner (quiet zone included)
     at (`x`, `top`), inside a tagged /Figure with its alternative text."""
     pdf = layout.pdf
-    rows = modules(code.data)
-    unit = SIDE / (len(rows) + 2 * QUIET)
     with pdf.element("Figure", alt=code.alt):
         with pdf.marked():
             pdf.set_fill_color(0, 0, 0)
-            for r, row in enumerate(rows):
-                y = top + (QUIET + r) * unit
-                c = 0
-                while c < len(row):
-                    if not row[c]:
-                        c += 1
-                        continue
-                    start = c
-                    while c < len(row) and row[c]:
-                        c += 1
-                    pdf.rect(x + (QUIET + start) * unit, y, (c - start) * unit, unit,
-                             style="F")
+            pdf._out(_fills(code.data, x, top, pdf.k, pdf.h))  # noqa: SLF001
+
+
+@lru_cache(maxsize=64)
+def _fills(data: str, x: float, top: float, k: float, page_h: float) -> str:
+    """The content-stream operators that fill the code's dark modules, each run of dark
+    modules in a row one rectangle: what fpdf2's `rect(..., style="F")` writes for each,
+    written at once (the same code at the same place is the same text)."""
+    rows = modules(data)
+    unit = SIDE / (len(rows) + 2 * QUIET)
+    ops = []
+    for r, row in enumerate(rows):
+        y = top + (QUIET + r) * unit
+        c = 0
+        while c < len(row):
+            if not row[c]:
+                c += 1
+                continue
+            start = c
+            while c < len(row) and row[c]:
+                c += 1
+            left, w = x + (QUIET + start) * unit, (c - start) * unit
+            ops.append(f"{left * k:.2f} {(page_h - y) * k:.2f} {w * k:.2f} {-unit * k:.2f} re f")
+    return "\n".join(ops)
 
 
 def height(layout: Any, code: Code) -> float:

@@ -34,7 +34,6 @@ from portal.accounts.errors import (
 from portal.core.explain import N_
 from portal.documents import statement
 from portal.i18n import LANGUAGES, current_language, formats
-from portal.payments import guest
 from portal.people import users
 from portal.web.accounts import bp, views
 from portal.web.accounts.forms import ClaimForm, GrantForm, RevokeEmailForm
@@ -116,7 +115,7 @@ def statement_pdf(parcel_id: int):  # noqa: ANN201
     if v is None:
         abort(404)
     lang = current_language()
-    link = external_url("payments.guest_link", token=guest.pay_link_token(
+    link = external_url("payments.guest_link", token=statement.pay_token(
         v.parcel.id, current_app.config["SECRET_KEY"]))
     return pdf_response(statement.statement_pdf(v, lang, link),
                         statement.filename(v.parcel.catastro, today, lang))

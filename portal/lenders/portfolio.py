@@ -4,7 +4,9 @@ streamed in batches; the parcels of a filtered set for one payment.
 Each loan's figures (status, this year's assessment, due now, next due date) are computed by
 the core (`accounts._summaries`: the parcel's statement and offer, R-A5–A8), once per loan and
 day, and kept in `loan_figures`; a loan is computed again when its figures are of another day
-or a ledger entry of its parcel was written after them (a payment, a fee). So a page of a
+or a fact they were computed from was written after them: a ledger entry of its parcel (a
+payment, a fee), an assessment of it (an amendment) or a parameter or closed day the Board
+adopted (`_out_of_date`). So a page of a
 lender with 5,000 loans reads one page of rows and two aggregates, whatever the number of
 loans; only loans whose figures are out of date are computed, in batches (constant memory).
 
@@ -32,6 +34,8 @@ from portal.core.acquisition import NoticeDeadline
 from portal.db import UnitOfWork
 from portal.lenders import acquisitions
 from portal.models import (
+    Assessment,
+    BoardParameterValue,
     ExemptionCertification,
     LedgerEntry,
     LenderAcquisition,
@@ -42,6 +46,7 @@ from portal.models import (
 
 L, F, P, E = Loan.__table__, LoanFigures.__table__, Parcel.__table__, LedgerEntry.__table__
 A = LenderAcquisition.__table__
+S, B = Assessment.__table__, BoardParameterValue.__table__
 
 #: SQL: the date of the loan's latest reported acquisition (R-B10 iii), NULL for none. By the
 #: loan (never the parcel): another lender's loan on the same parcel has its own.
@@ -149,10 +154,15 @@ def _upsert(uow: UnitOfWork) -> Any:
 # --- the figures of the day ----------------------------------------------------------------
 
 def _out_of_date(today: date) -> Any:
-    """SQL: the loan's figures are missing, of another day, or older than a ledger entry of
-    the parcel (over loans outer-joined to their figures)."""
+    """SQL: the loan's figures are missing, of another day, or older than one of the facts
+    the core computed them from: a ledger entry of the parcel (a payment, a charge, a fee),
+    an assessment of the parcel (an amendment, R-A5) or a value the Board adopted or a day
+    it declared closed (the year's rules, R-A6–A11), each written after them (over loans
+    outer-joined to their figures)."""
     newer = exists().where(E.c.parcel_id == L.c.parcel_id, E.c.created_at > F.c.computed_at)
-    return or_(F.c.loan_id.is_(None), F.c.as_of != today, newer)
+    amended = exists().where(S.c.parcel_id == L.c.parcel_id, S.c.created_at > F.c.computed_at)
+    adopted = exists().where(B.c.created_at > F.c.computed_at)
+    return or_(F.c.loan_id.is_(None), F.c.as_of != today, newer, amended, adopted)
 
 
 def _stale(base: Any, today: date) -> Any:

@@ -4,7 +4,9 @@ streamed in batches; the parcels of a filtered set for one payment.
 Each loan's figures (status, this year's assessment, due now, next due date) are computed by
 the core (`accounts._summaries`: the parcel's statement and offer, R-A5–A8), once per loan and
 day, and kept in `loan_figures`; a loan is computed again when its figures are of another day
-or a ledger entry of its parcel was written after them (a payment, a fee). So a page of a
+or a fact they were computed from was written after them: a ledger entry of its parcel (a
+payment, a fee), an assessment of it (an amendment) or a parameter or closed day the Board
+adopted (`_out_of_date`). So a page of a
 lender with 5,000 loans reads one page of rows and two aggregates, whatever the number of
 loans; only loans whose figures are out of date are computed, in batches (constant memory).
 
@@ -21,9 +23,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from decimal import Decimal
+from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import and_, case, exists, func, or_, select
+from sqlalchemy import and_, bindparam, case, exists, func, or_, select
 
 from portal import clock, csv_text
 from portal.accounts import access, statements
@@ -32,6 +35,8 @@ from portal.core.acquisition import NoticeDeadline
 from portal.db import UnitOfWork
 from portal.lenders import acquisitions
 from portal.models import (
+    Assessment,
+    BoardParameterValue,
     ExemptionCertification,
     LedgerEntry,
     LenderAcquisition,
@@ -42,6 +47,7 @@ from portal.models import (
 
 L, F, P, E = Loan.__table__, LoanFigures.__table__, Parcel.__table__, LedgerEntry.__table__
 A = LenderAcquisition.__table__
+S, B = Assessment.__table__, BoardParameterValue.__table__
 
 #: SQL: the date of the loan's latest reported acquisition (R-B10 iii), NULL for none. By the
 #: loan (never the parcel): another lender's loan on the same parcel has its own.
@@ -148,20 +154,33 @@ def _upsert(uow: UnitOfWork) -> Any:
 
 # --- the figures of the day ----------------------------------------------------------------
 
-def _out_of_date(today: date) -> Any:
-    """SQL: the loan's figures are missing, of another day, or older than a ledger entry of
-    the parcel (over loans outer-joined to their figures)."""
+#: The day the figures are wanted for (bound with the statements' other parameters): the
+#: statements below are built once per process, not on every page.
+_AS_OF = bindparam("as_of")
+
+
+def _out_of_date() -> Any:
+    """SQL: the loan's figures are missing, of another day than :as_of, or older than one of
+    the facts
+    the core computed them from: a ledger entry of the parcel (a payment, a charge, a fee),
+    an assessment of the parcel (an amendment, R-A5) or a value the Board adopted or a day
+    it declared closed (the year's rules, R-A6–A11), each written after them (over loans
+    outer-joined to their figures)."""
     newer = exists().where(E.c.parcel_id == L.c.parcel_id, E.c.created_at > F.c.computed_at)
-    return or_(F.c.loan_id.is_(None), F.c.as_of != today, newer)
+    amended = exists().where(S.c.parcel_id == L.c.parcel_id, S.c.created_at > F.c.computed_at)
+    adopted = exists().where(B.c.created_at > F.c.computed_at)
+    return or_(F.c.loan_id.is_(None), F.c.as_of != _AS_OF, newer, amended, adopted)
 
 
-def _stale(base: Any, today: date) -> Any:
-    """SQL: the loans whose figures are out of date (`_out_of_date`)."""
+@lru_cache(maxsize=4)
+def _stale(base: Any) -> Any:
+    """SQL: the first `BATCH` loans whose figures are out of date (`_out_of_date`), built
+    once per statement builder (`_base`)."""
     return (base(L.c.id, L.c.lender_id, *P.c)
             .join(P, P.c.id == L.c.parcel_id)
             .outerjoin(F, F.c.loan_id == L.c.id)
-            .where(_out_of_date(today))
-            .order_by(L.c.id))
+            .where(_out_of_date())
+            .order_by(L.c.id).limit(BATCH))
 
 
 def refresh(uow: UnitOfWork, user: Any, today: date | None = None) -> int:
@@ -169,10 +188,11 @@ def refresh(uow: UnitOfWork, user: Any, today: date | None = None) -> int:
     `BATCH`; how many were computed. The core computes each (accounts' summaries)."""
     today = today or clock.today()
     base, params = _base(user)
+    params = {**params, "as_of": today}
     fy: Any = None
     done = 0
     while True:
-        rows = uow.session.execute(_stale(base, today).limit(BATCH), params).all()
+        rows = uow.session.execute(_stale(base), params).all()
         if not rows:
             return done
         if done == 0:  # read only when a loan is out of date
@@ -288,20 +308,44 @@ def _ordered(stmt: Any, query: Query) -> Any:
     return stmt.order_by(first, L.c.loan_number, L.c.id)
 
 
+_TOTALS = (func.count(), func.coalesce(func.sum(F.c.due_now), 0),
+           func.coalesce(func.sum(F.c.annual), 0))
+_OFFSET = bindparam("offset")
+
+
+def _page_statements(base: Any, where: list[Any], query: Query) -> tuple[Any, Any]:
+    """(the filtered set's count and totals, its page of rows from :offset), built for this
+    query; without filters, once per statement builder and sort (`_unfiltered`)."""
+    if not where:
+        return _unfiltered(base, query.sort, query.desc)
+    return _page_pair(base, where, query)
+
+
+def _page_pair(base: Any, where: list[Any], query: Query) -> tuple[Any, Any]:
+    def filtered(*columns: Any) -> Any:
+        return (base(*columns).join(P, P.c.id == L.c.parcel_id)
+                .join(F, F.c.loan_id == L.c.id).where(*where))
+    return (filtered(*_TOTALS), _ordered(filtered(*_ROW_COLUMNS), query)
+            .limit(PER_PAGE).offset(_OFFSET))
+
+
+@lru_cache(maxsize=64)
+def _unfiltered(base: Any, sort: str, desc: bool) -> tuple[Any, Any]:
+    return _page_pair(base, [], Query(sort=sort, desc=desc))
+
+
 def portfolio(uow: UnitOfWork, user: Any, query: Query, today: date | None = None) -> Page:
     """One page of the user's loans as `query` asks, with the filtered set's count and
     totals (SQL aggregates, not the rows read)."""
     today = today or clock.today()
     refresh(uow, user, today)
     base, params = _base(user)
-    count, due, annual = uow.session.execute(
-        _filtered(uow, base, query, today, func.count(), func.coalesce(func.sum(F.c.due_now), 0),
-                  func.coalesce(func.sum(F.c.annual), 0)), params).one()
+    totals, page_rows = _page_statements(base, _where(uow, query, today), query)
+    count, due, annual = uow.session.execute(totals, params).one()
     pages = max(1, -(-count // PER_PAGE))
     page = min(max(1, query.page), pages)
-    stmt = _ordered(_filtered(uow, base, query, today, *_ROW_COLUMNS), query)
     rows = [_with_notice(uow, r, today) for r in uow.session.execute(
-        stmt.limit(PER_PAGE).offset((page - 1) * PER_PAGE), params)]
+        page_rows, {**params, "offset": (page - 1) * PER_PAGE})]
     return Page(rows, count, Decimal(due).quantize(Decimal("0.01")),
                 Decimal(annual).quantize(Decimal("0.01")), page, pages, today)
 
@@ -309,9 +353,13 @@ def portfolio(uow: UnitOfWork, user: Any, query: Query, today: date | None = Non
 def municipalities(uow: UnitOfWork, user: Any) -> list[str]:
     """The municipalities of the user's loans (the filter's choices)."""
     base, params = _base(user)
-    stmt = (base(P.c.municipality).distinct()
+    return list(uow.session.scalars(_municipalities(base), params))
+
+
+@lru_cache(maxsize=4)
+def _municipalities(base: Any) -> Any:
+    return (base(P.c.municipality).distinct()
             .join(P, P.c.id == L.c.parcel_id).order_by(P.c.municipality))
-    return list(uow.session.scalars(stmt, params))
 
 
 def rows(uow: UnitOfWork, user: Any, query: Query, today: date | None = None
@@ -413,21 +461,30 @@ def loan_and_ref(uow: UnitOfWork, who: Any, loan_id: int | None = None, *,
     from portal.accounts.errors import NotFound
     today = today or clock.today()
     base, params = _base(who)
-    stale = case((_out_of_date(today), 1), else_=0)
-    stmt = (base(*_ROW_COLUMNS, L.c.lender_id, stale).join(P, P.c.id == L.c.parcel_id)
-            .outerjoin(F, F.c.loan_id == L.c.id))
+    params = {**params, "as_of": today}
     if loan_id is not None:
-        stmt = stmt.where(L.c.id == int(loan_id))
+        stmt, params["loan_id"] = _one_loan(base, False), int(loan_id)
     else:
-        stmt = stmt.where(L.c.loan_number == (number or ""))
-    found = uow.session.execute(stmt.limit(1), params).first()
+        stmt, params["number"] = _one_loan(base, True), number or ""
+    found = uow.session.execute(stmt, params).first()
     if found is not None and found[-1]:
         refresh(uow, who, today)
-        found = uow.session.execute(stmt.limit(1), params).first()
+        found = uow.session.execute(stmt, params).first()
     if found is None:
         raise NotFound()
     row = _with_notice(uow, found[:len(_ROW_COLUMNS)], today)
     return row, acquisitions.LoanRef(row.loan_id, found[-2], row.parcel_id, row.loan_number)
+
+
+@lru_cache(maxsize=8)
+def _one_loan(base: Any, by_number: bool) -> Any:
+    """SQL: the loan :loan_id (or :number) among the builder's, its row with its lender and
+    whether its figures are out of date on :as_of (built once per builder)."""
+    stale = case((_out_of_date(), 1), else_=0)
+    key = (L.c.loan_number == bindparam("number") if by_number
+           else L.c.id == bindparam("loan_id"))
+    return (base(*_ROW_COLUMNS, L.c.lender_id, stale).join(P, P.c.id == L.c.parcel_id)
+            .outerjoin(F, F.c.loan_id == L.c.id).where(key).limit(1))
 
 
 # --- what to retain (R-B10) ------------------------------------------------------------------

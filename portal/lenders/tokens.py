@@ -103,6 +103,10 @@ def members(uow: UnitOfWork, user: Any, lender_id: int) -> list[Member]:
     """The lender's users (any member may read the list)."""
     if _membership(uow, user, lender_id) is None:
         raise NotFound()
+    return _members(uow, lender_id)
+
+
+def _members(uow: UnitOfWork, lender_id: int) -> list[Member]:
     rows = uow.session.execute(
         select(PartyMember.id, User.name, User.email, PartyMember.role, PartyMember.created_at)
         .join(User, User.id == PartyMember.user_id)
@@ -180,6 +184,10 @@ def invitations(uow: UnitOfWork, user: Any, lender_id: int) -> list[LenderInvita
     """The open invitations (any member may read them)."""
     if _membership(uow, user, lender_id) is None:
         raise NotFound()
+    return _invitations(uow, lender_id)
+
+
+def _invitations(uow: UnitOfWork, lender_id: int) -> list[LenderInvitation]:
     return list(uow.session.scalars(
         select(LenderInvitation).where(LenderInvitation.lender_id == int(lender_id),
                                        LenderInvitation.accepted_at.is_(None),
@@ -253,9 +261,44 @@ def create_token(uow: UnitOfWork, user: Any, lender_id: int, name: str, scope: s
 def tokens(uow: UnitOfWork, user: Any, lender_id: int) -> list[LenderApiToken]:
     """The lender's tokens, the newest first (administrators only)."""
     require_admin(uow, user, lender_id)
+    return _tokens(uow, lender_id)
+
+
+def _tokens(uow: UnitOfWork, lender_id: int) -> list[LenderApiToken]:
     return list(uow.session.scalars(
         select(LenderApiToken).where(LenderApiToken.lender_id == int(lender_id))
         .order_by(LenderApiToken.created_at.desc(), LenderApiToken.id.desc())))
+
+
+@dataclass(frozen=True)
+class Organisation:
+    """What the organisation's page shows (`organisation`)."""
+
+    lender_id: int
+    name: str  # the lender's
+    role: str  # the user's there
+    members: list[Member]
+    invitations: list[LenderInvitation]
+    tokens: list[LenderApiToken]  # an administrator's only (else none)
+
+
+def organisation(uow: UnitOfWork, user: Any) -> Organisation:
+    """The user's (first) lender as its page shows it: its name and the user's role read with
+    the membership (`lender_of`'s), then its users, open invitations and, for an
+    administrator, its tokens (`members`, `invitations`, `tokens`, without reading the
+    membership again for each). NotFound for a user of no lender."""
+    row = uow.session.execute(
+        select(Lender.id, Party.name, PartyMember.role)
+        .join(PartyMember, PartyMember.party_id == Lender.party_id)
+        .join(Party, Party.id == Lender.party_id)
+        .where(PartyMember.user_id == _uid(user), PartyMember.revoked_at.is_(None))
+        .order_by(Lender.id).limit(1)).first()
+    if row is None:
+        raise NotFound()
+    lender_id, name, role = row
+    return Organisation(lender_id, name, role, _members(uow, lender_id),
+                        _invitations(uow, lender_id),
+                        _tokens(uow, lender_id) if role == "administrator" else [])
 
 
 def revoke_token(uow: UnitOfWork, user: Any, lender_id: int, token_id: int) -> None:
@@ -305,7 +348,7 @@ def status(tok: LenderApiToken, now: datetime | None = None) -> str:
     return "expired" if tok.expires_at <= now else "active"
 
 
-__all__ = ["ROLES", "SCOPES", "TOKEN_DAYS", "Member", "Unauthorized", "accept", "authenticate",
-           "create_token", "invitation", "invitations", "invite", "lender_of", "members",
-           "remove_member", "require_admin", "revoke_token", "set_role", "status", "tokens",
-           "withdraw"]
+__all__ = ["ROLES", "SCOPES", "TOKEN_DAYS", "Member", "Organisation", "Unauthorized", "accept",
+           "authenticate", "create_token", "invitation", "invitations", "invite", "lender_of",
+           "members", "organisation", "remove_member", "require_admin", "revoke_token",
+           "set_role", "status", "tokens", "withdraw"]

@@ -105,7 +105,7 @@ PINNED = [
     ("lender", "/propiedad/{loan_parcel}", 4),
     ("lender", "/prestamista/facturas", 5),
     ("lender", "/prestamista/exoneraciones", 3),
-    ("lender", "/prestamista/organizacion", 9),
+    ("lender", "/prestamista/organizacion", 5),
     ("api", "/api/v1/loans", 8),
     ("api", "/api/v1/loans/{loan_number}", 7),
     ("api", "/api/v1/loan-changes", 8),

@@ -80,7 +80,7 @@ class InviteForm(FlaskForm):
               check_deliverability=False)])
     role = SelectField(_l("Role"), choices=[SelectChoice("employee", _l("Clerk")),
                                             SelectChoice("administrator", _l("Administrator"))],
-                       validate_choice=True)
+                       **_CHOICE)
     submit = SubmitField(_l("Send the invitation"))
 
 
@@ -90,11 +90,11 @@ class TokenForm(FlaskForm):
         Length(max=80, message=_l("Write at most 80 characters."))])
     scope = SelectField(_l("What it may do"), choices=[
         SelectChoice("read", _l("Read loans")), SelectChoice("write", _l("Read and write"))],
-        validate_choice=True)
+        **_CHOICE)
     days = SelectField(_l("Good for"), choices=[
         SelectChoice("30", _l("30 days")), SelectChoice("90", _l("90 days")),
         SelectChoice("365", _l("365 days"))],
-        validate_choice=True, default="90")
+        default="90", **_CHOICE)
     submit = SubmitField(_l("Create the token"))
 
 

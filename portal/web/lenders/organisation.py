@@ -31,11 +31,8 @@ def _page(invite_form: InviteForm | None = None, token_form: TokenForm | None = 
         abort(404)
     now = clock.now()
     with uow() as w:
-        lender, role = org.lender_of(w, current_user)
-        people = org.members(w, current_user, lender.id)
-        pending = org.invitations(w, current_user, lender.id)
-        tokens = org.tokens(w, current_user, lender.id) if role == "administrator" else []
-        name = lender.party.name
+        o = org.organisation(w, current_user)
+        people, pending, tokens, name, role = o.members, o.invitations, o.tokens, o.name, o.role
         token_rows = [{"id": t.id, "name": t.name, "prefix": t.prefix, "scope": t.scope,
                        "status": org.status(t, now), "created": clock.legal_date(t.created_at),
                        "expires": clock.legal_date(t.expires_at),

@@ -179,11 +179,27 @@ def test_a_report_not_computed_yet_asks_for_it_and_the_button_computes_it(demo_a
 
 
 def test_only_staff_ask_for_a_fresh_report(demo_app):
+    from sqlalchemy import func, select
+
+    from portal.models import Job
+    from tests.support.demo import app_uow
     from tests.support.pages import csrf_token
-    owner = login(demo_app, "owner")
-    token = csrf_token(owner.get("/").get_data(as_text=True))
-    r = owner.post("/personal/informes/morosidad/calcular", data={"csrf_token": token})
-    assert r.status_code == 404
+
+    def jobs() -> int:
+        with app_uow(demo_app) as w:
+            return w.session.scalar(select(func.count(Job.id)))
+
+    before = jobs()
+    anonymous = demo_app.test_client()
+    token = csrf_token(anonymous.get("/cuenta/entrar").get_data(as_text=True))
+    r = anonymous.post("/personal/informes/morosidad/calcular", data={"csrf_token": token})
+    assert r.status_code == 302 and "/cuenta/entrar" in r.headers["Location"]
+    for role in ("owner", "lessee", "lender"):
+        client = login(demo_app, role)
+        token = csrf_token(client.get("/").get_data(as_text=True))
+        r = client.post("/personal/informes/morosidad/calcular", data={"csrf_token": token})
+        assert r.status_code == 404, role
+    assert jobs() == before
     staff = login(demo_app, "staff")
     token = csrf_token(staff.get("/").get_data(as_text=True))
     assert staff.post("/personal/informes/morosidad/calcular").status_code == 400  # no token

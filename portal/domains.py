@@ -29,6 +29,11 @@ from portal.roll import notices, roll, roll_import
 REGISTERING = (demands, batches, notices, roll, roll_import)
 REGISTERING += (loan_changes, bill_start, bill_jobs)
 
+# The reports' snapshots (docs/REPORTS.md): the job and the day's task.
+from portal.reports import snapshots as report_snapshots  # noqa: E402
+
+REGISTERING += (report_snapshots,)
+
 
 def _autopay(database: Database, day: date) -> dict[str, int]:
     """Autopay's day (portal.payments.autopay.debits), each debit's receipt emailed."""

@@ -81,6 +81,7 @@ from portal.models import (
     User,
 )
 from portal.people import two_factor, users
+from portal.reports import snapshots as report_snapshots
 from portal.roll import (
     board_parameters,
     budgets,
@@ -481,6 +482,8 @@ def load(database: Database, *, parcels_n: int = BASE_PARCELS, users_n: int = le
                 return DemoResult(False)
             raise Conflict("database_not_empty")
         result = _load(uow, parcels_n, users_n, progress, Days(clock.today()))
+    with UnitOfWork(database) as uow:  # the reports as the worker computes them each day
+        report_snapshots.compute_all(uow)
     result.seconds = time.monotonic() - started
     return result
 

@@ -113,3 +113,6 @@ from portal.models.reminders import (  # noqa: E402,F401
     ReminderSent,
     ReminderSettings,
 )
+
+# Snapshots of the staff's reports (docs/REPORTS.md).
+from portal.models.reports import ReportSnapshot, ReportSnapshotRow  # noqa: E402,F401

@@ -96,6 +96,9 @@ WALKED |= {"payments.autopay", "payments.autopay_add_method", "payments.autopay_
            "payments.sandbox_setup", "reminders.add_relative", "reminders.remove_relative",
            "lenders.add_webhook", "lenders.remove_webhook", "lenders.resend_webhook",
            "exemptions.bulk_decide"}
+#: A report's fresh snapshot asked for (staff only: a job queued), walked as anonymous and
+#: every person (404 or the sign-in page, no job) in tests/web/test_backoffice_pages.py.
+WALKED |= {"backoffice.report_refresh"}
 #: Paying without an account acts only with a parcel's code or the notice's signed link,
 #: and its session opens nothing else (tests/web/test_guest_pay.py); a relative confirms and
 #: anyone unsubscribes only with the emailed secret (tests/web/test_reminders_pages.py).

@@ -107,8 +107,27 @@ def test_parcel_with_a_formula_is_a_safe_cell(demo_app):
         p = w.session.scalar(__import__("sqlalchemy").select(Parcel).limit(1))
         p.municipality = "=cmd|' /C calc'!A0"
     client = login(demo_app, "staff")
+    _fresh(demo_app, client, "registro")  # the register is a snapshot: computed again
     text = client.get("/personal/informes/registro.csv").get_data(as_text=True)
     assert "'=cmd" in text and ",=cmd" not in text
+
+
+def _fresh(app, client, name: str, query: str = "") -> str:  # noqa: ANN001
+    """Staff ask for a fresh snapshot with the page's button (the job run at once); the
+    page after it."""
+    from portal.jobs import queue
+    from portal.web.data import database
+    from tests.support.pages import csrf_token
+    with app.app_context():
+        queue.use_immediate(database())
+    try:
+        page = client.get(f"/personal/informes/{name}{query}").get_data(as_text=True)
+        r = client.post(f"/personal/informes/{name}/calcular{query}",
+                        data={"csrf_token": csrf_token(page)})
+        assert r.status_code == 303
+        return client.get(r.headers["Location"]).get_data(as_text=True)
+    finally:
+        queue.reset()
 
 
 def test_every_page_is_valid_html(demo_app, tmp_path):
@@ -133,3 +152,58 @@ def test_every_page_is_valid_html(demo_app, tmp_path):
             files.append(f)
     errors = vnu_errors(files)
     assert errors == [], "\n".join(errors[:20])
+
+
+def test_a_report_not_computed_yet_asks_for_it_and_the_button_computes_it(demo_app):
+    """A report read from a snapshot says when none is there yet; staff's button leaves the
+    work to the worker (here run at once), then the page shows it and when it was computed."""
+    from sqlalchemy import delete
+
+    from portal.models import ReportSnapshot, ReportSnapshotRow
+    from tests.support.demo import app_uow
+    with app_uow(demo_app) as w:
+        w.session.execute(delete(ReportSnapshotRow))
+        w.session.execute(delete(ReportSnapshot))
+    client = login(demo_app, "staff")
+    html = client.get("/personal/informes/morosidad").get_data(as_text=True)
+    assert "Este informe no se ha calculado todavía." in html
+    assert 'data-figure="count"' not in html
+    csv_text = client.get("/personal/informes/morosidad.csv").get_data(as_text=True)
+    assert len(csv_text.strip().splitlines()) == 1  # the header only
+    html = _fresh(demo_app, client, "morosidad")
+    assert "El informe se está calculando de nuevo." in html
+    assert 'data-figure="total"' in html and "Calculado a las" in html
+    assert "no se ha calculado" not in html
+    html = _fresh(demo_app, client, "registro", "?ano=2026-07-01")
+    assert 'data-figure="count"' in html
+
+
+def test_only_staff_ask_for_a_fresh_report(demo_app):
+    from sqlalchemy import func, select
+
+    from portal.models import Job
+    from tests.support.demo import app_uow
+    from tests.support.pages import csrf_token
+
+    def jobs() -> int:
+        with app_uow(demo_app) as w:
+            return w.session.scalar(select(func.count(Job.id)))
+
+    before = jobs()
+    anonymous = demo_app.test_client()
+    token = csrf_token(anonymous.get("/cuenta/entrar").get_data(as_text=True))
+    r = anonymous.post("/personal/informes/morosidad/calcular", data={"csrf_token": token})
+    assert r.status_code == 302 and "/cuenta/entrar" in r.headers["Location"]
+    for role in ("owner", "lessee", "lender"):
+        client = login(demo_app, role)
+        token = csrf_token(client.get("/").get_data(as_text=True))
+        r = client.post("/personal/informes/morosidad/calcular", data={"csrf_token": token})
+        assert r.status_code == 404, role
+    assert jobs() == before
+    staff = login(demo_app, "staff")
+    token = csrf_token(staff.get("/").get_data(as_text=True))
+    assert staff.post("/personal/informes/morosidad/calcular").status_code == 400  # no token
+    assert staff.post("/personal/informes/demandas/calcular",
+                      data={"csrf_token": token}).status_code == 404  # not a snapshot
+    assert staff.post("/personal/informes/pagos/calcular?desde=2026-11-01",
+                      data={"csrf_token": token}).status_code == 404  # a range: live

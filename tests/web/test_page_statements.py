@@ -124,9 +124,9 @@ PINNED = [
     ("staff", "/personal/tasacion/{roll}/revision", 9),
     ("staff", "/personal/informes", 1),
     ("staff", "/personal/informes/pagos", 3),
-    ("staff", "/personal/informes/registro", 5),
+    ("staff", "/personal/informes/registro", 4),
     ("staff", "/personal/informes/morosidad", 3),
-    ("staff", "/personal/informes/tribunal", 8),
+    ("staff", "/personal/informes/tribunal", 3),
 ]
 
 

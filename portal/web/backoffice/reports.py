@@ -8,18 +8,32 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from flask import Response, abort, render_template, request, stream_with_context
+from babel.dates import format_time
+from flask import (
+    Response,
+    abort,
+    flash,
+    redirect,
+    render_template,
+    request,
+    stream_with_context,
+    url_for,
+)
 from flask_babel import gettext as _
 from flask_login import current_user
+from markupsafe import Markup, escape
 
 from portal import clock, csv_text, date_input
 from portal.core.explain import N_
-from portal.i18n import current_language, date_short, money, number
+from portal.i18n import current_language, current_locale, date_short, formats
+from portal.jobs import queue
 from portal.reports import reports as service
+from portal.reports import snapshots
 from portal.web.backoffice import bp
 from portal.web.data import uow
 from portal.web.exemptions.present import STATUS_CSS as EXEMPTION_STATUSES
 from portal.web.exemptions.present import status_label as status_label_ex
+from portal.web.forms import ActionForm
 from portal.web.paging import page_number
 from portal.web.staff_access import staff_required
 
@@ -66,23 +80,66 @@ WORDS = {**service.METHODS, "owner": N_("Owner"), "lessee": N_("Lessee"), "yes":
          "no": N_("No")}
 
 
-def _cell(value: Any, is_money: bool) -> str:
-    """A report's value as the page shows it (Babel, the reader's locale)."""
-    if value is None or value == "":
-        return "—"
-    if is_money and isinstance(value, Decimal):
-        return money(value)
-    if isinstance(value, date):
-        return date_short(value)
-    if isinstance(value, bool):
-        return _("Yes") if value else _("No")
-    if isinstance(value, int):
-        return number(value)
-    if isinstance(value, str) and value in WORDS:
-        return _(WORDS[value])
-    if isinstance(value, str) and value in EXEMPTION_STATUSES:
-        return status_label_ex(value)
-    return str(value)
+class _Cells:
+    """A report's values as the page shows them (Babel, the reader's locale), bound to the
+    request's language once: a page shows 50 rows of up to ten values."""
+
+    WORD, MONEY = "portal-report__word", "portal-money"
+    TH_END, TD_END = Markup("</th>"), Markup("</td>")
+
+    def __init__(self, report: service.Report) -> None:
+        self.f = formats()
+        self.money_columns = report.money_columns
+        self.labels = [self.f.words(c) for c in report.columns]
+        self._tags: dict[tuple[int, bool], Markup] = {}
+        self._dates: dict[date, str] = {}
+
+    def text(self, value: Any, is_money: bool) -> str:
+        if value is None or value == "":
+            return "—"
+        if is_money and isinstance(value, Decimal):
+            return self.f.money(value)
+        if isinstance(value, date):  # a page's dates repeat (a fiscal year, a notice's day)
+            text = self._dates.get(value)
+            if text is None:
+                text = self._dates[value] = date_short(value)
+            return text
+        if isinstance(value, bool):
+            return self.f.words("Yes") if value else self.f.words("No")
+        if isinstance(value, int):
+            return self.f.number(value)
+        if isinstance(value, str) and value in WORDS:
+            return self.f.words(WORDS[value])
+        if isinstance(value, str) and value in EXEMPTION_STATUSES:
+            return status_label_ex(value)
+        return str(value)
+
+    def row(self, values: tuple) -> Markup:
+        """A row's cells, written directly (as `forms.FastSelect` writes its options: a page
+        shows 50 rows of up to ten cells, and a template's output per cell costs more than
+        the rest of the page). A value of one word (a catastro or filing number, a date) is
+        kept on one line on a desktop (portal.css), an amount is aligned as money; each
+        column's opening tags are made once for the page (`_tag`), every text escaped."""
+        parts = []
+        for i, v in enumerate(values):
+            text = self.text(v, i in self.money_columns)
+            parts += (self._tag(i, " " not in text), escape(text),
+                      self.TH_END if i == 0 else self.TD_END)
+        return Markup("").join(parts)
+
+    def _tag(self, i: int, one_word: bool) -> Markup:
+        tag = self._tags.get((i, one_word))
+        if tag is None:
+            if i and i in self.money_columns:
+                css = self.MONEY
+            else:
+                css = self.WORD if one_word else ""
+            attrs = Markup(' data-label="{}"').format(self.labels[i])
+            if css:
+                attrs += Markup(' class="{}"').format(css)
+            tag = self._tags[(i, one_word)] = (
+                Markup('<th scope="row"{}>') if i == 0 else Markup("<td{}>")).format(attrs)
+        return tag
 
 
 @bp.get("/personal/informes")
@@ -98,19 +155,54 @@ def report(name: str):  # noqa: ANN201
     p, errors = _params(r)
     page = page_number()
     figures, rows, more, years = [], [], False, []
+    key = None if errors else snapshots.key_of(name, p)
+    snap, pending, computed_at = None, False, ""
     with uow() as w:
         if "fiscal_year" in r.uses:
             years = service.fiscal_years(w)
-        if not errors:
+        if key is not None:  # read from the latest snapshot (docs/REPORTS.md)
+            snap, pending = snapshots.latest_and_pending(w, current_user, name, key)
+            if snap is not None:
+                figures = snap.figures
+                found, more = snapshots.page(w, snap, page)
+                p = service.Params(today=snap.day, fiscal_year_start=p.fiscal_year_start)
+                computed_at = format_time(snap.computed_at.astimezone(clock.PR_TZ), "short",
+                                          locale=current_locale())
+            else:
+                found = []
+        elif not errors:
             figures = service.figures(w, current_user, name, p)
             found, more = service.page(w, current_user, name, p, page)
+        if not errors:
             if page > 1 and not found:
                 abort(404)
-            rows = [[_cell(v, i in r.money_columns) for i, v in enumerate(row)]
-                    for row in found]
+            cells = _Cells(r)
+            rows = [cells.row(row) for row in found]
     return render_template("backoffice/report.html", report=r, params=p, errors=errors,
                            figures=figures, rows=rows, page=page, more=more, years=years,
-                           args=request.args), 422 if errors else 200
+                           args=request.args, snapshot=key is not None,
+                           computed=snap is not None, computed_at=computed_at,
+                           pending=pending), 422 if errors else 200
+
+
+@bp.post("/personal/informes/<name>/calcular")
+@staff_required
+def report_refresh(name: str):  # noqa: ANN201
+    """Staff ask for a fresh snapshot (a job for the worker: long work leaves the
+    request); back to the report, which says a computation is waiting or running."""
+    r = _report(name)
+    if not ActionForm().validate_on_submit():
+        abort(400)
+    p, errors = _params(r)
+    key = None if errors else snapshots.key_of(name, p)
+    if key is None:
+        abort(404)
+    with uow() as w:
+        job_id = snapshots.request_fresh(w, current_user, name, key)
+    queue.enqueue_or_leave(job_id)
+    flash(_("The report is being computed again. Reload this page in a few minutes to "
+            "see it."), "info")
+    return redirect(url_for("backoffice.report", name=name, **request.args.to_dict()), 303)
 
 
 @bp.get("/personal/informes/<name>.csv")
@@ -122,12 +214,22 @@ def report_csv(name: str):  # noqa: ANN201
         abort(400)
     staff = current_user._get_current_object()
     header = [_(c) for c in r.columns]
+    key = snapshots.key_of(name, p)
+    snap, day = None, clock.today()
+    if key is not None:  # the snapshot's rows, as on the page; the file named by its day
+        with uow() as w:
+            snap = snapshots.latest(w, staff, name, key)
+        day = snap.day if snap is not None else day
 
     def generate():  # noqa: ANN202
         with uow() as w:
-            yield from csv_text.csv_lines(header, service.rows(w, staff, name, p))
+            if key is None:
+                found = service.rows(w, staff, name, p)
+            else:
+                found = snapshots.rows(w, snap) if snap is not None else iter(())
+            yield from csv_text.csv_lines(header, found)
 
-    filename = f"{name}-{clock.today().isoformat()}.csv"
+    filename = f"{name}-{day.isoformat()}.csv"
     return Response(stream_with_context(generate()), mimetype="text/csv",
                     headers={"Content-Disposition": f'attachment; filename="{filename}"',
                              "Cache-Control": "private, no-store"})

@@ -23,10 +23,12 @@ KINDS = {"roll.compute": _l("Compute the roll"), "roll.publish": _l("Publish the
          "lender.bill_payment": _l("A lender's bill payment"),
          "lender.bill_file": _l("A lender's bill file"),
          "lender.bill_prepare": _l("A lender's bill payment, prepared"),
-         "lender.bill_loans": _l("A lender's payment of its filtered loans")}
+         "lender.bill_loans": _l("A lender's payment of its filtered loans"),
+         "reports.snapshot": _l("Compute a report")}
 #: Where a job's page leads back to, by kind: (endpoint, link text).
 BACK = {"roll.import": ("roll.roll_imports", _l("Back to the parcel-roll imports")),
-        "collections.run": ("collections.index", _l("Back to collections"))}
+        "collections.run": ("collections.index", _l("Back to collections")),
+        "reports.snapshot": ("backoffice.reports", _l("Back to the reports"))}
 ROLL_BACK = ("roll.roll_page", _l("Back to the assessment roll"))
 STATUSES = {"queued": _l("Waiting for the worker"), "running": _l("Running"),
             "succeeded": _l("Finished"), "failed": _l("Failed")}

@@ -511,27 +511,47 @@ def measure_lump_sums(uow: UnitOfWork, accounts: Iterable[AccountFacts]) -> None
     year as notified when that payment was made (the version in force on its date: the
     latest whose `effective_on` is on or before it). One query, and only for such accounts:
     most have no lump sum or no amendment."""
-    wanted = {f.parcel_id: f for f in accounts
+    wanted = {(f.parcel_id, f.fiscal_year.id): f for f in accounts
               if f.assessment is not None and f.assessment.supersedes_id is not None
               and f.first_lump_sum_date is not None}
     if not wanted:
         return
-    fy_ids = {f.fiscal_year.id for f in wanted.values()}
-    versions: dict[int, list[Any]] = {}
-    for batch in in_batches(wanted):
+    fy_ids = {fy_id for _pid, fy_id in wanted}
+    versions: dict[tuple[int, int], list[Any]] = {}
+    for batch in in_batches(sorted({pid for pid, _fy in wanted})):
         for a in uow.session.execute(select(_ASSESSMENT_VERSIONS).where(
                 _ASSESSMENT_VERSIONS.c.parcel_id.in_(batch),
-                _ASSESSMENT_VERSIONS.c.fiscal_year_id.in_(list(fy_ids)))
+                _ASSESSMENT_VERSIONS.c.fiscal_year_id.in_(sorted(fy_ids)))
                 .order_by(_ASSESSMENT_VERSIONS.c.id)):
-            if a.fiscal_year_id == wanted[a.parcel_id].fiscal_year.id:
-                versions.setdefault(a.parcel_id, []).append(a)
-    for pid, f in wanted.items():
+            if (a.parcel_id, a.fiscal_year_id) in wanted:
+                versions.setdefault((a.parcel_id, a.fiscal_year_id), []).append(a)
+    for key, f in wanted.items():
         paid_on = f.first_lump_sum_date
-        in_force = [a for a in versions.get(pid, ())
+        in_force = [a for a in versions.get(key, ())
                     if a.effective_on is None or a.effective_on <= paid_on]
         if in_force and in_force[-1].id != f.assessment.id:
             f.lump_sum_annual = in_force[-1].annual_amount
             f._inputs.clear()
+
+
+def load_years(uow: UnitOfWork, parcel_ids: Iterable[int], fiscal_years: Iterable[FiscalYear]
+               ) -> dict[tuple[int, int], AccountFacts]:
+    """{(parcel id, fiscal year id): the account's facts} of these parcels in every one of
+    `fiscal_years` where the parcel has an assessment, as `load_many(rows=True)` reads them
+    (read-only records), in one statement per `IN_BATCH` parcels whatever the number of
+    years (`_YEARS_JSON`); an account without an assessment is left out."""
+    years = {fy.id: fy for fy in fiscal_years}
+    out: dict[tuple[int, int], AccountFacts] = {}
+    for batch in in_batches(sorted(set(int(p) for p in parcel_ids))):
+        for row in uow.session.execute(_YEARS_JSON, {"ids": batch}):
+            fy = years.get(row.fiscal_year_id)
+            if fy is None:
+                continue
+            a = AssessmentRecord._make(row[1:-2])
+            out[(row[0], fy.id)] = facts_from_json(row[0], fy, a, row[-2], row[-1],
+                                                   rules=rules_for(fy.starts_on, uow))
+    measure_lump_sums(uow, out.values())
+    return out
 
 
 def load(uow: UnitOfWork, parcel_id: int, fiscal_year: FiscalYear, *, rows: bool = False
@@ -661,3 +681,10 @@ _ACCOUNTS_JSON = (
     .outerjoin(_ASSESSMENTS, and_(_ASSESSMENTS.c.parcel_id == _PARCEL_IDS,
                                   _ASSESSMENTS.c.fiscal_year_id == bindparam("fy"), IS_CURRENT))
     .where(_PARCEL_IDS.in_(bindparam("ids", expanding=True))))
+# `load_years`: every current assessment of the parcels :ids, whatever its fiscal year, with
+# its account's installments and ledger entries as JSON (`_ACCOUNTS_JSON`'s columns).
+_YEARS_JSON = (
+    select(_ASSESSMENTS.c.parcel_id.label("account_parcel_id"), _ASSESSMENTS,
+           installments_json(_ASSESSMENTS.c.id),
+           entries_json(_ASSESSMENTS.c.parcel_id, _ASSESSMENTS.c.fiscal_year_id))
+    .where(_ASSESSMENTS.c.parcel_id.in_(bindparam("ids", expanding=True)), IS_CURRENT))

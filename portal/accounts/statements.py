@@ -495,6 +495,27 @@ def demands_of(uow: UnitOfWork, parcel_ids: list[int], fiscal_year_id: int
             if (d := last_demand(notices)) is not None}
 
 
+def demands_by_account(uow: UnitOfWork, parcel_ids: list[int]
+                       ) -> dict[tuple[int, int], Demand]:
+    """`demands_of` for every fiscal year at once: {(parcel id, fiscal year id): the last
+    demand mailed}, in one statement per `facts.IN_BATCH` parcels."""
+    by_account: dict[tuple[int, int], list[Any]] = {}
+    for batch in facts.in_batches(parcel_ids):
+        for n in uow.session.execute(_MAILED_DEMANDS, {"ids": batch}):
+            by_account.setdefault((n.parcel_id, n.fiscal_year_id), []).append(n)
+    return {key: d for key, notices in by_account.items()
+            if (d := last_demand(notices)) is not None}
+
+
+#: `demands_by_account`'s: the columns `last_demand` reads, as plain rows.
+_MAILED_DEMANDS = (
+    select(_NOTICES.c.parcel_id, _NOTICES.c.fiscal_year_id, _NOTICES.c.kind,
+           _NOTICES.c.mailed_on, _NOTICES.c.amount, _NOTICES.c.acknowledged_on)
+    .where(_NOTICES.c.parcel_id.in_(bindparam("ids", expanding=True)), _IS_DEMAND,
+           _NOTICES.c.mailed_on.is_not(None))
+    .order_by(_NOTICES.c.created_at, _NOTICES.c.id))
+
+
 @dataclass
 class ParcelSummary:
     """One dashboard row: this year's assessment, what is due now, the next due date."""
@@ -639,5 +660,5 @@ def fiscal_years(uow: UnitOfWork) -> list[FiscalYear]:
 
 
 __all__ = ["AccountView", "ParcelSummary", "Portfolio", "account_status", "dashboard",
-           "lender_portfolio", "demands_of", "last_demand", "rules_for", "statement_for",
-           "fiscal_years"]
+           "lender_portfolio", "demands_of", "demands_by_account", "last_demand", "rules_for",
+           "statement_for", "fiscal_years"]

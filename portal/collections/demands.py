@@ -24,7 +24,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import Integer, bindparam, func, or_, select
 
 from portal import clock, csv_text, date_input, mail, money_input
 from portal.accounts import access, audit, closed_days, facts, in_force, notice_emails
@@ -394,6 +394,7 @@ class DemandRow:
     stop_amount: Decimal | None = None  # what it listed, still owed today (claimable rows)
     addressee: str = ""
     mail_by: date | None = None  # R-A17: queued, not mailed: the last day to mail it
+    fiscal_year: FiscalYear | None = None  # the demand's (kept: the session holds it weakly)
 
 
 def _rules(uow: UnitOfWork, fy: FiscalYear) -> Any:
@@ -431,21 +432,16 @@ def demands(uow: UnitOfWork, staff: Any, *, status: str | None = None,
     today = today or clock.today()
     if status is not None and status not in STATUSES:
         raise InvalidInput("invalid", field="status")
-    stmt = _LIST.where(Notice.id > after).order_by(Notice.id)
-    if status == "queued":
-        stmt = stmt.where(Notice.mailed_on.is_(None))
-    elif status == "claimed":
-        stmt = stmt.where(CourtClaim.id.is_not(None))
-    elif status in ("mailed", "received", "claimable"):
-        stmt = stmt.where(Notice.mailed_on.is_not(None), CourtClaim.id.is_(None))
+    stmt = _BY_STATUS.get(status, _BY_STATUS[None])
     out: list[DemandRow] = []
-    for rows in _pages(uow, stmt, limit):
+    for rows in _pages(uow, stmt, after, limit):
         page: list[DemandRow] = []
         for n, letter, catastro, claim, name in rows:
             fy = uow.session.get(FiscalYear, n.fiscal_year_id)
             closed = _rules(uow, fy).closed_days
             st, last, first = _status(n, claim, today, closed)
-            row = DemandRow(n, letter, catastro, claim, last, first, st, addressee=name or "")
+            row = DemandRow(n, letter, catastro, claim, last, first, st, addressee=name or "",
+                            fiscal_year=fy)
             if n.mailed_on is None:  # R-A17: closed days counted as the timeline counts them
                 queued_on = letter.run_on if letter is not None else clock.legal_date(
                     n.created_at)
@@ -460,12 +456,25 @@ def demands(uow: UnitOfWork, staff: Any, *, status: str | None = None,
     return out
 
 
-def _pages(uow: UnitOfWork, stmt: Any, limit: int) -> Iterator[list[Any]]:
-    """The rows of `stmt` (ordered by notice id) a page at a time, by key (a short page is
-    the last: no statement more to learn that there is none after it)."""
-    after = 0
+def _listed(*where: Any) -> Any:
+    """`_LIST` after the notice id :after, filtered by `where`, :limit rows by notice id."""
+    return (_LIST.where(Notice.id > bindparam("after"), *where).order_by(Notice.id)
+            .limit(bindparam("limit", type_=Integer)))
+
+
+#: `demands`' statement for each status it filters on in SQL (built once; any other status,
+#: or none, reads every demand), bound by :after and :limit.
+_BY_STATUS = {None: _listed(), "queued": _listed(Notice.mailed_on.is_(None)),
+              "claimed": _listed(CourtClaim.id.is_not(None))}
+_BY_STATUS.update(dict.fromkeys(("mailed", "received", "claimable"), _listed(
+    Notice.mailed_on.is_not(None), CourtClaim.id.is_(None))))
+
+
+def _pages(uow: UnitOfWork, stmt: Any, after: int, limit: int) -> Iterator[list[Any]]:
+    """The rows of `stmt` (`_listed`) after the notice id `after` a page at a time, by key (a
+    short page is the last: no statement more to learn that there is none after it)."""
     while True:
-        rows = uow.session.execute(stmt.where(Notice.id > after).limit(limit)).all()
+        rows = uow.session.execute(stmt, {"after": after, "limit": limit}).all()
         if rows:
             yield rows
         if len(rows) < limit:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import date
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.exc import IntegrityError
 
 from portal.accounts import facts
@@ -42,10 +42,14 @@ def is_run_day(uow: UnitOfWork, day: date) -> bool:
     return demand_run_day(day, rules.grace_day, frozenset(rules.closed_days)) == day
 
 
+#: The fiscal year containing :day (built once: the collections page asks it on every request).
+_FY_OF_DAY = select(FiscalYear).where(FiscalYear.starts_on <= bindparam("day"),
+                                      FiscalYear.ends_on >= bindparam("day"))
+
+
 def next_run(uow: UnitOfWork, today: date) -> date | None:
     """R-A17: the next day the run starts by itself, today included (None: no fiscal year)."""
-    fy = uow.session.scalar(select(FiscalYear).where(FiscalYear.starts_on <= today,
-                                                     FiscalYear.ends_on >= today))
+    fy = uow.session.scalar(_FY_OF_DAY, {"day": today})
     if fy is None:
         return None
     rules = facts.rules_for(fy.starts_on, uow)

@@ -225,6 +225,17 @@ _FOR_PARCEL = _select([LenderIntent.parcel_id == bindparam("pid"),
                        LenderIntent.fiscal_year_id == bindparam("fy")], True)
 
 
+#: `for_accounts`'s, built once (the pay pages ask it on every request): the lenders the user
+#: works for (:user) are left out by a subquery.
+_FOR_ACCOUNTS = _select([
+    LenderIntent.parcel_id.in_(bindparam("ids", expanding=True)),
+    LenderIntent.kind != "crim_bill",
+    LenderIntent.lender_id.not_in(
+        select(Lender.id).join(PartyMember, PartyMember.party_id == Lender.party_id)
+        .where(PartyMember.user_id == bindparam("user"), PartyMember.revoked_at.is_(None)))],
+    True)
+
+
 def _views(uow: UnitOfWork, where: Sequence[Any], *, active: bool = False,
            stmt: Select | None = None, params: dict | None = None) -> list[IntentView]:
     if stmt is None:
@@ -251,14 +262,10 @@ def for_accounts(uow: UnitOfWork, user: Any, accounts: Iterable[tuple[int, int]]
     wanted = {(int(p), int(f)) for p, f in accounts}
     if not wanted:
         return {}
-    # The lenders the user works for, as a subquery of the intents' statement.
-    mine = (select(Lender.id).join(PartyMember, PartyMember.party_id == Lender.party_id)
-            .where(PartyMember.user_id == int(getattr(user, "id", 0) or 0),
-                   PartyMember.revoked_at.is_(None)))
     out: dict[tuple[int, int], list[IntentView]] = {}
+    user_id = int(getattr(user, "id", 0) or 0)
     for ids in facts.in_batches(sorted({p for p, _ in wanted})):
-        for v in _views(uow, [LenderIntent.parcel_id.in_(ids), LenderIntent.kind != "crim_bill",
-                              LenderIntent.lender_id.not_in(mine)], active=True):
+        for v in _views(uow, [], stmt=_FOR_ACCOUNTS, params={"ids": ids, "user": user_id}):
             if (v.parcel_id, v.fiscal_year_id) in wanted:
                 out.setdefault((v.parcel_id, v.fiscal_year_id), []).append(v)
     return out

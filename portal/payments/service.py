@@ -24,7 +24,7 @@ from datetime import date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import and_, or_, select, true, update
+from sqlalchemy import and_, bindparam, or_, select, true, update
 from sqlalchemy.exc import IntegrityError
 
 from portal import clock
@@ -91,26 +91,30 @@ def parse_key(key: str) -> tuple[int, int]:
 def account_offers(uow: UnitOfWork, parcels: Sequence[tuple[Parcel, str]], on: date,
                    *, include_settled: bool = False) -> list[PayableAccount]:
     """Each parcel's accounts: past fiscal years with something left to pay, and the current
-    and next ones once assessed (a lump sum is paid in advance, R-A11)."""
-    years = list(uow.session.scalars(select(FiscalYear).order_by(FiscalYear.starts_on)))
-    out: list[PayableAccount] = []
+    and next ones once assessed (a lump sum is paid in advance, R-A11). Every year's accounts
+    in one statement and their demands in one more, whatever the number of years
+    (read-only records: an offer is computed, nothing written)."""
+    years = list(uow.session.scalars(_FISCAL_YEARS))
     ids = [p.id for p, _ in parcels]
+    loaded = facts.load_years(uow, ids, years) if ids else {}
+    demands = statements.demands_by_account(uow, ids) if loaded else {}
+    out: list[PayableAccount] = []
     for fy in years:
-        # One statement a year (read-only records: an offer is computed, nothing written).
-        loaded = facts.load_many(uow, ids, fy, rows=True)
-        demands = statements.demands_of(uow, ids, fy.id) if ids else {}
         current = on <= fy.ends_on
         for parcel, rel in parcels:
-            f = loaded[parcel.id]
-            if f.assessment is None:
+            f = loaded.get((parcel.id, fy.id))
+            if f is None:
                 continue
             key = account_key(parcel.id, fy.id)
             offer = f.offer(on, key=key, label=parcel.catastro,
-                            demand=demands.get(parcel.id), with_later=False)
+                            demand=demands.get((parcel.id, fy.id)), with_later=False)
             if offer.payoff > 0 or current or include_settled:
                 out.append(PayableAccount(key, parcel, fy, rel, offer, f.assessment.payer))
     out.sort(key=lambda a: (a.parcel.catastro, a.fiscal_year.starts_on))
     return out
+
+
+_FISCAL_YEARS = select(FiscalYear).order_by(FiscalYear.starts_on)
 
 
 def payable_accounts(uow: UnitOfWork, user: Any, on: date | None = None,
@@ -142,12 +146,16 @@ def open_checkouts(uow: UnitOfWork, user: Any, within_hours: int = 24) -> list[C
     """The user's payments started and not finished (to offer to continue them rather than
     pay twice)."""
     since = clock.now() - timedelta(hours=within_hours)
-    return list(uow.session.scalars(
-        select(Checkout).where(Checkout.user_id == user.id,
-                               Checkout.status.in_(sorted(states.OPEN)),
-                               Checkout.checkout_url.is_not(None),
-                               Checkout.created_at >= since)
-        .order_by(Checkout.created_at.desc())))
+    return list(uow.session.scalars(_OPEN_CHECKOUTS, {"user": user.id, "since": since}))
+
+
+# Built once: the pay page asks it on every request.
+_OPEN_CHECKOUTS = (select(Checkout)
+                   .where(Checkout.user_id == bindparam("user"),
+                          Checkout.status.in_(sorted(states.OPEN)),
+                          Checkout.checkout_url.is_not(None),
+                          Checkout.created_at >= bindparam("since"))
+                   .order_by(Checkout.created_at.desc()))
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 
 from sqlalchemy import (
     BigInteger,
+    Integer,
     Numeric,
     and_,
     bindparam,
@@ -59,8 +60,9 @@ class _Amounts:
     """Money in SQL, exact on both databases: NUMERIC as it is on PostgreSQL (a cast per row
     made the review's queries three times slower there), integer cents on SQLite."""
 
-    def __init__(self, uow: UnitOfWork):
-        self.numeric = uow.session.get_bind().dialect.name == "postgresql"
+    def __init__(self, uow: UnitOfWork | None = None, *, numeric: bool | None = None):
+        self.numeric = (numeric if uow is None
+                        else uow.session.get_bind().dialect.name == "postgresql")
 
     def of(self, column: Any) -> Any:
         return column if self.numeric else cast(func.round(column * 100), BigInteger)
@@ -68,6 +70,10 @@ class _Amounts:
     def literal(self, cents: int) -> Any:
         return (literal(from_cents_int(cents), Numeric(14, 2)) if self.numeric
                 else literal(cents, BigInteger))
+
+    def literal_value(self, cents: int) -> Decimal | int:
+        """What `literal` binds: an amount (NUMERIC) or its cents (SQLite)."""
+        return from_cents_int(cents) if self.numeric else cents
 
     def cents(self, value: Any) -> int:
         """A value read back (an amount, or its cents) as integer cents."""
@@ -161,27 +167,13 @@ def review(uow: UnitOfWork, staff: Any, roll_id: int | str) -> Review:
     shares and the histogram of the shares. `NotFound` for a roll that does not exist."""
     roll, version, fy = _roll(uow, staff, roll_id)
     s = uow.session
-    of_roll = RollLine.roll_id == roll.id
-    assessed = RollLine.exempt.is_(False)
     am = _Amounts(uow)
-    amount = am.of(RollLine.amount)
-    lines, exempt, total, low, high = s.execute(select(
-        func.count(), func.coalesce(func.sum(case((RollLine.exempt.is_(True), 1), else_=0)), 0),
-        func.coalesce(func.sum(case((assessed, amount))), am.literal(0)),
-        func.min(case((assessed, amount))), func.max(case((assessed, amount))))
-        .where(of_roll)).one()
+    built = _REVIEW[am.numeric]
+    lines, exempt, total, low, high = s.execute(built.counts, {"roll": roll.id}).one()
     fixed_amounts = [Fixed(pid, catastro, amount, reason, line_amount, bool(line_exempt))
                      for pid, catastro, amount, reason, line_amount, line_exempt in s.execute(
-        select(Parcel.id, Parcel.catastro, BudgetFixedAmount.amount, BudgetFixedAmount.reason,
-               RollLine.amount, RollLine.exempt)
-        .join(Parcel, Parcel.id == BudgetFixedAmount.parcel_id)
-        .outerjoin(RollLine, and_(RollLine.parcel_id == Parcel.id, of_roll))
-        .where(BudgetFixedAmount.version_id == version.id).order_by(Parcel.catastro))]
-    top = [Share(*row) for row in s.execute(
-        select(Parcel.id, Parcel.catastro, RollLine.amount, RollLine.benefit_units)
-        .select_from(RollLine).join(Parcel, Parcel.id == RollLine.parcel_id)
-        .where(of_roll, assessed)
-        .order_by(RollLine.amount.desc(), Parcel.catastro).limit(TOP))]
+        _FIXED_AMOUNTS, {"roll": roll.id, "version": version.id})]
+    top = [Share(*row) for row in s.execute(_TOP, {"roll": roll.id})]
     bins, drawn = _histogram(uow, am, roll.id, None if low is None else am.cents(low),
                              None if high is None else am.cents(high))
     return Review(roll, version, fy, lines, lines - exempt, exempt,
@@ -191,21 +183,71 @@ def review(uow: UnitOfWork, staff: Any, roll_id: int | str) -> Review:
                   _amendment(uow, version, fy))
 
 
+class _Built(NamedTuple):
+    """`review`'s statements that read amounts, built once for each way of reading them
+    (`_Amounts.numeric`), bound by the roll's id (:roll): the counts and sums; the assessed
+    shares per bin of width :step from :start (`_histogram`), and all in bin 0 (one bin)."""
+
+    counts: Any
+    bins: Any
+    one_bin: Any
+
+
+def _built(numeric: bool) -> _Built:
+    am = _Amounts(numeric=numeric)
+    assessed = RollLine.exempt.is_(False)
+    amount = am.of(RollLine.amount)
+    kind = Numeric(14, 2) if numeric else BigInteger()
+    start, step = bindparam("start", type_=kind), bindparam("step", type_=kind)
+    # Whole widths, exactly: PostgreSQL's div() of NUMERICs, SQLite's / of integers (cents).
+    which = func.div(amount - start, step) if numeric else (amount - start) // step
+    of_roll = and_(RollLine.roll_id == bindparam("roll"), assessed)
+    bins = select(which.label("bin")).where(of_roll).subquery()
+    return _Built(
+        select(func.count(),
+               func.coalesce(func.sum(case((RollLine.exempt.is_(True), 1), else_=0)), 0),
+               func.coalesce(func.sum(case((assessed, amount))), am.literal(0)),
+               func.min(case((assessed, amount))), func.max(case((assessed, amount))))
+        .where(RollLine.roll_id == bindparam("roll")),
+        select(bins.c.bin, func.count()).group_by(bins.c.bin),
+        select(literal(0), func.count()).where(of_roll))
+
+
+_OF_ROLL = RollLine.roll_id == bindparam("roll")
+_REVIEW = {numeric: _built(numeric) for numeric in (False, True)}
+_FIXED_AMOUNTS = (
+    select(Parcel.id, Parcel.catastro, BudgetFixedAmount.amount, BudgetFixedAmount.reason,
+           RollLine.amount, RollLine.exempt)
+    .join(Parcel, Parcel.id == BudgetFixedAmount.parcel_id)
+    .outerjoin(RollLine, and_(RollLine.parcel_id == Parcel.id, _OF_ROLL))
+    .where(BudgetFixedAmount.version_id == bindparam("version")).order_by(Parcel.catastro))
+_TOP = (select(Parcel.id, Parcel.catastro, RollLine.amount, RollLine.benefit_units)
+        .select_from(RollLine).join(Parcel, Parcel.id == RollLine.parcel_id)
+        .where(_OF_ROLL, RollLine.exempt.is_(False))
+        .order_by(RollLine.amount.desc(), Parcel.catastro).limit(TOP))
+_REASONS = (select(Parcel.owner_kind, Parcel.transferred, func.count())
+            .select_from(RollLine).join(Parcel, Parcel.id == RollLine.parcel_id)
+            .where(_OF_ROLL, RollLine.exempt.is_(True))
+            .group_by(Parcel.owner_kind, Parcel.transferred))
+
+
 def _histogram(uow: UnitOfWork, am: _Amounts, roll_id: int, low: int | None,
                high: int | None) -> tuple[list[Bin], core.Chart | None]:
-    """The assessed shares counted per bin (`core.bin_edges`) in one grouped query."""
+    """The assessed shares counted per bin (`core.bin_edges`) in one grouped query. The bins
+    have one width from the first edge, so a share's bin is the whole number of widths from
+    the first edge to it (`_Built.bins`: `amount < edge[k + 1]` for bin k), the last bin
+    closed (the highest share, on the last edge, counts in it)."""
     if low is None:
         return [], None
     edges = core.bin_edges(low, high)
     n = len(edges) - 1
-    amount = am.of(RollLine.amount)
-    which = case(*((amount < am.literal(edge), k) for k, edge in enumerate(edges[1:-1])),
-                 else_=n - 1) if n > 1 else literal(0)
-    inner = select(which.label("bin")).where(RollLine.roll_id == roll_id,
-                                             RollLine.exempt.is_(False)).subquery()
-    found = dict(uow.session.execute(select(inner.c.bin, func.count()).group_by(inner.c.bin))
-                 .all())
-    counts = [int(found.get(k, 0)) for k in range(n)]
+    counts = [0] * n
+    params = ({"roll": roll_id, "start": am.literal_value(edges[0]),
+               "step": am.literal_value(edges[1] - edges[0])} if n > 1 else None)
+    for k, count in uow.session.execute(
+            _REVIEW[am.numeric].bins if n > 1 else _REVIEW[am.numeric].one_bin,
+            params or {"roll": roll_id}):
+        counts[min(int(k), n - 1)] += int(count)
     bins = [Bin(from_cents_int(edges[k]), from_cents_int(edges[k + 1]), counts[k])
             for k in range(n)]
     return bins, core.chart(edges, counts)
@@ -214,11 +256,7 @@ def _histogram(uow: UnitOfWork, am: _Amounts, roll_id: int, low: int | None,
 def _reasons(uow: UnitOfWork, roll_id: int) -> list[tuple[str, int]]:
     """R-A2: the exempt lines counted by why (the parcel's owner kind and transfer)."""
     counts: dict[str, int] = {}
-    for owner, transferred, n in uow.session.execute(
-            select(Parcel.owner_kind, Parcel.transferred, func.count())
-            .select_from(RollLine).join(Parcel, Parcel.id == RollLine.parcel_id)
-            .where(RollLine.roll_id == roll_id, RollLine.exempt.is_(True))
-            .group_by(Parcel.owner_kind, Parcel.transferred)):
+    for owner, transferred, n in uow.session.execute(_REASONS, {"roll": roll_id}):
         code = core.exemption_reason(owner, bool(transferred)) or "changed"
         counts[code] = counts.get(code, 0) + int(n)
     return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
@@ -245,11 +283,15 @@ def exempt_page(uow: UnitOfWork, staff: Any, roll_id: int | str, *, limit: int, 
     return [ExemptParcel(pid, catastro, address, municipality, owner,
                          core.exemption_reason(owner, bool(transferred)) or "changed")
             for pid, catastro, address, municipality, owner, transferred in uow.session.execute(
-                select(Parcel.id, Parcel.catastro, Parcel.address, Parcel.municipality,
+                _EXEMPT_PAGE, {"roll": roll.id, "limit": limit, "offset": offset})]
+
+
+_EXEMPT_PAGE = (select(Parcel.id, Parcel.catastro, Parcel.address, Parcel.municipality,
                        Parcel.owner_kind, Parcel.transferred)
                 .join(RollLine, RollLine.parcel_id == Parcel.id)
-                .where(RollLine.roll_id == roll.id, RollLine.exempt.is_(True))
-                .order_by(Parcel.catastro).limit(limit).offset(offset))]
+                .where(_OF_ROLL, RollLine.exempt.is_(True))
+                .order_by(Parcel.catastro).limit(bindparam("limit", type_=Integer))
+                .offset(bindparam("offset", type_=Integer)))
 
 
 # --- An amendment's differences per parcel (R-A5) --------------------------------------------
@@ -263,11 +305,15 @@ def _earlier(uow: UnitOfWork, version: BudgetVersion) -> list[int]:
 def _amendment(uow: UnitOfWork, version: BudgetVersion, fy: FiscalYear) -> bool:
     """Whether an earlier version of the year's budget has published assessments: then this
     roll amends them (R-A5)."""
-    earlier = select(BudgetVersion.id).where(BudgetVersion.budget_id == version.budget_id,
-                                             BudgetVersion.version < version.version)
-    return uow.session.scalar(select(Assessment.id).where(
-        Assessment.fiscal_year_id == fy.id,
-        Assessment.budget_version_id.in_(earlier)).limit(1)) is not None
+    return uow.session.scalar(_AMENDED, {"fy": fy.id, "budget": version.budget_id,
+                                         "version": version.version}) is not None
+
+
+_AMENDED = select(Assessment.id).where(
+    Assessment.fiscal_year_id == bindparam("fy"),
+    Assessment.budget_version_id.in_(select(BudgetVersion.id).where(
+        BudgetVersion.budget_id == bindparam("budget"),
+        BudgetVersion.version < bindparam("version")))).limit(1)
 
 
 def _previous(am: _Amounts, fy_id: int, earlier: list[int]) -> Any:

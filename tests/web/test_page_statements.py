@@ -114,7 +114,7 @@ PINNED = [
     ("staff", "/personal/auditoria", 2),
     ("staff", "/personal/persona/{person}", 5),
     ("staff", "/personal/cobros", 8),
-    ("staff", "/personal/cobros/{demand}", 7),
+    ("staff", "/personal/cobros/{demand}", 6),
     ("staff", "/cobros/requerimiento/{demand}.pdf", 3),
     ("staff", "/personal/cobros/tribunal", 5),
     ("staff", "/personal/embargos", 2),

@@ -91,8 +91,8 @@ def _index(upload: MailingsForm | None = None, row_errors=None, status_code: int
     with uow() as w:
         rows = [row_view(r, f) for r in demands.demands(w, current_user, status=status,
                                                              after=after)]
-        recent = [jobs_view.job_view(j) for j in runner.recent(w, current_user, limit=40)
-                  if j.kind == demands.KIND][:5]
+        recent = [jobs_view.job_view(j)
+                  for j in runner.recent(w, current_user, limit=5, kinds=[demands.KIND])]
         next_run = schedule.next_run(w, clock.today())
         print_days = letters.print_days(w)
     run_form = RunForm(formdata=None, data={"run_on": clock.today()})

@@ -12,6 +12,7 @@ from flask_login import current_user
 
 from portal import clock
 from portal.accounts.errors import NotFound
+from portal.db import UnitOfWork
 from portal.lenders import intents
 from portal.payments.service import parse_key
 from portal.web.data import uow
@@ -35,9 +36,10 @@ def shown(v: intents.IntentView) -> dict[str, Any]:
             "key": f"{v.parcel_id}-{v.fiscal_year_id}"}
 
 
-def account_marks(keys: Iterable[str]) -> list[dict[str, Any]]:
+def account_marks(keys: Iterable[str], w: UnitOfWork | None = None) -> list[dict[str, Any]]:
     """The District intents in force on these accounts ("parcel-fiscal year" keys) of
-    lenders the user does not work for: the pay pages show them and ask to confirm."""
+    lenders the user does not work for: the pay pages show them and ask to confirm (read in
+    the page's unit of work `w` when given)."""
     accounts = []
     for k in keys:
         try:
@@ -46,6 +48,9 @@ def account_marks(keys: Iterable[str]) -> list[dict[str, Any]]:
             continue
     if not accounts:
         return []
-    with uow() as w:
+    if w is None:
+        with uow() as own:
+            found = intents.for_accounts(own, current_user, accounts)
+    else:
         found = intents.for_accounts(w, current_user, accounts)
     return [shown(v) for views in found.values() for v in views]

@@ -35,7 +35,7 @@ from portal.core.explain import N_
 from portal.core.money import parse_money
 from portal.core.offer import ChoiceError
 from portal.documents import receipt as receipt_docs
-from portal.i18n import LOCALES, current_language, date_long, format_address
+from portal.i18n import LOCALES, current_language, format_address, formats
 from portal.payments import fulfilment, receipts, service
 from portal.payments.gateway import GatewayError, SandboxGateway
 from portal.payments.webhooks import handle_webhook, process_event, sandbox_event
@@ -130,21 +130,35 @@ def _price(accounts: list[service.PayableAccount], choices: list[core_offer.Choi
         return None, {key: present.error_text(exc.code, exc.params)}, offer
 
 
-def _choose_page(accounts, values=None, errors=None, offers=None, status=200):  # noqa: ANN001, ANN202
-    with uow() as w:
-        unfinished = [{"amount": c.amount, "url": c.checkout_url,
-                       "date": clock.legal_date(c.created_at)}
-                      for c in service.open_checkouts(w, current_user)]
+def _choose_facts(w: Any, accounts: list[service.PayableAccount]) -> dict[str, Any]:
+    """What the choose page shows beside the accounts, read in the page's unit of work: the
+    user's payments started and not finished, and what a lender said it will pay (J7)."""
+    unfinished = [{"amount": c.amount, "url": c.checkout_url,
+                   "date": clock.legal_date(c.created_at)}
+                  for c in service.open_checkouts(w, current_user)]
+    return {"unfinished": unfinished,
+            "lender_marks": account_marks([a.key for a in accounts], w)}
+
+
+def _choose_page(accounts, values=None, errors=None, offers=None, status=200,  # noqa: ANN001, ANN202
+                 shown=None):  # noqa: ANN001
+    if shown is None:
+        with uow() as w:
+            shown = _choose_facts(w, accounts)
     return render_template("payments/choose.html", accounts=[_account_view(a) for a in accounts],
                            values=values or {}, errors=errors or {},
-                           payoff_offers=offers or {}, today=clock.today(),
-                           unfinished=unfinished,
-                           lender_marks=account_marks([a.key for a in accounts])), status
+                           payoff_offers=offers or {}, today=clock.today(), **shown), status
+
+
+#: An installment the pay page offers to pay through (its number and due date).
+THROUGH = N_("through No. %(number)s (due %(date)s)")
 
 
 def _account_view(a: service.PayableAccount) -> dict[str, Any]:
     o, st = a.offer, a.offer.statement
     lump = o.lump_sum
+    f = formats()
+    through = f.tr.gettext(THROUGH)
     return {
         "key": a.key, "parcel_id": a.parcel.id, "catastro": a.parcel.catastro,
         "address": format_address(a.parcel.address, a.parcel.municipality),
@@ -152,8 +166,10 @@ def _account_view(a: service.PayableAccount) -> dict[str, Any]:
         "arrears": o.arrears, "has_arrears": o.has_arrears, "interest": st.interest,
         "late_fees": st.late_fees, "costs": st.costs,
         "delinquent_principal": st.delinquent_principal, "credit": st.credit,
-        "installments": [{"number": i.number, "amount_through": i.amount_through,
-                          "due": date_long(i.due_date)} for i in o.installments],
+        "installments": [{"number": i.number, "amount_text": f.money(i.amount_through),
+                          "text": through % {"number": i.number,
+                                             "date": f.date_long(i.due_date)}}
+                         for i in o.installments],
         "next": ({"amount": o.next_due.owed, "due": o.next_due.due_date,
                   "last": o.next_due.last_timely_day, "count": o.next_due.count}
                  if o.next_due is not None else None),
@@ -172,10 +188,12 @@ def _account_view(a: service.PayableAccount) -> dict[str, Any]:
 @login_required
 def choose():  # noqa: ANN201
     parcel_id = request.args.get("parcela", type=int)
-    accounts = _accounts(parcel_id)
+    with uow() as w:  # the page's one unit of work
+        accounts = service.payable_accounts(w, current_user, clock.today(), parcel_id)
+        shown = _choose_facts(w, accounts)
     if parcel_id is not None and not accounts:
         abort(404)
-    return _choose_page(accounts)
+    return _choose_page(accounts, shown=shown)
 
 
 def _review_page(accounts, priced, values, notice=None, status=200, *,  # noqa: ANN001, ANN202

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from decimal import Decimal
 
-from flask import Response, abort, render_template, stream_with_context
+from flask import Response, abort, render_template, stream_with_context, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
 
@@ -20,10 +20,12 @@ from portal.core.money import from_cents_int
 from portal.core.roll_review import EXEMPT_REASONS, NET_PARTS
 from portal.i18n import money as fmt_money
 from portal.i18n import number as fmt_number
+from portal.i18n import translate
 from portal.roll import review as service
 from portal.web.data import uow
 from portal.web.locale import select_language
 from portal.web.paging import page_count, page_number
+from portal.web.present import full_address
 from portal.web.roll import bp
 from portal.web.staff_access import staff_required
 
@@ -43,7 +45,23 @@ def edge(cents: int) -> str:
 
 
 def reason_text(code: str) -> str:
-    return _(EXEMPT_REASONS.get(code, code))
+    return translate(EXEMPT_REASONS.get(code, code))
+
+
+#: A parcel id no parcel has: its page's link is built once a page, then each row's from it.
+_PLACEHOLDER = 987654321
+
+
+def exempt_rows(exempt: list[service.ExemptParcel]) -> list[dict[str, str]]:
+    """The exempt parcels' rows as the review shows them: the link to the parcel, its
+    address and why it is exempt, in the reader's words."""
+    link = url_for("accounts.parcel", parcel_id=_PLACEHOLDER)
+    reasons: dict[str, str] = {}
+    return [{"url": link.replace(str(_PLACEHOLDER), str(p.parcel_id)), "catastro": p.catastro,
+             "address": full_address(p.address, p.municipality),
+             "reason": reasons.get(p.reason) or reasons.setdefault(p.reason,
+                                                                  reason_text(p.reason))}
+            for p in exempt]
 
 
 @bp.get("/personal/tasacion/<id:roll_id>/revision")
@@ -61,7 +79,8 @@ def roll_review(roll_id: int):  # noqa: ANN201
     except NotFound:
         abort(404)
     pages = page_count(view.exempt, page, PER_PAGE)
-    return render_template("roll/roll_review.html", view=view, exempt=exempt, page=page,
+    return render_template("roll/roll_review.html", view=view, exempt=exempt_rows(exempt),
+                           page=page,
                            pages=pages, changes=changes, reason_text=reason_text,
                            signed=signed, edge=edge, net_parts=NET_PARTS)
 

@@ -446,3 +446,13 @@ def test_a_claim_under_the_demand_minimum_is_confirmed_first(app, lang):
     assert r.status_code == 303
     with app.app_context(), UnitOfWork(database()) as w:
         assert w.session.scalar(select(CourtClaim).where(CourtClaim.notice_id == nid))
+
+
+def test_plain_list_is_not_an_error_but_a_bad_status_is(app):  # noqa: ANN001
+    """The list with no filter asked for says no "Error:" in its title (its filter form is
+    only checked when a status is asked for); an unknown status is named as an error."""
+    staff = login(app, "staff")
+    plain = staff.get("/personal/cobros").get_data(as_text=True)
+    assert "<title>Cobros" in plain and "Error:" not in plain
+    bad = staff.get("/personal/cobros?estado=nada").get_data(as_text=True)
+    assert "<title>Error: Cobros" in bad

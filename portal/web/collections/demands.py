@@ -84,8 +84,9 @@ def index():  # noqa: ANN201
 
 def _index(upload: MailingsForm | None = None, row_errors=None, status_code: int = 200
            ):  # noqa: ANN001, ANN202
-    form = _filter()
-    status = form.estado.data if form.validate() and form.estado.data else None
+    form = _filter()  # validated only when a status is asked for: a plain list has no error
+    status = form.estado.data if ("estado" in request.args and form.validate()
+                                  and form.estado.data) else None
     after = _after()
     f = formats()
     with uow() as w:

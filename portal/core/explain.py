@@ -74,6 +74,9 @@ _TEXTS: dict[str, tuple[str, ...]] = {}
 _LINES: dict[tuple[str, str], tuple[str | _FormatLine, ...]] = {}
 #: The same with a step's words written in, by (rule, message, its words' items).
 _WORDED: dict[tuple[Any, ...], tuple[str | _FormatLine, ...]] = {}
+#: The lines of a step whose numbers are only days and whole numbers, by (rule, message,
+#: its parameters' items): the same in every account of a district (Trace.to_json).
+_RECURRING: dict[tuple[Any, ...], tuple[str, ...]] = {}
 _RATES: dict[Decimal, str] = {}  # a Rate's value: its text ("5%")
 _MAX_TEXTS = 4096
 
@@ -220,8 +223,23 @@ class Trace:
         indexes = range(len(LANGUAGES))
         line_cache, rates = _LINES, _RATES
         rules: dict[str, None] = {}
+        recurring = _RECURRING
         for rule, message, params in self.steps:
             rules[rule] = None
+            # A step whose numbers are only days and whole numbers (an installment's number,
+            # due date and last timely day) recurs in every account of a district: its lines
+            # are remembered whole. (Only int and date: 1 == Decimal(1) == True as keys.)
+            for v in params.values():
+                if v.__class__ is not int and v.__class__ is not date:
+                    key = None
+                    break
+            else:
+                key = (rule, message, *params.items())
+                found = recurring.get(key)
+                if found is not None:
+                    for out, line in zip(outs, found):
+                        out.append(line)
+                    continue
             lines = line_cache.get((rule, message)) or _lines(rule, message)
             numbers: dict[str, str] = {}
             words: dict[str, Any] | None = None
@@ -248,6 +266,14 @@ class Trace:
                 if worded is not None:
                     lines, words = worded, None
             if words is None:
+                if key is not None:  # (only days and whole numbers: see above)
+                    found = tuple(line % numbers for line in lines)
+                    if len(recurring) >= _MAX_TEXTS:
+                        recurring.clear()
+                    recurring[key] = found
+                    for out, line in zip(outs, found):
+                        out.append(line)
+                    continue
                 for out, line in zip(outs, lines):
                     out.append(line % numbers)
                 continue

@@ -674,7 +674,7 @@ def _summarise(acct: _Account, as_of: date, applications: list[Application],
     interest = late_fees = ZERO
     for s in acct.items:
         inst = s.installment
-        if s.owed == 0:
+        if s.principal + s.late_fee + s.interest == 0:  # (s.owed, without a call)
             status = "paid"
         elif inst.due_date > as_of:
             status = "upcoming"

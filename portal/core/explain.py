@@ -72,6 +72,11 @@ def default_format(value: Any) -> str:
 _TEXTS: dict[str, tuple[str, ...]] = {}
 #: "RULE: " + the message's text, in every language: the step's line, a format string.
 _LINES: dict[tuple[str, str], tuple[str | _FormatLine, ...]] = {}
+#: The same with a step's words written in, by (rule, message, its words' items).
+_WORDED: dict[tuple[Any, ...], tuple[str | _FormatLine, ...]] = {}
+#: The lines of a step whose numbers are only days and whole numbers, by (rule, message,
+#: its parameters' items): the same in every account of a district (Trace.to_json).
+_RECURRING: dict[tuple[Any, ...], tuple[str, ...]] = {}
 _RATES: dict[Decimal, str] = {}  # a Rate's value: its text ("5%")
 _MAX_TEXTS = 4096
 
@@ -100,9 +105,10 @@ class _FormatLine:
         return self.text.format_map(params)
 
 
-def compile_line(text: str) -> str | _FormatLine:
+def compile_line(text: str, words: dict[str, str] | None = None) -> str | _FormatLine:
     """A `str.format` template with plain {name} placeholders as the same `%(name)s`
-    template (%-formatting a dict is the faster of the two); any other kind as is."""
+    template (%-formatting a dict is the faster of the two); any other kind as is. `words`:
+    placeholders whose text is already known, written in (a step's translated words)."""
     try:
         parts = list(string.Formatter().parse(text))
     except ValueError:
@@ -114,7 +120,10 @@ def compile_line(text: str) -> str | _FormatLine:
             continue
         if not name.isidentifier() or spec or conversion:
             return _FormatLine(text)
-        out.append(f"%({name})s")
+        if words is not None and name in words:
+            out.append(words[name].replace("%", "%%"))
+        else:
+            out.append(f"%({name})s")
     return "".join(out)
 
 
@@ -127,6 +136,26 @@ def _lines(rule: str, message: str) -> tuple[str | _FormatLine, ...]:
         prefix = rule.replace("{", "{{").replace("}", "}}") + ": "
         found = _LINES[rule, message] = tuple(compile_line(prefix + text)
                                               for text in texts(message))
+    return found
+
+
+def _worded_lines(rule: str, message: str, words: dict[str, Any]
+                  ) -> tuple[str | _FormatLine, ...] | None:
+    """The step's lines with its words (text parameters: a marked message, translated, or
+    a Localized text) written in for each language, remembered by the words; None when a
+    line is not a %-template (the words are then given with the numbers)."""
+    key = (rule, message, *words.items())
+    found = _WORDED.get(key)
+    if found is None:
+        if any(not isinstance(line, str) for line in _lines(rule, message)):
+            return None
+        if len(_WORDED) >= _MAX_TEXTS:
+            _WORDED.clear()
+        prefix = rule.replace("{", "{{").replace("}", "}}") + ": "
+        found = _WORDED[key] = tuple(
+            compile_line(prefix + text, {k: texts(v)[n] if isinstance(v, str)
+                                         else v.text(LANGUAGES[n]) for k, v in words.items()})
+            for n, text in enumerate(texts(message)))
     return found
 
 
@@ -194,8 +223,23 @@ class Trace:
         indexes = range(len(LANGUAGES))
         line_cache, rates = _LINES, _RATES
         rules: dict[str, None] = {}
+        recurring = _RECURRING
         for rule, message, params in self.steps:
             rules[rule] = None
+            # A step whose numbers are only days and whole numbers (an installment's number,
+            # due date and last timely day) recurs in every account of a district: its lines
+            # are remembered whole. (Only int and date: 1 == Decimal(1) == True as keys.)
+            for v in params.values():
+                if v.__class__ is not int and v.__class__ is not date:
+                    key = None
+                    break
+            else:
+                key = (rule, message, *params.items())
+                found = recurring.get(key)
+                if found is not None:
+                    for out, line in zip(outs, found):
+                        out.append(line)
+                    continue
             lines = line_cache.get((rule, message)) or _lines(rule, message)
             numbers: dict[str, str] = {}
             words: dict[str, Any] | None = None
@@ -217,7 +261,19 @@ class Trace:
                     words[k] = v
                 else:
                     numbers[k] = _number(v)
+            if words is not None:
+                worded = _worded_lines(rule, message, words)
+                if worded is not None:
+                    lines, words = worded, None
             if words is None:
+                if key is not None:  # (only days and whole numbers: see above)
+                    found = tuple(line % numbers for line in lines)
+                    if len(recurring) >= _MAX_TEXTS:
+                        recurring.clear()
+                    recurring[key] = found
+                    for out, line in zip(outs, found):
+                        out.append(line)
+                    continue
                 for out, line in zip(outs, lines):
                     out.append(line % numbers)
                 continue

@@ -289,7 +289,8 @@ class _Account:
         self.by_grace_day: dict[date, list[InstallmentState]] = defaultdict(list)
         for s in self.items:
             self.by_grace_day[s.last_timely_day].append(s)
-        self.delinquent: list[InstallmentState] = []  # in the order they became delinquent
+        # in due order (close_grace keeps it so): the only installments with interest or fees
+        self.delinquent: list[InstallmentState] = []
         self.costs: list[CostState] = []
         self.credit = ZERO
         self.discount = ZERO
@@ -366,7 +367,13 @@ class _Account:
         for s in self.by_grace_day.get(day, ()):
             if not s.delinquent and s.principal > 0:
                 s.delinquent = True
-                self.delinquent.append(s)
+                delinquent = self.delinquent
+                delinquent.append(s)
+                # (the rolled days G follow the due dates, so this is the last in due order;
+                # checked all the same: `apply` walks this list for interest and fees)
+                if len(delinquent) > 1 and (_DUE_ORDER(delinquent[-2].installment)
+                                            > _DUE_ORDER(s.installment)):
+                    delinquent.sort(key=lambda d: _DUE_ORDER(d.installment))
                 s.last_accrual = s.installment.due_date  # interest runs from the due date
                 base = (s.installment.amount if self.rules.late_fee_base == "installment"
                         else s.principal)
@@ -382,9 +389,9 @@ class _Account:
         principal not yet delinquent in installment-number order (R-A11)."""
         left = amount
         lines = app.lines
-        items = self.items
-        # (the `min(owed, left)` steps are written out: this is the hot loop of a roll)
-        for s in items:
+        delinquent = self.delinquent  # (in due order; no other installment owes interest
+        # or a late fee. The `min(owed, left)` steps are written out: the hot loop of a roll)
+        for s in delinquent:
             if not left:
                 break
             if s.interest:
@@ -394,7 +401,7 @@ class _Account:
                 s.interest_paid += paid
                 lines.append(_new_tuple(Line, ("interest", paid, s.installment.number, None,
                                                "R-A10")))
-        for s in items:
+        for s in delinquent:
             if not left:
                 break
             if s.late_fee:
@@ -411,17 +418,26 @@ class _Account:
                 left -= paid
                 c.owed -= paid
                 lines.append(_new_tuple(Line, ("cost", paid, None, c.index, "R-A10")))
-        for delinquent in (True, False):
-            for s in (items if delinquent or not by_number else self.by_number()):
-                if not left:
-                    break
-                if s.principal and s.delinquent is delinquent:
-                    paid = s.principal if s.principal <= left else left
-                    left -= paid
-                    s.principal -= paid
-                    self.principal_paid = self.principal_paid or paid_by_payer
-                    lines.append(_new_tuple(Line, ("principal", paid, s.installment.number,
-                                                   None, "R-A10")))
+        for s in delinquent:  # delinquent principal, in due order
+            if not left:
+                break
+            if s.principal:
+                paid = s.principal if s.principal <= left else left
+                left -= paid
+                s.principal -= paid
+                self.principal_paid = self.principal_paid or paid_by_payer
+                lines.append(_new_tuple(Line, ("principal", paid, s.installment.number, None,
+                                               "R-A10")))
+        for s in self.by_number() if by_number else self.items:  # then the other principal
+            if not left:
+                break
+            if s.principal and not s.delinquent:
+                paid = s.principal if s.principal <= left else left
+                left -= paid
+                s.principal -= paid
+                self.principal_paid = self.principal_paid or paid_by_payer
+                lines.append(_new_tuple(Line, ("principal", paid, s.installment.number, None,
+                                               "R-A10")))
         if left:
             self.credit += left
             app.lines.append(Line("credit", left))
@@ -658,7 +674,7 @@ def _summarise(acct: _Account, as_of: date, applications: list[Application],
     interest = late_fees = ZERO
     for s in acct.items:
         inst = s.installment
-        if s.owed == 0:
+        if s.principal + s.late_fee + s.interest == 0:  # (s.owed, without a call)
             status = "paid"
         elif inst.due_date > as_of:
             status = "upcoming"

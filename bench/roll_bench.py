@@ -31,6 +31,7 @@ import shutil
 import sys
 import tempfile
 import time
+import tracemalloc
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import date
@@ -49,6 +50,7 @@ from portal.jobs import runner
 from portal.models import Assessment, Installment, Parcel, User  # noqa: E402
 from portal.people import users  # noqa: E402
 from portal.roll import budgets
+from portal.roll import roll as _roll  # noqa: F401 (registers the roll's jobs)
 from portal.roll.budgets import LineInput  # noqa: E402
 
 IMPORT_BATCH = 5000
@@ -92,6 +94,9 @@ SERVER = Server()
 #: Each stage's (name, parcels, CPU seconds of this process, the server's CPU seconds or
 #: None), in the order they ran: bench/import_bench.py compares them across sizes.
 STAGES: list[tuple[str, int, float, float | None]] = []
+#: Stages whose Python allocations are traced (`--trace compute`): each prints its traced peak
+#: (tracemalloc, which slows the stage: its CPU figures are not comparable with an untraced run).
+TRACE: set[str] = set()
 
 
 def _rss_mib() -> float:
@@ -136,6 +141,8 @@ class Stage:
 
     def __enter__(self) -> Stage:
         self.server = SERVER.seconds()
+        if self.name in TRACE:
+            tracemalloc.start()
         self.wall, self.cpu = time.perf_counter(), time.process_time()
         return self
 
@@ -147,9 +154,13 @@ class Stage:
         used_s = server - self.server if server is not None else None
         STAGES.append((self.name, self.parcels, cpu, used_s))
         used = f"{used_s:7.1f} s" if used_s is not None else "      -  "
+        traced = ""
+        if tracemalloc.is_tracing():
+            traced = f"  traced peak {tracemalloc.get_traced_memory()[1] / 2 ** 20:.1f} MiB"
+            tracemalloc.stop()
         print(f"{self.name:<8} {self.parcels:>10,} parcels {wall:8.1f} s "
               f"{self.parcels / wall:>10,.0f} parcels/s  CPU {cpu:7.1f} s  server {used}  "
-              f"RSS {_rss_mib():7.0f} MiB  peak {_peak_mib():7.0f} MiB", flush=True)
+              f"RSS {_rss_mib():7.0f} MiB  peak {_peak_mib():7.0f} MiB{traced}", flush=True)
 
 
 def _job(database: Database, staff_id: int, kind: str, params: dict, n: int,
@@ -214,7 +225,10 @@ def main() -> None:
     ap.add_argument("--postgres", metavar="SERVER_URL", nargs="?",
                     const="postgresql+psycopg://postgres@127.0.0.1:5432/test",
                     help="run on a throwaway database on this PostgreSQL server")
+    ap.add_argument("--trace", action="append", default=[], metavar="STAGE",
+                    help="trace this stage's Python allocations (its CPU is then not comparable)")
     args = ap.parse_args()
+    TRACE.update(args.trace)
     print(f"database: {'PostgreSQL' if args.postgres else 'SQLite'}, "
           f"{args.parcels:,} parcels", flush=True)
     with (_postgres_database(args.postgres) if args.postgres else _sqlite_database()) as url:

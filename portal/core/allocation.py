@@ -186,7 +186,7 @@ def apportion_roll(total: Decimal, units: Sequence[Decimal], assessable: Sequenc
     if not (len(assessable) == len(ids) == n):
         raise CalcError("units, assessable and ids must have one entry per parcel",
                         field="parcels")
-    cut = roll_cut(total, lambda: zip(ids, units, assessable), fixed)
+    cut = roll_cut(total, lambda _tied: zip(ids, units, assessable), fixed)
     out = array("q", (cut.cents(i, u, a) for i, u, a in zip(ids, units, assessable)))
     assert sum(c for c in out if c > 0) == to_cents_int(total), \
         "R-A3: shares must sum to the total"
@@ -225,11 +225,13 @@ class RollCut:
 
 
 def roll_cut(total: Decimal,
-             parcels: Callable[[], Iterable[tuple[int | str, Decimal, bool]]],
+             parcels: Callable[[set[Decimal] | None], Iterable[tuple[int | str, Decimal, bool]]],
              fixed: Mapping[int | str, Decimal] | None = None) -> RollCut:
-    """R-A2 + R-A3 over the (id, units, assessable) of `parcels()`, in memory flat in their
-    number: the same cents as `assessment_roll` (`RollCut.cents`). `parcels()` is read once,
-    and again (the same parcels) only when the leftover cents' tie must be cut by id.
+    """R-A2 + R-A3 over the (id, units, assessable) of `parcels(None)`, in memory flat in their
+    number: the same cents as `assessment_roll` (`RollCut.cents`). `parcels(None)` is read
+    once; when the leftover cents' tie must be cut by id, `parcels(tied)` is read again (once,
+    or a pass per character of the cut's id for a group over `_SORTED_TIES`): the same
+    parcels, of which only those with units in `tied` count (it may give only those).
 
     As `allocate`: every share floored to cents, then the leftover cents one each to the
     largest remainders, ties broken by id as text ascending; the shares sum to the total.
@@ -241,7 +243,7 @@ def roll_cut(total: Decimal,
     fixed_cents = n = assessed = 0
     negative = None  # the first parcel sharing by negative units
     counts: dict[Decimal, int] = {}
-    for pid, units, assessable in parcels():
+    for pid, units, assessable in parcels(None):
         n += 1
         if not assessable:
             continue
@@ -272,7 +274,7 @@ def roll_cut(total: Decimal,
     leftover = total_cents - sum(share[u][0] * c for u, c in counts.items())
 
     def keys(tied: set[Decimal]) -> Iterator[str]:  # the ids of those sharing by `tied` units
-        return (str(pid) for pid, units, assessable in parcels()
+        return (str(pid) for pid, units, assessable in parcels(tied)
                 if assessable and pid not in fixed and units in tied)
 
     threshold, cutoff = _leftover_cut(leftover, counts, share, keys)

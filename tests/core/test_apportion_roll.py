@@ -125,8 +125,8 @@ def test_a_big_roll_holds_no_more_than_its_arrays():
 
 
 def test_a_cut_gives_each_parcel_its_cents_and_refuses_units_it_never_saw():
-    cut = roll_cut(Decimal("10.00"), lambda: iter([(1, Decimal(1), True), (2, Decimal(3), True),
-                                                   (3, Decimal(9), False)]))
+    rows = [(1, Decimal(1), True), (2, Decimal(3), True), (3, Decimal(9), False)]
+    cut = roll_cut(Decimal("10.00"), lambda _tied: iter(rows))
     assert (cut.parcels, cut.assessed, dict(cut.counts)) == (3, 2, {Decimal(1): 1, Decimal(3): 1})
     assert [cut.cents(1, Decimal(1), True), cut.cents(2, Decimal(3), True),
             cut.cents(3, Decimal(9), False)] == [250, 750, -1]
@@ -141,7 +141,7 @@ def test_a_cut_of_a_big_roll_holds_memory_flat_in_its_size():
     import tracemalloc
     n = 200_000
 
-    def parcels():
+    def parcels(_tied=None):
         return ((k, Decimal("0.25"), True) for k in range(1, n + 1))
 
     tracemalloc.start()

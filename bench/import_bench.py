@@ -3,7 +3,7 @@ streaming, then import it as the staff's jobs run it, then compute and publish t
 A script that prints figures, not a timed test.
 
     .venv/bin/python bench/import_bench.py [--parcels 100000[,500000]] [--postgres [SERVER_URL]]
-        [--no-roll]
+        [--no-roll] [--no-again] [--trace compute]
 
 With two sizes or more (`--parcels 300000,1500000`), each size runs on its own fresh database
 in a process of its own (so each has its own peak memory), and a last table gives each

@@ -2,6 +2,7 @@
 peak memory. A script that prints figures, not a timed test.
 
     .venv/bin/python bench/roll_bench.py [--parcels 100000] [--postgres [SERVER_URL]]
+        [--trace compute] [--no-publish]
 
 Builds a fresh database (SQLite in a temporary folder; with `--postgres`, a throwaway
 database on the server, dropped afterwards), then:
@@ -12,13 +13,16 @@ database on the server, dropped afterwards), then:
   is not built yet, so this stage times the writing only;
 - compute and publish: the budget's roll run as the background jobs run them
   (`jobs.runner.run`: `roll.Computation`, `roll.Publication`, a batch of `roll.CHUNK`
-  parcels per transaction with the job's progress), without the notices' PDFs.
+  parcels per transaction with the job's progress), without the notices' PDFs
+  (`--no-publish`: compute only).
 
 Each stage prints its parcels/s (wall clock), its CPU seconds, the PostgreSQL server's CPU
 seconds for the bench's database (its backends, read from /proc: the server runs on this
 machine; "-" on SQLite), the resident memory at its end and the process's peak so far
-(`ru_maxrss`). On a machine shared with other work the wall clock varies with the load; the
-two CPU figures do not, and their sum bounds what the stage costs on two idle cores.
+(`ru_maxrss`); `--trace compute` adds the stage's traced peak of Python allocations
+(tracemalloc, which slows it: that stage's CPU is then not comparable). On a machine shared
+with other work the wall clock varies with the load; the two CPU figures do not, and their
+sum bounds what the stage costs on two idle cores.
 """
 
 from __future__ import annotations
@@ -175,7 +179,7 @@ def _job(database: Database, staff_id: int, kind: str, params: dict, n: int,
     return job.result
 
 
-def run(url: str, n: int) -> None:
+def run(url: str, n: int, publish: bool = True) -> None:
     SERVER.watch(url)
     upgrade(url, "head")
     database = Database(url)
@@ -198,8 +202,9 @@ def run(url: str, n: int) -> None:
             bulk.analyze(uow, Parcel)
     with clock.fixed(date(2026, 6, 10)):
         computed = _job(database, staff_id, "roll.compute", {"version_id": version_id}, n)
-        _job(database, staff_id, "roll.publish",
-             {"roll_id": computed["roll_id"], "notice_date": "2026-06-10"}, n)
+        if publish:
+            _job(database, staff_id, "roll.publish",
+                 {"roll_id": computed["roll_id"], "notice_date": "2026-06-10"}, n)
     seconds = time.perf_counter() - started
     with UnitOfWork(database) as uow:
         a = uow.session.scalar(select(func.count()).select_from(Assessment))
@@ -227,12 +232,13 @@ def main() -> None:
                     help="run on a throwaway database on this PostgreSQL server")
     ap.add_argument("--trace", action="append", default=[], metavar="STAGE",
                     help="trace this stage's Python allocations (its CPU is then not comparable)")
+    ap.add_argument("--no-publish", action="store_true", help="import and compute only")
     args = ap.parse_args()
     TRACE.update(args.trace)
     print(f"database: {'PostgreSQL' if args.postgres else 'SQLite'}, "
           f"{args.parcels:,} parcels", flush=True)
     with (_postgres_database(args.postgres) if args.postgres else _sqlite_database()) as url:
-        run(url, args.parcels)
+        run(url, args.parcels, not args.no_publish)
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ they are (so no stored receipt line stops being true).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -97,12 +97,8 @@ _PARCELS = select(Parcel.id, Parcel.benefit_units, Parcel.owner_kind, Parcel.tra
 
 
 def _digest() -> Any:
+    """Of the parcels a computation read, in id order (`Computation._facts`)."""
     return hashlib.blake2b(digest_size=16)
-
-
-def _fact(parcel_id: int, units: Decimal, verdict: bool) -> bytes:
-    """A parcel as the computation's digest reads it (`Computation`)."""
-    return f"{parcel_id}:{units}:{verdict:d};".encode()
 
 
 def _run(uow: UnitOfWork, work: Any, progress: Progress) -> AssessmentRoll:
@@ -219,33 +215,31 @@ class Computation:
         # R-A2's answer by owner kind, transferred and incentives (what it reads of a parcel)
         self.verdicts: dict[tuple[str, bool, bool], bool] = {}
 
-    def _verdict(self, p: Any) -> bool:
-        kind = (p.owner_kind, p.transferred, p.tax_incentive_exempt)
-        verdict = self.verdicts.get(kind)
-        if verdict is None:
-            verdict = self.verdicts[kind] = is_assessable(ParcelFacts(
-                str(p.id), p.benefit_units, p.owner_kind, p.transferred,
-                p.tax_incentive_exempt))
-        return verdict
+    def _facts(self, rows: Iterable[Any], digest: Any) -> Iterator[tuple[int, Decimal, bool]]:
+        """Each parcel row (`_PARCELS`) as (id, units, R-A2 verdict), folded into `digest`."""
+        verdicts = self.verdicts
+        for pid, units, owner, transferred, incentive in rows:
+            verdict = verdicts.get((owner, transferred, incentive))
+            if verdict is None:
+                verdict = verdicts[owner, transferred, incentive] = is_assessable(ParcelFacts(
+                    str(pid), units, owner, transferred, incentive))
+            digest.update(f"{pid}:{units}:{verdict:d};".encode())
+            yield pid, units, verdict
 
     def _parcels(self, uow: UnitOfWork, units: set[Decimal] | None
                  ) -> Iterator[tuple[int, Decimal, bool]]:
         """Every parcel's (id, units, R-A2 verdict) by id, one streamed read; at its end
         `seen` is their count, last id and digest. Given `units`, only the parcels with those
-        units (`roll_cut`'s tie), and no digest."""
-        if units is not None:
-            yield from ((p.id, p.benefit_units, self._verdict(p)) for p in
-                        uow.session.connection().execute(_PARCELS.where(
-                            Parcel.benefit_units.in_(units)).execution_options(yield_per=CHUNK)))
-            return
+        units (`roll_cut`'s tie), and no digest kept."""
+        query = _PARCELS if units is None else _PARCELS.where(Parcel.benefit_units.in_(units))
+        rows = uow.session.connection().execute(
+            query.order_by(Parcel.id).execution_options(yield_per=CHUNK))
         digest, count, last = _digest(), 0, 0
-        for p in uow.session.connection().execute(
-                _PARCELS.order_by(Parcel.id).execution_options(yield_per=CHUNK)):
-            verdict = self._verdict(p)
-            digest.update(_fact(p.id, p.benefit_units, verdict))
-            count, last = count + 1, p.id
-            yield p.id, p.benefit_units, verdict
-        self.seen = (count, last, digest.digest())
+        for fact in self._facts(rows, digest):
+            count, last = count + 1, fact[0]
+            yield fact
+        if units is None:
+            self.seen = (count, last, digest.digest())
 
     def begin(self, uow: UnitOfWork) -> int:
         version, fy, roll = computable(uow, self.staff, self.version_id)
@@ -282,16 +276,14 @@ class Computation:
         parcels = uow.session.connection().execute(
             _PARCELS.where(Parcel.id > self.after, Parcel.id <= last)
             .order_by(Parcel.id).limit(CHUNK)).all()
-        rows = []
-        for p in parcels:
-            verdict = self._verdict(p)
-            self.digest.update(_fact(p.id, p.benefit_units, verdict))
+        rows, cut = [], self.cut
+        for pid, units, verdict in self._facts(parcels, self.digest):
             try:
-                cents = self.cut.cents(p.id, p.benefit_units, verdict)
+                cents = cut.cents(pid, units, verdict)
             except CalcError as exc:  # units `begin` never saw
                 raise Conflict("roll_parcels_changed") from exc
-            rows.append({"roll_id": self.roll_id, "parcel_id": p.id,
-                         "benefit_units": p.benefit_units, "exempt": cents < 0,
+            rows.append({"roll_id": self.roll_id, "parcel_id": pid, "benefit_units": units,
+                         "exempt": cents < 0,
                          "amount": ZERO if cents < 0 else from_cents_int(cents), "payer": "owner"})
         self.count += len(parcels)
         if (not parcels or parcels[-1].id == last) and (

@@ -3,7 +3,7 @@ streaming, then import it as the staff's jobs run it, then compute and publish t
 A script that prints figures, not a timed test.
 
     .venv/bin/python bench/import_bench.py [--parcels 100000[,500000]] [--postgres [SERVER_URL]]
-        [--no-roll]
+        [--no-roll] [--no-again] [--trace compute]
 
 With two sizes or more (`--parcels 300000,1500000`), each size runs on its own fresh database
 in a process of its own (so each has its own peak memory), and a last table gives each
@@ -55,6 +55,7 @@ from roll_bench import (  # noqa: E402
     FY_START,
     SERVER,
     STAGES,
+    TRACE,
     Stage,
     _job,
     _peak_mib,
@@ -227,7 +228,10 @@ def main() -> None:
                     help="skip the second import of the same file (the no-op)")
     ap.add_argument("--fresh", action="store_true",
                     help="import a new upload of the file (pass 1 again), not the checked one")
+    ap.add_argument("--trace", action="append", default=[], metavar="STAGE",
+                    help="trace this stage's Python allocations (its CPU is then not comparable)")
     args = ap.parse_args()
+    TRACE.update(args.trace)
     sizes = [int(x) for x in str(args.parcels).split(",") if x.strip()]
     if len(sizes) == 1:
         one_size(args, sizes[0])

@@ -2,6 +2,7 @@
 peak memory. A script that prints figures, not a timed test.
 
     .venv/bin/python bench/roll_bench.py [--parcels 100000] [--postgres [SERVER_URL]]
+        [--trace compute] [--no-publish]
 
 Builds a fresh database (SQLite in a temporary folder; with `--postgres`, a throwaway
 database on the server, dropped afterwards), then:
@@ -12,13 +13,16 @@ database on the server, dropped afterwards), then:
   is not built yet, so this stage times the writing only;
 - compute and publish: the budget's roll run as the background jobs run them
   (`jobs.runner.run`: `roll.Computation`, `roll.Publication`, a batch of `roll.CHUNK`
-  parcels per transaction with the job's progress), without the notices' PDFs.
+  parcels per transaction with the job's progress), without the notices' PDFs
+  (`--no-publish`: compute only).
 
 Each stage prints its parcels/s (wall clock), its CPU seconds, the PostgreSQL server's CPU
 seconds for the bench's database (its backends, read from /proc: the server runs on this
 machine; "-" on SQLite), the resident memory at its end and the process's peak so far
-(`ru_maxrss`). On a machine shared with other work the wall clock varies with the load; the
-two CPU figures do not, and their sum bounds what the stage costs on two idle cores.
+(`ru_maxrss`); `--trace compute` adds the stage's traced peak of Python allocations
+(tracemalloc, which slows it: that stage's CPU is then not comparable). On a machine shared
+with other work the wall clock varies with the load; the two CPU figures do not, and their
+sum bounds what the stage costs on two idle cores.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ import shutil
 import sys
 import tempfile
 import time
+import tracemalloc
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import date
@@ -49,6 +54,7 @@ from portal.jobs import runner
 from portal.models import Assessment, Installment, Parcel, User  # noqa: E402
 from portal.people import users  # noqa: E402
 from portal.roll import budgets
+from portal.roll import roll as _roll  # noqa: F401 (registers the roll's jobs)
 from portal.roll.budgets import LineInput  # noqa: E402
 
 IMPORT_BATCH = 5000
@@ -92,6 +98,9 @@ SERVER = Server()
 #: Each stage's (name, parcels, CPU seconds of this process, the server's CPU seconds or
 #: None), in the order they ran: bench/import_bench.py compares them across sizes.
 STAGES: list[tuple[str, int, float, float | None]] = []
+#: Stages whose Python allocations are traced (`--trace compute`): each prints its traced peak
+#: (tracemalloc, which slows the stage: its CPU figures are not comparable with an untraced run).
+TRACE: set[str] = set()
 
 
 def _rss_mib() -> float:
@@ -136,6 +145,8 @@ class Stage:
 
     def __enter__(self) -> Stage:
         self.server = SERVER.seconds()
+        if self.name in TRACE:
+            tracemalloc.start()
         self.wall, self.cpu = time.perf_counter(), time.process_time()
         return self
 
@@ -147,9 +158,13 @@ class Stage:
         used_s = server - self.server if server is not None else None
         STAGES.append((self.name, self.parcels, cpu, used_s))
         used = f"{used_s:7.1f} s" if used_s is not None else "      -  "
+        traced = ""
+        if tracemalloc.is_tracing():
+            traced = f"  traced peak {tracemalloc.get_traced_memory()[1] / 2 ** 20:.1f} MiB"
+            tracemalloc.stop()
         print(f"{self.name:<8} {self.parcels:>10,} parcels {wall:8.1f} s "
               f"{self.parcels / wall:>10,.0f} parcels/s  CPU {cpu:7.1f} s  server {used}  "
-              f"RSS {_rss_mib():7.0f} MiB  peak {_peak_mib():7.0f} MiB", flush=True)
+              f"RSS {_rss_mib():7.0f} MiB  peak {_peak_mib():7.0f} MiB{traced}", flush=True)
 
 
 def _job(database: Database, staff_id: int, kind: str, params: dict, n: int,
@@ -164,7 +179,7 @@ def _job(database: Database, staff_id: int, kind: str, params: dict, n: int,
     return job.result
 
 
-def run(url: str, n: int) -> None:
+def run(url: str, n: int, publish: bool = True) -> None:
     SERVER.watch(url)
     upgrade(url, "head")
     database = Database(url)
@@ -187,8 +202,9 @@ def run(url: str, n: int) -> None:
             bulk.analyze(uow, Parcel)
     with clock.fixed(date(2026, 6, 10)):
         computed = _job(database, staff_id, "roll.compute", {"version_id": version_id}, n)
-        _job(database, staff_id, "roll.publish",
-             {"roll_id": computed["roll_id"], "notice_date": "2026-06-10"}, n)
+        if publish:
+            _job(database, staff_id, "roll.publish",
+                 {"roll_id": computed["roll_id"], "notice_date": "2026-06-10"}, n)
     seconds = time.perf_counter() - started
     with UnitOfWork(database) as uow:
         a = uow.session.scalar(select(func.count()).select_from(Assessment))
@@ -214,11 +230,15 @@ def main() -> None:
     ap.add_argument("--postgres", metavar="SERVER_URL", nargs="?",
                     const="postgresql+psycopg://postgres@127.0.0.1:5432/test",
                     help="run on a throwaway database on this PostgreSQL server")
+    ap.add_argument("--trace", action="append", default=[], metavar="STAGE",
+                    help="trace this stage's Python allocations (its CPU is then not comparable)")
+    ap.add_argument("--no-publish", action="store_true", help="import and compute only")
     args = ap.parse_args()
+    TRACE.update(args.trace)
     print(f"database: {'PostgreSQL' if args.postgres else 'SQLite'}, "
           f"{args.parcels:,} parcels", flush=True)
     with (_postgres_database(args.postgres) if args.postgres else _sqlite_database()) as url:
-        run(url, args.parcels)
+        run(url, args.parcels, not args.no_publish)
 
 
 if __name__ == "__main__":

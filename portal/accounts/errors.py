@@ -71,6 +71,7 @@ CODES = {
     "budget_adopted": "an adopted version is never edited (R-A1)",
     "roll_published": "a published roll is not recomputed",
     "roll_incomplete": "the roll's computation did not finish: compute it again",
+    "roll_parcels_changed": "the parcels changed while the roll was computed: compute it again",
     "no_assessment": "the parcel has no assessment that year",
     "cost_before_posted_payment": "params: last (date); costs are never back-dated",
     "payment_not_applied": "only a completed payment is posted",

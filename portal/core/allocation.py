@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
@@ -180,38 +180,86 @@ def apportion_roll(total: Decimal, units: Sequence[Decimal], assessable: Sequenc
     `assessment_roll` for parcels `ids[k]` with `units[k]`, assessed when `assessable[k]`
     (`is_assessable`), and the Board's `fixed` amounts by parcel id (23 LPRA § 6432(a),
     (b)(3)-(4): fixed amounts first, the rest shared by units; a fixed amount on an exempt
-    parcel is ignored, as there). Returns the cents of each position, -1 where exempt.
-
-    As `allocate`: every share floored to cents, then the leftover cents one each to the
-    largest remainders, ties broken by id as text ascending; the shares sum to the total.
-    Arrays of integers instead of a dict per step keep a 1.5-million-parcel roll in tens of
-    megabytes (`assessment_roll` held about a gigabyte)."""
+    parcel is ignored, as there). Returns the cents of each position, -1 where exempt: the
+    arrays' roll cut by `roll_cut`."""
     n = len(units)
     if not (len(assessable) == len(ids) == n):
         raise CalcError("units, assessable and ids must have one entry per parcel",
                         field="parcels")
+    cut = roll_cut(total, lambda _tied: zip(ids, units, assessable), fixed)
+    out = array("q", (cut.cents(i, u, a) for i, u, a in zip(ids, units, assessable)))
+    assert sum(c for c in out if c > 0) == to_cents_int(total), \
+        "R-A3: shares must sum to the total"
+    return out
+
+
+@dataclass(frozen=True)
+class RollCut:
+    """R-A3 over a whole roll, kept in memory flat in its size (`roll_cut`): each parcel's
+    cents follow from its id, units and R-A2 verdict alone (`cents`)."""
+
+    fixed: Mapping[int | str, Decimal]  # the Board's fixed amounts by parcel id
+    share: Mapping[Decimal, tuple[int, int]]  # by units: the floored cents and the remainder
+    threshold: int  # a remainder above it takes a leftover cent
+    cutoff: str | None  # at `threshold`: the ids (as text) up to this one take one (None: all)
+    counts: Mapping[Decimal, int]  # the parcels sharing by units, by units value
+    parcels: int  # on the roll
+    assessed: int  # of which assessed (R-A2)
+
+    def cents(self, parcel_id: int | str, units: Decimal, assessable: bool) -> int:
+        """The parcel's share in cents, -1 when exempt. A parcel sharing by units with a value
+        no parcel had when the roll was cut is refused (CalcError): the parcels changed."""
+        if not assessable:
+            return -1
+        if parcel_id in self.fixed:
+            return to_cents_int(self.fixed[parcel_id])
+        got = self.share.get(units)
+        if got is None:
+            raise CalcError("the roll was apportioned without these benefit units",
+                            field=f"weights.{parcel_id}")
+        cents, remainder = got
+        if remainder > self.threshold or (remainder == self.threshold and (
+                self.cutoff is None or str(parcel_id) <= self.cutoff)):
+            cents += 1
+        return cents
+
+
+def roll_cut(total: Decimal,
+             parcels: Callable[[set[Decimal] | None], Iterable[tuple[int | str, Decimal, bool]]],
+             fixed: Mapping[int | str, Decimal] | None = None) -> RollCut:
+    """R-A2 + R-A3 over the (id, units, assessable) of `parcels(None)`, in memory flat in their
+    number: the same cents as `assessment_roll` (`RollCut.cents`). `parcels(None)` is read
+    once; when the leftover cents' tie must be cut by id, `parcels(tied)` is read again (once,
+    or a pass per character of the cut's id for a group over `_SORTED_TIES`): the same
+    parcels, of which only those with units in `tied` count (it may give only those).
+
+    As `allocate`: every share floored to cents, then the leftover cents one each to the
+    largest remainders, ties broken by id as text ascending; the shares sum to the total.
+    A share depends only on a parcel's units: the arithmetic is done once per distinct value
+    (most repeat). Arrays or a dict per parcel would hold a 1.5-million-parcel roll in tens of
+    megabytes (`assessment_roll` holds about a gigabyte)."""
+    fixed = fixed or {}
     total_cents = to_cents_int(total)
-    out = array("q", (0 if assessable[k] else -1 for k in range(n)))
-    shared = bytearray(assessable)  # assessed and not fixed: takes a share by units
-    if fixed:
-        fixed_cents = 0
-        for k in range(n):
-            if assessable[k] and ids[k] in fixed:
-                out[k] = to_cents_int(fixed[ids[k]])
-                fixed_cents += out[k]
-                shared[k] = 0
-        if fixed_cents > total_cents:
-            raise CalcError(f"fixed amounts ({from_cents_int(fixed_cents)}) exceed the total "
-                            f"({total})", field="parcels")
-        total_cents -= fixed_cents
-    # A share depends only on a parcel's units: the arithmetic is done once per distinct
-    # value (most repeat), and memory beyond the arrays is flat in the number of parcels.
+    fixed_cents = n = assessed = 0
+    negative = None  # the first parcel sharing by negative units
     counts: dict[Decimal, int] = {}
-    for k in range(n):
-        if shared[k]:
-            if units[k] < 0:
-                raise CalcError("benefit units must not be negative", field=f"weights.{ids[k]}")
-            counts[units[k]] = counts.get(units[k], 0) + 1
+    for pid, units, assessable in parcels(None):
+        n += 1
+        if not assessable:
+            continue
+        assessed += 1
+        if pid in fixed:
+            fixed_cents += to_cents_int(fixed[pid])
+        elif units < 0:
+            negative = pid if negative is None else negative
+        else:
+            counts[units] = counts.get(units, 0) + 1
+    if fixed_cents > total_cents:
+        raise CalcError(f"fixed amounts ({from_cents_int(fixed_cents)}) exceed the total "
+                        f"({total})", field="parcels")
+    if negative is not None:
+        raise CalcError("benefit units must not be negative", field=f"weights.{negative}")
+    total_cents -= fixed_cents
     places = max((-u.as_tuple().exponent for u in counts), default=0)
     scale = 10 ** max(places, 0)
     scaled = {u: int(u * scale) for u in counts}
@@ -221,20 +269,16 @@ def apportion_roll(total: Decimal, units: Sequence[Decimal], assessable: Sequenc
             raise CalcError("an amount is left to apportion but no parcel takes a share "
                             "(every parcel without a fixed amount has zero benefit units)",
                             field="parcels")
-        return out
+        return RollCut(fixed, dict.fromkeys(counts, (0, 0)), 1, None, counts, n, assessed)
     share = {u: divmod(total_cents * s, denominator) for u, s in scaled.items()}
     leftover = total_cents - sum(share[u][0] * c for u, c in counts.items())
-    threshold, cutoff = _leftover_cut(leftover, counts, share, ids, units, shared)
-    for k in range(n):
-        if shared[k]:
-            cents, remainder = share[units[k]]
-            if remainder > threshold or (remainder == threshold and (
-                    cutoff is None or str(ids[k]) <= cutoff)):
-                cents += 1
-            out[k] = cents
-    assert sum(c for k, c in enumerate(out) if shared[k]) == total_cents, \
-        "R-A3: shares must sum to the total"
-    return out
+
+    def keys(tied: set[Decimal]) -> Iterator[str]:  # the ids of those sharing by `tied` units
+        return (str(pid) for pid, units, assessable in parcels(tied)
+                if assessable and pid not in fixed and units in tied)
+
+    threshold, cutoff = _leftover_cut(leftover, counts, share, keys)
+    return RollCut(fixed, share, threshold, cutoff, counts, n, assessed)
 
 
 #: A tied group up to this size is sorted in memory; a larger one is cut by counting passes.
@@ -242,12 +286,13 @@ _SORTED_TIES = 65536
 
 
 def _leftover_cut(leftover: int, counts: Mapping[Decimal, int],
-                  share: Mapping[Decimal, tuple[int, int]], ids: Sequence[int | str],
-                  units: Sequence[Decimal], shared: bytearray) -> tuple[int, str | None]:
+                  share: Mapping[Decimal, tuple[int, int]],
+                  keys: Callable[[set[Decimal]], Iterator[str]]) -> tuple[int, str | None]:
     """R-A3's leftover cents, one each to the largest remainders, ties by id as text: the
     remainder `threshold` above which every parcel takes a cent, and the greatest id (as
     text) of those at exactly `threshold` that take one (None: all of them). With no
-    leftover, a threshold no remainder reaches."""
+    leftover, a threshold no remainder reaches. A tie is cut among `keys(tied)`, the ids (as
+    text) of the parcels sharing by the `tied` units values (those at `threshold`)."""
     if not leftover:
         return max((r for _q, r in share.values()), default=0) + 1, None
     by_remainder: dict[int, int] = {}
@@ -261,13 +306,9 @@ def _leftover_cut(leftover: int, counts: Mapping[Decimal, int],
     if by_remainder[remainder] == need:
         return remainder, None
     tied = {u for u in counts if share[u][1] == remainder}
-
-    def keys() -> Iterator[str]:
-        return (str(ids[k]) for k in range(len(units)) if shared[k] and units[k] in tied)
-
     if by_remainder[remainder] <= _SORTED_TIES:
-        return remainder, sorted(keys())[need - 1]
-    return remainder, _nth_text(keys, need)
+        return remainder, sorted(keys(tied))[need - 1]
+    return remainder, _nth_text(lambda: keys(tied), need)
 
 
 def _nth_text(keys: Callable[[], Iterator[str]], nth: int) -> str:

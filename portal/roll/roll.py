@@ -14,8 +14,8 @@ they are (so no stored receipt line stops being true).
 
 from __future__ import annotations
 
-from array import array
-from collections.abc import Callable
+import hashlib
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -26,7 +26,7 @@ from sqlalchemy import and_, delete, func, or_, select
 from portal import clock
 from portal.accounts import access, audit, bulk, facts, in_force, ledger
 from portal.accounts.errors import Conflict, InvalidInput, NotFound
-from portal.core.allocation import ParcelFacts, apportion_roll, is_assessable
+from portal.core.allocation import ParcelFacts, RollCut, is_assessable, roll_cut
 from portal.core.errors import CalcError, ParameterNotFound
 from portal.core.installments import Installment as CoreInstallment
 from portal.core.installments import amend, schedule
@@ -82,11 +82,23 @@ def _version(uow: UnitOfWork, version_id: int) -> tuple[BudgetVersion, FiscalYea
     return version, uow.session.get(FiscalYear, budget.fiscal_year_id)
 
 
-def _lessee_pays(uow: UnitOfWork, on: date) -> set[int]:
-    """Parcels leased on `on` to a lessee who pays the assessment (R-A16)."""
+def _lessee_pays(uow: UnitOfWork, on: date, after: int, last: int) -> set[int]:
+    """Parcels of ids `after` (excluded) to `last` leased on `on` to a lessee who pays the
+    assessment (R-A16)."""
     return set(uow.session.scalars(
         select(Lease.parcel_id).where(Lease.lessee_pays.is_(True), Lease.starts_on <= on,
-                                      or_(Lease.ends_on.is_(None), Lease.ends_on >= on))))
+                                      or_(Lease.ends_on.is_(None), Lease.ends_on >= on),
+                                      Lease.parcel_id > after, Lease.parcel_id <= last)))
+
+
+#: What the roll's computation reads of a parcel: R-A3's units and R-A2's facts.
+_PARCELS = select(Parcel.id, Parcel.benefit_units, Parcel.owner_kind, Parcel.transferred,
+                  Parcel.tax_incentive_exempt)
+
+
+def _digest() -> Any:
+    """Of the parcels a computation read, in id order (`Computation._facts`)."""
+    return hashlib.blake2b(digest_size=16)
 
 
 def _run(uow: UnitOfWork, work: Any, progress: Progress) -> AssessmentRoll:
@@ -172,57 +184,75 @@ def publishable(uow: UnitOfWork, staff: Any, roll_id: int) -> AssessmentRoll:
 class Computation:
     """R-A2 and R-A3 over every parcel, written as roll lines a batch at a time.
 
-    `begin` checks the version, apportions the total over all parcels (the core needs them
-    all: R-A3's leftover cents go to the largest remainders of the whole roll; it keeps only
-    two arrays of integers, ids and cents, `core.allocation.apportion_roll`) and replaces
-    the roll's lines; each `step` writes the lines of the next
-    `CHUNK` parcels by id; `finish` records who computed it. A roll with fewer lines than
-    its counts (a computation stopped midway) is not published (`roll_incomplete`);
-    computing again starts over."""
+    `begin` checks the version, cuts R-A3's apportionment over all parcels (the core needs
+    them all: the leftover cents go to the largest remainders of the whole roll) from one
+    streamed read, keeping only what is flat in the roll's size (`core.allocation.roll_cut`:
+    a share per distinct units value and the leftover cents' cut), and replaces the roll's
+    lines; each `step` reads the next `CHUNK` parcels by id and writes their lines, each
+    parcel's cents computed from its id, units and R-A2 verdict; `finish` records who
+    computed it. A roll with fewer lines than its counts (a computation stopped midway) is
+    not published (`roll_incomplete`); computing again starts over.
+
+    The steps need the parcels `begin` apportioned, unchanged (a job's steps are
+    transactions of their own: an import may commit between them). `begin` keeps a digest of
+    every parcel's id, units and verdict, in id order; the steps fold the parcels they read
+    into a digest of their own, and the last batch is written only when both match:
+    otherwise `Conflict("roll_parcels_changed")` (so the roll lacks its last lines and is not
+    published; computing again apportions the parcels as they are then). A units value the
+    apportionment never saw is refused at once. Parcels added after `begin` (a greater id)
+    are left to the next computation."""
 
     def __init__(self, staff: Any, version_id: int):
         self.staff = staff
         self.version_id = version_id
         self.roll_id = 0
         self.after = 0
-        self.ids = array("q")  # every parcel's id, ascending, as the core saw them
-        self.cents = array("q")  # its share in cents (R-A3), -1 when exempt (R-A2)
-        self.position = 0
-        self.lessee: set[int] = set()
+        self.cut: RollCut | None = None
+        self.seen: tuple[int, int, bytes] | None = None  # begin's (count, last id, digest)
+        self.count = 0  # the parcels the steps read, and their digest
+        self.digest = _digest()
+        self.on = date.min  # the day whose leases say who pays (R-A16)
+        # R-A2's answer by owner kind, transferred and incentives (what it reads of a parcel)
+        self.verdicts: dict[tuple[str, bool, bool], bool] = {}
+
+    def _facts(self, rows: Iterable[Any], digest: Any) -> Iterator[tuple[int, Decimal, bool]]:
+        """Each parcel row (`_PARCELS`) as (id, units, R-A2 verdict), folded into `digest`."""
+        verdicts = self.verdicts
+        for pid, units, owner, transferred, incentive in rows:
+            verdict = verdicts.get((owner, transferred, incentive))
+            if verdict is None:
+                verdict = verdicts[owner, transferred, incentive] = is_assessable(ParcelFacts(
+                    str(pid), units, owner, transferred, incentive))
+            digest.update(f"{pid}:{units}:{verdict:d};".encode())
+            yield pid, units, verdict
+
+    def _parcels(self, uow: UnitOfWork, units: set[Decimal] | None
+                 ) -> Iterator[tuple[int, Decimal, bool]]:
+        """Every parcel's (id, units, R-A2 verdict) by id, one streamed read; at its end
+        `seen` is their count, last id and digest. Given `units`, only the parcels with those
+        units (`roll_cut`'s tie), and no digest kept."""
+        query = _PARCELS if units is None else _PARCELS.where(Parcel.benefit_units.in_(units))
+        rows = uow.session.connection().execute(
+            query.order_by(Parcel.id).execution_options(yield_per=CHUNK))
+        digest, count, last = _digest(), 0, 0
+        for fact in self._facts(rows, digest):
+            count, last = count + 1, fact[0]
+            yield fact
+        if units is None:
+            self.seen = (count, last, digest.digest())
 
     def begin(self, uow: UnitOfWork) -> int:
         version, fy, roll = computable(uow, self.staff, self.version_id)
-        ids, units, assessable = array("q"), [], bytearray()
-        same: dict[Decimal, Decimal] = {}  # one object per distinct value: most repeat
-        # R-A2's answer by owner kind, transferred and incentives (what it reads of a parcel)
-        verdicts: dict[tuple[str, bool, bool], bool] = {}
-        for p in uow.session.connection().execute(select(
-                Parcel.id, Parcel.benefit_units, Parcel.owner_kind, Parcel.transferred,
-                Parcel.tax_incentive_exempt).order_by(Parcel.id).execution_options(
-                    yield_per=CHUNK)):
-            ids.append(p.id)
-            units.append(same.setdefault(p.benefit_units, p.benefit_units))
-            kind = (p.owner_kind, p.transferred, p.tax_incentive_exempt)
-            verdict = verdicts.get(kind)
-            if verdict is None:
-                verdict = verdicts[kind] = is_assessable(ParcelFacts(
-                    str(p.id), p.benefit_units, p.owner_kind, p.transferred,
-                    p.tax_incentive_exempt))
-            assessable.append(verdict)
         fixed = dict(uow.session.execute(select(  # R-A3: the Board's, first
             BudgetFixedAmount.parcel_id, BudgetFixedAmount.amount).where(
                 BudgetFixedAmount.version_id == version.id)).all())
         try:
-            cents = apportion_roll(version.total_to_assess, units, assessable, ids, fixed)
+            cut = roll_cut(version.total_to_assess, lambda units: self._parcels(uow, units),
+                           fixed)
         except CalcError as exc:
             raise InvalidInput("calc", field=exc.field, message=exc.message) from exc
-        self.ids, self.cents = ids, cents
-        total_units = sum((u for i, u, a in zip(ids, units, assessable)  # the units sharing
-                           if a and i not in fixed), ZERO)
-        assessed = sum(assessable)
-        del units, same
-        on = min(max(fy.starts_on, clock.today()), fy.ends_on)
-        self.lessee = _lessee_pays(uow, on)
+        self.cut = cut
+        self.on = min(max(fy.starts_on, clock.today()), fy.ends_on)
         if roll is None:
             roll = AssessmentRoll(budget_version_id=version.id, fiscal_year_id=fy.id,
                                   total=version.total_to_assess)
@@ -231,35 +261,40 @@ class Computation:
         else:
             uow.session.execute(delete(RollLine).where(RollLine.roll_id == roll.id))
         roll.total = version.total_to_assess
-        roll.total_units = total_units
-        roll.assessed_count = assessed
-        roll.exempt_count = len(ids) - assessed
+        roll.total_units = sum((u * c for u, c in cut.counts.items()), ZERO)  # the sharing
+        roll.assessed_count = cut.assessed
+        roll.exempt_count = cut.parcels - cut.assessed
         uow.session.flush()
         self.roll_id = roll.id
         self.after = 0
-        self.position = 0
+        self.count, self.digest = 0, _digest()
         return roll.assessed_count + roll.exempt_count
 
     def step(self, uow: UnitOfWork) -> int:
         bulk.batch_commit(uow)
+        count, last, seen = self.seen
         parcels = uow.session.connection().execute(
-            select(Parcel.id, Parcel.benefit_units).where(Parcel.id > self.after)
+            _PARCELS.where(Parcel.id > self.after, Parcel.id <= last)
             .order_by(Parcel.id).limit(CHUNK)).all()
+        rows, cut = [], self.cut
+        for pid, units, verdict in self._facts(parcels, self.digest):
+            try:
+                cents = cut.cents(pid, units, verdict)
+            except CalcError as exc:  # units `begin` never saw
+                raise Conflict("roll_parcels_changed") from exc
+            rows.append({"roll_id": self.roll_id, "parcel_id": pid, "benefit_units": units,
+                         "exempt": cents < 0,
+                         "amount": ZERO if cents < 0 else from_cents_int(cents), "payer": "owner"})
+        self.count += len(parcels)
+        if (not parcels or parcels[-1].id == last) and (
+                self.count, self.digest.digest()) != (count, seen):
+            raise Conflict("roll_parcels_changed")  # the last batch: the parcels `begin` saw?
         if not parcels:
             return 0
-        rows = []
-        ids, cents, k = self.ids, self.cents, self.position
-        for p in parcels:
-            while k < len(ids) and ids[k] < p.id:
-                k += 1
-            if k == len(ids) or ids[k] != p.id:
-                continue  # added since `begin`: the next computation rolls it
-            exempt = cents[k] < 0
-            rows.append({"roll_id": self.roll_id, "parcel_id": p.id,
-                         "benefit_units": p.benefit_units, "exempt": exempt,
-                         "amount": ZERO if exempt else from_cents_int(cents[k]),
-                         "payer": "lessee" if p.id in self.lessee else "owner"})
-        self.position = k
+        lessee = _lessee_pays(uow, self.on, self.after, parcels[-1].id)
+        for row in rows:
+            if row["parcel_id"] in lessee:
+                row["payer"] = "lessee"
         bulk.insert_rows(uow, RollLine, rows)
         self.after = parcels[-1].id
         return len(parcels)

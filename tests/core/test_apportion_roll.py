@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from portal.core.allocation import ParcelFacts, apportion_roll, assessment_roll
+from portal.core.allocation import ParcelFacts, apportion_roll, assessment_roll, roll_cut
 from portal.core.errors import CalcError
 from portal.core.money import from_cents_int
 
@@ -122,3 +122,34 @@ def test_a_big_roll_holds_no_more_than_its_arrays():
         tracemalloc.stop()
     assert sum(cents) == 100000001
     assert peak < 3 * len(cents) * 8 + 2**20, peak  # a list per parcel: over 10 MB
+
+
+def test_a_cut_gives_each_parcel_its_cents_and_refuses_units_it_never_saw():
+    rows = [(1, Decimal(1), True), (2, Decimal(3), True), (3, Decimal(9), False)]
+    cut = roll_cut(Decimal("10.00"), lambda _tied: iter(rows))
+    assert (cut.parcels, cut.assessed, dict(cut.counts)) == (3, 2, {Decimal(1): 1, Decimal(3): 1})
+    assert [cut.cents(1, Decimal(1), True), cut.cents(2, Decimal(3), True),
+            cut.cents(3, Decimal(9), False)] == [250, 750, -1]
+    with pytest.raises(CalcError):
+        cut.cents(4, Decimal(2), True)
+
+
+def test_a_cut_of_a_big_roll_holds_memory_flat_in_its_size():
+    """R-A3 over 200,000 parcels read from a generator, all tied for the one leftover cent (a
+    group too large to sort: cut by counting passes over the parcels): nothing kept per
+    parcel."""
+    import tracemalloc
+    n = 200_000
+
+    def parcels(_tied=None):
+        return ((k, Decimal("0.25"), True) for k in range(1, n + 1))
+
+    tracemalloc.start()
+    try:
+        cut = roll_cut(Decimal("1000000.01"), parcels)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert sum(cut.cents(k, u, a) for k, u, a in parcels()) == 100000001
+    assert cut.cutoff == "1"  # the first id as text takes the cent
+    assert peak < 2**18, peak  # a list per parcel: over 1.6 MB

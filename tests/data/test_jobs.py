@@ -9,7 +9,7 @@ from datetime import date, timedelta
 from decimal import Decimal
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
 from portal import clock
 from portal.accounts import bulk
@@ -200,6 +200,82 @@ def test_a_computation_stopped_midway_is_not_published(world, monkeypatch):
         job = runner.run(world.database, _submit(world, "roll.publish", roll_id=roll_id))
     assert (job.status, job.error_code) == ("failed", "roll_incomplete")
     assert _count(world, Assessment) == 4
+
+
+def _changed_after_the_first_batch(monkeypatch, change) -> None:
+    """The roll's computation with `change(uow)` committed with its first batch: parcels
+    changed between `begin` and the steps, as an import committing meanwhile would."""
+    real = roll.Computation.step
+
+    def step(self, uow):
+        first = self.after == 0
+        n = real(self, uow)
+        if first:
+            change(uow)
+        return n
+
+    monkeypatch.setattr(roll.Computation, "step", step)
+
+
+def _last_parcel(uow, *where) -> int:
+    return uow.session.scalar(select(func.max(Parcel.id)).where(*where))
+
+
+@pytest.mark.parametrize("values", [
+    {"benefit_units": Decimal(3)},  # another parcel's units: found at the last batch
+    {"benefit_units": Decimal("99.5")},  # units the apportionment never saw: at once
+    {"owner_kind": "public"},  # exempt now (R-A2)
+], ids=["units", "new units", "exempt"])
+def test_a_computation_whose_parcels_changed_midway_is_refused(world, monkeypatch, values):
+    version_id = _version(world)
+
+    def change(uow):  # the last parcel (7 units, private) changed in the last batch
+        uow.session.execute(update(Parcel).where(Parcel.id == _last_parcel(
+            uow, Parcel.benefit_units == Decimal(7))).values(**values))
+
+    _changed_after_the_first_batch(monkeypatch, change)
+    with clock.fixed(at(EFFECTIVE)):
+        job = runner.run(world.database, _submit(world, "roll.compute", version_id=version_id))
+    assert (job.status, job.error_code) == ("failed", "roll_parcels_changed")
+    with world.uow() as uow:
+        r = uow.session.scalar(select(AssessmentRoll).where(
+            AssessmentRoll.budget_version_id == version_id))
+        roll_id, counted = r.id, r.assessed_count + r.exempt_count
+    assert _count(world, RollLine, RollLine.roll_id == roll_id) < counted
+    with clock.fixed(at(EFFECTIVE)):
+        job = runner.run(world.database, _submit(world, "roll.publish", roll_id=roll_id))
+    assert (job.status, job.error_code) == ("failed", "roll_incomplete")
+    monkeypatch.undo()  # computing again apportions the parcels as they are now
+    monkeypatch.setattr(roll, "CHUNK", 10)
+    with clock.fixed(at(EFFECTIVE)):
+        job = runner.run(world.database, _submit(world, "roll.compute", version_id=version_id))
+    assert job.status == "succeeded"
+    assert _count(world, RollLine, RollLine.roll_id == roll_id) == 5 + EXTRA
+    with world.uow() as uow:
+        assert uow.session.scalar(select(func.sum(RollLine.amount)).where(
+            RollLine.roll_id == roll_id)) == Decimal("21000.00")
+
+
+def test_a_parcel_added_midway_is_left_to_the_next_computation(world, monkeypatch):
+    version_id = _version(world)
+
+    def add(uow):
+        bulk.insert_rows(uow, Parcel, [
+            {"catastro": "042-999-000-00", "address": "Calle Nueva", "municipality": "San Juan",
+             "owner_kind": "private", "transferred": False, "tax_incentive_exempt": False,
+             "benefit_units": Decimal(4)}])
+
+    _changed_after_the_first_batch(monkeypatch, add)
+    with clock.fixed(at(EFFECTIVE)):
+        job = runner.run(world.database, _submit(world, "roll.compute", version_id=version_id))
+    assert job.status == "succeeded"
+    roll_id = job.result["roll_id"]
+    with world.uow() as uow:
+        added = _last_parcel(uow)
+        lines = dict(uow.session.execute(select(RollLine.parcel_id, RollLine.amount).where(
+            RollLine.roll_id == roll_id)).all())
+    assert len(lines) == 5 + EXTRA and added not in lines
+    assert sum(lines.values()) == Decimal("21000.00")
 
 
 def test_the_queue_runs_a_job_in_immediate_mode(world):

@@ -40,6 +40,8 @@ ERRORS = {
                          "again."),
     "roll_incomplete": _l("The roll's computation did not finish: compute it again before "
                           "publishing it."),
+    "roll_parcels_changed": _l("The parcels changed while the roll was computed (an import "
+                               "ran meanwhile): compute it again."),
     "parameters_missing": _l("The fiscal year lacks parameters its roll and notices need: "
                              "record them on the Board's parameters page, then publish."),
     "not_found": _l("The budget version or the roll no longer exists."),

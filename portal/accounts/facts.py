@@ -24,7 +24,7 @@ import json
 from collections import namedtuple
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from typing import Any, NamedTuple
 
@@ -620,6 +620,15 @@ def stored_money(value: Decimal | int | None) -> Decimal | None:
 
 def stored_date(value: str | None) -> date | None:
     return None if value is None else date.fromisoformat(value)
+
+
+def stored_instant(value: str | None) -> datetime | None:
+    """An instant (`UTCDateTime`) as read from JSON: aware, in UTC (SQLite stores it naive
+    in UTC, PostgreSQL with its offset), as the column's type gives it."""
+    if value is None:
+        return None
+    found = datetime.fromisoformat(value)
+    return found.replace(tzinfo=UTC) if found.tzinfo is None else found.astimezone(UTC)
 
 
 def installments_json(assessment_id: Any) -> Any:

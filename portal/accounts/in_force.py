@@ -75,6 +75,31 @@ def parameter_set(uow: UnitOfWork) -> ParameterSet:
     return ps
 
 
+def rows_json() -> Any:
+    """SQL (a scalar subquery): the table's rows as JSON, for a statement that reads more
+    than the parameters (the parcel page's account, `statements.statement_for`); then
+    `read_rows_json` makes them this unit of work's `parameter_set`, as if read alone."""
+    from portal.accounts.facts import json_rows
+    t = BoardParameterValue.__table__
+    return select(json_rows(t.c.id, t.c.fiscal_year, t.c.name, t.c.value, t.c.effective_on,
+                            t.c.resolution_number, t.c.resolution_date, t.c.reason_es,
+                            t.c.reason_en)).scalar_subquery()
+
+
+def read_rows_json(uow: UnitOfWork, text: str | None) -> None:
+    """`rows_json`'s value as the unit of work's `parameter_set` (unless it read one today)."""
+    from portal.accounts.facts import read_json_rows, stored_date
+    today = clock.today()
+    found = uow.info.get(_INFO_KEY)
+    if found is not None and found[0] == today:
+        return
+    rows = tuple(sorted((rid, fy, name, value, stored_date(effective), number,
+                         stored_date(resolved), es, en)
+                        for rid, fy, name, value, effective, number, resolved, es, en
+                        in read_json_rows(text)))
+    uow.info[_INFO_KEY] = (today, _build(rows, today))
+
+
 @lru_cache(maxsize=64)
 def _rules(ps: ParameterSet, fy_start: date) -> StatementRules:
     return StatementRules(**ps.statement_rules(fy_start))

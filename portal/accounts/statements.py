@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 from sqlalchemy import ColumnElement, Select, and_, bindparam, func, or_, select
 
 from portal import clock
-from portal.accounts import access, facts
+from portal.accounts import access, facts, in_force
 from portal.accounts.facts import (
     AccountFacts,
     AssessmentRecord,
@@ -120,6 +120,26 @@ def _budget_lines(version_id: int, text: str | None) -> list[BudgetLineRecord]:
                    in facts.read_json_rows(text)), key=lambda ln: ln.position)
 
 
+class ClaimRecord(NamedTuple):
+    """A claim in court's columns, read with the account (`_claims_json`)."""
+
+    id: int
+    notice_id: int
+    parcel_id: int
+    fiscal_year_id: int
+    filed_on: date
+    case_number: str
+
+
+def _claims_json(notice_id: Any) -> Any:
+    """SQL (a scalar subquery, correlated to `notice_id`): the claims filed for that demand
+    as JSON rows (`ClaimRecord`; one at most)."""
+    c = CourtClaim.__table__
+    return (select(facts.json_rows(c.c.id, c.c.notice_id, c.c.parcel_id, c.c.fiscal_year_id,
+                                   c.c.filed_on, c.c.case_number))
+            .where(c.c.notice_id == notice_id).scalar_subquery())
+
+
 def _account_rows(fiscal_year: ColumnElement[bool], *, staff: bool) -> Select:
     """For the parcel :pid: the user's relation to it (`access.relation_to_pid`: the access
     check, by staff or not), the parcel, the fiscal year `fiscal_year` selects, the
@@ -127,14 +147,18 @@ def _account_rows(fiscal_year: ColumnElement[bool], *, staff: bool) -> Select:
     roll, the lease in force on :as_of and its deposit order, and a demand sent for the
     account (each NULL when there is none), and the account's installments, ledger entries
     and budget lines as JSON (`facts.installments_json`, `facts.entries_json`,
-    `_budget_lines_json`). One row per demand, in the order they were sent (usually one row:
+    `_budget_lines_json`), with the Board's parameters (`in_force.rows_json`: the
+    account's rules without a statement of their own) and the claim in court filed for the
+    row's demand (`_claims_json`). One row per demand, in the order they were sent (usually
+    one row:
     most accounts have none); the first row's lease and order are the account's (several only
     when several are in force). No row: no such parcel."""
     fy, a, v, r, n = _FISCAL_YEARS, _ASSESSMENTS, _VERSIONS, _ROLLS, _NOTICES
     relation = access.relation_to_pid(staff=staff)
     return (select(relation, _PARCELS, fy, a, v, r, _LEASES, _DEPOSITS, n,
                    facts.installments_json(a.c.id), facts.entries_json(_PARCELS.c.id, fy.c.id),
-                   _budget_lines_json(v.c.id), *_fixed_amounts(v.c.id, _PARCELS.c.id))
+                   _budget_lines_json(v.c.id), *_fixed_amounts(v.c.id, _PARCELS.c.id),
+                   in_force.rows_json(), _claims_json(n.c.id))
             .select_from(_PARCELS)
             .outerjoin(fy, fiscal_year)
             .outerjoin(a, and_(a.c.parcel_id == _PARCELS.c.id, a.c.fiscal_year_id == fy.c.id,
@@ -348,7 +372,7 @@ def statement_for(uow: UnitOfWork, user: Any, parcel_id: int | str, fiscal_year:
         view.demands = list(uow.session.scalars(
             _DEMANDS, {"parcel_id": view.parcel.id, "fy": view.fiscal_year.id}))
     sent = [n.id for n in view.demands if n.kind == "demand"]
-    if sent:  # the collection timeline's claims, read with the rest of the page
+    if sent and not rows:  # the collection timeline's claims (`rows`: read with the account)
         view.claims = list(uow.session.scalars(_CLAIMS, {"ids": sent}))
     demand = last_demand(view.demands)
     # Every figure about paying: today's statement, the payoff good through a later day
@@ -410,14 +434,19 @@ def _read_account(uow: UnitOfWork, stmt: Select, params: dict[str, Any], as_of: 
     not see the parcel (or there is no such parcel: no row)."""
     rows = uow.session.execute(stmt, params).all()
     relation = access.visible_relation(rows[0][0] if rows else None)
-    records = [_cut(row[1:-5], *_ACCOUNT_RECORDS) for row in rows]
+    if rows:  # the Board's parameters in force, for the account's rules (`facts.rules_for`)
+        in_force.read_rows_json(uow, rows[0][-2])
+    records = [_cut(row[1:-7], *_ACCOUNT_RECORDS) for row in rows]
     parcel, fy, a, version, roll, lease, deposit_order, _ = records[0]
     view = AccountView(parcel=parcel, relation=relation, as_of=as_of, fiscal_year=fy,
                        benefit_units=parcel.benefit_units)
     _set_lease(view, lease, deposit_order)
     # Each demand once (several leases or orders in force repeat them), in order.
     view.demands = list({n.id: n for *_, n in records if n is not None}.values())
-    return view, a, version, roll, tuple(rows[0][-5:])
+    view.claims = list({cid: ClaimRecord(cid, nid, pid, fy_id, facts.stored_date(filed), case)
+                        for row in rows for cid, nid, pid, fy_id, filed, case
+                        in facts.read_json_rows(row[-1])}.values())
+    return view, a, version, roll, tuple(rows[0][-7:-2])
 
 
 def _budget(uow: UnitOfWork, view: AccountView, a: Assessment, rows: bool,

@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date, time
 from decimal import Decimal
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import bindparam, select
 
@@ -382,7 +382,38 @@ def parcel_summary(uow: UnitOfWork, user: Any, parcel_id: int) -> ParcelAttachme
     return summary_for(uow, _parcel.id, relation)
 
 
-_DEBTS = (select(TaxDebt, AttachmentNotice, Auction, AuctionResult)
+class AccrualRecord(NamedTuple):
+    """An `AttachmentAccrual`'s columns the pages read, read with the debts (`summary_for`)."""
+
+    id: int
+    notice_id: int
+    stated_on: date
+    accrued: Decimal
+    per_day: Decimal
+    custody_costs: Decimal
+    reference: str
+
+
+def _accruals_json() -> Any:
+    """SQL (a scalar subquery, correlated to the notice of `_DEBTS`' row): the notice's
+    accruals as JSON (`_accruals`)."""
+    from portal.accounts.facts import json_rows
+    ac = AttachmentAccrual.__table__
+    return (select(json_rows(ac.c.id, ac.c.stated_on, ac.c.accrued, ac.c.per_day,
+                             ac.c.custody_costs, ac.c.reference))
+            .where(ac.c.notice_id == AttachmentNotice.__table__.c.id).scalar_subquery())
+
+
+def _accruals(notice_id: int, text: str | None) -> list[AccrualRecord]:
+    """`_accruals_json`'s value as records, in the order recorded (day, then id)."""
+    from portal.accounts.facts import read_json_rows, stored_date, stored_money
+    return sorted((AccrualRecord(aid, notice_id, stored_date(day), stored_money(accrued),
+                                 stored_money(per_day), stored_money(custody), reference)
+                   for aid, day, accrued, per_day, custody, reference
+                   in read_json_rows(text)), key=lambda x: (x.stated_on, x.id))
+
+
+_DEBTS = (select(TaxDebt, AttachmentNotice, Auction, AuctionResult, _accruals_json())
           .outerjoin(AttachmentNotice, AttachmentNotice.debt_id == TaxDebt.id)
           .outerjoin(Auction, Auction.debt_id == TaxDebt.id)
           .outerjoin(AuctionResult, AuctionResult.auction_id == Auction.id)
@@ -393,16 +424,12 @@ _DEBTS = (select(TaxDebt, AttachmentNotice, Auction, AuctionResult)
 def summary_for(uow: UnitOfWork, parcel_id: int, relation: str) -> ParcelAttachments:
     """`parcel_summary` for a parcel the caller has read through `accounts.access` and for
     a reader `may_see_minimum` allows (the parcel page's view): the debts with their
-    notices, auctions and results in one statement (a notice and a result are one per debt
-    and per auction, so a row is one auction of a debt)."""
+    notices (with their accruals, as JSON), auctions and results in one statement (a notice
+    and a result are one per debt and per auction, so a row is one auction of a debt)."""
     rows = uow.session.execute(_DEBTS, {"pid": int(parcel_id)}).all()
-    notice_ids = {n.id for _d, n, _a, _r in rows if n is not None}
-    accruals = list(uow.session.scalars(
-        select(AttachmentAccrual).where(AttachmentAccrual.notice_id.in_(notice_ids))
-        .order_by(AttachmentAccrual.stated_on, AttachmentAccrual.id))) if notice_ids else []
     today = clock.today()
     views: dict[int, DebtView] = {}
-    for d, n, a, result in rows:
+    for d, n, a, result, accrued in rows:
         dv = views.get(d.id)
         if dv is None:
             dv = views[d.id] = DebtView(d)
@@ -410,7 +437,7 @@ def summary_for(uow: UnitOfWork, parcel_id: int, relation: str) -> ParcelAttachm
                 fee = dunning_fee(d.taxes, n.custody_costs)
                 items = [(k, getattr(d, k)) for k in NOTICE_AMOUNTS
                          if getattr(d, k) or k == "taxes"]
-                mine = [x for x in accruals if x.notice_id == n.id]
+                mine = _accruals(n.id, accrued)
                 dv.notice = NoticeView(n, d.taxes, items, fee.trace, _term_trace(n), mine,
                                        None if d.paid_on else stop_figures(d, n, mine, today))
         if a is not None:

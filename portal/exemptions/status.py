@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from sqlalchemy import ScalarSelect, and_, bindparam, case, or_, select
+from sqlalchemy import ScalarSelect, Select, and_, bindparam, case, or_, select
 from sqlalchemy.orm import aliased
 
 from portal.core.params import fiscal_year_start as fy_of
@@ -139,6 +139,18 @@ def with_facts(uow: UnitOfWork, parcel_id: int, fiscal_year_start: date | int
     row = uow.session.execute(_WITH_FACTS, {"pid": int(parcel_id), "fy": fy}).first()
     facts, cert = row if row is not None else (None, None)
     return facts, cert, _continued(cert, fy)
+
+
+def with_facts_statement() -> Select:
+    """`with_facts`' statement (:pid, :fy), for a statement that reads more columns after
+    its two (`portal.accounts.page_boxes`)."""
+    return _WITH_FACTS
+
+
+def continued_from(cert: ExemptionCertification | None, fiscal_year_start: date | int
+                   ) -> date | None:
+    """The year the certification in force continues from, as `with_facts` gives it."""
+    return _continued(cert, _as_fy(fiscal_year_start))
 
 
 def pending_steps(uow: UnitOfWork, parcel_ids: list[int], fiscal_year_start: date

@@ -254,6 +254,31 @@ def for_parcel(uow: UnitOfWork, parcel_id: int, fy: Any) -> list[IntentView]:
     return _views(uow, [], stmt=_FOR_PARCEL, params={"pid": int(parcel_id), "fy": fy_id})
 
 
+def for_parcel_json(parcel_id: Any, fy_id: Any) -> Any:
+    """SQL (a scalar subquery, correlated to the columns given): `for_parcel`'s intents as
+    JSON (`for_parcel_from_json`), for a statement that reads more than the intents."""
+    i, p, ln, n = (LenderIntent.__table__, Party.__table__, Lender.__table__,
+                   Installment.__table__)
+    return (select(facts.json_rows(i.c.id, p.c.name, i.c.kind, i.c.crim_half, n.c.number,
+                                   i.c.amount, i.c.marked_at, i.c.withdrawn_at, i.c.parcel_id,
+                                   i.c.fiscal_year_id, i.c.lender_id, i.c.installment_id))
+            .select_from(i).join(ln, ln.c.id == i.c.lender_id).join(p, p.c.id == ln.c.party_id)
+            .outerjoin(n, n.c.id == i.c.installment_id)
+            .where(i.c.parcel_id == parcel_id, i.c.fiscal_year_id == fy_id,
+                   i.c.withdrawn_at.is_(None))
+            .scalar_subquery())
+
+
+def for_parcel_from_json(text: str | None) -> list[IntentView]:
+    """`for_parcel_json`'s value as `for_parcel` gives it: newest first."""
+    found = [IntentView(iid, name, kind, half, number, facts.stored_money(amount),
+                        facts.stored_instant(marked), facts.stored_instant(withdrawn), pid,
+                        fy, lender, installment)
+             for iid, name, kind, half, number, amount, marked, withdrawn, pid, fy, lender,
+             installment in facts.read_json_rows(text)]
+    return sorted(found, key=lambda v: (v.marked_at, v.id), reverse=True)
+
+
 def for_accounts(uow: UnitOfWork, user: Any, accounts: Iterable[tuple[int, int]]
                  ) -> dict[tuple[int, int], list[IntentView]]:
     """{(parcel id, fiscal year id): the District intents in force} for these accounts, of

@@ -591,6 +591,26 @@ def _servicers() -> Select:
 _SERVICERS = _servicers()  # built once, at import
 
 
+def servicers_json(parcel_id: Any, today: Any) -> Any:
+    """SQL (a scalar subquery, correlated to the columns given): `servicers`' rows as JSON
+    (`servicers_from_json`), in its order, for a statement that reads more than the loans."""
+    from portal.accounts.facts import json_rows
+    from portal.models import Lender
+    loans = (select(Party.name, Loan.escrow, Loan.starts_on)
+             .join(Lender, Lender.party_id == Party.id).join(Loan, Loan.lender_id == Lender.id)
+             .where(Loan.parcel_id == parcel_id, Loan.starts_on <= today,
+                    or_(Loan.ends_on.is_(None), Loan.ends_on >= today))
+             .order_by(Party.name, Loan.starts_on).subquery())
+    return select(json_rows(loans.c.name, loans.c.escrow, loans.c.starts_on)).scalar_subquery()
+
+
+def servicers_from_json(text: str | None) -> list[tuple[str, bool | None, date]]:
+    """`servicers_json`'s value as `servicers` gives it."""
+    from portal.accounts.facts import read_json_rows, stored_date
+    return [(name, None if escrow is None else bool(escrow), stored_date(since))
+            for name, escrow, since in read_json_rows(text)]
+
+
 __all__ = ["COLUMNS", "GUIDE", "HEADERS", "KIND", "MAX_API_ROWS", "OUTCOMES", "REASONS",
            "body_hash_of", "change_one", "files", "get", "name_matches", "parse_csv",
            "process", "report_csv", "rows_page", "servicers", "submit", "submit_csv",

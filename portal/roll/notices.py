@@ -715,14 +715,44 @@ def issued_for(uow: UnitOfWork, parcel_id: int) -> list[Issued]:
     """`issued` for a parcel the caller has already read through `accounts.access` with a
     relation in `READERS` (the parcel page's view, in its own unit of work): one statement."""
     rows = uow.session.execute(_ISSUED, {"pid": int(parcel_id)}).all()
+    return _issued([(n.id, n.kind, n.mailed_on, n.amount, n.created_at, notified_on,
+                     supersedes, label) for n, notified_on, supersedes, label in rows])
+
+
+def _issued(rows: Sequence[tuple]) -> list[Issued]:
+    """(notice id, kind, mailed on, amount, created at, notified on, supersedes id, fiscal
+    year label) rows as `Issued`, newest first."""
     out = []
-    for n, notified_on, supersedes, label in rows:
-        if n.kind == "assessment":
-            out.append(Issued(n.id, "amended" if supersedes else "assessment", label,
-                              notified_on or clock.legal_date(n.created_at)))
+    for nid, kind, mailed_on, amount, created_at, notified_on, supersedes, label in rows:
+        if kind == "assessment":
+            out.append(Issued(nid, "amended" if supersedes else "assessment", label,
+                              notified_on or clock.legal_date(created_at)))
         else:
-            out.append(Issued(n.id, "demand", label, n.mailed_on, n.amount))
+            out.append(Issued(nid, "demand", label, mailed_on, amount))
     return sorted(out, key=lambda i: (i.on or date.min, i.notice_id), reverse=True)
+
+
+def issued_json(parcel_id: Any) -> Any:
+    """SQL (a scalar subquery, correlated to `parcel_id`): `issued_for`'s rows as JSON
+    (`issued_from_json`), for a statement that reads more than the notices."""
+    n, a, fy = Notice.__table__, Assessment.__table__, FiscalYear.__table__
+    columns = (n.c.id, n.c.kind, n.c.mailed_on, n.c.amount, n.c.created_at, a.c.notified_on,
+               a.c.supersedes_id, fy.c.label)
+    return (select(account_facts.json_rows(*columns))
+            .select_from(n).outerjoin(a, a.c.id == n.c.assessment_id)
+            .join(fy, fy.c.id == n.c.fiscal_year_id)
+            .where(n.c.parcel_id == parcel_id,
+                   or_(n.c.kind == "assessment", n.c.mailed_on.is_not(None)))
+            .scalar_subquery())
+
+
+def issued_from_json(text: str | None) -> list[Issued]:
+    """`issued_json`'s value as `issued_for` gives it."""
+    f = account_facts
+    return _issued([(nid, kind, f.stored_date(mailed), f.stored_money(amount),
+                     f.stored_instant(created), f.stored_date(notified), supersedes, label)
+                    for nid, kind, mailed, amount, created, notified, supersedes, label
+                    in f.read_json_rows(text)])
 
 
 def issued_notice(uow: UnitOfWork, user: Any, parcel_id: int, notice_id: int

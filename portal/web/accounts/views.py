@@ -15,7 +15,7 @@ from types import SimpleNamespace
 from typing import Any, NamedTuple
 
 from portal import clock
-from portal.accounts import access, closed_days, paperless, parcels, statements
+from portal.accounts import access, closed_days, page_boxes, paperless, parcels, statements
 from portal.accounts.errors import Forbidden, NotFound
 from portal.collections import attachments
 from portal.core.explain import N_, Trace
@@ -33,7 +33,7 @@ from portal.i18n import (
     translate,
 )
 from portal.i18n import fast_gettext as _
-from portal.lenders import intents, loan_changes, portfolio
+from portal.lenders import portfolio
 from portal.people import users
 from portal.reminders import preferences as reminder_preferences
 from portal.roll import notices
@@ -278,27 +278,35 @@ def _boxes(w: Any, user: Any, acct: statements.AccountView, today: date) -> Simp
     """What the parcel page shows beside the account, each box for the relations that see
     it: the notices issued and the paperless choice, what a lender said it will pay, the
     residential exemption, the loans' servicers and what the lenders pay the CRIM, the
-    property-tax attachments (staff and the debtor only, R-C5). About one statement each."""
+    property-tax attachments (staff and the debtor only, R-C5). One statement for all
+    (`accounts.page_boxes`), one or two more for a parcel with property-tax debts."""
     pid, relation = acct.parcel.id, acct.relation
     b = SimpleNamespace(issued=[], paperless=None, lender_marks=[], exemption=None,
                         servicers=[], lenders_pay=[], attachment=None)
-    if relation in notices.READERS:
-        b.issued = notices.issued_for(w, pid)
+    exemption = relation in exemption_box.READERS
+    owners = exemption and relation in ("owner", "delegate")
+    debts = attachments.may_see_minimum(w, user, pid, relation)
+    fy = portfolio.fiscal_year_start(today)
+    found = page_boxes.read(
+        w, user, pid, today=today, fy_id=acct.fiscal_year.id if acct.fiscal_year else None,
+        fy_start=fy, issued=relation in notices.READERS,
+        choice=relation in paperless.RECEIVERS,
+        marks=relation in ("owner", "delegate", "lessee"), exemption=exemption,
+        servicers=owners, debts=debts)
+    b.issued = found.issued
     if relation in paperless.RECEIVERS:
-        b.paperless = paperless.choice_for(w, user, pid)
-    if relation in ("owner", "delegate", "lessee") and acct.fiscal_year is not None:
-        b.lender_marks = [marks.shown(i) for i in intents.for_parcel(w, pid, acct.fiscal_year)]
-    if relation in exemption_box.READERS:
-        fy = portfolio.fiscal_year_start(today)
-        year = exemption_status.with_facts(w, pid, fy)  # (facts, certification, continued)
+        b.paperless = found.paperless
+    b.lender_marks = [marks.shown(i) for i in found.intents]
+    if exemption:
+        year = (found.facts, found.cert, found.continued)
         b.exemption = exemption_box.exemption_summary(w, pid, relation, today, *year)
-        if relation in ("owner", "delegate"):
-            b.servicers = loan_changes.servicers(w, pid, today)
+        if owners:
+            b.servicers = found.servicers
             names = list(dict.fromkeys(name for name, _e, _s in b.servicers))
             b.lenders_pay = portfolio.lenders_pay(w, pid, names, year[0], fy, *year[1:])
-    if attachments.may_see_minimum(w, user, pid, relation):
-        found = attachments.summary_for(w, pid, relation)
-        b.attachment = summary_view(found, formats()) if found.debts else None
+    if found.has_debts:
+        summary = attachments.summary_for(w, pid, relation)
+        b.attachment = summary_view(summary, formats()) if summary.debts else None
     return b
 
 

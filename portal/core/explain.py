@@ -221,7 +221,7 @@ class Trace:
         explanation: dict[str, list[str]] = {lang: [] for lang in LANGUAGES}
         outs = tuple(explanation.values())
         indexes = range(len(LANGUAGES))
-        line_cache, rates = _LINES, _RATES
+        line_cache, worded_cache, rates = _LINES, _WORDED, _RATES
         rules: dict[str, None] = {}
         recurring = _RECURRING
         for rule, message, params in self.steps:
@@ -262,7 +262,8 @@ class Trace:
                 else:
                     numbers[k] = _number(v)
             if words is not None:
-                worded = _worded_lines(rule, message, words)
+                worded = (worded_cache.get((rule, message, *words.items()))
+                          or _worded_lines(rule, message, words))
                 if worded is not None:
                     lines, words = worded, None
             if words is None:

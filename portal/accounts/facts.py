@@ -20,22 +20,25 @@ Everything here loads many accounts in a fixed number of queries (the dashboard'
 
 from __future__ import annotations
 
-import json
 from collections import namedtuple
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any, NamedTuple
 
-from sqlalchemy import Text, and_, bindparam, exists, select
-from sqlalchemy.ext.compiler import compiles
-from sqlalchemy.sql.functions import FunctionElement
+from sqlalchemy import and_, bindparam, exists, select
 
+from portal.accounts.json_rows import (  # noqa: F401 (the accounts' readers use them as facts.*)
+    json_rows,
+    read_json_rows,
+    stored_date,
+    stored_instant,
+    stored_money,
+)
 from portal.core import params
 from portal.core.collection import Demand
 from portal.core.installments import Installment as CoreInstallment
-from portal.core.money import ZERO
 from portal.core.offer import Account as CoreAccount
 from portal.core.offer import Offer
 from portal.core.offer import offer as make_offer
@@ -559,76 +562,7 @@ def load(uow: UnitOfWork, parcel_id: int, fiscal_year: FiscalYear, *, rows: bool
     return load_many(uow, [parcel_id], fiscal_year, rows=rows)[int(parcel_id)]
 
 
-# --- Accounts' rows as JSON columns of another statement (read-only pages) -----------------
-# A statement costs a page more in SQLAlchemy's own work than the database spends on it, so
-# the read-only pages read an account's installments and ledger entries (the parcel page: and
-# its budget lines) as more columns of the statement that reads the account: each a
-# correlated subquery giving JSON text, one array per row, built by the database (SQLite's
-# json_group_array / json_array, PostgreSQL's json_agg / json_build_array, cast to text so
-# that the driver does not read numbers as floats) and read back here with the columns'
-# types (dates; amounts as Decimal).
-
-
-class _JsonRow(FunctionElement):
-    """SQL: a JSON array of the arguments."""
-
-    inherit_cache = True
-
-
-class _JsonRows(FunctionElement):
-    """SQL aggregate: a JSON array of one value per row, as text (NULL for no row on
-    PostgreSQL, "[]" on SQLite)."""
-
-    type = Text()
-    inherit_cache = True
-
-
-#: Each construct's SQL per dialect ({} is the arguments); the portal speaks these two.
-_JSON_SQL = {
-    _JsonRow: {"sqlite": "json_array({})", "postgresql": "json_build_array({})"},
-    _JsonRows: {"sqlite": "json_group_array({})", "postgresql": "CAST(json_agg({}) AS TEXT)"},
-}
-
-
-def _json_sql(template: str) -> Callable[..., str]:
-    def compile_(element: FunctionElement, compiler: Any, **kw: Any) -> str:
-        return template.format(compiler.process(element.clauses, **kw))
-    return compile_
-
-
-for _construct, _by_dialect in _JSON_SQL.items():
-    for _dialect, _template in _by_dialect.items():
-        compiles(_construct, _dialect)(_json_sql(_template))
-
-
-def json_rows(*columns: Any) -> Any:
-    """SQL aggregate: the rows' `columns` as JSON text, one array per row (`read_json_rows`)."""
-    return _JsonRows(_JsonRow(*columns))
-
-
-def read_json_rows(text: str | None) -> list[list[Any]]:
-    """`json_rows`' value: a list per row; JSON numbers with a fraction as `Decimal` (never
-    float), integers as int (amounts: `stored_money`)."""
-    return json.loads(text or "[]", parse_float=Decimal)
-
-
-def stored_money(value: Decimal | int | None) -> Decimal | None:
-    """An amount of a NUMERIC(14, 2) column as read from JSON, with its two decimals
-    (600 -> 600.00): exact, no rounding (adding 0.00 keeps every digit)."""
-    return None if value is None else Decimal(value) + ZERO
-
-
-def stored_date(value: str | None) -> date | None:
-    return None if value is None else date.fromisoformat(value)
-
-
-def stored_instant(value: str | None) -> datetime | None:
-    """An instant (`UTCDateTime`) as read from JSON: aware, in UTC (SQLite stores it naive
-    in UTC, PostgreSQL with its offset), as the column's type gives it."""
-    if value is None:
-        return None
-    found = datetime.fromisoformat(value)
-    return found.replace(tzinfo=UTC) if found.tzinfo is None else found.astimezone(UTC)
+# --- Accounts' rows as JSON columns of another statement: portal/accounts/json_rows.py ------
 
 
 def installments_json(assessment_id: Any) -> Any:

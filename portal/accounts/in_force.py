@@ -25,6 +25,7 @@ from typing import Any
 from sqlalchemy import select
 
 from portal import clock
+from portal.accounts.json_rows import json_rows, read_json_rows, stored_date
 from portal.core import params
 from portal.core.params import AdoptedValue, ClosedDay, ParameterSet
 from portal.core.statement import StatementRules
@@ -79,7 +80,6 @@ def rows_json() -> Any:
     """SQL (a scalar subquery): the table's rows as JSON, for a statement that reads more
     than the parameters (the parcel page's account, `statements.statement_for`); then
     `read_rows_json` makes them this unit of work's `parameter_set`, as if read alone."""
-    from portal.accounts.facts import json_rows
     t = BoardParameterValue.__table__
     return select(json_rows(t.c.id, t.c.fiscal_year, t.c.name, t.c.value, t.c.effective_on,
                             t.c.resolution_number, t.c.resolution_date, t.c.reason_es,
@@ -88,7 +88,6 @@ def rows_json() -> Any:
 
 def read_rows_json(uow: UnitOfWork, text: str | None) -> None:
     """`rows_json`'s value as the unit of work's `parameter_set` (unless it read one today)."""
-    from portal.accounts.facts import read_json_rows, stored_date
     today = clock.today()
     found = uow.info.get(_INFO_KEY)
     if found is not None and found[0] == today:

@@ -143,7 +143,7 @@ def with_facts(uow: UnitOfWork, parcel_id: int, fiscal_year_start: date | int
 
 def with_facts_statement() -> Select:
     """`with_facts`' statement (:pid, :fy), for a statement that reads more columns after
-    its two (`portal.accounts.page_boxes`)."""
+    its two (`portal.web.accounts.page_boxes`)."""
     return _WITH_FACTS
 
 

@@ -7,7 +7,7 @@ is not the page's). Target: at most 10 statements a page, flat in the number of 
 The parcel page builds one view model (`portal.web.accounts.views.parcel_page`) in one unit
 of work: the account's statement checks access once, and the boxes the reader's relation
 sees (notices, paperless, the lender's marks, the exemption with the CRIM's facts, the
-servicers, whether there are attachments) are one statement more (`accounts.page_boxes`),
+servicers, whether there are attachments) are one statement more (`web.accounts.page_boxes`),
 the attachments' debts one when there are some. `PARCEL_CEILING` holds what it runs per
 role, below the target."""
 

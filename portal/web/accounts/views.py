@@ -15,7 +15,7 @@ from types import SimpleNamespace
 from typing import Any, NamedTuple
 
 from portal import clock
-from portal.accounts import access, closed_days, page_boxes, paperless, parcels, statements
+from portal.accounts import access, closed_days, paperless, parcels, statements
 from portal.accounts.errors import Forbidden, NotFound
 from portal.collections import attachments
 from portal.core.explain import N_, Trace
@@ -38,6 +38,7 @@ from portal.people import users
 from portal.reminders import preferences as reminder_preferences
 from portal.roll import notices
 from portal.web import spoken
+from portal.web.accounts import page_boxes
 from portal.web.collections import views as collection_views
 from portal.web.data import uow
 from portal.web.exemptions import summary as exemption_box
@@ -279,7 +280,7 @@ def _boxes(w: Any, user: Any, acct: statements.AccountView, today: date) -> Simp
     it: the notices issued and the paperless choice, what a lender said it will pay, the
     residential exemption, the loans' servicers and what the lenders pay the CRIM, the
     property-tax attachments (staff and the debtor only, R-C5). One statement for all
-    (`accounts.page_boxes`), one or two more for a parcel with property-tax debts."""
+    (`web.accounts.page_boxes`), one or two more for a parcel with property-tax debts."""
     pid, relation = acct.parcel.id, acct.relation
     b = SimpleNamespace(issued=[], paperless=None, lender_marks=[], exemption=None,
                         servicers=[], lenders_pay=[], attachment=None)

@@ -159,24 +159,31 @@ def _upsert(uow: UnitOfWork) -> Any:
 _AS_OF = bindparam("as_of")
 
 
+def _count(table: Any, *where: Any) -> Any:
+    return select(func.count()).select_from(table).where(*where).scalar_subquery()
+
+
+#: SQL: how many facts the core computes a loan's figures from, over loans: the ledger entries
+#: of its parcel (payments, charges, fees), its assessments (an amendment, R-A5) and the
+#: values and closed days the Board adopted (the year's rules, R-A6–A11). All three tables are
+#: append-only, so a fact written later, whenever its transaction began, raises the count.
+FACTS = (_count(E, E.c.parcel_id == L.c.parcel_id) + _count(S, S.c.parcel_id == L.c.parcel_id)
+         + _count(B))
+
+
 def _out_of_date() -> Any:
-    """SQL: the loan's figures are missing, of another day than :as_of, or older than one of
-    the facts
-    the core computed them from: a ledger entry of the parcel (a payment, a charge, a fee),
-    an assessment of the parcel (an amendment, R-A5) or a value the Board adopted or a day
-    it declared closed (the year's rules, R-A6–A11), each written after them (over loans
-    outer-joined to their figures)."""
-    newer = exists().where(E.c.parcel_id == L.c.parcel_id, E.c.created_at > F.c.computed_at)
-    amended = exists().where(S.c.parcel_id == L.c.parcel_id, S.c.created_at > F.c.computed_at)
-    adopted = exists().where(B.c.created_at > F.c.computed_at)
-    return or_(F.c.loan_id.is_(None), F.c.as_of != _AS_OF, newer, amended, adopted)
+    """SQL: the loan's figures are missing, of another day than :as_of, or computed from
+    another number of facts than there are now (`FACTS`, over loans outer-joined to their
+    figures). Not by creation times: a payment whose transaction began before a refresh and
+    committed after it carries an earlier time than the figures, yet is counted."""
+    return or_(F.c.loan_id.is_(None), F.c.as_of != _AS_OF, F.c.facts != FACTS)
 
 
 @lru_cache(maxsize=4)
 def _stale(base: Any) -> Any:
     """SQL: the first `BATCH` loans whose figures are out of date (`_out_of_date`), built
     once per statement builder (`_base`)."""
-    return (base(L.c.id, L.c.lender_id, *P.c)
+    return (base(L.c.id, L.c.lender_id, FACTS.label("facts"), *P.c)
             .join(P, P.c.id == L.c.parcel_id)
             .outerjoin(F, F.c.loan_id == L.c.id)
             .where(_out_of_date())
@@ -185,7 +192,10 @@ def _stale(base: Any) -> Any:
 
 def refresh(uow: UnitOfWork, user: Any, today: date | None = None) -> int:
     """Compute the figures of the user's loans that are out of date (`_stale`), in batches of
-    `BATCH`; how many were computed. The core computes each (accounts' summaries)."""
+    `BATCH`; how many were computed. The core computes each (accounts' summaries). The facts
+    are counted (`FACTS`, in the statement that finds them) before the core reads them: a
+    fact committed in between is read but not counted, so the loan is computed again on the
+    next read, never left out of date."""
     today = today or clock.today()
     base, params = _base(user)
     params = {**params, "as_of": today}
@@ -197,14 +207,15 @@ def refresh(uow: UnitOfWork, user: Any, today: date | None = None) -> int:
             return done
         if done == 0:  # read only when a loan is out of date
             fy = fiscal_year_on(uow, today)
-        parcels = [(access.ParcelRecord._make(r[2:]), "lender") for r in rows]
+        parcels = [(access.ParcelRecord._make(r[3:]), "lender") for r in rows]
         summaries = statements._summaries(uow, parcels, today, fy) if fy is not None else []
         now = clock.now()
         values = []
         for i, r in enumerate(rows):
             s = summaries[i] if summaries else None
             values.append({
-                "loan_id": r[0], "lender_id": r[1], "as_of": today, "computed_at": now,
+                "loan_id": r[0], "lender_id": r[1], "facts": r[2], "as_of": today,
+                "computed_at": now,
                 "status": s.status if s is not None else "none",
                 "annual": s.annual if s is not None else None,
                 "due_now": s.due_now if s is not None else Decimal("0.00"),
@@ -216,7 +227,7 @@ def refresh(uow: UnitOfWork, user: Any, today: date | None = None) -> int:
             index_elements=[F.c.loan_id],
             set_={c: stmt.excluded[c] for c in ("lender_id", "as_of", "status", "annual",
                                                 "due_now", "due_now_by", "next_due",
-                                                "computed_at")}),
+                                                "facts", "computed_at")}),
             values)
         uow.session.flush()
         done += len(rows)

@@ -41,6 +41,9 @@ class LoanFigures(Base):
     due_now_by: Mapped[date | None] = mapped_column(
         Date, comment="The last day to pay what is due now on time (null: nothing due)")
     next_due: Mapped[date | None] = mapped_column(Date, comment="The next due date")
+    facts: Mapped[int] = mapped_column(
+        comment="How many facts they were computed from (the parcel's ledger entries and "
+                "assessments, the Board's values: append-only, so a later one changes it)")
     computed_at: Mapped[datetime] = created_at()
 
 

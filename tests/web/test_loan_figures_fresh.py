@@ -50,15 +50,26 @@ def _fresh_after(app: Flask, change, day: date = TODAY) -> None:  # noqa: ANN001
         assert _kept(app) == now
 
 
+def _charge(app: Flask, hour: int) -> None:
+    """A fee on the first loan's parcel, its entry created at `hour`."""
+    with clock.fixed(at(TODAY, hour)), app_uow(app) as w:
+        loan = w.session.scalar(select(Loan).order_by(Loan.id).limit(1))
+        fy = w.session.scalar(select(LedgerEntry.fiscal_year_id).limit(1))
+        w.session.add(LedgerEntry(parcel_id=loan.parcel_id, fiscal_year_id=fy, kind="cost",
+                                  direction="debit", amount=Decimal("12.34"),
+                                  legal_date=TODAY, cost_kind="certified_mail",
+                                  created_at=clock.now()))
+
+
 def test_a_ledger_entry_of_the_parcel(demo_app: Flask):
-    def charge() -> None:
-        with clock.fixed(at(TODAY, 9)), app_uow(demo_app) as w:
-            loan = w.session.scalar(select(Loan).order_by(Loan.id).limit(1))
-            fy = w.session.scalar(select(LedgerEntry.fiscal_year_id).limit(1))
-            w.session.add(LedgerEntry(parcel_id=loan.parcel_id, fiscal_year_id=fy, kind="cost",
-                                      direction="debit", amount=Decimal("12.34"),
-                                      legal_date=TODAY, cost_kind="certified_mail"))
-    _fresh_after(demo_app, charge)
+    _fresh_after(demo_app, lambda: _charge(demo_app, 9))
+
+
+def test_an_entry_committed_after_the_figures_with_an_earlier_time(demo_app: Flask):
+    """The race: the entry's transaction began at 7, before the figures were computed at 8,
+    and committed after them: its creation time is earlier than theirs, yet it is counted,
+    so the figures are computed again rather than left hiding it."""
+    _fresh_after(demo_app, lambda: _charge(demo_app, 7))
 
 
 DAY = date(2026, 12, 2)

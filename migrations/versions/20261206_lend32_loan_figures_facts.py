@@ -5,7 +5,7 @@ hidden (a creation time taken before the refresh could be). The cached figures a
 that every loan's are computed again, with it, on its next read.
 
 Revision ID: lend32
-Revises: stafffix1
+Revises: reports31
 Create Date: 2026-12-06 22:00:00
 
 """
@@ -16,7 +16,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision: str = 'lend32'
-down_revision: str | Sequence[str] | None = 'stafffix1'
+down_revision: str | Sequence[str] | None = 'reports31'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

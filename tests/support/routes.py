@@ -143,7 +143,8 @@ STAFF |= {"payments.autopay_staff"}
 #: the staff search, the reports and exports, the exemptions' bulk review
 #: (tests/web/test_backoffice_search.py, test_backoffice_reports.py, test_bulk_review.py).
 STAFF |= {"backoffice.search", "backoffice.reports", "backoffice.report",
-          "backoffice.report_csv", "exemptions.bulk_queue", "exemptions.bulk_decide"}
+          "backoffice.report_csv", "backoffice.report_refresh", "exemptions.bulk_queue",
+          "exemptions.bulk_decide"}
 #: Reminders and the calendar (tests/web/test_reminders_pages.py): the one-click
 #: unsubscribe, a relative's confirmation and the account's feed answer their secret link only.
 PUBLIC_GET |= {"reminders.unsubscribe_page", "reminders.confirm_page", "reminders.feed"}

@@ -79,7 +79,7 @@ def read(uow: UnitOfWork, user: Any, parcel_id: int, *, today: date, fy_id: int 
     if not any(wants):
         return b
     row = uow.session.execute(_statement(wants), {
-        "pid": int(parcel_id), "uid": int(user.id), "fy_id": fy_id, "today": today,
+        "pid": parcel_id, "uid": user.id, "fy_id": fy_id, "today": today,
         "fy": fy_start}).first()
     if row is None:
         return b

@@ -384,23 +384,15 @@ def _statement(r: Reader) -> dict[str, Any]:
         "due_principal": fmt(st.due_principal), "upcoming_principal": fmt(st.upcoming_principal),
         "discount": fmt(st.discount), "credit": fmt(st.credit),
         "total_due_now": fmt(st.total_due_now), "payoff": fmt(st.payoff),
-        # (fmt's usual case written inline, as in the lines below: an amount already in cents
-        # is its own text; the installments and lines hold most of a statement's amounts)
-        "installments": [{"number": i.number, "status": i.status,
-                          "principal": p if (p := str(i.principal))[-3:-2] == "." else fmt(
-                              i.principal),
-                          "late_fee": f if (f := str(i.late_fee))[-3:-2] == "." else fmt(
-                              i.late_fee),
-                          "interest": n if (n := str(i.interest))[-3:-2] == "." else fmt(
-                              i.interest)}
+        "installments": [{"number": i.number, "status": i.status, "principal": fmt(i.principal),
+                          "late_fee": fmt(i.late_fee), "interest": fmt(i.interest)}
                          for i in st.installments],
         "lump_sum_deadline": st.lump_sum_deadline.isoformat() if st.lump_sum_deadline else None,
         "applications": [{
             "payment": a.payment, "adjustment": a.adjustment, "date": a.date.isoformat(),
             "amount": fmt(a.amount), "lump_sum": a.lump_sum,
-            "lines": [{"kind": kind,
-                       "amount": t if (t := str(amount))[-3:-2] == "." else fmt(amount),
-                       "installment": installment, "cost": cost, "rule": rule}
+            "lines": [{"kind": kind, "amount": fmt(amount), "installment": installment,
+                       "cost": cost, "rule": rule}
                       for kind, amount, installment, cost, rule in a.lines]}
             for a in st.applications],
         "trace": _trace(st.trace()),

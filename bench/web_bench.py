@@ -8,10 +8,11 @@ Builds a fresh database (SQLite in a temporary folder; with `--postgres`, a thro
 on that server, dropped afterwards), migrates it, loads the demo District scaled to `--parcels`
 parcels and `--users` users (`portal demo --parcels N --users M`), then signs in as the demo
 owner, lender and staff (with the second step) and gives the demo bank a read token for its
-API, and measures, through the Flask test client, 43 pages (`all_pages`: the owner's
+API, and measures, through the Flask test client, 46 pages (`all_pages`: the owner's
 dashboard, parcel pages, payments, receipt and statement PDFs, account pages; the lender's
 dashboard, list, loan, bills; the lenders' API; the staff's lookup, audit, collections,
-court list, exemptions, office payment, roll, roll review and reports):
+court list, exemptions, office payment, roll, roll review and the six reports, payments for
+a range of days too):
 - the SQL statements each page runs (counted with SQLAlchemy's `before_cursor_execute`
   event; target at most 10, and the same at 240 parcels as at `--parcels`);
 - its CPU per request: the process's (`time.process_time`) and, on PostgreSQL, the server
@@ -329,7 +330,9 @@ def all_pages(app, url: str) -> list[tuple[str, object, str, float]]:  # noqa: A
         ("staff: roll review", staff, f"/personal/tasacion/{i['roll']}/revision", x),
         ("staff: reports", staff, "/personal/informes", x),
     ] + [(f"staff: report {r}", staff, f"/personal/informes/{r}", x)
-         for r in ("pagos", "registro", "morosidad", "tribunal")]
+         for r in ("pagos", "registro", "morosidad", "tribunal", "demandas", "exoneraciones")
+         ] + [("staff: report pagos (a range)", staff,
+               "/personal/informes/pagos?desde=2026-07-01&hasta=2026-11-30", x)]
     return pages
 
 

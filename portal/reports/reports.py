@@ -9,7 +9,7 @@ Staff only (`access.require_staff`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
@@ -77,6 +77,9 @@ class Report:
     figures: Callable[[UnitOfWork, Params], list[Figure]]
     rows: Callable[[UnitOfWork, Params], Iterator[tuple]]
     uses: tuple[str, ...] = field(default_factory=tuple)  # "range", "fiscal_year"
+    #: Its figures added up from its rows, for a report whose rows begin with their day (a
+    #: range of days then reads the days' rows of the snapshot of every day).
+    figures_of: Callable[[Iterable[tuple]], list[Figure]] | None = None
 
 
 def _numeric(uow: UnitOfWork) -> bool:
@@ -223,17 +226,24 @@ def _utc_start(day: date) -> datetime:
 
 
 def payments_figures(uow: UnitOfWork, p: Params) -> list[Figure]:
-    rows = uow.session.execute(
-        select(Payment.method, func.count(Payment.id), _sum(uow, Payment.amount))
-        .where(*_payments_where(uow, p)).group_by(Payment.method)
-        .order_by(Payment.method)).all()
-    n = sum(int(r[1]) for r in rows)
-    total = sum((_money(uow, r[2]) for r in rows), Decimal("0.00"))
-    out = [Figure(N_("Payments"), n, code="count"),
-           Figure(N_("Collected"), total, True, "total")]
-    for method, count, amount in rows:
-        out.append(Figure(METHODS.get(method, method), _money(uow, amount), True,
-                          f"method:{method}:{int(count)}"))
+    return payments_figures_of(payments_rows(uow, p))
+
+
+def payments_figures_of(rows: Iterable[tuple]) -> list[Figure]:
+    """The figures of payments by day and method, added up from its rows (a row a day and
+    method: at most 1,830 a year, whatever the District's size): how many, collected, and
+    each method's amount. The same whether the rows are read on the spot or from a snapshot
+    (a range of days reads its days' rows of the snapshot of every day)."""
+    counts: dict[str, int] = {}
+    amounts: dict[str, Decimal] = {}
+    for _day, method, count, amount, _refunded in rows:
+        counts[method] = counts.get(method, 0) + count
+        amounts[method] = amounts.get(method, Decimal("0.00")) + amount
+    out = [Figure(N_("Payments"), sum(counts.values()), code="count"),
+           Figure(N_("Collected"), sum(amounts.values(), Decimal("0.00")), True, "total")]
+    for method in sorted(counts):
+        out.append(Figure(METHODS.get(method, method), amounts[method], True,
+                          f"method:{method}:{counts[method]}"))
     return out
 
 
@@ -378,7 +388,8 @@ REPORTS: dict[str, Report] = {
     "pagos": Report(
         "pagos", N_("Payments by day and method"),
         (N_("Day"), N_("Method"), N_("Payments"), N_("Amount"), N_("Refunded")),
-        frozenset({3, 4}), payments_figures, payments_rows, ("range",)),
+        frozenset({3, 4}), payments_figures, payments_rows, ("range",),
+        payments_figures_of),
     "registro": Report(
         "registro", N_("Assessment register"),
         (N_("Catastro number"), N_("Municipality"), N_("Fiscal year"), N_("Annual amount"),

@@ -68,9 +68,12 @@ def decode(value: Any) -> Any:
 
 def key_of(name: str, p: reports.Params) -> str | None:
     """The snapshot's key for these parameters; None when the page computes the report
-    itself (a report not snapshotted, or a range of days asked)."""
-    if name not in SNAPSHOT or p.start or p.end:
+    itself (a report not snapshotted, or a range of days of a report whose rows are not
+    by day). A range of days of payments reads the snapshot of every day (`in_range`)."""
+    if name not in SNAPSHOT:
         return None
+    if p.start or p.end:
+        return "" if reports.REPORTS[name].figures_of is not None else None
     return f"ano={p.fiscal_year_start.isoformat()}" if p.fiscal_year_start else ""
 
 
@@ -152,6 +155,23 @@ def rows(uow: UnitOfWork, snapshot: Snapshot) -> Iterator[tuple]:
             .order_by(ReportSnapshotRow.seq).execution_options(yield_per=reports.STREAM))
     for cells in uow.session.scalars(stmt):
         yield tuple(decode(v) for v in cells)
+
+
+def in_range(uow: UnitOfWork, snapshot: Snapshot, start: date | None, end: date | None
+             ) -> list[tuple]:
+    """The rows of a snapshot of a report by day (payments: a row a day and method, at most
+    1,830 a year) whose day is from `start` to `end`, in order: chosen by the database from
+    the first cell (an ISO day, so its text sorts as the day does)."""
+    day = ReportSnapshotRow.cells[0]["d"].as_string()
+    where = [ReportSnapshotRow.snapshot_id == snapshot.id]
+    if start:
+        where.append(day >= start.isoformat())
+    if end:
+        where.append(day <= end.isoformat())
+    cells = uow.session.connection().execute(
+        select(ReportSnapshotRow.cells).where(*where).order_by(ReportSnapshotRow.seq)
+    ).scalars()
+    return [tuple(decode(v) for v in c) for c in cells]
 
 
 def compute(uow: UnitOfWork, staff: Any, name: str, key: str, *,

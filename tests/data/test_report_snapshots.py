@@ -60,6 +60,32 @@ def test_a_snapshot_is_the_report_of_its_day(world, name, key):
         assert rows, "the world should give this report rows"
 
 
+@pytest.mark.parametrize("start,end,days", [
+    (date(2026, 11, 2), date(2026, 11, 2), 1), (date(2026, 11, 3), None, 1),
+    (date(2026, 11, 2), date(2026, 11, 3), 2), (date(2026, 11, 4), date(2026, 11, 30), 0),
+    (None, date(2026, 11, 2), None)])
+def test_a_range_of_days_of_payments_reads_the_days_of_the_snapshot(world, start, end,
+                                                                    days):
+    """Payments for a range of days: the rows of those days from the snapshot of every day
+    and the figures added up from them equal the report computed on the spot for the
+    range (a payment at 23:00 on the 2nd, Puerto Rico time, is the 2nd's)."""
+    _busy(world)
+    assert snapshots.key_of("pagos", reports.Params(TODAY, start, end)) == ""
+    with clock.fixed(at(TODAY, 6)), world.uow() as w:
+        snapshots.compute(w, w.session.get(User, world.staff.id), "pagos", "")
+    with clock.fixed(at(TODAY, 9)), world.uow() as w:
+        staff = w.session.get(User, world.staff.id)
+        p = reports.Params(today=TODAY, start=start, end=end)
+        rows = list(reports.rows(w, staff, "pagos", p))
+        snap = snapshots.latest(w, staff, "pagos", "")
+        found = snapshots.in_range(w, snap, start, end)
+        assert found == rows
+        assert reports.REPORTS["pagos"].figures_of(found) == reports.figures(w, staff, "pagos",
+                                                                             p)
+        assert len(found) == days if days is not None else found  # a row a day and method
+    assert snapshots.key_of("demandas", reports.Params(TODAY, start, end)) is None
+
+
 def test_pages_by_key_and_the_newest_replaces_the_older(world, monkeypatch):
     monkeypatch.setattr(reports, "PAGE", 2)
     with clock.fixed(at(TODAY, 6)), world.uow() as w:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from datetime import date
 
 import pytest
 
@@ -205,5 +206,27 @@ def test_only_staff_ask_for_a_fresh_report(demo_app):
     assert staff.post("/personal/informes/morosidad/calcular").status_code == 400  # no token
     assert staff.post("/personal/informes/demandas/calcular",
                       data={"csrf_token": token}).status_code == 404  # not a snapshot
-    assert staff.post("/personal/informes/pagos/calcular?desde=2026-11-01",
-                      data={"csrf_token": token}).status_code == 404  # a range: live
+
+
+def test_payments_for_a_range_of_days_read_the_snapshot_of_every_day(demo_app):
+    """A range of days of the payments report shows the days' rows of the snapshot of every
+    day, with the figures added up from them (the same as the report computed for the
+    range), and its CSV holds those rows; "Compute it again now" computes that snapshot."""
+    from portal import clock
+    from tests.support.demo import app_uow
+    client = login(demo_app, "staff")
+    query = "?desde=2026-11-01&hasta=2026-11-15"
+    html = _fresh(demo_app, client, "pagos", query)
+    assert "Calculado a las" in html and 'value="2026-11-01"' in html
+    with app_uow(demo_app) as w:
+        staff = w.session.scalar(__import__("sqlalchemy").select(User).where(
+            User.email == "staff@demo.pr"))
+        p = reports.Params(clock.today(), date(2026, 11, 1), date(2026, 11, 15))
+        figures = {f.code: f.value for f in reports.figures(w, staff, "pagos", p)}
+        live = list(reports.rows(w, staff, "pagos", p))
+    count = re.search(r'data-figure="count"[^>]*>([^<]+)<', html)
+    assert int(count.group(1).replace(",", "")) == figures["count"] > 0
+    rows = list(csv.reader(io.StringIO(client.get(f"/personal/informes/pagos.csv{query}")
+                                       .get_data(as_text=True).lstrip("\ufeff"))))[1:]
+    assert [r[0] for r in rows] == [d.isoformat() for d, *_ in live]
+    assert all("2026-11-01" <= r[0] <= "2026-11-15" for r in rows)

@@ -125,6 +125,7 @@ PINNED = [
     ("staff", "/personal/tasacion/{roll}/revision", 9),
     ("staff", "/personal/informes", 1),
     ("staff", "/personal/informes/pagos", 3),
+    ("staff", "/personal/informes/pagos?desde=2026-07-01&hasta=2026-11-30", 3),
     ("staff", "/personal/informes/registro", 4),
     ("staff", "/personal/informes/morosidad", 3),
     ("staff", "/personal/informes/tribunal", 3),

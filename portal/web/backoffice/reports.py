@@ -4,6 +4,7 @@ screen, a page of its rows and its whole CSV (streamed; every cell through
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import date
 from decimal import Decimal
 from typing import Any
@@ -162,10 +163,16 @@ def report(name: str):  # noqa: ANN201
             years = service.fiscal_years(w)
         if key is not None:  # read from the latest snapshot (docs/REPORTS.md)
             snap, pending = snapshots.latest_and_pending(w, current_user, name, key)
-            if snap is not None:
+            if snap is not None and (p.start or p.end):  # a range of days: its days' rows
+                days = snapshots.in_range(w, snap, p.start, p.end)
+                figures = r.figures_of(days)
+                first = (page - 1) * service.PAGE
+                found, more = days[first:first + service.PAGE], first + service.PAGE < len(days)
+            elif snap is not None:
                 figures = snap.figures
                 found, more = snapshots.page(w, snap, page)
-                p = service.Params(today=snap.day, fiscal_year_start=p.fiscal_year_start)
+            if snap is not None:
+                p = dataclasses.replace(p, today=snap.day)
                 computed_at = format_time(snap.computed_at.astimezone(clock.PR_TZ), "short",
                                           locale=current_locale())
             else:
@@ -226,7 +233,9 @@ def report_csv(name: str):  # noqa: ANN201
             if key is None:
                 found = service.rows(w, staff, name, p)
             else:
-                found = snapshots.rows(w, snap) if snap is not None else iter(())
+                found = (iter(()) if snap is None
+                         else snapshots.in_range(w, snap, p.start, p.end) if p.start or p.end
+                         else snapshots.rows(w, snap))
             yield from csv_text.csv_lines(header, found)
 
     filename = f"{name}-{day.isoformat()}.csv"

@@ -126,7 +126,7 @@ class _Cells:
             text = self.text(v, i in self.money_columns)
             parts += (self._tag(i, " " not in text), escape(text),
                       self.TH_END if i == 0 else self.TD_END)
-        return Markup("").join(parts)
+        return Markup("".join(parts))  # every part is markup already: joined as it is
 
     def _tag(self, i: int, one_word: bool) -> Markup:
         tag = self._tags.get((i, one_word))

@@ -158,13 +158,41 @@ def dashboard_rows(user: Any, today: date, *, loans: bool = True) -> tuple[list[
 
 def _dashboard_rows(w: Any, user: Any, today: date, *, loans: bool = True
                     ) -> tuple[list[Row], int]:
+    """A lender's loans that fit one page of its list are read with their kept figures
+    (`portfolio.dashboard_loans`: computed by the core when out of date, not on every view)
+    beside the user's own links' summaries; a parcel both linked and lent is the link's row."""
     memo: dict = {}
-    listed_apart = 0
-    if loans and getattr(user, "is_lender", False):
-        count = access.lender_loan_count(w, user)
-        listed_apart = count if count > LOANS_PER_PAGE else 0
-    summaries = statements.dashboard(w, user, today, loans=loans and not listed_apart)
-    return [_row(s, today, memo) for s in summaries], listed_apart
+    if not (loans and getattr(user, "is_lender", False)):
+        return [_row(s, today, memo) for s in statements.dashboard(w, user, today,
+                                                                   loans=loans)], 0
+    count = access.lender_loan_count(w, user)
+    listed_apart = count if count > LOANS_PER_PAGE else 0
+    rows = [_row(s, today, memo) for s in statements.dashboard(w, user, today, loans=False)]
+    if listed_apart or not count:
+        return rows, listed_apart
+    own = {r.id for r in rows}
+    lent = [_kept_row(k, today, memo) for k in portfolio.dashboard_loans(w, user, today)
+            if k.parcel_id not in own]
+    if rows and lent:  # both: in the database's order of catastro numbers
+        rows = _in_catastro_order(w, rows + lent)
+    return rows or lent, 0
+
+
+def _kept_row(k: portfolio.DashboardLoan, today: date, memo: dict) -> Row:
+    """A loan's row from its kept figures, as `_row` words a summary."""
+    return Row(k.parcel_id, k.catastro, k.address, k.municipality, "lender",
+               relation_label("lender"), k.status, k.annual, k.due_now, k.next_due, "",
+               k.next_last_day, _deadline_text(k.next_due, today, memo),
+               _deadline_text(k.next_last_day, today, memo), k.next_amount, k.lump,
+               _deadline_text(k.lump.deadline, today, memo) if k.lump is not None else ("", ""),
+               k.next_count, k.due_now_by, _deadline_text(k.due_now_by, today, memo),
+               k.due_now_count)
+
+
+def _in_catastro_order(w: Any, rows: list[Row]) -> list[Row]:
+    """`rows` by catastro number and id as the database orders them (its collation)."""
+    by_id = {r.id: r for r in rows}
+    return [by_id[pid] for pid in portfolio.by_catastro(w, list(by_id))]
 
 
 class DashboardPage(NamedTuple):

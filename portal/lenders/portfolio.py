@@ -9,6 +9,8 @@ payment, a fee), an assessment of it (an amendment) or a parameter or closed day
 adopted (`_out_of_date`). So a page of a
 lender with 5,000 loans reads one page of rows and two aggregates, whatever the number of
 loans; only loans whose figures are out of date are computed, in batches (constant memory).
+The same refresh keeps what the lender's dashboard shows beyond the list's columns (`SHOWN`),
+so that the dashboard reads its rows from here (`dashboard_loans`).
 
 Each row also carries the loan's latest acquisition of a new structure (R-B10 iii, R-B21) with
 its 30-day notice deadline, rolled by the core (`core.acquisition.lender_notice`, through

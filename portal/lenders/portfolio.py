@@ -9,6 +9,8 @@ payment, a fee), an assessment of it (an amendment) or a parameter or closed day
 adopted (`_out_of_date`). So a page of a
 lender with 5,000 loans reads one page of rows and two aggregates, whatever the number of
 loans; only loans whose figures are out of date are computed, in batches (constant memory).
+The same refresh keeps what the lender's dashboard shows beyond the list's columns (`SHOWN`),
+so that the dashboard reads its rows from here (`dashboard_loans`).
 
 Each row also carries the loan's latest acquisition of a new structure (R-B10 iii, R-B21) with
 its 30-day notice deadline, rolled by the core (`core.acquisition.lender_notice`, through
@@ -24,7 +26,7 @@ from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from decimal import Decimal
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import and_, bindparam, case, exists, func, or_, select
 
@@ -220,19 +222,122 @@ def refresh(uow: UnitOfWork, user: Any, today: date | None = None) -> int:
                 "annual": s.annual if s is not None else None,
                 "due_now": s.due_now if s is not None else Decimal("0.00"),
                 "due_now_by": s.due_now_by if s is not None else None,
-                "next_due": s.next_due_date if s is not None else None})
+                "next_due": s.next_due_date if s is not None else None,
+                **_shown(s)})
         # An upsert: two pages of the same lender computing at once both write, neither fails.
         stmt = _upsert(uow)
         uow.session.execute(stmt.on_conflict_do_update(
             index_elements=[F.c.loan_id],
             set_={c: stmt.excluded[c] for c in ("lender_id", "as_of", "status", "annual",
                                                 "due_now", "due_now_by", "next_due",
-                                                "facts", "computed_at")}),
+                                                *SHOWN, "facts", "computed_at")}),
             values)
         uow.session.flush()
         done += len(rows)
         if len(rows) < BATCH:
             return done
+
+
+#: The columns of `loan_figures` that only the dashboard shows (`dashboard_loans`), written at
+#: each refresh from the same offer as the others.
+SHOWN = ("due_now_count", "next_amount", "next_count", "next_last_day", "lump_amount",
+         "lump_discount", "lump_by")
+
+
+def _shown(s: Any) -> dict[str, Any]:
+    """`SHOWN` from a loan's parcel summary (`statements.ParcelSummary`; None: no year)."""
+    offer = s.offer if s is not None else None
+    nxt = offer.next_due if offer is not None else None
+    lump = offer.lump_sum if offer is not None and offer.lump_sum.eligible else None
+    return {"due_now_count": offer.due_now_count if offer is not None else 0,
+            "next_amount": nxt.owed if nxt is not None else None,
+            "next_count": nxt.count if nxt is not None else 0,
+            "next_last_day": nxt.last_timely_day if nxt is not None else None,
+            "lump_amount": lump.amount if lump is not None else None,
+            "lump_discount": lump.discount if lump is not None else None,
+            "lump_by": lump.deadline if lump is not None else None}
+
+
+# --- the dashboard's rows ------------------------------------------------------------------
+
+class KeptLump(NamedTuple):
+    """R-A11's one-payment option while it is open, as the core offered it at the refresh
+    (the fields of `core.offer.LumpSumOption` that the dashboard shows)."""
+
+    amount: Decimal
+    discount: Decimal
+    deadline: date
+
+
+@dataclass(frozen=True)
+class DashboardLoan:
+    """A loan's parcel as the dashboard shows it, from its kept figures (the core's offer)."""
+
+    parcel_id: int
+    catastro: str
+    address: str
+    municipality: str
+    status: str
+    due_now: Decimal
+    due_now_by: date | None
+    due_now_count: int
+    annual: Decimal | None
+    next_due: date | None
+    next_amount: Decimal | None
+    next_count: int
+    next_last_day: date | None
+    lump: KeptLump | None
+
+
+_DASHBOARD_COLUMNS = (P.c.id, P.c.catastro, P.c.address, P.c.municipality, F.c.status,
+                      F.c.due_now, F.c.due_now_by, F.c.due_now_count, F.c.annual, F.c.next_due,
+                      F.c.next_amount, F.c.next_count, F.c.next_last_day, F.c.lump_amount,
+                      F.c.lump_discount, F.c.lump_by)
+
+
+@lru_cache(maxsize=4)
+def _dashboard(base: Any) -> Any:
+    """SQL: the builder's loans with their parcels and kept figures, by catastro number, each
+    with whether its figures are out of date on :as_of (`_out_of_date`)."""
+    stale = case((_out_of_date(), 1), else_=0)
+    return (base(*_DASHBOARD_COLUMNS, stale).join(P, P.c.id == L.c.parcel_id)
+            .outerjoin(F, F.c.loan_id == L.c.id).order_by(P.c.catastro, P.c.id, L.c.id))
+
+
+def dashboard_loans(uow: UnitOfWork, user: Any, today: date | None = None
+                    ) -> list[DashboardLoan]:
+    """The parcels of the user's loans with their figures of `today`, by catastro number (a
+    parcel once, however many of the user's loans it carries), read in one statement with
+    whether each loan's figures are out of date: only then are they computed again (`refresh`,
+    through the core) and read again. For the dashboard of a lender whose loans fit one page
+    of its list: no figure is computed on a view while they are fresh."""
+    today = today or clock.today()
+    base, params = _base(user)
+    params = {**params, "as_of": today}
+    stmt = _dashboard(base)
+    found = uow.session.execute(stmt, params).all()
+    if any(r[-1] for r in found):
+        refresh(uow, user, today)
+        found = uow.session.execute(stmt, params).all()
+    out: list[DashboardLoan] = []
+    seen: set[int] = set()
+    for r in found:
+        if r[0] in seen:
+            continue
+        seen.add(r[0])
+        lump = KeptLump(r[13], r[14], r[15]) if r[13] is not None else None
+        out.append(DashboardLoan(*r[:13], lump))
+    return out
+
+
+_BY_CATASTRO = (select(P.c.id).where(P.c.id.in_(bindparam("ids", expanding=True)))
+                .order_by(P.c.catastro, P.c.id))
+
+
+def by_catastro(uow: UnitOfWork, parcel_ids: Sequence[int]) -> list[int]:
+    """`parcel_ids` in the dashboard's order (catastro number, then id) as the database
+    sorts them (its collation): a lender's loans merged with the user's own links."""
+    return list(uow.session.scalars(_BY_CATASTRO, {"ids": [int(p) for p in parcel_ids]}))
 
 
 # --- filters, sort, pages ------------------------------------------------------------------
@@ -588,7 +693,8 @@ def lenders_pay(uow: UnitOfWork, parcel_id: int, names: Sequence[str], facts: An
 
 
 __all__ = ["ACQUIRED", "CERTIFICATIONS", "MAX_PAY", "NOTICES", "NOTICE_SORT", "PER_PAGE", "SORTS",
-           "STATUSES", "LenderScope", "Page", "Query", "Row", "fiscal_year_start",
+           "SHOWN", "STATUSES", "DashboardLoan", "KeptLump", "LenderScope", "Page", "Query",
+           "Row", "by_catastro", "dashboard_loans", "fiscal_year_start",
            "lenders_pay", "loan", "loan_and_ref", "loans_to_pay", "municipalities",
            "parcels_to_pay",
            "portfolio", "read_loan_numbers", "refresh", "retentions", "rows"]

@@ -41,6 +41,22 @@ class LoanFigures(Base):
     due_now_by: Mapped[date | None] = mapped_column(
         Date, comment="The last day to pay what is due now on time (null: nothing due)")
     next_due: Mapped[date | None] = mapped_column(Date, comment="The next due date")
+    # The rest of what the dashboard shows of the loan's parcel (`web.accounts.views`), from
+    # the same offer: read from here while the figures are fresh, never computed on a view.
+    due_now_count: Mapped[int] = mapped_column(
+        comment="How many installments what is due now covers (0: nothing due)")
+    next_amount: Mapped[Decimal | None] = mapped_column(
+        MONEY, comment="What the next payment asks (null: nothing else is due this year)")
+    next_count: Mapped[int] = mapped_column(
+        comment="How many installments the next payment covers (0: none)")
+    next_last_day: Mapped[date | None] = mapped_column(
+        Date, comment="The next payment's last day to pay on time (R-A6)")
+    lump_amount: Mapped[Decimal | None] = mapped_column(
+        MONEY, comment="R-A11: the whole year in one payment today (null: the option is not open)")
+    lump_discount: Mapped[Decimal | None] = mapped_column(
+        MONEY, comment="R-A11: what paying the whole year in one payment saves")
+    lump_by: Mapped[date | None] = mapped_column(
+        Date, comment="R-A11: the last day of the one-payment option")
     facts: Mapped[int] = mapped_column(
         comment="How many facts they were computed from (the parcel's ledger entries and "
                 "assessments, the Board's values: append-only, so a later one changes it)")

@@ -33,7 +33,7 @@ from portal.accounts.errors import (
 )
 from portal.core.explain import N_
 from portal.documents import statement
-from portal.i18n import LANGUAGES, current_language, formats
+from portal.i18n import LANGUAGES, current_language, formats, use_language
 from portal.people import users
 from portal.web.accounts import bp, views
 from portal.web.accounts.forms import ClaimForm, GrantForm, RevokeEmailForm
@@ -68,11 +68,13 @@ def language():  # noqa: ANN201
 @login_required
 def dashboard():  # noqa: ANN201
     today = clock.today()
-    v = views.dashboard_page(current_user, today)
-    views.remember_lessee(any(r.relation == "lessee" for r in v.rows))
-    return render_template("accounts/dashboard.html", rows=v.rows, today=today,
-                           loans_apart=v.loans_apart, reminders_notice=v.reminders_notice,
-                           ex_pending=v.exemption_pending)
+    # The request's language chosen once for the page: its rows ask it a few hundred times.
+    with use_language(current_language()):
+        v = views.dashboard_page(current_user, today)
+        views.remember_lessee(any(r.relation == "lessee" for r in v.rows))
+        return render_template("accounts/dashboard.html", rows=v.rows, today=today,
+                               loans_apart=v.loans_apart, reminders_notice=v.reminders_notice,
+                               ex_pending=v.exemption_pending)
 
 
 @bp.get("/propiedad/<id:parcel_id>")

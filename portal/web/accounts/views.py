@@ -14,6 +14,8 @@ from decimal import Decimal
 from types import SimpleNamespace
 from typing import Any, NamedTuple
 
+from markupsafe import Markup
+
 from portal import clock
 from portal.accounts import access, closed_days, paperless, parcels, statements
 from portal.accounts.errors import Forbidden, NotFound
@@ -30,6 +32,7 @@ from portal.i18n import (
     date_long,
     days_left,
     formats,
+    template_gettext,
     translate,
 )
 from portal.i18n import fast_gettext as _
@@ -44,6 +47,7 @@ from portal.web.data import uow
 from portal.web.exemptions import summary as exemption_box
 from portal.web.lenders import marks
 from portal.web.present import (
+    full_address,
     installment_status,
     line_kind_label,
     payoff_why,
@@ -92,6 +96,16 @@ class Row:
     due_by: date | None = None  # the last day to pay `due_now` on time (`Offer.due_now_by`)
     due_by_text: tuple[str, str] = ("", "")
     due_count: int = 0  # how many installments `due_now` covers
+    # The dashboard's words of the row, put together once here (`word_rows`), not per row
+    # in the template: the parcel page's link, "Parcel 040-…", the address with its
+    # municipality and the status badge's (CSS modifier, label).
+    href: str = ""
+    heading: Markup | str = ""
+    place: str = ""
+    badge: tuple[str, str] = ("", "")
+    # The ISO forms of (due_by, next_due, next_last_day or next_due, next_last_day, the lump
+    # sum's deadline): "" for none.
+    isos: tuple[str, ...] = ("", "", "", "", "")
 
 
 def _deadline_text(day: date | None, today: date, memo: dict) -> tuple[str, str]:
@@ -158,13 +172,81 @@ def dashboard_rows(user: Any, today: date, *, loans: bool = True) -> tuple[list[
 
 def _dashboard_rows(w: Any, user: Any, today: date, *, loans: bool = True
                     ) -> tuple[list[Row], int]:
+    """A lender's loans that fit one page of its list are read with their kept figures
+    (`portfolio.dashboard_loans`: computed by the core when out of date, not on every view)
+    beside the user's own links' summaries; a parcel both linked and lent is the link's row."""
     memo: dict = {}
-    listed_apart = 0
-    if loans and getattr(user, "is_lender", False):
-        count = access.lender_loan_count(w, user)
-        listed_apart = count if count > LOANS_PER_PAGE else 0
-    summaries = statements.dashboard(w, user, today, loans=loans and not listed_apart)
-    return [_row(s, today, memo) for s in summaries], listed_apart
+    if not (loans and getattr(user, "is_lender", False)):
+        return [_row(s, today, memo) for s in statements.dashboard(w, user, today,
+                                                                   loans=loans)], 0
+    count = access.lender_loan_count(w, user)
+    listed_apart = count if count > LOANS_PER_PAGE else 0
+    rows = [_row(s, today, memo) for s in statements.dashboard(w, user, today, loans=False)]
+    if listed_apart or not count:
+        return rows, listed_apart
+    own = {r.id for r in rows}
+    label = relation_label("lender")
+    lent = [_kept_row(k, today, memo, label)
+            for k in portfolio.dashboard_loans(w, user, today) if k.parcel_id not in own]
+    if rows and lent:  # both: in the database's order of catastro numbers
+        rows = _in_catastro_order(w, rows + lent)
+    return rows or lent, 0
+
+
+def _kept_row(k: portfolio.DashboardLoan, today: date, memo: dict, label: str) -> Row:
+    """A loan's row from its kept figures, as `_row` words a summary (`label`: the
+    lender's relation's)."""
+    return Row(k.parcel_id, k.catastro, k.address, k.municipality, "lender", label, k.status,
+               k.annual, k.due_now, k.next_due, "",
+               k.next_last_day, _deadline_text(k.next_due, today, memo),
+               _deadline_text(k.next_last_day, today, memo), k.next_amount, k.lump,
+               _deadline_text(k.lump.deadline, today, memo) if k.lump is not None else ("", ""),
+               k.next_count, k.due_now_by, _deadline_text(k.due_now_by, today, memo),
+               k.due_now_count)
+
+
+def _in_catastro_order(w: Any, rows: list[Row]) -> list[Row]:
+    """`rows` by catastro number and id as the database orders them (its collation)."""
+    by_id = {r.id: r for r in rows}
+    return [by_id[pid] for pid in portfolio.by_catastro(w, list(by_id))]
+
+
+#: A parcel id no parcel has, to build the parcel page's link once and put each id in it.
+_SOME_ID = 987654321
+
+
+def word_rows(rows: list[Row]) -> list[Row]:
+    """The dashboard's rows with their words (`Row.href` to `Row.badge`), in the request's
+    language: the link built once (each row's id put in its place), "Parcel %(catastro)s"
+    translated once, each status's badge worded and each date's ISO form written once."""
+    from flask import url_for
+    head, _some, tail = url_for("accounts.parcel", parcel_id=_SOME_ID).rpartition(
+        str(_SOME_ID))
+    title = Markup(template_gettext("Parcel %(catastro)s"))
+    badges: dict[str, tuple[str, str]] = {}
+    isos: dict[date, str] = {}
+    for r in rows:
+        r.href = f"{head}{r.id}{tail}"
+        r.heading = title % {"catastro": r.catastro}
+        r.place = full_address(r.address, r.municipality)
+        badge = badges.get(r.status)
+        if badge is None:
+            badge = badges[r.status] = (status_css(r.status), status_label(r.status))
+        r.badge = badge
+        lump_by = r.lump.deadline if r.lump is not None else None
+        r.isos = tuple(_iso(day, isos) for day in (r.due_by, r.next_due,
+                                                   r.next_last_day or r.next_due,
+                                                   r.next_last_day, lump_by))
+    return rows
+
+
+def _iso(day: date | None, memo: dict) -> str:
+    if day is None:
+        return ""
+    text = memo.get(day)
+    if text is None:
+        text = memo[day] = day.isoformat()
+    return text
 
 
 class DashboardPage(NamedTuple):
@@ -190,7 +272,7 @@ def dashboard_page(user: Any, today: date) -> DashboardPage:
                    exemption_status.pending_steps(w, owned, filings.certification_year(today)))
         notice = reminder_preferences.needs_notice(w, user, recipients=any(
             r.relation in reminder_preferences.RECIPIENT_ROLES for r in rows))
-    return DashboardPage(rows, apart, notice, pending)
+    return DashboardPage(word_rows(rows), apart, notice, pending)
 
 
 def lender_rows(user: Any, today: date, page: int) -> tuple[list[Row], int]:

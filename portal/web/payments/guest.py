@@ -167,7 +167,8 @@ def _choose_page(p, accounts, values=None, errors=None, offers=None, payer=None,
     if payer_errors and not errors:
         errors = {"_": _("Please correct the fields marked below.")}
     return render_template(
-        "payments/choose.html", accounts=[pay_pages._account_view(a) for a in accounts],
+        "payments/choose.html",
+        accounts=[pay_pages._account_view(a, values, errors) for a in accounts],
         values=values or {}, errors=errors or {}, payoff_offers=offers or {},
         today=clock.today(), unfinished=[], lender_marks=[], guest=True,
         payer=payer or {"email": "", "name": ""}, payer_errors=payer_errors or {},

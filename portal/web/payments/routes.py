@@ -10,9 +10,10 @@ server's limits), never a price.
 from __future__ import annotations
 
 import logging
+from datetime import date
 from decimal import Decimal
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, NamedTuple
 
 from flask import (
     abort,
@@ -181,6 +182,21 @@ def _installment_radios(key: str, installments: list, through: str | None,
         for i in installments))
 
 
+class ShownDeadline(NamedTuple):
+    """A deadline as templates/macros/fragments.html's `deadline` writes it: its ISO date,
+    its long date and how far it is from today ("quedan 10 días")."""
+
+    iso: str
+    text: str
+    left: str
+
+
+def _deadline(f: Any, day: date | None, today: date) -> ShownDeadline | None:
+    if day is None:
+        return None
+    return ShownDeadline(day.isoformat(), f.date_long(day), f.days_left(day, today))
+
+
 def _account_view(a: service.PayableAccount, values: dict | None = None,
                   errors: dict | None = None) -> SimpleNamespace:
     """An account as the choose page shows it, with what was posted (`values`) and refused
@@ -189,7 +205,7 @@ def _account_view(a: service.PayableAccount, values: dict | None = None,
     costs a failed attribute lookup first)."""
     o, st = a.offer, a.offer.statement
     lump = o.lump_sum
-    nd = o.next_due
+    nd, due_by = o.next_due, o.due_now_by
     f = formats()
     through = f.tr.gettext(THROUGH)
     money, date_long = f.money, f.date_long
@@ -198,6 +214,7 @@ def _account_view(a: service.PayableAccount, values: dict | None = None,
                                                     "date": date_long(i.due_date)})
                     for i in o.installments]
     posted = (values or {}).get(a.key, {})
+    today = clock.today()  # as the template's `today`
     return SimpleNamespace(
         key=a.key, parcel_id=a.parcel.id, catastro=a.parcel.catastro,
         address=format_address(a.parcel.address, a.parcel.municipality),
@@ -211,15 +228,18 @@ def _account_view(a: service.PayableAccount, values: dict | None = None,
             posted.get("through") if posted.get("choice") == "installments" else None,
             bool((errors or {}).get(a.key))),
         next=(SimpleNamespace(amount=nd.owed, due=nd.due_date, last=nd.last_timely_day,
-                              count=nd.count)
+                              count=nd.count,
+                              due_shown=_deadline(f, nd.due_date, today),
+                              last_shown=_deadline(f, nd.last_timely_day, today))
               if nd is not None else None),
-        due_by=o.due_now_by, due_count=o.due_now_count,
+        due_by=due_by, due_by_shown=_deadline(f, due_by, today), due_count=o.due_now_count,
         stop=(SimpleNamespace(amount=o.stop.today, last_day=o.stop.last_day,
-                              by_last_day=o.stop.by_last_day)
+                              by_last_day=o.stop.by_last_day,
+                              last_day_shown=_deadline(f, o.stop.last_day, today))
               if o.stop is not None and o.stop.stage == "demand_window" else None),
         lump=SimpleNamespace(
             eligible=lump.eligible, amount=lump.amount, discount=lump.discount,
-            deadline=lump.deadline,
+            deadline=lump.deadline, deadline_shown=_deadline(f, lump.deadline, today),
             gone=None if lump.eligible else present.lump_gone(
                 lump.reason, lump.deadline, lump.discount, lump.granted_on)),
     )

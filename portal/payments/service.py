@@ -28,7 +28,7 @@ from sqlalchemy import and_, bindparam, or_, select, true, update
 from sqlalchemy.exc import IntegrityError
 
 from portal import clock
-from portal.accounts import access, audit, bulk, facts, statements
+from portal.accounts import access, audit, bulk, facts, in_force, statements
 from portal.accounts.errors import Forbidden, InvalidInput, NotFound
 from portal.core import offer as core_offer
 from portal.core import payment_states as states
@@ -95,10 +95,14 @@ def account_offers(uow: UnitOfWork, parcels: Sequence[tuple[Parcel, str]], on: d
     and next ones once assessed (a lump sum is paid in advance, R-A11). Every year's accounts
     in one statement and their demands in one more, whatever the number of years
     (read-only records: an offer is computed, nothing written). `rows=True` (a page that
-    only shows them): the fiscal years are plain records, not `FiscalYear`s."""
-    if rows:
+    only shows them): the fiscal years are plain records, not `FiscalYear`s, read with the
+    Board's parameters (the unit of work's `in_force.parameter_set`) in one statement."""
+    if rows:  # the Board's parameters read with them (`in_force.rows_json`)
+        found = uow.session.execute(_FISCAL_YEAR_ROWS).all()
+        if found:
+            in_force.read_rows_json(uow, found[0][-1])
         record = statements.FiscalYearRecord._make
-        years = [record(r) for r in uow.session.execute(_FISCAL_YEAR_ROWS)]
+        years = [record(r[:-1]) for r in found]
     else:
         years = list(uow.session.scalars(_FISCAL_YEARS))
     ids = [p.id for p, _ in parcels]
@@ -121,7 +125,8 @@ def account_offers(uow: UnitOfWork, parcels: Sequence[tuple[Parcel, str]], on: d
 
 
 _FISCAL_YEARS = select(FiscalYear).order_by(FiscalYear.starts_on)
-_FISCAL_YEAR_ROWS = select(FiscalYear.__table__).order_by(FiscalYear.__table__.c.starts_on)
+_FISCAL_YEAR_ROWS = (select(FiscalYear.__table__, in_force.rows_json())
+                     .order_by(FiscalYear.__table__.c.starts_on))
 
 
 def payable_accounts(uow: UnitOfWork, user: Any, on: date | None = None,

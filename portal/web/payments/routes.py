@@ -148,8 +148,9 @@ def _choose_page(accounts, values=None, errors=None, offers=None, status=200,  #
     if shown is None:
         with uow() as w:
             shown = _choose_facts(w, accounts)
+    f = formats()
     return render_template("payments/choose.html",
-                           accounts=[_account_view(a, values, errors) for a in accounts],
+                           accounts=[_account_view(a, values, errors, f) for a in accounts],
                            values=values or {}, errors=errors or {},
                            payoff_offers=offers or {}, today=clock.today(), **shown), status
 
@@ -198,15 +199,15 @@ def _deadline(f: Any, day: date | None, today: date) -> ShownDeadline | None:
 
 
 def _account_view(a: service.PayableAccount, values: dict | None = None,
-                  errors: dict | None = None) -> SimpleNamespace:
+                  errors: dict | None = None, f: Any = None) -> SimpleNamespace:
     """An account as the choose page shows it, with what was posted (`values`) and refused
     (`errors`) when the page comes back with errors. Objects, not dicts: the template reads
     a few hundred fields a page, and Jinja tries an attribute before a key (a dict's field
-    costs a failed attribute lookup first)."""
+    costs a failed attribute lookup first). `f`: the page's `formats()`."""
     o, st = a.offer, a.offer.statement
     lump = o.lump_sum
     nd, due_by = o.next_due, o.due_now_by
-    f = formats()
+    f = f or formats()
     through = f.tr.gettext(THROUGH)
     money, date_long = f.money, f.date_long
     installments = [SimpleNamespace(number=i.number, amount_text=money(i.amount_through),

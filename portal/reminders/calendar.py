@@ -24,7 +24,7 @@ from portal.accounts import access, facts, statements
 from portal.accounts.errors import NotFound
 from portal.core import reminders as core
 from portal.db import UnitOfWork
-from portal.models import Parcel, User
+from portal.models import User
 from portal.models.reminders import ReminderSettings
 from portal.reminders import links
 from portal.reminders.preferences import recipient_parcels
@@ -173,9 +173,10 @@ def account_feed(uow: UnitOfWork, token: str, config: Any) -> bytes:
 
 
 def parcel_file(uow: UnitOfWork, user: Any, parcel_id: int | str, lang: str,
-                config: Any) -> tuple[Parcel, bytes]:
-    """One parcel's calendar, for whoever may see the parcel (NotFound otherwise)."""
-    parcel = access.get_parcel(uow, user, parcel_id)
+                config: Any) -> tuple[Any, bytes]:
+    """One parcel's calendar, for whoever may see the parcel (NotFound otherwise); the
+    parcel is a plain record of its columns (`access.ParcelRecord`): the file only reads."""
+    parcel, _relation = access.get_parcel_and_relation(uow, user, parcel_id, rows=True)
     with i18n.use_language(lang):
         cal = _Writer(i18n.gettext("District assessments %(catastro)s",
                                    catastro=parcel.catastro))

@@ -134,7 +134,10 @@ def _parcel_days(uow: UnitOfWork, parcels: list[Any], today: date
         return [(p, []) for p in parcels]
     ids = [p.id for p in parcels]
     loaded = facts.load_many(uow, ids, fy, rows=True)
-    demands = statements.demands_of(uow, ids, fy.id)
+    # The last demand mailed on each account, as plain rows (`demands_of` loads ORM notices
+    # through a statement it builds per call): this fiscal year's.
+    demands = {pid: d for (pid, fy_id), d in statements.demands_by_account(uow, ids).items()
+               if fy_id == fy.id}
     out = []
     for p in parcels:
         f = loaded.get(p.id)

@@ -252,6 +252,29 @@ def linked_parcels(uow: UnitOfWork, user: Any) -> list[tuple[Parcel, str]]:
     return [(p, rel[p.id]) for p in parcels]
 
 
+# The user's linked parcels with each relation, over the parcels' columns: one Core statement
+# for `linked_parcel_rows` (a parcel linked several ways comes once per relation).
+_LINKED_PARCEL_ROWS = (select(_PARCEL_TABLE, _REL.c.relation)
+                       .join(_REL, _REL.c.parcel_id == _PARCEL_TABLE.c.id)
+                       .order_by(_PARCEL_TABLE.c.catastro, _PARCEL_TABLE.c.id))
+
+
+def linked_parcel_rows(uow: UnitOfWork, user: Any) -> list[tuple[Any, str]]:
+    """`linked_parcels` in one statement, each parcel a plain record of its columns
+    (`ParcelRecord`, not a `Parcel`: read-only pages), by catastro number."""
+    if user is None or getattr(user, "id", None) is None:
+        return []
+    parcels: dict[int, Any] = {}
+    best: dict[int, str] = {}
+    for row in uow.session.execute(_LINKED_PARCEL_ROWS, _rel_params(user)):
+        p, rel = ParcelRecord._make(row[:_PARCEL_WIDTH]), row[-1]
+        if p.id not in best:
+            parcels[p.id], best[p.id] = p, rel
+        elif _STRENGTH[rel] < _STRENGTH[best[p.id]]:
+            best[p.id] = rel
+    return [(p, best[pid]) for pid, p in parcels.items()]
+
+
 def get_parcel(uow: UnitOfWork, user: Any, parcel_id: int | str) -> Parcel:
     """The parcel, if the user may see it; `NotFound` otherwise (also for a bad id)."""
     return get_parcel_and_relation(uow, user, parcel_id)[0]

@@ -28,7 +28,7 @@ from sqlalchemy import and_, bindparam, or_, select, true, update
 from sqlalchemy.exc import IntegrityError
 
 from portal import clock
-from portal.accounts import access, audit, bulk, facts, statements
+from portal.accounts import access, audit, bulk, facts, in_force, statements
 from portal.accounts.errors import Forbidden, InvalidInput, NotFound
 from portal.core import offer as core_offer
 from portal.core import payment_states as states
@@ -89,12 +89,22 @@ def parse_key(key: str) -> tuple[int, int]:
 
 
 def account_offers(uow: UnitOfWork, parcels: Sequence[tuple[Parcel, str]], on: date,
-                   *, include_settled: bool = False) -> list[PayableAccount]:
+                   *, include_settled: bool = False, rows: bool = False
+                   ) -> list[PayableAccount]:
     """Each parcel's accounts: past fiscal years with something left to pay, and the current
     and next ones once assessed (a lump sum is paid in advance, R-A11). Every year's accounts
     in one statement and their demands in one more, whatever the number of years
-    (read-only records: an offer is computed, nothing written)."""
-    years = list(uow.session.scalars(_FISCAL_YEARS))
+    (read-only records: an offer is computed, nothing written). `rows=True` (a page that
+    only shows them): the fiscal years are plain records, not `FiscalYear`s, read with the
+    Board's parameters (the unit of work's `in_force.parameter_set`) in one statement."""
+    if rows:  # the Board's parameters read with them (`in_force.rows_json`)
+        found = uow.session.execute(_FISCAL_YEAR_ROWS).all()
+        if found:
+            in_force.read_rows_json(uow, found[0][-1])
+        record = statements.FiscalYearRecord._make
+        years = [record(r[:-1]) for r in found]
+    else:
+        years = list(uow.session.scalars(_FISCAL_YEARS))
     ids = [p.id for p, _ in parcels]
     loaded = facts.load_years(uow, ids, years) if ids else {}
     demands = statements.demands_by_account(uow, ids) if loaded else {}
@@ -115,16 +125,22 @@ def account_offers(uow: UnitOfWork, parcels: Sequence[tuple[Parcel, str]], on: d
 
 
 _FISCAL_YEARS = select(FiscalYear).order_by(FiscalYear.starts_on)
+_FISCAL_YEAR_ROWS = (select(FiscalYear.__table__, in_force.rows_json())
+                     .order_by(FiscalYear.__table__.c.starts_on))
 
 
 def payable_accounts(uow: UnitOfWork, user: Any, on: date | None = None,
-                     parcel_id: int | None = None) -> list[PayableAccount]:
-    """The accounts `user` may pay online (optionally of one parcel), with their offers."""
+                     parcel_id: int | None = None, *, rows: bool = False
+                     ) -> list[PayableAccount]:
+    """The accounts `user` may pay online (optionally of one parcel), with their offers.
+    `rows=True` (the pay page, which only shows them): the parcels and fiscal years are
+    plain records of their columns, read in fewer statements, not ORM objects."""
     on = on or clock.today()
-    rows = may_pay(uow, user, access.linked_parcels(uow, user))
+    linked = access.linked_parcel_rows(uow, user) if rows else access.linked_parcels(uow, user)
+    payable = may_pay(uow, user, linked)
     if parcel_id is not None:
-        rows = [(p, rel) for p, rel in rows if p.id == int(parcel_id)]
-    return account_offers(uow, rows, on)
+        payable = [(p, rel) for p, rel in payable if p.id == int(parcel_id)]
+    return account_offers(uow, payable, on, rows=rows)
 
 
 def staff_account(uow: UnitOfWork, user: Any, parcel_id: int, fiscal_year_id: int,
@@ -142,20 +158,23 @@ def staff_account(uow: UnitOfWork, user: Any, parcel_id: int, fiscal_year_id: in
     raise NotFound("no_assessment")
 
 
-def open_checkouts(uow: UnitOfWork, user: Any, within_hours: int = 24) -> list[Checkout]:
+def open_checkouts(uow: UnitOfWork, user: Any, within_hours: int = 24) -> list[Any]:
     """The user's payments started and not finished (to offer to continue them rather than
-    pay twice)."""
+    pay twice): rows of (amount, checkout_url, created_at), newest first."""
     since = clock.now() - timedelta(hours=within_hours)
-    return list(uow.session.scalars(_OPEN_CHECKOUTS, {"user": user.id, "since": since}))
+    return uow.session.execute(_OPEN_CHECKOUTS, {"user": user.id, "since": since}).all()
 
 
-# Built once: the pay page asks it on every request.
-_OPEN_CHECKOUTS = (select(Checkout)
-                   .where(Checkout.user_id == bindparam("user"),
-                          Checkout.status.in_(sorted(states.OPEN)),
-                          Checkout.checkout_url.is_not(None),
-                          Checkout.created_at >= bindparam("since"))
-                   .order_by(Checkout.created_at.desc()))
+# Built once, over the table's columns (plain rows, no ORM step): the pay page asks it on
+# every request.
+_CHECKOUTS = Checkout.__table__
+_OPEN_CHECKOUTS = (select(_CHECKOUTS.c.amount, _CHECKOUTS.c.checkout_url,
+                          _CHECKOUTS.c.created_at)
+                   .where(_CHECKOUTS.c.user_id == bindparam("user"),
+                          _CHECKOUTS.c.status.in_(sorted(states.OPEN)),
+                          _CHECKOUTS.c.checkout_url.is_not(None),
+                          _CHECKOUTS.c.created_at >= bindparam("since"))
+                   .order_by(_CHECKOUTS.c.created_at.desc()))
 
 
 @dataclass(frozen=True)

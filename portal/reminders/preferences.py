@@ -14,11 +14,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import and_, bindparam, delete, select
 from sqlalchemy.exc import IntegrityError
 
 from portal import clock
-from portal.accounts import audit, policy
+from portal.accounts import audit
 from portal.accounts.errors import InvalidInput, NotFound
 from portal.core.reminders import DAYS_BEFORE_CHOICES, DEFAULT_DAYS_BEFORE
 from portal.db import UnitOfWork
@@ -101,27 +101,59 @@ class Preferences:
     choices: tuple[int, ...] = DAYS_BEFORE_CHOICES
 
 
+# The page's reads, built once with bound parameters, as plain rows (no ORM objects): the
+# account's choices; its recipient parcels (`recipient_parcels`) each with its one live link
+# (`uq_parcel_links_live`: role and source say whether it manages the parcel, as
+# `policy.manager_relation` reads that link) and whether it turned the parcel off; the
+# relatives of the parcels it manages.
+_SETTINGS = ReminderSettings.__table__
+_SETTINGS_ROW = select(_SETTINGS.c.enabled, _SETTINGS.c.days_before, _SETTINGS.c.chosen_at,
+                       _SETTINGS.c.calendar_token).where(_SETTINGS.c.user_id == bindparam("user"))
+_PARCELS, _LINKS, _OFF = Parcel.__table__, ParcelLink.__table__, ReminderParcelOff.__table__
+_PARCEL_ROWS = (
+    select(_PARCELS.c.id, _PARCELS.c.catastro, _PARCELS.c.address, _LINKS.c.role,
+           _LINKS.c.source, _OFF.c.parcel_id.is_not(None).label("off"))
+    .join(_LINKS, _LINKS.c.parcel_id == _PARCELS.c.id)
+    .outerjoin(_OFF, and_(_OFF.c.user_id == _LINKS.c.user_id,
+                          _OFF.c.parcel_id == _PARCELS.c.id))
+    .where(_LINKS.c.user_id == bindparam("user"), _LINKS.c.revoked_at.is_(None),
+           _LINKS.c.role.in_(RECIPIENT_ROLES))
+    .order_by(_PARCELS.c.catastro))
+_RELATIVES = ReminderRelative.__table__
+_RELATIVE_ROWS = (
+    select(_RELATIVES.c.id, _RELATIVES.c.parcel_id, _RELATIVES.c.email,
+           _RELATIVES.c.confirmed_at.is_not(None).label("confirmed"), _RELATIVES.c.language)
+    .where(_RELATIVES.c.parcel_id.in_(bindparam("ids", expanding=True)),
+           _RELATIVES.c.stopped_at.is_(None))
+    .order_by(_RELATIVES.c.id))
+
+
+def _manages(role: str, source: str) -> bool:
+    """`policy.manager_relation` is "owner" or "payer" for this link."""
+    return role == "owner" or (role == "lessee" and source == "code")
+
+
 def view(uow: UnitOfWork, user: Any) -> Preferences:
     """The account's choices, its parcels (each on or off, with its relatives where the
-    account manages it) and the calendar's secret (made now if there was none)."""
-    row = ensure(uow, user.id)
-    off = parcels_off(uow, user.id)
-    parcels = recipient_parcels(uow, user.id)
+    account manages it) and the calendar's secret (made now if there was none): two
+    statements, three when it manages a parcel."""
+    uid = int(user.id)
+    row = uow.session.execute(_SETTINGS_ROW, {"user": uid}).first()
+    if row is None:
+        made = ensure(uow, uid)
+        row = (made.enabled, made.days_before, made.chosen_at, made.calendar_token)
+    enabled, days_before, chosen_at, token = row
+    parcels = uow.session.execute(_PARCEL_ROWS, {"user": uid}).all()
+    managed = [p.id for p in parcels if _manages(p.role, p.source)]
     relatives: dict[int, list[RelativeView]] = {}
-    if parcels:
-        for r in uow.session.scalars(
-                select(ReminderRelative).where(
-                    ReminderRelative.parcel_id.in_([p.id for p in parcels]),
-                    ReminderRelative.stopped_at.is_(None)).order_by(ReminderRelative.id)):
+    if managed:
+        for r in uow.session.execute(_RELATIVE_ROWS, {"ids": managed}):
             relatives.setdefault(r.parcel_id, []).append(
-                RelativeView(r.id, r.email, r.confirmed_at is not None, r.language))
-    choices = []
-    for p in parcels:
-        manages = policy.manager_relation(uow, user, p.id) in ("owner", "payer")
-        choices.append(ParcelChoice(p.id, p.catastro, p.address, p.id not in off, manages,
-                                    relatives.get(p.id, []) if manages else []))
-    return Preferences(row.enabled, row.days_before, row.chosen_at is not None,
-                       row.calendar_token, choices)
+                RelativeView(r.id, r.email, bool(r.confirmed), r.language))
+    choices = [ParcelChoice(p.id, p.catastro, p.address, not p.off, _manages(p.role, p.source),
+                            relatives.get(p.id, []))
+               for p in parcels]
+    return Preferences(bool(enabled), days_before, chosen_at is not None, token, choices)
 
 
 def check_days(days_before: Any) -> int:

@@ -6,7 +6,7 @@ relative's confirmation; the preferences and the calendar. Each test sets the cl
 from __future__ import annotations
 
 import re
-from datetime import date
+from datetime import UTC, date, datetime, timedelta
 from email import message_from_bytes
 from email.policy import default as email_policy
 
@@ -171,6 +171,50 @@ def test_calendar_feed_parses_back_and_resets(world):
         with pytest.raises(NotFound):
             calendar.account_feed(uow, token, CONFIG)
         assert calendar.account_feed(uow, new, CONFIG)
+
+
+def _with_icalendar(name: str, events: list[dict]) -> bytes:
+    """The same calendar built with `icalendar`, as calendar.py wrote it before its writer."""
+    from icalendar import Event
+    cal = Calendar()
+    for k, v in (("prodid", calendar.PRODID), ("version", "2.0"), ("calscale", "GREGORIAN"),
+                 ("method", "PUBLISH"), ("x-wr-calname", name),
+                 ("x-wr-timezone", "America/Puerto_Rico"), ("x-published-ttl", "PT12H")):
+        cal.add(k, v)
+    cal.add("refresh-interval", timedelta(hours=12), parameters={"VALUE": "DURATION"})
+    for e in events:
+        ev = Event()
+        ev.add("uid", e["uid"])
+        ev.add("dtstamp", e["stamp"])
+        ev.add("dtstart", e["day"])
+        ev.add("dtend", e["day"] + timedelta(days=1))
+        ev.add("summary", e["summary"])
+        ev.add("description", e["description"])
+        ev.add("transp", "TRANSPARENT")
+        ev.add("url", e["url"])
+        cal.add_component(ev)
+    return cal.to_ical()
+
+
+def test_the_calendar_file_is_byte_for_byte_what_icalendar_writes():
+    # Escapes (backslash, semicolon, comma, new lines, a literal \N), carets, accented letters
+    # and a 4-octet character around the 75-octet fold, long lines folded several times.
+    texts = ["Último día para pagar el plazo 1 a tiempo (040-000-000-00)",
+             "Monto adeudado hoy: $1,234.56. El portal muestra el monto del día en que paga.\n"
+             "Pagar: https://portal.test/pagar?parcela=12",
+             "a; b, c \\ d \\N e\r\nf\rg ^ h " * 7, "ñ" * 80, "x" * 73 + "\\" + "y" * 80,
+             "x" * 72 + "^" + "é" * 40, "𝄞" * 30 + "a" * 50, ""]
+    stamp = datetime(2026, 11, 30, 10, 0, 7, 123456, tzinfo=UTC)
+    for name in [t for t in texts if "\n" not in t and "\r" not in t]:
+        events = [{"uid": f"7-installment_due-2026-12-{n + 10}@portal.test", "stamp": stamp,
+                   "day": date(2026, 12, n + 10), "summary": text, "description": texts[-n - 1],
+                   "url": "https://portal.test/pagar?parcela=7&" + "q" * (n * 20)}
+                  for n, text in enumerate(texts)]
+        cal = calendar._Writer(name)
+        for e in events:
+            cal.event(uid=e["uid"], stamp=calendar._dtstamp(e["stamp"]), day=e["day"],
+                      summary=e["summary"], description=e["description"], url=e["url"])
+        assert cal.to_ical() == _with_icalendar(name, events)
 
 
 def test_mail_after_commit_waits_for_the_outer_commit(sqlite_database):

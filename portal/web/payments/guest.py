@@ -34,7 +34,7 @@ from portal.accounts.errors import ClaimRateLimited, ClaimRefused, NotFound
 from portal.core import offer as core_offer
 from portal.core import payment_states as states
 from portal.core.money import parse_money
-from portal.i18n import current_language
+from portal.i18n import current_language, formats
 from portal.payments import fulfilment, guest, receipts
 from portal.payments.gateway import GatewayError, SandboxGateway
 from portal.payments.service import OthersPaying
@@ -166,8 +166,10 @@ def _choose_page(p, accounts, values=None, errors=None, offers=None, payer=None,
                  payer_errors=None, status=200):
     if payer_errors and not errors:
         errors = {"_": _("Please correct the fields marked below.")}
+    f = formats()
     return render_template(
-        "payments/choose.html", accounts=[pay_pages._account_view(a) for a in accounts],
+        "payments/choose.html",
+        accounts=[pay_pages._account_view(a, values, errors, f) for a in accounts],
         values=values or {}, errors=errors or {}, payoff_offers=offers or {},
         today=clock.today(), unfinished=[], lender_marks=[], guest=True,
         payer=payer or {"email": "", "name": ""}, payer_errors=payer_errors or {},

@@ -10,8 +10,10 @@ server's limits), never a price.
 from __future__ import annotations
 
 import logging
+from datetime import date
 from decimal import Decimal
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, NamedTuple
 
 from flask import (
     abort,
@@ -25,6 +27,7 @@ from flask import (
 )
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
+from markupsafe import Markup, escape
 
 from portal import clock
 from portal.accounts import access
@@ -145,7 +148,9 @@ def _choose_page(accounts, values=None, errors=None, offers=None, status=200,  #
     if shown is None:
         with uow() as w:
             shown = _choose_facts(w, accounts)
-    return render_template("payments/choose.html", accounts=[_account_view(a) for a in accounts],
+    f = formats()
+    return render_template("payments/choose.html",
+                           accounts=[_account_view(a, values, errors, f) for a in accounts],
                            values=values or {}, errors=errors or {},
                            payoff_offers=offers or {}, today=clock.today(), **shown), status
 
@@ -154,34 +159,91 @@ def _choose_page(accounts, values=None, errors=None, offers=None, status=200,  #
 THROUGH = N_("through No. %(number)s (due %(date)s)")
 
 
-def _account_view(a: service.PayableAccount) -> dict[str, Any]:
+#: One "installments through No. N" radio button of the choose page (what its template's
+#: loop wrote, the same markup to the byte): {key}, {n}, {checked}, {invalid}, {amount},
+#: {text}; the texts are escaped by `_installment_radios`.
+_THROUGH_RADIO = (
+    '\n    <div class="usa-radio">\n      <input class="usa-radio__input" id="inst-{key}-{n}" '
+    'type="radio" name="choice-{key}" value="through-{n}"{checked} '
+    'aria-describedby="inst-head-{key}"{invalid}>\n      <label class="usa-radio__label" '
+    'for="inst-{key}-{n}"><strong class="portal-money">{amount}</strong> · {text}</label>\n'
+    '    </div>\n    ')
+
+
+def _installment_radios(key: str, installments: list, through: str | None,
+                        invalid: bool) -> Markup:
+    """The account's "installments through No. N" radio buttons, written here rather than
+    by a loop of the template: an account owes up to a year's installments, and the
+    template's output per field of each (its key four times, its number three) was about a
+    quarter of the page's rendering. `through`: the number posted back (checked again)."""
+    key, aria = escape(key), ' aria-invalid="true"' if invalid else ""
+    return Markup("".join(_THROUGH_RADIO.format(
+        key=key, n=i.number, checked=" checked" if through == str(i.number) else "",
+        invalid=aria, amount=escape(i.amount_text), text=escape(i.text))
+        for i in installments))
+
+
+class ShownDeadline(NamedTuple):
+    """A deadline as templates/macros/fragments.html's `deadline` writes it: its ISO date,
+    its long date and how far it is from today ("quedan 10 días")."""
+
+    iso: str
+    text: str
+    left: str
+
+
+def _deadline(f: Any, day: date | None, today: date) -> ShownDeadline | None:
+    if day is None:
+        return None
+    return ShownDeadline(day.isoformat(), f.date_long(day), f.days_left(day, today))
+
+
+def _account_view(a: service.PayableAccount, values: dict | None = None,
+                  errors: dict | None = None, f: Any = None) -> SimpleNamespace:
+    """An account as the choose page shows it, with what was posted (`values`) and refused
+    (`errors`) when the page comes back with errors. Objects, not dicts: the template reads
+    a few hundred fields a page, and Jinja tries an attribute before a key (a dict's field
+    costs a failed attribute lookup first). `f`: the page's `formats()`."""
     o, st = a.offer, a.offer.statement
     lump = o.lump_sum
-    f = formats()
+    nd, due_by = o.next_due, o.due_now_by
+    f = f or formats()
     through = f.tr.gettext(THROUGH)
-    return {
-        "key": a.key, "parcel_id": a.parcel.id, "catastro": a.parcel.catastro,
-        "address": format_address(a.parcel.address, a.parcel.municipality),
-        "fiscal_year": a.fiscal_year.label, "due_now": o.due_now, "payoff": o.payoff,
-        "arrears": o.arrears, "has_arrears": o.has_arrears, "interest": st.interest,
-        "late_fees": st.late_fees, "costs": st.costs,
-        "delinquent_principal": st.delinquent_principal, "credit": st.credit,
-        "installments": [{"number": i.number, "amount_text": f.money(i.amount_through),
-                          "text": through % {"number": i.number,
-                                             "date": f.date_long(i.due_date)}}
-                         for i in o.installments],
-        "next": ({"amount": o.next_due.owed, "due": o.next_due.due_date,
-                  "last": o.next_due.last_timely_day, "count": o.next_due.count}
-                 if o.next_due is not None else None),
-        "due_by": o.due_now_by, "due_count": o.due_now_count,
-        "stop": ({"amount": o.stop.today, "last_day": o.stop.last_day,
-                  "by_last_day": o.stop.by_last_day}
-                 if o.stop is not None and o.stop.stage == "demand_window" else None),
-        "lump": {"eligible": lump.eligible, "amount": lump.amount, "discount": lump.discount,
-                 "deadline": lump.deadline,
-                 "gone": None if lump.eligible else present.lump_gone(
-                     lump.reason, lump.deadline, lump.discount, lump.granted_on)},
-    }
+    money, date_long = f.money, f.date_long
+    installments = [SimpleNamespace(number=i.number, amount_text=money(i.amount_through),
+                                    text=through % {"number": i.number,
+                                                    "date": date_long(i.due_date)})
+                    for i in o.installments]
+    posted = (values or {}).get(a.key, {})
+    today = clock.today()  # as the template's `today`
+    return SimpleNamespace(
+        key=a.key, parcel_id=a.parcel.id, catastro=a.parcel.catastro,
+        address=format_address(a.parcel.address, a.parcel.municipality),
+        fiscal_year=a.fiscal_year.label, due_now=o.due_now, payoff=o.payoff,
+        arrears=o.arrears, has_arrears=o.has_arrears, interest=st.interest,
+        late_fees=st.late_fees, costs=st.costs,
+        delinquent_principal=st.delinquent_principal, credit=st.credit,
+        installments=installments,
+        installment_radios=_installment_radios(
+            a.key, installments,
+            posted.get("through") if posted.get("choice") == "installments" else None,
+            bool((errors or {}).get(a.key))),
+        next=(SimpleNamespace(amount=nd.owed, due=nd.due_date, last=nd.last_timely_day,
+                              count=nd.count,
+                              due_shown=_deadline(f, nd.due_date, today),
+                              last_shown=_deadline(f, nd.last_timely_day, today))
+              if nd is not None else None),
+        due_by=due_by, due_by_shown=_deadline(f, due_by, today), due_count=o.due_now_count,
+        stop=(SimpleNamespace(amount=o.stop.today, last_day=o.stop.last_day,
+                              by_last_day=o.stop.by_last_day,
+                              last_day_shown=_deadline(f, o.stop.last_day, today))
+              if o.stop is not None and o.stop.stage == "demand_window" else None),
+        lump=SimpleNamespace(
+            eligible=lump.eligible, amount=lump.amount, discount=lump.discount,
+            deadline=lump.deadline, deadline_shown=_deadline(f, lump.deadline, today),
+            gone=None if lump.eligible else present.lump_gone(
+                lump.reason, lump.deadline, lump.discount, lump.granted_on)),
+    )
 
 
 @bp.get("/pagar")
@@ -189,7 +251,8 @@ def _account_view(a: service.PayableAccount) -> dict[str, Any]:
 def choose():  # noqa: ANN201
     parcel_id = request.args.get("parcela", type=int)
     with uow() as w:  # the page's one unit of work
-        accounts = service.payable_accounts(w, current_user, clock.today(), parcel_id)
+        accounts = service.payable_accounts(w, current_user, clock.today(), parcel_id,
+                                            rows=True)
         shown = _choose_facts(w, accounts)
     if parcel_id is not None and not accounts:
         abort(404)

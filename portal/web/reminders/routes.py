@@ -25,9 +25,10 @@ def _settings_page(form: SettingsForm | None = None,
     if form is None:
         form = SettingsForm(data={"enabled": prefs.enabled, "days_before": prefs.days_before})
     feed = links.calendar_feed(current_app.config, prefs.calendar_token)
+    # The relative's form shows what was typed only beside the parcel it was posted for
+    # (`relative_parcel`); the other parcels' forms are written empty, without one.
     return render_template("reminders/settings.html", prefs=prefs, form=form, feed_url=feed,
-                           relative_form=relative_form or RelativeForm(),
-                           relative_parcel=relative_parcel), status
+                           relative_form=relative_form, relative_parcel=relative_parcel), status
 
 
 @bp.get("/cuenta/recordatorios")

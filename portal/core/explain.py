@@ -80,6 +80,7 @@ _WORDED: dict[tuple[Any, ...], tuple[Line, ...]] = {}
 #: its parameters' items): the same in every account of a district (Trace.to_json).
 _RECURRING: dict[tuple[Any, ...], tuple[str, ...]] = {}
 _RATES: dict[Decimal, str] = {}  # a Rate's value: its text ("5%")
+_DAYS: dict[date, str] = {}  # a date: its text (isoformat; the same few days recur)
 _MAX_TEXTS = 4096
 
 
@@ -177,6 +178,16 @@ def _worded_lines(rule: str, message: str, words: dict[str, Any]
     return found
 
 
+def _day(day: date) -> str:
+    """date.isoformat, remembered (a dictionary look-up costs a fifth of the call)."""
+    text = _DAYS.get(day)
+    if text is None:
+        if len(_DAYS) >= _MAX_TEXTS:
+            _DAYS.clear()
+        text = _DAYS[day] = day.isoformat()
+    return text
+
+
 def _number(value: Any) -> str:
     """default_format, with a Rate's text remembered by value."""
     cls = value.__class__
@@ -239,7 +250,7 @@ class Trace:
         explanation: dict[str, list[str]] = {lang: [] for lang in LANGUAGES}
         outs = tuple(explanation.values())
         indexes = range(len(LANGUAGES))
-        line_cache, worded_cache, rates = _LINES, _WORDED, _RATES
+        line_cache, worded_cache, rates, days = _LINES, _WORDED, _RATES, _DAYS
         rules: dict[str, None] = {}
         recurring = _RECURRING
         for rule, message, params in self.steps:
@@ -268,7 +279,7 @@ class Trace:
                     numbers[k] = ("$" + text if len(text) <= 6 and text[-3:-2] == "."
                                   and text[0] != "-" else fmt_display(v))
                 elif cls is date:
-                    numbers[k] = v.isoformat()
+                    numbers[k] = days.get(v) or _day(v)
                 elif cls is int:
                     numbers[k] = str(v)
                 elif cls is Rate:

@@ -99,7 +99,7 @@ class _FormatLine:
     """A line `str.format` must render (a placeholder with a format spec, say): called with
     the numbers as the compiled ones are."""
 
-    __slots__ = ("text", "__weakref__")
+    __slots__ = ("text",)
 
     def __init__(self, text: str):
         self.text = text

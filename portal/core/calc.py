@@ -279,22 +279,23 @@ def _rules(r: Reader) -> StatementRules:
 
 
 def _rules_key(raw: Any, top: Any) -> tuple[Any, ...] | None:
-    """The rules' input as a key, each value with its type (1 and True are equal keys, but
-    only 1 is a grace day); None if it holds anything but texts, numbers or lists of texts."""
+    """The rules' input as a key: its items as given, then the top-level `closed_days`, each
+    value with its type (1 and True are equal keys, but only 1 is a grace day); None if it
+    holds anything but texts, numbers or lists of texts. (The same rules written in another
+    order, or with a null for a missing rule, are another key for the same rules.)"""
     if raw is None:
         raw = {}
     if raw.__class__ is not dict or not raw.keys() <= _RULE_KEYS:
         return None
-    values = [raw.get(k) for k in _RULE_NAMES]
-    values.append(top)
     key: list[Any] = []
-    for v in values:
-        if v.__class__ is list:
+    for name, v in (*raw.items(), ("", top)):  # ("": no rule's name)
+        cls = v.__class__
+        if cls is list:
             if not all(x.__class__ is str for x in v):
                 return None
-            key.append(("list", *v))
-        elif v is None or v.__class__ in (str, int):
-            key.append((v.__class__, v))
+            key.append((name, list, *v))
+        elif v is None or cls is str or cls is int:
+            key.append((name, cls, v))
         else:
             return None
     return tuple(key)

@@ -91,10 +91,9 @@ def parse_money(text: str | int, *, allow_negative: bool = False) -> Decimal:
 
 def fmt(amount: Decimal) -> str:
     """Two-decimal string for the JSON interface: Decimal('5') -> '5.00'."""
-    if amount.__class__ is Decimal:
-        text = str(amount)
-        if text[-3:-2] == ".":  # already two decimals (most amounts): cents would not change it
-            return text
+    text = str(amount)  # (first: most amounts are Decimals already in cents)
+    if text[-3:-2] == "." and amount.__class__ is Decimal:  # two decimals: cents keeps it
+        return text
     return str(cents(amount))
 
 

@@ -160,10 +160,14 @@ def pending_steps(uow: UnitOfWork, parcel_ids: list[int], fiscal_year_start: dat
     dashboard's badge). One statement."""
     if not parcel_ids:
         return {}
-    c = ExemptionCertification
-    rows = uow.session.execute(
-        select(c.parcel_id, c.status).where(
-            c.parcel_id.in_([int(p) for p in parcel_ids]),
-            c.fiscal_year_start == _as_fy(fiscal_year_start),
-            c.status.in_(("draft", "returned"))))
+    rows = uow.session.execute(_PENDING, {
+        "ids": [int(p) for p in parcel_ids], "fy": _as_fy(fiscal_year_start)})
     return {pid: st for pid, st in rows}
+
+
+#: `pending_steps`' statement, built once: on every request, building it and its cache key
+#: was most of its cost.
+_PENDING = (select(ExemptionCertification.parcel_id, ExemptionCertification.status)
+            .where(ExemptionCertification.parcel_id.in_(bindparam("ids", expanding=True)),
+                   ExemptionCertification.fiscal_year_start == bindparam("fy"),
+                   ExemptionCertification.status.in_(("draft", "returned"))))

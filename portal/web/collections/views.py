@@ -63,12 +63,12 @@ def shown(tl: Any, today: date, f: Formats) -> SimpleNamespace:
                              rule=s.rule)
              for s in tl.steps]
     n = tl.next
+    why = f.trace(tl.trace())  # worded once: the explanation, and the sentence of its texts
     return SimpleNamespace(stage=tl.stage, steps=steps, today=today,
                            next=None if n is None else SimpleNamespace(
                                step=n.step, amount=n.amount, by=n.by,
                                amount_text=f.money(n.amount)),
-                           why=f.trace(tl.trace()),
-                           sentence=" ".join(s.text for s in f.trace(tl.trace())))
+                           why=why, sentence=" ".join(s.text for s in why))
 
 
 def row_view(r: demands.DemandRow, f: Formats) -> SimpleNamespace:

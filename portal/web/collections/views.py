@@ -50,6 +50,13 @@ def timeline_view(acct: Any, today: date, f: Formats | None = None) -> SimpleNam
     if acct.offer is None or acct.statement is None or acct.assessment is None:
         return None
     sent = [n for n in acct.demands if n.kind == "demand"]
+    st = acct.statement
+    if not sent and acct.offer.on == today and st.delinquent_principal <= 0 \
+            and st.total_due_now <= 0:
+        # Without a demand the core's stage is "delinquent" or "due" only from these two
+        # figures of today's statement, else "current" or "paid": nothing to show, and the
+        # timeline (an up-to-date account's) is not computed to be dropped.
+        return None
     tl = demands.account_timeline(acct.offer.account, today, acct.assessment.notified_on,
                                   sent, acct.claims, offered=acct.offer)
     if tl.stage in ("current", "paid") and not sent:

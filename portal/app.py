@@ -292,9 +292,8 @@ def _register_blueprints(app: Flask) -> None:
     app.jinja_env.globals.update(status_label=status_label, status_css=status_css,
                                  full_address=full_address, formats=formats,
                                  authority_phone=authority_phone)
-    # The parts a page repeats many times are Jinja macros (templates/macros/fragments.html),
-    # made into a module once here and called as globals: importing a macro file in each
-    # template would build the module again on every render.
-    fragments = app.jinja_env.get_template("macros/fragments.html").module
-    app.jinja_env.globals.update({name: getattr(fragments, name) for name in (
-        "why", "status_badge", "deadline", "amounts_list", "schedule_rows")})
+    # The parts a page repeats many times (the explanations, the parcel page's schedule and
+    # "what you owe", the status badge, a deadline) are written in Python and called as
+    # globals (portal/web/fragments.py): a Jinja macro call cost a derived context each.
+    from portal.web.fragments import GLOBALS as FRAGMENTS
+    app.jinja_env.globals.update(FRAGMENTS)

@@ -26,6 +26,7 @@ built from it can show it. Every change is audit-logged.
 
 from __future__ import annotations
 
+from collections import namedtuple
 from dataclasses import dataclass, field
 from datetime import date, time
 from decimal import Decimal
@@ -413,12 +414,32 @@ def _accruals(notice_id: int, text: str | None) -> list[AccrualRecord]:
                    in read_json_rows(text)), key=lambda x: (x.stated_on, x.id))
 
 
-_DEBTS = (select(TaxDebt, AttachmentNotice, Auction, AuctionResult, _accruals_json())
-          .outerjoin(AttachmentNotice, AttachmentNotice.debt_id == TaxDebt.id)
-          .outerjoin(Auction, Auction.debt_id == TaxDebt.id)
-          .outerjoin(AuctionResult, AuctionResult.auction_id == Auction.id)
-          .where(TaxDebt.parcel_id == bindparam("pid"))
-          .order_by(TaxDebt.id, Auction.auction_number, Auction.id))
+#: `summary_for`'s rows are read as plain read-only records of the four tables' columns,
+#: named as the models' attributes (loading them as objects was most of the parcel page's
+#: cost of its attachment box): a debt, its notice, an auction and its result.
+_RECORDS = tuple(namedtuple(f"{m.__name__}Record", m.__table__.c.keys())  # type: ignore[misc]
+                 for m in (TaxDebt, AttachmentNotice, Auction, AuctionResult))
+_D, _N, _A, _R = (m.__table__ for m in (TaxDebt, AttachmentNotice, Auction, AuctionResult))
+_DEBTS = (select(_D, _N, _A, _R, _accruals_json())
+          .select_from(_D)
+          .outerjoin(_N, _N.c.debt_id == _D.c.id)
+          .outerjoin(_A, _A.c.debt_id == _D.c.id)
+          .outerjoin(_R, _R.c.auction_id == _A.c.id)
+          .where(_D.c.parcel_id == bindparam("pid"))
+          .order_by(_D.c.id, _A.c.auction_number, _A.c.id))
+
+
+def _records(row: Any) -> list[Any]:
+    """A `_DEBTS` row cut into its records (None for an outer-joined table without a row)
+    and the accruals' JSON."""
+    out, start = [], 0
+    for record in _RECORDS:
+        end = start + len(record._fields)
+        part = row[start:end]
+        out.append(record._make(part) if part[0] is not None else None)
+        start = end
+    out.append(row[start])
+    return out
 
 
 def summary_for(uow: UnitOfWork, parcel_id: int, relation: str) -> ParcelAttachments:
@@ -429,7 +450,7 @@ def summary_for(uow: UnitOfWork, parcel_id: int, relation: str) -> ParcelAttachm
     rows = uow.session.execute(_DEBTS, {"pid": int(parcel_id)}).all()
     today = clock.today()
     views: dict[int, DebtView] = {}
-    for d, n, a, result, accrued in rows:
+    for d, n, a, result, accrued in map(_records, rows):
         dv = views.get(d.id)
         if dv is None:
             dv = views[d.id] = DebtView(d)

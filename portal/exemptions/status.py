@@ -9,8 +9,10 @@ report (R-B18) still holds the years before its `revoked_from` and shows `revoke
 
 from __future__ import annotations
 
+from collections import namedtuple
 from dataclasses import dataclass
 from datetime import date
+from typing import Any
 
 from sqlalchemy import ScalarSelect, Select, and_, bindparam, case, or_, select
 from sqlalchemy.orm import aliased
@@ -109,12 +111,34 @@ def _in_force() -> ScalarSelect:
 
 # Built once, at import (a statement built per call costs more than running it).
 _IN_FORCE = select(ExemptionCertification).where(ExemptionCertification.id == _in_force())
-_WITH_FACTS = (
-    select(PropertyTaxFact, ExemptionCertification).select_from(Parcel)
-    .outerjoin(PropertyTaxFact, and_(PropertyTaxFact.parcel_id == Parcel.id,
-                                     PropertyTaxFact.fiscal_year_start == bindparam("fy")))
-    .outerjoin(ExemptionCertification, ExemptionCertification.id == _in_force())
-    .where(Parcel.id == bindparam("pid")).limit(1))
+def _with_facts(facts: Any, cert: Any) -> Select:
+    """`with_facts`' statement, reading the two tables as `facts` and `cert` (the models, or
+    their tables: their columns)."""
+    t, c, p = PropertyTaxFact.__table__, ExemptionCertification.__table__, Parcel.__table__
+    return (select(facts, cert).select_from(p)
+            .outerjoin(t, and_(t.c.parcel_id == p.c.id, t.c.fiscal_year_start == bindparam("fy")))
+            .outerjoin(c, c.c.id == _in_force())
+            .where(p.c.id == bindparam("pid")).limit(1))
+
+
+_WITH_FACTS = _with_facts(PropertyTaxFact, ExemptionCertification)
+#: The same as plain read-only records of the two rows' columns, named as the models'
+#: attributes (`with_facts_records`).
+_WITH_FACTS_COLUMNS = _with_facts(PropertyTaxFact.__table__, ExemptionCertification.__table__)
+
+
+class FactsRecord(namedtuple("FactsRecord", PropertyTaxFact.__table__.c.keys())):  # type: ignore[misc]
+    """The CRIM's row of a parcel for a year, read-only (`with_facts_records`)."""
+
+    __slots__ = ()
+
+
+class CertificationRecord(namedtuple(  # type: ignore[misc]
+        "CertificationRecord", ExemptionCertification.__table__.c.keys())):
+    """A certification, read-only, with the model's `holds_in` (`with_facts_records`)."""
+
+    __slots__ = ()
+    holds_in = ExemptionCertification.holds_in
 
 
 def _continued(cert: ExemptionCertification | None, fy: date) -> date | None:
@@ -141,10 +165,21 @@ def with_facts(uow: UnitOfWork, parcel_id: int, fiscal_year_start: date | int
     return facts, cert, _continued(cert, fy)
 
 
-def with_facts_statement() -> Select:
-    """`with_facts`' statement (:pid, :fy), for a statement that reads more columns after
-    its two (`portal.web.accounts.page_boxes`)."""
-    return _WITH_FACTS
+def with_facts_records_statement() -> Select:
+    """`with_facts`' statement reading the two rows' columns (:pid, :fy), for a statement that
+    reads more columns after them (`portal.web.accounts.page_boxes`): loading the rows as
+    objects cost the parcel page more than the statement. `facts_records(row)` cuts them."""
+    return _WITH_FACTS_COLUMNS
+
+
+def facts_records(row: Any) -> tuple[FactsRecord | None, CertificationRecord | None]:
+    """A `with_facts_records_statement` row's CRIM facts and certification, as records
+    (None for a table without a row)."""
+    n = len(FactsRecord._fields)
+    m = n + len(CertificationRecord._fields)
+    facts = FactsRecord._make(row[:n]) if row[0] is not None else None
+    cert = CertificationRecord._make(row[n:m]) if row[n] is not None else None
+    return facts, cert
 
 
 def continued_from(cert: ExemptionCertification | None, fiscal_year_start: date | int
@@ -160,10 +195,14 @@ def pending_steps(uow: UnitOfWork, parcel_ids: list[int], fiscal_year_start: dat
     dashboard's badge). One statement."""
     if not parcel_ids:
         return {}
-    c = ExemptionCertification
-    rows = uow.session.execute(
-        select(c.parcel_id, c.status).where(
-            c.parcel_id.in_([int(p) for p in parcel_ids]),
-            c.fiscal_year_start == _as_fy(fiscal_year_start),
-            c.status.in_(("draft", "returned"))))
+    rows = uow.session.execute(_PENDING, {
+        "ids": [int(p) for p in parcel_ids], "fy": _as_fy(fiscal_year_start)})
     return {pid: st for pid, st in rows}
+
+
+#: `pending_steps`' statement, built once: on every request, building it and its cache key
+#: was most of its cost.
+_PENDING = (select(ExemptionCertification.parcel_id, ExemptionCertification.status)
+            .where(ExemptionCertification.parcel_id.in_(bindparam("ids", expanding=True)),
+                   ExemptionCertification.fiscal_year_start == bindparam("fy"),
+                   ExemptionCertification.status.in_(("draft", "returned"))))

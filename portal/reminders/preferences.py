@@ -205,12 +205,17 @@ def reset_calendar(uow: UnitOfWork, user: Any) -> str:
     return row.calendar_token
 
 
+#: When the account saved its choice (`needs_notice`, the dashboard's question): one column
+#: by a statement built once, not the row as an object.
+_CHOSEN = select(ReminderSettings.chosen_at).where(ReminderSettings.user_id == bindparam("uid"))
+
+
 def needs_notice(uow: UnitOfWork, user: Any, *, recipients: bool | None = None) -> bool:
     """Whether the dashboard says that reminders are on by default: the account has parcels
     to be reminded of and has not saved a choice. `recipients`: whether it has such parcels
     (live owner or lessee links), when the caller has read them already."""
-    row = settings_of(uow, user.id)
-    if row is not None and row.chosen_at is not None:
+    chosen = uow.session.execute(_CHOSEN, {"uid": int(user.id)}).first()
+    if chosen is not None and chosen[0] is not None:
         return False
     return recipients if recipients is not None else bool(recipient_parcels(uow, user.id))
 

@@ -83,14 +83,26 @@ SHOWN_FIGURES = ("interest", "late_fees", "costs", "delinquent_principal", "due_
 
 
 def statement_amounts(st: Statement, cost_texts: dict[int, str] | None = None,
-                      f: Formats | None = None) -> list[Amount]:
+                      f: Formats | None = None, *, explain_zero: bool = True
+                      ) -> list[Amount]:
     """The statement's figures, each with the steps and numbers that produced it (the core's
     `Statement.figures()`: one explanation per figure, R-A4 to R-A11). `cost_texts`: the
     reader's words for each cost, by its index among the account's debits; `f`: the
-    request's `formats()`, when the caller has it."""
-    render_trace = (f or formats()).trace
-    figs = st.figures(only=SHOWN_FIGURES)
-    if cost_texts:
+    request's `formats()`, when the caller has it. Not `explain_zero` (the parcel page, which
+    names a figure of 0.00 without its explanation): a figure of 0.00 other than the total
+    has no steps, and the core explains only the others."""
+    render = (f or formats()).trace
+    amounts = {"interest": st.interest, "late_fees": st.late_fees, "costs": st.costs,
+               "delinquent_principal": st.delinquent_principal,
+               "due_principal": st.due_principal, "discount": st.discount,
+               "credit": st.credit, "total_due_now": st.total_due_now}
+    figs = st.figures(only=SHOWN_FIGURES if explain_zero else tuple(
+        k for k in SHOWN_FIGURES if amounts[k] or k == "total_due_now"))
+
+    def render_trace(trace: Trace | None) -> list[ShownStep]:
+        return render(trace) if trace is not None else []
+
+    if cost_texts and "costs" in figs:
         figs["costs"] = name_costs(st, figs["costs"], cost_texts)
     if st.late_fees:
         figs["late_fees"].add("R-A7", N_("Late fees owed as of {as_of}: {late_fees}."),
@@ -99,22 +111,22 @@ def statement_amounts(st: Statement, cost_texts: dict[int, str] | None = None,
         figs["costs"].add("R-A9", N_("Collection costs owed as of {as_of}: {costs}."),
                           as_of=st.as_of, costs=st.costs)
     rows = [
-        Amount("interest", _("Interest to date"), st.interest, render_trace(figs["interest"])),
-        Amount("late_fees", _("Late fees"), st.late_fees, render_trace(figs["late_fees"])),
-        Amount("costs", _("Collection costs"), st.costs, render_trace(figs["costs"])),
+        Amount("interest", _("Interest to date"), st.interest, render_trace(figs.get("interest"))),
+        Amount("late_fees", _("Late fees"), st.late_fees, render_trace(figs.get("late_fees"))),
+        Amount("costs", _("Collection costs"), st.costs, render_trace(figs.get("costs"))),
         Amount("delinquent_principal", _("Overdue installments (principal)"),
-               st.delinquent_principal, render_trace(figs["delinquent_principal"])),
+               st.delinquent_principal, render_trace(figs.get("delinquent_principal"))),
         Amount("due_principal", _("Installment due now, still on time (principal)"),
-               st.due_principal, render_trace(figs["due_principal"])),
+               st.due_principal, render_trace(figs.get("due_principal"))),
     ]
     if st.discount:
         rows.append(Amount("discount", _("Lump-sum discount"), st.discount,
-                           render_trace(figs["discount"])))
+                           render_trace(figs.get("discount"))))
     if st.credit:
         rows.append(Amount("credit", _("Credit in your favor"), st.credit,
-                           render_trace(figs["credit"])))
+                           render_trace(figs.get("credit"))))
     rows.append(Amount("total_due_now", _("Total due now"), st.total_due_now,
-                       render_trace(figs["total_due_now"])))
+                       render_trace(figs.get("total_due_now"))))
     return rows
 
 

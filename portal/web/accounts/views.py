@@ -352,7 +352,7 @@ def parcel_page(user: Any, parcel_id: int, today: date) -> ParcelPage | None:
             boxes = _boxes(w, user, acct, today)
     except NotFound:
         return None
-    v = _account_page(acct, closed, today)
+    v = _account_page(acct, closed, today, explain_zero=False)
     v.boxes = boxes
     return v
 
@@ -393,7 +393,11 @@ def _boxes(w: Any, user: Any, acct: statements.AccountView, today: date) -> Simp
     return b
 
 
-def _account_page(acct: statements.AccountView, closed: Any, today: date) -> ParcelPage:
+def _account_page(acct: statements.AccountView, closed: Any, today: date, *,
+                  explain_zero: bool = True) -> ParcelPage:
+    """The account worded for a page or a document. Not `explain_zero` (the parcel page): a
+    figure of 0.00 is named without its explanation (`statement_amounts`), as the page shows
+    it; the statement PDF explains every figure."""
     f = formats()
     lang = current_language()
     st = acct.statement
@@ -422,7 +426,7 @@ def _account_page(acct: statements.AccountView, closed: Any, today: date) -> Par
         schedule.extend(extended)
         v.extended_why = f.trace(extended)
     cost_texts = {k: _cost_text(e) for k, e in enumerate(acct.costs) if e.kind == "cost"}
-    v.amounts = statement_amounts(st, cost_texts, f)
+    v.amounts = statement_amounts(st, cost_texts, f, explain_zero=explain_zero)
     # "What you owe" lists what is owed: the lump-sum discount granted is not,
     # it is said apart, below the list.
     v.shown_amounts = [a for a in v.amounts if (a.amount or a.key == "total_due_now")

@@ -50,6 +50,13 @@ def timeline_view(acct: Any, today: date, f: Formats | None = None) -> SimpleNam
     if acct.offer is None or acct.statement is None or acct.assessment is None:
         return None
     sent = [n for n in acct.demands if n.kind == "demand"]
+    st = acct.statement
+    if not sent and acct.offer.on == today and st.delinquent_principal <= 0 \
+            and st.total_due_now <= 0:
+        # Without a demand the core's stage is "delinquent" or "due" only from these two
+        # figures of today's statement, else "current" or "paid": nothing to show, and the
+        # timeline (an up-to-date account's) is not computed to be dropped.
+        return None
     tl = demands.account_timeline(acct.offer.account, today, acct.assessment.notified_on,
                                   sent, acct.claims, offered=acct.offer)
     if tl.stage in ("current", "paid") and not sent:
@@ -63,12 +70,12 @@ def shown(tl: Any, today: date, f: Formats) -> SimpleNamespace:
                              rule=s.rule)
              for s in tl.steps]
     n = tl.next
+    why = f.trace(tl.trace())  # worded once: the explanation, and the sentence of its texts
     return SimpleNamespace(stage=tl.stage, steps=steps, today=today,
                            next=None if n is None else SimpleNamespace(
                                step=n.step, amount=n.amount, by=n.by,
                                amount_text=f.money(n.amount)),
-                           why=f.trace(tl.trace()),
-                           sentence=" ".join(s.text for s in f.trace(tl.trace())))
+                           why=why, sentence=" ".join(s.text for s in why))
 
 
 def row_view(r: demands.DemandRow, f: Formats) -> SimpleNamespace:

@@ -13,7 +13,7 @@ import logging
 from datetime import date
 from decimal import Decimal
 from types import SimpleNamespace
-from typing import Any, NamedTuple
+from typing import Any
 
 from flask import (
     abort,
@@ -42,6 +42,7 @@ from portal.i18n import LOCALES, current_language, format_address, formats
 from portal.payments import fulfilment, receipts, service
 from portal.payments.gateway import GatewayError, SandboxGateway
 from portal.payments.webhooks import handle_webhook, process_event, sandbox_event
+from portal.web import fragments
 from portal.web.data import database, uow
 from portal.web.extensions import csrf
 from portal.web.lenders.marks import account_marks
@@ -183,19 +184,10 @@ def _installment_radios(key: str, installments: list, through: str | None,
         for i in installments))
 
 
-class ShownDeadline(NamedTuple):
-    """A deadline as templates/macros/fragments.html's `deadline` writes it: its ISO date,
-    its long date and how far it is from today ("quedan 10 días")."""
-
-    iso: str
-    text: str
-    left: str
-
-
-def _deadline(f: Any, day: date | None, today: date) -> ShownDeadline | None:
-    if day is None:
-        return None
-    return ShownDeadline(day.isoformat(), f.date_long(day), f.days_left(day, today))
+def _deadline(f: Any, day: date | None, today: date) -> Markup | None:
+    """A deadline as the pages write it (`fragments.deadline`: its date and how far it is
+    from today), worded by the view: a call from the template each was much of its time."""
+    return None if day is None else fragments.deadline(day, today, f)
 
 
 def _account_view(a: service.PayableAccount, values: dict | None = None,

@@ -5,14 +5,30 @@ from __future__ import annotations
 
 from typing import Any
 
+import flask_babel
+from flask_babel.speaklater import LazyString
 from flask_wtf import FlaskForm
 from markupsafe import Markup, escape
-from wtforms.widgets import Select, TextInput
+from wtforms.widgets import FileInput, Select, TextInput
 from wtforms.widgets.core import clean_key
+
+from portal.i18n import translate
 
 
 class ActionForm(FlaskForm):
     """A button that starts a job (its CSRF token only)."""
+
+
+def lazy_text(value: Any) -> Any:
+    """A lazy message's text (`lazy_gettext`, `_l`) in the language in force, from the
+    portal's catalogs (`i18n.translate`: the same catalogs and language as Flask-Babel's
+    `gettext`, without its lookups on every call: a filter form shows some forty); a lazy
+    string of anything else through its own function; any other value as it is."""
+    if type(value) is not LazyString:
+        return value
+    if value._func is flask_babel.gettext and not value._kwargs and len(value._args) == 1:
+        return translate(value._args[0])
+    return str(value)
 
 
 def html_params(**kwargs: Any) -> str:
@@ -59,12 +75,24 @@ class FastSelect(Select):
             value = str(choice.value) if isinstance(choice.value, bool) else choice.value
             label = choice.label
             if hasattr(label, "__html__"):  # a lazy label: its text once, as escape takes it
-                label = Markup(label.__html__())
+                label = Markup(lazy_text(label) if type(label) is LazyString
+                               else label.__html__())
             label = escape(label or choice.value)
             html.append(f'<option{" selected" if choice.selected else ""} '
                         f'value="{escape(value)}">{label}</option>')
         html.append("</select>")
         return Markup("".join(html))
+
+
+def _input(widget: Any, field: Any, kwargs: dict[str, Any]) -> Markup:
+    """WTForms' `Input.__call__` (a field without a datalist), its attributes written by
+    `html_params`."""
+    kwargs.setdefault("id", field.id)
+    kwargs.setdefault("type", widget.input_type)
+    if "value" not in kwargs:
+        kwargs["value"] = field._value()
+    _flag_params(widget, field, kwargs)
+    return Markup(f"<input {html_params(name=field.name, **kwargs)}>")
 
 
 class FastText(TextInput):
@@ -74,9 +102,16 @@ class FastText(TextInput):
     def __call__(self, field, **kwargs):  # noqa: ANN001, ANN003, ANN204
         if getattr(field, "_datalist", None) is not None:
             return super().__call__(field, **kwargs)
-        kwargs.setdefault("id", field.id)
-        kwargs.setdefault("type", self.input_type)
-        if "value" not in kwargs:
-            kwargs["value"] = field._value()
-        _flag_params(self, field, kwargs)
-        return Markup(f"<input {html_params(name=field.name, **kwargs)}>")
+        return _input(self, field, kwargs)
+
+
+class FastFile(FileInput):
+    """WTForms' `FileInput` with the same markup, its attributes written directly."""
+
+    def __call__(self, field, **kwargs):  # noqa: ANN001, ANN003, ANN204
+        if getattr(field, "_datalist", None) is not None:
+            return super().__call__(field, **kwargs)
+        kwargs["value"] = False
+        if self.multiple:
+            kwargs["multiple"] = True
+        return _input(self, field, kwargs)

@@ -11,7 +11,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Email, Length, Optional
 
 from portal.lenders.portfolio import NOTICE_SORT, SORTS
-from portal.web.forms import FastSelect, FastText
+from portal.web.forms import FastFile, FastSelect, FastText
 
 #: The sort's choices (the phone's stacked table has no column headers to click).
 SORT_LABELS = {"loan": _l("Loan"), "catastro": _l("Parcel"), "municipality": _l("Municipality"),
@@ -71,7 +71,7 @@ class FilterForm(FlaskForm):
 
 class LoansFileForm(FlaskForm):
     file = FileField(_l("A CSV file of loan numbers"), validators=[
-        FileRequired(message=_l("Choose the CSV file to upload."))])
+        FileRequired(message=_l("Choose the CSV file to upload."))], widget=FastFile())
     submit = SubmitField(_l("Pay for these loans"))
 
 

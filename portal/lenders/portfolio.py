@@ -324,38 +324,58 @@ _OFFSET = bindparam("offset")
 
 def _page_statements(base: Any, where: list[Any], query: Query) -> tuple[Any, Any]:
     """(the check and totals, `_checked_totals`, and the filtered set's page of rows from
-    :offset), built for this query; without filters, once per statement builder and sort
-    (`_unfiltered`)."""
+    :offset, `_page_rows`), built for this query; without filters, once per statement
+    builder and sort (`_unfiltered`)."""
     if not where:
         return _unfiltered(base, query.sort, query.desc)
-    return _page_pair(base, where, query)
+    return _page_pair(base, where, query, _by_parcel(query))
 
 
-def _checked_totals(base: Any, where: list[Any]) -> Any:
+def _by_parcel(query: Query) -> bool:
+    """Whether the filters read the loan's parcel (its catastro or municipality)."""
+    return bool(query.q.strip() or query.municipality)
+
+
+def _checked_totals(base: Any, where: list[Any], by_parcel: bool) -> Any:
     """SQL, one pass over the builder's loans: how many of them have figures out of date on
     :as_of (`_out_of_date`, over all of them, as `refresh` computes them), and the count and
-    totals of those `where` selects (aggregates filtered by it). When none is out of date,
-    every loan has its figures, so the totals are those of the filtered set's figures."""
+    totals of those `where` selects (aggregates filtered by it; the parcels joined only when
+    it reads them, `by_parcel`). When none is out of date, every loan has its figures, so
+    the totals are those of the filtered set's figures."""
     def chosen(agg: Any) -> Any:
         return agg.filter(and_(*where)) if where else agg
-    return (base(func.count().filter(_out_of_date()), chosen(func.count()),
-                 func.coalesce(chosen(func.sum(F.c.due_now)), 0),
-                 func.coalesce(chosen(func.sum(F.c.annual)), 0))
-            .join(P, P.c.id == L.c.parcel_id)
-            .outerjoin(F, F.c.loan_id == L.c.id))
+    stmt = base(func.count().filter(_out_of_date()), chosen(func.count()),
+                func.coalesce(chosen(func.sum(F.c.due_now)), 0),
+                func.coalesce(chosen(func.sum(F.c.annual)), 0))
+    if by_parcel:
+        stmt = stmt.join(P, P.c.id == L.c.parcel_id)
+    return stmt.outerjoin(F, F.c.loan_id == L.c.id)
 
 
-def _page_pair(base: Any, where: list[Any], query: Query) -> tuple[Any, Any]:
-    def filtered(*columns: Any) -> Any:
-        return (base(*columns).join(P, P.c.id == L.c.parcel_id)
-                .join(F, F.c.loan_id == L.c.id).where(*where))
-    return (_checked_totals(base, where), _ordered(filtered(*_ROW_COLUMNS), query)
-            .limit(PER_PAGE).offset(_OFFSET))
+def _page_rows(base: Any, where: list[Any], query: Query, by_parcel: bool) -> Any:
+    """SQL: the page's rows from :offset. The page's loans are chosen first, in order, from
+    what the filters and the sort read (the figures; the parcels only when these read
+    them), then only those are read with their parcels and latest acquisition: a page of a
+    large portfolio reads fifty parcels, not every loan's."""
+    chosen = base(L.c.id.label("page_id")).join(F, F.c.loan_id == L.c.id)
+    if by_parcel or query.sort in ("catastro", "municipality"):
+        chosen = chosen.join(P, P.c.id == L.c.parcel_id)
+    page = (_ordered(chosen.where(*where), query).limit(PER_PAGE).offset(_OFFSET)
+            .subquery("page"))
+    return _ordered(select(*_ROW_COLUMNS).select_from(page)
+                    .join(L, L.c.id == page.c.page_id).join(P, P.c.id == L.c.parcel_id)
+                    .join(F, F.c.loan_id == L.c.id), query)
+
+
+def _page_pair(base: Any, where: list[Any], query: Query, by_parcel: bool
+               ) -> tuple[Any, Any]:
+    return (_checked_totals(base, where, by_parcel),
+            _page_rows(base, where, query, by_parcel))
 
 
 @lru_cache(maxsize=64)
 def _unfiltered(base: Any, sort: str, desc: bool) -> tuple[Any, Any]:
-    return _page_pair(base, [], Query(sort=sort, desc=desc))
+    return _page_pair(base, [], Query(sort=sort, desc=desc), False)
 
 
 def portfolio(uow: UnitOfWork, user: Any, query: Query, today: date | None = None) -> Page:

@@ -7,8 +7,11 @@ day, and kept in `loan_figures`; a loan is computed again when its figures are o
 or a fact they were computed from was written after them: a ledger entry of its parcel (a
 payment, a fee), an assessment of it (an amendment) or a parameter or closed day the Board
 adopted (`_out_of_date`). So a page of a
-lender with 5,000 loans reads one page of rows and two aggregates, whatever the number of
-loans; only loans whose figures are out of date are computed, in batches (constant memory).
+lender with 5,000 loans reads one aggregate (the check of every loan's figures and the
+filtered set's totals, in one pass: `_checked_totals`) and one page of rows (the page's loans
+chosen first, then only theirs read: `_page_rows`); only loans whose figures are out of date
+are computed, in batches (constant memory). The check still counts each loan's facts (about a
+microsecond a loan on SQLite): what keeps it exact without a counter kept on every write.
 
 Each row also carries the loan's latest acquisition of a new structure (R-B10 iii, R-B21) with
 its 30-day notice deadline, rolled by the core (`core.acquisition.lender_notice`, through

@@ -31,6 +31,16 @@ def lazy_text(value: Any) -> Any:
     return str(value)
 
 
+def word_labels(form: Any) -> Any:
+    """The form's lazy labels worded once (`lazy_text`), as the templates show them: a lazy
+    label is written as its text, unescaped (`__html__`), and so is its Markup. Other labels
+    are left as they are. The form, for chaining."""
+    for f in form:
+        if type(f.label.text) is LazyString:
+            f.label.text = Markup(lazy_text(f.label.text))
+    return form
+
+
 def html_params(**kwargs: Any) -> str:
     """WTForms' `html_params` (the same text: attributes sorted by name, `True` written bare,
     `False` left out, every value escaped with its quotes as `&quot;`), written with one

@@ -12,7 +12,6 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
-from markupsafe import Markup
 from wtforms import SubmitField
 
 from portal import clock
@@ -21,7 +20,7 @@ from portal.lenders import acquisitions, intents, portfolio
 from portal.payments import service as payments
 from portal.web.collections.forms import iso_date_field
 from portal.web.data import uow
-from portal.web.forms import lazy_text
+from portal.web.forms import word_labels
 from portal.web.lenders import bp
 from portal.web.lenders.marks import item_label
 
@@ -63,9 +62,7 @@ def loan_page(loan_id: int, *, acq_form: AcquisitionForm | None = None,
     except NotFound:
         abort(404)
     marked = opts.marked_keys()
-    acq_form = acq_form or AcquisitionForm(formdata=None)
-    for f in acq_form:  # the labels' words once (`lazy_text`)
-        f.label.text = Markup(lazy_text(f.label.text))
+    acq_form = word_labels(acq_form or AcquisitionForm(formdata=None))
     return render_template(
         "lenders/loan.html", row=row, retention=retention, today=today,
         fy_label=f"{fy.year}-{fy.year + 1}", acquisitions=reported,

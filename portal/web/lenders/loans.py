@@ -33,7 +33,7 @@ from portal.i18n import LOCALES, current_language, days_left, format_address, fo
 from portal.jobs import queue
 from portal.lenders import bill_jobs, bills, portfolio
 from portal.web.data import uow
-from portal.web.forms import lazy_text
+from portal.web.forms import word_labels
 from portal.web.lenders import bp, intents
 from portal.web.lenders.forms import FilterForm, LoansFileForm
 from portal.web.present import status_css, status_label
@@ -55,8 +55,7 @@ def _filters(args: Any, municipalities: list[str]) -> tuple[FilterForm, portfoli
     """The filter form from the query string, and the query it asks for (None: an error,
     shown on its field)."""
     form = FilterForm(MultiDict({k: args.get(k, "") for k in FILTERS if args.get(k)}))
-    for f in form:  # the labels' words once, as the template shows them (`lazy_text`)
-        f.label.text = Markup(lazy_text(f.label.text))
+    word_labels(form)
     form.municipio.choices = [SelectChoice("", _("Any municipality"))] + [
         SelectChoice(m, m) for m in municipalities]
     ok = form.validate()

@@ -150,7 +150,8 @@ def options_for(uow: UnitOfWork, ref: LoanRef, today: date | None = None, *,
     today = today or clock.today()
     fy = _fiscal_year(uow, today)
     items, paid = _items(uow, ref, fy, today, kept)
-    marked = _views(uow, [LenderIntent.loan_id == ref.id]) if fy is not None else []
+    marked = (_views(uow, [], stmt=_FOR_LOAN, params={"loan": ref.id}) if fy is not None
+              else [])
     return Options(ref, fy, items, [m for m in marked if m.fiscal_year_id == fy.id]
                    if fy is not None else [], paid)
 
@@ -223,6 +224,11 @@ def _select(where: Sequence[Any], active: bool) -> Select:
 #: `for_parcel`'s, built once (the parcel page asks it on every request).
 _FOR_PARCEL = _select([LenderIntent.parcel_id == bindparam("pid"),
                        LenderIntent.fiscal_year_id == bindparam("fy")], True)
+
+
+#: `options_for`'s (every intent of the loan, withdrawn too), built once (the loan page asks
+#: it on every request).
+_FOR_LOAN = _select([LenderIntent.loan_id == bindparam("loan")], False)
 
 
 #: `for_accounts`'s, built once (the pay pages ask it on every request), over the tables'

@@ -7,8 +7,11 @@ day, and kept in `loan_figures`; a loan is computed again when its figures are o
 or a fact they were computed from was written after them: a ledger entry of its parcel (a
 payment, a fee), an assessment of it (an amendment) or a parameter or closed day the Board
 adopted (`_out_of_date`). So a page of a
-lender with 5,000 loans reads one page of rows and two aggregates, whatever the number of
-loans; only loans whose figures are out of date are computed, in batches (constant memory).
+lender with 5,000 loans reads one aggregate (the check of every loan's figures and the
+filtered set's totals, in one pass: `_checked_totals`) and one page of rows (the page's loans
+chosen first, then only theirs read: `_page_rows`); only loans whose figures are out of date
+are computed, in batches (constant memory). The check still counts each loan's facts (about a
+microsecond a loan on SQLite): what keeps it exact without a counter kept on every write.
 The same refresh keeps what the lender's dashboard shows beyond the list's columns (`SHOWN`),
 so that the dashboard reads its rows from here (`dashboard_loans`).
 
@@ -424,40 +427,78 @@ def _ordered(stmt: Any, query: Query) -> Any:
     return stmt.order_by(first, L.c.loan_number, L.c.id)
 
 
-_TOTALS = (func.count(), func.coalesce(func.sum(F.c.due_now), 0),
-           func.coalesce(func.sum(F.c.annual), 0))
 _OFFSET = bindparam("offset")
 
 
 def _page_statements(base: Any, where: list[Any], query: Query) -> tuple[Any, Any]:
-    """(the filtered set's count and totals, its page of rows from :offset), built for this
-    query; without filters, once per statement builder and sort (`_unfiltered`)."""
+    """(the check and totals, `_checked_totals`, and the filtered set's page of rows from
+    :offset, `_page_rows`), built for this query; without filters, once per statement
+    builder and sort (`_unfiltered`)."""
     if not where:
         return _unfiltered(base, query.sort, query.desc)
-    return _page_pair(base, where, query)
+    return _page_pair(base, where, query, _by_parcel(query))
 
 
-def _page_pair(base: Any, where: list[Any], query: Query) -> tuple[Any, Any]:
-    def filtered(*columns: Any) -> Any:
-        return (base(*columns).join(P, P.c.id == L.c.parcel_id)
-                .join(F, F.c.loan_id == L.c.id).where(*where))
-    return (filtered(*_TOTALS), _ordered(filtered(*_ROW_COLUMNS), query)
-            .limit(PER_PAGE).offset(_OFFSET))
+def _by_parcel(query: Query) -> bool:
+    """Whether the filters read the loan's parcel (its catastro or municipality)."""
+    return bool(query.q.strip() or query.municipality)
+
+
+def _checked_totals(base: Any, where: list[Any], by_parcel: bool) -> Any:
+    """SQL, one pass over the builder's loans: how many of them have figures out of date on
+    :as_of (`_out_of_date`, over all of them, as `refresh` computes them), and the count and
+    totals of those `where` selects (aggregates filtered by it; the parcels joined only when
+    it reads them, `by_parcel`). When none is out of date, every loan has its figures, so
+    the totals are those of the filtered set's figures."""
+    def chosen(agg: Any) -> Any:
+        return agg.filter(and_(*where)) if where else agg
+    stmt = base(func.count().filter(_out_of_date()), chosen(func.count()),
+                func.coalesce(chosen(func.sum(F.c.due_now)), 0),
+                func.coalesce(chosen(func.sum(F.c.annual)), 0))
+    if by_parcel:
+        stmt = stmt.join(P, P.c.id == L.c.parcel_id)
+    return stmt.outerjoin(F, F.c.loan_id == L.c.id)
+
+
+def _page_rows(base: Any, where: list[Any], query: Query, by_parcel: bool) -> Any:
+    """SQL: the page's rows from :offset. The page's loans are chosen first, in order, from
+    what the filters and the sort read (the figures; the parcels only when these read
+    them), then only those are read with their parcels and latest acquisition: a page of a
+    large portfolio reads fifty parcels, not every loan's."""
+    chosen = base(L.c.id.label("page_id")).join(F, F.c.loan_id == L.c.id)
+    if by_parcel or query.sort in ("catastro", "municipality"):
+        chosen = chosen.join(P, P.c.id == L.c.parcel_id)
+    page = (_ordered(chosen.where(*where), query).limit(PER_PAGE).offset(_OFFSET)
+            .subquery("page"))
+    return _ordered(select(*_ROW_COLUMNS).select_from(page)
+                    .join(L, L.c.id == page.c.page_id).join(P, P.c.id == L.c.parcel_id)
+                    .join(F, F.c.loan_id == L.c.id), query)
+
+
+def _page_pair(base: Any, where: list[Any], query: Query, by_parcel: bool
+               ) -> tuple[Any, Any]:
+    return (_checked_totals(base, where, by_parcel),
+            _page_rows(base, where, query, by_parcel))
 
 
 @lru_cache(maxsize=64)
 def _unfiltered(base: Any, sort: str, desc: bool) -> tuple[Any, Any]:
-    return _page_pair(base, [], Query(sort=sort, desc=desc))
+    return _page_pair(base, [], Query(sort=sort, desc=desc), False)
 
 
 def portfolio(uow: UnitOfWork, user: Any, query: Query, today: date | None = None) -> Page:
     """One page of the user's loans as `query` asks, with the filtered set's count and
-    totals (SQL aggregates, not the rows read)."""
+    totals (SQL aggregates, not the rows read). The figures are checked in the statement of
+    the totals (`_checked_totals`): only when some are out of date are they computed
+    (`refresh`) and the totals read again."""
     today = today or clock.today()
-    refresh(uow, user, today)
     base, params = _base(user)
+    params = {**params, "as_of": today}
     totals, page_rows = _page_statements(base, _where(uow, query, today), query)
-    count, due, annual = uow.session.execute(totals, params).one()
+    stale, count, due, annual = uow.session.execute(totals, params).one()
+    if stale:
+        refresh(uow, user, today)
+        _stale_now, count, due, annual = uow.session.execute(totals, params).one()
     pages = max(1, -(-count // PER_PAGE))
     page = min(max(1, query.page), pages)
     rows = [_with_notice(uow, r, today) for r in uow.session.execute(
@@ -618,24 +659,16 @@ def retentions(uow: UnitOfWork, parcel_ids: Sequence[int], fy_start: date
     property as the residence, no veteran's exemption); none for a parcel whose exemption
     was revoked from this year or an earlier one (R-B15, R-B18) and not approved again for
     it: the bills as issued without it."""
-    from portal.models import PropertyTaxFact
     ids = list(dict.fromkeys(int(p) for p in parcel_ids))
     if not ids:
         return {}
     # The facts with the year's approved answers and the revocations in force (outer-joined,
     # a row per certification, by certification), in one statement.
-    c = ExemptionCertification
     facts: dict[int, Any] = {}
     answers: dict[int, Any] = {}
     revoked: set[int] = set()
-    for fact, status, found in uow.session.execute(
-            select(PropertyTaxFact, c.status, c.answers)
-            .outerjoin(c, and_(c.parcel_id == PropertyTaxFact.parcel_id,
-                               or_(and_(c.fiscal_year_start == fy_start, c.status == "approved"),
-                                   and_(c.status == "revoked", c.revoked_from <= fy_start))))
-            .where(PropertyTaxFact.parcel_id.in_(ids),
-                   PropertyTaxFact.fiscal_year_start == fy_start)
-            .order_by(PropertyTaxFact.id, c.id)):
+    for fact, status, found in uow.session.execute(_retentions_statement(),
+                                                   {"ids": ids, "fy_start": fy_start}):
         pid = fact.parcel_id
         facts[pid] = fact
         if status == "approved":
@@ -644,6 +677,22 @@ def retentions(uow: UnitOfWork, parcel_ids: Sequence[int], fy_start: date
             revoked.add(pid)
     return {pid: _retention(facts.get(pid), answers.get(pid), fy_start,
                             exempt=pid in answers or pid not in revoked) for pid in ids}
+
+
+@lru_cache(maxsize=1)
+def _retentions_statement() -> Any:
+    """`retentions`' statement (parameters :ids, :fy_start), built once: the loan page asks
+    it on every request."""
+    from portal.models import PropertyTaxFact
+    c = ExemptionCertification
+    fy_start = bindparam("fy_start")
+    return (select(PropertyTaxFact, c.status, c.answers)
+            .outerjoin(c, and_(c.parcel_id == PropertyTaxFact.parcel_id,
+                               or_(and_(c.fiscal_year_start == fy_start, c.status == "approved"),
+                                   and_(c.status == "revoked", c.revoked_from <= fy_start))))
+            .where(PropertyTaxFact.parcel_id.in_(bindparam("ids", expanding=True)),
+                   PropertyTaxFact.fiscal_year_start == fy_start)
+            .order_by(PropertyTaxFact.id, c.id))
 
 
 def _retention(facts: Any, answers: dict | None, fy_start: date, *, exempt: bool = True

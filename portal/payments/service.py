@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import uuid
@@ -198,6 +199,23 @@ class OthersPaying(Exception):
         self.others = others
 
 
+@functools.lru_cache(maxsize=2)
+def _others_paying(signed_in: bool) -> Any:
+    """`others_paying`'s statement (:pids, :since, and :user when `signed_in`: the payer's
+    own checkouts left out), built once: the lender's loan page asks it on every request."""
+    not_theirs = (Checkout.user_id != bindparam("user")) if signed_in else true()
+    return (select(Checkout, Payment.parcel_id, Payment.fiscal_year_id)
+            .join(CheckoutPayment, CheckoutPayment.checkout_id == Checkout.id)
+            .join(Payment, Payment.id == CheckoutPayment.payment_id)
+            .where(Payment.parcel_id.in_(bindparam("pids", expanding=True)),
+                   Checkout.user_id.is_not(None), not_theirs,
+                   or_(and_(Checkout.status.in_(sorted(states.OPEN)),
+                            Checkout.checkout_url.is_not(None),
+                            Checkout.created_at >= bindparam("since")),
+                       Checkout.status == states.PROCESSING))
+            .order_by(Checkout.created_at, Checkout.id))
+
+
 def others_paying(uow: UnitOfWork, user: Any, account_keys: Sequence[str],
                   within_hours: int = 24) -> list[OtherPayer]:
     """Payments by anyone but `user` of any of these accounts ("parcel-fiscal year") that are
@@ -208,17 +226,10 @@ def others_paying(uow: UnitOfWork, user: Any, account_keys: Sequence[str],
         return []
     since = clock.now() - timedelta(hours=within_hours)
     # A guest (no account, `guest.GuestPayer`) sees every signed-in payer's as someone else's.
-    not_theirs = (Checkout.user_id != int(user.id)) if user.id is not None else true()
-    rows = uow.session.execute(
-        select(Checkout, Payment.parcel_id, Payment.fiscal_year_id)
-        .join(CheckoutPayment, CheckoutPayment.checkout_id == Checkout.id)
-        .join(Payment, Payment.id == CheckoutPayment.payment_id)
-        .where(Payment.parcel_id.in_(sorted({p for p, _ in wanted})),
-               Checkout.user_id.is_not(None), not_theirs,
-               or_(and_(Checkout.status.in_(sorted(states.OPEN)),
-                        Checkout.checkout_url.is_not(None), Checkout.created_at >= since),
-                   Checkout.status == states.PROCESSING))
-        .order_by(Checkout.created_at, Checkout.id)).all()
+    params = {"pids": sorted({p for p, _ in wanted}), "since": since}
+    if user.id is not None:
+        params["user"] = int(user.id)
+    rows = uow.session.execute(_others_paying(user.id is not None), params).all()
     found: dict[int, tuple[Checkout, list[str]]] = {}
     for chk, parcel_id, fy_id in rows:
         if (parcel_id, fy_id) in wanted:

@@ -18,9 +18,9 @@ from wtforms.validators import (
     Optional,
     StopValidation,
 )
-from wtforms.widgets import TextInput
 
 from portal.web.date_field import TypedDateField
+from portal.web.forms import FastText
 
 COST_MESSAGE = _l("Write an amount from 0.00 to 1,000.00.")
 DATE_MESSAGE = _l("Write the date as year-month-day, for example 2026-11-30.")
@@ -31,9 +31,10 @@ MAX_COST = Decimal("1000.00")
 class IsoDateField(TypedDateField):
     """A date typed year-month-day or in the reader's own form, read by the one parser of
     dates (`portal.web.date_field`), whose refusal says how to write it. A text input (not
-    type=date): what was typed is shown again as typed, which a date input may not hold."""
+    type=date): what was typed is shown again as typed, which a date input may not hold.
+    WTForms' text input's markup, written directly (`FastText`)."""
 
-    widget = TextInput()
+    widget = FastText()
 
 
 def iso_date_field(label) -> DateField:  # noqa: ANN001

@@ -11,7 +11,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Email, Length, Optional
 
 from portal.lenders.portfolio import NOTICE_SORT, SORTS
-from portal.web.forms import FastSelect
+from portal.web.forms import FastFile, FastSelect, FastText
 
 #: The sort's choices (the phone's stacked table has no column headers to click).
 SORT_LABELS = {"loan": _l("Loan"), "catastro": _l("Parcel"), "municipality": _l("Municipality"),
@@ -42,14 +42,17 @@ class FilterForm(FlaskForm):
         csrf = False  # a GET filter changes nothing
 
     q = StringField(_l("Loan or catastro number"), validators=[
-        Optional(), Length(max=40, message=_l("Write at most 40 characters."))])
+        Optional(), Length(max=40, message=_l("Write at most 40 characters."))],
+        widget=FastText())
     estado = SelectField(_l("Status"), choices=STATUS_CHOICES, **_CHOICE,
                          default="")
     municipio = SelectField(_l("Municipality"), choices=[], **_CHOICE, default="")
     minimo = StringField(_l("Due now, at least"), validators=[
-        Optional(), Length(max=20, message=_l("Write at most 20 characters."))])
+        Optional(), Length(max=20, message=_l("Write at most 20 characters."))],
+        widget=FastText())
     maximo = StringField(_l("Due now, at most"), validators=[
-        Optional(), Length(max=20, message=_l("Write at most 20 characters."))])
+        Optional(), Length(max=20, message=_l("Write at most 20 characters."))],
+        widget=FastText())
     exoneracion = SelectField(_l("Residential exemption this year"), choices=[
         SelectChoice("", _l("Any")), SelectChoice("approved", _l("Approved")),
         SelectChoice("pending", _l("Filed, not yet decided")),
@@ -68,7 +71,7 @@ class FilterForm(FlaskForm):
 
 class LoansFileForm(FlaskForm):
     file = FileField(_l("A CSV file of loan numbers"), validators=[
-        FileRequired(message=_l("Choose the CSV file to upload."))])
+        FileRequired(message=_l("Choose the CSV file to upload."))], widget=FastFile())
     submit = SubmitField(_l("Pay for these loans"))
 
 

@@ -20,6 +20,7 @@ from portal.lenders import acquisitions, intents, portfolio
 from portal.payments import service as payments
 from portal.web.collections.forms import iso_date_field
 from portal.web.data import uow
+from portal.web.forms import word_labels
 from portal.web.lenders import bp
 from portal.web.lenders.marks import item_label
 
@@ -61,10 +62,11 @@ def loan_page(loan_id: int, *, acq_form: AcquisitionForm | None = None,
     except NotFound:
         abort(404)
     marked = opts.marked_keys()
+    acq_form = word_labels(acq_form or AcquisitionForm(formdata=None))
     return render_template(
         "lenders/loan.html", row=row, retention=retention, today=today,
         fy_label=f"{fy.year}-{fy.year + 1}", acquisitions=reported,
-        acq_form=acq_form or AcquisitionForm(formdata=None), errors=errors or [],
+        acq_form=acq_form, errors=errors or [],
         items=[i for i in opts.items if i.key not in marked],
         intents=[i for i in opts.marked if i.withdrawn_at is None],
         withdrawn=[i for i in opts.marked if i.withdrawn_at is not None],

@@ -5,7 +5,6 @@ loans) or for a CSV of loan numbers (the same path, any number of loans)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from typing import Any
@@ -22,16 +21,19 @@ from flask import (
 )
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
+from markupsafe import Markup, escape
 from werkzeug.datastructures import MultiDict
 from wtforms.fields.choices import SelectChoice
 
 from portal import clock, csv_text, money_input
 from portal.accounts import access
 from portal.accounts.errors import InvalidInput, NotFound
+from portal.core.explain import N_
 from portal.i18n import LOCALES, current_language, days_left, format_address, formats
 from portal.jobs import queue
 from portal.lenders import bill_jobs, bills, portfolio
 from portal.web.data import uow
+from portal.web.forms import word_labels
 from portal.web.lenders import bp, intents
 from portal.web.lenders.forms import FilterForm, LoansFileForm
 from portal.web.present import status_css, status_label
@@ -53,6 +55,7 @@ def _filters(args: Any, municipalities: list[str]) -> tuple[FilterForm, portfoli
     """The filter form from the query string, and the query it asks for (None: an error,
     shown on its field)."""
     form = FilterForm(MultiDict({k: args.get(k, "") for k in FILTERS if args.get(k)}))
+    word_labels(form)
     form.municipio.choices = [SelectChoice("", _("Any municipality"))] + [
         SelectChoice(m, m) for m in municipalities]
     ok = form.validate()
@@ -88,69 +91,86 @@ def _args(query_args: Any, **changes: Any) -> dict[str, Any]:
     return out
 
 
-@dataclass(frozen=True)
-class ListRow:
-    """One loan as the list shows it: its links, labels, amounts and dates worded here, once
-    (`list_rows`), so that the template only places them. Dates: (ISO, long); the notice:
-    (ISO, long, days left, overdue)."""
-
-    loan_url: str
-    loan_number: str
-    parcel_url: str
-    parcel_id: int
-    catastro: str
-    address: str
-    status_css: str
-    status_text: str
-    annual_text: str
-    due_now: Decimal
-    due_text: str
-    due_by: tuple[str, str] | None
-    next_due: tuple[str, str] | None
-    notice: tuple[str, str, str, bool] | None
-
-
 def _id_url(endpoint: str, name: str) -> Any:
     """`url_for(endpoint, name=id)` for many ids: the URL built once, then the id put in its
     place (the same text as url_for's, without building it fifty times)."""
     mark = str(access.MAX_ID)
-    head, found, tail = url_for(endpoint, **{name: access.MAX_ID}).rpartition(mark)
+    head, found, tail = escape(url_for(endpoint, **{name: access.MAX_ID})).rpartition(mark)
     assert found, endpoint
     return lambda value: f"{head}{int(value)}{tail}"
 
 
-def list_rows(rows: list[portfolio.Row], today: date) -> list[ListRow]:
-    """The page's rows as `ListRow`s, in the request's language (`formats`): each distinct
-    date and status worded once."""
+#: The cells' labels (the stacked table's, on a phone), in the reader's words.
+_LABELS = (N_("Loan"), N_("Parcel"), N_("Status"), N_("This year's assessment"), N_("Due now"),
+           N_("Next due date"), N_("pay by"), N_("Last day to notify the CRIM"),
+           N_("overdue"), N_("in time"))
+
+
+def list_rows(rows: list[portfolio.Row], today: date) -> list[Markup]:
+    """The page's rows, each written directly as its table row (as `backoffice.reports`
+    writes a report's: fifty rows of seven cells, whose output through the template cost
+    more than the rest of the page), in the request's language (`formats`): links, labels,
+    amounts and dates worded once here, each distinct date and status once, every text
+    escaped (the links are `_id_url`'s, escaped once; the amount's `data-amount` is a
+    Decimal's digits); the labels are the catalog's words as the template's `_` gives them.
+    The badge and the notice's deadline are the ui.html macros' markup."""
     f = formats()
     loan_url, parcel_url = _id_url("lenders.loan", "loan_id"), _id_url("accounts.parcel",
                                                                         "parcel_id")
-    days: dict[date, tuple[str, str]] = {}
-    labels: dict[str, tuple[str, str]] = {}
+    (l_loan, l_parcel, l_status, l_annual, l_due, l_next, l_pay_by, l_notice, w_overdue,
+     w_in_time) = (f.words(m) for m in _LABELS)
+    days: dict[date, tuple[str, Markup]] = {}
+    labels: dict[str, str] = {}
 
-    def day(d: date | None) -> tuple[str, str] | None:
-        if d is None:
-            return None
+    def day(d: date) -> tuple[str, Markup]:
         found = days.get(d)
         if found is None:
-            found = days[d] = (d.isoformat(), f.date_long(d))
+            found = days[d] = (d.isoformat(), escape(f.date_long(d)))
         return found
 
+    head = (f'\n  <tr>\n    <th scope="row" data-label="{l_loan}"><a href="')
     out = []
     for r in rows:
-        label = labels.get(r.status)
-        if label is None:
-            label = labels[r.status] = (status_css(r.status), status_label(r.status))
+        status = labels.get(r.status)
+        if status is None:
+            status = labels[r.status] = (
+                f'<td data-label="{l_status}"><span class="portal-status portal-status--'
+                f'{escape(status_css(r.status))}">{escape(status_label(r.status))}</span></td>')
+        if r.due_now_by is not None:
+            iso, long = day(r.due_now_by)
+            due_by, pay_by = (f' data-by="{iso}"',
+                              f'<br>{l_pay_by} <time datetime="{iso}">{long}</time>')
+        else:
+            due_by = pay_by = ""
+        if r.next_due is not None:
+            iso, long = day(r.next_due)
+            next_due = f'<time datetime="{iso}">{long}</time>'
+        else:
+            next_due = "—"
         n = r.notice
-        notice = None
         if n is not None:
             iso, long = day(n.last_day)
-            notice = (iso, long, f.days_left(n.last_day, today), n.overdue)
-        out.append(ListRow(
-            loan_url(r.loan_id), r.loan_number, parcel_url(r.parcel_id), r.parcel_id,
-            r.catastro, format_address(r.address, r.municipality), *label,
-            f.money(r.annual), r.due_now, f.money(r.due_now), day(r.due_now_by),
-            day(r.next_due), notice))
+            notice = (f'<time datetime="{iso}">{long}</time> '
+                      f'({escape(f.days_left(n.last_day, today))}) '
+                      f'<span class="portal-status portal-status--'
+                      f'{"overdue" if n.overdue else "pending"}">'
+                      f'{w_overdue if n.overdue else w_in_time}</span>')
+        else:
+            notice = "—"
+        out.append(Markup(
+            f'{head}{loan_url(r.loan_id)}">{escape(r.loan_number)}</a></th>\n'
+            f'    <td data-label="{l_parcel}"><a href="{parcel_url(r.parcel_id)}">'
+            f'{escape(r.catastro)}</a><br>'
+            f'{escape(format_address(r.address, r.municipality))}</td>\n'
+            f'    {status}\n'
+            f'    <td data-label="{l_annual}" class="portal-money">{escape(f.money(r.annual))}'
+            f'</td>\n'
+            f'    <td data-label="{l_due}" data-figure="due-now" data-parcel="{int(r.parcel_id)}" '
+            f'data-amount="{r.due_now}"{due_by}><span class="portal-money">'
+            f'{escape(f.money(r.due_now))}</span>{pay_by}</td>\n'
+            f'    <td data-label="{l_next}">{next_due}</td>\n'
+            f'    <td data-label="{l_notice}">{notice}</td>\n'
+            f'  </tr>\n  '))
     return out
 
 

@@ -7,12 +7,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from flask_babel import gettext as _
 from flask_login import current_user
 
 from portal import clock
 from portal.accounts.errors import NotFound
 from portal.db import UnitOfWork
+from portal.i18n import gettext as _
 from portal.lenders import intents
 from portal.payments.service import parse_key
 from portal.web.data import uow

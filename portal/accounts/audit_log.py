@@ -33,8 +33,10 @@ class Filters:
     until: date | None = None
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(NamedTuple):
+    """A record: when, who (the actor's email), what, on which object, from where, and its
+    details (`after`: what the CSV writes; None on the page's list, `search`)."""
+
     at: datetime
     who: str | None
     action: str
@@ -68,24 +70,14 @@ def _entry(record: AuditRecord, email: str | None) -> Entry:
                  record.ip, record.after)
 
 
-class Listed(NamedTuple):
-    """A record as the audit page lists it: its columns without the details (the CSV's,
-    `export`), read as a row, not as an ORM object with its JSON decoded."""
-
-    at: datetime
-    who: str | None
-    action: str
-    object_type: str
-    object_id: str
-    ip: str | None
-
-
 def search(uow: UnitOfWork, staff: Any, filters: Filters, *, limit: int = PAGE_MAX
-           ) -> list[Listed]:
-    """The newest `limit` records the filters select."""
+           ) -> list[Entry]:
+    """The newest `limit` records the filters select, as the page lists them: read as rows
+    of the columns it shows, not as ORM objects with their JSON details decoded (`after`
+    is None here; the CSV's `export` has it)."""
     access.require_staff(staff)
     rows = uow.session.connection().execute(_query(filters, _LISTED).limit(limit))
-    return [Listed(*row) for row in rows]
+    return [Entry(*row, None) for row in rows]
 
 
 _LISTED = (AuditRecord.at, User.email, AuditRecord.action, AuditRecord.object_type,

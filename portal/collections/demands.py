@@ -34,6 +34,7 @@ from portal.config import mail_settings
 from portal.core.collection import Demand, may_be_demanded, under_demand_minimum
 from portal.core.collection_timeline import Timeline, interest_per_day, timeline
 from portal.core.deadlines import deadline, demand_mailing
+from portal.core.offer import demand_stop
 from portal.core.statement import Statement
 from portal.db import UnitOfWork
 from portal.i18n import LOCALES
@@ -434,11 +435,15 @@ def demands(uow: UnitOfWork, staff: Any, *, status: str | None = None,
         raise InvalidInput("invalid", field="status")
     stmt = _BY_STATUS.get(status, _BY_STATUS[None])
     out: list[DemandRow] = []
+    years: dict[int, tuple[FiscalYear, Any]] = {}  # the year and its closed days, once each
     for rows in _pages(uow, stmt, after, limit):
         page: list[DemandRow] = []
         for n, letter, catastro, claim, name in rows:
-            fy = uow.session.get(FiscalYear, n.fiscal_year_id)
-            closed = _rules(uow, fy).closed_days
+            year = years.get(n.fiscal_year_id)
+            if year is None:
+                fy = uow.session.get(FiscalYear, n.fiscal_year_id)
+                year = years[n.fiscal_year_id] = (fy, _rules(uow, fy).closed_days)
+            fy, closed = year
             st, last, first = _status(n, claim, today, closed)
             row = DemandRow(n, letter, catastro, claim, last, first, st, addressee=name or "",
                             fiscal_year=fy)
@@ -510,10 +515,12 @@ def court_list(uow: UnitOfWork, staff: Any, *, today: date | None = None, after:
 
 
 def _stop_of(acct: Any, n: Notice, today: date) -> Any:
+    """R-A13: what stops the claim of this demand today (`core.offer.demand_stop`, the offer's
+    `stop`, without the rest of the offer a list does not show)."""
     if acct.assessment is None or n.mailed_on is None:
         return None
-    return acct.offer(today, demand=Demand(n.mailed_on, n.amount or Decimal(0),
-                                           n.acknowledged_on), with_later=False).stop
+    return demand_stop(acct.account(on=today), today,
+                       Demand(n.mailed_on, n.amount or Decimal(0), n.acknowledged_on))
 
 
 def record_mailing(uow: UnitOfWork, staff: Any, notice_id: int, mailed_on: date,

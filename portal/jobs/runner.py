@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterable
 from datetime import date, timedelta
 from typing import Any, Protocol
 
-from sqlalchemy import and_, func, or_, select, update
+from sqlalchemy import Integer, and_, bindparam, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from portal import clock
@@ -167,10 +167,16 @@ def recent(uow: UnitOfWork, user: Any, limit: int = 20,
     """The latest jobs (only of `kinds`, if given), newest first, with `started_by`
     (staff)."""
     access.require_staff(user)
-    stmt = _WITH_STARTER
-    if kinds is not None:
-        stmt = stmt.where(Job.kind.in_(list(kinds)))
-    return _with_starter(uow.session.execute(stmt.order_by(Job.id.desc()).limit(limit)))
+    if kinds is None:
+        return _with_starter(uow.session.execute(_RECENT, {"limit": limit}))
+    return _with_starter(uow.session.execute(_RECENT_OF, {"limit": limit,
+                                                         "kinds": list(kinds)}))
+
+
+#: `recent`'s statements, built once (bound by :limit, and the :kinds asked for).
+_RECENT = _WITH_STARTER.order_by(Job.id.desc()).limit(bindparam("limit", type_=Integer))
+_RECENT_OF = (_WITH_STARTER.where(Job.kind.in_(bindparam("kinds", expanding=True)))
+              .order_by(Job.id.desc()).limit(bindparam("limit", type_=Integer)))
 
 
 class Lost(Exception):

@@ -166,14 +166,16 @@ def review(uow: UnitOfWork, staff: Any, roll_id: int | str) -> Review:
     the counts, the exempt parcels by reason (R-A2), the Board's fixed amounts, the largest
     shares and the histogram of the shares. `NotFound` for a roll that does not exist."""
     roll, version, fy = _roll(uow, staff, roll_id)
-    s = uow.session
+    # Rows of columns, no entity among them: read through the session's connection (the
+    # ORM's execution costs more than these small statements themselves).
+    run = uow.session.connection().execute
     am = _Amounts(uow)
     built = _REVIEW[am.numeric]
-    lines, exempt, total, low, high = s.execute(built.counts, {"roll": roll.id}).one()
+    lines, exempt, total, low, high = run(built.counts, {"roll": roll.id}).one()
     fixed_amounts = [Fixed(pid, catastro, amount, reason, line_amount, bool(line_exempt))
-                     for pid, catastro, amount, reason, line_amount, line_exempt in s.execute(
+                     for pid, catastro, amount, reason, line_amount, line_exempt in run(
         _FIXED_AMOUNTS, {"roll": roll.id, "version": version.id})]
-    top = [Share(*row) for row in s.execute(_TOP, {"roll": roll.id})]
+    top = [Share(*row) for row in run(_TOP, {"roll": roll.id})]
     bins, drawn = _histogram(uow, am, roll.id, None if low is None else am.cents(low),
                              None if high is None else am.cents(high))
     return Review(roll, version, fy, lines, lines - exempt, exempt,
@@ -207,7 +209,8 @@ def _built(numeric: bool) -> _Built:
         select(func.count(),
                func.coalesce(func.sum(case((RollLine.exempt.is_(True), 1), else_=0)), 0),
                func.coalesce(func.sum(case((assessed, amount))), am.literal(0)),
-               func.min(case((assessed, amount))), func.max(case((assessed, amount))))
+               am.of(func.min(case((assessed, RollLine.amount)))),
+               am.of(func.max(case((assessed, RollLine.amount)))))
         .where(RollLine.roll_id == bindparam("roll")),
         select(bins.c.bin, func.count()).group_by(bins.c.bin),
         select(literal(0), func.count()).where(of_roll))
@@ -244,7 +247,7 @@ def _histogram(uow: UnitOfWork, am: _Amounts, roll_id: int, low: int | None,
     counts = [0] * n
     params = ({"roll": roll_id, "start": am.literal_value(edges[0]),
                "step": am.literal_value(edges[1] - edges[0])} if n > 1 else None)
-    for k, count in uow.session.execute(
+    for k, count in uow.session.connection().execute(
             _REVIEW[am.numeric].bins if n > 1 else _REVIEW[am.numeric].one_bin,
             params or {"roll": roll_id}):
         counts[min(int(k), n - 1)] += int(count)
@@ -256,7 +259,8 @@ def _histogram(uow: UnitOfWork, am: _Amounts, roll_id: int, low: int | None,
 def _reasons(uow: UnitOfWork, roll_id: int) -> list[tuple[str, int]]:
     """R-A2: the exempt lines counted by why (the parcel's owner kind and transfer)."""
     counts: dict[str, int] = {}
-    for owner, transferred, n in uow.session.execute(_REASONS, {"roll": roll_id}):
+    for owner, transferred, n in uow.session.connection().execute(_REASONS,
+                                                                   {"roll": roll_id}):
         code = core.exemption_reason(owner, bool(transferred)) or "changed"
         counts[code] = counts.get(code, 0) + int(n)
     return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
@@ -280,9 +284,18 @@ def exempt_page(uow: UnitOfWork, staff: Any, roll_id: int | str, *, limit: int, 
     roll = uow.session.get(AssessmentRoll, access.parse_id(roll_id))
     if roll is None:
         raise NotFound()
+    reasons: dict[tuple[str, bool], str] = {}  # the core asked once per owner kind
+
+    def reason(owner: str, transferred: bool) -> str:
+        key = (owner, bool(transferred))
+        if key not in reasons:
+            reasons[key] = core.exemption_reason(owner, key[1]) or "changed"
+        return reasons[key]
+
     return [ExemptParcel(pid, catastro, address, municipality, owner,
-                         core.exemption_reason(owner, bool(transferred)) or "changed")
-            for pid, catastro, address, municipality, owner, transferred in uow.session.execute(
+                         reason(owner, transferred))
+            for pid, catastro, address, municipality, owner, transferred
+            in uow.session.connection().execute(
                 _EXEMPT_PAGE, {"roll": roll.id, "limit": limit, "offset": offset})]
 
 
@@ -305,15 +318,18 @@ def _earlier(uow: UnitOfWork, version: BudgetVersion) -> list[int]:
 def _amendment(uow: UnitOfWork, version: BudgetVersion, fy: FiscalYear) -> bool:
     """Whether an earlier version of the year's budget has published assessments: then this
     roll amends them (R-A5)."""
-    return uow.session.scalar(_AMENDED, {"fy": fy.id, "budget": version.budget_id,
-                                         "version": version.version}) is not None
+    return uow.session.connection().execute(_AMENDED, {
+        "fy": fy.id, "budget": version.budget_id, "version": version.version}).first() \
+        is not None
 
 
-_AMENDED = select(Assessment.id).where(
-    Assessment.fiscal_year_id == bindparam("fy"),
-    Assessment.budget_version_id.in_(select(BudgetVersion.id).where(
-        BudgetVersion.budget_id == bindparam("budget"),
-        BudgetVersion.version < bindparam("version")))).limit(1)
+#: From the budget's earlier versions (a handful) to their assessments by the version's
+#: index, not through every assessment of the year.
+_AMENDED = select(literal(1)).select_from(BudgetVersion).where(
+    BudgetVersion.budget_id == bindparam("budget"),
+    BudgetVersion.version < bindparam("version"),
+    exists().where(Assessment.budget_version_id == BudgetVersion.id,
+                   Assessment.fiscal_year_id == bindparam("fy"))).limit(1)
 
 
 def _previous(am: _Amounts, fy_id: int, earlier: list[int]) -> Any:
@@ -332,11 +348,13 @@ def _previous(am: _Amounts, fy_id: int, earlier: list[int]) -> Any:
 
 
 def _changes(uow: UnitOfWork, am: _Amounts, roll: AssessmentRoll, version: BudgetVersion,
-             *, catastro: bool = True) -> Any:
+             *, catastro: bool = True, earlier: list[int] | None = None) -> Any:
     """(parcel_id, [catastro,] old amount or None, new amount, change): the roll's parcels
     whose amount differs from the previous one (a parcel newly assessed counts from 0; an
-    exempt line is 0). Without `catastro` (the totals) the parcels are not joined."""
-    prev = _previous(am, roll.fiscal_year_id, _earlier(uow, version))
+    exempt line is 0). Without `catastro` (the totals) the parcels are not joined.
+    `earlier`: `_earlier(uow, version)` when the caller has it."""
+    prev = _previous(am, roll.fiscal_year_id,
+                     _earlier(uow, version) if earlier is None else earlier)
     zero = am.literal(0)
     new = case((RollLine.exempt.is_(True), zero), else_=am.of(RollLine.amount))
     change = new - func.coalesce(prev.c.amount, zero)
@@ -377,11 +395,11 @@ class Differences:
         return self.increases - self.decreases
 
 
-def _why(uow: UnitOfWork, am: _Amounts, roll: AssessmentRoll, version: BudgetVersion
-         ) -> core.NetChange:
+def _why(uow: UnitOfWork, am: _Amounts, roll: AssessmentRoll, version: BudgetVersion,
+         earlier_ids: list[int]) -> core.NetChange:
     """R-A5: the figures that explain the net change (`core.net_change`), read with one
-    aggregate query over the earlier assessments and one over the roll's lines."""
-    earlier_ids = _earlier(uow, version)
+    aggregate query over the earlier assessments and one over the roll's lines
+    (`earlier_ids`: the budget's versions before this one, `_earlier`)."""
     prev = _previous(am, roll.fiscal_year_id, earlier_ids)
     zero = am.literal(0)
     own, new = aliased(RollLine), aliased(RollLine)
@@ -408,14 +426,22 @@ def _why(uow: UnitOfWork, am: _Amounts, roll: AssessmentRoll, version: BudgetVer
                            outside_roll=am.amount(outside), removed=am.amount(removed))
 
 
-def differences(uow: UnitOfWork, staff: Any, roll_id: int | str) -> Differences | None:
+def differences(uow: UnitOfWork, staff: Any, roll_id: int | str, *,
+                of: Review | None = None) -> Differences | None:
     """R-A5: the totals of an amendment's differences per parcel (any staff); None when the
-    roll amends nothing (no earlier version of its year published)."""
-    roll, version, fy = _roll(uow, staff, roll_id)
-    if not _amendment(uow, version, fy):
+    roll amends nothing (no earlier version of its year published). `of`: the roll's
+    `review`, read in this unit of work (its roll and whether it amends, not read again)."""
+    if of is not None and of.roll.id == access.parse_id(roll_id):
+        access.require_staff(staff)
+        roll, version, amends = of.roll, of.version, of.amendment
+    else:
+        roll, version, fy = _roll(uow, staff, roll_id)
+        amends = _amendment(uow, version, fy)
+    if not amends:
         return None
     am = _Amounts(uow)
-    d = _changes(uow, am, roll, version, catastro=False).subquery()
+    earlier = _earlier(uow, version)
+    d = _changes(uow, am, roll, version, catastro=False, earlier=earlier).subquery()
     up, down, zero = d.c.change > 0, d.c.change < 0, am.literal(0)
     changed, increased, decreased, plus, minus = uow.session.execute(select(
         func.count(), func.coalesce(func.sum(case((up, 1), else_=0)), 0),
@@ -423,7 +449,7 @@ def differences(uow: UnitOfWork, staff: Any, roll_id: int | str) -> Differences 
         func.coalesce(func.sum(case((up, d.c.change), else_=zero)), zero),
         func.coalesce(func.sum(case((down, -d.c.change), else_=zero)), zero))).one()
     return Differences(int(changed), int(increased), int(decreased), am.amount(plus),
-                       am.amount(minus), _why(uow, am, roll, version))
+                       am.amount(minus), _why(uow, am, roll, version, earlier))
 
 
 def _ordered(uow: UnitOfWork, roll_id: int | str, staff: Any) -> tuple[Any, _Amounts]:

@@ -24,6 +24,7 @@ from portal import clock, date_input
 from portal.accounts import access, closed_days
 from portal.accounts.errors import Conflict, Forbidden, InvalidInput, NotFound
 from portal.collections import demands, letters, schedule
+from portal.core.explain import N_
 from portal.documents import court_packet, demand_letter
 from portal.i18n import current_language, formats
 from portal.jobs import queue, runner
@@ -38,7 +39,7 @@ from portal.web.collections.forms import (
     ReceiptForm,
     RunForm,
 )
-from portal.web.collections.views import STATUS_LABELS, row_view
+from portal.web.collections.views import STATUS_LABELS, row_view, status_text
 from portal.web.data import uow
 from portal.web.form_errors import form_errors
 from portal.web.jobs import views as jobs_view
@@ -71,8 +72,9 @@ def _after() -> int:
 
 def _filter() -> FilterForm:
     form = FilterForm(request.args)
-    form.estado.choices = [("", _("Every status"))] + [
-        (k, str(v)) for k, v in STATUS_LABELS.items()]
+    f = formats()
+    form.estado.choices = [("", f.words(N_("Every status")))] + [
+        (k, status_text(k, f)) for k in STATUS_LABELS]
     return form
 
 

@@ -11,6 +11,7 @@ from typing import Any
 from flask_babel import lazy_gettext as _l
 
 from portal.collections import demands
+from portal.core.explain import N_
 from portal.i18n import Formats, formats
 
 #: The steps of the timeline, in the owner's words.
@@ -33,13 +34,14 @@ NOT_YET = {
     "claimable": _l("the day after the last day"),
     "claimed": _l("if staff decide to sue"),
 }
+#: A demand's status on the staff's lists (`status_text`: in the reader's words).
 STATUS_LABELS = {
-    "queued": _l("Queued, not mailed"),
-    "mailed": _l("Mailed, in its 15 days"),
-    "received": _l("Received, in its 15 days"),
-    "claimable": _l("May go to court"),
-    "claimed": _l("Claimed in court"),
-    "paid": _l("Paid: claim stopped"),
+    "queued": N_("Queued, not mailed"),
+    "mailed": N_("Mailed, in its 15 days"),
+    "received": N_("Received, in its 15 days"),
+    "claimable": N_("May go to court"),
+    "claimed": N_("Claimed in court"),
+    "paid": N_("Paid: claim stopped"),
 }
 
 
@@ -78,13 +80,19 @@ def shown(tl: Any, today: date, f: Formats) -> SimpleNamespace:
                            why=why, sentence=" ".join(s.text for s in why))
 
 
+def status_text(status: str, f: Formats) -> str:
+    """A demand's status in the reader's words (each label translated once a language)."""
+    label = STATUS_LABELS.get(status)
+    return status if label is None else f.words(label)
+
+
 def row_view(r: demands.DemandRow, f: Formats) -> SimpleNamespace:
     """A demand on the staff's lists."""
     n, dl = r.notice, r.letter
     return SimpleNamespace(
         mail_by_text=f.date_long(r.mail_by) if r.mail_by is not None else "",
         id=n.id, catastro=r.catastro, addressee=r.addressee or "—",
-        status=r.status, status_text=str(STATUS_LABELS.get(r.status, r.status)),
+        status=r.status, status_text=status_text(r.status, f),
         amount_text=f.money(n.amount), run_text=f.date_long(dl.run_on) if dl else "—",
         mailed_text=f.date_long(n.mailed_on) if n.mailed_on else "—",
         number=n.certified_mail_number or "—", number_value=n.certified_mail_number or "",

@@ -7,8 +7,9 @@ The figures come from `portal/roll/review.py`; this module renders them."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from decimal import Decimal
+from typing import NamedTuple
 
 from flask import Response, abort, render_template, stream_with_context, url_for
 from flask_babel import gettext as _
@@ -18,9 +19,9 @@ from portal import csv_text
 from portal.accounts.errors import NotFound
 from portal.core.money import from_cents_int
 from portal.core.roll_review import EXEMPT_REASONS, NET_PARTS
+from portal.i18n import formats, translate
 from portal.i18n import money as fmt_money
 from portal.i18n import number as fmt_number
-from portal.i18n import translate
 from portal.roll import review as service
 from portal.web.data import uow
 from portal.web.locale import select_language
@@ -52,16 +53,88 @@ def reason_text(code: str) -> str:
 _PLACEHOLDER = 987654321
 
 
-def exempt_rows(exempt: list[service.ExemptParcel]) -> list[dict[str, str]]:
+def parcel_links() -> Callable[[int], str]:
+    """The link to a parcel's page by id: `url_for` once, then the id put in its place."""
+    head, _, tail = url_for("accounts.parcel", parcel_id=_PLACEHOLDER).partition(
+        str(_PLACEHOLDER))
+    return lambda parcel_id: f"{head}{parcel_id}{tail}"
+
+
+class ExemptRow(NamedTuple):
+    url: str
+    catastro: str
+    address: str
+    reason: str
+
+
+def exempt_rows(exempt: list[service.ExemptParcel]) -> list[ExemptRow]:
     """The exempt parcels' rows as the review shows them: the link to the parcel, its
     address and why it is exempt, in the reader's words."""
-    link = url_for("accounts.parcel", parcel_id=_PLACEHOLDER)
+    link = parcel_links()
     reasons: dict[str, str] = {}
-    return [{"url": link.replace(str(_PLACEHOLDER), str(p.parcel_id)), "catastro": p.catastro,
-             "address": full_address(p.address, p.municipality),
-             "reason": reasons.get(p.reason) or reasons.setdefault(p.reason,
-                                                                  reason_text(p.reason))}
+    return [ExemptRow(link(p.parcel_id), p.catastro, full_address(p.address, p.municipality),
+                      reasons.get(p.reason) or reasons.setdefault(p.reason,
+                                                                  reason_text(p.reason)))
             for p in exempt]
+
+
+class ShareRow(NamedTuple):
+    url: str
+    catastro: str
+    units: str
+    amount: str
+
+
+class FixedRow(NamedTuple):
+    url: str
+    catastro: str
+    amount: str
+    line_amount: str | None  # None: the parcel has no line on the roll
+    exempt: bool
+    reason: str
+
+
+class BinRow(NamedTuple):
+    low: str
+    high: str
+    count: str
+
+
+class BarRow(NamedTuple):
+    x: int
+    y: int
+    width: int
+    height: int
+    text_y: int
+    count_x: int
+    low: str  # the bin's edges as under the axis (`edge`)
+    high: str
+    count: str
+
+
+class Shown(NamedTuple):
+    """The review's tables with their figures formatted once, in the reader's language."""
+
+    top: list[ShareRow]
+    fixed: list[FixedRow]
+    bins: list[BinRow]
+    bars: list[BarRow]
+
+
+def shown(view: service.Review) -> Shown:
+    f = formats()
+    link = parcel_links()
+    top = [ShareRow(link(s.parcel_id), s.catastro, f.number(s.benefit_units), f.money(s.amount))
+           for s in view.top]
+    fixed = [FixedRow(link(x.parcel_id), x.catastro, f.money(x.amount),
+                      None if x.line_amount is None else f.money(x.line_amount), x.exempt,
+                      x.reason)
+             for x in view.fixed_amounts]
+    bins = [BinRow(f.money(b.low), f.money(b.high), f.number(b.count)) for b in view.bins]
+    bars = [] if view.chart is None else [
+        BarRow(b.x, b.y, b.width, b.height, b.text_y, b.count_x, edge(b.low), edge(b.high),
+               f.number(b.count)) for b in view.chart.bars]
+    return Shown(top, fixed, bins, bars)
 
 
 @bp.get("/personal/tasacion/<id:roll_id>/revision")
@@ -73,16 +146,16 @@ def roll_review(roll_id: int):  # noqa: ANN201
             view = service.review(w, current_user, roll_id)
             exempt = service.exempt_page(w, current_user, roll_id, limit=PER_PAGE,
                                          offset=(page - 1) * PER_PAGE)
-            changes = service.differences(w, current_user, roll_id) if view.amendment \
-                else None
+            changes = service.differences(w, current_user, roll_id, of=view) \
+                if view.amendment else None
             w.session.expunge_all()
     except NotFound:
         abort(404)
     pages = page_count(view.exempt, page, PER_PAGE)
     return render_template("roll/roll_review.html", view=view, exempt=exempt_rows(exempt),
-                           page=page,
+                           shown=shown(view), page=page,
                            pages=pages, changes=changes, reason_text=reason_text,
-                           signed=signed, edge=edge, net_parts=NET_PARTS)
+                           signed=signed, net_parts=NET_PARTS)
 
 
 @bp.get("/personal/tasacion/<id:roll_id>/diferencias")
@@ -92,7 +165,7 @@ def roll_review_differences(roll_id: int):  # noqa: ANN201
     try:
         with uow() as w:
             view = service.review(w, current_user, roll_id)
-            changes = service.differences(w, current_user, roll_id)
+            changes = service.differences(w, current_user, roll_id, of=view)
             if changes is None:
                 raise NotFound()
             rows = service.differences_page(w, current_user, roll_id, limit=PER_PAGE,

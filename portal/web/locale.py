@@ -15,7 +15,8 @@ import functools
 from typing import Any
 from urllib.parse import urlencode
 
-from flask import Flask, g, has_request_context, request, session
+from flask import Flask, g, request, session
+from flask.globals import _cv_app, _cv_request
 from flask_babel import Babel
 from jinja2 import pass_eval_context
 from markupsafe import Markup
@@ -73,8 +74,13 @@ def english_offer() -> dict[str, str] | None:
 
 
 def request_language() -> str | None:
-    """The request's language, or None outside a request (i18n's resolver)."""
-    return select_language() if has_request_context() else None
+    """The request's language, or None outside a request (i18n's resolver). Asked dozens
+    of times a page (each message, date and amount a view words): once the request's
+    language is chosen it is read from `g` directly, not through the `g` and `request`
+    proxies (about a third of the cost)."""
+    if _cv_request.get(None) is None:
+        return None
+    return _cv_app.get().g.get("_lang") or select_language()
 
 
 def path_without_lang() -> str:

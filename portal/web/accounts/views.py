@@ -43,6 +43,7 @@ from portal.roll import notices
 from portal.web import spoken
 from portal.web.accounts import page_boxes
 from portal.web.collections import views as collection_views
+from portal.web.collections.certificates import certificate_horizon
 from portal.web.data import uow
 from portal.web.exemptions import summary as exemption_box
 from portal.web.lenders import marks
@@ -292,6 +293,10 @@ def back_link(user: Any) -> tuple[str, str]:
     return url_for("accounts.dashboard"), _("My parcels")
 
 
+#: Who may ask for a payoff certificate on the parcel page (J10, R-A19).
+CERTIFICATE_REQUESTERS = ("owner", "staff")
+
+
 @dataclass
 class ParcelPage:
     parcel: Any
@@ -322,6 +327,8 @@ class ParcelPage:
     not_owed: list = field(default_factory=list)  # figures that are not owed (the discount)
     zero_labels: list[str] = field(default_factory=list)  # the figures that are zero
     boxes: SimpleNamespace | None = None  # the parcel page's other boxes (`parcel_page`)
+    # The payoff certificate's request (owner and staff): the days it may be good through.
+    certificate: SimpleNamespace | None = None
 
 
 def parcel_view(user: Any, parcel_id: int, today: date) -> ParcelPage | None:
@@ -409,6 +416,8 @@ def _account_page(acct: statements.AccountView, closed: Any, today: date, *,
         # shown while the account has amounts past due (staff record its lifting apart).
         deposit_order=acct.deposit_order if acct.status == statements.STATUS_OVERDUE else None,
         as_of_text=f.date_long(acct.as_of))
+    if acct.relation in CERTIFICATE_REQUESTERS:
+        v.certificate = certificate_horizon()
     if acct.lease is not None:
         v.lease = SimpleNamespace(contract=acct.lease.contract_number,
                                   lessee_pays=acct.lease.lessee_pays, payer=acct.payer)

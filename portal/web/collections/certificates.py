@@ -35,9 +35,9 @@ from portal.web.data import external_url, uow
 from portal.web.pdf_response import pdf_response
 
 
-@bp.app_template_global("certificate_horizon")
 def certificate_horizon() -> SimpleNamespace:
-    """The dates a certificate may hold through today (the parcel page's include)."""
+    """The dates a certificate may hold through today (the request form's, and the parcel
+    page's view model for its request)."""
     today = clock.today()
     last = certificates.last_good_through(today)
     return SimpleNamespace(today=today, last=last, days=(last - today).days)

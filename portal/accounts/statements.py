@@ -214,7 +214,7 @@ class BudgetLineRecord(record_type(BudgetLine, "BudgetLineColumns")):  # type: i
     description = BudgetLine.description
 
 
-def _cut(row: Any, *records: type) -> list[Any]:
+def cut_records(row: Any, *records: type) -> list[Any]:
     """A joined row cut into one record per table, in order; None for an outer-joined
     table that has no row (its id, every record's first column, is NULL)."""
     out, start = [], 0
@@ -436,7 +436,7 @@ def _read_account(uow: UnitOfWork, stmt: Select, params: dict[str, Any], as_of: 
     relation = access.visible_relation(rows[0][0] if rows else None)
     if rows:  # the Board's parameters in force, for the account's rules (`facts.rules_for`)
         in_force.read_rows_json(uow, rows[0][-2])
-    records = [_cut(row[1:-7], *_ACCOUNT_RECORDS) for row in rows]
+    records = [cut_records(row[1:-7], *_ACCOUNT_RECORDS) for row in rows]
     parcel, fy, a, version, roll, lease, deposit_order, _ = records[0]
     view = AccountView(parcel=parcel, relation=relation, as_of=as_of, fiscal_year=fy,
                        benefit_units=parcel.benefit_units)
@@ -645,7 +645,7 @@ def dashboard(uow: UnitOfWork, user: Any, as_of: date | None = None, *, loans: b
     for row in uow.session.connection().execute(
             _LINKED_ACCOUNTS if loans else _OWN_LINKED_ACCOUNTS,
             {**access.link_params(user), "as_of": as_of}):
-        parcel, fy, a = _cut(row[1:-2], access.ParcelRecord, FiscalYearRecord,
+        parcel, fy, a = cut_records(row[1:-2], access.ParcelRecord, FiscalYearRecord,
                              AssessmentRecord)
         seen = linked.get(parcel.id)
         if seen is not None:

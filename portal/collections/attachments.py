@@ -35,7 +35,7 @@ from typing import Any, NamedTuple
 from sqlalchemy import bindparam, select
 
 from portal import clock
-from portal.accounts import access, audit
+from portal.accounts import access, audit, statements
 from portal.accounts.errors import Conflict, InvalidInput, NotFound
 from portal.core import auction as core_auction
 from portal.core.attachment import (
@@ -419,6 +419,8 @@ def _accruals(notice_id: int, text: str | None) -> list[AccrualRecord]:
 #: cost of its attachment box): a debt, its notice, an auction and its result.
 _RECORDS = tuple(namedtuple(f"{m.__name__}Record", m.__table__.c.keys())  # type: ignore[misc]
                  for m in (TaxDebt, AttachmentNotice, Auction, AuctionResult))
+#: The columns of the records in a `_DEBTS` row (the accruals' JSON follows them).
+_RECORDS_WIDTH = sum(len(r._fields) for r in _RECORDS)
 _D, _N, _A, _R = (m.__table__ for m in (TaxDebt, AttachmentNotice, Auction, AuctionResult))
 _DEBTS = (select(_D, _N, _A, _R, _accruals_json())
           .select_from(_D)
@@ -431,15 +433,8 @@ _DEBTS = (select(_D, _N, _A, _R, _accruals_json())
 
 def _records(row: Any) -> list[Any]:
     """A `_DEBTS` row cut into its records (None for an outer-joined table without a row)
-    and the accruals' JSON."""
-    out, start = [], 0
-    for record in _RECORDS:
-        end = start + len(record._fields)
-        part = row[start:end]
-        out.append(record._make(part) if part[0] is not None else None)
-        start = end
-    out.append(row[start])
-    return out
+    and the accruals' JSON (the column after them)."""
+    return [*statements.cut_records(row, *_RECORDS), row[_RECORDS_WIDTH]]
 
 
 def summary_for(uow: UnitOfWork, parcel_id: int, relation: str) -> ParcelAttachments:

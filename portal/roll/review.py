@@ -2,6 +2,18 @@
 and LIMIT queries only, never every line (a roll may have 1.5 million), and an amendment's
 differences per parcel.
 
+The figures are measured once and kept with the roll (`RollReviewFigures`, `keep`): by the
+computation's last transaction, which writes the lines (nothing else changes them: computing
+again deletes the kept figures first, and an amendment is another version's roll), so a view
+reads one row. Two parts depend on more than the lines and are measured again, on the next
+view, when that changes: the exempt lines' reasons read the parcels' facts now (an import
+that changes an owner kind or transfer drops them, `parcels_changed`), and an amendment's
+totals read the year's assessments in force (kept with the greatest assessment id then;
+assessments are only added, so a greater one means they may differ). A roll without kept
+figures (computed before they were kept) gets them on its first view, in a transaction of
+its own; a roll whose computation is still running (fewer lines than its counts) is
+measured on each view and keeps nothing.
+
 Amounts are compared and added exactly in SQL (`_Amounts`): as NUMERIC on PostgreSQL, as
 integer cents on SQLite, which keeps NUMERIC values as binary floating point (a sum of a
 million of them is exact only in cents). The service turns either into cents, then Decimal.
@@ -559,9 +571,15 @@ def differences(uow: UnitOfWork, staff: Any, roll_id: int | str, *,
     return review(uow, staff, roll_id).changes
 
 
-def _ordered(uow: UnitOfWork, roll_id: int | str, staff: Any) -> tuple[Any, _Amounts]:
-    roll, version, fy, _kept_figures, _newest = _roll(uow, staff, roll_id)
-    if not _amendment(uow, version, fy):
+def _ordered(uow: UnitOfWork, roll_id: int | str, staff: Any, of: Review | None = None
+             ) -> tuple[Any, _Amounts]:
+    if of is not None and of.roll.id == access.parse_id(roll_id):
+        access.require_staff(staff)
+        roll, version, amends = of.roll, of.version, of.amendment
+    else:
+        roll, version, fy, _kept_figures, _newest = _roll(uow, staff, roll_id)
+        amends = _amendment(uow, version, fy)
+    if not amends:
         raise NotFound()
     am = _Amounts(uow)
     d = _changes(uow, am, roll, version).subquery()
@@ -575,10 +593,11 @@ def _difference(am: _Amounts, row: Any) -> Difference:
 
 
 def differences_page(uow: UnitOfWork, staff: Any, roll_id: int | str, *, limit: int,
-                     offset: int) -> list[Difference]:
+                     offset: int, of: Review | None = None) -> list[Difference]:
     """A page of an amendment's differences, the largest change (either way) first, then by
-    catastro number. `NotFound` when the roll amends nothing."""
-    stmt, am = _ordered(uow, roll_id, staff)
+    catastro number. `NotFound` when the roll amends nothing. `of`: the roll's `review`,
+    read in this unit of work (its roll and whether it amends, not read again)."""
+    stmt, am = _ordered(uow, roll_id, staff, of)
     return [_difference(am, r) for r in uow.session.execute(stmt.limit(limit).offset(offset))]
 
 

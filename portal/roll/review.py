@@ -45,9 +45,11 @@ from sqlalchemy import (
     literal,
     or_,
     select,
+    text,
     update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import aliased
 
 from portal.accounts import access
@@ -195,8 +197,7 @@ def review(uow: UnitOfWork, staff: Any, roll_id: int | str) -> Review:
     does not exist."""
     roll, version, fy, kept, newest = _roll(uow, staff, roll_id)
     if kept is None or kept.reasons is None or kept.seen != newest:
-        with UnitOfWork(uow.database) as own:
-            values = keep(own, roll.id, lock=True)
+        values = _keep_apart(uow, roll.id)
     else:
         values = _kept(kept)
     fixed_amounts = [Fixed(pid, catastro, amount, reason, line_amount, bool(line_exempt))
@@ -222,6 +223,24 @@ def review(uow: UnitOfWork, staff: Any, roll_id: int | str) -> Review:
                   _differences(values, version) if values["amends"] else None)
 
 
+#: How long a view waits for a lock to keep a roll's figures (a computation starting again
+#: holds the roll while it apportions every parcel) before it measures them without keeping.
+LOCK_WAIT_MS = 5000
+
+
+def _keep_apart(uow: UnitOfWork, roll_id: int) -> dict[str, Any]:
+    """`keep` in a transaction of its own; when it waits for a lock longer than
+    `LOCK_WAIT_MS` (or for SQLite's busy timeout: the caller's own transaction may hold what
+    it waits for), the figures measured in the caller's transaction, not kept."""
+    try:
+        with UnitOfWork(uow.database) as own:
+            if own.session.get_bind().dialect.name == "postgresql":
+                own.session.execute(text(f"SET LOCAL lock_timeout = {int(LOCK_WAIT_MS)}"))
+            return keep(own, roll_id, lock=True)
+    except OperationalError:
+        return keep(uow, roll_id, again=True, store=False)
+
+
 #: The kept figures' columns.
 _COLUMNS = tuple(c.key for c in RollReviewFigures.__table__.columns if c.key != "roll_id")
 
@@ -230,11 +249,12 @@ def _kept(row: RollReviewFigures) -> dict[str, Any]:
     return {c: getattr(row, c) for c in _COLUMNS}
 
 
-def keep(uow: UnitOfWork, roll_id: int, *, lock: bool = False, again: bool = False
-         ) -> dict[str, Any]:
+def keep(uow: UnitOfWork, roll_id: int, *, lock: bool = False, again: bool = False,
+         store: bool = True) -> dict[str, Any]:
     """The roll's review figures (`RollReviewFigures`' columns), measured where the kept ones
     lack them (all of them with `again`, as when its computation ends) and kept when the roll
-    is complete (a computation still running has fewer lines: nothing kept). With `lock`
+    is complete (a computation still running has fewer lines: nothing kept; nothing either
+    without `store`). With `lock`
     (a view's own transaction), the roll is locked for share first: a computation starting
     again (`Computation.begin` locks it for update, then deletes the kept figures) waits or
     is waited for, so no figures of other lines are kept. Two views at once both measure and
@@ -255,7 +275,7 @@ def keep(uow: UnitOfWork, roll_id: int, *, lock: bool = False, again: bool = Fal
         values["reasons"] = [[code, n] for code, n in _reasons(uow, roll.id)]
     if row is None or row.seen != newest:
         values.update(_measure_amendment(uow, am, roll, version, fy), seen=newest)
-    if values["lines"] == roll.assessed_count + roll.exempt_count:
+    if store and values["lines"] == roll.assessed_count + roll.exempt_count:
         insert = (postgresql.insert if am.numeric else sqlite.insert)(RollReviewFigures)
         s.execute(insert.values(roll_id=roll.id, **values).on_conflict_do_update(
             index_elements=[RollReviewFigures.roll_id], set_=values))

@@ -384,6 +384,41 @@ def test_the_same_figures_on_postgresql(tmp_path):
             db.dispose()
 
 
+def test_a_view_in_a_transaction_holding_the_kept_row_does_not_wait_for_itself(monkeypatch):
+    """A caller's transaction that holds the kept row (it dropped the reasons) and then reads
+    the review: the view's own transaction cannot write the row until the caller's ends, so
+    after `LOCK_WAIT_MS` it measures the figures in the caller's transaction, keeping none;
+    the next view keeps them."""
+    from portal import clock
+    from tests.support.schema import migrated_postgresql
+    monkeypatch.setattr(review, "LOCK_WAIT_MS", 200)
+    stored, keep = [], review.keep
+
+    def spy(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        stored.append(kwargs.get("store", True))
+        return keep(*args, **kwargs)
+
+    monkeypatch.setattr(review, "keep", spy)
+    with migrated_postgresql() as url, clock.fixed(TODAY):
+        db = Database(url)
+        try:
+            with UnitOfWork(db) as w:
+                admin, first = build(w)
+            with UnitOfWork(db) as w:
+                review.parcels_changed(w)
+                stored.clear()
+                v = review.review(w, users.find_by_email(w, ADMIN), first)
+                assert v.reasons == [("public", 2), ("authority", 1)]
+                assert stored == [True, False]  # its own transaction gave up, then measured
+            with UnitOfWork(db) as w:
+                assert kept(w, first)["reasons"] is None
+                review.review(w, users.find_by_email(w, ADMIN), first)
+            with UnitOfWork(db) as w:
+                assert kept(w, first)["reasons"] == [["public", 2], ["authority", 1]]
+        finally:
+            db.dispose()
+
+
 def _views_at_once(db: Database, roll_id: int) -> None:
     """Four views of a roll without kept figures at once: each measures them, all write the
     same row (an upsert), none fails."""

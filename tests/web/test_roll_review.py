@@ -9,6 +9,8 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import date
 from decimal import Decimal
 
@@ -353,35 +355,43 @@ def test_changed_parcel_facts_and_a_new_computation_are_seen(world):
         assert (k["lines"], k["exempt"], k["reasons"]) == (8, 2, [["public", 2]])
 
 
-def test_the_same_figures_on_postgresql(tmp_path):
+@contextmanager
+def on_postgresql() -> Iterator[tuple[Database, int]]:
+    """(database, the first roll's id): the known-number roll built on a throwaway
+    PostgreSQL database (a visible skip without a server), on the tests' day."""
     from portal import clock
     from tests.support.schema import migrated_postgresql
     with migrated_postgresql() as url, clock.fixed(TODAY):
         db = Database(url)
         try:
             with UnitOfWork(db) as w:
-                admin, first = build(w)
-            with UnitOfWork(db) as w:
-                admin = users.find_by_email(w, ADMIN)
-                check_first_roll(w, admin, first)
-                check_kept_is_live(w, first)
-                roll.publish(w, admin, first)
-            with UnitOfWork(db) as w:
-                second = amend(w, users.find_by_email(w, ADMIN))
-            with UnitOfWork(db) as w:
-                check_kept_is_live(w, second)
-            _views_at_once(db, second)
-            with UnitOfWork(db) as w:
-                check_amendment(w, users.find_by_email(w, ADMIN), second)
-                assert w.session.scalar(select(AssessmentRoll.status).where(
-                    AssessmentRoll.id == second)) == "computed"
-                roll.publish(w, users.find_by_email(w, ADMIN), second)
-            with UnitOfWork(db) as w:
-                third = amend(w, users.find_by_email(w, ADMIN), "1200.00")
-            with UnitOfWork(db) as w:
-                check_third(w, users.find_by_email(w, ADMIN), third)
+                _admin, first = build(w)
+            yield db, first
         finally:
             db.dispose()
+
+
+def test_the_same_figures_on_postgresql():
+    with on_postgresql() as (db, first):
+        with UnitOfWork(db) as w:
+            admin = users.find_by_email(w, ADMIN)
+            check_first_roll(w, admin, first)
+            check_kept_is_live(w, first)
+            roll.publish(w, admin, first)
+        with UnitOfWork(db) as w:
+            second = amend(w, users.find_by_email(w, ADMIN))
+        with UnitOfWork(db) as w:
+            check_kept_is_live(w, second)
+        _views_at_once(db, second)
+        with UnitOfWork(db) as w:
+            check_amendment(w, users.find_by_email(w, ADMIN), second)
+            assert w.session.scalar(select(AssessmentRoll.status).where(
+                AssessmentRoll.id == second)) == "computed"
+            roll.publish(w, users.find_by_email(w, ADMIN), second)
+        with UnitOfWork(db) as w:
+            third = amend(w, users.find_by_email(w, ADMIN), "1200.00")
+        with UnitOfWork(db) as w:
+            check_third(w, users.find_by_email(w, ADMIN), third)
 
 
 def test_a_view_in_a_transaction_holding_the_kept_row_does_not_wait_for_itself(monkeypatch):
@@ -389,8 +399,6 @@ def test_a_view_in_a_transaction_holding_the_kept_row_does_not_wait_for_itself(m
     the review: the view's own transaction cannot write the row until the caller's ends, so
     after `LOCK_WAIT_MS` it measures the figures in the caller's transaction, keeping none;
     the next view keeps them."""
-    from portal import clock
-    from tests.support.schema import migrated_postgresql
     monkeypatch.setattr(review, "LOCK_WAIT_MS", 200)
     stored, keep = [], review.keep
 
@@ -399,24 +407,18 @@ def test_a_view_in_a_transaction_holding_the_kept_row_does_not_wait_for_itself(m
         return keep(*args, **kwargs)
 
     monkeypatch.setattr(review, "keep", spy)
-    with migrated_postgresql() as url, clock.fixed(TODAY):
-        db = Database(url)
-        try:
-            with UnitOfWork(db) as w:
-                admin, first = build(w)
-            with UnitOfWork(db) as w:
-                review.parcels_changed(w)
-                stored.clear()
-                v = review.review(w, users.find_by_email(w, ADMIN), first)
-                assert v.reasons == [("public", 2), ("authority", 1)]
-                assert stored == [True, False]  # its own transaction gave up, then measured
-            with UnitOfWork(db) as w:
-                assert kept(w, first)["reasons"] is None
-                review.review(w, users.find_by_email(w, ADMIN), first)
-            with UnitOfWork(db) as w:
-                assert kept(w, first)["reasons"] == [["public", 2], ["authority", 1]]
-        finally:
-            db.dispose()
+    with on_postgresql() as (db, first):
+        with UnitOfWork(db) as w:
+            review.parcels_changed(w)
+            stored.clear()
+            v = review.review(w, users.find_by_email(w, ADMIN), first)
+            assert v.reasons == [("public", 2), ("authority", 1)]
+            assert stored == [True, False]  # its own transaction gave up, then measured
+        with UnitOfWork(db) as w:
+            assert kept(w, first)["reasons"] is None
+            review.review(w, users.find_by_email(w, ADMIN), first)
+        with UnitOfWork(db) as w:
+            assert kept(w, first)["reasons"] == [["public", 2], ["authority", 1]]
 
 
 def _views_at_once(db: Database, roll_id: int) -> None:

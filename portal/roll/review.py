@@ -254,11 +254,10 @@ def keep(uow: UnitOfWork, roll_id: int, *, lock: bool = False, again: bool = Fal
     """The roll's review figures (`RollReviewFigures`' columns), measured where the kept ones
     lack them (all of them with `again`, as when its computation ends) and kept when the roll
     is complete (a computation still running has fewer lines: nothing kept; nothing either
-    without `store`). With `lock`
-    (a view's own transaction), the roll is locked for share first: a computation starting
-    again (`Computation.begin` locks it for update, then deletes the kept figures) waits or
-    is waited for, so no figures of other lines are kept. Two views at once both measure and
-    both write the same figures (an upsert)."""
+    without `store`). With `lock` (a view's own transaction), the roll is locked for share
+    first: a computation starting again (`Computation.begin` locks it for update, then
+    deletes the kept figures) waits or is waited for, so no figures of other lines are kept.
+    Two views at once both measure and both write the same figures (an upsert)."""
     s = uow.session
     query = select(AssessmentRoll).where(AssessmentRoll.id == roll_id).execution_options(
         populate_existing=True)
@@ -276,7 +275,8 @@ def keep(uow: UnitOfWork, roll_id: int, *, lock: bool = False, again: bool = Fal
     if row is None or row.seen != newest:
         values.update(_measure_amendment(uow, am, roll, version, fy), seen=newest)
     if store and values["lines"] == roll.assessed_count + roll.exempt_count:
-        insert = (postgresql.insert if am.numeric else sqlite.insert)(RollReviewFigures)
+        insert = (postgresql.insert if am.numeric  # (numeric: PostgreSQL)
+                  else sqlite.insert)(RollReviewFigures)
         s.execute(insert.values(roll_id=roll.id, **values).on_conflict_do_update(
             index_elements=[RollReviewFigures.roll_id], set_=values))
     return values

@@ -85,6 +85,7 @@ from portal.reports import snapshots as report_snapshots
 from portal.roll import (
     board_parameters,
     budgets,
+    review,
     roll,  # registers the job kinds (compute, publish) run here
 )
 from portal.roll.budgets import LineInput
@@ -869,6 +870,7 @@ def _sold_mid_year(uow: UnitOfWork, staff: User, fy: Any, roll_: Any, parcel_id:
                              kind="sole", starts_on=sold_on))
         parcel.owner_kind = "private"
         s.flush()
+        review.parcels_changed(uow)  # R-A2's facts changed: exempt lines counted again
         audit.record(uow, staff, "parcel.sold", parcel, before=before,
                      after=audit.snapshot(parcel))
     with clock.fixed(_at(notice_date, 9)):

@@ -4,7 +4,13 @@ Importing this package registers every table on `Base.metadata` (the Alembic tar
 """
 
 from portal.models.access import AccessCode, ClaimAttempt, ParcelInvitation, ParcelLink
-from portal.models.assessments import Assessment, AssessmentRoll, Installment, RollLine
+from portal.models.assessments import (
+    Assessment,
+    AssessmentRoll,
+    Installment,
+    RollLine,
+    RollReviewFigures,
+)
 from portal.models.attachments import (
     AttachmentAccrual,
     AttachmentNotice,
@@ -77,7 +83,8 @@ __all__ = [
     "BudgetLine", "BudgetVersion", "ClaimAttempt", "DepositOrder", "FiscalYear",
     "ImmutableRowError", "Installment", "Job", "Lease", "LedgerEntry", "Lender", "Loan", "Notice",
     "OwnershipShare", "Parcel", "ParcelInvitation", "ParcelLink", "Party", "PartyMember", "Payment",
-    "PaymentAllocation", "ReceiptSequence", "RecoveryCode", "RollLine", "ThrottleHit",
+    "PaymentAllocation", "ReceiptSequence", "RecoveryCode", "RollLine", "RollReviewFigures",
+    "ThrottleHit",
     "RollImport", "RollImportError", "RollImportRow",
     "NoticeDelivery", "NoticePrintFile",
     "UTCDateTime", "User", "WebSession",

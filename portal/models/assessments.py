@@ -14,6 +14,8 @@ from datetime import date, datetime
 from decimal import Decimal
 
 from sqlalchemy import (
+    JSON,
+    BigInteger,
     Boolean,
     CheckConstraint,
     Date,
@@ -94,6 +96,55 @@ class RollLine(Base):
     amount: Mapped[Decimal] = money("Annual amount (0 when exempt)")
     payer: Mapped[str] = mapped_column(String(6), default="owner",
                                        comment="Who pays under R-A16: owner or lessee")
+
+
+#: The kept figures' sums: a roll's total, an amendment's increases (wider than one amount).
+SUM = Numeric(16, 2)
+
+
+class RollReviewFigures(Base):
+    """What the roll's review (`portal.roll.review`) shows of a computed roll, kept when its
+    computation ends so that a view reads one row instead of aggregates over every line: the
+    lines' figures (they change only when the roll is computed again, which deletes this
+    row), why the exempt parcels are exempt (null: to read again, a parcel's facts changed),
+    and an amendment's totals (they depend on the year's assessments in force: `seen` is the
+    greatest assessment id when they were read; a greater one means read them again)."""
+
+    __tablename__ = "roll_review_figures"
+
+    roll_id: Mapped[int] = mapped_column(ForeignKey("assessment_rolls.id"), primary_key=True,
+                                         comment="The computed roll")
+    lines: Mapped[int] = mapped_column(Integer, comment="Its lines")
+    exempt: Mapped[int] = mapped_column(Integer, comment="Its exempt lines (R-A2)")
+    total_assessed: Mapped[Decimal] = mapped_column(SUM, comment="The sum of the shares")
+    low: Mapped[Decimal | None] = mapped_column(
+        Numeric(14, 2), comment="The smallest share (null: no parcel assessed)")
+    high: Mapped[Decimal | None] = mapped_column(Numeric(14, 2), comment="The largest share")
+    bins: Mapped[list[int]] = mapped_column(
+        JSON, comment="The shares counted per bin of the histogram (core.bin_edges)")
+    top: Mapped[list[list]] = mapped_column(
+        JSON, comment="The largest shares: [parcel id, catastro, cents, benefit units]")
+    reasons: Mapped[list[list] | None] = mapped_column(
+        JSON, comment="The exempt lines by reason: [code, count] (null: to read again)")
+    seen: Mapped[int | None] = mapped_column(
+        BigInteger, comment="The greatest assessment id when the amendment's part was read")
+    amends: Mapped[bool | None] = mapped_column(
+        Boolean, comment="Whether an earlier version of its year has published assessments")
+    changed: Mapped[int | None] = mapped_column(Integer, comment="Parcels whose amount changes")
+    increased: Mapped[int | None] = mapped_column(Integer, comment="Parcels whose amount rises")
+    decreased: Mapped[int | None] = mapped_column(Integer, comment="Parcels whose amount falls")
+    increases: Mapped[Decimal | None] = mapped_column(SUM, comment="The increases' sum")
+    decreases: Mapped[Decimal | None] = mapped_column(SUM, comment="The decreases' sum")
+    total_before: Mapped[Decimal | None] = mapped_column(
+        Numeric(14, 2), comment="The earlier version's total to assess (R-A5's net change)")
+    earlier: Mapped[Decimal | None] = mapped_column(
+        SUM, comment="The earlier assessments in force")
+    outside_roll: Mapped[Decimal | None] = mapped_column(
+        SUM, comment="The part of them charged outside the earlier roll")
+    removed: Mapped[Decimal | None] = mapped_column(
+        SUM, comment="The part of them whose parcel has no line in this roll")
+    assessed_after: Mapped[Decimal | None] = mapped_column(
+        SUM, comment="What this roll assesses (exempt lines 0)")
 
 
 class Assessment(AppendOnly, Base):

@@ -2,6 +2,18 @@
 and LIMIT queries only, never every line (a roll may have 1.5 million), and an amendment's
 differences per parcel.
 
+The figures are measured once and kept with the roll (`RollReviewFigures`, `keep`): by the
+computation's last transaction, which writes the lines (nothing else changes them: computing
+again deletes the kept figures first, and an amendment is another version's roll), so a view
+reads one row. Two parts depend on more than the lines and are measured again, on the next
+view, when that changes: the exempt lines' reasons read the parcels' facts now (an import
+that changes an owner kind or transfer drops them, `parcels_changed`), and an amendment's
+totals read the year's assessments in force (kept with the greatest assessment id then;
+assessments are only added, so a greater one means they may differ). A roll without kept
+figures (computed before they were kept) gets them on its first view, in a transaction of
+its own; a roll whose computation is still running (fewer lines than its counts) is
+measured on each view and keeps nothing.
+
 Amounts are compared and added exactly in SQL (`_Amounts`): as NUMERIC on PostgreSQL, as
 integer cents on SQLite, which keeps NUMERIC values as binary floating point (a sum of a
 million of them is exact only in cents). The service turns either into cents, then Decimal.
@@ -27,12 +39,17 @@ from sqlalchemy import (
     bindparam,
     case,
     cast,
+    delete,
     exists,
     func,
     literal,
     or_,
     select,
+    text,
+    update,
 )
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import aliased
 
 from portal.accounts import access
@@ -48,6 +65,7 @@ from portal.models import (
     FiscalYear,
     Parcel,
     RollLine,
+    RollReviewFigures,
 )
 
 #: The largest shares listed.
@@ -132,6 +150,7 @@ class Review:
     bins: list[Bin]
     chart: core.Chart | None
     amendment: bool
+    changes: Differences | None = None  # an amendment's totals (None: it amends nothing)
 
     @property
     def complete(self) -> bool:
@@ -144,45 +163,150 @@ class Review:
         return self.total_assessed == self.total_to_assess
 
 
-#: The roll with its budget version and fiscal year (built once, bound by id).
-_ROLL = (select(AssessmentRoll, BudgetVersion, FiscalYear)
+#: The greatest assessment id (0: none): the year's assessments in force, on which an
+#: amendment's totals depend, only grow (`Assessment` is append-only).
+_NEWEST = select(func.coalesce(func.max(Assessment.id), 0)).scalar_subquery()
+
+#: The roll with its budget version, fiscal year and kept figures, and the greatest
+#: assessment id (built once, bound by id).
+_ROLL = (select(AssessmentRoll, BudgetVersion, FiscalYear, RollReviewFigures,
+                _NEWEST.label("newest"))
          .join(BudgetVersion, BudgetVersion.id == AssessmentRoll.budget_version_id)
          .join(FiscalYear, FiscalYear.id == AssessmentRoll.fiscal_year_id)
+         .outerjoin(RollReviewFigures, RollReviewFigures.roll_id == AssessmentRoll.id)
          .where(AssessmentRoll.id == bindparam("id")))
 
 
 def _roll(uow: UnitOfWork, staff: Any, roll_id: int | str
-          ) -> tuple[AssessmentRoll, BudgetVersion, FiscalYear]:
-    """The roll with its budget version and fiscal year, in one statement."""
+          ) -> tuple[AssessmentRoll, BudgetVersion, FiscalYear, RollReviewFigures | None, int]:
+    """The roll with its budget version, fiscal year, kept figures (None: none kept) and the
+    greatest assessment id, in one statement."""
     access.require_staff(staff)
     found = uow.session.execute(_ROLL, {"id": access.parse_id(roll_id)}).first()
     if found is None:
         raise NotFound()
-    return found[0], found[1], found[2]
+    return found[0], found[1], found[2], found[3], int(found[4])
 
 
 def review(uow: UnitOfWork, staff: Any, roll_id: int | str) -> Review:
     """A roll's figures (any staff): the total assessed against the total to assess (R-A3),
     the counts, the exempt parcels by reason (R-A2), the Board's fixed amounts, the largest
-    shares and the histogram of the shares. `NotFound` for a roll that does not exist."""
-    roll, version, fy = _roll(uow, staff, roll_id)
-    # Rows of columns, no entity among them: read through the session's connection (the
-    # ORM's execution costs more than these small statements themselves).
-    run = uow.session.connection().execute
-    am = _Amounts(uow)
-    built = _REVIEW[am.numeric]
-    lines, exempt, total, low, high = run(built.counts, {"roll": roll.id}).one()
+    shares and the histogram of the shares; for an amendment, its totals (R-A5). Read from
+    the figures kept with the roll (`keep`): a roll without them, or with a part of them no
+    longer true, gets them first, in a transaction of its own. `NotFound` for a roll that
+    does not exist."""
+    roll, version, fy, kept, newest = _roll(uow, staff, roll_id)
+    if kept is None or kept.reasons is None or kept.seen != newest:
+        values = _keep_apart(uow, roll.id)
+    else:
+        values = _kept(kept)
     fixed_amounts = [Fixed(pid, catastro, amount, reason, line_amount, bool(line_exempt))
-                     for pid, catastro, amount, reason, line_amount, line_exempt in run(
-        _FIXED_AMOUNTS, {"roll": roll.id, "version": version.id})]
-    top = [Share(*row) for row in run(_TOP, {"roll": roll.id})]
-    bins, drawn = _histogram(uow, am, roll.id, None if low is None else am.cents(low),
-                             None if high is None else am.cents(high))
+                     for pid, catastro, amount, reason, line_amount, line_exempt in
+                     uow.session.connection().execute(
+                         _FIXED_AMOUNTS, {"roll": roll.id, "version": version.id})]
+    low, high, counts = values["low"], values["high"], values["bins"]
+    if low is None:
+        bins, drawn = [], None
+    else:
+        edges = core.bin_edges(to_cents_int(low), to_cents_int(high))
+        bins = [Bin(from_cents_int(edges[k]), from_cents_int(edges[k + 1]), counts[k])
+                for k in range(len(counts))]
+        drawn = core.chart(edges, counts)
+    lines, exempt = values["lines"], values["exempt"]
     return Review(roll, version, fy, lines, lines - exempt, exempt,
                   sum(1 for f in fixed_amounts if f.line_amount is not None and not f.exempt),
-                  am.amount(total), version.total_to_assess,
-                  _reasons(uow, roll.id), top, fixed_amounts, bins, drawn,
-                  _amendment(uow, version, fy))
+                  values["total_assessed"], version.total_to_assess,
+                  [(code, n) for code, n in values["reasons"]],
+                  [Share(pid, catastro, from_cents_int(cents), Decimal(units))
+                   for pid, catastro, cents, units in values["top"]],
+                  fixed_amounts, bins, drawn, bool(values["amends"]),
+                  _differences(values, version) if values["amends"] else None)
+
+
+#: How long a view waits for a lock to keep a roll's figures (a computation starting again
+#: holds the roll while it apportions every parcel) before it measures them without keeping.
+LOCK_WAIT_MS = 5000
+
+
+def _keep_apart(uow: UnitOfWork, roll_id: int) -> dict[str, Any]:
+    """`keep` in a transaction of its own; when it waits for a lock longer than
+    `LOCK_WAIT_MS` (or for SQLite's busy timeout: the caller's own transaction may hold what
+    it waits for), the figures measured in the caller's transaction, not kept."""
+    try:
+        with UnitOfWork(uow.database) as own:
+            if own.session.get_bind().dialect.name == "postgresql":
+                own.session.execute(text(f"SET LOCAL lock_timeout = {int(LOCK_WAIT_MS)}"))
+            return keep(own, roll_id, lock=True)
+    except OperationalError:
+        return keep(uow, roll_id, again=True, store=False)
+
+
+#: The kept figures' columns.
+_COLUMNS = tuple(c.key for c in RollReviewFigures.__table__.columns if c.key != "roll_id")
+
+
+def _kept(row: RollReviewFigures) -> dict[str, Any]:
+    return {c: getattr(row, c) for c in _COLUMNS}
+
+
+def keep(uow: UnitOfWork, roll_id: int, *, lock: bool = False, again: bool = False,
+         store: bool = True) -> dict[str, Any]:
+    """The roll's review figures (`RollReviewFigures`' columns), measured where the kept ones
+    lack them (all of them with `again`, as when its computation ends) and kept when the roll
+    is complete (a computation still running has fewer lines: nothing kept; nothing either
+    without `store`). With `lock` (a view's own transaction), the roll is locked for share
+    first: a computation starting again (`Computation.begin` locks it for update, then
+    deletes the kept figures) waits or is waited for, so no figures of other lines are kept.
+    Two views at once both measure and both write the same figures (an upsert)."""
+    s = uow.session
+    query = select(AssessmentRoll).where(AssessmentRoll.id == roll_id).execution_options(
+        populate_existing=True)
+    roll = s.scalars(query.with_for_update(read=True) if lock else query).one()
+    version = s.get(BudgetVersion, roll.budget_version_id)
+    fy = s.get(FiscalYear, roll.fiscal_year_id)
+    row = None if again else s.get(RollReviewFigures, roll_id, populate_existing=True)
+    newest = s.scalar(select(_NEWEST))  # before the amendment's part is read
+    am = _Amounts(uow)
+    values = {} if row is None else _kept(row)
+    if row is None:
+        values.update(_measure_lines(uow, am, roll.id))
+    if row is None or row.reasons is None:
+        values["reasons"] = [[code, n] for code, n in _reasons(uow, roll.id)]
+    if row is None or row.seen != newest:
+        values.update(_measure_amendment(uow, am, roll, version, fy), seen=newest)
+    if store and values["lines"] == roll.assessed_count + roll.exempt_count:
+        insert = (postgresql.insert if am.numeric  # (numeric: PostgreSQL)
+                  else sqlite.insert)(RollReviewFigures)
+        s.execute(insert.values(roll_id=roll.id, **values).on_conflict_do_update(
+            index_elements=[RollReviewFigures.roll_id], set_=values))
+    return values
+
+
+def forget(uow: UnitOfWork, roll_id: int) -> None:
+    """The roll's kept figures dropped (its computation starts again)."""
+    uow.session.execute(delete(RollReviewFigures).where(RollReviewFigures.roll_id == roll_id))
+
+
+def parcels_changed(uow: UnitOfWork) -> None:
+    """Parcels' facts changed (owner kind, transfer): every roll's exempt lines are counted
+    by reason again on their next view (a parcel whose facts now say it is assessed is
+    counted as changed, R-A2)."""
+    uow.session.execute(update(RollReviewFigures).values(reasons=None))
+
+
+def _measure_lines(uow: UnitOfWork, am: _Amounts, roll_id: int) -> dict[str, Any]:
+    """The lines' figures, with aggregate and LIMIT queries: the counts, sum, smallest and
+    largest share, the shares per bin and the largest shares."""
+    run = uow.session.connection().execute
+    lines, exempt, total, low, high = run(_REVIEW[am.numeric].counts, {"roll": roll_id}).one()
+    low = None if low is None else am.cents(low)
+    high = None if high is None else am.cents(high)
+    return {"lines": int(lines), "exempt": int(exempt), "total_assessed": am.amount(total),
+            "low": None if low is None else from_cents_int(low),
+            "high": None if high is None else from_cents_int(high),
+            "bins": [] if low is None else _histogram(uow, am, roll_id, low, high),
+            "top": [[pid, catastro, to_cents_int(amount), str(units)]
+                    for pid, catastro, amount, units in run(_TOP, {"roll": roll_id})]}
 
 
 class _Built(NamedTuple):
@@ -234,14 +358,12 @@ _REASONS = (select(Parcel.owner_kind, Parcel.transferred, func.count())
             .group_by(Parcel.owner_kind, Parcel.transferred))
 
 
-def _histogram(uow: UnitOfWork, am: _Amounts, roll_id: int, low: int | None,
-               high: int | None) -> tuple[list[Bin], core.Chart | None]:
+def _histogram(uow: UnitOfWork, am: _Amounts, roll_id: int, low: int, high: int
+               ) -> list[int]:
     """The assessed shares counted per bin (`core.bin_edges`) in one grouped query. The bins
     have one width from the first edge, so a share's bin is the whole number of widths from
     the first edge to it (`_Built.bins`: `amount < edge[k + 1]` for bin k), the last bin
     closed (the highest share, on the last edge, counts in it)."""
-    if low is None:
-        return [], None
     edges = core.bin_edges(low, high)
     n = len(edges) - 1
     counts = [0] * n
@@ -251,9 +373,7 @@ def _histogram(uow: UnitOfWork, am: _Amounts, roll_id: int, low: int | None,
             _REVIEW[am.numeric].bins if n > 1 else _REVIEW[am.numeric].one_bin,
             params or {"roll": roll_id}):
         counts[min(int(k), n - 1)] += int(count)
-    bins = [Bin(from_cents_int(edges[k]), from_cents_int(edges[k + 1]), counts[k])
-            for k in range(n)]
-    return bins, core.chart(edges, counts)
+    return counts
 
 
 def _reasons(uow: UnitOfWork, roll_id: int) -> list[tuple[str, int]]:
@@ -395,11 +515,11 @@ class Differences:
         return self.increases - self.decreases
 
 
-def _why(uow: UnitOfWork, am: _Amounts, roll: AssessmentRoll, version: BudgetVersion,
-         earlier_ids: list[int]) -> core.NetChange:
-    """R-A5: the figures that explain the net change (`core.net_change`), read with one
-    aggregate query over the earlier assessments and one over the roll's lines
-    (`earlier_ids`: the budget's versions before this one, `_earlier`)."""
+def _why(uow: UnitOfWork, am: _Amounts, roll: AssessmentRoll, earlier_ids: list[int]
+         ) -> dict[str, Any]:
+    """R-A5: the figures that explain the net change (`core.net_change`, less the new
+    version's total), read with one aggregate query over the earlier assessments and one over
+    the roll's lines (`earlier_ids`: the budget's versions before this one, `_earlier`)."""
     prev = _previous(am, roll.fiscal_year_id, earlier_ids)
     zero = am.literal(0)
     own, new = aliased(RollLine), aliased(RollLine)
@@ -421,25 +541,22 @@ def _why(uow: UnitOfWork, am: _Amounts, roll: AssessmentRoll, version: BudgetVer
                 Assessment.fiscal_year_id == roll.fiscal_year_id,
                 Assessment.budget_version_id.in_(earlier_ids))))
         .order_by(BudgetVersion.version.desc()).limit(1))
-    return core.net_change(total_before=before, total_after=version.total_to_assess,
-                           assessed_after=am.amount(assessed), earlier=am.amount(earlier),
-                           outside_roll=am.amount(outside), removed=am.amount(removed))
+    return {"total_before": before, "assessed_after": am.amount(assessed),
+            "earlier": am.amount(earlier), "outside_roll": am.amount(outside),
+            "removed": am.amount(removed)}
 
 
-def differences(uow: UnitOfWork, staff: Any, roll_id: int | str, *,
-                of: Review | None = None) -> Differences | None:
-    """R-A5: the totals of an amendment's differences per parcel (any staff); None when the
-    roll amends nothing (no earlier version of its year published). `of`: the roll's
-    `review`, read in this unit of work (its roll and whether it amends, not read again)."""
-    if of is not None and of.roll.id == access.parse_id(roll_id):
-        access.require_staff(staff)
-        roll, version, amends = of.roll, of.version, of.amendment
-    else:
-        roll, version, fy = _roll(uow, staff, roll_id)
-        amends = _amendment(uow, version, fy)
-    if not amends:
-        return None
-    am = _Amounts(uow)
+#: The kept figures of an amendment's part, None when the roll amends nothing.
+_AMENDMENT = ("changed", "increased", "decreased", "increases", "decreases", "total_before",
+              "earlier", "outside_roll", "removed", "assessed_after")
+
+
+def _measure_amendment(uow: UnitOfWork, am: _Amounts, roll: AssessmentRoll,
+                       version: BudgetVersion, fy: FiscalYear) -> dict[str, Any]:
+    """Whether the roll amends an earlier version's assessments and, when it does, the totals
+    of its differences per parcel and what explains its net change (R-A5)."""
+    if not _amendment(uow, version, fy):
+        return {"amends": False, **dict.fromkeys(_AMENDMENT)}
     earlier = _earlier(uow, version)
     d = _changes(uow, am, roll, version, catastro=False, earlier=earlier).subquery()
     up, down, zero = d.c.change > 0, d.c.change < 0, am.literal(0)
@@ -448,13 +565,41 @@ def differences(uow: UnitOfWork, staff: Any, roll_id: int | str, *,
         func.coalesce(func.sum(case((down, 1), else_=0)), 0),
         func.coalesce(func.sum(case((up, d.c.change), else_=zero)), zero),
         func.coalesce(func.sum(case((down, -d.c.change), else_=zero)), zero))).one()
-    return Differences(int(changed), int(increased), int(decreased), am.amount(plus),
-                       am.amount(minus), _why(uow, am, roll, version, earlier))
+    return {"amends": True, "changed": int(changed), "increased": int(increased),
+            "decreased": int(decreased), "increases": am.amount(plus),
+            "decreases": am.amount(minus), **_why(uow, am, roll, earlier)}
 
 
-def _ordered(uow: UnitOfWork, roll_id: int | str, staff: Any) -> tuple[Any, _Amounts]:
-    roll, version, fy = _roll(uow, staff, roll_id)
-    if not _amendment(uow, version, fy):
+def _differences(values: dict[str, Any], version: BudgetVersion) -> Differences:
+    """An amendment's totals from its figures (`keep`)."""
+    return Differences(values["changed"], values["increased"], values["decreased"],
+                       values["increases"], values["decreases"], core.net_change(
+                           total_before=values["total_before"],
+                           total_after=version.total_to_assess,
+                           assessed_after=values["assessed_after"], earlier=values["earlier"],
+                           outside_roll=values["outside_roll"], removed=values["removed"]))
+
+
+def differences(uow: UnitOfWork, staff: Any, roll_id: int | str, *,
+                of: Review | None = None) -> Differences | None:
+    """R-A5: the totals of an amendment's differences per parcel (any staff); None when the
+    roll amends nothing (no earlier version of its year published). `of`: the roll's
+    `review`, read in this unit of work (not read again)."""
+    if of is not None and of.roll.id == access.parse_id(roll_id):
+        access.require_staff(staff)
+        return of.changes
+    return review(uow, staff, roll_id).changes
+
+
+def _ordered(uow: UnitOfWork, roll_id: int | str, staff: Any, of: Review | None = None
+             ) -> tuple[Any, _Amounts]:
+    if of is not None and of.roll.id == access.parse_id(roll_id):
+        access.require_staff(staff)
+        roll, version, amends = of.roll, of.version, of.amendment
+    else:
+        roll, version, fy, _kept_figures, _newest = _roll(uow, staff, roll_id)
+        amends = _amendment(uow, version, fy)
+    if not amends:
         raise NotFound()
     am = _Amounts(uow)
     d = _changes(uow, am, roll, version).subquery()
@@ -468,10 +613,11 @@ def _difference(am: _Amounts, row: Any) -> Difference:
 
 
 def differences_page(uow: UnitOfWork, staff: Any, roll_id: int | str, *, limit: int,
-                     offset: int) -> list[Difference]:
+                     offset: int, of: Review | None = None) -> list[Difference]:
     """A page of an amendment's differences, the largest change (either way) first, then by
-    catastro number. `NotFound` when the roll amends nothing."""
-    stmt, am = _ordered(uow, roll_id, staff)
+    catastro number. `NotFound` when the roll amends nothing. `of`: the roll's `review`,
+    read in this unit of work (its roll and whether it amends, not read again)."""
+    stmt, am = _ordered(uow, roll_id, staff, of)
     return [_difference(am, r) for r in uow.session.execute(stmt.limit(limit).offset(offset))]
 
 
@@ -485,4 +631,4 @@ def all_differences(uow: UnitOfWork, staff: Any, roll_id: int | str) -> Iterator
 
 __all__ = ["TOP", "Bin", "Difference", "Differences", "ExemptParcel", "Fixed", "Review",
            "Share", "all_differences", "differences", "differences_page",
-           "exempt_page", "review"]
+           "exempt_page", "forget", "keep", "parcels_changed", "review"]

@@ -48,6 +48,7 @@ from portal.models import (
     Parcel,
     RollLine,
 )
+from portal.roll import review
 
 Progress = Callable[[int, int], None] | None
 #: Parcels per batch: each batch reads its parcels by key (`id > last`, never an IN list of the
@@ -259,6 +260,11 @@ class Computation:
             uow.session.add(roll)
             uow.session.flush()
         else:
+            # Locked first: a view keeping the review's figures (`review.keep`) is waited
+            # for, or waits and then sees the lines deleted (so keeps no figures of them).
+            uow.session.execute(select(AssessmentRoll.id).where(AssessmentRoll.id == roll.id)
+                                .with_for_update())
+            review.forget(uow, roll.id)
             uow.session.execute(delete(RollLine).where(RollLine.roll_id == roll.id))
         roll.total = version.total_to_assess
         roll.total_units = sum((u * c for u, c in cut.counts.items()), ZERO)  # the sharing
@@ -305,6 +311,7 @@ class Computation:
         roll.computed_by_id = self.staff.id
         bulk.analyze(uow, RollLine)  # (the review's pages, the publication: fresh statistics)
         uow.session.flush()
+        review.keep(uow, roll.id, again=True)  # the review's figures, with the lines
         audit.record(uow, self.staff, "roll.computed", roll, after=audit.snapshot(roll))
         return roll
 
@@ -490,6 +497,7 @@ class Publication:
         roll.published_at = clock.now()
         roll.published_by_id = self.staff.id
         uow.session.flush()
+        review.keep(uow, roll.id)  # its assessments written: the amendment's part read again
         audit.record(uow, self.staff, "roll.published", roll, before=before,
                      after={**audit.snapshot(roll), "assessments_written": written})
         from portal.roll import notices  # the notices' job, in this unit of work

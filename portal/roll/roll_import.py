@@ -60,6 +60,7 @@ from portal.models import (
     RollImportError,
     RollImportRow,
 )
+from portal.roll import review
 from portal.roll import roll_csv as parse
 
 #: Rows per batch (one transaction each, and one step of the job): 5,000 rows are a few
@@ -478,14 +479,18 @@ class ImportWork:
                       Parcel.id, *[getattr(Parcel, k) for k in parse.ParcelRow.FACTS])
                       .where(among))}
         uow.session.execute(update(Parcel), [{"id": pid, **r.facts()} for pid, r in rows])
+        exemption = False  # R-A2's facts changed: the rolls' exempt lines counted again
         for pid, r in rows:  # each changed parcel's facts, before and after (DESIGN.md 6)
             old = before[pid]
             keys = _compare(r, old)
+            exemption = exemption or bool({"owner_kind", "transferred"} & set(keys))
             audit.record(uow, self.staff, "parcel.updated_by_import", object_type="parcels",
                          object_id=pid,
                          before={k: str(getattr(old, k)) for k in keys},
                          after={"import_id": self.import_id,
                                 **{k: str(r.facts()[k]) for k in keys}})
+        if exemption:
+            review.parcels_changed(uow)
 
     # -- finish ---------------------------------------------------------------------------
     def finish(self, uow: UnitOfWork) -> RollImport:

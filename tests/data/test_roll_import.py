@@ -283,3 +283,17 @@ def test_only_staff_see_or_start_an_import(world):
         staff = uow.session.get(User, world["staff"])
         with pytest.raises(NotFound):
             roll_import.get(uow, staff, import_id + 100)
+
+
+def test_an_import_that_changes_r_a2_facts_has_the_rolls_reasons_counted_again(world,
+                                                                                monkeypatch):
+    """A parcel's owner kind or transfer changed: every roll's kept reasons are dropped
+    (`review.parcels_changed`), so the review counts its exempt lines by reason again; a
+    change of address or units leaves them."""
+    calls = []
+    monkeypatch.setattr(roll_import.review, "parcels_changed", lambda uow: calls.append(1))
+    _run(world, _upload(world, _csv([_row("040-000-000-02", address="Calle 9")])), False)
+    assert calls == []
+    _run(world, _upload(world, _csv([_row("040-000-000-01", owner_kind="autoridad")]),
+                        "padron-2.csv"), False)
+    assert calls == [1]

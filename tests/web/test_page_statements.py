@@ -122,7 +122,7 @@ PINNED = [
     ("staff", "/personal/exoneraciones", 4),
     ("staff", "/personal/pagos/oficina/{late}", 6),
     ("staff", "/personal/tasacion", 4),
-    ("staff", "/personal/tasacion/{roll}/revision", 9),
+    ("staff", "/personal/tasacion/{roll}/revision", 4),
     ("staff", "/personal/informes", 1),
     ("staff", "/personal/informes/pagos", 3),
     ("staff", "/personal/informes/pagos?desde=2026-07-01&hasta=2026-11-30", 3),

@@ -9,6 +9,8 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import date
 from decimal import Decimal
 
@@ -20,13 +22,14 @@ from portal.accounts.errors import NotFound
 from portal.core import roll_review as core
 from portal.db import Database, UnitOfWork
 from portal.demo.district import STAFF_TOTP_SECRET
-from portal.models import AssessmentRoll, Parcel
+from portal.models import AssessmentRoll, Parcel, RollLine, RollReviewFigures
 from portal.people import two_factor, users
 from portal.roll import budgets, review, roll
 from portal.roll.budgets import FixedInput, LineInput
 from portal.web.data import database
 from tests.support.clock import TODAY
 from tests.support.pages import PASSWORD, login
+from tests.support.sql import QueryCounter
 
 ADMIN, READER = "admin@review.pr", "reader@review.pr"
 #: catastro: (owner kind, transferred, units, incentives-exempt)
@@ -236,31 +239,204 @@ def test_roles_and_a_roll_that_does_not_exist(world):
         f"/personal/tasacion/{roll_id}/revision").status_code == 404
 
 
-def test_the_same_figures_on_postgresql(tmp_path):
+# --- the figures kept with the roll -----------------------------------------------------------
+
+def kept(w: UnitOfWork, roll_id: int) -> dict | None:
+    """The roll's kept review figures as stored (None: none kept)."""
+    row = w.session.get(RollReviewFigures, roll_id, populate_existing=True)
+    return None if row is None else {c.key: getattr(row, c.key)
+                                     for c in RollReviewFigures.__table__.columns}
+
+
+def check_kept_is_live(w: UnitOfWork, roll_id: int) -> dict:
+    """The kept figures are what the aggregates over the roll's lines measure now: dropped,
+    then measured again and kept (`review.keep`), they are the same."""
+    before = kept(w, roll_id)
+    assert before is not None
+    review.forget(w, roll_id)
+    assert kept(w, roll_id) is None
+    measured = review.keep(w, roll_id)
+    assert {"roll_id": roll_id, **measured} == before == kept(w, roll_id)
+    return before
+
+
+def test_a_computed_roll_keeps_its_figures_without_a_view(world):
+    app, roll_id = world
+    with app.app_context(), UnitOfWork(database()) as w:
+        k = check_kept_is_live(w, roll_id)
+    assert (k["lines"], k["exempt"], k["total_assessed"]) == (8, 3, Decimal("1000.00"))
+    assert (k["low"], k["high"], sum(k["bins"])) == (Decimal("90.00"), Decimal("360.00"), 5)
+    assert k["reasons"] == [["public", 2], ["authority", 1]]
+    assert [t[1][-2:] for t in k["top"]] == ["06", "03", "02", "04", "01"]
+    assert k["top"][0][2:] == [36000, "4.0000"]  # cents and units: exact
+    assert k["amends"] is False and k["changed"] is None
+
+
+def test_the_kept_figures_of_an_amendment_before_and_after_publication(world):
+    app, first = world
+    with app.app_context(), UnitOfWork(database()) as w:
+        roll.publish(w, users.find_by_email(w, ADMIN), first)
+    second = _amend(app)
+    with app.app_context(), UnitOfWork(database()) as w:
+        k = check_kept_is_live(w, second)
+        assert (k["amends"], k["changed"], k["increased"], k["decreased"]) == (True, 5, 4, 1)
+        assert (k["increases"], k["decreases"]) == (Decimal("150.00"), Decimal("50.00"))
+        check_amendment(w, users.find_by_email(w, ADMIN), second)
+        roll.publish(w, users.find_by_email(w, ADMIN), second)
+    with app.app_context(), UnitOfWork(database()) as w:
+        after = check_kept_is_live(w, second)  # kept again by the publication: the same
+        assert {c: v for c, v in after.items() if c != "seen"} == {
+            c: v for c, v in k.items() if c != "seen"} and after["seen"] > k["seen"]
+
+
+def _statements(client, url: str) -> list[str]:
+    with QueryCounter(database().engine) as q:
+        assert client.get(url).status_code == 200
+    return q.statements
+
+
+AGGREGATES = re.compile(r"\b(count|sum|min|max)\(|GROUP BY", re.IGNORECASE)
+
+
+def test_a_roll_without_kept_figures_gets_them_on_its_first_view(world):
+    """As a roll computed before the figures were kept: its first view measures them (in a
+    transaction of its own) and keeps them; the next reads them, with no aggregate."""
+    app, roll_id = world
+    with app.app_context(), UnitOfWork(database()) as w:
+        before = kept(w, roll_id)
+        review.forget(w, roll_id)
+    client = login(app, READER)
+    url = f"/personal/tasacion/{roll_id}/revision"
+    with app.app_context():
+        first = _statements(client, url)
+        with UnitOfWork(database()) as w:
+            assert kept(w, roll_id) == before
+        second = _statements(client, url)
+    assert any(AGGREGATES.search(s) for s in first)
+    aggregates = [s for s in second if AGGREGATES.search(s)]
+    # only the greatest assessment id (an index's end), in the roll's one read
+    assert len(aggregates) == 1 and "max(assessments.id)" in aggregates[0].lower()
+    assert len(second) <= len(first) - 6
+
+
+def test_a_roll_still_being_computed_keeps_nothing(world):
+    """A computation stopped midway (fewer lines than its counts): the view measures what
+    is there and keeps nothing."""
+    app, roll_id = world
+    with app.app_context(), UnitOfWork(database()) as w:
+        review.forget(w, roll_id)
+        w.session.execute(RollLine.__table__.delete().where(
+            RollLine.roll_id == roll_id, RollLine.amount == Decimal("360.00")))
+    with app.app_context(), UnitOfWork(database()) as w:
+        v = review.review(w, users.find_by_email(w, ADMIN), roll_id)
+        assert (v.lines, v.complete, v.total_assessed) == (7, False, Decimal("640.00"))
+        assert kept(w, roll_id) is None
+
+
+def test_changed_parcel_facts_and_a_new_computation_are_seen(world):
+    """A parcel exempt in the roll whose facts now say it is assessed is counted as changed
+    (R-A2) once the import says parcels changed; computing again keeps the new lines'."""
+    app, roll_id = world
+    with app.app_context(), UnitOfWork(database()) as w:
+        admin = users.find_by_email(w, ADMIN)
+        sold = w.session.scalar(select(Parcel).where(Parcel.catastro == "100-000-000-05"))
+        sold.owner_kind = "private"
+        w.session.flush()
+        review.parcels_changed(w)
+    with app.app_context(), UnitOfWork(database()) as w:
+        admin = users.find_by_email(w, ADMIN)
+        v = review.review(w, admin, roll_id)
+        assert v.reasons == [("public", 2), ("changed", 1)]
+        assert kept(w, roll_id)["reasons"] == [["public", 2], ["changed", 1]]
+        assert (v.lines, v.exempt) == (8, 3)  # the lines are the roll's as computed
+        roll.compute(w, admin, v.version.id)
+    with app.app_context(), UnitOfWork(database()) as w:
+        k = check_kept_is_live(w, roll_id)
+        assert (k["lines"], k["exempt"], k["reasons"]) == (8, 2, [["public", 2]])
+
+
+@contextmanager
+def on_postgresql() -> Iterator[tuple[Database, int]]:
+    """(database, the first roll's id): the known-number roll built on a throwaway
+    PostgreSQL database (a visible skip without a server), on the tests' day."""
     from portal import clock
     from tests.support.schema import migrated_postgresql
     with migrated_postgresql() as url, clock.fixed(TODAY):
         db = Database(url)
         try:
             with UnitOfWork(db) as w:
-                admin, first = build(w)
-            with UnitOfWork(db) as w:
-                admin = users.find_by_email(w, ADMIN)
-                check_first_roll(w, admin, first)
-                roll.publish(w, admin, first)
-            with UnitOfWork(db) as w:
-                second = amend(w, users.find_by_email(w, ADMIN))
-            with UnitOfWork(db) as w:
-                check_amendment(w, users.find_by_email(w, ADMIN), second)
-                assert w.session.scalar(select(AssessmentRoll.status).where(
-                    AssessmentRoll.id == second)) == "computed"
-                roll.publish(w, users.find_by_email(w, ADMIN), second)
-            with UnitOfWork(db) as w:
-                third = amend(w, users.find_by_email(w, ADMIN), "1200.00")
-            with UnitOfWork(db) as w:
-                check_third(w, users.find_by_email(w, ADMIN), third)
+                _admin, first = build(w)
+            yield db, first
         finally:
             db.dispose()
+
+
+def test_the_same_figures_on_postgresql():
+    with on_postgresql() as (db, first):
+        with UnitOfWork(db) as w:
+            admin = users.find_by_email(w, ADMIN)
+            check_first_roll(w, admin, first)
+            check_kept_is_live(w, first)
+            roll.publish(w, admin, first)
+        with UnitOfWork(db) as w:
+            second = amend(w, users.find_by_email(w, ADMIN))
+        with UnitOfWork(db) as w:
+            check_kept_is_live(w, second)
+        _views_at_once(db, second)
+        with UnitOfWork(db) as w:
+            check_amendment(w, users.find_by_email(w, ADMIN), second)
+            assert w.session.scalar(select(AssessmentRoll.status).where(
+                AssessmentRoll.id == second)) == "computed"
+            roll.publish(w, users.find_by_email(w, ADMIN), second)
+        with UnitOfWork(db) as w:
+            third = amend(w, users.find_by_email(w, ADMIN), "1200.00")
+        with UnitOfWork(db) as w:
+            check_third(w, users.find_by_email(w, ADMIN), third)
+
+
+def test_a_view_in_a_transaction_holding_the_kept_row_does_not_wait_for_itself(monkeypatch):
+    """A caller's transaction that holds the kept row (it dropped the reasons) and then reads
+    the review: the view's own transaction cannot write the row until the caller's ends, so
+    after `LOCK_WAIT_MS` it measures the figures in the caller's transaction, keeping none;
+    the next view keeps them."""
+    monkeypatch.setattr(review, "LOCK_WAIT_MS", 200)
+    stored, keep = [], review.keep
+
+    def spy(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        stored.append(kwargs.get("store", True))
+        return keep(*args, **kwargs)
+
+    monkeypatch.setattr(review, "keep", spy)
+    with on_postgresql() as (db, first):
+        with UnitOfWork(db) as w:
+            review.parcels_changed(w)
+            stored.clear()
+            v = review.review(w, users.find_by_email(w, ADMIN), first)
+            assert v.reasons == [("public", 2), ("authority", 1)]
+            assert stored == [True, False]  # its own transaction gave up, then measured
+        with UnitOfWork(db) as w:
+            assert kept(w, first)["reasons"] is None
+            review.review(w, users.find_by_email(w, ADMIN), first)
+        with UnitOfWork(db) as w:
+            assert kept(w, first)["reasons"] == [["public", 2], ["authority", 1]]
+
+
+def _views_at_once(db: Database, roll_id: int) -> None:
+    """Four views of a roll without kept figures at once: each measures them, all write the
+    same row (an upsert), none fails."""
+    from concurrent.futures import ThreadPoolExecutor
+    with UnitOfWork(db) as w:
+        before = kept(w, roll_id)
+        review.forget(w, roll_id)
+
+    def view(_n: int) -> Decimal:
+        with UnitOfWork(db) as w:
+            return review.review(w, users.find_by_email(w, ADMIN), roll_id).total_assessed
+
+    with ThreadPoolExecutor(4) as pool:
+        assert set(pool.map(view, range(4))) == {before["total_assessed"]}
+    with UnitOfWork(db) as w:
+        assert kept(w, roll_id) == before
 
 
 # --- the pure helpers (portal/core/roll_review.py) -------------------------------------------

@@ -169,7 +169,7 @@ def roll_review_differences(roll_id: int):  # noqa: ANN201
             if changes is None:
                 raise NotFound()
             rows = service.differences_page(w, current_user, roll_id, limit=PER_PAGE,
-                                            offset=(page - 1) * PER_PAGE)
+                                            offset=(page - 1) * PER_PAGE, of=view)
             w.session.expunge_all()
     except NotFound:
         abort(404)

@@ -430,6 +430,12 @@ def demands(uow: UnitOfWork, staff: Any, *, status: str | None = None,
     (R-A13: from the day after the rolled last day, not claimed; the amount it listed still
     owed), claimed. `status` filters (claimable: only those still owed)."""
     access.require_staff(staff)
+    return _demand_rows(uow, status=status, today=today, after=after, limit=limit)
+
+
+def _demand_rows(uow: UnitOfWork, *, status: str | None, today: date | None, after: int,
+                 limit: int) -> list[DemandRow]:
+    """`demands`, for a reader its caller has checked."""
     today = today or clock.today()
     if status is not None and status not in STATUSES:
         raise InvalidInput("invalid", field="status")
@@ -512,6 +518,14 @@ def court_list(uow: UnitOfWork, staff: Any, *, today: date | None = None, after:
     owed) and not yet claimed: the claims that can go to court under Rule 60, whatever the
     amount."""
     return demands(uow, staff, status="claimable", today=today, after=after, limit=limit)
+
+
+def claimable(uow: UnitOfWork, *, today: date | None = None, after: int = 0,
+              limit: int = PAGE) -> list[DemandRow]:
+    """`court_list` for a reader the caller has checked: the reports' court list, whose
+    entry checks staff (`reports.figures`, `reports.rows`), and its daily snapshot, which
+    the portal itself computes (the audit log's "system": `reports.snapshots`)."""
+    return _demand_rows(uow, status="claimable", today=today, after=after, limit=limit)
 
 
 def _stop_of(acct: Any, n: Notice, today: date) -> Any:
@@ -875,7 +889,7 @@ def claims_of(uow: UnitOfWork, notice_ids: list[int]) -> list[CourtClaim]:
 
 
 __all__ = ["CHUNK", "KIND", "DemandRow", "LetterFacts", "MailingRow", "OwnerCopy", "RowError",
-           "Run", "RunResult", "account_timeline", "claim_minimum", "claims_of",
+           "Run", "RunResult", "account_timeline", "claim_minimum", "claimable", "claims_of",
            "correct_mailing", "court_list", "demands", "frozen_facts", "kept_letter", "letter",
            "owner_copy", "queue_demand", "read_mailings", "record_claim", "record_mailing",
            "record_mailings", "record_receipt", "run", "runnable", "work"]

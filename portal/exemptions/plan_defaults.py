@@ -107,7 +107,7 @@ def find(database: Database, day: date, config: Any = None) -> dict[str, int]:
                          if to is None or b[0] != to[0]]  # a lender's filer: told as a bank
                 row = PlanDefault(certification_id=cert.id, defaulted_on=state.defaulted_on,
                                   missed=state.missed, due_now=state.due_now, found_on=day,
-                                  owner_told=to is not None)
+                                  owner_told=to is not None, lenders_told=len(banks))
                 try:
                     with uow.session.begin_nested():
                         uow.session.add(row)

@@ -299,6 +299,10 @@ class PlanDefault(AppendOnly, Base):
     found_on: Mapped[date] = mapped_column(Date, comment="The day the daily task found it")
     owner_told: Mapped[bool] = mapped_column(
         Boolean, comment="Whether an email to the filer was queued (false: no address)")
+    lenders_told: Mapped[int | None] = mapped_column(
+        Integer, nullable=True,
+        comment="How many of the lenders' users were emailed (null: found before this was "
+                "kept)")
     created_at: Mapped[datetime] = created_at()
 
 

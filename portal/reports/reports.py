@@ -143,13 +143,13 @@ def demands_rows(uow: UnitOfWork, p: Params) -> Iterator[tuple]:
 
 # --- the court list (R-A13) ---------------------------------------------------------------
 
-def _court(uow: UnitOfWork, staff: Any, p: Params) -> Iterator[Any]:
+def _court(uow: UnitOfWork, p: Params) -> Iterator[Any]:
     """The claimable demands a page at a time (the collections' own list, by key): each
     row's status needs its account's offer, so it is computed, never held all at once."""
     after = 0
     while True:
-        rows = collections_demands.court_list(uow, staff, today=p.today, after=after,
-                                              limit=collections_demands.PAGE)
+        rows = collections_demands.claimable(uow, today=p.today, after=after,
+                                             limit=collections_demands.PAGE)
         yield from rows
         if len(rows) < collections_demands.PAGE:
             return  # a short page is the last (no statement more to learn it)
@@ -157,17 +157,17 @@ def _court(uow: UnitOfWork, staff: Any, p: Params) -> Iterator[Any]:
         uow.session.expunge_all()
 
 
-def court_figures(uow: UnitOfWork, p: Params, staff: Any = None) -> list[Figure]:
+def court_figures(uow: UnitOfWork, p: Params) -> list[Figure]:
     count, total = 0, Decimal("0.00")
-    for r in _court(uow, staff, p):
+    for r in _court(uow, p):
         count += 1
         total += r.stop_amount or Decimal(0)
     return [Figure(N_("Claims that can be filed"), count, code="count"),
             Figure(N_("Owed on them today"), total, True, "total")]
 
 
-def court_rows(uow: UnitOfWork, p: Params, staff: Any = None) -> Iterator[tuple]:
-    for r in _court(uow, staff, p):
+def court_rows(uow: UnitOfWork, p: Params) -> Iterator[tuple]:
+    for r in _court(uow, p):
         yield (r.catastro, r.addressee, r.notice.mailed_on, r.last_day,
                _amount(r.notice.amount), r.stop_amount or Decimal("0.00"))
 
@@ -401,20 +401,15 @@ REPORTS: dict[str, Report] = {
          N_("91 to 365 days"), N_("More than 365 days"), N_("Total past due")),
         frozenset({2, 3, 4, 5, 6}), aging_figures, aging_rows),
 }
-#: The reports that read the collections' per-demand status (they take the staff user).
-NEEDS_STAFF = frozenset({"tribunal"})
-
-
 def figures(uow: UnitOfWork, staff: Any, name: str, p: Params) -> list[Figure]:
     access.require_staff(staff)
-    r = REPORTS[name]
-    return court_figures(uow, p, staff) if name in NEEDS_STAFF else r.figures(uow, p)
+    return REPORTS[name].figures(uow, p)
 
 
 def rows(uow: UnitOfWork, staff: Any, name: str, p: Params) -> Iterator[tuple]:
     """Every row of the report, streamed."""
     access.require_staff(staff)
-    return court_rows(uow, p, staff) if name in NEEDS_STAFF else REPORTS[name].rows(uow, p)
+    return REPORTS[name].rows(uow, p)
 
 
 def page(uow: UnitOfWork, staff: Any, name: str, p: Params, number: int

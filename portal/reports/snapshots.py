@@ -5,7 +5,8 @@ one), the aging and the court list read every payment, assessment, installment o
 the District: at 1.5 million parcels, minutes. Their pages read a snapshot instead:
 
 - the worker computes it (the job `reports.snapshot`): the report's own figures and rows
-  (`reports.figures`, `reports.rows`: the same functions, the court list's each row's
+  (`reports.REPORTS[name].figures` and `.rows`: the same functions the pages read through
+  `reports.figures` and `reports.rows`, which check staff; the court list's each row's
   status from the core), the rows streamed and written 2,000 at a time, in constant memory,
   all in one transaction with the snapshot's figures; then the older snapshots of the same
   report and parameters are deleted. A page sees a whole snapshot, never half of one;
@@ -26,7 +27,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
-from types import SimpleNamespace
 from typing import Any
 
 from sqlalchemy import bindparam, delete, insert, select
@@ -45,9 +45,6 @@ DAILY = "reports.snapshots"
 SNAPSHOT = ("pagos", "registro", "morosidad", "tribunal")
 #: Rows written per statement.
 BATCH = 2000
-#: Who a scheduled snapshot is computed as (no one started it; the court list reads the
-#: collections' list, which is staff's).
-_SYSTEM = SimpleNamespace(id=None, is_staff=True)
 
 
 def encode(value: Any) -> Any:
@@ -177,20 +174,25 @@ def in_range(uow: UnitOfWork, snapshot: Snapshot, start: date | None, end: date 
 def compute(uow: UnitOfWork, staff: Any, name: str, key: str, *,
             job_id: int | None = None) -> int:
     """Compute the report for today into a new snapshot (its rows streamed and written a
-    batch at a time), then delete the older ones of the same report and key; its id."""
-    access.require_staff(staff)
+    batch at a time), then delete the older ones of the same report and key; its id.
+    `staff`: who asked for it, or None for the portal itself (the day's task's job, which
+    no one started, and the demo's load): the system, as the jobs' audit records name it
+    (`runner.submit_scheduled`, `created_by_id` null), never a stand-in staff member."""
+    if staff is not None:
+        access.require_staff(staff)
     if name not in SNAPSHOT:
         raise KeyError(name)
+    report = reports.REPORTS[name]
     p = _params(key, clock.today())
     figures = [{"label": f.label, "value": encode(f.value), "money": f.money,
-                "code": f.code} for f in reports.figures(uow, staff, name, p)]
+                "code": f.code} for f in report.figures(uow, p)]
     snap = ReportSnapshot(name=name, params_key=key, day=p.today, computed_at=clock.now(),
                           figures=figures, row_count=0, job_id=job_id)
     uow.session.add(snap)
     uow.session.flush()
     snap_id = snap.id
     count, batch = 0, []
-    for row in reports.rows(uow, staff, name, p):
+    for row in report.rows(uow, p):
         count += 1
         batch.append({"snapshot_id": snap_id, "seq": count,
                       "cells": [encode(v) for v in row]})
@@ -227,7 +229,7 @@ class Computation:
     """The job's work: one step, one transaction (a snapshot is whole or absent)."""
 
     def __init__(self, staff: Any, params: dict[str, Any]) -> None:
-        self.staff = staff if staff is not None else _SYSTEM
+        self.staff = staff  # None: the system (a job of the day's task: no one started it)
         self.name, self.key = params["name"], params.get("key", "")
         self.snapshot_id: int | None = None
 
@@ -274,7 +276,7 @@ def compute_all(uow: UnitOfWork) -> int:
     loads so: its District as the worker leaves it each morning); how many."""
     done = 0
     for name, key in keys(uow):
-        compute(uow, _SYSTEM, name, key)
+        compute(uow, None, name, key)
         done += 1
     return done
 

@@ -153,3 +153,42 @@ def test_values_keep_their_types():
     assert snapshots.key_of("demandas", reports.Params(today=TODAY)) is None
     assert snapshots.key_of("registro", reports.Params(
         today=TODAY, fiscal_year_start=date(2026, 7, 1))) == "ano=2026-07-01"
+
+
+def test_the_days_snapshots_are_the_systems_and_staffs_are_theirs(world, database,
+                                                                   monkeypatch):
+    """The day's task's jobs (no one started them) compute as the system, as every job no
+    one started does (`runner.submit_scheduled`): no stand-in staff member is asked to read
+    anything, and the audit log names the system (no actor) for each job queued and done;
+    a snapshot staff ask for is computed as that staff member, and named so. The court
+    list (the collections' list) is read either way and is the report staff read."""
+    from portal.accounts import access
+    from portal.models import AuditRecord
+    _busy(world)
+    asked: list = []
+    real = access.is_staff
+    monkeypatch.setattr(access, "is_staff", lambda user: asked.append(user) or real(user))
+    with clock.fixed(at(TODAY, 0, 7)):
+        snapshots.schedule(database, TODAY)
+        with world.uow() as w:
+            ids = list(w.session.scalars(select(Job.id).where(Job.kind == snapshots.KIND)))
+        for job_id in ids:
+            assert runner.run(database, job_id).status == "succeeded"
+    assert asked == []  # the system reads as itself, not as a made-up staff member
+    with world.uow() as w:
+        staff = w.session.get(User, world.staff.id)
+        court = snapshots.latest(w, staff, "tribunal", "")
+        assert court.row_count == 1 and court.figures == _live(w, staff, "tribunal", "")[0]
+        records = list(w.session.scalars(select(AuditRecord).where(
+            AuditRecord.object_type == "jobs", AuditRecord.object_id.in_(map(str, ids)))))
+        assert sorted(r.action for r in records) == sorted(
+            ["job.queued", "job.succeeded"] * len(ids))
+        assert {r.actor_id for r in records} == {None}
+        fresh = snapshots.request_fresh(w, staff, "tribunal", "")
+    with clock.fixed(at(TODAY, 9)):
+        assert runner.run(database, fresh).status == "succeeded"
+    assert any(getattr(u, "id", None) == world.staff.id for u in asked)
+    with world.uow() as w:
+        assert {r.actor_id for r in w.session.scalars(select(AuditRecord).where(
+            AuditRecord.object_type == "jobs", AuditRecord.object_id == str(fresh)))} == {
+            world.staff.id}

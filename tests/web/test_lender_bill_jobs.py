@@ -424,3 +424,46 @@ def test_the_lists_left_behind_are_deleted_after_seven_days(app: Flask) -> None:
         assert bill_jobs.purge_lists(database(), uploaded + timedelta(days=10))[
             "lists_deleted"] == 0
     assert _count(app, LoanNumberList) == 0
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_same_list_uploaded_again_is_processed_again_never_a_404(app: Flask,
+                                                                      lang: str) -> None:
+    """The same CSV of loan numbers a second time: while its job waits, the same job; once
+    its file and payment are made (and the list deleted), a new job from the figures of
+    now, whose page shows its progress and then the new payment; a list whose loans owe
+    nothing says so in the words of a file (not of the loans page's filters)."""
+    from portal.models import BillLine, BillPayment
+    c, tok = _signed_in(app, lang)
+    numbers = _numbers(app)
+    first = _upload(c, tok, numbers).headers["Location"]
+    assert _upload(c, tok, numbers).headers["Location"] == first  # still waiting: one job
+    with app.app_context():
+        runner.run(database(), app.config["ENQUEUED"][-1])
+    r = _upload(c, tok, numbers)
+    assert r.status_code == 303 and "/trabajos/" in r.headers["Location"]
+    again = r.headers["Location"]
+    assert again != first
+    _progress_page(c, again, lang)
+    with app.app_context():
+        job = runner.run(database(), app.config["ENQUEUED"][-1])
+    assert job.status == "succeeded" and _count(app, BillPayment) == 2
+    r = c.get(again)
+    assert r.status_code == 303 and r.headers["Location"].endswith(
+        f"/pagos/{job.result['payment_id']}")
+    assert c.get(r.headers["Location"]).status_code == 200
+    with app_uow(app) as w:  # the loans that owe nothing now
+        paid_up = sorted(w.session.scalars(select(BillLine.loan_number).where(
+            BillLine.file_id == job.result["file_id"], BillLine.amount == 0)))
+    assert len(paid_up) > 3
+    for _time in range(2):
+        where = _upload(c, tok, paid_up).headers["Location"]
+        with app.app_context():
+            done = runner.run(database(), app.config["ENQUEUED"][-1])
+        assert done is None or done.result == {"nothing": True}
+        r = c.get(where)
+        body = r.get_data(as_text=True)
+        assert r.status_code == 200 and 'data-live-active="false"' in body
+        assert ("Nothing is due now on the loans the file names." if lang == "en" else
+                "Los préstamos que nombra el archivo no adeudan nada ahora.") in body
+        assert "filters" not in body and "filtros" not in body

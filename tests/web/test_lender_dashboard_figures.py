@@ -23,6 +23,7 @@ from portal.people import users
 from portal.web.accounts import views
 from tests.support.clock import TODAY, at
 from tests.support.demo import app_uow
+from tests.support.html import vnu_errors, vnu_missing
 from tests.support.pages import login
 
 
@@ -160,3 +161,42 @@ def test_a_lenders_own_parcel_keeps_its_relation_and_place(demo_app: Flask):
         linked, key=[r.id for r in core].index)
     assert len(linked) == 3 and core[0].relation == "owner" != core[-1].relation
     assert _shown(demo_app, TODAY) == core
+
+
+# --- every deadline as the pages write one -------------------------------------------------
+
+_TIME = re.compile(r'<time datetime="(\d{4}-\d\d-\d\d)">([^<]+)</time>( \([^)]*\))?')
+
+
+@pytest.mark.skipif(vnu_missing() is not None, reason=vnu_missing() or "")
+def test_every_deadline_is_the_pages_one_and_the_markup_valid(demo_app: Flask, tmp_path):
+    """On a day of the one-payment option (R-A11) and a day with several installments due,
+    for the lender and the owner in both languages: each date of a row is
+    `fragments.deadline`'s (the <time> and its days left, never split by other markup: the
+    lump sum's line keeps its deadline whole inside its <strong>), and the page is valid
+    HTML under the Nu checker."""
+    from portal import i18n
+    from portal.web import fragments
+    files = []
+    for role in ("lender", "owner"):
+        client = login(demo_app, role)
+        for day in (date(2026, 6, 15), date(2026, 10, 5)):
+            for lang in ("es", "en"):
+                with clock.fixed(at(day, 10)):
+                    html = client.get(f"/mis-propiedades?lang={lang}").get_data(as_text=True)
+                    with demo_app.test_request_context(f"/?lang={lang}"):
+                        seen = 0
+                        for iso, _text, _left in _TIME.findall(html):
+                            written = str(fragments.deadline(date.fromisoformat(iso), day,
+                                                             i18n.formats()))
+                            assert written in html, (role, day, lang, written)
+                            seen += 1
+                lumps = re.findall(r'<p class="margin-y-1 portal-lump".*', html)
+                if day == date(2026, 6, 15):
+                    assert lumps and seen
+                for line in lumps:
+                    assert re.search(r"</time> \([^)]+\)</strong>\.$", line), line
+                f = tmp_path / f"{role}-{day}-{lang}.html"
+                f.write_text(html, encoding="utf-8")
+                files.append(f)
+    assert vnu_errors(files) == []

@@ -382,3 +382,19 @@ def test_a_default_is_told_to_the_lenders_users_of_the_loan_each_in_their_langua
     assert f"(su préstamo {loan_number}, año fiscal" in body and "vía de apremio" in body
     assert "17 de febrero de 2027" in body
     assert _one(demo_app, "plan_default") == 1  # the owner, once
+    # How many of the bank's users were emailed is kept with the default, and shown.
+    from portal.models import PlanDefault
+    with demo_app.app_context(), UnitOfWork(database()) as w:
+        row = w.session.scalar(select(PlanDefault).where(PlanDefault.certification_id == cid))
+        assert (row.owner_told, row.lenders_told) == (True, len(admins))
+    with clock.fixed(DAY):
+        staff = login(demo_app, "readonly@demo.pr")
+        for lang, words in (("es", "Correos a usuarios del banco"),
+                            ("en", "Bank users emailed")):
+            _lang(staff, lang)
+            html = staff.get("/personal/exoneraciones/planes/incumplidos").get_data(
+                as_text=True)
+            assert f'data-lenders-told="{len(admins)}">{len(admins)}</td>' in html
+            assert f'data-label="{words}"' in html
+            html = staff.get(f"/personal/exoneraciones/{cid}").get_data(as_text=True)
+            assert f"{words}: {len(admins)}." in html

@@ -24,7 +24,8 @@ def test_the_desktop_rule_is_scoped_to_reports_and_wide_screens():
 def test_a_reports_one_word_cells_are_marked(demo_app):
     staff = login(demo_app, "staff")
     html = staff.get("/personal/informes/demandas").get_data(as_text=True)
-    assert 'class="usa-table usa-table--borderless usa-table--stacked portal-report"' in html
+    assert ('class="usa-table usa-table--borderless usa-table--stacked portal-report'
+            ' portal-report--wide"') in html  # ten columns: stacked below a desktop's width
     catastro = re.search(r'<td data-label="Número de catastro" class="([^"]*)">\d{3}-', html)
     assert catastro and catastro.group(1) == "portal-report__word"
     municipality = re.search(r'<td data-label="Municipio"( class="[^"]*")?>San Juan<', html)

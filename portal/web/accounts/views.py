@@ -29,8 +29,6 @@ from portal.i18n import (
     Formats,
     ShownStep,
     current_language,
-    date_long,
-    days_left,
     formats,
     template_gettext,
     translate,
@@ -40,7 +38,7 @@ from portal.lenders import portfolio
 from portal.people import users
 from portal.reminders import preferences as reminder_preferences
 from portal.roll import notices
-from portal.web import spoken
+from portal.web import fragments, spoken
 from portal.web.accounts import page_boxes
 from portal.web.collections import views as collection_views
 from portal.web.collections.certificates import certificate_horizon
@@ -86,16 +84,16 @@ class Row:
     next_due: date | None
     loan_number: str = ""
     next_last_day: date | None = None  # R-A6: the last timely day of the next installment
-    # The dates as the page words them (`deadline` in macros/ui.html): formatted here once
-    # per distinct date (a lender's 50 rows share a few due dates).
-    next_due_text: tuple[str, str] = ("", "")  # (date_long, days_left)
-    next_last_text: tuple[str, str] = ("", "")
+    # The dates as the pages write a deadline (`fragments.deadline`: the <time> and the days
+    # left): written here once per distinct date (a lender's 50 rows share a few due dates).
+    next_due_text: Markup | str = ""
+    next_last_text: Markup | str = ""
     next_due_amount: Decimal | None = None  # what the next installment will ask
     lump: Any = None  # R-A11's option while it is open (`core.offer.LumpSumOption`)
-    lump_text: tuple[str, str] = ("", "")
+    lump_text: Markup | str = ""
     next_count: int = 0  # how many installments the next payment covers (`NextPayment`)
     due_by: date | None = None  # the last day to pay `due_now` on time (`Offer.due_now_by`)
-    due_by_text: tuple[str, str] = ("", "")
+    due_by_text: Markup | str = ""
     due_count: int = 0  # how many installments `due_now` covers
     # The dashboard's words of the row, put together once here (`word_rows`), not per row
     # in the template: the parcel page's link, "Parcel 040-…", the address with its
@@ -109,12 +107,13 @@ class Row:
     isos: tuple[str, ...] = ("", "", "", "", "")
 
 
-def _deadline_text(day: date | None, today: date, memo: dict) -> tuple[str, str]:
+def _deadline_text(day: date | None, today: date, memo: dict) -> Markup | str:
+    """The pages' one deadline (`fragments.deadline`), once per distinct day; "" for none."""
     if day is None:
-        return ("", "")
+        return ""
     text = memo.get(day)
     if text is None:
-        text = memo[day] = (date_long(day), days_left(day, today))
+        text = memo[day] = fragments.deadline(day, today)
     return text
 
 
@@ -133,7 +132,7 @@ def _row(s: statements.ParcelSummary, today: date | None = None, memo: dict | No
                _deadline_text(s.next_due_date, today, memo),
                _deadline_text(last_day, today, memo),
                nxt.owed if nxt is not None else None, lump,
-               _deadline_text(lump.deadline, today, memo) if lump is not None else ("", ""),
+               _deadline_text(lump.deadline, today, memo) if lump is not None else "",
                nxt.count if nxt is not None else 0, due_by, _deadline_text(due_by, today, memo),
                s.offer.due_now_count if s.offer is not None else 0)
 
@@ -201,7 +200,7 @@ def _kept_row(k: portfolio.DashboardLoan, today: date, memo: dict, label: str) -
                k.annual, k.due_now, k.next_due, "",
                k.next_last_day, _deadline_text(k.next_due, today, memo),
                _deadline_text(k.next_last_day, today, memo), k.next_amount, k.lump,
-               _deadline_text(k.lump.deadline, today, memo) if k.lump is not None else ("", ""),
+               _deadline_text(k.lump.deadline, today, memo) if k.lump is not None else "",
                k.next_count, k.due_now_by, _deadline_text(k.due_now_by, today, memo),
                k.due_now_count)
 

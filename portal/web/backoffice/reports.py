@@ -149,6 +149,13 @@ def reports():  # noqa: ANN201
     return render_template("backoffice/reports.html", reports=service.REPORTS)
 
 
+#: The most columns a report's table shows as a table on a tablet (768 px): a report with
+#: more (the demands, the register, the exemption queue) stacks each row's cells under their
+#: column's names below a desktop's width (`portal-report--wide`, portal.css), as every
+#: report does on a phone, and never scrolls sideways.
+TABLET_COLUMNS = 7
+
+
 @bp.get("/personal/informes/<name>")
 @staff_required
 def report(name: str):  # noqa: ANN201
@@ -189,7 +196,8 @@ def report(name: str):  # noqa: ANN201
                            figures=figures, rows=rows, page=page, more=more, years=years,
                            args=request.args, snapshot=key is not None,
                            computed=snap is not None, computed_at=computed_at,
-                           pending=pending), 422 if errors else 200
+                           pending=pending, wide=len(r.columns) > TABLET_COLUMNS
+                           ), 422 if errors else 200
 
 
 @bp.post("/personal/informes/<name>/calcular")

@@ -231,6 +231,8 @@ def bill_job(job_id: int):  # noqa: ANN201
     if job.status == "failed":
         error = _("It could not be done. Try again from the page you started it on: nothing "
                   "was made.")
+    elif job.status == "succeeded" and params.get("list"):  # a CSV of loan numbers
+        error = _("Nothing is due now on the loans the file names.")
     elif job.status == "succeeded":  # the loans page's set had nothing due by then
         error = _("Nothing is due now on the loans these filters select.")
     return render_template(

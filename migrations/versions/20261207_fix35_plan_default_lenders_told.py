@@ -3,7 +3,7 @@
 defaults found before it was kept (the emails were sent, not counted).
 
 Revision ID: fix35
-Revises: lend33
+Revises: roll35
 Create Date: 2026-12-07 04:10:00
 
 """
@@ -14,7 +14,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision: str = 'fix35'
-down_revision: str | Sequence[str] | None = 'lend33'
+down_revision: str | Sequence[str] | None = 'roll35'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

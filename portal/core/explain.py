@@ -86,6 +86,16 @@ def texts(message: str) -> tuple[str, ...]:
     return found
 
 
+def _day(day: date) -> str:
+    """date.isoformat, remembered (a dictionary look-up costs a fifth of the call)."""
+    text = _DAYS.get(day)
+    if text is None:
+        if len(_DAYS) >= _MAX_TEXTS:
+            _DAYS.clear()
+        text = _DAYS[day] = day.isoformat()
+    return text
+
+
 def _money(value: Decimal) -> str:
     """fmt_display's usual case inline: cents below $1,000 printed as they are."""
     text = str(value)
@@ -104,7 +114,7 @@ def _localized(value: Localized) -> tuple[str, ...]:
 
 #: How a step's parameter of each kind is written: a number the same in every language; a
 #: word (a marked message, "the whole installment", or a Localized text) in each language.
-_WRITERS: dict[type, Callable[[Any], Any]] = {Decimal: _money, date: lambda v: _day(v),
+_WRITERS: dict[type, Callable[[Any], Any]] = {Decimal: _money, date: _day,
                                               int: str, Rate: _rate, str: texts,
                                               Localized: _localized}
 _WORDS = (str, Localized)
@@ -192,16 +202,6 @@ def _compile(names: list[str], kinds: list[type], layouts: list[tuple[list[str],
                          [literals for literals, _order in layouts])
 
 
-def _day(day: date) -> str:
-    """date.isoformat, remembered (a dictionary look-up costs a fifth of the call)."""
-    text = _DAYS.get(day)
-    if text is None:
-        if len(_DAYS) >= _MAX_TEXTS:
-            _DAYS.clear()
-        text = _DAYS[day] = day.isoformat()
-    return text
-
-
 def _number(value: Any) -> str:
     """default_format, with a Rate's text remembered by value."""
     cls = value.__class__
@@ -262,17 +262,17 @@ class Trace:
         each step's lines written by its message's renderer (`_renderer`: the message's
         texts looked up once per process, each number written once for all languages, the
         format being the same in both); a step it does not render, by `Step.render`."""
-        explanation: dict[str, list[str]] = {lang: [] for lang in LANGUAGES}
-        outs = tuple(explanation.values())
+        lines = []  # each step's lines, a tuple (one line in each language)
         rules: dict[str, None] = {}
         renderers = _RENDERERS
         for step in self.steps:
             rule, message, params = step
             rules[rule] = None
             render = renderers.get((rule, message)) or _renderer(rule, message, params)
-            lines = render(params)
-            if lines is None:
-                lines = [f"{rule}: {step.render(lang)}" for lang in LANGUAGES]
-            for out, line in zip(outs, lines):
-                out.append(line)
+            found = render(params)
+            if found is None:
+                found = tuple(f"{rule}: {step.render(lang)}" for lang in LANGUAGES)
+            lines.append(found)
+        columns = list(zip(*lines)) or [()] * len(LANGUAGES)  # each language's lines
+        explanation = {lang: list(column) for lang, column in zip(LANGUAGES, columns)}
         return {"rules": list(rules), "explanation": explanation}

@@ -8,7 +8,8 @@ PYTHONHASHSEED=0): N seeded accounts of bench/core_oracle_bench.py are made and 
 everything (a warm-up: the core's caches filled), then only that part runs; a run with no part
 gives the set-up's count, taken off each. Parts: `core` (calc.run("statement")), `naive` (the
 reference), `read` (reading and validating the input), `eval` (statement.evaluate), `explain`
-(building the trace), `tojson` (rendering it in both languages). Slow: about five minutes for
+(building the trace), `tojson` (rendering it in both languages), `output` (the output's
+figures, installments and applications: `calc.statement_figures`). Slow: about five minutes for
 200 accounts on a loaded host.
 """
 
@@ -24,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-PARTS = ("core", "naive", "read", "eval", "explain", "tojson")
+PARTS = ("core", "naive", "read", "eval", "explain", "tojson", "output")
 
 
 def run_part(part: str, n: int) -> None:
@@ -36,7 +37,12 @@ def run_part(part: str, n: int) -> None:
     from naive_statement import statement as naive
 
     from portal.core import calc
-    from portal.core.calc import _read_installments, _rules, read_statement_facts
+    from portal.core.calc import (
+        _read_installments,
+        _rules,
+        read_statement_facts,
+        statement_figures,
+    )
     from portal.core.inputs import Reader
     from portal.core.statement import evaluate
 
@@ -64,7 +70,8 @@ def run_part(part: str, n: int) -> None:
            "read": lambda: [read(a) and None for a in accounts],
            "eval": lambda: [ev(x) and None for x in inputs],
            "explain": lambda: [s.trace() and None for s in statements],
-           "tojson": lambda: [t.to_json() and None for t in traces]}[part]
+           "tojson": lambda: [t.to_json() and None for t in traces],
+           "output": lambda: [statement_figures(s) and None for s in statements]}[part]
     run()
 
 

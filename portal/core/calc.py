@@ -70,6 +70,7 @@ from portal.core.statement import (
     Cost,
     Payment,
     Refund,
+    Statement,
     StatementRules,
     evaluate,
     interest_per_day,
@@ -379,6 +380,13 @@ def _statement(r: Reader) -> dict[str, Any]:
     r.seen.add("annual")
     st = evaluate(as_of, items, payments, costs, rules, annual, adjustments=adjustments,
                   refunds=refunds)
+    out = statement_figures(st)
+    out["trace"] = _trace(st.trace())
+    return out
+
+
+def statement_figures(st: Statement) -> dict[str, Any]:
+    """The `statement` output but its trace: the figures, installments and applications."""
     return {
         "interest": fmt(st.interest), "late_fees": fmt(st.late_fees), "costs": fmt(st.costs),
         "delinquent_principal": fmt(st.delinquent_principal),
@@ -396,7 +404,6 @@ def _statement(r: Reader) -> dict[str, Any]:
                        "cost": cost, "rule": rule}
                       for kind, amount, installment, cost, rule in a.lines]}
             for a in st.applications],
-        "trace": _trace(st.trace()),
     }
 
 

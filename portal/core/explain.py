@@ -66,19 +66,10 @@ def default_format(value: Any) -> str:
     return str(value)
 
 
-#: A compiled line: the line's text with the step's numbers (texts by name) written in.
-Line = Callable[[dict[str, str]], str]
 #: The texts of the messages already seen, in every language of LANGUAGES (each message is
 #: looked up in the catalogs once per process, not once per statement). Bounded: a text
 #: parameter may be typed by people (a cost's description).
 _TEXTS: dict[str, tuple[str, ...]] = {}
-#: "RULE: " + the message's text, in every language: the step's line, a format string.
-_LINES: dict[tuple[str, str], tuple[Line, ...]] = {}
-#: The same with a step's words written in, by (rule, message, its words' items).
-_WORDED: dict[tuple[Any, ...], tuple[Line, ...]] = {}
-#: The lines of a step whose numbers are only days and whole numbers, by (rule, message,
-#: its parameters' items): the same in every account of a district (Trace.to_json).
-_RECURRING: dict[tuple[Any, ...], tuple[str, ...]] = {}
 _RATES: dict[Decimal, str] = {}  # a Rate's value: its text ("5%")
 _DAYS: dict[date, str] = {}  # a date: its text (isoformat; the same few days recur)
 _MAX_TEXTS = 4096
@@ -95,89 +86,6 @@ def texts(message: str) -> tuple[str, ...]:
     return found
 
 
-class _FormatLine:
-    """A line `str.format` must render (a placeholder with a format spec, say): called with
-    the numbers as the compiled ones are."""
-
-    __slots__ = ("text",)
-
-    def __init__(self, text: str):
-        self.text = text
-
-    def __call__(self, params: dict[str, str]) -> str:
-        return self.text.format_map(params)
-
-
-@lru_cache(maxsize=64)
-def _joiner(count: int) -> Callable[..., Line]:
-    """A maker of lines with `count` placeholders: given the count + 1 literal texts and the
-    count names, a function that writes the numbers between the texts in one f-string (one
-    BUILD_STRING: about a quarter of the cost of %-formatting the line). Its source holds
-    only indexes (`_t0`, `_n0`...); the texts and names are the maker's arguments, never
-    code."""
-    texts = [f"_t{k}" for k in range(count + 1)]
-    names = [f"_n{k}" for k in range(count)]
-    body = "".join(f"{{_t{k}}}{{numbers[_n{k}]}}" for k in range(count)) + f"{{_t{count}}}"
-    source = f"lambda {', '.join(texts + names)}: lambda numbers: f'{body}'"
-    return eval(source, {"__builtins__": {}})  # noqa: S307 - indexes only, see above
-
-
-def compile_line(text: str, words: dict[str, str] | None = None) -> Line:
-    """A `str.format` template with plain {name} placeholders as a function of the numbers
-    that writes them in (`_joiner`); any other kind through `str.format_map`. `words`:
-    placeholders whose text is already known, written in (a step's translated words)."""
-    try:
-        parts = list(string.Formatter().parse(text))
-    except ValueError:
-        return _FormatLine(text)
-    literals = [""]
-    names = []
-    for literal, name, spec, conversion in parts:
-        literals[-1] += literal
-        if name is None:
-            continue
-        if not name.isidentifier() or spec or conversion:
-            return _FormatLine(text)
-        if words is not None and name in words:
-            literals[-1] += words[name]
-        else:
-            names.append(name)
-            literals.append("")
-    return _joiner(len(names))(*literals, *names)
-
-
-def _lines(rule: str, message: str) -> tuple[Line, ...]:
-    """"RULE: " + the message's text in every language, compiled (`compile_line`)."""
-    found = _LINES.get((rule, message))
-    if found is None:
-        if len(_LINES) >= _MAX_TEXTS:
-            _LINES.clear()
-        prefix = rule.replace("{", "{{").replace("}", "}}") + ": "
-        found = _LINES[rule, message] = tuple(compile_line(prefix + text)
-                                              for text in texts(message))
-    return found
-
-
-def _worded_lines(rule: str, message: str, words: dict[str, Any]
-                  ) -> tuple[Line, ...] | None:
-    """The step's lines with its words (text parameters: a marked message, translated, or
-    a Localized text) written in for each language, remembered by the words; None when a
-    line is not compiled (`_FormatLine`: the words are then given with the numbers)."""
-    key = (rule, message, *words.items())
-    found = _WORDED.get(key)
-    if found is None:
-        if any(isinstance(line, _FormatLine) for line in _lines(rule, message)):
-            return None
-        if len(_WORDED) >= _MAX_TEXTS:
-            _WORDED.clear()
-        prefix = rule.replace("{", "{{").replace("}", "}}") + ": "
-        found = _WORDED[key] = tuple(
-            compile_line(prefix + text, {k: texts(v)[n] if isinstance(v, str)
-                                         else v.text(LANGUAGES[n]) for k, v in words.items()})
-            for n, text in enumerate(texts(message)))
-    return found
-
-
 def _day(day: date) -> str:
     """date.isoformat, remembered (a dictionary look-up costs a fifth of the call)."""
     text = _DAYS.get(day)
@@ -186,6 +94,112 @@ def _day(day: date) -> str:
             _DAYS.clear()
         text = _DAYS[day] = day.isoformat()
     return text
+
+
+def _money(value: Decimal) -> str:
+    """fmt_display's usual case inline: cents below $1,000 printed as they are."""
+    text = str(value)
+    if len(text) <= 6 and text[-3:-2] == "." and text[0] != "-":
+        return "$" + text
+    return fmt_display(value)
+
+
+def _rate(value: Rate) -> str:
+    return _RATES.get(value.value) or _number(value)
+
+
+def _localized(value: Localized) -> tuple[str, ...]:
+    return tuple(value.text(lang) for lang in LANGUAGES)
+
+
+#: How a step's parameter of each kind is written: a number the same in every language; a
+#: word (a marked message, "the whole installment", or a Localized text) in each language.
+_WRITERS: dict[type, Callable[[Any], Any]] = {Decimal: _money, date: _day,
+                                              int: str, Rate: _rate, str: texts,
+                                              Localized: _localized}
+_WORDS = (str, Localized)
+Render = Callable[[dict[str, Any]], "tuple[str, ...] | None"]
+#: A step's lines in every language as one function of its parameters, by (rule, message).
+_RENDERERS: dict[tuple[str, str], Render] = {}
+
+
+def _no_render(params: dict[str, Any]) -> None:
+    """The renderer of a message `_renderer` cannot compile: its steps are rendered by
+    `Step.render`."""
+    return None
+
+
+def _renderer(rule: str, message: str, params: dict[str, Any]) -> Render:
+    """The step's lines in every language as one function of its parameters (remembered
+    in `_RENDERERS`): it reads each parameter once, checks its kind is the one compiled
+    for (else it answers None), writes it once (`_WRITERS`) and puts it between each
+    language's texts in one f-string per language ("RULE: " + the message's text from the
+    catalogs). Its source holds only indexes: the texts, names and writers are the maker's
+    arguments, never code. A parameter of another kind (None, say) is not remembered: the
+    next step of the message may compile. A message without parameters or with a
+    placeholder `str.format` must read (a format spec) gets `_no_render`."""
+    names = list(params)
+    kinds = [v.__class__ for v in params.values()]
+    if any(kind not in _WRITERS for kind in kinds):
+        return _no_render
+    layouts = []  # for each language: its literal texts and the indexes of its parameters
+    prefix = rule.replace("{", "{{").replace("}", "}}") + ": "
+    for text in texts(message):
+        literals, order = [""], []
+        try:
+            parts = list(string.Formatter().parse(prefix + text))
+        except ValueError:
+            parts = [("", "", "!", None)]  # (not compiled: str.format names the error)
+        for literal, name, spec, conversion in parts:
+            literals[-1] += literal
+            if name is None:
+                continue
+            if name not in names or spec or conversion:
+                names = []
+                break
+            order.append(names.index(name))
+            literals.append("")
+        layouts.append((literals, order))
+    if not names:
+        found = _no_render
+    else:
+        found = _compile(names, kinds, layouts)
+    if len(_RENDERERS) >= _MAX_TEXTS:
+        _RENDERERS.clear()
+    _RENDERERS[rule, message] = found
+    return found
+
+
+def _compile(names: list[str], kinds: list[type], layouts: list[tuple[list[str], list[int]]]
+             ) -> Render:
+    """The renderer `_renderer` describes, from its parameters' names and kinds and, for
+    each language, the literal texts and the index of the parameter after each."""
+    count = len(names)
+
+    def written(i: int, n: int) -> str:  # a word has a text in each language
+        return f"_s{i}[{n}]" if kinds[i] in _WORDS else f"_s{i}"
+    lines = "".join(
+        "f'" + "".join(f"{{_t{n}_{k}}}{{{written(i, n)}}}" for k, i in enumerate(order))
+        + f"{{_t{n}_{len(order)}}}', " for n, (_literals, order) in enumerate(layouts))
+    source = "\n".join([
+        "def make(_names, _kinds, _writers, _texts):",
+        f"    {''.join(f'_n{i}, ' for i in range(count))}= _names",
+        f"    {''.join(f'_k{i}, ' for i in range(count))}= _kinds",
+        f"    {''.join(f'_w{i}, ' for i in range(count))}= _writers",
+        *(f"    {''.join(f'_t{n}_{k}, ' for k in range(len(literals)))}= _texts[{n}]"
+          for n, (literals, _order) in enumerate(layouts)),
+        "    def render(p):",
+        *(f"        _v{i} = p.get(_n{i})" for i in range(count)),
+        "        if " + " or ".join(f"_v{i}.__class__ is not _k{i}" for i in range(count))
+        + ":",
+        "            return None",
+        *(f"        _s{i} = _w{i}(_v{i})" for i in range(count)),
+        f"        return ({lines})",
+        "    return render"])
+    scope: dict[str, Any] = {"__builtins__": {}}
+    exec(source, scope)  # noqa: S102 - indexes only, see `_renderer`
+    return scope["make"](names, kinds, [_WRITERS[kind] for kind in kinds],
+                         [literals for literals, _order in layouts])
 
 
 def _number(value: Any) -> str:
@@ -245,71 +259,20 @@ class Trace:
 
     def to_json(self) -> dict[str, Any]:
         """The rule ids and the explanation in every language: the same texts as `render`,
-        from each message's text looked up once per process (`texts`, `_lines`), each number
-        formatted once for all languages (the format is the same in both)."""
-        explanation: dict[str, list[str]] = {lang: [] for lang in LANGUAGES}
-        outs = tuple(explanation.values())
-        indexes = range(len(LANGUAGES))
-        line_cache, worded_cache, rates, days = _LINES, _WORDED, _RATES, _DAYS
+        each step's lines written by its message's renderer (`_renderer`: the message's
+        texts looked up once per process, each number written once for all languages, the
+        format being the same in both); a step it does not render, by `Step.render`."""
+        lines = []  # each step's lines, a tuple (one line in each language)
         rules: dict[str, None] = {}
-        recurring = _RECURRING
-        for rule, message, params in self.steps:
+        renderers = _RENDERERS
+        for step in self.steps:
+            rule, message, params = step
             rules[rule] = None
-            # A step whose numbers are only days and whole numbers (an installment's number,
-            # due date and last timely day) recurs in every account of a district: its lines
-            # are remembered whole. (Only int and date: 1 == Decimal(1) == True as keys.)
-            for v in params.values():
-                if v.__class__ is not int and v.__class__ is not date:
-                    key = None
-                    break
-            else:
-                key = (rule, message, *params.items())
-                found = recurring.get(key)
-                if found is not None:
-                    for out, line in zip(outs, found):
-                        out.append(line)
-                    continue
-            lines = line_cache.get((rule, message)) or _lines(rule, message)
-            numbers: dict[str, str] = {}
-            words: dict[str, Any] | None = None
-            for k, v in params.items():
-                cls = v.__class__
-                if cls is Decimal:  # fmt_display's usual case inline: cents below $1,000
-                    text = str(v)
-                    numbers[k] = ("$" + text if len(text) <= 6 and text[-3:-2] == "."
-                                  and text[0] != "-" else fmt_display(v))
-                elif cls is date:
-                    numbers[k] = days.get(v) or _day(v)
-                elif cls is int:
-                    numbers[k] = str(v)
-                elif cls is Rate:
-                    numbers[k] = rates.get(v.value) or _number(v)
-                elif cls is str or cls is Localized or isinstance(v, (str, Localized)):
-                    if words is None:
-                        words = {}
-                    words[k] = v
-                else:
-                    numbers[k] = _number(v)
-            if words is not None:
-                worded = (worded_cache.get((rule, message, *words.items()))
-                          or _worded_lines(rule, message, words))
-                if worded is not None:
-                    lines, words = worded, None
-            if words is None:
-                if key is not None:  # (only days and whole numbers: see above)
-                    found = tuple(line(numbers) for line in lines)
-                    if len(recurring) >= _MAX_TEXTS:
-                        recurring.clear()
-                    recurring[key] = found
-                    for out, line in zip(outs, found):
-                        out.append(line)
-                    continue
-                for out, line in zip(outs, lines):
-                    out.append(line(numbers))
-                continue
-            for n in indexes:
-                lang = LANGUAGES[n]
-                outs[n].append(lines[n]({
-                    **numbers, **{k: texts(v)[n] if isinstance(v, str) else v.text(lang)
-                                  for k, v in words.items()}}))
+            render = renderers.get((rule, message)) or _renderer(rule, message, params)
+            found = render(params)
+            if found is None:
+                found = tuple(f"{rule}: {step.render(lang)}" for lang in LANGUAGES)
+            lines.append(found)
+        columns = list(zip(*lines)) or [()] * len(LANGUAGES)  # each language's lines
+        explanation = {lang: list(column) for lang, column in zip(LANGUAGES, columns)}
         return {"rules": list(rules), "explanation": explanation}

@@ -91,6 +91,8 @@ def parse_money(text: str | int, *, allow_negative: bool = False) -> Decimal:
 
 def fmt(amount: Decimal) -> str:
     """Two-decimal string for the JSON interface: Decimal('5') -> '5.00'."""
+    if amount is ZERO:  # (the usual amount: no fee, no interest, no cost; without str())
+        return "0.00"
     text = str(amount)  # (first: most amounts are Decimals already in cents)
     if text[-3:-2] == "." and amount.__class__ is Decimal:  # two decimals: cents keeps it
         return text

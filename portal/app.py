@@ -31,6 +31,7 @@ from werkzeug.serving import WSGIRequestHandler
 from portal import config, i18n
 from portal.config import TEMPLATES
 from portal.operations import settings as operations_settings
+from portal.web import template_messages
 
 log = logging.getLogger(__name__)
 
@@ -143,7 +144,11 @@ class _Template(jinja2.Template):
 
 
 class Portal(Flask):
-    """Flask, with the URLs it builds in a request bound to PORTAL_BASE_URL."""
+    """Flask, with the URLs it builds in a request bound to PORTAL_BASE_URL, and its
+    templates compiled once per language with their constant messages translated
+    (`web.template_messages`)."""
+
+    jinja_environment = template_messages.Environment
 
     #: The hooks and views known to be plain functions (`ensure_sync`); bounded.
     _sync_functions: set[Any]

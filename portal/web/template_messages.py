@@ -39,7 +39,12 @@ _COMPILING: ContextVar[str | None] = ContextVar("compiling_for", default=None)
 
 
 class Environment(FlaskEnvironment):
-    """Flask's Jinja environment, keeping one compiled template per (name, language)."""
+    """Flask's Jinja environment, keeping one compiled template per (name, language): its
+    cache holds Jinja's 400 templates for each language."""
+
+    def __init__(self, app: Any, **options: Any) -> None:
+        options.setdefault("cache_size", 400 * len(i18n.LANGUAGES))
+        super().__init__(app, **options)
 
     def _load_template(self, name: str, globals: Any) -> Any:  # noqa: A002 - Jinja's name
         # Jinja's own (environment.py, 3.1), with the language in the cache's key.

@@ -109,3 +109,9 @@ def test_the_pages_are_the_same_with_the_calls(demo_app, monkeypatch, lang: str)
     monkeypatch.setattr(template_messages, "fold", lambda tree, gettext: None)
     demo_app.jinja_env.cache.clear()
     assert render_all() == folded
+
+
+def test_every_template_in_both_languages_fits_the_cache(app):  # noqa: ANN001
+    """Compiled once a language, the templates are kept: the cache holds each of them twice
+    (a full cache would compile a template again and again)."""
+    assert app.jinja_env.cache.capacity >= 2 * len(app.jinja_env.list_templates())

@@ -432,7 +432,9 @@ def _read_account(uow: UnitOfWork, stmt: Select, params: dict[str, Any], as_of: 
     lease, deposit order, demands), the assessment, the budget version, the roll and the
     JSON texts of the installments, entries and budget lines; NotFound when the user may
     not see the parcel (or there is no such parcel: no row)."""
-    rows = uow.session.execute(stmt, params).all()
+    # Plain columns (cut into records below), run on the unit of work's connection: the
+    # ORM session's own work on a Core statement is skipped.
+    rows = uow.session.connection().execute(stmt, params).all()
     relation = access.visible_relation(rows[0][0] if rows else None)
     if rows:  # the Board's parameters in force, for the account's rules (`facts.rules_for`)
         in_force.read_rows_json(uow, rows[0][-2])

@@ -442,7 +442,8 @@ def summary_for(uow: UnitOfWork, parcel_id: int, relation: str) -> ParcelAttachm
     a reader `may_see_minimum` allows (the parcel page's view): the debts with their
     notices (with their accruals, as JSON), auctions and results in one statement (a notice
     and a result are one per debt and per auction, so a row is one auction of a debt)."""
-    rows = uow.session.execute(_DEBTS, {"pid": int(parcel_id)}).all()
+    # Plain columns, run on the unit of work's connection (no ORM session's work).
+    rows = uow.session.connection().execute(_DEBTS, {"pid": int(parcel_id)}).all()
     today = clock.today()
     views: dict[int, DebtView] = {}
     for d, n, a, result, accrued in map(_records, rows):

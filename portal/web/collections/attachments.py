@@ -1,7 +1,7 @@
 """Property-tax attachment and auction (R-C1–R-C8) and the lessee's deposit order (R-A14):
 the staff's pages under /personal/embargos (the list of debts, a parcel's debts with their
 notices, auctions and results, and its deposit orders, each with its form) and the parcel
-page's section for the debtor (templates/collections/attachments/_owner.html, read by the
+page's section for the debtor (templates/accounts/parcel.html, read by the
 parcel page's view model through `attachments.summary_for`).
 Thin: validate with WTForms, call `portal.collections.attachments` / `deposit_orders`, render.
 The figures are the core's, read through the service; R-C5 is the service's

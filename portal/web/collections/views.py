@@ -8,31 +8,29 @@ from datetime import date
 from types import SimpleNamespace
 from typing import Any
 
-from flask_babel import lazy_gettext as _l
-
 from portal.collections import demands
 from portal.core.explain import N_
 from portal.i18n import Formats, formats
 
-#: The steps of the timeline, in the owner's words.
+#: The steps of the timeline, in the owner's words (worded by `Formats.words`: once a language).
 STEP_LABELS = {
-    "notified": _l("Assessment notified"),
-    "due": _l("Installment due"),
-    "delinquent": _l("Delinquent (after the grace day)"),
-    "demand_queued": _l("Demand queued"),
-    "demand_mailed": _l("Demand mailed by certified mail"),
-    "received": _l("Return receipt"),
-    "window_ends": _l("Last day to pay the demand"),
-    "claimable": _l("May be claimed in court"),
-    "claimed": _l("Claimed in court"),
+    "notified": N_("Assessment notified"),
+    "due": N_("Installment due"),
+    "delinquent": N_("Delinquent (after the grace day)"),
+    "demand_queued": N_("Demand queued"),
+    "demand_mailed": N_("Demand mailed by certified mail"),
+    "received": N_("Return receipt"),
+    "window_ends": N_("Last day to pay the demand"),
+    "claimable": N_("May be claimed in court"),
+    "claimed": N_("Claimed in court"),
 }
 #: A step with no date yet: why.
 NOT_YET = {
-    "demand_mailed": _l("when it is mailed"),
-    "received": _l("when the return receipt comes back"),
-    "window_ends": _l("15 days after mailing"),
-    "claimable": _l("the day after the last day"),
-    "claimed": _l("if staff decide to sue"),
+    "demand_mailed": N_("when it is mailed"),
+    "received": N_("when the return receipt comes back"),
+    "window_ends": N_("15 days after mailing"),
+    "claimable": N_("the day after the last day"),
+    "claimed": N_("if staff decide to sue"),
 }
 #: A demand's status on the staff's lists (`status_text`: in the reader's words).
 STATUS_LABELS = {
@@ -67,8 +65,10 @@ def timeline_view(acct: Any, today: date, f: Formats | None = None) -> SimpleNam
 
 
 def shown(tl: Any, today: date, f: Formats) -> SimpleNamespace:
-    steps = [SimpleNamespace(key=s.key, label=str(STEP_LABELS[s.key]), day=s.on, done=s.done,
-                             text=f.date_long(s.on) if s.on else str(NOT_YET.get(s.key, "—")),
+    words = f.words
+    steps = [SimpleNamespace(key=s.key, label=words(STEP_LABELS[s.key]), day=s.on, done=s.done,
+                             text=f.date_long(s.on) if s.on else (
+                                 words(NOT_YET[s.key]) if s.key in NOT_YET else "—"),
                              rule=s.rule)
              for s in tl.steps]
     n = tl.next

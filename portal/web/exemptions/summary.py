@@ -1,4 +1,4 @@
-"""The parcel page's "Residential exemption" box (templates/exemptions/_parcel.html): the
+"""The parcel page's "Residential exemption" box (templates/accounts/parcel.html): the
 certification's status for the year in course (or the approval that continues, R-B15), the
 bill's effect, the next step and its deadline. Read in the parcel page's unit of work
 (`portal.web.accounts.views.parcel_page`), from the facts it already read."""

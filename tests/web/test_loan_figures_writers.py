@@ -11,7 +11,7 @@ flush, `accounts.bulk`) checked to raise the version of exactly what they wrote.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 
 import pytest
@@ -253,3 +253,76 @@ def test_the_same_on_postgresql(tmp_path):  # noqa: ANN001
                 "direction": "debit", "amount": Decimal("1.00"), "legal_date": TODAY,
                 "cost_kind": "certified_mail"}])
         assert _versions(app) == (loans, district + 1)
+
+
+def _entry(w, parcel: int, fy: int) -> None:  # noqa: ANN001
+    w.session.add(LedgerEntry(parcel_id=parcel, fiscal_year_id=fy, kind="cost",
+                              direction="debit", amount=Decimal("7.00"), legal_date=TODAY,
+                              cost_kind="certified_mail"))
+    w.session.flush()
+
+
+@pytest.mark.postgres
+def test_concurrent_writers_and_a_refresh_on_postgresql(tmp_path, monkeypatch):  # noqa: ANN001
+    """READ COMMITTED: (1) an entry whose transaction is open while the figures are kept,
+    committed after: they are out of date, then the core's; (2) one committed between the
+    refresh's read of the versions and its read of the facts: the facts include it, the
+    versions kept do not, so the figures are computed again, never left hiding a fact;
+    (3) two writers on one parcel at once: the second waits for the first's row and adds
+    to what it committed (both raises count)."""
+    import threading
+
+    from portal.accounts import statements
+    from tests.support.app import demo_on_postgresql
+    with demo_on_postgresql(tmp_path) as (app, _result):
+        parcel, fy, _due = _due_loan(app)
+        with clock.fixed(at(TODAY, 8)):
+            _kept(app)
+        with clock.fixed(at(TODAY, 9)), app_uow(app) as writer:
+            _entry(writer, parcel, fy)
+            assert _stale(app, TODAY) == 0  # not committed: not seen, nothing computed
+            with clock.fixed(at(TODAY, 9)):
+                _kept(app)
+        assert _stale(app, TODAY) > 0
+        with clock.fixed(at(TODAY, 10)):
+            assert _kept(app) == _core(app)
+
+        summaries = statements._summaries
+        writer_done: list[bool] = []
+
+        def between(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+            if not writer_done:  # the refresh read the versions; a fact commits now
+                with app_uow(app) as w:
+                    _entry(w, parcel, fy)
+                writer_done.append(True)
+            return summaries(*args, **kwargs)
+        monkeypatch.setattr(statements, "_summaries", between)
+        tomorrow = TODAY + timedelta(days=1)
+        with clock.fixed(at(tomorrow, 8)):  # a new day's figures: the refresh computes all
+            with app_uow(app) as w:
+                portfolio.refresh(w, users.find_by_email(w, "lender@demo.pr"), tomorrow)
+        monkeypatch.setattr(statements, "_summaries", summaries)
+        assert writer_done
+        assert _stale(app, tomorrow) == 1  # the loan on that parcel: computed again
+        with clock.fixed(at(tomorrow, 9)):
+            assert _kept(app) == _core(app)
+
+        loans, _district = _versions(app)
+        started = threading.Event()
+
+        def second() -> None:
+            with app_uow(app) as w:
+                started.set()
+                _entry(w, parcel, fy)  # waits for the first writer's loan rows
+        with app_uow(app) as first:
+            _entry(first, parcel, fy)
+            t = threading.Thread(target=second)
+            t.start()
+            started.wait(5)
+            t.join(0.5)
+            assert t.is_alive(), "the second writer did not wait for the first"
+        t.join(10)
+        assert _versions(app)[0][parcel] == loans[parcel] + 2
+        with clock.fixed(at(TODAY, 12)):
+            assert _stale(app, TODAY) > 0
+            assert _kept(app) == _core(app)

@@ -27,6 +27,9 @@ up again, since no other transaction can delete them or change their key before 
 commits (what the lock, or not yet being visible to others, guarantees).
 
 Column defaults of the models (e.g. `created_at`) are filled in here, as the ORM would.
+Facts a loan's kept figures read (ledger entries, assessments, installments, the Board's
+values, fiscal years) raise the District's version in the same transaction
+(`models.fact_versions.bulk_written`), as the ORM's flush raises theirs.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from sqlalchemy import Date, DateTime, Numeric, Table, text
 from sqlalchemy.exc import IntegrityError
 
 from portal.db import UnitOfWork
+from portal.models import fact_versions
 
 #: Bytes of COPY text sent at a time by `copy_lines`.
 COPY_BUFFER = 1 << 18
@@ -175,6 +179,7 @@ def insert_rows(uow: UnitOfWork, model_or_table: Any, rows: Sequence[dict[str, A
     keys = set().union(*(r.keys() for r in rows[:1]))
     defaults = _defaults(table, keys)
     conn = uow.session.connection()
+    fact_versions.bulk_written(conn, table.name)  # (facts: in the same transaction)
     if conn.dialect.name == "postgresql":
         ids: list[int] = []
         if return_ids:
@@ -259,6 +264,7 @@ def copy_lines(uow: UnitOfWork, model_or_table: Any, columns: Sequence[str],
     if missing:
         raise ValueError(f"copy_lines needs the values of {', '.join(missing)}")
     values = [set(keys[c]) for _, c, _, _ in fks]
+    fact_versions.bulk_written(uow.session.connection(), table.name)
 
     def write(copy: Any, _fk_values: Any) -> None:
         buffer: list[str] = []

@@ -3,15 +3,16 @@ streamed in batches; the parcels of a filtered set for one payment.
 
 Each loan's figures (status, this year's assessment, due now, next due date) are computed by
 the core (`accounts._summaries`: the parcel's statement and offer, R-A5–A8), once per loan and
-day, and kept in `loan_figures`; a loan is computed again when its figures are of another day
-or a fact they were computed from was written after them: a ledger entry of its parcel (a
-payment, a fee), an assessment of it (an amendment) or a parameter or closed day the Board
-adopted (`_out_of_date`). So a page of a
-lender with 5,000 loans reads one aggregate (the check of every loan's figures and the
-filtered set's totals, in one pass: `_checked_totals`) and one page of rows (the page's loans
-chosen first, then only theirs read: `_page_rows`); only loans whose figures are out of date
-are computed, in batches (constant memory). The check still counts each loan's facts (about a
-microsecond a loan on SQLite): what keeps it exact without a counter kept on every write.
+day, and kept in `loan_figures` with the versions of the facts they were computed from; a
+loan is computed again when its figures are of another day or a fact they read was written
+since: a ledger entry, assessment or installment of its parcel (a payment, a fee, an
+amendment: the loan's `facts_version`) or a value, closed day or fiscal year of the District
+(its version), each raised in the fact's own transaction (`models.fact_versions`;
+`_out_of_date`). So a page of a lender with 5,000 loans reads one aggregate (the check of
+every loan's figures, a comparison of versions on the loan's row, and the filtered set's
+totals, in one pass: `_checked_totals`) and one page of rows (the page's loans chosen first,
+then only theirs read: `_page_rows`); only loans whose figures are out of date are
+computed, in batches (constant memory).
 The same refresh keeps what the lender's dashboard shows beyond the list's columns (`SHOWN`),
 so that the dashboard reads its rows from here (`dashboard_loans`).
 
@@ -40,19 +41,16 @@ from portal.core.acquisition import NoticeDeadline
 from portal.db import UnitOfWork
 from portal.lenders import acquisitions
 from portal.models import (
-    Assessment,
-    BoardParameterValue,
     ExemptionCertification,
-    LedgerEntry,
     LenderAcquisition,
     Loan,
     LoanFigures,
     Parcel,
+    fact_versions,
 )
 
-L, F, P, E = Loan.__table__, LoanFigures.__table__, Parcel.__table__, LedgerEntry.__table__
+L, F, P = Loan.__table__, LoanFigures.__table__, Parcel.__table__
 A = LenderAcquisition.__table__
-S, B = Assessment.__table__, BoardParameterValue.__table__
 
 #: SQL: the date of the loan's latest reported acquisition (R-B10 iii), NULL for none. By the
 #: loan (never the parcel): another lender's loan on the same parcel has its own.
@@ -164,31 +162,28 @@ def _upsert(uow: UnitOfWork) -> Any:
 _AS_OF = bindparam("as_of")
 
 
-def _count(table: Any, *where: Any) -> Any:
-    return select(func.count()).select_from(table).where(*where).scalar_subquery()
-
-
-#: SQL: how many facts the core computes a loan's figures from, over loans: the ledger entries
-#: of its parcel (payments, charges, fees), its assessments (an amendment, R-A5) and the
-#: values and closed days the Board adopted (the year's rules, R-A6–A11). All three tables are
-#: append-only, so a fact written later, whenever its transaction began, raises the count.
-FACTS = (_count(E, E.c.parcel_id == L.c.parcel_id) + _count(S, S.c.parcel_id == L.c.parcel_id)
-         + _count(B))
+#: SQL: the District's version now (`models.fact_versions`: raised with each value or closed
+#: day the Board adopted, each fiscal year, each batch of facts), 0 before any.
+DISTRICT = func.coalesce(fact_versions.district_version, 0)
 
 
 def _out_of_date() -> Any:
     """SQL: the loan's figures are missing, of another day than :as_of, or computed from
-    another number of facts than there are now (`FACTS`, over loans outer-joined to their
-    figures). Not by creation times: a payment whose transaction began before a refresh and
-    committed after it carries an earlier time than the figures, yet is counted."""
-    return or_(F.c.loan_id.is_(None), F.c.as_of != _AS_OF, F.c.facts != FACTS)
+    other versions of the facts than there are now: the loan's (`loans.facts_version`,
+    raised with each ledger entry, assessment or installment of its parcel) or the
+    District's (`DISTRICT`), over loans outer-joined to their figures. Versions, not times
+    or ids: a payment whose transaction began before a refresh and committed after it
+    carries an earlier time and may carry a lower id than the figures saw, yet it raised
+    the version when it committed."""
+    return or_(F.c.loan_id.is_(None), F.c.as_of != _AS_OF,
+               F.c.loan_version != L.c.facts_version, F.c.district_version != DISTRICT)
 
 
 @lru_cache(maxsize=4)
 def _stale(base: Any) -> Any:
     """SQL: the first `BATCH` loans whose figures are out of date (`_out_of_date`), built
     once per statement builder (`_base`)."""
-    return (base(L.c.id, L.c.lender_id, FACTS.label("facts"), *P.c)
+    return (base(L.c.id, L.c.lender_id, L.c.facts_version, DISTRICT.label("district"), *P.c)
             .join(P, P.c.id == L.c.parcel_id)
             .outerjoin(F, F.c.loan_id == L.c.id)
             .where(_out_of_date())
@@ -197,10 +192,10 @@ def _stale(base: Any) -> Any:
 
 def refresh(uow: UnitOfWork, user: Any, today: date | None = None) -> int:
     """Compute the figures of the user's loans that are out of date (`_stale`), in batches of
-    `BATCH`; how many were computed. The core computes each (accounts' summaries). The facts
-    are counted (`FACTS`, in the statement that finds them) before the core reads them: a
-    fact committed in between is read but not counted, so the loan is computed again on the
-    next read, never left out of date."""
+    `BATCH`; how many were computed. The core computes each (accounts' summaries). The
+    versions of the facts are read (in the statement that finds the loans) before the core
+    reads the facts: a fact committed in between is read, but its raised version is not the
+    one kept, so the loan is computed again on the next read, never left out of date."""
     today = today or clock.today()
     base, params = _base(user)
     params = {**params, "as_of": today}
@@ -212,14 +207,15 @@ def refresh(uow: UnitOfWork, user: Any, today: date | None = None) -> int:
             return done
         if done == 0:  # read only when a loan is out of date
             fy = fiscal_year_on(uow, today)
-        parcels = [(access.ParcelRecord._make(r[3:]), "lender") for r in rows]
+        parcels = [(access.ParcelRecord._make(r[4:]), "lender") for r in rows]
         summaries = statements._summaries(uow, parcels, today, fy) if fy is not None else []
         now = clock.now()
         values = []
         for i, r in enumerate(rows):
             s = summaries[i] if summaries else None
             values.append({
-                "loan_id": r[0], "lender_id": r[1], "facts": r[2], "as_of": today,
+                "loan_id": r[0], "lender_id": r[1], "loan_version": r[2],
+                "district_version": r[3], "as_of": today,
                 "computed_at": now,
                 "status": s.status if s is not None else "none",
                 "annual": s.annual if s is not None else None,
@@ -233,7 +229,8 @@ def refresh(uow: UnitOfWork, user: Any, today: date | None = None) -> int:
             index_elements=[F.c.loan_id],
             set_={c: stmt.excluded[c] for c in ("lender_id", "as_of", "status", "annual",
                                                 "due_now", "due_now_by", "next_due",
-                                                *SHOWN, "facts", "computed_at")}),
+                                                *SHOWN, "loan_version", "district_version",
+                                                "computed_at")}),
             values)
         uow.session.flush()
         done += len(rows)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from decimal import Decimal
 
-from sqlalchemy import CheckConstraint, Date, ForeignKey, Index, String
+from sqlalchemy import BigInteger, CheckConstraint, Date, ForeignKey, Index, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from portal.models.base import MONEY, Base, UTCDateTime, created_at
@@ -57,9 +57,10 @@ class LoanFigures(Base):
         MONEY, comment="R-A11: what paying the whole year in one payment saves")
     lump_by: Mapped[date | None] = mapped_column(
         Date, comment="R-A11: the last day of the one-payment option")
-    facts: Mapped[int] = mapped_column(
-        comment="How many facts they were computed from (the parcel's ledger entries and "
-                "assessments, the Board's values: append-only, so a later one changes it)")
+    loan_version: Mapped[int] = mapped_column(
+        comment="The loan's facts_version they were computed from (read before the facts)")
+    district_version: Mapped[int] = mapped_column(
+        BigInteger, comment="The District's version (facts_versions) they were computed from")
     computed_at: Mapped[datetime] = created_at()
 
 

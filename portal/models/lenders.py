@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-from sqlalchemy import Boolean, CheckConstraint, Date, ForeignKey, String, UniqueConstraint
+from sqlalchemy import (
+    Boolean,
+    CheckConstraint,
+    Date,
+    ForeignKey,
+    Integer,
+    String,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from portal.models.base import Base, created_at
@@ -51,6 +59,11 @@ class Loan(Base):
     escrow: Mapped[bool | None] = mapped_column(
         Boolean, comment="The lender pays the property charges from an escrow account "
         "(null: not said)")
+    facts_version: Mapped[int] = mapped_column(
+        Integer, default=0, server_default="0",
+        comment="Raised with each fact of the parcel written (its ledger entries, assessments "
+                "and installments): the loan's kept figures are of this version or out of date "
+                "(models.fact_versions)")
     created_at: Mapped[datetime] = created_at()
 
     lender: Mapped[Lender] = relationship(back_populates="loans")

@@ -67,8 +67,9 @@ def test_a_ledger_entry_of_the_parcel(demo_app: Flask):
 
 def test_an_entry_committed_after_the_figures_with_an_earlier_time(demo_app: Flask):
     """The race: the entry's transaction began at 7, before the figures were computed at 8,
-    and committed after them: its creation time is earlier than theirs, yet it is counted,
-    so the figures are computed again rather than left hiding it."""
+    and committed after them: its creation time is earlier than theirs, yet it raised its
+    loans' version (`models.fact_versions`) when it committed, so the figures are computed
+    again rather than left hiding it."""
     _fresh_after(demo_app, lambda: _charge(demo_app, 7))
 
 

@@ -19,7 +19,7 @@ from sqlalchemy import case, func, insert, literal, or_, select
 
 from portal import clock
 from portal.accounts.errors import NotFound
-from portal.core import property_tax
+from portal.core import params, property_tax
 from portal.core.errors import CalcError, ParameterNotFound
 from portal.db import UnitOfWork
 from portal.models import Parcel, PropertyTaxFact, TaxDebt, UTCDateTime
@@ -27,6 +27,11 @@ from portal.models import Parcel, PropertyTaxFact, TaxDebt, UTCDateTime
 DEMO_SOURCE = "Demo: illustrative values (a tenth of the District's valuation), not the CRIM's"
 DEMO_FACTOR = Decimal("0.1")
 DEMO_DEBT = Decimal("318.40")
+#: The CRIM's values a certification of a fiscal year reads (R-B1 its rates, R-B10 its bills
+#: and their discount, R-B9 its filing date, R-B16 a plan's terms): adopted by the CRIM for
+#: named years (`set_by = "crim"`), never carried over to a year it has not adopted them for.
+CRIM_VALUES = ("property_tax_rate", "crim_billing_dates", "crim_prepayment_discount_rate",
+               "certification_filing_deadline", "plan_max_payments", "plan_down_payment_rate")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -121,10 +126,22 @@ def has_facts(uow: UnitOfWork, parcel_id: int, fy_start: date) -> bool:
         PropertyTaxFact.fiscal_year_start == fy_start)), fy_start)
 
 
+def crim_values_missing(fy_start: date) -> tuple[str, ...]:
+    """The names of the CRIM's values (`CRIM_VALUES`) the parameter files hold for no fiscal
+    year opening on `fy_start`: a year the CRIM has not adopted them for yet."""
+    out = []
+    for name in CRIM_VALUES:
+        try:
+            params.for_fiscal_year(name, fy_start)
+        except ParameterNotFound:
+            out.append(name)
+    return tuple(out)
+
+
 def rated(municipality: str | None, fy_start: date) -> bool:
     """`has_facts` of facts already read: their municipality (None: no facts) has a tax
-    rate for the year."""
-    if municipality is None:
+    rate for the year, and the CRIM's other values of the year are on file."""
+    if municipality is None or crim_values_missing(fy_start):
         return False
     try:
         property_tax.tax_rate(municipality, fy_start)

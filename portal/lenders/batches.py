@@ -204,6 +204,9 @@ REASONS: dict[str, str] = {
     "bad_name": N_("Write the officer's full name."),
     "not_attested": N_("The officer must attest (yes) that the lender holds the "
                        "certification the owner signed (R-B21)."),
+    "crim_not_adopted": N_("The CRIM has not yet adopted its values for fiscal year %(year)s "
+                           "(the property-tax rates, the dates of its bills and the filing "
+                           "date): no certification for that year can be filed yet."),
     "no_property_tax_facts": N_("The CRIM's facts for this property and year are not on file "
                                 "yet."),
     "owes_property_tax": N_("The property owed property tax on January 1: the owner files "
@@ -944,6 +947,8 @@ class Processing:
         checked = check_row(v, today)
         answers = dict(checked.answers)
         answers["owners"] = self._owner_ids(v["owners"], owners.get(parcel_id, []))
+        if exemption_facts.crim_values_missing(checked.fy):  # never last year's rates
+            raise RowRefused(None, "crim_not_adopted", year=fiscal_year_label(checked.fy))
         fact = facts.get(parcel_id)
         if fact is None:
             raise RowRefused(None, "no_property_tax_facts")

@@ -237,6 +237,15 @@ def _run(database: Database, *, one_by_one: bool) -> tuple[Any, ...]:
     return _records(database)
 
 
+def _processed(uow: UnitOfWork, rows: list[dict[str, str]]) -> list[LenderBatchRow]:
+    """The bank officer's batch of `rows`, processed: its rows in order."""
+    officer = uow.session.scalar(select(User).where(User.email == "oficial@banco.pr"))
+    batch = lb.submit(uow, officer, rows, source="csv", filename="lote.csv")
+    lb.process(uow, batch.id)
+    return list(uow.session.scalars(select(LenderBatchRow).where(
+        LenderBatchRow.batch_id == batch.id).order_by(LenderBatchRow.row_number)))
+
+
 def _empty(database: Database) -> None:
     """Every table emptied, the ids from 1 again (the same parcel and loan ids in the
     second run)."""
@@ -346,11 +355,7 @@ def test_a_row_states_who_lives_there_rent_and_the_delivery(database):
             _row(4, rent="sí", rent_part="el apartamento de abajo"),
             _row(10, delivery_date=(clock.today() + timedelta(days=1)).isoformat())]
     with UnitOfWork(database) as uow:
-        officer = uow.session.scalar(select(User).where(User.email == "oficial@banco.pr"))
-        batch = lb.submit(uow, officer, rows, source="csv", filename="lote.csv")
-        lb.process(uow, batch.id)
-        got = list(uow.session.scalars(select(LenderBatchRow).where(
-            LenderBatchRow.batch_id == batch.id).order_by(LenderBatchRow.row_number)))
+        got = _processed(uow, rows)
         assert [(r.outcome, r.error_column, r.reason) for r in got] == [
             ("accepted", None, None),
             ("rejected", "family_relationship", "not_eligible_because"),
@@ -415,3 +420,29 @@ def test_a_cooperatives_election_is_recorded_as_the_cooperatives(database):
             "Cooperativa Jardines", "residential", "Banco")
         assert shown.units == (_catastro(0), _catastro(2))
         assert first.answers["coop_elected_by"] == "cooperative"
+
+
+def test_a_year_the_crim_has_not_adopted_its_values_for_refuses_each_row_saying_so(database):
+    """A fiscal year the parameter files hold no CRIM values for (FY 2027-2028: the rates,
+    the bills and the filing date are adopted up to 2026-2027): each of the bank's rows is
+    refused naming the year, in both languages, never "cannot be computed from these values"
+    (the values are fine) nor last year's rates; a row of another bank's loan still says
+    only that it is not the bank's."""
+    from portal.i18n import use_language
+    from tests.support.clock import fixed_on
+    with fixed_on(date(2027, 9, 15)):
+        _world(database)
+        rows = [_row(0), _row(1, loan_number="X-999")]
+        with UnitOfWork(database) as uow:
+            got = _processed(uow, rows)
+            assert [(r.outcome, r.error_column, r.reason) for r in got] == [
+                ("rejected", None, "crim_not_adopted"),
+                ("rejected", "loan_number", "not_your_loan")]
+            assert uow.session.scalar(select(ExemptionCertification.id).where(
+                ExemptionCertification.loan_id.is_not(None))) is None
+            with use_language("en"):
+                assert lb.reason_text(got[0]).startswith(
+                    "The CRIM has not yet adopted its values for fiscal year 2027-2028 ")
+            with use_language("es"):
+                assert lb.reason_text(got[0]).startswith(
+                    "El CRIM todavía no ha adoptado sus valores para el año fiscal 2027-2028 ")

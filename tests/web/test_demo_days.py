@@ -3,7 +3,8 @@ from the day it is loaded (portal.demo.district.Days), so on a day of December, 
 June and of August (the next fiscal year, whose Board values the demo records as staff do)
 the owner's dashboard offers the lump sum of the parcel bought lately and an installment, the
 lessee's parcel page answers with a demand in its 15-day window, and the staff's court list
-has the shop whose demand's 15 days are over."""
+has the shop whose demand's 15 days are over; the residential exemption can be started on the
+home while the CRIM's values of the year are on file, and says why not once they are not."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ from portal import clock
 from portal.db import Database, reset_databases
 from portal.demo import district
 from tests.support.app import make_app
-from tests.support.pages import login
+from tests.support.demo import home_parcel
+from tests.support.pages import login, main_text
 from tests.support.schema import copy_of
 
 #: Early December, mid-March, the fiscal year's last month, and August of the next year.
@@ -84,3 +86,39 @@ def _journeys(app, day: date) -> None:  # noqa: ANN001
     court = staff.get("/personal/cobros/tribunal").get_data(as_text=True)
     assert SHOP in court, day  # its 15 days over: on the court list
     assert LEASED not in court, day  # still in its window
+    _exemption(app, owner, day)
+
+
+#: The last fiscal year the parameter files hold the CRIM's values for (exemption.toml).
+CRIM_THROUGH = date(2026, 7, 1)
+
+
+def _exemption(app, owner, day: date) -> None:  # noqa: ANN001
+    """J5 on the home: a year whose CRIM values are on file offers the certification; a later
+    one (the demo loaded after June 2027) says, in both languages, that the CRIM has not
+    adopted the year's values yet, on the parcel page (the exemption's box and what the bank
+    pays the CRIM) and on the start page, and offers no start (never the "valuation" or the
+    "facts not on file" of a parcel the CRIM has no row for)."""
+    pid = home_parcel(app)
+    fy = date(day.year if day.month >= 7 else day.year - 1, 7, 1)
+    label = f"{fy.year}-{fy.year + 1}"
+    said = {"en": f"The CRIM has not yet adopted its values for fiscal year {label}",
+            "es": f"El CRIM todavía no ha adoptado sus valores para el año fiscal {label}"}
+    for lang in ("es", "en"):
+        start = main_text(owner.get(f"/propiedad/{pid}/exoneracion?lang={lang}")
+                          .get_data(as_text=True))
+        box = main_text(owner.get(f"/propiedad/{pid}?lang={lang}").get_data(as_text=True))
+        offered = ("Start the certification" if lang == "en" else "Comenzar la certificación")
+        assert "valuation of this parcel" not in start and "valoración del CRIM" not in start
+        if fy <= CRIM_THROUGH:
+            assert offered in start and said[lang] not in start, (day, lang, start)
+            assert said[lang] not in box, (day, lang)
+        else:
+            assert offered not in start and said[lang] in start, (day, lang, start)
+            assert said[lang] in box, (day, lang, box)
+        # What the bank pays the CRIM: figures of a covered year; else why there are none.
+        pays = {"en": f"the CRIM has not yet adopted its values for fiscal year {label}",
+                "es": f"el CRIM todavía no ha adoptado sus valores para el año fiscal {label}"}
+        assert "facts for this year are not on file" not in box
+        assert "datos del CRIM de este año no están" not in box
+        assert (pays[lang] in box) == (fy > CRIM_THROUGH), (day, lang)

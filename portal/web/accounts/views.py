@@ -371,7 +371,8 @@ def _boxes(w: Any, user: Any, acct: statements.AccountView, today: date) -> Simp
     (`web.accounts.page_boxes`), one or two more for a parcel with property-tax debts."""
     pid, relation = acct.parcel.id, acct.relation
     b = SimpleNamespace(issued=[], paperless=None, lender_marks=[], exemption=None,
-                        servicers=[], lenders_pay=[], attachment=None)
+                        servicers=[], lenders_pay=[], crim_missing_year=None,
+                        attachment=None)
     exemption = relation in exemption_box.READERS
     owners = exemption and relation in ("owner", "delegate")
     debts = attachments.may_see_minimum(w, user, pid, relation)
@@ -393,6 +394,7 @@ def _boxes(w: Any, user: Any, acct: statements.AccountView, today: date) -> Simp
             b.servicers = found.servicers
             names = list(dict.fromkeys(name for name, _e, _s in b.servicers))
             b.lenders_pay = portfolio.lenders_pay(w, pid, names, year[0], fy, *year[1:])
+            b.crim_missing_year = exemption_box.crim_missing_year(fy)
     if found.has_debts:
         summary = attachments.summary_for(w, pid, relation)
         b.attachment = summary_view(summary, formats()) if summary.debts else None

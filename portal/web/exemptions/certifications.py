@@ -156,6 +156,8 @@ def start_page(parcel_id: int):  # noqa: ANN201
                 return redirect(url_for("exemptions.receipt", cert_id=cert.id))
     return render_template("exemptions/start.html", parcel=parcel, rel=rel, fy=fy,
                            fy_label=present.fy_label(fy), has_facts=has_facts,
+                           crim_note=(present.crim_not_adopted(present.fy_label(fy))
+                                      if facts_service.crim_values_missing(fy) else None),
                            form=STEP_FORMS["result"](),
                            judged_on=date(fy.year, 1, 1))
 

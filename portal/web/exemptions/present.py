@@ -14,9 +14,11 @@ from portal.documents.exemption_certification import (
     fy_label,
     status_label,
 )
+from portal.i18n import fast_gettext as _
 
 __all__ = ["ABSENCE_LABELS", "SLUGS", "STATUS_CSS", "STEP_OF_SLUG", "TITLES", "USE_LABELS",
-           "WHY_ASKED", "bill_lines", "fy_label", "status_label"]
+           "WHY_ASKED", "bill_lines", "crim_not_adopted", "fy_label",
+           "status_label"]
 
 #: The wizard's step slugs in the URL (Spanish first, like every path of the portal).
 SLUGS = {"owners": "duenos", "occupants": "residentes", "use": "uso", "absence": "ausencia",
@@ -55,3 +57,12 @@ WHY_ASKED = {
 STATUS_CSS = {"draft": "pending", "filed": "pending", "under_review": "pending",
               "returned": "overdue", "resubmitted": "pending", "approved": "current",
               "withdrawn": "pending", "revoked": "overdue"}
+
+
+def crim_not_adopted(fy_label_: str) -> str:
+    """Why no certification of the fiscal year can be filed online while the CRIM's values
+    of the year are not on file (`tax_facts.crim_values_missing`): never last year's rates
+    in their place (docs/EXEMPTION.md)."""
+    return _("The CRIM has not yet adopted its values for fiscal year %(year)s (the "
+             "property-tax rates, the dates of its bills and the filing date), so the "
+             "certification for that year cannot be filed online yet.", year=fy_label_)

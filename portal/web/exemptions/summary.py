@@ -24,6 +24,12 @@ from portal.web.exemptions import present
 READERS = ("owner", "delegate", "staff", "lender")
 
 
+def crim_missing_year(fy: date) -> str | None:
+    """The fiscal year's label when the CRIM's values of the year are not on file (no figure
+    of its property tax can be given: `tax_facts.crim_values_missing`), else None."""
+    return present.fy_label(fy) if facts_service.crim_values_missing(fy) else None
+
+
 def exemption_summary(w: UnitOfWork, parcel_id: int, relation: str, today: date,
                       facts: Any, cert: Any, continued: date | None) -> dict | None:
     """The box for a parcel the caller read through `accounts.access` (`relation`: the
@@ -35,10 +41,13 @@ def exemption_summary(w: UnitOfWork, parcel_id: int, relation: str, today: date,
     fy = filings.certification_year(today)
     out: dict = {"fy_label": present.fy_label(fy), "today": today, "status": None,
                  "filing_number": None, "continued_from": None, "saving": None,
-                 "next_step": None, "deadline": None, "link": None, "link_text": None}
+                 "next_step": None, "deadline": None, "link": None, "link_text": None,
+                 "note": None}
     if cert is None or cert.status == "draft" and relation != "owner":
         if relation != "owner" or not facts_service.rated(
                 facts.municipality if facts is not None else None, fy):
+            if relation == "owner" and crim_missing_year(fy):
+                out["note"] = present.crim_not_adopted(out["fy_label"])
             return out if relation == "owner" else None
         out["next_step"] = _("File the certification if this property is your home.")
         out["deadline"] = property_tax.filing_deadline(fy, filings._closed(w))

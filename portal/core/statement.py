@@ -699,8 +699,10 @@ def _summarise(acct: _Account, as_of: date, applications: list[Application],
             interest_left, s.late_fee_assessed, inst.due_date if s.delinquent else None,
             inst.amount, () if accruals is None else tuple(accruals), s.late_fee_base,
             s.principal_days, s.interest_paid)))
-        interest += interest_left
-        late_fees += late_fee
+        if interest_left:  # (a total nothing adds to stays ZERO itself)
+            interest += interest_left
+        if late_fee:
+            late_fees += late_fee
     costs = sum((c.owed for c in acct.costs), ZERO)
     now = interest + late_fees + costs + delinquent + due
     reversed_payments = events.reversed_payments

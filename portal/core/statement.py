@@ -54,7 +54,7 @@ _new_tuple = tuple.__new__  # builds an Accrual without a Python frame (hot path
 _new_object = object.__new__  # an _Account without running its __init__ (_Account.copy)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Payment:
     """A payment received on `date` (R-A6). One with `reversed_on` on or before the statement
     date (a bank debit that failed to settle) was never received and is ignored entirely;
@@ -66,7 +66,7 @@ class Payment:
     reversed_on: date | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Adjustment:
     """A credit to the account (a decrease by amendment, a correction): applied on its day
     like a payment, with any credit, after accruing interest (R-A10); it is not principal
@@ -77,7 +77,7 @@ class Adjustment:
     description: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Refund:
     """Money paid back from the account's credit on `date`, after that day's payments (R-A10:
     a credit is refundable). More than the credit then is an input error."""
@@ -86,7 +86,7 @@ class Refund:
     amount: Decimal
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Cost:
     """R-A9, 23 LPRA § 6432(d), (e): a collection cost or attorney's fee staff recorded."""
 
@@ -206,7 +206,7 @@ class InstallmentStatus(NamedTuple):
     interest_paid: Decimal = ZERO  # R-A8: interest paid on it; interest + this = the total
 
 
-@dataclass
+@dataclass(slots=True)
 class Statement:
     as_of: date
     interest: Decimal
@@ -282,13 +282,17 @@ class _Account:
     def __init__(self, installments: Sequence[Installment], rules: StatementRules):
         self.rules = rules
         ordered = sorted(installments, key=_DUE_ORDER)
-        closed = frozenset(rules.closed_days)
-        self.items = [InstallmentState(i, _last_timely_day(i.due_date, rules.grace_day, closed),
-                                       i.amount)
-                      for i in ordered]
+        closed, grace = frozenset(rules.closed_days), rules.grace_day
+        self.items = items = []
         self.by_grace_day: dict[date, list[InstallmentState]] = defaultdict(list)
-        for s in self.items:
-            self.by_grace_day[s.last_timely_day].append(s)
+        by_grace_day = self.by_grace_day
+        for i in ordered:  # (_last_timely_day written out: a call less an installment)
+            day = _last_timely_day_open(i.due_date, grace)
+            if closed and day in closed:
+                day = _last_timely_day_closed(i.due_date, grace, closed)
+            s = InstallmentState(i, day, i.amount)
+            items.append(s)
+            by_grace_day[day].append(s)
         # in due order (close_grace keeps it so): the only installments with interest or fees
         self.delinquent: list[InstallmentState] = []
         self.costs: list[CostState] = []
@@ -346,7 +350,7 @@ class _Account:
         """
         rate = self.rules.interest_rate
         for s in self.delinquent:
-            if s.principal > 0 and s.last_accrual is not None:
+            if s.principal > ZERO and s.last_accrual is not None:
                 days = (day - s.last_accrual).days
                 if days > 0:
                     principal_days = s.principal * days
@@ -365,7 +369,7 @@ class _Account:
         """R-A6 + R-A7, 23 LPRA § 6432(d): principal unpaid at the end of day G makes the
         installment delinquent, and it incurs one late fee: rate x base, rounded to cents."""
         for s in self.by_grace_day.get(day, ()):
-            if not s.delinquent and s.principal > 0:
+            if not s.delinquent and s.principal > ZERO:
                 s.delinquent = True
                 delinquent = self.delinquent
                 delinquent.append(s)
@@ -539,7 +543,7 @@ def _start(end: date, installments: Sequence[Installment], payments: Sequence[Pa
                 reversed_payments.append(p)  # never received (R-A6)
             else:
                 pays_by_day[p.date].append((k, p))
-    costs_by_day = _by_day(costs, end)
+    costs_by_day = _by_day(costs, end) if costs else {}
     adjustments_by_day = _by_day(adjustments, end) if adjustments else {}
     refunds_by_day = _by_day(refunds, end) if refunds else {}
     grace_days = {s.last_timely_day for s in acct.items if s.last_timely_day < end}
@@ -674,8 +678,11 @@ def _summarise(acct: _Account, as_of: date, applications: list[Application],
     delinquent = due = upcoming = interest = late_fees = ZERO
     for s in acct.items:
         inst = s.installment
-        principal = s.principal
-        if principal + s.late_fee + s.interest == 0:  # (s.owed, without a call)
+        # (an amount paid off as ZERO itself: `fmt` and the trace write it without str())
+        principal = s.principal or ZERO
+        late_fee = s.late_fee or ZERO
+        interest_left = s.interest or ZERO
+        if principal + late_fee + interest_left == ZERO:  # (s.owed, without a call)
             status = "paid"
         elif inst.due_date > as_of:
             status = "upcoming"
@@ -688,27 +695,25 @@ def _summarise(acct: _Account, as_of: date, applications: list[Application],
             due += principal
         accruals = s.accruals
         statuses.append(_new_tuple(InstallmentStatus, (
-            inst.number, inst.due_date, s.last_timely_day, status, principal, s.late_fee,
-            s.interest, s.late_fee_assessed, inst.due_date if s.delinquent else None,
+            inst.number, inst.due_date, s.last_timely_day, status, principal, late_fee,
+            interest_left, s.late_fee_assessed, inst.due_date if s.delinquent else None,
             inst.amount, () if accruals is None else tuple(accruals), s.late_fee_base,
             s.principal_days, s.interest_paid)))
-        interest += s.interest
-        late_fees += s.late_fee
+        if interest_left:  # (a total nothing adds to stays ZERO itself)
+            interest += interest_left
+        if late_fee:
+            late_fees += late_fee
     costs = sum((c.owed for c in acct.costs), ZERO)
     now = interest + late_fees + costs + delinquent + due
     reversed_payments = events.reversed_payments
     if reversed_payments:
         reversed_payments = tuple(p for p in reversed_payments if p.date <= as_of)
-    return Statement(
-        as_of=as_of, interest=interest, late_fees=late_fees, costs=costs,
-        delinquent_principal=delinquent, due_principal=due,
-        upcoming_principal=upcoming, discount=acct.discount, credit=acct.credit,
-        total_due_now=max(ZERO, now - acct.credit),
-        payoff=max(ZERO, now + upcoming - acct.credit),
-        installments=statuses, applications=applications,
-        lump_sum_deadline=events.lump_deadline, rules=acct.rules, cost_items=acct.costs,
-        adjustments=events.adjustments, refunds=tuple(acct.refunded),
-        reversed_payments=reversed_payments)
+    credit = acct.credit
+    return Statement(  # (in the fields' order, by position: a keyword call costs more)
+        as_of, interest, late_fees, costs, delinquent, due, upcoming, acct.discount, credit,
+        max(ZERO, now - credit), max(ZERO, now + upcoming - credit), statuses, applications,
+        events.lump_deadline, acct.rules, acct.costs, events.adjustments,
+        tuple(acct.refunded), reversed_payments)
 
 
 def interest_per_day(st: Statement) -> Decimal:

@@ -441,6 +441,17 @@ def _by_parcel(query: Query) -> bool:
     return bool(query.q.strip() or query.municipality)
 
 
+#: The sorts that read the loan's kept figures.
+_FIGURE_SORTS = ("status", "annual", "due", "next_due")
+
+
+def _by_figures(query: Query) -> bool:
+    """Whether the page's sort or filters read the loan's kept figures (`loan_figures`):
+    otherwise its loans are chosen without them (every loan has its figures once checked)."""
+    return bool(query.sort in _FIGURE_SORTS or query.status or query.due_min is not None
+                or query.due_max is not None or query.due_within is not None)
+
+
 def _checked_totals(base: Any, where: list[Any], by_parcel: bool) -> Any:
     """SQL, one pass over the builder's loans: how many of them have figures out of date on
     :as_of (`_out_of_date`, over all of them, as `refresh` computes them), and the count and
@@ -462,7 +473,9 @@ def _page_rows(base: Any, where: list[Any], query: Query, by_parcel: bool) -> An
     what the filters and the sort read (the figures; the parcels only when these read
     them), then only those are read with their parcels and latest acquisition: a page of a
     large portfolio reads fifty parcels, not every loan's."""
-    chosen = base(L.c.id.label("page_id")).join(F, F.c.loan_id == L.c.id)
+    chosen = base(L.c.id.label("page_id"))
+    if _by_figures(query):
+        chosen = chosen.join(F, F.c.loan_id == L.c.id)
     if by_parcel or query.sort in ("catastro", "municipality"):
         chosen = chosen.join(P, P.c.id == L.c.parcel_id)
     page = (_ordered(chosen.where(*where), query).limit(PER_PAGE).offset(_OFFSET)
@@ -480,7 +493,27 @@ def _page_pair(base: Any, where: list[Any], query: Query, by_parcel: bool
 
 @lru_cache(maxsize=64)
 def _unfiltered(base: Any, sort: str, desc: bool) -> tuple[Any, Any]:
-    return _page_pair(base, [], Query(sort=sort, desc=desc), False)
+    pair = _page_pair(base, [], Query(sort=sort, desc=desc), False)
+    if sort != "loan":
+        return pair
+    # By loan number: the totals say whether the loans are one lender's (their least and
+    # greatest lender), for `_one_lender_rows`.
+    totals = pair[0].add_columns(func.min(L.c.lender_id), func.max(L.c.lender_id))
+    return totals, pair[1]
+
+
+@lru_cache(maxsize=2)
+def _one_lender_rows(desc: bool) -> Any:
+    """SQL: the page's rows by loan number from :offset when every loan the user sees is the
+    lender :lender_id's (`_unfiltered`'s totals say so): its active loans read in order
+    through the index on (lender, loan number), the fifty after :offset, without sorting
+    the lender's loans (a loan number is the lender's once, so it alone orders them)."""
+    number = L.c.loan_number.desc() if desc else L.c.loan_number.asc()
+    page = (access.loans_of_lender_query(L.c.id.label("page_id")).order_by(number)
+            .limit(PER_PAGE).offset(_OFFSET).subquery("page"))
+    return _ordered(select(*_ROW_COLUMNS).select_from(page)
+                    .join(L, L.c.id == page.c.page_id).join(P, P.c.id == L.c.parcel_id)
+                    .join(F, F.c.loan_id == L.c.id), Query(desc=desc))
 
 
 def portfolio(uow: UnitOfWork, user: Any, query: Query, today: date | None = None) -> Page:
@@ -492,14 +525,18 @@ def portfolio(uow: UnitOfWork, user: Any, query: Query, today: date | None = Non
     base, params = _base(user)
     params = {**params, "as_of": today}
     totals, page_rows = _page_statements(base, _where(uow, query, today), query)
-    stale, count, due, annual = uow.session.execute(totals, params).one()
-    if stale:
+    found = uow.session.execute(totals, params).one()
+    if found[0]:
         refresh(uow, user, today)
-        _stale_now, count, due, annual = uow.session.execute(totals, params).one()
+        found = uow.session.execute(totals, params).one()
+    _stale, count, due, annual, *lenders = found
     pages = max(1, -(-count // PER_PAGE))
     page = min(max(1, query.page), pages)
-    rows = [_with_notice(uow, r, today) for r in uow.session.execute(
-        page_rows, {**params, "offset": (page - 1) * PER_PAGE})]
+    params["offset"] = (page - 1) * PER_PAGE
+    if lenders and lenders[0] is not None and lenders[0] == lenders[1]:
+        page_rows = _one_lender_rows(query.desc)
+        params["lender_id"] = lenders[0]
+    rows = [_with_notice(uow, r, today) for r in uow.session.execute(page_rows, params)]
     return Page(rows, count, Decimal(due).quantize(Decimal("0.01")),
                 Decimal(annual).quantize(Decimal("0.01")), page, pages, today)
 

@@ -7,8 +7,9 @@ import re
 from decimal import Decimal
 
 import pytest
+from sqlalchemy import select
 
-from tests.support.demo import add_loans, filed_exemption
+from tests.support.demo import add_loans, app_uow, filed_exemption
 from tests.support.html import vnu_errors, vnu_missing
 from tests.support.lenders import loan_with_facts, page_statements
 from tests.support.pages import csrf_token, login
@@ -41,6 +42,31 @@ def test_the_list_goes_page_by_page(demo_app):
                              .get_data(as_text=True)) == pages[0]
     english = client.get("/prestamista/prestamos?page=3&lang=en").get_data(as_text=True)
     assert "125 loans" in english and "Page 3 of 3" in english
+
+
+def _in_pages(client, pages: int, order: str = "") -> list[str]:  # noqa: ANN001
+    return [n for k in range(1, pages + 1) for n in _loan_numbers(client.get(
+        f"/prestamista/prestamos?page={k}{order}").get_data(as_text=True))]
+
+
+@pytest.mark.parametrize("order", ["", "&orden=loan&dir=desc"])
+def test_one_lenders_loans_and_two_lenders_loans_are_in_loan_number_order(demo_app, order):
+    """One lender's loans are read through its index by loan number (the fifty of a page,
+    unsorted); a clerk of two lenders gets both lenders' loans in the same order."""
+    from portal.models import Lender, Loan, PartyMember
+    from tests.support.lenders import other_lender
+    add_loans(demo_app, EXTRA)
+    with app_uow(demo_app) as w:
+        _other, clerk = other_lender(w)
+        bank = w.session.get(Lender, w.session.scalars(
+            select(Loan.lender_id).where(Loan.loan_number.startswith("ZZ-"))).first())
+        w.session.add(PartyMember(party_id=bank.party_id, user_id=clerk.id, role="employee"))
+    desc = "desc" in order
+    one = _in_pages(login(demo_app, "lender"), 3, order)
+    assert len(one) == 125 and one == sorted(one, reverse=desc)
+    two = _in_pages(login(demo_app, "user00001@demo.pr"), 3, order)
+    assert len(two) == 126 and two == sorted(two, reverse=desc)
+    assert sorted(set(two) - set(one)) == ["OT-1"]
 
 
 def test_a_page_reads_only_its_loans(demo_app, monkeypatch):

@@ -14,6 +14,7 @@ when the block succeeds and rolls back when it raises::
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from pathlib import Path
 from types import TracebackType
@@ -21,6 +22,7 @@ from typing import Any
 
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from portal import config
@@ -88,6 +90,25 @@ def application_name() -> str:
 
 def is_sqlite(engine: Engine) -> bool:
     return engine.dialect.name == "sqlite"
+
+
+#: PostgreSQL's SQLSTATEs of a statement refused because others hold what it needs: a lock
+#: not had within `lock_timeout` (55P03), a deadlock (40P01), a serialization failure (40001).
+BUSY_STATES = frozenset({"55P03", "40P01", "40001"})
+#: Seconds a page refused so says to wait (Retry-After): SQLite's busy timeout is 5 s.
+RETRY_AFTER = 5
+
+
+def is_busy(exc: BaseException) -> bool:
+    """Whether `exc` is the database being busy, not wrong: SQLite's write lock still held
+    by another connection when `busy_timeout` (5 s) ran out ("database is locked"), or
+    PostgreSQL's `BUSY_STATES`. Trying again a moment later succeeds."""
+    if not isinstance(exc, OperationalError):
+        return False
+    orig = exc.orig
+    if isinstance(orig, sqlite3.OperationalError):
+        return str(orig).startswith(("database is locked", "database table is locked"))
+    return getattr(orig, "sqlstate", None) in BUSY_STATES
 
 
 class Database:

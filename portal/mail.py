@@ -126,9 +126,16 @@ def send(uow: UnitOfWork, to: str, template: str, lang: str, *,
     commits, never if it rolls back), with the settings `config` (the app's config;
     default: `portal.config.mail_settings()`). `bulk`: a notice sent to many (the staff's
     queue tells them apart); `unsubscribe`: its one-click address (`build`)."""
-    subject, body = render(template, lang, **context)
-    msg = build(to, subject, body, lang, config, unsubscribe=unsubscribe)
+    msg = compose(to, template, lang, config=config, unsubscribe=unsubscribe, **context)
     return queue(uow, msg, template, config=config, bulk=bulk or unsubscribe is not None)
+
+
+def compose(to: str, template: str, lang: str, *, config: Mapping[str, Any] | None = None,
+            unsubscribe: str | None = None, **context: Any) -> EmailMessage:
+    """`send`'s message, rendered and built but not queued: a batch composes its emails
+    before its transaction writes, then queues them (`queue`, bulk when `unsubscribe`)."""
+    subject, body = render(template, lang, **context)
+    return build(to, subject, body, lang, config, unsubscribe=unsubscribe)
 
 
 #: Told (database URL, config) after a unit of work that queued mail commits.

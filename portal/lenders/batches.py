@@ -129,7 +129,7 @@ KINSHIP_WORDS: dict[str, str] = {**{c: c for c in exemption.KINSHIP}, **KINSHIP_
 GUIDE: dict[str, str] = {
     "loan_number": N_("The loan number, as in your portfolio."),
     "catastro": N_("The parcel's catastro number (e.g. 040-012-345-67)."),
-    "fiscal_year": N_("The fiscal year of the certification, e.g. 2026-2027 (only the year "
+    "fiscal_year": N_("The fiscal year of the certification, e.g. %(year)s (only the year "
                       "in course is open)."),
     "delivery_date": N_("The day the owner delivered the signed certification to the lender "
                         "(YYYY-MM-DD): its filing date, from which the 30 days for a payment "
@@ -624,6 +624,25 @@ def fiscal_year_of(text: str) -> date | None:
 
 def fiscal_year_label(fy: date) -> str:
     return f"{fy.year}-{fy.year + 1}"
+
+
+#: The fiscal year column's description where no day is at hand (the API's schema, built once).
+FISCAL_YEAR_FORMAT = N_("The fiscal year of the certification, written YYYY-YYYY (only the year "
+                        "in course is open).")
+
+
+def open_year(today: date) -> str:
+    """The fiscal year open for certifications on `today` ("2026-2027"): the year in course
+    (`filings.certification_year`), the only one `check_row` takes."""
+    return fiscal_year_label(filings.certification_year(today))
+
+
+def guide(column: str, today: date) -> str:
+    """The column's guide in the language in force; the fiscal year's example is the year
+    open on `today`."""
+    if column == "fiscal_year":
+        return gettext(GUIDE[column], year=open_year(today))
+    return translate(GUIDE[column])
 
 
 def check_row(v: dict[str, str], today: date) -> Checked:

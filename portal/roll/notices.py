@@ -274,6 +274,21 @@ def _addressees(uow: UnitOfWork, facts: Sequence[NoticeFacts]
 
 # --- the job ----------------------------------------------------------------------------------
 
+@dataclass
+class _Batch:
+    """What one step writes, made before it writes (`Notification._prepare`): the notices
+    printed, their new access codes (plain text: printed only) and the stored print file's
+    key; the composed emails, with their addressee and notice; the notices left unprinted or
+    unemailed by the payers' choices."""
+
+    printed: list[NoticeFacts] = field(default_factory=list)
+    codes: dict[int, str] = field(default_factory=dict)
+    key: str = ""
+    emails: list[tuple[Addressee, NoticeFacts, Any]] = field(default_factory=list)
+    paperless: int = 0
+    email_stopped: int = 0
+
+
 def notifiable(uow: UnitOfWork, staff: Any, roll_id: int) -> AssessmentRoll:
     """The roll, when `staff` may send its notices: a published roll (an administrator's)."""
     access.require_staff_role(staff, *access.MANAGE)
@@ -306,11 +321,21 @@ class Notification:
             _notice_rows(self.roll_id).subquery()))
 
     def step(self, uow: UnitOfWork) -> int:
+        """The next batch: read and made first (`_prepare`: the facts, the new codes, the
+        print file rendered and stored, the emails composed), then written at once
+        (`_write`), so the transaction writes for milliseconds, not for the seconds the
+        print file takes (SQLite's one writer, docs/JOBS.md "Short writes")."""
         rows = uow.session.execute(_notice_rows(self.roll_id).where(Notice.parcel_id > self.after)
                                    .order_by(Notice.parcel_id).limit(CHUNK)).all()
         if not rows:
             return 0
+        batch = self._prepare(uow, rows)
+        self._write(uow, batch)
         self.after = rows[-1][2].id
+        return len(rows)
+
+    def _prepare(self, uow: UnitOfWork, rows: Sequence[Any]) -> _Batch:
+        """What the batch `rows` writes, from reads only (no statement of it writes)."""
         facts = _facts(uow, self.roll, rows)
         ids = [f.notice_id for f in facts]
         done = {(d.notice_id, d.channel, d.user_id) for d in uow.session.execute(
@@ -321,81 +346,96 @@ class Notification:
         # Paperless (accounts.paperless): emailed only, left out of the print file.
         emailed_only = paperless.paperless_parcels(uow, {
             f.parcel_id: [a.user_id for a in people[f.parcel_id]] for f in unprinted})
-        self.counts["paperless"] += sum(f.parcel_id in emailed_only for f in unprinted)
-        self._print(uow, [f for f in unprinted if f.parcel_id not in emailed_only], people)
-        self._email(uow, facts, people, done)
-        return len(rows)
+        batch = _Batch(paperless=sum(f.parcel_id in emailed_only for f in unprinted))
+        self._print(uow, batch, [f for f in unprinted if f.parcel_id not in emailed_only],
+                    people)
+        self._email(uow, batch, facts, people, done)
+        return batch
 
-    def _print(self, uow: UnitOfWork, facts: list[NoticeFacts],
+    def _print(self, uow: UnitOfWork, batch: _Batch, facts: list[NoticeFacts],
                people: dict[int, list[Addressee]]) -> None:
+        """The batch's print file, rendered and put in the file store, and its new codes."""
         if not facts:
             return
         unclaimed = [f.parcel_id for f in facts if not people[f.parcel_id]]
         live = set(uow.session.scalars(select(AccessCode.parcel_id).where(
             AccessCode.parcel_id.in_(unclaimed), AccessCode.revoked_at.is_(None)))
         ) if unclaimed else set()
-        codes = {p: parcels.generate_code() for p in unclaimed if p not in live}
-        code_ids: dict[int, int] = {}
-        if codes:
-            rows = [{"parcel_id": p, "code_hash": parcels.hash_code(c),
-                     "issued_by_id": self.staff.id, "issued_at": clock.now(),
-                     "failed_attempts": 0} for p, c in codes.items()]
-            code_ids = dict(zip(codes, bulk.insert_rows(uow, AccessCode, rows,
-                                                        return_ids=True)))
+        batch.codes = {p: parcels.generate_code() for p in unclaimed if p not in live}
         docs = []
         for f in facts:
-            state = ("new" if f.parcel_id in codes else "kept" if f.parcel_id in live
+            state = ("new" if f.parcel_id in batch.codes else "kept" if f.parcel_id in live
                      else "claimed")
             with use_language(f.language):
-                docs.append((document(f, self.base, state, codes.get(f.parcel_id),
+                docs.append((document(f, self.base, state, batch.codes.get(f.parcel_id),
                                       secret=self.secret), f.language))
-        key = storage.store().put(render_print_file(docs))
-        printed = NoticePrintFile(roll_id=self.roll_id, storage_key=key,
-                                  first_parcel_id=facts[0].parcel_id,
-                                  last_parcel_id=facts[-1].parcel_id, notices=len(facts),
-                                  codes=len(codes), created_by_id=self.staff.id)
-        uow.session.add(printed)
-        uow.session.flush()
-        now = clock.now()
-        bulk.insert_rows(uow, NoticeDelivery, [
-            {"notice_id": f.notice_id, "channel": "print", "user_id": None, "email": None,
-             "print_file_id": printed.id, "access_code_id": code_ids.get(f.parcel_id),
-             "language": f.language, "created_at": now} for f in facts])
-        if codes:
-            audit.record(uow, self.staff, "access_code.issued", printed,
-                         after={"roll_id": self.roll_id, "codes": len(codes),
-                                "first_parcel_id": facts[0].parcel_id,
-                                "last_parcel_id": facts[-1].parcel_id})
-        self.counts["printed"] += len(facts)
-        self.counts["codes"] += len(codes)
+        batch.printed = facts
+        batch.key = storage.store().put(render_print_file(docs))
 
-    def _email(self, uow: UnitOfWork, facts: list[NoticeFacts],
+    def _email(self, uow: UnitOfWork, batch: _Batch, facts: list[NoticeFacts],
                people: dict[int, list[Addressee]], done: set) -> None:
-        rows, messages = [], []
-        now = clock.now()
+        """The batch's emails, composed: to each addressee not yet emailed this notice."""
         off = notice_emails.stopped(uow, {a.user_id for f in facts for a in people[f.parcel_id]})
+        messages = []
         for f in facts:
             for a in people[f.parcel_id]:
                 if (f.notice_id, "email", a.user_id) in done or not a.email:
                     continue
                 if a.user_id in off:  # printed instead (`paperless.paperless_parcels`)
-                    self.counts["email_stopped"] += 1
+                    batch.email_stopped += 1
                     continue
-                rows.append({"notice_id": f.notice_id, "channel": "email",
-                             "user_id": a.user_id, "email": a.email, "print_file_id": None,
-                             "access_code_id": None, "language": a.language,
-                             "created_at": now})
                 messages.append((a, f))
-        if not rows:
+        if not messages:
             return
-        bulk.insert_rows(uow, NoticeDelivery, rows)
-        self.counts["emails"] += len(rows)
         offers = amendment_offers(uow, self.roll, [f for _, f in messages])
-        for a, f in messages:  # in the batch's unit of work: the outbox (portal.mail)
+        for a, f in messages:
             stop = notice_emails.link(self.config, a.user_id, a.language)
-            mail.send(uow, a.email, "assessment_notice", a.language, config=self.config,
-                      unsubscribe=stop, unsubscribe_url=stop, paper=True,
-                      **email_context(f, a, self.base, offers.get(f.parcel_id)))
+            batch.emails.append((a, f, mail.compose(
+                a.email, "assessment_notice", a.language, config=self.config,
+                unsubscribe=stop, unsubscribe_url=stop, paper=True,
+                **email_context(f, a, self.base, offers.get(f.parcel_id)))))
+
+    def _write(self, uow: UnitOfWork, batch: _Batch) -> None:
+        """The batch's rows, all at once: the codes, the print file's row and its
+        deliveries, the emails' deliveries and their outbox rows (sent once this unit of
+        work commits, `portal.mail`); then its counts."""
+        now = clock.now()
+        facts = batch.printed
+        if facts:
+            code_ids: dict[int, int] = {}
+            if batch.codes:
+                rows = [{"parcel_id": p, "code_hash": parcels.hash_code(c),
+                         "issued_by_id": self.staff.id, "issued_at": now,
+                         "failed_attempts": 0} for p, c in batch.codes.items()]
+                code_ids = dict(zip(batch.codes, bulk.insert_rows(uow, AccessCode, rows,
+                                                                  return_ids=True)))
+            printed = NoticePrintFile(roll_id=self.roll_id, storage_key=batch.key,
+                                      first_parcel_id=facts[0].parcel_id,
+                                      last_parcel_id=facts[-1].parcel_id, notices=len(facts),
+                                      codes=len(batch.codes), created_by_id=self.staff.id)
+            uow.session.add(printed)
+            uow.session.flush()
+            bulk.insert_rows(uow, NoticeDelivery, [
+                {"notice_id": f.notice_id, "channel": "print", "user_id": None, "email": None,
+                 "print_file_id": printed.id, "access_code_id": code_ids.get(f.parcel_id),
+                 "language": f.language, "created_at": now} for f in facts])
+            if batch.codes:
+                audit.record(uow, self.staff, "access_code.issued", printed,
+                             after={"roll_id": self.roll_id, "codes": len(batch.codes),
+                                    "first_parcel_id": facts[0].parcel_id,
+                                    "last_parcel_id": facts[-1].parcel_id})
+        if batch.emails:
+            bulk.insert_rows(uow, NoticeDelivery, [
+                {"notice_id": f.notice_id, "channel": "email", "user_id": a.user_id,
+                 "email": a.email, "print_file_id": None, "access_code_id": None,
+                 "language": a.language, "created_at": now} for a, f, _msg in batch.emails])
+            for _a, _f, msg in batch.emails:  # the outbox (portal.mail), in this unit of work
+                mail.queue(uow, msg, "assessment_notice", config=self.config, bulk=True)
+        self.counts["paperless"] += batch.paperless
+        self.counts["email_stopped"] += batch.email_stopped
+        self.counts["printed"] += len(facts)
+        self.counts["codes"] += len(batch.codes)
+        self.counts["emails"] += len(batch.emails)
 
     def finish(self, uow: UnitOfWork) -> Notification:
         audit.record(uow, self.staff, "roll.notified", object_type="assessment_rolls",

@@ -1,4 +1,7 @@
-"""Error pages (404, 403, 405, 429, 400, 500): translated, and never a traceback."""
+"""Error pages (404, 403, 405, 429, 400, 500, 503): translated, and never a traceback.
+
+503 is the database busy (`db.is_busy`: SQLite's write lock held past its busy timeout,
+PostgreSQL's lock timeout): a page that says to try again, with Retry-After."""
 
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ from flask.globals import request_ctx
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
+from portal import db
 from portal.accounts import errors as service_errors
 from portal.web import upload_limits
 
@@ -18,7 +22,7 @@ log = logging.getLogger(__name__)
 
 PAGES = {400: "errors/400.html", 403: "errors/403.html", 404: "errors/404.html",
          405: "errors/405.html", 413: "errors/413.html", 429: "errors/429.html",
-         500: "errors/500.html"}
+         500: "errors/500.html", 503: "errors/503.html"}
 
 
 def _render(code: int):  # noqa: ANN202
@@ -108,5 +112,13 @@ def init_app(app: Flask) -> None:
             return _or_page(404)     # catch: what it means, not a 500
         if isinstance(exc, service_errors.Forbidden):  # (e.g. a staff role without the right)
             return _or_page(403)
+        if db.is_busy(exc):  # the database busy, not wrong: "try again", never a 500
+            log.warning("database busy on %s %s: %s", request.method, request.path, exc.orig)
+            headers = {"Retry-After": str(db.RETRY_AFTER)}
+            scoped = _scoped(503, headers)
+            if scoped is not None:
+                return scoped
+            html, status = _render(503)
+            return html, status, headers
         log.exception("unhandled error on %s %s", request.method, request.path)
         return _or_page(InternalServerError.code)

@@ -348,3 +348,43 @@ def test_an_unpublished_roll_has_no_notices_to_send(world):
         with pytest.raises(Conflict) as err:
             notices.notifiable(uow, staff, r2.id)
         assert err.value.code == "roll_not_published"
+
+
+def _others_may_write(database) -> bool:
+    """Whether another connection may write now: SQLite's write lock is free (BEGIN
+    IMMEDIATE at once), or on PostgreSQL no other transaction of this database has written
+    yet (a transaction id is assigned at a transaction's first write)."""
+    if database.engine.dialect.name == "sqlite":
+        import sqlite3
+        other = sqlite3.connect(database.engine.url.database, timeout=0, isolation_level=None)
+        try:
+            other.execute("BEGIN IMMEDIATE")
+            other.execute("ROLLBACK")
+            return True
+        except sqlite3.OperationalError:
+            return False
+        finally:
+            other.close()
+    from sqlalchemy import text
+    with database.engine.connect() as conn:
+        return not conn.scalar(text(
+            "SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
+            "WHERE l.locktype = 'transactionid' AND l.pid <> pg_backend_pid() "
+            "AND a.datname = current_database()"))
+
+
+def test_the_print_file_is_made_before_the_batch_writes(world, database, config,
+                                                        monkeypatch):
+    """The seconds a batch's print file takes hold no write lock: the batch writes its rows
+    (a new code among them) after rendering and storing it, so a request that writes
+    meanwhile is not kept waiting past SQLite's busy timeout; sent once all the same."""
+    render, seen = notices.render_print_file, []
+
+    def watched(docs):
+        seen.append(_others_may_write(database))
+        return render(docs)
+    monkeypatch.setattr(notices, "render_print_file", watched)
+    result = _notify(world, config)
+    assert seen == [True]
+    assert result["printed"] == 4 and result["codes"] == 1 and result["emails"] == 2
+    assert _notify(world, config)["printed"] == 0

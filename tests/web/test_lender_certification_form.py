@@ -5,7 +5,7 @@ why in the reader's language; only the lender's members post it."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import date, timedelta
 from html import unescape
 
 import pytest
@@ -15,6 +15,7 @@ from sqlalchemy import func, select
 from portal import clock
 from portal.jobs import queue
 from portal.web.data import database
+from tests.support.clock import at
 from tests.support.demo import app_uow
 from tests.support.pages import csrf_token, login
 from tests.web.test_lender_batches import good_rows
@@ -166,3 +167,22 @@ def test_a_cooperatives_unit_shows_the_cooperatives_election(app, lang, election
     assert election in html and units in html and row["catastro"] in html
     pdf = client.get(f"/exoneracion/{cid}/recibo.pdf?lang={lang}")
     assert pdf.status_code == 200 and pdf.mimetype == "application/pdf"
+
+
+@pytest.mark.parametrize(("day", "year"), [(date(2026, 11, 30), "2026-2027"),
+                                           (date(2027, 9, 15), "2027-2028")])
+@pytest.mark.parametrize(("lang", "words"), [
+    ("es", "El año fiscal de la certificación, por ejemplo, {year} (solo está abierto el año "
+           "en curso)."),
+    ("en", "The fiscal year of the certification, e.g. {year} (only the year in course is "
+           "open).")])
+def test_the_fiscal_years_example_is_the_year_open_that_day(app, day, year, lang, words):
+    """The form's and the guide's example is the fiscal year the row may name that day (the
+    year in course, R-B15), not a year written once."""
+    with clock.fixed(at(day, 10)):
+        client = login(app, "lender")
+        for page in (FORM, "/prestamista/certificaciones/lote/guia"):
+            html = unescape(client.get(f"{page}?lang={lang}").get_data(as_text=True))
+            assert words.format(year=year) in html, page
+            other = "2027-2028" if year == "2026-2027" else "2026-2027"
+            assert words.format(year=other) not in html

@@ -26,6 +26,7 @@ from wtforms import BooleanField, SelectField, StringField, SubmitField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import Length, Optional
 
+from portal import clock
 from portal.accounts.errors import InvalidInput, NotFound
 from portal.documents.exemption_certification import KINSHIP_LABELS
 from portal.i18n import current_language, gettext, translate
@@ -181,7 +182,8 @@ def batch_upload():  # noqa: ANN201
 
 def _one_page(form: OneCertificationForm, errors: list[tuple[str | None, str]] | None = None,
               status: int = 200):  # noqa: ANN202
-    hints = {c: translate(service.GUIDE[c]) for c in service.COLUMNS}
+    today = clock.today()
+    hints = {c: service.guide(c, today) for c in service.COLUMNS}
     return render_template("lenders/certification_one.html", form=form, errors=errors or [],
                            hints=hints), status
 
@@ -232,8 +234,9 @@ def batch_template():  # noqa: ANN201
 @login_required
 def batch_guide():  # noqa: ANN201
     _lender_only()
+    today = clock.today()
     rows = [(service.HEADERS["es"][c], service.HEADERS["en"][c], c in service.REQUIRED,
-             translate(service.GUIDE[c])) for c in service.COLUMNS]
+             service.guide(c, today)) for c in service.COLUMNS]
     spanish = {code: word for word, code in service.KINSHIP_WORDS_ES.items()}
     kinship = [(spanish.get(code, ""), code, translate(KINSHIP_LABELS[code]))
                for code in KINSHIP_LABELS]

@@ -156,7 +156,8 @@ def row_model() -> type[BaseModel]:
     fields: dict[str, Any] = {
         c: (_date_cell(c) if c in DATE_COLUMNS else
             Annotated[str, Field(max_length=CELL_MAX, pattern=CELL,
-                                 description=batches.GUIDE.get(c))],
+                                 description=batches.FISCAL_YEAR_FORMAT
+                                 if c == "fiscal_year" else batches.GUIDE.get(c))],
             ... if c in REQUIRED_COLUMNS else "")
         for c in batches.COLUMNS}
     return create_model("CertificationRow", __base__=_In, **fields)

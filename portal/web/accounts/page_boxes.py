@@ -33,7 +33,7 @@ class Boxes:
     cert: Any = None  # the certification in force
     continued: date | None = None  # and the year it continues from
     servicers: list = field(default_factory=list)  # loan_changes.servicers
-    debts: str | None = None  # attachments.debts_json (attachments.summary_from_json)
+    debts: str | None = None  # attachments.debts_json (summary_from_json); None: no debt
 
 
 _PID = bindparam("pid")
@@ -99,7 +99,7 @@ def read(uow: UnitOfWork, user: Any, parcel_id: int, *, today: date, fy_id: int 
     if wants[4]:
         b.servicers = loan_changes.servicers_from_json(m["servicers"])
     if wants[5]:
-        b.debts = m["debts"]
+        b.debts = m["debts"] if m["debts"] != "[]" else None  # SQLite's "no row"
     return b
 
 

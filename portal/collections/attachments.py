@@ -28,11 +28,11 @@ from __future__ import annotations
 
 from collections import namedtuple
 from dataclasses import dataclass, field
-from datetime import date, datetime, time
+from datetime import date, time
 from decimal import Decimal
 from typing import Any, NamedTuple
 
-from sqlalchemy import Numeric, bindparam, select
+from sqlalchemy import bindparam, select
 
 from portal import clock
 from portal.accounts import access, audit, statements
@@ -405,15 +405,13 @@ def _accruals_json() -> Any:
             .where(ac.c.notice_id == AttachmentNotice.__table__.c.id).scalar_subquery())
 
 
-def _accruals(notice_id: int, text: str | list | None) -> list[AccrualRecord]:
-    """`_accruals_json`'s value as records, in the order recorded (day, then id); already
-    decoded when it came inside `debts_json`'s (SQLite keeps it JSON there)."""
+def _accruals(notice_id: int, text: str | None) -> list[AccrualRecord]:
+    """`_accruals_json`'s value as records, in the order recorded (day, then id)."""
     from portal.accounts.facts import read_json_rows, stored_date, stored_money
-    found = text if isinstance(text, list) else read_json_rows(text)
     return sorted((AccrualRecord(aid, notice_id, stored_date(day), stored_money(accrued),
                                  stored_money(per_day), stored_money(custody), reference)
                    for aid, day, accrued, per_day, custody, reference
-                   in found), key=lambda x: (x.stated_on, x.id))
+                   in read_json_rows(text)), key=lambda x: (x.stated_on, x.id))
 
 
 #: `summary_for`'s rows are read as plain read-only records of the four tables' columns,
@@ -446,60 +444,9 @@ def summary_for(uow: UnitOfWork, parcel_id: int, relation: str) -> ParcelAttachm
     and a result are one per debt and per auction, so a row is one auction of a debt)."""
     # Plain columns, run on the unit of work's connection (no ORM session's work).
     rows = uow.session.connection().execute(_DEBTS, {"pid": int(parcel_id)}).all()
-    return _summary(parcel_id, relation, map(_records, rows))
-
-
-def debts_json(pid: Any) -> Any:
-    """SQL (a scalar subquery, `pid` the parcel's id or a bound parameter): `summary_for`'s
-    rows as JSON text, one array per row (`summary_from_json`): the parcel page reads them
-    as a column of its boxes' statement (`web.accounts.page_boxes`), not as a statement
-    of their own."""
-    from portal.accounts.json_rows import json_rows
-    return (select(json_rows(*_DEBTS_COLUMNS, _accruals_json()))
-            .select_from(_D)
-            .outerjoin(_N, _N.c.debt_id == _D.c.id)
-            .outerjoin(_A, _A.c.debt_id == _D.c.id)
-            .outerjoin(_R, _R.c.auction_id == _A.c.id)
-            .where(_D.c.parcel_id == pid).scalar_subquery())
-
-
-def _json_reader(column: Any) -> Any:
-    """How a column's value reads back from JSON (`portal.accounts.json_rows`)."""
-    from portal.accounts.json_rows import stored_date, stored_instant, stored_money
-    if isinstance(column.type, Numeric):
-        return stored_money
-    python_type = getattr(column.type, "impl", column.type).python_type
-    if python_type is datetime:
-        return stored_instant
-    if python_type is date:
-        return stored_date
-    return None
-
-
-_DEBTS_COLUMNS = [c for t in (_D, _N, _A, _R) for c in t.c]
-_JSON_READERS = [(i, r) for i, r in enumerate(map(_json_reader, _DEBTS_COLUMNS)) if r]
-_AUCTION_ID = len(_D.c) + len(_N.c)
-_AUCTION_NUMBER = _AUCTION_ID + _A.c.keys().index("auction_number")
-
-
-def summary_from_json(parcel_id: int, relation: str, text: str | None) -> ParcelAttachments:
-    """`summary_for` from `debts_json`'s value (read in another statement): the same rows,
-    in `summary_for`'s order (debt; auction number and id: a debt without an auction has
-    one row)."""
-    from portal.accounts.json_rows import read_json_rows
-    rows = read_json_rows(text)
-    for row in rows:
-        for i, read in _JSON_READERS:
-            row[i] = read(row[i])
-    rows.sort(key=lambda r: (r[0], r[_AUCTION_NUMBER] or 0, r[_AUCTION_ID] or 0))
-    return _summary(parcel_id, relation, map(_records, rows))
-
-
-def _summary(parcel_id: int, relation: str, records: Any) -> ParcelAttachments:
-    """`summary_for`'s views from its rows cut into records (`_records`)."""
     today = clock.today()
     views: dict[int, DebtView] = {}
-    for d, n, a, result, accrued in records:
+    for d, n, a, result, accrued in map(_records, rows):
         dv = views.get(d.id)
         if dv is None:
             dv = views[d.id] = DebtView(d)

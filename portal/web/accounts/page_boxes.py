@@ -1,7 +1,7 @@
 """The parcel page's boxes beside the account, read in one statement (the parcel page's view,
 `portal.web.accounts.views.parcel_page`): the notices issued, the paperless choice, what a
 lender said it will pay, the CRIM's facts with the exemption certification in force, the
-loans' servicers and the parcel's property-tax debts. Each box is asked only for
+loans' servicers and whether the parcel has property-tax debts. Each box is asked only for
 the relations that see it, and each is its own service's query (`issued_json`,
 `for_parcel_json`, `servicers_json`, ...) as a column of the one statement: a statement
 costs the page more in SQLAlchemy's own work than the database spends on it."""
@@ -12,13 +12,12 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from sqlalchemy import Select, bindparam, select
+from sqlalchemy import Select, bindparam, exists, select
 
-from portal.collections import attachments
 from portal.db import UnitOfWork
 from portal.exemptions import status as exemption_status
 from portal.lenders import intents, loan_changes
-from portal.models import PaperlessChoice, Parcel
+from portal.models import PaperlessChoice, Parcel, TaxDebt
 from portal.roll import notices
 
 
@@ -33,7 +32,7 @@ class Boxes:
     cert: Any = None  # the certification in force
     continued: date | None = None  # and the year it continues from
     servicers: list = field(default_factory=list)  # loan_changes.servicers
-    debts: str | None = None  # attachments.debts_json (summary_from_json); None: no debt
+    has_debts: bool = False  # any property-tax debt on file (attachments.summary_for)
 
 
 _PID = bindparam("pid")
@@ -59,8 +58,8 @@ def _statement(wants: tuple[bool, ...]) -> Select:
     if servicers:
         columns.append(loan_changes.servicers_json(_PID, bindparam("today"))
                        .label("servicers"))
-    if debts:  # the property-tax debts' rows, as JSON ("[]" or NULL: none)
-        columns.append(attachments.debts_json(_PID).label("debts"))
+    if debts:
+        columns.append(exists().where(TaxDebt.parcel_id == _PID).label("has_debts"))
     if exemption:  # the CRIM's row and the certification in force, as read-only records
         stmt = exemption_status.with_facts_records_statement().add_columns(*columns)
     else:
@@ -99,7 +98,7 @@ def read(uow: UnitOfWork, user: Any, parcel_id: int, *, today: date, fy_id: int 
     if wants[4]:
         b.servicers = loan_changes.servicers_from_json(m["servicers"])
     if wants[5]:
-        b.debts = m["debts"] if m["debts"] != "[]" else None  # SQLite's "no row"
+        b.has_debts = bool(m["has_debts"])
     return b
 
 

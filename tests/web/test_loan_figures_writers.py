@@ -255,6 +255,25 @@ def test_the_same_on_postgresql(tmp_path):  # noqa: ANN001
         assert _versions(app) == (loans, district + 1)
 
 
+def _until(check, rounds: int = 1000) -> bool:  # noqa: ANN001
+    """True as soon as `check()` is, asked `rounds` times a hundredth of a second apart."""
+    import time
+    for _ in range(rounds):
+        if check():
+            return True
+        time.sleep(0.01)
+    return False
+
+
+def _waiting_on_a_lock(app) -> bool:  # noqa: ANN001
+    """Whether a PostgreSQL backend of this database waits on a lock now."""
+    from sqlalchemy import text
+    with app_uow(app) as w:
+        return bool(w.session.scalar(text(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+            " AND wait_event_type = 'Lock'")))
+
+
 def _entry(w, parcel: int, fy: int) -> None:  # noqa: ANN001
     w.session.add(LedgerEntry(parcel_id=parcel, fiscal_year_id=fy, kind="cost",
                               direction="debit", amount=Decimal("7.00"), legal_date=TODAY,
@@ -308,20 +327,19 @@ def test_concurrent_writers_and_a_refresh_on_postgresql(tmp_path, monkeypatch): 
             assert _kept(app) == _core(app)
 
         loans, _district = _versions(app)
-        started = threading.Event()
 
         def second() -> None:
             with app_uow(app) as w:
-                started.set()
                 _entry(w, parcel, fy)  # waits for the first writer's loan rows
         with app_uow(app) as first:
             _entry(first, parcel, fy)
             t = threading.Thread(target=second)
             t.start()
-            started.wait(5)
-            t.join(0.5)
+            # No timed wait (under the CI's faketime pass one never ends): the database is
+            # asked, a hundredth of a second apart, until the second writer waits on a lock.
+            assert _until(lambda: _waiting_on_a_lock(app)), "the second writer never waited"
             assert t.is_alive(), "the second writer did not wait for the first"
-        t.join(10)
+        t.join()
         assert _versions(app)[0][parcel] == loans[parcel] + 2
         with clock.fixed(at(TODAY, 12)):
             assert _stale(app, TODAY) > 0

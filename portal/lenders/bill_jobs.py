@@ -215,7 +215,18 @@ def submit_loans(uow: UnitOfWork, who: Any, query: portfolio.Query, *, size: int
 
 
 def submit_list(uow: UnitOfWork, who: Any, key: str, *, size: int) -> Job:
-    return _sized(runner.submit(uow, who, LOANS, _owned(uow, who, {"list": key})), 2 * size)
+    """The job for the list: the one still waiting for it if there is one (the same file
+    sent twice, one job); but a job that has already made its file (the list deleted, the
+    job not yet ended) is not this upload's: the list sent again then gets a job of its own
+    (`again`: 1, 2... in its input), never the ended one's result."""
+    params = _owned(uow, who, {"list": key})
+    for again in range(1, 100):
+        active = uow.session.scalar(select(Job).where(
+            Job.active_key == runner.checksum(LOANS, params)))
+        if active is None or not active.result:
+            break
+        params = {**params, "again": again}
+    return _sized(runner.submit(uow, who, LOANS, params), 2 * size)
 
 
 def pay_now(uow: UnitOfWork, who: Any, chosen: tuple[Any, dict[str, Any]],

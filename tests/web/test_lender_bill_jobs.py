@@ -467,3 +467,36 @@ def test_the_same_list_uploaded_again_is_processed_again_never_a_404(app: Flask,
         assert ("Nothing is due now on the loans the file names." if lang == "en" else
                 "Los préstamos que nombra el archivo no adeudan nada ahora.") in body
         assert "filters" not in body and "filtros" not in body
+
+
+def test_a_list_sent_again_while_its_ended_job_closes_gets_a_job_of_its_own(app: Flask) -> None:
+    """The window between a list's job making its file (the list deleted, its result kept,
+    in one transaction) and the job's end: the same list uploaded then is kept again and
+    gets a new job, which makes its own file; it never lands on the first job (whose file
+    is of the figures before) nor waits for the seven-day cleanup."""
+    from portal.lenders import bill_jobs
+    from portal.models import BillPayment, Job, LoanNumberList, User
+    c, tok = _signed_in(app, "en")
+    numbers = _numbers(app)
+    first = _upload(c, tok, numbers).headers["Location"]
+    first_id = app.config["ENQUEUED"][-1]
+    with app_uow(app) as w:  # the job's step commits; the job has not ended yet
+        job = w.session.get(Job, first_id)
+        user = w.session.scalar(select(User).where(User.email == "lender@demo.pr"))
+        making = bill_jobs.Making(bill_jobs.LOANS, user, dict(job.params))
+        making.begin(w)
+        making.step(w)
+    with app_uow(app) as w:
+        job = w.session.get(Job, first_id)
+        assert job.active_key is not None and job.result.get("payment_id")
+    assert _count(app, LoanNumberList) == 0
+    again = _upload(c, tok, numbers).headers["Location"]
+    assert again != first and "/trabajos/" in again
+    assert _count(app, LoanNumberList) == len(numbers)  # kept again, for the new job
+    second_id = app.config["ENQUEUED"][-1]
+    assert second_id != first_id
+    with app.app_context():
+        done = runner.run(database(), second_id)
+    assert done.status == "succeeded" and done.result.get("payment_id")
+    assert done.result["payment_id"] != job.result["payment_id"]
+    assert _count(app, BillPayment) == 2 and _count(app, LoanNumberList) == 0

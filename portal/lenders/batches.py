@@ -34,7 +34,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import bindparam, func, or_, select, update
 
@@ -298,9 +298,22 @@ def body_hash_of(rows: list[dict[str, Any]]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def submit(uow: UnitOfWork, who: Any, rows: list[dict[str, str]], *, source: str,
-           filename: str | None = None, idempotency_key: str | None = None,
-           body_hash: str | None = None, row_numbers: list[int] | None = None) -> LenderBatch:
+class Filed(NamedTuple):
+    """What `filed` gives: the batch, and whether it is the idempotency key's earlier batch
+    (nothing filed now: the API answers 200, not 202, and enqueues nothing)."""
+
+    batch: LenderBatch
+    replayed: bool
+
+
+def submit(uow: UnitOfWork, who: Any, rows: list[dict[str, str]], **how: Any) -> LenderBatch:
+    """`filed`'s batch."""
+    return filed(uow, who, rows, **how).batch
+
+
+def filed(uow: UnitOfWork, who: Any, rows: list[dict[str, str]], *, source: str,
+          filename: str | None = None, idempotency_key: str | None = None,
+          body_hash: str | None = None, row_numbers: list[int] | None = None) -> Filed:
     """Record the batch (status "queued"), its rows as sent and the job that processes it
     (R-B21: the lender files its owners' certifications in bulk). `row_numbers`: each row's
     number in its file (the header is row 1); the API's rows are numbered from 1."""
@@ -315,8 +328,7 @@ def submit(uow: UnitOfWork, who: Any, rows: list[dict[str, str]], *, source: str
         if found is not None:
             if body_hash is not None and found.body_hash != body_hash:
                 raise Conflict("idempotency_key_reused")
-            found.replayed = True  # the key's earlier batch, not one filed now (the API's 200)
-            return found
+            return Filed(found, True)
     if not rows:
         raise InvalidInput("no_rows", field="rows")
     most = MAX_API_ROWS if source == "api" else MAX_CSV_ROWS
@@ -345,7 +357,7 @@ def submit(uow: UnitOfWork, who: Any, rows: list[dict[str, str]], *, source: str
     audit.record(uow, s.user_id, "lender.batch_submitted", batch,
                  after={"source": source, "rows": len(rows), "token_id": s.token_id,
                         "filename": batch.filename})
-    return batch
+    return Filed(batch, False)
 
 
 def parse_csv(data: bytes) -> tuple[list[dict[str, str]], list[int]]:
@@ -1070,8 +1082,9 @@ def runnable(uow: UnitOfWork, user: Any, params: dict[str, Any]) -> None:
         raise NotFound()
 
 
-__all__ = ["COLUMNS", "MAX_API_ROWS", "OUTCOMES", "Processing", "REASONS", "body_hash_of",
-           "check_row", "get", "process", "recent", "report_csv", "rows_count", "rows_page",
+__all__ = ["COLUMNS", "MAX_API_ROWS", "OUTCOMES", "Filed", "Processing", "REASONS",
+           "body_hash_of", "check_row", "filed", "get", "process", "recent", "report_csv",
+           "rows_count", "rows_page",
            "submit", "submit_csv", "template_csv"]
 
 

@@ -34,7 +34,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import Select, bindparam, func, or_, select, update
 
@@ -140,10 +140,23 @@ def _clean(row: dict[str, Any]) -> dict[str, str]:
             for k in COLUMNS}
 
 
-def submit(uow: UnitOfWork, who: Any, rows: list[dict[str, Any]], *, source: str,
-           filename: str | None = None, idempotency_key: str | None = None,
-           body_hash: str | None = None, row_numbers: list[int] | None = None
+class Filed(NamedTuple):
+    """What `filed` gives: the file, and whether it is the idempotency key's earlier file
+    (nothing filed now: the API answers 200, not 201)."""
+
+    file: LoanChangeFile
+    replayed: bool
+
+
+def submit(uow: UnitOfWork, who: Any, rows: list[dict[str, Any]], **how: Any
            ) -> LoanChangeFile:
+    """`filed`'s file."""
+    return filed(uow, who, rows, **how).file
+
+
+def filed(uow: UnitOfWork, who: Any, rows: list[dict[str, Any]], *, source: str,
+          filename: str | None = None, idempotency_key: str | None = None,
+          body_hash: str | None = None, row_numbers: list[int] | None = None) -> Filed:
     """Record the file and its rows as sent; a CSV's gets its job (enqueue `file.job_id`
     once committed), a form's or the API's is processed here (`process`). The same API key
     and body are the same file; the same key with another body, Conflict."""
@@ -158,7 +171,7 @@ def submit(uow: UnitOfWork, who: Any, rows: list[dict[str, Any]], *, source: str
         if found is not None:
             if body_hash is not None and found.body_hash != body_hash:
                 raise Conflict("idempotency_key_reused")
-            return found
+            return Filed(found, True)
     if not rows:
         raise InvalidInput("no_rows", field="rows")
     most = MAX_CSV_ROWS if source == "csv" else MAX_API_ROWS
@@ -183,7 +196,7 @@ def submit(uow: UnitOfWork, who: Any, rows: list[dict[str, Any]], *, source: str
         f.job_id = runner.submit(uow, user, KIND, {"file_id": f.id}).id
     else:
         process(uow, f.id)
-    return f
+    return Filed(f, False)
 
 
 def parse_csv(data: bytes) -> tuple[list[dict[str, str]], list[int]]:
@@ -613,5 +626,5 @@ def servicers_from_json(text: str | None) -> list[tuple[str, bool | None, date]]
 
 __all__ = ["COLUMNS", "GUIDE", "HEADERS", "KIND", "MAX_API_ROWS", "OUTCOMES", "REASONS",
            "body_hash_of", "change_one", "files", "get", "name_matches", "parse_csv",
-           "process", "report_csv", "rows_page", "servicers", "submit", "submit_csv",
-           "template_csv", "what"]
+           "process", "report_csv", "rows_page", "servicers", "submit", "filed", "Filed",
+           "submit_csv", "template_csv", "what"]

@@ -70,8 +70,13 @@ def test_add_and_remove_reasons(app: Flask) -> None:
             {"action": "alta", "loan_number": "N-6", "catastro": cat2, "owner_name": name2,
              "escrow": "X"},
         ]
-        f = lc.submit(w, user, rows, source="api", idempotency_key="k1",
-                      body_hash=lc.body_hash_of(rows))
+        f, replayed = lc.filed(w, user, rows, source="api", idempotency_key="k1",
+                               body_hash=lc.body_hash_of(rows))
+        assert replayed is False
+        # the same key and body again: the same file, said to be the earlier one (the
+        # API's 200), found by the same statement that would have filed it
+        assert lc.filed(w, user, rows, source="api", idempotency_key="k1",
+                        body_hash=lc.body_hash_of(rows)) == (f, True)
         got, _n = lc.rows_page(w, user, f.id)
         assert [(r.outcome, r.reason) for r in got] == [
             ("done", None), ("unchanged", None), ("rejected", "not_on_roll"),

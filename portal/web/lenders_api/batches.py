@@ -91,11 +91,10 @@ def submit_batch():  # noqa: ANN201
         try:
             with uow() as w:
                 tok = _token(w)
-                batch = batches.submit(w, tok, rows, source="api", idempotency_key=key,
-                                       body_hash=batches.body_hash_of(rows))
-                # the key's batch found by `submit` itself (a read before it could miss one
+                # the key's batch found by `filed` itself (a read before it could miss one
                 # committed in between, and answer 202 twice)
-                again = getattr(batch, "replayed", False)
+                batch, again = batches.filed(w, tok, rows, source="api", idempotency_key=key,
+                                             body_hash=batches.body_hash_of(rows))
                 answer, job_id = _batch(batch), batch.job_id
         except Conflict as exc:
             if exc.code == "idempotency_key_reused":

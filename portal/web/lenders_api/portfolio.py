@@ -23,14 +23,12 @@ from typing import Any
 
 from flask import g, jsonify, request, url_for
 from pydantic import ValidationError
-from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from portal import i18n
 from portal.accounts.errors import Conflict, InvalidInput, NotFound
 from portal.core.explain import N_
 from portal.lenders import bills, loan_changes, tokens
-from portal.models import LoanChangeFile
 from portal.web.data import uow
 from portal.web.lenders_api import bp, schemas
 from portal.web.lenders_api.answers import (
@@ -92,11 +90,10 @@ def submit_loan_changes():  # noqa: ANN201
         try:
             with uow() as w, i18n.use_language(_language()):
                 tok = tokens.authenticated(w, g.token_id)
-                again = w.session.scalar(select(LoanChangeFile.id).where(
-                    LoanChangeFile.lender_id == tok.lender_id,
-                    LoanChangeFile.idempotency_key == key)) is not None
-                f = loan_changes.submit(w, tok, rows, source="api", idempotency_key=key,
-                                        body_hash=digest)
+                # the key's file found by `filed` itself (a read before it could miss one
+                # committed in between, and answer 201 twice)
+                f, again = loan_changes.filed(w, tok, rows, source="api", idempotency_key=key,
+                                              body_hash=digest)
                 answer = _with_rows(w, tok, f, 1)
                 answer["items"] = [_row(r) for r in loan_changes.rows_page(
                     w, tok, f.id, limit=loan_changes.MAX_API_ROWS)[0]]

@@ -257,14 +257,24 @@ def keep(uow: UnitOfWork, roll_id: int, *, lock: bool = False, again: bool = Fal
     without `store`). With `lock` (a view's own transaction), the roll is locked for share
     first: a computation starting again (`Computation.begin` locks it for update, then
     deletes the kept figures) waits or is waited for, so no figures of other lines are kept.
-    Two views at once both measure and both write the same figures (an upsert)."""
+    The kept row is then locked for update: an import that changes parcels' facts and drops
+    the reasons (`parcels_changed`) waits for the view, so reasons measured before the
+    import committed are dropped after it, never kept over its drop; two views at once
+    take turns. Without a kept row yet, two views both measure and both write the same
+    figures (an upsert)."""
     s = uow.session
     query = select(AssessmentRoll).where(AssessmentRoll.id == roll_id).execution_options(
         populate_existing=True)
     roll = s.scalars(query.with_for_update(read=True) if lock else query).one()
     version = s.get(BudgetVersion, roll.budget_version_id)
     fy = s.get(FiscalYear, roll.fiscal_year_id)
-    row = None if again else s.get(RollReviewFigures, roll_id, populate_existing=True)
+    if again:
+        row = None
+    elif lock:  # an import that drops the reasons (`parcels_changed`) waits for this view
+        row = s.scalars(select(RollReviewFigures).where(RollReviewFigures.roll_id == roll_id)
+                        .with_for_update().execution_options(populate_existing=True)).first()
+    else:
+        row = s.get(RollReviewFigures, roll_id, populate_existing=True)
     newest = s.scalar(select(_NEWEST))  # before the amendment's part is read
     am = _Amounts(uow)
     values = {} if row is None else _kept(row)

@@ -421,6 +421,59 @@ def test_a_view_in_a_transaction_holding_the_kept_row_does_not_wait_for_itself(m
             assert kept(w, first)["reasons"] == [["public", 2], ["authority", 1]]
 
 
+def test_an_import_dropping_the_reasons_while_a_view_measures_them_is_not_lost(monkeypatch):
+    """READ COMMITTED: a view measures the exempt lines' reasons (`keep`, its own
+    transaction); an import then changes a parcel's owner kind and drops the reasons
+    (`parcels_changed`) before the view keeps what it measured. The import waits for the
+    view's lock on the kept row, so its drop comes after: the next view measures again and
+    counts the parcel as changed (R-A2), never keeping the reasons from before the import."""
+    import threading
+    import time
+
+    from sqlalchemy import text
+    measure = review._reasons
+    with on_postgresql() as (db, first):
+        with UnitOfWork(db) as w:
+            review.parcels_changed(w)
+
+        def sold() -> None:  # the import: a parcel's facts, then the rolls' reasons dropped
+            with UnitOfWork(db) as w:
+                w.session.execute(text("UPDATE parcels SET owner_kind = 'private' "
+                                       "WHERE catastro = '100-000-000-05'"))
+                review.parcels_changed(w)
+
+        waited = []
+
+        def spy(uow, roll_id):  # noqa: ANN001, ANN202
+            found = measure(uow, roll_id)  # measured before the import commits
+            t = threading.Thread(target=sold)
+            t.start()
+            with UnitOfWork(db) as w:  # until it waits on a lock or it is done
+                while t.is_alive() and not waited:
+                    if w.session.scalar(text(
+                            "SELECT count(*) FROM pg_stat_activity WHERE datname = "
+                            "current_database() AND wait_event_type = 'Lock'")):
+                        waited.append(True)
+                    w.session.rollback()
+                    time.sleep(0.01)
+            threads.append(t)
+            return found
+
+        threads: list[threading.Thread] = []
+        monkeypatch.setattr(review, "_reasons", spy)
+        with UnitOfWork(db) as w:
+            v = review.review(w, users.find_by_email(w, ADMIN), first)
+        assert v.reasons == [("public", 2), ("authority", 1)]  # as before the import
+        for t in threads:
+            t.join()
+        assert waited == [True]  # the import waited for the view
+        monkeypatch.setattr(review, "_reasons", measure)
+        with UnitOfWork(db) as w:
+            assert kept(w, first)["reasons"] is None  # dropped after the view kept them
+            v = review.review(w, users.find_by_email(w, ADMIN), first)
+        assert v.reasons == [("public", 2), ("changed", 1)]
+
+
 def _views_at_once(db: Database, roll_id: int) -> None:
     """Four views of a roll without kept figures at once: each measures them, all write the
     same row (an upsert), none fails."""

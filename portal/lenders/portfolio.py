@@ -33,7 +33,17 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from sqlalchemy import and_, bindparam, case, exists, func, or_, select, update
+from sqlalchemy import (
+    and_,
+    bindparam,
+    case,
+    exists,
+    func,
+    literal_column,
+    or_,
+    select,
+    update,
+)
 
 from portal import clock, csv_text
 from portal.accounts import access, statements
@@ -545,6 +555,11 @@ class Kept(NamedTuple):
 _CENT = Decimal("0.01")
 
 
+#: SQL: the loan is behind its lender's kept totals, written as the partial index
+#: `ix_loans_figures_behind`'s predicate (the constant inline: SQLite matches it as written).
+_BEHIND = (L.c.facts_version - L.c.figures_version) != literal_column("0")
+
+
 @lru_cache(maxsize=2)
 def _kept_statement(scoped: bool) -> Any:
     """SQL: the lender :lender_id (`scoped`, an API token's) or the lenders the user :uid
@@ -552,7 +567,7 @@ def _kept_statement(scoped: bool) -> Any:
     totals and whether they hold on :as_of: of that day, of the District's version now, and
     no loan of the lender behind them (a probe of `ix_loans_figures_behind`, the partial
     index of the loans whose facts changed since, models.fact_versions)."""
-    behind = exists().where(L.c.lender_id == LN.c.id, L.c.facts_version != L.c.figures_version)
+    behind = exists().where(L.c.lender_id == LN.c.id, _BEHIND)
     holds = case((and_(K.c.as_of == _AS_OF, K.c.district_version == DISTRICT, ~behind), 1),
                  else_=0)
     stmt = (select(LN.c.id, holds, K.c.loans, K.c.due_now, K.c.annual, K.c.municipalities)
@@ -584,7 +599,7 @@ _ACTIVE = and_(L.c.starts_on <= _DAY, or_(L.c.ends_on.is_(None), L.c.ends_on >= 
 #: SQL: the lender's loans behind its totals now included: an active loan with the version
 #: its figures were computed from (read before the facts: a fact committed since leaves it
 #: behind), any other with its version now (its figures are not in the totals).
-_INCLUDE = (update(L).where(L.c.lender_id == _LENDER, L.c.facts_version != L.c.figures_version)
+_INCLUDE = (update(L).where(L.c.lender_id == _LENDER, _BEHIND)
             .values(figures_version=case(
                 (_ACTIVE, func.coalesce(select(F.c.loan_version).where(F.c.loan_id == L.c.id)
                                         .scalar_subquery(), -1)),

@@ -8,11 +8,14 @@ loan is computed again when its figures are of another day or a fact they read w
 since: a ledger entry, assessment or installment of its parcel (a payment, a fee, an
 amendment: the loan's `facts_version`) or a value, closed day or fiscal year of the District
 (its version), each raised in the fact's own transaction (`models.fact_versions`;
-`_out_of_date`). So a page of a lender with 5,000 loans reads one aggregate (the check of
-every loan's figures, a comparison of versions on the loan's row, and the filtered set's
-totals, in one pass: `_checked_totals`) and one page of rows (the page's loans chosen first,
-then only theirs read: `_page_rows`); only loans whose figures are out of date are
-computed, in batches (constant memory).
+`_out_of_date`). A lender's totals over its loans' figures and the municipalities of its
+loans are kept too (`lender_figures`: `_kept`, `_keep`), holding while no loan is behind them
+(one probe of a partial index, `models.fact_versions`): so the first page of a lender with
+5,000 loans reads its kept totals and one page of rows (the page's loans chosen first, then
+only theirs read: `_page_rows`, `_one_lender_rows`); a filtered page reads one aggregate
+(the check of every loan's figures, a comparison of versions on the loan's row, and the
+filtered set's totals, in one pass: `_checked_totals`). Only loans whose figures are out of
+date are computed, in batches (constant memory).
 The same refresh keeps what the lender's dashboard shows beyond the list's columns (`SHOWN`),
 so that the dashboard reads its rows from here (`dashboard_loans`).
 

@@ -208,12 +208,15 @@ def _stale(base: Any) -> Any:
             .order_by(L.c.id).limit(BATCH))
 
 
-def refresh(uow: UnitOfWork, user: Any, today: date | None = None) -> int:
+def refresh(uow: UnitOfWork, user: Any, today: date | None = None, *,
+            behind: bool = True) -> int:
     """Compute the figures of the user's loans that are out of date (`_stale`), in batches of
     `BATCH`; how many were computed. The core computes each (accounts' summaries). The
     versions of the facts are read (in the statement that finds the loans) before the core
     reads the facts: a fact committed in between is read, but its raised version is not the
-    one kept, so the loan is computed again on the next read, never left out of date."""
+    one kept, so the loan is computed again on the next read, never left out of date. The
+    loans computed are marked behind their lender's kept totals (`behind`; not when the
+    totals are being recomputed from them, `_keep`)."""
     today = today or clock.today()
     base, params = _base(user)
     params = {**params, "as_of": today}
@@ -250,8 +253,8 @@ def refresh(uow: UnitOfWork, user: Any, today: date | None = None) -> int:
                                                 *SHOWN, "loan_version", "district_version",
                                                 "computed_at")}),
             values)
-        # Figures computed again are no longer those their lender's kept totals include.
-        uow.session.execute(_NOT_INCLUDED, {"ids": [r[0] for r in rows]})
+        if behind:  # figures computed again: not those their lender's kept totals include
+            uow.session.execute(_NOT_INCLUDED, {"ids": [r[0] for r in rows]})
         uow.session.flush()
         done += len(rows)
         if len(rows) < BATCH:
@@ -630,7 +633,7 @@ def _keep(uow: UnitOfWork, lender_id: int, today: date) -> Kept:
     s.execute(stmt.on_conflict_do_update(index_elements=[K.c.lender_id],
                                          set_={"lender_id": stmt.excluded.lender_id}))
     district = s.scalar(select(DISTRICT))
-    refresh(uow, LenderScope(lender_id), today)
+    refresh(uow, LenderScope(lender_id), today, behind=False)
     params = {"kept_lender": lender_id, "kept_day": today}
     s.execute(_INCLUDE, params)
     loans, due, annual = s.execute(_LENDER_TOTALS, params).one()

@@ -8,11 +8,14 @@ loan is computed again when its figures are of another day or a fact they read w
 since: a ledger entry, assessment or installment of its parcel (a payment, a fee, an
 amendment: the loan's `facts_version`) or a value, closed day or fiscal year of the District
 (its version), each raised in the fact's own transaction (`models.fact_versions`;
-`_out_of_date`). So a page of a lender with 5,000 loans reads one aggregate (the check of
-every loan's figures, a comparison of versions on the loan's row, and the filtered set's
-totals, in one pass: `_checked_totals`) and one page of rows (the page's loans chosen first,
-then only theirs read: `_page_rows`); only loans whose figures are out of date are
-computed, in batches (constant memory).
+`_out_of_date`). A lender's totals over its loans' figures and the municipalities of its
+loans are kept too (`lender_figures`: `_kept`, `_keep`), holding while no loan is behind them
+(one probe of a partial index, `models.fact_versions`): so the first page of a lender with
+5,000 loans reads its kept totals and one page of rows (the page's loans chosen first, then
+only theirs read: `_page_rows`, `_one_lender_rows`); a filtered page reads one aggregate
+(the check of every loan's figures, a comparison of versions on the loan's row, and the
+filtered set's totals, in one pass: `_checked_totals`). Only loans whose figures are out of
+date are computed, in batches (constant memory).
 The same refresh keeps what the lender's dashboard shows beyond the list's columns (`SHOWN`),
 so that the dashboard reads its rows from here (`dashboard_loans`).
 
@@ -24,6 +27,7 @@ the deadline is computed for the rows read. See docs/LENDERS.md.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -32,7 +36,17 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from sqlalchemy import and_, bindparam, case, exists, func, or_, select
+from sqlalchemy import (
+    and_,
+    bindparam,
+    case,
+    exists,
+    func,
+    literal_column,
+    or_,
+    select,
+    update,
+)
 
 from portal import clock, csv_text
 from portal.accounts import access, statements
@@ -42,14 +56,18 @@ from portal.db import UnitOfWork
 from portal.lenders import acquisitions
 from portal.models import (
     ExemptionCertification,
+    Lender,
     LenderAcquisition,
+    LenderFigures,
     Loan,
     LoanFigures,
     Parcel,
+    PartyMember,
     fact_versions,
 )
 
 L, F, P = Loan.__table__, LoanFigures.__table__, Parcel.__table__
+K, LN, M = LenderFigures.__table__, Lender.__table__, PartyMember.__table__
 A = LenderAcquisition.__table__
 
 #: SQL: the date of the loan's latest reported acquisition (R-B10 iii), NULL for none. By the
@@ -190,12 +208,15 @@ def _stale(base: Any) -> Any:
             .order_by(L.c.id).limit(BATCH))
 
 
-def refresh(uow: UnitOfWork, user: Any, today: date | None = None) -> int:
+def refresh(uow: UnitOfWork, user: Any, today: date | None = None, *,
+            behind: bool = True) -> int:
     """Compute the figures of the user's loans that are out of date (`_stale`), in batches of
     `BATCH`; how many were computed. The core computes each (accounts' summaries). The
     versions of the facts are read (in the statement that finds the loans) before the core
     reads the facts: a fact committed in between is read, but its raised version is not the
-    one kept, so the loan is computed again on the next read, never left out of date."""
+    one kept, so the loan is computed again on the next read, never left out of date. The
+    loans computed are marked behind their lender's kept totals (`behind`; not when the
+    totals are being recomputed from them, `_keep`)."""
     today = today or clock.today()
     base, params = _base(user)
     params = {**params, "as_of": today}
@@ -232,10 +253,18 @@ def refresh(uow: UnitOfWork, user: Any, today: date | None = None) -> int:
                                                 *SHOWN, "loan_version", "district_version",
                                                 "computed_at")}),
             values)
+        if behind:  # figures computed again: not those their lender's kept totals include
+            uow.session.execute(_NOT_INCLUDED, {"ids": [r[0] for r in rows]})
         uow.session.flush()
         done += len(rows)
         if len(rows) < BATCH:
             return done
+
+
+#: SQL: these loans' figures are not those their lenders' kept totals include (`_keep`).
+_NOT_INCLUDED = (update(L).where(L.c.id.in_(bindparam("ids", expanding=True)),
+                                 L.c.figures_version != -1)
+                 .values(figures_version=-1))
 
 
 #: The columns of `loan_figures` that only the dashboard shows (`dashboard_loans`), written at
@@ -516,20 +545,150 @@ def _one_lender_rows(desc: bool) -> Any:
                     .join(F, F.c.loan_id == L.c.id), Query(desc=desc))
 
 
+# --- a lender's kept totals -------------------------------------------------------------
+
+class Kept(NamedTuple):
+    """A lender's kept totals (`lender_figures`) of a day: what its list shows above the rows
+    without filters, and the filter's municipalities."""
+
+    lender_id: int
+    loans: int
+    due_now: Decimal
+    annual: Decimal
+    municipalities: tuple[str, ...]
+
+
+_CENT = Decimal("0.01")
+
+
+#: SQL: the loan is behind its lender's kept totals, written as the partial index
+#: `ix_loans_figures_behind`'s predicate (the constant inline: SQLite matches it as written).
+_BEHIND = (L.c.facts_version - L.c.figures_version) != literal_column("0")
+
+
+@lru_cache(maxsize=2)
+def _kept_statement(scoped: bool) -> Any:
+    """SQL: the lender :lender_id (`scoped`, an API token's) or the lenders the user :uid
+    works for (at most two: one is enough to know there are several), each with its kept
+    totals and whether they hold on :as_of: of that day, of the District's version now, and
+    no loan of the lender behind them (a probe of `ix_loans_figures_behind`, the partial
+    index of the loans whose facts changed since, models.fact_versions)."""
+    behind = exists().where(L.c.lender_id == LN.c.id, _BEHIND)
+    holds = case((and_(K.c.as_of == _AS_OF, K.c.district_version == DISTRICT, ~behind), 1),
+                 else_=0)
+    stmt = (select(LN.c.id, holds, K.c.loans, K.c.due_now, K.c.annual, K.c.municipalities)
+            .select_from(LN).outerjoin(K, K.c.lender_id == LN.c.id))
+    if scoped:
+        return stmt.where(LN.c.id == bindparam("lender_id")).limit(2)
+    return stmt.join(M, and_(M.c.party_id == LN.c.party_id, M.c.user_id == bindparam("uid"),
+                             M.c.revoked_at.is_(None))).order_by(LN.c.id).limit(2)
+
+
+def _kept(uow: UnitOfWork, who: Any, today: date) -> Kept | None:
+    """The kept totals of `who`'s one lender on `today`, recomputed first when they do not
+    hold (`_keep`); None when `who` works for no lender or for several (their lists total
+    their loans in one pass, as a filtered list does)."""
+    base, params = _base(who)
+    scoped = isinstance(who, LenderScope)
+    found = uow.session.execute(_kept_statement(scoped), {**params, "as_of": today}).all()
+    if len(found) != 1:
+        return None
+    lender_id, holds, loans, due, annual, places = found[0]
+    if not holds:
+        return _keep(uow, lender_id, today)
+    return Kept(lender_id, loans, Decimal(due).quantize(_CENT),
+                Decimal(annual).quantize(_CENT), tuple(json.loads(places)))
+
+
+_DAY, _LENDER = bindparam("kept_day"), bindparam("kept_lender")
+_ACTIVE = and_(L.c.starts_on <= _DAY, or_(L.c.ends_on.is_(None), L.c.ends_on >= _DAY))
+#: SQL: the lender's loans behind its totals now included: an active loan with the version
+#: its figures were computed from (read before the facts: a fact committed since leaves it
+#: behind), any other with its version now (its figures are not in the totals).
+_INCLUDE = (update(L).where(L.c.lender_id == _LENDER, _BEHIND)
+            .values(figures_version=case(
+                (_ACTIVE, func.coalesce(select(F.c.loan_version).where(F.c.loan_id == L.c.id)
+                                        .scalar_subquery(), -1)),
+                else_=L.c.facts_version)))
+_OF_LENDER = and_(L.c.lender_id == _LENDER, _ACTIVE)
+_LENDER_TOTALS = (select(func.count(), func.coalesce(func.sum(F.c.due_now), 0),
+                         func.coalesce(func.sum(F.c.annual), 0))
+                  .select_from(L).outerjoin(F, F.c.loan_id == L.c.id).where(_OF_LENDER))
+_LENDER_PLACES = (select(P.c.municipality).distinct().select_from(L)
+                  .join(P, P.c.id == L.c.parcel_id).where(_OF_LENDER)
+                  .order_by(P.c.municipality))
+
+
+def _keep(uow: UnitOfWork, lender_id: int, today: date) -> Kept:
+    """Recompute the lender's kept totals of `today`: its row taken first (an upsert: the
+    row's lock on PostgreSQL, the database's write lock on SQLite), so one transaction at a
+    time recomputes a lender's and each sees what the one before committed; the District's
+    version read before any figure; the loans' figures out of date computed (`refresh`);
+    the loans behind marked included (`_INCLUDE`); then one pass sums the active loans'
+    figures and one lists their municipalities. A fact written meanwhile leaves its loan
+    behind, a Board value the District's version moved: the next view recomputes."""
+    s = uow.session
+    stmt = _upsert_into(uow, K).values(lender_id=lender_id, loans=0, due_now=0, annual=0,
+                                       municipalities="[]")
+    s.execute(stmt.on_conflict_do_update(index_elements=[K.c.lender_id],
+                                         set_={"lender_id": stmt.excluded.lender_id}))
+    district = s.scalar(select(DISTRICT))
+    refresh(uow, LenderScope(lender_id), today, behind=False)
+    params = {"kept_lender": lender_id, "kept_day": today}
+    s.execute(_INCLUDE, params)
+    loans, due, annual = s.execute(_LENDER_TOTALS, params).one()
+    places = tuple(s.scalars(_LENDER_PLACES, params))
+    kept = Kept(lender_id, int(loans), Decimal(due).quantize(_CENT),
+                Decimal(annual).quantize(_CENT), places)
+    s.execute(update(K).where(K.c.lender_id == lender_id).values(
+        as_of=today, district_version=district, loans=kept.loans, due_now=kept.due_now,
+        annual=kept.annual, municipalities=json.dumps(list(places))))
+    return kept
+
+
+def _upsert_into(uow: UnitOfWork, table: Any) -> Any:
+    from sqlalchemy.dialects import postgresql, sqlite
+    dialect = uow.session.get_bind().dialect.name
+    return (postgresql.insert if dialect == "postgresql" else sqlite.insert)(table)
+
+
+def _kept_once(uow: UnitOfWork, who: Any, today: date, *, leave: bool) -> Kept | None:
+    """`_kept`, read once for a view that asks `municipalities` then `portfolio` in one unit of
+    work: the first leaves it in `uow.info` (`leave`), the second takes it."""
+    key = ("portfolio.kept", type(who).__name__,
+           getattr(who, "lender_id", None) or getattr(who, "id", None), today)
+    found = uow.info.pop(key, None)
+    if found is not None:
+        return found[0]
+    kept = _kept(uow, who, today)
+    if leave:
+        uow.info[key] = (kept,)
+    return kept
+
+
 def portfolio(uow: UnitOfWork, user: Any, query: Query, today: date | None = None) -> Page:
     """One page of the user's loans as `query` asks, with the filtered set's count and
-    totals (SQL aggregates, not the rows read). The figures are checked in the statement of
-    the totals (`_checked_totals`): only when some are out of date are they computed
-    (`refresh`) and the totals read again."""
+    totals. Without filters, those of the user's one lender are its kept totals (`_kept`,
+    recomputed only when they do not hold); otherwise SQL aggregates in one pass over the
+    loans, with the figures checked in the same statement (`_checked_totals`): only when some
+    are out of date are they computed (`refresh`) and the totals read again."""
     today = today or clock.today()
     base, params = _base(user)
     params = {**params, "as_of": today}
-    totals, page_rows = _page_statements(base, _where(uow, query, today), query)
-    found = uow.session.execute(totals, params).one()
-    if found[0]:
-        refresh(uow, user, today)
+    where = _where(uow, query, today)
+    kept = _kept_once(uow, user, today, leave=False)
+    if kept is not None and not where:
+        count, due, annual = kept.loans, kept.due_now, kept.annual
+        page_rows = _unfiltered(base, query.sort, query.desc)[1]
+        lenders = [kept.lender_id, kept.lender_id] if query.sort == "loan" else []
+    else:
+        totals, page_rows = _page_statements(base, where, query)
         found = uow.session.execute(totals, params).one()
-    _stale, count, due, annual, *lenders = found
+        if found[0]:
+            refresh(uow, user, today)
+            found = uow.session.execute(totals, params).one()
+        _stale, count, due, annual, *lenders = found
+        due, annual = Decimal(due).quantize(_CENT), Decimal(annual).quantize(_CENT)
     pages = max(1, -(-count // PER_PAGE))
     page = min(max(1, query.page), pages)
     params["offset"] = (page - 1) * PER_PAGE
@@ -537,12 +696,15 @@ def portfolio(uow: UnitOfWork, user: Any, query: Query, today: date | None = Non
         page_rows = _one_lender_rows(query.desc)
         params["lender_id"] = lenders[0]
     rows = [_with_notice(uow, r, today) for r in uow.session.execute(page_rows, params)]
-    return Page(rows, count, Decimal(due).quantize(Decimal("0.01")),
-                Decimal(annual).quantize(Decimal("0.01")), page, pages, today)
+    return Page(rows, count, due, annual, page, pages, today)
 
 
 def municipalities(uow: UnitOfWork, user: Any) -> list[str]:
-    """The municipalities of the user's loans (the filter's choices)."""
+    """The municipalities of the user's loans (the filter's choices): those its one lender's
+    kept totals list (`_kept`), else read."""
+    kept = _kept_once(uow, user, clock.today(), leave=True)
+    if kept is not None:
+        return list(kept.municipalities)
     base, params = _base(user)
     return list(uow.session.scalars(_municipalities(base), params))
 

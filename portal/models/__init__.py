@@ -48,7 +48,7 @@ from portal.models.exemptions import (
     PropertyTaxFact,
     StaffApiToken,
 )
-from portal.models.fact_versions import FactsVersion
+from portal.models.fact_versions import FactsVersion, LenderFigures
 from portal.models.jobs import Job
 from portal.models.ledger import LedgerEntry, Payment, PaymentAllocation
 from portal.models.lender_batches import LenderBatch, LenderBatchRow
@@ -106,7 +106,7 @@ __all__ = [
     "BillFile", "BillLine", "BillPayment", "BillPaymentException", "BillPaymentItem",
     "LoanChangeFile", "LoanChangeRow", "LoanNumberList",
     "PaperlessChoice",
-    "FactsVersion",
+    "FactsVersion", "LenderFigures",
 ]
 
 # Tables that only payments need (checkouts, provider events, ...), on the same metadata.

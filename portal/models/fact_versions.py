@@ -29,19 +29,45 @@ trigger on the fact tables would make the roll's publication update a row per as
 installment and entry, and its COPY would lose the foreign keys checked a batch at a time
 (`accounts.bulk`: only for a table without a trigger of its own). See docs/WEB.md, "A
 lender with many loans".
+
+A lender's kept totals (`lender_figures`: its active loans' count, their amounts due now and
+this year's assessments summed, the municipalities of their parcels, of one day and one
+District version) spare the portfolio's first page a pass over every loan. They include a
+loan's figures as of `loans.figures_version`; a loan whose `facts_version` differs (a fact
+of its parcel written since; -1 for a new loan, one whose period, parcel or lender changed,
+or one whose figures were computed again since: `portfolio.refresh`) is behind them, found
+through the partial index `ix_loans_figures_behind` that holds only such loans. So the
+totals hold while their day and District version are those of now and no loan of theirs is
+behind (`portfolio`: one probe of that index). Here, the changes of a loan that the ORM
+writes mark it behind (its flush, an ORM UPDATE through a session); a loan inserted in SQL
+is behind by the column's default (-1); a loan deleted drops its lender's totals.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import date
+from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import BigInteger, String, bindparam, event, select, update
+from sqlalchemy import (
+    BigInteger,
+    Date,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    bindparam,
+    delete,
+    event,
+    select,
+    update,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from portal.models.assessments import Assessment, Installment
-from portal.models.base import Base
+from portal.models.base import MONEY, Base
 from portal.models.board_parameters import BoardParameterValue
 from portal.models.budgets import FiscalYear
 from portal.models.ledger import LedgerEntry
@@ -63,12 +89,40 @@ class FactsVersion(Base):
         BigInteger, comment="Raised by one in the transaction of each fact written")
 
 
+class LenderFigures(Base):
+    """A lender's kept totals over its active loans' kept figures (`loan_figures`) of one day,
+    with the municipalities of their parcels: what the portfolio's first page shows above
+    its rows, recomputed when out of date (see the module's docstring)."""
+
+    __tablename__ = "lender_figures"
+
+    lender_id: Mapped[int] = mapped_column(ForeignKey("lenders.id"), primary_key=True,
+                                           comment="The lender")
+    as_of: Mapped[date | None] = mapped_column(
+        Date, comment="The day of the figures summed (null: never computed)")
+    district_version: Mapped[int | None] = mapped_column(
+        BigInteger, comment="The District's version (facts_versions) read before computing")
+    loans: Mapped[int] = mapped_column(Integer, comment="Active loans on as_of")
+    due_now: Mapped[Decimal] = mapped_column(MONEY, comment="Their amounts due now, summed")
+    annual: Mapped[Decimal] = mapped_column(
+        MONEY, comment="Their parcels' assessments of the year, summed")
+    municipalities: Mapped[str] = mapped_column(
+        Text, comment="The municipalities of their parcels (a JSON list, in the database's "
+                      "order)")
+
+
 #: The tables whose rows are facts of one parcel's figures, and those of the District's.
 PARCEL_FACTS = frozenset({LedgerEntry.__tablename__, Assessment.__tablename__,
                           Installment.__tablename__})
 DISTRICT_FACTS = frozenset({BoardParameterValue.__tablename__, FiscalYear.__tablename__})
 
 _L, _A, _V = Loan.__table__, Assessment.__table__, FactsVersion.__table__
+_K = LenderFigures.__table__
+#: A loan's changes that move it in or out of its lender's totals or change its parcel.
+_LOAN_PLACE = ("starts_on", "ends_on", "parcel_id", "lender_id")
+_BEHIND = (update(_L).where(_L.c.id.in_(bindparam("ids", expanding=True)))
+           .values(figures_version=-1))
+_DROP_TOTALS = delete(_K).where(_K.c.lender_id.in_(bindparam("lenders", expanding=True)))
 _RAISE_LOANS = (update(_L).where(_L.c.parcel_id.in_(bindparam("ids", expanding=True)))
                 .values(facts_version=_L.c.facts_version + 1))
 _RAISE_LOANS_OF_ASSESSMENTS = (
@@ -110,6 +164,7 @@ def _raise_versions(session: Session, _ctx: Any) -> None:
     assessments: set[int] = set()
     installments: set[int] = set()
     district = False
+    _loans_changed(session)
     for obj in session.new:
         if isinstance(obj, LedgerEntry):
             parcels.add(obj.parcel_id)
@@ -129,3 +184,38 @@ def _raise_versions(session: Session, _ctx: Any) -> None:
         conn.execute(_RAISE_LOANS_OF_ASSESSMENTS, {"aids": sorted(installments)})
     if district:
         raise_district(conn)
+
+
+def _loans_changed(session: Session) -> None:
+    """Loans whose period, parcel or lender this flush changed are behind their lenders'
+    kept totals; a loan deleted drops its lender's."""
+    moved = [obj.id for obj in session.dirty if isinstance(obj, Loan)
+             and any(_changed(obj, key) for key in _LOAN_PLACE)]
+    gone = sorted({obj.lender_id for obj in session.deleted if isinstance(obj, Loan)})
+    if not (moved or gone):
+        return
+    conn = session.connection()
+    if moved:
+        conn.execute(_BEHIND, {"ids": sorted(moved)})
+    if gone:
+        conn.execute(_DROP_TOTALS, {"lenders": gone})
+
+
+def _changed(obj: Any, key: str) -> bool:
+    from sqlalchemy import inspect
+    return inspect(obj).attrs[key].history.has_changes()
+
+
+@event.listens_for(Session, "do_orm_execute")
+def _loan_update(state: Any) -> None:
+    """An ORM UPDATE of loans through a session (`session.execute(update(Loan)...)`) marks the
+    loans it changes behind their lenders' kept totals, in the same statement; an ORM
+    DELETE of loans drops the totals of every lender (rare: no service deletes loans)."""
+    if not (state.is_update or state.is_delete):
+        return
+    if not any(m.class_ is Loan for m in state.all_mappers):
+        return
+    if state.is_update:
+        state.statement = state.statement.values(figures_version=-1)
+    else:
+        state.session.connection().execute(delete(_K))

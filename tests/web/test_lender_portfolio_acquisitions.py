@@ -254,7 +254,9 @@ def test_the_notices_cost_no_statement_per_row(demo_app):
         assert first == last
         filtered, html = page_statements(demo_app, client,
                                      "/prestamista/prestamos?adquisicion=30&orden=notice")
-        assert filtered <= first and _count(html) == 30
+        # A filtered page sums its loans in one statement more than the first page, which
+        # reads its lender's kept totals (portfolio._kept).
+        assert filtered <= first + 1 and _count(html) == 30
 
 
 @pytest.mark.skipif(vnu_missing() is not None, reason=vnu_missing() or "")

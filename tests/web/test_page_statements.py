@@ -101,7 +101,7 @@ PINNED = [
     ("owner", "/propiedad/{current}/calendario.ics", 6),
     ("owner", "/propiedad/{current}/exoneracion", 4),
     ("lender", "/mis-propiedades", 5),
-    ("lender", "/prestamista/prestamos", 4),
+    ("lender", "/prestamista/prestamos", 3),
     ("lender", "/prestamista/prestamos/{loan}", 9),
     ("lender", "/propiedad/{loan_parcel}", 3),
     ("lender", "/prestamista/facturas", 5),

@@ -5,13 +5,15 @@ loans) or for a CSV of loan numbers (the same path, any number of loans)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 from decimal import Decimal
-from typing import Any
+from typing import Any, NamedTuple
 
 from flask import (
     Response,
     abort,
+    current_app,
     flash,
     redirect,
     render_template,
@@ -174,6 +176,46 @@ def list_rows(rows: list[portfolio.Row], today: date) -> list[Markup]:
     return out
 
 
+class _Parts(NamedTuple):
+    """What the list shows that follows from the language, the municipalities and the filters
+    alone: the links and filter form (`lenders/_loans_filters.html`), the column heads with
+    their sort links (`lenders/_loans_head.html`), the form's errors and the query (of the
+    first page) it asks for (None: an error)."""
+
+    filters: Markup
+    head: Markup
+    errors: list[tuple[str, str]]
+    query: portfolio.Query | None
+
+
+#: At most this many `_Parts` kept by an app (then forgotten all at once).
+_PARTS_KEPT = 256
+
+
+def _page_parts(args: Any, places: list[str]) -> _Parts:
+    """The list's `_Parts` for these filters, rendered once and then kept by the app under
+    everything they follow from (the language, the app's root, the municipalities, each
+    filter's text): the same markup as rendering them on every view, without the filter
+    form's fields built, validated and written on each."""
+    kept = current_app.extensions.setdefault("lenders.list_parts", {})
+    key = (current_language(), request.script_root, tuple(places),
+           tuple(args.get(k, "") for k in FILTERS))
+    found = kept.get(key)
+    if found is None:
+        form, query = _filters(args, places)
+        errors = [(f"#{f.id}", str(e)) for f in form for e in f.errors]
+        shown = _args(args)
+        found = _Parts(
+            Markup(render_template("lenders/_loans_filters.html", form=form, args=shown,
+                                   errors=errors)),
+            Markup(render_template("lenders/_loans_head.html", form=form, args=shown)),
+            errors, None if query is None else replace(query, page=1))
+        if len(kept) >= _PARTS_KEPT:
+            kept.clear()
+        kept[key] = found
+    return found
+
+
 @bp.get("/prestamos")
 @login_required
 def loans():  # noqa: ANN201
@@ -183,14 +225,17 @@ def loans():  # noqa: ANN201
         abort(404)
     with uow() as w:
         places = portfolio.municipalities(w, current_user)
-        form, query = _filters(request.args, places)
+        parts = _page_parts(request.args, places)
+        query = parts.query
+        if query is not None:
+            query = replace(query, page=max(1, page_arg or 1))
         result = portfolio.portfolio(w, current_user, query) if query is not None else None
     if result is not None and (page_arg or 1) > result.pages:
         abort(404)
-    errors = [(f"#{f.id}", e) for f in form for e in f.errors]
+    errors = parts.errors
     today = clock.today()
     rows = list_rows(result.rows, today) if result is not None else []
-    return render_template("lenders/loans.html", form=form, result=result, rows=rows,
+    return render_template("lenders/loans.html", parts=parts, result=result, rows=rows,
                            today=today, errors=errors, args=_args(request.args),
                            file_form=LoansFileForm()), 400 if errors else 200
 

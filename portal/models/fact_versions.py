@@ -122,6 +122,8 @@ _K = LenderFigures.__table__
 _LOAN_PLACE = ("starts_on", "ends_on", "parcel_id", "lender_id")
 _BEHIND = (update(_L).where(_L.c.id.in_(bindparam("ids", expanding=True)))
            .values(figures_version=-1))
+_BEHIND_ON_PARCELS = (update(_L).where(_L.c.parcel_id.in_(bindparam("ids", expanding=True)))
+                      .values(figures_version=-1))
 _DROP_TOTALS = delete(_K).where(_K.c.lender_id.in_(bindparam("lenders", expanding=True)))
 _RAISE_LOANS = (update(_L).where(_L.c.parcel_id.in_(bindparam("ids", expanding=True)))
                 .values(facts_version=_L.c.facts_version + 1))
@@ -140,6 +142,14 @@ def raise_parcels(conn: Any, parcel_ids: Iterable[int]) -> None:
     ids = sorted({int(p) for p in parcel_ids})
     if ids:
         conn.execute(_RAISE_LOANS, {"ids": ids})
+
+
+def parcels_moved(conn: Any, parcel_ids: Iterable[int]) -> None:
+    """Parcels whose municipality changed (the roll's import): the loans on them are behind
+    their lenders' kept totals, whose municipalities are read again on the next view."""
+    ids = sorted(set(parcel_ids))
+    if ids:
+        conn.execute(_BEHIND_ON_PARCELS, {"ids": ids})
 
 
 def raise_district(conn: Any) -> None:

@@ -59,6 +59,7 @@ from portal.models import (
     RollImport,
     RollImportError,
     RollImportRow,
+    fact_versions,
 )
 from portal.roll import review
 from portal.roll import roll_csv as parse
@@ -480,10 +481,13 @@ class ImportWork:
                       .where(among))}
         uow.session.execute(update(Parcel), [{"id": pid, **r.facts()} for pid, r in rows])
         exemption = False  # R-A2's facts changed: the rolls' exempt lines counted again
+        moved = []  # a municipality changed: the lenders' kept municipalities read again
         for pid, r in rows:  # each changed parcel's facts, before and after (DESIGN.md 6)
             old = before[pid]
             keys = _compare(r, old)
             exemption = exemption or bool({"owner_kind", "transferred"} & set(keys))
+            if "municipality" in keys:
+                moved.append(pid)
             audit.record(uow, self.staff, "parcel.updated_by_import", object_type="parcels",
                          object_id=pid,
                          before={k: str(getattr(old, k)) for k in keys},
@@ -491,6 +495,7 @@ class ImportWork:
                                 **{k: str(r.facts()[k]) for k in keys}})
         if exemption:
             review.parcels_changed(uow)
+        fact_versions.parcels_moved(uow.session.connection(), moved)
 
     # -- finish ---------------------------------------------------------------------------
     def finish(self, uow: UnitOfWork) -> RollImport:

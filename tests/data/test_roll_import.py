@@ -297,3 +297,21 @@ def test_an_import_that_changes_r_a2_facts_has_the_rolls_reasons_counted_again(w
     _run(world, _upload(world, _csv([_row("040-000-000-01", owner_kind="autoridad")]),
                         "padron-2.csv"), False)
     assert calls == [1]
+
+
+def test_an_import_that_moves_a_parcel_to_another_municipality_says_so_to_the_lenders(
+        world, monkeypatch):
+    """A parcel's municipality changed: the loans on it are behind their lenders' kept
+    totals (`fact_versions.parcels_moved`), whose municipalities the list reads again; a
+    change of address moves nothing."""
+    calls = []
+    monkeypatch.setattr(roll_import.fact_versions, "parcels_moved",
+                        lambda _conn, ids: calls.append(sorted(ids)))
+    _run(world, _upload(world, _csv([_row("040-000-000-02", address="Calle 9")])), False)
+    assert calls == [[]]
+    moved = _row("040-000-000-01")
+    moved[2] = "Culebra"
+    _run(world, _upload(world, _csv([moved]), "padron-2.csv"), False)
+    with _uow(world["database"]) as uow:
+        pid = uow.session.scalar(select(Parcel.id).where(Parcel.catastro == "040-000-000-01"))
+    assert calls[-1] == [pid]

@@ -136,6 +136,14 @@ def _scenario(app: Flask, keeps: _Keeps) -> None:
     assert _check(app, keeps, TODAY)[0] == first[0]
     assert cat and name
 
+    with clock.fixed(at(TODAY, 11)), app_uow(app) as w:  # a parcel moved by the roll's import
+        from portal.models import fact_versions
+        w.session.execute(text("UPDATE parcels SET municipality = 'Culebra' WHERE id = :p"),
+                          {"p": parcel})
+        fact_versions.parcels_moved(w.session.connection(), [parcel])
+    moved = _check(app, keeps, TODAY)
+    assert "Culebra" in moved[3] and "Culebra" not in first[3]
+
     tomorrow = TODAY + timedelta(days=1)  # the next day
     _check(app, keeps, tomorrow)
 

@@ -543,24 +543,17 @@ def lenders() -> None:
 
 @lenders.command("figures")
 def lenders_figures() -> None:
-    """Compute today's figures of every lender's loans that are out of date (the portfolio's
-    filters and totals read them), lender by lender in batches: run it nightly so that the
-    first page of the day costs what the others do."""
-    from sqlalchemy import select
-
+    """Compute today's figures of every lender's loans that are out of date and each lender's
+    kept totals (the portfolio's filters and totals read them), lender by lender: the worker
+    does it each hour (the day's work, `lenders.figures`), so the first page of the day costs
+    what the others do."""
+    from portal import clock
     from portal import db as database
-    from portal.db import UnitOfWork
     from portal.lenders import portfolio as lender_service
-    from portal.models import Lender
 
-    data = database.get_database()
-    with UnitOfWork(data) as uow:
-        ids = list(uow.session.scalars(select(Lender.id).order_by(Lender.id)))
-    total = 0
-    for lender_id in ids:
-        with UnitOfWork(data) as uow:
-            total += lender_service.refresh(uow, lender_service.LenderScope(lender_id))
-    click.echo(f"{total} loans computed for {len(ids)} lenders.")
+    done = lender_service.keep_day(database.get_database(), clock.today())
+    click.echo(f"{done['loans']} loans computed for {done['lenders']} lenders; their totals "
+               f"kept again for {done['totals']}.")
 
 
 @main.group("staff-token")

@@ -21,6 +21,7 @@ from portal.lenders import (
     bill_start,  # Starting a large bill payment
     loan_changes,  # The add/delete files
 )
+from portal.lenders import portfolio as lender_portfolio
 from portal.payments.autopay import debits as autopay_debits
 from portal.reminders import sending as reminders_sending  # the day's reminders (daily)
 from portal.roll import notices, roll, roll_import
@@ -44,6 +45,8 @@ def _autopay(database: Database, day: date) -> dict[str, int]:
 
 
 daily.register("autopay", _autopay)
+# Each lender's loans' figures and kept totals of the day (the list's first view computes none).
+daily.register(lender_portfolio.DAY_TASK, lender_portfolio.keep_day)
 
 
 def _start_bill_payment(database: Database, who: Any, params: dict[str, Any],

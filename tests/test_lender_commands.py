@@ -1,4 +1,6 @@
-"""`portal lenders figures` (J7): every lender's loans computed for the day, then nothing left."""
+"""`portal lenders figures` and the worker's day's work `lenders.figures` (J7): every lender's
+loans computed for the day and its kept totals, then nothing left; the list's first view of
+the day computes nothing."""
 
 from __future__ import annotations
 
@@ -17,5 +19,8 @@ def test_the_nightly_figures(tmp_path, monkeypatch, demo_db):
         first = runner.invoke(main, ["lenders", "figures"])
         again = runner.invoke(main, ["lenders", "figures"])
     assert first.exit_code == 0, first.output
-    assert first.output.strip().endswith("for 1 lenders.") and not first.output.startswith("0 ")
-    assert again.output.startswith("0 loans computed")
+    assert first.output.strip().endswith("for 1 lenders; their totals kept again for 1.")
+    assert not first.output.startswith("0 ")
+    assert again.output.strip() == ("0 loans computed for 1 lenders; their totals kept again "
+                                    "for 0.")
+

@@ -52,7 +52,7 @@ from portal import clock, csv_text
 from portal.accounts import access, statements
 from portal.accounts.statements import fiscal_year_on
 from portal.core.acquisition import NoticeDeadline
-from portal.db import UnitOfWork
+from portal.db import Database, UnitOfWork
 from portal.lenders import acquisitions
 from portal.models import (
     ExemptionCertification,
@@ -646,6 +646,35 @@ def _keep(uow: UnitOfWork, lender_id: int, today: date) -> Kept:
     return kept
 
 
+#: The daily task (`portal.jobs.daily`, registered by `portal/domains.py`): `keep_day`.
+DAY_TASK = "lenders.figures"
+
+
+def keep_day(database: Database, day: date) -> dict[str, int]:
+    """Each lender's loans' figures and kept totals of today, computed where they do not hold
+    (a lender whose totals hold costs one probe), a lender at a time, so that the first view
+    of the day computes nothing. Run by the worker's day's work each hour and by `portal
+    lenders figures`; idempotent: a second run computes nothing. A day other than today does
+    nothing (the totals are kept for one day, today's). Counts: lenders, loans computed,
+    lenders whose totals were kept again."""
+    done = {"lenders": 0, "loans": 0, "totals": 0}
+    if day != clock.today():
+        return done
+    with UnitOfWork(database) as w:
+        ids = list(w.session.scalars(select(LN.c.id).order_by(LN.c.id)))
+    for lender_id in ids:
+        with UnitOfWork(database) as w:
+            who = LenderScope(lender_id)
+            (_id, holds, *_rest), = w.session.execute(_kept_statement(True), {
+                **_base(who)[1], "as_of": day}).all()
+            if not holds:
+                done["loans"] += refresh(w, who, day)
+                _keep(w, lender_id, day)
+                done["totals"] += 1
+        done["lenders"] += 1
+    return done
+
+
 def _upsert_into(uow: UnitOfWork, table: Any) -> Any:
     from sqlalchemy.dialects import postgresql, sqlite
     dialect = uow.session.get_bind().dialect.name
@@ -937,9 +966,10 @@ def lenders_pay(uow: UnitOfWork, parcel_id: int, names: Sequence[str], facts: An
     return [(n, r) for n in names]
 
 
-__all__ = ["ACQUIRED", "CERTIFICATIONS", "MAX_PAY", "NOTICES", "NOTICE_SORT", "PER_PAGE", "SORTS",
-           "SHOWN", "STATUSES", "DashboardLoan", "KeptLump", "LenderScope", "Page", "Query",
+__all__ = ["ACQUIRED", "CERTIFICATIONS", "DAY_TASK", "MAX_PAY", "NOTICES", "NOTICE_SORT",
+           "PER_PAGE", "SORTS", "SHOWN", "STATUSES", "DashboardLoan", "KeptLump", "LenderScope",
+           "Page", "Query",
            "Row", "by_catastro", "dashboard_loans", "fiscal_year_start",
            "lenders_pay", "loan", "loan_and_ref", "loans_to_pay", "municipalities",
            "parcels_to_pay",
-           "portfolio", "read_loan_numbers", "refresh", "retentions", "rows"]
+           "keep_day", "portfolio", "read_loan_numbers", "refresh", "retentions", "rows"]

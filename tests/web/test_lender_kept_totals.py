@@ -232,3 +232,31 @@ def test_concurrent_recomputes_and_a_writer_on_postgresql(tmp_path, monkeypatch)
             assert t.is_alive(), "the second view did not wait for the first"
         t.join()
         assert done and done[0] == _one_pass(app, later) == _shown(app, later)
+
+
+def test_the_days_work_keeps_the_totals_so_the_first_view_computes_nothing(
+        demo_app: Flask, monkeypatch: pytest.MonkeyPatch):
+    """The worker's day's work (`lenders.figures`, as `portal lenders figures`): each
+    lender's figures and totals of today kept, idempotent, another day nothing; then the
+    list's first view of the day computes nothing."""
+    import portal.domains  # noqa: F401 - registers the day's tasks
+    from portal.jobs import daily
+    from portal.lenders import portfolio
+    from portal.web.data import database
+    from tests.support.pages import login
+    assert daily.TASKS[portfolio.DAY_TASK] is portfolio.keep_day
+    with demo_app.app_context(), clock.fixed(at(TODAY, 3)):
+        other = portfolio.keep_day(database(), TODAY.replace(day=TODAY.day - 1))
+        assert other == {"lenders": 0, "loans": 0, "totals": 0}  # another day: nothing
+        done = portfolio.keep_day(database(), TODAY)
+        assert done["lenders"] >= 1 and done["totals"] == done["lenders"]
+        assert portfolio.keep_day(database(), TODAY)["totals"] == 0  # idempotent
+    computed = []
+    keep, refresh = portfolio._keep, portfolio.refresh
+    monkeypatch.setattr(portfolio, "_keep", lambda *a, **k: computed.append(1) or keep(*a, **k))
+    monkeypatch.setattr(portfolio, "refresh",
+                        lambda *a, **k: computed.append(2) or refresh(*a, **k))
+    client = login(demo_app, "lender")
+    with clock.fixed(at(TODAY, 9)):
+        assert client.get("/prestamista/prestamos").status_code == 200
+    assert computed == []

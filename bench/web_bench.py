@@ -356,12 +356,13 @@ def _big_portfolio(url: str, counter: Counter, trivial: tuple, lender, loans: in
             "SELECT id FROM parcels WHERE id NOT IN (SELECT parcel_id FROM loans) ORDER BY id"
         )).scalars())
         lender_id = conn.execute(text("SELECT lender_id FROM loans LIMIT 1")).scalar()
-        conn.execute(text(
-            "INSERT INTO loans (lender_id, parcel_id, loan_number, starts_on, created_at) "
-            "VALUES (:lender, :parcel, :number, :starts, :created)"),
-            [{"lender": lender_id, "parcel": free[k % len(free)], "number": f"BENCH-{k:06d}",
-              "starts": date(2024, 1, 1), "created": datetime(2026, 1, 1)}
-             for k in range(loans - have)])
+        if loans > have:  # (the demo's own loans: none to add)
+            conn.execute(text(
+                "INSERT INTO loans (lender_id, parcel_id, loan_number, starts_on, created_at) "
+                "VALUES (:lender, :parcel, :number, :starts, :created)"),
+                [{"lender": lender_id, "parcel": free[k % len(free)],
+                  "number": f"BENCH-{k:06d}", "starts": date(2024, 1, 1),
+                  "created": datetime(2026, 1, 1)} for k in range(loans - have)])
         conn.execute(text("ANALYZE"))
     last = -(-loans // 50)
     pages = [trivial] + [

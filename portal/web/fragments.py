@@ -133,6 +133,161 @@ def schedule_rows(rows: Iterable[Any], f: i18n.Formats | None = None) -> Markup:
     return Markup("".join(out))
 
 
+#: The debts' words (`debts`), as templates/collections/attachments/_debts.html has them.
+DEBT_WORDS = {
+    "debt": N_("Debt to the %(creditor)s"), "status": N_("Status"),
+    "paid": N_("Paid in full on %(date)s"), "owed": N_("Owed"),
+    "notice": N_("Notice of attachment"), "notified": N_("Notified on %(date)s, %(how)s."),
+    "number": N_("Certified-mail number %(number)s."),
+    "fee": N_("Dunning agent's fee, with custody costs"),
+    "total": N_("Total stated in the notice"), "pay_by": N_("Pay the notice's total in full by"),
+    "otherwise": N_(": otherwise the parcel, or the part strictly sufficient to pay the debt, "
+                    "may be sold at public auction from %(date)s, without further notice "
+                    "(R-C1, R-C2, 13 LPRA \u00a7 33262)."),
+    "to_stop": N_("To stop the sale, pay the amount in the notice plus what has accrued up to "
+                  "the day of payment, the dunning agent's fee and the custody costs (R-C7)."),
+    "last_day": N_("Last day to pay in full"), "stops": N_("What stops the sale"),
+    "today": N_("Paid today, %(day)s:"),
+    "on_last": N_("Paid on the last day, %(day)s, with what accrues until then as the "
+                  "Treasury has stated it:"),
+    "ended": N_("The 30 days have ended: the sale may take place, but paying this amount "
+                "before it still stops it (R-C7)."),
+    "accrued": N_("What accrued since the notice, as the Treasury stated it:"),
+    "accrual": N_("To %(day)s: %(accrued)s accrued, %(per_day)s a day after; custody costs "
+                  "%(custody)s."),
+    "not_stated": N_("The Treasury has not yet stated what accrued since the notice: the "
+                     "amount counts none, and may grow by the day of payment."),
+    "pdf": N_("The notice of attachment (PDF, in both languages)"),
+    "auction": N_("Auction %(number)s"),
+    "appraisal": N_("The CRIM's appraisal of %(date)s (21 LPRA \u00a7 5105)."),
+    "real": N_("Real value"), "mortgage": N_("Balance of the recorded mortgages"),
+    "equity": N_("Equity"), "credit": N_("Credit: everything the debt lists"),
+    "floor": N_("The parcel's own tax debt, with its interest"),
+    "minimum": N_("Auction minimum"),
+    "confidential": N_("Confidential: only the CRIM's staff and the debtor see this minimum; "
+                       "at the auction it is announced only after the best offer, if that "
+                       "offer does not exceed it (R-C5, 21 LPRA \u00a7 5105)."),
+    "bids": N_("Bids: %(n)s"), "price": N_("Price: %(amount)s"),
+    "shortfall": N_("What the sale did not cover of the debtor's taxes, surcharges and "
+                    "interest, still owed: %(amount)s. The CRIM may collect it once it learns "
+                    "of other property of the debtor that can be attached (R-C6, R-C8)."),
+}
+
+
+def _debt_words() -> dict[str, Markup]:
+    """`DEBT_WORDS` in the language in force, as the templates' `_` gives them: a message
+    with variables as markup to `%` them into (escaped), any other as `_words` does."""
+    tr = translator(i18n.current_language())
+    return {k: Markup(tr.gettext(m)) if "%(" in m else _words(m)[0]
+            for k, m in DEBT_WORDS.items()}
+
+
+def _amount_rows(pairs: Iterable[tuple[Any, Any]]) -> str:
+    return "".join(f'<div><dt>{escape(label)}</dt><dd><span class="portal-money">'
+                   f"{escape(amount)}</span></dd></div>" for label, amount in pairs)
+
+
+def debts(att: Any, url_for: Any) -> Markup:
+    """The parcel page's property-tax debts with their notice of attachment (R-C1–R-C3, R-C7)
+    and auctions (R-C4–R-C6): `att` from `documents.attachment_notice.summary_view`, built
+    only for staff and the debtor (R-C5). The markup of
+    templates/collections/attachments/_debts.html without the staff's forms, byte for byte
+    (the staff's attachment page includes that template, with its forms; an include copies
+    the page's whole context: tests/web/test_fragments_debts.py renders both). `url_for`:
+    the templates' own."""
+    w = _debt_words()
+    out = ["\n\n"]
+    for d in att.debts:
+        did = escape(d.id)
+        out += ['\n<section class="margin-y-3 portal-debt" id="debt-', did,
+                '" aria-labelledby="debt-', did, '-heading">\n<h3 id="debt-', did,
+                '-heading">', w["debt"] % {"creditor": d.creditor_text}, " \u00b7 ",
+                escape(d.years), '</h3>\n<dl class="portal-amounts">\n  ']
+        if not d.notice:
+            out.append(_amount_rows(d.amounts))
+        out += ["\n  <div><dt>", w["status"], "</dt><dd>",
+                w["paid"] % {"date": d.paid_text} if d.paid else w["owed"],
+                "</dd></div>\n</dl>\n"]
+        n = d.notice
+        if n:
+            out += ["\n<h4>", w["notice"], "</h4>\n<p>",
+                    w["notified"] % {"date": n.notified_text, "how": n.delivery_text}]
+            if n.number:
+                out += [" ", w["number"] % {"number": n.number}]
+            out += ['</p>\n<dl class="portal-amounts">\n  ', _amount_rows(n.items),
+                    "\n  <div><dt>", w["fee"], '</dt><dd><span class="portal-money">',
+                    escape(n.fee_text), "</span>", why(n.why_fee, None, w["fee"] + ": " +
+                                                       n.fee_text),
+                    "</dd></div>\n  <div><dt>", w["total"],
+                    '</dt><dd><span class="portal-money"><strong>', escape(n.total_text),
+                    "</strong></span></dd></div>\n</dl>\n"]
+            if not d.paid:
+                out += ["\n<p>", w["pay_by"], " ", deadline(n.last_day, att.today),
+                        w["otherwise"] % {"date": n.sale_text}, "\n", w["to_stop"], "</p>\n"]
+            out += ["\n", why(n.why_term, None, w["last_day"]), "\n"]
+            st = n.stop
+            if st:
+                out += ['\n<div class="portal-sale-stop" id="notice-', escape(n.id),
+                        '-stop">\n<h4>', w["stops"], "</h4>\n<div>",
+                        w["today"] % {"day": i18n.date_long(att.today)},
+                        ' <strong class="portal-money" data-figure="sale-stop-today" '
+                        'data-amount="', escape(st.amount), '">', escape(st.amount_text),
+                        "</strong>", why(st.why, None, w["stops"] + ": " + st.amount_text),
+                        '</div>\n<dl class="portal-amounts">\n  ', _amount_rows(st.parts),
+                        "\n</dl>\n"]
+                if st.last_text:
+                    out += ["<p>", w["on_last"] % {"day": st.last_day_text},
+                            ' <strong class="portal-money" data-figure="sale-stop-last-day" '
+                            'data-amount="', escape(st.last_amount), '" data-by="',
+                            escape(st.last_day.isoformat()), '">', escape(st.last_text),
+                            "</strong></p>\n\n"]
+                else:
+                    out += ["<p>", w["ended"], "</p>\n"]
+                if n.accruals:
+                    out += ['<p class="text-base-dark">', w["accrued"],
+                            '</p>\n<ul class="usa-list">']
+                    for a in n.accruals:
+                        out += ["<li>", w["accrual"] % {
+                            "day": a.stated_text, "accrued": a.accrued_text,
+                            "per_day": a.per_day_text, "custody": a.custody_text}]
+                        if a.reference:
+                            out += [" (", escape(a.reference), ")"]
+                        out.append("</li>")
+                    out.append("</ul>\n\n")
+                else:
+                    out += ['<p class="text-base-dark">', w["not_stated"], "</p>\n"]
+                out.append("</div>\n\n")
+            out += ['\n<p><a href="', escape(url_for(
+                "collections.attachments_notice_pdf", parcel_id=att.parcel_id,
+                debt_id=d.id)), '">', w["pdf"], "</a></p>\n"]
+        out.append("\n")
+        for a in d.auctions:
+            out += ["\n<h4>", w["auction"] % {"number": a.number}, "</h4>\n<p>",
+                    w["appraisal"] % {"date": a.appraised_text},
+                    '</p>\n<dl class="portal-amounts">\n']
+            for key, text in (("real", a.real_value_text), ("mortgage", a.mortgage_text),
+                              ("equity", a.equity_text), ("credit", a.credit_text),
+                              ("floor", a.floor_text)):
+                out += ["  <div><dt>", w[key], '</dt><dd><span class="portal-money">',
+                        escape(text), "</span></dd></div>\n"]
+            out += ["  <div><dt>", w["minimum"], '</dt><dd><strong class="portal-money">',
+                    escape(a.minimum_text), "</strong>",
+                    why(a.why, None, w["minimum"] + ": " + a.minimum_text),
+                    '</dd></div>\n</dl>\n<p class="text-base-dark">', w["confidential"],
+                    "</p>\n"]
+            r = a.result
+            if r:
+                out += ["\n<p><strong>", escape(r.outcome_text), "</strong> \u00b7 ",
+                        escape(r.held_text), " \u00b7 ", w["bids"] % {"n": r.bids},
+                        " \u00b7 ", w["price"] % {"amount": r.price_text}, "</p>\n"]
+                if r.shortfall > 0:
+                    out += ["<p>", w["shortfall"] % {"amount": r.shortfall_text}, "</p>"]
+                out.append("\n")
+            out.append("\n")
+        out.append("\n\n</section>\n")
+    return Markup("".join(out))
+
+
 #: The templates' globals (`portal.app`).
 GLOBALS = {"why": why, "status_badge": status_badge, "deadline": deadline,
-           "amounts_list": amounts_list, "schedule_rows": schedule_rows}
+           "amounts_list": amounts_list, "schedule_rows": schedule_rows, "debts": debts}

@@ -40,15 +40,21 @@ def escape(value: Any) -> str:
             .replace("'", "&#39;").replace('"', "&#34;"))
 
 
-def _words(*messages: str) -> list[Markup]:
+#: {(messages, language): their texts}: `_words`, translated once a language.
+_WORDS: dict[tuple[tuple[str, ...], str], tuple[Markup, ...]] = {}
+
+
+def _words(*messages: str) -> tuple[Markup, ...]:
     """The catalog's text of each message in the language in force, as markup (the
-    templates' `_`: a translation is not escaped; "%%" is one "%")."""
-    tr = translator(i18n.current_language())
-    out = []
-    for m in messages:
-        text = Markup(tr.gettext(m))
-        out.append(text % {} if "%" in text else text)
-    return out
+    templates' `_`: a translation is not escaped; "%%" is one "%"), translated once a
+    language (as the templates' constant messages are when they are compiled)."""
+    lang = i18n.current_language()
+    found = _WORDS.get((messages, lang))
+    if found is None:
+        tr = translator(lang)
+        texts = (Markup(tr.gettext(m)) for m in messages)
+        found = _WORDS[messages, lang] = tuple(t % {} if "%" in t else t for t in texts)
+    return found
 
 
 def why(steps: Iterable[Any] | None, f: i18n.Formats | None = None, about: Any = "") -> Markup:
@@ -174,12 +180,24 @@ DEBT_WORDS = {
 }
 
 
-def _debt_words() -> dict[str, Markup]:
-    """`DEBT_WORDS` in the language in force, as the templates' `_` gives them: a message
-    with variables as markup to `%` them into (escaped), any other as `_words` does."""
-    tr = translator(i18n.current_language())
-    return {k: Markup(tr.gettext(m)) if "%(" in m else _words(m)[0]
-            for k, m in DEBT_WORDS.items()}
+#: {(words, language): their texts}: a part's words in a language, translated once (as the
+#: templates' constant messages are when they are compiled, `web.template_messages`).
+_TRANSLATED: dict[tuple[int, str], dict[str, Markup]] = {}
+
+
+def _translated(words: dict[str, str], lang: str) -> dict[str, Markup]:
+    """`words` in `lang` as the templates' `_` gives them: a message with variables as
+    markup to `%` them into (escaped), any other as `_words` does."""
+    key = (id(words), lang)
+    found = _TRANSLATED.get(key)
+    if found is None:
+        tr = translator(lang)
+        found = {}
+        for k, m in words.items():
+            text = Markup(tr.gettext(m))
+            found[k] = text if "%(" in m or "%" not in text else text % {}
+        _TRANSLATED[key] = found
+    return found
 
 
 def _amount_rows(pairs: Iterable[tuple[Any, Any]]) -> str:
@@ -195,7 +213,7 @@ def debts(att: Any, url_for: Any) -> Markup:
     (the staff's attachment page includes that template, with its forms; an include copies
     the page's whole context: tests/web/test_fragments_debts.py renders both). `url_for`:
     the templates' own."""
-    w = _debt_words()
+    w = _translated(DEBT_WORDS, i18n.current_language())
     out = ["\n\n"]
     for d in att.debts:
         did = escape(d.id)
@@ -288,6 +306,100 @@ def debts(att: Any, url_for: Any) -> Markup:
     return Markup("".join(out))
 
 
+#: The first screen's words (`answer`), as templates/accounts/parcel.html had them.
+ANSWER_WORDS = {
+    "heading": N_("Your account today"),
+    "save": N_("Pay the whole year at once and save %(discount)s:"),
+    "by": N_("%(amount)s by"),
+    "past_due": N_("You have %(amount)s past due."),
+    "stop_claim": N_("To stop a claim in court, pay %(today)s today, or %(by_last)s by"),
+    "claimable": N_("You have %(amount)s past due: pay it as soon as you can. Since %(date)s "
+                    "the debt may be claimed in court."),
+    "overdue": N_("You have %(amount)s past due: pay it as soon as you can, interest is added "
+                  "every day."),
+    "due": N_("You have %(amount)s due now: pay it by"),
+    "late_fee": N_("to avoid a late fee."),
+    "next": N_("You are up to date. Next payment: %(amount)s by"),
+    "done": N_("You are up to date: nothing else is due this year."),
+    "rest": N_("The button pays %(total)s: the %(late)s past due and %(rest)s due now that is "
+               "not late yet (on time until %(date)s)."),
+    "pay_amount": N_("Pay %(amount)s"), "pay": N_("Pay"),
+    "history": N_("Payment history"), "autopay": N_("Autopay"),
+}
+INSTALLMENTS = (N_("%(num)s installment"), N_("%(num)s installments"))
+
+
+def answer(a: Any, parcel_id: int, today: date, can_pay: bool, f: i18n.Formats,
+           url_for: Any) -> Markup:
+    """The parcel page's first screen (`views.answer`: the status and the one thing to do
+    next, its figures worded there), then the pay button for a payer (`can_pay`): the
+    section templates/accounts/parcel.html wrote, byte for byte."""
+    w = _translated(ANSWER_WORDS, f.lang)
+    kind = escape(a.kind)
+    out = ['<section class="usa-summary-box portal-answer portal-answer--', kind,
+           ' margin-y-3" aria-labelledby="answer-heading">\n  <div class="usa-summary-box__body">'
+           '\n    <h2 class="usa-summary-box__heading" id="answer-heading">', w["heading"],
+           '</h2>\n    <div class="usa-summary-box__text">\n    ']
+    q = a.lump
+    if q:
+        out += ['\n    <p class="font-sans-md portal-answer__lump" data-figure="lump" '
+                'data-amount="', escape(q.amount), '" data-by="', escape(q.deadline.isoformat()),
+                '"><strong>', w["save"] % {"discount": q.discount_text}, "</strong> ",
+                w["by"] % {"amount": q.amount_text}, " ", deadline(q.deadline, today, f),
+                ".</p>\n    "]
+    n_text: Any = ""
+    if a.count > 1:
+        count = Markup(translator(f.lang).ngettext(*INSTALLMENTS, a.count))
+        n_text = Markup(" (") + count % {"num": a.count} + ")"
+    out += ['\n    \n    <p class="font-sans-md portal-answer__text" data-figure="', kind, '"']
+    if a.amount is not None:
+        out += [' data-amount="', escape(a.amount), '" data-count="', escape(a.count), '"']
+    if a.day:
+        out += [' data-by="', escape(a.day.isoformat()), '"']
+    if a.kind == "demand":
+        out += [' data-stop-today="', escape(a.stop_today), '" data-stop-by="',
+                escape(a.stop_by), '"']
+    out.append(">")
+    if a.kind == "demand":
+        out += [w["past_due"] % {"amount": a.amount_text}, " ",
+                w["stop_claim"] % {"today": a.stop_today_text, "by_last": a.stop_text}, " ",
+                deadline(a.day, today, f), "."]
+    elif a.kind == "claimable":
+        out.append(w["claimable"] % {"amount": a.amount_text, "date": f.date_long(a.day)})
+    elif a.kind == "overdue":
+        out.append(w["overdue"] % {"amount": a.amount_text})
+    elif a.kind == "due":
+        out += [w["due"] % {"amount": a.amount_text + n_text}, " ",
+                deadline(a.day, today, f) if a.day else "", " ", w["late_fee"]]
+    elif a.kind == "next":
+        out += [w["next"] % {"amount": a.amount_text + n_text}, " ",
+                deadline(a.day, today, f), "."]
+    else:
+        out.append(w["done"])
+    out.append("</p>\n    ")
+    if a.not_late_text:
+        out += ['<p class="portal-answer__rest" data-figure="due-not-late" data-amount="',
+                escape(a.not_late), '"']
+        if a.not_late_by:
+            out += [' data-by="', escape(a.not_late_by.isoformat()), '"']
+        out += [">", w["rest"] % {"total": a.pay_text, "late": a.amount_text,
+                                  "rest": a.not_late_text, "date": f.date_long(a.not_late_by)},
+                "</p>"]
+    out.append("\n    ")
+    if can_pay:
+        out += ['\n    <p class="margin-bottom-0"><a class="usa-button" href="',
+                escape(url_for("payments.choose", parcela=parcel_id)), '">',
+                w["pay_amount"] % {"amount": a.pay_text} if a.due_now > 0 else w["pay"],
+                '</a>\n    <a class="usa-button usa-button--outline" href="',
+                escape(url_for("payments.history", parcel_id=parcel_id)), '">', w["history"],
+                '</a>\n    <a class="usa-button usa-button--outline" href="',
+                escape(url_for("payments.autopay", parcel_id=parcel_id)), '">', w["autopay"],
+                "</a></p>\n    "]
+    out.append("\n    </div>\n  </div>\n</section>\n")
+    return Markup("".join(out))
+
+
 #: The templates' globals (`portal.app`).
 GLOBALS = {"why": why, "status_badge": status_badge, "deadline": deadline,
-           "amounts_list": amounts_list, "schedule_rows": schedule_rows, "debts": debts}
+           "amounts_list": amounts_list, "schedule_rows": schedule_rows, "debts": debts,
+           "answer": answer}

@@ -399,7 +399,83 @@ def answer(a: Any, parcel_id: int, today: date, can_pay: bool, f: i18n.Formats,
     return Markup("".join(out))
 
 
+#: The documents' words (`documents`), as templates/accounts/parcel.html had them.
+DOCUMENT_WORDS = {
+    "documents": N_("Documents"), "statement": N_("Download the statement of account (PDF)"),
+    "ics": N_("Add this parcel's payment days to your calendar (.ics)"),
+    "reminders": N_("Email reminders"),
+    "assessment": N_("Download the assessment notice (PDF)"),
+    "issued": N_("Notices issued for this parcel"),
+    "demand": N_("Demand by certified mail, fiscal year %(year)s (PDF)"),
+    "mailed": N_("mailed on %(date)s"),
+    "amended": N_("Amended assessment notice, fiscal year %(year)s (PDF)"),
+    "notice": N_("Assessment notice, fiscal year %(year)s (PDF)"),
+    "dated": N_("dated %(date)s"),
+    "paperless": N_("You receive this parcel's notices by email only (paperless)."),
+    "paper": N_("You receive this parcel's notices by mail, on paper, and by email."),
+    "change": N_("Change how you receive notices"),
+    "access": N_("Who else can see this parcel"),
+    "give": N_("Give or remove read access to this parcel"),
+}
+
+
+def documents(v: Any, b: Any, pdf_url: str, url_for: Any) -> Markup:
+    """The parcel page's end: its documents (the statement, the calendar, the assessment
+    notice), the notices issued (`b.issued`), the paperless choice (`b.paperless`) and, for
+    the owner and a lessee, who else can see the parcel: what templates/accounts/parcel.html
+    wrote, byte for byte."""
+    w = _translated(DOCUMENT_WORDS, i18n.current_language())
+    pid, relation = v.parcel.id, v.relation
+    out = ["<h2>", w["documents"], '</h2>\n<p><a class="usa-button usa-button--outline" href="',
+           escape(pdf_url), '">', w["statement"],
+           '</a></p>\n\n<p><a class="usa-button usa-button--outline" href="',
+           escape(url_for("reminders.parcel_ics", parcel_id=pid)), '">', w["ics"], "</a>"]
+    if relation in ("owner", "lessee"):
+        out += [' <a href="', escape(url_for("reminders.settings")), '">', w["reminders"],
+                "</a>"]
+    out.append("</p>\n")
+    if relation in ("owner", "lessee", "staff") and v.annual is not None:
+        out += ['<p><a class="usa-button usa-button--outline" href="',
+                escape(url_for("roll.assessment_notice_pdf", parcel_id=pid)), '">',
+                w["assessment"], "</a></p>"]
+    out.append("\n")
+    if b.issued:
+        out += ['\n<h3 id="notices-heading">', w["issued"], '</h3>\n<ul class="usa-list" '
+                'aria-labelledby="notices-heading" id="issued-notices">\n']
+        for n in b.issued:
+            out += ['\n  <li data-notice="', escape(n.notice_id), '">']
+            if n.kind == "demand":
+                out += ['<a href="', escape(url_for("collections.letter_pdf",
+                                                     notice_id=n.notice_id)), '">',
+                        w["demand"] % {"year": n.fiscal_year}, "</a>"]
+                if n.on:
+                    out += [" \u00b7 ", w["mailed"] % {"date": i18n.date_long(n.on)}]
+                if n.amount is not None:
+                    out += [" \u00b7 ", escape(i18n.money(n.amount))]
+            else:
+                out += ['<a href="', escape(url_for("roll.issued_notice_pdf", parcel_id=pid,
+                                                     notice_id=n.notice_id)), '">',
+                        w["amended" if n.kind == "amended" else "notice"] % {
+                            "year": n.fiscal_year}, "</a>"]
+                if n.on:
+                    out += [" \u00b7 ", w["dated"] % {"date": i18n.date_long(n.on)}]
+            out.append("</li>\n")
+        out.append("\n</ul>\n")
+    out.append("\n")
+    if b.paperless is not None:
+        out += ['\n<p id="paperless-state">', w["paperless"] if b.paperless else w["paper"],
+                ' <a href="', escape(url_for("accounts.paperless_page")), '">', w["change"],
+                "</a></p>\n"]
+    out.append("\n\n")
+    if relation in ("owner", "lessee"):
+        out += ["\n<h2>", w["access"], '</h2>\n<p><a href="',
+                escape(url_for("accounts.access_page", parcel_id=pid)), '">', w["give"],
+                "</a></p>\n"]
+    out.append("\n")
+    return Markup("".join(out))
+
+
 #: The templates' globals (`portal.app`).
 GLOBALS = {"why": why, "status_badge": status_badge, "deadline": deadline,
            "amounts_list": amounts_list, "schedule_rows": schedule_rows, "debts": debts,
-           "answer": answer}
+           "answer": answer, "documents": documents}

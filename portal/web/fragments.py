@@ -475,7 +475,65 @@ def documents(v: Any, b: Any, pdf_url: str, url_for: Any) -> Markup:
     return Markup("".join(out))
 
 
+#: The budget's words (`budget`), as templates/accounts/parcel.html had them.
+BUDGET_WORDS = {
+    "behind": N_("The budget behind this assessment"),
+    "this_year_colon": N_("This year's assessment:"),
+    "this_year": N_("This year's assessment"),
+    "version": N_("Budget version %(version)s, adopted on %(date)s."),
+    "lines": N_("Budget lines"), "line": N_("Line"), "cost": N_("Cost"),
+    "financed": N_("Financed by assessments"), "total": N_("Total to assess"),
+    "fixed": N_("The Board fixed this parcel's assessment at %(amount)s; the rest of the total "
+                "is shared by benefit units among the other parcels."),
+    "units": N_("This parcel has %(units)s benefit units of %(total)s in all: %(share)s of "
+                "the amount shared by units."),
+}
+
+
+def budget(v: Any, f: i18n.Formats) -> Markup:
+    """The parcel page's collapsed "budget behind this assessment" (R-A1, R-A2): the year's
+    assessment and why, the budget version and its lines, the parcel's share: what
+    templates/accounts/parcel.html wrote, byte for byte."""
+    w = _translated(BUDGET_WORDS, i18n.current_language())
+    annual = escape(v.annual_text)
+    out = ['<details class="portal-details" id="budget">\n<summary><h2 class="portal-details__'
+           'title" id="budget-title">', w["behind"], '</h2> <span class="portal-details__count">',
+           w["this_year_colon"], ' <span class="portal-money">', annual,
+           "</span></span></summary>\n", why(v.annual_why, f, w["this_year"] + ": " +
+                                             v.annual_text), "\n"]
+    bv = v.budget
+    if bv:
+        out += ["\n<p>", w["version"] % {"version": bv.version, "date": bv.adopted_text}]
+        if bv.reference:
+            out += [" <span", ' lang="es"' if i18n.current_language() != "es" else "", ">",
+                    escape(bv.reference), "</span>"]
+        line, cost, fin = w["line"], w["cost"], w["financed"]
+        out += ['</p>\n<div class="portal-table-wrap" role="region" aria-labelledby="budget-'
+                'title" tabindex="0">\n<table class="usa-table usa-table--borderless '
+                'usa-table--compact usa-table--stacked">\n  <caption class="usa-sr-only">',
+                w["lines"], '</caption>\n  \n  <thead><tr><th scope="col">', line,
+                '</th><th scope="col">', cost, '</th><th scope="col">', fin,
+                "</th></tr></thead>\n  <tbody>\n  "]
+        for ln in bv.lines:
+            out += ['\n  <tr><td data-label="', line, '">', escape(ln.text),
+                    '</td><td data-label="', cost, '" class="portal-money">',
+                    escape(ln.amount_text), '</td><td data-label="', fin,
+                    '" class="portal-money">', escape(ln.financed_text), "</td></tr>\n  "]
+        out += ['\n  </tbody>\n  <tfoot><tr><th scope="row">', w["total"],
+                '</th><td></td><td data-label="', fin, '" class="portal-money"><strong>',
+                escape(bv.total_text), "</strong></td></tr></tfoot>\n</table>\n</div>\n"]
+        if bv.fixed_text:
+            out += ["<p>", w["fixed"] % {"amount": bv.fixed_text}, "</p>\n"]
+        else:
+            out += ["<p>", w["units"] % {"units": bv.units_text, "total": bv.total_units_text,
+                                         "share": bv.share_text}, "</p>"]
+        out.append("\n")
+    out.append("\n</details>")
+    return Markup("".join(out))
+
+
 #: The templates' globals (`portal.app`).
 GLOBALS = {"why": why, "status_badge": status_badge, "deadline": deadline,
            "amounts_list": amounts_list, "schedule_rows": schedule_rows, "debts": debts,
-           "answer": answer, "documents": documents}
+           "answer": answer, "documents": documents,
+           "budget": budget}

@@ -532,8 +532,104 @@ def budget(v: Any, f: i18n.Formats) -> Markup:
     return Markup("".join(out))
 
 
+#: The words of the payoff, the certificate's request, the lump sum and the schedule
+#: (`offer_sections`), as templates/accounts/parcel.html had them.
+OFFER_WORDS = {
+    "payoff": N_("Pay-off amount"), "off_today": N_("To pay everything off today:"),
+    "later": N_("Paid later: %(amount)s, good through"),
+    "added": N_(" (interest is added each day)."), "off": N_("To pay everything off:"),
+    "good_through": N_("good through"), "certificate": N_("Payoff certificate"),
+    "for_sale": N_("For a sale or a loan: a certificate of every amount owed, good through "
+                   "the date you choose, with the ranking of the liens on the parcel and a "
+                   "code anyone can verify on this portal."),
+    "good_through_label": N_("Good through"),
+    "from_today": N_("From today to %(days)s days ahead. Interest to that day is included."),
+    "issue": N_("Issue the certificate"), "issued": N_("Certificates issued for this parcel"),
+    "whole_year": N_("Pay the whole year at once"),
+    "one_payment": N_("Pay %(amount)s in one payment and save %(discount)s."),
+    "deadline": N_("Deadline:"),
+    "not_available": N_("The lump-sum discount is not available for this account."),
+    "deadline_was": N_("The deadline was"), "schedule": N_("Installment schedule"),
+    "installments": N_("%(count)s installments"),
+}
+
+
+def offer_sections(v: Any, f: i18n.Formats, url_for: Any, csrf_token: Any) -> Markup:
+    """The parcel page's pay-off amount (R-A10), the payoff certificate's request (J10,
+    R-A19: `v.certificate`, owner and staff), the lump sum (R-A11) and the collapsed
+    installment schedule (R-A4 to R-A8), each when the view gives it: what
+    templates/accounts/parcel.html wrote, byte for byte. `url_for`, `csrf_token`: the
+    templates' own."""
+    w = _translated(OFFER_WORDS, i18n.current_language())
+    out = []
+    po = v.payoff
+    if po:
+        out += ['\n<h2 id="payoff">', w["payoff"], "</h2>\n"]
+        through = escape(po.through.isoformat())
+        if po.differs:
+            out += ['\n<p class="font-sans-lg">', w["off_today"], ' <strong class="portal-money"'
+                    ' data-figure="payoff" data-amount="', escape(po.today), '">',
+                    escape(po.today_text), '</strong>.</p>\n<p data-figure="payoff-through" '
+                    'data-amount="', escape(po.amount), '" data-by="', through, '">',
+                    w["later"] % {"amount": po.amount_text}, " ",
+                    deadline(po.through, v.today, f), w["added"], "</p>\n"]
+        else:
+            out += ['\n<p class="font-sans-lg" data-figure="payoff-through" data-amount="',
+                    escape(po.amount), '" data-by="', through, '">', w["off"],
+                    ' <strong class="portal-money" data-figure="payoff" data-amount="',
+                    escape(po.today), '">', escape(po.amount_text), "</strong>,\n",
+                    w["good_through"], " ", deadline(po.through, v.today, f), ".</p>\n"]
+        out += ["\n", why(po.why, f, w["payoff"] + ": " + po.amount_text), "\n"]
+    out.append("\n")
+    cf = v.certificate
+    if cf:
+        pid = v.parcel.id
+        today = escape(cf.today.isoformat())
+        out += ['\n\n<section id="certificate" aria-labelledby="certificate-heading">\n'
+                '<h2 id="certificate-heading">', w["certificate"], "</h2>\n<p>", w["for_sale"],
+                '</p>\n<form method="post" action="',
+                escape(url_for("collections.certificates_issue", parcel_id=pid)),
+                '" class="usa-form" novalidate>\n  <input type="hidden" name="csrf_token" '
+                'value="', escape(csrf_token()), '">\n  <div class="usa-form-group">\n    '
+                '<label class="usa-label" for="good_through">', w["good_through_label"],
+                '</label>\n    <div class="usa-hint" id="good_through-hint">',
+                w["from_today"] % {"days": cf.days}, '</div>\n    <input class="usa-input" '
+                'type="date" id="good_through" name="good_through" value="', today,
+                '" min="', today, '" max="', escape(cf.last.isoformat()),
+                '" aria-describedby="good_through-hint" required>\n  </div>\n  <button '
+                'class="usa-button" type="submit">', w["issue"], '</button>\n</form>\n<p><a '
+                'href="', escape(url_for("collections.certificates_index", parcel_id=pid)),
+                '">', w["issued"], "</a></p>\n</section>"]
+    out.append("\n\n")
+    q = v.lump
+    if q:
+        out += ["\n<h2>", w["whole_year"], "</h2>\n"]
+        if q.eligible:
+            out += ["\n<p>", w["one_payment"] % {"amount": q.amount_due_text,
+                                                 "discount": q.discount_text},
+                    "\n", w["deadline"], " ", deadline(q.deadline, v.today, f), ".</p>\n"]
+        else:
+            out += ["\n<p>", w["not_available"], " ", w["deadline_was"], " ",
+                    deadline(q.deadline, v.today, f), ".</p>\n"]
+        out += ["\n", why(q.why, f, w["whole_year"]), "\n"]
+    out.append("\n\n")
+    count = w["installments"] % {"count": len(v.installments)}
+    labels = "".join(f'<th scope="col">{t}</th>' for t in _words(*SCHEDULE_LABELS[:3]))
+    more = "".join(f'<th scope="col">{t}</th>' for t in _words(*SCHEDULE_LABELS[3:]))
+    out += ['<details class="portal-details" id="schedule">\n<summary><h2 id="schedule-title" '
+            'class="portal-details__title">', w["schedule"], '</h2> <span class="portal-'
+            'details__count">', count, "</span></summary>\n",
+            why(v.schedule_why, f, w["schedule"]), '\n\n<div class="portal-table-wrap" '
+            'role="region" aria-labelledby="schedule-title" tabindex="0">\n<table class="'
+            'usa-table usa-table--borderless usa-table--compact portal-schedule">\n  <caption '
+            'class="usa-sr-only">', count, "</caption>\n  <thead><tr>\n    ", labels,
+            "\n    ", more, "\n  </tr></thead>\n  <tbody>\n",
+            schedule_rows(v.installments, f), "\n  </tbody>\n</table>\n</div>\n</details>"]
+    return Markup("".join(out))
+
+
 #: The templates' globals (`portal.app`).
 GLOBALS = {"why": why, "status_badge": status_badge, "deadline": deadline,
            "amounts_list": amounts_list, "schedule_rows": schedule_rows, "debts": debts,
            "answer": answer, "documents": documents,
-           "budget": budget}
+           "budget": budget, "offer_sections": offer_sections}

@@ -628,8 +628,103 @@ def offer_sections(v: Any, f: i18n.Formats, url_for: Any, csrf_token: Any) -> Ma
     return Markup("".join(out))
 
 
+#: The words of what is owed, its costs, the demand and the collection timeline
+#: (`owed_sections`), as templates/accounts/parcel.html had them.
+OWED_WORDS = {
+    "owe": N_("What you owe"),
+    "not_owed": N_("Not owed: %(label)s of %(amount)s, already subtracted from what you owe."),
+    "nothing": N_("Nothing owed for: %(items)s."), "each": N_("Each collection cost"),
+    "date": N_("Date"), "description": N_("Description"), "amount": N_("Amount"),
+    "still": N_("Still owed"), "next": N_("What happens next"),
+    "authority": N_("The Authority demands every amount past due by certified mail, with "
+                    "return receipt (R-A12); the mailing cost is added to the account (R-A9). "
+                    "If the demand is not paid in full within 15 days after it is mailed, the "
+                    "debt may be claimed in court (R-A13, 23 LPRA \u00a7 6432(d))."),
+    "collection": N_("Collection"),
+    "mailed": N_("Demand mailed by certified mail on %(date)s for %(amount)s."),
+    "to_stop": N_("To stop a claim in court, pay %(today)s today, or %(by_last)s by the last "
+                  "day,"),
+    "runs": N_(": interest runs until paid."),
+    "since": N_("Since %(date)s the debt may be claimed in court."),
+    "stopped": N_("Nothing is owed any more on what the demand listed: the claim in court is "
+                  "stopped."),
+    "timeline": N_("Collection timeline"), "done": N_("done"), "not_yet": N_("not yet"),
+}
+
+
+def owed_sections(v: Any, f: i18n.Formats) -> Markup:
+    """The parcel page's "what you owe" (R-A7 to R-A11), each collection cost (R-A9), what
+    happens next or the demand mailed (R-A12, R-A13) and the collection timeline (J9): what
+    templates/accounts/parcel.html wrote, byte for byte."""
+    w = _translated(OWED_WORDS, i18n.current_language())
+    out = ["<h2>", w["owe"], "</h2>\n", amounts_list(v.shown_amounts, f), "\n"]
+    for a in v.not_owed:
+        out += ['<p data-figure="', escape(a.key), '" data-amount="', escape(a.amount), '">',
+                w["not_owed"] % {"label": a.label, "amount": f.money(a.amount)}, "</p>"]
+    out.append("\n")
+    if v.zero_labels:
+        out += ['<p class="text-base-dark">',
+                w["nothing"] % {"items": "; ".join(v.zero_labels)}, "</p>"]
+    out.append("\n\n")
+    if v.costs:
+        day, desc, amount, still = w["date"], w["description"], w["amount"], w["still"]
+        out += ['\n<h3 id="costs-title">', w["each"], '</h3>\n<div class="portal-table-wrap" '
+                'role="region" aria-labelledby="costs-title" tabindex="0">\n<table class="'
+                'usa-table usa-table--borderless usa-table--compact usa-table--stacked" '
+                'aria-labelledby="costs-title">\n  \n  <thead><tr><th scope="col">', day,
+                '</th><th scope="col">', desc, '</th><th scope="col">', amount,
+                '</th><th scope="col">', still, "</th></tr></thead>\n  <tbody>\n  "]
+        for c in v.costs:
+            out += ['\n  <tr><td data-label="', day, '">', escape(c["date_text"]),
+                    '</td><td data-label="', desc, '">', escape(c["description"]),
+                    '</td><td data-label="', amount, '" class="portal-money">',
+                    escape(c["amount_text"]), '</td><td data-label="', still,
+                    '" class="portal-money">', escape(c["owed_text"]), "</td></tr>\n  "]
+        out.append("\n  </tbody>\n</table>\n</div>\n")
+    out.append("\n\n")
+    dm = v.demand
+    if v.arrears_warning and not dm:
+        out += ["\n<h2>", w["next"], "</h2>\n<p>", w["authority"], "</p>\n"]
+    out.append("\n")
+    if dm:
+        out += ["\n<h2>", w["collection"], "</h2>\n<p>",
+                w["mailed"] % {"date": dm.mailed_text, "amount": dm.amount_text}, "\n"]
+        if dm.stage == "demand_window":
+            out += ["\n", w["to_stop"] % {"today": dm.stop_today_text,
+                                          "by_last": dm.stop_by_last_text}, " ",
+                    deadline(dm.last_day, v.today, f), w["runs"], "\n"]
+        elif dm.stage == "claimable":
+            out += ["\n", w["since"] % {"date": dm.court_from_text}, "\n"]
+        elif dm.stage == "paid":
+            out += ["\n", w["stopped"], "\n"]
+        out += ["</p>\n", why(dm.why, f, w["collection"]), "\n"]
+    out.append("\n\n")
+    t = v.timeline
+    if t:
+        out += ['\n\n<h2 id="timeline-title">', w["timeline"], "</h2>\n"]
+        if t.next:
+            out += ['\n<p class="font-sans-md"><strong>', escape(t.sentence),
+                    "</strong></p>\n"]
+        elif t.sentence:
+            out += ["<p>", escape(t.sentence), "</p>"]
+        out.append('\n<ol class="usa-process-list" aria-labelledby="timeline-title">\n  ')
+        done, not_yet = w["done"], w["not_yet"]
+        for st in t.steps:
+            out += ['\n  <li class="usa-process-list__item">\n    <p class="usa-process-list__'
+                    'heading">', escape(st.label), "</p>\n    <p>"]
+            if st.day:
+                out += ['<time datetime="', escape(st.day.isoformat()), '">', escape(st.text),
+                        "</time>"]
+            else:
+                out.append(escape(st.text))
+            out += [" \u00b7 ", done if st.done else not_yet, "</p>\n  </li>\n  "]
+        out += ["\n</ol>\n", why(t.why, None, w["timeline"]), "\n"]
+    return Markup("".join(out))
+
+
 #: The templates' globals (`portal.app`).
 GLOBALS = {"why": why, "status_badge": status_badge, "deadline": deadline,
            "amounts_list": amounts_list, "schedule_rows": schedule_rows, "debts": debts,
            "answer": answer, "documents": documents,
-           "budget": budget, "offer_sections": offer_sections}
+           "budget": budget, "offer_sections": offer_sections,
+           "owed_sections": owed_sections}

@@ -722,9 +722,129 @@ def owed_sections(v: Any, f: i18n.Formats) -> Markup:
     return Markup("".join(out))
 
 
+#: The property-tax sections' words (`property_tax_sections`), as
+#: templates/accounts/parcel.html had them.
+TAX_WORDS = {
+    "exemption": N_("Residential exemption"), "fy": N_("Fiscal year %(year)s:"),
+    "continues": N_("approved for %(year)s; it continues until a change"),
+    "without": N_("Without the exemption, the property tax for the year is %(gross)s."),
+    "with": N_("With the exemption, the property tax for the year is %(net)s instead of "
+               "%(gross)s."),
+    "next_step": N_("Next step:"), "last_day": N_("Last day:"),
+    "loan": N_("Your mortgage loan"),
+    "escrow": N_("%(lender)s told the portal it services your mortgage loan (since %(date)s) "
+                 "and pays the property charges from the escrow account."),
+    "no_escrow": N_("%(lender)s told the portal it services your mortgage loan (since "
+                    "%(date)s); you pay the property charges yourself."),
+    "services": N_("%(lender)s told the portal it services your mortgage loan (since "
+                   "%(date)s)."),
+    "pays": N_("What your lender pays the CRIM"),
+    "from_escrow": N_("%(lender)s pays your property tax from the escrow account: for each "
+                      "CRIM bill, the bill less the prepayment discount (R-B10)."),
+    "bill": N_("Bill of %(date)s: %(amount)s"),
+    "not_adopted": N_("%(lender)s holds a loan on this parcel; the CRIM has not yet adopted "
+                      "its values for fiscal year %(year)s, so the portal cannot say what it "
+                      "pays."),
+    "no_facts": N_("%(lender)s holds a loan on this parcel; the CRIM's facts for this year "
+                   "are not on file, so the portal cannot say what it pays."),
+    "changes": N_("Changes in the residential exemption"),
+    "moved": N_("Moved, rented out, sold, a spouse died or the use changed? Report it before "
+                "January 1 following the change."),
+    "report": N_("Report a change"),
+}
+
+
+def property_tax_sections(v: Any, b: Any, f: i18n.Formats, url_for: Any,
+                          exemption_badge: Any) -> Markup:
+    """The parcel page's residential exemption (`b.exemption`, a dict of
+    `web.exemptions.summary`), for the owner and a delegate the loans' servicers and what the
+    lenders pay the CRIM (R-B10: `b.servicers`, `b.lenders_pay`), and for the owner and staff
+    the link to report a change: what templates/accounts/parcel.html wrote, byte for byte.
+    `url_for`, `exemption_badge`: the templates' own."""
+    w = _translated(TAX_WORDS, i18n.current_language())
+    money, date_long = i18n.money, i18n.date_long
+    out = ["\n"]
+    ex = b.exemption
+    if ex:
+        out += ['\n<section aria-labelledby="exemption-heading">\n<h2 id="exemption-heading">',
+                w["exemption"], "</h2>\n"]
+        if ex["status"]:
+            out += ["\n<p>", w["fy"] % {"year": ex["fy_label"]}, " ",
+                    escape(exemption_badge(ex["status"]))]
+            if ex["filing_number"]:
+                out += [" \u00b7 ", escape(ex["filing_number"])]
+            if ex["continued_from"]:
+                out += [" (", w["continues"] % {"year": ex["continued_from"]}, ")"]
+            out.append("</p>\n")
+        out.append("\n")
+        if ex["status"] == "revoked" and ex.get("gross") is not None:
+            out += ["<p>", w["without"] % {"gross": money(ex["gross"])}, "</p>"]
+        out.append("\n")
+        if ex["saving"] is not None:
+            out += ["<p>", w["with"] % {"net": money(ex["net"]), "gross": money(ex["gross"])},
+                    "</p>"]
+        out.append("\n")
+        if ex["note"]:
+            out += ["<p>", escape(ex["note"]), "</p>"]
+        out.append("\n")
+        if ex["next_step"]:
+            out += ["<p><strong>", w["next_step"], "</strong> ", escape(ex["next_step"]),
+                    "</p>"]
+        out.append("\n")
+        if ex["deadline"]:
+            out += ["<p><strong>", w["last_day"], "</strong> ",
+                    deadline(ex["deadline"], ex["today"]), "</p>"]
+        out.append("\n")
+        if ex["link"]:
+            out += ['<p><a href="', escape(ex["link"]), '">', escape(ex["link_text"]),
+                    "</a></p>"]
+        out.append("\n</section>\n")
+    out.append("\n")
+    if v.relation in ("owner", "delegate"):
+        out.append("\n\n")
+        if b.servicers:
+            out += ['\n<section class="margin-top-4" aria-labelledby="servicers-title">\n  '
+                    '<h2 id="servicers-title">', w["loan"], '</h2>\n  <ul class="usa-list" '
+                    'id="servicers">\n  ']
+            for name, escrow, since in b.servicers:
+                key = "escrow" if escrow else "no_escrow" if escrow is False else "services"
+                out += ["\n    <li>", w[key] % {"lender": name, "date": date_long(since)},
+                        "</li>\n  "]
+            out.append("\n  </ul>\n</section>\n")
+        out.append("\n\n")
+        if b.lenders_pay:
+            pays = w["pays"]
+            out += ['\n<section class="margin-top-4" aria-labelledby="lender-pays-title">\n  '
+                    '<h2 id="lender-pays-title">', pays, "</h2>\n  "]
+            for name, r in b.lenders_pay:
+                out.append("\n  ")
+                if r:
+                    out += ["\n  <p>", w["from_escrow"] % {"lender": name},
+                            '</p>\n  <ul class="usa-list">\n    ']
+                    for bill in r.bills:
+                        out += ["<li>", w["bill"] % {
+                            "date": date_long(bill.issued_on),
+                            "amount": money(bill.with_exemption.amount)}, "</li>"]
+                    out += ["\n  </ul>\n  ", why(f.trace(r.trace), about=pays), "\n  "]
+                elif b.crim_missing_year:
+                    out += ["\n  <p>", w["not_adopted"] % {"lender": name,
+                                                           "year": b.crim_missing_year},
+                            "</p>\n  "]
+                else:
+                    out += ["\n  <p>", w["no_facts"] % {"lender": name}, "</p>\n  "]
+                out.append("\n  ")
+            out.append("\n</section>\n")
+    out.append("\n")
+    if v.relation in ("owner", "staff"):
+        out += ["\n<h2>", w["changes"], "</h2>\n<p>", w["moved"], ' <a href="',
+                escape(url_for("exemptions.changes_new", parcel_id=v.parcel.id)), '">',
+                w["report"], "</a></p>\n"]
+    return Markup("".join(out))
+
+
 #: The templates' globals (`portal.app`).
 GLOBALS = {"why": why, "status_badge": status_badge, "deadline": deadline,
            "amounts_list": amounts_list, "schedule_rows": schedule_rows, "debts": debts,
            "answer": answer, "documents": documents,
            "budget": budget, "offer_sections": offer_sections,
-           "owed_sections": owed_sections}
+           "owed_sections": owed_sections, "property_tax_sections": property_tax_sections}

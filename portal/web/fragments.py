@@ -22,7 +22,7 @@ from markupsafe import Markup
 
 from portal import i18n
 from portal.core.explain import N_, translator
-from portal.web.present import status_css, status_label
+from portal.web.present import full_address, status_css, status_label
 
 #: The words of the parts (extracted with `N_`, translated when a part is written).
 WHY = N_("Why this amount?")
@@ -842,9 +842,68 @@ def property_tax_sections(v: Any, b: Any, f: i18n.Formats, url_for: Any,
     return Markup("".join(out))
 
 
+#: The words of the page's heading and of its alerts (`heading`, `alerts`), as
+#: templates/accounts/parcel.html had them.
+HEADING_WORDS = {
+    "parcel": N_("Parcel %(catastro)s"), "access": N_("Your access:"),
+    "fy": N_("Fiscal year %(label)s"), "as_of": N_("As of %(date)s"),
+    "deposit": N_("A court ordered the lessee to deposit the rents of this parcel in court "
+                  "until the debt is paid (%(court)s, case %(case)s, %(date)s)."),
+    "past_due": N_("This account has amounts past due: any payment goes first to interest, "
+                   "late fees and costs, then to the oldest installment."),
+    "contract": N_("Lease contract %(number)s."),
+    "lessee_pays": N_("Under the lease, the lessee pays the assessment (R-A16, 23 LPRA "
+                      "\u00a7 6432(c), (d))."),
+    "owner_pays": N_("Under the lease, the owner pays the assessment (R-A16, 23 LPRA "
+                     "\u00a7 6432(c), (d))."),
+}
+
+
+def heading(v: Any) -> Markup:
+    """The parcel page's heading: the catastro number, the address, the status badge, the
+    reader's access, the fiscal year and the day of the figures."""
+    w = _translated(HEADING_WORDS, i18n.current_language())
+    p = v.parcel
+    return Markup("".join((
+        '<h1 class="margin-top-2">', w["parcel"] % {"catastro": p.catastro},
+        '</h1>\n<p class="usa-intro margin-top-0">',
+        escape(full_address(p.address, p.municipality)), "</p>\n<p>", status_badge(v.status),
+        " \u00b7 ", w["access"], " ", escape(v.relation_label), " \u00b7 ",
+        w["fy"] % {"label": v.fiscal_year}, " \u00b7 ", w["as_of"] % {"date": v.as_of_text},
+        "</p>")))
+
+
+def alerts(v: Any) -> Markup:
+    """The court's order to deposit the rents (R-A14), the arrears' order of payment (R-A10)
+    and the lease's payer (R-A16), when the view gives them."""
+    w = _translated(HEADING_WORDS, i18n.current_language())
+    out = []
+    order = v.deposit_order
+    if order:
+        out += ['\n<div class="usa-alert usa-alert--warning usa-alert--slim" role="status">'
+                '<div class="usa-alert__body"><p class="usa-alert__text">\n',
+                w["deposit"] % {"court": order.court, "case": order.case_number,
+                                "date": i18n.date_long(order.ordered_on)},
+                "\n</p></div></div>\n"]
+    out.append("\n")
+    if v.arrears_warning:
+        out += ['\n<div class="usa-alert usa-alert--info usa-alert--slim" role="status"><div '
+                'class="usa-alert__body"><p class="usa-alert__text">', w["past_due"],
+                "</p></div></div>\n"]
+    out.append("\n\n")
+    lease = v.lease
+    if lease:
+        out.append("\n<p>")
+        if lease.contract:
+            out += [w["contract"] % {"number": lease.contract}, " "]
+        out += [w["lessee_pays"] if lease.payer == "lessee" else w["owner_pays"], "</p>\n"]
+    return Markup("".join(out))
+
+
 #: The templates' globals (`portal.app`).
 GLOBALS = {"why": why, "status_badge": status_badge, "deadline": deadline,
            "amounts_list": amounts_list, "schedule_rows": schedule_rows, "debts": debts,
            "answer": answer, "documents": documents,
            "budget": budget, "offer_sections": offer_sections,
-           "owed_sections": owed_sections, "property_tax_sections": property_tax_sections}
+           "owed_sections": owed_sections, "property_tax_sections": property_tax_sections,
+           "heading": heading, "alerts": alerts}

@@ -81,13 +81,15 @@ def dashboard():  # noqa: ANN201
 @login_required
 def parcel(parcel_id: int):  # noqa: ANN201
     # The request's language chosen once for the page: its view and template ask it ~80 times.
+    # The user itself, not Flask-Login's proxy: the view reads it a few dozen times.
+    user = current_user._get_current_object()
     with use_language(current_language()) as lang:
-        v = views.parcel_page(current_user, parcel_id, clock.today())
+        v = views.parcel_page(user, parcel_id, clock.today())
         if v is None:
             abort(404)
         if v.relation == "lessee":
             views.remember_lessee(True)
-        back_url, back_label = views.back_link(current_user)
+        back_url, back_label = views.back_link(user)
         return render_template("accounts/parcel.html", v=v, b=v.boxes, f=formats(),
                                pdf_url=url_for("accounts.statement_pdf",
                                                parcel_id=v.parcel.id, lang=lang),

@@ -338,7 +338,6 @@ ANSWER_WORDS = {
     "pay_amount": N_("Pay %(amount)s"), "pay": N_("Pay"),
     "history": N_("Payment history"), "autopay": N_("Autopay"),
 }
-INSTALLMENTS = (N_("%(num)s installment"), N_("%(num)s installments"))
 
 
 def answer(a: Any, parcel_id: int, today: date, can_pay: bool, f: i18n.Formats,
@@ -361,7 +360,8 @@ def answer(a: Any, parcel_id: int, today: date, can_pay: bool, f: i18n.Formats,
                 ".</p>\n    "]
     n_text: Any = ""
     if a.count > 1:
-        count = Markup(translator(f.lang).ngettext(*INSTALLMENTS, a.count))
+        count = Markup(translator(f.lang).ngettext(  # a plural: the extractor reads the pair
+            "%(num)s installment", "%(num)s installments", a.count))
         n_text = Markup(" (") + count % {"num": a.count} + ")"
     out += ['\n    \n    <p class="font-sans-md portal-answer__text" data-figure="', kind, '"']
     if a.amount is not None:

@@ -167,10 +167,12 @@ def _with_notice(uow: UnitOfWork, found: Sequence[Any], today: date) -> Row:
     return replace(row, notice=acquisitions.deadline(uow, row.acquired_on, today))
 
 
-def _upsert(uow: UnitOfWork) -> Any:
+def _upsert(uow: UnitOfWork, table: Any = F) -> Any:
+    """An INSERT into `table` (the loans' kept figures by default) that can take ON CONFLICT,
+    in the database's dialect."""
     from sqlalchemy.dialects import postgresql, sqlite
     dialect = uow.session.get_bind().dialect.name
-    return (postgresql.insert if dialect == "postgresql" else sqlite.insert)(F)
+    return (postgresql.insert if dialect == "postgresql" else sqlite.insert)(table)
 
 
 # --- the figures of the day ----------------------------------------------------------------
@@ -584,16 +586,23 @@ def _kept_statement(scoped: bool) -> Any:
                              M.c.revoked_at.is_(None))).order_by(LN.c.id).limit(2)
 
 
+def _kept_row(uow: UnitOfWork, who: Any, today: date) -> Any:
+    """`who`'s one lender with its kept totals and whether they hold on `today`
+    (`_kept_statement`); None when `who` works for no lender or for several."""
+    params = _base(who)[1]
+    found = uow.session.execute(_kept_statement(isinstance(who, LenderScope)),
+                                {**params, "as_of": today}).all()
+    return found[0] if len(found) == 1 else None
+
+
 def _kept(uow: UnitOfWork, who: Any, today: date) -> Kept | None:
     """The kept totals of `who`'s one lender on `today`, recomputed first when they do not
     hold (`_keep`); None when `who` works for no lender or for several (their lists total
     their loans in one pass, as a filtered list does)."""
-    base, params = _base(who)
-    scoped = isinstance(who, LenderScope)
-    found = uow.session.execute(_kept_statement(scoped), {**params, "as_of": today}).all()
-    if len(found) != 1:
+    row = _kept_row(uow, who, today)
+    if row is None:
         return None
-    lender_id, holds, loans, due, annual, places = found[0]
+    lender_id, holds, loans, due, annual, places = row
     if not holds:
         return _keep(uow, lender_id, today)
     return Kept(lender_id, loans, Decimal(due).quantize(_CENT),
@@ -619,21 +628,25 @@ _LENDER_PLACES = (select(P.c.municipality).distinct().select_from(L)
                   .order_by(P.c.municipality))
 
 
-def _keep(uow: UnitOfWork, lender_id: int, today: date) -> Kept:
+def _keep(uow: UnitOfWork, lender_id: int, today: date, computed: list[int] | None = None
+          ) -> Kept:
     """Recompute the lender's kept totals of `today`: its row taken first (an upsert: the
     row's lock on PostgreSQL, the database's write lock on SQLite), so one transaction at a
     time recomputes a lender's and each sees what the one before committed; the District's
     version read before any figure; the loans' figures out of date computed (`refresh`);
     the loans behind marked included (`_INCLUDE`); then one pass sums the active loans'
     figures and one lists their municipalities. A fact written meanwhile leaves its loan
-    behind, a Board value the District's version moved: the next view recomputes."""
+    behind, a Board value the District's version moved: the next view recomputes.
+    `computed`: the number of loans whose figures were computed is appended to it."""
     s = uow.session
-    stmt = _upsert_into(uow, K).values(lender_id=lender_id, loans=0, due_now=0, annual=0,
+    stmt = _upsert(uow, K).values(lender_id=lender_id, loans=0, due_now=0, annual=0,
                                        municipalities="[]")
     s.execute(stmt.on_conflict_do_update(index_elements=[K.c.lender_id],
                                          set_={"lender_id": stmt.excluded.lender_id}))
     district = s.scalar(select(DISTRICT))
-    refresh(uow, LenderScope(lender_id), today, behind=False)
+    n = refresh(uow, LenderScope(lender_id), today, behind=False)
+    if computed is not None:
+        computed.append(n)
     params = {"kept_lender": lender_id, "kept_day": today}
     s.execute(_INCLUDE, params)
     loans, due, annual = s.execute(_LENDER_TOTALS, params).one()
@@ -662,23 +675,16 @@ def keep_day(database: Database, day: date) -> dict[str, int]:
         return done
     with UnitOfWork(database) as w:
         ids = list(w.session.scalars(select(LN.c.id).order_by(LN.c.id)))
+    computed: list[int] = []
     for lender_id in ids:
         with UnitOfWork(database) as w:
-            who = LenderScope(lender_id)
-            (_id, holds, *_rest), = w.session.execute(_kept_statement(True), {
-                **_base(who)[1], "as_of": day}).all()
-            if not holds:
-                done["loans"] += refresh(w, who, day)
-                _keep(w, lender_id, day)
+            row = _kept_row(w, LenderScope(lender_id), day)
+            if row is not None and not row[1]:
+                _keep(w, lender_id, day, computed)
                 done["totals"] += 1
         done["lenders"] += 1
+    done["loans"] = sum(computed)
     return done
-
-
-def _upsert_into(uow: UnitOfWork, table: Any) -> Any:
-    from sqlalchemy.dialects import postgresql, sqlite
-    dialect = uow.session.get_bind().dialect.name
-    return (postgresql.insert if dialect == "postgresql" else sqlite.insert)(table)
 
 
 def _kept_once(uow: UnitOfWork, who: Any, today: date, *, leave: bool) -> Kept | None:

@@ -301,6 +301,10 @@ def open_session(database: Database, sid: str, idle: timedelta) -> OpenSession |
     read-only statement while it lives."""
     with database.engine.connect() as conn:
         rows = conn.execute(_OPEN_SESSION, {"sid": sid}).all()
+        # Ended with a COMMIT, not the ROLLBACK of a connection closed in a transaction: at a
+        # ROLLBACK psycopg deallocates every statement it prepared on the connection, so
+        # PostgreSQL would plan the reads of every request again (docs/DATA.md).
+        conn.commit()
     if not rows:
         return None
     data, user_id, last_seen, expires = rows[0][:4]

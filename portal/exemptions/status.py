@@ -104,7 +104,10 @@ def _in_force() -> ScalarSelect:
     return (select(c.id)
             .where(c.parcel_id == bindparam("pid"), c.status != "withdrawn",
                    or_(this_year, and_(c.fiscal_year_start < bindparam("fy"),
-                                       c.status.in_(("approved", "revoked")))))
+                                       # not `in_`: its list is rendered again
+                                       # into the SQL on every run (the parcel page's)
+                                       or_(c.status == "approved",
+                                           c.status == "revoked"))))
             .order_by(case((this_year, 0), else_=1), c.fiscal_year_start.desc(), c.id.desc())
             .limit(1).scalar_subquery())
 

@@ -106,6 +106,21 @@ def _sessions(database: Database, day: date) -> dict[str, int]:
 _daily.register("sessions", _sessions)
 
 
+def _statistics(database: Database, day: date) -> dict[str, int]:
+    """SQLite: the planner's statistics of every table again (`bulk.analyze_all`), as
+    PostgreSQL's autovacuum keeps its own (there: nothing to do)."""
+    if database.engine.dialect.name != "sqlite":
+        return {"analyzed": 0}
+    from portal.accounts import bulk
+    from portal.db import UnitOfWork
+    with UnitOfWork(database) as w:
+        bulk.analyze_all(w)
+    return {"analyzed": 1}
+
+
+_daily.register("statistics", _statistics)
+
+
 # The file store's retention policy (print files with plain-text access codes).
 from portal.roll import retention  # noqa: E402
 

@@ -616,8 +616,7 @@ def _load(uow: UnitOfWork, parcels_n: int, users_n: int, progress: Progress, day
                                     if not sp.featured and sp.kind in ("home", "shop", "lot")
                                     and pid not in free_ids])
     _receipts_in_date_order(uow)
-    bulk.analyze(uow, Parcel, ParcelLink, Loan, Assessment, Installment, LedgerEntry, Payment,
-                 PaymentAllocation, Notice, User, PartyMember, Lease)
+    bulk.analyze_all(uow)
     s.add(AuditRecord(actor_id=staff.id, action="demo.loaded", object_type="database",
                       object_id="demo", after={"parcels": len(rows), "users": users_n}))
     result.parcels = len(rows)

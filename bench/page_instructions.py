@@ -5,15 +5,15 @@ callgrind, and each page's count as a ratio to the trivial page's. A script.
 
 `bench/web_bench.py` times pages as CPU per request in one run, which the shared host's load
 moves: on 7 December 2026 the same code gave the delinquent parcel page 4.4x the trivial page
-in one run and 5.8x in another twenty minutes later (its neighbours' use of the caches slows
+in one run and 5.8x in another 45 minutes later (its neighbours' use of the caches slows
 a large page more than a small one). A count of instructions does not move with the load: a
 change of 1 % shows. The demo is loaded once on SQLite (at `--parcels`, ANALYZE after, as
 web_bench does); then, for each page, this script runs under `valgrind --tool=callgrind`
 (two at a time, PYTHONHASHSEED=0, the clock fixed on the demo's day): the app made and signed
-in, `--warm` requests of the page, then `--requests` more; a run with none of the last gives the
-set-up's count, taken off. Slow: about eight minutes on this machine (two cores). Instructions are not
-time (a cache miss costs more than an instruction); on this machine the callgrind ratio of the
-parcel page has run 0.2-0.3 above web_bench's in a quiet run.
+in, `--warm` requests of the page, then `--requests` more; a run with none of the last gives
+the set-up's count, taken off. Slow: about eight minutes on this machine (two cores).
+Instructions are not time (a cache miss costs more than an instruction); on this machine the
+callgrind ratio of the parcel page has run 0.2-0.3 above web_bench's in a quiet run.
 """
 
 from __future__ import annotations

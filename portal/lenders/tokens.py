@@ -28,6 +28,9 @@ SCOPES = ("read", "write")
 TOKEN_DAYS = (30, 90, 365)
 TOKEN_PREFIX = "pdl_"  # "portal de derramas, lender": findable by secret scanners
 INVITATION_DAYS = 14
+#: A token's last use is written when it is this much older than the request: the
+#: organisation page shows its day, and a read of the API is not a write on every call.
+LAST_USE_STEP = timedelta(minutes=1)
 
 
 class Unauthorized(ServiceError):
@@ -314,9 +317,9 @@ def revoke_token(uow: UnitOfWork, user: Any, lender_id: int, token_id: int) -> N
 
 def authenticate(uow: UnitOfWork, secret: str | None, *, write: bool = False
                  ) -> LenderApiToken:
-    """The token of an `Authorization: Bearer` secret, its last use written; Unauthorized
-    for none, an unknown, an expired or a revoked one; Forbidden("insufficient_scope") for a
-    read token asked to write."""
+    """The token of an `Authorization: Bearer` secret, its last use written (to the minute:
+    `LAST_USE_STEP`); Unauthorized for none, an unknown, an expired or a revoked one;
+    Forbidden("insufficient_scope") for a read token asked to write."""
     if not secret:
         raise Unauthorized()
     tok = uow.session.scalar(select(LenderApiToken).where(
@@ -326,7 +329,8 @@ def authenticate(uow: UnitOfWork, secret: str | None, *, write: bool = False
         raise Unauthorized()
     if write and tok.scope != "write":
         raise Forbidden("insufficient_scope")
-    tok.last_used_at = now
+    if tok.last_used_at is None or now - tok.last_used_at >= LAST_USE_STEP:
+        tok.last_used_at = now
     return tok
 
 

@@ -296,8 +296,8 @@ def batch_commit(uow: UnitOfWork) -> None:
 def analyze_all(uow: UnitOfWork) -> None:
     """The planner's statistics of every table (after the demo's load; SQLite's each day,
     `portal.domains`). The small tables count as much as the large ones: with no statistics
-    on `fiscal_years`, SQLite took the year's join for a million rows and built a Bloom filter
-    of every notice on file for each parcel page (a scan of the table: 0.19 ms instead of
+    on `fiscal_years` and the budget's tables, SQLite's plan for the parcel page's account built
+    a Bloom filter of every notice on file for each page (a scan of the table: 0.19 ms instead of
     0.05 ms for the page's account at 2,000 parcels, growing with the notices). On SQLite
     at most 1,000 rows of each index are read (`analysis_limit`), so it stays short at any
     size."""

@@ -604,7 +604,7 @@ def _kept(uow: UnitOfWork, who: Any, today: date) -> Kept | None:
         return None
     lender_id, holds, loans, due, annual, places = row
     if not holds:
-        return _keep(uow, lender_id, today)
+        return _keep(uow, lender_id, today)[0]
     return Kept(lender_id, loans, Decimal(due).quantize(_CENT),
                 Decimal(annual).quantize(_CENT), tuple(json.loads(places)))
 
@@ -628,25 +628,22 @@ _LENDER_PLACES = (select(P.c.municipality).distinct().select_from(L)
                   .order_by(P.c.municipality))
 
 
-def _keep(uow: UnitOfWork, lender_id: int, today: date, computed: list[int] | None = None
-          ) -> Kept:
+def _keep(uow: UnitOfWork, lender_id: int, today: date) -> tuple[Kept, int]:
     """Recompute the lender's kept totals of `today`: its row taken first (an upsert: the
     row's lock on PostgreSQL, the database's write lock on SQLite), so one transaction at a
     time recomputes a lender's and each sees what the one before committed; the District's
     version read before any figure; the loans' figures out of date computed (`refresh`);
     the loans behind marked included (`_INCLUDE`); then one pass sums the active loans'
     figures and one lists their municipalities. A fact written meanwhile leaves its loan
-    behind, a Board value the District's version moved: the next view recomputes.
-    `computed`: the number of loans whose figures were computed is appended to it."""
+    behind, a Board value the District's version moved: the next view recomputes. Returns
+    the totals and the number of loans whose figures it computed."""
     s = uow.session
     stmt = _upsert(uow, K).values(lender_id=lender_id, loans=0, due_now=0, annual=0,
-                                       municipalities="[]")
+                                  municipalities="[]")
     s.execute(stmt.on_conflict_do_update(index_elements=[K.c.lender_id],
                                          set_={"lender_id": stmt.excluded.lender_id}))
     district = s.scalar(select(DISTRICT))
-    n = refresh(uow, LenderScope(lender_id), today, behind=False)
-    if computed is not None:
-        computed.append(n)
+    computed = refresh(uow, LenderScope(lender_id), today, behind=False)
     params = {"kept_lender": lender_id, "kept_day": today}
     s.execute(_INCLUDE, params)
     loans, due, annual = s.execute(_LENDER_TOTALS, params).one()
@@ -656,7 +653,7 @@ def _keep(uow: UnitOfWork, lender_id: int, today: date, computed: list[int] | No
     s.execute(update(K).where(K.c.lender_id == lender_id).values(
         as_of=today, district_version=district, loans=kept.loans, due_now=kept.due_now,
         annual=kept.annual, municipalities=json.dumps(list(places))))
-    return kept
+    return kept, computed
 
 
 #: The daily task (`portal.jobs.daily`, registered by `portal/domains.py`): `keep_day`.
@@ -675,15 +672,13 @@ def keep_day(database: Database, day: date) -> dict[str, int]:
         return done
     with UnitOfWork(database) as w:
         ids = list(w.session.scalars(select(LN.c.id).order_by(LN.c.id)))
-    computed: list[int] = []
     for lender_id in ids:
         with UnitOfWork(database) as w:
             row = _kept_row(w, LenderScope(lender_id), day)
             if row is not None and not row[1]:
-                _keep(w, lender_id, day, computed)
+                done["loans"] += _keep(w, lender_id, day)[1]
                 done["totals"] += 1
         done["lenders"] += 1
-    done["loans"] = sum(computed)
     return done
 
 

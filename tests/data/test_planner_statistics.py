@@ -8,29 +8,29 @@ from __future__ import annotations
 import shutil
 from datetime import date
 
-from sqlalchemy import text
+from sqlalchemy import select, text
 
 from portal import db
-from portal.accounts import access
-from portal.accounts import statements as S
+from portal.accounts import statements
 from portal.jobs import daily
+from portal.models import ParcelLink
 from portal.people import users
+from tests.support.sql import QueryCounter
 
 
 def _account_plan(database: db.Database) -> list[str]:
-    """The query plan of the parcel page's account statement (an owner's, today)."""
-    stmt = S._ACCOUNT_ON[False]
+    """The query plan of the parcel page's account statement (the owner's first parcel,
+    today), as the page's service sends it."""
     with db.UnitOfWork(database) as uow:
         user = users.find_by_email(uow, "owner@demo.pr")
-        conn = uow.session.connection()
-        compiled = stmt.compile(dialect=conn.dialect)
-        values = compiled.construct_params(
-            {**access.relation_params(user), "pid": 1, "as_of": date(2026, 11, 30)})
-        args = tuple(
-            compiled.binds[name].type.bind_processor(conn.dialect)(values[name])
-            if compiled.binds[name].type.bind_processor(conn.dialect) else values[name]
-            for name in compiled.positiontup)
-        rows = conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {compiled.string}", args).all()
+        pid = uow.session.scalar(select(ParcelLink.parcel_id).where(
+            ParcelLink.user_id == user.id).order_by(ParcelLink.parcel_id))
+        with QueryCounter(database) as q:
+            statements.statement_for(uow, user, pid, as_of=date(2026, 11, 30),
+                                     with_payments=False, rows=True)
+        sql, params = q.statements[0], q.parameters[0]
+        rows = uow.session.connection().exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}",
+                                                        params).all()
     return [r[-1] for r in rows]
 
 

@@ -16,18 +16,21 @@ def _engine(of: Database | Engine) -> Engine:
 
 class QueryCounter:
     """The statements sent to the database while it is open (`before_cursor_execute`):
-    `count` of them, their SQL in `statements`, and `account_reads`, those that are not the
-    Board's recorded parameters (`board_parameters`: one small read per unit of work,
-    whatever the number of parcels)."""
+    `count` of them, their SQL in `statements` and their parameters as the driver got them
+    in `parameters`, and `account_reads`, those that are not the Board's recorded parameters
+    (`board_parameters`: one small read per unit of work, whatever the number of parcels)."""
 
     def __init__(self, of: Database | Engine):
         self.engine = _engine(of)
         self.count = 0
         self.statements: list[str] = []
+        self.parameters: list[Any] = []
 
-    def _hit(self, _conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+    def _hit(self, _conn: Any, _cursor: Any, statement: str, parameters: Any,
+             *_args: Any) -> None:
         self.count += 1
         self.statements.append(statement)
+        self.parameters.append(parameters)
 
     @property
     def account_reads(self) -> int:

@@ -304,32 +304,27 @@ def _due_now_by_is_the_offers(app, items) -> None:  # noqa: ANN001
 def test_a_read_of_the_api_writes_the_tokens_last_use_once_a_minute(demo_app):
     """A token's last use is written to the minute (`tokens.LAST_USE_STEP`): calls within
     the minute write nothing, a call a minute later writes its time."""
-    from sqlalchemy import event
-
     from portal.models import LenderApiToken
     from portal.web.data import database
+    from tests.support.sql import QueryCounter
     secret = new_token(login(demo_app, "lender"))
     api, auth = demo_app.test_client(), {"Authorization": f"Bearer {secret}"}
     start = clock.now()
     with demo_app.app_context():
         engine = database().engine
-    updates: list[str] = []
 
-    def seen(_conn, _cursor, statement, *_args) -> None:  # noqa: ANN001
-        if statement.lstrip().upper().startswith("UPDATE LENDER_API_TOKENS"):
-            updates.append(statement)
+    def updates(q: QueryCounter) -> list[str]:
+        return [s for s in q.statements
+                if s.lstrip().upper().startswith("UPDATE LENDER_API_TOKENS")]
 
-    event.listen(engine, "before_cursor_execute", seen)
-    try:
+    with QueryCounter(engine) as q:
         for seconds in (0, 20, 59):
             with clock.fixed(start + timedelta(seconds=seconds)):
                 assert api.get("/api/v1/loans", headers=auth).status_code == 200
-        assert len(updates) == 1
+        assert len(updates(q)) == 1
         with clock.fixed(start + timedelta(seconds=61)):
             assert api.get("/api/v1/loans", headers=auth).status_code == 200
-        assert len(updates) == 2
-    finally:
-        event.remove(engine, "before_cursor_execute", seen)
+        assert len(updates(q)) == 2
     with app_uow(demo_app) as w:
         used = w.session.scalar(select(LenderApiToken.last_used_at))
     assert used == start + timedelta(seconds=61)

@@ -29,6 +29,7 @@ from typing import Any, NamedTuple
 
 from sqlalchemy import and_, bindparam, exists, select
 
+from portal.accounts import in_force
 from portal.accounts.json_rows import (  # noqa: F401 (the accounts' readers use them as facts.*)
     json_rows,
     read_json_rows,
@@ -408,7 +409,7 @@ _OF_PARCELS = select(Assessment).where(Assessment.parcel_id.in_(bindparam("ids",
 # The rows are kept as named tuples: the core's inputs are rebuilt from them at every
 # evaluation, and reading a field of an SQLAlchemy `Row` by name
 # costs several times more. Their fields are the columns the core reads, named as the models'.
-InstallmentRow = namedtuple("InstallmentRow", "assessment_id number due_date amount")
+InstallmentRow = namedtuple("InstallmentRow", "assessment_id number due_date amount id")
 EntryRow = namedtuple("EntryRow", "id parcel_id kind direction legal_date amount payment_id "
                                   "cost_kind description lump_sum reverses_id")
 
@@ -477,20 +478,12 @@ def load_many(uow: UnitOfWork, parcel_ids: Iterable[int], fiscal_year: FiscalYea
     `rows=True` (read-only pages), in one (`_ACCOUNTS_JSON`): the assessments are plain
     records of their columns, the installments and ledger entries named tuples with the
     columns the core reads
-    (`InstallmentRow`: number, due_date, amount; `EntryRow`: id, kind, direction,
+    (`InstallmentRow`: number, due_date, amount, id; `EntryRow`: id, kind, direction,
     legal_date, amount, payment_id, cost_kind, description, lump_sum, reverses_id), not ORM
     objects."""
     ids = sorted(set(int(p) for p in parcel_ids))
     if rows:
-        out = {}
-        for batch in in_batches(ids):
-            for row in uow.session.execute(_ACCOUNTS_JSON, {"ids": batch,
-                                                            "fy": fiscal_year.id}):
-                a = AssessmentRecord._make(row[1:-2]) if row[1] is not None else None
-                out[row[0]] = facts_from_json(row[0], fiscal_year, a, row[-2], row[-1],
-                                              rules=rules_for(fiscal_year.starts_on, uow))
-        measure_lump_sums(uow, out.values())
-        return out
+        return _load_rows(uow, ids, fiscal_year)
     rules = rules_for(fiscal_year.starts_on, uow)
     out = {pid: AccountFacts(pid, fiscal_year, None, rules=rules) for pid in ids}
     if not ids:
@@ -505,6 +498,26 @@ def load_many(uow: UnitOfWork, parcel_ids: Iterable[int], fiscal_year: FiscalYea
     for batch in in_batches(ids):
         for entry, lump in uow.session.execute(_ENTRIES, {"ids": batch, "fy": fiscal_year.id}):
             out[entry.parcel_id].file(entry, lump)
+    measure_lump_sums(uow, out.values())
+    return out
+
+
+def _load_rows(uow: UnitOfWork, ids: list[int], fiscal_year: FiscalYear
+               ) -> dict[int, AccountFacts]:
+    """`load_many(rows=True)`. One account, when this unit of work has not read the Board's
+    parameters yet, comes with them (`_ACCOUNT_JSON_PARAMS`: one statement for both, the
+    parameters' rows once; a batch would repeat them on every row)."""
+    out = {}
+    with_params = len(ids) == 1 and not in_force.is_read(uow)
+    for batch in in_batches(ids):
+        stmt = _ACCOUNT_JSON_PARAMS if with_params else _ACCOUNTS_JSON
+        for row in uow.session.execute(stmt, {"ids": batch, "fy": fiscal_year.id}):
+            if with_params:
+                in_force.read_rows_json(uow, row[-1])
+                row = row[:-1]
+            a = AssessmentRecord._make(row[1:-2]) if row[1] is not None else None
+            out[row[0]] = facts_from_json(row[0], fiscal_year, a, row[-2], row[-1],
+                                          rules=rules_for(fiscal_year.starts_on, uow))
     measure_lump_sums(uow, out.values())
     return out
 
@@ -567,9 +580,9 @@ def load(uow: UnitOfWork, parcel_id: int, fiscal_year: FiscalYear, *, rows: bool
 
 def installments_json(assessment_id: Any) -> Any:
     """SQL (a scalar subquery, correlated to `assessment_id`): that assessment's
-    installments as JSON rows of (number, due_date, amount)."""
+    installments as JSON rows of (number, due_date, amount, id)."""
     i = _INSTALLMENT_TABLE
-    return (select(json_rows(i.c.number, i.c.due_date, i.c.amount))
+    return (select(json_rows(i.c.number, i.c.due_date, i.c.amount, i.c.id))
             .where(i.c.assessment_id == assessment_id).scalar_subquery())
 
 
@@ -597,8 +610,8 @@ def facts_from_json(parcel_id: int, fiscal_year: Any, assessment: Any,
     if assessment is not None:
         aid = assessment.id
         facts.installment_rows = sorted(
-            (InstallmentRow(aid, n, stored_date(d), stored_money(amount))
-             for n, d, amount in read_json_rows(installments)),
+            (InstallmentRow(aid, n, stored_date(d), stored_money(amount), iid)
+             for n, d, amount, iid in read_json_rows(installments)),
             key=lambda i: (i.due_date, i.number))
     rows = [EntryRow(eid, parcel_id, kind, direction, stored_date(day), stored_money(amount),
                      payment, cost_kind, description, None if lump is None else bool(lump),
@@ -624,6 +637,9 @@ _ACCOUNTS_JSON = (
     .outerjoin(_ASSESSMENTS, and_(_ASSESSMENTS.c.parcel_id == _PARCEL_IDS,
                                   _ASSESSMENTS.c.fiscal_year_id == bindparam("fy"), IS_CURRENT))
     .where(_PARCEL_IDS.in_(bindparam("ids", expanding=True))))
+# `load_many(rows=True)` of one account before the unit of work has read the Board's
+# parameters: the same, with them as its last column.
+_ACCOUNT_JSON_PARAMS = _ACCOUNTS_JSON.add_columns(in_force.rows_json())
 # `load_years`: every current assessment of the parcels :ids, whatever its fiscal year, with
 # its account's installments and ledger entries as JSON (`_ACCOUNTS_JSON`'s columns).
 _YEARS_JSON = (

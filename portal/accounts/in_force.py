@@ -79,6 +79,13 @@ def parameter_set(uow: UnitOfWork) -> ParameterSet:
     return ps
 
 
+def is_read(uow: UnitOfWork) -> bool:
+    """Whether this unit of work has today's parameters already (`parameter_set` reads
+    none)."""
+    found = uow.info.get(_INFO_KEY)
+    return found is not None and found[0] == clock.today()
+
+
 def rows_json() -> Any:
     """SQL (a scalar subquery): the table's rows as JSON, for a statement that reads more
     than the parameters (the parcel page's account, `statements.statement_for`); then

@@ -113,13 +113,15 @@ def _items(uow: UnitOfWork, ref: LoanRef, fy: FiscalYear | None, today: date,
                               crim_half=half, due_date=bill.issued_on))
     if fy is None:
         return items, paid
-    f = facts.load(uow, ref.parcel_id, fy, rows=True)  # one statement (read-only records)
+    # One statement (read-only records), the installments' ids among them (the items' keys
+    # name the id).
+    f = facts.load(uow, ref.parcel_id, fy, rows=True)
     if f.assessment is None:
         return items, paid
     offer = f.offer(today)
     if offer.due_now > 0:
         items.append(Item(DUE_NOW, "district_due_now", offer.due_now))
-    ids = dict(uow.session.execute(_INSTALLMENT_IDS, {"aid": f.assessment.id}).all())
+    ids = {i.number: i.id for i in f.installment_rows}
     open_numbers = set()
     for o in offer.installments:
         open_numbers.add(o.number)
@@ -130,10 +132,6 @@ def _items(uow: UnitOfWork, ref: LoanRef, fy: FiscalYear | None, today: date,
     paid = sorted(n for n in ids if n not in open_numbers)
     return items, paid
 
-
-#: {number: id} of an assessment's installments (the items' keys name the id).
-_INSTALLMENT_IDS = select(Installment.number, Installment.id).where(
-    Installment.assessment_id == bindparam("aid"))
 
 
 def options(uow: UnitOfWork, who: Any, loan_id: int, today: date | None = None) -> Options:

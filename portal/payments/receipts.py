@@ -16,12 +16,12 @@ from typing import Any
 from sqlalchemy import func, select
 
 from portal import clock
-from portal.accounts import access
+from portal.accounts import access, facts
 from portal.accounts.errors import NotFound
 from portal.core import payment_states as states
 from portal.core.money import ZERO
 from portal.db import UnitOfWork
-from portal.models import FiscalYear, LedgerEntry, Parcel, Payment, PaymentAllocation
+from portal.models import FiscalYear, Parcel, Payment, PaymentAllocation
 from portal.models.checkouts import Checkout, CheckoutPayment, PaymentRefund
 from portal.payments import ledger
 
@@ -201,22 +201,17 @@ def _build(uow: UnitOfWork, chk: Any, payment_ids: list[int],
             .where(Payment.id.in_(payment_ids))).all())}
     rows = [found[i] for i in payment_ids if i in found]
     lines = ledger.receipt_lines(uow, [p.id for p, _, _ in rows])
-    # Which payments were posted (their "payment" entry) and reversed, in one statement.
-    posted: set[int] = set()
-    reversed_ids: set[int] = set()
-    for paid_id, kind in uow.session.execute(
-            select(LedgerEntry.payment_id, LedgerEntry.kind).where(
-                LedgerEntry.kind.in_(("payment", "reversal")),
-                LedgerEntry.payment_id.in_([p.id for p, _, _ in rows]))):
-        (posted if kind == "payment" else reversed_ids).add(paid_id)
     parts = []
     deadline = None
     for payment, parcel, fy in rows:
         verdict = None
         left = None
         costs: dict[int, str] = {}
-        if payment.id in posted:
-            account = ledger.load(uow, payment.parcel_id, payment.fiscal_year_id)
+        # The payment's account (read-only records, one statement): whether the payment was
+        # posted and reversed, how it was applied and what is left.
+        account = facts.load(uow, payment.parcel_id, fy, rows=True)
+        kinds = {e.kind for e in account.entries if e.payment_id == payment.id}
+        if "payment" in kinds:
             app = ledger.application_of(account, payment.id)
             verdict = app.lump_sum if app is not None else None
             # Every cost the receipt may name, a cost reversed since included.
@@ -228,7 +223,7 @@ def _build(uow: UnitOfWork, chk: Any, payment_ids: list[int],
             left = (today, st.total_due_now, st.payoff)
         parts.append(ReceiptPart(payment, parcel, fy, lines.get(payment.id, []), verdict,
                                  [r for r in refunds if r.payment_id == payment.id],
-                                 payment.id in reversed_ids, costs, through.get(payment.id),
+                                 "reversal" in kinds, costs, through.get(payment.id),
                                  left))
     return Receipt(chk, parts, deadline)
 

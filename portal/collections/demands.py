@@ -29,6 +29,7 @@ from sqlalchemy import Integer, bindparam, func, or_, select
 from portal import clock, csv_text, date_input, mail, money_input
 from portal.accounts import access, audit, closed_days, facts, in_force, notice_emails
 from portal.accounts.errors import Conflict, InvalidInput, NotFound
+from portal.accounts.statements import cut_records
 from portal.collections import letters, mailing
 from portal.config import mail_settings
 from portal.core.collection import Demand, may_be_demanded, under_demand_minimum
@@ -385,17 +386,17 @@ def _addressees(uow: UnitOfWork, ids: list[int], on: date) -> dict[int, tuple[in
 class DemandRow:
     """A demand on the staff's list, with its window (R-A13) once mailed."""
 
-    notice: Notice
-    letter: DemandLetter | None
+    notice: Any  # NoticeRecord (read-only: the notices' columns), and so on
+    letter: Any  # LetterRecord | None
     catastro: str
-    claim: CourtClaim | None
+    claim: Any  # ClaimRecord | None
     last_day: date | None = None
     claimable_from: date | None = None
     status: str = "queued"
     stop_amount: Decimal | None = None  # what it listed, still owed today (claimable rows)
     addressee: str = ""
     mail_by: date | None = None  # R-A17: queued, not mailed: the last day to mail it
-    fiscal_year: FiscalYear | None = None  # the demand's (kept: the session holds it weakly)
+    fiscal_year: Any = None  # the demand's (a YearRecord)
 
 
 def _rules(uow: UnitOfWork, fy: FiscalYear) -> Any:
@@ -415,14 +416,23 @@ def _status(n: Notice, claim: CourtClaim | None, today: date, closed: Iterable[d
     return ("received" if n.acknowledged_on else "mailed"), last, first
 
 
-# Each demand with its fiscal year (read with it: a few columns, not a statement per year).
-_LIST = (select(Notice, DemandLetter, Parcel.catastro, CourtClaim, Party.name, FiscalYear)
-         .join(Parcel, Parcel.id == Notice.parcel_id)
-         .join(FiscalYear, FiscalYear.id == Notice.fiscal_year_id)
-         .outerjoin(DemandLetter, DemandLetter.notice_id == Notice.id)
-         .outerjoin(CourtClaim, CourtClaim.notice_id == Notice.id)
-         .outerjoin(Party, Party.id == Notice.addressee_party_id)
-         .where(Notice.kind == "demand"))
+# The list's rows as plain read-only records of the tables' columns (named as the models'
+# attributes), not ORM objects: building these was most of the list's read. Each demand
+# comes with its letter, its claim and its fiscal year (a few columns, not a statement per
+# year), then the parcel's catastro and the addressee's name.
+NoticeRecord = facts.record_type(Notice, "NoticeRecord")
+LetterRecord = facts.record_type(DemandLetter, "LetterRecord")
+ClaimRecord = facts.record_type(CourtClaim, "ClaimRecord")
+YearRecord = facts.record_type(FiscalYear, "YearRecord")
+_N, _L, _C, _Y = (m.__table__ for m in (Notice, DemandLetter, CourtClaim, FiscalYear))
+_LIST = (select(_N, _L, _C, _Y, Parcel.__table__.c.catastro, Party.__table__.c.name)
+         .select_from(_N)
+         .join(Parcel.__table__, Parcel.__table__.c.id == _N.c.parcel_id)
+         .join(_Y, _Y.c.id == _N.c.fiscal_year_id)
+         .outerjoin(_L, _L.c.notice_id == _N.c.id)
+         .outerjoin(_C, _C.c.notice_id == _N.c.id)
+         .outerjoin(Party.__table__, Party.__table__.c.id == _N.c.addressee_party_id)
+         .where(_N.c.kind == "demand"))
 
 
 def demands(uow: UnitOfWork, staff: Any, *, status: str | None = None,
@@ -446,7 +456,10 @@ def _demand_rows(uow: UnitOfWork, *, status: str | None, today: date | None, aft
     years: dict[int, Any] = {}  # each year's closed days, once
     for rows in _pages(uow, stmt, after, limit):
         page: list[DemandRow] = []
-        for n, letter, catastro, claim, name, fy in rows:
+        for row in rows:
+            n, letter, claim, fy = cut_records(row[:-2], NoticeRecord, LetterRecord,
+                                              ClaimRecord, YearRecord)
+            catastro, name = row[-2], row[-1]
             closed = years.get(fy.id)
             if closed is None:
                 closed = years[fy.id] = _rules(uow, fy).closed_days
@@ -469,16 +482,16 @@ def _demand_rows(uow: UnitOfWork, *, status: str | None, today: date | None, aft
 
 def _listed(*where: Any) -> Any:
     """`_LIST` after the notice id :after, filtered by `where`, :limit rows by notice id."""
-    return (_LIST.where(Notice.id > bindparam("after"), *where).order_by(Notice.id)
+    return (_LIST.where(_N.c.id > bindparam("after"), *where).order_by(_N.c.id)
             .limit(bindparam("limit", type_=Integer)))
 
 
 #: `demands`' statement for each status it filters on in SQL (built once; any other status,
 #: or none, reads every demand), bound by :after and :limit.
-_BY_STATUS = {None: _listed(), "queued": _listed(Notice.mailed_on.is_(None)),
-              "claimed": _listed(CourtClaim.id.is_not(None))}
+_BY_STATUS = {None: _listed(), "queued": _listed(_N.c.mailed_on.is_(None)),
+              "claimed": _listed(_C.c.id.is_not(None))}
 _BY_STATUS.update(dict.fromkeys(("mailed", "received", "claimable"), _listed(
-    Notice.mailed_on.is_not(None), CourtClaim.id.is_(None))))
+    _N.c.mailed_on.is_not(None), _C.c.id.is_(None))))
 
 
 def _pages(uow: UnitOfWork, stmt: Any, after: int, limit: int) -> Iterator[list[Any]]:
@@ -490,7 +503,7 @@ def _pages(uow: UnitOfWork, stmt: Any, after: int, limit: int) -> Iterator[list[
             yield rows
         if len(rows) < limit:
             return
-        after = rows[-1][0].id
+        after = rows[-1][0]  # the last notice's id (its first column)
 
 
 def _stops(uow: UnitOfWork, rows: list[DemandRow], today: date) -> None:
@@ -500,10 +513,9 @@ def _stops(uow: UnitOfWork, rows: list[DemandRow], today: date) -> None:
     by_year: dict[int, list[DemandRow]] = {}
     for r in rows:
         by_year.setdefault(r.notice.fiscal_year_id, []).append(r)
-    for fy_id, year_rows in by_year.items():
-        fy = uow.session.get(FiscalYear, fy_id)
-        accounts = facts.load_many(uow, [r.notice.parcel_id for r in year_rows], fy,
-                                   rows=True)
+    for year_rows in by_year.values():
+        accounts = facts.load_many(uow, [r.notice.parcel_id for r in year_rows],
+                                   year_rows[0].fiscal_year, rows=True)
         for r in year_rows:
             stop = _stop_of(accounts[r.notice.parcel_id], r.notice, today)
             if stop is None or stop.today <= 0:
@@ -564,11 +576,11 @@ def record_receipt(uow: UnitOfWork, staff: Any, notice_id: int, received_on: dat
     return mailing.record_acknowledgment(uow, staff, notice_id, received_on)
 
 
-def claim_minimum(uow: UnitOfWork, n: Notice) -> Decimal | None:
+def claim_minimum(uow: UnitOfWork, n: Any, fy: Any = None) -> Decimal | None:
     """R-A17 (revision 3): the Board's `demand_minimum` in force for this demand's fiscal
-    year when the demand listed less than it (staff are warned before claiming it in
-    court), else None."""
-    fy = uow.session.get(FiscalYear, n.fiscal_year_id)
+    year (`fy`, when the caller has it) when the demand listed less than it (staff are
+    warned before claiming it in court), else None."""
+    fy = fy or uow.session.get(FiscalYear, n.fiscal_year_id)
     minimum = in_force.demand_minimum(uow, fy.starts_on)
     return minimum if under_demand_minimum(n.amount, minimum) else None
 
@@ -852,7 +864,17 @@ class OwnerCopy:
 def owner_copy(uow: UnitOfWork, staff: Any, notice_id: int) -> OwnerCopy | None:
     """The owner's copy of a demand (staff), or None when the payer is the owner."""
     access.require_staff(staff)
-    doc = letters.stored(uow, _demand(uow, notice_id).id, "owner_copy")
+    return _copy_of(uow, _demand(uow, notice_id).id)
+
+
+def owner_copy_of(uow: UnitOfWork, staff: Any, row: DemandRow) -> OwnerCopy | None:
+    """`owner_copy` of a demand of the staff's list (`demands`: already read)."""
+    access.require_staff(staff)
+    return _copy_of(uow, row.notice.id)
+
+
+def _copy_of(uow: UnitOfWork, notice_id: int) -> OwnerCopy | None:
+    doc = letters.stored(uow, notice_id, "owner_copy")
     if doc is None:
         return None
     party = uow.session.get(Party, doc.addressee_party_id) if doc.addressee_party_id else None
@@ -891,8 +913,8 @@ def claims_of(uow: UnitOfWork, notice_ids: list[int]) -> list[CourtClaim]:
 __all__ = ["CHUNK", "KIND", "DemandRow", "LetterFacts", "MailingRow", "OwnerCopy", "RowError",
            "Run", "RunResult", "account_timeline", "claim_minimum", "claimable", "claims_of",
            "correct_mailing", "court_list", "demands", "frozen_facts", "kept_letter", "letter",
-           "owner_copy", "queue_demand", "read_mailings", "record_claim", "record_mailing",
-           "record_mailings", "record_receipt", "run", "runnable", "work"]
+           "owner_copy", "owner_copy_of", "queue_demand", "read_mailings", "record_claim",
+           "record_mailing", "record_mailings", "record_receipt", "run", "runnable", "work"]
 
 
 runner.register("collections.run", work, runnable)

@@ -239,8 +239,8 @@ def _demand_page(notice_id: int, *, mailing=None, receipt=None, claim=None,  # n
         if not found:
             abort(404)
         row = row_view(found[0], f)
-        minimum = demands.claim_minimum(w, found[0].notice)
-        copy = demands.owner_copy(w, current_user, notice_id)
+        minimum = demands.claim_minimum(w, found[0].notice, found[0].fiscal_year)
+        copy = demands.owner_copy_of(w, current_user, found[0])
     today = clock.today()
     mailing = mailing or MailingForm(formdata=None, data={"mailed_on": today})
     receipt = receipt or ReceiptForm(formdata=None, data={"received_on": today})

@@ -40,6 +40,7 @@ from portal.accounts.json_rows import (  # noqa: F401 (the accounts' readers use
 from portal.core import params
 from portal.core.collection import Demand
 from portal.core.installments import Installment as CoreInstallment
+from portal.core.money import ZERO
 from portal.core.offer import Account as CoreAccount
 from portal.core.offer import Offer
 from portal.core.offer import offer as make_offer
@@ -54,7 +55,7 @@ from portal.core.statement import (
     evaluate_two,
 )
 from portal.db import UnitOfWork
-from portal.models import Assessment, FiscalYear, Installment, LedgerEntry, Parcel
+from portal.models import Assessment, FiscalYear, Installment, LedgerEntry, Notice, Parcel
 from portal.models import Payment as PaymentRow
 
 INFORMATIONAL = ("charge", "discount")
@@ -164,6 +165,9 @@ class AccountFacts:
     #: R-A11: the year as notified when the first lump sum was paid, when an amendment has
     #: changed it since (`measure_lump_sums`); None: the current assessment's amount.
     lump_sum_annual: Decimal | None = None
+    #: R-A12: the last demand mailed on the account, when it was read with it
+    #: (`load_years(demands=True)`); None otherwise, or when none was mailed.
+    last_demand: Demand | None = None
     _inputs: dict[date | None, CoreFacts] = field(default_factory=dict, repr=False,
                                                   compare=False)
     _books: _Books | None = field(default=None, repr=False, compare=False)
@@ -550,24 +554,52 @@ def measure_lump_sums(uow: UnitOfWork, accounts: Iterable[AccountFacts]) -> None
             f._inputs.clear()
 
 
-def load_years(uow: UnitOfWork, parcel_ids: Iterable[int], fiscal_years: Iterable[FiscalYear]
-               ) -> dict[tuple[int, int], AccountFacts]:
+def load_years(uow: UnitOfWork, parcel_ids: Iterable[int], fiscal_years: Iterable[FiscalYear],
+               *, demands: bool = False) -> dict[tuple[int, int], AccountFacts]:
     """{(parcel id, fiscal year id): the account's facts} of these parcels in every one of
     `fiscal_years` where the parcel has an assessment, as `load_many(rows=True)` reads them
     (read-only records), in one statement per `IN_BATCH` parcels whatever the number of
-    years (`_YEARS_JSON`); an account without an assessment is left out."""
+    years (`_YEARS_JSON`); an account without an assessment is left out. `demands`: each
+    account's `last_demand` too, read in the same statement (`demands_json`)."""
     years = {fy.id: fy for fy in fiscal_years}
     out: dict[tuple[int, int], AccountFacts] = {}
+    stmt = _YEARS_DEMANDS_JSON if demands else _YEARS_JSON
     for batch in in_batches(sorted(set(int(p) for p in parcel_ids))):
-        for row in uow.session.execute(_YEARS_JSON, {"ids": batch}):
+        for row in uow.session.execute(stmt, {"ids": batch}):
             fy = years.get(row.fiscal_year_id)
             if fy is None:
                 continue
+            mailed = row[-1] if demands else None
+            row = row[:-1] if demands else row
             a = AssessmentRecord._make(row[1:-2])
-            out[(row[0], fy.id)] = facts_from_json(row[0], fy, a, row[-2], row[-1],
-                                                   rules=rules_for(fy.starts_on, uow))
+            f = out[(row[0], fy.id)] = facts_from_json(row[0], fy, a, row[-2], row[-1],
+                                                       rules=rules_for(fy.starts_on, uow))
+            if demands:
+                f.last_demand = last_demand_from_json(mailed)
     measure_lump_sums(uow, out.values())
     return out
+
+
+def demands_json(parcel_id: Any, fiscal_year_id: Any) -> Any:
+    """SQL (a scalar subquery, correlated to the columns given): the account's demands
+    mailed (R-A12) as JSON rows of (created_at, id, mailed_on, amount, acknowledged_on)."""
+    n = Notice.__table__
+    return (select(json_rows(n.c.created_at, n.c.id, n.c.mailed_on, n.c.amount,
+                             n.c.acknowledged_on))
+            .where(n.c.parcel_id == parcel_id, n.c.fiscal_year_id == fiscal_year_id,
+                   n.c.kind == "demand", n.c.mailed_on.is_not(None))
+            .scalar_subquery())
+
+
+def last_demand_from_json(text: str | None) -> Demand | None:
+    """`demands_json`'s value: the last demand mailed (in the order the notices were made,
+    as `statements.last_demand` reads them), for the core."""
+    found = [(stored_instant(created), nid, mailed, amount, received)
+             for created, nid, mailed, amount, received in read_json_rows(text)]
+    if not found:
+        return None
+    _created, _id, mailed, amount, received = max(found, key=lambda n: (n[0], n[1]))
+    return Demand(stored_date(mailed), stored_money(amount) or ZERO, stored_date(received))
 
 
 def load(uow: UnitOfWork, parcel_id: int, fiscal_year: FiscalYear, *, rows: bool = False
@@ -647,3 +679,6 @@ _YEARS_JSON = (
            installments_json(_ASSESSMENTS.c.id),
            entries_json(_ASSESSMENTS.c.parcel_id, _ASSESSMENTS.c.fiscal_year_id))
     .where(_ASSESSMENTS.c.parcel_id.in_(bindparam("ids", expanding=True)), IS_CURRENT))
+# `load_years(demands=True)`: the same, with each account's demands mailed last.
+_YEARS_DEMANDS_JSON = _YEARS_JSON.add_columns(
+    demands_json(_ASSESSMENTS.c.parcel_id, _ASSESSMENTS.c.fiscal_year_id))

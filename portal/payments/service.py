@@ -94,7 +94,7 @@ def account_offers(uow: UnitOfWork, parcels: Sequence[tuple[Parcel, str]], on: d
                    ) -> list[PayableAccount]:
     """Each parcel's accounts: past fiscal years with something left to pay, and the current
     and next ones once assessed (a lump sum is paid in advance, R-A11). Every year's accounts
-    in one statement and their demands in one more, whatever the number of years
+    with the last demand mailed on each in one statement, whatever the number of years
     (read-only records: an offer is computed, nothing written). `rows=True` (a page that
     only shows them): the fiscal years are plain records, not `FiscalYear`s, read with the
     Board's parameters (the unit of work's `in_force.parameter_set`) in one statement."""
@@ -107,8 +107,8 @@ def account_offers(uow: UnitOfWork, parcels: Sequence[tuple[Parcel, str]], on: d
     else:
         years = list(uow.session.scalars(_FISCAL_YEARS))
     ids = [p.id for p, _ in parcels]
-    loaded = facts.load_years(uow, ids, years) if ids else {}
-    demands = statements.demands_by_account(uow, ids) if loaded else {}
+    # Each account with the last demand mailed on it (the offer says what stops the claim).
+    loaded = facts.load_years(uow, ids, years, demands=True) if ids else {}
     out: list[PayableAccount] = []
     for fy in years:
         current = on <= fy.ends_on
@@ -118,7 +118,7 @@ def account_offers(uow: UnitOfWork, parcels: Sequence[tuple[Parcel, str]], on: d
                 continue
             key = account_key(parcel.id, fy.id)
             offer = f.offer(on, key=key, label=parcel.catastro,
-                            demand=demands.get((parcel.id, fy.id)), with_later=False)
+                            demand=f.last_demand, with_later=False)
             if offer.payoff > 0 or current or include_settled:
                 out.append(PayableAccount(key, parcel, fy, rel, offer, f.assessment.payer))
     out.sort(key=lambda a: (a.parcel.catastro, a.fiscal_year.starts_on))

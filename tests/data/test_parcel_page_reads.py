@@ -164,3 +164,34 @@ def test_payments_costs_and_budget_lines_read_as_json_as_the_orm_reads_them(worl
         assert type(ln.amount) is Decimal and type(ln.financed_by_assessments) is Decimal
     assert [ln.position for ln in got.budget_lines] == \
         sorted(ln.position for ln in got.budget_lines) and len(got.budget_lines) > 1
+
+
+def test_accounts_read_with_their_last_demand_as_demands_by_account_reads_it(world):
+    """`facts.load_years(demands=True)` (the pay page's offers): each account's last demand
+    mailed, read in the accounts' statement, is the one `statements.demands_by_account`
+    reads apart: the last mailed in the order the notices were made (a queued demand and an
+    earlier one do not count), None where none was mailed."""
+    from portal.accounts import facts
+    from portal.core.collection import Demand
+    from portal.models import FiscalYear
+    with world.uow() as uow:
+        _add_demands(uow, world, "B", date(2026, 11, 2), date(2026, 10, 1))
+        uow.session.add(Notice(parcel_id=world.parcel["B"], fiscal_year_id=world.fy_id,
+                               kind="demand", amount=Decimal("90.00")))  # queued, not mailed
+    with world.uow() as uow:
+        years = list(uow.session.query(FiscalYear))
+        ids = list(world.parcel.values())
+        facts.rules_for(years[0].starts_on, uow)  # the Board's parameters: read apart
+        with QueryCounter(uow.session.get_bind()) as q:
+            folded = facts.load_years(uow, ids, years, demands=True)
+        apart = statements.demands_by_account(uow, ids)
+        assert q.count == 1
+        assert {k: f.last_demand for k, f in folded.items() if f.last_demand} == apart
+        # Made last, mailed first: the one made last is the account's last demand.
+        assert apart[(world.parcel["B"], world.fy_id)] == Demand(date(2026, 10, 1),
+                                                                 Decimal("100.00"), None)
+        assert all(f.last_demand is None for k, f in folded.items() if k not in apart)
+        plain = facts.load_years(uow, ids, years)
+        assert all(f.last_demand is None for f in plain.values())
+        assert {k: f.installments for k, f in plain.items()} == \
+            {k: f.installments for k, f in folded.items()}

@@ -97,7 +97,7 @@ PINNED = [
     ("owner", "/cuenta/sin-papel", 4),
     ("owner", "/cuenta/recordatorios", 4),
     ("owner", "/propiedad/{late}/certificados", 3),
-    ("owner", "/pagar", 7),
+    ("owner", "/pagar", 6),
     ("owner", "/propiedad/{current}/calendario.ics", 5),
     ("owner", "/propiedad/{current}/exoneracion", 4),
     ("lender", "/mis-propiedades", 5),

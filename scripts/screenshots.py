@@ -9,7 +9,8 @@ owner, lessee and lender. Writes `<out>/<lang>-<width>-<page>.png` (whole pages;
 is `instance/screenshots/` by default, not committed) and prints each file's name. The
 pages: home, sign-in, the sign-in form with its errors, the dashboard, each of the owner's
 parcels, the pay page, its review, a payment's receipt, the payment history, the leases and
-a leased parcel, the lender's loans.
+a leased parcel, the lender's loans and a loan, the staff's demands and a demand (the lender
+and staff through the second step, with the demo's authenticator secret).
 """
 
 from __future__ import annotations
@@ -38,7 +39,10 @@ DAY = date(2026, 11, 30)
 
 def build_app(folder: Path):  # noqa: ANN201
     """The demo District in `folder`, and the app serving it."""
-    from portal import clock
+    from portal import (
+        clock,
+        domains,  # noqa: F401 - the demo queues demands: their letters' renderer
+    )
     from portal.app import create_app
     from portal.db import Database, upgrade
     from portal.demo import district
@@ -52,6 +56,19 @@ def build_app(folder: Path):  # noqa: ANN201
                        "INSTANCE_PATH": str(folder / "instance"),
                        "OUTBOX_DIR": str(folder / "outbox"), "MAIL_SERVER": None,
                        "RATELIMIT_ENABLED": False})
+
+
+def totp_code() -> str:
+    """The demo's authenticator code on the portal's fixed clock, moved on 30 seconds first:
+    a code is accepted once, and the clock is the script's (the codes follow it)."""
+    from datetime import timedelta
+
+    import pyotp
+
+    from portal import clock
+    from portal.demo.district import STAFF_TOTP_SECRET
+    clock.set_fixed(clock.now() + timedelta(seconds=30))
+    return pyotp.TOTP(STAFF_TOTP_SECRET).at(clock.now())
 
 
 class Server:
@@ -104,7 +121,11 @@ class Shooter:
         p.locator("#email").fill(email)
         p.locator("#password").fill(PASSWORD)
         p.locator("main form [type=submit]").first.click()
-        p.wait_for_url("**/mis-propiedades")
+        p.wait_for_url(lambda url: "/cuenta/entrar" not in url)  # where each role starts
+        if "/cuenta/verificar" in p.url:  # the second step (the demo's staff and lender)
+            p.locator("#code").fill(totp_code())
+            p.locator("#code").press("Enter")
+            p.wait_for_url(lambda url: "/cuenta/verificar" not in url)
 
     def links(self, prefix: str) -> list[str]:
         hrefs = self.page.eval_on_selector_all(
@@ -148,6 +169,14 @@ class Shooter:
             self.shot("leased-parcel", leased[0])
         self.sign_in("lender@demo.pr")
         self.shot("loans", "/prestamista/prestamos")
+        loans = self.links(r"/prestamista/prestamos/\d+")
+        if loans:
+            self.shot("loan", loans[0])
+        self.sign_in("staff@demo.pr")
+        self.shot("collections", "/personal/cobros")
+        demands = self.links(r"/personal/cobros/\d+")
+        if demands:
+            self.shot("demand", demands[0])
 
     def close(self) -> None:
         self.context.close()

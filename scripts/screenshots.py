@@ -159,24 +159,23 @@ class Shooter:
         self.shot("pay-review")
         if parcels:
             self.shot("history", parcels[0] + "/pagos")
-            receipts = self.links(r"/pagos/(pago/)?\d+/recibo")
-            if receipts:
-                self.shot("receipt", receipts[0])
-        self.sign_in("lessee@demo.pr")
-        self.shot("leases", "/arrendamientos/")
-        leased = self.links(r"/propiedad/\d+")
-        if leased:
-            self.shot("leased-parcel", leased[0])
-        self.sign_in("lender@demo.pr")
-        self.shot("loans", "/prestamista/prestamos")
-        loans = self.links(r"/prestamista/prestamos/\d+")
-        if loans:
-            self.shot("loan", loans[0])
-        self.sign_in("staff@demo.pr")
-        self.shot("collections", "/personal/cobros")
-        demands = self.links(r"/personal/cobros/\d+")
-        if demands:
-            self.shot("demand", demands[0])
+            self.first("receipt", r"/pagos/(pago/)?\d+/recibo")
+        for email, (name, path), first in (
+                ("lessee@demo.pr", ("leases", "/arrendamientos/"),
+                 ("leased-parcel", r"/propiedad/\d+")),
+                ("lender@demo.pr", ("loans", "/prestamista/prestamos"),
+                 ("loan", r"/prestamista/prestamos/\d+")),
+                ("staff@demo.pr", ("collections", "/personal/cobros"),
+                 ("demand", r"/personal/cobros/\d+"))):
+            self.sign_in(email)
+            self.shot(name, path)
+            self.first(*first)
+
+    def first(self, name: str, prefix: str) -> None:
+        """The page of the first link of the page shown that `prefix` matches, if any."""
+        found = self.links(prefix)
+        if found:
+            self.shot(name, found[0])
 
     def close(self) -> None:
         self.context.close()

@@ -66,10 +66,9 @@ def _build(records: tuple[tuple, ...], today: date) -> ParameterSet:
 def parameter_set(uow: UnitOfWork) -> ParameterSet:
     """The parameters in force today: the files' values with the recorded ones on top, read
     once per unit of work."""
+    if is_read(uow):
+        return uow.info[_INFO_KEY][1]
     today = clock.today()
-    found = uow.info.get(_INFO_KEY)
-    if found is not None and found[0] == today:
-        return found[1]
     # Plain columns, run on the unit of work's connection: through the ORM, its own work on
     # the statement was most of this read (~75 -> 25 us; the dashboard reads it per request).
     # No autoflush is missed: the table's writers (`roll.board_parameters`) flush first.
@@ -98,10 +97,9 @@ def rows_json() -> Any:
 
 def read_rows_json(uow: UnitOfWork, text: str | None) -> None:
     """`rows_json`'s value as the unit of work's `parameter_set` (unless it read one today)."""
-    today = clock.today()
-    found = uow.info.get(_INFO_KEY)
-    if found is not None and found[0] == today:
+    if is_read(uow):
         return
+    today = clock.today()
     rows = tuple(sorted((rid, fy, name, value, stored_date(effective), number,
                          stored_date(resolved), es, en)
                         for rid, fy, name, value, effective, number, resolved, es, en

@@ -133,7 +133,6 @@ def _items(uow: UnitOfWork, ref: LoanRef, fy: FiscalYear | None, today: date,
     return items, paid
 
 
-
 def options(uow: UnitOfWork, who: Any, loan_id: int, today: date | None = None) -> Options:
     """The loan's items of the year with the core's amounts, and its intents (newest first);
     NotFound for a loan that is not `who`'s."""

@@ -15,6 +15,7 @@ formatted with Babel for es_PR / en_US (`money`, `date_long`, `date_short`, `num
 from __future__ import annotations
 
 import re
+import string
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -151,11 +152,18 @@ def _money_formatter(name: str) -> Callable[[Decimal], str]:
     group, dec = get_group_symbol(loc), get_decimal_symbol(loc)
     minus, symbol = get_minus_sign_symbol(loc), get_currency_symbol("USD", loc)
 
-    def fast(v: Decimal) -> str:
-        text = f"{abs(v):,.2f}"
-        if (group, dec) != (",", "."):
-            text = text.replace(",", "\0").replace(".", dec).replace("\0", group)
-        return f"{minus if v < 0 else ''}{symbol}{text}"
+    if (group, dec) == (",", "."):  # es_PR and en_US: Python's own grouping and point
+        negative = minus + symbol
+
+        def fast(v: Decimal) -> str:
+            text = f"{v:,.2f}"
+            if text[0] != "-":
+                return symbol + text
+            return (negative if v else symbol) + text[1:]  # -0 is "$0.00", as 0
+    else:
+        def fast(v: Decimal) -> str:
+            text = f"{abs(v):,.2f}".replace(",", "\0").replace(".", dec).replace("\0", group)
+            return f"{minus if v < 0 else ''}{symbol}{text}"
 
     return fast if all(fast(x) == babel(x) for x in _MONEY_SAMPLES) else babel
 
@@ -301,12 +309,41 @@ class ShownStep(NamedTuple):
     text: str
 
 
+_new_tuple = tuple.__new__  # a ShownStep without a Python frame (a page shows ~40)
+
+
+def message_writer(text: str) -> Callable[[dict[str, Any], Callable[[str, Any], str]], str]:
+    """A function of a step's parameters and a formatter (`Formats.value`) that writes
+    `text` (a catalog's text with {placeholders}) as `text.format(**{name: value(name, v)})`
+    does, made once per text: its literal parts and its placeholders' formatted values
+    joined by code compiled for the text (`str.format` parses the text on every call: half
+    a step's cost, and a parcel page writes ~40 steps). A text with anything but plain
+    named placeholders (a format spec, a conversion, an index) is written by `str.format`
+    itself; a placeholder without its parameter is a KeyError either way."""
+    try:
+        parts = list(string.Formatter().parse(text))
+    except ValueError:
+        parts = [("", "", "!", None)]  # (not compiled: str.format names the error)
+    if any(name is not None and (not name.isidentifier() or spec or conversion)
+           for _literal, name, spec, conversion in parts):
+        return lambda params, value: text.format(
+            **{k: value(k, v) for k, v in params.items()})
+    code = []
+    for literal, name, _spec, _conversion in parts:
+        if literal:
+            code.append(repr(literal))
+        if name is not None:
+            code.append(f"value({name!r}, params[{name!r}])")
+    source = "lambda params, value: " + (" + ".join(code) or "''")
+    return eval(source, {"__builtins__": {}})  # noqa: S307 - literals and names only, above
+
+
 class Formats:
     """`money`, `date_long`, `number` and `percent` bound to one language, looked up once: for
     code that formats many values at a time (a parcel page shows about 30 explanation steps
     with 120 numbers, and a schedule of 12 rows). Same output as the functions above."""
 
-    __slots__ = ("tr", "lang", "_money", "_locale", "_words")
+    __slots__ = ("tr", "lang", "_money", "_locale", "_words", "_writers")
 
     def __init__(self, lang: str | None = None) -> None:
         self.lang = lang if lang in LANGUAGES else current_language()
@@ -314,6 +351,7 @@ class Formats:
         self._money = _money_formatter(self._locale)
         self.tr = translator(self.lang)
         self._words: dict[str, str] = {}
+        self._writers: dict[str, Callable[[dict[str, Any], Callable[[str, Any], str]], str]] = {}
 
     def money(self, value: Decimal | None) -> str:
         if type(value) is Decimal:
@@ -356,7 +394,7 @@ class Formats:
         if cls is Rate:
             return _babel_percent(value.value, self._locale)
         if cls is str:  # a marked message (e.g. "the whole installment")
-            return self.tr.gettext(value)
+            return self.words(value)
         if cls is Localized:  # people's words in both languages
             return value.text(self.lang)
         with use_language(self.lang):
@@ -380,14 +418,16 @@ class Formats:
 
     def step(self, step: Step) -> ShownStep:
         """As Step.render, with Babel formatting that knows money from units by placeholder
-        name."""
-        value = self.value
-        text = self.words(step.message).format(
-            **{k: value(k, v) for k, v in step.params.items()})
+        name: the message's text in this language written by its `message_writer`, made
+        once per message."""
+        write = self._writers.get(step.message)
+        if write is None:
+            write = self._writers[step.message] = message_writer(self.words(step.message))
+        text = write(step.params, self.value)
         rule = RULES.get(step.rule)
         if rule is None:
-            return ShownStep(step.rule, "", "", text)
-        return ShownStep(step.rule, rule.source, self.words(rule.title), text)
+            return _new_tuple(ShownStep, (step.rule, "", "", text))
+        return _new_tuple(ShownStep, (step.rule, rule.source, self.words(rule.title), text))
 
     def trace(self, trace: Trace | None, rules: tuple[str, ...] | None = None
               ) -> list[ShownStep]:

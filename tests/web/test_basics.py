@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from flask import Flask
 
@@ -129,6 +131,14 @@ def test_money_dates_numbers_follow_the_locale(app: Flask, lang):
             babel = format_currency(Decimal(v), "USD", locale=i18n.LOCALES[lang])
             assert i18n.money(Decimal(v)) == babel
         assert i18n.money(Decimal("1234.5")) == "$1,234.50"
+        # Any amount in cents, as Babel writes it (a seeded sample); a negative zero (0 x -1)
+        # is written as zero, a negative amount under a cent as "-$0.00".
+        rng = random.Random(30)
+        for cents in [rng.randrange(-10**13, 10**13) for _ in range(2000)] + [-1, 1, -999]:
+            v = Decimal(cents).scaleb(-2)
+            assert i18n.money(v) == format_currency(v, "USD", locale=i18n.LOCALES[lang]), v
+        assert i18n.money(Decimal("-0.00")) == i18n.money(Decimal("-0")) == "$0.00"
+        assert i18n.money(Decimal("-0.001")) == "-$0.00"
         long = i18n.date_long(date(2026, 4, 15))
         assert long == {"es": "15 de abril de 2026", "en": "April 15, 2026"}[lang]
         assert i18n.days_left(date(2026, 12, 2), date(2026, 11, 30)) == {

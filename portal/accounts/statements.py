@@ -14,6 +14,7 @@ from decimal import Decimal
 from typing import Any, NamedTuple
 
 from sqlalchemy import ColumnElement, Select, and_, bindparam, func, or_, select
+from sqlalchemy.sql.lambdas import StatementLambdaElement
 
 from portal import clock
 from portal.accounts import access, facts, in_force
@@ -39,7 +40,7 @@ from portal.core.offer import (  # noqa: F401 - the statuses are re-exported for
     account_status,
 )
 from portal.core.statement import Statement, StatementRules
-from portal.db import UnitOfWork
+from portal.db import UnitOfWork, prepared
 from portal.models import (
     Assessment,
     AssessmentRoll,
@@ -173,19 +174,22 @@ def _account_rows(fiscal_year: ColumnElement[bool], *, staff: bool) -> Select:
             .order_by(*_LEASE_ORDER, n.c.created_at, n.c.id))
 
 
-def _for_staff_or_not(fiscal_year: ColumnElement[bool]) -> dict[bool, Select]:
-    """`_account_rows` built once for each answer to "is the user staff?"."""
-    return {staff: _account_rows(fiscal_year, staff=staff) for staff in (False, True)}
+def _for_staff_or_not(fiscal_year: ColumnElement[bool], name: str
+                      ) -> dict[bool, StatementLambdaElement]:
+    """`_account_rows` built once for each answer to "is the user staff?", `prepared` (a page
+    reads an account with it: SQLAlchemy would hash its whole structure each time)."""
+    return {staff: prepared(_account_rows(fiscal_year, staff=staff), f"{name}:{staff}")
+            for staff in (False, True)}
 
 
 # The fiscal year as `facts.fiscal_year_on` finds it (the one containing :as_of, else the
 # next one to start: two statements, as there), or a given one (:fy).
 _ACCOUNT_ON = _for_staff_or_not(and_(_FISCAL_YEARS.c.starts_on <= _AS_OF,
-                                     _FISCAL_YEARS.c.ends_on >= _AS_OF))
+                                     _FISCAL_YEARS.c.ends_on >= _AS_OF), "account-on")
 _ACCOUNT_NEXT = _for_staff_or_not(_FISCAL_YEARS.c.id == (
     select(_FISCAL_YEARS.c.id).where(_FISCAL_YEARS.c.starts_on > _AS_OF)
-    .order_by(_FISCAL_YEARS.c.starts_on).limit(1).scalar_subquery()))
-_ACCOUNT_OF = _for_staff_or_not(_FISCAL_YEARS.c.id == bindparam("fy"))
+    .order_by(_FISCAL_YEARS.c.starts_on).limit(1).scalar_subquery()), "account-next")
+_ACCOUNT_OF = _for_staff_or_not(_FISCAL_YEARS.c.id == bindparam("fy"), "account-of")
 _DEMANDS = (select(Notice).where(Notice.parcel_id == bindparam("parcel_id"),
                                  Notice.fiscal_year_id == bindparam("fy"), _IS_DEMAND)
             .order_by(Notice.created_at, Notice.id))
@@ -426,7 +430,7 @@ def _account_records(uow: UnitOfWork, user: Any, parcel_id: int | str, fiscal_ye
     return view, account, version, roll, lines
 
 
-def _read_account(uow: UnitOfWork, stmt: Select, params: dict[str, Any], as_of: date
+def _read_account(uow: UnitOfWork, stmt: StatementLambdaElement, params: dict[str, Any], as_of: date
                   ) -> tuple[AccountView, Any, Any, Any, tuple[str | None, ...]]:
     """An `_account_rows` statement's rows as the view (parcel, relation, fiscal year,
     lease, deposit order, demands), the assessment, the budget version, the roll and the

@@ -39,3 +39,34 @@ def test_sqlite_enforces_foreign_keys(tmp_path):
     _setup(database)
     with pytest.raises(IntegrityError), database.unit_of_work() as uow:
         uow.session.execute(text("INSERT INTO b (id, a_id) VALUES (1, 99)"))
+
+
+def test_a_prepared_statement_reads_what_the_statement_reads(tmp_path):
+    """`db.prepared`: the same rows for each parameter, compiled once (found in the engine's
+    compiled cache from its second execution on), seen by the engine's events like any
+    statement; a name stands for one statement."""
+    from sqlalchemy import bindparam, column, event, select, table
+
+    database = db.Database(f"sqlite:///{tmp_path / 'x.db'}")
+    _setup(database)
+    with database.engine.begin() as c:
+        c.execute(text("INSERT INTO a (id) VALUES (1), (2), (3)"))
+        c.execute(text("INSERT INTO b (id, a_id) VALUES (10, 1), (11, 1), (12, 3)"))
+    a, b = table("a", column("id")), table("b", column("id"), column("a_id"))
+    stmt = (select(a.c.id, b.c.id).select_from(a).outerjoin(b, b.c.a_id == a.c.id)
+            .where(a.c.id >= bindparam("low")).order_by(a.c.id, b.c.id))
+    fast = db.prepared(stmt, f"test-prepared-{tmp_path.name}")
+    seen = []
+    event.listen(database.engine, "before_cursor_execute", lambda *args: seen.append(args[2]))
+    with database.engine.connect() as c:
+        hits = []
+        for low in (1, 2, 3, 4):
+            found = c.execute(fast, {"low": low})
+            hits.append(found.context.cache_hit == database.engine.dialect.CACHE_HIT)
+            assert found.all() == c.execute(stmt, {"low": low}).all()
+        assert hits == [False, True, True, True]
+        assert c.execute(fast, {"low": 2}).all() == [(2, None), (3, 12)]
+    assert len(seen) == 9
+    assert db.prepared(stmt, f"test-prepared-{tmp_path.name}") is not None  # the same one
+    with pytest.raises(ValueError):
+        db.prepared(select(a.c.id), f"test-prepared-{tmp_path.name}")

@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from sqlalchemy import Select, bindparam, exists, select
+from sqlalchemy import bindparam, exists, select
+from sqlalchemy.sql.lambdas import StatementLambdaElement
 
-from portal.db import UnitOfWork
+from portal.db import UnitOfWork, prepared
 from portal.exemptions import status as exemption_status
 from portal.lenders import intents, loan_changes
 from portal.models import PaperlessChoice, Parcel, TaxDebt
@@ -36,12 +37,12 @@ class Boxes:
 
 
 _PID = bindparam("pid")
-_STATEMENTS: dict[tuple[bool, ...], Select] = {}
+_STATEMENTS: dict[tuple[bool, ...], StatementLambdaElement] = {}
 
 
-def _statement(wants: tuple[bool, ...]) -> Select:
+def _statement(wants: tuple[bool, ...]) -> StatementLambdaElement:
     """The statement for these boxes (issued, paperless, intents, exemption, servicers,
-    debts), built once per combination."""
+    debts), built once per combination and `prepared` (executed on every parcel page)."""
     found = _STATEMENTS.get(wants)
     if found is not None:
         return found
@@ -64,8 +65,8 @@ def _statement(wants: tuple[bool, ...]) -> Select:
         stmt = exemption_status.with_facts_records_statement().add_columns(*columns)
     else:
         stmt = select(Parcel.id, *columns).where(Parcel.id == _PID)
-    _STATEMENTS[wants] = stmt
-    return stmt
+    found = _STATEMENTS[wants] = prepared(stmt, f"parcel-page-boxes:{wants}")
+    return found
 
 
 def read(uow: UnitOfWork, user: Any, parcel_id: int, *, today: date, fy_id: int | None,

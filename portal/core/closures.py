@@ -37,9 +37,14 @@ def explain_extensions(installments: Iterable[tuple[int, date, date]], grace: in
     day a declared closed day moved: "extended to ... because the Board declared ... closed
     (reason, resolution)"."""
     t = Trace()
-    if not closed:
+    rows = list(installments)
+    # A day behind a moved last day lies between the installment's due date (day G is not
+    # before it) and its last timely day: none when no declared day falls in the span.
+    if not closed or not rows or not any(
+            min(due for _n, due, _l in rows) <= c.day < max(last for *_, last in rows)
+            for c in closed):
         return t
-    for number, due, last in installments:
+    for number, due, last in rows:
         c = closed_day_behind(grace_day(due, grace), last, closed)
         if c is not None:
             t.add("R-A6", N_("Installment {number}: the last timely day was extended to {last} "

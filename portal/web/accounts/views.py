@@ -594,6 +594,9 @@ class ScheduleRow(NamedTuple):
     shown_status: str = ""  # the status shown: "cancelled" for one an amendment zeroed (R-A5)
 
 
+_new_tuple = tuple.__new__
+
+
 def schedule_rows(st: Any, installments: list, today: date) -> list[ScheduleRow]:
     """The statement's installments (R-A4 to R-A8) as the schedule table shows them."""
     f = formats()
@@ -606,13 +609,13 @@ def schedule_rows(st: Any, installments: list, today: date) -> list[ScheduleRow]
         label = labels.get(shown)
         if label is None:
             label = labels[shown] = (status_label(shown), status_css(shown))
-        rows.append(ScheduleRow(
+        rows.append(_new_tuple(ScheduleRow, (  # (every field: a row without a Python frame)
             i.number, i.status, label[0], label[1],
             i.due_date, f.date_long(i.due_date), i.last_timely_day,
             f.date_long(i.last_timely_day),
             f.days_left(i.last_timely_day, today) if i.status in ("due", "upcoming") else "",
             amount, i.principal, i.late_fee, i.interest, f.money(amount), f.money(i.principal),
-            f.money(i.late_fee), f.money(i.interest), shown))
+            f.money(i.late_fee), f.money(i.interest), shown)))
     return rows
 
 

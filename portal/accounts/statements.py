@@ -430,8 +430,8 @@ def _account_records(uow: UnitOfWork, user: Any, parcel_id: int | str, fiscal_ye
     return view, account, version, roll, lines
 
 
-def _read_account(uow: UnitOfWork, stmt: StatementLambdaElement, params: dict[str, Any], as_of: date
-                  ) -> tuple[AccountView, Any, Any, Any, tuple[str | None, ...]]:
+def _read_account(uow: UnitOfWork, stmt: StatementLambdaElement, params: dict[str, Any],
+                  as_of: date) -> tuple[AccountView, Any, Any, Any, tuple[str | None, ...]]:
     """An `_account_rows` statement's rows as the view (parcel, relation, fiscal year,
     lease, deposit order, demands), the assessment, the budget version, the roll and the
     JSON texts of the installments, entries and budget lines; NotFound when the user may

@@ -38,11 +38,13 @@ def explain_extensions(installments: Iterable[tuple[int, date, date]], grace: in
     (reason, resolution)"."""
     t = Trace()
     rows = list(installments)
+    if not closed or not rows:
+        return t
     # A day behind a moved last day lies between the installment's due date (day G is not
     # before it) and its last timely day: none when no declared day falls in the span.
-    if not closed or not rows or not any(
-            min(due for _n, due, _l in rows) <= c.day < max(last for *_, last in rows)
-            for c in closed):
+    first = min(due for _n, due, _l in rows)
+    last_day = max(last for _n, _d, last in rows)
+    if not any(first <= c.day < last_day for c in closed):
         return t
     for number, due, last in rows:
         c = closed_day_behind(grace_day(due, grace), last, closed)

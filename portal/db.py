@@ -20,7 +20,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from sqlalchemy import Engine, Executable, create_engine, event, lambda_stmt, text
+from sqlalchemy import Connection, Engine, Executable, create_engine, event, lambda_stmt, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
@@ -214,6 +214,11 @@ class UnitOfWork:
             session.close()
             self._session = None
 
+    def connection(self) -> Connection:
+        """The transaction's connection, for Core statements (plain rows, none of the ORM
+        session's work on the statement)."""
+        return self.session.connection()
+
     def commit(self) -> None:
         self.session.commit()
 
@@ -222,6 +227,63 @@ class UnitOfWork:
 
     def flush(self) -> None:
         self.session.flush()
+
+
+class ReadingUnitOfWork(UnitOfWork):
+    """A unit of work that only reads (a page's view model): its Core statements
+    (`connection()`) run on a pooled connection in one transaction, ended without a
+    commit; no ORM session is made unless a service asks for `session` (a cache's refill),
+    which is then bound to the same connection and refuses to flush a change. An ORM
+    session costs a request ~270,000 instructions (callgrind) even when it only lends its
+    connection, more than the parcel page's account statement's own work in SQLAlchemy."""
+
+    def __init__(self, database: Database | None = None, *, url: str | None = None):
+        super().__init__(database, url=url)
+        self._connection: Connection | None = None
+        self._open = False
+
+    @property
+    def session(self) -> Session:
+        if self._session is None:
+            if not self._open:
+                raise RuntimeError("the unit of work is used outside its `with` block")
+            self._session = self.database.sessionmaker(bind=self.connection())
+            event.listen(self._session, "before_flush", _refuse_changes)
+        return self._session
+
+    def connection(self) -> Connection:
+        if self._connection is None:
+            if not self._open:
+                raise RuntimeError("the unit of work is used outside its `with` block")
+            self._connection = self.database.engine.connect()
+        return self._connection
+
+    def __enter__(self) -> ReadingUnitOfWork:
+        if self._open:
+            raise RuntimeError("a unit of work is not re-entrant")
+        self._open = True
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        session, connection = self._session, self._connection
+        self._session = self._connection = None
+        self._open = False
+        try:
+            if session is not None:
+                session.close()
+        finally:
+            if connection is not None:
+                connection.close()  # the pool rolls its transaction back
+
+    def commit(self) -> None:
+        raise RuntimeError("a reading unit of work does not commit")
+
+
+def _refuse_changes(session: Session, _context: Any, _instances: Any) -> None:
+    """A reading unit of work's session: a change to flush is a bug, not a write."""
+    if session.new or session.dirty or session.deleted:
+        raise RuntimeError("a reading unit of work does not write")
 
 
 # --- The schema: only through the Alembic migrations (migrations/) -------------------------

@@ -76,7 +76,7 @@ def search(uow: UnitOfWork, staff: Any, filters: Filters, *, limit: int = PAGE_M
     of the columns it shows, not as ORM objects with their JSON details decoded (`after`
     is None here; the CSV's `export` has it)."""
     access.require_staff(staff)
-    rows = uow.session.connection().execute(_query(filters, _LISTED).limit(limit))
+    rows = uow.connection().execute(_query(filters, _LISTED).limit(limit))
     return [Entry(*row, None) for row in rows]
 
 

@@ -130,7 +130,7 @@ def _copy(uow: UnitOfWork, table: Table, cols: Sequence[str], write: Any,
     foreign keys' values), its foreign keys checked a batch at a time when it may be;
     `known` ({column: values}) names rows this transaction wrote or checked itself, which
     need no check (module docstring)."""
-    conn = uow.session.connection()
+    conn = uow.connection()
     fks = _foreign_keys(table, cols)
     batch = bool(fks) and _keys_by_batch(conn, table)
     values: list[set[Any]] = [set() for _ in fks] if keys is None else list(keys)
@@ -178,7 +178,7 @@ def insert_rows(uow: UnitOfWork, model_or_table: Any, rows: Sequence[dict[str, A
         return []
     keys = set().union(*(r.keys() for r in rows[:1]))
     defaults = _defaults(table, keys)
-    conn = uow.session.connection()
+    conn = uow.connection()
     fact_versions.bulk_written(conn, table.name)  # (facts: in the same transaction)
     if conn.dialect.name == "postgresql":
         ids: list[int] = []
@@ -264,7 +264,7 @@ def copy_lines(uow: UnitOfWork, model_or_table: Any, columns: Sequence[str],
     if missing:
         raise ValueError(f"copy_lines needs the values of {', '.join(missing)}")
     values = [set(keys[c]) for _, c, _, _ in fks]
-    fact_versions.bulk_written(uow.session.connection(), table.name)
+    fact_versions.bulk_written(uow.connection(), table.name)
 
     def write(copy: Any, _fk_values: Any) -> None:
         buffer: list[str] = []
@@ -288,7 +288,7 @@ def batch_commit(uow: UnitOfWork) -> None:
     last batches committed, each whole with its progress (never a part of one), and the
     job's recovery does them again. Nothing else changes: the batch is as atomic, isolated
     and checked as before."""
-    conn = uow.session.connection()
+    conn = uow.connection()
     if conn.dialect.name == "postgresql":
         conn.execute(text("SET LOCAL synchronous_commit = off"))
 
@@ -301,7 +301,7 @@ def analyze_all(uow: UnitOfWork) -> None:
     0.05 ms for the page's account at 2,000 parcels, growing with the notices). On SQLite
     at most 1,000 rows of each index are read (`analysis_limit`), so it stays short at any
     size."""
-    conn = uow.session.connection()
+    conn = uow.connection()
     if conn.dialect.name == "sqlite":
         conn.execute(text("PRAGMA analysis_limit = 1000"))
     conn.execute(text("ANALYZE"))
@@ -311,7 +311,7 @@ def analyze(uow: UnitOfWork, *tables: Any) -> None:
     """Refresh the planner's statistics after a batch (SQLite has no autovacuum; on
     PostgreSQL it spares waiting for it): without them SQLite may scan a whole fiscal year
     instead of using the parcel index."""
-    conn = uow.session.connection()
+    conn = uow.connection()
     for t in tables:
         name = getattr(t, "__tablename__", None) or getattr(t, "name", t)
         conn.execute(text(f'ANALYZE "{name}"'))

@@ -72,7 +72,7 @@ def parameter_set(uow: UnitOfWork) -> ParameterSet:
     # Plain columns, run on the unit of work's connection: through the ORM, its own work on
     # the statement was most of this read (~75 -> 25 us; the dashboard reads it per request).
     # No autoflush is missed: the table's writers (`roll.board_parameters`) flush first.
-    rows = tuple(tuple(r) for r in uow.session.connection().execute(_ROWS))
+    rows = tuple(tuple(r) for r in uow.connection().execute(_ROWS))
     ps = _build(rows, today)
     uow.info[_INFO_KEY] = (today, ps)
     return ps

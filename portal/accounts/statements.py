@@ -438,7 +438,7 @@ def _read_account(uow: UnitOfWork, stmt: StatementLambdaElement, params: dict[st
     not see the parcel (or there is no such parcel: no row)."""
     # Plain columns (cut into records below), run on the unit of work's connection: the
     # ORM session's own work on a Core statement is skipped.
-    rows = uow.session.connection().execute(stmt, params).all()
+    rows = uow.connection().execute(stmt, params).all()
     relation = access.visible_relation(rows[0][0] if rows else None)
     if rows:  # the Board's parameters in force, for the account's rules (`facts.rules_for`)
         in_force.read_rows_json(uow, rows[0][-2])
@@ -648,7 +648,7 @@ def dashboard(uow: UnitOfWork, user: Any, as_of: date | None = None, *, loans: b
     linked: dict[int, list[Any]] = {}  # parcel id: [parcel, relation, fiscal year, facts]
     # Plain columns (a Core statement), run on the unit of work's connection, not through
     # the ORM's own work on it (~380 -> 365 us at load 5); the dashboard's pages only read.
-    for row in uow.session.connection().execute(
+    for row in uow.connection().execute(
             _LINKED_ACCOUNTS if loans else _OWN_LINKED_ACCOUNTS,
             {**access.link_params(user), "as_of": as_of}):
         parcel, fy, a = cut_records(row[1:-2], access.ParcelRecord, FiscalYearRecord,

@@ -49,7 +49,7 @@ from portal.core.deadlines import deadline
 from portal.core.errors import ParameterNotFound
 from portal.core.explain import N_, Trace
 from portal.core.money import ZERO, cents, fits_money
-from portal.db import UnitOfWork
+from portal.db import UnitOfWork, prepared
 from portal.models import (
     AttachmentAccrual,
     AttachmentNotice,
@@ -422,13 +422,13 @@ _RECORDS = tuple(namedtuple(f"{m.__name__}Record", m.__table__.c.keys())  # type
 #: The columns of the records in a `_DEBTS` row (the accruals' JSON follows them).
 _RECORDS_WIDTH = sum(len(r._fields) for r in _RECORDS)
 _D, _N, _A, _R = (m.__table__ for m in (TaxDebt, AttachmentNotice, Auction, AuctionResult))
-_DEBTS = (select(_D, _N, _A, _R, _accruals_json())
-          .select_from(_D)
-          .outerjoin(_N, _N.c.debt_id == _D.c.id)
-          .outerjoin(_A, _A.c.debt_id == _D.c.id)
-          .outerjoin(_R, _R.c.auction_id == _A.c.id)
-          .where(_D.c.parcel_id == bindparam("pid"))
-          .order_by(_D.c.id, _A.c.auction_number, _A.c.id))
+_DEBTS = prepared(select(_D, _N, _A, _R, _accruals_json())
+                  .select_from(_D)
+                  .outerjoin(_N, _N.c.debt_id == _D.c.id)
+                  .outerjoin(_A, _A.c.debt_id == _D.c.id)
+                  .outerjoin(_R, _R.c.auction_id == _A.c.id)
+                  .where(_D.c.parcel_id == bindparam("pid"))
+                  .order_by(_D.c.id, _A.c.auction_number, _A.c.id), "parcel-debts")
 
 
 def _records(row: Any) -> list[Any]:
@@ -443,7 +443,7 @@ def summary_for(uow: UnitOfWork, parcel_id: int, relation: str) -> ParcelAttachm
     notices (with their accruals, as JSON), auctions and results in one statement (a notice
     and a result are one per debt and per auction, so a row is one auction of a debt)."""
     # Plain columns, run on the unit of work's connection (no ORM session's work).
-    rows = uow.session.connection().execute(_DEBTS, {"pid": int(parcel_id)}).all()
+    rows = uow.connection().execute(_DEBTS, {"pid": int(parcel_id)}).all()
     today = clock.today()
     views: dict[int, DebtView] = {}
     for d, n, a, result, accrued in map(_records, rows):

@@ -91,12 +91,22 @@ def sale_stop(notice: AttachmentNotice, notified_on: date, on: date, *,
     day of payment). The notice's date is the day of personal delivery or of the certified
     mailing (R-C7). The R-C2 days are met at the Treasury: they roll over weekends and legal
     holidays, not the Board's closed days (`deadlines.TREASURY_KINDS`)."""
-    fee = dunning_fee(notice.taxes).fee
+    return _sale_stop(notice, on, accrued, custody_costs, *_notice_terms(notice, notified_on))
+
+
+def _notice_terms(notice: AttachmentNotice, notified_on: date) -> tuple[Decimal, date, date]:
+    """What a notice's sale stop counts whatever the day of payment: the dunning agent's fee
+    on the tax principal (R-C3), the last day to pay and the first day of a sale (R-C2)."""
+    return (cents(DUNNING_FEE_RATE * notice.taxes), deadline("attachment_payment", notified_on),
+            deadline("attachment_sale", notified_on))
+
+
+def _sale_stop(notice: AttachmentNotice, on: date, accrued: Decimal, custody_costs: Decimal,
+               fee: Decimal, last: date, sale_from: date) -> SaleStop:
+    """`sale_stop` with the notice's terms (`_notice_terms`) given."""
     debt = (notice.taxes + notice.levies + notice.fines + notice.interest + notice.surcharges
             + notice.penalties)
     amount = debt + accrued + fee + custody_costs
-    last = deadline("attachment_payment", notified_on)
-    sale_from = deadline("attachment_sale", notified_on)
     stage = "payment_window" if on <= last else "sale_possible"
     t = Trace()
     t.add("R-C7", N_("Paid in full on {on}, {amount} stops the sale: the notice's {debt}, "
@@ -165,11 +175,11 @@ def sale_stop_from(notice: AttachmentNotice, notified_on: date, on: date,
     only what is recorded on `on` is known, so the last day's figure uses the same statements
     with their per-day accrual to that day)."""
     known = [a for a in accruals if a.stated_on <= on]
+    terms = _notice_terms(notice, notified_on)
 
     def stop(day: date) -> SaleStop:
         acc = accrued_to(known, notified_on, day, notice_custody)
-        res = sale_stop(notice, notified_on, day, accrued=acc.accrued,
-                        custody_costs=acc.custody_costs)
+        res = _sale_stop(notice, day, acc.accrued, acc.custody_costs, *terms)
         if acc.basis is not None:
             res.trace.add("R-C7", N_("Accrued since the notice, as the Treasury stated it to "
                                      "{stated}: {accrued}, plus {per_day} a day for {days} "

@@ -105,8 +105,10 @@ def retention(x: ExemptionInput, fy_start: date) -> Retention:
     """
     cmp = compare(x, fy_start)
     rate = cmp.discount_rate
-    year_new = lender_escrow("new_structure", structure=x)
-    new_parts = split_evenly(year_new.amount, len(cmp.bills_with))
+    # (iii) retains the tax above the exemption: `lender_escrow("new_structure")`'s amount,
+    # the net tax of the residential exemption `compare` computed.
+    year_new = cmp.result.net_tax
+    new_parts = split_evenly(year_new, len(cmp.bills_with))
     out = []
     for with_, without, part in zip(cmp.bills_with, cmp.bills_without, new_parts):
         i = lender_escrow("billed_with_exemption", net_tax=with_.amount,
@@ -126,5 +128,5 @@ def retention(x: ExemptionInput, fy_start: date) -> Retention:
           bill=first.billed_without, amount=first.without_exemption.amount)
     t.add("R-B10", N_("A new structure bought after January 1 with a certification: the "
                       "lender retains the tax above the exemption, {amount} for the year."),
-          amount=year_new.amount)
+          amount=year_new)
     return Retention(fy_start, rate, out, t)

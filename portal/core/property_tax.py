@@ -75,7 +75,10 @@ class BillComparison:
 def bills(total: Decimal, fy_start: date, discount_rate: Decimal) -> list[Bill]:
     """R-B10: the year's tax split over the CRIM's bills (cents to the first bills, as
     `split_evenly`), each with its prepayment discount: cents(bill x rate)."""
-    days = billing_dates(fy_start)
+    return _bills(total, billing_dates(fy_start), discount_rate)
+
+
+def _bills(total: Decimal, days: list[date], discount_rate: Decimal) -> list[Bill]:
     out = []
     for day, amount in zip(days, split_evenly(total, len(days))):
         discount = cents(amount * discount_rate)
@@ -90,7 +93,8 @@ def compare(x: ExemptionInput, fy_start: date) -> BillComparison:
     res = residential_exemption(x)
     rate = Decimal(params.for_fiscal_year("crim_prepayment_discount_rate", fy_start))
     net_without = max(ZERO, res.gross_tax - res.veteran_exemption_amount)
-    without, with_ = bills(net_without, fy_start, rate), bills(res.net_tax, fy_start, rate)
+    days = billing_dates(fy_start)
+    without, with_ = _bills(net_without, days, rate), _bills(res.net_tax, days, rate)
     t = Trace()
     t.extend(res.trace)
     t.add("R-B10", N_("The CRIM bills the year in {n} bills, the first on {first} and the "

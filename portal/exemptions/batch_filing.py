@@ -249,7 +249,7 @@ def _new_ids(uow: UnitOfWork, model: Any, n: int) -> list[int]:
     """`n` new ids for the model's table: from its sequence on PostgreSQL (concurrent
     writers never clash); on SQLite the next ones after the largest (a writing transaction
     has the database to itself)."""
-    conn = uow.session.connection()
+    conn = uow.connection()
     table = model.__table__
     if conn.dialect.name == "postgresql":
         seq = conn.execute(text("SELECT pg_get_serial_sequence(:t, 'id')"),

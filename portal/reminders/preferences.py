@@ -216,7 +216,7 @@ def needs_notice(uow: UnitOfWork, user: Any, *, recipients: bool | None = None) 
     (live owner or lessee links), when the caller has read them already."""
     # On the unit of work's connection (one column): the ORM's own work was two thirds of
     # the read (~60 -> 21 us). The dashboard's unit of work only reads.
-    chosen = uow.session.connection().execute(_CHOSEN, {"uid": int(user.id)}).first()
+    chosen = uow.connection().execute(_CHOSEN, {"uid": int(user.id)}).first()
     if chosen is not None and chosen[0] is not None:
         return False
     return recipients if recipients is not None else bool(recipient_parcels(uow, user.id))

@@ -433,7 +433,7 @@ _FISCAL_YEARS = select(FiscalYear.starts_on).order_by(FiscalYear.starts_on.desc(
 def fiscal_years(uow: UnitOfWork) -> list[date]:
     """The fiscal years, newest first (the register's choice; on the connection: no ORM
     entity to build)."""
-    return list(uow.session.connection().execute(_FISCAL_YEARS).scalars())
+    return list(uow.connection().execute(_FISCAL_YEARS).scalars())
 
 
 __all__ = ["REPORTS", "Figure", "Params", "figures", "fiscal_years", "page", "rows"]

@@ -120,7 +120,7 @@ def latest_and_pending(uow: UnitOfWork, staff: Any, name: str, key: str
     queued or running, in one statement when there is a snapshot."""
     access.require_staff(staff)
     active = runner.checksum(KIND, job_params(name, key))
-    s = uow.session.connection().execute(
+    s = uow.connection().execute(
         _LATEST, {"active": active, "name": name, "key": key}).first()
     if s is None:
         return None, pending(uow, name, key)
@@ -138,7 +138,7 @@ def pending(uow: UnitOfWork, name: str, key: str) -> bool:
 def page(uow: UnitOfWork, snapshot: Snapshot, number: int) -> tuple[list[tuple], bool]:
     """The rows of page `number` (1-based), by key, and whether there is a next one."""
     start = (number - 1) * reports.PAGE
-    cells = uow.session.connection().execute(
+    cells = uow.connection().execute(
         _PAGE, {"snapshot": snapshot.id, "first": start, "last": start + reports.PAGE}
     ).scalars().all()
     return ([tuple(decode(v) for v in c) for c in cells],
@@ -165,7 +165,7 @@ def in_range(uow: UnitOfWork, snapshot: Snapshot, start: date | None, end: date 
         where.append(day >= start.isoformat())
     if end:
         where.append(day <= end.isoformat())
-    cells = uow.session.connection().execute(
+    cells = uow.connection().execute(
         select(ReportSnapshotRow.cells).where(*where).order_by(ReportSnapshotRow.seq)
     ).scalars()
     return [tuple(decode(v) for v in c) for c in cells]

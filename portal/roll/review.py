@@ -202,7 +202,7 @@ def review(uow: UnitOfWork, staff: Any, roll_id: int | str) -> Review:
         values = _kept(kept)
     fixed_amounts = [Fixed(pid, catastro, amount, reason, line_amount, bool(line_exempt))
                      for pid, catastro, amount, reason, line_amount, line_exempt in
-                     uow.session.connection().execute(
+                     uow.connection().execute(
                          _FIXED_AMOUNTS, {"roll": roll.id, "version": version.id})]
     low, high, counts = values["low"], values["high"], values["bins"]
     if low is None:
@@ -307,7 +307,7 @@ def parcels_changed(uow: UnitOfWork) -> None:
 def _measure_lines(uow: UnitOfWork, am: _Amounts, roll_id: int) -> dict[str, Any]:
     """The lines' figures, with aggregate and LIMIT queries: the counts, sum, smallest and
     largest share, the shares per bin and the largest shares."""
-    run = uow.session.connection().execute
+    run = uow.connection().execute
     lines, exempt, total, low, high = run(_REVIEW[am.numeric].counts, {"roll": roll_id}).one()
     low = None if low is None else am.cents(low)
     high = None if high is None else am.cents(high)
@@ -379,7 +379,7 @@ def _histogram(uow: UnitOfWork, am: _Amounts, roll_id: int, low: int, high: int
     counts = [0] * n
     params = ({"roll": roll_id, "start": am.literal_value(edges[0]),
                "step": am.literal_value(edges[1] - edges[0])} if n > 1 else None)
-    for k, count in uow.session.connection().execute(
+    for k, count in uow.connection().execute(
             _REVIEW[am.numeric].bins if n > 1 else _REVIEW[am.numeric].one_bin,
             params or {"roll": roll_id}):
         counts[min(int(k), n - 1)] += int(count)
@@ -389,7 +389,7 @@ def _histogram(uow: UnitOfWork, am: _Amounts, roll_id: int, low: int, high: int
 def _reasons(uow: UnitOfWork, roll_id: int) -> list[tuple[str, int]]:
     """R-A2: the exempt lines counted by why (the parcel's owner kind and transfer)."""
     counts: dict[str, int] = {}
-    for owner, transferred, n in uow.session.connection().execute(_REASONS,
+    for owner, transferred, n in uow.connection().execute(_REASONS,
                                                                    {"roll": roll_id}):
         code = core.exemption_reason(owner, bool(transferred)) or "changed"
         counts[code] = counts.get(code, 0) + int(n)
@@ -425,7 +425,7 @@ def exempt_page(uow: UnitOfWork, staff: Any, roll_id: int | str, *, limit: int, 
     return [ExemptParcel(pid, catastro, address, municipality, owner,
                          reason(owner, transferred))
             for pid, catastro, address, municipality, owner, transferred
-            in uow.session.connection().execute(
+            in uow.connection().execute(
                 _EXEMPT_PAGE, {"roll": roll.id, "limit": limit, "offset": offset})]
 
 
@@ -448,7 +448,7 @@ def _earlier(uow: UnitOfWork, version: BudgetVersion) -> list[int]:
 def _amendment(uow: UnitOfWork, version: BudgetVersion, fy: FiscalYear) -> bool:
     """Whether an earlier version of the year's budget has published assessments: then this
     roll amends them (R-A5)."""
-    return uow.session.connection().execute(_AMENDED, {
+    return uow.connection().execute(_AMENDED, {
         "fy": fy.id, "budget": version.budget_id, "version": version.version}).first() \
         is not None
 

@@ -233,7 +233,7 @@ class Computation:
         `seen` is their count, last id and digest. Given `units`, only the parcels with those
         units (`roll_cut`'s tie), and no digest kept."""
         query = _PARCELS if units is None else _PARCELS.where(Parcel.benefit_units.in_(units))
-        rows = uow.session.connection().execute(
+        rows = uow.connection().execute(
             query.order_by(Parcel.id).execution_options(yield_per=CHUNK))
         digest, count, last = _digest(), 0, 0
         for fact in self._facts(rows, digest):
@@ -279,7 +279,7 @@ class Computation:
     def step(self, uow: UnitOfWork) -> int:
         bulk.batch_commit(uow)
         count, last, seen = self.seen
-        parcels = uow.session.connection().execute(
+        parcels = uow.connection().execute(
             _PARCELS.where(Parcel.id > self.after, Parcel.id <= last)
             .order_by(Parcel.id).limit(CHUNK)).all()
         rows, cut = [], self.cut
@@ -362,7 +362,7 @@ class Publication:
         if self.published:
             return 0
         bulk.batch_commit(uow)
-        lines = uow.session.connection().execute(
+        lines = uow.connection().execute(
             select(RollLine.parcel_id, RollLine.amount, RollLine.exempt,
                    RollLine.benefit_units, RollLine.payer)
             .where(RollLine.roll_id == self.roll_id, RollLine.parcel_id > self.after)
@@ -446,7 +446,7 @@ class Publication:
         ids = bulk.insert_rows(uow, Assessment, [p[0] for p in plans], return_ids=True)
         # PostgreSQL: the installments as COPY text, one string per assessment (twelve rows
         # of 16.7 M on the island's roll: no object per installment); SQLite: rows.
-        copy = uow.session.connection().dialect.name == "postgresql"
+        copy = uow.connection().dialect.name == "postgresql"
         inst_rows: list[Any] = []
         ledger_rows, notice_rows = [], []
         for aid, (base, items, credit, credit_on, text) in zip(ids, plans):

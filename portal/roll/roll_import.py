@@ -335,7 +335,7 @@ class ImportWork:
         """{catastro: the parcel's id and facts} of those on the roll among `catastros`."""
         current = {}
         for among in _among(uow, Parcel.catastro, catastros):
-            for p in uow.session.connection().execute(select(Parcel.id, Parcel.catastro,
+            for p in uow.connection().execute(select(Parcel.id, Parcel.catastro,
                                                 *[getattr(Parcel, k)
                                                   for k in parse.ParcelRow.FACTS])
                                          .where(among)):
@@ -401,7 +401,7 @@ class ImportWork:
     # -- pass 2 ---------------------------------------------------------------------------
     def _write_batch(self, uow: UnitOfWork) -> int:
         # (a "same" row's data is not read: nothing to write)
-        staged = uow.session.connection().execute(
+        staged = uow.connection().execute(
             select(RollImportRow.id, RollImportRow.change, RollImportRow.parcel_id,
                    RollImportRow.data if self.recheck else
                    case((RollImportRow.change == "same", None),
@@ -495,7 +495,7 @@ class ImportWork:
                                 **{k: str(r.facts()[k]) for k in keys}})
         if exemption:
             review.parcels_changed(uow)
-        fact_versions.parcels_moved(uow.session.connection(), moved)
+        fact_versions.parcels_moved(uow.connection(), moved)
 
     # -- finish ---------------------------------------------------------------------------
     def finish(self, uow: UnitOfWork) -> RollImport:
@@ -524,7 +524,7 @@ class _Parties:
                                                         else None] if e})
         self.by_email: dict[str, int] = {}
         for among in _among(uow, Party.email, emails):
-            for pid, email in uow.session.connection().execute(
+            for pid, email in uow.connection().execute(
                     select(func.min(Party.id), Party.email).where(among)
                     .group_by(Party.email)):
                 self.by_email[email] = pid

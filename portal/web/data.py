@@ -8,7 +8,7 @@ from flask import current_app
 from werkzeug.routing import MapAdapter
 
 from portal.config import DEFAULT_BASE_URL
-from portal.db import Database, UnitOfWork, get_database
+from portal.db import Database, ReadingUnitOfWork, UnitOfWork, get_database
 
 
 def database() -> Database:
@@ -18,6 +18,12 @@ def database() -> Database:
 def uow() -> UnitOfWork:
     """`with uow() as w: service(w, ...)`: one transaction per operation."""
     return UnitOfWork(database())
+
+
+def reading() -> ReadingUnitOfWork:
+    """`with reading() as w: view(w, ...)`: a page's reads, in one transaction that writes
+    nothing (no ORM session unless a service asks for one)."""
+    return ReadingUnitOfWork(database())
 
 
 def external_url(endpoint: str, **values) -> str:  # noqa: ANN003

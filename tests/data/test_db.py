@@ -70,3 +70,50 @@ def test_a_prepared_statement_reads_what_the_statement_reads(tmp_path):
     assert db.prepared(stmt, f"test-prepared-{tmp_path.name}") is not None  # the same one
     with pytest.raises(ValueError):
         db.prepared(select(a.c.id), f"test-prepared-{tmp_path.name}")
+
+
+def test_a_reading_unit_of_work_reads_on_a_connection_and_writes_nothing(tmp_path):
+    """`ReadingUnitOfWork`: its Core statements run on one pooled connection without an ORM
+    session; a session is made only when asked for, on the same connection (it sees what
+    that connection sees), and it refuses to flush a change; the block never commits, and
+    the connection goes back to the pool at its end, even when the block raises."""
+    from sqlalchemy import Column, Integer, event
+    from sqlalchemy.orm import DeclarativeBase
+
+    class Base(DeclarativeBase):
+        pass
+
+    class A(Base):
+        __tablename__ = "a"
+        id = Column(Integer, primary_key=True)
+
+    database = db.Database(f"sqlite:///{tmp_path / 'x.db'}")
+    _setup(database)
+    with database.engine.begin() as c:
+        c.execute(text("INSERT INTO a (id) VALUES (1), (2)"))
+    sessions = []
+    event.listen(database.sessionmaker, "after_begin", lambda s, *_: sessions.append(s))
+    pool = database.engine.pool
+    with db.ReadingUnitOfWork(database) as w:
+        assert w.connection().execute(text("SELECT count(*) FROM a")).scalar() == 2
+        assert w.connection() is w.connection()
+        assert w._session is None and sessions == []
+        assert pool.checkedout() == 1
+        assert [a.id for a in w.session.query(A).order_by(A.id)] == [1, 2]
+        assert w.session.connection() is w.connection()
+        with pytest.raises(RuntimeError):
+            w.commit()
+        w.session.add(A(id=3))
+        with pytest.raises(RuntimeError, match="does not write"):
+            w.session.flush()
+    assert pool.checkedout() == 0
+    with pytest.raises(RuntimeError), db.ReadingUnitOfWork(database) as w:
+        w.connection().execute(text("SELECT 1"))
+        raise RuntimeError("boom")
+    assert pool.checkedout() == 0
+    with database.unit_of_work() as uow:
+        assert uow.connection().execute(text("SELECT count(*) FROM a")).scalar() == 2
+    with pytest.raises(RuntimeError):
+        w.connection()  # outside the block
+    with pytest.raises(RuntimeError):
+        _ = w.session

@@ -81,7 +81,7 @@ def read(uow: UnitOfWork, user: Any, parcel_id: int, *, today: date, fy_id: int 
         return b
     # Plain columns only (the rows as records), run on the unit of work's connection: through
     # the ORM, its plugin's own work on the statement was a third of the read.
-    row = uow.session.connection().execute(_statement(wants), {
+    row = uow.connection().execute(_statement(wants), {
         "pid": parcel_id, "uid": user.id, "fy_id": fy_id, "today": today,
         "fy": fy_start}).first()
     if row is None:

@@ -42,7 +42,7 @@ from portal.web import fragments, spoken
 from portal.web.accounts import page_boxes
 from portal.web.collections import views as collection_views
 from portal.web.collections.certificates import certificate_horizon
-from portal.web.data import uow
+from portal.web.data import reading, uow
 from portal.web.exemptions import summary as exemption_box
 from portal.web.lenders import marks
 from portal.web.present import (
@@ -336,7 +336,7 @@ def parcel_view(user: Any, parcel_id: int, today: date) -> ParcelPage | None:
     amounts and dates are worded here, once (`*_text`; the template shows them as they
     are), with the request's `formats()`."""
     try:
-        with uow() as w:
+        with reading() as w:
             acct = statements.statement_for(w, user, parcel_id, as_of=today,
                                           with_payments=False, rows=True)
             closed = closed_days.declared(w)
@@ -351,7 +351,7 @@ def parcel_page(user: Any, parcel_id: int, today: date) -> ParcelPage | None:
     parcel and relation (one access check), so the template calls no service. None: the
     user may not see the parcel."""
     try:
-        with uow() as w:
+        with reading() as w:
             acct = statements.statement_for(w, user, parcel_id, as_of=today,
                                           with_payments=False, rows=True)
             closed = closed_days.declared(w)

@@ -30,13 +30,15 @@ from collections import namedtuple
 from dataclasses import dataclass, field
 from datetime import date, time
 from decimal import Decimal
+from itertools import accumulate
 from typing import Any, NamedTuple
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import Date, Integer, Numeric, String, bindparam, select
 
 from portal import clock
-from portal.accounts import access, audit, statements
+from portal.accounts import access, audit
 from portal.accounts.errors import Conflict, InvalidInput, NotFound
+from portal.accounts.json_rows import json_rows, read_json_rows, stored_date, stored_money
 from portal.core import auction as core_auction
 from portal.core.attachment import (
     Accrual,
@@ -396,57 +398,107 @@ class AccrualRecord(NamedTuple):
 
 
 def _accruals_json() -> Any:
-    """SQL (a scalar subquery, correlated to the notice of `_DEBTS`' row): the notice's
+    """SQL (a scalar subquery, correlated to the notice of `debts_json`' row): the notice's
     accruals as JSON (`_accruals`)."""
-    from portal.accounts.facts import json_rows
     ac = AttachmentAccrual.__table__
     return (select(json_rows(ac.c.id, ac.c.stated_on, ac.c.accrued, ac.c.per_day,
                              ac.c.custody_costs, ac.c.reference))
             .where(ac.c.notice_id == AttachmentNotice.__table__.c.id).scalar_subquery())
 
 
-def _accruals(notice_id: int, text: str | None) -> list[AccrualRecord]:
-    """`_accruals_json`'s value as records, in the order recorded (day, then id)."""
-    from portal.accounts.facts import read_json_rows, stored_date, stored_money
+def _accruals(notice_id: int, found: str | list | None) -> list[AccrualRecord]:
+    """`_accruals_json`'s value (its JSON text, or the array itself where the database
+    nested it as JSON) as records, in the order recorded (day, then id)."""
+    rows = found if isinstance(found, list) else read_json_rows(found)
     return sorted((AccrualRecord(aid, notice_id, stored_date(day), stored_money(accrued),
                                  stored_money(per_day), stored_money(custody), reference)
-                   for aid, day, accrued, per_day, custody, reference
-                   in read_json_rows(text)), key=lambda x: (x.stated_on, x.id))
+                   for aid, day, accrued, per_day, custody, reference in rows),
+                  key=lambda x: (x.stated_on, x.id))
 
 
 #: `summary_for`'s rows are read as plain read-only records of the four tables' columns,
 #: named as the models' attributes (loading them as objects was most of the parcel page's
-#: cost of its attachment box): a debt, its notice, an auction and its result.
-_RECORDS = tuple(namedtuple(f"{m.__name__}Record", m.__table__.c.keys())  # type: ignore[misc]
-                 for m in (TaxDebt, AttachmentNotice, Auction, AuctionResult))
-#: The columns of the records in a `_DEBTS` row (the accruals' JSON follows them).
-_RECORDS_WIDTH = sum(len(r._fields) for r in _RECORDS)
+#: cost of its attachment box): a debt, its notice, an auction and its result. Who recorded
+#: a row and when (`_Recorded`) is the audit's, not the pages': not read.
 _D, _N, _A, _R = (m.__table__ for m in (TaxDebt, AttachmentNotice, Auction, AuctionResult))
-_DEBTS = prepared(select(_D, _N, _A, _R, _accruals_json())
-                  .select_from(_D)
-                  .outerjoin(_N, _N.c.debt_id == _D.c.id)
-                  .outerjoin(_A, _A.c.debt_id == _D.c.id)
-                  .outerjoin(_R, _R.c.auction_id == _A.c.id)
-                  .where(_D.c.parcel_id == bindparam("pid"))
-                  .order_by(_D.c.id, _A.c.auction_number, _A.c.id), "parcel-debts")
+_COLUMNS = tuple([c for c in t.c if c.key not in ("created_by_id", "created_at")]
+                 for t in (_D, _N, _A, _R))
+_RECORDS = tuple(namedtuple(f"{m.__name__}Record", [c.key for c in cols])  # type: ignore[misc]
+                 for m, cols in zip((TaxDebt, AttachmentNotice, Auction, AuctionResult),
+                                    _COLUMNS))
 
 
-def _records(row: Any) -> list[Any]:
-    """A `_DEBTS` row cut into its records (None for an outer-joined table without a row)
-    and the accruals' JSON (the column after them)."""
-    return [*statements.cut_records(row, *_RECORDS), row[_RECORDS_WIDTH]]
+def _reader(column: Any) -> Any:
+    """How a column's JSON value is read back with the column's type."""
+    if isinstance(column.type, Numeric):
+        return stored_money
+    if isinstance(column.type, Date):
+        return stored_date
+    if isinstance(column.type, (Integer, String)):
+        return None  # as JSON gives it
+    raise TypeError(f"{column}: no JSON reader for {column.type!r}")
+
+
+#: Per record: its columns' readers (None: as it is) and where its values end in a row.
+_READERS = tuple(tuple(_reader(c) for c in cols) for cols in _COLUMNS)
+_ENDS = tuple(accumulate(len(cols) for cols in _COLUMNS))
+
+
+def debts_json(pid: Any) -> Any:
+    """SQL (a scalar subquery): the parcel `pid`'s debts as JSON text, a row per auction of
+    a debt (a notice and a result are one per debt and per auction), each row the columns of
+    the debt, its notice, the auction and its result (`_COLUMNS`, NULLs for an outer-joined
+    table without a row) and the notice's accruals (`_accruals_json`). The parcel page
+    reads it as a column of its boxes' statement (`web.accounts.page_boxes`);
+    `summary_from_json` reads it back."""
+    return (select(json_rows(*(c for cols in _COLUMNS for c in cols), _accruals_json()))
+            .select_from(_D)
+            .outerjoin(_N, _N.c.debt_id == _D.c.id)
+            .outerjoin(_A, _A.c.debt_id == _D.c.id)
+            .outerjoin(_R, _R.c.auction_id == _A.c.id)
+            .where(_D.c.parcel_id == pid).scalar_subquery())
+
+
+_DEBTS = prepared(select(debts_json(bindparam("pid"))), "parcel-debts")
+
+
+def _records(row: list[Any]) -> list[Any]:
+    """A `debts_json` row as its records (None for a table without a row) and the
+    accruals' JSON (the value after them)."""
+    out, start = [], 0
+    for record, readers, end in zip(_RECORDS, _READERS, _ENDS):
+        part = row[start:end]
+        out.append(None if part[0] is None else record._make(
+            [v if r is None or v is None else r(v) for r, v in zip(readers, part)]))
+        start = end
+    out.append(row[start])
+    return out
+
+
+def _in_order(records: list[Any]) -> tuple[int, int, int]:
+    """Debts by id, each one's auctions by number (then id)."""
+    a = records[2]
+    return (records[0].id, a.auction_number, a.id) if a is not None else \
+        (records[0].id, 0, 0)
 
 
 def summary_for(uow: UnitOfWork, parcel_id: int, relation: str) -> ParcelAttachments:
     """`parcel_summary` for a parcel the caller has read through `accounts.access` and for
-    a reader `may_see_minimum` allows (the parcel page's view): the debts with their
-    notices (with their accruals, as JSON), auctions and results in one statement (a notice
-    and a result are one per debt and per auction, so a row is one auction of a debt)."""
-    # Plain columns, run on the unit of work's connection (no ORM session's work).
-    rows = uow.connection().execute(_DEBTS, {"pid": int(parcel_id)}).all()
+    a reader `may_see_minimum` allows: the debts with their notices (with their accruals),
+    auctions and results in one statement (`debts_json`)."""
+    # Run on the unit of work's connection (no ORM session's work).
+    found = uow.connection().execute(_DEBTS, {"pid": int(parcel_id)}).scalar()
+    return summary_from_json(found, parcel_id, relation)
+
+
+def summary_from_json(found: str | None, parcel_id: int, relation: str
+                      ) -> ParcelAttachments:
+    """`summary_for` from the value of `debts_json` read by the caller (the parcel page, as
+    a column of its boxes' statement). The figures are the core's, as of today."""
     today = clock.today()
     views: dict[int, DebtView] = {}
-    for d, n, a, result, accrued in map(_records, rows):
+    for d, n, a, result, accrued in sorted(map(_records, read_json_rows(found)),
+                                           key=_in_order):
         dv = views.get(d.id)
         if dv is None:
             dv = views[d.id] = DebtView(d)

@@ -1,7 +1,7 @@
 """The parcel page's boxes beside the account, read in one statement (the parcel page's view,
 `portal.web.accounts.views.parcel_page`): the notices issued, the paperless choice, what a
 lender said it will pay, the CRIM's facts with the exemption certification in force, the
-loans' servicers and whether the parcel has property-tax debts. Each box is asked only for
+loans' servicers and the parcel's property-tax debts. Each box is asked only for
 the relations that see it, and each is its own service's query (`issued_json`,
 `for_parcel_json`, `servicers_json`, ...) as a column of the one statement: a statement
 costs the page more in SQLAlchemy's own work than the database spends on it."""
@@ -12,13 +12,14 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from sqlalchemy import bindparam, exists, select
+from sqlalchemy import bindparam, select
 from sqlalchemy.sql.lambdas import StatementLambdaElement
 
+from portal.collections import attachments
 from portal.db import UnitOfWork, prepared
 from portal.exemptions import status as exemption_status
 from portal.lenders import intents, loan_changes
-from portal.models import PaperlessChoice, Parcel, TaxDebt
+from portal.models import PaperlessChoice, Parcel
 from portal.roll import notices
 
 
@@ -33,7 +34,7 @@ class Boxes:
     cert: Any = None  # the certification in force
     continued: date | None = None  # and the year it continues from
     servicers: list = field(default_factory=list)  # loan_changes.servicers
-    has_debts: bool = False  # any property-tax debt on file (attachments.summary_for)
+    debts: str | None = None  # the property-tax debts (attachments.debts_json)
 
 
 _PID = bindparam("pid")
@@ -60,7 +61,7 @@ def _statement(wants: tuple[bool, ...]) -> StatementLambdaElement:
         columns.append(loan_changes.servicers_json(_PID, bindparam("today"))
                        .label("servicers"))
     if debts:
-        columns.append(exists().where(TaxDebt.parcel_id == _PID).label("has_debts"))
+        columns.append(attachments.debts_json(_PID).label("debts"))
     if exemption:  # the CRIM's row and the certification in force, as read-only records
         stmt = exemption_status.with_facts_records_statement().add_columns(*columns)
     else:
@@ -99,7 +100,7 @@ def read(uow: UnitOfWork, user: Any, parcel_id: int, *, today: date, fy_id: int 
     if wants[4]:
         b.servicers = loan_changes.servicers_from_json(m["servicers"])
     if wants[5]:
-        b.has_debts = bool(m["has_debts"])
+        b.debts = m["debts"]
     return b
 
 

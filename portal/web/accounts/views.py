@@ -368,7 +368,7 @@ def _boxes(w: Any, user: Any, acct: statements.AccountView, today: date) -> Simp
     it: the notices issued and the paperless choice, what a lender said it will pay, the
     residential exemption, the loans' servicers and what the lenders pay the CRIM, the
     property-tax attachments (staff and the debtor only, R-C5). One statement for all
-    (`web.accounts.page_boxes`), one or two more for a parcel with property-tax debts."""
+    (`web.accounts.page_boxes`), the property-tax debts' too."""
     pid, relation = acct.parcel.id, acct.relation
     b = SimpleNamespace(issued=[], paperless=None, lender_marks=[], exemption=None,
                         servicers=[], lenders_pay=[], crim_missing_year=None,
@@ -395,8 +395,8 @@ def _boxes(w: Any, user: Any, acct: statements.AccountView, today: date) -> Simp
             names = list(dict.fromkeys(name for name, _e, _s in b.servicers))
             b.lenders_pay = portfolio.lenders_pay(w, pid, names, year[0], fy, *year[1:])
             b.crim_missing_year = exemption_box.crim_missing_year(fy)
-    if found.has_debts:
-        summary = attachments.summary_for(w, pid, relation)
+    if found.debts is not None:
+        summary = attachments.summary_from_json(found.debts, pid, relation)
         b.attachment = summary_view(summary, formats()) if summary.debts else None
     return b
 

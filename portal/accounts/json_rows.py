@@ -61,10 +61,15 @@ def json_rows(*columns: Any) -> Any:
     return _JsonRows(_JsonRow(*columns))
 
 
+#: `json.loads(text, parse_float=Decimal)` makes a decoder on every call (a parcel page
+#: reads about ten JSON columns); this one is made once (decoding keeps no state).
+_DECODER = json.JSONDecoder(parse_float=Decimal)
+
+
 def read_json_rows(text: str | None) -> list[list[Any]]:
     """`json_rows`' value: a list per row; JSON numbers with a fraction as `Decimal` (never
     float), integers as int (amounts: `stored_money`)."""
-    return json.loads(text or "[]", parse_float=Decimal)
+    return _DECODER.decode(text or "[]")
 
 
 def stored_money(value: Decimal | int | None) -> Decimal | None:

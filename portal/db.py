@@ -231,11 +231,14 @@ class UnitOfWork:
 
 class ReadingUnitOfWork(UnitOfWork):
     """A unit of work that only reads (a page's view model): its Core statements
-    (`connection()`) run on a pooled connection in one transaction, ended without a
-    commit; no ORM session is made unless a service asks for `session` (a cache's refill),
-    which is then bound to the same connection and refuses to flush a change. An ORM
-    session costs a request ~270,000 instructions (callgrind) even when it only lends its
-    connection, more than the parcel page's account statement's own work in SQLAlchemy."""
+    (`connection()`) run on a pooled connection in one transaction; no ORM session is made
+    unless a service asks for `session` (a cache's refill), which is then bound to the same
+    connection and refuses to flush a change. An ORM session costs a request ~270,000
+    instructions (callgrind) even when it only lends its connection, more than the parcel
+    page's account statement's own work in SQLAlchemy. The transaction ends with a COMMIT
+    (it wrote nothing): at a ROLLBACK psycopg forgets the connection's prepared statements,
+    and PostgreSQL would plan the page's statements again on every request (docs/DATA.md,
+    "Prepared statements")."""
 
     def __init__(self, database: Database | None = None, *, url: str | None = None):
         super().__init__(database, url=url)
@@ -272,9 +275,11 @@ class ReadingUnitOfWork(UnitOfWork):
         try:
             if session is not None:
                 session.close()
+            if connection is not None and exc_type is None:
+                connection.commit()
         finally:
             if connection is not None:
-                connection.close()  # the pool rolls its transaction back
+                connection.close()  # after an error, the pool rolls the transaction back
 
     def commit(self) -> None:
         raise RuntimeError("a reading unit of work does not commit")

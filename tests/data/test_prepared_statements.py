@@ -61,6 +61,36 @@ def test_a_read_after_opening_the_session_is_prepared_once_and_kept(pg_database,
     assert any("web_sessions" in s for s in plans), prepared
 
 
+@pytest.mark.postgres
+def test_a_reading_unit_of_work_keeps_its_prepared_statements(pg_database, world_pg):
+    """A page's reads in a `ReadingUnitOfWork` (no ORM session) end without a rollback, so
+    a statement the page runs on every request is planned a handful of times."""
+    database, world = world_pg
+    sid = _session(database, world)
+    stmt = text("SELECT count(*) FROM parcels WHERE id = :pid AND :n >= 0")
+    rollbacks: list[object] = []
+
+    def rolled_back(conn) -> None:  # noqa: ANN001
+        rollbacks.append(conn)
+
+    event.listen(database.engine, "rollback", rolled_back)
+    try:
+        for n in range(8):
+            assert users.open_session(database, sid, timedelta(hours=1)) is not None
+            with db.ReadingUnitOfWork(database) as w:
+                w.connection().execute(stmt, {"pid": 1, "n": n}).scalar_one()
+    finally:
+        event.remove(database.engine, "rollback", rolled_back)
+    assert rollbacks == []
+    with database.engine.connect() as conn:
+        prepared = conn.execute(text(
+            "SELECT statement, generic_plans + custom_plans FROM pg_prepared_statements"
+        )).all()
+        conn.commit()
+    ours = [n for s, n in prepared if ":n >= 0" in s or "AND $2 >= 0" in s]
+    assert ours and ours[0] >= 3, prepared
+
+
 @pytest.fixture
 def world_pg(pg_database):  # noqa: ANN001, ANN201
     """The small District on PostgreSQL, on an engine of its own with one connection, so

@@ -250,7 +250,10 @@ class ReadingUnitOfWork(UnitOfWork):
         if self._session is None:
             if not self._open:
                 raise RuntimeError("the unit of work is used outside its `with` block")
-            self._session = self.database.sessionmaker(bind=self.connection())
+            connection = self.connection()
+            if not connection.in_transaction():  # the session joins it, not owns it: its
+                connection.begin()  # close would otherwise roll it back (see `__exit__`)
+            self._session = self.database.sessionmaker(bind=connection)
             event.listen(self._session, "before_flush", _refuse_changes)
         return self._session
 

@@ -107,6 +107,16 @@ def test_a_reading_unit_of_work_reads_on_a_connection_and_writes_nothing(tmp_pat
         with pytest.raises(RuntimeError, match="does not write"):
             w.session.flush()
     assert pool.checkedout() == 0
+    ended: list[str] = []
+    event.listen(database.engine, "commit", lambda _c: ended.append("commit"))
+    event.listen(database.engine, "rollback", lambda _c: ended.append("rollback"))
+    for session_first in (True, False):  # a COMMIT ends it either way (docs/DATA.md)
+        with db.ReadingUnitOfWork(database) as w:
+            if session_first:
+                assert w.session.query(A).count() == 2
+            w.connection().execute(text("SELECT 1"))
+            assert w.session.query(A).count() == 2
+    assert ended == ["commit", "commit"]
     with pytest.raises(RuntimeError), db.ReadingUnitOfWork(database) as w:
         w.connection().execute(text("SELECT 1"))
         raise RuntimeError("boom")

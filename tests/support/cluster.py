@@ -148,16 +148,39 @@ class Relay:
         self.handler = Handler()
         self.port = free_port()
         self.controller: Any = None
+        self.transports: set[Any] = set()  # the connections open to it (its loop's thread)
 
     def up(self) -> None:
         from aiosmtpd.controller import Controller
-        self.controller = Controller(self.handler, hostname="127.0.0.1", port=self.port)
+        transports = self.transports
+
+        class Tracked(Controller):
+            def factory(self) -> Any:  # each connection's transport, to close at `down`
+                smtp = super().factory()
+                made = smtp.connection_made
+
+                def connection_made(transport: Any) -> None:
+                    transports.add(transport)
+                    made(transport)
+                smtp.connection_made = connection_made
+                return smtp
+
+        self.controller = Tracked(self.handler, hostname="127.0.0.1", port=self.port)
         self.controller.start()
 
     def down(self) -> None:
+        """Stop it, closing the connections a worker has open to it: aiosmtpd's `stop` leaves
+        them to the garbage collector, whose "unclosed transport" warning then fails
+        whichever test it falls in."""
         if self.controller is not None:
+            self.controller.loop.call_soon_threadsafe(self._close_transports)
             self.controller.stop()
             self.controller = None
+
+    def _close_transports(self) -> None:
+        for transport in list(self.transports):
+            transport.abort()
+        self.transports.clear()
 
 
 class Cluster:

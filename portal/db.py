@@ -248,9 +248,7 @@ class ReadingUnitOfWork(UnitOfWork):
     @property
     def session(self) -> Session:
         if self._session is None:
-            if not self._open:
-                raise RuntimeError("the unit of work is used outside its `with` block")
-            connection = self.connection()
+            connection = self.connection()  # (outside the `with` block: it raises)
             if not connection.in_transaction():  # the session joins it, not owns it: its
                 connection.begin()  # close would otherwise roll it back (see `__exit__`)
             self._session = self.database.sessionmaker(bind=connection)

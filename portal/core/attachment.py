@@ -30,12 +30,17 @@ def dunning_fee(tax_principal: Decimal, custody_costs: Decimal = ZERO,
                 rate: Decimal = DUNNING_FEE_RATE) -> DunningFee:
     """R-C3, 13 LPRA § 33262(j): 10% of the tax principal (surcharges excluded), plus the
     custody and deposit costs at cost."""
-    fee = cents(rate * tax_principal)
+    fee = _fee(tax_principal, rate)
     t = Trace()
     t.add("R-C3", N_("Dunning agent's fee: {rate} of the tax principal {principal} = {fee}; "
                      "plus custody costs {custody}."),
           rate=Rate(rate), principal=tax_principal, fee=fee, custody=custody_costs)
     return DunningFee(fee, fee + custody_costs, t)
+
+
+def _fee(tax_principal: Decimal, rate: Decimal = DUNNING_FEE_RATE) -> Decimal:
+    """R-C3: the dunning agent's fee alone, cents(rate x tax principal)."""
+    return cents(rate * tax_principal)
 
 
 @dataclass(frozen=True)
@@ -97,7 +102,7 @@ def sale_stop(notice: AttachmentNotice, notified_on: date, on: date, *,
 def _notice_terms(notice: AttachmentNotice, notified_on: date) -> tuple[Decimal, date, date]:
     """What a notice's sale stop counts whatever the day of payment: the dunning agent's fee
     on the tax principal (R-C3), the last day to pay and the first day of a sale (R-C2)."""
-    return (cents(DUNNING_FEE_RATE * notice.taxes), deadline("attachment_payment", notified_on),
+    return (_fee(notice.taxes), deadline("attachment_payment", notified_on),
             deadline("attachment_sale", notified_on))
 
 

@@ -6,6 +6,8 @@ the requests that follow keep theirs (docs/DATA.md, "Prepared statements")."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 
 import pytest
@@ -22,8 +24,9 @@ def _session(database: db.Database, world) -> str:  # noqa: ANN001
     return "sid-prepared"
 
 
-def test_opening_a_session_ends_its_read_without_a_rollback(database, world):
-    sid = _session(database, world)
+@contextmanager
+def _rollbacks(database: db.Database) -> Iterator[list[object]]:
+    """The connections the engine rolls back inside the block."""
     rollbacks: list[object] = []
 
     def rolled_back(conn) -> None:  # noqa: ANN001
@@ -31,11 +34,17 @@ def test_opening_a_session_ends_its_read_without_a_rollback(database, world):
 
     event.listen(database.engine, "rollback", rolled_back)
     try:
+        yield rollbacks
+    finally:
+        event.remove(database.engine, "rollback", rolled_back)
+
+
+def test_opening_a_session_ends_its_read_without_a_rollback(database, world):
+    sid = _session(database, world)
+    with _rollbacks(database) as rollbacks:
         for _ in range(3):
             found = users.open_session(database, sid, timedelta(hours=1))
             assert found is not None and found.user.id == world.people["alice"].id
-    finally:
-        event.remove(database.engine, "rollback", rolled_back)
     assert rollbacks == []
 
 
@@ -68,19 +77,11 @@ def test_a_reading_unit_of_work_keeps_its_prepared_statements(pg_database, world
     database, world = world_pg
     sid = _session(database, world)
     stmt = text("SELECT count(*) FROM parcels WHERE id = :pid AND :n >= 0")
-    rollbacks: list[object] = []
-
-    def rolled_back(conn) -> None:  # noqa: ANN001
-        rollbacks.append(conn)
-
-    event.listen(database.engine, "rollback", rolled_back)
-    try:
+    with _rollbacks(database) as rollbacks:
         for n in range(8):
             assert users.open_session(database, sid, timedelta(hours=1)) is not None
             with db.ReadingUnitOfWork(database) as w:
                 w.connection().execute(stmt, {"pid": 1, "n": n}).scalar_one()
-    finally:
-        event.remove(database.engine, "rollback", rolled_back)
     assert rollbacks == []
     with database.engine.connect() as conn:
         prepared = conn.execute(text(
